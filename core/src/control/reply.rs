@@ -1,0 +1,78 @@
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::hooks::HookOutput;
+use crate::mcp::ToolResult;
+use crate::permission::PermissionResult;
+
+/// The host's answer to an [`super::InboundRequest`].
+///
+/// ```
+/// # use claude_agent_core::control::Reply;
+/// let reply = Reply::error("no such thing");
+/// assert!(matches!(reply, Reply::Error { .. }));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Reply {
+    /// Answer to a permission prompt.
+    Permission(PermissionResult),
+    /// Output of a hook callback.
+    Hook(HookOutput),
+    /// Result of an in-process MCP tool call (tool failures go in here too, with `is_error`).
+    ToolResult(ToolResult),
+    /// Answer to an elicitation.
+    Elicitation(ElicitationResult),
+    /// Refuse the request: the CLI receives a control error with this text.
+    Error {
+        /// Error text.
+        message: String,
+        /// Optional `snake_case` error code.
+        code: Option<String>,
+    },
+    /// A success body written as is (must be a JSON object).
+    Raw(Box<RawValue>),
+}
+
+impl Reply {
+    /// An error reply with no code.
+    pub fn error(message: impl Into<String>) -> Self {
+        Reply::Error { message: message.into(), code: None }
+    }
+}
+
+/// The answer to an elicitation (an MCP `ElicitResult`).
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct ElicitationResult {
+    /// What the user did.
+    pub action: ElicitationAction,
+    /// The form data, for `accept`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Box<RawValue>>,
+}
+
+impl ElicitationResult {
+    /// The user declined.
+    pub fn decline() -> Self {
+        ElicitationResult { action: ElicitationAction::Decline, content: None }
+    }
+
+    /// The user accepted with `content` (a JSON object matching the requested schema).
+    pub fn accept(content: Box<RawValue>) -> Self {
+        ElicitationResult { action: ElicitationAction::Accept, content: Some(content) }
+    }
+}
+
+/// What the user did with an elicitation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ElicitationAction {
+    /// Gave the requested input.
+    Accept,
+    /// Said no.
+    Decline,
+    /// Dismissed the question.
+    Cancel,
+}

@@ -1,0 +1,162 @@
+use std::time::Duration;
+
+use serde_json::value::RawValue;
+
+use crate::hooks::HookEvent;
+use crate::mcp::McpServerSpec;
+
+/// Everything a [`super::Session`] needs to know up front. Built by
+/// [`crate::options::Options::session_config`], or by hand in tests.
+///
+/// ```
+/// # use claude_agent_core::session::{SessionConfig, InputMode};
+/// let config = SessionConfig::new(InputMode::SingleTurn);
+/// assert_eq!(config.limits.max_line_bytes, 16 * 1024 * 1024);
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SessionConfig {
+    /// How user input ends (decides when stdin is closed).
+    pub input: InputMode,
+    /// The fields of the `initialize` request other than `subtype` and `hooks` (a JSON object:
+    /// `sdkMcpServers`, `agents`, `systemPrompt`, …). `None` sends `{"subtype":"initialize","hooks":…}` only.
+    pub initialize_fields: Option<Box<RawValue>>,
+    /// Registered hooks, in the order their `hook_N` callback ids are given out.
+    pub hooks: Vec<HookMatcherConfig>,
+    /// In-process MCP servers the session answers for.
+    pub mcp_servers: Vec<McpServerSpec>,
+    /// Whether the host answers `can_use_tool` (otherwise the session refuses it).
+    pub can_use_tool: bool,
+    /// Whether the host answers `elicitation` (otherwise the session declines it).
+    pub elicitation: bool,
+    /// Whether the host keeps a callback the CLI may call back later (OAuth refresh and the like);
+    /// counts as a bidirectional need for the run-end rule.
+    pub other_bidirectional_needs: bool,
+    /// Deadlines.
+    pub timeouts: Timeouts,
+    /// Size limits.
+    pub limits: Limits,
+}
+
+impl SessionConfig {
+    /// A configuration with no hooks, tools or callbacks, and default limits.
+    pub fn new(input: InputMode) -> Self {
+        SessionConfig {
+            input,
+            initialize_fields: None,
+            hooks: Vec::new(),
+            mcp_servers: Vec::new(),
+            can_use_tool: false,
+            elicitation: false,
+            other_bidirectional_needs: false,
+            timeouts: Timeouts::default(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Whether the CLI may send requests the host must answer (PROTOCOL-REFERENCE §4.3).
+    pub fn has_bidirectional_needs(&self) -> bool {
+        self.can_use_tool
+            || self.elicitation
+            || self.other_bidirectional_needs
+            || !self.hooks.is_empty()
+            || !self.mcp_servers.is_empty()
+    }
+}
+
+/// How the host feeds user messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputMode {
+    /// One prompt: the first [`super::Session::send_user`] also ends the input, and stdin is
+    /// closed when that run has ended.
+    SingleTurn,
+    /// Any number of messages; input ends only with [`super::Session::end_input`].
+    Streaming,
+}
+
+/// One hook matcher: an event, an optional matcher pattern, and how many callbacks it has.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct HookMatcherConfig {
+    /// The event.
+    pub event: HookEvent,
+    /// Tool-name pattern (for tool events) or other matcher; `None` matches everything.
+    pub matcher: Option<String>,
+    /// Per-callback timeout in seconds (the CLI's default is 60).
+    pub timeout_secs: Option<f64>,
+    /// `continue` or `block` when a callback fails.
+    pub on_failure: Option<HookFailurePolicy>,
+    /// Number of callbacks under this matcher; each gets its own `hook_N` id.
+    pub callbacks: usize,
+}
+
+impl HookMatcherConfig {
+    /// A matcher for `event` with `callbacks` callbacks.
+    pub fn new(event: HookEvent, matcher: Option<String>, callbacks: usize) -> Self {
+        HookMatcherConfig { event, matcher, timeout_secs: None, on_failure: None, callbacks }
+    }
+}
+
+/// What the CLI does when a hook callback fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HookFailurePolicy {
+    /// Carry on as if the hook had no opinion.
+    Continue,
+    /// Block the guarded action.
+    Block,
+}
+
+/// Which registered hook a `hook_callback` is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookRef {
+    /// The event.
+    pub event: HookEvent,
+    /// Index into [`SessionConfig::hooks`].
+    pub matcher_index: usize,
+    /// Index of the callback within that matcher.
+    pub hook_index: usize,
+}
+
+/// Deadlines of the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Timeouts {
+    /// How long `initialize` may take (default 60 s).
+    pub initialize: Duration,
+    /// How long any other control request may take (default 60 s).
+    pub control_request: Duration,
+    /// After a result, how long to wait for the CLI to go idle before closing stdin anyway
+    /// (`CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS`, default 600 s). `None`: no ceiling.
+    pub run_end_ceiling: Option<Duration>,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            initialize: Duration::from_secs(60),
+            control_request: Duration::from_secs(60),
+            run_end_ceiling: Some(Duration::from_secs(600)),
+        }
+    }
+}
+
+/// Bounds on what the session buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Longest stdout line accepted, in bytes (default 16 MiB). A longer line is skipped and reported.
+    pub max_line_bytes: usize,
+    /// Events queued before [`super::Session::wants_read`] turns false (default 1024).
+    pub max_queued_events: usize,
+    /// Control requests of ours in flight at once (default 256).
+    pub max_pending_requests: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_line_bytes: 16 * 1024 * 1024, max_queued_events: 1024, max_pending_requests: 256 }
+    }
+}

@@ -1,0 +1,167 @@
+use std::fmt;
+
+use crate::control::{InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody};
+use crate::message::Message;
+
+/// Something that happened in the session, for the host to act on. Read with
+/// [`super::Session::poll_event`]; each event is handed out exactly once.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Event {
+    /// A message for the user (assistant, user, result, system, stream event, unknown kinds…).
+    Message(Message),
+    /// The CLI asks the host something; answer with [`super::Session::respond`].
+    Inbound(InboundRequest),
+    /// The CLI withdrew an inbound request: stop its callback; no answer will be written.
+    Cancelled(InboundId),
+    /// A control request of ours was answered, failed, or timed out.
+    RequestDone {
+        /// The id [`super::Session::request`] returned (or the initialize request's id).
+        id: RequestId,
+        /// The success body, or why there is none.
+        outcome: Result<ResponseBody, RequestFailure>,
+    },
+    /// A stdout line could not be used; the session goes on.
+    LineError(LineError),
+    /// The session is over: stdout ended and the CLI exited. No events follow.
+    Finished(Termination),
+}
+
+/// What the host must do with the CLI's stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Transmit {
+    /// Write these bytes (one or more whole `\n`-terminated JSON lines).
+    Write(Vec<u8>),
+    /// Close stdin; nothing more will be written.
+    CloseStdin,
+}
+
+/// A stdout line the session could not use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LineError {
+    /// The line is not a JSON object with a string `type`.
+    #[error("stdout line is not a protocol message ({error}): {snippet}")]
+    NotJson {
+        /// The parser's complaint.
+        error: String,
+        /// The start of the line (at most 200 bytes, lossy UTF-8).
+        snippet: String,
+    },
+    /// A known message kind whose fields did not parse; the line is not lost: it comes as
+    /// [`crate::message::Message::Unknown`] too.
+    #[error("malformed {kind} message ({error})")]
+    Malformed {
+        /// The message `type` (and subtype).
+        kind: String,
+        /// The parser's complaint.
+        error: String,
+    },
+    /// The line was longer than the limit and was skipped up to its end.
+    #[error("stdout line of {len} bytes exceeds the limit of {limit} bytes; skipped")]
+    TooLong {
+        /// Bytes in the line (as far as read when reported).
+        len: usize,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// A control response for a request id we do not have pending.
+    #[error("control response for unknown request id {0}")]
+    UnmatchedResponse(String),
+}
+
+/// How the CLI process ended, as the host observed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ExitStatusInfo {
+    /// Exit code, if it exited normally.
+    pub code: Option<i32>,
+    /// Signal number, if it was killed by one.
+    pub signal: Option<i32>,
+}
+
+impl ExitStatusInfo {
+    /// A normal exit with `code`.
+    pub const fn code(code: i32) -> Self {
+        ExitStatusInfo { code: Some(code), signal: None }
+    }
+
+    /// Death by signal `signal`.
+    pub const fn signal(signal: i32) -> Self {
+        ExitStatusInfo { code: None, signal: Some(signal) }
+    }
+
+    /// Whether this is exit code 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+}
+
+impl fmt::Display for ExitStatusInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.code, self.signal) {
+            (Some(c), _) => write!(f, "exit code {c}"),
+            (None, Some(s)) => write!(f, "signal {s}"),
+            (None, None) => write!(f, "unknown exit status"),
+        }
+    }
+}
+
+/// Why pending requests could not be answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CloseCause {
+    /// The CLI's stdout ended.
+    StdoutClosed,
+    /// The CLI exited.
+    Exited(ExitStatusInfo),
+    /// The host closed the session.
+    ClosedByHost,
+}
+
+impl fmt::Display for CloseCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CloseCause::StdoutClosed => write!(f, "the CLI closed its stdout"),
+            CloseCause::Exited(status) => write!(f, "the CLI exited ({status})"),
+            CloseCause::ClosedByHost => write!(f, "the session was closed"),
+        }
+    }
+}
+
+/// How the session ended.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Termination {
+    /// The CLI exited with status 0.
+    Completed,
+    /// The CLI exited non-zero right after an error `result`: that result is the error
+    /// (PROTOCOL-REFERENCE §4.6, §9.2), not the exit status.
+    ErrorResult(ResultError),
+    /// The CLI failed (non-zero exit or signal) with no error result to explain it.
+    ProcessFailed(ExitStatusInfo),
+    /// The host closed the session itself.
+    ClosedByHost,
+}
+
+/// The last error `result` of a session, carried by [`Termination::ErrorResult`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("Claude Code returned an error result: {message}")]
+#[non_exhaustive]
+pub struct ResultError {
+    /// The result subtype (`error_max_turns`, `error_during_execution`, `success` with `is_error`, …).
+    pub subtype: String,
+    /// A readable explanation: the `errors` joined with "; ", else the `result` text, else the subtype.
+    pub message: String,
+    /// `errors` of the result.
+    pub errors: Vec<String>,
+    /// `terminal_reason` of the result.
+    pub terminal_reason: Option<String>,
+    /// HTTP status of a failed API call.
+    pub api_error_status: Option<u16>,
+    /// The session id.
+    pub session_id: String,
+    /// The exit status that followed.
+    pub exit: ExitStatusInfo,
+}
