@@ -14,6 +14,8 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod control;
 pub mod hooks;
 pub mod mcp;
