@@ -81,3 +81,45 @@ pub fn route(servers: &[McpServerSpec], server_name: &str, message: &RawValue) -
     let _ = (servers, server_name, message);
     McpRoute::Reply(RawValue::from_string("{}".into()).expect("valid"))
 }
+
+// ---- TEMPORARY SHIM (client branch): constructors the client layer uses; replaced on merge. ----
+impl McpServerSpec {
+    /// Shim.
+    pub fn new(name: impl Into<String>, version: impl Into<String>, tools: Vec<ToolSpec>) -> Self {
+        McpServerSpec {
+            name: name.into(),
+            version: version.into(),
+            tools,
+        }
+    }
+}
+impl ToolSpec {
+    /// Shim.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Box<RawValue>,
+    ) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+        }
+    }
+}
+impl ToolResult {
+    /// Shim.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolResult {
+            content: vec![serde_json::json!({"type":"text","text":text.into()})],
+            is_error: false,
+        }
+    }
+    /// Shim.
+    pub fn error(text: impl Into<String>) -> Self {
+        ToolResult {
+            content: vec![serde_json::json!({"type":"text","text":text.into()})],
+            is_error: true,
+        }
+    }
+}

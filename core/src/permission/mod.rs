@@ -48,3 +48,19 @@ pub enum PermissionResult {
         message: String,
     },
 }
+
+// ---- TEMPORARY SHIM (client branch): constructors the client layer uses; replaced on merge. ----
+impl PermissionResult {
+    /// Shim.
+    pub fn allow() -> Self {
+        PermissionResult::Allow {
+            updated_input: serde_json::value::RawValue::from_string("{}".into()).expect("valid"),
+        }
+    }
+    /// Shim.
+    pub fn deny(message: impl Into<String>) -> Self {
+        PermissionResult::Deny {
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Claude Agent SDK for Rust, on tokio.
+//!
+//! Drives the Claude Code CLI (`claude`) as a child process. Everything you need is here:
+//! [`query`] for one prompt, [`Client`] for a long-lived session, [`Options`] with callbacks for
+//! permission prompts, hooks and in-process MCP tools.
+//!
+//! ```no_run
+//! use claude_agent_tokio::{query, Message, Options, StreamExt};
+//!
+//! # async fn run() -> Result<(), claude_agent_tokio::Error> {
+//! let mut messages = query("What is 2 + 2?", Options::default());
+//! while let Some(message) = messages.next().await {
+//!     println!("{:?}", message?);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies tokio's
+//! processes, timers and task spawning ([`TokioRuntime`]).
+#![warn(missing_docs)]
+
+mod pipe;
+mod runtime;
+
+pub use claude_agent_core::client::*;
+pub use claude_agent_core::message::{Message, UserInput};
+pub use claude_agent_core::options::Options;
+pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
+pub use futures_lite::StreamExt;
+pub use pipe::Pipe;
+pub use runtime::{TokioChild, TokioRuntime};
+
+/// A [`claude_agent_core::client::Client`] on tokio: `Client::connect(options).await`.
+pub type Client = claude_agent_core::client::Client<TokioRuntime>;
+
+/// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
+/// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
+///
+/// Must be called inside a tokio runtime. The CLI is shut down when the stream is dropped.
+///
+/// ```no_run
+/// use claude_agent_tokio::{query, Options, StreamExt};
+/// # async fn run() {
+/// let mut messages = query("Hello", Options::default());
+/// while let Some(item) = messages.next().await {
+///     match item {
+///         Ok(message) => println!("{message:?}"),
+///         Err(error) => eprintln!("{error}"),
+///     }
+/// }
+/// # }
+/// ```
+pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
+    query_with(TokioRuntime, prompt, options)
+}

@@ -1,0 +1,194 @@
+//! Running user callbacks: turning an inbound request into the callback's future, and polling
+//! those futures inside the driver (no task per callback).
+//!
+//! Each running callback gets its own waker that marks it and wakes the driver, so the driver
+//! polls only the callbacks that can make progress. A panic in a callback becomes an error reply;
+//! the session goes on.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+
+use super::handlers::{ElicitationContext, Handlers, HookContext, PermissionContext, SessionRef};
+use super::runtime::BoxFuture;
+use crate::control::{ElicitationResult, InboundId, InboundKind, InboundRequest, Reply};
+use crate::mcp::ToolResult;
+
+/// Callbacks running at once; past this the driver leaves inbound requests queued in the session.
+pub(crate) const MAX_RUNNING: usize = 256;
+
+/// Start the callback that answers `request`.
+pub(crate) fn start(
+    handlers: &Handlers,
+    request: InboundRequest,
+    session: &SessionRef,
+) -> BoxFuture<'static, Reply> {
+    let started = catch_unwind(AssertUnwindSafe(|| {
+        dispatch(handlers, request.kind, session)
+    }));
+    started.unwrap_or_else(|panic| ready(Reply::error(panic_message("callback", panic))))
+}
+
+fn dispatch(
+    handlers: &Handlers,
+    kind: InboundKind,
+    session: &SessionRef,
+) -> BoxFuture<'static, Reply> {
+    match kind {
+        InboundKind::CanUseTool(request) => match &handlers.can_use_tool {
+            Some(f) => map(
+                f(request, PermissionContext::new(session.clone())),
+                Reply::Permission,
+            ),
+            None => ready(Reply::error("no can_use_tool callback is registered")),
+        },
+        InboundKind::HookCallback(call) => match handlers.hooks.get(call.hook.matcher_index) {
+            Some(f) => map(
+                f(
+                    call.input,
+                    call.tool_use_id,
+                    HookContext::new(session.clone()),
+                ),
+                Reply::Hook,
+            ),
+            None => ready(Reply::error(format!(
+                "no hook callback is registered for {}",
+                call.callback_id
+            ))),
+        },
+        InboundKind::McpToolCall(call) => {
+            let server = handlers
+                .mcp_servers
+                .iter()
+                .find(|s| s.name() == call.server);
+            match server.and_then(|s| s.call(&call.tool, call.arguments)) {
+                Some(fut) => map(fut, Reply::ToolResult),
+                None => ready(Reply::ToolResult(ToolResult::error(format!(
+                    "unknown tool {} of server {}",
+                    call.tool, call.server
+                )))),
+            }
+        }
+        InboundKind::Elicitation(request) => match &handlers.elicitation {
+            Some(f) => map(
+                f(request, ElicitationContext::new(session.clone())),
+                Reply::Elicitation,
+            ),
+            None => ready(Reply::Elicitation(ElicitationResult::decline())),
+        },
+    }
+}
+
+fn map<T: Send + 'static>(
+    fut: BoxFuture<'static, T>,
+    f: fn(T) -> Reply,
+) -> BoxFuture<'static, Reply> {
+    Box::pin(async move { f(fut.await) })
+}
+
+fn ready(reply: Reply) -> BoxFuture<'static, Reply> {
+    Box::pin(std::future::ready(reply))
+}
+
+/// A readable message for a caught panic.
+pub(crate) fn panic_message(what: &str, panic: Box<dyn Any + Send>) -> String {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic payload".to_owned());
+    format!("{what} panicked: {detail}")
+}
+
+/// The set of running callbacks, polled by the driver.
+#[derive(Default)]
+pub(crate) struct Running {
+    slots: Vec<Slot>,
+    driver: Arc<DriverWaker>,
+}
+
+struct Slot {
+    id: InboundId,
+    future: BoxFuture<'static, Reply>,
+    wake: Arc<SlotWake>,
+}
+
+#[derive(Default)]
+struct DriverWaker(Mutex<Option<Waker>>);
+
+struct SlotWake {
+    woken: AtomicBool,
+    driver: Arc<DriverWaker>,
+}
+
+impl Wake for SlotWake {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woken.store(true, Ordering::Release);
+        let driver = self.driver.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(waker) = driver.as_ref() {
+            waker.wake_by_ref();
+        }
+    }
+}
+
+impl Running {
+    pub(crate) fn is_full(&self) -> bool {
+        self.slots.len() >= MAX_RUNNING
+    }
+
+    /// Add a callback; it is polled on the next [`Running::poll`].
+    pub(crate) fn push(&mut self, id: InboundId, future: BoxFuture<'static, Reply>) {
+        let wake = Arc::new(SlotWake {
+            woken: AtomicBool::new(true),
+            driver: self.driver.clone(),
+        });
+        self.slots.push(Slot { id, future, wake });
+    }
+
+    /// Drop the callback answering `id` (the CLI cancelled it). Returns whether one was running.
+    pub(crate) fn cancel(&mut self, id: InboundId) -> bool {
+        let before = self.slots.len();
+        self.slots.retain(|slot| slot.id != id);
+        self.slots.len() != before
+    }
+
+    /// Poll every woken callback; each one that finished is passed to `done` with its reply.
+    pub(crate) fn poll(&mut self, cx: &mut Context<'_>, mut done: impl FnMut(InboundId, Reply)) {
+        if self.slots.is_empty() {
+            return;
+        }
+        {
+            let mut driver = self.driver.0.lock().unwrap_or_else(|p| p.into_inner());
+            if !driver.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                *driver = Some(cx.waker().clone());
+            }
+        }
+        let mut i = 0;
+        while i < self.slots.len() {
+            let slot = &mut self.slots[i];
+            if !slot.wake.woken.swap(false, Ordering::AcqRel) {
+                i += 1;
+                continue;
+            }
+            let waker = Waker::from(slot.wake.clone());
+            let mut slot_cx = Context::from_waker(&waker);
+            let polled = catch_unwind(AssertUnwindSafe(|| slot.future.as_mut().poll(&mut slot_cx)));
+            let reply = match polled {
+                Ok(Poll::Pending) => {
+                    i += 1;
+                    continue;
+                }
+                Ok(Poll::Ready(reply)) => reply,
+                Err(panic) => Reply::error(panic_message("callback", panic)),
+            };
+            let finished = self.slots.swap_remove(i);
+            done(finished.id, reply);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! `Client`: a long-lived session for many turns, with control requests.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use futures_lite::Stream;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::error::Error;
+use super::link::{Command, Shared};
+use super::runtime::Runtime;
+use super::spawn::{spawn_session, Start};
+use crate::control::{
+    ContextUsage, ControlRequest, InitializeResponse, InterruptReceipt, McpSetServersResult,
+    McpStatus, ResponseBody, RewindFilesResult,
+};
+use crate::message::{Message, UserInput};
+use crate::options::Options;
+use crate::permission::PermissionMode;
+
+/// A connected CLI session for many turns: send user messages, read messages, and steer the
+/// session with control requests.
+///
+/// Cheap to clone; every clone drives the same session and can be used from any task, including
+/// from inside a callback (commands go through a queue and never block the session). The CLI is
+/// shut down by [`Client::close`], or when the last clone (and every stream made from one) is
+/// dropped: stdin is closed, then `SIGTERM` after 2 s, then `SIGKILL` after 5 s more.
+///
+/// Messages are held in a bounded queue until read: a client whose messages nobody reads stops
+/// reading the CLI's output, and with it control responses. Keep a reader going
+/// ([`Client::receive_messages`] or [`Client::receive_response`]) while you wait on control requests.
+///
+/// `R` is the runtime the client was connected with; a client obtained from inside a callback
+/// is a `Client<()>`, with every method but `connect`.
+pub struct Client<R = ()> {
+    shared: Arc<Shared>,
+    runtime: PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for Client<R> {
+    fn clone(&self) -> Self {
+        Client {
+            shared: self.shared.clone(),
+            runtime: PhantomData,
+        }
+    }
+}
+
+impl<R> fmt::Debug for Client<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client").finish_non_exhaustive()
+    }
+}
+
+impl<R: Runtime + Default> Client<R> {
+    /// Start the CLI and wait for it to answer `initialize`.
+    ///
+    /// A CLI that exits before answering (a bad flag, a crash) gives [`Error::Process`] with its
+    /// stderr, as soon as it has exited.
+    pub async fn connect(options: Options) -> Result<Self, Error> {
+        Self::connect_with(R::default(), options).await
+    }
+}
+
+impl<R: Runtime> Client<R> {
+    /// [`Client::connect`] on a given runtime value.
+    pub async fn connect_with(runtime: R, options: Options) -> Result<Self, Error> {
+        let (reply, ready) = async_channel::bounded(1);
+        let shared = spawn_session(&runtime, &options, Start::Connect(reply))?;
+        let client = Client::from_shared(shared);
+        ready.recv().await.map_err(|_| Error::Closed)??;
+        Ok(client)
+    }
+}
+
+impl<R> Client<R> {
+    pub(crate) fn from_shared(shared: Arc<Shared>) -> Self {
+        Client {
+            shared,
+            runtime: PhantomData,
+        }
+    }
+
+    /// Send a user message (a `&str`, a `String` or a [`UserInput`]).
+    pub async fn send(&self, message: impl Into<UserInput>) -> Result<(), Error> {
+        let (reply, outcome) = async_channel::bounded(1);
+        self.command(Command::Send(message.into(), reply)).await?;
+        outcome.recv().await.map_err(|_| Error::Closed)?
+    }
+
+    /// No more user messages: the CLI's stdin is closed once the current run has ended, and the
+    /// CLI then exits by itself. Read the remaining messages to see the end.
+    pub async fn end_input(&self) -> Result<(), Error> {
+        self.command(Command::EndInput).await
+    }
+
+    /// Every message from now on, until the CLI's stdout ends.
+    pub fn receive_messages(&self) -> Messages {
+        Messages {
+            shared: self.shared.clone(),
+            until_result: false,
+            done: false,
+        }
+    }
+
+    /// Messages up to and including the next `result` (the end of the current turn).
+    pub fn receive_response(&self) -> Messages {
+        Messages {
+            shared: self.shared.clone(),
+            until_result: true,
+            done: false,
+        }
+    }
+
+    /// Stop the current turn. The CLI then ends the turn with an error `result`.
+    pub async fn interrupt(&self) -> Result<InterruptReceipt, Error> {
+        self.typed(ControlRequest::Interrupt).await
+    }
+
+    /// Use another model from the next turn on; `None` goes back to the default.
+    pub async fn set_model(&self, model: Option<&str>) -> Result<(), Error> {
+        self.request(ControlRequest::SetModel {
+            model: model.map(str::to_owned),
+        })
+        .await
+        .map(drop)
+    }
+
+    /// Change the permission mode.
+    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), Error> {
+        self.request(ControlRequest::SetPermissionMode { mode })
+            .await
+            .map(drop)
+    }
+
+    /// Change the extended-thinking budget; `None` clears it.
+    pub async fn set_max_thinking_tokens(&self, tokens: Option<u64>) -> Result<(), Error> {
+        let request = ControlRequest::SetMaxThinkingTokens {
+            max_thinking_tokens: tokens,
+            thinking_display: None,
+        };
+        self.request(request).await.map(drop)
+    }
+
+    /// Undo file changes made after the user message `user_message_id` (needs file
+    /// checkpointing); with `dry_run`, only report what would change.
+    pub async fn rewind_files(
+        &self,
+        user_message_id: impl Into<String>,
+        dry_run: bool,
+    ) -> Result<RewindFilesResult, Error> {
+        self.typed(ControlRequest::RewindFiles {
+            user_message_id: user_message_id.into(),
+            dry_run,
+        })
+        .await
+    }
+
+    /// The state of every MCP server.
+    pub async fn mcp_status(&self) -> Result<McpStatus, Error> {
+        self.typed(ControlRequest::McpStatus).await
+    }
+
+    /// Reconnect the MCP server `name`.
+    pub async fn reconnect_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
+        self.request(ControlRequest::McpReconnect {
+            server_name: name.into(),
+        })
+        .await
+        .map(drop)
+    }
+
+    /// Enable or disable the MCP server `name`.
+    pub async fn toggle_mcp_server(
+        &self,
+        name: impl Into<String>,
+        enabled: bool,
+    ) -> Result<(), Error> {
+        self.request(ControlRequest::McpToggle {
+            server_name: name.into(),
+            enabled,
+        })
+        .await
+        .map(drop)
+    }
+
+    /// Replace the dynamically added MCP servers with `servers` (`{name: config}`, as in
+    /// `--mcp-config`).
+    pub async fn set_mcp_servers(
+        &self,
+        servers: &impl Serialize,
+    ) -> Result<McpSetServersResult, Error> {
+        let servers = serde_json::value::to_raw_value(servers).map_err(Error::Response)?;
+        self.typed(ControlRequest::McpSetServers { servers }).await
+    }
+
+    /// Stop the background task `task_id`.
+    pub async fn stop_task(&self, task_id: impl Into<String>) -> Result<(), Error> {
+        self.request(ControlRequest::StopTask {
+            task_id: task_id.into(),
+        })
+        .await
+        .map(drop)
+    }
+
+    /// How the context window is used.
+    pub async fn context_usage(&self) -> Result<ContextUsage, Error> {
+        self.typed(ControlRequest::GetContextUsage { detail: None })
+            .await
+    }
+
+    /// What the CLI said in answer to `initialize`: commands, models, agents, account.
+    pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
+        self.shared.link.server_info()
+    }
+
+    /// Send any control request and get its raw answer.
+    pub async fn request(&self, request: ControlRequest) -> Result<ResponseBody, Error> {
+        let (reply, outcome) = async_channel::bounded(1);
+        self.command(Command::Request(request, reply)).await?;
+        outcome.recv().await.map_err(|_| Error::Closed)?
+    }
+
+    /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
+    /// `SIGTERM` after 2 s, `SIGKILL` after 5 s more). Pending requests fail with
+    /// [`Error::Closed`].
+    pub async fn close(&self) {
+        let _ = self.command(Command::Close).await;
+        // The driver never sends on this channel; it closes it when it ends.
+        let _ = self.shared.done.recv().await;
+    }
+
+    async fn typed<T: DeserializeOwned>(&self, request: ControlRequest) -> Result<T, Error> {
+        self.request(request)
+            .await?
+            .parse()
+            .map_err(Error::Response)
+    }
+
+    async fn command(&self, command: Command) -> Result<(), Error> {
+        self.shared
+            .commands
+            .send(command)
+            .await
+            .map_err(|_| Error::Closed)
+    }
+}
+
+/// A stream of a [`Client`]'s messages: from [`Client::receive_messages`] (until stdout ends) or
+/// [`Client::receive_response`] (until the next `result`, included).
+pub struct Messages {
+    shared: Arc<Shared>,
+    until_result: bool,
+    done: bool,
+}
+
+impl Stream for Messages {
+    type Item = Result<Message, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.done {
+            return Poll::Ready(None);
+        }
+        let item = std::task::ready!(self.shared.link.poll_pop(cx));
+        match &item {
+            Some(Ok(message)) if self.until_result && is_result(message) => self.done = true,
+            None => self.done = true,
+            _ => {}
+        }
+        Poll::Ready(item)
+    }
+}
+
+impl fmt::Debug for Messages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Messages")
+            .field("until_result", &self.until_result)
+            .finish_non_exhaustive()
+    }
+}
+
+fn is_result(message: &Message) -> bool {
+    match message {
+        Message::Unknown(raw) => {
+            crate::message::peek_tags(raw.get()).is_ok_and(|tags| tags.ty == "result")
+        }
+    }
+}

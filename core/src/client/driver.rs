@@ -1,0 +1,637 @@
+//! The one future that runs a session: it moves bytes between the CLI's pipes and the
+//! [`Session`], runs the user's callbacks, serves the handles' commands, sleeps until the
+//! session's next deadline, and shuts the CLI down.
+//!
+//! This is the only place in the crate that reads the clock.
+//!
+//! Each pass of [`Driver::poll`] does, in order: commands from the handles, the streaming
+//! prompt, finished callbacks, session events, stdin, stdout (only while the session wants
+//! it), stderr (always), the child's exit, and the deadlines. It loops while anything made
+//! progress (with a budget, then it yields), and returns `Pending` with every source registered.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use futures_io::{AsyncRead, AsyncWrite};
+use futures_lite::Stream;
+
+use super::callbacks::{self, Running};
+use super::error::Error;
+use super::handlers::{Handlers, SessionRef};
+use super::link::{Command, Item, Link, Reply};
+use super::runtime::{ChildProcess, Runtime, Signal};
+use super::stderr::StderrSink;
+use crate::control::{RequestFailure, RequestId, ResponseBody};
+use crate::message::UserInput;
+use crate::session::{Event, ExitStatusInfo, RequestError, Session, Termination, Transmit};
+
+/// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// After `SIGTERM`: how long before `SIGKILL`.
+const TERM_GRACE: Duration = Duration::from_secs(5);
+/// After the CLI exited: how long its pipes may stay open (a grandchild holding them) before
+/// they are taken as closed.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
+/// After stdout ended: how long the CLI may take to exit before it is shut down.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+/// Bytes read from stdout at a time.
+const READ_CHUNK: usize = 64 * 1024;
+/// Passes of the main loop before the driver yields to the executor.
+const PASS_BUDGET: usize = 64;
+/// Commands taken per pass.
+const COMMANDS_PER_PASS: usize = 32;
+
+/// Where the shutdown sequence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shutdown {
+    /// Not shutting down.
+    No,
+    /// stdin is closed; `SIGTERM` at the deadline.
+    Closing(Instant),
+    /// `SIGTERM` sent; `SIGKILL` at the deadline.
+    Terminating(Instant),
+    /// `SIGKILL` sent; waiting to reap.
+    Killed,
+}
+
+/// Everything the driver was started with.
+pub(crate) struct DriverParts<R: Runtime> {
+    pub(crate) runtime: R,
+    pub(crate) session: Session,
+    pub(crate) child: crate::client::runtime::ChildParts<R>,
+    pub(crate) handlers: Handlers,
+    pub(crate) commands: async_channel::Receiver<Command>,
+    pub(crate) link: Arc<Link>,
+    pub(crate) done: async_channel::Sender<()>,
+    pub(crate) session_ref: SessionRef,
+    pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
+    pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
+}
+
+pub(crate) struct Driver<R: Runtime> {
+    runtime: R,
+    session: Session,
+    child: R::Child,
+    exit: Option<ExitStatusInfo>,
+    exit_seen: Option<Instant>,
+    stdout_eof_at: Option<Instant>,
+
+    stdin: Option<R::Stdin>,
+    out_buf: Vec<u8>,
+    out_pos: usize,
+    /// `CloseStdin` came: close stdin once `out_buf` is written.
+    close_stdin: bool,
+
+    stdout: Option<R::Stdout>,
+    read_buf: Box<[u8]>,
+    stderr: Option<R::Stderr>,
+    stderr_sink: StderrSink,
+
+    timer: Option<(Instant, Pin<Box<R::Sleep>>)>,
+    commands: Option<Pin<Box<async_channel::Receiver<Command>>>>,
+    link: Arc<Link>,
+    /// Never sent to: dropped when the driver ends, which tells `close()` callers.
+    _done: async_channel::Sender<()>,
+    input: Option<futures_lite::stream::Boxed<UserInput>>,
+
+    handlers: Handlers,
+    session_ref: SessionRef,
+    running: Running,
+    pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
+    init_reply: Option<Reply<Result<(), Error>>>,
+
+    /// An item the message queue had no room for; nothing else is taken from the session until
+    /// it is delivered.
+    stalled: Option<Item>,
+    termination: Option<Termination>,
+    /// The last item (the session's final error, if any) has been queued.
+    reported: bool,
+    shutdown: Shutdown,
+}
+
+impl<R: Runtime> Driver<R> {
+    pub(crate) fn new(parts: DriverParts<R>) -> Self {
+        let stderr_callback = parts.handlers.stderr.clone();
+        Driver {
+            runtime: parts.runtime,
+            session: parts.session,
+            child: parts.child.child,
+            exit: None,
+            exit_seen: None,
+            stdout_eof_at: None,
+            stdin: Some(parts.child.stdin),
+            out_buf: Vec::new(),
+            out_pos: 0,
+            close_stdin: false,
+            stdout: Some(parts.child.stdout),
+            read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
+            stderr: Some(parts.child.stderr),
+            stderr_sink: StderrSink::new(stderr_callback),
+            timer: None,
+            commands: Some(Box::pin(parts.commands)),
+            link: parts.link,
+            _done: parts.done,
+            input: parts.input,
+            handlers: parts.handlers,
+            session_ref: parts.session_ref,
+            running: Running::default(),
+            pending: HashMap::new(),
+            init_reply: parts.init_reply,
+            stalled: None,
+            termination: None,
+            reported: false,
+            shutdown: Shutdown::No,
+        }
+    }
+
+    /// One pass over every source. Returns whether anything happened.
+    fn pass(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = self.poll_commands(cx, now);
+        progress |= self.poll_input(cx, now);
+        progress |= self.poll_callbacks(cx, now);
+        progress |= self.drain_events(cx, now);
+        progress |= self.poll_stdin(cx);
+        progress |= self.poll_stdout(cx, now);
+        progress |= self.poll_stderr(cx);
+        progress |= self.poll_exit(cx, now);
+        progress |= self.poll_deadlines(cx, now);
+        progress
+    }
+
+    fn poll_commands(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        for _ in 0..COMMANDS_PER_PASS {
+            let Some(commands) = self.commands.as_mut() else {
+                return progress;
+            };
+            match commands.as_mut().poll_next(cx) {
+                Poll::Pending => return progress,
+                Poll::Ready(None) => {
+                    // Every handle is gone.
+                    self.commands = None;
+                    self.begin_shutdown(now, true);
+                    return true;
+                }
+                Poll::Ready(Some(command)) => {
+                    progress = true;
+                    self.run_command(command, now);
+                }
+            }
+        }
+        // More may be waiting: come back after the other sources had their turn.
+        cx.waker().wake_by_ref();
+        progress
+    }
+
+    fn run_command(&mut self, command: Command, now: Instant) {
+        match command {
+            Command::Send(message, reply) => {
+                let result = self
+                    .session
+                    .send_user(now, message)
+                    .map_err(Error::from_send);
+                let _ = reply.try_send(result);
+            }
+            Command::Request(request, reply) => match self.session.request(now, request) {
+                Ok(id) => {
+                    self.pending.insert(id, reply);
+                }
+                Err(RequestError::TooManyPending(n)) => {
+                    let message = format!("{n} control requests are already pending");
+                    let _ = reply.try_send(Err(Error::ControlRefused {
+                        message,
+                        code: None,
+                    }));
+                }
+                Err(_) => {
+                    let _ = reply.try_send(Err(Error::Closed));
+                }
+            },
+            Command::EndInput => self.session.end_input(now),
+            Command::Close => self.begin_shutdown(now, true),
+        }
+    }
+
+    fn poll_input(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let Some(input) = self.input.as_mut() else {
+            return false;
+        };
+        // Do not pull more user messages while stdin is backed up.
+        if self.out_buf.len() - self.out_pos > READ_CHUNK {
+            return false;
+        }
+        match input.as_mut().poll_next(cx) {
+            Poll::Pending => false,
+            Poll::Ready(Some(message)) => {
+                if self.session.send_user(now, message).is_err() {
+                    self.input = None;
+                }
+                true
+            }
+            Poll::Ready(None) => {
+                self.input = None;
+                self.session.end_input(now);
+                true
+            }
+        }
+    }
+
+    fn poll_callbacks(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let session = &mut self.session;
+        let mut progress = false;
+        self.running.poll(cx, |id, reply| {
+            progress = true;
+            // The CLI may have cancelled it meanwhile, or stdin may be closed: nothing to do then.
+            let _ = session.respond(now, id, reply);
+        });
+        progress
+    }
+
+    /// Take events from the session while there is somewhere to put them.
+    fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        loop {
+            if let Some(item) = self.stalled.take() {
+                match self.link.push(cx, item) {
+                    Ok(()) => progress = true,
+                    Err(item) => {
+                        self.stalled = Some(item);
+                        return progress;
+                    }
+                }
+            }
+            if self.running.is_full() || self.termination.is_some() {
+                return progress;
+            }
+            let Some(event) = self.session.poll_event() else {
+                return progress;
+            };
+            progress = true;
+            self.handle_event(event, now);
+        }
+    }
+
+    fn handle_event(&mut self, event: Event, now: Instant) {
+        match event {
+            Event::Message(message) => self.stalled = Some(Ok(message)),
+            Event::LineError(error) => self.stalled = Some(Err(Error::Protocol(error))),
+            Event::Inbound(request) => {
+                let id = request.id;
+                let future = callbacks::start(&self.handlers, request, &self.session_ref);
+                self.running.push(id, future);
+            }
+            Event::Cancelled(id) => {
+                self.running.cancel(id);
+            }
+            Event::RequestDone { id, outcome } if id == self.session.initialize_id() => {
+                self.initialized(outcome);
+            }
+            Event::RequestDone { id, outcome } => {
+                if let Some(reply) = self.pending.remove(&id) {
+                    let _ = reply.try_send(outcome.map_err(Error::from_failure));
+                }
+            }
+            Event::Finished(termination) => {
+                self.termination = Some(termination);
+                // Callbacks still running have nobody to answer any more.
+                self.running = Running::default();
+                if self.exit_seen.is_none() {
+                    self.exit_seen = Some(now);
+                }
+            }
+        }
+    }
+
+    fn initialized(&mut self, outcome: Result<ResponseBody, RequestFailure>) {
+        match outcome {
+            Ok(_) => {
+                if let Some(info) = self.session.server_info() {
+                    self.link.set_server_info(info.clone());
+                }
+                if let Some(reply) = self.init_reply.take() {
+                    let _ = reply.try_send(Ok(()));
+                }
+            }
+            // The process is gone: the final report (exit status, stderr) says why.
+            Err(RequestFailure::Closed(_)) => {}
+            Err(failure) => {
+                let error = Error::from_failure(failure);
+                match self.init_reply.take() {
+                    Some(reply) => {
+                        let _ = reply.try_send(Err(error));
+                    }
+                    None => self.stalled = Some(Err(error)),
+                }
+            }
+        }
+    }
+
+    fn poll_stdin(&mut self, cx: &mut Context<'_>) -> bool {
+        let mut progress = false;
+        loop {
+            if self.out_pos == self.out_buf.len() {
+                self.out_buf.clear();
+                self.out_pos = 0;
+                while !self.close_stdin {
+                    match self.session.poll_transmit() {
+                        Some(Transmit::Write(bytes)) if self.out_buf.is_empty() => {
+                            self.out_buf = bytes
+                        }
+                        Some(Transmit::Write(bytes)) => self.out_buf.extend_from_slice(&bytes),
+                        Some(Transmit::CloseStdin) => self.close_stdin = true,
+                        None => break,
+                    }
+                    if self.out_buf.len() > READ_CHUNK {
+                        break;
+                    }
+                }
+                if self.out_buf.is_empty() {
+                    if self.close_stdin && self.stdin.is_some() {
+                        return self.poll_close_stdin(cx) || progress;
+                    }
+                    return progress;
+                }
+            }
+            let Some(stdin) = self.stdin.as_mut() else {
+                // stdin is gone (closed or broken): what the session still writes goes nowhere.
+                self.out_pos = self.out_buf.len();
+                progress = true;
+                continue;
+            };
+            match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    self.out_pos += n;
+                    progress = true;
+                }
+                // A zero write or an error (EPIPE: the CLI is gone); its exit will tell why.
+                Poll::Ready(_) => {
+                    self.stdin = None;
+                    progress = true;
+                }
+                Poll::Pending => return progress,
+            }
+        }
+    }
+
+    fn poll_close_stdin(&mut self, cx: &mut Context<'_>) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        match Pin::new(stdin).poll_close(cx) {
+            Poll::Pending => false,
+            Poll::Ready(_) => {
+                self.stdin = None;
+                true
+            }
+        }
+    }
+
+    fn poll_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        // Read only while the session has room, and while our own outbox is clear.
+        while self.stalled.is_none() && self.termination.is_none() && self.session.wants_read() {
+            let Some(stdout) = self.stdout.as_mut() else {
+                return progress;
+            };
+            match Pin::new(stdout).poll_read(cx, &mut self.read_buf) {
+                Poll::Pending => return progress,
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    self.session.handle_stdout(now, &self.read_buf[..n]);
+                    progress = true;
+                    self.drain_events(cx, now);
+                }
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Poll::Ready(_) => {
+                    self.stdout_closed(now);
+                    return true;
+                }
+            }
+        }
+        progress
+    }
+
+    fn stdout_closed(&mut self, now: Instant) {
+        self.stdout = None;
+        self.stdout_eof_at = Some(now);
+        self.session.handle_stdout_eof(now);
+    }
+
+    fn poll_stderr(&mut self, cx: &mut Context<'_>) -> bool {
+        let mut progress = false;
+        let mut buf = [0u8; 4096];
+        loop {
+            let Some(stderr) = self.stderr.as_mut() else {
+                return progress;
+            };
+            match Pin::new(stderr).poll_read(cx, &mut buf) {
+                Poll::Pending => return progress,
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    self.stderr_sink.push(&buf[..n]);
+                    progress = true;
+                }
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Poll::Ready(_) => {
+                    self.stderr_closed();
+                    return true;
+                }
+            }
+        }
+    }
+
+    fn stderr_closed(&mut self) {
+        self.stderr = None;
+        self.stderr_sink.finish();
+    }
+
+    fn poll_exit(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        if self.exit.is_some() {
+            return false;
+        }
+        // A process that exits closes its pipes; until one closes (or we are stopping it) there
+        // is no need to ask the OS.
+        if self.stdout.is_some() && self.stderr.is_some() && self.shutdown == Shutdown::No {
+            return false;
+        }
+        let status = match self.child.poll_wait(cx) {
+            Poll::Pending => return false,
+            Poll::Ready(Ok(status)) => status,
+            Poll::Ready(Err(_)) => ExitStatusInfo {
+                code: None,
+                signal: None,
+            },
+        };
+        self.exit = Some(status);
+        self.exit_seen.get_or_insert(now);
+        self.session.handle_exit(now, status);
+        true
+    }
+
+    fn begin_shutdown(&mut self, now: Instant, by_host: bool) {
+        if self.shutdown != Shutdown::No {
+            return;
+        }
+        if by_host && self.termination.is_none() {
+            self.session.close(now);
+        }
+        self.input = None;
+        self.shutdown = Shutdown::Closing(now + CLOSE_GRACE);
+    }
+
+    /// The session's deadline and our own: shutdown steps, pipes left open after exit.
+    fn poll_deadlines(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        if self.session.poll_timeout().is_some_and(|t| t <= now) {
+            self.session.handle_timeout(now);
+            progress = true;
+        }
+        if let Some(at) = self.stdout_eof_at {
+            if self.exit.is_none() && self.shutdown == Shutdown::No && now >= at + EXIT_GRACE {
+                self.begin_shutdown(now, false);
+                progress = true;
+            }
+        }
+        if let Some(exited) = self.exit_seen {
+            if now >= exited + PIPE_GRACE {
+                if self.stdout.is_some() {
+                    self.stdout_closed(now);
+                    progress = true;
+                }
+                if self.stderr.is_some() {
+                    self.stderr_closed();
+                    progress = true;
+                }
+            }
+        }
+        match self.shutdown {
+            Shutdown::Closing(at) if self.exit.is_none() && now >= at => {
+                let _ = self.child.signal(Signal::Terminate);
+                self.shutdown = Shutdown::Terminating(now + TERM_GRACE);
+                progress = true;
+            }
+            Shutdown::Terminating(at) if self.exit.is_none() && now >= at => {
+                let _ = self.child.signal(Signal::Kill);
+                self.shutdown = Shutdown::Killed;
+                progress = true;
+            }
+            _ => {}
+        }
+        progress || self.arm_timer(cx, now)
+    }
+
+    /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
+    fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut next = self.session.poll_timeout();
+        let mut consider = |t: Instant| next = Some(next.map_or(t, |n: Instant| n.min(t)));
+        match self.shutdown {
+            Shutdown::Closing(t) | Shutdown::Terminating(t) if self.exit.is_none() => consider(t),
+            _ => {}
+        }
+        if let (Some(at), None, Shutdown::No) = (self.stdout_eof_at, self.exit, self.shutdown) {
+            consider(at + EXIT_GRACE);
+        }
+        if let Some(exited) = self.exit_seen {
+            if self.stdout.is_some() || self.stderr.is_some() {
+                consider(exited + PIPE_GRACE);
+            }
+        }
+        let Some(deadline) = next else {
+            self.timer = None;
+            return false;
+        };
+        if deadline <= now {
+            return true;
+        }
+        if self.timer.as_ref().is_none_or(|(at, _)| *at != deadline) {
+            self.timer = Some((deadline, Box::pin(self.runtime.sleep_until(deadline))));
+        }
+        match self
+            .timer
+            .as_mut()
+            .map(|(_, sleep)| sleep.as_mut().poll(cx))
+        {
+            Some(Poll::Ready(())) => {
+                self.timer = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Once the session has finished and stderr has been read to its end: queue the final error
+    /// (if the session ended with one). Returns whether the driver is done.
+    fn finish(&mut self) -> bool {
+        let Some(termination) = &self.termination else {
+            return false;
+        };
+        if self.stderr.is_some() || self.stalled.is_some() {
+            return false;
+        }
+        if !self.reported {
+            self.reported = true;
+            let error = match termination {
+                Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
+                Termination::ProcessFailed(exit) => Some(Error::Process {
+                    exit: *exit,
+                    stderr_tail: self.stderr_sink.tail(),
+                }),
+                _ => None,
+            };
+            match (self.init_reply.take(), error) {
+                (Some(reply), error) => {
+                    let _ = reply.try_send(Err(error.unwrap_or(Error::Closed)));
+                }
+                (None, Some(error)) => {
+                    self.stalled = Some(Err(error));
+                    return false;
+                }
+                (None, None) => {}
+            }
+        }
+        // Failed requests were answered through their events; anything left has no answer.
+        for (_, reply) in self.pending.drain() {
+            let _ = reply.try_send(Err(Error::Closed));
+        }
+        self.exit.is_some()
+    }
+}
+
+// No field is structurally pinned: the timer and the command receiver are boxed, and the pipes
+// and the child are moved only by `&mut`.
+impl<R: Runtime> Unpin for Driver<R> {}
+
+impl<R: Runtime> Future for Driver<R> {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = self.get_mut();
+        for _ in 0..PASS_BUDGET {
+            let now = Instant::now();
+            let progress = this.pass(cx, now);
+            if this.finish() {
+                return Poll::Ready(());
+            }
+            if !progress {
+                return Poll::Pending;
+            }
+        }
+        // Still busy: let other tasks run, and come back at once.
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+impl<R: Runtime> Drop for Driver<R> {
+    fn drop(&mut self) {
+        self.link.finish();
+        if self.exit.is_none() {
+            // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
+            // task was cancelled): kill the whole group; the adapter's child handle reaps it.
+            let _ = self.child.signal(Signal::Kill);
+        }
+    }
+}

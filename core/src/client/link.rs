@@ -1,0 +1,173 @@
+//! What connects the user's handles ([`super::Query`], [`super::Client`]) to the driver: a bounded
+//! command channel one way, a bounded message queue the other way.
+//!
+//! The message queue hands each item to exactly one consumer. When it is full the driver stops
+//! taking events from the session, the session stops wanting stdout, and the CLI blocks on its
+//! pipe: back-pressure all the way, nothing dropped.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+
+use super::error::Error;
+use crate::control::{ControlRequest, InitializeResponse, ResponseBody};
+use crate::message::{Message, UserInput};
+
+/// One item of a message stream.
+pub(crate) type Item = Result<Message, Error>;
+
+/// A reply slot: a one-shot channel back to the handle that sent a command.
+pub(crate) type Reply<T> = async_channel::Sender<T>;
+
+/// What a handle asks the driver to do.
+pub(crate) enum Command {
+    /// Write a user message.
+    Send(UserInput, Reply<Result<(), Error>>),
+    /// Send a control request and report its outcome.
+    Request(ControlRequest, Reply<Result<ResponseBody, Error>>),
+    /// No more user messages.
+    EndInput,
+    /// Shut the CLI down now.
+    Close,
+}
+
+/// Commands queued before a sender has to wait.
+pub(crate) const COMMAND_CAPACITY: usize = 64;
+/// Messages queued for the user before the driver stops reading.
+pub(crate) const MESSAGE_CAPACITY: usize = 256;
+
+/// The shared state behind every handle of one session. Dropping the last handle drops this,
+/// which closes the command channel: the driver sees that and shuts the CLI down.
+pub(crate) struct Shared {
+    pub(crate) commands: async_channel::Sender<Command>,
+    pub(crate) link: Arc<Link>,
+    /// Closed (never sent to) by the driver when it ends.
+    pub(crate) done: async_channel::Receiver<()>,
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.link.close_receivers();
+    }
+}
+
+/// The message queue and the session facts handles may read.
+pub(crate) struct Link {
+    state: Mutex<LinkState>,
+}
+
+struct LinkState {
+    items: VecDeque<Item>,
+    /// Consumers waiting for an item.
+    consumers: Vec<Waker>,
+    /// The driver, waiting for room.
+    driver: Option<Waker>,
+    /// Nobody will read any more: drop what the driver pushes.
+    receivers_gone: bool,
+    /// The driver has ended: no more items after the queued ones.
+    driver_done: bool,
+    server_info: Option<Arc<InitializeResponse>>,
+}
+
+impl Link {
+    pub(crate) fn new() -> Arc<Link> {
+        Arc::new(Link {
+            state: Mutex::new(LinkState {
+                items: VecDeque::with_capacity(MESSAGE_CAPACITY),
+                consumers: Vec::new(),
+                driver: None,
+                receivers_gone: false,
+                driver_done: false,
+                server_info: None,
+            }),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, LinkState> {
+        // Nothing panics while the lock is held, but a poisoned queue is still a usable queue.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Driver side: queue `item`, or give it back when the queue is full (the driver is woken
+    /// when there is room again).
+    pub(crate) fn push(&self, cx: &mut Context<'_>, item: Item) -> Result<(), Item> {
+        let mut state = self.lock();
+        if state.receivers_gone {
+            return Ok(());
+        }
+        if state.items.len() >= MESSAGE_CAPACITY {
+            set_waker(&mut state.driver, cx.waker());
+            return Err(item);
+        }
+        state.items.push_back(item);
+        let consumers = std::mem::take(&mut state.consumers);
+        drop(state);
+        consumers.into_iter().for_each(Waker::wake);
+        Ok(())
+    }
+
+    /// Driver side: the driver has ended.
+    pub(crate) fn finish(&self) {
+        let mut state = self.lock();
+        state.driver_done = true;
+        let consumers = std::mem::take(&mut state.consumers);
+        drop(state);
+        consumers.into_iter().for_each(Waker::wake);
+    }
+
+    /// Driver side: remember what the CLI said in answer to `initialize`.
+    pub(crate) fn set_server_info(&self, info: InitializeResponse) {
+        self.lock().server_info = Some(Arc::new(info));
+    }
+
+    /// Handle side: the CLI's answer to `initialize`, once it came.
+    pub(crate) fn server_info(&self) -> Option<Arc<InitializeResponse>> {
+        self.lock().server_info.clone()
+    }
+
+    /// Consumer side: the next item; `None` when the driver has ended and the queue is empty.
+    pub(crate) fn poll_pop(&self, cx: &mut Context<'_>) -> Poll<Option<Item>> {
+        let mut state = self.lock();
+        match state.items.pop_front() {
+            Some(item) => {
+                // Wake the driver once there is a good amount of room, not on every pop.
+                let wake = (state.items.len() <= MESSAGE_CAPACITY / 2)
+                    .then(|| state.driver.take())
+                    .flatten();
+                drop(state);
+                if let Some(driver) = wake {
+                    driver.wake();
+                }
+                Poll::Ready(Some(item))
+            }
+            None if state.driver_done => Poll::Ready(None),
+            None => {
+                if !state.consumers.iter().any(|w| w.will_wake(cx.waker())) {
+                    state.consumers.push(cx.waker().clone());
+                }
+                Poll::Pending
+            }
+        }
+    }
+
+    /// Every handle is gone: drop queued items and let the driver go on without a reader.
+    fn close_receivers(&self) {
+        let mut state = self.lock();
+        state.receivers_gone = true;
+        state.items.clear();
+        let driver = state.driver.take();
+        drop(state);
+        if let Some(driver) = driver {
+            driver.wake();
+        }
+    }
+}
+
+fn set_waker(slot: &mut Option<Waker>, waker: &Waker) {
+    match slot {
+        Some(current) if current.will_wake(waker) => {}
+        _ => *slot = Some(waker.clone()),
+    }
+}

@@ -1,0 +1,130 @@
+//! What [`super::query`] is asked: one text (a single turn) or a stream of user messages.
+
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_lite::{Stream, StreamExt};
+
+use super::error::Error;
+use crate::message::UserInput;
+
+/// The prompt of a [`super::query`]: a text, or a stream of user messages.
+///
+/// A text is a single turn: stdin is closed once that run has ended. With a stream, stdin stays
+/// open until the stream ends *and* the run then in progress has ended.
+///
+/// ```
+/// # use claude_agent_core::client::Prompt;
+/// # use claude_agent_core::message::UserInput;
+/// let single: Prompt = "What is 2 + 2?".into();
+/// let streamed = Prompt::stream(futures_lite::stream::iter(vec![UserInput::text("hi"), UserInput::text("bye")]));
+/// # let _ = (single, streamed);
+/// ```
+pub struct Prompt(pub(crate) PromptKind);
+
+pub(crate) enum PromptKind {
+    Text(String),
+    Stream(futures_lite::stream::Boxed<UserInput>),
+}
+
+impl Prompt {
+    /// A single-turn prompt.
+    pub fn text(text: impl Into<String>) -> Self {
+        Prompt(PromptKind::Text(text.into()))
+    }
+
+    /// A prompt of many user messages, written as the stream yields them.
+    pub fn stream<S>(messages: S) -> Self
+    where
+        S: Stream<Item = UserInput> + Send + 'static,
+    {
+        Prompt(PromptKind::Stream(messages.boxed()))
+    }
+}
+
+impl fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            PromptKind::Text(text) => f.debug_tuple("Prompt::Text").field(text).finish(),
+            PromptKind::Stream(_) => f.write_str("Prompt::Stream(..)"),
+        }
+    }
+}
+
+impl From<&str> for Prompt {
+    fn from(text: &str) -> Self {
+        Prompt::text(text)
+    }
+}
+
+impl From<String> for Prompt {
+    fn from(text: String) -> Self {
+        Prompt::text(text)
+    }
+}
+
+impl From<PromptStream> for Prompt {
+    fn from(stream: PromptStream) -> Self {
+        Prompt::stream(stream)
+    }
+}
+
+impl From<&str> for UserInput {
+    fn from(text: &str) -> Self {
+        UserInput::text(text)
+    }
+}
+
+impl From<String> for UserInput {
+    fn from(text: String) -> Self {
+        UserInput::text(text)
+    }
+}
+
+/// A channel for feeding a streaming prompt from anywhere: pass the [`PromptStream`] to
+/// [`super::query`] and send messages with the [`PromptSender`]. Input ends when every sender is
+/// dropped.
+///
+/// ```
+/// # use claude_agent_core::client::{prompt_channel, Prompt};
+/// let (tx, prompt) = prompt_channel();
+/// let prompt: Prompt = prompt.into();
+/// drop(tx); // no messages: input ends at once
+/// # let _ = prompt;
+/// ```
+pub fn prompt_channel() -> (PromptSender, PromptStream) {
+    let (tx, rx) = async_channel::bounded(16);
+    (PromptSender { tx }, PromptStream { rx: Box::pin(rx) })
+}
+
+/// The sending half of [`prompt_channel`]. Clone it to send from several places.
+#[derive(Clone, Debug)]
+pub struct PromptSender {
+    tx: async_channel::Sender<UserInput>,
+}
+
+impl PromptSender {
+    /// Queue a user message (a `&str`, a `String` or a [`UserInput`]). Fails with
+    /// [`Error::Closed`] when the query is gone.
+    pub async fn send(&self, message: impl Into<UserInput>) -> Result<(), Error> {
+        self.tx
+            .send(message.into())
+            .await
+            .map_err(|_| Error::Closed)
+    }
+}
+
+/// The receiving half of [`prompt_channel`]: a stream of user messages to pass as a prompt.
+#[derive(Debug)]
+pub struct PromptStream {
+    rx: Pin<Box<async_channel::Receiver<UserInput>>>,
+}
+
+impl Stream for PromptStream {
+    type Item = UserInput;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<UserInput>> {
+        self.rx.as_mut().poll_next(cx)
+    }
+}

@@ -1,0 +1,78 @@
+//! `query()`: run a prompt and stream every message the CLI prints.
+
+use std::fmt;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use futures_lite::Stream;
+
+use super::error::Error;
+use super::link::Shared;
+use super::prompt::Prompt;
+use super::runtime::Runtime;
+use super::spawn::{spawn_session, Start};
+use super::Client;
+use crate::message::Message;
+use crate::options::Options;
+
+/// Start the CLI on `runtime`, send `prompt`, and stream every message until the CLI's stdout
+/// ends (all results, not just the first).
+///
+/// Adapter crates wrap this as `query(prompt, options)` with their runtime. A failure to start
+/// (CLI not found, bad options) is the stream's only item. [`Error::Protocol`] items are
+/// recoverable; a final [`Error::Process`] or [`Error::Result`] item says how the CLI failed.
+/// Dropping the stream shuts the CLI down.
+pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query {
+    let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0)) {
+        Ok(shared) => State::Running(shared),
+        Err(error) => State::Failed(Some(error)),
+    };
+    Query { state }
+}
+
+/// The message stream of a [`query_with`] (`query` in the adapter crates).
+///
+/// Items are `Result<Message, Error>`; the stream ends when the CLI's stdout has ended and the
+/// process has exited.
+pub struct Query {
+    state: State,
+}
+
+enum State {
+    Running(Arc<Shared>),
+    Failed(Option<Error>),
+}
+
+impl Query {
+    /// A [`Client`] for this query's session, to send control requests (`interrupt`,
+    /// `set_model`, …) while the stream is read. Messages still come through this stream (or
+    /// whichever reader asks first). `None` if the CLI could not be started.
+    pub fn client(&self) -> Option<Client> {
+        match &self.state {
+            State::Running(shared) => Some(Client::from_shared(shared.clone())),
+            State::Failed(_) => None,
+        }
+    }
+}
+
+impl Stream for Query {
+    type Item = Result<Message, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        match &mut self.state {
+            State::Running(shared) => shared.link.poll_pop(cx),
+            State::Failed(error) => Poll::Ready(error.take().map(Err)),
+        }
+    }
+}
+
+impl fmt::Debug for Query {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = match &self.state {
+            State::Running(_) => "running",
+            State::Failed(_) => "failed",
+        };
+        f.debug_struct("Query").field("state", &state).finish()
+    }
+}

@@ -1,0 +1,102 @@
+//! What an async runtime must provide: spawn the CLI with piped stdio, sleep, run a task.
+//!
+//! An adapter crate (`claude-agent-tokio`, …) implements [`Runtime`] and [`ChildProcess`]; the
+//! rest of the client layer is written once against these traits.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use futures_io::{AsyncRead, AsyncWrite};
+
+use crate::options::LaunchSpec;
+use crate::session::ExitStatusInfo;
+
+/// A boxed, sendable future: what callbacks return and what [`Runtime::spawn_task`] runs.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// An async runtime the client layer can run on.
+///
+/// Implementations are cheap handles (usually zero-sized) onto the current runtime.
+pub trait Runtime: Clone + Send + Sync + 'static {
+    /// The running CLI process.
+    type Child: ChildProcess;
+    /// The child's stdin.
+    type Stdin: AsyncWrite + Unpin + Send + 'static;
+    /// The child's stdout.
+    type Stdout: AsyncRead + Unpin + Send + 'static;
+    /// The child's stderr.
+    type Stderr: AsyncRead + Unpin + Send + 'static;
+    /// A timer future made by [`Runtime::sleep_until`].
+    type Sleep: Future<Output = ()> + Send + 'static;
+
+    /// Start `spec` with stdin, stdout and stderr piped, in a process group of its own
+    /// (so the whole group can be signalled), and killed if its handle is dropped while running.
+    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>>;
+
+    /// A future that completes at `deadline`.
+    fn sleep_until(&self, deadline: Instant) -> Self::Sleep;
+
+    /// Run `task` to completion in the background (the session's driver runs this way).
+    fn spawn_task(&self, task: BoxFuture<'static, ()>);
+}
+
+/// A freshly spawned CLI: the process handle and its three pipes.
+#[non_exhaustive]
+pub struct ChildParts<R: Runtime + ?Sized> {
+    /// The process.
+    pub child: R::Child,
+    /// Its stdin.
+    pub stdin: R::Stdin,
+    /// Its stdout.
+    pub stdout: R::Stdout,
+    /// Its stderr.
+    pub stderr: R::Stderr,
+}
+
+impl<R: Runtime> ChildParts<R> {
+    /// Bundle the parts of a spawned child.
+    pub fn new(child: R::Child, stdin: R::Stdin, stdout: R::Stdout, stderr: R::Stderr) -> Self {
+        ChildParts {
+            child,
+            stdin,
+            stdout,
+            stderr,
+        }
+    }
+}
+
+impl<R: Runtime> std::fmt::Debug for ChildParts<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChildParts")
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A signal the driver sends to the CLI's process group when shutting it down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Signal {
+    /// Ask it to stop (`SIGTERM`).
+    Terminate,
+    /// Stop it now (`SIGKILL`).
+    Kill,
+}
+
+/// A running child process, as the driver needs it.
+pub trait ChildProcess: Send + 'static {
+    /// The process id, while the process has not been reaped.
+    fn id(&self) -> Option<u32>;
+
+    /// Wait for the process to exit and reap it. Must be cancel-safe: the driver may call it
+    /// again with a new context at any time, and after it returned `Ready` it keeps returning
+    /// the same status.
+    fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>>;
+
+    /// Send `signal` to the child's process group (to the child alone where groups do not
+    /// exist). Does nothing once the process has been reaped.
+    fn signal(&mut self, signal: Signal) -> io::Result<()>;
+}
