@@ -209,7 +209,10 @@ mod tests {
             .memory(SettingSource::Project)
             .mcp_servers([
                 AgentMcpServer::Named("calc".into()),
-                AgentMcpServer::Inline { name: "web".into(), config: McpServerConfig::http("https://w") },
+                AgentMcpServer::Inline {
+                    name: "web".into(),
+                    config: McpServerConfig::http("https://w"),
+                },
             ])
             .initial_prompt("start")
             .max_turns(3)

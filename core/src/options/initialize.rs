@@ -68,7 +68,10 @@ impl Options {
         self.validate()?;
         let mut config = SessionConfig::new(input);
         config.initialize_fields = self.initialize_fields();
-        config.hooks = hook_matcher_order(&self.hooks).into_iter().map(|i| self.hooks[i].clone()).collect();
+        config.hooks = hook_matcher_order(&self.hooks)
+            .into_iter()
+            .map(|i| self.hooks[i].clone())
+            .collect();
         config.mcp_servers = self.sdk_mcp_servers.clone();
         config.can_use_tool = self.can_use_tool;
         config.elicitation = self.elicitation;
@@ -93,15 +96,23 @@ impl Options {
         let (system_prompt, append, exclude_dynamic_sections) = match &self.system_prompt {
             None => (Some([""]), None, None),
             Some(SystemPrompt::Text(text)) => (Some([text.as_str()]), None, None),
-            Some(SystemPrompt::Preset { append, exclude_dynamic_sections }) => {
-                (None, append.as_deref(), *exclude_dynamic_sections)
-            }
+            Some(SystemPrompt::Preset {
+                append,
+                exclude_dynamic_sections,
+            }) => (None, append.as_deref(), *exclude_dynamic_sections),
             Some(SystemPrompt::File(_)) => (None, None, None),
         };
         let fields = InitializeFields {
-            sdk_mcp_servers: (!self.sdk_mcp_servers.is_empty())
-                .then(|| self.sdk_mcp_servers.iter().map(|server| server.name.as_str()).collect()),
-            json_schema: self.output_format.as_ref().map(|OutputFormat::JsonSchema(schema)| schema),
+            sdk_mcp_servers: (!self.sdk_mcp_servers.is_empty()).then(|| {
+                self.sdk_mcp_servers
+                    .iter()
+                    .map(|server| server.name.as_str())
+                    .collect()
+            }),
+            json_schema: self
+                .output_format
+                .as_ref()
+                .map(|OutputFormat::JsonSchema(schema)| schema),
             system_prompt,
             append_system_prompt: append,
             exclude_dynamic_sections,
@@ -115,7 +126,8 @@ impl Options {
             forward_subagent_text: self.forward_subagent_text.then_some(true),
         };
         let json = to_json(&fields);
-        (json != "{}").then(|| RawValue::from_string(json).expect("serde_json output is valid JSON"))
+        (json != "{}")
+            .then(|| RawValue::from_string(json).expect("serde_json output is valid JSON"))
     }
 }
 
@@ -124,10 +136,11 @@ impl Options {
 pub(crate) fn hook_matcher_order(hooks: &[HookMatcherConfig]) -> Vec<usize> {
     let mut order: Vec<usize> = Vec::with_capacity(hooks.len());
     for (index, hook) in hooks.iter().enumerate() {
-        if order.iter().any(|&i| hooks[i].event == hook.event) {
+        let event = hook.event.as_str();
+        if order.iter().any(|&i| hooks[i].event.as_str() == event) {
             continue;
         }
-        order.extend((index..hooks.len()).filter(|&i| hooks[i].event == hook.event));
+        order.extend((index..hooks.len()).filter(|&i| hooks[i].event.as_str() == event));
     }
     order
 }
@@ -135,6 +148,246 @@ pub(crate) fn hook_matcher_order(hooks: &[HookMatcherConfig]) -> Vec<usize> {
 /// The run-end ceiling for a `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` value: milliseconds, `0`
 /// for none, capped at 2³¹−1 ms; unset or not a whole number gives the 600 s default.
 pub(crate) fn run_end_ceiling(value: Option<&str>) -> Option<Duration> {
-    let ms = value.and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(DEFAULT_CEILING_MS);
+    let ms = value
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_CEILING_MS);
     (ms != 0).then(|| Duration::from_millis(ms.min(MAX_CEILING_MS)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{AgentDefinition, Skills};
+    use super::*;
+    use crate::hooks::HookEvent;
+    use crate::mcp::McpServerSpec;
+
+    fn sdk_server(name: &str) -> McpServerSpec {
+        McpServerSpec {
+            name: name.into(),
+            version: "1.0.0".into(),
+            tools: Vec::new(),
+        }
+    }
+
+    fn config(options: &Options) -> SessionConfig {
+        options
+            .session_config(InputMode::Streaming)
+            .expect("test options are valid")
+    }
+
+    fn fields(options: Options) -> Option<String> {
+        config(&options)
+            .initialize_fields
+            .map(|raw| raw.get().to_owned())
+    }
+
+    #[test]
+    fn default_sends_an_empty_system_prompt() {
+        assert_eq!(
+            fields(Options::new()).as_deref(),
+            Some(r#"{"systemPrompt":[""]}"#)
+        );
+    }
+
+    #[test]
+    fn system_prompt_variants() {
+        assert_eq!(
+            fields(Options::new().system_prompt("Be terse.")).as_deref(),
+            Some(r#"{"systemPrompt":["Be terse."]}"#)
+        );
+        assert_eq!(
+            fields(Options::new().system_prompt(SystemPrompt::preset_with_append("Also: French.")))
+                .as_deref(),
+            Some(r#"{"appendSystemPrompt":"Also: French."}"#)
+        );
+        let exclude = SystemPrompt::Preset {
+            append: None,
+            exclude_dynamic_sections: Some(true),
+        };
+        assert_eq!(
+            fields(Options::new().system_prompt(exclude)).as_deref(),
+            Some(r#"{"excludeDynamicSections":true}"#)
+        );
+        assert_eq!(
+            fields(Options::new().system_prompt(SystemPrompt::preset())),
+            None
+        );
+        assert_eq!(
+            fields(Options::new().system_prompt(SystemPrompt::File("/p".into()))),
+            None
+        );
+    }
+
+    #[test]
+    fn agents_keep_their_order() {
+        let options = Options::new()
+            .system_prompt(SystemPrompt::preset())
+            .agent_definition("zed", AgentDefinition::new("z", "pz").model("haiku"))
+            .agents([("abe", AgentDefinition::new("a", "pa"))]);
+        assert_eq!(
+            fields(options).as_deref(),
+            Some(
+                r#"{"agents":{"zed":{"description":"z","prompt":"pz","model":"haiku"},"abe":{"description":"a","prompt":"pa"}}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn sdk_servers_are_announced_by_name() {
+        let options = Options::new()
+            .declare_sdk_mcp_server(sdk_server("calc"))
+            .declare_sdk_mcp_server(sdk_server("db"));
+        let config = config(&options);
+        assert_eq!(
+            config.initialize_fields.as_ref().map(|raw| raw.get()),
+            Some(r#"{"sdkMcpServers":["calc","db"],"systemPrompt":[""]}"#)
+        );
+        let names: Vec<&str> = config.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["calc", "db"]);
+        assert!(config.has_bidirectional_needs());
+    }
+
+    #[test]
+    fn every_initialize_key_in_order() {
+        let options = Options::new()
+            .forward_subagent_text(true)
+            .prompt_suggestions(false)
+            .skills(Skills::list(["pdf", "xlsx"]))
+            .title("T")
+            .agent_definition("a", AgentDefinition::new("d", "p"))
+            .system_prompt(SystemPrompt::Preset {
+                append: Some("A".into()),
+                exclude_dynamic_sections: Some(false),
+            })
+            .json_schema(json!({"type": "object"}))
+            .declare_sdk_mcp_server(sdk_server("calc"));
+        assert_eq!(
+            fields(options).as_deref(),
+            Some(concat!(
+                r#"{"sdkMcpServers":["calc"],"jsonSchema":{"type":"object"},"appendSystemPrompt":"A","#,
+                r#""excludeDynamicSections":false,"agents":{"a":{"description":"d","prompt":"p"}},"title":"T","#,
+                r#""skills":["pdf","xlsx"],"promptSuggestions":false,"forwardSubagentText":true}"#
+            ))
+        );
+        assert_eq!(
+            fields(
+                Options::new()
+                    .skills(Skills::All)
+                    .forward_subagent_text(false)
+            )
+            .as_deref(),
+            Some(r#"{"systemPrompt":[""]}"#)
+        );
+    }
+
+    #[test]
+    fn hooks_are_grouped_event_then_matcher() {
+        let stop = HookEvent::Other("Stop".into());
+        let options = Options::new()
+            .declare_hook(HookMatcherConfig::new(
+                HookEvent::PreToolUse,
+                Some("Bash".into()),
+                2,
+            ))
+            .declare_hook(HookMatcherConfig::new(stop.clone(), None, 1))
+            .declare_hook(HookMatcherConfig::new(
+                HookEvent::PreToolUse,
+                Some("Write".into()),
+                1,
+            ))
+            .declare_hook(HookMatcherConfig::new(stop, Some("x".into()), 1));
+        assert_eq!(options.hook_matcher_order(), [0, 2, 1, 3]);
+        let config = config(&options);
+        // Ids in SessionConfig::hooks order: hook_0..hook_1 Bash, hook_2 Write, hook_3 Stop, hook_4 Stop/x.
+        let mut next = 0;
+        let ids: Vec<(String, Option<String>, Vec<String>)> = config
+            .hooks
+            .iter()
+            .map(|hook| {
+                let ids = (next..next + hook.callbacks)
+                    .map(|n| format!("hook_{n}"))
+                    .collect();
+                next += hook.callbacks;
+                (hook.event.as_str().to_owned(), hook.matcher.clone(), ids)
+            })
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                (
+                    "PreToolUse".to_string(),
+                    Some("Bash".to_string()),
+                    vec!["hook_0".to_string(), "hook_1".to_string()]
+                ),
+                (
+                    "PreToolUse".to_string(),
+                    Some("Write".to_string()),
+                    vec!["hook_2".to_string()]
+                ),
+                ("Stop".to_string(), None, vec!["hook_3".to_string()]),
+                (
+                    "Stop".to_string(),
+                    Some("x".to_string()),
+                    vec!["hook_4".to_string()]
+                ),
+            ]
+        );
+        assert_eq!(options.get_declared_hooks()[1].event.as_str(), "Stop");
+    }
+
+    #[test]
+    fn callbacks_timeouts_and_limits() {
+        let options = Options::new()
+            .declare_can_use_tool()
+            .declare_elicitation()
+            .control_timeout(Duration::from_secs(5))
+            .initialize_timeout(Duration::from_secs(90))
+            .max_buffer_size(4096)
+            .env(CEILING_VAR, "2500");
+        let config = config(&options);
+        assert!(config.can_use_tool && config.elicitation);
+        assert_eq!(config.input, InputMode::Streaming);
+        assert_eq!(config.timeouts.control_request, Duration::from_secs(5));
+        assert_eq!(config.timeouts.initialize, Duration::from_secs(90));
+        assert_eq!(
+            config.timeouts.run_end_ceiling,
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(config.limits.max_line_bytes, 4096);
+        let none = Options::new()
+            .env(CEILING_VAR, "0")
+            .session_config(InputMode::SingleTurn);
+        assert_eq!(none.map(|c| c.timeouts.run_end_ceiling), Ok(None));
+        let plain = Options::new()
+            .session_config(InputMode::SingleTurn)
+            .expect("valid");
+        assert!(!plain.can_use_tool && !plain.elicitation && plain.hooks.is_empty());
+        assert_eq!(
+            plain.limits.max_line_bytes,
+            SessionConfig::new(InputMode::SingleTurn)
+                .limits
+                .max_line_bytes
+        );
+    }
+
+    #[test]
+    fn run_end_ceiling_rules() {
+        assert_eq!(run_end_ceiling(None), Some(Duration::from_secs(600)));
+        assert_eq!(run_end_ceiling(Some("0")), None);
+        assert_eq!(
+            run_end_ceiling(Some(" 1500 ")),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            run_end_ceiling(Some("99999999999")),
+            Some(Duration::from_millis(2_147_483_647))
+        );
+        assert_eq!(
+            run_end_ceiling(Some("soon")),
+            Some(Duration::from_secs(600))
+        );
+        assert_eq!(run_end_ceiling(Some("-5")), Some(Duration::from_secs(600)));
+    }
 }

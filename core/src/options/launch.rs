@@ -103,7 +103,10 @@ impl Args {
 }
 
 fn utf8<'a>(option: &'static str, path: &'a Path) -> Result<&'a str, OptionsError> {
-    path.to_str().ok_or_else(|| OptionsError::NonUtf8Path { option, path: path.display().to_string() })
+    path.to_str().ok_or_else(|| OptionsError::NonUtf8Path {
+        option,
+        path: path.display().to_string(),
+    })
 }
 
 fn permission_mode_wire(mode: &PermissionMode) -> String {
@@ -143,19 +146,33 @@ impl Options {
             return Err(OptionsError::NulByte { what });
         }
         if let Some((name, _)) = env.iter().find(|(_, value)| value.contains('\0')) {
-            return Err(OptionsError::NulByte { what: format!("environment variable {name}") });
+            return Err(OptionsError::NulByte {
+                what: format!("environment variable {name}"),
+            });
         }
         let env_remove = REMOVED_VARS
             .iter()
             .filter(|var| !env.iter().any(|(name, _)| name == *var))
             .map(|var| (*var).to_owned())
             .collect();
-        Ok(LaunchSpec { program, args, env, env_remove, cwd: self.cwd.clone() })
+        Ok(LaunchSpec {
+            program,
+            args,
+            env,
+            env_remove,
+            cwd: self.cwd.clone(),
+        })
     }
 
     fn args(&self) -> Result<Vec<String>, OptionsError> {
         let mut a = Args(Vec::new());
-        for token in ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"] {
+        for token in [
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+        ] {
             a.0.push(token.to_owned());
         }
         if let Some(SystemPrompt::File(path)) = &self.system_prompt {
@@ -164,11 +181,21 @@ impl Options {
         let thinking = self.effective_thinking();
         match thinking {
             None => {}
-            Some(Thinking::Adaptive | Thinking::Enabled { budget_tokens: None }) => a.value("thinking", "adaptive"),
+            Some(
+                Thinking::Adaptive
+                | Thinking::Enabled {
+                    budget_tokens: None,
+                },
+            ) => a.value("thinking", "adaptive"),
             Some(Thinking::Disabled) => a.value("thinking", "disabled"),
-            Some(Thinking::Enabled { budget_tokens: Some(tokens) }) => a.value("max-thinking-tokens", tokens),
+            Some(Thinking::Enabled {
+                budget_tokens: Some(tokens),
+            }) => a.value("max-thinking-tokens", tokens),
         }
-        a.opt("thinking-display", self.thinking_display.map(|d| d.as_str()));
+        a.opt(
+            "thinking-display",
+            self.thinking_display.map(|d| d.as_str()),
+        );
         a.opt("effort", self.effort.map(|e| e.as_str()));
         a.opt("max-turns", self.max_turns);
         a.opt("max-budget-usd", self.max_budget_usd);
@@ -186,11 +213,17 @@ impl Options {
         if self.can_use_tool {
             a.value("permission-prompt-tool", "stdio");
         } else {
-            a.opt("permission-prompt-tool", self.permission_prompt_tool_name.as_ref());
+            a.opt(
+                "permission-prompt-tool",
+                self.permission_prompt_tool_name.as_ref(),
+            );
         }
         a.switch("continue", self.continue_conversation);
         a.opt("resume", self.resume.as_ref());
-        a.list("allowedTools", &skills::allowed_tools_with_skills(&self.allowed_tools, self.skills.as_ref()));
+        a.list(
+            "allowedTools",
+            &skills::allowed_tools_with_skills(&self.allowed_tools, self.skills.as_ref()),
+        );
         a.list("disallowedTools", &self.disallowed_tools);
         match &self.tools {
             None => {}
@@ -205,8 +238,14 @@ impl Options {
             a.value("setting-sources", names.join(","));
         }
         a.switch("strict-mcp-config", self.strict_mcp_config);
-        a.opt("permission-mode", self.permission_mode.as_ref().map(permission_mode_wire));
-        a.switch("allow-dangerously-skip-permissions", self.allow_dangerously_skip_permissions);
+        a.opt(
+            "permission-mode",
+            self.permission_mode.as_ref().map(permission_mode_wire),
+        );
+        a.switch(
+            "allow-dangerously-skip-permissions",
+            self.allow_dangerously_skip_permissions,
+        );
         a.opt("fallback-model", self.fallback_model.as_ref());
         a.switch("include-hook-events", self.include_hook_events);
         a.switch("include-partial-messages", self.include_partial_messages);
@@ -240,23 +279,41 @@ impl Options {
             #[serde(rename = "mcpServers")]
             mcp_servers: OrderedMap<'a, McpServerConfig>,
         }
-        to_json(&McpConfig { mcp_servers: OrderedMap(&self.mcp_servers) })
+        to_json(&McpConfig {
+            mcp_servers: OrderedMap(&self.mcp_servers),
+        })
     }
 
     fn child_env(&self) -> Result<Vec<(String, String)>, OptionsError> {
         let mut env = Pairs::default();
-        if !self.env.0.iter().any(|(name, _)| name == "CLAUDE_CODE_ENTRYPOINT") {
+        if !self
+            .env
+            .0
+            .iter()
+            .any(|(name, _)| name == "CLAUDE_CODE_ENTRYPOINT")
+        {
             env.set("CLAUDE_CODE_ENTRYPOINT".into(), ENTRYPOINT.into());
         }
         for (name, value) in &self.env.0 {
             env.set(name.clone(), value.clone());
         }
-        env.set("CLAUDE_AGENT_SDK_VERSION".into(), env!("CARGO_PKG_VERSION").into());
-        if !self.env.0.iter().any(|(name, _)| name.eq_ignore_ascii_case(SESSION_STATE_VAR)) {
+        env.set(
+            "CLAUDE_AGENT_SDK_VERSION".into(),
+            env!("CARGO_PKG_VERSION").into(),
+        );
+        if !self
+            .env
+            .0
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(SESSION_STATE_VAR))
+        {
             env.set(SESSION_STATE_VAR.into(), "1".into());
         }
         if self.enable_file_checkpointing {
-            env.set("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(), "true".into());
+            env.set(
+                "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(),
+                "true".into(),
+            );
         }
         if let Some(label) = &self.client_app {
             env.set("CLAUDE_AGENT_SDK_CLIENT_APP".into(), label.clone());
@@ -273,17 +330,25 @@ mod tests {
     use serde_json::json;
 
     use super::super::{
-        Effort, McpRemoteServer, McpServerConfig, PluginConfig, SandboxSettings, SettingSource, Skills, SystemPrompt,
-        Thinking, ThinkingDisplay,
+        Effort, McpRemoteServer, McpServerConfig, PluginConfig, SandboxSettings, SettingSource,
+        Skills, SystemPrompt, Thinking, ThinkingDisplay,
     };
     use super::*;
     use crate::mcp::McpServerSpec;
 
-    const FIXED: [&str; 5] = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
+    const FIXED: [&str; 5] = [
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--input-format",
+        "stream-json",
+    ];
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
     fn spec(options: &Options) -> LaunchSpec {
-        options.launch_spec("claude".into()).expect("test options are valid")
+        options
+            .launch_spec("claude".into())
+            .expect("test options are valid")
     }
 
     /// The arguments after the fixed five.
@@ -294,11 +359,17 @@ mod tests {
     }
 
     fn sdk_server(name: &str) -> McpServerSpec {
-        McpServerSpec { name: name.into(), version: "1.0.0".into(), tools: Vec::new() }
+        McpServerSpec {
+            name: name.into(),
+            version: "1.0.0".into(),
+            tools: Vec::new(),
+        }
     }
 
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -338,7 +409,11 @@ mod tests {
             .allow_dangerously_skip_permissions(true)
             .permission_mode(PermissionMode::AcceptEdits)
             .strict_mcp_config(true)
-            .setting_sources([SettingSource::User, SettingSource::Project, SettingSource::Local])
+            .setting_sources([
+                SettingSource::User,
+                SettingSource::Project,
+                SettingSource::Local,
+            ])
             .mcp_server("fs", McpServerConfig::stdio("npx", ["srv"]))
             .tools(["Read", "Bash"])
             .disallowed_tools(["Write"])
@@ -357,7 +432,9 @@ mod tests {
             .max_turns(7)
             .effort(Effort::High)
             .thinking_display(ThinkingDisplay::Summarized)
-            .thinking(Thinking::Enabled { budget_tokens: Some(4096) });
+            .thinking(Thinking::Enabled {
+                budget_tokens: Some(4096),
+            });
         assert_eq!(
             tail(options),
             [
@@ -427,19 +504,61 @@ mod tests {
     #[test]
     fn single_forms() {
         assert_eq!(tail(Options::new().debug(true)), ["--debug"]);
-        assert_eq!(tail(Options::new().debug(true).debug_file("/d")), ["--debug-file=/d"]);
+        assert_eq!(
+            tail(Options::new().debug(true).debug_file("/d")),
+            ["--debug-file=/d"]
+        );
         assert_eq!(tail(Options::new().default_tools()), ["--tools=default"]);
-        assert_eq!(tail(Options::new().tools(Vec::<String>::new())), ["--tools="]);
-        assert_eq!(tail(Options::new().setting_sources([])), ["--setting-sources="]);
-        assert_eq!(tail(Options::new().skills(Skills::All)), ["--allowedTools=Skill"]);
+        assert_eq!(
+            tail(Options::new().tools(Vec::<String>::new())),
+            ["--tools="]
+        );
+        assert_eq!(
+            tail(Options::new().setting_sources([])),
+            ["--setting-sources="]
+        );
+        assert_eq!(
+            tail(Options::new().skills(Skills::All)),
+            ["--allowedTools=Skill"]
+        );
         assert_eq!(tail(Options::new().add_dir("/x")), ["--add-dir=/x"]);
-        assert_eq!(tail(Options::new().max_budget_usd(3.0)), ["--max-budget-usd=3"]);
-        assert_eq!(tail(Options::new().resume_drops_turn("")), ["--resume-drops-turn="]);
-        assert_eq!(tail(Options::new().declare_can_use_tool()), ["--permission-prompt-tool=stdio"]);
-        assert_eq!(tail(Options::new().permission_mode(PermissionMode::Default)), ["--permission-mode=default"]);
-        let efforts = [Effort::Low, Effort::Medium, Effort::High, Effort::XHigh, Effort::Max];
-        let names: Vec<String> = efforts.into_iter().flat_map(|e| tail(Options::new().effort(e))).collect();
-        assert_eq!(names, ["--effort=low", "--effort=medium", "--effort=high", "--effort=xhigh", "--effort=max"]);
+        assert_eq!(
+            tail(Options::new().max_budget_usd(3.0)),
+            ["--max-budget-usd=3"]
+        );
+        assert_eq!(
+            tail(Options::new().resume_drops_turn("")),
+            ["--resume-drops-turn="]
+        );
+        assert_eq!(
+            tail(Options::new().declare_can_use_tool()),
+            ["--permission-prompt-tool=stdio"]
+        );
+        assert_eq!(
+            tail(Options::new().permission_mode(PermissionMode::Default)),
+            ["--permission-mode=default"]
+        );
+        let efforts = [
+            Effort::Low,
+            Effort::Medium,
+            Effort::High,
+            Effort::XHigh,
+            Effort::Max,
+        ];
+        let names: Vec<String> = efforts
+            .into_iter()
+            .flat_map(|e| tail(Options::new().effort(e)))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "--effort=low",
+                "--effort=medium",
+                "--effort=high",
+                "--effort=xhigh",
+                "--effort=max"
+            ]
+        );
     }
 
     #[test]
@@ -452,7 +571,13 @@ mod tests {
             .allowed_tools(["-a", "b"]);
         assert_eq!(
             tail(options),
-            ["--model=-x", "--resume=--evil", "--allowedTools=-a,b", "--fallback-model=--print", "--session-id=-s"]
+            [
+                "--model=-x",
+                "--resume=--evil",
+                "--allowedTools=-a,b",
+                "--fallback-model=--print",
+                "--session-id=-s"
+            ]
         );
     }
 
@@ -464,7 +589,10 @@ mod tests {
             .extra_arg("b", Some("-".into()))
             .extra_arg("c", None)
             .extra_arg("a", Some("--w".into()));
-        assert_eq!(tail(options), ["--settings=-settings.json", "--a=--w", "--b", "-", "--c"]);
+        assert_eq!(
+            tail(options),
+            ["--settings=-settings.json", "--a=--w", "--b", "-", "--c"]
+        );
     }
 
     #[test]
@@ -474,7 +602,14 @@ mod tests {
             .allowed_tools(["Grep", "Glob"])
             .disallowed_tools(["Bash", "Write"])
             .betas(["x", "y"]);
-        assert_eq!(tail(options), ["--betas=x,y", "--allowedTools=Read,Grep,Glob", "--disallowedTools=Bash,Write"]);
+        assert_eq!(
+            tail(options),
+            [
+                "--betas=x,y",
+                "--allowedTools=Read,Grep,Glob",
+                "--disallowedTools=Bash,Write"
+            ]
+        );
     }
 
     #[test]
@@ -482,8 +617,14 @@ mod tests {
         let options = Options::new()
             .declare_sdk_mcp_server(sdk_server("calc"))
             .mcp_server("zeta", McpServerConfig::sse("https://z/sse"))
-            .mcp_server("alpha", McpServerConfig::Http(McpRemoteServer::new("https://a/mcp").header("X", "1")))
-            .mcp_server("raw", McpServerConfig::Raw(json!({"type": "stdio", "command": "r"})));
+            .mcp_server(
+                "alpha",
+                McpServerConfig::Http(McpRemoteServer::new("https://a/mcp").header("X", "1")),
+            )
+            .mcp_server(
+                "raw",
+                McpServerConfig::Raw(json!({"type": "stdio", "command": "r"})),
+            );
         assert_eq!(
             tail(options),
             [
@@ -495,14 +636,23 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(tail(Options::new().declare_sdk_mcp_server(sdk_server("calc"))), Vec::<String>::new());
+        assert_eq!(
+            tail(Options::new().declare_sdk_mcp_server(sdk_server("calc"))),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
     fn settings_and_sandbox_merge_into_one_flag() {
         let options = Options::new()
-            .settings(r#"{"permissions":{"allow":["Read"]},"sandbox":{"excludedCommands":["git"]}}"#)
-            .sandbox(SandboxSettings::new().enabled(true).excluded_commands(["docker"]))
+            .settings(
+                r#"{"permissions":{"allow":["Read"]},"sandbox":{"excludedCommands":["git"]}}"#,
+            )
+            .sandbox(
+                SandboxSettings::new()
+                    .enabled(true)
+                    .excluded_commands(["docker"]),
+            )
             .extra_arg("x", None);
         assert_eq!(
             tail(options),
@@ -515,26 +665,68 @@ mod tests {
                 "--x",
             ]
         );
-        let sandbox_only = Options::new().sandbox(SandboxSettings::new().auto_allow_bash_if_sandboxed(true));
-        assert_eq!(tail(sandbox_only), ["--settings", r#"{"sandbox":{"autoAllowBashIfSandboxed":true}}"#]);
-        assert_eq!(tail(Options::new().settings("/etc/s.json")), ["--settings", "/etc/s.json"]);
+        let sandbox_only =
+            Options::new().sandbox(SandboxSettings::new().auto_allow_bash_if_sandboxed(true));
+        assert_eq!(
+            tail(sandbox_only),
+            [
+                "--settings",
+                r#"{"sandbox":{"autoAllowBashIfSandboxed":true}}"#
+            ]
+        );
+        assert_eq!(
+            tail(Options::new().settings("/etc/s.json")),
+            ["--settings", "/etc/s.json"]
+        );
     }
 
     #[test]
     fn thinking_variants() {
         let cases: [(Options, &[&str]); 9] = [
-            (Options::new().thinking(Thinking::Adaptive), &["--thinking=adaptive"]),
-            (Options::new().thinking(Thinking::Disabled), &["--thinking=disabled"]),
-            (Options::new().thinking(Thinking::Enabled { budget_tokens: None }), &["--thinking=adaptive"]),
-            (Options::new().thinking(Thinking::Enabled { budget_tokens: Some(1000) }), &["--max-thinking-tokens=1000"]),
-            (Options::new().max_thinking_tokens(0), &["--thinking=disabled"]),
-            (Options::new().max_thinking_tokens(5), &["--max-thinking-tokens=5"]),
-            (Options::new().max_thinking_tokens(5).thinking(Thinking::Adaptive), &["--thinking=adaptive"]),
             (
-                Options::new().thinking(Thinking::Adaptive).thinking_display(ThinkingDisplay::Omitted),
+                Options::new().thinking(Thinking::Adaptive),
+                &["--thinking=adaptive"],
+            ),
+            (
+                Options::new().thinking(Thinking::Disabled),
+                &["--thinking=disabled"],
+            ),
+            (
+                Options::new().thinking(Thinking::Enabled {
+                    budget_tokens: None,
+                }),
+                &["--thinking=adaptive"],
+            ),
+            (
+                Options::new().thinking(Thinking::Enabled {
+                    budget_tokens: Some(1000),
+                }),
+                &["--max-thinking-tokens=1000"],
+            ),
+            (
+                Options::new().max_thinking_tokens(0),
+                &["--thinking=disabled"],
+            ),
+            (
+                Options::new().max_thinking_tokens(5),
+                &["--max-thinking-tokens=5"],
+            ),
+            (
+                Options::new()
+                    .max_thinking_tokens(5)
+                    .thinking(Thinking::Adaptive),
+                &["--thinking=adaptive"],
+            ),
+            (
+                Options::new()
+                    .thinking(Thinking::Adaptive)
+                    .thinking_display(ThinkingDisplay::Omitted),
                 &["--thinking=adaptive", "--thinking-display=omitted"],
             ),
-            (Options::new().thinking_display(ThinkingDisplay::Highlights), &["--thinking-display=highlights"]),
+            (
+                Options::new().thinking_display(ThinkingDisplay::Highlights),
+                &["--thinking-display=highlights"],
+            ),
         ];
         for (options, expected) in cases {
             assert_eq!(tail(options), expected);
@@ -547,7 +739,10 @@ mod tests {
             .env("FOO", "1")
             .env("CLAUDE_CODE_ENTRYPOINT", "my-app")
             .env("CLAUDE_AGENT_SDK_VERSION", "9.9.9")
-            .envs([("claude_code_sdk_reads_session_state", "0"), ("NODE_OPTIONS", "--max-old-space-size=64")])
+            .envs([
+                ("claude_code_sdk_reads_session_state", "0"),
+                ("NODE_OPTIONS", "--max-old-space-size=64"),
+            ])
             .enable_file_checkpointing(true)
             .client_app("app/1.0")
             .cwd("/w");
@@ -580,10 +775,20 @@ mod tests {
     #[test]
     fn debug_redacts_api_key() {
         let secret = "sk-ant-api03-SECRET-VALUE";
-        let options = Options::new().env("ANTHROPIC_API_KEY", secret).env("anthropic_auth_token", secret).model("opus");
+        let options = Options::new()
+            .env("ANTHROPIC_API_KEY", secret)
+            .env("anthropic_auth_token", secret)
+            .model("opus");
         let spec = spec(&options);
-        assert!(spec.env.contains(&("ANTHROPIC_API_KEY".to_string(), secret.to_string())));
-        for text in [format!("{options:?}"), format!("{spec:?}"), format!("{options:#?}"), format!("{spec:#?}")] {
+        assert!(spec
+            .env
+            .contains(&("ANTHROPIC_API_KEY".to_string(), secret.to_string())));
+        for text in [
+            format!("{options:?}"),
+            format!("{spec:?}"),
+            format!("{options:#?}"),
+            format!("{spec:#?}"),
+        ] {
             assert!(!text.contains(secret), "{text}");
             assert!(text.contains("ANTHROPIC_API_KEY"), "{text}");
         }
@@ -593,15 +798,31 @@ mod tests {
     #[test]
     fn nul_bytes_and_non_utf8_paths_are_refused() {
         let err = Options::new().model("a\0b").launch_spec("claude".into());
-        assert_eq!(err, Err(OptionsError::NulByte { what: "--model".into() }));
+        assert_eq!(
+            err,
+            Err(OptionsError::NulByte {
+                what: "--model".into()
+            })
+        );
         let err = Options::new().env("X", "a\0b").launch_spec("claude".into());
-        assert_eq!(err, Err(OptionsError::NulByte { what: "environment variable X".into() }));
+        assert_eq!(
+            err,
+            Err(OptionsError::NulByte {
+                what: "environment variable X".into()
+            })
+        );
         #[cfg(unix)]
         {
             use std::os::unix::ffi::OsStrExt;
             let bad = std::ffi::OsStr::from_bytes(b"/tmp/\xff");
             let err = Options::new().add_dir(bad).launch_spec("claude".into());
-            assert_eq!(err, Err(OptionsError::NonUtf8Path { option: "add_dirs", path: "/tmp/\u{fffd}".into() }));
+            assert_eq!(
+                err,
+                Err(OptionsError::NonUtf8Path {
+                    option: "add_dirs",
+                    path: "/tmp/\u{fffd}".into()
+                })
+            );
         }
     }
 }

@@ -90,7 +90,11 @@ pub struct McpStdioServer {
 impl McpStdioServer {
     /// A server started as `command` with no arguments.
     pub fn new(command: impl Into<String>) -> Self {
-        McpStdioServer { command: command.into(), args: Vec::new(), env: Pairs::default() }
+        McpStdioServer {
+            command: command.into(),
+            args: Vec::new(),
+            env: Pairs::default(),
+        }
     }
 
     /// Add arguments.
@@ -132,7 +136,10 @@ pub struct McpRemoteServer {
 impl McpRemoteServer {
     /// A server at `url` with no extra headers.
     pub fn new(url: impl Into<String>) -> Self {
-        McpRemoteServer { url: url.into(), headers: Pairs::default() }
+        McpRemoteServer {
+            url: url.into(),
+            headers: Pairs::default(),
+        }
     }
 
     /// Send this HTTP header with every request.
@@ -168,8 +175,15 @@ mod tests {
 
     #[test]
     fn stdio_json() {
-        let config = McpServerConfig::Stdio(McpStdioServer::new("npx").args(["-y", "srv"]).env("DEBUG", "1"));
-        assert_eq!(to_json(&config), r#"{"type":"stdio","command":"npx","args":["-y","srv"],"env":{"DEBUG":"1"}}"#);
+        let config = McpServerConfig::Stdio(
+            McpStdioServer::new("npx")
+                .args(["-y", "srv"])
+                .env("DEBUG", "1"),
+        );
+        assert_eq!(
+            to_json(&config),
+            r#"{"type":"stdio","command":"npx","args":["-y","srv"],"env":{"DEBUG":"1"}}"#
+        );
         let bare = McpServerConfig::stdio("srv", Vec::<String>::new());
         assert_eq!(to_json(&bare), r#"{"type":"stdio","command":"srv"}"#);
     }
@@ -177,9 +191,17 @@ mod tests {
     #[test]
     fn remote_json() {
         let sse = McpServerConfig::sse("https://a.example/sse");
-        assert_eq!(to_json(&sse), r#"{"type":"sse","url":"https://a.example/sse"}"#);
-        let http = McpServerConfig::Http(McpRemoteServer::new("https://b.example/mcp").header("X-Team", "t1"));
-        assert_eq!(to_json(&http), r#"{"type":"http","url":"https://b.example/mcp","headers":{"X-Team":"t1"}}"#);
+        assert_eq!(
+            to_json(&sse),
+            r#"{"type":"sse","url":"https://a.example/sse"}"#
+        );
+        let http = McpServerConfig::Http(
+            McpRemoteServer::new("https://b.example/mcp").header("X-Team", "t1"),
+        );
+        assert_eq!(
+            to_json(&http),
+            r#"{"type":"http","url":"https://b.example/mcp","headers":{"X-Team":"t1"}}"#
+        );
         let raw = McpServerConfig::Raw(serde_json::json!({"type":"ws","url":"wss://c"}));
         assert_eq!(to_json(&raw), r#"{"type":"ws","url":"wss://c"}"#);
     }
@@ -189,7 +211,13 @@ mod tests {
         let stdio = McpStdioServer::new("srv").env("GITHUB_TOKEN", "ghp_secret1");
         let http = McpRemoteServer::new("https://x").header("Authorization", "Bearer secret2");
         let text = format!("{stdio:?} {http:?}");
-        assert!(!text.contains("ghp_secret1") && !text.contains("secret2"), "{text}");
-        assert!(text.contains("GITHUB_TOKEN") && text.contains("Authorization"), "{text}");
+        assert!(
+            !text.contains("ghp_secret1") && !text.contains("secret2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("GITHUB_TOKEN") && text.contains("Authorization"),
+            "{text}"
+        );
     }
 }

@@ -22,8 +22,8 @@ mod mcp_config;
 mod ordered_map;
 mod redact;
 mod sandbox;
-mod settings;
 mod setters;
+mod settings;
 mod skills;
 mod types;
 mod validate;
@@ -37,7 +37,8 @@ pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools,
+    Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, Tools,
 };
 
 use crate::mcp::McpServerSpec;
@@ -78,6 +79,7 @@ use settings::Settings;
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
+#[must_use = "the setters return the updated options"]
 pub struct Options {
     system_prompt: Option<SystemPrompt>,
     tools: Option<Tools>,

@@ -3,7 +3,15 @@
 use std::fmt;
 
 /// Name fragments (compared case-insensitively) that mark a value as secret.
-const SECRET_WORDS: [&str; 7] = ["KEY", "TOKEN", "SECRET", "PASSWORD", "AUTH", "COOKIE", "CREDENTIAL"];
+const SECRET_WORDS: [&str; 7] = [
+    "KEY",
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "AUTH",
+    "COOKIE",
+    "CREDENTIAL",
+];
 
 /// Whether the value of a variable or header called `name` must not be printed.
 pub(crate) fn is_secret_name(name: &str) -> bool {
@@ -67,7 +75,10 @@ mod tests {
         pairs.set("HOME".into(), "/home/me".into());
         let text = format!("{pairs:?}");
         assert!(!text.contains("sk-ant-very-secret"), "{text}");
-        assert_eq!(text, r#"{"ANTHROPIC_API_KEY": <redacted>, "HOME": "/home/me"}"#);
+        assert_eq!(
+            text,
+            r#"{"ANTHROPIC_API_KEY": <redacted>, "HOME": "/home/me"}"#
+        );
     }
 
     #[test]
@@ -76,6 +87,9 @@ mod tests {
         pairs.set("A".into(), "1".into());
         pairs.set("B".into(), "2".into());
         pairs.set("A".into(), "3".into());
-        assert_eq!(pairs.0, vec![("A".into(), "3".into()), ("B".into(), "2".into())]);
+        assert_eq!(
+            pairs.0,
+            vec![("A".into(), "3".into()), ("B".into(), "2".into())]
+        );
     }
 }

@@ -126,10 +126,14 @@ where
 /// `enabled: true` and no `failIfUnavailable`, `failIfUnavailable: true` is added (as the
 /// TypeScript SDK does).
 pub(crate) fn merge_into_settings(settings: &mut Map<String, Value>, sandbox: &SandboxSettings) {
-    let block = settings.entry("sandbox").or_insert_with(|| Value::Object(Map::new()));
+    let block = settings
+        .entry("sandbox")
+        .or_insert_with(|| Value::Object(Map::new()));
     merge(block, &Value::Object(sandbox.block.clone()));
     if let Value::Object(block) = block {
-        if block.get("enabled") == Some(&Value::Bool(true)) && !block.contains_key("failIfUnavailable") {
+        if block.get("enabled") == Some(&Value::Bool(true))
+            && !block.contains_key("failIfUnavailable")
+        {
             block.insert("failIfUnavailable".into(), Value::Bool(true));
         }
     }
@@ -164,14 +168,18 @@ mod tests {
     use serde_json::json;
 
     fn merged(settings: Value, sandbox: &SandboxSettings) -> Value {
-        let Value::Object(mut settings) = settings else { panic!("test settings must be an object") };
+        let Value::Object(mut settings) = settings else {
+            panic!("test settings must be an object")
+        };
         merge_into_settings(&mut settings, sandbox);
         Value::Object(settings)
     }
 
     #[test]
     fn sandbox_alone_becomes_the_block() {
-        let sandbox = SandboxSettings::new().enabled(true).network(SandboxNetwork::new().http_proxy_port(8080));
+        let sandbox = SandboxSettings::new()
+            .enabled(true)
+            .network(SandboxNetwork::new().http_proxy_port(8080));
         assert_eq!(
             merged(json!({}), &sandbox),
             json!({"sandbox": {"enabled": true, "failIfUnavailable": true, "network": {"httpProxyPort": 8080}}})
@@ -187,7 +195,11 @@ mod tests {
         let sandbox = SandboxSettings::new()
             .enabled(true)
             .excluded_commands(["docker", "git"])
-            .network(SandboxNetwork::new().allow_local_binding(true).allow_unix_sockets(["/s"]))
+            .network(
+                SandboxNetwork::new()
+                    .allow_local_binding(true)
+                    .allow_unix_sockets(["/s"]),
+            )
             .set("failIfUnavailable", json!(false));
         assert_eq!(
             merged(settings, &sandbox),

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::ordered_map::upsert;
 use super::{
-    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PluginConfig, SandboxSettings, SettingSource,
-    Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools,
+    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PluginConfig, SandboxSettings,
+    SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools,
 };
 use crate::permission::PermissionMode;
 
@@ -205,7 +205,9 @@ impl Options {
         I: IntoIterator<Item = (S, McpServerConfig)>,
         S: Into<String>,
     {
-        servers.into_iter().fold(self, |options, (name, config)| options.mcp_server(name, config))
+        servers.into_iter().fold(self, |options, (name, config)| {
+            options.mcp_server(name, config)
+        })
     }
 
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
@@ -300,7 +302,9 @@ impl Options {
         I: IntoIterator<Item = (S, AgentDefinition)>,
         S: Into<String>,
     {
-        agents.into_iter().fold(self, |options, (name, agent)| options.agent_definition(name, agent))
+        agents.into_iter().fold(self, |options, (name, agent)| {
+            options.agent_definition(name, agent)
+        })
     }
 
     /// Run the main thread as this agent (`--agent=NAME`).
@@ -348,7 +352,8 @@ impl Options {
         K: Into<String>,
         V: Into<String>,
     {
-        vars.into_iter().fold(self, |options, (name, value)| options.env(name, value))
+        vars.into_iter()
+            .fold(self, |options, (name, value)| options.env(name, value))
     }
 
     /// The child's working directory (also sets `PWD`).

@@ -31,8 +31,10 @@ pub(crate) fn settings_arg(
         None => Map::new(),
         Some(Settings::Json(value)) => as_object(value.clone())?,
         Some(Settings::Text(text)) if text.trim_start().starts_with('{') => {
-            let value = serde_json::from_str(text)
-                .map_err(|e| OptionsError::InvalidSettingsJson { reason: e.to_string() })?;
+            let value =
+                serde_json::from_str(text).map_err(|e| OptionsError::InvalidSettingsJson {
+                    reason: e.to_string(),
+                })?;
             as_object(value)?
         }
         Some(Settings::Text(path)) => {
@@ -46,7 +48,9 @@ pub(crate) fn settings_arg(
 fn as_object(value: Value) -> Result<Map<String, Value>, OptionsError> {
     match value {
         Value::Object(object) => Ok(object),
-        other => Err(OptionsError::InvalidSettingsJson { reason: format!("got {other}, not an object") }),
+        other => Err(OptionsError::InvalidSettingsJson {
+            reason: format!("got {other}, not an object"),
+        }),
     }
 }
 
@@ -58,9 +62,15 @@ mod tests {
     #[test]
     fn without_sandbox_settings_pass_verbatim() {
         let path = Settings::Text("./settings.json".into());
-        assert_eq!(settings_arg(Some(&path), None), Ok(Some("./settings.json".into())));
+        assert_eq!(
+            settings_arg(Some(&path), None),
+            Ok(Some("./settings.json".into()))
+        );
         let json = Settings::Json(json!({"model": "opus"}));
-        assert_eq!(settings_arg(Some(&json), None), Ok(Some(r#"{"model":"opus"}"#.into())));
+        assert_eq!(
+            settings_arg(Some(&json), None),
+            Ok(Some(r#"{"model":"opus"}"#.into()))
+        );
         assert_eq!(settings_arg(None, None), Ok(None));
     }
 
@@ -70,7 +80,9 @@ mod tests {
         let sandbox = SandboxSettings::new().excluded_commands(["docker"]);
         assert_eq!(
             settings_arg(Some(&text), Some(&sandbox)),
-            Ok(Some(r#"{"sandbox":{"excludedCommands":["git","docker"]}}"#.into()))
+            Ok(Some(
+                r#"{"sandbox":{"excludedCommands":["git","docker"]}}"#.into()
+            ))
         );
     }
 
@@ -80,14 +92,21 @@ mod tests {
         let path = Settings::Text("/etc/claude.json".into());
         assert_eq!(
             settings_arg(Some(&path), Some(&sandbox)),
-            Err(OptionsError::SettingsFileWithSandbox { path: "/etc/claude.json".into() })
+            Err(OptionsError::SettingsFileWithSandbox {
+                path: "/etc/claude.json".into()
+            })
         );
         let broken = Settings::Text("{nope".into());
-        assert!(matches!(settings_arg(Some(&broken), Some(&sandbox)), Err(OptionsError::InvalidSettingsJson { .. })));
+        assert!(matches!(
+            settings_arg(Some(&broken), Some(&sandbox)),
+            Err(OptionsError::InvalidSettingsJson { .. })
+        ));
         let list = Settings::Json(json!([1]));
         assert_eq!(
             settings_arg(Some(&list), Some(&sandbox)),
-            Err(OptionsError::InvalidSettingsJson { reason: "got [1], not an object".into() })
+            Err(OptionsError::InvalidSettingsJson {
+                reason: "got [1], not an object".into()
+            })
         );
     }
 }

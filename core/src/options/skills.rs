@@ -26,16 +26,27 @@ fn skill_name_problem(name: &str) -> Option<&'static str> {
 
 /// Check every name of a skills list.
 pub(crate) fn check(skills: Option<&Skills>) -> Result<(), OptionsError> {
-    let Some(Skills::List(names)) = skills else { return Ok(()) };
-    match names.iter().find_map(|name| skill_name_problem(name).map(|reason| (name, reason))) {
-        Some((name, reason)) => Err(OptionsError::InvalidSkillName { name: name.clone(), reason }),
+    let Some(Skills::List(names)) = skills else {
+        return Ok(());
+    };
+    match names
+        .iter()
+        .find_map(|name| skill_name_problem(name).map(|reason| (name, reason)))
+    {
+        Some((name, reason)) => Err(OptionsError::InvalidSkillName {
+            name: name.clone(),
+            reason,
+        }),
         None => Ok(()),
     }
 }
 
 /// The allowed tools with the skills added: `Skill` for all skills, `Skill(<name>)` per listed
 /// skill, skipping entries already present.
-pub(crate) fn allowed_tools_with_skills(allowed: &[String], skills: Option<&Skills>) -> Vec<String> {
+pub(crate) fn allowed_tools_with_skills(
+    allowed: &[String],
+    skills: Option<&Skills>,
+) -> Vec<String> {
     let mut tools = allowed.to_vec();
     let extra: Vec<String> = match skills {
         None => Vec::new(),
@@ -87,7 +98,10 @@ mod tests {
         let skills = Skills::list(["ok", "/bad"]);
         assert_eq!(
             check(Some(&skills)),
-            Err(OptionsError::InvalidSkillName { name: "/bad".into(), reason: "it starts with '/'" })
+            Err(OptionsError::InvalidSkillName {
+                name: "/bad".into(),
+                reason: "it starts with '/'"
+            })
         );
         assert_eq!(check(Some(&Skills::All)), Ok(()));
     }
@@ -99,7 +113,10 @@ mod tests {
             allowed_tools_with_skills(&allowed, Some(&Skills::list(["pdf", "xlsx", "xlsx"]))),
             ["Read", "Skill(pdf)", "Skill(xlsx)"]
         );
-        assert_eq!(allowed_tools_with_skills(&[], Some(&Skills::All)), ["Skill"]);
+        assert_eq!(
+            allowed_tools_with_skills(&[], Some(&Skills::All)),
+            ["Skill"]
+        );
         assert_eq!(allowed_tools_with_skills(&allowed, None), allowed);
     }
 }

@@ -36,12 +36,18 @@ pub enum SystemPrompt {
 impl SystemPrompt {
     /// Claude Code's own prompt, unchanged.
     pub fn preset() -> Self {
-        SystemPrompt::Preset { append: None, exclude_dynamic_sections: None }
+        SystemPrompt::Preset {
+            append: None,
+            exclude_dynamic_sections: None,
+        }
     }
 
     /// Claude Code's own prompt with `append` added at the end.
     pub fn preset_with_append(append: impl Into<String>) -> Self {
-        SystemPrompt::Preset { append: Some(append.into()), exclude_dynamic_sections: None }
+        SystemPrompt::Preset {
+            append: Some(append.into()),
+            exclude_dynamic_sections: None,
+        }
     }
 }
 
@@ -215,11 +221,17 @@ pub struct PluginConfig {
 impl PluginConfig {
     /// A plugin in a local directory.
     pub fn local(path: impl Into<PathBuf>) -> Self {
-        PluginConfig { kind: "local".into(), path: path.into() }
+        PluginConfig {
+            kind: "local".into(),
+            path: path.into(),
+        }
     }
 
     /// A plugin of another type (rejected by [`super::Options::launch_spec`] until the CLI supports it).
     pub fn new(kind: impl Into<String>, path: impl Into<PathBuf>) -> Self {
-        PluginConfig { kind: kind.into(), path: path.into() }
+        PluginConfig {
+            kind: kind.into(),
+            path: path.into(),
+        }
     }
 }
