@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use super::handlers::{ElicitationContext, Handlers, HookContext, PermissionContext, SessionRef};
+use super::handlers::{
+    ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
+};
 use super::runtime::BoxFuture;
 use crate::control::{ElicitationResult, InboundId, InboundKind, InboundRequest, Reply};
 use crate::mcp::ToolResult;
@@ -19,65 +21,58 @@ use crate::mcp::ToolResult;
 /// Callbacks running at once; past this the driver leaves inbound requests queued in the session.
 pub(crate) const MAX_RUNNING: usize = 256;
 
-/// Start the callback that answers `request`.
-pub(crate) fn start(
-    handlers: &Handlers,
-    request: InboundRequest,
-    session: &SessionRef,
-) -> BoxFuture<'static, Reply> {
-    let started = catch_unwind(AssertUnwindSafe(|| {
-        dispatch(handlers, request.kind, session)
-    }));
-    started.unwrap_or_else(|panic| ready(Reply::error(panic_message("callback", panic))))
+/// Starts the user's callback for each inbound request.
+pub(crate) struct Dispatcher {
+    handlers: Handlers,
+    /// Hook callbacks by the session's matcher index.
+    hooks: Vec<Option<HookFn>>,
+    session: SessionRef,
 }
 
-fn dispatch(
-    handlers: &Handlers,
-    kind: InboundKind,
-    session: &SessionRef,
-) -> BoxFuture<'static, Reply> {
-    match kind {
-        InboundKind::CanUseTool(request) => match &handlers.can_use_tool {
-            Some(f) => map(
-                f(request, PermissionContext::new(session.clone())),
-                Reply::Permission,
-            ),
-            None => ready(Reply::error("no can_use_tool callback is registered")),
-        },
-        InboundKind::HookCallback(call) => match handlers.hooks.get(call.hook.matcher_index) {
-            Some(f) => map(
-                f(
-                    call.input,
-                    call.tool_use_id,
-                    HookContext::new(session.clone()),
-                ),
-                Reply::Hook,
-            ),
-            None => ready(Reply::error(format!(
-                "no hook callback is registered for {}",
-                call.callback_id
-            ))),
-        },
-        InboundKind::McpToolCall(call) => {
-            let server = handlers
-                .mcp_servers
-                .iter()
-                .find(|s| s.name() == call.server);
-            match server.and_then(|s| s.call(&call.tool, call.arguments)) {
-                Some(fut) => map(fut, Reply::ToolResult),
-                None => ready(Reply::ToolResult(ToolResult::error(format!(
-                    "unknown tool {} of server {}",
-                    call.tool, call.server
-                )))),
+impl Dispatcher {
+    /// `hook_order`: the declaration index of each of the session's hook matchers.
+    pub(crate) fn new(handlers: Handlers, hook_order: &[usize], session: SessionRef) -> Self {
+        let hooks = handlers.hooks_in_session_order(hook_order);
+        Dispatcher { handlers, hooks, session }
+    }
+
+    /// Start the callback that answers `request`.
+    pub(crate) fn start(&self, request: InboundRequest) -> BoxFuture<'static, Reply> {
+        let started = catch_unwind(AssertUnwindSafe(|| self.dispatch(request.kind)));
+        started.unwrap_or_else(|panic| ready(Reply::error(panic_message("callback", panic))))
+    }
+
+    fn dispatch(&self, kind: InboundKind) -> BoxFuture<'static, Reply> {
+        let handlers = &self.handlers;
+        let session = &self.session;
+        match kind {
+            InboundKind::CanUseTool(request) => match &handlers.can_use_tool {
+                Some(f) => map(f(request, PermissionContext::new(session.clone())), Reply::Permission),
+                None => ready(Reply::error("no can_use_tool callback is registered")),
+            },
+            InboundKind::HookCallback(call) => {
+                // One callback per matcher is registered, so only `hook_index` 0 has one.
+                let hook = self.hooks.get(call.hook.matcher_index).filter(|_| call.hook.hook_index == 0);
+                match hook.and_then(Option::as_ref) {
+                    Some(f) => map(f(call.input, call.tool_use_id, HookContext::new(session.clone())), Reply::Hook),
+                    None => ready(Reply::error(format!("no hook callback is registered for {}", call.callback_id))),
+                }
             }
+            InboundKind::McpToolCall(call) => {
+                let server = handlers.mcp_servers.iter().find(|s| s.name() == call.server);
+                match server.and_then(|s| s.call(&call.tool, call.arguments)) {
+                    Some(fut) => map(fut, Reply::ToolResult),
+                    None => ready(Reply::ToolResult(ToolResult::error(format!(
+                        "unknown tool {} of server {}",
+                        call.tool, call.server
+                    )))),
+                }
+            }
+            InboundKind::Elicitation(request) => match &handlers.elicitation {
+                Some(f) => map(f(request, ElicitationContext::new(session.clone())), Reply::Elicitation),
+                None => ready(Reply::Elicitation(ElicitationResult::decline())),
+            },
         }
-        InboundKind::Elicitation(request) => match &handlers.elicitation {
-            Some(f) => map(
-                f(request, ElicitationContext::new(session.clone())),
-                Reply::Elicitation,
-            ),
-            None => ready(Reply::Elicitation(ElicitationResult::decline())),
-        },
     }
 }
 

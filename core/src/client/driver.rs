@@ -20,9 +20,8 @@ use std::time::{Duration, Instant};
 use futures_io::{AsyncRead, AsyncWrite};
 use futures_lite::Stream;
 
-use super::callbacks::{self, Running};
+use super::callbacks::{Dispatcher, Running};
 use super::error::Error;
-use super::handlers::{Handlers, SessionRef};
 use super::link::{Command, Item, Link, Reply};
 use super::runtime::{ChildProcess, Runtime, Signal};
 use super::stderr::StderrSink;
@@ -64,11 +63,11 @@ pub(crate) struct DriverParts<R: Runtime> {
     pub(crate) runtime: R,
     pub(crate) session: Session,
     pub(crate) child: crate::client::runtime::ChildParts<R>,
-    pub(crate) handlers: Handlers,
+    pub(crate) dispatcher: Dispatcher,
+    pub(crate) stderr: Option<super::handlers::StderrFn>,
     pub(crate) commands: async_channel::Receiver<Command>,
     pub(crate) link: Arc<Link>,
     pub(crate) done: async_channel::Sender<()>,
-    pub(crate) session_ref: SessionRef,
     pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
     pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
 }
@@ -99,8 +98,7 @@ pub(crate) struct Driver<R: Runtime> {
     _done: async_channel::Sender<()>,
     input: Option<futures_lite::stream::Boxed<UserInput>>,
 
-    handlers: Handlers,
-    session_ref: SessionRef,
+    dispatcher: Dispatcher,
     running: Running,
     pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
     init_reply: Option<Reply<Result<(), Error>>>,
@@ -116,7 +114,6 @@ pub(crate) struct Driver<R: Runtime> {
 
 impl<R: Runtime> Driver<R> {
     pub(crate) fn new(parts: DriverParts<R>) -> Self {
-        let stderr_callback = parts.handlers.stderr.clone();
         Driver {
             runtime: parts.runtime,
             session: parts.session,
@@ -131,14 +128,13 @@ impl<R: Runtime> Driver<R> {
             stdout: Some(parts.child.stdout),
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
             stderr: Some(parts.child.stderr),
-            stderr_sink: StderrSink::new(stderr_callback),
+            stderr_sink: StderrSink::new(parts.stderr),
             timer: None,
             commands: Some(Box::pin(parts.commands)),
             link: parts.link,
             _done: parts.done,
             input: parts.input,
-            handlers: parts.handlers,
-            session_ref: parts.session_ref,
+            dispatcher: parts.dispatcher,
             running: Running::default(),
             pending: HashMap::new(),
             init_reply: parts.init_reply,
@@ -282,7 +278,7 @@ impl<R: Runtime> Driver<R> {
             Event::LineError(error) => self.stalled = Some(Err(Error::Protocol(error))),
             Event::Inbound(request) => {
                 let id = request.id;
-                let future = callbacks::start(&self.handlers, request, &self.session_ref);
+                let future = self.dispatcher.start(request);
                 self.running.push(id, future);
             }
             Event::Cancelled(id) => {

@@ -34,8 +34,8 @@ pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 #[derive(Clone, Default)]
 pub struct Handlers {
     pub(crate) can_use_tool: Option<CanUseToolFn>,
-    /// Hook callbacks in declaration order: the index is the matcher index the session reports.
-    pub(crate) hooks: Vec<HookFn>,
+    /// Hook callbacks, each with the index of its `Options::declare_hook` call.
+    pub(crate) hooks: Vec<(usize, HookFn)>,
     pub(crate) mcp_servers: Vec<SdkMcpServer>,
     pub(crate) elicitation: Option<ElicitationFn>,
     pub(crate) stderr: Option<StderrFn>,
@@ -110,3 +110,15 @@ macro_rules! context_impl {
 context_impl!(PermissionContext);
 context_impl!(HookContext);
 context_impl!(ElicitationContext);
+
+impl Handlers {
+    /// The hook callbacks by [`crate::session::HookRef::matcher_index`] (the session's order),
+    /// given `order`, the declaration index of each of the session's matchers
+    /// (`Options::hook_matcher_order`).
+    pub(crate) fn hooks_in_session_order(&self, order: &[usize]) -> Vec<Option<HookFn>> {
+        order
+            .iter()
+            .map(|declared| self.hooks.iter().find(|(d, _)| d == declared).map(|(_, f)| f.clone()))
+            .collect()
+    }
+}

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::handlers::{ElicitationContext, HookContext, PermissionContext};
+use super::handlers::{ElicitationContext, HookContext, HookFn, PermissionContext};
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use crate::control::{ElicitationRequest, ElicitationResult};
@@ -37,8 +37,7 @@ impl Options {
         self.handlers.can_use_tool = Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
             Box::pin(callback(request, ctx))
         }));
-        self.declare_can_use_tool();
-        self
+        self.declare_can_use_tool()
     }
 
     /// Run `callback` on `event`; for tool events `matcher` is a tool-name pattern (`"Bash"`,
@@ -86,21 +85,20 @@ impl Options {
         F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
-        self.handlers.hooks.push(Arc::new(
-            move |input, tool_use_id, ctx| -> BoxFuture<'static, _> {
-                Box::pin(callback(input, tool_use_id, ctx))
-            },
-        ));
-        self.declare_hook(config);
-        self
+        let declared = self.get_declared_hooks().len();
+        let callback: HookFn = Arc::new(move |input, tool_use_id, ctx| -> BoxFuture<'static, _> {
+            Box::pin(callback(input, tool_use_id, ctx))
+        });
+        self.handlers.hooks.push((declared, callback));
+        self.declare_hook(config)
     }
 
     /// Serve an in-process MCP server; the model sees its tools as `mcp__<server>__<tool>`
     /// (allow them with `allowed_tools` or answer their permission prompts).
     pub fn sdk_mcp_server(mut self, server: SdkMcpServer) -> Self {
-        self.declare_sdk_mcp_server(server.spec());
+        let spec = server.spec();
         self.handlers.mcp_servers.push(server);
-        self
+        self.declare_sdk_mcp_server(spec)
     }
 
     /// Answer MCP elicitations (a server asking the user for input). Without this they are
@@ -113,8 +111,7 @@ impl Options {
         self.handlers.elicitation = Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
             Box::pin(callback(request, ctx))
         }));
-        self.declare_elicitation();
-        self
+        self.declare_elicitation()
     }
 
     /// Get each line the CLI writes on stderr (trimmed; blank lines skipped). The last 8 KiB of

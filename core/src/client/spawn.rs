@@ -5,6 +5,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::callbacks::Dispatcher;
 use super::driver::{Driver, DriverParts};
 use super::error::Error;
 use super::handlers::SessionRef;
@@ -66,15 +67,17 @@ pub(crate) fn spawn_session<R: Runtime>(
         link: link.clone(),
         done: done_rx,
     });
+    let session_ref = SessionRef(Arc::downgrade(&shared));
+    let dispatcher = Dispatcher::new(options.handlers.clone(), &options.hook_matcher_order(), session_ref);
     let driver = Driver::new(DriverParts {
         runtime: runtime.clone(),
         session,
         child,
-        handlers: options.handlers.clone(),
+        dispatcher,
+        stderr: options.handlers.stderr.clone(),
         commands: commands_rx,
         link,
         done: done_tx,
-        session_ref: SessionRef(Arc::downgrade(&shared)),
         input,
         init_reply,
     });

@@ -43,3 +43,17 @@ pub struct HookOutput {
     #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
     pub continue_: Option<bool>,
 }
+
+impl HookInput {
+    /// Parse the `input` of a `hook_callback` request.
+    pub fn parse(input: &serde_json::value::RawValue) -> Result<HookInput, serde_json::Error> {
+        serde_json::from_str(input.get())
+    }
+}
+
+impl HookOutput {
+    /// The success body on the wire.
+    pub fn to_wire_json(&self) -> String {
+        serde_json::to_string(self).expect("hook outputs always serialize")
+    }
+}

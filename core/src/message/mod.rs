@@ -51,6 +51,13 @@ pub fn peek_tags(line: &str) -> Result<Tags<'_>, serde_json::Error> {
 }
 
 impl Message {
+    /// The exact line the CLI printed.
+    pub fn raw_json(&self) -> &str {
+        match self {
+            Message::Unknown(raw) => raw.get(),
+        }
+    }
+
     /// Parse a line whose tags were read with [`peek_tags`].
     pub fn parse_tagged(line: &str, tags: &Tags<'_>) -> Result<Message, serde_json::Error> {
         let _ = tags;

@@ -1,104 +1,237 @@
 //! Every SDK option, turned into a [`LaunchSpec`] (program, argv, env, cwd) and a
 //! [`crate::session::SessionConfig`] (initialize payload, declared hooks and tools, limits).
 //!
+//! [`Options`] is plain data: it starts nothing and reads no file. [`Options::launch_spec`] gives the
+//! command line in the TypeScript SDK's order and forms (PROTOCOL-REFERENCE §1.3–1.7), and
+//! [`Options::session_config`] gives what the session sends in `initialize` (§3.4) and which
+//! inbound requests the host answers. Both check the options first and refuse contradictions
+//! with an [`OptionsError`] that says what to change.
+//!
 //! CONTRACT (used by `client`; flesh out, keep the names):
-//! - `Options` + `Options::builder()`.
+//! - `Options` + `Options::new()` / `Options::builder()` (the same thing), consuming setters, `get_*` getters.
 //! - `Options::launch_spec(&self, program: PathBuf) -> Result<LaunchSpec, OptionsError>`.
 //! - `Options::session_config(&self, input: InputMode) -> Result<SessionConfig, OptionsError>`.
+//! - `declare_can_use_tool`, `declare_elicitation`, `declare_hook`, `declare_sdk_mcp_server`,
+//!   `hook_matcher_order`; the `handlers` field (feature `client`).
 
-use std::path::PathBuf;
+mod agent;
+mod error;
+mod initialize;
+mod launch;
+mod mcp_config;
+mod ordered_map;
+mod redact;
+mod sandbox;
+mod setters;
+mod settings;
+mod skills;
+mod types;
+mod validate;
 
-/// What to start: program, arguments in a fixed order, environment changes, working directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LaunchSpec {
-    /// The CLI executable.
-    pub program: PathBuf,
-    /// Arguments, never passed through a shell.
-    pub args: Vec<String>,
-    /// Variables to set in the child's environment, on top of the inherited one.
-    pub env: Vec<(String, String)>,
-    /// Variables to remove from the inherited environment.
-    pub env_remove: Vec<String>,
-    /// Working directory of the child.
-    pub cwd: Option<PathBuf>,
-}
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-// ---- TEMPORARY SHIM (client branch): replaced by the options branch on merge. ----
+pub use agent::{AgentDefinition, AgentMcpServer};
+pub use error::OptionsError;
+pub use launch::LaunchSpec;
+pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
+pub use sandbox::{SandboxNetwork, SandboxSettings};
+pub use types::{
+    Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, Tools,
+};
+
 use crate::mcp::McpServerSpec;
-use crate::session::{HookMatcherConfig, InputMode, SessionConfig};
+use crate::permission::PermissionMode;
+use crate::session::HookMatcherConfig;
+use redact::Pairs;
+use settings::Settings;
 
-/// SDK options (shim).
+/// Everything that configures one CLI session. Build it with [`Options::new`] and the consuming
+/// setters, then turn it into a [`LaunchSpec`] and a [`crate::session::SessionConfig`].
+///
+/// `Debug` never prints the value of an environment variable whose name contains `KEY`, `TOKEN`,
+/// `SECRET` or `PASSWORD` (any case).
+///
+/// Getters are named `get_*`, as on [`std::process::Command`], because the plain names are setters.
+///
+/// ```
+/// use claude_agent_core::options::{Options, SystemPrompt};
+///
+/// let options = Options::new()
+///     .model("sonnet")
+///     .system_prompt(SystemPrompt::preset_with_append("Answer briefly."))
+///     .allowed_tools(["Read", "Grep"])
+///     .max_turns(5)
+///     .cwd("/srv/project")
+///     .env("ANTHROPIC_API_KEY", "sk-ant-example");
+///
+/// let spec = options.launch_spec("claude".into())?;
+/// assert_eq!(
+///     spec.args,
+///     [
+///         "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+///         "--max-turns=5", "--model=sonnet", "--allowedTools=Read,Grep",
+///     ]
+/// );
+/// assert!(spec.env.contains(&("PWD".into(), "/srv/project".into())));
+/// assert!(!format!("{options:?}").contains("sk-ant-example"));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Default)]
-#[non_exhaustive]
+#[must_use = "the setters return the updated options"]
 pub struct Options {
-    #[cfg(feature = "client")]
-    pub(crate) handlers: crate::client::Handlers,
+    system_prompt: Option<SystemPrompt>,
+    tools: Option<Tools>,
+    allowed_tools: Vec<String>,
+    disallowed_tools: Vec<String>,
+    max_turns: Option<u32>,
+    max_budget_usd: Option<f64>,
+    task_budget: Option<u64>,
+    model: Option<String>,
+    fallback_model: Option<String>,
+    betas: Vec<String>,
+    permission_prompt_tool_name: Option<String>,
+    permission_mode: Option<PermissionMode>,
+    allow_dangerously_skip_permissions: bool,
+    continue_conversation: bool,
+    resume: Option<String>,
+    session_id: Option<String>,
+    fork_session: bool,
+    resume_session_at: Option<String>,
+    resume_drops_turn: Option<String>,
+    settings: Option<Settings>,
+    sandbox: Option<SandboxSettings>,
+    add_dirs: Vec<PathBuf>,
+    mcp_servers: Vec<(String, McpServerConfig)>,
+    include_partial_messages: bool,
+    include_hook_events: bool,
+    strict_mcp_config: bool,
+    setting_sources: Option<Vec<SettingSource>>,
+    plugins: Vec<PluginConfig>,
+    extra_args: Vec<(String, Option<String>)>,
+    thinking: Option<Thinking>,
+    thinking_display: Option<ThinkingDisplay>,
+    max_thinking_tokens: Option<u32>,
+    effort: Option<Effort>,
+    output_format: Option<OutputFormat>,
+    agents: Vec<(String, AgentDefinition)>,
+    agent: Option<String>,
+    skills: Option<Skills>,
+    no_session_persistence: bool,
+    debug: bool,
+    debug_file: Option<PathBuf>,
+    env: Pairs,
+    cwd: Option<PathBuf>,
     cli_path: Option<PathBuf>,
-    hooks: Vec<HookMatcherConfig>,
-    mcp: Vec<McpServerSpec>,
+    max_buffer_size: Option<usize>,
+    control_timeout: Option<Duration>,
+    initialize_timeout: Option<Duration>,
+    verbatim_prompts: bool,
+    forward_subagent_text: bool,
+    title: Option<String>,
+    prompt_suggestions: Option<bool>,
+    enable_file_checkpointing: bool,
+    client_app: Option<String>,
     can_use_tool: bool,
     elicitation: bool,
-}
-
-/// Why options are invalid (shim).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum OptionsError {
-    /// Shim.
-    #[error("invalid options: {0}")]
-    Invalid(String),
+    hooks: Vec<HookMatcherConfig>,
+    sdk_mcp_servers: Vec<McpServerSpec>,
+    /// The user's callbacks; filled by the client layer, carried along here.
+    // Read by the client layer only; drop this `allow` once that layer reads it.
+    #[allow(dead_code)]
+    #[cfg(feature = "client")]
+    pub(crate) handlers: crate::client::Handlers,
 }
 
 impl Options {
-    /// Default options (shim).
+    /// Options with nothing set: the CLI's defaults, an empty system prompt, no callbacks.
+    pub fn new() -> Self {
+        Options::default()
+    }
+
+    /// The same as [`Options::new`].
     pub fn builder() -> Self {
         Options::default()
     }
-    /// Path of the CLI (shim).
-    pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.cli_path = Some(path.into());
+
+    /// The host answers `can_use_tool` permission prompts: adds `--permission-prompt-tool=stdio`
+    /// and [`crate::session::SessionConfig::can_use_tool`]. The client layer calls this when a
+    /// callback is registered.
+    pub fn declare_can_use_tool(mut self) -> Self {
+        self.can_use_tool = true;
         self
     }
-    /// Configured CLI path (shim).
-    pub fn get_cli_path(&self) -> Option<&std::path::Path> {
+
+    /// The host answers `elicitation` requests ([`crate::session::SessionConfig::elicitation`]).
+    pub fn declare_elicitation(mut self) -> Self {
+        self.elicitation = true;
+        self
+    }
+
+    /// The host answers a hook matcher's callbacks.
+    ///
+    /// Callback ids `hook_0, hook_1, …` are given out event → matcher → callback, as both official
+    /// SDKs do: events in the order each was first declared, then that event's matchers in
+    /// declaration order, then each matcher's callbacks. So declaring `PreToolUse` (2 callbacks),
+    /// `Stop` (1), `PreToolUse` (1) gives `hook_0, hook_1` and `hook_2` to the two `PreToolUse`
+    /// matchers and `hook_3` to `Stop`. [`crate::session::SessionConfig::hooks`] is in that order;
+    /// [`Options::hook_matcher_order`] maps it back to declaration order.
+    pub fn declare_hook(mut self, matcher: HookMatcherConfig) -> Self {
+        self.hooks.push(matcher);
+        self
+    }
+
+    /// The host serves this in-process MCP server (initialize `sdkMcpServers`, never on argv).
+    pub fn declare_sdk_mcp_server(mut self, server: McpServerSpec) -> Self {
+        self.sdk_mcp_servers.push(server);
+        self
+    }
+
+    /// For each entry of [`crate::session::SessionConfig::hooks`], the index of the
+    /// [`Options::declare_hook`] call it came from.
+    ///
+    /// ```
+    /// # use claude_agent_core::{options::Options, hooks::HookEvent, session::HookMatcherConfig};
+    /// let stop = HookEvent::Other("Stop".into());
+    /// let options = Options::new()
+    ///     .declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 2))
+    ///     .declare_hook(HookMatcherConfig::new(stop, None, 1))
+    ///     .declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write".into()), 1));
+    /// assert_eq!(options.hook_matcher_order(), [0, 2, 1]);
+    /// ```
+    pub fn hook_matcher_order(&self) -> Vec<usize> {
+        initialize::hook_matcher_order(&self.hooks)
+    }
+
+    /// The hook matchers, in declaration order.
+    pub fn get_declared_hooks(&self) -> &[HookMatcherConfig] {
+        &self.hooks
+    }
+
+    /// The in-process MCP servers, in declaration order.
+    pub fn get_sdk_mcp_servers(&self) -> &[McpServerSpec] {
+        &self.sdk_mcp_servers
+    }
+
+    /// The CLI executable set with [`Options::cli_path`], if any.
+    pub fn get_cli_path(&self) -> Option<&Path> {
         self.cli_path.as_deref()
     }
-    /// Launch spec (shim).
-    pub fn launch_spec(&self, program: PathBuf) -> Result<LaunchSpec, OptionsError> {
-        Ok(LaunchSpec {
-            program,
-            args: ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"]
-                .map(String::from)
-                .to_vec(),
-            env: vec![("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into())],
-            env_remove: vec!["CLAUDECODE".into()],
-            cwd: None,
-        })
+
+    /// The working directory set with [`Options::cwd`], if any.
+    pub fn get_cwd(&self) -> Option<&Path> {
+        self.cwd.as_deref()
     }
-    /// Session config (shim).
-    pub fn session_config(&self, input: InputMode) -> Result<SessionConfig, OptionsError> {
-        let mut c = SessionConfig::new(input);
-        c.hooks = self.hooks.clone();
-        c.mcp_servers = self.mcp.clone();
-        c.can_use_tool = self.can_use_tool;
-        c.elicitation = self.elicitation;
-        Ok(c)
+
+    /// The environment overrides set with [`Options::env`], in order.
+    pub fn get_env(&self) -> &[(String, String)] {
+        &self.env.0
     }
-    /// Shim.
-    pub fn declare_can_use_tool(&mut self) {
-        self.can_use_tool = true;
-    }
-    /// Shim.
-    pub fn declare_hook(&mut self, hook: HookMatcherConfig) {
-        self.hooks.push(hook);
-    }
-    /// Shim.
-    pub fn declare_sdk_mcp_server(&mut self, server: McpServerSpec) {
-        self.mcp.push(server);
-    }
-    /// Shim.
-    pub fn declare_elicitation(&mut self) {
-        self.elicitation = true;
+
+    /// Whether every user message is stamped `"client_composed": true` (see [`Options::verbatim_prompts`]).
+    pub fn get_verbatim_prompts(&self) -> bool {
+        self.verbatim_prompts
     }
 }
+

@@ -49,6 +49,14 @@ pub enum PermissionResult {
     },
 }
 
+impl PermissionResult {
+    /// The success body on the wire; `original_input` is sent back when allowing without changes.
+    pub fn to_wire_json(&self, original_input: &serde_json::value::RawValue) -> String {
+        let _ = original_input;
+        serde_json::to_string(self).expect("permission results always serialize")
+    }
+}
+
 // ---- TEMPORARY SHIM (client branch): constructors the client layer uses; replaced on merge. ----
 impl PermissionResult {
     /// Shim.

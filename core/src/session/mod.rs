@@ -1,12 +1,47 @@
 //! The sans-IO protocol state machine.
 //!
 //! A [`Session`] performs no I/O, reads no clock, spawns nothing and holds no callbacks. The host
-//! feeds it what happened (stdout bytes, end of stdout, process exit, the current time) and
-//! drains what it must do (bytes for stdin, events, the next deadline).
+//! feeds it what happened — bytes from the CLI's stdout ([`Session::handle_stdout`]), the end of
+//! stdout, the process exit, the current time — and drains what to do: bytes for the CLI's stdin
+//! ([`Session::poll_transmit`]), events for the user ([`Session::poll_event`]) and the next
+//! deadline ([`Session::poll_timeout`]). The order in which the `poll_*` methods are called never
+//! matters; call them until they return `None` after every input or command.
+//!
+//! ```
+//! use std::time::Instant;
+//! use claude_agent_core::session::{Event, InputMode, Session, SessionConfig, Transmit};
+//! use claude_agent_core::message::UserInput;
+//!
+//! let now = Instant::now();
+//! let mut session = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
+//! session.send_user(now, UserInput::text("hello")).unwrap();
+//! // The initialize request and the prompt, ready for the CLI's stdin:
+//! let Some(Transmit::Write(bytes)) = session.poll_transmit() else { panic!() };
+//! assert_eq!(bytes.iter().filter(|b| **b == b'\n').count(), 2);
+//!
+//! // What the CLI printed:
+//! session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}"#);
+//! session.handle_stdout(now, b"\n");
+//! assert!(matches!(session.poll_event(), Some(Event::RequestDone { .. })));
+//! ```
 
+mod activity;
 mod config;
 mod error;
 mod event;
+mod framer;
+mod inbound;
+mod initialize;
+mod run_end;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use serde_json::value::RawValue;
 
 pub use config::{
     HookFailurePolicy, HookMatcherConfig, HookRef, InputMode, Limits, SessionConfig, Timeouts,
@@ -14,95 +49,639 @@ pub use config::{
 pub use error::{RequestError, RespondError, SendError};
 pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termination, Transmit};
 
-/// The protocol state machine of one CLI process.
+use crate::control::{
+    ControlRequest, ElicitationRequest, ElicitationResult, HookCallback, InboundId, InboundKind,
+    InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
+};
+use crate::hooks::HookInput;
+use crate::mcp::{self, McpRoute};
+use crate::message::{peek_tags, Message, UserInput};
+use crate::permission::PermissionRequest;
+use framer::{Frame, LineFramer};
+use inbound::{Awaiting, InboundTable};
+use run_end::RunEnd;
+
+/// Longest prefix of a bad line quoted in a [`LineError`].
+const SNIPPET_BYTES: usize = 200;
+
+/// The protocol state machine of one CLI process. See the [module docs](self).
 #[derive(Debug)]
 pub struct Session {
     config: SessionConfig,
+    framer: LineFramer,
+    events: VecDeque<Event>,
+    /// Bytes for stdin not yet handed out by `poll_transmit`.
+    outgoing: Vec<u8>,
+    /// stdin is closed (or closing): nothing more is written.
+    stdin_closed: bool,
+    /// `Transmit::CloseStdin` has not been handed out yet.
+    close_pending: bool,
+    next_request: u64,
+    pending: BTreeMap<RequestId, PendingRequest>,
+    inbound: InboundTable,
+    hook_refs: Vec<HookRef>,
+    run_end: RunEnd,
+    initialize_id: RequestId,
+    server_info: Option<InitializeResponse>,
+    /// The last error `result`, while nothing has happened since that would make it stale.
+    last_error_result: Option<ResultError>,
+    stdout_ended: bool,
+    exit: Option<ExitStatusInfo>,
+    closed_by_host: bool,
+    finished: bool,
+}
+
+#[derive(Debug)]
+struct PendingRequest {
+    deadline: Instant,
+    timeout: Duration,
 }
 
 impl Session {
-    /// A session for a freshly spawned CLI.
-    pub fn new(config: SessionConfig, now: std::time::Instant) -> Session {
-        let _ = now;
-        Session { config }
+    /// A session for a freshly spawned CLI. The `initialize` request is queued at once.
+    pub fn new(config: SessionConfig, now: Instant) -> Session {
+        let (init_body, hook_refs) = initialize::initialize_body(&config);
+        let run_end = RunEnd::new(config.has_bidirectional_needs(), config.timeouts.run_end_ceiling);
+        let mut session = Session {
+            framer: LineFramer::new(config.limits.max_line_bytes),
+            events: VecDeque::new(),
+            outgoing: Vec::with_capacity(4096),
+            stdin_closed: false,
+            close_pending: false,
+            next_request: 0,
+            pending: BTreeMap::new(),
+            inbound: InboundTable::default(),
+            hook_refs,
+            run_end,
+            initialize_id: RequestId::from_raw(0),
+            server_info: None,
+            last_error_result: None,
+            stdout_ended: false,
+            exit: None,
+            closed_by_host: false,
+            finished: false,
+            config,
+        };
+        let timeout = session.config.timeouts.initialize;
+        session.initialize_id = session.send_request(now, &init_body, timeout);
+        session
     }
 
     /// The configuration the session was made with.
     pub fn config(&self) -> &SessionConfig {
         &self.config
     }
-}
 
-// Method signatures of the public API; bodies land with the state machine.
-#[allow(unused_variables)]
-impl Session {
-    /// Feed bytes read from the CLI's stdout, in any chunking. Never panics.
-    pub fn handle_stdout(&mut self, now: std::time::Instant, bytes: &[u8]) {}
-    /// The CLI's stdout reached end of file.
-    pub fn handle_stdout_eof(&mut self, now: std::time::Instant) {}
-    /// The CLI process exited.
-    pub fn handle_exit(&mut self, now: std::time::Instant, status: ExitStatusInfo) {}
-    /// Time passed; call when `now >= poll_timeout()`.
-    pub fn handle_timeout(&mut self, now: std::time::Instant) {}
-    /// Queue a user message for stdin.
-    pub fn send_user(
-        &mut self,
-        now: std::time::Instant,
-        msg: crate::message::UserInput,
-    ) -> Result<(), SendError> {
+    // ---- inputs -------------------------------------------------------------------------------
+
+    /// Feed bytes read from the CLI's stdout, in any chunking. Never panics; bad lines become
+    /// [`Event::LineError`]s and the session goes on.
+    pub fn handle_stdout(&mut self, now: Instant, bytes: &[u8]) {
+        if self.stdout_ended {
+            return;
+        }
+        let mut framer = std::mem::replace(&mut self.framer, LineFramer::new(0));
+        framer.feed(bytes, |frame| self.handle_frame(now, frame));
+        self.framer = framer;
+        self.maybe_close_stdin();
+    }
+
+    /// The CLI's stdout reached end of file: a last unterminated line is handled, and every pending
+    /// request fails with [`CloseCause::StdoutClosed`].
+    pub fn handle_stdout_eof(&mut self, now: Instant) {
+        if self.stdout_ended {
+            return;
+        }
+        let mut framer = std::mem::replace(&mut self.framer, LineFramer::new(0));
+        framer.finish(|frame| self.handle_frame(now, frame));
+        self.framer = framer;
+        self.stdout_ended = true;
+        let cause = match self.exit {
+            Some(status) => CloseCause::Exited(status),
+            None => CloseCause::StdoutClosed,
+        };
+        self.fail_everything(cause);
+        self.maybe_finish();
+    }
+
+    /// The CLI process exited. Pending requests fail with [`CloseCause::Exited`]; once stdout has
+    /// ended too, [`Event::Finished`] is queued.
+    pub fn handle_exit(&mut self, now: Instant, status: ExitStatusInfo) {
+        let _ = now;
+        if self.exit.is_some() {
+            return;
+        }
+        self.exit = Some(status);
+        self.stdin_closed = true;
+        self.outgoing.clear();
+        self.fail_everything(CloseCause::Exited(status));
+        self.maybe_finish();
+    }
+
+    /// Time passed: expire overdue requests and the run-end ceiling. Call when
+    /// `now >= poll_timeout()` (calling it early is harmless).
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let overdue: Vec<RequestId> =
+            self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| *id).collect();
+        for id in overdue {
+            if let Some(p) = self.pending.remove(&id) {
+                self.push_event(Event::RequestDone { id, outcome: Err(RequestFailure::Timeout(p.timeout)) });
+            }
+        }
+        self.run_end.handle_timeout(now);
+        self.maybe_close_stdin();
+    }
+
+    // ---- commands -----------------------------------------------------------------------------
+
+    /// Queue a user message for the CLI. In [`InputMode::SingleTurn`] the first message also ends
+    /// the input.
+    pub fn send_user(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
+        let _ = now;
+        if self.finished || self.closed_by_host || self.exit.is_some() {
+            return Err(SendError::Closed);
+        }
+        if self.stdin_closed || self.run_end.input_ended() {
+            return Err(SendError::InputEnded);
+        }
+        self.outgoing.extend_from_slice(&msg.to_json_line());
+        self.run_end.user_sent();
+        if self.config.input == InputMode::SingleTurn {
+            self.run_end.end_input();
+        }
         Ok(())
     }
-    /// Send a control request; its outcome comes as [`Event::RequestDone`] with the returned id.
-    pub fn request(
-        &mut self,
-        now: std::time::Instant,
-        req: crate::control::ControlRequest,
-    ) -> Result<crate::control::RequestId, RequestError> {
-        Err(RequestError::Closed)
+
+    /// Send a control request. Its outcome comes back as [`Event::RequestDone`] with the returned
+    /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`], or the end
+    /// of the session.
+    pub fn request(&mut self, now: Instant, req: ControlRequest) -> Result<RequestId, RequestError> {
+        if self.finished || self.closed_by_host || self.exit.is_some() {
+            return Err(RequestError::Closed);
+        }
+        if self.stdin_closed {
+            return Err(RequestError::InputClosed);
+        }
+        if self.pending.len() >= self.config.limits.max_pending_requests {
+            return Err(RequestError::TooManyPending(self.pending.len()));
+        }
+        let timeout = self.config.timeouts.control_request;
+        Ok(self.send_request(now, &req.body_json(), timeout))
     }
-    /// Answer an inbound request.
-    pub fn respond(
-        &mut self,
-        now: std::time::Instant,
-        id: crate::control::InboundId,
-        reply: crate::control::Reply,
-    ) -> Result<(), RespondError> {
+
+    /// Answer an inbound request ([`Event::Inbound`]). The reply must fit the request: a
+    /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
+    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`;
+    /// [`Reply::Error`] and [`Reply::Raw`] fit any.
+    pub fn respond(&mut self, now: Instant, id: InboundId, reply: Reply) -> Result<(), RespondError> {
+        let _ = now;
+        if self.inbound.was_cancelled(id) {
+            return Err(RespondError::Cancelled);
+        }
+        let Some(awaiting) = self.inbound.get(id) else {
+            return Err(RespondError::UnknownId);
+        };
+        if !reply_fits(awaiting, &reply) {
+            return Err(RespondError::WrongKind { reply: reply_name(&reply), request: awaiting.name() });
+        }
+        let Some(entry) = self.inbound.take(id) else {
+            return Err(RespondError::UnknownId);
+        };
+        if self.stdin_closed {
+            return Err(RespondError::InputClosed);
+        }
+        let wire_id = entry.wire_id.as_str();
+        match (&entry.awaiting, reply) {
+            (_, Reply::Raw(body)) => wire::write_success(&mut self.outgoing, wire_id, body.get()),
+            (Awaiting::McpTool(call), Reply::Error { message, .. }) => {
+                // A failing in-process server is a JSON-RPC error, not a control error (§6.2).
+                let error = serde_json::json!({"jsonrpc": "2.0", "id": &*call.jsonrpc_id,
+                    "error": {"code": -32603, "message": message}});
+                let error = serde_json::value::to_raw_value(&error).expect("a JSON value always serializes");
+                write_mcp_response(&mut self.outgoing, wire_id, &error);
+            }
+            (_, Reply::Error { message, code }) => {
+                wire::write_error(&mut self.outgoing, wire_id, &message, code.as_deref());
+            }
+            (Awaiting::Permission { original_input }, Reply::Permission(result)) => {
+                wire::write_success(&mut self.outgoing, wire_id, &result.to_wire_json(original_input));
+            }
+            (Awaiting::Hook, Reply::Hook(output)) => {
+                wire::write_success(&mut self.outgoing, wire_id, &output.to_wire_json());
+            }
+            (Awaiting::McpTool(call), Reply::ToolResult(result)) => {
+                write_mcp_response(&mut self.outgoing, wire_id, &call.response(&result));
+            }
+            (Awaiting::Elicitation, Reply::Elicitation(result)) => {
+                let body = serde_json::to_string(&result).expect("elicitation results always serialize");
+                wire::write_success(&mut self.outgoing, wire_id, &body);
+            }
+            _ => unreachable!("reply_fits checked the pairing"),
+        }
+        self.maybe_close_stdin();
         Ok(())
     }
-    /// No more user messages: close stdin once the run has ended.
-    pub fn end_input(&mut self, now: std::time::Instant) {}
-    /// Stop now: close stdin at once and fail everything pending with `ClosedByHost`.
-    pub fn close(&mut self, now: std::time::Instant) {}
-    /// Next bytes to write to stdin, or `CloseStdin`. Call after every input or command.
+
+    /// No more user messages: stdin is closed as soon as the current run has ended
+    /// (PROTOCOL-REFERENCE §4.3), or at once if nothing was ever sent.
+    pub fn end_input(&mut self, now: Instant) {
+        let _ = now;
+        self.run_end.end_input();
+        self.maybe_close_stdin();
+    }
+
+    /// Stop now: close stdin at once, fail every pending request with
+    /// [`CloseCause::ClosedByHost`] and withdraw every inbound request. The host should then
+    /// shut the process down and still report its exit.
+    pub fn close(&mut self, now: Instant) {
+        let _ = now;
+        if self.closed_by_host {
+            return;
+        }
+        self.closed_by_host = true;
+        self.run_end.end_input();
+        if !self.stdin_closed {
+            self.stdin_closed = true;
+            self.close_pending = true;
+        }
+        self.fail_everything(CloseCause::ClosedByHost);
+    }
+
+    // ---- outputs ------------------------------------------------------------------------------
+
+    /// Next thing to do with the CLI's stdin: bytes to write (whole `\n`-terminated JSON lines,
+    /// coalesced) or, once, `CloseStdin`. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        if !self.outgoing.is_empty() {
+            let bytes = std::mem::replace(&mut self.outgoing, Vec::with_capacity(4096));
+            return Some(Transmit::Write(bytes));
+        }
+        if self.close_pending {
+            self.close_pending = false;
+            return Some(Transmit::CloseStdin);
+        }
         None
     }
-    /// Next event. Call after every input or command until `None`.
+
+    /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
-        None
+        self.events.pop_front()
     }
-    /// When to call `handle_timeout` next.
+
+    /// When [`Session::handle_timeout`] must be called next, if ever.
     #[must_use]
-    pub fn poll_timeout(&self) -> Option<std::time::Instant> {
-        None
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let request = self.pending.values().map(|p| p.deadline).min();
+        match (request, self.run_end.deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
-    /// Whether the host should read more stdout (false while the event queue is full).
+
+    /// Whether the host should read more stdout. False while the event queue is full
+    /// ([`Limits::max_queued_events`]) — drain events first — and after stdout ended.
     #[must_use]
     pub fn wants_read(&self) -> bool {
-        true
+        !self.stdout_ended && self.events.len() < self.config.limits.max_queued_events
     }
+
     /// The id of the `initialize` request sent at construction.
-    pub fn initialize_id(&self) -> crate::control::RequestId {
-        crate::control::RequestId::from_raw(0)
+    pub fn initialize_id(&self) -> RequestId {
+        self.initialize_id
     }
+
     /// The CLI's answer to `initialize`, once it came.
-    pub fn server_info(&self) -> Option<&crate::control::InitializeResponse> {
-        None
+    pub fn server_info(&self) -> Option<&InitializeResponse> {
+        self.server_info.as_ref()
     }
-    /// Whether the session is over (`Event::Finished` was queued).
+
+    /// Whether the session is over ([`Event::Finished`] was queued).
     pub fn is_finished(&self) -> bool {
-        false
+        self.finished
+    }
+
+    /// Number of control requests of ours waiting for an answer.
+    pub fn pending_requests(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Number of inbound requests waiting for the host's answer.
+    pub fn pending_inbound(&self) -> usize {
+        self.inbound.len()
+    }
+
+    /// Bytes held for an unfinished stdout line.
+    pub fn buffered_bytes(&self) -> usize {
+        self.framer.buffered() + self.outgoing.len()
+    }
+
+    // ---- internals ----------------------------------------------------------------------------
+
+    fn send_request(&mut self, now: Instant, body: &str, timeout: Duration) -> RequestId {
+        let id = RequestId::from_raw(self.next_request);
+        self.next_request += 1;
+        wire::write_request(&mut self.outgoing, &id.to_string(), body);
+        let deadline = now.checked_add(timeout).unwrap_or(now);
+        self.pending.insert(id, PendingRequest { deadline, timeout });
+        id
+    }
+
+    fn push_event(&mut self, event: Event) {
+        self.events.push_back(event);
+    }
+
+    fn handle_frame(&mut self, now: Instant, frame: Frame<'_>) {
+        match frame {
+            Frame::Line(line) => self.handle_line(now, line),
+            Frame::TooLong { len } => self.push_event(Event::LineError(LineError::TooLong {
+                len,
+                limit: self.config.limits.max_line_bytes,
+            })),
+        }
+    }
+
+    fn handle_line(&mut self, now: Instant, line: &[u8]) {
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => text,
+            Err(e) => return self.not_json(line, &e.to_string()),
+        };
+        let tags = match peek_tags(text) {
+            Ok(tags) => tags,
+            Err(e) => return self.not_json(line, &e.to_string()),
+        };
+        match tags.ty {
+            "control_response" => self.handle_control_response(now, text),
+            "control_request" => self.handle_inbound_request(now, text),
+            "control_cancel_request" => self.handle_cancel(text),
+            "keep_alive" => {}
+            _ => {
+                let message = match Message::parse_tagged(text, &tags) {
+                    Ok(message) => message,
+                    Err(e) => {
+                        let kind = match tags.subtype {
+                            Some(sub) => format!("{}/{}", tags.ty, sub),
+                            None => tags.ty.to_owned(),
+                        };
+                        self.push_event(Event::LineError(LineError::Malformed { kind, error: e.to_string() }));
+                        match RawValue::from_string(text.to_owned()) {
+                            Ok(raw) => Message::Unknown(raw),
+                            Err(_) => return,
+                        }
+                    }
+                };
+                self.handle_message(now, message);
+            }
+        }
+    }
+
+    fn handle_message(&mut self, now: Instant, message: Message) {
+        self.run_end.observe(now, activity::activity_of(&message));
+        if let Some(error) = activity::result_error(&message) {
+            self.last_error_result = Some(error);
+        } else if !activity::keeps_last_result(&message) {
+            self.last_error_result = None;
+        }
+        if !activity::is_sdk_host_only(&message) {
+            self.push_event(Event::Message(message));
+        }
+    }
+
+    fn not_json(&mut self, line: &[u8], error: &str) {
+        let end = line.len().min(SNIPPET_BYTES);
+        let snippet = String::from_utf8_lossy(&line[..end]).into_owned();
+        self.push_event(Event::LineError(LineError::NotJson { error: error.to_owned(), snippet }));
+    }
+
+    fn handle_control_response(&mut self, now: Instant, text: &str) {
+        let envelope: wire::ResponseEnvelope<'_> = match serde_json::from_str(text) {
+            Ok(envelope) => envelope,
+            Err(e) => {
+                let error = e.to_string();
+                return self.push_event(Event::LineError(LineError::Malformed {
+                    kind: "control_response".into(),
+                    error,
+                }));
+            }
+        };
+        let payload = envelope.response;
+        let id = payload
+            .request_id
+            .strip_prefix("req_")
+            .and_then(|n| n.parse().ok())
+            .map(RequestId::from_raw)
+            .filter(|id| self.pending.contains_key(id));
+        let Some(id) = id else {
+            let unknown = payload.request_id.into_owned();
+            return self.push_event(Event::LineError(LineError::UnmatchedResponse(unknown)));
+        };
+        self.pending.remove(&id);
+        let outcome = if payload.subtype == "success" {
+            Ok(ResponseBody::from_raw(payload.response))
+        } else {
+            Err(RequestFailure::Refused {
+                message: payload.error.unwrap_or_else(|| format!("control request failed ({})", payload.subtype)),
+                code: payload.error_code,
+            })
+        };
+        if id == self.initialize_id {
+            if let Ok(body) = &outcome {
+                // A body we cannot read is still a success; the raw body is in the event.
+                self.server_info = Some(body.parse().unwrap_or_default());
+            }
+        }
+        self.push_event(Event::RequestDone { id, outcome });
+        for pending in payload.pending_permission_requests.into_iter().chain(payload.pending_elicitation_requests) {
+            self.handle_inbound_request(now, pending.get());
+        }
+    }
+
+    fn handle_cancel(&mut self, text: &str) {
+        match serde_json::from_str::<wire::CancelEnvelope>(text) {
+            Ok(cancel) => {
+                if let Some(id) = self.inbound.cancel(&cancel.request_id) {
+                    self.push_event(Event::Cancelled(id));
+                }
+                self.maybe_close_stdin();
+            }
+            Err(e) => self.push_event(Event::LineError(LineError::Malformed {
+                kind: "control_cancel_request".into(),
+                error: e.to_string(),
+            })),
+        }
+    }
+
+    fn handle_inbound_request(&mut self, now: Instant, text: &str) {
+        let _ = now;
+        let envelope: wire::RequestEnvelope<'_> = match serde_json::from_str(text) {
+            Ok(envelope) => envelope,
+            Err(e) => {
+                return self.push_event(Event::LineError(LineError::Malformed {
+                    kind: "control_request".into(),
+                    error: e.to_string(),
+                }))
+            }
+        };
+        let wire_id = envelope.request_id;
+        if self.inbound.is_open(&wire_id) {
+            return; // The CLI repeated a request we are still working on.
+        }
+        let body = envelope.request.get();
+        let subtype = match serde_json::from_str::<wire::Subtype<'_>>(body) {
+            Ok(s) => s.subtype.into_owned(),
+            Err(e) => return self.refuse(&wire_id, &format!("malformed control request: {e}"), None),
+        };
+        match subtype.as_str() {
+            "can_use_tool" => self.inbound_permission(wire_id, body),
+            "hook_callback" => self.inbound_hook(wire_id, body),
+            "mcp_message" => self.inbound_mcp(wire_id, body),
+            "elicitation" => self.inbound_elicitation(wire_id, body),
+            other => {
+                let message = format!("Unsupported control request subtype: {other}");
+                self.refuse(&wire_id, &message, Some("unsupported_request"));
+            }
+        }
+    }
+
+    fn inbound_permission(&mut self, wire_id: String, body: &str) {
+        if !self.config.can_use_tool {
+            return self.refuse(&wire_id, "canUseTool callback is not provided", None);
+        }
+        match serde_json::from_str::<PermissionRequest>(body) {
+            Ok(request) => {
+                let original_input = request.input.clone();
+                let awaiting = Awaiting::Permission { original_input };
+                self.open_inbound(wire_id, awaiting, InboundKind::CanUseTool(request));
+            }
+            Err(e) => self.refuse(&wire_id, &format!("malformed can_use_tool request: {e}"), None),
+        }
+    }
+
+    fn inbound_hook(&mut self, wire_id: String, body: &str) {
+        let request = match serde_json::from_str::<wire::HookCallbackBody<'_>>(body) {
+            Ok(request) => request,
+            Err(e) => return self.refuse(&wire_id, &format!("malformed hook_callback request: {e}"), None),
+        };
+        let hook = request
+            .callback_id
+            .strip_prefix("hook_")
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| self.hook_refs.get(n))
+            .cloned();
+        let Some(hook) = hook else {
+            let message = format!("No hook callback found for ID: {}", request.callback_id);
+            return self.refuse(&wire_id, &message, None);
+        };
+        match HookInput::parse(request.input) {
+            Ok(input) => {
+                let callback =
+                    HookCallback { callback_id: request.callback_id, hook, input, tool_use_id: request.tool_use_id };
+                self.open_inbound(wire_id, Awaiting::Hook, InboundKind::HookCallback(callback));
+            }
+            Err(e) => self.refuse(&wire_id, &format!("malformed hook input: {e}"), None),
+        }
+    }
+
+    fn inbound_mcp(&mut self, wire_id: String, body: &str) {
+        let request = match serde_json::from_str::<wire::McpMessageBody<'_>>(body) {
+            Ok(request) => request,
+            Err(e) => return self.refuse(&wire_id, &format!("malformed mcp_message request: {e}"), None),
+        };
+        match mcp::route(&self.config.mcp_servers, &request.server_name, request.message) {
+            McpRoute::Reply(response) => write_mcp_response(&mut self.outgoing, &wire_id, &response),
+            McpRoute::ToolCall(call) => {
+                let kind = InboundKind::McpToolCall(call.clone());
+                self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
+            }
+        }
+    }
+
+    fn inbound_elicitation(&mut self, wire_id: String, body: &str) {
+        if !self.config.elicitation {
+            let decline = serde_json::to_string(&ElicitationResult::decline()).expect("always serializes");
+            return wire::write_success(&mut self.outgoing, &wire_id, &decline);
+        }
+        match serde_json::from_str::<ElicitationRequest>(body) {
+            Ok(request) => self.open_inbound(wire_id, Awaiting::Elicitation, InboundKind::Elicitation(request)),
+            Err(e) => self.refuse(&wire_id, &format!("malformed elicitation request: {e}"), None),
+        }
+    }
+
+    fn open_inbound(&mut self, wire_id: String, awaiting: Awaiting, kind: InboundKind) {
+        let id = self.inbound.insert(wire_id.clone(), awaiting);
+        self.push_event(Event::Inbound(InboundRequest { id, wire_id, kind }));
+    }
+
+    fn refuse(&mut self, wire_id: &str, message: &str, code: Option<&str>) {
+        if !self.stdin_closed {
+            wire::write_error(&mut self.outgoing, wire_id, message, code);
+        }
+    }
+
+    fn fail_everything(&mut self, cause: CloseCause) {
+        let pending = std::mem::take(&mut self.pending);
+        for id in pending.into_keys() {
+            self.push_event(Event::RequestDone { id, outcome: Err(RequestFailure::Closed(cause.clone())) });
+        }
+        for id in self.inbound.cancel_all() {
+            self.push_event(Event::Cancelled(id));
+        }
+    }
+
+    fn maybe_close_stdin(&mut self) {
+        if !self.stdin_closed && self.run_end.may_close(!self.inbound.is_empty()) {
+            self.stdin_closed = true;
+            self.close_pending = true;
+        }
+    }
+
+    fn maybe_finish(&mut self) {
+        let (true, Some(exit)) = (self.stdout_ended, self.exit) else { return };
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let termination = if self.closed_by_host {
+            Termination::ClosedByHost
+        } else if exit.success() {
+            Termination::Completed
+        } else if let Some(mut error) = self.last_error_result.take() {
+            error.exit = exit;
+            Termination::ErrorResult(error)
+        } else {
+            Termination::ProcessFailed(exit)
+        };
+        self.push_event(Event::Finished(termination));
+    }
+}
+
+fn write_mcp_response(out: &mut Vec<u8>, wire_id: &str, response: &RawValue) {
+    let mut body = String::with_capacity(response.get().len() + 20);
+    body.push_str(r#"{"mcp_response":"#);
+    body.push_str(response.get());
+    body.push('}');
+    wire::write_success(out, wire_id, &body);
+}
+
+fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {
+    matches!(
+        (awaiting, reply),
+        (_, Reply::Error { .. } | Reply::Raw(_))
+            | (Awaiting::Permission { .. }, Reply::Permission(_))
+            | (Awaiting::Hook, Reply::Hook(_))
+            | (Awaiting::McpTool(_), Reply::ToolResult(_))
+            | (Awaiting::Elicitation, Reply::Elicitation(_))
+    )
+}
+
+fn reply_name(reply: &Reply) -> &'static str {
+    match reply {
+        Reply::Permission(_) => "permission",
+        Reply::Hook(_) => "hook output",
+        Reply::ToolResult(_) => "tool result",
+        Reply::Elicitation(_) => "elicitation",
+        Reply::Error { .. } => "error",
+        Reply::Raw(_) => "raw",
     }
 }

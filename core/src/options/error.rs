@@ -1,0 +1,118 @@
+//! Why [`super::Options::launch_spec`] or [`super::Options::session_config`] refused the options.
+
+/// Options that contradict each other or cannot be passed to the CLI. Each message says what to change.
+///
+/// ```
+/// # use claude_agent_core::options::{Options, OptionsError};
+/// let err = Options::new().model("opus").fallback_model("opus").launch_spec("claude".into());
+/// assert!(matches!(err, Err(OptionsError::FallbackModelSameAsModel { .. })));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// A `can_use_tool` callback and a `permission_prompt_tool_name` both answer permission prompts.
+    #[error(
+        "can_use_tool and permission_prompt_tool_name ({tool:?}) are mutually exclusive: \
+         the callback already answers permission prompts (as `--permission-prompt-tool=stdio`); \
+         remove one of them"
+    )]
+    CanUseToolWithPromptTool {
+        /// The permission prompt tool name that was set.
+        tool: String,
+    },
+    /// The fallback model is the main model, so falling back would change nothing.
+    #[error("fallback_model is the same as model ({model:?}); choose a different fallback model or remove it")]
+    FallbackModelSameAsModel {
+        /// The model named twice.
+        model: String,
+    },
+    /// `sandbox` must be merged into the settings, but the settings are a file path (files are not read here).
+    #[error(
+        "settings is a file path ({path:?}) and sandbox is set; pass the settings as inline JSON \
+         (settings_json) so the sandbox can be merged into them, or move the sandbox into that file"
+    )]
+    SettingsFileWithSandbox {
+        /// The settings path.
+        path: String,
+    },
+    /// Inline settings that must be merged with `sandbox` are not a JSON object.
+    #[error("settings must be a JSON object to merge the sandbox into them: {reason}; fix the settings JSON")]
+    InvalidSettingsJson {
+        /// What is wrong with the settings.
+        reason: String,
+    },
+    /// A skill name the CLI would misread (PROTOCOL-REFERENCE §1.6).
+    #[error("invalid skill name {name:?}: {reason}; rename the skill or drop it from skills")]
+    InvalidSkillName {
+        /// The offending name.
+        name: String,
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+    /// Two MCP servers (in-process or external) share a name.
+    #[error("two MCP servers are named {name:?}; give each server (in-process and external) a unique name")]
+    DuplicateMcpServerName {
+        /// The shared name.
+        name: String,
+    },
+    /// A plugin that is not a local directory; only `local` plugins can be passed (`--plugin-dir`).
+    #[error("plugin {path:?} has type {kind:?}, but only \"local\" plugins are supported; use PluginConfig::local")]
+    UnsupportedPluginType {
+        /// The plugin's type.
+        kind: String,
+        /// The plugin's path.
+        path: String,
+    },
+    /// A count or size that must be positive was zero.
+    #[error("{option} must be greater than zero; remove it to use the default")]
+    MustBePositive {
+        /// The option's name.
+        option: &'static str,
+    },
+    /// `max_budget_usd` is negative, NaN or infinite.
+    #[error("max_budget_usd must be a finite, non-negative number of dollars, not {value}")]
+    InvalidBudget {
+        /// The value given.
+        value: f64,
+    },
+    /// An `extra_args` flag that would not become one `--flag` token.
+    #[error(
+        "extra_args flag {flag:?} is invalid: give the flag name without leading dashes, \
+         with no '=' or whitespace, e.g. \"replay-user-messages\""
+    )]
+    InvalidExtraArgFlag {
+        /// The flag as given.
+        flag: String,
+    },
+    /// An environment variable name that no OS accepts.
+    #[error("environment variable name {key:?} is invalid: it must be non-empty and contain no '=' or NUL")]
+    InvalidEnvName {
+        /// The name as given.
+        key: String,
+    },
+    /// A hook matcher declared with no callbacks.
+    #[error("the {event} hook matcher {matcher:?} has no callbacks; declare at least one callback or remove the matcher")]
+    HookWithoutCallbacks {
+        /// The hook event's wire name.
+        event: String,
+        /// The matcher pattern.
+        matcher: Option<String>,
+    },
+    /// `thinking_display` was set while thinking is disabled.
+    #[error("thinking_display is set but thinking is disabled; enable thinking or remove thinking_display")]
+    ThinkingDisplayWhileDisabled,
+    /// A path that is not valid UTF-8 cannot be put on the command line or in JSON.
+    #[error("the {option} path {path:?} is not valid UTF-8; use a UTF-8 path")]
+    NonUtf8Path {
+        /// The option holding the path.
+        option: &'static str,
+        /// The path, lossily converted for display.
+        path: String,
+    },
+    /// A NUL byte in an argument or environment value; no process can receive it.
+    #[error("{what} contains a NUL byte; remove it")]
+    NulByte {
+        /// The argument (up to its `=`) or environment variable name.
+        what: String,
+    },
+}

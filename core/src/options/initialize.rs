@@ -1,0 +1,393 @@
+//! What the session needs up front: [`Options::session_config`] builds the `initialize` fields
+//! (TypeScript `buildInitializeRequest` names, PROTOCOL-REFERENCE §3.4), the hook and in-process
+//! MCP declarations, timeouts and limits.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::agent::AgentDefinition;
+use super::error::OptionsError;
+use super::ordered_map::{to_json, OrderedMap};
+use super::types::{OutputFormat, Skills, SystemPrompt};
+use super::Options;
+use crate::session::{HookMatcherConfig, InputMode, SessionConfig};
+
+/// Variable holding the run-end ceiling in milliseconds (PROTOCOL-REFERENCE §4.3).
+const CEILING_VAR: &str = "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS";
+/// The ceiling when the variable is unset or not a number.
+const DEFAULT_CEILING_MS: u64 = 600_000;
+/// Largest ceiling honoured (a JavaScript timer's limit, as the CLI uses).
+const MAX_CEILING_MS: u64 = (1 << 31) - 1;
+
+/// The `initialize` fields other than `subtype` and `hooks`, in `buildInitializeRequest` order.
+/// Unset fields are left out.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InitializeFields<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sdk_mcp_servers: Option<Vec<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    json_schema: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_prompt: Option<[&'a str; 1]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    append_system_prompt: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exclude_dynamic_sections: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agents: Option<OrderedMap<'a, AgentDefinition>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skills: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompt_suggestions: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forward_subagent_text: Option<bool>,
+}
+
+impl Options {
+    /// What the session needs up front: the `initialize` fields (only keys that are set; with no
+    /// system prompt option, `systemPrompt: [""]`), the declared hooks (in `hook_N` id order, see
+    /// [`Options::declare_hook`]), in-process MCP servers, whether the host answers `can_use_tool`
+    /// and `elicitation`, timeouts and limits.
+    ///
+    /// The run-end ceiling comes from `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` in [`Options::env`],
+    /// else in this process's environment: milliseconds, 0 for none, at most 2³¹−1, default 600 s.
+    ///
+    /// ```
+    /// # use claude_agent_core::{options::Options, session::InputMode};
+    /// let config = Options::new().title("Nightly triage").session_config(InputMode::Streaming)?;
+    /// let fields = config.initialize_fields.expect("a title and the default system prompt are set");
+    /// assert_eq!(fields.get(), r#"{"systemPrompt":[""],"title":"Nightly triage"}"#);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn session_config(&self, input: InputMode) -> Result<SessionConfig, OptionsError> {
+        self.validate()?;
+        let mut config = SessionConfig::new(input);
+        config.initialize_fields = self.initialize_fields();
+        config.hooks = hook_matcher_order(&self.hooks)
+            .into_iter()
+            .map(|i| self.hooks[i].clone())
+            .collect();
+        config.mcp_servers = self.sdk_mcp_servers.clone();
+        config.can_use_tool = self.can_use_tool;
+        config.elicitation = self.elicitation;
+        if let Some(timeout) = self.initialize_timeout {
+            config.timeouts.initialize = timeout;
+        }
+        if let Some(timeout) = self.control_timeout {
+            config.timeouts.control_request = timeout;
+        }
+        let ceiling = match self.env.0.iter().find(|(name, _)| name == CEILING_VAR) {
+            Some((_, value)) => Some(value.clone()),
+            None => std::env::var(CEILING_VAR).ok(),
+        };
+        config.timeouts.run_end_ceiling = run_end_ceiling(ceiling.as_deref());
+        if let Some(bytes) = self.max_buffer_size {
+            config.limits.max_line_bytes = bytes;
+        }
+        Ok(config)
+    }
+
+    fn initialize_fields(&self) -> Option<Box<RawValue>> {
+        let (system_prompt, append, exclude_dynamic_sections) = match &self.system_prompt {
+            None => (Some([""]), None, None),
+            Some(SystemPrompt::Text(text)) => (Some([text.as_str()]), None, None),
+            Some(SystemPrompt::Preset {
+                append,
+                exclude_dynamic_sections,
+            }) => (None, append.as_deref(), *exclude_dynamic_sections),
+            Some(SystemPrompt::File(_)) => (None, None, None),
+        };
+        let fields = InitializeFields {
+            sdk_mcp_servers: (!self.sdk_mcp_servers.is_empty()).then(|| {
+                self.sdk_mcp_servers
+                    .iter()
+                    .map(|server| server.name.as_str())
+                    .collect()
+            }),
+            json_schema: self
+                .output_format
+                .as_ref()
+                .map(|OutputFormat::JsonSchema(schema)| schema),
+            system_prompt,
+            append_system_prompt: append,
+            exclude_dynamic_sections,
+            agents: (!self.agents.is_empty()).then(|| OrderedMap(&self.agents)),
+            title: self.title.as_deref(),
+            skills: match &self.skills {
+                Some(Skills::List(names)) => Some(names),
+                _ => None,
+            },
+            prompt_suggestions: self.prompt_suggestions,
+            forward_subagent_text: self.forward_subagent_text.then_some(true),
+        };
+        let json = to_json(&fields);
+        (json != "{}")
+            .then(|| RawValue::from_string(json).expect("serde_json output is valid JSON"))
+    }
+}
+
+/// For each hook matcher in `hook_N` id order, the index of its declaration: grouped by event
+/// (events in order of first declaration), matchers of one event in declaration order.
+pub(crate) fn hook_matcher_order(hooks: &[HookMatcherConfig]) -> Vec<usize> {
+    let mut order: Vec<usize> = Vec::with_capacity(hooks.len());
+    for (index, hook) in hooks.iter().enumerate() {
+        let event = hook.event.as_str();
+        if order.iter().any(|&i| hooks[i].event.as_str() == event) {
+            continue;
+        }
+        order.extend((index..hooks.len()).filter(|&i| hooks[i].event.as_str() == event));
+    }
+    order
+}
+
+/// The run-end ceiling for a `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` value: milliseconds, `0`
+/// for none, capped at 2³¹−1 ms; unset or not a whole number gives the 600 s default.
+pub(crate) fn run_end_ceiling(value: Option<&str>) -> Option<Duration> {
+    let ms = value
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_CEILING_MS);
+    (ms != 0).then(|| Duration::from_millis(ms.min(MAX_CEILING_MS)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{AgentDefinition, Skills};
+    use super::*;
+    use crate::hooks::HookEvent;
+    use crate::mcp::McpServerSpec;
+
+    fn sdk_server(name: &str) -> McpServerSpec {
+        McpServerSpec {
+            name: name.into(),
+            version: "1.0.0".into(),
+            tools: Vec::new(),
+        }
+    }
+
+    fn config(options: &Options) -> SessionConfig {
+        options
+            .session_config(InputMode::Streaming)
+            .expect("test options are valid")
+    }
+
+    fn fields(options: Options) -> Option<String> {
+        config(&options)
+            .initialize_fields
+            .map(|raw| raw.get().to_owned())
+    }
+
+    #[test]
+    fn default_sends_an_empty_system_prompt() {
+        assert_eq!(
+            fields(Options::new()).as_deref(),
+            Some(r#"{"systemPrompt":[""]}"#)
+        );
+    }
+
+    #[test]
+    fn system_prompt_variants() {
+        assert_eq!(
+            fields(Options::new().system_prompt("Be terse.")).as_deref(),
+            Some(r#"{"systemPrompt":["Be terse."]}"#)
+        );
+        assert_eq!(
+            fields(Options::new().system_prompt(SystemPrompt::preset_with_append("Also: French.")))
+                .as_deref(),
+            Some(r#"{"appendSystemPrompt":"Also: French."}"#)
+        );
+        let exclude = SystemPrompt::Preset {
+            append: None,
+            exclude_dynamic_sections: Some(true),
+        };
+        assert_eq!(
+            fields(Options::new().system_prompt(exclude)).as_deref(),
+            Some(r#"{"excludeDynamicSections":true}"#)
+        );
+        assert_eq!(
+            fields(Options::new().system_prompt(SystemPrompt::preset())),
+            None
+        );
+        assert_eq!(
+            fields(Options::new().system_prompt(SystemPrompt::File("/p".into()))),
+            None
+        );
+    }
+
+    #[test]
+    fn agents_keep_their_order() {
+        let options = Options::new()
+            .system_prompt(SystemPrompt::preset())
+            .agent_definition("zed", AgentDefinition::new("z", "pz").model("haiku"))
+            .agents([("abe", AgentDefinition::new("a", "pa"))]);
+        assert_eq!(
+            fields(options).as_deref(),
+            Some(
+                r#"{"agents":{"zed":{"description":"z","prompt":"pz","model":"haiku"},"abe":{"description":"a","prompt":"pa"}}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn sdk_servers_are_announced_by_name() {
+        let options = Options::new()
+            .declare_sdk_mcp_server(sdk_server("calc"))
+            .declare_sdk_mcp_server(sdk_server("db"));
+        let config = config(&options);
+        assert_eq!(
+            config.initialize_fields.as_ref().map(|raw| raw.get()),
+            Some(r#"{"sdkMcpServers":["calc","db"],"systemPrompt":[""]}"#)
+        );
+        let names: Vec<&str> = config.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["calc", "db"]);
+        assert!(config.has_bidirectional_needs());
+    }
+
+    #[test]
+    fn every_initialize_key_in_order() {
+        let options = Options::new()
+            .forward_subagent_text(true)
+            .prompt_suggestions(false)
+            .skills(Skills::list(["pdf", "xlsx"]))
+            .title("T")
+            .agent_definition("a", AgentDefinition::new("d", "p"))
+            .system_prompt(SystemPrompt::Preset {
+                append: Some("A".into()),
+                exclude_dynamic_sections: Some(false),
+            })
+            .json_schema(json!({"type": "object"}))
+            .declare_sdk_mcp_server(sdk_server("calc"));
+        assert_eq!(
+            fields(options).as_deref(),
+            Some(concat!(
+                r#"{"sdkMcpServers":["calc"],"jsonSchema":{"type":"object"},"appendSystemPrompt":"A","#,
+                r#""excludeDynamicSections":false,"agents":{"a":{"description":"d","prompt":"p"}},"title":"T","#,
+                r#""skills":["pdf","xlsx"],"promptSuggestions":false,"forwardSubagentText":true}"#
+            ))
+        );
+        assert_eq!(
+            fields(
+                Options::new()
+                    .skills(Skills::All)
+                    .forward_subagent_text(false)
+            )
+            .as_deref(),
+            Some(r#"{"systemPrompt":[""]}"#)
+        );
+    }
+
+    #[test]
+    fn hooks_are_grouped_event_then_matcher() {
+        let stop = HookEvent::Other("Stop".into());
+        let options = Options::new()
+            .declare_hook(HookMatcherConfig::new(
+                HookEvent::PreToolUse,
+                Some("Bash".into()),
+                2,
+            ))
+            .declare_hook(HookMatcherConfig::new(stop.clone(), None, 1))
+            .declare_hook(HookMatcherConfig::new(
+                HookEvent::PreToolUse,
+                Some("Write".into()),
+                1,
+            ))
+            .declare_hook(HookMatcherConfig::new(stop, Some("x".into()), 1));
+        assert_eq!(options.hook_matcher_order(), [0, 2, 1, 3]);
+        let config = config(&options);
+        // Ids in SessionConfig::hooks order: hook_0..hook_1 Bash, hook_2 Write, hook_3 Stop, hook_4 Stop/x.
+        let mut next = 0;
+        let ids: Vec<(String, Option<String>, Vec<String>)> = config
+            .hooks
+            .iter()
+            .map(|hook| {
+                let ids = (next..next + hook.callbacks)
+                    .map(|n| format!("hook_{n}"))
+                    .collect();
+                next += hook.callbacks;
+                (hook.event.as_str().to_owned(), hook.matcher.clone(), ids)
+            })
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                (
+                    "PreToolUse".to_string(),
+                    Some("Bash".to_string()),
+                    vec!["hook_0".to_string(), "hook_1".to_string()]
+                ),
+                (
+                    "PreToolUse".to_string(),
+                    Some("Write".to_string()),
+                    vec!["hook_2".to_string()]
+                ),
+                ("Stop".to_string(), None, vec!["hook_3".to_string()]),
+                (
+                    "Stop".to_string(),
+                    Some("x".to_string()),
+                    vec!["hook_4".to_string()]
+                ),
+            ]
+        );
+        assert_eq!(options.get_declared_hooks()[1].event.as_str(), "Stop");
+    }
+
+    #[test]
+    fn callbacks_timeouts_and_limits() {
+        let options = Options::new()
+            .declare_can_use_tool()
+            .declare_elicitation()
+            .control_timeout(Duration::from_secs(5))
+            .initialize_timeout(Duration::from_secs(90))
+            .max_buffer_size(4096)
+            .env(CEILING_VAR, "2500");
+        let config = config(&options);
+        assert!(config.can_use_tool && config.elicitation);
+        assert_eq!(config.input, InputMode::Streaming);
+        assert_eq!(config.timeouts.control_request, Duration::from_secs(5));
+        assert_eq!(config.timeouts.initialize, Duration::from_secs(90));
+        assert_eq!(
+            config.timeouts.run_end_ceiling,
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(config.limits.max_line_bytes, 4096);
+        let none = Options::new()
+            .env(CEILING_VAR, "0")
+            .session_config(InputMode::SingleTurn);
+        assert_eq!(none.map(|c| c.timeouts.run_end_ceiling), Ok(None));
+        let plain = Options::new()
+            .session_config(InputMode::SingleTurn)
+            .expect("valid");
+        assert!(!plain.can_use_tool && !plain.elicitation && plain.hooks.is_empty());
+        assert_eq!(
+            plain.limits.max_line_bytes,
+            SessionConfig::new(InputMode::SingleTurn)
+                .limits
+                .max_line_bytes
+        );
+    }
+
+    #[test]
+    fn run_end_ceiling_rules() {
+        assert_eq!(run_end_ceiling(None), Some(Duration::from_secs(600)));
+        assert_eq!(run_end_ceiling(Some("0")), None);
+        assert_eq!(
+            run_end_ceiling(Some(" 1500 ")),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            run_end_ceiling(Some("99999999999")),
+            Some(Duration::from_millis(2_147_483_647))
+        );
+        assert_eq!(
+            run_end_ceiling(Some("soon")),
+            Some(Duration::from_secs(600))
+        );
+        assert_eq!(run_end_ceiling(Some("-5")), Some(Duration::from_secs(600)));
+    }
+}

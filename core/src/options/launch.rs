@@ -1,0 +1,828 @@
+//! The command line and environment of the CLI child: [`LaunchSpec`] and [`Options::launch_spec`].
+//!
+//! Arguments follow the TypeScript SDK's order and forms (PROTOCOL-REFERENCE §1.3–1.5): value flags
+//! are single `--flag=value` tokens, so a value starting with `-` can never be read as a flag.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::error::OptionsError;
+use super::mcp_config::McpServerConfig;
+use super::ordered_map::{to_json, OrderedMap};
+use super::redact::{Pairs, RedactedPairs};
+use super::settings::settings_arg;
+use super::types::{OutputFormat, SystemPrompt, Thinking, Tools};
+use super::{skills, Options};
+use crate::permission::PermissionMode;
+
+/// What to start: program, arguments in a fixed order, environment changes, working directory.
+///
+/// `Debug` never prints the value of an environment variable whose name contains `KEY`, `TOKEN`,
+/// `SECRET` or `PASSWORD` (any case).
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LaunchSpec {
+    /// The CLI executable.
+    pub program: PathBuf,
+    /// Arguments, never passed through a shell.
+    pub args: Vec<String>,
+    /// Variables to set in the child's environment, on top of the inherited one.
+    pub env: Vec<(String, String)>,
+    /// Variables to remove from the inherited environment (none of them is also in `env`).
+    pub env_remove: Vec<String>,
+    /// Working directory of the child.
+    pub cwd: Option<PathBuf>,
+}
+
+impl fmt::Debug for LaunchSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LaunchSpec")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("env", &RedactedPairs(&self.env))
+            .field("env_remove", &self.env_remove)
+            .field("cwd", &self.cwd)
+            .finish()
+    }
+}
+
+/// The value of `CLAUDE_CODE_ENTRYPOINT` unless the user sets it.
+const ENTRYPOINT: &str = "sdk-rust";
+/// Inherited variables the child must not see (unless the user sets them): `CLAUDECODE` makes the
+/// CLI think it runs nested inside Claude Code; `NODE_OPTIONS` can break or hijack the CLI's runtime.
+const REMOVED_VARS: [&str; 2] = ["CLAUDECODE", "NODE_OPTIONS"];
+const SESSION_STATE_VAR: &str = "CLAUDE_CODE_SDK_READS_SESSION_STATE";
+
+/// Builds the argument list.
+struct Args(Vec<String>);
+
+impl Args {
+    /// `--flag`.
+    fn flag(&mut self, flag: &str) {
+        self.0.push(format!("--{flag}"));
+    }
+
+    /// `--flag` if `on`.
+    fn switch(&mut self, flag: &str, on: bool) {
+        if on {
+            self.flag(flag);
+        }
+    }
+
+    /// `--flag=value`, one token.
+    fn value(&mut self, flag: &str, value: impl fmt::Display) {
+        self.0.push(format!("--{flag}={value}"));
+    }
+
+    /// `--flag=value` if set.
+    fn opt(&mut self, flag: &str, value: Option<impl fmt::Display>) {
+        if let Some(value) = value {
+            self.value(flag, value);
+        }
+    }
+
+    /// `--flag=a,b` if the list is not empty.
+    fn list(&mut self, flag: &str, items: &[String]) {
+        if !items.is_empty() {
+            self.value(flag, items.join(","));
+        }
+    }
+
+    /// `--flag value` as two tokens, or `--flag=value` when the value is longer than one
+    /// character and starts with `-` (the TypeScript SDK's rule for `--mcp-config` and extra args).
+    fn pair(&mut self, flag: &str, value: &str) {
+        if value.len() > 1 && value.starts_with('-') {
+            self.value(flag, value);
+        } else {
+            self.flag(flag);
+            self.0.push(value.to_owned());
+        }
+    }
+}
+
+fn utf8<'a>(option: &'static str, path: &'a Path) -> Result<&'a str, OptionsError> {
+    path.to_str().ok_or_else(|| OptionsError::NonUtf8Path {
+        option,
+        path: path.display().to_string(),
+    })
+}
+
+fn permission_mode_wire(mode: &PermissionMode) -> String {
+    // `PermissionMode` serializes as its wire string (permission module CONTRACT).
+    match serde_json::to_value(mode) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => to_json(mode),
+    }
+}
+
+impl Options {
+    /// The command line and environment changes that start the CLI `program` for these options.
+    ///
+    /// Arguments start with `--output-format stream-json --verbose --input-format stream-json`,
+    /// then follow the TypeScript SDK's order; `--settings` (with the sandbox merged in) and the
+    /// extra args come last. In-process MCP servers and everything that travels in `initialize`
+    /// (system prompt, agents, …) are not on the command line.
+    ///
+    /// The environment sets `CLAUDE_CODE_ENTRYPOINT=sdk-rust` (overridable), then the user's
+    /// variables, then `CLAUDE_AGENT_SDK_VERSION` (not overridable),
+    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE=1` (unless the user set it, in any case),
+    /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, `CLAUDE_AGENT_SDK_CLIENT_APP` and `PWD` when
+    /// those options are set; it removes the inherited `CLAUDECODE` and `NODE_OPTIONS`.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let spec = Options::new().model("-x").launch_spec("claude".into())?;
+    /// assert_eq!(spec.args.last().map(String::as_str), Some("--model=-x"));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn launch_spec(&self, program: PathBuf) -> Result<LaunchSpec, OptionsError> {
+        self.validate()?;
+        let args = self.args()?;
+        let env = self.child_env()?;
+        if let Some(what) = args.iter().find(|arg| arg.contains('\0')) {
+            let what = what.split('=').next().unwrap_or(what).to_owned();
+            return Err(OptionsError::NulByte { what });
+        }
+        if let Some((name, _)) = env.iter().find(|(_, value)| value.contains('\0')) {
+            return Err(OptionsError::NulByte {
+                what: format!("environment variable {name}"),
+            });
+        }
+        let env_remove = REMOVED_VARS
+            .iter()
+            .filter(|var| !env.iter().any(|(name, _)| name == *var))
+            .map(|var| (*var).to_owned())
+            .collect();
+        Ok(LaunchSpec {
+            program,
+            args,
+            env,
+            env_remove,
+            cwd: self.cwd.clone(),
+        })
+    }
+
+    fn args(&self) -> Result<Vec<String>, OptionsError> {
+        let mut a = Args(Vec::new());
+        for token in [
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+        ] {
+            a.0.push(token.to_owned());
+        }
+        if let Some(SystemPrompt::File(path)) = &self.system_prompt {
+            a.value("system-prompt-file", utf8("system_prompt file", path)?);
+        }
+        let thinking = self.effective_thinking();
+        match thinking {
+            None => {}
+            Some(
+                Thinking::Adaptive
+                | Thinking::Enabled {
+                    budget_tokens: None,
+                },
+            ) => a.value("thinking", "adaptive"),
+            Some(Thinking::Disabled) => a.value("thinking", "disabled"),
+            Some(Thinking::Enabled {
+                budget_tokens: Some(tokens),
+            }) => a.value("max-thinking-tokens", tokens),
+        }
+        a.opt(
+            "thinking-display",
+            self.thinking_display.map(|d| d.as_str()),
+        );
+        a.opt("effort", self.effort.map(|e| e.as_str()));
+        a.opt("max-turns", self.max_turns);
+        a.opt("max-budget-usd", self.max_budget_usd);
+        a.opt("task-budget", self.task_budget);
+        a.opt("model", self.model.as_ref());
+        a.opt("agent", self.agent.as_ref());
+        a.list("betas", &self.betas);
+        if let Some(OutputFormat::JsonSchema(schema)) = &self.output_format {
+            a.value("json-schema", to_json(schema));
+        }
+        match (&self.debug_file, self.debug) {
+            (Some(path), _) => a.value("debug-file", utf8("debug_file", path)?),
+            (None, debug) => a.switch("debug", debug),
+        }
+        if self.can_use_tool {
+            a.value("permission-prompt-tool", "stdio");
+        } else {
+            a.opt(
+                "permission-prompt-tool",
+                self.permission_prompt_tool_name.as_ref(),
+            );
+        }
+        a.switch("continue", self.continue_conversation);
+        a.opt("resume", self.resume.as_ref());
+        a.list(
+            "allowedTools",
+            &skills::allowed_tools_with_skills(&self.allowed_tools, self.skills.as_ref()),
+        );
+        a.list("disallowedTools", &self.disallowed_tools);
+        match &self.tools {
+            None => {}
+            Some(Tools::List(tools)) => a.value("tools", tools.join(",")),
+            Some(Tools::Default) => a.value("tools", "default"),
+        }
+        if !self.mcp_servers.is_empty() {
+            a.pair("mcp-config", &self.mcp_config_json());
+        }
+        if let Some(sources) = &self.setting_sources {
+            let names: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
+            a.value("setting-sources", names.join(","));
+        }
+        a.switch("strict-mcp-config", self.strict_mcp_config);
+        a.opt(
+            "permission-mode",
+            self.permission_mode.as_ref().map(permission_mode_wire),
+        );
+        a.switch(
+            "allow-dangerously-skip-permissions",
+            self.allow_dangerously_skip_permissions,
+        );
+        a.opt("fallback-model", self.fallback_model.as_ref());
+        a.switch("include-hook-events", self.include_hook_events);
+        a.switch("include-partial-messages", self.include_partial_messages);
+        for dir in &self.add_dirs {
+            a.value("add-dir", utf8("add_dirs", dir)?);
+        }
+        for plugin in &self.plugins {
+            a.value("plugin-dir", utf8("plugins", &plugin.path)?);
+        }
+        a.switch("fork-session", self.fork_session);
+        a.opt("resume-session-at", self.resume_session_at.as_ref());
+        a.opt("resume-drops-turn", self.resume_drops_turn.as_ref());
+        a.opt("session-id", self.session_id.as_ref());
+        a.switch("no-session-persistence", self.no_session_persistence);
+        if let Some(settings) = settings_arg(self.settings.as_ref(), self.sandbox.as_ref())? {
+            a.pair("settings", &settings);
+        }
+        for (flag, value) in &self.extra_args {
+            match value {
+                None => a.flag(flag),
+                Some(value) => a.pair(flag, value),
+            }
+        }
+        Ok(a.0)
+    }
+
+    /// `{"mcpServers":{name: config, …}}` of the external servers, in the order they were added.
+    fn mcp_config_json(&self) -> String {
+        #[derive(Serialize)]
+        struct McpConfig<'a> {
+            #[serde(rename = "mcpServers")]
+            mcp_servers: OrderedMap<'a, McpServerConfig>,
+        }
+        to_json(&McpConfig {
+            mcp_servers: OrderedMap(&self.mcp_servers),
+        })
+    }
+
+    fn child_env(&self) -> Result<Vec<(String, String)>, OptionsError> {
+        let mut env = Pairs::default();
+        if !self
+            .env
+            .0
+            .iter()
+            .any(|(name, _)| name == "CLAUDE_CODE_ENTRYPOINT")
+        {
+            env.set("CLAUDE_CODE_ENTRYPOINT".into(), ENTRYPOINT.into());
+        }
+        for (name, value) in &self.env.0 {
+            env.set(name.clone(), value.clone());
+        }
+        env.set(
+            "CLAUDE_AGENT_SDK_VERSION".into(),
+            env!("CARGO_PKG_VERSION").into(),
+        );
+        if !self
+            .env
+            .0
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(SESSION_STATE_VAR))
+        {
+            env.set(SESSION_STATE_VAR.into(), "1".into());
+        }
+        if self.enable_file_checkpointing {
+            env.set(
+                "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(),
+                "true".into(),
+            );
+        }
+        if let Some(label) = &self.client_app {
+            env.set("CLAUDE_AGENT_SDK_CLIENT_APP".into(), label.clone());
+        }
+        if let Some(cwd) = &self.cwd {
+            env.set("PWD".into(), utf8("cwd", cwd)?.to_owned());
+        }
+        Ok(env.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{
+        Effort, McpRemoteServer, McpServerConfig, PluginConfig, SandboxSettings, SettingSource,
+        Skills, SystemPrompt, Thinking, ThinkingDisplay,
+    };
+    use super::*;
+    use crate::mcp::McpServerSpec;
+
+    const FIXED: [&str; 5] = [
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--input-format",
+        "stream-json",
+    ];
+    const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+    fn spec(options: &Options) -> LaunchSpec {
+        options
+            .launch_spec("claude".into())
+            .expect("test options are valid")
+    }
+
+    /// The arguments after the fixed five.
+    fn tail(options: Options) -> Vec<String> {
+        let args = spec(&options).args;
+        assert_eq!(args[..5], FIXED);
+        args[5..].to_vec()
+    }
+
+    fn sdk_server(name: &str) -> McpServerSpec {
+        McpServerSpec {
+            name: name.into(),
+            version: "1.0.0".into(),
+            tools: Vec::new(),
+        }
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults() {
+        let spec = spec(&Options::new());
+        assert_eq!(spec.program, PathBuf::from("claude"));
+        assert_eq!(spec.args, FIXED);
+        assert_eq!(
+            spec.env,
+            pairs(&[
+                ("CLAUDE_CODE_ENTRYPOINT", "sdk-rust"),
+                ("CLAUDE_AGENT_SDK_VERSION", VERSION),
+                ("CLAUDE_CODE_SDK_READS_SESSION_STATE", "1"),
+            ])
+        );
+        assert_eq!(spec.env_remove, ["CLAUDECODE", "NODE_OPTIONS"]);
+        assert_eq!(spec.cwd, None);
+    }
+
+    #[test]
+    fn every_argv_option_in_typescript_order() {
+        let options = Options::new()
+            .system_prompt(SystemPrompt::File("/p/prompt.md".into()))
+            .settings_json(json!({"model": "x"}))
+            .extra_arg("replay-user-messages", None)
+            .extra_arg("foo", Some("bar".into()))
+            .persist_session(false)
+            .session_id("sid")
+            .resume_drops_turn("u-2")
+            .resume_session_at("u-1")
+            .fork_session(true)
+            .plugin(PluginConfig::local("/plug"))
+            .add_dirs(["/a", "/b"])
+            .include_partial_messages(true)
+            .include_hook_events(true)
+            .fallback_model("sonnet")
+            .allow_dangerously_skip_permissions(true)
+            .permission_mode(PermissionMode::AcceptEdits)
+            .strict_mcp_config(true)
+            .setting_sources([
+                SettingSource::User,
+                SettingSource::Project,
+                SettingSource::Local,
+            ])
+            .mcp_server("fs", McpServerConfig::stdio("npx", ["srv"]))
+            .tools(["Read", "Bash"])
+            .disallowed_tools(["Write"])
+            .skills(Skills::list(["pdf"]))
+            .allowed_tools(["Read", "Bash(git:*)"])
+            .resume("sess-1")
+            .continue_conversation(true)
+            .permission_prompt_tool_name("mcp__perm__ask")
+            .debug_file("/tmp/d.log")
+            .json_schema(json!({"type": "object"}))
+            .betas(["context-1m-2025-08-07", "b2"])
+            .agent("reviewer")
+            .model("opus")
+            .task_budget(50_000)
+            .max_budget_usd(2.5)
+            .max_turns(7)
+            .effort(Effort::High)
+            .thinking_display(ThinkingDisplay::Summarized)
+            .thinking(Thinking::Enabled {
+                budget_tokens: Some(4096),
+            });
+        assert_eq!(
+            tail(options),
+            [
+                "--system-prompt-file=/p/prompt.md",
+                "--max-thinking-tokens=4096",
+                "--thinking-display=summarized",
+                "--effort=high",
+                "--max-turns=7",
+                "--max-budget-usd=2.5",
+                "--task-budget=50000",
+                "--model=opus",
+                "--agent=reviewer",
+                "--betas=context-1m-2025-08-07,b2",
+                r#"--json-schema={"type":"object"}"#,
+                "--debug-file=/tmp/d.log",
+                "--permission-prompt-tool=mcp__perm__ask",
+                "--continue",
+                "--resume=sess-1",
+                "--allowedTools=Read,Bash(git:*),Skill(pdf)",
+                "--disallowedTools=Write",
+                "--tools=Read,Bash",
+                "--mcp-config",
+                r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["srv"]}}}"#,
+                "--setting-sources=user,project,local",
+                "--strict-mcp-config",
+                "--permission-mode=acceptEdits",
+                "--allow-dangerously-skip-permissions",
+                "--fallback-model=sonnet",
+                "--include-hook-events",
+                "--include-partial-messages",
+                "--add-dir=/a",
+                "--add-dir=/b",
+                "--plugin-dir=/plug",
+                "--fork-session",
+                "--resume-session-at=u-1",
+                "--resume-drops-turn=u-2",
+                "--session-id=sid",
+                "--no-session-persistence",
+                "--settings",
+                r#"{"model":"x"}"#,
+                "--replay-user-messages",
+                "--foo",
+                "bar",
+            ]
+        );
+    }
+
+    #[test]
+    fn options_that_stay_off_argv() {
+        let options = Options::new()
+            .system_prompt("text prompt")
+            .agent_definition("a", super::super::AgentDefinition::new("d", "p"))
+            .title("t")
+            .prompt_suggestions(true)
+            .forward_subagent_text(true)
+            .verbatim_prompts(true)
+            .declare_elicitation()
+            .declare_sdk_mcp_server(sdk_server("calc"))
+            .max_buffer_size(1024)
+            .control_timeout(std::time::Duration::from_secs(5))
+            .initialize_timeout(std::time::Duration::from_secs(5))
+            .persist_session(true)
+            .debug(false);
+        assert_eq!(tail(options), Vec::<String>::new());
+    }
+
+    #[test]
+    fn single_forms() {
+        assert_eq!(tail(Options::new().debug(true)), ["--debug"]);
+        assert_eq!(
+            tail(Options::new().debug(true).debug_file("/d")),
+            ["--debug-file=/d"]
+        );
+        assert_eq!(tail(Options::new().default_tools()), ["--tools=default"]);
+        assert_eq!(
+            tail(Options::new().tools(Vec::<String>::new())),
+            ["--tools="]
+        );
+        assert_eq!(
+            tail(Options::new().setting_sources([])),
+            ["--setting-sources="]
+        );
+        assert_eq!(
+            tail(Options::new().skills(Skills::All)),
+            ["--allowedTools=Skill"]
+        );
+        assert_eq!(tail(Options::new().add_dir("/x")), ["--add-dir=/x"]);
+        assert_eq!(
+            tail(Options::new().max_budget_usd(3.0)),
+            ["--max-budget-usd=3"]
+        );
+        assert_eq!(
+            tail(Options::new().resume_drops_turn("")),
+            ["--resume-drops-turn="]
+        );
+        assert_eq!(
+            tail(Options::new().declare_can_use_tool()),
+            ["--permission-prompt-tool=stdio"]
+        );
+        assert_eq!(
+            tail(Options::new().permission_mode(PermissionMode::Default)),
+            ["--permission-mode=default"]
+        );
+        let efforts = [
+            Effort::Low,
+            Effort::Medium,
+            Effort::High,
+            Effort::XHigh,
+            Effort::Max,
+        ];
+        let names: Vec<String> = efforts
+            .into_iter()
+            .flat_map(|e| tail(Options::new().effort(e)))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "--effort=low",
+                "--effort=medium",
+                "--effort=high",
+                "--effort=xhigh",
+                "--effort=max"
+            ]
+        );
+    }
+
+    #[test]
+    fn dash_leading_values_stay_one_token() {
+        let options = Options::new()
+            .model("-x")
+            .resume("--evil")
+            .session_id("-s")
+            .fallback_model("--print")
+            .allowed_tools(["-a", "b"]);
+        assert_eq!(
+            tail(options),
+            [
+                "--model=-x",
+                "--resume=--evil",
+                "--allowedTools=-a,b",
+                "--fallback-model=--print",
+                "--session-id=-s"
+            ]
+        );
+    }
+
+    #[test]
+    fn extra_args_and_settings_use_pairs_unless_dash_leading() {
+        let options = Options::new()
+            .settings("-settings.json")
+            .extra_arg("a", Some("-v".into()))
+            .extra_arg("b", Some("-".into()))
+            .extra_arg("c", None)
+            .extra_arg("a", Some("--w".into()));
+        assert_eq!(
+            tail(options),
+            ["--settings=-settings.json", "--a=--w", "--b", "-", "--c"]
+        );
+    }
+
+    #[test]
+    fn list_joining() {
+        let options = Options::new()
+            .allowed_tools(["Read"])
+            .allowed_tools(["Grep", "Glob"])
+            .disallowed_tools(["Bash", "Write"])
+            .betas(["x", "y"]);
+        assert_eq!(
+            tail(options),
+            [
+                "--betas=x,y",
+                "--allowedTools=Read,Grep,Glob",
+                "--disallowedTools=Bash,Write"
+            ]
+        );
+    }
+
+    #[test]
+    fn mcp_config_holds_external_servers_only_in_order() {
+        let options = Options::new()
+            .declare_sdk_mcp_server(sdk_server("calc"))
+            .mcp_server("zeta", McpServerConfig::sse("https://z/sse"))
+            .mcp_server(
+                "alpha",
+                McpServerConfig::Http(McpRemoteServer::new("https://a/mcp").header("X", "1")),
+            )
+            .mcp_server(
+                "raw",
+                McpServerConfig::Raw(json!({"type": "stdio", "command": "r"})),
+            );
+        assert_eq!(
+            tail(options),
+            [
+                "--mcp-config",
+                concat!(
+                    r#"{"mcpServers":{"zeta":{"type":"sse","url":"https://z/sse"},"#,
+                    r#""alpha":{"type":"http","url":"https://a/mcp","headers":{"X":"1"}},"#,
+                    r#""raw":{"command":"r","type":"stdio"}}}"#
+                ),
+            ]
+        );
+        assert_eq!(
+            tail(Options::new().declare_sdk_mcp_server(sdk_server("calc"))),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn settings_and_sandbox_merge_into_one_flag() {
+        let options = Options::new()
+            .settings(
+                r#"{"permissions":{"allow":["Read"]},"sandbox":{"excludedCommands":["git"]}}"#,
+            )
+            .sandbox(
+                SandboxSettings::new()
+                    .enabled(true)
+                    .excluded_commands(["docker"]),
+            )
+            .extra_arg("x", None);
+        assert_eq!(
+            tail(options),
+            [
+                "--settings",
+                concat!(
+                    r#"{"permissions":{"allow":["Read"]},"#,
+                    r#""sandbox":{"enabled":true,"excludedCommands":["git","docker"],"failIfUnavailable":true}}"#
+                ),
+                "--x",
+            ]
+        );
+        let sandbox_only =
+            Options::new().sandbox(SandboxSettings::new().auto_allow_bash_if_sandboxed(true));
+        assert_eq!(
+            tail(sandbox_only),
+            [
+                "--settings",
+                r#"{"sandbox":{"autoAllowBashIfSandboxed":true}}"#
+            ]
+        );
+        assert_eq!(
+            tail(Options::new().settings("/etc/s.json")),
+            ["--settings", "/etc/s.json"]
+        );
+    }
+
+    #[test]
+    fn thinking_variants() {
+        let cases: [(Options, &[&str]); 9] = [
+            (
+                Options::new().thinking(Thinking::Adaptive),
+                &["--thinking=adaptive"],
+            ),
+            (
+                Options::new().thinking(Thinking::Disabled),
+                &["--thinking=disabled"],
+            ),
+            (
+                Options::new().thinking(Thinking::Enabled {
+                    budget_tokens: None,
+                }),
+                &["--thinking=adaptive"],
+            ),
+            (
+                Options::new().thinking(Thinking::Enabled {
+                    budget_tokens: Some(1000),
+                }),
+                &["--max-thinking-tokens=1000"],
+            ),
+            (
+                Options::new().max_thinking_tokens(0),
+                &["--thinking=disabled"],
+            ),
+            (
+                Options::new().max_thinking_tokens(5),
+                &["--max-thinking-tokens=5"],
+            ),
+            (
+                Options::new()
+                    .max_thinking_tokens(5)
+                    .thinking(Thinking::Adaptive),
+                &["--thinking=adaptive"],
+            ),
+            (
+                Options::new()
+                    .thinking(Thinking::Adaptive)
+                    .thinking_display(ThinkingDisplay::Omitted),
+                &["--thinking=adaptive", "--thinking-display=omitted"],
+            ),
+            (
+                Options::new().thinking_display(ThinkingDisplay::Highlights),
+                &["--thinking-display=highlights"],
+            ),
+        ];
+        for (options, expected) in cases {
+            assert_eq!(tail(options), expected);
+        }
+    }
+
+    #[test]
+    fn env_overrides_and_fixed_variables() {
+        let options = Options::new()
+            .env("FOO", "1")
+            .env("CLAUDE_CODE_ENTRYPOINT", "my-app")
+            .env("CLAUDE_AGENT_SDK_VERSION", "9.9.9")
+            .envs([
+                ("claude_code_sdk_reads_session_state", "0"),
+                ("NODE_OPTIONS", "--max-old-space-size=64"),
+            ])
+            .enable_file_checkpointing(true)
+            .client_app("app/1.0")
+            .cwd("/w");
+        let spec = spec(&options);
+        assert_eq!(
+            spec.env,
+            pairs(&[
+                ("FOO", "1"),
+                ("CLAUDE_CODE_ENTRYPOINT", "my-app"),
+                ("CLAUDE_AGENT_SDK_VERSION", VERSION),
+                ("claude_code_sdk_reads_session_state", "0"),
+                ("NODE_OPTIONS", "--max-old-space-size=64"),
+                ("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true"),
+                ("CLAUDE_AGENT_SDK_CLIENT_APP", "app/1.0"),
+                ("PWD", "/w"),
+            ])
+        );
+        assert_eq!(spec.env_remove, ["CLAUDECODE"]);
+        assert_eq!(spec.cwd, Some(PathBuf::from("/w")));
+        assert_eq!(spec.args, FIXED);
+    }
+
+    #[test]
+    fn env_from_a_map() {
+        let map = std::collections::HashMap::from([("ONLY", "one")]);
+        let env = spec(&Options::new().envs(map)).env;
+        assert_eq!(env[1], ("ONLY".to_string(), "one".to_string()));
+    }
+
+    #[test]
+    fn debug_redacts_api_key() {
+        let secret = "sk-ant-api03-SECRET-VALUE";
+        let options = Options::new()
+            .env("ANTHROPIC_API_KEY", secret)
+            .env("anthropic_auth_token", secret)
+            .model("opus");
+        let spec = spec(&options);
+        assert!(spec
+            .env
+            .contains(&("ANTHROPIC_API_KEY".to_string(), secret.to_string())));
+        for text in [
+            format!("{options:?}"),
+            format!("{spec:?}"),
+            format!("{options:#?}"),
+            format!("{spec:#?}"),
+        ] {
+            assert!(!text.contains(secret), "{text}");
+            assert!(text.contains("ANTHROPIC_API_KEY"), "{text}");
+        }
+        assert!(format!("{spec:?}").contains(r#""CLAUDE_CODE_ENTRYPOINT": "sdk-rust""#));
+    }
+
+    #[test]
+    fn nul_bytes_and_non_utf8_paths_are_refused() {
+        let err = Options::new().model("a\0b").launch_spec("claude".into());
+        assert_eq!(
+            err,
+            Err(OptionsError::NulByte {
+                what: "--model".into()
+            })
+        );
+        let err = Options::new().env("X", "a\0b").launch_spec("claude".into());
+        assert_eq!(
+            err,
+            Err(OptionsError::NulByte {
+                what: "environment variable X".into()
+            })
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let bad = std::ffi::OsStr::from_bytes(b"/tmp/\xff");
+            let err = Options::new().add_dir(bad).launch_spec("claude".into());
+            assert_eq!(
+                err,
+                Err(OptionsError::NonUtf8Path {
+                    option: "add_dirs",
+                    path: "/tmp/\u{fffd}".into()
+                })
+            );
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! The consuming, chainable setters of [`Options`], one per option. Each says where the value goes
+//! (a flag of the command line, a key of `initialize`, or a variable of the child's environment).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::ordered_map::upsert;
+use super::{
+    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PluginConfig, SandboxSettings,
+    SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools,
+};
+use crate::permission::PermissionMode;
+
+fn strings<I, S>(items: I) -> Vec<String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    items.into_iter().map(Into::into).collect()
+}
+
+impl Options {
+    /// The system prompt: text, Claude Code's preset (with text appended), or a file.
+    /// Unset, the session sends an empty system prompt (initialize `systemPrompt: [""]`).
+    pub fn system_prompt(mut self, prompt: impl Into<SystemPrompt>) -> Self {
+        self.system_prompt = Some(prompt.into());
+        self
+    }
+
+    /// Only these built-in tools (`--tools=a,b`; an empty list disables all of them).
+    pub fn tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tools = Some(Tools::List(strings(tools)));
+        self
+    }
+
+    /// Claude Code's default tool set (`--tools=default`).
+    pub fn default_tools(mut self) -> Self {
+        self.tools = Some(Tools::Default);
+        self
+    }
+
+    /// Tools (or tool rules like `Bash(git:*)`) allowed without asking (`--allowedTools=a,b`). Adds to earlier calls.
+    pub fn allowed_tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allowed_tools.extend(strings(tools));
+        self
+    }
+
+    /// Tools (or rules) that are always refused (`--disallowedTools=a,b`). Adds to earlier calls.
+    pub fn disallowed_tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.disallowed_tools.extend(strings(tools));
+        self
+    }
+
+    /// Most agent turns per prompt (`--max-turns=N`); must be positive.
+    pub fn max_turns(mut self, turns: u32) -> Self {
+        self.max_turns = Some(turns);
+        self
+    }
+
+    /// Spending limit in US dollars (`--max-budget-usd=X`).
+    pub fn max_budget_usd(mut self, dollars: f64) -> Self {
+        self.max_budget_usd = Some(dollars);
+        self
+    }
+
+    /// Token budget of the whole task (`--task-budget=N`); must be positive.
+    pub fn task_budget(mut self, total_tokens: u64) -> Self {
+        self.task_budget = Some(total_tokens);
+        self
+    }
+
+    /// The model, an alias (`sonnet`, `opus`, `haiku`) or a full name (`--model=M`).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The model to use when the main one is overloaded (`--fallback-model=M`); must differ from the model.
+    pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
+        self.fallback_model = Some(model.into());
+        self
+    }
+
+    /// API beta headers, e.g. `context-1m-2025-08-07` (`--betas=a,b`). Adds to earlier calls.
+    pub fn betas<I, S>(mut self, betas: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.betas.extend(strings(betas));
+        self
+    }
+
+    /// An MCP tool that answers permission prompts (`--permission-prompt-tool=NAME`).
+    /// Not together with a `can_use_tool` callback.
+    pub fn permission_prompt_tool_name(mut self, tool: impl Into<String>) -> Self {
+        self.permission_prompt_tool_name = Some(tool.into());
+        self
+    }
+
+    /// The starting permission mode (`--permission-mode=M`).
+    pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
+        self.permission_mode = Some(mode);
+        self
+    }
+
+    /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
+    pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
+        self.allow_dangerously_skip_permissions = allow;
+        self
+    }
+
+    /// Continue the most recent conversation in the working directory (`--continue`).
+    pub fn continue_conversation(mut self, continue_: bool) -> Self {
+        self.continue_conversation = continue_;
+        self
+    }
+
+    /// Resume the session with this id (`--resume=ID`).
+    pub fn resume(mut self, session_id: impl Into<String>) -> Self {
+        self.resume = Some(session_id.into());
+        self
+    }
+
+    /// Use this UUID as the new session's id (`--session-id=UUID`).
+    pub fn session_id(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = Some(session_id.into());
+        self
+    }
+
+    /// When resuming, continue in a new session instead of appending to the old one (`--fork-session`).
+    pub fn fork_session(mut self, fork: bool) -> Self {
+        self.fork_session = fork;
+        self
+    }
+
+    /// When resuming, resume at this message UUID (`--resume-session-at=UUID`).
+    pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
+        self.resume_session_at = Some(message_uuid.into());
+        self
+    }
+
+    /// When resuming, drop the turn starting at this message UUID (`--resume-drops-turn=UUID`; may be empty).
+    pub fn resume_drops_turn(mut self, message_uuid: impl Into<String>) -> Self {
+        self.resume_drops_turn = Some(message_uuid.into());
+        self
+    }
+
+    /// Settings as a file path or inline JSON text (`--settings <value>`, passed as is).
+    /// With [`Options::sandbox`] it must be inline JSON: files are not read here.
+    pub fn settings(mut self, path_or_json: impl Into<String>) -> Self {
+        self.settings = Some(Settings::Text(path_or_json.into()));
+        self
+    }
+
+    /// Settings as a JSON object (`--settings <json>`).
+    pub fn settings_json(mut self, settings: serde_json::Value) -> Self {
+        self.settings = Some(Settings::Json(settings));
+        self
+    }
+
+    /// Sandbox settings, deep-merged into the settings' `sandbox` block (`--settings <json>`).
+    pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
+        self.sandbox = Some(sandbox);
+        self
+    }
+
+    /// One more directory the agent may access (`--add-dir=D`).
+    pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.add_dirs.push(dir.into());
+        self
+    }
+
+    /// More directories the agent may access (`--add-dir=D`, once per directory).
+    pub fn add_dirs<I, P>(mut self, dirs: I) -> Self
+    where
+        I: IntoIterator<Item = P>,
+        P: Into<PathBuf>,
+    {
+        self.add_dirs.extend(dirs.into_iter().map(Into::into));
+        self
+    }
+
+    /// An external MCP server (`--mcp-config {"mcpServers":{…}}`); a later one with the same name replaces it.
+    pub fn mcp_server(mut self, name: impl Into<String>, config: McpServerConfig) -> Self {
+        upsert(&mut self.mcp_servers, name.into(), config);
+        self
+    }
+
+    /// Several external MCP servers, as [`Options::mcp_server`] each.
+    pub fn mcp_servers<I, S>(self, servers: I) -> Self
+    where
+        I: IntoIterator<Item = (S, McpServerConfig)>,
+        S: Into<String>,
+    {
+        servers.into_iter().fold(self, |options, (name, config)| {
+            options.mcp_server(name, config)
+        })
+    }
+
+    /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
+    pub fn include_partial_messages(mut self, include: bool) -> Self {
+        self.include_partial_messages = include;
+        self
+    }
+
+    /// Report hook activity as `system` messages (`--include-hook-events`).
+    pub fn include_hook_events(mut self, include: bool) -> Self {
+        self.include_hook_events = include;
+        self
+    }
+
+    /// Use only the MCP servers given here, ignoring every other MCP configuration (`--strict-mcp-config`).
+    pub fn strict_mcp_config(mut self, strict: bool) -> Self {
+        self.strict_mcp_config = strict;
+        self
+    }
+
+    /// Which settings files the CLI reads (`--setting-sources=user,project`; an empty list reads none).
+    pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
+        self.setting_sources = Some(sources.into_iter().collect());
+        self
+    }
+
+    /// Load a plugin (`--plugin-dir=P`); only local plugins are supported.
+    pub fn plugin(mut self, plugin: PluginConfig) -> Self {
+        self.plugins.push(plugin);
+        self
+    }
+
+    /// Load several plugins, as [`Options::plugin`] each.
+    pub fn plugins(mut self, plugins: impl IntoIterator<Item = PluginConfig>) -> Self {
+        self.plugins.extend(plugins);
+        self
+    }
+
+    /// Any other CLI flag, given without leading dashes: `None` gives `--flag`, a value gives
+    /// `--flag value` (or `--flag=value` when the value starts with `-`). Emitted last, in call order.
+    pub fn extra_arg(mut self, flag: impl Into<String>, value: Option<String>) -> Self {
+        upsert(&mut self.extra_args, flag.into(), value);
+        self
+    }
+
+    /// Extended thinking (`--thinking=…` or `--max-thinking-tokens=N`).
+    pub fn thinking(mut self, thinking: Thinking) -> Self {
+        self.thinking = Some(thinking);
+        self
+    }
+
+    /// How thinking is shown (`--thinking-display=D`); refused while thinking is disabled.
+    pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
+        self.thinking_display = Some(display);
+        self
+    }
+
+    /// Older form of [`Options::thinking`], used only when that is unset: 0 disables thinking,
+    /// any other value is a thinking budget.
+    pub fn max_thinking_tokens(mut self, tokens: u32) -> Self {
+        self.max_thinking_tokens = Some(tokens);
+        self
+    }
+
+    /// The effort level (`--effort=L`).
+    pub fn effort(mut self, effort: Effort) -> Self {
+        self.effort = Some(effort);
+        self
+    }
+
+    /// The shape of the final result (`--json-schema=…` and initialize `jsonSchema`).
+    pub fn output_format(mut self, format: OutputFormat) -> Self {
+        self.output_format = Some(format);
+        self
+    }
+
+    /// The final result must match this JSON Schema; the same as
+    /// `output_format(OutputFormat::JsonSchema(schema))`.
+    pub fn json_schema(self, schema: serde_json::Value) -> Self {
+        self.output_format(OutputFormat::JsonSchema(schema))
+    }
+
+    /// A subagent (initialize `agents`); a later one with the same name replaces it.
+    pub fn agent_definition(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
+        upsert(&mut self.agents, name.into(), agent);
+        self
+    }
+
+    /// Several subagents, as [`Options::agent_definition`] each.
+    pub fn agents<I, S>(self, agents: I) -> Self
+    where
+        I: IntoIterator<Item = (S, AgentDefinition)>,
+        S: Into<String>,
+    {
+        agents.into_iter().fold(self, |options, (name, agent)| {
+            options.agent_definition(name, agent)
+        })
+    }
+
+    /// Run the main thread as this agent (`--agent=NAME`).
+    pub fn agent(mut self, name: impl Into<String>) -> Self {
+        self.agent = Some(name.into());
+        self
+    }
+
+    /// Which skills may be used: adds `Skill` or `Skill(name)` to the allowed tools; a list is also
+    /// sent as initialize `skills`.
+    pub fn skills(mut self, skills: Skills) -> Self {
+        self.skills = Some(skills);
+        self
+    }
+
+    /// Whether the session is saved to disk (default true; false gives `--no-session-persistence`).
+    pub fn persist_session(mut self, persist: bool) -> Self {
+        self.no_session_persistence = !persist;
+        self
+    }
+
+    /// Debug logging of the CLI (`--debug`), to stderr unless [`Options::debug_file`] is set.
+    pub fn debug(mut self, debug: bool) -> Self {
+        self.debug = debug;
+        self
+    }
+
+    /// Write the CLI's debug log to this file (`--debug-file=P`; replaces `--debug`).
+    pub fn debug_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.debug_file = Some(path.into());
+        self
+    }
+
+    /// Set a variable in the child's environment (on top of the inherited one); a later value for
+    /// the same name replaces it. `CLAUDE_AGENT_SDK_VERSION` cannot be overridden.
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.set(name.into(), value.into());
+        self
+    }
+
+    /// Set several variables, as [`Options::env`] each (a `Vec` of pairs, a `HashMap`, …).
+    pub fn envs<I, K, V>(self, vars: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        vars.into_iter()
+            .fold(self, |options, (name, value)| options.env(name, value))
+    }
+
+    /// The child's working directory (also sets `PWD`).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// The CLI executable to run, instead of looking one up.
+    pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.cli_path = Some(path.into());
+        self
+    }
+
+    /// Longest stdout line accepted, in bytes ([`crate::session::Limits::max_line_bytes`], default 16 MiB).
+    pub fn max_buffer_size(mut self, bytes: usize) -> Self {
+        self.max_buffer_size = Some(bytes);
+        self
+    }
+
+    /// How long a control request (other than `initialize`) may take (default 60 s).
+    pub fn control_timeout(mut self, timeout: Duration) -> Self {
+        self.control_timeout = Some(timeout);
+        self
+    }
+
+    /// How long `initialize` may take (default 60 s).
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.initialize_timeout = Some(timeout);
+        self
+    }
+
+    /// Stamp every user message `"client_composed": true`, so the CLI takes it verbatim (CLI ≥ 2.1.248).
+    pub fn verbatim_prompts(mut self, verbatim: bool) -> Self {
+        self.verbatim_prompts = verbatim;
+        self
+    }
+
+    /// Forward subagents' text output to the host (initialize `forwardSubagentText: true`).
+    pub fn forward_subagent_text(mut self, forward: bool) -> Self {
+        self.forward_subagent_text = forward;
+        self
+    }
+
+    /// The session's title (initialize `title`).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Whether the CLI suggests a next prompt after each result (initialize `promptSuggestions`).
+    pub fn prompt_suggestions(mut self, suggest: bool) -> Self {
+        self.prompt_suggestions = Some(suggest);
+        self
+    }
+
+    /// Track file changes so they can be rewound (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
+    pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
+        self.enable_file_checkpointing = enable;
+        self
+    }
+
+    /// A label for the application using the SDK (`CLAUDE_AGENT_SDK_CLIENT_APP`).
+    pub fn client_app(mut self, label: impl Into<String>) -> Self {
+        self.client_app = Some(label.into());
+        self
+    }
+}

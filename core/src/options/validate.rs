@@ -1,0 +1,336 @@
+//! Checks shared by [`Options::launch_spec`] and [`Options::session_config`]: options that
+//! contradict each other or that the CLI cannot receive.
+
+use super::error::OptionsError;
+use super::settings::settings_arg;
+use super::types::Thinking;
+use super::{skills, Options};
+
+impl Options {
+    /// Refuse contradictory or unusable options, naming what to change.
+    pub(crate) fn validate(&self) -> Result<(), OptionsError> {
+        if let (true, Some(tool)) = (self.can_use_tool, &self.permission_prompt_tool_name) {
+            return Err(OptionsError::CanUseToolWithPromptTool { tool: tool.clone() });
+        }
+        if let (Some(model), Some(fallback)) = (&self.model, &self.fallback_model) {
+            if model == fallback {
+                return Err(OptionsError::FallbackModelSameAsModel {
+                    model: model.clone(),
+                });
+            }
+        }
+        self.check_positive()?;
+        if let Some(dollars) = self.max_budget_usd {
+            if !dollars.is_finite() || dollars < 0.0 {
+                return Err(OptionsError::InvalidBudget { value: dollars });
+            }
+        }
+        if let Some(plugin) = self.plugins.iter().find(|plugin| plugin.kind != "local") {
+            return Err(OptionsError::UnsupportedPluginType {
+                kind: plugin.kind.clone(),
+                path: plugin.path.display().to_string(),
+            });
+        }
+        skills::check(self.skills.as_ref())?;
+        settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?;
+        self.check_mcp_server_names()?;
+        if let Some((flag, _)) = self
+            .extra_args
+            .iter()
+            .find(|(flag, _)| !is_valid_flag_name(flag))
+        {
+            return Err(OptionsError::InvalidExtraArgFlag { flag: flag.clone() });
+        }
+        if let Some((key, _)) = self
+            .env
+            .0
+            .iter()
+            .find(|(key, _)| key.is_empty() || key.contains(['=', '\0']))
+        {
+            return Err(OptionsError::InvalidEnvName { key: key.clone() });
+        }
+        if let Some(hook) = self.hooks.iter().find(|hook| hook.callbacks == 0) {
+            return Err(OptionsError::HookWithoutCallbacks {
+                event: hook.event.as_str().to_owned(),
+                matcher: hook.matcher.clone(),
+            });
+        }
+        if self.thinking_display.is_some() && self.effective_thinking() == Some(Thinking::Disabled)
+        {
+            return Err(OptionsError::ThinkingDisplayWhileDisabled);
+        }
+        Ok(())
+    }
+
+    /// Thinking as configured: [`Options::thinking`], else derived from `max_thinking_tokens`
+    /// (0 → disabled, N → enabled with budget N).
+    pub(crate) fn effective_thinking(&self) -> Option<Thinking> {
+        self.thinking.or(match self.max_thinking_tokens {
+            None => None,
+            Some(0) => Some(Thinking::Disabled),
+            Some(tokens) => Some(Thinking::Enabled {
+                budget_tokens: Some(tokens),
+            }),
+        })
+    }
+
+    fn check_positive(&self) -> Result<(), OptionsError> {
+        let zero = [
+            ("max_turns", self.max_turns == Some(0)),
+            ("task_budget", self.task_budget == Some(0)),
+            ("max_buffer_size", self.max_buffer_size == Some(0)),
+            (
+                "control_timeout",
+                self.control_timeout.is_some_and(|t| t.is_zero()),
+            ),
+            (
+                "initialize_timeout",
+                self.initialize_timeout.is_some_and(|t| t.is_zero()),
+            ),
+        ];
+        match zero.iter().find(|(_, is_zero)| *is_zero) {
+            Some((option, _)) => Err(OptionsError::MustBePositive { option }),
+            None => Ok(()),
+        }
+    }
+
+    fn check_mcp_server_names(&self) -> Result<(), OptionsError> {
+        let sdk = self
+            .sdk_mcp_servers
+            .iter()
+            .map(|server| server.name.as_str());
+        let external = self.mcp_servers.iter().map(|(name, _)| name.as_str());
+        let mut seen = std::collections::HashSet::new();
+        match sdk.chain(external).find(|name| !seen.insert(*name)) {
+            Some(name) => Err(OptionsError::DuplicateMcpServerName {
+                name: name.to_owned(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An `extra_args` key that becomes exactly one `--key` flag.
+fn is_valid_flag_name(flag: &str) -> bool {
+    !flag.is_empty()
+        && !flag.starts_with('-')
+        && !flag.contains(|c: char| c == '=' || c.is_whitespace() || c == '\0')
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::super::{McpServerConfig, PluginConfig, SandboxSettings, Skills, ThinkingDisplay};
+    use super::*;
+    use crate::hooks::HookEvent;
+    use crate::mcp::McpServerSpec;
+    use crate::session::{HookMatcherConfig, InputMode};
+
+    fn sdk_server(name: &str) -> McpServerSpec {
+        McpServerSpec {
+            name: name.into(),
+            version: "1.0.0".into(),
+            tools: Vec::new(),
+        }
+    }
+
+    /// Both entry points refuse the options with the same error.
+    fn refused(options: Options) -> OptionsError {
+        let launch = options
+            .launch_spec("claude".into())
+            .expect_err("launch_spec must refuse");
+        let session = options
+            .session_config(InputMode::Streaming)
+            .expect_err("session_config must refuse");
+        assert_eq!(launch.to_string(), session.to_string());
+        launch
+    }
+
+    #[test]
+    fn can_use_tool_with_prompt_tool() {
+        let err = refused(
+            Options::new()
+                .permission_prompt_tool_name("mcp__p__ask")
+                .declare_can_use_tool(),
+        );
+        assert_eq!(
+            err,
+            OptionsError::CanUseToolWithPromptTool {
+                tool: "mcp__p__ask".into()
+            }
+        );
+        assert!(err.to_string().contains("remove one of them"), "{err}");
+    }
+
+    #[test]
+    fn fallback_equal_to_model() {
+        let err = refused(Options::new().model("opus").fallback_model("opus"));
+        assert_eq!(
+            err,
+            OptionsError::FallbackModelSameAsModel {
+                model: "opus".into()
+            }
+        );
+        assert!(Options::new()
+            .model("opus")
+            .fallback_model("sonnet")
+            .launch_spec("c".into())
+            .is_ok());
+    }
+
+    #[test]
+    fn settings_file_with_sandbox() {
+        let err = refused(
+            Options::new()
+                .settings("./s.json")
+                .sandbox(SandboxSettings::new().enabled(true)),
+        );
+        assert_eq!(
+            err,
+            OptionsError::SettingsFileWithSandbox {
+                path: "./s.json".into()
+            }
+        );
+        assert!(err.to_string().contains("settings_json"), "{err}");
+    }
+
+    #[test]
+    fn invalid_settings_json_with_sandbox() {
+        let err = Options::new()
+            .settings("{broken")
+            .sandbox(SandboxSettings::new())
+            .launch_spec("c".into())
+            .expect_err("broken JSON");
+        assert!(
+            matches!(err, OptionsError::InvalidSettingsJson { .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn invalid_skill_name() {
+        let err = refused(Options::new().skills(Skills::list(["ok", "bad,name"])));
+        assert_eq!(
+            err,
+            OptionsError::InvalidSkillName {
+                name: "bad,name".into(),
+                reason: "it contains '(', ')' or ','"
+            }
+        );
+    }
+
+    #[test]
+    fn duplicate_mcp_server_names() {
+        let twice = Options::new()
+            .declare_sdk_mcp_server(sdk_server("calc"))
+            .declare_sdk_mcp_server(sdk_server("calc"));
+        assert_eq!(
+            refused(twice),
+            OptionsError::DuplicateMcpServerName {
+                name: "calc".into()
+            }
+        );
+        let clash = Options::new()
+            .declare_sdk_mcp_server(sdk_server("fs"))
+            .mcp_server("fs", McpServerConfig::sse("u"));
+        assert_eq!(
+            refused(clash),
+            OptionsError::DuplicateMcpServerName { name: "fs".into() }
+        );
+    }
+
+    #[test]
+    fn non_local_plugin() {
+        let err = refused(
+            Options::new()
+                .plugin(PluginConfig::local("/ok"))
+                .plugin(PluginConfig::new("npm", "/p")),
+        );
+        assert_eq!(
+            err,
+            OptionsError::UnsupportedPluginType {
+                kind: "npm".into(),
+                path: "/p".into()
+            }
+        );
+    }
+
+    #[test]
+    fn zero_values() {
+        let cases = [
+            (Options::new().max_turns(0), "max_turns"),
+            (Options::new().task_budget(0), "task_budget"),
+            (Options::new().max_buffer_size(0), "max_buffer_size"),
+            (
+                Options::new().control_timeout(Duration::ZERO),
+                "control_timeout",
+            ),
+            (
+                Options::new().initialize_timeout(Duration::ZERO),
+                "initialize_timeout",
+            ),
+        ];
+        for (options, option) in cases {
+            assert_eq!(refused(options), OptionsError::MustBePositive { option });
+        }
+    }
+
+    #[test]
+    fn bad_budget() {
+        for value in [-1.0, f64::INFINITY] {
+            assert_eq!(
+                refused(Options::new().max_budget_usd(value)),
+                OptionsError::InvalidBudget { value }
+            );
+        }
+        assert!(matches!(
+            refused(Options::new().max_budget_usd(f64::NAN)),
+            OptionsError::InvalidBudget { .. }
+        ));
+    }
+
+    #[test]
+    fn bad_extra_arg_flags() {
+        for flag in ["", "--model", "a=b", "a b"] {
+            let err = refused(Options::new().extra_arg(flag, None));
+            assert_eq!(err, OptionsError::InvalidExtraArgFlag { flag: flag.into() });
+        }
+    }
+
+    #[test]
+    fn bad_env_names() {
+        for key in ["", "A=B", "A\0"] {
+            assert_eq!(
+                refused(Options::new().env(key, "v")),
+                OptionsError::InvalidEnvName { key: key.into() }
+            );
+        }
+    }
+
+    #[test]
+    fn hook_without_callbacks() {
+        let err = refused(Options::new().declare_hook(HookMatcherConfig::new(
+            HookEvent::PreToolUse,
+            Some("Bash".into()),
+            0,
+        )));
+        assert_eq!(
+            err,
+            OptionsError::HookWithoutCallbacks {
+                event: "PreToolUse".into(),
+                matcher: Some("Bash".into())
+            }
+        );
+    }
+
+    #[test]
+    fn thinking_display_while_disabled() {
+        let err = refused(
+            Options::new()
+                .max_thinking_tokens(0)
+                .thinking_display(ThinkingDisplay::Summarized),
+        );
+        assert_eq!(err, OptionsError::ThinkingDisplayWhileDisabled);
+    }
+}

@@ -1,0 +1,100 @@
+//! Requests the CLI sent us that are not answered yet.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use serde_json::value::RawValue;
+
+use crate::control::InboundId;
+use crate::mcp::ToolCall;
+
+/// What kind of answer an inbound request takes, and what is needed to write it.
+#[derive(Debug)]
+pub(crate) enum Awaiting {
+    /// `can_use_tool`: the original input, sent back when the host allows without changes.
+    Permission { original_input: Box<RawValue> },
+    Hook,
+    McpTool(ToolCall),
+    Elicitation,
+}
+
+impl Awaiting {
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Awaiting::Permission { .. } => "can_use_tool",
+            Awaiting::Hook => "hook_callback",
+            Awaiting::McpTool(_) => "mcp tools/call",
+            Awaiting::Elicitation => "elicitation",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) wire_id: String,
+    pub(crate) awaiting: Awaiting,
+}
+
+/// How many cancelled ids are remembered, so a late `respond` says `Cancelled` rather than `UnknownId`.
+const REMEMBERED_CANCELS: usize = 1024;
+
+#[derive(Debug, Default)]
+pub(crate) struct InboundTable {
+    next: u64,
+    open: BTreeMap<InboundId, Entry>,
+    by_wire: HashMap<String, InboundId>,
+    cancelled: VecDeque<InboundId>,
+}
+
+impl InboundTable {
+    /// Whether a request with this wire id is already open (the CLI repeated it).
+    pub(crate) fn is_open(&self, wire_id: &str) -> bool {
+        self.by_wire.contains_key(wire_id)
+    }
+
+    pub(crate) fn insert(&mut self, wire_id: String, awaiting: Awaiting) -> InboundId {
+        let id = InboundId::from_raw(self.next);
+        self.next += 1;
+        self.by_wire.insert(wire_id.clone(), id);
+        self.open.insert(id, Entry { wire_id, awaiting });
+        id
+    }
+
+    pub(crate) fn get(&self, id: InboundId) -> Option<&Awaiting> {
+        self.open.get(&id).map(|e| &e.awaiting)
+    }
+
+    pub(crate) fn take(&mut self, id: InboundId) -> Option<Entry> {
+        let entry = self.open.remove(&id)?;
+        self.by_wire.remove(&entry.wire_id);
+        Some(entry)
+    }
+
+    pub(crate) fn was_cancelled(&self, id: InboundId) -> bool {
+        self.cancelled.contains(&id)
+    }
+
+    /// Withdraw the request with this wire id; returns its id if it was open.
+    pub(crate) fn cancel(&mut self, wire_id: &str) -> Option<InboundId> {
+        let id = self.by_wire.remove(wire_id)?;
+        self.open.remove(&id);
+        if self.cancelled.len() == REMEMBERED_CANCELS {
+            self.cancelled.pop_front();
+        }
+        self.cancelled.push_back(id);
+        Some(id)
+    }
+
+    /// Withdraw everything (the CLI is gone); returns the ids that were open.
+    pub(crate) fn cancel_all(&mut self) -> Vec<InboundId> {
+        let wire_ids: Vec<String> = self.open.values().map(|e| e.wire_id.clone()).collect();
+        wire_ids.iter().filter_map(|w| self.cancel(w)).collect()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.open.len()
+    }
+}

@@ -1,0 +1,109 @@
+//! The `initialize` request body and the `hook_N` callback-id table (PROTOCOL-REFERENCE §3.4, §5.1).
+
+use serde::Serialize;
+
+use super::config::{HookFailurePolicy, SessionConfig};
+use super::HookRef;
+
+#[derive(Serialize)]
+struct MatcherEntry<'a> {
+    matcher: Option<&'a str>,
+    #[serde(rename = "hookCallbackIds")]
+    hook_callback_ids: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout: Option<f64>,
+    #[serde(rename = "onFailure", skip_serializing_if = "Option::is_none")]
+    on_failure: Option<&'static str>,
+}
+
+/// The `request` object of `initialize`, and the hook each `hook_N` id stands for (index N).
+pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) {
+    let mut refs = Vec::new();
+    // Events in first-declared order, matchers in declared order within each event.
+    let mut by_event: Vec<(&str, Vec<MatcherEntry<'_>>)> = Vec::new();
+    for (matcher_index, m) in config.hooks.iter().enumerate() {
+        let ids = (0..m.callbacks)
+            .map(|hook_index| {
+                refs.push(HookRef { event: m.event.clone(), matcher_index, hook_index });
+                format!("hook_{}", refs.len() - 1)
+            })
+            .collect();
+        let entry = MatcherEntry {
+            matcher: m.matcher.as_deref(),
+            hook_callback_ids: ids,
+            timeout: m.timeout_secs,
+            on_failure: m.on_failure.map(|p| match p {
+                HookFailurePolicy::Continue => "continue",
+                HookFailurePolicy::Block => "block",
+            }),
+        };
+        let name = m.event.as_str();
+        match by_event.iter_mut().find(|(e, _)| *e == name) {
+            Some((_, entries)) => entries.push(entry),
+            None => by_event.push((name, vec![entry])),
+        }
+    }
+    let mut body = String::from(r#"{"subtype":"initialize","hooks":"#);
+    if by_event.is_empty() {
+        body.push_str("null");
+    } else {
+        let map: serde_json::Map<String, serde_json::Value> = by_event
+            .into_iter()
+            .map(|(event, entries)| {
+                let value = serde_json::to_value(entries).expect("hook matchers always serialize");
+                (event.to_owned(), value)
+            })
+            .collect();
+        body.push_str(&serde_json::to_string(&map).expect("a JSON map always serializes"));
+    }
+    if let Some(fields) = &config.initialize_fields {
+        // Splice the other fields of the object in after "hooks".
+        let inner = fields.get().trim();
+        let inner = inner.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or("").trim();
+        if !inner.is_empty() {
+            body.push(',');
+            body.push_str(inner);
+        }
+    }
+    body.push('}');
+    (body, refs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::HookEvent;
+    use crate::session::{HookMatcherConfig, InputMode};
+
+    #[test]
+    fn no_hooks_gives_null_like_the_recordings() {
+        let config = SessionConfig::new(InputMode::SingleTurn);
+        let (body, refs) = initialize_body(&config);
+        assert_eq!(body, r#"{"subtype":"initialize","hooks":null}"#);
+        assert!(refs.is_empty());
+    }
+
+    #[test]
+    fn hook_ids_are_given_out_in_declaration_order_and_grouped_by_event() {
+        let mut config = SessionConfig::new(InputMode::SingleTurn);
+        let mut pre = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
+        pre.timeout_secs = Some(30.0);
+        config.hooks.push(pre);
+        config.hooks.push(HookMatcherConfig::new(HookEvent::Other("Stop".into()), None, 2));
+        config.hooks.push(HookMatcherConfig::new(HookEvent::PreToolUse, None, 1));
+        config.initialize_fields =
+            Some(serde_json::value::RawValue::from_string(r#"{"sdkMcpServers":["calc"]}"#.into()).unwrap());
+        let (body, refs) = initialize_body(&config);
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"subtype":"initialize","hooks":{
+                "PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30.0},{"matcher":null,"hookCallbackIds":["hook_3"]}],
+                "Stop":[{"matcher":null,"hookCallbackIds":["hook_1","hook_2"]}]},
+                "sdkMcpServers":["calc"]})
+        );
+        assert_eq!(refs.len(), 4);
+        assert_eq!((refs[2].matcher_index, refs[2].hook_index), (1, 1));
+        assert_eq!((refs[3].matcher_index, refs[3].hook_index), (2, 0));
+    }
+}

@@ -1,0 +1,312 @@
+//! Unit tests of the session: bytes in, bytes and events out, no process and no clock.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::control::{ControlRequest, InboundKind, Reply, RequestFailure};
+use crate::message::UserInput;
+
+fn lines(t: Option<Transmit>) -> Vec<serde_json::Value> {
+    match t {
+        Some(Transmit::Write(bytes)) => {
+            assert_eq!(bytes.last(), Some(&b'\n'), "writes are whole lines");
+            bytes
+                .split(|b| *b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_slice(l).expect("every written line is JSON"))
+                .collect()
+        }
+        other => panic!("expected a write, got {other:?}"),
+    }
+}
+
+fn events(s: &mut Session) -> Vec<Event> {
+    std::iter::from_fn(|| s.poll_event()).collect()
+}
+
+fn feed(s: &mut Session, now: Instant, line: &str) {
+    s.handle_stdout(now, line.as_bytes());
+    s.handle_stdout(now, b"\n");
+}
+
+fn started(config: SessionConfig) -> (Session, Instant) {
+    let now = Instant::now();
+    let mut s = Session::new(config, now);
+    let init = lines(s.poll_transmit());
+    assert_eq!(init[0]["request"]["subtype"], "initialize");
+    assert_eq!(init[0]["request_id"], "req_0");
+    (s, now)
+}
+
+fn success(id: &str, body: &str) -> String {
+    format!(r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{id}","response":{body}}}}}"#)
+}
+
+#[test]
+fn initialize_answer_is_kept_and_reported() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("req_0", r#"{"commands":[{"name":"x","description":"d"}],"models":[],"claude_code_version":"2.1.330"}"#));
+    let ev = events(&mut s);
+    assert!(matches!(&ev[..], [Event::RequestDone { id, outcome: Ok(_) }] if *id == s.initialize_id()));
+    let info = s.server_info().unwrap();
+    assert_eq!(info.commands[0].name, "x");
+    assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
+}
+
+#[test]
+fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let a = s.request(now, ControlRequest::SetModel { model: Some("m".into()) }).unwrap();
+    let b = s.request(now, ControlRequest::Raw {
+        subtype: "bogus_subtype".into(),
+        body: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
+    })
+    .unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(written[0]["request"], serde_json::json!({"subtype":"set_model","model":"m"}));
+    assert_eq!(written[1]["request"], serde_json::json!({"subtype":"bogus_subtype"}));
+    feed(
+        &mut s,
+        now,
+        &format!(
+            r#"{{"type":"control_response","response":{{"subtype":"error","request_id":"{b}","error":"Unsupported control request subtype: bogus_subtype","error_code":"unsupported_request"}}}}"#
+        ),
+    );
+    feed(&mut s, now, &success(&a.to_string(), r#"{"model":"m"}"#));
+    let ev = events(&mut s);
+    match &ev[..] {
+        [Event::RequestDone { id: id1, outcome: Err(RequestFailure::Refused { message, code }) }, Event::RequestDone { id: id2, outcome: Ok(body) }] =>
+        {
+            assert_eq!(*id1, b);
+            assert_eq!(message, "Unsupported control request subtype: bogus_subtype");
+            assert_eq!(code.as_deref(), Some("unsupported_request"));
+            assert_eq!(*id2, a);
+            assert_eq!(body.raw().unwrap().get(), r#"{"model":"m"}"#);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.pending_requests(), 1, "only initialize is still pending");
+}
+
+#[test]
+fn unmatched_response_is_a_recoverable_line_error() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("nope", "{}"));
+    assert!(matches!(&events(&mut s)[..], [Event::LineError(LineError::UnmatchedResponse(id))] if id == "nope"));
+}
+
+#[test]
+fn requests_time_out_at_their_deadline() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.timeouts.control_request = Duration::from_secs(5);
+    config.timeouts.initialize = Duration::from_secs(60);
+    let (mut s, now) = started(config);
+    let id = s.request(now, ControlRequest::Interrupt).unwrap();
+    assert_eq!(s.poll_timeout(), Some(now + Duration::from_secs(5)));
+    s.handle_timeout(now + Duration::from_secs(4));
+    assert!(events(&mut s).is_empty());
+    s.handle_timeout(now + Duration::from_secs(5));
+    match &events(&mut s)[..] {
+        [Event::RequestDone { id: got, outcome: Err(RequestFailure::Timeout(d)) }] => {
+            assert_eq!(*got, id);
+            assert_eq!(*d, Duration::from_secs(5));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.poll_timeout(), Some(now + Duration::from_secs(60)), "initialize still pending");
+}
+
+#[test]
+fn eof_and_exit_fail_everything_at_once_then_finish() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let id = s.request(now, ControlRequest::McpStatus).unwrap();
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    let ev = events(&mut s);
+    assert_eq!(ev.len(), 2);
+    for e in &ev {
+        assert!(matches!(e, Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::Exited(st))), .. } if st.code == Some(1)));
+    }
+    assert!(matches!(ev[1], Event::RequestDone { id: got, .. } if got == id));
+    assert!(!s.is_finished(), "stdout has not ended yet");
+    s.handle_stdout_eof(now);
+    assert!(matches!(&events(&mut s)[..], [Event::Finished(Termination::ProcessFailed(st))] if st.code == Some(1)));
+    assert!(s.is_finished());
+    assert_eq!(s.send_user(now, UserInput::text("x")), Err(SendError::Closed));
+    assert_eq!(s.request(now, ControlRequest::Interrupt), Err(RequestError::Closed));
+}
+
+#[test]
+fn bad_lines_are_reported_and_the_session_goes_on() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.limits.max_line_bytes = 100;
+    let (mut s, now) = started(config);
+    feed(&mut s, now, "[SandboxDebug] hello");
+    feed(&mut s, now, "\u{1b}[31m{\"type\":\"x\"}");
+    let long = format!(r#"{{"type":"x","pad":"{}"}}"#, "a".repeat(150));
+    feed(&mut s, now, &long);
+    s.handle_stdout(now, &[0xff, 0xfe, b'\n']);
+    feed(&mut s, now, &success("req_0", "{}"));
+    let ev = events(&mut s);
+    assert!(matches!(&ev[0], Event::LineError(LineError::NotJson { snippet, .. }) if snippet == "[SandboxDebug] hello"));
+    assert!(matches!(&ev[1], Event::LineError(LineError::NotJson { .. })));
+    assert!(matches!(&ev[2], Event::LineError(LineError::TooLong { len, limit: 100 }) if *len == long.len()));
+    assert!(matches!(&ev[3], Event::LineError(LineError::NotJson { .. })));
+    assert!(matches!(&ev[4], Event::RequestDone { outcome: Ok(_), .. }), "{ev:?}");
+}
+
+#[test]
+fn unknown_message_kinds_pass_through_raw() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let line = r#"{"type":"brand_new_kind","x":[1,2,{"y":null}]}"#;
+    feed(&mut s, now, line);
+    match &events(&mut s)[..] {
+        [Event::Message(m)] => assert_eq!(m.raw_json(), line),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn keep_alive_is_consumed() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, r#"{"type":"keep_alive"}"#);
+    assert!(events(&mut s).is_empty());
+}
+
+#[test]
+fn unknown_inbound_subtype_and_unconfigured_callbacks_are_refused() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, r#"{"type":"control_request","request_id":"u1","request":{"subtype":"request_user_dialog","dialog_kind":"x"}}"#);
+    feed(&mut s, now, r#"{"type":"control_request","request_id":"u2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t"}}"#);
+    feed(&mut s, now, r#"{"type":"control_request","request_id":"u3","request":{"subtype":"hook_callback","callback_id":"hook_9","input":{}}}"#);
+    feed(&mut s, now, r#"{"type":"control_request","request_id":"u4","request":{"subtype":"elicitation","mcp_server_name":"s","message":"m"}}"#);
+    assert!(events(&mut s).is_empty());
+    let written = lines(s.poll_transmit());
+    assert_eq!(
+        written[0],
+        serde_json::json!({"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"Unsupported control request subtype: request_user_dialog","error_code":"unsupported_request"}})
+    );
+    assert_eq!(written[1]["response"]["error"], "canUseTool callback is not provided");
+    assert_eq!(written[2]["response"]["error"], "No hook callback found for ID: hook_9");
+    assert_eq!(written[3]["response"], serde_json::json!({"subtype":"success","request_id":"u4","response":{"action":"decline"}}));
+}
+
+fn permission_config() -> SessionConfig {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.can_use_tool = true;
+    config
+}
+
+const CAN_USE_TOOL: &str = r#"{"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}"#;
+
+#[test]
+fn can_use_tool_is_surfaced_and_answered_once() {
+    let (mut s, now) = started(permission_config());
+    feed(&mut s, now, CAN_USE_TOOL);
+    let id = match &events(&mut s)[..] {
+        [Event::Inbound(req)] => {
+            assert_eq!(req.wire_id, "p1");
+            match &req.kind {
+                InboundKind::CanUseTool(p) => {
+                    assert_eq!(p.tool_name, "Bash");
+                    assert_eq!(p.input.get(), r#"{"command":"ls"}"#);
+                }
+                other => panic!("{other:?}"),
+            }
+            req.id
+        }
+        other => panic!("{other:?}"),
+    };
+    // The same request again while open is ignored.
+    feed(&mut s, now, CAN_USE_TOOL);
+    assert!(events(&mut s).is_empty());
+    let wrong = s.respond(now, id, Reply::Hook(Default::default()));
+    assert!(matches!(wrong, Err(RespondError::WrongKind { .. })));
+    s.respond(now, id, Reply::error("no")).unwrap();
+    assert_eq!(s.respond(now, id, Reply::error("again")), Err(RespondError::UnknownId));
+    let written = lines(s.poll_transmit());
+    assert_eq!(written.len(), 1);
+    assert_eq!(written[0]["response"]["request_id"], "p1");
+    assert_eq!(written[0]["response"]["error"], "no");
+}
+
+#[test]
+fn cancel_withdraws_an_inbound_request_and_no_reply_is_written() {
+    let (mut s, now) = started(permission_config());
+    feed(&mut s, now, CAN_USE_TOOL);
+    let Some(Event::Inbound(req)) = s.poll_event() else { panic!() };
+    feed(&mut s, now, r#"{"type":"control_cancel_request","request_id":"p1"}"#);
+    assert!(matches!(&events(&mut s)[..], [Event::Cancelled(id)] if *id == req.id));
+    assert_eq!(s.respond(now, req.id, Reply::error("late")), Err(RespondError::Cancelled));
+    assert_eq!(s.poll_transmit(), None);
+}
+
+#[test]
+fn end_input_with_nothing_sent_closes_stdin_at_once() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    s.end_input(now);
+    assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin));
+    assert_eq!(s.poll_transmit(), None);
+    assert_eq!(s.request(now, ControlRequest::Interrupt), Err(RequestError::InputClosed));
+    assert_eq!(s.send_user(now, UserInput::text("x")), Err(SendError::InputEnded));
+}
+
+#[test]
+fn stdin_stays_open_while_an_inbound_request_is_unanswered() {
+    let (mut s, now) = started(permission_config());
+    s.end_input(now);
+    feed(&mut s, now, CAN_USE_TOOL);
+    // Nothing was sent, so the run is over, but the CLI is waiting for our answer.
+    let Some(Event::Inbound(req)) = s.poll_event() else { panic!() };
+    assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin), "closing was decided before the request came");
+    assert_eq!(s.respond(now, req.id, Reply::error("x")), Err(RespondError::InputClosed));
+}
+
+#[test]
+fn close_by_host_fails_pending_and_finishes_as_closed() {
+    let (mut s, now) = started(permission_config());
+    feed(&mut s, now, CAN_USE_TOOL);
+    let Some(Event::Inbound(req)) = s.poll_event() else { panic!() };
+    s.close(now);
+    let ev = events(&mut s);
+    assert!(matches!(&ev[0], Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::ClosedByHost)), .. }));
+    assert!(matches!(&ev[1], Event::Cancelled(id) if *id == req.id));
+    assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::signal(15));
+    assert!(matches!(&events(&mut s)[..], [Event::Finished(Termination::ClosedByHost)]));
+}
+
+#[test]
+fn full_event_queue_stops_reading_without_losing_anything() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.limits.max_queued_events = 3;
+    let (mut s, now) = started(config);
+    let mut text = String::new();
+    for i in 0..10 {
+        text.push_str(&format!("{{\"type\":\"k{i}\"}}\n"));
+    }
+    s.handle_stdout(now, text.as_bytes());
+    assert!(!s.wants_read());
+    let ev = events(&mut s);
+    assert_eq!(ev.len(), 10, "back-pressure never drops");
+    assert!(s.wants_read());
+}
+
+#[test]
+fn too_many_pending_requests_are_refused() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.limits.max_pending_requests = 2;
+    let (mut s, now) = started(config);
+    s.request(now, ControlRequest::Interrupt).unwrap();
+    assert_eq!(s.request(now, ControlRequest::Interrupt), Err(RequestError::TooManyPending(2)));
+}
+
+#[test]
+fn pending_permission_requests_in_the_initialize_answer_are_served() {
+    let (mut s, now) = started(permission_config());
+    let body = format!(r#"{{"commands":[]}},"pending_permission_requests":[{CAN_USE_TOOL}]"#);
+    feed(&mut s, now, &success("req_0", &body));
+    let ev = events(&mut s);
+    assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
+    assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "p1"));
+}
