@@ -157,6 +157,12 @@ impl HookInput {
     /// string `hook_event_name`, or when a known event lacks one of its required fields or has one
     /// of the wrong type. It never panics.
     pub fn parse(input: &RawValue) -> Result<HookInput, serde_json::Error> {
+        // Only an object is a hook input (serde would also read a struct from an array).
+        if !input.get().trim_start().starts_with('{') {
+            return Err(serde::de::Error::custom(
+                "a hook input must be a JSON object",
+            ));
+        }
         let name: EventName<'_> = serde_json::from_str(input.get())?;
         let event = HookEvent::from_name(&name.hook_event_name);
         match HookInput::parse_known(&event, input.get()) {

@@ -196,6 +196,7 @@ fn malformed_inputs_are_errors_not_panics() {
     let bad = [
         "null",
         "[]",
+        r#"["PreToolUse"]"#,
         "\"PreToolUse\"",
         "{}",
         r#"{"hook_event_name":7}"#,
