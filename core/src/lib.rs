@@ -23,3 +23,5 @@ pub mod message;
 pub mod options;
 pub mod permission;
 pub mod session;
+#[cfg(test)]
+mod test_fixtures;
