@@ -10,14 +10,13 @@
 //! With `--summary` the output ends with one line:
 //! `messages=N results=N inbound=N cancels=N errors=N unknown=N`.
 
-use std::collections::HashMap;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use claude_agent_core::control::Reply;
 use claude_agent_core::message::Message;
-use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
-use serde_json::value::RawValue;
+use claude_agent_core::recording::Recording;
+use claude_agent_core::session::{Event, InputMode, Session};
 
 #[derive(Default)]
 struct Counts {
@@ -44,34 +43,19 @@ fn main() -> ExitCode {
         }
     };
 
-    // Split a recording into what the CLI printed and the answers it got, by request id.
-    let mut stdout = String::new();
-    let mut answers: HashMap<String, Box<RawValue>> = HashMap::new();
-    let mut config = SessionConfig::new(InputMode::Streaming);
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        match serde_json::from_str::<Recorded>(line) {
-            Ok(Recorded { dir, msg }) if dir == "in" => {
-                if let Ok(response) = serde_json::from_str::<RecordedAnswer>(msg.get()) {
-                    if let Some(body) = response.response.response {
-                        answers.insert(response.response.request_id, body);
-                    }
-                }
-            }
-            Ok(Recorded { msg, .. }) => {
-                if msg.get().contains(r#""can_use_tool""#) {
-                    config.can_use_tool = true;
-                }
-                stdout.push_str(msg.get());
-                stdout.push('\n');
-            }
-            Err(_) => {
-                stdout.push_str(line);
-                stdout.push('\n');
-            }
+    let recording = match Recording::parse(&text) {
+        Ok(recording) => recording,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
         }
+    };
+    let mut stdout = String::new();
+    for line in recording.cli_output() {
+        stdout.push_str(line.get());
+        stdout.push('\n');
     }
-    // Recordings answer hooks and tools the replay does not declare; accept them as recorded.
-    config.can_use_tool |= !answers.is_empty();
+    let config = recording.session_config(InputMode::Streaming);
 
     let now = Instant::now();
     let mut session = Session::new(config, now);
@@ -92,8 +76,8 @@ fn main() -> ExitCode {
             Event::Inbound(req) => {
                 counts.inbound += 1;
                 println!("inbound  {} {:?}", req.wire_id, req.kind);
-                let reply = match answers.get(&req.wire_id) {
-                    Some(body) => Reply::Raw(body.clone()),
+                let reply = match recording.answer_to(&req.wire_id) {
+                    Some(body) => Reply::Raw(body.to_owned()),
                     None => Reply::error("not answered in the recording"),
                 };
                 if let Err(e) = session.respond(now, req.id, reply) {
@@ -130,22 +114,4 @@ fn describe(m: &Message) -> String {
         Err(_) => "?".to_owned(),
     };
     format!("{kind:<28} {} bytes", raw.len())
-}
-
-#[derive(serde::Deserialize)]
-struct Recorded<'a> {
-    dir: &'a str,
-    #[serde(borrow)]
-    msg: &'a RawValue,
-}
-
-#[derive(serde::Deserialize)]
-struct RecordedAnswer {
-    response: RecordedAnswerBody,
-}
-
-#[derive(serde::Deserialize)]
-struct RecordedAnswerBody {
-    request_id: String,
-    response: Option<Box<RawValue>>,
 }

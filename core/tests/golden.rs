@@ -7,21 +7,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use claude_agent_core::control::{ControlRequest, InboundKind, Reply, RequestId};
-use claude_agent_core::hooks::{HookEvent, HookOutput};
-use claude_agent_core::mcp::{McpServerSpec, ToolResult, ToolSpec};
+use claude_agent_core::hooks::HookOutput;
+use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
-use claude_agent_core::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig, Transmit};
-use serde::Deserialize;
+use claude_agent_core::recording::{Direction, Recording};
+use claude_agent_core::session::{Event, InputMode, Session, Transmit};
 use serde_json::value::RawValue;
 use serde_json::Value;
-
-#[derive(Deserialize)]
-struct Record<'a> {
-    dir: &'a str,
-    #[serde(borrow)]
-    msg: &'a RawValue,
-}
 
 struct Step {
     dir_in: bool,
@@ -33,63 +26,18 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/transcripts")
 }
 
-fn load(path: &Path) -> Vec<Step> {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let rec: Record<'_> = serde_json::from_str(l).unwrap();
-            let raw = rec.msg.get().to_owned();
-            Step { dir_in: rec.dir == "in", value: serde_json::from_str(&raw).unwrap(), raw }
-        })
-        .collect()
-}
-
-/// The session configuration the recording implies: hooks and SDK servers from its initialize.
-fn config_for(steps: &[Step]) -> SessionConfig {
-    let mut config = SessionConfig::new(InputMode::Streaming);
-    let init = steps
+fn load(path: &Path) -> (Recording, Vec<Step>) {
+    let recording = Recording::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let steps = recording
+        .lines()
         .iter()
-        .find(|s| s.dir_in && s.value["request"]["subtype"] == "initialize")
-        .expect("every recording starts with initialize");
-    if let Some(hooks) = init.value["request"]["hooks"].as_object() {
-        for (event, matchers) in hooks {
-            for m in matchers.as_array().unwrap() {
-                let ids = m["hookCallbackIds"].as_array().unwrap().len();
-                let event = event.parse::<HookEvent>().unwrap();
-                let mut matcher = HookMatcherConfig::new(event, m["matcher"].as_str().map(String::from), ids);
-                matcher.timeout_secs = m["timeout"].as_f64();
-                config.hooks.push(matcher);
-            }
-        }
-    }
-    if let Some(servers) = init.value["request"]["sdkMcpServers"].as_array() {
-        let mut fields = serde_json::Map::new();
-        fields.insert("sdkMcpServers".into(), Value::Array(servers.clone()));
-        config.initialize_fields = Some(serde_json::value::to_raw_value(&fields).unwrap());
-        // Tools as the recording's tools/list answer described them.
-        let tools: Vec<Value> = steps
-            .iter()
-            .filter(|s| s.dir_in)
-            .filter_map(|s| s.value["response"]["response"]["mcp_response"]["result"]["tools"].as_array().cloned())
-            .next()
-            .unwrap_or_default();
-        for name in servers {
-            let mut server = McpServerSpec::new(name.as_str().unwrap(), "1.0.0");
-            for t in &tools {
-                let schema = serde_json::value::to_raw_value(&t["inputSchema"]).unwrap();
-                server = server.tool(ToolSpec::new(
-                    t["name"].as_str().unwrap(),
-                    t["description"].as_str().unwrap(),
-                    schema,
-                ));
-            }
-            config.mcp_servers.push(server);
-        }
-    }
-    config.can_use_tool =
-        steps.iter().any(|s| !s.dir_in && s.value["request"]["subtype"] == "can_use_tool");
-    config
+        .map(|l| Step {
+            dir_in: l.direction == Direction::ToCli,
+            raw: l.json.get().to_owned(),
+            value: serde_json::from_str(l.json.get()).unwrap(),
+        })
+        .collect();
+    (recording, steps)
 }
 
 /// The control request the recording sent, as our typed API builds it.
@@ -151,9 +99,9 @@ struct Outcome {
     errors: Vec<String>,
 }
 
-fn replay(steps: &[Step], chunk: usize) -> Outcome {
+fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
     let now = Instant::now();
-    let mut session = Session::new(config_for(steps), now);
+    let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     let mut written = Vec::new();
     let mut messages = Vec::new();
     let mut errors = Vec::new();
@@ -182,11 +130,10 @@ fn replay(steps: &[Step], chunk: usize) -> Outcome {
             match event {
                 Event::Message(m) => messages.push(m),
                 Event::Inbound(req) => {
-                    let recorded = steps
-                        .iter()
-                        .find(|s| s.dir_in && s.value["response"]["request_id"] == req.wire_id.as_str())
+                    let recorded = recording
+                        .answer_to(&req.wire_id)
                         .unwrap_or_else(|| panic!("the recording answered {}", req.wire_id));
-                    let reply = typed_reply(&req.kind, &recorded.value["response"]["response"]);
+                    let reply = typed_reply(&req.kind, &serde_json::from_str(recorded.get()).unwrap());
                     session.respond(now, req.id, reply).unwrap();
                 }
                 Event::RequestDone { outcome: Err(e), id } => {
@@ -239,7 +186,7 @@ fn replay(steps: &[Step], chunk: usize) -> Outcome {
 }
 
 fn check(name: &str) {
-    let steps = load(&fixtures().join(name));
+    let (recording, steps) = load(&fixtures().join(name));
     let expected: Vec<Value> = steps
         .iter()
         .filter(|s| s.dir_in)
@@ -254,7 +201,7 @@ fn check(name: &str) {
         .filter(|s| !s.dir_in && !s.value["type"].as_str().unwrap().starts_with("control_"))
         .count();
     for chunk in [1, 7, 4096] {
-        let outcome = replay(&steps, chunk);
+        let outcome = replay(&recording, &steps, chunk);
         let mut written = outcome.written.clone();
         // Written order interleaves with reading; compare as the recording listed them.
         assert_eq!(written.len(), expected.len(), "{name} chunk {chunk}: written {written:#?}");
