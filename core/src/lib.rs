@@ -22,4 +22,7 @@ pub mod mcp;
 pub mod message;
 pub mod options;
 pub mod permission;
+pub mod recording;
 pub mod session;
+#[cfg(test)]
+mod test_fixtures;

@@ -284,9 +284,5 @@ impl fmt::Debug for Messages {
 }
 
 fn is_result(message: &Message) -> bool {
-    match message {
-        Message::Unknown(raw) => {
-            crate::message::peek_tags(raw.get()).is_ok_and(|tags| tags.ty == "result")
-        }
-    }
+    matches!(message, Message::Result(_))
 }

@@ -61,8 +61,8 @@ impl SdkMcpServer {
 
     /// What the session must know: names, descriptions, schemas.
     pub(crate) fn spec(&self) -> McpServerSpec {
-        let tools = self.tools.iter().map(|t| t.spec.clone()).collect();
-        McpServerSpec::new(self.name.clone(), self.version.clone(), tools)
+        let spec = McpServerSpec::new(self.name.clone(), self.version.clone());
+        self.tools.iter().fold(spec, |spec, t| spec.tool(t.spec.clone()))
     }
 
     /// Run the handler of `tool`, or an error result when there is no such tool.

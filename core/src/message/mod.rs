@@ -5,90 +5,142 @@
 //! - `Tags` + `peek_tags(line)`: the `type`/`subtype` of a line, read cheaply.
 //! - `Message::parse_tagged(line, &tags)`: the typed parse of a non-control line.
 //! - `UserInput`: a user message to write to stdin; `UserInput::to_json_line()`.
+//!
+//! Each line is parsed once, straight into typed structs; rarely read parts stay
+//! [`RawValue`]s, and every message keeps its original line ([`Message::raw_json`]), so no field the
+//! CLI sends is ever lost. Unknown `type`s, `system` subtypes and content-block types are kept as raw JSON.
+//!
+//! ```
+//! use claude_agent_core::message::{peek_tags, Message};
+//!
+//! let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"4","session_id":"s"}"#;
+//! let tags = peek_tags(line).unwrap();
+//! match Message::parse_tagged(line, &tags).unwrap() {
+//!     Message::Result(r) => assert_eq!(r.result.as_deref(), Some("4")),
+//!     other => panic!("unexpected {other:?}"),
+//! }
+//! ```
 
-use serde::{Deserialize, Serialize};
+mod assistant;
+mod content;
+mod lenient;
+mod other;
+mod raw;
+mod result;
+mod stream_event;
+mod string_list;
+mod system;
+mod tags;
+mod usage;
+mod user;
+mod user_input;
+
+#[cfg(test)]
+mod fixture_tests;
+
+pub use assistant::{AssistantBody, AssistantMessage};
+pub use content::{
+    ContainerUploadBlock, ContentBlock, DocumentBlock, ImageBlock, McpToolResultBlock,
+    McpToolUseBlock, MessageContent, RedactedThinkingBlock, ServerToolResultBlock, TextBlock,
+    ThinkingBlock, ToolResultBlock, ToolUseBlock,
+};
+pub use other::{
+    AuthStatus, ConversationReset, PromptSuggestion, RateLimitEvent, RateLimitInfo, ToolProgress,
+    ToolUseSummary,
+};
+pub use result::{DeferredToolUse, PermissionDenial, ResultMessage};
+pub use stream_event::StreamEvent;
+pub use string_list::StringList;
+pub use system::*;
+pub use tags::{peek_tags, Tags};
+pub use usage::{ModelUsage, Usage};
+pub use user::UserMessage;
+pub use user_input::{InputBlock, UserInput, UserInputContent};
+
+use raw::parse_line;
+use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 /// One message from the CLI.
+///
+/// Serializing a `Message` writes its original line unchanged.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Message {
-    /// A message type or subtype this crate does not model; the whole line, unchanged.
+    /// `assistant`: one completed content block of a model reply.
+    Assistant(AssistantMessage),
+    /// `user`: tool results, or a replay of a message the host wrote.
+    User(UserMessage),
+    /// `result`: the end of a turn.
+    Result(ResultMessage),
+    /// `system`, by subtype.
+    System(SystemMessage),
+    /// `stream_event`: a partial-message stream event.
+    StreamEvent(StreamEvent),
+    /// `rate_limit_event`.
+    RateLimit(RateLimitEvent),
+    /// `tool_progress`.
+    ToolProgress(ToolProgress),
+    /// `tool_use_summary`.
+    ToolUseSummary(ToolUseSummary),
+    /// `auth_status`.
+    AuthStatus(AuthStatus),
+    /// `prompt_suggestion`.
+    PromptSuggestion(PromptSuggestion),
+    /// `conversation_reset`.
+    ConversationReset(ConversationReset),
+    /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
 }
 
-/// The `type` and `subtype` of a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tags<'a> {
-    /// Top-level `type`.
-    pub ty: &'a str,
-    /// Top-level `subtype`, if any.
-    pub subtype: Option<&'a str>,
-}
-
-#[derive(Deserialize)]
-struct TagScan<'a> {
-    #[serde(rename = "type", borrow)]
-    ty: std::borrow::Cow<'a, str>,
-    #[serde(borrow)]
-    subtype: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// Read the `type` and `subtype` of one JSON line.
-///
-/// Returns an error when the line is not a JSON object with a string `type`.
-pub fn peek_tags(line: &str) -> Result<Tags<'_>, serde_json::Error> {
-    let scan: TagScan<'_> = serde_json::from_str(line)?;
-    let ty = match scan.ty {
-        std::borrow::Cow::Borrowed(s) => s,
-        std::borrow::Cow::Owned(_) => "",
-    };
-    let subtype = match scan.subtype {
-        Some(std::borrow::Cow::Borrowed(s)) => Some(s),
-        _ => None,
-    };
-    Ok(Tags { ty, subtype })
-}
-
 impl Message {
-    /// The exact line the CLI printed.
+    /// Parse a line whose tags were read with [`peek_tags`].
+    ///
+    /// For lines that are not control frames (`control_request`, `control_response`,
+    /// `control_cancel_request`, `keep_alive`: the session handles those). An unknown `type` or
+    /// `system` subtype gives [`Message::Unknown`] / [`SystemMessage::Unknown`]; a known type whose
+    /// fields do not fit, or a line that is not JSON, gives an error.
+    pub fn parse_tagged(line: &str, tags: &Tags<'_>) -> Result<Message, serde_json::Error> {
+        Ok(match tags.ty {
+            "assistant" => Message::Assistant(parse_line(line)?),
+            "user" => Message::User(parse_line(line)?),
+            "stream_event" => Message::StreamEvent(parse_line(line)?),
+            "system" => Message::System(SystemMessage::parse(line, tags.subtype)?),
+            "result" => Message::Result(parse_line(line)?),
+            "rate_limit_event" => Message::RateLimit(parse_line(line)?),
+            "tool_progress" => Message::ToolProgress(parse_line(line)?),
+            "tool_use_summary" => Message::ToolUseSummary(parse_line(line)?),
+            "auth_status" => Message::AuthStatus(parse_line(line)?),
+            "prompt_suggestion" => Message::PromptSuggestion(parse_line(line)?),
+            "conversation_reset" => Message::ConversationReset(parse_line(line)?),
+            _ => Message::Unknown(RawValue::from_string(line.to_owned())?),
+        })
+    }
+
+    /// The exact line the CLI printed, for every variant.
     pub fn raw_json(&self) -> &str {
         match self {
+            Message::Assistant(m) => m.raw_json(),
+            Message::User(m) => m.raw_json(),
+            Message::Result(m) => m.raw_json(),
+            Message::System(m) => m.raw_json(),
+            Message::StreamEvent(m) => m.raw_json(),
+            Message::RateLimit(m) => m.raw_json(),
+            Message::ToolProgress(m) => m.raw_json(),
+            Message::ToolUseSummary(m) => m.raw_json(),
+            Message::AuthStatus(m) => m.raw_json(),
+            Message::PromptSuggestion(m) => m.raw_json(),
+            Message::ConversationReset(m) => m.raw_json(),
             Message::Unknown(raw) => raw.get(),
         }
     }
-
-    /// Parse a line whose tags were read with [`peek_tags`].
-    pub fn parse_tagged(line: &str, tags: &Tags<'_>) -> Result<Message, serde_json::Error> {
-        let _ = tags;
-        Ok(Message::Unknown(RawValue::from_string(line.to_owned())?))
-    }
 }
 
-/// A user message for the CLI's stdin.
-#[derive(Debug, Clone, Serialize)]
-#[non_exhaustive]
-pub struct UserInput {
-    /// The message text.
-    pub text: String,
-}
-
-impl UserInput {
-    /// A plain-text user message.
-    pub fn text(text: impl Into<String>) -> Self {
-        UserInput { text: text.into() }
-    }
-
-    /// The `\n`-terminated stdin line for this message.
-    pub fn to_json_line(&self) -> Vec<u8> {
-        let mut line = serde_json::to_vec(&serde_json::json!({
-            "type": "user",
-            "message": {"role": "user", "content": self.text},
-            "parent_tool_use_id": null,
-            "session_id": ""
-        }))
-        .expect("a JSON value always serializes");
-        line.push(b'\n');
-        line
+impl Serialize for Message {
+    /// Writes the original line unchanged.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue =
+            serde_json::from_str(self.raw_json()).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
     }
 }

@@ -164,11 +164,7 @@ mod tests {
     use crate::mcp::McpServerSpec;
 
     fn sdk_server(name: &str) -> McpServerSpec {
-        McpServerSpec {
-            name: name.into(),
-            version: "1.0.0".into(),
-            tools: Vec::new(),
-        }
+        McpServerSpec::new(name, "1.0.0")
     }
 
     fn config(options: &Options) -> SessionConfig {

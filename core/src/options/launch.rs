@@ -359,11 +359,7 @@ mod tests {
     }
 
     fn sdk_server(name: &str) -> McpServerSpec {
-        McpServerSpec {
-            name: name.into(),
-            version: "1.0.0".into(),
-            tools: Vec::new(),
-        }
+        McpServerSpec::new(name, "1.0.0")
     }
 
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {

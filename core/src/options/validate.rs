@@ -128,11 +128,7 @@ mod tests {
     use crate::session::{HookMatcherConfig, InputMode};
 
     fn sdk_server(name: &str) -> McpServerSpec {
-        McpServerSpec {
-            name: name.into(),
-            version: "1.0.0".into(),
-            tools: Vec::new(),
-        }
+        McpServerSpec::new(name, "1.0.0")
     }
 
     /// Both entry points refuse the options with the same error.

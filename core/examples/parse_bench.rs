@@ -1,0 +1,98 @@
+//! Parse throughput of CLI stdout lines: the typed parse against serde_json's validating pass and `Value`.
+//!
+//! ```text
+//! cargo run --release -q -p claude-agent-core --example parse_bench -- fixtures/bench/corpus.jsonl [REPEAT]
+//! ```
+//!
+//! The file's lines are repeated until they make at least 50 MB (or REPEAT times), then three ways of
+//! parsing every line are timed, best of 3 runs each:
+//! (a) typed: `peek_tags` + `Message::parse_tagged`, skipping control frames as the session does;
+//! (b) `serde::de::IgnoredAny` (validation only, the ceiling); (c) `serde_json::Value` (for reference).
+//! The last line is `typed_mb_s=… ignored_any_mb_s=… ratio=…` (ratio = typed / ignored_any).
+
+use claude_agent_core::message::{peek_tags, Message};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const TARGET_BYTES: usize = 50 * 1024 * 1024;
+const RUNS: usize = 3;
+
+/// The per-line work of the typed parse; returns whether a message came out.
+fn typed(line: &str) -> bool {
+    let Ok(tags) = peek_tags(line) else {
+        return false;
+    };
+    if matches!(
+        tags.ty,
+        "control_request" | "control_response" | "control_cancel_request" | "keep_alive"
+    ) {
+        return false;
+    }
+    black_box(Message::parse_tagged(line, &tags)).is_ok()
+}
+
+fn ignored_any(line: &str) -> bool {
+    black_box(serde_json::from_str::<serde::de::IgnoredAny>(line)).is_ok()
+}
+
+fn value(line: &str) -> bool {
+    black_box(serde_json::from_str::<serde_json::Value>(line)).is_ok()
+}
+
+/// Best wall time of [`RUNS`] passes over `lines`, and how many lines gave a result.
+fn best_of(lines: &[&str], parse: fn(&str) -> bool) -> (Duration, usize) {
+    let mut best = Duration::MAX;
+    let mut ok = 0;
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        ok = lines.iter().filter(|line| parse(line)).count();
+        best = best.min(start.elapsed());
+    }
+    (best, ok)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().ok_or("usage: parse_bench FILE [REPEAT]")?;
+    let repeat: Option<usize> = args.next().map(|r| r.parse()).transpose()?;
+    let text = std::fs::read_to_string(&path)?;
+    let base: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let base_bytes: usize = base.iter().map(|l| l.len() + 1).sum();
+    if base_bytes == 0 {
+        return Err("the file has no lines".into());
+    }
+    let repeat = repeat.unwrap_or(TARGET_BYTES.div_ceil(base_bytes));
+    let lines: Vec<&str> = (0..repeat).flat_map(|_| base.iter().copied()).collect();
+    let bytes = base_bytes * repeat;
+    println!(
+        "{path}: {} lines x {repeat} = {} lines, {:.1} MB",
+        base.len(),
+        lines.len(),
+        bytes as f64 / 1e6
+    );
+
+    let mut mb_s = Vec::new();
+    for (name, parse) in [
+        ("typed", typed as fn(&str) -> bool),
+        ("ignored_any", ignored_any),
+        ("value", value),
+    ] {
+        let (time, ok) = best_of(&lines, parse);
+        let secs = time.as_secs_f64();
+        let rate = bytes as f64 / 1e6 / secs;
+        println!(
+            "{name:>12}: {rate:8.1} MB/s {:>12.0} msg/s  ({ok} of {} lines parsed, best of {RUNS}: {:.3} s)",
+            lines.len() as f64 / secs,
+            lines.len(),
+            secs
+        );
+        mb_s.push(rate);
+    }
+    println!(
+        "typed_mb_s={:.1} ignored_any_mb_s={:.1} ratio={:.2}",
+        mb_s[0],
+        mb_s[1],
+        mb_s[0] / mb_s[1]
+    );
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! `HookInput`: the typed input of a `hook_callback` request, one variant per event.
+
+mod agent;
+mod base;
+mod elicitation;
+mod prompt;
+mod session;
+mod tool;
+mod workspace;
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+use super::HookEvent;
+
+pub use agent::{SubagentStartInput, SubagentStopInput, TaskInput, TeammateIdleInput};
+pub use base::{HookBase, HookEffort};
+pub use elicitation::{ElicitationInput, ElicitationResultInput};
+pub use prompt::{
+    MessageDisplayInput, NotificationInput, UserPromptExpansionInput, UserPromptSubmitInput,
+};
+pub use session::{
+    ModelSwitchInput, PostCompactInput, PreCompactInput, SessionEndInput, SessionStartInput,
+    SetupInput, StopFailureInput, StopInput,
+};
+pub use tool::{
+    BatchedToolCall, PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput,
+    PostToolUseFailureInput, PostToolUseInput, PreToolUseInput,
+};
+pub use workspace::{
+    ConfigChangeInput, CwdChangedInput, DirectoryAddedInput, FileChangedInput,
+    InstructionsLoadedInput, WorktreeCreateInput, WorktreeRemoveInput,
+};
+
+/// Declares [`HookInput`] with one variant per known event (named as the [`HookEvent`] variant),
+/// and the matches over all of them.
+macro_rules! hook_inputs {
+    ($($event:ident($input:ty),)*) => {
+        /// The input of a hook callback: one variant per [`HookEvent`], each with the event's
+        /// typed fields and the common [`HookBase`]. Tool inputs and responses stay raw JSON.
+        ///
+        /// Read it with [`HookInput::parse`] (or `Deserialize`); an event this crate does not
+        /// know becomes [`HookInput::Other`] with the whole input kept raw.
+        ///
+        /// ```
+        /// # use claude_agent_core::hooks::{HookEvent, HookInput};
+        /// # use serde_json::value::RawValue;
+        /// let raw = RawValue::from_string(r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+        ///     "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},
+        ///     "tool_use_id":"toolu_1"}"#.to_owned()).unwrap();
+        /// let input = HookInput::parse(&raw).unwrap();
+        /// assert_eq!(input.event(), HookEvent::PreToolUse);
+        /// let HookInput::PreToolUse(pre) = &input else { unreachable!() };
+        /// assert_eq!(pre.tool_name, "Bash");
+        /// assert_eq!(pre.tool_input.get(), r#"{"command":"ls"}"#);
+        /// assert_eq!(input.base().unwrap().cwd, "/w");
+        /// ```
+        #[derive(Debug, Clone)]
+        #[non_exhaustive]
+        pub enum HookInput {
+            $(
+                #[doc = concat!("`", stringify!($event), "`.")]
+                $event(Box<$input>),
+            )*
+            /// An event this crate does not know.
+            Other {
+                /// The event's name (`hook_event_name`).
+                event: String,
+                /// The whole input object.
+                raw: Box<RawValue>,
+            },
+        }
+
+        impl HookInput {
+            /// Parses the fields of a known `event` from `json`; `None` for unknown events.
+            fn parse_known(event: &HookEvent, json: &str) -> Option<Result<Self, serde_json::Error>> {
+                match event {
+                    $(HookEvent::$event => Some(serde_json::from_str(json).map(HookInput::$event)),)*
+                    _ => None,
+                }
+            }
+
+            /// The event that fired.
+            pub fn event(&self) -> HookEvent {
+                match self {
+                    $(HookInput::$event(_) => HookEvent::$event,)*
+                    HookInput::Other { event, .. } => HookEvent::from_name(event),
+                }
+            }
+
+            /// The common fields; `None` for [`HookInput::Other`].
+            pub fn base(&self) -> Option<&HookBase> {
+                match self {
+                    $(HookInput::$event(input) => Some(&input.base),)*
+                    HookInput::Other { .. } => None,
+                }
+            }
+
+            fn base_mut(&mut self) -> Option<&mut HookBase> {
+                match self {
+                    $(HookInput::$event(input) => Some(&mut input.base),)*
+                    HookInput::Other { .. } => None,
+                }
+            }
+        }
+    };
+}
+
+hook_inputs! {
+    PreToolUse(PreToolUseInput),
+    PostToolUse(PostToolUseInput),
+    PostToolUseFailure(PostToolUseFailureInput),
+    PostToolBatch(PostToolBatchInput),
+    Notification(NotificationInput),
+    UserPromptSubmit(UserPromptSubmitInput),
+    UserPromptExpansion(UserPromptExpansionInput),
+    SessionStart(SessionStartInput),
+    SessionEnd(SessionEndInput),
+    Stop(StopInput),
+    StopFailure(StopFailureInput),
+    SubagentStart(SubagentStartInput),
+    SubagentStop(SubagentStopInput),
+    PreCompact(PreCompactInput),
+    PostCompact(PostCompactInput),
+    PreModelSwitch(ModelSwitchInput),
+    PostModelSwitch(ModelSwitchInput),
+    PermissionRequest(PermissionRequestInput),
+    PermissionDenied(PermissionDeniedInput),
+    Setup(SetupInput),
+    TeammateIdle(TeammateIdleInput),
+    TaskCreated(TaskInput),
+    TaskCompleted(TaskInput),
+    Elicitation(ElicitationInput),
+    ElicitationResult(ElicitationResultInput),
+    ConfigChange(ConfigChangeInput),
+    WorktreeCreate(WorktreeCreateInput),
+    WorktreeRemove(WorktreeRemoveInput),
+    InstructionsLoaded(InstructionsLoadedInput),
+    CwdChanged(CwdChangedInput),
+    FileChanged(FileChangedInput),
+    DirectoryAdded(DirectoryAddedInput),
+    MessageDisplay(MessageDisplayInput),
+}
+
+#[derive(Deserialize)]
+struct EventName<'a> {
+    #[serde(borrow)]
+    hook_event_name: Cow<'a, str>,
+}
+
+impl HookInput {
+    /// Reads the `input` object of a `hook_callback` request, dispatching on `hook_event_name`.
+    ///
+    /// An unknown event gives [`HookInput::Other`]. It fails when `input` is not an object with a
+    /// string `hook_event_name`, or when a known event lacks one of its required fields or has one
+    /// of the wrong type. It never panics.
+    pub fn parse(input: &RawValue) -> Result<HookInput, serde_json::Error> {
+        // Only an object is a hook input (serde would also read a struct from an array).
+        if !input.get().trim_start().starts_with('{') {
+            return Err(serde::de::Error::custom(
+                "a hook input must be a JSON object",
+            ));
+        }
+        let name: EventName<'_> = serde_json::from_str(input.get())?;
+        let event = HookEvent::from_name(&name.hook_event_name);
+        match HookInput::parse_known(&event, input.get()) {
+            Some(parsed) => {
+                let mut parsed = parsed?;
+                if let Some(base) = parsed.base_mut() {
+                    base.raw = Some(input.to_owned());
+                }
+                Ok(parsed)
+            }
+            None => Ok(HookInput::Other {
+                event: event.as_str().to_owned(),
+                raw: input.to_owned(),
+            }),
+        }
+    }
+
+    /// The whole input object as the CLI sent it (for fields this crate does not type).
+    /// `None` only for a typed input that was not read with [`HookInput::parse`].
+    pub fn raw_json(&self) -> Option<&str> {
+        match self {
+            HookInput::Other { raw, .. } => Some(raw.get()),
+            typed => typed.base().and_then(HookBase::raw_json),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HookInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        HookInput::parse(&raw).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,166 @@
+//! `HookOutput`: what a hook callback answers, with its per-event part.
+
+mod decision;
+mod specific;
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::HookEvent;
+
+pub use decision::{HookDecision, PermissionDecision, PermissionRequestDecision};
+pub use specific::{
+    AdditionalContextOutput, ElicitationOutput, HookSpecificOutput, MessageDisplayOutput,
+    PermissionDeniedOutput, PermissionRequestOutput, PostToolUseOutput, PreModelSwitchOutput,
+    PreToolUseOutput, SessionStartOutput, UserPromptExpansionOutput, UserPromptSubmitOutput,
+    WatchPathsOutput, WorktreeCreateOutput,
+};
+
+/// What a hook callback answers (PROTOCOL-REFERENCE §5.3). Every field is optional and only
+/// written when set, so [`HookOutput::default()`] is `{}`: "no opinion".
+///
+/// ```
+/// # use claude_agent_core::hooks::HookOutput;
+/// assert_eq!(HookOutput::default().to_wire_json(), "{}");
+/// assert_eq!(HookOutput::proceed().to_wire_json(), r#"{"continue":true}"#);
+/// assert_eq!(
+///     HookOutput::deny_tool("hook says no").to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook says no"}}"#
+/// );
+/// ```
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct HookOutput {
+    /// `continue`: `false` stops the agent (with [`HookOutput::stop_reason`]).
+    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub continue_: Option<bool>,
+    /// Hide the hook's output from the transcript.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppress_output: Option<bool>,
+    /// Shown to the user when `continue` is `false`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// `approve` or `block` the action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<HookDecision>,
+    /// A message shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    /// Why (for `decision`), shown to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// A terminal control sequence to emit (TypeScript SDK only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminal_sequence: Option<String>,
+    /// The event-specific part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook_specific_output: Option<HookSpecificOutput>,
+    /// `async`: the hook goes on in the background; the CLI does not wait for it.
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub async_: bool,
+    /// `asyncTimeout` in milliseconds, with `async`.
+    #[serde(rename = "asyncTimeout", skip_serializing_if = "Option::is_none")]
+    pub async_timeout_ms: Option<u64>,
+}
+
+impl HookOutput {
+    /// `{"continue":true}`: carry on.
+    pub fn proceed() -> Self {
+        HookOutput {
+            continue_: Some(true),
+            ..Default::default()
+        }
+    }
+
+    /// `{"continue":false,"stopReason":…}`: stop the agent.
+    pub fn stop(reason: impl Into<String>) -> Self {
+        HookOutput {
+            continue_: Some(false),
+            stop_reason: Some(reason.into()),
+            ..Default::default()
+        }
+    }
+
+    /// `{"decision":"block","reason":…}`: block the action (e.g. keep a `Stop` from stopping, or
+    /// report a `PostToolUse` problem to the model).
+    pub fn block(reason: impl Into<String>) -> Self {
+        HookOutput {
+            decision: Some(HookDecision::Block),
+            reason: Some(reason.into()),
+            ..Default::default()
+        }
+    }
+
+    /// A `PreToolUse` answer that refuses the tool; the model sees `reason`.
+    pub fn deny_tool(reason: impl Into<String>) -> Self {
+        Self::tool_decision(PermissionDecision::Deny, Some(reason.into()))
+    }
+
+    /// A `PreToolUse` answer that lets the tool run without asking.
+    pub fn allow_tool() -> Self {
+        Self::tool_decision(PermissionDecision::Allow, None)
+    }
+
+    /// A `PreToolUse` answer that makes the CLI ask as usual, with `reason`.
+    pub fn ask_tool(reason: impl Into<String>) -> Self {
+        Self::tool_decision(PermissionDecision::Ask, Some(reason.into()))
+    }
+
+    fn tool_decision(decision: PermissionDecision, reason: Option<String>) -> Self {
+        HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreToolUse(
+            PreToolUseOutput {
+                permission_decision: Some(decision),
+                permission_decision_reason: reason,
+                ..Default::default()
+            },
+        ))
+    }
+
+    /// `{"async":true,"asyncTimeout":ms}`: the hook runs on in the background.
+    pub fn async_(timeout: Option<Duration>) -> Self {
+        HookOutput {
+            async_: true,
+            async_timeout_ms: timeout.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            ..Default::default()
+        }
+    }
+
+    /// Adds text to the model's context for `event` (pass the input's [`super::HookInput::event`]).
+    /// Keeps the other fields of an existing `hookSpecificOutput` of the same event.
+    pub fn with_additional_context(mut self, event: HookEvent, context: impl Into<String>) -> Self {
+        let context = context.into();
+        if let Some(existing) = &mut self.hook_specific_output {
+            if existing.event().as_ref() == Some(&event) {
+                if let Some(slot) = existing.additional_context_mut() {
+                    *slot = Some(context);
+                    return self;
+                }
+            }
+        }
+        self.hook_specific_output = Some(HookSpecificOutput::additional_context(event, context));
+        self
+    }
+
+    /// Adds a message shown to the user.
+    pub fn with_system_message(mut self, message: impl Into<String>) -> Self {
+        self.system_message = Some(message.into());
+        self
+    }
+
+    /// Sets the event-specific part.
+    pub fn with_hook_specific_output(mut self, output: HookSpecificOutput) -> Self {
+        self.hook_specific_output = Some(output);
+        self
+    }
+
+    /// The success body of the control response.
+    pub fn to_wire_json(&self) -> String {
+        serde_json::to_string(self)
+            .expect("serializing strings, booleans, numbers and raw JSON cannot fail")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,345 @@
+//! `HookSpecificOutput`: the per-event part of a hook output, tagged with `hookEventName`.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::{PermissionDecision, PermissionRequestDecision};
+use crate::control::ElicitationAction;
+use crate::hooks::HookEvent;
+
+/// `hookSpecificOutput`: what a hook answers for its particular event. Serialized with
+/// `hookEventName` set from the variant.
+///
+/// ```
+/// # use claude_agent_core::hooks::{HookSpecificOutput, PreToolUseOutput, PermissionDecision};
+/// let out = HookSpecificOutput::PreToolUse(PreToolUseOutput {
+///     permission_decision: Some(PermissionDecision::Ask),
+///     ..Default::default()
+/// });
+/// assert_eq!(
+///     serde_json::to_string(&out).unwrap(),
+///     r#"{"hookEventName":"PreToolUse","permissionDecision":"ask"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "hookEventName")]
+#[non_exhaustive]
+pub enum HookSpecificOutput {
+    /// `PreToolUse`: allow, deny, ask or defer; change the input; add context.
+    PreToolUse(PreToolUseOutput),
+    /// `PostToolUse`: add context or replace the tool's output.
+    PostToolUse(PostToolUseOutput),
+    /// `PostToolUseFailure`.
+    PostToolUseFailure(AdditionalContextOutput),
+    /// `PostToolBatch`.
+    PostToolBatch(AdditionalContextOutput),
+    /// `PermissionRequest`: answer the prompt.
+    PermissionRequest(PermissionRequestOutput),
+    /// `PermissionDenied`: let the model retry.
+    PermissionDenied(PermissionDeniedOutput),
+    /// `UserPromptSubmit`.
+    UserPromptSubmit(UserPromptSubmitOutput),
+    /// `UserPromptExpansion`.
+    UserPromptExpansion(UserPromptExpansionOutput),
+    /// `SessionStart`.
+    SessionStart(SessionStartOutput),
+    /// `Setup`.
+    Setup(AdditionalContextOutput),
+    /// `Stop`.
+    Stop(AdditionalContextOutput),
+    /// `SubagentStart`.
+    SubagentStart(AdditionalContextOutput),
+    /// `SubagentStop`.
+    SubagentStop(AdditionalContextOutput),
+    /// `PreModelSwitch`: allow, deny or ask.
+    PreModelSwitch(PreModelSwitchOutput),
+    /// `PostModelSwitch`.
+    PostModelSwitch(AdditionalContextOutput),
+    /// `Notification`.
+    Notification(AdditionalContextOutput),
+    /// `Elicitation`: answer in the user's place.
+    Elicitation(ElicitationOutput),
+    /// `ElicitationResult`: change the answer.
+    ElicitationResult(ElicitationOutput),
+    /// `WorktreeCreate`: where the worktree was made.
+    WorktreeCreate(WorktreeCreateOutput),
+    /// `CwdChanged`: files to watch.
+    CwdChanged(WatchPathsOutput),
+    /// `FileChanged`: files to watch.
+    FileChanged(WatchPathsOutput),
+    /// `MessageDisplay`: replace what is shown.
+    MessageDisplay(MessageDisplayOutput),
+    /// Any other object, written as is (it should carry its own `hookEventName`).
+    #[serde(untagged)]
+    Raw(Box<RawValue>),
+}
+
+impl HookSpecificOutput {
+    /// An output for `event` that only adds `context` for the model. Events without an
+    /// `additionalContext` field get a [`HookSpecificOutput::Raw`] object with one.
+    pub fn additional_context(event: HookEvent, context: impl Into<String>) -> Self {
+        let additional_context = Some(context.into());
+        let context = AdditionalContextOutput {
+            additional_context: additional_context.clone(),
+        };
+        match event {
+            HookEvent::PreToolUse => HookSpecificOutput::PreToolUse(PreToolUseOutput {
+                additional_context,
+                ..Default::default()
+            }),
+            HookEvent::PostToolUse => HookSpecificOutput::PostToolUse(PostToolUseOutput {
+                additional_context,
+                ..Default::default()
+            }),
+            HookEvent::UserPromptSubmit => {
+                HookSpecificOutput::UserPromptSubmit(UserPromptSubmitOutput {
+                    additional_context,
+                    ..Default::default()
+                })
+            }
+            HookEvent::UserPromptExpansion => {
+                HookSpecificOutput::UserPromptExpansion(UserPromptExpansionOutput {
+                    additional_context,
+                    ..Default::default()
+                })
+            }
+            HookEvent::SessionStart => HookSpecificOutput::SessionStart(SessionStartOutput {
+                additional_context,
+                ..Default::default()
+            }),
+            HookEvent::PostToolUseFailure => HookSpecificOutput::PostToolUseFailure(context),
+            HookEvent::PostToolBatch => HookSpecificOutput::PostToolBatch(context),
+            HookEvent::Setup => HookSpecificOutput::Setup(context),
+            HookEvent::Stop => HookSpecificOutput::Stop(context),
+            HookEvent::SubagentStart => HookSpecificOutput::SubagentStart(context),
+            HookEvent::SubagentStop => HookSpecificOutput::SubagentStop(context),
+            HookEvent::PostModelSwitch => HookSpecificOutput::PostModelSwitch(context),
+            HookEvent::Notification => HookSpecificOutput::Notification(context),
+            other => {
+                #[derive(Serialize)]
+                #[serde(rename_all = "camelCase")]
+                struct Untyped<'a> {
+                    hook_event_name: &'a str,
+                    additional_context: Option<String>,
+                }
+                let body = Untyped {
+                    hook_event_name: other.as_str(),
+                    additional_context,
+                };
+                HookSpecificOutput::Raw(
+                    serde_json::value::to_raw_value(&body)
+                        .expect("serializing two strings cannot fail"),
+                )
+            }
+        }
+    }
+
+    /// The `additionalContext` slot of this output, if its event has one.
+    pub(super) fn additional_context_mut(&mut self) -> Option<&mut Option<String>> {
+        match self {
+            HookSpecificOutput::PreToolUse(o) => Some(&mut o.additional_context),
+            HookSpecificOutput::PostToolUse(o) => Some(&mut o.additional_context),
+            HookSpecificOutput::UserPromptSubmit(o) => Some(&mut o.additional_context),
+            HookSpecificOutput::UserPromptExpansion(o) => Some(&mut o.additional_context),
+            HookSpecificOutput::SessionStart(o) => Some(&mut o.additional_context),
+            HookSpecificOutput::PostToolUseFailure(o)
+            | HookSpecificOutput::PostToolBatch(o)
+            | HookSpecificOutput::Setup(o)
+            | HookSpecificOutput::Stop(o)
+            | HookSpecificOutput::SubagentStart(o)
+            | HookSpecificOutput::SubagentStop(o)
+            | HookSpecificOutput::PostModelSwitch(o)
+            | HookSpecificOutput::Notification(o) => Some(&mut o.additional_context),
+            _ => None,
+        }
+    }
+
+    /// The event this output is for; `None` for [`HookSpecificOutput::Raw`].
+    pub fn event(&self) -> Option<HookEvent> {
+        Some(match self {
+            HookSpecificOutput::PreToolUse(_) => HookEvent::PreToolUse,
+            HookSpecificOutput::PostToolUse(_) => HookEvent::PostToolUse,
+            HookSpecificOutput::PostToolUseFailure(_) => HookEvent::PostToolUseFailure,
+            HookSpecificOutput::PostToolBatch(_) => HookEvent::PostToolBatch,
+            HookSpecificOutput::PermissionRequest(_) => HookEvent::PermissionRequest,
+            HookSpecificOutput::PermissionDenied(_) => HookEvent::PermissionDenied,
+            HookSpecificOutput::UserPromptSubmit(_) => HookEvent::UserPromptSubmit,
+            HookSpecificOutput::UserPromptExpansion(_) => HookEvent::UserPromptExpansion,
+            HookSpecificOutput::SessionStart(_) => HookEvent::SessionStart,
+            HookSpecificOutput::Setup(_) => HookEvent::Setup,
+            HookSpecificOutput::Stop(_) => HookEvent::Stop,
+            HookSpecificOutput::SubagentStart(_) => HookEvent::SubagentStart,
+            HookSpecificOutput::SubagentStop(_) => HookEvent::SubagentStop,
+            HookSpecificOutput::PreModelSwitch(_) => HookEvent::PreModelSwitch,
+            HookSpecificOutput::PostModelSwitch(_) => HookEvent::PostModelSwitch,
+            HookSpecificOutput::Notification(_) => HookEvent::Notification,
+            HookSpecificOutput::Elicitation(_) => HookEvent::Elicitation,
+            HookSpecificOutput::ElicitationResult(_) => HookEvent::ElicitationResult,
+            HookSpecificOutput::WorktreeCreate(_) => HookEvent::WorktreeCreate,
+            HookSpecificOutput::CwdChanged(_) => HookEvent::CwdChanged,
+            HookSpecificOutput::FileChanged(_) => HookEvent::FileChanged,
+            HookSpecificOutput::MessageDisplay(_) => HookEvent::MessageDisplay,
+            HookSpecificOutput::Raw(_) => return None,
+        })
+    }
+}
+
+/// `PreToolUse` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreToolUseOutput {
+    /// Allow, deny, ask or defer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<PermissionDecision>,
+    /// Why (shown to the model on deny).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+    /// Run the tool with this input instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Box<RawValue>>,
+    /// Text added to the model's context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+}
+
+/// `PostToolUse` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostToolUseOutput {
+    /// Text added to the model's context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// Context for the auto-mode classifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classifier_context: Option<String>,
+    /// Replace the tool's output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_tool_output: Option<Box<RawValue>>,
+    /// Replace an MCP tool's output (`updatedMCPToolOutput`).
+    #[serde(
+        rename = "updatedMCPToolOutput",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_mcp_tool_output: Option<Box<RawValue>>,
+}
+
+/// The output of the events whose only specific field is `additionalContext`.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdditionalContextOutput {
+    /// Text added to the model's context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+}
+
+/// `PermissionRequest` output.
+#[derive(Debug, Clone, Serialize)]
+pub struct PermissionRequestOutput {
+    /// The answer to the prompt.
+    pub decision: PermissionRequestDecision,
+}
+
+/// `PermissionDenied` output.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PermissionDeniedOutput {
+    /// Let the model try again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<bool>,
+}
+
+/// `UserPromptSubmit` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPromptSubmitOutput {
+    /// Text added to the model's context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// Set the session's title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_title: Option<String>,
+    /// Do not show the prompt itself to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppress_original_prompt: Option<bool>,
+}
+
+/// `UserPromptExpansion` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPromptExpansionOutput {
+    /// Text added to the model's context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// Do not show the expanded prompt to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppress_original_prompt: Option<bool>,
+}
+
+/// `SessionStart` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionStartOutput {
+    /// Text added to the model's context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// A first user message to start with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_user_message: Option<String>,
+    /// Set the session's title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_title: Option<String>,
+    /// Files to watch (they fire `FileChanged`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watch_paths: Option<Vec<String>>,
+    /// Reload the skills.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reload_skills: Option<bool>,
+}
+
+/// `PreModelSwitch` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreModelSwitchOutput {
+    /// Allow, deny or ask (`defer` is not valid here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<PermissionDecision>,
+    /// Why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+}
+
+/// `Elicitation` and `ElicitationResult` output.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ElicitationOutput {
+    /// Accept, decline or cancel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<ElicitationAction>,
+    /// The form data, for accept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Box<RawValue>>,
+}
+
+/// `WorktreeCreate` output.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeCreateOutput {
+    /// Path of the created worktree (required).
+    pub worktree_path: String,
+}
+
+/// `CwdChanged` and `FileChanged` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WatchPathsOutput {
+    /// Files to watch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watch_paths: Option<Vec<String>>,
+}
+
+/// `MessageDisplay` output.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageDisplayOutput {
+    /// Show this instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_content: Option<String>,
+}

@@ -1,0 +1,250 @@
+//! `ToolResult`: what an in-process tool returns, as an MCP `CallToolResult`.
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+/// The result of a tool call. Serializes as an MCP `CallToolResult`; tool failures are results
+/// with `isError`, never JSON-RPC errors.
+///
+/// ```
+/// # use claude_agent_core::mcp::ToolResult;
+/// assert_eq!(serde_json::to_string(&ToolResult::text("42")).unwrap(), r#"{"content":[{"type":"text","text":"42"}]}"#);
+/// assert_eq!(
+///     serde_json::to_string(&ToolResult::error("bad input")).unwrap(),
+///     r#"{"content":[{"type":"text","text":"bad input"}],"isError":true}"#
+/// );
+/// ```
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolResult {
+    /// Content blocks, in order.
+    pub content: Vec<ToolContent>,
+    /// Whether the tool failed (written only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+    /// Structured output matching the tool's output schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Box<RawValue>>,
+}
+
+impl ToolResult {
+    /// A successful result with these content blocks.
+    pub fn new(content: Vec<ToolContent>) -> Self {
+        ToolResult {
+            content,
+            is_error: false,
+            structured_content: None,
+        }
+    }
+
+    /// A successful result with one text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolResult::new(vec![ToolContent::text(text)])
+    }
+
+    /// A failed result with one text block saying why.
+    pub fn error(message: impl Into<String>) -> Self {
+        ToolResult {
+            is_error: true,
+            ..ToolResult::text(message)
+        }
+    }
+
+    /// Adds a text block.
+    pub fn with_text(mut self, text: impl Into<String>) -> Self {
+        self.content.push(ToolContent::text(text));
+        self
+    }
+
+    /// Adds an image block (`data` is base64).
+    pub fn with_image(mut self, data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        self.content.push(ToolContent::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        });
+        self
+    }
+
+    /// Sets the structured output.
+    pub fn with_structured_content(mut self, content: Box<RawValue>) -> Self {
+        self.structured_content = Some(content);
+        self
+    }
+}
+
+/// One content block of a [`ToolResult`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum ToolContent {
+    /// `{"type":"text","text"}`.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// `{"type":"image","data","mimeType"}`.
+    Image {
+        /// Base64 image data.
+        data: String,
+        /// E.g. `image/png`.
+        mime_type: String,
+    },
+    /// `{"type":"resource_link","uri","name","description"?,"mimeType"?}`.
+    ResourceLink {
+        /// The resource's URI.
+        uri: String,
+        /// Its name.
+        name: String,
+        /// What it is.
+        description: Option<String>,
+        /// Its type.
+        mime_type: Option<String>,
+    },
+    /// An embedded text resource: `{"type":"resource","resource":{"uri","text","mimeType"?}}`.
+    Resource {
+        /// The resource's URI.
+        uri: String,
+        /// Its text.
+        text: String,
+        /// Its type.
+        mime_type: Option<String>,
+    },
+    /// Any other block, written as is.
+    Raw(Box<RawValue>),
+}
+
+impl ToolContent {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolContent::Text { text: text.into() }
+    }
+}
+
+/// `{"uri","text","mimeType"?}` of an embedded resource.
+struct EmbeddedText<'a> {
+    uri: &'a str,
+    text: &'a str,
+    mime_type: Option<&'a str>,
+}
+
+impl Serialize for EmbeddedText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("uri", self.uri)?;
+        map.serialize_entry("text", self.text)?;
+        if let Some(mime) = self.mime_type {
+            map.serialize_entry("mimeType", mime)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for ToolContent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = match self {
+            ToolContent::Raw(raw) => return raw.serialize(serializer),
+            _ => serializer.serialize_map(None)?,
+        };
+        match self {
+            ToolContent::Text { text } => {
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", text)?;
+            }
+            ToolContent::Image { data, mime_type } => {
+                map.serialize_entry("type", "image")?;
+                map.serialize_entry("data", data)?;
+                map.serialize_entry("mimeType", mime_type)?;
+            }
+            ToolContent::ResourceLink {
+                uri,
+                name,
+                description,
+                mime_type,
+            } => {
+                map.serialize_entry("type", "resource_link")?;
+                map.serialize_entry("uri", uri)?;
+                map.serialize_entry("name", name)?;
+                if let Some(description) = description {
+                    map.serialize_entry("description", description)?;
+                }
+                if let Some(mime) = mime_type {
+                    map.serialize_entry("mimeType", mime)?;
+                }
+            }
+            ToolContent::Resource {
+                uri,
+                text,
+                mime_type,
+            } => {
+                map.serialize_entry("type", "resource")?;
+                let resource = EmbeddedText {
+                    uri,
+                    text,
+                    mime_type: mime_type.as_deref(),
+                };
+                map.serialize_entry("resource", &resource)?;
+            }
+            ToolContent::Raw(_) => {}
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn json(result: &ToolResult) -> Value {
+        serde_json::from_str(&serde_json::to_string(result).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_content_kind_has_the_mcp_shape() {
+        let result = ToolResult::new(vec![
+            ToolContent::ResourceLink {
+                uri: "file:///a".into(),
+                name: "a".into(),
+                description: Some("the a".into()),
+                mime_type: None,
+            },
+            ToolContent::Resource {
+                uri: "file:///b".into(),
+                text: "bee".into(),
+                mime_type: Some("text/plain".into()),
+            },
+            ToolContent::Raw(
+                RawValue::from_string(
+                    r#"{"type":"audio","data":"AA==","mimeType":"audio/wav"}"#.into(),
+                )
+                .unwrap(),
+            ),
+        ])
+        .with_text("t")
+        .with_image("iVBO", "image/png")
+        .with_structured_content(RawValue::from_string(r#"{"sum":42}"#.into()).unwrap());
+        let expected: Value = serde_json::from_str(
+            r#"{"content":[
+                {"type":"resource_link","uri":"file:///a","name":"a","description":"the a"},
+                {"type":"resource","resource":{"uri":"file:///b","text":"bee","mimeType":"text/plain"}},
+                {"type":"audio","data":"AA==","mimeType":"audio/wav"},
+                {"type":"text","text":"t"},
+                {"type":"image","data":"iVBO","mimeType":"image/png"}],
+               "structuredContent":{"sum":42}}"#,
+        )
+        .unwrap();
+        assert_eq!(json(&result), expected);
+    }
+
+    #[test]
+    fn error_sets_is_error() {
+        let result = ToolResult::error("boom");
+        assert!(result.is_error);
+        assert_eq!(json(&result)["isError"], true);
+        assert_eq!(
+            json(&ToolResult::default()),
+            serde_json::json!({"content": []})
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! `assistant` messages: one per completed content block of a model reply (PROTOCOL-REFERENCE §2.1).
+
+use super::content::ContentBlock;
+use super::raw::{whole_line_messages, RawLine};
+use super::usage::Usage;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// An `assistant` message.
+///
+/// The CLI prints one per completed content block; several can share `message.id`. Their `stop_reason`
+/// is usually null and `usage` not final: the result carries the final values.
+///
+/// ```
+/// use claude_agent_core::message::{peek_tags, ContentBlock, Message};
+///
+/// let line = r#"{"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
+/// let Message::Assistant(a) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
+/// assert!(matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "hi"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct AssistantMessage {
+    /// The Messages API message.
+    pub message: AssistantBody,
+    /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
+    #[serde(default)]
+    pub parent_tool_use_id: Option<String>,
+    /// An error kind (`rate_limit`, `authentication_failed`, `max_output_tokens`, …) when the call failed.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: String,
+    /// This message's id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// When the CLI produced it (ISO 8601).
+    #[serde(default)]
+    pub timestamp: Option<String>,
+    /// The API request id.
+    #[serde(default)]
+    pub request_id: Option<String>,
+    /// The `uuid` of the user message this answers, when the host sent one.
+    #[serde(default)]
+    pub user_message_uuid: Option<String>,
+    /// The `uuid`s of the user messages this answers, when several were batched.
+    #[serde(default)]
+    pub user_message_uuids: Option<Vec<String>>,
+    /// The subagent that produced this message.
+    #[serde(default)]
+    pub agent_id: Option<String>,
+    /// The subagent's type.
+    #[serde(default)]
+    pub subagent_type: Option<String>,
+    /// Set when the reply was aborted.
+    #[serde(default)]
+    pub aborted: Option<bool>,
+    #[serde(skip)]
+    raw: RawLine,
+}
+
+/// The Messages API part of an [`AssistantMessage`].
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct AssistantBody {
+    /// The API message id (shared by the frames of one reply).
+    #[serde(default)]
+    pub id: String,
+    /// The model that replied.
+    #[serde(default)]
+    pub model: String,
+    /// The content blocks (usually one per frame).
+    #[serde(default)]
+    pub content: Vec<ContentBlock>,
+    /// Why the model stopped; usually null on these frames.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// The stop sequence that matched.
+    #[serde(default)]
+    pub stop_sequence: Option<String>,
+    /// Token usage (not final on intermediate frames).
+    #[serde(default)]
+    pub usage: Option<Usage>,
+    /// Context management details, as raw JSON.
+    #[serde(default)]
+    pub context_management: Option<Box<RawValue>>,
+}
+
+whole_line_messages!(AssistantMessage);

@@ -1,0 +1,616 @@
+//! Content blocks of assistant and user messages, read in one pass with a hand-written tag dispatch.
+//!
+//! serde's internally tagged enums buffer every field into an intermediate tree (slow) and cannot hold
+//! [`RawValue`]s, so [`ContentBlock`] reads its `type` key itself and hands the rest of the map straight
+//! to the variant's struct. When `type` is not the first key (the CLI's `tool_result` blocks start with
+//! `tool_use_id`), the keys before it are kept as raw JSON and replayed first.
+
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, StringDeserializer};
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// One block of a message's `content` (Anthropic Messages API content blocks).
+///
+/// Rarely read parts (tool inputs, search results, sources) stay raw JSON. A block type this crate does
+/// not know is kept whole as [`ContentBlock::Unknown`].
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let blocks: Vec<ContentBlock> = serde_json::from_str(
+///     r#"[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]"#,
+/// ).unwrap();
+/// let ContentBlock::ToolUse(tool) = &blocks[1] else { panic!() };
+/// assert_eq!((tool.name.as_str(), tool.input.get()), ("Bash", r#"{"command":"ls"}"#));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum ContentBlock {
+    /// `text`.
+    Text(TextBlock),
+    /// `thinking`.
+    Thinking(ThinkingBlock),
+    /// `redacted_thinking`.
+    RedactedThinking(RedactedThinkingBlock),
+    /// `tool_use`: a client tool call.
+    ToolUse(ToolUseBlock),
+    /// `tool_result`: the result of a client tool call.
+    ToolResult(ToolResultBlock),
+    /// `server_tool_use`: a call of a server-side tool (web search, code execution, …).
+    ServerToolUse(ToolUseBlock),
+    /// `web_search_tool_result`.
+    WebSearchToolResult(ServerToolResultBlock),
+    /// `web_fetch_tool_result`.
+    WebFetchToolResult(ServerToolResultBlock),
+    /// `code_execution_tool_result`.
+    CodeExecutionToolResult(ServerToolResultBlock),
+    /// `bash_code_execution_tool_result`.
+    BashCodeExecutionToolResult(ServerToolResultBlock),
+    /// `text_editor_code_execution_tool_result`.
+    TextEditorCodeExecutionToolResult(ServerToolResultBlock),
+    /// `tool_search_tool_result`.
+    ToolSearchToolResult(ServerToolResultBlock),
+    /// `advisor_tool_result`.
+    AdvisorToolResult(ServerToolResultBlock),
+    /// `mcp_tool_use`: a call of a tool on a remote MCP server (MCP connector).
+    McpToolUse(McpToolUseBlock),
+    /// `mcp_tool_result`.
+    McpToolResult(McpToolResultBlock),
+    /// `container_upload`.
+    ContainerUpload(ContainerUploadBlock),
+    /// `image`.
+    Image(ImageBlock),
+    /// `document`.
+    Document(DocumentBlock),
+    /// A block type this crate does not model: the whole block as JSON.
+    Unknown(Box<RawValue>),
+}
+
+/// A `text` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct TextBlock {
+    /// The text.
+    #[serde(default)]
+    pub text: String,
+    /// Citations, if any, as raw JSON.
+    #[serde(default)]
+    pub citations: Option<Box<RawValue>>,
+}
+
+/// A `thinking` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ThinkingBlock {
+    /// The model's thinking text.
+    #[serde(default)]
+    pub thinking: String,
+    /// The signature that lets the thinking be sent back to the API.
+    #[serde(default)]
+    pub signature: String,
+}
+
+/// A `redacted_thinking` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct RedactedThinkingBlock {
+    /// Encrypted thinking.
+    #[serde(default)]
+    pub data: String,
+}
+
+/// A `tool_use` or `server_tool_use` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ToolUseBlock {
+    /// The tool-use id that the result refers to.
+    #[serde(default)]
+    pub id: String,
+    /// The tool name (`Bash`, `mcp__server__tool`, `web_search`, …).
+    #[serde(default)]
+    pub name: String,
+    /// The tool input, as raw JSON (usually an object).
+    pub input: Box<RawValue>,
+    /// Who called the tool (programmatic tool calling), as raw JSON.
+    #[serde(default)]
+    pub caller: Option<Box<RawValue>>,
+}
+
+/// A `tool_result` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ToolResultBlock {
+    /// The id of the `tool_use` this answers.
+    #[serde(default)]
+    pub tool_use_id: String,
+    /// The result: a string or content blocks.
+    #[serde(default)]
+    pub content: Option<MessageContent>,
+    /// Whether the tool failed.
+    #[serde(default)]
+    pub is_error: Option<bool>,
+}
+
+/// The result block of a server-side tool (`web_search_tool_result`, `code_execution_tool_result`, …).
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ServerToolResultBlock {
+    /// The id of the `server_tool_use` this answers.
+    #[serde(default)]
+    pub tool_use_id: String,
+    /// The result, as raw JSON (its shape depends on the tool).
+    #[serde(default)]
+    pub content: Option<Box<RawValue>>,
+}
+
+/// An `mcp_tool_use` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct McpToolUseBlock {
+    /// The tool-use id.
+    #[serde(default)]
+    pub id: String,
+    /// The tool name.
+    #[serde(default)]
+    pub name: String,
+    /// The MCP server that has the tool.
+    #[serde(default)]
+    pub server_name: String,
+    /// The tool input, as raw JSON.
+    pub input: Box<RawValue>,
+}
+
+/// An `mcp_tool_result` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct McpToolResultBlock {
+    /// The id of the `mcp_tool_use` this answers.
+    #[serde(default)]
+    pub tool_use_id: String,
+    /// The result: a string or content blocks.
+    #[serde(default)]
+    pub content: Option<MessageContent>,
+    /// Whether the tool failed.
+    #[serde(default)]
+    pub is_error: Option<bool>,
+}
+
+/// A `container_upload` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ContainerUploadBlock {
+    /// The uploaded file's id.
+    #[serde(default)]
+    pub file_id: String,
+}
+
+/// An `image` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ImageBlock {
+    /// The image source (`base64`, `url` or `file`), as raw JSON.
+    pub source: Box<RawValue>,
+}
+
+/// A `document` block.
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct DocumentBlock {
+    /// The document source, as raw JSON.
+    pub source: Box<RawValue>,
+    /// The document title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Context about the document.
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Citation settings, as raw JSON.
+    #[serde(default)]
+    pub citations: Option<Box<RawValue>>,
+}
+
+/// A `content` that is either a plain string or a list of blocks (user messages, tool results).
+///
+/// ```
+/// use claude_agent_core::message::MessageContent;
+///
+/// let c: MessageContent = serde_json::from_str(r#""hello""#).unwrap();
+/// assert!(matches!(c, MessageContent::Text(ref t) if t == "hello"));
+/// let c: MessageContent = serde_json::from_str(r#"[{"type":"text","text":"42"}]"#).unwrap();
+/// assert!(matches!(c, MessageContent::Blocks(ref b) if b.len() == 1));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum MessageContent {
+    /// A plain string.
+    Text(String),
+    /// Content blocks.
+    Blocks(Vec<ContentBlock>),
+}
+
+impl Default for MessageContent {
+    fn default() -> Self {
+        MessageContent::Text(String::new())
+    }
+}
+
+impl<'de> Deserialize<'de> for MessageContent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MessageContentVisitor)
+    }
+}
+
+struct MessageContentVisitor;
+
+impl<'de> Visitor<'de> for MessageContentVisitor {
+    type Value = MessageContent;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or an array of content blocks")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<MessageContent, E> {
+        Ok(MessageContent::Text(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<MessageContent, E> {
+        Ok(MessageContent::Text(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MessageContent, A::Error> {
+        let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
+        while let Some(block) = seq.next_element()? {
+            blocks.push(block);
+        }
+        Ok(MessageContent::Blocks(blocks))
+    }
+}
+
+impl<'de> Deserialize<'de> for ContentBlock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(BlockVisitor)
+    }
+}
+
+/// A map key of a content block: the tag, or any other key (borrowed when the input allows).
+enum BlockKey<'de> {
+    Type,
+    Other(Cow<'de, str>),
+}
+
+struct BlockKeySeed;
+
+impl<'de> DeserializeSeed<'de> for BlockKeySeed {
+    type Value = BlockKey<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<BlockKey<'de>, D::Error> {
+        d.deserialize_str(CowStrVisitor).map(|key| match key {
+            Cow::Borrowed("type") => BlockKey::Type,
+            Cow::Owned(ref s) if s == "type" => BlockKey::Type,
+            other => BlockKey::Other(other),
+        })
+    }
+}
+
+/// A string, borrowed from the input when it has no escapes.
+struct CowStrVisitor;
+
+impl<'de> Visitor<'de> for CowStrVisitor {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+struct TagValue<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for TagValue<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(CowStrVisitor).map(TagValue)
+    }
+}
+
+struct BlockVisitor;
+
+impl<'de> Visitor<'de> for BlockVisitor {
+    type Value = ContentBlock;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a content block object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContentBlock, A::Error> {
+        let mut before: Vec<(Cow<'de, str>, Box<RawValue>)> = Vec::new();
+        loop {
+            match map.next_key_seed(BlockKeySeed)? {
+                Some(BlockKey::Type) => break,
+                Some(BlockKey::Other(key)) => before.push((key, map.next_value()?)),
+                None => return rebuild_unknown(before, None, map),
+            }
+        }
+        let TagValue(tag) = map.next_value()?;
+        let Some(kind) = BlockKind::of(&tag) else {
+            return rebuild_unknown(before, Some(&tag), map);
+        };
+        if before.is_empty() {
+            kind.read(MapAccessDeserializer::new(map))
+        } else {
+            let replay = Replay {
+                before: before.into_iter(),
+                pending: None,
+                rest: map,
+            };
+            kind.read(MapAccessDeserializer::new(replay))
+        }
+    }
+}
+
+/// The known block types; [`BlockKind::read`] reads the rest of the block into the matching struct.
+#[derive(Clone, Copy)]
+enum BlockKind {
+    Text,
+    Thinking,
+    RedactedThinking,
+    ToolUse,
+    ToolResult,
+    ServerToolUse,
+    WebSearchToolResult,
+    WebFetchToolResult,
+    CodeExecutionToolResult,
+    BashCodeExecutionToolResult,
+    TextEditorCodeExecutionToolResult,
+    ToolSearchToolResult,
+    AdvisorToolResult,
+    McpToolUse,
+    McpToolResult,
+    ContainerUpload,
+    Image,
+    Document,
+}
+
+impl BlockKind {
+    fn of(tag: &str) -> Option<BlockKind> {
+        Some(match tag {
+            "text" => BlockKind::Text,
+            "thinking" => BlockKind::Thinking,
+            "redacted_thinking" => BlockKind::RedactedThinking,
+            "tool_use" => BlockKind::ToolUse,
+            "tool_result" => BlockKind::ToolResult,
+            "server_tool_use" => BlockKind::ServerToolUse,
+            "web_search_tool_result" => BlockKind::WebSearchToolResult,
+            "web_fetch_tool_result" => BlockKind::WebFetchToolResult,
+            "code_execution_tool_result" => BlockKind::CodeExecutionToolResult,
+            "bash_code_execution_tool_result" => BlockKind::BashCodeExecutionToolResult,
+            "text_editor_code_execution_tool_result" => {
+                BlockKind::TextEditorCodeExecutionToolResult
+            }
+            "tool_search_tool_result" => BlockKind::ToolSearchToolResult,
+            "advisor_tool_result" => BlockKind::AdvisorToolResult,
+            "mcp_tool_use" => BlockKind::McpToolUse,
+            "mcp_tool_result" => BlockKind::McpToolResult,
+            "container_upload" => BlockKind::ContainerUpload,
+            "image" => BlockKind::Image,
+            "document" => BlockKind::Document,
+            _ => return None,
+        })
+    }
+
+    fn read<'de, D: Deserializer<'de>>(self, d: D) -> Result<ContentBlock, D::Error> {
+        Ok(match self {
+            BlockKind::Text => ContentBlock::Text(Deserialize::deserialize(d)?),
+            BlockKind::Thinking => ContentBlock::Thinking(Deserialize::deserialize(d)?),
+            BlockKind::RedactedThinking => {
+                ContentBlock::RedactedThinking(Deserialize::deserialize(d)?)
+            }
+            BlockKind::ToolUse => ContentBlock::ToolUse(Deserialize::deserialize(d)?),
+            BlockKind::ToolResult => ContentBlock::ToolResult(Deserialize::deserialize(d)?),
+            BlockKind::ServerToolUse => ContentBlock::ServerToolUse(Deserialize::deserialize(d)?),
+            BlockKind::WebSearchToolResult => {
+                ContentBlock::WebSearchToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::WebFetchToolResult => {
+                ContentBlock::WebFetchToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::CodeExecutionToolResult => {
+                ContentBlock::CodeExecutionToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::BashCodeExecutionToolResult => {
+                ContentBlock::BashCodeExecutionToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::TextEditorCodeExecutionToolResult => {
+                ContentBlock::TextEditorCodeExecutionToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::ToolSearchToolResult => {
+                ContentBlock::ToolSearchToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::AdvisorToolResult => {
+                ContentBlock::AdvisorToolResult(Deserialize::deserialize(d)?)
+            }
+            BlockKind::McpToolUse => ContentBlock::McpToolUse(Deserialize::deserialize(d)?),
+            BlockKind::McpToolResult => ContentBlock::McpToolResult(Deserialize::deserialize(d)?),
+            BlockKind::ContainerUpload => {
+                ContentBlock::ContainerUpload(Deserialize::deserialize(d)?)
+            }
+            BlockKind::Image => ContentBlock::Image(Deserialize::deserialize(d)?),
+            BlockKind::Document => ContentBlock::Document(Deserialize::deserialize(d)?),
+        })
+    }
+}
+
+/// A map that first replays the pairs read before `type`, then continues with the rest of the block.
+struct Replay<'de, A> {
+    before: std::vec::IntoIter<(Cow<'de, str>, Box<RawValue>)>,
+    pending: Option<Box<RawValue>>,
+    rest: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let Some((key, value)) = self.before.next() else {
+            return self.rest.next_key_seed(seed);
+        };
+        self.pending = Some(value);
+        match key {
+            Cow::Borrowed(k) => seed.deserialize(BorrowedStrDeserializer::new(k)),
+            Cow::Owned(k) => seed.deserialize(StringDeserializer::new(k)),
+        }
+        .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.pending.take() {
+            // An owned reader works for any lifetime `'de`; these values are short (ids, flags).
+            Some(raw) => {
+                let mut de = serde_json::Deserializer::from_reader(raw.get().as_bytes());
+                seed.deserialize(&mut de).map_err(A::Error::custom)
+            }
+            None => self.rest.next_value_seed(seed),
+        }
+    }
+}
+
+/// The JSON text of a block of unknown type, rebuilt from its pairs in their original order.
+fn rebuild_unknown<'de, A: MapAccess<'de>>(
+    before: Vec<(Cow<'de, str>, Box<RawValue>)>,
+    tag: Option<&str>,
+    mut rest: A,
+) -> Result<ContentBlock, A::Error> {
+    let mut out = String::from("{");
+    let push_key = |out: &mut String, key: &str| -> Result<(), A::Error> {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::to_string(key).map_err(A::Error::custom)?);
+        out.push(':');
+        Ok(())
+    };
+    for (key, value) in &before {
+        push_key(&mut out, key)?;
+        out.push_str(value.get());
+    }
+    if let Some(tag) = tag {
+        push_key(&mut out, "type")?;
+        out.push_str(&serde_json::to_string(tag).map_err(A::Error::custom)?);
+    }
+    while let Some(key) = rest.next_key_seed(BlockKeySeed)? {
+        let key = match key {
+            BlockKey::Type => Cow::Borrowed("type"),
+            BlockKey::Other(key) => key,
+        };
+        push_key(&mut out, &key)?;
+        out.push_str(rest.next_value::<Box<RawValue>>()?.get());
+    }
+    out.push('}');
+    RawValue::from_string(out)
+        .map(ContentBlock::Unknown)
+        .map_err(A::Error::custom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(json: &str) -> ContentBlock {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn tag_first() {
+        let ContentBlock::Text(t) = block(r#"{"type":"text","text":"running"}"#) else {
+            panic!()
+        };
+        assert_eq!(t.text, "running");
+        let ContentBlock::Thinking(t) =
+            block(r#"{"type":"thinking","thinking":"hm","signature":"sig"}"#)
+        else {
+            panic!()
+        };
+        assert_eq!((t.thinking.as_str(), t.signature.as_str()), ("hm", "sig"));
+        let ContentBlock::ServerToolUse(t) = block(
+            r#"{"type":"server_tool_use","id":"s1","name":"web_search","input":{"query":"q"}}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!((t.id.as_str(), t.input.get()), ("s1", r#"{"query":"q"}"#));
+        let ContentBlock::WebSearchToolResult(r) = block(
+            r#"{"type":"web_search_tool_result","tool_use_id":"s1","content":[{"type":"web_search_result"}]}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            r.content.unwrap().get(),
+            r#"[{"type":"web_search_result"}]"#
+        );
+    }
+
+    #[test]
+    fn tag_after_other_keys_is_replayed() {
+        let json = r#"{"tool_use_id":"toolu_1","is_error":true,"type":"tool_result","content":[{"type":"text","text":"42"}]}"#;
+        let ContentBlock::ToolResult(r) = block(json) else {
+            panic!()
+        };
+        assert_eq!(r.tool_use_id, "toolu_1");
+        assert_eq!(r.is_error, Some(true));
+        let Some(MessageContent::Blocks(inner)) = r.content else {
+            panic!()
+        };
+        assert!(matches!(&inner[0], ContentBlock::Text(t) if t.text == "42"));
+        // A replayed key with an escape, and a raw value among the replayed ones.
+        let json = r#"{"inp\u0075t":{"a":[1,2]},"id":"x","type":"tool_use","name":"N"}"#;
+        let ContentBlock::ToolUse(t) = block(json) else {
+            panic!()
+        };
+        assert_eq!(
+            (t.id.as_str(), t.name.as_str(), t.input.get()),
+            ("x", "N", r#"{"a":[1,2]}"#)
+        );
+    }
+
+    #[test]
+    fn unknown_blocks_are_kept_whole() {
+        for json in [
+            r#"{"type":"hologram","beam":{"x":[1,2,{"y":null}]},"label":"z"}"#,
+            r#"{"id":"q","type":"hologram","n":1}"#,
+            r#"{"id":"q","n":1}"#,
+            r#"{}"#,
+        ] {
+            let ContentBlock::Unknown(raw) = block(json) else {
+                panic!("{json} should be unknown")
+            };
+            assert_eq!(raw.get(), json);
+        }
+    }
+
+    #[test]
+    fn wrong_field_types_are_errors() {
+        assert!(serde_json::from_str::<ContentBlock>(r#"{"type":"text","text":5}"#).is_err());
+        assert!(
+            serde_json::from_str::<ContentBlock>(r#"{"type":"tool_use","id":"x","name":"n"}"#)
+                .is_err()
+        );
+        assert!(serde_json::from_str::<ContentBlock>(r#"{"type":7}"#).is_err());
+        assert!(serde_json::from_str::<ContentBlock>(r#"["text"]"#).is_err());
+        assert!(serde_json::from_str::<MessageContent>("12").is_err());
+    }
+}

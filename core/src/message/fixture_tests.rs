@@ -1,0 +1,477 @@
+//! Every real CLI line of `fixtures/` parses to its typed variant, keeps its raw text, and the user
+//! messages we write match the recorded ones.
+
+use super::*;
+use serde::Deserialize;
+
+const CONTROL: [&str; 4] = [
+    "control_request",
+    "control_response",
+    "control_cancel_request",
+    "keep_alive",
+];
+
+#[derive(Deserialize)]
+struct Recorded<'a> {
+    dir: &'a str,
+    #[serde(borrow)]
+    msg: &'a RawValue,
+}
+
+fn fixture(path: &str) -> String {
+    let full = format!("{}/../fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+const TRANSCRIPTS: [&str; 9] = [
+    "control_requests",
+    "hello",
+    "hook_deny",
+    "hooks",
+    "multi_turn",
+    "partial_messages",
+    "permission_deny",
+    "sdk_mcp",
+    "tool_bash",
+];
+
+/// The raw `msg` of every recorded line in direction `dir`, with its file name.
+fn recorded(dir: &str) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for name in TRANSCRIPTS {
+        for line in fixture(&format!("transcripts/{name}.jsonl")).lines() {
+            let rec: Recorded<'_> = serde_json::from_str(line).unwrap();
+            if rec.dir == dir {
+                out.push((name, rec.msg.get().to_owned()));
+            }
+        }
+    }
+    out
+}
+
+fn parse(line: &str) -> Message {
+    let tags = peek_tags(line).unwrap_or_else(|e| panic!("tags of {line}: {e}"));
+    Message::parse_tagged(line, &tags).unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+fn is_unknown(msg: &Message) -> bool {
+    matches!(
+        msg,
+        Message::Unknown(_) | Message::System(SystemMessage::Unknown(_))
+    )
+}
+
+/// Parse a non-control line and check it is typed and keeps its exact text.
+fn check_typed(line: &str) -> Option<Message> {
+    let tags = peek_tags(line).unwrap();
+    if CONTROL.contains(&tags.ty) {
+        return None;
+    }
+    let msg = parse(line);
+    assert!(!is_unknown(&msg), "parsed as unknown: {line}");
+    assert_eq!(msg.raw_json(), line);
+    assert_eq!(
+        serde_json::to_string(&msg).unwrap(),
+        line,
+        "serializes back to the line"
+    );
+    Some(msg)
+}
+
+#[test]
+fn every_transcript_out_line_is_typed_and_kept_exactly() {
+    let lines = recorded("out");
+    let typed: Vec<_> = lines
+        .iter()
+        .filter_map(|(_, line)| check_typed(line))
+        .collect();
+    assert_eq!(
+        typed.len(),
+        62,
+        "non-control out lines across the transcripts"
+    );
+    let results = typed
+        .iter()
+        .filter(|m| matches!(m, Message::Result(_)))
+        .count();
+    assert_eq!(results, 9);
+}
+
+#[test]
+fn every_corpus_line_is_typed_and_kept_exactly() {
+    let text = fixture("bench/corpus.jsonl");
+    let mut n = 0;
+    for line in text.lines() {
+        check_typed(line).expect("no control frames in the corpus");
+        n += 1;
+    }
+    assert_eq!(n, 31);
+}
+
+fn out_messages(name: &str) -> Vec<Message> {
+    recorded("out")
+        .iter()
+        .filter(|(file, _)| *file == name)
+        .filter_map(|(_, line)| check_typed(line))
+        .collect()
+}
+
+#[test]
+fn hello_fields() {
+    let msgs = out_messages("hello");
+    let Message::System(SystemMessage::Init(init)) = &msgs[0] else {
+        panic!("{:?}", msgs[0])
+    };
+    assert_eq!(init.model, "claude-opus-5-5");
+    assert_eq!(init.permission_mode, "default");
+    assert!(init.tools.contains("Bash"));
+    assert_eq!(init.tools.to_vec()[0], "Task");
+    assert_eq!(init.claude_code_version.as_deref(), Some("2.1.330"));
+    assert_eq!(init.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+
+    let Message::Assistant(a) = &msgs[1] else {
+        panic!()
+    };
+    assert_eq!(a.parent_tool_use_id, None);
+    assert_eq!(a.message.model, "claude-opus-5-5");
+    assert!(
+        matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "echo: hello there")
+    );
+    assert_eq!(a.message.usage.as_ref().map(|u| u.output_tokens), Some(7));
+
+    let Message::Result(r) = &msgs[2] else {
+        panic!()
+    };
+    assert_eq!(r.subtype, "success");
+    assert!(!r.is_error);
+    assert_eq!(r.result.as_deref(), Some("echo: hello there"));
+    assert_eq!(r.terminal_reason.as_deref(), Some("completed"));
+    assert_eq!(
+        (r.num_turns, r.duration_ms, r.duration_api_ms),
+        (1, 163, 34)
+    );
+    assert_eq!(r.api_error_status, None);
+    assert_eq!(r.total_cost_usd, Some(0.000188));
+    assert_eq!(r.model_usage["claude-opus-5-5"].output_tokens, 7);
+    assert_eq!(
+        r.model_usage["claude-opus-5-5"].context_window,
+        Some(1_000_000)
+    );
+    assert!(r.permission_denials.is_empty() && r.errors.is_empty());
+    assert_eq!(r.usage.as_ref().map(|u| u.input_tokens), Some(12));
+    assert_eq!(
+        r.uuid.as_deref(),
+        Some("727ca1e5-d066-42dc-ba91-329d85120c60")
+    );
+}
+
+fn first_tool_use(msgs: &[Message]) -> ToolUseBlock {
+    msgs.iter()
+        .find_map(|m| match m {
+            Message::Assistant(a) => a.message.content.iter().find_map(|b| match b {
+                ContentBlock::ToolUse(t) => Some(t.clone()),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .expect("a tool_use block")
+}
+
+fn first_tool_result(msgs: &[Message]) -> (UserMessage, ToolResultBlock) {
+    let Some(Message::User(u)) = msgs.iter().find(|m| matches!(m, Message::User(_))) else {
+        panic!()
+    };
+    let MessageContent::Blocks(blocks) = &u.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &blocks[0] else {
+        panic!("{blocks:?}")
+    };
+    (u.clone(), r.clone())
+}
+
+#[test]
+fn tool_use_and_tool_result() {
+    let msgs = out_messages("tool_bash");
+    let tool_use = first_tool_use(&msgs);
+    assert_eq!(tool_use.name, "Bash");
+    assert_eq!(
+        tool_use.input.get(),
+        r#"{"command":"echo hi-from-bash","description":"run"}"#
+    );
+    // tool_result blocks start with `tool_use_id`, before `type`.
+    let (u, r) = first_tool_result(&msgs);
+    assert_eq!(r.tool_use_id, tool_use.id);
+    assert_eq!(r.is_error, Some(false));
+    assert!(matches!(&r.content, Some(MessageContent::Text(t)) if t == "hi-from-bash"));
+    assert!(u
+        .tool_use_result
+        .as_ref()
+        .unwrap()
+        .get()
+        .starts_with(r#"{"stdout":"hi-from-bash""#));
+    assert!(u.uuid.is_some() && !u.is_replay && !u.is_synthetic);
+}
+
+#[test]
+fn denied_tool_use() {
+    let msgs = out_messages("permission_deny");
+    let tool_use = first_tool_use(&msgs);
+    assert!(
+        tool_use.input.get().starts_with(r#"{"command":"ls -la /""#),
+        "{}",
+        tool_use.input.get()
+    );
+    let (u, r) = first_tool_result(&msgs);
+    assert_eq!(
+        (r.tool_use_id.as_str(), r.is_error),
+        (tool_use.id.as_str(), Some(true))
+    );
+    assert!(matches!(&r.content, Some(MessageContent::Text(t)) if t == "not allowed by policy"));
+    assert_eq!(
+        u.tool_use_result.unwrap().get(),
+        r#""Error: not allowed by policy""#
+    );
+}
+
+#[test]
+fn mcp_tool_result_blocks() {
+    let msgs = out_messages("sdk_mcp");
+    let Some(Message::User(u)) = msgs.iter().find(|m| matches!(m, Message::User(_))) else {
+        panic!()
+    };
+    let MessageContent::Blocks(blocks) = &u.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &blocks[0] else {
+        panic!()
+    };
+    let Some(MessageContent::Blocks(inner)) = &r.content else {
+        panic!()
+    };
+    assert!(matches!(&inner[0], ContentBlock::Text(t) if t.text == "42"));
+    assert_eq!(
+        u.tool_use_result.as_ref().unwrap().get(),
+        r#"[{"type":"text","text":"42"}]"#
+    );
+    let Message::System(SystemMessage::Init(init)) = &msgs[0] else {
+        panic!()
+    };
+    assert_eq!(init.mcp_servers[0].name, "calc");
+    assert_eq!(init.mcp_servers[0].status, "connected");
+}
+
+#[test]
+fn stream_events() {
+    let msgs = out_messages("partial_messages");
+    let events: Vec<_> = msgs
+        .iter()
+        .filter_map(|m| match m {
+            Message::StreamEvent(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(events.len(), 15);
+    assert!(events
+        .iter()
+        .all(|e| e.parent_tool_use_id.is_none() && !e.session_id.is_empty()));
+    assert_eq!(events[0].event_type(), Some("message_start"));
+    assert_eq!(events[0].ttft_ms, Some(14));
+    assert_eq!(events.last().unwrap().event_type(), Some("message_stop"));
+    let statuses = msgs.iter().filter(|m| matches!(m, Message::System(SystemMessage::Status(s)) if s.status.as_deref() == Some("requesting"))).count();
+    assert_eq!(statuses, 2);
+}
+
+#[test]
+fn unknown_kinds_are_kept_raw() {
+    let line = r#"{"type":"transcript_mirror","filePath":"/x","entries":[1,{"a":null}]}"#;
+    let msg = parse(line);
+    assert!(matches!(&msg, Message::Unknown(raw) if raw.get() == line));
+    assert_eq!(msg.raw_json(), line);
+    assert_eq!(serde_json::to_string(&msg).unwrap(), line);
+
+    let line =
+        r#"{"type":"system","subtype":"post_turn_summary","summary":{"x":1},"session_id":"s"}"#;
+    let msg = parse(line);
+    assert!(matches!(&msg, Message::System(SystemMessage::Unknown(raw)) if raw.get() == line));
+
+    let block = r#"{"type":"hologram","beam":[1,2],"id":"h1"}"#;
+    let line = format!(
+        r#"{{"type":"assistant","message":{{"id":"m","model":"x","content":[{{"type":"text","text":"a"}},{block}]}},"parent_tool_use_id":null,"session_id":"s"}}"#
+    );
+    let Message::Assistant(a) = parse(&line) else {
+        panic!()
+    };
+    assert!(matches!(&a.message.content[1], ContentBlock::Unknown(raw) if raw.get() == block));
+    assert_eq!(a.raw_json(), line);
+}
+
+#[test]
+fn results_in_any_key_order_and_with_few_fields() {
+    let line = r#"{"session_id":"s","errors":["boom"],"is_error":true,"subtype":"error_during_execution","type":"result"}"#;
+    let Message::Result(r) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (r.subtype.as_str(), r.is_error, r.errors.as_slice()),
+        ("error_during_execution", true, &["boom".to_owned()][..])
+    );
+    assert_eq!((r.result, r.duration_ms, r.total_cost_usd), (None, 0, None));
+
+    let line = r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"duration_ms":12.7}"#;
+    let Message::Result(r) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (r.api_error_status, r.duration_ms, r.session_id.as_str()),
+        (Some(529), 12, "")
+    );
+}
+
+#[test]
+fn session_and_task_system_messages() {
+    let line = r#"{"type":"system","subtype":"session_state_changed","state":"requires_action","sdk_host_only":true,"uuid":"u","session_id":"s"}"#;
+    let Message::System(SystemMessage::SessionStateChanged(s)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (s.state.clone(), s.sdk_host_only, s.state.as_str()),
+        (SessionState::RequiresAction, true, "requires_action")
+    );
+    let line = r#"{"type":"system","subtype":"session_state_changed","state":"dreaming"}"#;
+    let Message::System(SystemMessage::SessionStateChanged(s)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (s.state, s.sdk_host_only),
+        (SessionState::Other("dreaming".into()), false)
+    );
+
+    let line = r#"{"type":"system","subtype":"task_started","task_id":"t1","task_type":"local_agent","description":"d","session_id":"s"}"#;
+    let Message::System(SystemMessage::TaskStarted(t)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (t.task_id.as_str(), t.task_type.as_deref()),
+        ("t1", Some("local_agent"))
+    );
+    let line = r#"{"type":"system","subtype":"task_updated","task_id":"t1","patch":{"status":"completed","end_time":5}}"#;
+    let Message::System(SystemMessage::TaskUpdated(t)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(t.patch.status.as_deref(), Some("completed"));
+    let line = r#"{"type":"system","subtype":"task_notification","task_id":"t1","status":"failed","output_file":"/o","summary":"s"}"#;
+    let Message::System(SystemMessage::TaskNotification(t)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!((t.task_id.as_str(), t.status.as_str()), ("t1", "failed"));
+}
+
+#[test]
+fn other_top_level_types() {
+    let cases = [
+        r#"{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":1700000000,"utilization":0.9}}"#,
+        r#"{"type":"tool_progress","tool_use_id":"t","tool_name":"Bash","parent_tool_use_id":null,"elapsed_time_seconds":1.5}"#,
+        r#"{"type":"tool_use_summary","summary":"ran ls","preceding_tool_use_ids":["a","b"]}"#,
+        r#"{"type":"auth_status","isAuthenticating":true,"output":["visit"]}"#,
+        r#"{"type":"prompt_suggestion","suggestion":"try again"}"#,
+        r#"{"type":"conversation_reset","new_conversation_id":"c2","trigger":"clear"}"#,
+    ];
+    let msgs: Vec<Message> = cases.iter().map(|l| parse(l)).collect();
+    assert!(
+        matches!(&msgs[0], Message::RateLimit(r) if r.rate_limit_info.status == "allowed_warning" && r.rate_limit_info.utilization == Some(0.9))
+    );
+    assert!(matches!(&msgs[1], Message::ToolProgress(p) if p.elapsed_time_seconds == 1.5));
+    assert!(
+        matches!(&msgs[2], Message::ToolUseSummary(s) if s.preceding_tool_use_ids == ["a", "b"])
+    );
+    assert!(
+        matches!(&msgs[3], Message::AuthStatus(a) if a.is_authenticating && a.output == ["visit"])
+    );
+    assert!(matches!(&msgs[4], Message::PromptSuggestion(p) if p.suggestion == "try again"));
+    assert!(matches!(&msgs[5], Message::ConversationReset(c) if c.new_conversation_id == "c2"));
+    for (msg, line) in msgs.iter().zip(cases) {
+        assert_eq!(msg.raw_json(), line);
+    }
+}
+
+#[test]
+fn garbage_is_an_error_not_a_panic() {
+    let tags = Tags {
+        ty: "assistant",
+        subtype: None,
+    };
+    for line in [
+        "",
+        "not json",
+        r#"{"type":"assistant","#,
+        r#"{"type":"assistant","message":5}"#,
+        "[1]",
+    ] {
+        assert!(Message::parse_tagged(line, &tags).is_err(), "{line}");
+    }
+    let wrong = r#"{"type":"result","subtype":"success","is_error":"no"}"#;
+    assert!(Message::parse_tagged(wrong, &peek_tags(wrong).unwrap()).is_err());
+    let no_subtype = r#"{"type":"result","is_error":false}"#;
+    assert!(Message::parse_tagged(no_subtype, &peek_tags(no_subtype).unwrap()).is_err());
+    let unknown_but_broken = Tags {
+        ty: "brand_new",
+        subtype: None,
+    };
+    assert!(Message::parse_tagged(r#"{"type":"brand_new""#, &unknown_but_broken).is_err());
+    assert!(peek_tags("\u{0}\u{ff}garbage").is_err());
+}
+
+#[test]
+fn user_input_matches_the_recorded_stdin_lines() {
+    let users: Vec<String> = recorded("in")
+        .into_iter()
+        .map(|(_, line)| line)
+        .filter(|line| peek_tags(line).unwrap().ty == "user")
+        .collect();
+    assert_eq!(users.len(), 10);
+    for recorded in users {
+        let v: serde_json::Value = serde_json::from_str(&recorded).unwrap();
+        let text = v["message"]["content"].as_str().unwrap();
+        let ours = UserInput::text(text).to_json_line();
+        assert_eq!(ours.last(), Some(&b'\n'));
+        let ours = std::str::from_utf8(&ours[..ours.len() - 1]).unwrap();
+        assert_eq!(serde_json::from_str::<serde_json::Value>(ours).unwrap(), v);
+        // Key order: type, message, parent_tool_use_id, session_id.
+        let positions: Vec<usize> = [
+            r#""type""#,
+            r#""message""#,
+            r#""parent_tool_use_id""#,
+            r#""session_id""#,
+        ]
+        .iter()
+        .map(|key| ours.find(key).unwrap())
+        .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{ours}");
+        if !recorded.contains(": ") && !recorded.contains(", ") {
+            assert_eq!(ours, recorded);
+        }
+    }
+}
+
+#[test]
+fn user_input_options() {
+    let line = UserInput::blocks(vec![
+        InputBlock::text("hi"),
+        InputBlock::raw(RawValue::from_string(r#"{"type":"x"}"#.into()).unwrap()),
+    ])
+    .with_uuid("u1")
+    .with_session_id("default")
+    .with_parent_tool_use_id("toolu_1")
+    .with_priority("next")
+    .with_client_composed(true)
+    .to_json_line();
+    assert_eq!(
+        std::str::from_utf8(&line).unwrap(),
+        concat!(
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"x"}]},"#,
+            r#""parent_tool_use_id":"toolu_1","session_id":"default","uuid":"u1","priority":"next","client_composed":true}"#,
+            "\n"
+        )
+    );
+}

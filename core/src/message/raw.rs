@@ -1,0 +1,72 @@
+//! The original line kept inside every typed message, so that fields this crate does not model are never lost.
+
+use serde::de::DeserializeOwned;
+use serde::ser::Error as _;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+/// The exact text of one CLI line, stored in every typed message.
+///
+/// Kept as text (not [`RawValue`]) because the typed parse has already checked it is JSON: building a
+/// `RawValue` would validate it a second time and halve the parse speed.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub(crate) struct RawLine(Box<str>);
+
+impl RawLine {
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for RawLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The typed fields already show the content; printing the whole line again would double it.
+        write!(f, "RawLine({} bytes)", self.0.len())
+    }
+}
+
+impl Serialize for RawLine {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue = serde_json::from_str(&self.0).map_err(S::Error::custom)?;
+        raw.serialize(serializer)
+    }
+}
+
+/// A typed message that carries its original line.
+pub(crate) trait WholeLine: DeserializeOwned {
+    fn set_raw(&mut self, raw: RawLine);
+}
+
+/// Parse `line` into `T` and keep the line itself inside it.
+pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<T, serde_json::Error> {
+    let mut msg: T = serde_json::from_str(line)?;
+    msg.set_raw(RawLine(line.into()));
+    Ok(msg)
+}
+
+/// For each type: `raw_json()`, `Serialize` (writes the original line) and [`WholeLine`].
+/// Each type must have a `raw: RawLine` field marked `#[serde(skip)]`.
+macro_rules! whole_line_messages {
+    ($($ty:ty),* $(,)?) => {$(
+        impl $ty {
+            /// The exact line the CLI printed for this message, including every field this crate does not model.
+            pub fn raw_json(&self) -> &str {
+                self.raw.as_str()
+            }
+        }
+
+        impl serde::Serialize for $ty {
+            /// Writes the original line unchanged.
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.raw.serialize(serializer)
+            }
+        }
+
+        impl $crate::message::raw::WholeLine for $ty {
+            fn set_raw(&mut self, raw: $crate::message::raw::RawLine) {
+                self.raw = raw;
+            }
+        }
+    )*};
+}
+pub(crate) use whole_line_messages;

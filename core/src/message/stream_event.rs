@@ -1,0 +1,52 @@
+//! `stream_event` messages: raw Messages API stream events, with `--include-partial-messages`.
+
+use super::lenient;
+use super::raw::{whole_line_messages, RawLine};
+use super::tags::peek_tags;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// A `stream_event`: one Messages API streaming event (`message_start`, `content_block_delta`, …).
+///
+/// ```
+/// use claude_agent_core::message::{peek_tags, Message};
+///
+/// let line = r#"{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}"#;
+/// let Message::StreamEvent(e) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
+/// assert_eq!(e.event_type(), Some("message_stop"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct StreamEvent {
+    /// The API stream event, as raw JSON.
+    pub event: Box<RawValue>,
+    /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
+    #[serde(default)]
+    pub parent_tool_use_id: Option<String>,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: String,
+    /// This message's id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// The API message id the event belongs to.
+    #[serde(default)]
+    pub api_message_id: Option<String>,
+    /// Time to first token, in milliseconds (on `message_start`).
+    #[serde(default, deserialize_with = "lenient::optional_whole")]
+    pub ttft_ms: Option<u64>,
+    /// The `uuid` of the user message being answered, when the host sent one.
+    #[serde(default)]
+    pub user_message_uuid: Option<String>,
+    #[serde(skip)]
+    raw: RawLine,
+}
+
+impl StreamEvent {
+    /// The event's `type` (`message_start`, `content_block_delta`, …), read without parsing the event.
+    pub fn event_type(&self) -> Option<&str> {
+        peek_tags(self.event.get()).ok().map(|tags| tags.ty)
+    }
+}
+
+whole_line_messages!(StreamEvent);

@@ -1,0 +1,204 @@
+//! `system` messages, one struct per subtype (PROTOCOL-REFERENCE §2.4).
+
+mod hooks;
+mod init;
+mod notices;
+mod session;
+mod tasks;
+
+pub use hooks::{HookProgress, HookResponse, HookStarted};
+pub use init::{Init, McpServerStatus, PluginInfo};
+pub use notices::{
+    ElicitationComplete, Informational, LocalCommandOutput, MemoryRecall, ModelRefusalFallback,
+    ModelRefusalNoFallback, Notification, PermissionDenied,
+};
+pub use session::{
+    ApiRetry, CommandsChanged, CompactBoundary, ControlRequestProgress, FilesPersisted,
+    PluginInstall, SessionState, SessionStateChanged, SessionWritesLost, Status, ThinkingTokens,
+    WorkerShuttingDown,
+};
+pub use tasks::{
+    BackgroundTask, BackgroundTasksChanged, TaskNotification, TaskPatch, TaskProgress, TaskStarted,
+    TaskUpdated,
+};
+
+use super::raw::parse_line;
+use serde_json::value::RawValue;
+
+/// Declares a system message struct: the given fields plus `session_id`, `uuid` and the original line.
+macro_rules! system_message {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+            /// The session id.
+            #[serde(default)]
+            pub session_id: String,
+            /// This message's id.
+            #[serde(default)]
+            pub uuid: Option<String>,
+            #[serde(skip)]
+            raw: $crate::message::raw::RawLine,
+        }
+        $crate::message::raw::whole_line_messages!($name);
+    };
+}
+use system_message;
+
+/// A `system` message.
+///
+/// ```
+/// use claude_agent_core::message::{peek_tags, Message, SessionState, SystemMessage};
+///
+/// let line = r#"{"type":"system","subtype":"session_state_changed","state":"idle","session_id":"s"}"#;
+/// let Message::System(SystemMessage::SessionStateChanged(s)) =
+///     Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap()
+/// else {
+///     panic!()
+/// };
+/// assert_eq!(s.state, SessionState::Idle);
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum SystemMessage {
+    /// `init`: session setup, at the start of each turn.
+    Init(Init),
+    /// `status`: `compacting`, `requesting` or null.
+    Status(Status),
+    /// `api_retry`: an API call failed and will be retried.
+    ApiRetry(ApiRetry),
+    /// `compact_boundary`: the conversation was compacted.
+    CompactBoundary(CompactBoundary),
+    /// `hook_started`.
+    HookStarted(HookStarted),
+    /// `hook_progress`.
+    HookProgress(HookProgress),
+    /// `hook_response`.
+    HookResponse(HookResponse),
+    /// `task_started`: a background task (subagent, shell, workflow) started.
+    TaskStarted(TaskStarted),
+    /// `task_progress`.
+    TaskProgress(TaskProgress),
+    /// `task_updated`: a patch of a task's state.
+    TaskUpdated(TaskUpdated),
+    /// `task_notification`: a task ended.
+    TaskNotification(TaskNotification),
+    /// `background_tasks_changed`: the full list of background tasks.
+    BackgroundTasksChanged(BackgroundTasksChanged),
+    /// `session_state_changed`: `idle`, `running` or `requires_action`.
+    SessionStateChanged(SessionStateChanged),
+    /// `files_persisted`.
+    FilesPersisted(FilesPersisted),
+    /// `thinking_tokens`.
+    ThinkingTokens(ThinkingTokens),
+    /// `commands_changed`.
+    CommandsChanged(CommandsChanged),
+    /// `notification`.
+    Notification(Notification),
+    /// `informational`.
+    Informational(Informational),
+    /// `local_command_output`.
+    LocalCommandOutput(LocalCommandOutput),
+    /// `memory_recall`.
+    MemoryRecall(MemoryRecall),
+    /// `elicitation_complete`.
+    ElicitationComplete(ElicitationComplete),
+    /// `permission_denied`.
+    PermissionDenied(PermissionDenied),
+    /// `model_refusal_fallback`.
+    ModelRefusalFallback(ModelRefusalFallback),
+    /// `model_refusal_no_fallback`.
+    ModelRefusalNoFallback(ModelRefusalNoFallback),
+    /// `plugin_install`.
+    PluginInstall(PluginInstall),
+    /// `control_request_progress`.
+    ControlRequestProgress(ControlRequestProgress),
+    /// `worker_shutting_down`.
+    WorkerShuttingDown(WorkerShuttingDown),
+    /// `session_writes_lost`.
+    SessionWritesLost(SessionWritesLost),
+    /// Any other subtype (or none): the whole line, unchanged.
+    Unknown(Box<RawValue>),
+}
+
+impl SystemMessage {
+    /// Parse a `system` line whose `subtype` is already known.
+    pub(crate) fn parse(
+        line: &str,
+        subtype: Option<&str>,
+    ) -> Result<SystemMessage, serde_json::Error> {
+        use SystemMessage as S;
+        let Some(subtype) = subtype else {
+            return Ok(S::Unknown(RawValue::from_string(line.to_owned())?));
+        };
+        Ok(match subtype {
+            "init" => S::Init(parse_line(line)?),
+            "status" => S::Status(parse_line(line)?),
+            "api_retry" => S::ApiRetry(parse_line(line)?),
+            "compact_boundary" => S::CompactBoundary(parse_line(line)?),
+            "hook_started" => S::HookStarted(parse_line(line)?),
+            "hook_progress" => S::HookProgress(parse_line(line)?),
+            "hook_response" => S::HookResponse(parse_line(line)?),
+            "task_started" => S::TaskStarted(parse_line(line)?),
+            "task_progress" => S::TaskProgress(parse_line(line)?),
+            "task_updated" => S::TaskUpdated(parse_line(line)?),
+            "task_notification" => S::TaskNotification(parse_line(line)?),
+            "background_tasks_changed" => S::BackgroundTasksChanged(parse_line(line)?),
+            "session_state_changed" => S::SessionStateChanged(parse_line(line)?),
+            "files_persisted" => S::FilesPersisted(parse_line(line)?),
+            "thinking_tokens" => S::ThinkingTokens(parse_line(line)?),
+            "commands_changed" => S::CommandsChanged(parse_line(line)?),
+            "notification" => S::Notification(parse_line(line)?),
+            "informational" => S::Informational(parse_line(line)?),
+            "local_command_output" => S::LocalCommandOutput(parse_line(line)?),
+            "memory_recall" => S::MemoryRecall(parse_line(line)?),
+            "elicitation_complete" => S::ElicitationComplete(parse_line(line)?),
+            "permission_denied" => S::PermissionDenied(parse_line(line)?),
+            "model_refusal_fallback" => S::ModelRefusalFallback(parse_line(line)?),
+            "model_refusal_no_fallback" => S::ModelRefusalNoFallback(parse_line(line)?),
+            "plugin_install" => S::PluginInstall(parse_line(line)?),
+            "control_request_progress" => S::ControlRequestProgress(parse_line(line)?),
+            "worker_shutting_down" => S::WorkerShuttingDown(parse_line(line)?),
+            "session_writes_lost" => S::SessionWritesLost(parse_line(line)?),
+            _ => S::Unknown(RawValue::from_string(line.to_owned())?),
+        })
+    }
+
+    /// The exact line the CLI printed.
+    pub fn raw_json(&self) -> &str {
+        use SystemMessage as S;
+        match self {
+            S::Init(m) => m.raw_json(),
+            S::Status(m) => m.raw_json(),
+            S::ApiRetry(m) => m.raw_json(),
+            S::CompactBoundary(m) => m.raw_json(),
+            S::HookStarted(m) => m.raw_json(),
+            S::HookProgress(m) => m.raw_json(),
+            S::HookResponse(m) => m.raw_json(),
+            S::TaskStarted(m) => m.raw_json(),
+            S::TaskProgress(m) => m.raw_json(),
+            S::TaskUpdated(m) => m.raw_json(),
+            S::TaskNotification(m) => m.raw_json(),
+            S::BackgroundTasksChanged(m) => m.raw_json(),
+            S::SessionStateChanged(m) => m.raw_json(),
+            S::FilesPersisted(m) => m.raw_json(),
+            S::ThinkingTokens(m) => m.raw_json(),
+            S::CommandsChanged(m) => m.raw_json(),
+            S::Notification(m) => m.raw_json(),
+            S::Informational(m) => m.raw_json(),
+            S::LocalCommandOutput(m) => m.raw_json(),
+            S::MemoryRecall(m) => m.raw_json(),
+            S::ElicitationComplete(m) => m.raw_json(),
+            S::PermissionDenied(m) => m.raw_json(),
+            S::ModelRefusalFallback(m) => m.raw_json(),
+            S::ModelRefusalNoFallback(m) => m.raw_json(),
+            S::PluginInstall(m) => m.raw_json(),
+            S::ControlRequestProgress(m) => m.raw_json(),
+            S::WorkerShuttingDown(m) => m.raw_json(),
+            S::SessionWritesLost(m) => m.raw_json(),
+            S::Unknown(raw) => raw.get(),
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Reading a line's top-level `type` and `subtype` without parsing the whole line.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// The `type` and `subtype` of a line, borrowed from it.
+///
+/// ```
+/// use claude_agent_core::message::peek_tags;
+///
+/// let tags = peek_tags(r#"{"type":"system","subtype":"init","cwd":"/tmp"}"#).unwrap();
+/// assert_eq!((tags.ty, tags.subtype), ("system", Some("init")));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tags<'a> {
+    /// Top-level `type`.
+    ///
+    /// In the rare case the value contains a JSON escape (`\u0061`), this is the escaped text as written,
+    /// which matches no known type, so the line is then kept as an unknown message.
+    pub ty: &'a str,
+    /// Top-level `subtype`, if any (same escape rule as `ty`).
+    ///
+    /// Only looked up for types that carry one: for the known types without a subtype (`assistant`,
+    /// `user`, `stream_event`, the control frames, …) this is `None` without scanning the line.
+    pub subtype: Option<&'a str>,
+}
+
+/// Read the `type` and `subtype` of one JSON line.
+///
+/// Real CLI lines start with `{"type":"…","subtype":"…"`, which is read textually (whitespace is
+/// allowed). Other layouts, such as `result` lines whose `type` comes last, fall back to one serde scan
+/// that skips every other field. The rest of the line is not validated here: [`Message::parse_tagged`]
+/// does that.
+///
+/// Returns an error when the line is not a JSON object with a string `type`.
+///
+/// [`Message::parse_tagged`]: crate::message::Message::parse_tagged
+pub fn peek_tags(line: &str) -> Result<Tags<'_>, serde_json::Error> {
+    match textual(line) {
+        Some(tags) => Ok(tags),
+        None => scanned(line),
+    }
+}
+
+/// Types that never carry a top-level `subtype`, so the fast path need not look further.
+fn has_no_subtype(ty: &str) -> bool {
+    matches!(
+        ty,
+        "assistant"
+            | "user"
+            | "stream_event"
+            | "control_request"
+            | "control_response"
+            | "control_cancel_request"
+            | "keep_alive"
+            | "rate_limit_event"
+            | "tool_progress"
+            | "tool_use_summary"
+            | "auth_status"
+            | "prompt_suggestion"
+            | "conversation_reset"
+    )
+}
+
+/// The fast path: `{"type":"…"` then optionally `,"subtype":"…"`. `None` means "use the scan".
+fn textual(line: &str) -> Option<Tags<'_>> {
+    let mut cur = Cursor { s: line, at: 0 };
+    cur.punct(b'{')?;
+    cur.literal("\"type\"")?;
+    cur.punct(b':')?;
+    let ty = cur.plain_string()?;
+    if has_no_subtype(ty) {
+        return Some(Tags { ty, subtype: None });
+    }
+    cur.punct(b',')?;
+    cur.literal("\"subtype\"")?;
+    cur.punct(b':')?;
+    let subtype = cur.plain_string()?;
+    Some(Tags {
+        ty,
+        subtype: Some(subtype),
+    })
+}
+
+struct Cursor<'a> {
+    s: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_ws(&mut self) {
+        let bytes = self.s.as_bytes();
+        while matches!(bytes.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn punct(&mut self, c: u8) -> Option<()> {
+        self.skip_ws();
+        (self.s.as_bytes().get(self.at) == Some(&c)).then(|| self.at += 1)
+    }
+
+    fn literal(&mut self, lit: &str) -> Option<()> {
+        self.skip_ws();
+        self.s
+            .get(self.at..)?
+            .starts_with(lit)
+            .then(|| self.at += lit.len())
+    }
+
+    /// A string without escapes; `None` on anything else (the scan then decides).
+    fn plain_string(&mut self) -> Option<&'a str> {
+        self.punct(b'"')?;
+        let rest = self.s.get(self.at..)?;
+        let end = rest
+            .bytes()
+            .position(|b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if rest.as_bytes()[end] != b'"' {
+            return None;
+        }
+        self.at += end + 1;
+        rest.get(..end)
+    }
+}
+
+/// The slow path: a serde pass over the whole line that keeps only `type` and `subtype`.
+fn scanned(line: &str) -> Result<Tags<'_>, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Scan<'a> {
+        #[serde(rename = "type", borrow)]
+        ty: &'a RawValue,
+        #[serde(default, borrow)]
+        subtype: Option<&'a RawValue>,
+    }
+    let scan: Scan<'_> = serde_json::from_str(line)?;
+    let ty = string_text(scan.ty).ok_or_else(|| not_a_string("type"))?;
+    let subtype = match scan.subtype {
+        None => None,
+        Some(raw) if raw.get() == "null" => None,
+        Some(raw) => Some(string_text(raw).ok_or_else(|| not_a_string("subtype"))?),
+    };
+    Ok(Tags { ty, subtype })
+}
+
+/// The text between the quotes of a JSON string (escapes left as written).
+fn string_text(raw: &RawValue) -> Option<&str> {
+    raw.get().strip_prefix('"')?.strip_suffix('"')
+}
+
+fn not_a_string(field: &str) -> serde_json::Error {
+    <serde_json::Error as serde::de::Error>::custom(format_args!("`{field}` is not a string"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags(line: &str) -> (&str, Option<&str>) {
+        let t = peek_tags(line).unwrap();
+        (t.ty, t.subtype)
+    }
+
+    #[test]
+    fn compact_and_spaced_lines() {
+        assert_eq!(
+            tags(r#"{"type":"system","subtype":"init","cwd":"/"}"#),
+            ("system", Some("init"))
+        );
+        assert_eq!(
+            tags(r#"{"type": "system", "subtype": "status", "status": null}"#),
+            ("system", Some("status"))
+        );
+        assert_eq!(
+            tags("{\n  \"type\" : \"assistant\",\n  \"message\": {}\n}"),
+            ("assistant", None)
+        );
+        assert_eq!(tags(r#"  {"type":"keep_alive"}  "#), ("keep_alive", None));
+    }
+
+    #[test]
+    fn type_after_other_fields_uses_the_scan() {
+        let line =
+            r#"{"duration_ms":1,"subtype":"success","usage":{"type":"nested"},"type":"result"}"#;
+        assert_eq!(tags(line), ("result", Some("success")));
+    }
+
+    #[test]
+    fn subtype_not_next_uses_the_scan() {
+        let line = r#"{"type":"system","uuid":"u","subtype":"hook_started"}"#;
+        assert_eq!(tags(line), ("system", Some("hook_started")));
+        assert_eq!(tags(r#"{"type":"system","uuid":"u"}"#), ("system", None));
+        assert_eq!(
+            tags(r#"{"type":"system","subtype":null}"#),
+            ("system", None)
+        );
+        assert_eq!(tags(r#"{"type":"brand_new","x":1}"#), ("brand_new", None));
+    }
+
+    #[test]
+    fn escaped_values_are_left_as_written() {
+        assert_eq!(
+            tags(r#"{"type":"sys\u0074em","subtype":"init"}"#),
+            (r"sys\u0074em", Some("init"))
+        );
+        assert_eq!(tags(r#"{"type":"a\"b"}"#), (r#"a\"b"#, None));
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        for line in [
+            "",
+            "not json",
+            "[1,2]",
+            r#"{"type":3}"#,
+            r#"{"subtype":"x"}"#,
+            r#"{"type":"x","subtype":7}"#,
+            "{\"type\":\"sys",
+        ] {
+            assert!(peek_tags(line).is_err(), "{line:?} should be an error");
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! `user` messages the CLI prints: tool results, and replays of stdin messages (PROTOCOL-REFERENCE §2.2).
+
+use super::content::MessageContent;
+use super::raw::{whole_line_messages, RawLine};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+/// A `user` message printed by the CLI, mostly to carry `tool_result` blocks.
+///
+/// ```
+/// use claude_agent_core::message::{peek_tags, ContentBlock, Message, MessageContent};
+///
+/// let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"ok"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
+/// let Message::User(u) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
+/// let MessageContent::Blocks(blocks) = &u.content else { panic!() };
+/// assert!(matches!(&blocks[0], ContentBlock::ToolResult(r) if r.tool_use_id == "t1"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct UserMessage {
+    /// `message.content`: a string or content blocks.
+    #[serde(rename = "message", deserialize_with = "content_of_message")]
+    pub content: MessageContent,
+    /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
+    #[serde(default)]
+    pub parent_tool_use_id: Option<String>,
+    /// The tool's structured output (an object, or for MCP tools the content array), as raw JSON.
+    #[serde(default)]
+    pub tool_use_result: Option<Box<RawValue>>,
+    /// Per-tool permission decisions (`[{id, permission_decision}]`), as raw JSON.
+    #[serde(default)]
+    pub tool_result_meta: Option<Box<RawValue>>,
+    /// `true` on an echo of a message the host wrote (`--replay-user-messages`).
+    #[serde(default, rename = "isReplay")]
+    pub is_replay: bool,
+    /// `true` when the CLI made this message up rather than a person.
+    #[serde(default, rename = "isSynthetic")]
+    pub is_synthetic: bool,
+    /// `now`, `next` or `later`.
+    #[serde(default)]
+    pub priority: Option<String>,
+    /// Where the message came from (`{kind, …}`), as raw JSON.
+    #[serde(default)]
+    pub origin: Option<Box<RawValue>>,
+    /// Set when the host composed the message itself (verbatim prompts).
+    #[serde(default)]
+    pub client_composed: bool,
+    /// The session id.
+    #[serde(default)]
+    pub session_id: String,
+    /// This message's id.
+    #[serde(default)]
+    pub uuid: Option<String>,
+    /// When the CLI produced it (ISO 8601).
+    #[serde(default)]
+    pub timestamp: Option<String>,
+    /// The subagent this message belongs to.
+    #[serde(default)]
+    pub agent_id: Option<String>,
+    #[serde(skip)]
+    raw: RawLine,
+}
+
+/// Reads `{"role":"user","content":…}` and keeps the content.
+fn content_of_message<'de, D: Deserializer<'de>>(d: D) -> Result<MessageContent, D::Error> {
+    #[derive(Deserialize)]
+    struct Body {
+        #[serde(default)]
+        content: MessageContent,
+    }
+    Body::deserialize(d).map(|body| body.content)
+}
+
+whole_line_messages!(UserMessage);

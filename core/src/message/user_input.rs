@@ -1,0 +1,229 @@
+//! User messages the host writes to the CLI's stdin (PROTOCOL-REFERENCE §4.2).
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+/// A user message to write to the CLI.
+///
+/// ```
+/// use claude_agent_core::message::UserInput;
+///
+/// let line = UserInput::text("hello there").to_json_line();
+/// assert_eq!(
+///     line,
+///     b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hello there\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}\n"
+/// );
+/// let with_id = UserInput::text("hi").with_uuid("u-1").with_session_id("default");
+/// assert!(String::from_utf8(with_id.to_json_line()).unwrap().contains(r#""session_id":"default","uuid":"u-1""#));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct UserInput {
+    /// The message content: a string or blocks.
+    pub content: UserInputContent,
+    /// An id for the message; the CLI echoes it as `user_message_uuid` on the frames that answer it.
+    pub uuid: Option<String>,
+    /// The session id (default `""`).
+    pub session_id: String,
+    /// The `tool_use` id of a subagent call this message belongs to (default none).
+    pub parent_tool_use_id: Option<String>,
+    /// `now`, `next` or `later`: when a message sent during a turn is taken up.
+    pub priority: Option<String>,
+    /// Marks the message as composed by the host (`client_composed: true`, for verbatim prompts).
+    pub client_composed: bool,
+}
+
+/// The content of a [`UserInput`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum UserInputContent {
+    /// A plain string (`"content":"…"`).
+    Text(String),
+    /// Content blocks (`"content":[…]`).
+    Blocks(Vec<InputBlock>),
+}
+
+/// One content block of a [`UserInput`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum InputBlock {
+    /// `{"type":"text","text":…}`.
+    Text(String),
+    /// `{"type":"image","source":{"type":"base64","media_type":…,"data":…}}`.
+    ImageBase64 {
+        /// The MIME type, e.g. `image/png`.
+        media_type: String,
+        /// The image bytes, base64-encoded.
+        data: String,
+    },
+    /// Any other block, written as given.
+    Raw(Box<RawValue>),
+}
+
+impl InputBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        InputBlock::Text(text.into())
+    }
+
+    /// A base64 image block.
+    pub fn image_base64(media_type: impl Into<String>, data: impl Into<String>) -> Self {
+        InputBlock::ImageBase64 {
+            media_type: media_type.into(),
+            data: data.into(),
+        }
+    }
+
+    /// A block given as raw JSON, written unchanged.
+    pub fn raw(block: Box<RawValue>) -> Self {
+        InputBlock::Raw(block)
+    }
+}
+
+impl UserInput {
+    /// A plain-text user message (`"content":"…"`).
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::with_content(UserInputContent::Text(text.into()))
+    }
+
+    /// A user message made of content blocks.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{InputBlock, UserInput};
+    ///
+    /// let msg = UserInput::blocks(vec![InputBlock::text("look"), InputBlock::image_base64("image/png", "iVBO")]);
+    /// let v: serde_json::Value = serde_json::from_slice(&msg.to_json_line()).unwrap();
+    /// assert_eq!(v["message"]["content"][1]["source"]["media_type"], "image/png");
+    /// ```
+    pub fn blocks(blocks: Vec<InputBlock>) -> Self {
+        Self::with_content(UserInputContent::Blocks(blocks))
+    }
+
+    fn with_content(content: UserInputContent) -> Self {
+        UserInput {
+            content,
+            uuid: None,
+            session_id: String::new(),
+            parent_tool_use_id: None,
+            priority: None,
+            client_composed: false,
+        }
+    }
+
+    /// Set the message id (echoed back as `user_message_uuid`).
+    pub fn with_uuid(mut self, uuid: impl Into<String>) -> Self {
+        self.uuid = Some(uuid.into());
+        self
+    }
+
+    /// Set the session id.
+    pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = session_id.into();
+        self
+    }
+
+    /// Set the parent `tool_use` id.
+    pub fn with_parent_tool_use_id(mut self, id: impl Into<String>) -> Self {
+        self.parent_tool_use_id = Some(id.into());
+        self
+    }
+
+    /// Set the priority (`now`, `next` or `later`).
+    pub fn with_priority(mut self, priority: impl Into<String>) -> Self {
+        self.priority = Some(priority.into());
+        self
+    }
+
+    /// Set or clear `client_composed`.
+    pub fn with_client_composed(mut self, client_composed: bool) -> Self {
+        self.client_composed = client_composed;
+        self
+    }
+
+    /// The `\n`-terminated compact JSON line for stdin.
+    ///
+    /// Keys come in the order `type, message, parent_tool_use_id, session_id`, then the optional
+    /// `uuid, priority, client_composed`.
+    pub fn to_json_line(&self) -> Vec<u8> {
+        let mut line = serde_json::to_vec(self).expect(
+            "a UserInput has only string keys and valid raw JSON, so serializing cannot fail",
+        );
+        line.push(b'\n');
+        line
+    }
+}
+
+impl Serialize for UserInput {
+    /// Writes the stdin wire form (see [`UserInput::to_json_line`]).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", "user")?;
+        map.serialize_entry("message", &Body(&self.content))?;
+        map.serialize_entry("parent_tool_use_id", &self.parent_tool_use_id)?;
+        map.serialize_entry("session_id", &self.session_id)?;
+        if let Some(uuid) = &self.uuid {
+            map.serialize_entry("uuid", uuid)?;
+        }
+        if let Some(priority) = &self.priority {
+            map.serialize_entry("priority", priority)?;
+        }
+        if self.client_composed {
+            map.serialize_entry("client_composed", &true)?;
+        }
+        map.end()
+    }
+}
+
+/// `{"role":"user","content":…}`.
+struct Body<'a>(&'a UserInputContent);
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("role", "user")?;
+        match self.0 {
+            UserInputContent::Text(text) => map.serialize_entry("content", text)?,
+            UserInputContent::Blocks(blocks) => map.serialize_entry("content", blocks)?,
+        }
+        map.end()
+    }
+}
+
+impl Serialize for InputBlock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            InputBlock::Text(text) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", text)?;
+                map.end()
+            }
+            InputBlock::ImageBase64 { media_type, data } => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "image")?;
+                map.serialize_entry("source", &Base64Source::new(media_type, data))?;
+                map.end()
+            }
+            InputBlock::Raw(raw) => raw.serialize(serializer),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Base64Source<'a> {
+    #[serde(rename = "type")]
+    ty: &'static str,
+    media_type: &'a str,
+    data: &'a str,
+}
+
+impl<'a> Base64Source<'a> {
+    fn new(media_type: &'a str, data: &'a str) -> Self {
+        Base64Source {
+            ty: "base64",
+            media_type,
+            data,
+        }
+    }
+}

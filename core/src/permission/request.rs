@@ -1,0 +1,209 @@
+//! `PermissionRequest`: the fields of a `can_use_tool` control request.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::PermissionUpdate;
+
+/// A `can_use_tool` request: the CLI asks whether a tool may run (PROTOCOL-REFERENCE §3.5).
+///
+/// The two rare nested objects are boxed to keep the struct small, since it travels inside
+/// every session event.
+///
+/// Parsed from the `request` object of the control request (its `subtype` is ignored). Only
+/// `tool_name`, `input` and `tool_use_id` are required; everything else defaults to empty.
+///
+/// ```
+/// # use claude_agent_core::permission::PermissionRequest;
+/// let req: PermissionRequest = serde_json::from_str(
+///     r#"{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls /"},
+///         "blocked_path":"/","tool_use_id":"toolu_1"}"#,
+/// ).unwrap();
+/// assert_eq!(req.tool_name, "Bash");
+/// assert_eq!(req.input.get(), r#"{"command":"ls /"}"#);
+/// assert_eq!(req.blocked_path.as_deref(), Some("/"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct PermissionRequest {
+    /// Name of the tool, e.g. `Bash` or `mcp__calc__add`.
+    pub tool_name: String,
+    /// The tool's input as the model wrote it.
+    pub input: Box<RawValue>,
+    /// The `tool_use` block this request is about.
+    pub tool_use_id: String,
+    /// Rule changes the CLI suggests for "always allow" (send them back in the allow answer to apply them).
+    #[serde(default)]
+    pub permission_suggestions: Vec<PermissionUpdate>,
+    /// The path outside the allowed directories that triggered the prompt.
+    #[serde(default)]
+    pub blocked_path: Option<String>,
+    /// Why the CLI asks, in words.
+    #[serde(default)]
+    pub decision_reason: Option<String>,
+    /// What kind of reason: `rule`, `mode`, `subcommandResults`, `permissionPromptTool`, `hook`,
+    /// `asyncAgent`, `sandboxOverride`, `workingDir`, `safetyCheck`, `classifier` or `other`.
+    #[serde(default)]
+    pub decision_reason_type: Option<String>,
+    /// Whether the auto-mode classifier could have approved this.
+    #[serde(default)]
+    pub classifier_approvable: Option<bool>,
+    /// Whether the UI should not offer "always allow".
+    #[serde(default)]
+    pub suppress_always_allow_rule: Option<bool>,
+    /// Whether "no" should be the default answer.
+    #[serde(default)]
+    pub default_to_no: Option<bool>,
+    /// The `ask` rule that matched, if one did.
+    #[serde(default)]
+    pub matched_ask_rule: Option<Box<MatchedAskRule>>,
+    /// Title for a prompt.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Human name of the tool (e.g. `Add` for `mcp__calc__add`).
+    #[serde(default)]
+    pub display_name: Option<String>,
+    /// What the tool call does, in words.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The subagent asking, if not the main agent.
+    #[serde(default)]
+    pub agent_id: Option<String>,
+    /// The MCP server of the tool, for MCP tools.
+    #[serde(default)]
+    pub mcp_server: Option<Box<McpServerOrigin>>,
+    /// Whether a human must answer (no automatic answer allowed).
+    #[serde(default)]
+    pub requires_user_interaction: Option<bool>,
+    /// Whether the server's policy only allows asking (seen on SDK MCP tools; internal to the CLI).
+    #[serde(default)]
+    pub server_policy_ask_only: Option<bool>,
+}
+
+/// Which MCP server a tool comes from (`mcp_server` on the wire).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct McpServerOrigin {
+    /// The server's name.
+    pub name: String,
+    /// Where it was configured, e.g. `sdk` for an in-process server.
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// The `ask` rule that made the CLI prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct MatchedAskRule {
+    /// Which settings the rule comes from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The rule's tool.
+    pub tool_name: String,
+    /// The rule's pattern, if any.
+    #[serde(default)]
+    pub rule_content: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permission::{PermissionRule, RuleBehavior, UpdateDestination};
+    use crate::test_fixtures::recorded_requests;
+
+    fn recorded(transcript: &str) -> Vec<PermissionRequest> {
+        recorded_requests(transcript, "can_use_tool")
+            .iter()
+            .map(|raw| serde_json::from_str(raw.get()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn recorded_bash_request_parses_with_blocked_path() {
+        let reqs = recorded("permission_deny");
+        assert_eq!(reqs.len(), 1);
+        let req = &reqs[0];
+        assert_eq!(req.tool_name, "Bash");
+        let input: serde_json::Value = serde_json::from_str(req.input.get()).unwrap();
+        assert_eq!(input["command"], "ls -la /");
+        assert_eq!(req.tool_use_id, "toolu_fake_1_1");
+        assert_eq!(req.blocked_path.as_deref(), Some("/"));
+        assert_eq!(req.display_name.as_deref(), Some("Bash"));
+        assert_eq!(req.description.as_deref(), Some("run"));
+        assert!(req.permission_suggestions.is_empty());
+        assert!(req.mcp_server.is_none());
+    }
+
+    #[test]
+    fn recorded_mcp_request_parses_server_and_suggestions() {
+        let reqs = recorded("sdk_mcp");
+        assert_eq!(reqs.len(), 1);
+        let req = &reqs[0];
+        assert_eq!(req.tool_name, "mcp__calc__add");
+        assert_eq!(req.input.get(), r#"{"a":2,"b":40}"#);
+        let server = req.mcp_server.as_ref().unwrap();
+        assert_eq!(
+            (server.name.as_str(), server.source.as_deref()),
+            ("calc", Some("sdk"))
+        );
+        assert_eq!(req.server_policy_ask_only, Some(true));
+        assert_eq!(
+            req.permission_suggestions,
+            vec![crate::permission::PermissionUpdate::add_rules(
+                vec![PermissionRule::new("mcp__calc__add")],
+                RuleBehavior::Allow,
+                UpdateDestination::LocalSettings,
+            )]
+        );
+    }
+
+    #[test]
+    fn every_documented_field_is_read() {
+        let req: PermissionRequest = serde_json::from_str(
+            r#"{"tool_name":"Edit","input":{},"tool_use_id":"t","decision_reason":"r",
+                "decision_reason_type":"rule","classifier_approvable":false,
+                "suppress_always_allow_rule":true,"default_to_no":true,
+                "matched_ask_rule":{"source":"userSettings","tool_name":"Edit","rule_content":"*.rs"},
+                "title":"T","agent_id":"a1","requires_user_interaction":true,
+                "permission_suggestions":[{"type":"future"}],"decision_reason_code":"x"}"#,
+        )
+        .unwrap();
+        assert_eq!(req.decision_reason.as_deref(), Some("r"));
+        assert_eq!(req.decision_reason_type.as_deref(), Some("rule"));
+        assert_eq!(req.classifier_approvable, Some(false));
+        assert_eq!(req.suppress_always_allow_rule, Some(true));
+        assert_eq!(req.default_to_no, Some(true));
+        let rule = req.matched_ask_rule.unwrap();
+        assert_eq!(rule.tool_name, "Edit");
+        assert_eq!(rule.rule_content.as_deref(), Some("*.rs"));
+        assert_eq!(req.title.as_deref(), Some("T"));
+        assert_eq!(req.agent_id.as_deref(), Some("a1"));
+        assert_eq!(req.requires_user_interaction, Some(true));
+        assert!(matches!(
+            req.permission_suggestions.as_slice(),
+            [crate::permission::PermissionUpdate::Unknown(_)]
+        ));
+    }
+
+    #[test]
+    fn stays_small_enough_to_travel_in_events() {
+        // `session::Event` holds it inline; clippy's large_enum_variant starts at a 200-byte gap.
+        assert!(std::mem::size_of::<PermissionRequest>() <= 288);
+    }
+
+    #[test]
+    fn missing_required_fields_are_errors_not_panics() {
+        for bad in [
+            "{}",
+            r#"{"tool_name":"Bash"}"#,
+            "[]",
+            "null",
+            r#"{"tool_name":1}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<PermissionRequest>(bad).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}

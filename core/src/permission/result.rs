@@ -1,0 +1,188 @@
+//! `PermissionResult`: the host's allow/deny answer to a `can_use_tool` request.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::PermissionUpdate;
+
+/// The host's answer to a [`super::PermissionRequest`].
+///
+/// ```
+/// # use claude_agent_core::permission::PermissionResult;
+/// # use serde_json::value::RawValue;
+/// let original = RawValue::from_string(r#"{"command":"ls"}"#.into()).unwrap();
+/// assert_eq!(
+///     PermissionResult::allow().to_wire_json(&original),
+///     r#"{"behavior":"allow","updatedInput":{"command":"ls"}}"#
+/// );
+/// assert_eq!(
+///     PermissionResult::deny_and_interrupt("no").to_wire_json(&original),
+///     r#"{"behavior":"deny","message":"no","interrupt":true}"#
+/// );
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum PermissionResult {
+    /// Let the tool run.
+    Allow {
+        /// Run the tool with this input instead of the model's (`None`: the model's input).
+        updated_input: Option<Box<RawValue>>,
+        /// Permission changes to apply, e.g. the request's suggestions for "always allow".
+        updated_permissions: Vec<PermissionUpdate>,
+    },
+    /// Refuse the tool.
+    Deny {
+        /// Why; the model sees this text as the tool's error.
+        message: String,
+        /// Also stop the whole turn.
+        interrupt: bool,
+    },
+}
+
+impl PermissionResult {
+    /// Allow the tool with the model's own input.
+    pub fn allow() -> Self {
+        PermissionResult::Allow {
+            updated_input: None,
+            updated_permissions: Vec::new(),
+        }
+    }
+
+    /// Refuse the tool; the turn goes on and the model sees `message`.
+    pub fn deny(message: impl Into<String>) -> Self {
+        PermissionResult::Deny {
+            message: message.into(),
+            interrupt: false,
+        }
+    }
+
+    /// Refuse the tool and stop the turn.
+    pub fn deny_and_interrupt(message: impl Into<String>) -> Self {
+        PermissionResult::Deny {
+            message: message.into(),
+            interrupt: true,
+        }
+    }
+
+    /// Run the tool with `input` (a JSON object) instead. Has no effect on a `Deny`.
+    pub fn with_updated_input(mut self, input: Box<RawValue>) -> Self {
+        if let PermissionResult::Allow { updated_input, .. } = &mut self {
+            *updated_input = Some(input);
+        }
+        self
+    }
+
+    /// Apply these permission changes too. Has no effect on a `Deny`.
+    pub fn with_updated_permissions(mut self, updates: Vec<PermissionUpdate>) -> Self {
+        if let PermissionResult::Allow {
+            updated_permissions,
+            ..
+        } = &mut self
+        {
+            *updated_permissions = updates;
+        }
+        self
+    }
+
+    /// The success body of the control response. An allow always carries `updatedInput` (the
+    /// request's `original_input` when no other was given) and `updatedPermissions` only when
+    /// there are some; a deny carries `interrupt` only when it is true.
+    pub fn to_wire_json(&self, original_input: &RawValue) -> String {
+        let json = match self {
+            PermissionResult::Allow {
+                updated_input,
+                updated_permissions,
+            } => serde_json::to_string(&AllowBody {
+                behavior: "allow",
+                updated_input: updated_input.as_deref().unwrap_or(original_input),
+                updated_permissions,
+            }),
+            PermissionResult::Deny { message, interrupt } => serde_json::to_string(&DenyBody {
+                behavior: "deny",
+                message,
+                interrupt: *interrupt,
+            }),
+        };
+        json.expect("serializing strings, raw JSON and permission updates cannot fail")
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AllowBody<'a> {
+    behavior: &'static str,
+    updated_input: &'a RawValue,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    updated_permissions: &'a [PermissionUpdate],
+}
+
+#[derive(Serialize)]
+struct DenyBody<'a> {
+    behavior: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    interrupt: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permission::{PermissionRequest, RuleBehavior, UpdateDestination};
+    use crate::test_fixtures::recorded_exchanges;
+    use serde_json::Value;
+
+    fn value(json: &str) -> Value {
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn raw(json: &str) -> Box<RawValue> {
+        RawValue::from_string(json.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn reproduces_the_recorded_deny() {
+        let exchanges = recorded_exchanges("permission_deny", "can_use_tool");
+        assert_eq!(exchanges.len(), 1);
+        let (request, reply) = &exchanges[0];
+        let req: PermissionRequest = serde_json::from_str(request.get()).unwrap();
+        let ours = PermissionResult::deny("not allowed by policy").to_wire_json(&req.input);
+        assert_eq!(value(&ours), value(reply.get()));
+    }
+
+    #[test]
+    fn reproduces_the_recorded_allow_with_the_original_input() {
+        let exchanges = recorded_exchanges("sdk_mcp", "can_use_tool");
+        assert_eq!(exchanges.len(), 1);
+        let (request, reply) = &exchanges[0];
+        let req: PermissionRequest = serde_json::from_str(request.get()).unwrap();
+        let ours = PermissionResult::allow().to_wire_json(&req.input);
+        assert_eq!(value(&ours), value(reply.get()));
+        assert_eq!(value(&ours)["updatedInput"], value(r#"{"a":2,"b":40}"#));
+    }
+
+    #[test]
+    fn allow_with_updates_carries_them() {
+        let result = PermissionResult::allow()
+            .with_updated_input(raw(r#"{"command":"ls -la"}"#))
+            .with_updated_permissions(vec![PermissionUpdate::add_rules(
+                vec![crate::permission::PermissionRule::new("Bash")],
+                RuleBehavior::Allow,
+                UpdateDestination::Session,
+            )]);
+        assert_eq!(
+            result.to_wire_json(&raw(r#"{"command":"ls"}"#)),
+            r#"{"behavior":"allow","updatedInput":{"command":"ls -la"},"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]}"#
+        );
+    }
+
+    #[test]
+    fn deny_without_interrupt_omits_it_and_builders_do_not_touch_deny() {
+        let result = PermissionResult::deny("no \"way\"")
+            .with_updated_input(raw("{}"))
+            .with_updated_permissions(vec![]);
+        assert_eq!(
+            result.to_wire_json(&raw("{}")),
+            r#"{"behavior":"deny","message":"no \"way\""}"#
+        );
+    }
+}

@@ -1,0 +1,279 @@
+//! Recordings of real CLI sessions: one JSON object per line, `{"dir":"in"|"out","msg":…}`, where
+//! `in` is what was written to the CLI's stdin and `out` what it printed.
+//!
+//! A [`Recording`] lets a test drive a [`crate::session::Session`] the way the recorded session
+//! went, with no process: its [`Recording::session_config`] declares the hooks, in-process MCP
+//! servers and permission callback the recording used, and [`Recording::answer_to`] gives the
+//! answer the recording wrote to each request the CLI made.
+//!
+//! ```
+//! use claude_agent_core::recording::{Direction, Recording};
+//!
+//! let text = r#"{"dir":"in","msg":{"type":"control_request","request_id":"r1","request":{"subtype":"initialize","hooks":null}}}
+//! {"dir":"out","msg":{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{}}}}"#;
+//! let recording = Recording::parse(text).unwrap();
+//! assert_eq!(recording.lines().len(), 2);
+//! assert_eq!(recording.lines()[1].direction, Direction::FromCli);
+//! ```
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::hooks::HookEvent;
+use crate::mcp::{McpServerSpec, ToolSpec};
+use crate::session::{HookMatcherConfig, InputMode, SessionConfig};
+
+/// Which way a recorded line went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Direction {
+    /// Written to the CLI's stdin.
+    ToCli,
+    /// Printed by the CLI on stdout.
+    FromCli,
+}
+
+/// One recorded line.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RecordedLine {
+    /// Which way it went.
+    pub direction: Direction,
+    /// The message, as recorded.
+    pub json: Box<RawValue>,
+}
+
+/// A parsed recording. See the [module docs](self).
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    lines: Vec<RecordedLine>,
+    answers: HashMap<String, Box<RawValue>>,
+}
+
+/// A recording line that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("recording line {line}: {error}")]
+#[non_exhaustive]
+pub struct RecordingError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub error: String,
+}
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    dir: &'a str,
+    #[serde(borrow)]
+    msg: &'a RawValue,
+}
+
+#[derive(Deserialize)]
+struct Answer {
+    #[serde(rename = "type")]
+    ty: String,
+    response: Option<AnswerBody>,
+}
+
+#[derive(Deserialize)]
+struct AnswerBody {
+    request_id: String,
+    response: Option<Box<RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct InitializeRequest {
+    request: InitializeBody,
+}
+
+#[derive(Deserialize)]
+struct InitializeBody {
+    #[serde(rename = "subtype")]
+    _subtype: InitializeSubtype,
+    hooks: Option<OrderedHooks>,
+}
+
+#[derive(Deserialize)]
+enum InitializeSubtype {
+    #[serde(rename = "initialize")]
+    Initialize,
+}
+
+#[derive(Deserialize)]
+struct RecordedMatcher {
+    matcher: Option<String>,
+    #[serde(rename = "hookCallbackIds", default)]
+    ids: Vec<String>,
+    timeout: Option<f64>,
+}
+
+/// The `hooks` object of an initialize request, in the order it was written.
+struct OrderedHooks(Vec<(String, Vec<RecordedMatcher>)>);
+
+impl<'de> Deserialize<'de> for OrderedHooks {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = OrderedHooks;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map of hook events to matchers")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<OrderedHooks, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(OrderedHooks(entries))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+impl Recording {
+    /// Parse a recording. Lines that are plain JSON objects without `dir`/`msg` are taken as CLI
+    /// output, so a capture of the CLI's stdout alone is a recording too. Blank lines are skipped.
+    pub fn parse(text: &str) -> Result<Recording, RecordingError> {
+        let mut recording = Recording::default();
+        for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let bad = |error: String| RecordingError { line: index + 1, error };
+            let (direction, json) = match serde_json::from_str::<Line<'_>>(line) {
+                Ok(Line { dir: "in", msg }) => (Direction::ToCli, msg.to_owned()),
+                Ok(Line { dir: "out", msg }) => (Direction::FromCli, msg.to_owned()),
+                Ok(Line { dir, .. }) => return Err(bad(format!("unknown direction {dir:?}"))),
+                Err(_) => match RawValue::from_string(line.to_owned()) {
+                    Ok(raw) => (Direction::FromCli, raw),
+                    Err(e) => return Err(bad(e.to_string())),
+                },
+            };
+            if direction == Direction::ToCli {
+                if let Ok(Answer { ty, response: Some(body) }) = serde_json::from_str(json.get()) {
+                    if ty == "control_response" {
+                        if let Some(answer) = body.response {
+                            recording.answers.insert(body.request_id, answer);
+                        }
+                    }
+                }
+            }
+            recording.lines.push(RecordedLine { direction, json });
+        }
+        Ok(recording)
+    }
+
+    /// Every line, in order.
+    pub fn lines(&self) -> &[RecordedLine] {
+        &self.lines
+    }
+
+    /// The lines the CLI printed, in order.
+    pub fn cli_output(&self) -> impl Iterator<Item = &RawValue> {
+        self.lines.iter().filter(|l| l.direction == Direction::FromCli).map(|l| &*l.json)
+    }
+
+    /// The success body the recording answered the CLI's request `wire_id` with.
+    pub fn answer_to(&self, wire_id: &str) -> Option<&RawValue> {
+        self.answers.get(wire_id).map(|b| &**b)
+    }
+
+    /// A session configuration matching the recording: the hooks and in-process MCP servers of
+    /// its `initialize` request (tools as its `tools/list` answer listed them), and the permission
+    /// callback if the CLI asked `can_use_tool`.
+    pub fn session_config(&self, input: InputMode) -> SessionConfig {
+        let mut config = SessionConfig::new(input);
+        let values: Vec<(Direction, Value)> = self
+            .lines
+            .iter()
+            .filter_map(|l| serde_json::from_str(l.json.get()).ok().map(|v| (l.direction, v)))
+            .collect();
+        let init = values
+            .iter()
+            .find(|(d, v)| *d == Direction::ToCli && v["request"]["subtype"] == "initialize")
+            .map(|(_, v)| &v["request"]);
+        // Hook ids are handed out in order, so the events must keep the recording's order.
+        let init_raw = self
+            .lines
+            .iter()
+            .filter(|l| l.direction == Direction::ToCli)
+            .find_map(|l| serde_json::from_str::<InitializeRequest>(l.json.get()).ok());
+        for (event, matchers) in init_raw.and_then(|i| i.request.hooks).map(|h| h.0).unwrap_or_default() {
+            for m in matchers {
+                let mut matcher = HookMatcherConfig::new(HookEvent::from_name(&event), m.matcher, m.ids.len());
+                matcher.timeout_secs = m.timeout;
+                config.hooks.push(matcher);
+            }
+        }
+        if let Some(servers) = init.and_then(|i| i["sdkMcpServers"].as_array()) {
+            let mut fields = serde_json::Map::new();
+            fields.insert("sdkMcpServers".into(), Value::Array(servers.clone()));
+            config.initialize_fields = serde_json::value::to_raw_value(&fields).ok();
+            let tools = values
+                .iter()
+                .filter(|(d, _)| *d == Direction::ToCli)
+                .find_map(|(_, v)| v["response"]["response"]["mcp_response"]["result"]["tools"].as_array());
+            for name in servers.iter().filter_map(Value::as_str) {
+                let mut server = McpServerSpec::new(name, "1.0.0");
+                for tool in tools.into_iter().flatten() {
+                    let (Some(tool_name), Ok(schema)) =
+                        (tool["name"].as_str(), serde_json::value::to_raw_value(&tool["inputSchema"]))
+                    else {
+                        continue;
+                    };
+                    let description = tool["description"].as_str().unwrap_or_default();
+                    server = server.tool(ToolSpec::new(tool_name, description, schema));
+                }
+                config.mcp_servers.push(server);
+            }
+        }
+        config.can_use_tool = values
+            .iter()
+            .any(|(d, v)| *d == Direction::FromCli && v["request"]["subtype"] == "can_use_tool");
+        config.elicitation = values
+            .iter()
+            .any(|(d, v)| *d == Direction::FromCli && v["request"]["subtype"] == "elicitation");
+        config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Recording {
+        let path = format!("{}/../fixtures/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
+        Recording::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn config_of_the_hooks_recording_declares_its_four_hooks() {
+        let config = fixture("hooks.jsonl").session_config(InputMode::Streaming);
+        let events: Vec<&str> = config.hooks.iter().map(|h| h.event.as_str()).collect();
+        assert_eq!(events, ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]);
+        assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
+        assert!(!config.can_use_tool);
+    }
+
+    #[test]
+    fn config_of_the_mcp_recording_declares_calc_with_its_tool() {
+        let recording = fixture("sdk_mcp.jsonl");
+        let config = recording.session_config(InputMode::SingleTurn);
+        assert_eq!(config.mcp_servers.len(), 1);
+        assert_eq!(config.mcp_servers[0].name, "calc");
+        assert_eq!(config.mcp_servers[0].tools[0].name, "add");
+        assert!(config.can_use_tool);
+        assert_eq!(config.initialize_fields.unwrap().get(), r#"{"sdkMcpServers":["calc"]}"#);
+        let answer = recording.answer_to("adc7bdd8-dc59-4636-8436-ff54812be869").unwrap();
+        assert_eq!(answer.get(), r#"{"behavior":"allow","updatedInput":{"a":2,"b":40}}"#);
+    }
+
+    #[test]
+    fn plain_stdout_lines_are_cli_output_and_bad_lines_are_errors() {
+        let recording = Recording::parse("{\"type\":\"x\"}\n\n{\"dir\":\"out\",\"msg\":{}}\n").unwrap();
+        assert_eq!(recording.cli_output().count(), 2);
+        let err = Recording::parse("{\"type\":\"x\"}\nnot json\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(Recording::parse(r#"{"dir":"sideways","msg":{}}"#).is_err());
+    }
+}

@@ -1,0 +1,83 @@
+//! Test-only access to the recorded CLI transcripts in `fixtures/transcripts/`.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+#[derive(Deserialize)]
+struct Line {
+    dir: String,
+    msg: Box<RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    request_id: Option<String>,
+    #[serde(default)]
+    request: Option<Box<RawValue>>,
+    #[serde(default)]
+    response: Option<InnerResponse>,
+}
+
+#[derive(Deserialize)]
+struct InnerResponse {
+    request_id: String,
+    #[serde(default)]
+    response: Option<Box<RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct Subtype {
+    subtype: String,
+}
+
+/// Every line of `fixtures/transcripts/<name>.jsonl` as (`dir`, raw `msg`).
+fn lines(name: &str) -> Vec<(String, Envelope)> {
+    let path = format!(
+        "{}/../fixtures/transcripts/{name}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let line: Line = serde_json::from_str(l).unwrap();
+            (line.dir, serde_json::from_str(line.msg.get()).unwrap())
+        })
+        .collect()
+}
+
+/// The `request` objects of the CLI's `control_request`s with `subtype`, each paired with the
+/// success body the recording answered it with (the inner `response`), in order.
+pub(crate) fn recorded_exchanges(name: &str, subtype: &str) -> Vec<(Box<RawValue>, Box<RawValue>)> {
+    let all = lines(name);
+    let mut out = Vec::new();
+    for (dir, msg) in &all {
+        let (Some(id), Some(request)) = (&msg.request_id, &msg.request) else {
+            continue;
+        };
+        let kind: Subtype = serde_json::from_str(request.get()).unwrap();
+        if dir != "out" || msg.kind != "control_request" || kind.subtype != subtype {
+            continue;
+        }
+        let reply = all
+            .iter()
+            .filter(|(d, m)| d == "in" && m.kind == "control_response")
+            .filter_map(|(_, m)| m.response.as_ref())
+            .find(|r| &r.request_id == id)
+            .and_then(|r| r.response.clone())
+            .unwrap_or_else(|| panic!("{name}: no recorded reply to {id}"));
+        out.push((request.clone(), reply));
+    }
+    out
+}
+
+/// The `request` objects of the CLI's `control_request`s with `subtype`, in order.
+pub(crate) fn recorded_requests(name: &str, subtype: &str) -> Vec<Box<RawValue>> {
+    recorded_exchanges(name, subtype)
+        .into_iter()
+        .map(|(request, _)| request)
+        .collect()
+}

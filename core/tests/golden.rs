@@ -1,0 +1,247 @@
+//! Golden tests: every real CLI recording in `fixtures/transcripts/` is replayed through a
+//! `Session`, with the CLI's stdout fed in chunks of 1, 7 and 4096 bytes and inbound requests
+//! answered (with typed replies) the way the recording did. The lines the session writes must
+//! equal the recorded stdin lines (request ids normalised), and no error event may appear.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use claude_agent_core::control::{ControlRequest, InboundKind, Reply, RequestId};
+use claude_agent_core::hooks::HookOutput;
+use claude_agent_core::mcp::ToolResult;
+use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::permission::{PermissionMode, PermissionResult};
+use claude_agent_core::recording::{Direction, Recording};
+use claude_agent_core::session::{Event, InputMode, Session, Transmit};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+struct Step {
+    dir_in: bool,
+    raw: String,
+    value: Value,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/transcripts")
+}
+
+fn load(path: &Path) -> (Recording, Vec<Step>) {
+    let recording = Recording::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let steps = recording
+        .lines()
+        .iter()
+        .map(|l| Step {
+            dir_in: l.direction == Direction::ToCli,
+            raw: l.json.get().to_owned(),
+            value: serde_json::from_str(l.json.get()).unwrap(),
+        })
+        .collect();
+    (recording, steps)
+}
+
+/// The control request the recording sent, as our typed API builds it.
+fn typed_request(request: &Value) -> ControlRequest {
+    match request["subtype"].as_str().unwrap() {
+        "set_model" => ControlRequest::SetModel { model: request["model"].as_str().map(String::from) },
+        "set_permission_mode" => ControlRequest::SetPermissionMode {
+            mode: request["mode"].as_str().unwrap().parse::<PermissionMode>().unwrap(),
+        },
+        "mcp_status" => ControlRequest::McpStatus,
+        "interrupt" => ControlRequest::Interrupt,
+        "get_context_usage" => ControlRequest::GetContextUsage { detail: None },
+        "set_max_thinking_tokens" => ControlRequest::SetMaxThinkingTokens {
+            max_thinking_tokens: request["max_thinking_tokens"].as_u64(),
+            thinking_display: None,
+        },
+        other => ControlRequest::Raw {
+            subtype: other.to_owned(),
+            body: RawValue::from_string("{}".into()).unwrap(),
+        },
+    }
+}
+
+/// Our typed answer to an inbound request, built from what the recording answered.
+fn typed_reply(kind: &InboundKind, recorded: &Value) -> Reply {
+    match kind {
+        InboundKind::CanUseTool(_) => match recorded["behavior"].as_str().unwrap() {
+            "allow" => Reply::Permission(PermissionResult::allow()),
+            _ => Reply::Permission(PermissionResult::deny(recorded["message"].as_str().unwrap())),
+        },
+        InboundKind::HookCallback(_) => {
+            let specific = &recorded["hookSpecificOutput"];
+            if specific["permissionDecision"] == "deny" {
+                Reply::Hook(HookOutput::deny_tool(specific["permissionDecisionReason"].as_str().unwrap()))
+            } else {
+                assert_eq!(recorded, &serde_json::json!({"continue": true}));
+                Reply::Hook(HookOutput::proceed())
+            }
+        }
+        InboundKind::McpToolCall(call) => {
+            assert_eq!(call.tool, "add");
+            let args: Value = serde_json::from_str(call.arguments.get()).unwrap();
+            let sum = args["a"].as_f64().unwrap() + args["b"].as_f64().unwrap();
+            Reply::ToolResult(ToolResult::text(format!("{sum}")))
+        }
+        other => panic!("the recordings hold no {other:?}"),
+    }
+}
+
+fn normalise_written(v: &mut Value) {
+    if v["type"] == "control_request" {
+        v["request_id"] = Value::String("ID".into());
+    }
+}
+
+struct Outcome {
+    written: Vec<Value>,
+    messages: Vec<Message>,
+    errors: Vec<String>,
+}
+
+fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
+    let now = Instant::now();
+    let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+    let mut written = Vec::new();
+    let mut messages = Vec::new();
+    let mut errors = Vec::new();
+    // Our request ids, in the order the recording sent its requests (initialize first).
+    let mut ours: Vec<(String, RequestId)> = Vec::new();
+    let mut recorded_in_ids = steps
+        .iter()
+        .filter(|s| s.dir_in && s.value["type"] == "control_request")
+        .map(|s| s.value["request_id"].as_str().unwrap().to_owned());
+    ours.push((recorded_in_ids.next().unwrap(), session.initialize_id()));
+
+    let drain = |session: &mut Session, written: &mut Vec<Value>, messages: &mut Vec<Message>, errors: &mut Vec<String>| loop {
+        let mut progressed = false;
+        while let Some(t) = session.poll_transmit() {
+            progressed = true;
+            if let Transmit::Write(bytes) = t {
+                for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                    let mut v: Value = serde_json::from_slice(line).expect("every written line is JSON");
+                    normalise_written(&mut v);
+                    written.push(v);
+                }
+            }
+        }
+        while let Some(event) = session.poll_event() {
+            progressed = true;
+            match event {
+                Event::Message(m) => messages.push(m),
+                Event::Inbound(req) => {
+                    let recorded = recording
+                        .answer_to(&req.wire_id)
+                        .unwrap_or_else(|| panic!("the recording answered {}", req.wire_id));
+                    let reply = typed_reply(&req.kind, &serde_json::from_str(recorded.get()).unwrap());
+                    session.respond(now, req.id, reply).unwrap();
+                }
+                Event::RequestDone { outcome: Err(e), id } => {
+                    // The recording's bogus subtype is refused on purpose.
+                    errors.push(format!("request {id} failed: {e}"))
+                }
+                Event::RequestDone { .. } => {}
+                Event::LineError(e) => errors.push(e.to_string()),
+                other => errors.push(format!("unexpected {other:?}")),
+            }
+        }
+        if !progressed {
+            break;
+        }
+    };
+
+    for step in steps {
+        if step.dir_in {
+            match step.value["type"].as_str().unwrap() {
+                "user" => {
+                    let text = step.value["message"]["content"].as_str().unwrap();
+                    session.send_user(now, UserInput::text(text)).unwrap();
+                }
+                "control_request" if step.value["request"]["subtype"] != "initialize" => {
+                    let id = session.request(now, typed_request(&step.value["request"])).unwrap();
+                    ours.push((recorded_in_ids.next().unwrap(), id));
+                }
+                _ => {} // initialize was sent at construction; replies are made on Inbound events.
+            }
+        } else {
+            // Rewrite the recorded ids of answers to our requests into the ids we used.
+            let mut line = step.raw.clone();
+            if step.value["type"] == "control_response" {
+                let recorded_id = step.value["response"]["request_id"].as_str().unwrap();
+                if let Some((_, id)) = ours.iter().find(|(r, _)| r == recorded_id) {
+                    let mut v = step.value.clone();
+                    v["response"]["request_id"] = Value::String(id.to_string());
+                    line = serde_json::to_string(&v).unwrap();
+                }
+            }
+            line.push('\n');
+            for piece in line.as_bytes().chunks(chunk) {
+                session.handle_stdout(now, piece);
+                drain(&mut session, &mut written, &mut messages, &mut errors);
+            }
+        }
+        drain(&mut session, &mut written, &mut messages, &mut errors);
+    }
+    Outcome { written, messages, errors }
+}
+
+fn check(name: &str) {
+    let (recording, steps) = load(&fixtures().join(name));
+    let expected: Vec<Value> = steps
+        .iter()
+        .filter(|s| s.dir_in)
+        .map(|s| {
+            let mut v = s.value.clone();
+            normalise_written(&mut v);
+            v
+        })
+        .collect();
+    let out_messages = steps
+        .iter()
+        .filter(|s| !s.dir_in && !s.value["type"].as_str().unwrap().starts_with("control_"))
+        .count();
+    for chunk in [1, 7, 4096] {
+        let outcome = replay(&recording, &steps, chunk);
+        let mut written = outcome.written.clone();
+        // Written order interleaves with reading; compare as the recording listed them.
+        assert_eq!(written.len(), expected.len(), "{name} chunk {chunk}: written {written:#?}");
+        for (i, (w, e)) in written.iter_mut().zip(&expected).enumerate() {
+            assert_eq!(w, e, "{name} chunk {chunk}: stdin line {i}");
+        }
+        assert_eq!(outcome.messages.len(), out_messages, "{name} chunk {chunk}: every message delivered once");
+        for m in &outcome.messages {
+            assert!(!matches!(m, Message::Unknown(_)), "{name}: untyped message {}", m.raw_json());
+        }
+        let unexpected: Vec<&String> =
+            outcome.errors.iter().filter(|e| !e.contains("Unsupported control request subtype: bogus_subtype")).collect();
+        assert!(unexpected.is_empty(), "{name} chunk {chunk}: {unexpected:#?}");
+    }
+}
+
+macro_rules! golden {
+    ($($test:ident => $file:literal),* $(,)?) => {
+        $(#[test] fn $test() { check($file); })*
+        #[test]
+        fn every_recording_has_a_golden_test() {
+            let mut covered = vec![$($file),*];
+            covered.sort();
+            let mut found: Vec<String> = std::fs::read_dir(fixtures()).unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|n| n.ends_with(".jsonl")).collect();
+            found.sort();
+            assert_eq!(found, covered);
+        }
+    };
+}
+
+golden! {
+    control_requests => "control_requests.jsonl",
+    hello => "hello.jsonl",
+    hook_deny => "hook_deny.jsonl",
+    hooks => "hooks.jsonl",
+    multi_turn => "multi_turn.jsonl",
+    partial_messages => "partial_messages.jsonl",
+    permission_deny => "permission_deny.jsonl",
+    sdk_mcp => "sdk_mcp.jsonl",
+    tool_bash => "tool_bash.jsonl",
+}
