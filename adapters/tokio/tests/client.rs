@@ -125,7 +125,7 @@ async fn hook_callback_gets_its_input_and_answers() {
     let seen = Arc::new(Mutex::new(None));
     let seen_in_hook = seen.clone();
     let options = fake("hook").hook(HookEvent::PreToolUse, Some("Bash"), move |input, tool_use_id, _ctx| {
-        *seen_in_hook.lock().unwrap() = Some((input.hook_event_name.clone(), tool_use_id));
+        *seen_in_hook.lock().unwrap() = Some((input.event().as_str().to_owned(), tool_use_id));
         async { HookOutput::default() }
     });
     let reply = last_result(&collect(options, "go").await);

@@ -5,8 +5,8 @@
 //! This is the only place in the crate that reads the clock.
 //!
 //! Each pass of [`Driver::poll`] does, in order: commands from the handles, the streaming
-//! prompt, finished callbacks, session events, stdin, stdout (only while the session wants
-//! it), stderr (always), the child's exit, and the deadlines. It loops while anything made
+//! prompt, stdout (only while the session wants it), running callbacks, session events, stdin,
+//! stderr (always), the child's exit, and the deadlines. It loops while anything made
 //! progress (with a budget, then it yields), and returns `Pending` with every source registered.
 
 use std::collections::HashMap;
@@ -149,10 +149,12 @@ impl<R: Runtime> Driver<R> {
     fn pass(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = self.poll_commands(cx, now);
         progress |= self.poll_input(cx, now);
+        // stdout before callbacks and stdin: a permission prompt read now is answered and its
+        // reply written in this same pass.
+        progress |= self.poll_stdout(cx, now);
         progress |= self.poll_callbacks(cx, now);
         progress |= self.drain_events(cx, now);
         progress |= self.poll_stdin(cx);
-        progress |= self.poll_stdout(cx, now);
         progress |= self.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_deadlines(cx, now);

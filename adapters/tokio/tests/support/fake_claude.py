@@ -21,8 +21,24 @@ def out(obj):
     sys.stdout.flush()
 
 
+LOG = os.environ.get("FAKE_LOG")
+
+
+BACKLOG = []
+
+
 def read():
+    """The next message: one put aside while waiting for a response, else the next stdin line."""
+    if BACKLOG:
+        return BACKLOG.pop(0)
+    return read_stdin()
+
+
+def read_stdin():
     line = sys.stdin.readline()
+    if LOG:
+        with open(LOG, "a") as f:
+            f.write(line or "<EOF>\n")
     if not line:
         return None
     return json.loads(line)
@@ -46,7 +62,7 @@ def ask(request_id, request):
     """Send a control request and wait for its response; returns (response, other lines seen)."""
     out({"type": "control_request", "request_id": request_id, "request": request})
     while True:
-        msg = read()
+        msg = read_stdin()
         if msg is None:
             return None
         if msg.get("type") == "control_response" and msg["response"].get("request_id") == request_id:
@@ -54,6 +70,8 @@ def ask(request_id, request):
         if msg.get("type") == "control_request":
             answer_control(msg)
             SEEN_WHILE_WAITING.append(msg["request"].get("subtype"))
+        elif msg.get("type") == "user":
+            BACKLOG.append(msg)
 
 
 def user_text(msg):
@@ -127,7 +145,8 @@ def turn(msg):
         out({"type": "control_request", "request_id": "hook-slow",
              "request": {"subtype": "hook_callback", "callback_id": "hook_0",
                          "input": {"hook_event_name": "PreToolUse", "session_id": SESSION,
-                                   "transcript_path": "/tmp/t", "cwd": "/tmp"}}})
+                                   "transcript_path": "/tmp/t", "cwd": "/tmp", "tool_name": "Bash",
+                                   "tool_input": {}, "tool_use_id": "toolu_5"}}})
         time.sleep(0.3)
         out({"type": "control_cancel_request", "request_id": "hook-slow"})
         resp = ask("perm-after", {"subtype": "can_use_tool", "tool_name": "Read", "input": {},
@@ -143,7 +162,8 @@ def turn(msg):
     elif SCENARIO == "interrupt_hook":
         resp = ask("hook-1", {"subtype": "hook_callback", "callback_id": "hook_0",
                               "input": {"hook_event_name": "PreToolUse", "session_id": SESSION,
-                                        "transcript_path": "/tmp/t", "cwd": "/tmp"}})
+                                        "transcript_path": "/tmp/t", "cwd": "/tmp", "tool_name": "Bash",
+                                        "tool_input": {}, "tool_use_id": "toolu_6"}})
         result(json.dumps({"response": resp, "seen": SEEN_WHILE_WAITING}))
     else:
         result("unknown scenario " + SCENARIO)
