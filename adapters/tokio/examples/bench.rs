@@ -63,7 +63,10 @@ async fn rtt(cli: &str) {
         })
         .stderr(move |line| {
             // "fakecli: replay …, rtt N x -> … (X us each)"
-            if let Some(each) = line.rsplit_once('(').and_then(|(_, r)| r.strip_suffix(" us each)")) {
+            if let Some(each) = line
+                .rsplit_once('(')
+                .and_then(|(_, r)| r.strip_suffix(" us each)"))
+            {
                 *said.lock().unwrap() = Some(each.to_owned());
             }
         });
@@ -83,10 +86,16 @@ async fn rtt(cli: &str) {
     drop(tx);
     drop(messages);
     let stamps = stamps.lock().unwrap();
-    let mut gaps: Vec<f64> = stamps.windows(2).map(|w| (w[1] - w[0]).as_secs_f64() * 1e6).collect();
+    let mut gaps: Vec<f64> = stamps
+        .windows(2)
+        .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)
+        .collect();
     gaps.sort_by(f64::total_cmp);
     if let Some(median) = gaps.get(gaps.len() / 2) {
-        println!("rtt: {median:.1} us median between callbacks ({} round trips)", stamps.len());
+        println!(
+            "rtt: {median:.1} us median between callbacks ({} round trips)",
+            stamps.len()
+        );
     }
     // The fake prints its figure on stderr just before the result; give the reader a moment.
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -98,7 +107,10 @@ async fn rtt(cli: &str) {
 
 fn report(count: u64, started: Instant) {
     let secs = started.elapsed().as_secs_f64();
-    println!("{count} messages in {secs:.3} s = {:.0} msg/s", count as f64 / secs);
+    println!(
+        "{count} messages in {secs:.3} s = {:.0} msg/s",
+        count as f64 / secs
+    );
 }
 
 /// Peak resident set size of this process, in KiB (Linux).

@@ -10,15 +10,21 @@ use claude_agent_tokio::hooks::{HookEvent, HookOutput};
 use claude_agent_tokio::mcp::ToolResult;
 use claude_agent_tokio::permission::PermissionResult;
 use claude_agent_tokio::{
-    prompt_channel, query, typed_tool, Client, Error, Options, Prompt, SdkMcpServer, StreamExt, UserInput,
+    prompt_channel, query, typed_tool, Client, Error, Options, Prompt, SdkMcpServer, StreamExt,
+    UserInput,
 };
 use common::{fake, json, kind, result_text, wait_gone};
 
 const LIMIT: Duration = Duration::from_secs(10);
 
-async fn collect(options: Options, prompt: impl Into<Prompt>) -> Vec<Result<claude_agent_tokio::Message, Error>> {
+async fn collect(
+    options: Options,
+    prompt: impl Into<Prompt>,
+) -> Vec<Result<claude_agent_tokio::Message, Error>> {
     let stream = query(prompt, options);
-    tokio::time::timeout(LIMIT, stream.collect::<Vec<_>>()).await.expect("query finished in time")
+    tokio::time::timeout(LIMIT, stream.collect::<Vec<_>>())
+        .await
+        .expect("query finished in time")
 }
 
 fn last_result(items: &[Result<claude_agent_tokio::Message, Error>]) -> serde_json::Value {
@@ -33,7 +39,10 @@ fn last_result(items: &[Result<claude_agent_tokio::Message, Error>]) -> serde_js
 #[tokio::test]
 async fn query_with_text_yields_every_message_and_ends() {
     let items = collect(fake("text"), "hello").await;
-    let messages: Vec<_> = items.iter().map(|i| i.as_ref().expect("no errors")).collect();
+    let messages: Vec<_> = items
+        .iter()
+        .map(|i| i.as_ref().expect("no errors"))
+        .collect();
     let kinds: Vec<String> = messages.iter().map(|m| kind(m)).collect();
     assert_eq!(kinds, ["assistant", "result"]);
     assert_eq!(result_text(messages[1]).as_deref(), Some("echo: hello"));
@@ -42,9 +51,15 @@ async fn query_with_text_yields_every_message_and_ends() {
 
 #[tokio::test]
 async fn query_with_a_stream_sends_every_message_then_ends() {
-    let prompt = Prompt::stream(futures_lite::stream::iter([UserInput::text("one"), UserInput::text("two")]));
+    let prompt = Prompt::stream(futures_lite::stream::iter([
+        UserInput::text("one"),
+        UserInput::text("two"),
+    ]));
     let items = collect(fake("echo"), prompt).await;
-    let results: Vec<String> = items.iter().filter_map(|i| i.as_ref().ok().and_then(result_text)).collect();
+    let results: Vec<String> = items
+        .iter()
+        .filter_map(|i| i.as_ref().ok().and_then(result_text))
+        .collect();
     assert_eq!(results, ["echo: one", "echo: two"]);
 }
 
@@ -66,7 +81,9 @@ async fn prompt_channel_keeps_input_open_until_the_sender_is_dropped() {
         }
     }
     drop(tx);
-    let rest: Vec<_> = tokio::time::timeout(LIMIT, stream.collect::<Vec<_>>()).await.unwrap();
+    let rest: Vec<_> = tokio::time::timeout(LIMIT, stream.collect::<Vec<_>>())
+        .await
+        .unwrap();
     assert!(rest.iter().all(|i| i.is_ok()), "{rest:?}");
     assert_eq!(results, ["echo: first", "echo: second"]);
 }
@@ -79,9 +96,15 @@ async fn client_runs_several_turns_and_knows_the_server() {
     for turn in ["first", "second"] {
         client.send(turn).await.unwrap();
         let turn_messages: Vec<_> = client.receive_response().collect().await;
-        let texts: Vec<String> = turn_messages.iter().map(|m| kind(m.as_ref().unwrap())).collect();
+        let texts: Vec<String> = turn_messages
+            .iter()
+            .map(|m| kind(m.as_ref().unwrap()))
+            .collect();
         assert_eq!(texts, ["assistant", "result"]);
-        assert_eq!(result_text(turn_messages[1].as_ref().unwrap()), Some(format!("echo: {turn}")));
+        assert_eq!(
+            result_text(turn_messages[1].as_ref().unwrap()),
+            Some(format!("echo: {turn}"))
+        );
     }
     tokio::time::timeout(LIMIT, client.close()).await.unwrap();
     assert!(matches!(client.send("late").await, Err(Error::Closed)));
@@ -98,7 +121,9 @@ async fn client_control_requests_return_typed_answers() {
     assert_eq!(usage.total_tokens, 1200);
     client.set_model(Some("sonnet")).await.unwrap();
     match client.set_model(Some("bogus")).await {
-        Err(Error::ControlRefused { message, .. }) => assert!(message.contains("unknown model"), "{message}"),
+        Err(Error::ControlRefused { message, .. }) => {
+            assert!(message.contains("unknown model"), "{message}")
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
     client.close().await;
@@ -115,7 +140,8 @@ async fn can_use_tool_answers_allow_and_deny() {
     assert_eq!(reply["response"]["behavior"], "deny");
     assert_eq!(reply["response"]["message"], "no shell");
 
-    let options = fake("permission").can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    let options =
+        fake("permission").can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
     let reply = last_result(&collect(options, "go").await);
     assert_eq!(reply["response"]["behavior"], "allow");
 }
@@ -124,15 +150,22 @@ async fn can_use_tool_answers_allow_and_deny() {
 async fn hook_callback_gets_its_input_and_answers() {
     let seen = Arc::new(Mutex::new(None));
     let seen_in_hook = seen.clone();
-    let options = fake("hook").hook(HookEvent::PreToolUse, Some("Bash"), move |input, tool_use_id, _ctx| {
-        *seen_in_hook.lock().unwrap() = Some((input.event().as_str().to_owned(), tool_use_id));
-        async { HookOutput::default() }
-    });
+    let options = fake("hook").hook(
+        HookEvent::PreToolUse,
+        Some("Bash"),
+        move |input, tool_use_id, _ctx| {
+            *seen_in_hook.lock().unwrap() = Some((input.event().as_str().to_owned(), tool_use_id));
+            async { HookOutput::default() }
+        },
+    );
     let reply = last_result(&collect(options, "go").await);
     assert_eq!(reply["subtype"], "success", "{reply}");
     assert_eq!(reply["request_id"], "hook-1");
     let seen = seen.lock().unwrap().clone();
-    assert_eq!(seen, Some(("PreToolUse".to_owned(), Some("toolu_9".to_owned()))));
+    assert_eq!(
+        seen,
+        Some(("PreToolUse".to_owned(), Some("toolu_9".to_owned())))
+    );
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -143,9 +176,11 @@ struct Add {
 
 #[tokio::test]
 async fn in_process_mcp_tool_is_called_with_typed_arguments() {
-    let calc = SdkMcpServer::new("calc", "1.0.0").tool(typed_tool("add", "Add two numbers", |args: Add| async move {
-        Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
-    }));
+    let calc = SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
+        "add",
+        "Add two numbers",
+        |args: Add| async move { Ok::<_, String>(ToolResult::text((args.a + args.b).to_string())) },
+    ));
     let options = fake("mcp").sdk_mcp_server(calc);
     let reply = last_result(&collect(options, "go").await);
     let good = &reply[0]["response"]["mcp_response"]["result"];
@@ -153,7 +188,10 @@ async fn in_process_mcp_tool_is_called_with_typed_arguments() {
     assert_ne!(good["isError"], true);
     let bad = &reply[1]["response"]["mcp_response"]["result"];
     assert_eq!(bad["isError"], true, "{reply}");
-    assert!(bad["content"][0]["text"].as_str().unwrap().contains("invalid arguments"));
+    assert!(bad["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("invalid arguments"));
 }
 
 struct SetOnDrop(Arc<AtomicBool>);
@@ -181,7 +219,10 @@ async fn cancel_request_drops_the_running_callback_and_the_session_goes_on() {
     let reply = last_result(&collect(options, "go").await);
     assert_eq!(reply["request_id"], "perm-after", "{reply}");
     assert_eq!(reply["response"]["behavior"], "allow");
-    assert!(dropped.load(Ordering::SeqCst), "the cancelled hook's future was not dropped");
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the cancelled hook's future was not dropped"
+    );
 }
 
 #[tokio::test]
@@ -194,18 +235,22 @@ async fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
     });
     let reply = last_result(&collect(options, "go").await);
     assert_eq!(reply[0]["subtype"], "error", "{reply}");
-    assert!(reply[0]["error"].as_str().unwrap().contains("kaboom"), "{reply}");
+    assert!(
+        reply[0]["error"].as_str().unwrap().contains("kaboom"),
+        "{reply}"
+    );
     assert_eq!(reply[1]["subtype"], "success");
     assert_eq!(reply[1]["response"]["behavior"], "allow");
 }
 
 #[tokio::test]
 async fn a_hook_can_interrupt_through_its_context() {
-    let options = fake("interrupt_hook").hook(HookEvent::PreToolUse, None, |_input, _id, ctx| async move {
-        let client = ctx.client().expect("session alive");
-        client.interrupt().await.expect("interrupt answered");
-        HookOutput::default()
-    });
+    let options =
+        fake("interrupt_hook").hook(HookEvent::PreToolUse, None, |_input, _id, ctx| async move {
+            let client = ctx.client().expect("session alive");
+            client.interrupt().await.expect("interrupt answered");
+            HookOutput::default()
+        });
     let reply = last_result(&collect(options, "go").await);
     assert_eq!(reply["seen"], serde_json::json!(["interrupt"]), "{reply}");
     assert_eq!(reply["response"]["subtype"], "success");
@@ -214,11 +259,18 @@ async fn a_hook_can_interrupt_through_its_context() {
 #[tokio::test]
 async fn dropping_the_client_shuts_the_cli_down() {
     let client = Client::connect(fake("hang")).await.unwrap();
-    let pid = client.server_info().unwrap().pid.expect("fake reports its pid");
+    let pid = client
+        .server_info()
+        .unwrap()
+        .pid
+        .expect("fake reports its pid");
     assert!(!common::process_gone(pid));
     drop(client);
     // stdin closed → the fake keeps running → SIGTERM after 2 s → reaped.
-    assert!(wait_gone(pid, Duration::from_secs(5)).await, "pid {pid} still there");
+    assert!(
+        wait_gone(pid, Duration::from_secs(5)).await,
+        "pid {pid} still there"
+    );
 }
 
 #[tokio::test]
@@ -226,10 +278,15 @@ async fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
     let client = Client::connect(fake("ignore_term")).await.unwrap();
     let pid = client.server_info().unwrap().pid.unwrap();
     let started = Instant::now();
-    tokio::time::timeout(Duration::from_secs(12), client.close()).await.expect("close finished");
+    tokio::time::timeout(Duration::from_secs(12), client.close())
+        .await
+        .expect("close finished");
     let took = started.elapsed();
     assert!(common::process_gone(pid), "pid {pid} still there");
-    assert!(took >= Duration::from_secs(7), "SIGKILL came after {took:?}, before 2 s + 5 s");
+    assert!(
+        took >= Duration::from_secs(7),
+        "SIGKILL came after {took:?}, before 2 s + 5 s"
+    );
 }
 
 #[tokio::test]
@@ -247,24 +304,37 @@ async fn dropping_a_query_midway_shuts_the_cli_down() {
     let pid = info.pid.unwrap();
     drop(client);
     drop(stream);
-    assert!(wait_gone(pid, Duration::from_secs(5)).await, "pid {pid} still there");
+    assert!(
+        wait_gone(pid, Duration::from_secs(5)).await,
+        "pid {pid} still there"
+    );
 }
 
 #[tokio::test]
 async fn cli_dying_at_start_is_reported_with_its_stderr_at_once() {
     let started = Instant::now();
     let error = Client::connect(fake("die_early")).await.unwrap_err();
-    assert!(started.elapsed() < Duration::from_secs(1), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        started.elapsed()
+    );
     match error {
         Error::Process { exit, stderr_tail } => {
             assert_eq!(exit.code, Some(1));
-            assert!(stderr_tail.contains("argument 'bogus' is invalid"), "{stderr_tail}");
+            assert!(
+                stderr_tail.contains("argument 'bogus' is invalid"),
+                "{stderr_tail}"
+            );
         }
         other => panic!("expected Error::Process, got {other:?}"),
     }
 
     let items = collect(fake("die_early"), "hi").await;
-    assert!(matches!(items.last(), Some(Err(Error::Process { .. }))), "{items:?}");
+    assert!(
+        matches!(items.last(), Some(Err(Error::Process { .. }))),
+        "{items:?}"
+    );
 }
 
 #[tokio::test]
@@ -283,10 +353,15 @@ async fn missing_cli_is_cli_not_found() {
     let options = Options::new().cli_path("/nonexistent/bin/claude");
     let items = collect(options.clone(), "hi").await;
     match &items[..] {
-        [Err(Error::CliNotFound { searched, .. })] => assert_eq!(searched[0].to_str(), Some("/nonexistent/bin/claude")),
+        [Err(Error::CliNotFound { searched, .. })] => {
+            assert_eq!(searched[0].to_str(), Some("/nonexistent/bin/claude"))
+        }
         other => panic!("expected CliNotFound, got {other:?}"),
     }
-    assert!(matches!(Client::connect(options).await, Err(Error::CliNotFound { .. })));
+    assert!(matches!(
+        Client::connect(options).await,
+        Err(Error::CliNotFound { .. })
+    ));
 }
 
 #[tokio::test]

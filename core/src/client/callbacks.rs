@@ -33,7 +33,11 @@ impl Dispatcher {
     /// `hook_order`: the declaration index of each of the session's hook matchers.
     pub(crate) fn new(handlers: Handlers, hook_order: &[usize], session: SessionRef) -> Self {
         let hooks = handlers.hooks_in_session_order(hook_order);
-        Dispatcher { handlers, hooks, session }
+        Dispatcher {
+            handlers,
+            hooks,
+            session,
+        }
     }
 
     /// Start the callback that answers `request`.
@@ -47,19 +51,38 @@ impl Dispatcher {
         let session = &self.session;
         match kind {
             InboundKind::CanUseTool(request) => match &handlers.can_use_tool {
-                Some(f) => map(f(request, PermissionContext::new(session.clone())), Reply::Permission),
+                Some(f) => map(
+                    f(request, PermissionContext::new(session.clone())),
+                    Reply::Permission,
+                ),
                 None => ready(Reply::error("no can_use_tool callback is registered")),
             },
             InboundKind::HookCallback(call) => {
                 // One callback per matcher is registered, so only `hook_index` 0 has one.
-                let hook = self.hooks.get(call.hook.matcher_index).filter(|_| call.hook.hook_index == 0);
+                let hook = self
+                    .hooks
+                    .get(call.hook.matcher_index)
+                    .filter(|_| call.hook.hook_index == 0);
                 match hook.and_then(Option::as_ref) {
-                    Some(f) => map(f(call.input, call.tool_use_id, HookContext::new(session.clone())), Reply::Hook),
-                    None => ready(Reply::error(format!("no hook callback is registered for {}", call.callback_id))),
+                    Some(f) => map(
+                        f(
+                            call.input,
+                            call.tool_use_id,
+                            HookContext::new(session.clone()),
+                        ),
+                        Reply::Hook,
+                    ),
+                    None => ready(Reply::error(format!(
+                        "no hook callback is registered for {}",
+                        call.callback_id
+                    ))),
                 }
             }
             InboundKind::McpToolCall(call) => {
-                let server = handlers.mcp_servers.iter().find(|s| s.name() == call.server);
+                let server = handlers
+                    .mcp_servers
+                    .iter()
+                    .find(|s| s.name() == call.server);
                 match server.and_then(|s| s.call(&call.tool, call.arguments)) {
                     Some(fut) => map(fut, Reply::ToolResult),
                     None => ready(Reply::ToolResult(ToolResult::error(format!(
@@ -69,7 +92,10 @@ impl Dispatcher {
                 }
             }
             InboundKind::Elicitation(request) => match &handlers.elicitation {
-                Some(f) => map(f(request, ElicitationContext::new(session.clone())), Reply::Elicitation),
+                Some(f) => map(
+                    f(request, ElicitationContext::new(session.clone())),
+                    Reply::Elicitation,
+                ),
                 None => ready(Reply::Elicitation(ElicitationResult::decline())),
             },
         }

@@ -118,7 +118,12 @@ impl Handlers {
     pub(crate) fn hooks_in_session_order(&self, order: &[usize]) -> Vec<Option<HookFn>> {
         order
             .iter()
-            .map(|declared| self.hooks.iter().find(|(d, _)| d == declared).map(|(_, f)| f.clone()))
+            .map(|declared| {
+                self.hooks
+                    .iter()
+                    .find(|(d, _)| d == declared)
+                    .map(|(_, f)| f.clone())
+            })
             .collect()
     }
 }

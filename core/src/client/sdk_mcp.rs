@@ -62,7 +62,9 @@ impl SdkMcpServer {
     /// What the session must know: names, descriptions, schemas.
     pub(crate) fn spec(&self) -> McpServerSpec {
         let spec = McpServerSpec::new(self.name.clone(), self.version.clone());
-        self.tools.iter().fold(spec, |spec, t| spec.tool(t.spec.clone()))
+        self.tools
+            .iter()
+            .fold(spec, |spec, t| spec.tool(t.spec.clone()))
     }
 
     /// Run the handler of `tool`, or an error result when there is no such tool.

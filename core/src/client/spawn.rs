@@ -68,7 +68,11 @@ pub(crate) fn spawn_session<R: Runtime>(
         done: done_rx,
     });
     let session_ref = SessionRef(Arc::downgrade(&shared));
-    let dispatcher = Dispatcher::new(options.handlers.clone(), &options.hook_matcher_order(), session_ref);
+    let dispatcher = Dispatcher::new(
+        options.handlers.clone(),
+        &options.hook_matcher_order(),
+        session_ref,
+    );
     let driver = Driver::new(DriverParts {
         runtime: runtime.clone(),
         session,

@@ -8,7 +8,9 @@ use claude_agent_tokio::{Message, Options};
 
 /// Options that start `tests/support/fake_claude.py` playing `scenario`.
 pub fn fake(scenario: &str) -> Options {
-    Options::new().cli_path(fake_cli()).env("FAKE_SCENARIO", scenario)
+    Options::new()
+        .cli_path(fake_cli())
+        .env("FAKE_SCENARIO", scenario)
 }
 
 /// An executable wrapper around the Python fake (written once per test binary).
@@ -19,9 +21,14 @@ pub fn fake_cli() -> PathBuf {
     let wrapper = dir.join("claude");
     if !wrapper.exists() {
         let tmp = dir.join(format!("claude.{:?}", std::thread::current().id()));
-        std::fs::write(&tmp, format!("#!/bin/sh\nexec python3 {} \"$@\"\n", script.display())).expect("write wrapper");
+        std::fs::write(
+            &tmp,
+            format!("#!/bin/sh\nexec python3 {} \"$@\"\n", script.display()),
+        )
+        .expect("write wrapper");
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).expect("chmod wrapper");
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+            .expect("chmod wrapper");
         std::fs::rename(&tmp, &wrapper).expect("install wrapper");
     }
     wrapper
@@ -34,7 +41,10 @@ pub fn json(message: &Message) -> serde_json::Value {
 
 /// The `type` of a message.
 pub fn kind(message: &Message) -> String {
-    json(message)["type"].as_str().unwrap_or_default().to_owned()
+    json(message)["type"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// The `result` text of a result message.
