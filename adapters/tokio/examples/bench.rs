@@ -85,7 +85,7 @@ async fn rtt(cli: &str) {
     report(count, started);
     drop(tx);
     drop(messages);
-    let stamps = stamps.lock().unwrap();
+    let stamps = std::mem::take(&mut *stamps.lock().unwrap());
     let mut gaps: Vec<f64> = stamps
         .windows(2)
         .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)

@@ -256,8 +256,8 @@ impl<R: Runtime> Driver<R> {
         loop {
             if let Some(item) = self.stalled.take() {
                 match self.link.push(cx, item) {
-                    Ok(()) => progress = true,
-                    Err(item) => {
+                    None => progress = true,
+                    Some(item) => {
                         self.stalled = Some(item);
                         return progress;
                     }
@@ -544,7 +544,7 @@ impl<R: Runtime> Driver<R> {
         if deadline <= now {
             return true;
         }
-        if self.timer.as_ref().is_none_or(|(at, _)| *at != deadline) {
+        if !matches!(&self.timer, Some((at, _)) if *at == deadline) {
             self.timer = Some((deadline, Box::pin(self.runtime.sleep_until(deadline))));
         }
         match self
@@ -572,7 +572,7 @@ impl<R: Runtime> Driver<R> {
         if !self.reported {
             self.reported = true;
             let error = match termination {
-                Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
+                Termination::ErrorResult(result) => Some(Error::Result(Box::new(result.clone()))),
                 Termination::ProcessFailed(exit) => Some(Error::Process {
                     exit: *exit,
                     stderr_tail: self.stderr_sink.tail(),

@@ -9,7 +9,7 @@ use crate::session::{ExitStatusInfo, LineError, ResultError, SendError};
 /// How to install the CLI, shown when it cannot be found.
 pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 
-/// Everything that can go wrong in [`super::query`] and [`super::Client`].
+/// Everything that can go wrong in [`super::query_with`] and [`super::Client`].
 ///
 /// [`Error::Protocol`] is recoverable: it comes as one item of the message stream and the stream
 /// goes on. The others end what they are reported from.
@@ -52,7 +52,7 @@ pub enum Error {
     /// The CLI ended the session with an error `result` (max turns, API error, interrupted…) and
     /// exited non-zero. The result message itself was delivered before this error.
     #[error(transparent)]
-    Result(ResultError),
+    Result(Box<ResultError>),
     /// A control request got no answer in time.
     #[error("the CLI did not answer the control request within {0:?}")]
     ControlTimeout(Duration),

@@ -92,20 +92,20 @@ impl Link {
 
     /// Driver side: queue `item`, or give it back when the queue is full (the driver is woken
     /// when there is room again).
-    pub(crate) fn push(&self, cx: &mut Context<'_>, item: Item) -> Result<(), Item> {
+    pub(crate) fn push(&self, cx: &mut Context<'_>, item: Item) -> Option<Item> {
         let mut state = self.lock();
         if state.receivers_gone {
-            return Ok(());
+            return None;
         }
         if state.items.len() >= MESSAGE_CAPACITY {
             set_waker(&mut state.driver, cx.waker());
-            return Err(item);
+            return Some(item);
         }
         state.items.push_back(item);
         let consumers = std::mem::take(&mut state.consumers);
         drop(state);
         consumers.into_iter().for_each(Waker::wake);
-        Ok(())
+        None
     }
 
     /// Driver side: the driver has ended.

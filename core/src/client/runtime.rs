@@ -45,7 +45,7 @@ pub trait Runtime: Clone + Send + Sync + 'static {
 
 /// A freshly spawned CLI: the process handle and its three pipes.
 #[non_exhaustive]
-pub struct ChildParts<R: Runtime + ?Sized> {
+pub struct ChildParts<R: Runtime> {
     /// The process.
     pub child: R::Child,
     /// Its stdin.
