@@ -94,13 +94,6 @@ pub enum Message {
 }
 
 impl Message {
-    /// The exact line the CLI printed.
-    pub fn raw_json(&self) -> &str {
-        match self {
-            Message::Unknown(raw) => raw.get(),
-        }
-    }
-
     /// Parse a line whose tags were read with [`peek_tags`].
     ///
     /// For lines that are not control frames (`control_request`, `control_response`,
