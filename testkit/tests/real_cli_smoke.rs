@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use claude_agent_testkit::real_cli::{RealCli, TestDir};
-use claude_agent_testkit::stub_api::StubApi;
+use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 use serde_json::{json, Value};
 
 /// Upper bound for one turn; a normal one takes about a second.
@@ -79,8 +79,10 @@ impl Cli {
     }
 
     fn send_user(&mut self, text: &str) {
-        self.send(&json!({"type":"user","message":{"role":"user","content":text},
-                          "parent_tool_use_id":null,"session_id":""}));
+        self.send(
+            &json!({"type":"user","message":{"role":"user","content":text},
+                          "parent_tool_use_id":null,"session_id":""}),
+        );
     }
 
     /// The next stdout line as JSON; panics with the CLI's stderr on timeout or EOF.
@@ -190,11 +192,19 @@ fn hello_is_echoed_by_the_stub() {
     let stub = StubApi::start_with_conventions();
     let mut cli = Cli::start(&stub, &[]);
     let init = cli.initialize();
-    assert!(init["response"]["response"]["commands"].is_array(), "{init}");
+    assert!(
+        init["response"]["response"]["commands"].is_array(),
+        "{init}"
+    );
     cli.send_user("hello");
     let (result, _) = cli.run_turn();
     assert_eq!(result["subtype"], "success", "{result}");
-    assert_eq!(result["result"], "echo: hello", "{result}\n{}", describe_requests(&stub));
+    assert_eq!(
+        result["result"],
+        "echo: hello",
+        "{result}\n{}",
+        describe_requests(&stub)
+    );
     let status = cli.finish();
     assert!(status.success(), "exit status {status}");
     let main = stub.main_requests();
@@ -232,7 +242,8 @@ fn bash_tool_runs_with_permission_over_stdio() {
     cli.send_user("BASH:touch hi.txt && ls");
     let (result, permissions) = cli.run_turn();
     assert_eq!(
-        result["result"], "done: hi.txt",
+        result["result"],
+        "done: hi.txt",
         "{result}\nrequests:\n{}",
         describe_requests(&stub)
     );
@@ -251,4 +262,49 @@ fn bash_tool_runs_with_permission_over_stdio() {
         started.elapsed(),
         describe_requests(&stub)
     );
+}
+
+#[test]
+fn api_error_becomes_an_error_result() {
+    let stub = StubApi::start_with_conventions();
+    // A rule, not a queued reply: on a 400 the CLI retries once without one of its betas
+    // (`thinking-token-count-…`), so one queued error would be used up by the first try.
+    stub.add_rule(Rule::any().reply(Reply::error(
+        400,
+        "invalid_request_error",
+        "scripted failure",
+    )));
+    let mut cli = Cli::start(&stub, &[]);
+    cli.initialize();
+    cli.send_user("hello");
+    let (result, _) = cli.run_turn();
+    assert_eq!(
+        result["is_error"],
+        true,
+        "{result}\n{}",
+        describe_requests(&stub)
+    );
+    assert_eq!(result["api_error_status"], 400, "{result}");
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("scripted failure"),
+        "{result}"
+    );
+    let status = cli.finish();
+    assert_eq!(status.code(), Some(1), "exit 1 after an error result");
+    // On a 400 the CLI 2.1.330 retries without some of its betas (six tries in all when every
+    // one fails); they are all the same turn.
+    let main = stub.main_requests();
+    let betas: Vec<&str> = main
+        .iter()
+        .map(|r| r.header("anthropic-beta").unwrap_or_default())
+        .collect();
+    assert!(main.len() >= 2, "retried: {betas:#?}");
+    assert!(betas[0].contains("thinking-token-count"), "{betas:#?}");
+    assert!(!betas[1].contains("thinking-token-count"), "{betas:#?}");
+    assert!(main
+        .iter()
+        .all(|r| r.last_user_text().as_deref() == Some("hello")));
 }

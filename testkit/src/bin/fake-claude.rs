@@ -31,7 +31,12 @@ fn run() -> i32 {
         .collect();
     if let Some(path) = std::env::var_os("FAKE_CLAUDE_ARGV_OUT") {
         let env: BTreeMap<String, String> = std::env::vars_os()
-            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
             .collect();
         let record = json!({"argv": argv, "env": env});
         if let Err(e) = std::fs::write(&path, record.to_string()) {
@@ -62,7 +67,8 @@ fn load_script() -> Result<Script, String> {
     }
     if let Some(path) = std::env::var_os("FAKE_CLAUDE_TRANSCRIPT") {
         let text = read("FAKE_CLAUDE_TRANSCRIPT", path)?;
-        return Script::from_transcript(&text).map_err(|e| format!("bad FAKE_CLAUDE_TRANSCRIPT: {e}"));
+        return Script::from_transcript(&text)
+            .map_err(|e| format!("bad FAKE_CLAUDE_TRANSCRIPT: {e}"));
     }
     Err("set FAKE_CLAUDE_SCRIPT (a Script as JSON) or FAKE_CLAUDE_TRANSCRIPT (a recording)".into())
 }

@@ -61,14 +61,20 @@ mod tests {
         assert!(init["commands"].as_array().is_some_and(|c| !c.is_empty()));
         assert_eq!(init["claude_code_version"], "2.1.330");
         let sys = system_init(1);
-        assert_eq!((sys["type"].as_str(), sys["subtype"].as_str()), (Some("system"), Some("init")));
+        assert_eq!(
+            (sys["type"].as_str(), sys["subtype"].as_str()),
+            (Some("system"), Some("init"))
+        );
         assert_eq!(sys["session_id"], SESSION_ID);
         let a = assistant_text("hi", 2);
         assert_eq!(a["message"]["content"][0]["text"], "hi");
         assert_eq!(a["message"]["model"], MODEL);
         assert_eq!(a["uuid"], "00000000-0000-4000-8000-000000000002");
         let r = result_success("hi", 3);
-        assert_eq!((r["type"].as_str(), r["subtype"].as_str()), (Some("result"), Some("success")));
+        assert_eq!(
+            (r["type"].as_str(), r["subtype"].as_str()),
+            (Some("result"), Some("success"))
+        );
         assert_eq!(r["result"], "hi");
         assert_eq!(r["is_error"], false);
     }

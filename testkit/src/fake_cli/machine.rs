@@ -18,7 +18,10 @@ const FLOOD_CHUNK_BYTES: usize = 64 * 1024;
 enum Output {
     Bytes(Vec<u8>),
     /// `line` (with its `\n`) `remaining` more times, produced lazily.
-    Repeat { line: Vec<u8>, remaining: usize },
+    Repeat {
+        line: Vec<u8>,
+        remaining: usize,
+    },
 }
 
 /// The CLI side of the stream-json protocol, driven by a [`Script`], with no I/O of its own.
@@ -326,8 +329,7 @@ impl FakeCli {
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                         .to_owned();
-                    self.bindings
-                        .insert(name, (request_id_of(&line), subtype));
+                    self.bindings.insert(name, (request_id_of(&line), subtype));
                 }
             }
             Step::ExpectEof => return self.stdin_closed,
@@ -387,7 +389,10 @@ impl FakeCli {
         if value.get("type").and_then(Value::as_str) != Some("control_response") {
             return line;
         }
-        let Some(recorded) = value.pointer("/response/request_id").and_then(Value::as_str) else {
+        let Some(recorded) = value
+            .pointer("/response/request_id")
+            .and_then(Value::as_str)
+        else {
             return line;
         };
         let Some((actual, _)) = self.bindings.get(recorded) else {

@@ -41,9 +41,6 @@ pub struct Script {
     /// The automatic answer to any other subtype; `None` leaves such requests unanswered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_answer: Option<Answer>,
-    /// Numbers the canned messages the builder adds (ids and uuids stay unique).
-    #[serde(skip)]
-    next_message: u64,
 }
 
 /// One thing the fake CLI does.
@@ -228,7 +225,9 @@ impl Answer {
                 "subtype": "error", "request_id": request_id,
                 "error": format!("Unsupported control request subtype: {subtype}"),
                 "error_code": "unsupported_request"}}),
-            Answer::Success { response: Some(body) } => json!({"type": "control_response",
+            Answer::Success {
+                response: Some(body),
+            } => json!({"type": "control_response",
                 "response": {"subtype": "success", "request_id": request_id, "response": body}}),
             Answer::Success { response: None } => json!({"type": "control_response",
                 "response": {"subtype": "success", "request_id": request_id}}),
@@ -269,9 +268,10 @@ impl Script {
         self
     }
 
-    fn next_n(&mut self) -> u64 {
-        self.next_message += 1;
-        self.next_message
+    /// A number for the next canned message: its step's position, so ids and uuids are unique
+    /// within the script.
+    fn next_n(&self) -> u64 {
+        self.steps.len() as u64 + 1
     }
 
     /// Answers the SDK's `initialize` with the canned response.
@@ -302,21 +302,21 @@ impl Script {
 
     /// Writes a canned `system/init` message.
     #[must_use]
-    pub fn emit_system_init(mut self) -> Self {
+    pub fn emit_system_init(self) -> Self {
         let n = self.next_n();
         self.emit_json(&canned::system_init(n))
     }
 
     /// Writes a canned `assistant` message with one text block.
     #[must_use]
-    pub fn emit_assistant_text(mut self, text: &str) -> Self {
+    pub fn emit_assistant_text(self, text: &str) -> Self {
         let n = self.next_n();
         self.emit_json(&canned::assistant_text(text, n))
     }
 
     /// Writes a canned success `result` with this text.
     #[must_use]
-    pub fn emit_result(mut self, text: &str) -> Self {
+    pub fn emit_result(self, text: &str) -> Self {
         let n = self.next_n();
         self.emit_json(&canned::result_success(text, n))
     }
@@ -529,7 +529,10 @@ impl Script {
     #[must_use]
     pub fn auto_answer_like_cli(self) -> Self {
         self.auto_answer("interrupt", Answer::success(json!({"still_queued": []})))
-            .auto_answer("set_model", Answer::success(json!({"model": "claude-opus-5-5"})))
+            .auto_answer(
+                "set_model",
+                Answer::success(json!({"model": "claude-opus-5-5"})),
+            )
             .auto_answer(
                 "set_permission_mode",
                 Answer::success(json!({"mode": "default"})),

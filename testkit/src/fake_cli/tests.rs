@@ -77,7 +77,10 @@ fn single_turn_answers_initialize_with_the_sdk_id_then_plays_the_turn() {
     assert_eq!(out[0]["response"]["request_id"], "init-7");
     assert_eq!(out[0]["response"]["subtype"], "success");
     assert!(out[0]["response"]["response"]["models"].is_array());
-    assert_eq!(sdk.cli.waiting_for().as_deref(), Some("an SDK line matching User"));
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some("an SDK line matching User")
+    );
     sdk.send(user("hello"));
     let out = sdk.lines();
     let kinds: Vec<&str> = out.iter().map(|m| m["type"].as_str().unwrap()).collect();
@@ -117,7 +120,10 @@ fn can_use_tool_waits_for_the_answer_to_its_own_id() {
     assert_eq!(out[0]["request"]["subtype"], "can_use_tool");
     assert_eq!(out[0]["request"]["tool_name"], "Bash");
     sdk.send(allow("someone-else"));
-    assert!(sdk.lines().is_empty(), "an answer to another id does not count");
+    assert!(
+        sdk.lines().is_empty(),
+        "an answer to another id does not count"
+    );
     sdk.send(allow("perm-1"));
     let out = sdk.lines();
     assert_eq!(out[0]["message"]["content"][0]["text"], "ran");
@@ -140,10 +146,16 @@ fn sdk_requests_are_answered_automatically_while_the_script_waits() {
     assert_eq!(out[0]["response"]["request_id"], "i1");
     assert_eq!(out[0]["response"]["response"], json!({"still_queued": []}));
     assert_eq!(out[1]["response"]["subtype"], "error");
-    assert_eq!(out[1]["response"]["error"], "Unsupported control request subtype: bogus");
+    assert_eq!(
+        out[1]["response"]["error"],
+        "Unsupported control request subtype: bogus"
+    );
     assert_eq!(out[1]["response"]["error_code"], "unsupported_request");
     sdk.send(request("s1", "set_model"));
-    assert!(sdk.lines().is_empty(), "set_model waits for the script (behind initialize)");
+    assert!(
+        sdk.lines().is_empty(),
+        "set_model waits for the script (behind initialize)"
+    );
     sdk.send(initialize("init"));
     let out = sdk.lines();
     assert_eq!(out.len(), 2);
@@ -154,7 +166,10 @@ fn sdk_requests_are_answered_automatically_while_the_script_waits() {
     sdk.send(request("s2", "set_model"));
     let out = sdk.lines();
     assert_eq!(out[0]["response"]["request_id"], "s2");
-    assert_eq!(out[0]["response"]["response"], json!({"model":"claude-opus-5-5"}));
+    assert_eq!(
+        out[0]["response"]["response"],
+        json!({"model":"claude-opus-5-5"})
+    );
 }
 
 #[test]
@@ -190,7 +205,9 @@ fn a_non_json_line_from_the_sdk_kills_it_like_the_real_cli() {
 fn eof_while_waiting_exits_1_and_says_why() {
     let mut sdk = Sdk::new(Script::new().answer_initialize());
     sdk.cli.handle_stdin_eof();
-    assert!(sdk.stderr().contains("stdin closed while waiting for an initialize request"));
+    assert!(sdk
+        .stderr()
+        .contains("stdin closed while waiting for an initialize request"));
     assert_eq!(sdk.cli.poll_exit(), Some(1));
 }
 
@@ -211,30 +228,46 @@ fn garbage_ansi_long_lines_and_floods() {
         chunks += 1;
         out.extend(chunk);
     }
-    let lines: Vec<&[u8]> = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&[u8]> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
     assert_eq!(lines.len(), 3 + 10_000 + 1);
     assert_eq!(lines[0], b"this is not json {");
     assert!(lines[1].starts_with(b"\x1b[") && lines[1].ends_with(line.as_bytes()));
     assert_eq!(lines[2].len(), 100_000);
     assert!(lines[3..10_003].iter().all(|l| *l == line.as_bytes()));
     assert_eq!(lines[10_003], b"last");
-    assert!(chunks > 4 && chunks < 100, "floods come in batches: {chunks}");
+    assert!(
+        chunks > 4 && chunks < 100,
+        "floods come in batches: {chunks}"
+    );
     assert_eq!(sdk.cli.poll_exit(), Some(0));
 }
 
 #[test]
 fn cancel_and_other_cli_requests() {
     let script = Script::new()
-        .send_request("h1", json!({"subtype":"hook_callback","callback_id":"hook_0","input":{}}))
+        .send_request(
+            "h1",
+            json!({"subtype":"hook_callback","callback_id":"hook_0","input":{}}),
+        )
         .cancel("h1")
-        .mcp_message("m1", "calc", json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}))
+        .mcp_message(
+            "m1",
+            "calc",
+            json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}),
+        )
         .elicitation("e1", "calc", "name?")
         .send_request("u1", json!({"subtype":"brand_new_thing"}))
         .expect_response("u1");
     let mut sdk = Sdk::new(script);
     let out = sdk.lines();
     assert_eq!(out.len(), 3);
-    assert_eq!(out[1], json!({"type":"control_cancel_request","request_id":"h1"}));
+    assert_eq!(
+        out[1],
+        json!({"type":"control_cancel_request","request_id":"h1"})
+    );
     assert_eq!(out[2]["request"]["subtype"], "mcp_message");
     assert_eq!(out[2]["request"]["server_name"], "calc");
     sdk.send(allow("m1"));
@@ -249,7 +282,12 @@ fn cancel_and_other_cli_requests() {
 
 #[test]
 fn sleep_is_handed_to_the_driver() {
-    let mut sdk = Sdk::new(Script::new().emit("a").sleep(Duration::from_millis(250)).emit("b"));
+    let mut sdk = Sdk::new(
+        Script::new()
+            .emit("a")
+            .sleep(Duration::from_millis(250))
+            .emit("b"),
+    );
     assert_eq!(sdk.raw_out(), b"a\n");
     assert_eq!(sdk.cli.poll_sleep(), Some(Duration::from_millis(250)));
     assert_eq!(sdk.cli.poll_sleep(), None);
@@ -281,12 +319,14 @@ fn script_json_form_round_trips_and_is_readable() {
     assert_eq!(back.steps, script.steps);
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["steps"][0], json!({"step":"answer_initialize"}));
-    assert_eq!(v["steps"][1], json!({"step":"expect","matcher":{"kind":"user"}}));
+    assert_eq!(
+        v["steps"][1],
+        json!({"step":"expect","matcher":{"kind":"user"}})
+    );
     assert_eq!(v["auto_answers"]["interrupt"], json!({"outcome":"success"}));
-    let hand_written: Script = serde_json::from_str(
-        r#"{"steps":[{"step":"emit","line":"x"},{"step":"exit","code":4}]}"#,
-    )
-    .unwrap();
+    let hand_written: Script =
+        serde_json::from_str(r#"{"steps":[{"step":"emit","line":"x"},{"step":"exit","code":4}]}"#)
+            .unwrap();
     let mut cli = FakeCli::new(hand_written);
     assert_eq!(cli.poll_stdout(), Some(b"x\n".to_vec()));
     assert_eq!(cli.poll_exit(), Some(4));
@@ -295,9 +335,15 @@ fn script_json_form_round_trips_and_is_readable() {
 /// Replays a fixture against its own recorded `in` lines, sent by a simulated SDK that uses
 /// different request ids, and checks the fake prints the recorded `out` lines.
 fn replay_fixture(name: &str, wait_for_initialize_answer: bool) {
-    let path = format!("{}/../fixtures/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../fixtures/transcripts/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap();
-    let entries: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let entries: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let sdk_id = |id: &Value| Value::String(format!("sdk-{}", id.as_str().unwrap()));
     let mut to_send: VecDeque<Value> = VecDeque::new();
     let mut expected: Vec<Value> = Vec::new();
@@ -311,7 +357,8 @@ fn replay_fixture(name: &str, wait_for_initialize_answer: bool) {
             }
             to_send.push_back(msg);
         } else {
-            if msg["type"] == "control_response" && sdk_ids.contains(&msg["response"]["request_id"]) {
+            if msg["type"] == "control_response" && sdk_ids.contains(&msg["response"]["request_id"])
+            {
                 msg["response"]["request_id"] = sdk_id(&msg["response"]["request_id"]);
             }
             expected.push(msg);
@@ -363,8 +410,16 @@ fn replay_fixture(name: &str, wait_for_initialize_answer: bool) {
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
         assert_eq!(g, e, "{name}: out line {i}");
     }
-    let failed = expected.iter().rev().find(|m| m["type"] == "result").map(|m| m["is_error"] == true);
-    assert_eq!(sdk.cli.poll_exit(), Some(i32::from(failed == Some(true))), "{name}");
+    let failed = expected
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "result")
+        .map(|m| m["is_error"] == true);
+    assert_eq!(
+        sdk.cli.poll_exit(),
+        Some(i32::from(failed == Some(true))),
+        "{name}"
+    );
 }
 
 #[test]
@@ -385,7 +440,10 @@ fn every_fixture_replays_for_a_pipelining_sdk_and_a_waiting_sdk() {
 
 #[test]
 fn replayed_out_lines_keep_their_recorded_bytes() {
-    let path = format!("{}/../fixtures/transcripts/hello.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../fixtures/transcripts/hello.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(path).unwrap();
     let mut sdk = Sdk::new(Script::from_transcript(&text).unwrap());
     sdk.send(initialize("req_1"));
@@ -394,5 +452,8 @@ fn replayed_out_lines_keep_their_recorded_bytes() {
     let recorded_result = text.lines().last().unwrap();
     let result_line = out.lines().last().unwrap();
     assert!(recorded_result.contains(result_line), "byte-exact out line");
-    assert!(result_line.starts_with(r#"{"duration_api_ms":34,"#), "key order kept");
+    assert!(
+        result_line.starts_with(r#"{"duration_api_ms":34,"#),
+        "key order kept"
+    );
 }

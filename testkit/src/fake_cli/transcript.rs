@@ -98,8 +98,8 @@ impl Script {
                 continue;
             }
             let line = index + 1;
-            let raw: RawEntry<'_> =
-                serde_json::from_str(text).map_err(|source| TranscriptError::Json { line, source })?;
+            let raw: RawEntry<'_> = serde_json::from_str(text)
+                .map_err(|source| TranscriptError::Json { line, source })?;
             let from_sdk = match raw.dir.as_str() {
                 "in" => true,
                 "out" => false,

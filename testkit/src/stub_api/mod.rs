@@ -254,7 +254,10 @@ fn answer(req: &RecordedRequest, shared: &Shared, out: &mut impl Write) -> io::R
         } => write_json(out, status, &body, retry, &request_id(call)),
         Rendered::Sse(events) => {
             let headers = [
-                ("content-type", "text/event-stream; charset=utf-8".to_owned()),
+                (
+                    "content-type",
+                    "text/event-stream; charset=utf-8".to_owned(),
+                ),
                 ("cache-control", "no-cache".to_owned()),
                 ("request-id", request_id(call)),
             ];

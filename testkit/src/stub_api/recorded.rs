@@ -36,7 +36,12 @@ pub struct RecordedRequest {
 
 impl RecordedRequest {
     /// Builds a record (the stub does this for every request; tests can build one to check rules).
-    pub fn new(method: &str, path: &str, headers: Vec<(String, String)>, raw_body: Vec<u8>) -> Self {
+    pub fn new(
+        method: &str,
+        path: &str,
+        headers: Vec<(String, String)>,
+        raw_body: Vec<u8>,
+    ) -> Self {
         let body = serde_json::from_slice(&raw_body).unwrap_or(Value::Null);
         Self {
             method: method.to_owned(),
@@ -153,7 +158,12 @@ mod tests {
     use serde_json::json;
 
     fn req(body: Value) -> RecordedRequest {
-        RecordedRequest::new("POST", "/v1/messages", vec![], body.to_string().into_bytes())
+        RecordedRequest::new(
+            "POST",
+            "/v1/messages",
+            vec![],
+            body.to_string().into_bytes(),
+        )
     }
 
     #[test]

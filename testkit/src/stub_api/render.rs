@@ -112,7 +112,12 @@ fn block_json(block: &Block, ctx: &CallContext, index: usize) -> Value {
     }
 }
 
-fn message_envelope(content: Vec<Value>, stop_reason: Value, usage: Value, ctx: &CallContext) -> Value {
+fn message_envelope(
+    content: Vec<Value>,
+    stop_reason: Value,
+    usage: Value,
+    ctx: &CallContext,
+) -> Value {
     json!({
         "id": format!("msg_stub_{}", ctx.call),
         "type": "message",
@@ -165,7 +170,11 @@ fn pieces(s: &str, n: usize) -> Vec<&str> {
     out
 }
 
-fn sse_events(blocks: &[Block], stop_reason: &str, ctx: &CallContext) -> Vec<(&'static str, Value)> {
+fn sse_events(
+    blocks: &[Block],
+    stop_reason: &str,
+    ctx: &CallContext,
+) -> Vec<(&'static str, Value)> {
     let mut events = vec![(
         "message_start",
         json!({
@@ -241,14 +250,18 @@ mod tests {
     fn pieces_respect_char_boundaries_and_rejoin() {
         for s in ["", "a", "héllo wörld", "{\"command\":\"ls\"}"] {
             let p = pieces(s, 3);
-            assert!(p.len() <= 3 && p.iter().all(|x| !x.is_empty()), "{s}: {p:?}");
+            assert!(
+                p.len() <= 3 && p.iter().all(|x| !x.is_empty()),
+                "{s}: {p:?}"
+            );
             assert_eq!(p.concat(), s);
         }
     }
 
     #[test]
     fn tool_use_stream_rebuilds_the_input() {
-        let reply = Reply::tool_use("Bash", json!({"command": "echo hi"})).with_leading_text("running");
+        let reply =
+            Reply::tool_use("Bash", json!({"command": "echo hi"})).with_leading_text("running");
         let Rendered::Sse(events) = render(&reply, &ctx(), true) else {
             panic!("expected SSE");
         };
@@ -287,7 +300,10 @@ mod tests {
         assert_eq!(body["content"][0]["text"], "hi");
         assert_eq!(body["stop_reason"], "end_turn");
         assert_eq!(body["model"], "m");
-        let err = Reply::delay(Duration::from_millis(5), Reply::error(529, "overloaded_error", "busy"));
+        let err = Reply::delay(
+            Duration::from_millis(5),
+            Reply::error(529, "overloaded_error", "busy"),
+        );
         let (wait, inner) = split_delay(&err);
         assert_eq!(wait, Duration::from_millis(5));
         assert_eq!(

@@ -72,8 +72,10 @@ impl Reply {
     /// An Anthropic error response: HTTP `status` with body
     /// `{"type":"error","error":{"type":error_type,"message":message}}`.
     ///
-    /// It carries `x-should-retry: false`, so the CLI reports it at once instead of retrying
-    /// (it retries 401, 429 and 5xx for minutes otherwise); see [`Reply::retryable`].
+    /// It carries `x-should-retry: false`, so the CLI does not back off and retry it as it does
+    /// 401, 429 and 5xx for minutes (see [`Reply::retryable`]). Note: on a 400 the CLI 2.1.330
+    /// still tries the same turn again without some of its betas (up to six requests in all),
+    /// so to make a turn fail, answer with a [`Rule`](super::Rule) rather than one queued reply.
     pub fn error(status: u16, error_type: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             kind: ReplyKind::Error {

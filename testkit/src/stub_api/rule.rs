@@ -32,7 +32,9 @@ pub struct Rule {
 
 impl fmt::Debug for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Rule").field("once", &self.once).finish_non_exhaustive()
+        f.debug_struct("Rule")
+            .field("once", &self.once)
+            .finish_non_exhaustive()
     }
 }
 
@@ -72,7 +74,9 @@ impl Rule {
     }
 
     /// Matches when `predicate` returns true for the request.
-    pub fn when(predicate: impl Fn(&RecordedRequest) -> bool + Send + Sync + 'static) -> RuleBuilder {
+    pub fn when(
+        predicate: impl Fn(&RecordedRequest) -> bool + Send + Sync + 'static,
+    ) -> RuleBuilder {
         RuleBuilder {
             matcher: Arc::new(predicate),
         }
@@ -116,7 +120,10 @@ impl RuleBuilder {
 
 /// The answer when no queued reply and no rule applies: `echo: <last user text>`.
 pub(crate) fn echo(req: &RecordedRequest) -> Reply {
-    Reply::text(format!("echo: {}", req.last_user_text().unwrap_or_default()))
+    Reply::text(format!(
+        "echo: {}",
+        req.last_user_text().unwrap_or_default()
+    ))
 }
 
 /// The answer to a side request (title generation, quota probe, summary…), which never takes
@@ -181,7 +188,12 @@ mod tests {
 
     fn main_req(messages: Value) -> RecordedRequest {
         let body = json!({"tools":[{"name":"Bash"}],"messages":messages});
-        RecordedRequest::new("POST", "/v1/messages", vec![], body.to_string().into_bytes())
+        RecordedRequest::new(
+            "POST",
+            "/v1/messages",
+            vec![],
+            body.to_string().into_bytes(),
+        )
     }
 
     fn first_match(rules: &[Rule], req: &RecordedRequest) -> Reply {
@@ -194,7 +206,10 @@ mod tests {
     #[test]
     fn conventions_cover_bash_tool_done_and_echo() {
         let rules = conventions();
-        let bash = first_match(&rules, &main_req(json!([{"role":"user","content":"BASH:echo hi"}])));
+        let bash = first_match(
+            &rules,
+            &main_req(json!([{"role":"user","content":"BASH:echo hi"}])),
+        );
         assert_eq!(
             bash,
             Reply::tool_use("Bash", json!({"command":"echo hi","description":"run"}))
@@ -202,9 +217,14 @@ mod tests {
         );
         let tool = first_match(
             &rules,
-            &main_req(json!([{"role":"user","content":"TOOL:mcp__calc__add:{\"a\": 2, \"b\": 40}"}])),
+            &main_req(
+                json!([{"role":"user","content":"TOOL:mcp__calc__add:{\"a\": 2, \"b\": 40}"}]),
+            ),
         );
-        assert_eq!(tool, Reply::tool_use("mcp__calc__add", json!({"a":2,"b":40})));
+        assert_eq!(
+            tool,
+            Reply::tool_use("mcp__calc__add", json!({"a":2,"b":40}))
+        );
         let long = "x".repeat(100);
         let done = first_match(
             &rules,
@@ -212,9 +232,15 @@ mod tests {
                 {"type":"tool_result","tool_use_id":"t","content":long}]}])),
         );
         assert_eq!(done, Reply::text(format!("done: {}", "x".repeat(60))));
-        let echo = first_match(&rules, &main_req(json!([{"role":"user","content":"hello"}])));
+        let echo = first_match(
+            &rules,
+            &main_req(json!([{"role":"user","content":"hello"}])),
+        );
         assert_eq!(echo, Reply::text("echo: hello"));
-        let bad = first_match(&rules, &main_req(json!([{"role":"user","content":"TOOL:x:{"}])));
+        let bad = first_match(
+            &rules,
+            &main_req(json!([{"role":"user","content":"TOOL:x:{"}])),
+        );
         assert!(matches!(&bad.kind, ReplyKind::Message { blocks, .. }
             if matches!(&blocks[0], Block::Text(t) if t.starts_with("bad TOOL json"))));
     }
