@@ -183,3 +183,13 @@ fn without_a_script_it_says_what_to_set() {
         .unwrap()
         .contains("FAKE_CLAUDE_SCRIPT"));
 }
+
+#[test]
+fn other_crates_find_the_binary() {
+    let found = claude_agent_testkit::fake_cli::fake_claude_binary().unwrap();
+    let output = Command::new(found).arg("--version").output().unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap().trim_end(),
+        VERSION_LINE
+    );
+}

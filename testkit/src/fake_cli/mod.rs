@@ -16,7 +16,8 @@
 //! * `FAKE_CLAUDE_ARGV_OUT` — if set, a file to which it writes `{"argv":[…],"env":{…}}` (what it was
 //!   started with), so tests can assert the flags an SDK passed.
 //!
-//! It answers `-v` / `--version` with `2.1.330 (Claude Code)`.
+//! It answers `-v` / `--version` with `2.1.330 (Claude Code)`. Tests of other crates find it
+//! with [`fake_claude_binary`].
 //!
 //! ```
 //! use claude_agent_testkit::fake_cli::{FakeCli, Script};
@@ -33,11 +34,13 @@
 //! assert_eq!(cli.poll_exit(), Some(0));
 //! ```
 
+mod binary;
 pub mod canned;
 mod machine;
 mod script;
 mod transcript;
 
+pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};
 pub use machine::FakeCli;
 pub use script::{Answer, Matcher, Script, Step};
 pub use transcript::TranscriptError;
