@@ -444,3 +444,140 @@ fn pending_permission_requests_in_the_initialize_answer_are_served() {
     assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
     assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "p1"));
 }
+
+const RESULT_OK: &str = r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"result":"hi","session_id":"s"}"#;
+const RESULT_MAX_TURNS: &str = r#"{"subtype":"error_max_turns","is_error":true,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"errors":["Reached maximum number of turns (1)"],"terminal_reason":"max_turns","session_id":"s","type":"result"}"#;
+const ASSISTANT: &str = r#"{"type":"assistant","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s","uuid":"u"}"#;
+
+fn state(s: &str) -> String {
+    format!(
+        r#"{{"type":"system","subtype":"session_state_changed","state":"{s}","sdk_host_only":true,"session_id":"s","uuid":"u"}}"#
+    )
+}
+
+fn stdin_closed(s: &mut Session) -> bool {
+    std::iter::from_fn(|| s.poll_transmit()).any(|t| t == Transmit::CloseStdin)
+}
+
+#[test]
+fn single_turn_without_callbacks_closes_stdin_at_the_result() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    assert_eq!(
+        s.send_user(now, UserInput::text("again")),
+        Err(SendError::InputEnded)
+    );
+    feed(&mut s, now, ASSISTANT);
+    assert!(!stdin_closed(&mut s));
+    feed(&mut s, now, RESULT_OK);
+    assert!(stdin_closed(&mut s));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    let ev = events(&mut s);
+    assert!(matches!(
+        ev.last(),
+        Some(Event::Finished(Termination::Completed))
+    ));
+}
+
+#[test]
+fn with_callbacks_stdin_waits_for_idle_and_host_only_state_frames_are_consumed() {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    let (mut s, now) = started(config);
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, RESULT_OK);
+    assert!(
+        !stdin_closed(&mut s),
+        "a background turn may still ask for permission"
+    );
+    assert!(s.poll_timeout().is_some(), "the run-end ceiling is armed");
+    feed(&mut s, now, &state("idle"));
+    assert!(stdin_closed(&mut s));
+    let kinds: Vec<String> = events(&mut s)
+        .iter()
+        .map(|e| match e {
+            Event::Message(m) => crate::message::peek_tags(m.raw_json())
+                .unwrap()
+                .ty
+                .to_owned(),
+            _ => "other".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["assistant", "result"],
+        "sdk_host_only frames are not passed on"
+    );
+}
+
+#[test]
+fn a_second_turn_the_cli_starts_itself_keeps_stdin_open_until_its_result() {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    let (mut s, now) = started(config);
+    s.send_user(now, UserInput::text("run in background"))
+        .unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"task_started","task_id":"b1","description":"sleep","task_type":"local_bash","session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, RESULT_OK);
+    assert!(
+        !stdin_closed(&mut s),
+        "the background task is still running"
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed","output_file":"/tmp/o","summary":"done","session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, CAN_USE_TOOL);
+    let Some(Event::Inbound(req)) = events(&mut s)
+        .into_iter()
+        .find(|e| matches!(e, Event::Inbound(_)))
+    else {
+        panic!("the second turn's permission prompt reaches the host")
+    };
+    s.respond(now, req.id, Reply::error("no")).unwrap();
+    assert!(!stdin_closed(&mut s));
+    feed(&mut s, now, RESULT_OK);
+    assert!(stdin_closed(&mut s));
+}
+
+#[test]
+fn exit_1_after_an_error_result_reports_that_result() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, RESULT_MAX_TURNS);
+    feed(&mut s, now, &state("idle"));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    match events(&mut s).last() {
+        Some(Event::Finished(Termination::ErrorResult(e))) => {
+            assert_eq!(e.subtype, "error_max_turns");
+            assert_eq!(e.message, "Reached maximum number of turns (1)");
+            assert_eq!(e.terminal_reason.as_deref(), Some("max_turns"));
+            assert_eq!(e.exit, ExitStatusInfo::code(1));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn exit_1_after_later_output_is_a_process_failure() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, RESULT_MAX_TURNS);
+    feed(&mut s, now, ASSISTANT);
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    assert!(matches!(
+        events(&mut s).last(),
+        Some(Event::Finished(Termination::ProcessFailed(_)))
+    ));
+}
