@@ -6,29 +6,37 @@
 //!
 //! The file's lines are repeated until they make at least 50 MB (or REPEAT times), then three ways of
 //! parsing every line are timed, best of 3 runs each:
-//! (a) typed: `peek_tags` + `Message::parse_tagged`, skipping control frames as the session does;
-//! (b) `serde::de::IgnoredAny` (validation only, the ceiling); (c) `serde_json::Value` (for reference).
+//! (a) typed: the whole stream fed through `Session::handle_stdout` in 64 KiB chunks (framing, typed
+//! parse, run-end bookkeeping, event queue), draining `Event::Message`s as they come;
+//! (b) `serde::de::IgnoredAny` per pre-split line (validation only, the ceiling);
+//! (c) `serde_json::Value` per pre-split line (for reference).
 //! The last line is `typed_mb_s=… ignored_any_mb_s=… ratio=…` (ratio = typed / ignored_any).
 
-use claude_agent_core::message::{peek_tags, Message};
+use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 const TARGET_BYTES: usize = 50 * 1024 * 1024;
 const RUNS: usize = 3;
 
-/// The per-line work of the typed parse; returns whether a message came out.
-fn typed(line: &str) -> bool {
-    let Ok(tags) = peek_tags(line) else {
-        return false;
-    };
-    if matches!(
-        tags.ty,
-        "control_request" | "control_response" | "control_cancel_request" | "keep_alive"
-    ) {
-        return false;
+/// Size of the stdout reads the session is fed.
+const CHUNK: usize = 64 * 1024;
+
+/// Feed the whole stream through a session; returns the number of messages that came out.
+fn through_session(stream: &[u8]) -> usize {
+    let now = Instant::now();
+    let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    let mut messages = 0;
+    for chunk in stream.chunks(CHUNK) {
+        session.handle_stdout(now, chunk);
+        while let Some(event) = session.poll_event() {
+            if let Event::Message(m) = event {
+                black_box(&m);
+                messages += 1;
+            }
+        }
     }
-    black_box(Message::parse_tagged(line, &tags)).is_ok()
+    messages
 }
 
 fn ignored_any(line: &str) -> bool {
@@ -71,13 +79,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         bytes as f64 / 1e6
     );
 
+    let mut stream = Vec::with_capacity(bytes);
+    for line in &lines {
+        stream.extend_from_slice(line.as_bytes());
+        stream.push(b'\n');
+    }
+    let mut session_best = Duration::MAX;
+    let mut session_messages = 0;
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        session_messages = through_session(&stream);
+        session_best = session_best.min(start.elapsed());
+    }
+
     let mut mb_s = Vec::new();
     for (name, parse) in [
-        ("typed", typed as fn(&str) -> bool),
-        ("ignored_any", ignored_any),
-        ("value", value),
+        ("typed", None),
+        ("ignored_any", Some(ignored_any as fn(&str) -> bool)),
+        ("value", Some(value)),
     ] {
-        let (time, ok) = best_of(&lines, parse);
+        let (time, ok) = match parse {
+            Some(parse) => best_of(&lines, parse),
+            None => (session_best, session_messages),
+        };
         let secs = time.as_secs_f64();
         let rate = bytes as f64 / 1e6 / secs;
         println!(

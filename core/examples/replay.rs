@@ -98,7 +98,14 @@ fn main() -> ExitCode {
         }
     }
     if summary {
-        let Counts { messages, results, inbound, cancels, errors, unknown } = counts;
+        let Counts {
+            messages,
+            results,
+            inbound,
+            cancels,
+            errors,
+            unknown,
+        } = counts;
         println!("messages={messages} results={results} inbound={inbound} cancels={cancels} errors={errors} unknown={unknown}");
     }
     ExitCode::SUCCESS

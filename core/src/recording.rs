@@ -121,7 +121,10 @@ impl<'de> Deserialize<'de> for OrderedHooks {
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a map of hook events to matchers")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<OrderedHooks, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OrderedHooks, A::Error> {
                 let mut entries = Vec::new();
                 while let Some(entry) = map.next_entry()? {
                     entries.push(entry);
@@ -138,8 +141,15 @@ impl Recording {
     /// output, so a capture of the CLI's stdout alone is a recording too. Blank lines are skipped.
     pub fn parse(text: &str) -> Result<Recording, RecordingError> {
         let mut recording = Recording::default();
-        for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let bad = |error: String| RecordingError { line: index + 1, error };
+        for (index, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let bad = |error: String| RecordingError {
+                line: index + 1,
+                error,
+            };
             let (direction, json) = match serde_json::from_str::<Line<'_>>(line) {
                 Ok(Line { dir: "in", msg }) => (Direction::ToCli, msg.to_owned()),
                 Ok(Line { dir: "out", msg }) => (Direction::FromCli, msg.to_owned()),
@@ -150,7 +160,11 @@ impl Recording {
                 },
             };
             if direction == Direction::ToCli {
-                if let Ok(Answer { ty, response: Some(body) }) = serde_json::from_str(json.get()) {
+                if let Ok(Answer {
+                    ty,
+                    response: Some(body),
+                }) = serde_json::from_str(json.get())
+                {
                     if ty == "control_response" {
                         if let Some(answer) = body.response {
                             recording.answers.insert(body.request_id, answer);
@@ -170,7 +184,10 @@ impl Recording {
 
     /// The lines the CLI printed, in order.
     pub fn cli_output(&self) -> impl Iterator<Item = &RawValue> {
-        self.lines.iter().filter(|l| l.direction == Direction::FromCli).map(|l| &*l.json)
+        self.lines
+            .iter()
+            .filter(|l| l.direction == Direction::FromCli)
+            .map(|l| &*l.json)
     }
 
     /// The success body the recording answered the CLI's request `wire_id` with.
@@ -186,7 +203,11 @@ impl Recording {
         let values: Vec<(Direction, Value)> = self
             .lines
             .iter()
-            .filter_map(|l| serde_json::from_str(l.json.get()).ok().map(|v| (l.direction, v)))
+            .filter_map(|l| {
+                serde_json::from_str(l.json.get())
+                    .ok()
+                    .map(|v| (l.direction, v))
+            })
             .collect();
         let init = values
             .iter()
@@ -198,9 +219,14 @@ impl Recording {
             .iter()
             .filter(|l| l.direction == Direction::ToCli)
             .find_map(|l| serde_json::from_str::<InitializeRequest>(l.json.get()).ok());
-        for (event, matchers) in init_raw.and_then(|i| i.request.hooks).map(|h| h.0).unwrap_or_default() {
+        for (event, matchers) in init_raw
+            .and_then(|i| i.request.hooks)
+            .map(|h| h.0)
+            .unwrap_or_default()
+        {
             for m in matchers {
-                let mut matcher = HookMatcherConfig::new(HookEvent::from_name(&event), m.matcher, m.ids.len());
+                let mut matcher =
+                    HookMatcherConfig::new(HookEvent::from_name(&event), m.matcher, m.ids.len());
                 matcher.timeout_secs = m.timeout;
                 config.hooks.push(matcher);
             }
@@ -212,13 +238,16 @@ impl Recording {
             let tools = values
                 .iter()
                 .filter(|(d, _)| *d == Direction::ToCli)
-                .find_map(|(_, v)| v["response"]["response"]["mcp_response"]["result"]["tools"].as_array());
+                .find_map(|(_, v)| {
+                    v["response"]["response"]["mcp_response"]["result"]["tools"].as_array()
+                });
             for name in servers.iter().filter_map(Value::as_str) {
                 let mut server = McpServerSpec::new(name, "1.0.0");
                 for tool in tools.into_iter().flatten() {
-                    let (Some(tool_name), Ok(schema)) =
-                        (tool["name"].as_str(), serde_json::value::to_raw_value(&tool["inputSchema"]))
-                    else {
+                    let (Some(tool_name), Ok(schema)) = (
+                        tool["name"].as_str(),
+                        serde_json::value::to_raw_value(&tool["inputSchema"]),
+                    ) else {
                         continue;
                     };
                     let description = tool["description"].as_str().unwrap_or_default();
@@ -242,7 +271,10 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Recording {
-        let path = format!("{}/../fixtures/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../fixtures/transcripts/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
         Recording::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
     }
 
@@ -250,7 +282,10 @@ mod tests {
     fn config_of_the_hooks_recording_declares_its_four_hooks() {
         let config = fixture("hooks.jsonl").session_config(InputMode::Streaming);
         let events: Vec<&str> = config.hooks.iter().map(|h| h.event.as_str()).collect();
-        assert_eq!(events, ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]);
+        assert_eq!(
+            events,
+            ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]
+        );
         assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
         assert!(!config.can_use_tool);
     }
@@ -263,14 +298,23 @@ mod tests {
         assert_eq!(config.mcp_servers[0].name, "calc");
         assert_eq!(config.mcp_servers[0].tools[0].name, "add");
         assert!(config.can_use_tool);
-        assert_eq!(config.initialize_fields.unwrap().get(), r#"{"sdkMcpServers":["calc"]}"#);
-        let answer = recording.answer_to("adc7bdd8-dc59-4636-8436-ff54812be869").unwrap();
-        assert_eq!(answer.get(), r#"{"behavior":"allow","updatedInput":{"a":2,"b":40}}"#);
+        assert_eq!(
+            config.initialize_fields.unwrap().get(),
+            r#"{"sdkMcpServers":["calc"]}"#
+        );
+        let answer = recording
+            .answer_to("adc7bdd8-dc59-4636-8436-ff54812be869")
+            .unwrap();
+        assert_eq!(
+            answer.get(),
+            r#"{"behavior":"allow","updatedInput":{"a":2,"b":40}}"#
+        );
     }
 
     #[test]
     fn plain_stdout_lines_are_cli_output_and_bad_lines_are_errors() {
-        let recording = Recording::parse("{\"type\":\"x\"}\n\n{\"dir\":\"out\",\"msg\":{}}\n").unwrap();
+        let recording =
+            Recording::parse("{\"type\":\"x\"}\n\n{\"dir\":\"out\",\"msg\":{}}\n").unwrap();
         assert_eq!(recording.cli_output().count(), 2);
         let err = Recording::parse("{\"type\":\"x\"}\nnot json\n").unwrap_err();
         assert_eq!(err.line, 2);

@@ -43,9 +43,15 @@ fn load(path: &Path) -> (Recording, Vec<Step>) {
 /// The control request the recording sent, as our typed API builds it.
 fn typed_request(request: &Value) -> ControlRequest {
     match request["subtype"].as_str().unwrap() {
-        "set_model" => ControlRequest::SetModel { model: request["model"].as_str().map(String::from) },
+        "set_model" => ControlRequest::SetModel {
+            model: request["model"].as_str().map(String::from),
+        },
         "set_permission_mode" => ControlRequest::SetPermissionMode {
-            mode: request["mode"].as_str().unwrap().parse::<PermissionMode>().unwrap(),
+            mode: request["mode"]
+                .as_str()
+                .unwrap()
+                .parse::<PermissionMode>()
+                .unwrap(),
         },
         "mcp_status" => ControlRequest::McpStatus,
         "interrupt" => ControlRequest::Interrupt,
@@ -66,12 +72,16 @@ fn typed_reply(kind: &InboundKind, recorded: &Value) -> Reply {
     match kind {
         InboundKind::CanUseTool(_) => match recorded["behavior"].as_str().unwrap() {
             "allow" => Reply::Permission(PermissionResult::allow()),
-            _ => Reply::Permission(PermissionResult::deny(recorded["message"].as_str().unwrap())),
+            _ => Reply::Permission(PermissionResult::deny(
+                recorded["message"].as_str().unwrap(),
+            )),
         },
         InboundKind::HookCallback(_) => {
             let specific = &recorded["hookSpecificOutput"];
             if specific["permissionDecision"] == "deny" {
-                Reply::Hook(HookOutput::deny_tool(specific["permissionDecisionReason"].as_str().unwrap()))
+                Reply::Hook(HookOutput::deny_tool(
+                    specific["permissionDecisionReason"].as_str().unwrap(),
+                ))
             } else {
                 assert_eq!(recorded, &serde_json::json!({"continue": true}));
                 Reply::Hook(HookOutput::proceed())
@@ -113,13 +123,17 @@ fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
         .map(|s| s.value["request_id"].as_str().unwrap().to_owned());
     ours.push((recorded_in_ids.next().unwrap(), session.initialize_id()));
 
-    let drain = |session: &mut Session, written: &mut Vec<Value>, messages: &mut Vec<Message>, errors: &mut Vec<String>| loop {
+    let drain = |session: &mut Session,
+                 written: &mut Vec<Value>,
+                 messages: &mut Vec<Message>,
+                 errors: &mut Vec<String>| loop {
         let mut progressed = false;
         while let Some(t) = session.poll_transmit() {
             progressed = true;
             if let Transmit::Write(bytes) = t {
                 for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-                    let mut v: Value = serde_json::from_slice(line).expect("every written line is JSON");
+                    let mut v: Value =
+                        serde_json::from_slice(line).expect("every written line is JSON");
                     normalise_written(&mut v);
                     written.push(v);
                 }
@@ -133,10 +147,14 @@ fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
                     let recorded = recording
                         .answer_to(&req.wire_id)
                         .unwrap_or_else(|| panic!("the recording answered {}", req.wire_id));
-                    let reply = typed_reply(&req.kind, &serde_json::from_str(recorded.get()).unwrap());
+                    let reply =
+                        typed_reply(&req.kind, &serde_json::from_str(recorded.get()).unwrap());
                     session.respond(now, req.id, reply).unwrap();
                 }
-                Event::RequestDone { outcome: Err(e), id } => {
+                Event::RequestDone {
+                    outcome: Err(e),
+                    id,
+                } => {
                     // The recording's bogus subtype is refused on purpose.
                     errors.push(format!("request {id} failed: {e}"))
                 }
@@ -158,7 +176,9 @@ fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
                     session.send_user(now, UserInput::text(text)).unwrap();
                 }
                 "control_request" if step.value["request"]["subtype"] != "initialize" => {
-                    let id = session.request(now, typed_request(&step.value["request"])).unwrap();
+                    let id = session
+                        .request(now, typed_request(&step.value["request"]))
+                        .unwrap();
                     ours.push((recorded_in_ids.next().unwrap(), id));
                 }
                 _ => {} // initialize was sent at construction; replies are made on Inbound events.
@@ -182,7 +202,11 @@ fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
         }
         drain(&mut session, &mut written, &mut messages, &mut errors);
     }
-    Outcome { written, messages, errors }
+    Outcome {
+        written,
+        messages,
+        errors,
+    }
 }
 
 fn check(name: &str) {
@@ -204,17 +228,35 @@ fn check(name: &str) {
         let outcome = replay(&recording, &steps, chunk);
         let mut written = outcome.written.clone();
         // Written order interleaves with reading; compare as the recording listed them.
-        assert_eq!(written.len(), expected.len(), "{name} chunk {chunk}: written {written:#?}");
+        assert_eq!(
+            written.len(),
+            expected.len(),
+            "{name} chunk {chunk}: written {written:#?}"
+        );
         for (i, (w, e)) in written.iter_mut().zip(&expected).enumerate() {
             assert_eq!(w, e, "{name} chunk {chunk}: stdin line {i}");
         }
-        assert_eq!(outcome.messages.len(), out_messages, "{name} chunk {chunk}: every message delivered once");
+        assert_eq!(
+            outcome.messages.len(),
+            out_messages,
+            "{name} chunk {chunk}: every message delivered once"
+        );
         for m in &outcome.messages {
-            assert!(!matches!(m, Message::Unknown(_)), "{name}: untyped message {}", m.raw_json());
+            assert!(
+                !matches!(m, Message::Unknown(_)),
+                "{name}: untyped message {}",
+                m.raw_json()
+            );
         }
-        let unexpected: Vec<&String> =
-            outcome.errors.iter().filter(|e| !e.contains("Unsupported control request subtype: bogus_subtype")).collect();
-        assert!(unexpected.is_empty(), "{name} chunk {chunk}: {unexpected:#?}");
+        let unexpected: Vec<&String> = outcome
+            .errors
+            .iter()
+            .filter(|e| !e.contains("Unsupported control request subtype: bogus_subtype"))
+            .collect();
+        assert!(
+            unexpected.is_empty(),
+            "{name} chunk {chunk}: {unexpected:#?}"
+        );
     }
 }
 

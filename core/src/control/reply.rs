@@ -37,7 +37,10 @@ pub enum Reply {
 impl Reply {
     /// An error reply with no code.
     pub fn error(message: impl Into<String>) -> Self {
-        Reply::Error { message: message.into(), code: None }
+        Reply::Error {
+            message: message.into(),
+            code: None,
+        }
     }
 }
 
@@ -55,12 +58,18 @@ pub struct ElicitationResult {
 impl ElicitationResult {
     /// The user declined.
     pub fn decline() -> Self {
-        ElicitationResult { action: ElicitationAction::Decline, content: None }
+        ElicitationResult {
+            action: ElicitationAction::Decline,
+            content: None,
+        }
     }
 
     /// The user accepted with `content` (a JSON object matching the requested schema).
     pub fn accept(content: Box<RawValue>) -> Self {
-        ElicitationResult { action: ElicitationAction::Accept, content: Some(content) }
+        ElicitationResult {
+            action: ElicitationAction::Accept,
+            content: Some(content),
+        }
     }
 }
 

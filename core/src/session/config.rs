@@ -94,7 +94,13 @@ pub struct HookMatcherConfig {
 impl HookMatcherConfig {
     /// A matcher for `event` with `callbacks` callbacks.
     pub fn new(event: HookEvent, matcher: Option<String>, callbacks: usize) -> Self {
-        HookMatcherConfig { event, matcher, timeout_secs: None, on_failure: None, callbacks }
+        HookMatcherConfig {
+            event,
+            matcher,
+            timeout_secs: None,
+            on_failure: None,
+            callbacks,
+        }
     }
 }
 
@@ -157,6 +163,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_line_bytes: 16 * 1024 * 1024, max_queued_events: 1024, max_pending_requests: 256 }
+        Limits {
+            max_line_bytes: 16 * 1024 * 1024,
+            max_queued_events: 1024,
+            max_pending_requests: 256,
+        }
     }
 }

@@ -86,12 +86,18 @@ pub struct ExitStatusInfo {
 impl ExitStatusInfo {
     /// A normal exit with `code`.
     pub const fn code(code: i32) -> Self {
-        ExitStatusInfo { code: Some(code), signal: None }
+        ExitStatusInfo {
+            code: Some(code),
+            signal: None,
+        }
     }
 
     /// Death by signal `signal`.
     pub const fn signal(signal: i32) -> Self {
-        ExitStatusInfo { code: None, signal: Some(signal) }
+        ExitStatusInfo {
+            code: None,
+            signal: Some(signal),
+        }
     }
 
     /// Whether this is exit code 0.

@@ -23,7 +23,11 @@ pub(crate) struct LineFramer {
 
 impl LineFramer {
     pub(crate) fn new(max_line: usize) -> Self {
-        LineFramer { partial: Vec::new(), skipping: None, max_line }
+        LineFramer {
+            partial: Vec::new(),
+            skipping: None,
+            max_line,
+        }
     }
 
     /// Feed `bytes`; `on_frame` is called for each complete line or over-long line.

@@ -11,7 +11,9 @@ use crate::mcp::ToolCall;
 #[derive(Debug)]
 pub(crate) enum Awaiting {
     /// `can_use_tool`: the original input, sent back when the host allows without changes.
-    Permission { original_input: Box<RawValue> },
+    Permission {
+        original_input: Box<RawValue>,
+    },
     Hook,
     McpTool(ToolCall),
     Elicitation,

@@ -11,7 +11,7 @@ struct MatcherEntry<'a> {
     #[serde(rename = "hookCallbackIds")]
     hook_callback_ids: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    timeout: Option<f64>,
+    timeout: Option<serde_json::Number>,
     #[serde(rename = "onFailure", skip_serializing_if = "Option::is_none")]
     on_failure: Option<&'static str>,
 }
@@ -24,14 +24,18 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     for (matcher_index, m) in config.hooks.iter().enumerate() {
         let ids = (0..m.callbacks)
             .map(|hook_index| {
-                refs.push(HookRef { event: m.event.clone(), matcher_index, hook_index });
+                refs.push(HookRef {
+                    event: m.event.clone(),
+                    matcher_index,
+                    hook_index,
+                });
                 format!("hook_{}", refs.len() - 1)
             })
             .collect();
         let entry = MatcherEntry {
             matcher: m.matcher.as_deref(),
             hook_callback_ids: ids,
-            timeout: m.timeout_secs,
+            timeout: m.timeout_secs.and_then(seconds),
             on_failure: m.on_failure.map(|p| match p {
                 HookFailurePolicy::Continue => "continue",
                 HookFailurePolicy::Block => "block",
@@ -59,7 +63,11 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     if let Some(fields) = &config.initialize_fields {
         // Splice the other fields of the object in after "hooks".
         let inner = fields.get().trim();
-        let inner = inner.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or("").trim();
+        let inner = inner
+            .strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .unwrap_or("")
+            .trim();
         if !inner.is_empty() {
             body.push(',');
             body.push_str(inner);
@@ -67,6 +75,15 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     }
     body.push('}');
     (body, refs)
+}
+
+/// Whole seconds are written as integers (`30`, not `30.0`), as the official SDKs do.
+fn seconds(secs: f64) -> Option<serde_json::Number> {
+    if secs.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&secs) {
+        Some((secs as u64).into())
+    } else {
+        serde_json::Number::from_f64(secs)
+    }
 }
 
 #[cfg(test)]
@@ -89,16 +106,24 @@ mod tests {
         let mut pre = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
         pre.timeout_secs = Some(30.0);
         config.hooks.push(pre);
-        config.hooks.push(HookMatcherConfig::new(HookEvent::Other("Stop".into()), None, 2));
-        config.hooks.push(HookMatcherConfig::new(HookEvent::PreToolUse, None, 1));
-        config.initialize_fields =
-            Some(serde_json::value::RawValue::from_string(r#"{"sdkMcpServers":["calc"]}"#.into()).unwrap());
+        config.hooks.push(HookMatcherConfig::new(
+            HookEvent::Other("Stop".into()),
+            None,
+            2,
+        ));
+        config
+            .hooks
+            .push(HookMatcherConfig::new(HookEvent::PreToolUse, None, 1));
+        config.initialize_fields = Some(
+            serde_json::value::RawValue::from_string(r#"{"sdkMcpServers":["calc"]}"#.into())
+                .unwrap(),
+        );
         let (body, refs) = initialize_body(&config);
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
             v,
             serde_json::json!({"subtype":"initialize","hooks":{
-                "PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30.0},{"matcher":null,"hookCallbackIds":["hook_3"]}],
+                "PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30},{"matcher":null,"hookCallbackIds":["hook_3"]}],
                 "Stop":[{"matcher":null,"hookCallbackIds":["hook_1","hook_2"]}]},
                 "sdkMcpServers":["calc"]})
         );

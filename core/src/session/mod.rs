@@ -101,7 +101,10 @@ impl Session {
     /// A session for a freshly spawned CLI. The `initialize` request is queued at once.
     pub fn new(config: SessionConfig, now: Instant) -> Session {
         let (init_body, hook_refs) = initialize::initialize_body(&config);
-        let run_end = RunEnd::new(config.has_bidirectional_needs(), config.timeouts.run_end_ceiling);
+        let run_end = RunEnd::new(
+            config.has_bidirectional_needs(),
+            config.timeouts.run_end_ceiling,
+        );
         let mut session = Session {
             framer: LineFramer::new(config.limits.max_line_bytes),
             events: VecDeque::new(),
@@ -181,11 +184,18 @@ impl Session {
     /// Time passed: expire overdue requests and the run-end ceiling. Call when
     /// `now >= poll_timeout()` (calling it early is harmless).
     pub fn handle_timeout(&mut self, now: Instant) {
-        let overdue: Vec<RequestId> =
-            self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| *id).collect();
+        let overdue: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline <= now)
+            .map(|(id, _)| *id)
+            .collect();
         for id in overdue {
             if let Some(p) = self.pending.remove(&id) {
-                self.push_event(Event::RequestDone { id, outcome: Err(RequestFailure::Timeout(p.timeout)) });
+                self.push_event(Event::RequestDone {
+                    id,
+                    outcome: Err(RequestFailure::Timeout(p.timeout)),
+                });
             }
         }
         self.run_end.handle_timeout(now);
@@ -215,7 +225,11 @@ impl Session {
     /// Send a control request. Its outcome comes back as [`Event::RequestDone`] with the returned
     /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`], or the end
     /// of the session.
-    pub fn request(&mut self, now: Instant, req: ControlRequest) -> Result<RequestId, RequestError> {
+    pub fn request(
+        &mut self,
+        now: Instant,
+        req: ControlRequest,
+    ) -> Result<RequestId, RequestError> {
         if self.finished || self.closed_by_host || self.exit.is_some() {
             return Err(RequestError::Closed);
         }
@@ -233,7 +247,12 @@ impl Session {
     /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
     /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`;
     /// [`Reply::Error`] and [`Reply::Raw`] fit any.
-    pub fn respond(&mut self, now: Instant, id: InboundId, reply: Reply) -> Result<(), RespondError> {
+    pub fn respond(
+        &mut self,
+        now: Instant,
+        id: InboundId,
+        reply: Reply,
+    ) -> Result<(), RespondError> {
         let _ = now;
         if self.inbound.was_cancelled(id) {
             return Err(RespondError::Cancelled);
@@ -242,7 +261,10 @@ impl Session {
             return Err(RespondError::UnknownId);
         };
         if !reply_fits(awaiting, &reply) {
-            return Err(RespondError::WrongKind { reply: reply_name(&reply), request: awaiting.name() });
+            return Err(RespondError::WrongKind {
+                reply: reply_name(&reply),
+                request: awaiting.name(),
+            });
         }
         let Some(entry) = self.inbound.take(id) else {
             return Err(RespondError::UnknownId);
@@ -257,14 +279,19 @@ impl Session {
                 // A failing in-process server is a JSON-RPC error, not a control error (§6.2).
                 let error = serde_json::json!({"jsonrpc": "2.0", "id": &*call.jsonrpc_id,
                     "error": {"code": -32603, "message": message}});
-                let error = serde_json::value::to_raw_value(&error).expect("a JSON value always serializes");
+                let error = serde_json::value::to_raw_value(&error)
+                    .expect("a JSON value always serializes");
                 write_mcp_response(&mut self.outgoing, wire_id, &error);
             }
             (_, Reply::Error { message, code }) => {
                 wire::write_error(&mut self.outgoing, wire_id, &message, code.as_deref());
             }
             (Awaiting::Permission { original_input }, Reply::Permission(result)) => {
-                wire::write_success(&mut self.outgoing, wire_id, &result.to_wire_json(original_input));
+                wire::write_success(
+                    &mut self.outgoing,
+                    wire_id,
+                    &result.to_wire_json(original_input),
+                );
             }
             (Awaiting::Hook, Reply::Hook(output)) => {
                 wire::write_success(&mut self.outgoing, wire_id, &output.to_wire_json());
@@ -273,7 +300,8 @@ impl Session {
                 write_mcp_response(&mut self.outgoing, wire_id, &call.response(&result));
             }
             (Awaiting::Elicitation, Reply::Elicitation(result)) => {
-                let body = serde_json::to_string(&result).expect("elicitation results always serialize");
+                let body =
+                    serde_json::to_string(&result).expect("elicitation results always serialize");
                 wire::write_success(&mut self.outgoing, wire_id, &body);
             }
             _ => unreachable!("reply_fits checked the pairing"),
@@ -384,7 +412,8 @@ impl Session {
         self.next_request += 1;
         wire::write_request(&mut self.outgoing, &id.to_string(), body);
         let deadline = now.checked_add(timeout).unwrap_or(now);
-        self.pending.insert(id, PendingRequest { deadline, timeout });
+        self.pending
+            .insert(id, PendingRequest { deadline, timeout });
         id
     }
 
@@ -424,7 +453,10 @@ impl Session {
                             Some(sub) => format!("{}/{}", tags.ty, sub),
                             None => tags.ty.to_owned(),
                         };
-                        self.push_event(Event::LineError(LineError::Malformed { kind, error: e.to_string() }));
+                        self.push_event(Event::LineError(LineError::Malformed {
+                            kind,
+                            error: e.to_string(),
+                        }));
                         match RawValue::from_string(text.to_owned()) {
                             Ok(raw) => Message::Unknown(raw),
                             Err(_) => return,
@@ -451,7 +483,10 @@ impl Session {
     fn not_json(&mut self, line: &[u8], error: &str) {
         let end = line.len().min(SNIPPET_BYTES);
         let snippet = String::from_utf8_lossy(&line[..end]).into_owned();
-        self.push_event(Event::LineError(LineError::NotJson { error: error.to_owned(), snippet }));
+        self.push_event(Event::LineError(LineError::NotJson {
+            error: error.to_owned(),
+            snippet,
+        }));
     }
 
     fn handle_control_response(&mut self, now: Instant, text: &str) {
@@ -481,7 +516,9 @@ impl Session {
             Ok(ResponseBody::from_raw(payload.response))
         } else {
             Err(RequestFailure::Refused {
-                message: payload.error.unwrap_or_else(|| format!("control request failed ({})", payload.subtype)),
+                message: payload
+                    .error
+                    .unwrap_or_else(|| format!("control request failed ({})", payload.subtype)),
                 code: payload.error_code,
             })
         };
@@ -492,7 +529,11 @@ impl Session {
             }
         }
         self.push_event(Event::RequestDone { id, outcome });
-        for pending in payload.pending_permission_requests.into_iter().chain(payload.pending_elicitation_requests) {
+        for pending in payload
+            .pending_permission_requests
+            .into_iter()
+            .chain(payload.pending_elicitation_requests)
+        {
             self.handle_inbound_request(now, pending.get());
         }
     }
@@ -530,7 +571,9 @@ impl Session {
         let body = envelope.request.get();
         let subtype = match serde_json::from_str::<wire::Subtype<'_>>(body) {
             Ok(s) => s.subtype.into_owned(),
-            Err(e) => return self.refuse(&wire_id, &format!("malformed control request: {e}"), None),
+            Err(e) => {
+                return self.refuse(&wire_id, &format!("malformed control request: {e}"), None)
+            }
         };
         match subtype.as_str() {
             "can_use_tool" => self.inbound_permission(wire_id, body),
@@ -554,14 +597,24 @@ impl Session {
                 let awaiting = Awaiting::Permission { original_input };
                 self.open_inbound(wire_id, awaiting, InboundKind::CanUseTool(request));
             }
-            Err(e) => self.refuse(&wire_id, &format!("malformed can_use_tool request: {e}"), None),
+            Err(e) => self.refuse(
+                &wire_id,
+                &format!("malformed can_use_tool request: {e}"),
+                None,
+            ),
         }
     }
 
     fn inbound_hook(&mut self, wire_id: String, body: &str) {
         let request = match serde_json::from_str::<wire::HookCallbackBody<'_>>(body) {
             Ok(request) => request,
-            Err(e) => return self.refuse(&wire_id, &format!("malformed hook_callback request: {e}"), None),
+            Err(e) => {
+                return self.refuse(
+                    &wire_id,
+                    &format!("malformed hook_callback request: {e}"),
+                    None,
+                )
+            }
         };
         let hook = request
             .callback_id
@@ -575,8 +628,12 @@ impl Session {
         };
         match HookInput::parse(request.input) {
             Ok(input) => {
-                let callback =
-                    HookCallback { callback_id: request.callback_id, hook, input, tool_use_id: request.tool_use_id };
+                let callback = HookCallback {
+                    callback_id: request.callback_id,
+                    hook,
+                    input,
+                    tool_use_id: request.tool_use_id,
+                };
                 self.open_inbound(wire_id, Awaiting::Hook, InboundKind::HookCallback(callback));
             }
             Err(e) => self.refuse(&wire_id, &format!("malformed hook input: {e}"), None),
@@ -586,10 +643,22 @@ impl Session {
     fn inbound_mcp(&mut self, wire_id: String, body: &str) {
         let request = match serde_json::from_str::<wire::McpMessageBody<'_>>(body) {
             Ok(request) => request,
-            Err(e) => return self.refuse(&wire_id, &format!("malformed mcp_message request: {e}"), None),
+            Err(e) => {
+                return self.refuse(
+                    &wire_id,
+                    &format!("malformed mcp_message request: {e}"),
+                    None,
+                )
+            }
         };
-        match mcp::route(&self.config.mcp_servers, &request.server_name, request.message) {
-            McpRoute::Reply(response) => write_mcp_response(&mut self.outgoing, &wire_id, &response),
+        match mcp::route(
+            &self.config.mcp_servers,
+            &request.server_name,
+            request.message,
+        ) {
+            McpRoute::Reply(response) => {
+                write_mcp_response(&mut self.outgoing, &wire_id, &response)
+            }
             McpRoute::ToolCall(call) => {
                 let kind = InboundKind::McpToolCall(call.clone());
                 self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
@@ -599,12 +668,21 @@ impl Session {
 
     fn inbound_elicitation(&mut self, wire_id: String, body: &str) {
         if !self.config.elicitation {
-            let decline = serde_json::to_string(&ElicitationResult::decline()).expect("always serializes");
+            let decline =
+                serde_json::to_string(&ElicitationResult::decline()).expect("always serializes");
             return wire::write_success(&mut self.outgoing, &wire_id, &decline);
         }
         match serde_json::from_str::<ElicitationRequest>(body) {
-            Ok(request) => self.open_inbound(wire_id, Awaiting::Elicitation, InboundKind::Elicitation(request)),
-            Err(e) => self.refuse(&wire_id, &format!("malformed elicitation request: {e}"), None),
+            Ok(request) => self.open_inbound(
+                wire_id,
+                Awaiting::Elicitation,
+                InboundKind::Elicitation(request),
+            ),
+            Err(e) => self.refuse(
+                &wire_id,
+                &format!("malformed elicitation request: {e}"),
+                None,
+            ),
         }
     }
 
@@ -622,7 +700,10 @@ impl Session {
     fn fail_everything(&mut self, cause: CloseCause) {
         let pending = std::mem::take(&mut self.pending);
         for id in pending.into_keys() {
-            self.push_event(Event::RequestDone { id, outcome: Err(RequestFailure::Closed(cause.clone())) });
+            self.push_event(Event::RequestDone {
+                id,
+                outcome: Err(RequestFailure::Closed(cause.clone())),
+            });
         }
         for id in self.inbound.cancel_all() {
             self.push_event(Event::Cancelled(id));
@@ -637,7 +718,9 @@ impl Session {
     }
 
     fn maybe_finish(&mut self) {
-        let (true, Some(exit)) = (self.stdout_ended, self.exit) else { return };
+        let (true, Some(exit)) = (self.stdout_ended, self.exit) else {
+            return;
+        };
         if self.finished {
             return;
         }

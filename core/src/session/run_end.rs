@@ -20,6 +20,8 @@ pub(crate) enum Activity {
     TaskStarted(String),
     /// A background task reached a terminal state.
     TaskFinished(String),
+    /// `background_tasks_changed`: the full list of tasks in flight.
+    TasksReplaced(Vec<String>),
     /// Nothing that matters here.
     Other,
 }
@@ -109,6 +111,9 @@ impl RunEnd {
             Activity::TaskFinished(id) => {
                 self.tasks.remove(&id);
             }
+            Activity::TasksReplaced(ids) => {
+                self.tasks = ids.into_iter().collect();
+            }
             Activity::Other => {}
         }
     }
@@ -167,7 +172,10 @@ mod tests {
         assert!(!r.may_close(false));
         r.observe(now, Activity::Result);
         assert!(r.may_close(false));
-        assert!(!r.may_close(true), "an unanswered inbound request keeps stdin open");
+        assert!(
+            !r.may_close(true),
+            "an unanswered inbound request keeps stdin open"
+        );
     }
 
     #[test]

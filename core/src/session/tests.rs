@@ -39,15 +39,26 @@ fn started(config: SessionConfig) -> (Session, Instant) {
 }
 
 fn success(id: &str, body: &str) -> String {
-    format!(r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{id}","response":{body}}}}}"#)
+    format!(
+        r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{id}","response":{body}}}}}"#
+    )
 }
 
 #[test]
 fn initialize_answer_is_kept_and_reported() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
-    feed(&mut s, now, &success("req_0", r#"{"commands":[{"name":"x","description":"d"}],"models":[],"claude_code_version":"2.1.330"}"#));
+    feed(
+        &mut s,
+        now,
+        &success(
+            "req_0",
+            r#"{"commands":[{"name":"x","description":"d"}],"models":[],"claude_code_version":"2.1.330"}"#,
+        ),
+    );
     let ev = events(&mut s);
-    assert!(matches!(&ev[..], [Event::RequestDone { id, outcome: Ok(_) }] if *id == s.initialize_id()));
+    assert!(
+        matches!(&ev[..], [Event::RequestDone { id, outcome: Ok(_) }] if *id == s.initialize_id())
+    );
     let info = s.server_info().unwrap();
     assert_eq!(info.commands[0].name, "x");
     assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
@@ -56,15 +67,32 @@ fn initialize_answer_is_kept_and_reported() {
 #[test]
 fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
-    let a = s.request(now, ControlRequest::SetModel { model: Some("m".into()) }).unwrap();
-    let b = s.request(now, ControlRequest::Raw {
-        subtype: "bogus_subtype".into(),
-        body: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
-    })
-    .unwrap();
+    let a = s
+        .request(
+            now,
+            ControlRequest::SetModel {
+                model: Some("m".into()),
+            },
+        )
+        .unwrap();
+    let b = s
+        .request(
+            now,
+            ControlRequest::Raw {
+                subtype: "bogus_subtype".into(),
+                body: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
+            },
+        )
+        .unwrap();
     let written = lines(s.poll_transmit());
-    assert_eq!(written[0]["request"], serde_json::json!({"subtype":"set_model","model":"m"}));
-    assert_eq!(written[1]["request"], serde_json::json!({"subtype":"bogus_subtype"}));
+    assert_eq!(
+        written[0]["request"],
+        serde_json::json!({"subtype":"set_model","model":"m"})
+    );
+    assert_eq!(
+        written[1]["request"],
+        serde_json::json!({"subtype":"bogus_subtype"})
+    );
     feed(
         &mut s,
         now,
@@ -75,10 +103,18 @@ fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
     feed(&mut s, now, &success(&a.to_string(), r#"{"model":"m"}"#));
     let ev = events(&mut s);
     match &ev[..] {
-        [Event::RequestDone { id: id1, outcome: Err(RequestFailure::Refused { message, code }) }, Event::RequestDone { id: id2, outcome: Ok(body) }] =>
-        {
+        [Event::RequestDone {
+            id: id1,
+            outcome: Err(RequestFailure::Refused { message, code }),
+        }, Event::RequestDone {
+            id: id2,
+            outcome: Ok(body),
+        }] => {
             assert_eq!(*id1, b);
-            assert_eq!(message, "Unsupported control request subtype: bogus_subtype");
+            assert_eq!(
+                message,
+                "Unsupported control request subtype: bogus_subtype"
+            );
             assert_eq!(code.as_deref(), Some("unsupported_request"));
             assert_eq!(*id2, a);
             assert_eq!(body.raw().unwrap().get(), r#"{"model":"m"}"#);
@@ -92,7 +128,9 @@ fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
 fn unmatched_response_is_a_recoverable_line_error() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
     feed(&mut s, now, &success("nope", "{}"));
-    assert!(matches!(&events(&mut s)[..], [Event::LineError(LineError::UnmatchedResponse(id))] if id == "nope"));
+    assert!(
+        matches!(&events(&mut s)[..], [Event::LineError(LineError::UnmatchedResponse(id))] if id == "nope")
+    );
 }
 
 #[test]
@@ -107,13 +145,20 @@ fn requests_time_out_at_their_deadline() {
     assert!(events(&mut s).is_empty());
     s.handle_timeout(now + Duration::from_secs(5));
     match &events(&mut s)[..] {
-        [Event::RequestDone { id: got, outcome: Err(RequestFailure::Timeout(d)) }] => {
+        [Event::RequestDone {
+            id: got,
+            outcome: Err(RequestFailure::Timeout(d)),
+        }] => {
             assert_eq!(*got, id);
             assert_eq!(*d, Duration::from_secs(5));
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(s.poll_timeout(), Some(now + Duration::from_secs(60)), "initialize still pending");
+    assert_eq!(
+        s.poll_timeout(),
+        Some(now + Duration::from_secs(60)),
+        "initialize still pending"
+    );
 }
 
 #[test]
@@ -124,15 +169,25 @@ fn eof_and_exit_fail_everything_at_once_then_finish() {
     let ev = events(&mut s);
     assert_eq!(ev.len(), 2);
     for e in &ev {
-        assert!(matches!(e, Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::Exited(st))), .. } if st.code == Some(1)));
+        assert!(
+            matches!(e, Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::Exited(st))), .. } if st.code == Some(1))
+        );
     }
     assert!(matches!(ev[1], Event::RequestDone { id: got, .. } if got == id));
     assert!(!s.is_finished(), "stdout has not ended yet");
     s.handle_stdout_eof(now);
-    assert!(matches!(&events(&mut s)[..], [Event::Finished(Termination::ProcessFailed(st))] if st.code == Some(1)));
+    assert!(
+        matches!(&events(&mut s)[..], [Event::Finished(Termination::ProcessFailed(st))] if st.code == Some(1))
+    );
     assert!(s.is_finished());
-    assert_eq!(s.send_user(now, UserInput::text("x")), Err(SendError::Closed));
-    assert_eq!(s.request(now, ControlRequest::Interrupt), Err(RequestError::Closed));
+    assert_eq!(
+        s.send_user(now, UserInput::text("x")),
+        Err(SendError::Closed)
+    );
+    assert_eq!(
+        s.request(now, ControlRequest::Interrupt),
+        Err(RequestError::Closed)
+    );
 }
 
 #[test]
@@ -147,11 +202,24 @@ fn bad_lines_are_reported_and_the_session_goes_on() {
     s.handle_stdout(now, &[0xff, 0xfe, b'\n']);
     feed(&mut s, now, &success("req_0", "{}"));
     let ev = events(&mut s);
-    assert!(matches!(&ev[0], Event::LineError(LineError::NotJson { snippet, .. }) if snippet == "[SandboxDebug] hello"));
-    assert!(matches!(&ev[1], Event::LineError(LineError::NotJson { .. })));
-    assert!(matches!(&ev[2], Event::LineError(LineError::TooLong { len, limit: 100 }) if *len == long.len()));
-    assert!(matches!(&ev[3], Event::LineError(LineError::NotJson { .. })));
-    assert!(matches!(&ev[4], Event::RequestDone { outcome: Ok(_), .. }), "{ev:?}");
+    assert!(
+        matches!(&ev[0], Event::LineError(LineError::NotJson { snippet, .. }) if snippet == "[SandboxDebug] hello")
+    );
+    assert!(matches!(
+        &ev[1],
+        Event::LineError(LineError::NotJson { .. })
+    ));
+    assert!(
+        matches!(&ev[2], Event::LineError(LineError::TooLong { len, limit: 100 }) if *len == long.len())
+    );
+    assert!(matches!(
+        &ev[3],
+        Event::LineError(LineError::NotJson { .. })
+    ));
+    assert!(
+        matches!(&ev[4], Event::RequestDone { outcome: Ok(_), .. }),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -175,19 +243,44 @@ fn keep_alive_is_consumed() {
 #[test]
 fn unknown_inbound_subtype_and_unconfigured_callbacks_are_refused() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
-    feed(&mut s, now, r#"{"type":"control_request","request_id":"u1","request":{"subtype":"request_user_dialog","dialog_kind":"x"}}"#);
-    feed(&mut s, now, r#"{"type":"control_request","request_id":"u2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t"}}"#);
-    feed(&mut s, now, r#"{"type":"control_request","request_id":"u3","request":{"subtype":"hook_callback","callback_id":"hook_9","input":{}}}"#);
-    feed(&mut s, now, r#"{"type":"control_request","request_id":"u4","request":{"subtype":"elicitation","mcp_server_name":"s","message":"m"}}"#);
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_request","request_id":"u1","request":{"subtype":"request_user_dialog","dialog_kind":"x"}}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_request","request_id":"u2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t"}}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_request","request_id":"u3","request":{"subtype":"hook_callback","callback_id":"hook_9","input":{}}}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_request","request_id":"u4","request":{"subtype":"elicitation","mcp_server_name":"s","message":"m"}}"#,
+    );
     assert!(events(&mut s).is_empty());
     let written = lines(s.poll_transmit());
     assert_eq!(
         written[0],
         serde_json::json!({"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"Unsupported control request subtype: request_user_dialog","error_code":"unsupported_request"}})
     );
-    assert_eq!(written[1]["response"]["error"], "canUseTool callback is not provided");
-    assert_eq!(written[2]["response"]["error"], "No hook callback found for ID: hook_9");
-    assert_eq!(written[3]["response"], serde_json::json!({"subtype":"success","request_id":"u4","response":{"action":"decline"}}));
+    assert_eq!(
+        written[1]["response"]["error"],
+        "canUseTool callback is not provided"
+    );
+    assert_eq!(
+        written[2]["response"]["error"],
+        "No hook callback found for ID: hook_9"
+    );
+    assert_eq!(
+        written[3]["response"],
+        serde_json::json!({"subtype":"success","request_id":"u4","response":{"action":"decline"}})
+    );
 }
 
 fn permission_config() -> SessionConfig {
@@ -222,7 +315,10 @@ fn can_use_tool_is_surfaced_and_answered_once() {
     let wrong = s.respond(now, id, Reply::Hook(Default::default()));
     assert!(matches!(wrong, Err(RespondError::WrongKind { .. })));
     s.respond(now, id, Reply::error("no")).unwrap();
-    assert_eq!(s.respond(now, id, Reply::error("again")), Err(RespondError::UnknownId));
+    assert_eq!(
+        s.respond(now, id, Reply::error("again")),
+        Err(RespondError::UnknownId)
+    );
     let written = lines(s.poll_transmit());
     assert_eq!(written.len(), 1);
     assert_eq!(written[0]["response"]["request_id"], "p1");
@@ -233,10 +329,19 @@ fn can_use_tool_is_surfaced_and_answered_once() {
 fn cancel_withdraws_an_inbound_request_and_no_reply_is_written() {
     let (mut s, now) = started(permission_config());
     feed(&mut s, now, CAN_USE_TOOL);
-    let Some(Event::Inbound(req)) = s.poll_event() else { panic!() };
-    feed(&mut s, now, r#"{"type":"control_cancel_request","request_id":"p1"}"#);
+    let Some(Event::Inbound(req)) = s.poll_event() else {
+        panic!()
+    };
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_cancel_request","request_id":"p1"}"#,
+    );
     assert!(matches!(&events(&mut s)[..], [Event::Cancelled(id)] if *id == req.id));
-    assert_eq!(s.respond(now, req.id, Reply::error("late")), Err(RespondError::Cancelled));
+    assert_eq!(
+        s.respond(now, req.id, Reply::error("late")),
+        Err(RespondError::Cancelled)
+    );
     assert_eq!(s.poll_transmit(), None);
 }
 
@@ -246,8 +351,14 @@ fn end_input_with_nothing_sent_closes_stdin_at_once() {
     s.end_input(now);
     assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin));
     assert_eq!(s.poll_transmit(), None);
-    assert_eq!(s.request(now, ControlRequest::Interrupt), Err(RequestError::InputClosed));
-    assert_eq!(s.send_user(now, UserInput::text("x")), Err(SendError::InputEnded));
+    assert_eq!(
+        s.request(now, ControlRequest::Interrupt),
+        Err(RequestError::InputClosed)
+    );
+    assert_eq!(
+        s.send_user(now, UserInput::text("x")),
+        Err(SendError::InputEnded)
+    );
 }
 
 #[test]
@@ -256,24 +367,44 @@ fn stdin_stays_open_while_an_inbound_request_is_unanswered() {
     s.end_input(now);
     feed(&mut s, now, CAN_USE_TOOL);
     // Nothing was sent, so the run is over, but the CLI is waiting for our answer.
-    let Some(Event::Inbound(req)) = s.poll_event() else { panic!() };
-    assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin), "closing was decided before the request came");
-    assert_eq!(s.respond(now, req.id, Reply::error("x")), Err(RespondError::InputClosed));
+    let Some(Event::Inbound(req)) = s.poll_event() else {
+        panic!()
+    };
+    assert_eq!(
+        s.poll_transmit(),
+        Some(Transmit::CloseStdin),
+        "closing was decided before the request came"
+    );
+    assert_eq!(
+        s.respond(now, req.id, Reply::error("x")),
+        Err(RespondError::InputClosed)
+    );
 }
 
 #[test]
 fn close_by_host_fails_pending_and_finishes_as_closed() {
     let (mut s, now) = started(permission_config());
     feed(&mut s, now, CAN_USE_TOOL);
-    let Some(Event::Inbound(req)) = s.poll_event() else { panic!() };
+    let Some(Event::Inbound(req)) = s.poll_event() else {
+        panic!()
+    };
     s.close(now);
     let ev = events(&mut s);
-    assert!(matches!(&ev[0], Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::ClosedByHost)), .. }));
+    assert!(matches!(
+        &ev[0],
+        Event::RequestDone {
+            outcome: Err(RequestFailure::Closed(CloseCause::ClosedByHost)),
+            ..
+        }
+    ));
     assert!(matches!(&ev[1], Event::Cancelled(id) if *id == req.id));
     assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin));
     s.handle_stdout_eof(now);
     s.handle_exit(now, ExitStatusInfo::signal(15));
-    assert!(matches!(&events(&mut s)[..], [Event::Finished(Termination::ClosedByHost)]));
+    assert!(matches!(
+        &events(&mut s)[..],
+        [Event::Finished(Termination::ClosedByHost)]
+    ));
 }
 
 #[test]
@@ -298,7 +429,10 @@ fn too_many_pending_requests_are_refused() {
     config.limits.max_pending_requests = 2;
     let (mut s, now) = started(config);
     s.request(now, ControlRequest::Interrupt).unwrap();
-    assert_eq!(s.request(now, ControlRequest::Interrupt), Err(RequestError::TooManyPending(2)));
+    assert_eq!(
+        s.request(now, ControlRequest::Interrupt),
+        Err(RequestError::TooManyPending(2))
+    );
 }
 
 #[test]
@@ -309,4 +443,141 @@ fn pending_permission_requests_in_the_initialize_answer_are_served() {
     let ev = events(&mut s);
     assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
     assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "p1"));
+}
+
+const RESULT_OK: &str = r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"result":"hi","session_id":"s"}"#;
+const RESULT_MAX_TURNS: &str = r#"{"subtype":"error_max_turns","is_error":true,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"errors":["Reached maximum number of turns (1)"],"terminal_reason":"max_turns","session_id":"s","type":"result"}"#;
+const ASSISTANT: &str = r#"{"type":"assistant","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s","uuid":"u"}"#;
+
+fn state(s: &str) -> String {
+    format!(
+        r#"{{"type":"system","subtype":"session_state_changed","state":"{s}","sdk_host_only":true,"session_id":"s","uuid":"u"}}"#
+    )
+}
+
+fn stdin_closed(s: &mut Session) -> bool {
+    std::iter::from_fn(|| s.poll_transmit()).any(|t| t == Transmit::CloseStdin)
+}
+
+#[test]
+fn single_turn_without_callbacks_closes_stdin_at_the_result() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    assert_eq!(
+        s.send_user(now, UserInput::text("again")),
+        Err(SendError::InputEnded)
+    );
+    feed(&mut s, now, ASSISTANT);
+    assert!(!stdin_closed(&mut s));
+    feed(&mut s, now, RESULT_OK);
+    assert!(stdin_closed(&mut s));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    let ev = events(&mut s);
+    assert!(matches!(
+        ev.last(),
+        Some(Event::Finished(Termination::Completed))
+    ));
+}
+
+#[test]
+fn with_callbacks_stdin_waits_for_idle_and_host_only_state_frames_are_consumed() {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    let (mut s, now) = started(config);
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, RESULT_OK);
+    assert!(
+        !stdin_closed(&mut s),
+        "a background turn may still ask for permission"
+    );
+    assert!(s.poll_timeout().is_some(), "the run-end ceiling is armed");
+    feed(&mut s, now, &state("idle"));
+    assert!(stdin_closed(&mut s));
+    let kinds: Vec<String> = events(&mut s)
+        .iter()
+        .map(|e| match e {
+            Event::Message(m) => crate::message::peek_tags(m.raw_json())
+                .unwrap()
+                .ty
+                .to_owned(),
+            _ => "other".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["assistant", "result"],
+        "sdk_host_only frames are not passed on"
+    );
+}
+
+#[test]
+fn a_second_turn_the_cli_starts_itself_keeps_stdin_open_until_its_result() {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    let (mut s, now) = started(config);
+    s.send_user(now, UserInput::text("run in background"))
+        .unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"task_started","task_id":"b1","description":"sleep","task_type":"local_bash","session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, RESULT_OK);
+    assert!(
+        !stdin_closed(&mut s),
+        "the background task is still running"
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed","output_file":"/tmp/o","summary":"done","session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, CAN_USE_TOOL);
+    let Some(Event::Inbound(req)) = events(&mut s)
+        .into_iter()
+        .find(|e| matches!(e, Event::Inbound(_)))
+    else {
+        panic!("the second turn's permission prompt reaches the host")
+    };
+    s.respond(now, req.id, Reply::error("no")).unwrap();
+    assert!(!stdin_closed(&mut s));
+    feed(&mut s, now, RESULT_OK);
+    assert!(stdin_closed(&mut s));
+}
+
+#[test]
+fn exit_1_after_an_error_result_reports_that_result() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, RESULT_MAX_TURNS);
+    feed(&mut s, now, &state("idle"));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    match events(&mut s).last() {
+        Some(Event::Finished(Termination::ErrorResult(e))) => {
+            assert_eq!(e.subtype, "error_max_turns");
+            assert_eq!(e.message, "Reached maximum number of turns (1)");
+            assert_eq!(e.terminal_reason.as_deref(), Some("max_turns"));
+            assert_eq!(e.exit, ExitStatusInfo::code(1));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn exit_1_after_later_output_is_a_process_failure() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, RESULT_MAX_TURNS);
+    feed(&mut s, now, ASSISTANT);
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    assert!(matches!(
+        events(&mut s).last(),
+        Some(Event::Finished(Termination::ProcessFailed(_)))
+    ));
 }

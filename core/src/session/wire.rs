@@ -80,7 +80,9 @@ pub(crate) fn write_request(out: &mut Vec<u8>, request_id: &str, body: &str) {
 
 /// Append a success `control_response` carrying `body` (a JSON object).
 pub(crate) fn write_success(out: &mut Vec<u8>, request_id: &str, body: &str) {
-    out.extend_from_slice(br#"{"type":"control_response","response":{"subtype":"success","request_id":"#);
+    out.extend_from_slice(
+        br#"{"type":"control_response","response":{"subtype":"success","request_id":"#,
+    );
     write_json_string(out, request_id);
     out.extend_from_slice(br#","response":"#);
     out.extend_from_slice(body.as_bytes());
@@ -107,7 +109,12 @@ struct ErrorEnvelope<'a> {
 pub(crate) fn write_error(out: &mut Vec<u8>, request_id: &str, error: &str, code: Option<&str>) {
     let envelope = ErrorEnvelope {
         ty: "control_response",
-        response: ErrorPayload { subtype: "error", request_id, error, error_code: code },
+        response: ErrorPayload {
+            subtype: "error",
+            request_id,
+            error,
+            error_code: code,
+        },
     };
     serde_json::to_writer(&mut *out, &envelope).expect("writing JSON to a Vec cannot fail");
     out.push(b'\n');
@@ -141,7 +148,12 @@ mod tests {
             serde_json::json!({"type":"control_response","response":{"subtype":"success","request_id":"ab\"c","response":{"continue":true}}})
         );
         out.clear();
-        write_error(&mut out, "x", "Unsupported control request subtype: y", Some("unsupported_request"));
+        write_error(
+            &mut out,
+            "x",
+            "Unsupported control request subtype: y",
+            Some("unsupported_request"),
+        );
         assert_eq!(
             value(&out),
             serde_json::json!({"type":"control_response","response":{"subtype":"error","request_id":"x","error":"Unsupported control request subtype: y","error_code":"unsupported_request"}})

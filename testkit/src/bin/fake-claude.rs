@@ -1,0 +1,160 @@
+//! `fake-claude`: a scripted stand-in for the `claude` executable, for SDK tests that spawn a
+//! process. It runs a [`FakeCli`] over real stdin/stdout/stderr.
+//!
+//! Environment:
+//! * `FAKE_CLAUDE_SCRIPT=<file>` — a `Script` in its JSON form, or
+//! * `FAKE_CLAUDE_TRANSCRIPT=<file>` — a recording to replay (`Script::from_transcript`);
+//! * `FAKE_CLAUDE_ARGV_OUT=<file>` — write `{"argv":[…],"env":{…}}` there at start.
+//!
+//! `-v` / `--version` prints `2.1.330 (Claude Code)`. Exit code 2 means the fake itself was
+//! misconfigured (no or bad script).
+
+use std::collections::BTreeMap;
+use std::io::{self, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::Instant;
+
+use claude_agent_testkit::fake_cli::{FakeCli, Script, VERSION_LINE};
+use serde_json::json;
+
+/// Exit code for a misconfigured fake (as opposed to a scripted exit code).
+const SETUP_ERROR: i32 = 2;
+
+fn main() {
+    std::process::exit(run());
+}
+
+fn run() -> i32 {
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(path) = std::env::var_os("FAKE_CLAUDE_ARGV_OUT") {
+        let env: BTreeMap<String, String> = std::env::vars_os()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
+            .collect();
+        let record = json!({"argv": argv, "env": env});
+        if let Err(e) = std::fs::write(&path, record.to_string()) {
+            eprintln!("fake-claude: cannot write FAKE_CLAUDE_ARGV_OUT {path:?}: {e}");
+            return SETUP_ERROR;
+        }
+    }
+    if argv.iter().skip(1).any(|a| a == "-v" || a == "--version") {
+        println!("{VERSION_LINE}");
+        return 0;
+    }
+    match load_script() {
+        Ok(script) => drive(FakeCli::new(script)),
+        Err(message) => {
+            eprintln!("fake-claude: {message}");
+            SETUP_ERROR
+        }
+    }
+}
+
+fn load_script() -> Result<Script, String> {
+    let read = |var: &str, path: std::ffi::OsString| {
+        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {var} {path:?}: {e}"))
+    };
+    if let Some(path) = std::env::var_os("FAKE_CLAUDE_SCRIPT") {
+        let text = read("FAKE_CLAUDE_SCRIPT", path)?;
+        return serde_json::from_str(&text).map_err(|e| format!("bad FAKE_CLAUDE_SCRIPT: {e}"));
+    }
+    if let Some(path) = std::env::var_os("FAKE_CLAUDE_TRANSCRIPT") {
+        let text = read("FAKE_CLAUDE_TRANSCRIPT", path)?;
+        return Script::from_transcript(&text)
+            .map_err(|e| format!("bad FAKE_CLAUDE_TRANSCRIPT: {e}"));
+    }
+    Err("set FAKE_CLAUDE_SCRIPT (a Script as JSON) or FAKE_CLAUDE_TRANSCRIPT (a recording)".into())
+}
+
+/// Reads stdin on its own thread: `Some(bytes)` per read, then one `None` at end of input.
+fn spawn_stdin_reader() -> Receiver<Option<Vec<u8>>> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut stdin = io::stdin().lock();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stdin.read(&mut buf) {
+                Ok(0) | Err(_) => {
+                    // The receiver may be gone when the fake already exits.
+                    drop(tx.send(None));
+                    return;
+                }
+                Ok(n) => {
+                    if tx.send(Some(buf[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// Runs the machine over the real stdio until it exits; returns the exit code.
+fn drive(mut cli: FakeCli) -> i32 {
+    let input = spawn_stdin_reader();
+    let mut stdout = io::stdout().lock();
+    let mut stderr = io::stderr().lock();
+    let mut input_open = true;
+    let mut sleep_until: Option<Instant> = None;
+    loop {
+        while let Some(chunk) = cli.poll_stdout() {
+            if stdout.write_all(&chunk).is_err() {
+                // The SDK closed our stdout: nobody is listening any more.
+                return 1;
+            }
+        }
+        if stdout.flush().is_err() {
+            return 1;
+        }
+        while let Some(chunk) = cli.poll_stderr() {
+            // A closed stderr must not stop the script.
+            drop(stderr.write_all(&chunk));
+        }
+        drop(stderr.flush());
+        if let Some(code) = cli.poll_exit() {
+            return code;
+        }
+        if let Some(duration) = cli.poll_sleep() {
+            sleep_until = Some(Instant::now() + duration);
+        }
+        let next = match sleep_until {
+            Some(deadline) => {
+                let wait = deadline.saturating_duration_since(Instant::now());
+                let received = if input_open {
+                    input.recv_timeout(wait)
+                } else {
+                    thread::sleep(wait);
+                    Err(RecvTimeoutError::Timeout)
+                };
+                match received {
+                    Ok(next) => next,
+                    Err(_) => {
+                        sleep_until = None;
+                        cli.handle_wake();
+                        continue;
+                    }
+                }
+            }
+            None if input_open => input.recv().unwrap_or(None),
+            // No input will come and nothing is scheduled: the script hangs.
+            None => loop {
+                thread::park();
+            },
+        };
+        match next {
+            Some(bytes) => cli.handle_stdin(&bytes),
+            None => {
+                input_open = false;
+                cli.handle_stdin_eof();
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Canned CLI output shaped like the real CLI 2.1.330's (taken from `fixtures/transcripts/hello.jsonl`,
+//! trimmed): the initialize response, `system/init`, an assistant text message and a success result.
+
+use serde_json::{json, Value};
+
+/// The session id every canned message carries.
+pub const SESSION_ID: &str = "00000000-0000-4000-8000-0000000000aa";
+
+/// The model name the canned messages use.
+pub const MODEL: &str = "claude-opus-5-5";
+
+fn template(text: &str) -> Value {
+    // The templates are files of this crate, checked by the tests below.
+    serde_json::from_str(text).expect("canned template is valid JSON")
+}
+
+/// A deterministic UUID-shaped id for message number `n`.
+pub(crate) fn uuid(n: u64) -> String {
+    format!("00000000-0000-4000-8000-{n:012x}")
+}
+
+/// The body of the CLI's `initialize` success response (commands, agents, models, account, …).
+pub fn initialize_response() -> Value {
+    template(include_str!("canned/initialize_response.json"))
+}
+
+/// A `system/init` message (the CLI prints one at the start of each turn).
+pub fn system_init(uuid_n: u64) -> Value {
+    let mut msg = template(include_str!("canned/system_init.json"));
+    msg["session_id"] = json!(SESSION_ID);
+    msg["uuid"] = json!(uuid(uuid_n));
+    msg
+}
+
+/// An `assistant` message with one text block.
+pub fn assistant_text(text: &str, uuid_n: u64) -> Value {
+    let mut msg = template(include_str!("canned/assistant.json"));
+    msg["message"]["id"] = json!(format!("msg_fake_{uuid_n}"));
+    msg["message"]["content"] = json!([{"type": "text", "text": text}]);
+    msg["session_id"] = json!(SESSION_ID);
+    msg["uuid"] = json!(uuid(uuid_n));
+    msg
+}
+
+/// A `result` message of subtype `success` with this final text.
+pub fn result_success(text: &str, uuid_n: u64) -> Value {
+    let mut msg = template(include_str!("canned/result.json"));
+    msg["result"] = json!(text);
+    msg["session_id"] = json!(SESSION_ID);
+    msg["uuid"] = json!(uuid(uuid_n));
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_have_the_recorded_shape() {
+        let init = initialize_response();
+        assert!(init["commands"].as_array().is_some_and(|c| !c.is_empty()));
+        assert_eq!(init["claude_code_version"], "2.1.330");
+        let sys = system_init(1);
+        assert_eq!(
+            (sys["type"].as_str(), sys["subtype"].as_str()),
+            (Some("system"), Some("init"))
+        );
+        assert_eq!(sys["session_id"], SESSION_ID);
+        let a = assistant_text("hi", 2);
+        assert_eq!(a["message"]["content"][0]["text"], "hi");
+        assert_eq!(a["message"]["model"], MODEL);
+        assert_eq!(a["uuid"], "00000000-0000-4000-8000-000000000002");
+        let r = result_success("hi", 3);
+        assert_eq!(
+            (r["type"].as_str(), r["subtype"].as_str()),
+            (Some("result"), Some("success"))
+        );
+        assert_eq!(r["result"], "hi");
+        assert_eq!(r["is_error"], false);
+    }
+}

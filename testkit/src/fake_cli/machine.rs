@@ -1,0 +1,472 @@
+//! The fake CLI as a sans-IO state machine: bytes from the SDK in, bytes for stdout/stderr out,
+//! plus the sleeps and the exit it asks for.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::canned;
+use super::script::{Answer, Matcher, Script, Step};
+
+/// How many bytes one [`FakeCli::poll_stdout`] chunk of a flood holds, at most (one line more
+/// when a single line is longer).
+const FLOOD_CHUNK_BYTES: usize = 64 * 1024;
+
+/// Output waiting to be taken by [`FakeCli::poll_stdout`].
+#[derive(Debug)]
+enum Output {
+    Bytes(Vec<u8>),
+    /// `line` (with its `\n`) `remaining` more times, produced lazily.
+    Repeat {
+        line: Vec<u8>,
+        remaining: usize,
+    },
+}
+
+/// The CLI side of the stream-json protocol, driven by a [`Script`], with no I/O of its own.
+///
+/// Feed it what the SDK writes ([`handle_stdin`](Self::handle_stdin),
+/// [`handle_stdin_eof`](Self::handle_stdin_eof)); take what it prints
+/// ([`poll_stdout`](Self::poll_stdout), [`poll_stderr`](Self::poll_stderr)); honour
+/// [`poll_sleep`](Self::poll_sleep) (then call [`handle_wake`](Self::handle_wake)) and
+/// [`poll_exit`](Self::poll_exit). Call the `poll_*` methods after every `handle_*` call and after
+/// [`new`](Self::new).
+///
+/// Automatic answers: an SDK `control_request` is answered at once from
+/// [`Script::auto_answers`] (or [`Script::default_answer`]) unless a remaining step still waits
+/// for a request of that subtype ([`Step::AnswerInitialize`] or an [`Step::Expect`] with
+/// [`Matcher::ControlRequest`]) that no already received request satisfies. Like the real CLI, a
+/// line from the SDK that is not JSON makes it print an error on stderr and exit 1.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+/// let mut cli = FakeCli::new(Script::single_turn("hi"));
+/// cli.handle_stdin(br#"{"type":"control_request","request_id":"r1","request":{"subtype":"initialize"}}
+/// {"type":"user","message":{"role":"user","content":"hello"}}
+/// "#);
+/// let mut out = Vec::new();
+/// while let Some(chunk) = cli.poll_stdout() {
+///     out.extend(chunk);
+/// }
+/// let lines: Vec<&[u8]> = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+/// assert_eq!(lines.len(), 4); // initialize response, system/init, assistant, result
+/// assert_eq!(cli.poll_exit(), None); // waits for stdin to close
+/// cli.handle_stdin_eof();
+/// assert_eq!(cli.poll_exit(), Some(0));
+/// ```
+#[derive(Debug)]
+pub struct FakeCli {
+    script: Script,
+    /// Index of the next step to run.
+    next_step: usize,
+    /// Bytes of an SDK line not yet ended by `\n`.
+    partial: Vec<u8>,
+    /// SDK lines not consumed by a step or an automatic answer, in arrival order.
+    inbox: Vec<Value>,
+    /// Every JSON line the SDK wrote, in order.
+    received: Vec<Value>,
+    /// Bound name → (actual request id, subtype) of SDK requests matched by `Expect { bind }`.
+    bindings: HashMap<String, (String, String)>,
+    stdout: VecDeque<Output>,
+    stderr: VecDeque<Vec<u8>>,
+    stdin_closed: bool,
+    /// A sleep not yet handed out by `poll_sleep`.
+    sleep_request: Option<Duration>,
+    /// Between a `Sleep` step and `handle_wake`.
+    sleeping: bool,
+    exit_code: Option<i32>,
+    hung: bool,
+}
+
+impl FakeCli {
+    /// Starts the script: steps that need no input (e.g. leading `Emit`s) run at once.
+    pub fn new(script: Script) -> Self {
+        let mut cli = Self {
+            script,
+            next_step: 0,
+            partial: Vec::new(),
+            inbox: Vec::new(),
+            received: Vec::new(),
+            bindings: HashMap::new(),
+            stdout: VecDeque::new(),
+            stderr: VecDeque::new(),
+            stdin_closed: false,
+            sleep_request: None,
+            sleeping: false,
+            exit_code: None,
+            hung: false,
+        };
+        cli.advance();
+        cli
+    }
+
+    /// Takes bytes the SDK wrote to stdin (any chunking).
+    pub fn handle_stdin(&mut self, bytes: &[u8]) {
+        if self.exit_code.is_some() {
+            return;
+        }
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            self.take_line(&line[..end]);
+            if self.exit_code.is_some() {
+                return;
+            }
+        }
+        self.advance();
+    }
+
+    /// The SDK closed stdin. A last line without `\n` still counts.
+    pub fn handle_stdin_eof(&mut self) {
+        if self.exit_code.is_some() || self.stdin_closed {
+            return;
+        }
+        let rest = std::mem::take(&mut self.partial);
+        self.take_line(&rest);
+        self.stdin_closed = true;
+        self.advance();
+    }
+
+    /// The sleep handed out by [`poll_sleep`](Self::poll_sleep) is over.
+    pub fn handle_wake(&mut self) {
+        if self.sleeping {
+            self.sleeping = false;
+            self.advance();
+        }
+    }
+
+    /// The next chunk for stdout (whole lines, each ending in `\n`).
+    #[must_use]
+    pub fn poll_stdout(&mut self) -> Option<Vec<u8>> {
+        match self.stdout.pop_front()? {
+            Output::Bytes(bytes) => Some(bytes),
+            Output::Repeat { line, remaining } => {
+                let copies = (FLOOD_CHUNK_BYTES / line.len().max(1)).clamp(1, remaining);
+                let chunk = line.repeat(copies);
+                if remaining > copies {
+                    self.stdout.push_front(Output::Repeat {
+                        line,
+                        remaining: remaining - copies,
+                    });
+                }
+                Some(chunk)
+            }
+        }
+    }
+
+    /// The next chunk for stderr.
+    #[must_use]
+    pub fn poll_stderr(&mut self) -> Option<Vec<u8>> {
+        self.stderr.pop_front()
+    }
+
+    /// A pause the script asks for (once per `Sleep` step). Keep feeding stdin meanwhile; call
+    /// [`handle_wake`](Self::handle_wake) when it is over.
+    #[must_use]
+    pub fn poll_sleep(&mut self) -> Option<Duration> {
+        self.sleep_request.take()
+    }
+
+    /// The exit code, once the fake CLI wants to exit and its stdout and stderr are drained.
+    #[must_use]
+    pub fn poll_exit(&self) -> Option<i32> {
+        if self.stdout.is_empty() && self.stderr.is_empty() {
+            self.exit_code
+        } else {
+            None
+        }
+    }
+
+    /// Every JSON line the SDK wrote so far, in order.
+    pub fn received(&self) -> &[Value] {
+        &self.received
+    }
+
+    /// What the script is waiting for, if it is blocked on the SDK (for failure messages).
+    pub fn waiting_for(&self) -> Option<String> {
+        if self.exit_code.is_some() || self.hung {
+            return None;
+        }
+        match self.script.steps.get(self.next_step) {
+            None => Some("stdin to close (script finished)".to_owned()),
+            Some(Step::AnswerInitialize { .. }) => Some("an initialize request".to_owned()),
+            Some(Step::Expect { matcher, .. }) => Some(format!("an SDK line matching {matcher:?}")),
+            Some(Step::ExpectEof) => Some("stdin to close".to_owned()),
+            Some(_) if self.sleeping => Some("the end of a sleep".to_owned()),
+            Some(_) => None,
+        }
+    }
+
+    fn push_line(&mut self, mut line: Vec<u8>) {
+        line.push(b'\n');
+        self.stdout.push_back(Output::Bytes(line));
+    }
+
+    fn push_json(&mut self, value: &Value) {
+        self.push_line(value.to_string().into_bytes());
+    }
+
+    /// One complete SDK line (without `\n`).
+    fn take_line(&mut self, line: &[u8]) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let value: Value = match serde_json::from_slice(line) {
+            Ok(v) => v,
+            Err(_) => {
+                // What the real CLI 2.1.330 does (PROTOCOL-REFERENCE §9.1).
+                let msg = format!(
+                    "Error parsing streaming input line (type=unknown, {} chars): SyntaxError\n",
+                    String::from_utf8_lossy(line).chars().count()
+                );
+                self.stderr.push_back(msg.into_bytes());
+                self.exit_code = Some(1);
+                return;
+            }
+        };
+        self.received.push(value.clone());
+        if !self.hung && !self.try_auto_answer(&value) {
+            self.inbox.push(value);
+        }
+    }
+
+    /// Answers an SDK control request automatically if the script allows; returns whether it did.
+    fn try_auto_answer(&mut self, line: &Value) -> bool {
+        if line.get("type").and_then(Value::as_str) != Some("control_request") {
+            return false;
+        }
+        let subtype = line
+            .pointer("/request/subtype")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let matcher = Matcher::ControlRequest {
+            subtype: subtype.to_owned(),
+        };
+        let queued = self.inbox.iter().filter(|l| matcher.matches(l)).count();
+        if self.steps_waiting_for(subtype) > queued {
+            return false;
+        }
+        let answer = self
+            .script
+            .auto_answers
+            .get(subtype)
+            .or(self.script.default_answer.as_ref());
+        let Some(answer) = answer else { return false };
+        let request_id = request_id_of(line);
+        let reply = answer.to_line(&request_id, subtype);
+        self.push_json(&reply);
+        true
+    }
+
+    /// How many remaining steps wait for an SDK control request of `subtype`.
+    fn steps_waiting_for(&self, subtype: &str) -> usize {
+        self.script.steps[self.next_step.min(self.script.steps.len())..]
+            .iter()
+            .filter(|step| match step {
+                Step::AnswerInitialize { .. } => subtype == "initialize",
+                Step::Expect {
+                    matcher: Matcher::ControlRequest { subtype: s },
+                    ..
+                } => s == subtype,
+                _ => false,
+            })
+            .count()
+    }
+
+    /// Removes and returns the first inbox line matching.
+    fn take_from_inbox(&mut self, matcher: &Matcher) -> Option<Value> {
+        let index = self.inbox.iter().position(|l| matcher.matches(l))?;
+        Some(self.inbox.remove(index))
+    }
+
+    /// Runs steps until one must wait (or the script exits, hangs or sleeps).
+    fn advance(&mut self) {
+        while self.exit_code.is_none() && !self.hung && !self.sleeping {
+            let Some(step) = self.script.steps.get(self.next_step).cloned() else {
+                if self.stdin_closed {
+                    self.exit_code = Some(0);
+                }
+                return;
+            };
+            if !self.run_step(step) {
+                if self.stdin_closed {
+                    let what = self.waiting_for().unwrap_or_default();
+                    self.stderr.push_back(
+                        format!("fake-claude: stdin closed while waiting for {what}\n")
+                            .into_bytes(),
+                    );
+                    self.exit_code = Some(1);
+                }
+                return;
+            }
+            self.next_step += 1;
+        }
+    }
+
+    /// Runs one step; `false` when it must wait for input.
+    fn run_step(&mut self, step: Step) -> bool {
+        match step {
+            Step::AnswerInitialize { response } => {
+                let matcher = Matcher::ControlRequest {
+                    subtype: "initialize".to_owned(),
+                };
+                let Some(line) = self.take_from_inbox(&matcher) else {
+                    return false;
+                };
+                let body = response.unwrap_or_else(canned::initialize_response);
+                let reply = Answer::success(body).to_line(&request_id_of(&line), "initialize");
+                self.push_json(&reply);
+            }
+            Step::Expect { matcher, bind } => {
+                let Some(line) = self.take_from_inbox(&matcher) else {
+                    return false;
+                };
+                if let Some(name) = bind {
+                    let subtype = line
+                        .pointer("/request/subtype")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned();
+                    self.bindings.insert(name, (request_id_of(&line), subtype));
+                }
+            }
+            Step::ExpectEof => return self.stdin_closed,
+            Step::Emit { line } => {
+                let line = self.rewrite_bound_id(line);
+                self.push_line(line.into_bytes());
+            }
+            Step::SendRequest {
+                request_id,
+                request,
+            } => self.push_json(&serde_json::json!({
+                "type": "control_request", "request_id": request_id, "request": request,
+            })),
+            Step::Cancel { request_id } => self.push_json(&serde_json::json!({
+                "type": "control_cancel_request", "request_id": request_id,
+            })),
+            Step::Respond { to, answer } => {
+                let (id, subtype) = self
+                    .bindings
+                    .get(&to)
+                    .cloned()
+                    .unwrap_or_else(|| (to, String::new()));
+                let reply = answer.to_line(&id, &subtype);
+                self.push_json(&reply);
+            }
+            Step::Flood { line, count } => {
+                if count > 0 {
+                    let mut line = line.into_bytes();
+                    line.push(b'\n');
+                    self.stdout.push_back(Output::Repeat {
+                        line,
+                        remaining: count,
+                    });
+                }
+            }
+            Step::LongLine { bytes } => self.push_line(long_line(bytes)),
+            Step::Stderr { text } => self.stderr.push_back(text.into_bytes()),
+            Step::Sleep { ms } => {
+                self.sleep_request = Some(Duration::from_millis(ms));
+                self.sleeping = true;
+            }
+            Step::Exit { code } => self.exit_code = Some(code),
+            Step::Hang => self.hung = true,
+        }
+        true
+    }
+
+    /// In an emitted `control_response` whose `request_id` is a bound name, puts the SDK's actual
+    /// id in its place, changing nothing else of the line.
+    fn rewrite_bound_id(&self, line: String) -> String {
+        if self.bindings.is_empty() || !line.contains("control_response") {
+            return line;
+        }
+        let Ok(value) = serde_json::from_str::<Value>(&line) else {
+            return line;
+        };
+        if value.get("type").and_then(Value::as_str) != Some("control_response") {
+            return line;
+        }
+        let Some(recorded) = value
+            .pointer("/response/request_id")
+            .and_then(Value::as_str)
+        else {
+            return line;
+        };
+        let Some((actual, _)) = self.bindings.get(recorded) else {
+            return line;
+        };
+        replace_request_id(&line, recorded, actual)
+    }
+}
+
+/// The `request_id` of a control request line as a string (numbers are stringified).
+fn request_id_of(line: &Value) -> String {
+    match line.get("request_id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Replaces the JSON string `old` where it is the value of a `"request_id"` key.
+fn replace_request_id(line: &str, old: &str, new: &str) -> String {
+    let old_json = Value::String(old.to_owned()).to_string();
+    let new_json = Value::String(new.to_owned()).to_string();
+    let mut search_from = 0;
+    while let Some(found) = line[search_from..].find(&old_json) {
+        let at = search_from + found;
+        let before = line[..at].trim_end();
+        if let Some(key_part) = before.strip_suffix(':') {
+            if key_part.trim_end().ends_with("\"request_id\"") {
+                return format!("{}{new_json}{}", &line[..at], &line[at + old_json.len()..]);
+            }
+        }
+        search_from = at + old_json.len();
+    }
+    line.to_owned()
+}
+
+/// A valid JSON line of exactly `bytes` bytes, or `bytes` `x`s when too short for JSON.
+fn long_line(bytes: usize) -> Vec<u8> {
+    const HEAD: &str = r#"{"type":"fake_padding","pad":""#;
+    const TAIL: &str = r#""}"#;
+    let overhead = HEAD.len() + TAIL.len();
+    if bytes < overhead {
+        return vec![b'x'; bytes];
+    }
+    let mut line = Vec::with_capacity(bytes);
+    line.extend_from_slice(HEAD.as_bytes());
+    line.resize(bytes - TAIL.len(), b'x');
+    line.extend_from_slice(TAIL.as_bytes());
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_line_has_the_exact_length_and_parses() {
+        for n in [0, 5, 33, 34, 1000] {
+            let line = long_line(n);
+            assert_eq!(line.len(), n);
+            if n >= 34 {
+                let v: Value = serde_json::from_slice(&line).unwrap();
+                assert_eq!(v["type"], "fake_padding");
+            }
+        }
+    }
+
+    #[test]
+    fn request_id_replacement_touches_only_the_key_value() {
+        let line = r#"{"type":"control_response","response":{"subtype":"success","request_id": "req_1","response":{"x":"req_1"}}}"#;
+        assert_eq!(
+            replace_request_id(line, "req_1", "abc"),
+            r#"{"type":"control_response","response":{"subtype":"success","request_id": "abc","response":{"x":"req_1"}}}"#
+        );
+        assert_eq!(replace_request_id(line, "nope", "abc"), line);
+    }
+}

@@ -1,0 +1,545 @@
+//! What the fake CLI does: a list of [`Step`]s plus rules for answering the SDK's control requests
+//! automatically. Built in Rust with the builder methods, or loaded from its JSON form.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::canned;
+
+/// A fake CLI's behaviour: steps run in order, and automatic answers to the SDK's control
+/// requests that no remaining step waits for.
+///
+/// After the last step the fake CLI behaves like the real one: it waits for stdin to close,
+/// then exits 0 (still answering control requests automatically meanwhile).
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Answer, Script};
+/// use serde_json::json;
+///
+/// let script = Script::new()
+///     .answer_initialize()
+///     .expect_user()
+///     .emit_system_init()
+///     .can_use_tool("perm-1", "Bash", json!({"command": "ls"}))
+///     .emit_assistant_text("done")
+///     .emit_result("done")
+///     .auto_answer("interrupt", Answer::success(json!({"still_queued": []})));
+/// let json_form = serde_json::to_string(&script).unwrap();
+/// assert_eq!(serde_json::from_str::<Script>(&json_form).unwrap(), script);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Script {
+    /// The steps, run in order.
+    pub steps: Vec<Step>,
+    /// Automatic answers to SDK control requests, by `request.subtype`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub auto_answers: BTreeMap<String, Answer>,
+    /// The automatic answer to any other subtype; `None` leaves such requests unanswered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_answer: Option<Answer>,
+}
+
+/// One thing the fake CLI does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Step {
+    /// Waits for the SDK's `initialize` request and answers it with success and `response`
+    /// (the canned [`canned::initialize_response`] when `None`).
+    AnswerInitialize {
+        /// The response body; `None` for the canned one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        response: Option<Value>,
+    },
+    /// Writes `line` and a `\n` to stdout, as is (it need not be JSON). A `control_response`
+    /// whose `request_id` names a bound request (see [`Step::Expect::bind`]) gets the actual id.
+    Emit {
+        /// The line, without its `\n`.
+        line: String,
+    },
+    /// Waits until the SDK has written a line that matches (earlier unconsumed lines count).
+    Expect {
+        /// Which line.
+        matcher: Matcher,
+        /// For a matched `control_request`: a name under which its actual `request_id` is kept,
+        /// for [`Step::Respond`] and for rewriting emitted `control_response`s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bind: Option<String>,
+    },
+    /// Writes a `control_request` of the CLI with this id and body (`request` holds `subtype`).
+    SendRequest {
+        /// The `request_id`.
+        request_id: String,
+        /// The `request` object.
+        request: Value,
+    },
+    /// Writes `control_cancel_request` for a request the fake CLI sent.
+    Cancel {
+        /// The `request_id` to withdraw.
+        request_id: String,
+    },
+    /// Answers an SDK control request bound earlier with [`Step::Expect::bind`] (or, if no such
+    /// name is bound, the request with this literal id).
+    Respond {
+        /// The bound name or request id.
+        to: String,
+        /// The answer.
+        answer: Answer,
+    },
+    /// Writes `line` `count` times (a flood).
+    Flood {
+        /// The line, without its `\n`.
+        line: String,
+        /// How many copies.
+        count: usize,
+    },
+    /// Writes one valid JSON line of exactly `bytes` bytes before its `\n`
+    /// (`{"type":"fake_padding","pad":"xxx…"}`; just `x`s if `bytes` is too small for that).
+    LongLine {
+        /// The line length.
+        bytes: usize,
+    },
+    /// Writes `text` to stderr as is.
+    Stderr {
+        /// The text.
+        text: String,
+    },
+    /// Pauses before the next step (the driver sleeps; input is still read meanwhile).
+    Sleep {
+        /// Milliseconds.
+        ms: u64,
+    },
+    /// Waits until stdin is closed.
+    ExpectEof,
+    /// Exits with this code (after writing what is queued).
+    Exit {
+        /// The exit code.
+        code: i32,
+    },
+    /// Stops doing anything, for ever: no output, no automatic answers, no exit at end of input.
+    Hang,
+}
+
+/// Which SDK line a [`Step::Expect`] waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Matcher {
+    /// A `user` message.
+    User,
+    /// A `control_request` with this `request.subtype`.
+    ControlRequest {
+        /// The subtype, e.g. `interrupt`.
+        subtype: String,
+    },
+    /// A `control_response` to the fake CLI's request with this `request_id`.
+    ControlResponse {
+        /// The request id the fake CLI used.
+        request_id: String,
+    },
+    /// Any line with this `type`.
+    Type {
+        /// The `type` value.
+        #[serde(rename = "type")]
+        kind: String,
+    },
+    /// Any JSON line.
+    Any,
+}
+
+impl Matcher {
+    /// Whether `line` (an SDK line parsed as JSON) matches.
+    pub fn matches(&self, line: &Value) -> bool {
+        let kind = line.get("type").and_then(Value::as_str);
+        match self {
+            Matcher::User => kind == Some("user"),
+            Matcher::ControlRequest { subtype } => {
+                kind == Some("control_request")
+                    && line.pointer("/request/subtype").and_then(Value::as_str)
+                        == Some(subtype.as_str())
+            }
+            Matcher::ControlResponse { request_id } => {
+                kind == Some("control_response")
+                    && line.pointer("/response/request_id").and_then(Value::as_str)
+                        == Some(request_id.as_str())
+            }
+            Matcher::Type { kind: wanted } => kind == Some(wanted.as_str()),
+            Matcher::Any => true,
+        }
+    }
+}
+
+/// An answer to a control request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Answer {
+    /// `subtype: success`, with `response` when given (no `response` key otherwise).
+    Success {
+        /// The response body.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        response: Option<Value>,
+    },
+    /// The CLI's answer to a subtype it does not know: `subtype: error`,
+    /// `error: "Unsupported control request subtype: <subtype>"`, `error_code: unsupported_request`.
+    Unsupported,
+    /// `subtype: error` with this message and optional `error_code`.
+    Error {
+        /// The `error` text.
+        message: String,
+        /// The `error_code`, e.g. `unsupported_request`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+}
+
+impl Answer {
+    /// Success with this body.
+    pub fn success(response: Value) -> Self {
+        Answer::Success {
+            response: Some(response),
+        }
+    }
+
+    /// Success with no `response` key (a plain ack).
+    pub fn ack() -> Self {
+        Answer::Success { response: None }
+    }
+
+    /// An error with this message.
+    pub fn error(message: impl Into<String>) -> Self {
+        Answer::Error {
+            message: message.into(),
+            code: None,
+        }
+    }
+
+    /// The `control_response` line answering `request_id`, a request of this `subtype`.
+    pub fn to_line(&self, request_id: &str, subtype: &str) -> Value {
+        match self {
+            Answer::Unsupported => json!({"type": "control_response", "response": {
+                "subtype": "error", "request_id": request_id,
+                "error": format!("Unsupported control request subtype: {subtype}"),
+                "error_code": "unsupported_request"}}),
+            Answer::Success {
+                response: Some(body),
+            } => json!({"type": "control_response",
+                "response": {"subtype": "success", "request_id": request_id, "response": body}}),
+            Answer::Success { response: None } => json!({"type": "control_response",
+                "response": {"subtype": "success", "request_id": request_id}}),
+            Answer::Error { message, code } => {
+                let mut response =
+                    json!({"subtype": "error", "request_id": request_id, "error": message});
+                if let Some(code) = code {
+                    response["error_code"] = json!(code);
+                }
+                json!({"type": "control_response", "response": response})
+            }
+        }
+    }
+}
+
+impl Script {
+    /// An empty script: no initialize answer, no automatic answers; it waits for stdin to close
+    /// and exits 0.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A one-turn session like `hello.jsonl`: answer initialize, wait for a user message, print
+    /// `system/init`, an assistant text and a success result with `reply`.
+    pub fn single_turn(reply: &str) -> Self {
+        Self::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_system_init()
+            .emit_assistant_text(reply)
+            .emit_result(reply)
+    }
+
+    /// Adds a step.
+    #[must_use]
+    pub fn step(mut self, step: Step) -> Self {
+        self.steps.push(step);
+        self
+    }
+
+    /// A number for the next canned message: its step's position, so ids and uuids are unique
+    /// within the script.
+    fn next_n(&self) -> u64 {
+        self.steps.len() as u64 + 1
+    }
+
+    /// Answers the SDK's `initialize` with the canned response.
+    #[must_use]
+    pub fn answer_initialize(self) -> Self {
+        self.step(Step::AnswerInitialize { response: None })
+    }
+
+    /// Answers the SDK's `initialize` with this response body.
+    #[must_use]
+    pub fn answer_initialize_with(self, response: Value) -> Self {
+        self.step(Step::AnswerInitialize {
+            response: Some(response),
+        })
+    }
+
+    /// Writes a raw line (a `\n` is added).
+    #[must_use]
+    pub fn emit(self, line: impl Into<String>) -> Self {
+        self.step(Step::Emit { line: line.into() })
+    }
+
+    /// Writes a JSON value as one line.
+    #[must_use]
+    pub fn emit_json(self, value: &Value) -> Self {
+        self.emit(value.to_string())
+    }
+
+    /// Writes a canned `system/init` message.
+    #[must_use]
+    pub fn emit_system_init(self) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::system_init(n))
+    }
+
+    /// Writes a canned `assistant` message with one text block.
+    #[must_use]
+    pub fn emit_assistant_text(self, text: &str) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::assistant_text(text, n))
+    }
+
+    /// Writes a canned success `result` with this text.
+    #[must_use]
+    pub fn emit_result(self, text: &str) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::result_success(text, n))
+    }
+
+    /// Writes a line that is not JSON.
+    #[must_use]
+    pub fn emit_garbage(self) -> Self {
+        self.emit("this is not json {")
+    }
+
+    /// Writes `line` prefixed with terminal escape codes (as a CLI run under a TTY-ish wrapper may).
+    #[must_use]
+    pub fn emit_ansi_prefixed(self, line: &str) -> Self {
+        self.emit(format!("\u{1b}[2K\u{1b}[1G{line}"))
+    }
+
+    /// Writes one valid JSON line of exactly `bytes` bytes.
+    #[must_use]
+    pub fn emit_long_line(self, bytes: usize) -> Self {
+        self.step(Step::LongLine { bytes })
+    }
+
+    /// Writes `line` `count` times.
+    #[must_use]
+    pub fn flood(self, line: impl Into<String>, count: usize) -> Self {
+        self.step(Step::Flood {
+            line: line.into(),
+            count,
+        })
+    }
+
+    /// Writes text to stderr.
+    #[must_use]
+    pub fn stderr(self, text: impl Into<String>) -> Self {
+        self.step(Step::Stderr { text: text.into() })
+    }
+
+    /// Waits for a user message.
+    #[must_use]
+    pub fn expect_user(self) -> Self {
+        self.step(Step::Expect {
+            matcher: Matcher::User,
+            bind: None,
+        })
+    }
+
+    /// Waits for a control request of this subtype, without answering it.
+    #[must_use]
+    pub fn expect_request(self, subtype: &str) -> Self {
+        self.step(Step::Expect {
+            matcher: Matcher::ControlRequest {
+                subtype: subtype.to_owned(),
+            },
+            bind: None,
+        })
+    }
+
+    /// Waits for a control request of this subtype and keeps its id under `name` for
+    /// [`Script::respond`].
+    #[must_use]
+    pub fn expect_request_as(self, subtype: &str, name: &str) -> Self {
+        self.step(Step::Expect {
+            matcher: Matcher::ControlRequest {
+                subtype: subtype.to_owned(),
+            },
+            bind: Some(name.to_owned()),
+        })
+    }
+
+    /// Waits for the SDK's answer to the fake CLI's request `request_id`.
+    #[must_use]
+    pub fn expect_response(self, request_id: &str) -> Self {
+        self.step(Step::Expect {
+            matcher: Matcher::ControlResponse {
+                request_id: request_id.to_owned(),
+            },
+            bind: None,
+        })
+    }
+
+    /// Waits for any line of this `type`.
+    #[must_use]
+    pub fn expect_type(self, kind: &str) -> Self {
+        self.step(Step::Expect {
+            matcher: Matcher::Type {
+                kind: kind.to_owned(),
+            },
+            bind: None,
+        })
+    }
+
+    /// Waits for stdin to close.
+    #[must_use]
+    pub fn expect_eof(self) -> Self {
+        self.step(Step::ExpectEof)
+    }
+
+    /// Answers the SDK request bound as `name` (see [`Script::expect_request_as`]).
+    #[must_use]
+    pub fn respond(self, name: &str, answer: Answer) -> Self {
+        self.step(Step::Respond {
+            to: name.to_owned(),
+            answer,
+        })
+    }
+
+    /// Sends a CLI control request without waiting for its answer.
+    #[must_use]
+    pub fn send_request(self, request_id: &str, request: Value) -> Self {
+        self.step(Step::SendRequest {
+            request_id: request_id.to_owned(),
+            request,
+        })
+    }
+
+    /// Sends a CLI control request and waits for the SDK's answer.
+    #[must_use]
+    pub fn request_and_wait(self, request_id: &str, request: Value) -> Self {
+        self.send_request(request_id, request)
+            .expect_response(request_id)
+    }
+
+    /// Sends `control_cancel_request` for the fake CLI's request `request_id`.
+    #[must_use]
+    pub fn cancel(self, request_id: &str) -> Self {
+        self.step(Step::Cancel {
+            request_id: request_id.to_owned(),
+        })
+    }
+
+    /// Asks permission for a tool (`can_use_tool`) and waits for the answer.
+    #[must_use]
+    pub fn can_use_tool(self, request_id: &str, tool_name: &str, input: Value) -> Self {
+        let tool_use_id = format!("toolu_fake_{request_id}");
+        self.request_and_wait(
+            request_id,
+            json!({"subtype": "can_use_tool", "tool_name": tool_name, "input": input,
+                   "tool_use_id": tool_use_id}),
+        )
+    }
+
+    /// Calls a registered hook (`hook_callback`) and waits for the answer.
+    #[must_use]
+    pub fn hook_callback(self, request_id: &str, callback_id: &str, input: Value) -> Self {
+        self.request_and_wait(
+            request_id,
+            json!({"subtype": "hook_callback", "callback_id": callback_id, "input": input,
+                   "tool_use_id": null}),
+        )
+    }
+
+    /// Sends a JSON-RPC message to an in-process MCP server (`mcp_message`) and waits for the
+    /// answer.
+    #[must_use]
+    pub fn mcp_message(self, request_id: &str, server_name: &str, message: Value) -> Self {
+        self.request_and_wait(
+            request_id,
+            json!({"subtype": "mcp_message", "server_name": server_name, "message": message}),
+        )
+    }
+
+    /// Sends an MCP `elicitation` request and waits for the answer.
+    #[must_use]
+    pub fn elicitation(self, request_id: &str, server_name: &str, message: &str) -> Self {
+        self.request_and_wait(
+            request_id,
+            json!({"subtype": "elicitation", "mcp_server_name": server_name, "message": message,
+                   "mode": "form", "requested_schema": {"type": "object", "properties": {}}}),
+        )
+    }
+
+    /// Pauses before the next step.
+    #[must_use]
+    pub fn sleep(self, duration: Duration) -> Self {
+        let ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+        self.step(Step::Sleep { ms })
+    }
+
+    /// Exits with `code`.
+    #[must_use]
+    pub fn exit(self, code: i32) -> Self {
+        self.step(Step::Exit { code })
+    }
+
+    /// Stops responding for ever.
+    #[must_use]
+    pub fn hang(self) -> Self {
+        self.step(Step::Hang)
+    }
+
+    /// Answers SDK control requests of `subtype` automatically (unless a remaining step waits
+    /// for one: see [`FakeCli`](super::FakeCli)).
+    #[must_use]
+    pub fn auto_answer(mut self, subtype: &str, answer: Answer) -> Self {
+        self.auto_answers.insert(subtype.to_owned(), answer);
+        self
+    }
+
+    /// Answers SDK control requests of subtypes without their own automatic answer.
+    #[must_use]
+    pub fn auto_answer_others(mut self, answer: Answer) -> Self {
+        self.default_answer = Some(answer);
+        self
+    }
+
+    /// Automatic answers like the real CLI's (`control_requests.jsonl`) for the SDK requests a
+    /// test rarely scripts: `interrupt`, `set_model`, `set_permission_mode`,
+    /// `set_max_thinking_tokens`, `mcp_status`, `stop_task`, and the unsupported-subtype error
+    /// for anything else.
+    #[must_use]
+    pub fn auto_answer_like_cli(self) -> Self {
+        self.auto_answer("interrupt", Answer::success(json!({"still_queued": []})))
+            .auto_answer(
+                "set_model",
+                Answer::success(json!({"model": "claude-opus-5-5"})),
+            )
+            .auto_answer(
+                "set_permission_mode",
+                Answer::success(json!({"mode": "default"})),
+            )
+            .auto_answer("set_max_thinking_tokens", Answer::ack())
+            .auto_answer("mcp_status", Answer::success(json!({"mcpServers": []})))
+            .auto_answer("stop_task", Answer::ack())
+            .auto_answer_others(Answer::Unsupported)
+    }
+}

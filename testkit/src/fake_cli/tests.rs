@@ -1,0 +1,459 @@
+//! Stepping the fake CLI with an in-test SDK side: write lines in, read lines out, no process.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::{Answer, FakeCli, Script};
+
+/// The SDK side of a test: writes JSON lines, reads what the fake printed.
+struct Sdk {
+    cli: FakeCli,
+}
+
+impl Sdk {
+    fn new(script: Script) -> Self {
+        Self {
+            cli: FakeCli::new(script),
+        }
+    }
+
+    fn send(&mut self, v: Value) {
+        self.cli.handle_stdin(format!("{v}\n").as_bytes());
+    }
+
+    fn raw_out(&mut self) -> Vec<u8> {
+        let mut out = Vec::new();
+        while let Some(chunk) = self.cli.poll_stdout() {
+            assert!(chunk.ends_with(b"\n"), "chunks hold whole lines");
+            out.extend(chunk);
+        }
+        out
+    }
+
+    fn lines(&mut self) -> Vec<Value> {
+        self.raw_out()
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect()
+    }
+
+    fn stderr(&mut self) -> String {
+        let mut s = String::new();
+        while let Some(chunk) = self.cli.poll_stderr() {
+            s.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        s
+    }
+}
+
+fn initialize(id: &str) -> Value {
+    json!({"type":"control_request","request_id":id,"request":{"subtype":"initialize","hooks":null}})
+}
+
+fn user(text: &str) -> Value {
+    json!({"type":"user","message":{"role":"user","content":text},"parent_tool_use_id":null,"session_id":""})
+}
+
+fn request(id: &str, subtype: &str) -> Value {
+    json!({"type":"control_request","request_id":id,"request":{"subtype":subtype}})
+}
+
+fn allow(id: &str) -> Value {
+    json!({"type":"control_response","response":{"subtype":"success","request_id":id,
+           "response":{"behavior":"allow","updatedInput":{}}}})
+}
+
+#[test]
+fn single_turn_answers_initialize_with_the_sdk_id_then_plays_the_turn() {
+    let mut sdk = Sdk::new(Script::single_turn("hi there"));
+    assert!(sdk.lines().is_empty(), "nothing before initialize");
+    sdk.send(initialize("init-7"));
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["type"], "control_response");
+    assert_eq!(out[0]["response"]["request_id"], "init-7");
+    assert_eq!(out[0]["response"]["subtype"], "success");
+    assert!(out[0]["response"]["response"]["models"].is_array());
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some("an SDK line matching User")
+    );
+    sdk.send(user("hello"));
+    let out = sdk.lines();
+    let kinds: Vec<&str> = out.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["system", "assistant", "result"]);
+    assert_eq!(out[1]["message"]["content"][0]["text"], "hi there");
+    assert_eq!(out[2]["result"], "hi there");
+    assert_ne!(out[0]["uuid"], out[1]["uuid"]);
+    assert_eq!(sdk.cli.poll_exit(), None);
+    sdk.cli.handle_stdin_eof();
+    assert_eq!(sdk.cli.poll_exit(), Some(0));
+    assert_eq!(sdk.cli.received().len(), 2);
+}
+
+#[test]
+fn input_in_any_chunking_is_the_same() {
+    let bytes = format!("{}\n{}\n", initialize("a"), user("x"));
+    for size in [1, 7, 4096] {
+        let mut sdk = Sdk::new(Script::single_turn("ok"));
+        for chunk in bytes.as_bytes().chunks(size) {
+            sdk.cli.handle_stdin(chunk);
+        }
+        assert_eq!(sdk.lines().len(), 4, "chunk size {size}");
+    }
+}
+
+#[test]
+fn can_use_tool_waits_for_the_answer_to_its_own_id() {
+    let script = Script::new()
+        .can_use_tool("perm-1", "Bash", json!({"command":"ls"}))
+        .emit_assistant_text("ran")
+        .exit(0);
+    let mut sdk = Sdk::new(script);
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["type"], "control_request");
+    assert_eq!(out[0]["request_id"], "perm-1");
+    assert_eq!(out[0]["request"]["subtype"], "can_use_tool");
+    assert_eq!(out[0]["request"]["tool_name"], "Bash");
+    sdk.send(allow("someone-else"));
+    assert!(
+        sdk.lines().is_empty(),
+        "an answer to another id does not count"
+    );
+    sdk.send(allow("perm-1"));
+    let out = sdk.lines();
+    assert_eq!(out[0]["message"]["content"][0]["text"], "ran");
+    assert_eq!(sdk.cli.poll_exit(), Some(0));
+}
+
+#[test]
+fn sdk_requests_are_answered_automatically_while_the_script_waits() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_request_as("set_model", "m")
+        .respond("m", Answer::success(json!({"model":"opus"})))
+        .auto_answer_like_cli();
+    let mut sdk = Sdk::new(script);
+    // initialize and set_model are waited for by steps: not auto-answered.
+    sdk.send(request("i1", "interrupt"));
+    sdk.send(request("b1", "bogus"));
+    let out = sdk.lines();
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[0]["response"]["request_id"], "i1");
+    assert_eq!(out[0]["response"]["response"], json!({"still_queued": []}));
+    assert_eq!(out[1]["response"]["subtype"], "error");
+    assert_eq!(
+        out[1]["response"]["error"],
+        "Unsupported control request subtype: bogus"
+    );
+    assert_eq!(out[1]["response"]["error_code"], "unsupported_request");
+    sdk.send(request("s1", "set_model"));
+    assert!(
+        sdk.lines().is_empty(),
+        "set_model waits for the script (behind initialize)"
+    );
+    sdk.send(initialize("init"));
+    let out = sdk.lines();
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[0]["response"]["request_id"], "init");
+    assert_eq!(out[1]["response"]["request_id"], "s1");
+    assert_eq!(out[1]["response"]["response"], json!({"model":"opus"}));
+    // The script's set_model step is used up: the next one is auto-answered.
+    sdk.send(request("s2", "set_model"));
+    let out = sdk.lines();
+    assert_eq!(out[0]["response"]["request_id"], "s2");
+    assert_eq!(
+        out[0]["response"]["response"],
+        json!({"model":"claude-opus-5-5"})
+    );
+}
+
+#[test]
+fn never_answering_initialize_leaves_it_pending() {
+    let mut sdk = Sdk::new(Script::new().expect_user());
+    sdk.send(initialize("i"));
+    assert!(sdk.lines().is_empty());
+    assert_eq!(sdk.cli.poll_exit(), None);
+}
+
+#[test]
+fn exit_before_initialize_with_stderr() {
+    let mut sdk = Sdk::new(Script::new().stderr("boom\n").exit(3).answer_initialize());
+    assert_eq!(sdk.cli.poll_exit(), None, "stderr not drained yet");
+    assert_eq!(sdk.stderr(), "boom\n");
+    assert_eq!(sdk.cli.poll_exit(), Some(3));
+    sdk.send(initialize("i"));
+    assert!(sdk.lines().is_empty(), "an exited CLI answers nothing");
+}
+
+#[test]
+fn a_non_json_line_from_the_sdk_kills_it_like_the_real_cli() {
+    let mut sdk = Sdk::new(Script::single_turn("x"));
+    sdk.cli.handle_stdin(b"this is not json\n");
+    assert_eq!(
+        sdk.stderr(),
+        "Error parsing streaming input line (type=unknown, 16 chars): SyntaxError\n"
+    );
+    assert_eq!(sdk.cli.poll_exit(), Some(1));
+}
+
+#[test]
+fn eof_while_waiting_exits_1_and_says_why() {
+    let mut sdk = Sdk::new(Script::new().answer_initialize());
+    sdk.cli.handle_stdin_eof();
+    assert!(sdk
+        .stderr()
+        .contains("stdin closed while waiting for an initialize request"));
+    assert_eq!(sdk.cli.poll_exit(), Some(1));
+}
+
+#[test]
+fn garbage_ansi_long_lines_and_floods() {
+    let line = json!({"type":"keep_alive"}).to_string();
+    let script = Script::new()
+        .emit_garbage()
+        .emit_ansi_prefixed(&line)
+        .emit_long_line(100_000)
+        .flood(&line, 10_000)
+        .emit("last")
+        .exit(0);
+    let mut sdk = Sdk::new(script);
+    let mut chunks = 0;
+    let mut out = Vec::new();
+    while let Some(chunk) = sdk.cli.poll_stdout() {
+        chunks += 1;
+        out.extend(chunk);
+    }
+    let lines: Vec<&[u8]> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(lines.len(), 3 + 10_000 + 1);
+    assert_eq!(lines[0], b"this is not json {");
+    assert!(lines[1].starts_with(b"\x1b[") && lines[1].ends_with(line.as_bytes()));
+    assert_eq!(lines[2].len(), 100_000);
+    assert!(lines[3..10_003].iter().all(|l| *l == line.as_bytes()));
+    assert_eq!(lines[10_003], b"last");
+    assert!(
+        chunks > 4 && chunks < 100,
+        "floods come in batches: {chunks}"
+    );
+    assert_eq!(sdk.cli.poll_exit(), Some(0));
+}
+
+#[test]
+fn cancel_and_other_cli_requests() {
+    let script = Script::new()
+        .send_request(
+            "h1",
+            json!({"subtype":"hook_callback","callback_id":"hook_0","input":{}}),
+        )
+        .cancel("h1")
+        .mcp_message(
+            "m1",
+            "calc",
+            json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}),
+        )
+        .elicitation("e1", "calc", "name?")
+        .send_request("u1", json!({"subtype":"brand_new_thing"}))
+        .expect_response("u1");
+    let mut sdk = Sdk::new(script);
+    let out = sdk.lines();
+    assert_eq!(out.len(), 3);
+    assert_eq!(
+        out[1],
+        json!({"type":"control_cancel_request","request_id":"h1"})
+    );
+    assert_eq!(out[2]["request"]["subtype"], "mcp_message");
+    assert_eq!(out[2]["request"]["server_name"], "calc");
+    sdk.send(allow("m1"));
+    let out = sdk.lines();
+    assert_eq!(out[0]["request"]["subtype"], "elicitation");
+    sdk.send(allow("e1"));
+    assert_eq!(sdk.lines()[0]["request"]["subtype"], "brand_new_thing");
+    sdk.send(json!({"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"no"}}));
+    sdk.cli.handle_stdin_eof();
+    assert_eq!(sdk.cli.poll_exit(), Some(0));
+}
+
+#[test]
+fn sleep_is_handed_to_the_driver() {
+    let mut sdk = Sdk::new(
+        Script::new()
+            .emit("a")
+            .sleep(Duration::from_millis(250))
+            .emit("b"),
+    );
+    assert_eq!(sdk.raw_out(), b"a\n");
+    assert_eq!(sdk.cli.poll_sleep(), Some(Duration::from_millis(250)));
+    assert_eq!(sdk.cli.poll_sleep(), None);
+    assert!(sdk.raw_out().is_empty());
+    sdk.cli.handle_wake();
+    assert_eq!(sdk.raw_out(), b"b\n");
+}
+
+#[test]
+fn hang_ignores_everything() {
+    let script = Script::new().hang().auto_answer_others(Answer::ack());
+    let mut sdk = Sdk::new(script);
+    sdk.send(request("x", "interrupt"));
+    sdk.cli.handle_stdin_eof();
+    assert!(sdk.lines().is_empty());
+    assert_eq!(sdk.cli.poll_exit(), None);
+    assert_eq!(sdk.cli.received().len(), 1);
+}
+
+#[test]
+fn script_json_form_round_trips_and_is_readable() {
+    let script = Script::single_turn("x")
+        .can_use_tool("p", "Bash", json!({}))
+        .flood("{}", 3)
+        .auto_answer("interrupt", Answer::ack())
+        .auto_answer_others(Answer::Unsupported);
+    let text = serde_json::to_string(&script).unwrap();
+    let back: Script = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.steps, script.steps);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["steps"][0], json!({"step":"answer_initialize"}));
+    assert_eq!(
+        v["steps"][1],
+        json!({"step":"expect","matcher":{"kind":"user"}})
+    );
+    assert_eq!(v["auto_answers"]["interrupt"], json!({"outcome":"success"}));
+    let hand_written: Script =
+        serde_json::from_str(r#"{"steps":[{"step":"emit","line":"x"},{"step":"exit","code":4}]}"#)
+            .unwrap();
+    let mut cli = FakeCli::new(hand_written);
+    assert_eq!(cli.poll_stdout(), Some(b"x\n".to_vec()));
+    assert_eq!(cli.poll_exit(), Some(4));
+}
+
+/// Replays a fixture against its own recorded `in` lines, sent by a simulated SDK that uses
+/// different request ids, and checks the fake prints the recorded `out` lines.
+fn replay_fixture(name: &str, wait_for_initialize_answer: bool) {
+    let path = format!(
+        "{}/../fixtures/transcripts/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let sdk_id = |id: &Value| Value::String(format!("sdk-{}", id.as_str().unwrap()));
+    let mut to_send: VecDeque<Value> = VecDeque::new();
+    let mut expected: Vec<Value> = Vec::new();
+    let mut sdk_ids = Vec::new();
+    for entry in &entries {
+        let mut msg = entry["msg"].clone();
+        if entry["dir"] == "in" {
+            if msg["type"] == "control_request" {
+                sdk_ids.push(msg["request_id"].clone());
+                msg["request_id"] = sdk_id(&msg["request_id"]);
+            }
+            to_send.push_back(msg);
+        } else {
+            if msg["type"] == "control_response" && sdk_ids.contains(&msg["response"]["request_id"])
+            {
+                msg["response"]["request_id"] = sdk_id(&msg["response"]["request_id"]);
+            }
+            expected.push(msg);
+        }
+    }
+
+    let mut sdk = Sdk::new(Script::from_transcript(&text).unwrap());
+    let mut got: Vec<Value> = Vec::new();
+    let mut initialized = false;
+    for _ in 0..10_000 {
+        got.extend(sdk.lines());
+        initialized |= got.iter().any(|m| {
+            m["type"] == "control_response" && m["response"]["request_id"] == sdk_id(&sdk_ids[0])
+        });
+        if to_send.is_empty() {
+            break;
+        }
+        // Like a real SDK, answer the fake's requests as soon as they arrive, in any order.
+        let answerable = to_send.iter().position(|m| {
+            m["type"] == "control_response"
+                && got.iter().any(|g| {
+                    g["type"] == "control_request" && g["request_id"] == m["response"]["request_id"]
+                })
+        });
+        if let Some(index) = answerable {
+            let answer = to_send.remove(index).unwrap();
+            sdk.send(answer);
+            continue;
+        }
+        // Everything else in recorded order (a waiting SDK holds it until initialize is answered).
+        let next = to_send.iter().position(|m| m["type"] != "control_response");
+        let ready = next.is_some_and(|i| {
+            !wait_for_initialize_answer
+                || initialized
+                || to_send[i]["request"]["subtype"] == "initialize"
+        });
+        assert!(
+            ready,
+            "{name}: deadlock; SDK holds {to_send:?}, fake waits for {:?}",
+            sdk.cli.waiting_for()
+        );
+        let line = to_send.remove(next.unwrap()).unwrap();
+        sdk.send(line);
+    }
+    got.extend(sdk.lines());
+    assert!(to_send.is_empty());
+    sdk.cli.handle_stdin_eof();
+    assert_eq!(got.len(), expected.len(), "{name}");
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(g, e, "{name}: out line {i}");
+    }
+    let failed = expected
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "result")
+        .map(|m| m["is_error"] == true);
+    assert_eq!(
+        sdk.cli.poll_exit(),
+        Some(i32::from(failed == Some(true))),
+        "{name}"
+    );
+}
+
+#[test]
+fn every_fixture_replays_for_a_pipelining_sdk_and_a_waiting_sdk() {
+    let dir = format!("{}/../fixtures/transcripts", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 9, "{names:?}");
+    for name in &names {
+        replay_fixture(name, false);
+        replay_fixture(name, true);
+    }
+}
+
+#[test]
+fn replayed_out_lines_keep_their_recorded_bytes() {
+    let path = format!(
+        "{}/../fixtures/transcripts/hello.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut sdk = Sdk::new(Script::from_transcript(&text).unwrap());
+    sdk.send(initialize("req_1"));
+    sdk.send(user("hello there"));
+    let out = String::from_utf8(sdk.raw_out()).unwrap();
+    let recorded_result = text.lines().last().unwrap();
+    let result_line = out.lines().last().unwrap();
+    assert!(recorded_result.contains(result_line), "byte-exact out line");
+    assert!(
+        result_line.starts_with(r#"{"duration_api_ms":34,"#),
+        "key order kept"
+    );
+}

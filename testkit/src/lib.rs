@@ -1,0 +1,18 @@
+//! Test tools for the Claude Agent SDK.
+//!
+//! * [`fake_cli`] — a scripted stand-in for the Claude Code CLI: a sans-IO state machine
+//!   ([`fake_cli::FakeCli`]) driven by a [`fake_cli::Script`], and the `fake-claude` binary that runs
+//!   it over real stdin/stdout (for adapter tests that spawn a process).
+//! * [`stub_api`] — a stub of the Anthropic Messages API on `127.0.0.1` with scripted replies, for
+//!   running the **real** CLI end to end without network access.
+//! * [`real_cli`] — where the pinned real CLI is installed (`scripts/install-claude-cli`) and the one
+//!   environment every end-to-end test runs it with.
+//!
+//! This crate uses only `std` threads and sockets (no async runtime), so every adapter's tests
+//! can use it.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod fake_cli;
+pub mod real_cli;
+pub mod stub_api;

@@ -1,0 +1,203 @@
+//! A request the stub received, kept for assertions, with helpers that read the parts of a
+//! Messages API request body that tests and reply rules care about.
+
+use serde_json::Value;
+
+/// Text blocks the CLI adds to user turns for the model, not typed by the user.
+const SYSTEM_REMINDER_PREFIX: &str = "<system-reminder>";
+
+/// One HTTP request received by [`StubApi`](super::StubApi), in arrival order.
+///
+/// ```
+/// use claude_agent_testkit::stub_api::RecordedRequest;
+/// let req = RecordedRequest::new(
+///     "POST",
+///     "/v1/messages?beta=true",
+///     vec![],
+///     br#"{"tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"hello"}]}"#.to_vec(),
+/// );
+/// assert!(req.is_messages_call() && req.is_main_conversation());
+/// assert_eq!(req.last_user_text().as_deref(), Some("hello"));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RecordedRequest {
+    /// HTTP method, e.g. `POST`.
+    pub method: String,
+    /// Request target including any query string, e.g. `/v1/messages?beta=true`.
+    pub path: String,
+    /// Headers in the order received (names as sent).
+    pub headers: Vec<(String, String)>,
+    /// The body parsed as JSON, or `Value::Null` when it is empty or not JSON.
+    pub body: Value,
+    /// The body bytes as received.
+    pub raw_body: Vec<u8>,
+}
+
+impl RecordedRequest {
+    /// Builds a record (the stub does this for every request; tests can build one to check rules).
+    pub fn new(
+        method: &str,
+        path: &str,
+        headers: Vec<(String, String)>,
+        raw_body: Vec<u8>,
+    ) -> Self {
+        let body = serde_json::from_slice(&raw_body).unwrap_or(Value::Null);
+        Self {
+            method: method.to_owned(),
+            path: path.to_owned(),
+            headers,
+            body,
+            raw_body,
+        }
+    }
+
+    /// The path without its query string.
+    pub fn route(&self) -> &str {
+        self.path.split('?').next().unwrap_or_default()
+    }
+
+    /// The first header with this name (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether this is a `POST /v1/messages` call (a model turn, main or side).
+    pub fn is_messages_call(&self) -> bool {
+        self.method == "POST" && self.route() == "/v1/messages"
+    }
+
+    /// Whether the body asks for a streamed (SSE) answer.
+    pub fn wants_stream(&self) -> bool {
+        self.body.get("stream").and_then(Value::as_bool) == Some(true)
+    }
+
+    /// The `model` field of the body.
+    pub fn model(&self) -> Option<&str> {
+        self.body.get("model").and_then(Value::as_str)
+    }
+
+    /// Whether this Messages call is a turn of the main conversation rather than a side request.
+    ///
+    /// The CLI's main loop always offers its tools (`Bash`, `Read`, …); its side requests (title
+    /// generation, quota probes, summaries) send none.
+    pub fn is_main_conversation(&self) -> bool {
+        self.is_messages_call()
+            && self
+                .body
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|tools| !tools.is_empty())
+    }
+
+    /// The `messages` array of the body (empty when absent).
+    pub fn messages(&self) -> &[Value] {
+        self.body
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The content of the last message with role `user` (the CLI may append a `system` message
+    /// after it).
+    fn last_user_content(&self) -> Option<&Value> {
+        self.messages()
+            .iter()
+            .rev()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+            .and_then(|m| m.get("content"))
+    }
+
+    /// What the user typed in the last user turn: a string content, or its `text` blocks joined by
+    /// `\n`, leaving out the `<system-reminder>` blocks the CLI adds. `None` when the last user turn
+    /// has no such text (e.g. it only carries tool results).
+    pub fn last_user_text(&self) -> Option<String> {
+        match self.last_user_content()? {
+            Value::String(s) => Some(s.clone()),
+            Value::Array(blocks) => {
+                let texts: Vec<&str> = blocks
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .filter(|t| !t.trim_start().starts_with(SYSTEM_REMINDER_PREFIX))
+                    .collect();
+                (!texts.is_empty()).then(|| texts.join("\n"))
+            }
+            _ => None,
+        }
+    }
+
+    /// The text of the `tool_result` blocks in the last user turn (string content, or the `text`
+    /// parts of block content, joined by `\n`), or `None` when that turn has no tool result.
+    pub fn last_tool_result_text(&self) -> Option<String> {
+        let blocks = self.last_user_content()?.as_array()?;
+        let results: Vec<String> = blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            .map(|b| match b.get("content") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(parts)) => parts
+                    .iter()
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                _ => String::new(),
+            })
+            .collect();
+        (!results.is_empty()).then(|| results.join("\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn req(body: Value) -> RecordedRequest {
+        RecordedRequest::new(
+            "POST",
+            "/v1/messages",
+            vec![],
+            body.to_string().into_bytes(),
+        )
+    }
+
+    #[test]
+    fn user_text_skips_reminders_and_a_trailing_system_message() {
+        let r = req(json!({"messages":[
+            {"role":"user","content":[
+                {"type":"text","text":"<system-reminder>\nsome policy</system-reminder>"},
+                {"type":"text","text":"hello"}]},
+            {"role":"system","content":[{"type":"text","text":"# Environment"}]}
+        ]}));
+        assert_eq!(r.last_user_text().as_deref(), Some("hello"));
+        assert_eq!(r.last_tool_result_text(), None);
+        assert!(!r.is_main_conversation());
+    }
+
+    #[test]
+    fn tool_result_text_from_string_and_block_content() {
+        let r = req(json!({"tools":[{"name":"Bash"}],"messages":[
+            {"role":"user","content":"BASH:echo x"},
+            {"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}]},
+            {"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"t","content":"x"},
+                {"type":"tool_result","tool_use_id":"u","content":[{"type":"text","text":"42"}]}]}
+        ]}));
+        assert_eq!(r.last_tool_result_text().as_deref(), Some("x\n42"));
+        assert_eq!(r.last_user_text(), None);
+        assert!(r.is_main_conversation());
+    }
+
+    #[test]
+    fn non_json_body_is_null() {
+        let r = RecordedRequest::new("GET", "/a?b=1", vec![], b"not json".to_vec());
+        assert_eq!(r.body, Value::Null);
+        assert_eq!(r.route(), "/a");
+        assert!(!r.is_messages_call());
+    }
+}
