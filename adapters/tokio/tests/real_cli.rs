@@ -1,0 +1,155 @@
+//! End to end: the real Claude Code CLI (installed by `scripts/install-claude-cli`, or named by
+//! `CLAUDE_AGENT_E2E_CLI`) against the testkit's stub Messages API, driven through this crate.
+//!
+//! They fail, with a message saying how to install the CLI, when it is missing: they never skip.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
+use claude_agent_testkit::stub_api::{Reply, StubApi};
+use claude_agent_tokio::message::ContentBlock;
+use claude_agent_tokio::permission::{PermissionMode, PermissionResult};
+use claude_agent_tokio::{query, Client, Error, Message, Options, StreamExt};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// A stub API, a temporary HOME and working directory, and options that run the real CLI there.
+struct Env {
+    stub: StubApi,
+    options: Options,
+    _home: TestDir,
+    _work: TestDir,
+}
+
+fn env() -> Env {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    let stub = StubApi::start();
+    let home = TestDir::new("home").expect("temp HOME");
+    let work = TestDir::new("work").expect("temp cwd");
+    let options = Options::new()
+        .cli_path(cli.path())
+        .cwd(work.path())
+        .envs(real_cli_env(&stub, home.path()));
+    Env {
+        stub,
+        options,
+        _home: home,
+        _work: work,
+    }
+}
+
+fn texts(message: &Message) -> Vec<String> {
+    match message {
+        Message::Assistant(a) => a
+            .message
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text(t) => Some(t.text.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn query_gets_the_reply_and_ends_when_the_cli_exits() {
+    let env = env();
+    let started = Instant::now();
+    let items: Vec<_> =
+        tokio::time::timeout(LIMIT, query("hello there", env.options.clone()).collect())
+            .await
+            .expect("query ended");
+    let messages: Vec<Message> = items.into_iter().map(|i| i.expect("no errors")).collect();
+    let said: Vec<String> = messages.iter().flat_map(texts).collect();
+    assert_eq!(said, ["echo: hello there"]);
+    let Some(Message::Result(result)) = messages.last() else {
+        panic!("last is not a result: {messages:?}")
+    };
+    assert!(!result.is_error);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn can_use_tool_callback_decides_a_real_tool_call() {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        serde_json::json!({"command": "ls -la /"}),
+    ));
+    env.stub.push_reply(Reply::text("done"));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = asked.clone();
+    let options = env.options.clone().can_use_tool(move |request, _ctx| {
+        seen.lock().unwrap().push(request.tool_name.clone());
+        async { PermissionResult::deny("not in this test") }
+    });
+    let items: Vec<_> = tokio::time::timeout(LIMIT, query("list the root", options).collect())
+        .await
+        .unwrap();
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+    assert_eq!(*asked.lock().unwrap(), ["Bash"]);
+    let tool_result = env
+        .stub
+        .main_requests()
+        .last()
+        .and_then(|r| r.last_tool_result_text());
+    assert!(tool_result.unwrap_or_default().contains("not in this test"));
+}
+
+#[tokio::test]
+async fn client_holds_a_conversation_and_answers_control_requests() {
+    let env = env();
+    let client = tokio::time::timeout(LIMIT, Client::connect(env.options.clone()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(client.server_info().is_some_and(|i| !i.commands.is_empty()));
+    for turn in ["first question", "second question"] {
+        client.send(turn).await.unwrap();
+        let messages: Vec<_> = tokio::time::timeout(LIMIT, client.receive_response().collect())
+            .await
+            .unwrap();
+        let said: Vec<String> = messages
+            .iter()
+            .filter_map(|m| m.as_ref().ok())
+            .flat_map(texts)
+            .collect();
+        assert_eq!(said, [format!("echo: {turn}")]);
+    }
+    client
+        .set_permission_mode(PermissionMode::AcceptEdits)
+        .await
+        .unwrap();
+    let status = client.mcp_status().await.unwrap();
+    assert!(status.mcp_servers.is_empty());
+    tokio::time::timeout(LIMIT, client.close()).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_invalid_flag_is_reported_with_the_cli_stderr_at_once() {
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .permission_mode(PermissionMode::from_name("bogus"));
+    let started = Instant::now();
+    match Client::connect(options).await {
+        Err(Error::Process { exit, stderr_tail }) => {
+            assert_eq!(exit.code, Some(1));
+            assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
+        }
+        other => panic!("expected Error::Process, got {other:?}"),
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+}
