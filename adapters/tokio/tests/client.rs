@@ -120,6 +120,15 @@ async fn client_control_requests_return_typed_answers() {
     let usage = client.context_usage().await.unwrap();
     assert_eq!(usage.total_tokens, 1200);
     client.set_model(Some("sonnet")).await.unwrap();
+    client.set_max_thinking_tokens(Some(2048)).await.unwrap();
+    client.reconnect_mcp_server("calc").await.unwrap();
+    client.toggle_mcp_server("calc", false).await.unwrap();
+    client.stop_task("task-1").await.unwrap();
+    let rewind = client.rewind_files("u-1", true).await.unwrap();
+    assert!(!rewind.can_rewind);
+    let servers = serde_json::json!({"docs": {"type": "http", "url": "http://127.0.0.1:1/mcp"}});
+    let applied = client.set_mcp_servers(&servers).await.unwrap();
+    assert!(applied.added.is_empty());
     match client.set_model(Some("bogus")).await {
         Err(Error::ControlRefused { message, .. }) => {
             assert!(message.contains("unknown model"), "{message}")
@@ -371,4 +380,65 @@ async fn stderr_lines_reach_the_callback() {
     let options = fake("text").stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
     collect(options, "hi").await;
     assert_eq!(*lines.lock().unwrap(), ["fake claude started"]);
+}
+
+/// The state letter of `pid` from `/proc/<pid>/stat` (`None` once it has been reaped).
+fn process_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(") ")
+        .and_then(|(_, rest)| rest.chars().next())
+}
+
+#[test]
+fn dropping_the_runtime_kills_the_cli() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (client, pid) = runtime.block_on(async {
+        let client = Client::connect(fake("hang")).await.unwrap();
+        let pid = client.server_info().unwrap().pid.unwrap();
+        (client, pid)
+    });
+    assert!(matches!(process_state(pid), Some(s) if s != 'Z'));
+    // The driver task is dropped with the runtime, without any shutdown sequence.
+    drop(runtime);
+    drop(client);
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline && !matches!(process_state(pid), None | Some('Z')) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let state = process_state(pid);
+    assert!(
+        matches!(state, None | Some('Z')),
+        "pid {pid} still running: {state:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_line_that_is_not_json_is_a_recoverable_error_item() {
+    let items = collect(fake("garbage"), "hi").await;
+    assert!(matches!(items[0], Err(Error::Protocol(_))), "{items:?}");
+    let rest: Vec<String> = items[1..]
+        .iter()
+        .map(|i| kind(i.as_ref().unwrap()))
+        .collect();
+    assert_eq!(rest, ["assistant", "result"]);
+}
+
+#[tokio::test]
+async fn elicitation_is_answered_by_the_callback_or_declined() {
+    use claude_agent_tokio::control::ElicitationResult;
+    let options = fake("elicitation").on_elicitation(|request, _ctx| async move {
+        assert_eq!(request.message, "Which repository?");
+        let content =
+            serde_json::value::to_raw_value(&serde_json::json!({"repo": "octo/demo"})).unwrap();
+        ElicitationResult::accept(content)
+    });
+    let reply = last_result(&collect(options, "go").await);
+    assert_eq!(reply["response"]["action"], "accept", "{reply}");
+    assert_eq!(reply["response"]["content"]["repo"], "octo/demo");
+
+    let reply = last_result(&collect(fake("elicitation"), "go").await);
+    assert_eq!(reply["response"]["action"], "decline", "{reply}");
 }

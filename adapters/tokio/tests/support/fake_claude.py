@@ -120,6 +120,16 @@ def turn(msg):
     if SCENARIO in ("text", "echo"):
         assistant("echo: " + text)
         result("echo: " + text)
+    elif SCENARIO == "garbage":
+        sys.stdout.write("this is not json\n")
+        sys.stdout.flush()
+        assistant("still here")
+        result("ok")
+    elif SCENARIO == "elicitation":
+        resp = ask("elicit-1", {"subtype": "elicitation", "mcp_server_name": "github",
+                                "message": "Which repository?", "mode": "form",
+                                "requested_schema": {"type": "object", "properties": {"repo": {"type": "string"}}}})
+        result(json.dumps(resp))
     elif SCENARIO == "error_result":
         result("boom", is_error=True, subtype="error_max_turns")
     elif SCENARIO == "permission":
