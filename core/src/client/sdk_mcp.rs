@@ -7,7 +7,6 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use super::runtime::BoxFuture;
@@ -163,7 +162,7 @@ pub fn typed_tool<Args, F, Fut, E>(
     handler: F,
 ) -> SdkTool
 where
-    Args: DeserializeOwned + schemars::JsonSchema + 'static,
+    Args: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
     F: Fn(Args) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<ToolResult, E>> + Send + 'static,
     E: Into<ToolError>,
