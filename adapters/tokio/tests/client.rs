@@ -442,3 +442,30 @@ async fn elicitation_is_answered_by_the_callback_or_declined() {
     let reply = last_result(&collect(fake("elicitation"), "go").await);
     assert_eq!(reply["response"]["action"], "decline", "{reply}");
 }
+
+#[tokio::test]
+async fn a_reader_that_does_not_read_holds_the_cli_back() {
+    let progress = std::env::temp_dir().join(format!("claude-flood-{}", std::process::id()));
+    let options = fake("flood")
+        .env("FAKE_FLOOD", "20000")
+        .env("FAKE_PROGRESS", progress.display().to_string());
+    let mut stream = query("go", options);
+    // Not reading: the driver may buffer a bounded amount, then the CLI blocks on its stdout.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let written: usize = std::fs::read_to_string(&progress)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    // It did get going (the driver read a first batch), and then it was held back.
+    assert!(
+        (100..10_000).contains(&written),
+        "the fake wrote {written} of 20000 lines while nobody read"
+    );
+    let mut count = 0;
+    while let Some(item) = tokio::time::timeout(LIMIT, stream.next()).await.unwrap() {
+        item.unwrap();
+        count += 1;
+    }
+    assert_eq!(count, 20_001);
+    let _ = std::fs::remove_file(progress);
+}

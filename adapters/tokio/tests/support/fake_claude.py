@@ -120,6 +120,16 @@ def turn(msg):
     if SCENARIO in ("text", "echo"):
         assistant("echo: " + text)
         result("echo: " + text)
+    elif SCENARIO == "flood":
+        # Report progress to FAKE_PROGRESS so a test can see when the pipe stops taking lines.
+        total = int(os.environ.get("FAKE_FLOOD", "20000"))
+        progress = os.environ["FAKE_PROGRESS"]
+        for i in range(total):
+            assistant("line %d" % i)
+            if i % 100 == 0:
+                with open(progress, "w") as f:
+                    f.write(str(i))
+        result("flooded")
     elif SCENARIO == "garbage":
         sys.stdout.write("this is not json\n")
         sys.stdout.flush()
