@@ -43,3 +43,5 @@ pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 #[cfg(feature = "schemars")]
 pub use sdk_mcp::typed_tool;
 pub use sdk_mcp::{tool, SdkMcpServer, SdkTool, ToolError};
+#[cfg(test)]
+mod tests;
