@@ -34,6 +34,9 @@ pub use runtime::{TokioChild, TokioRuntime};
 /// A [`claude_agent_core::client::Client`] on tokio: `Client::connect(options).await`.
 pub type Client = claude_agent_core::client::Client<TokioRuntime>;
 
+/// The message stream of [`query`] ([`claude_agent_core::client::Query`] on tokio).
+pub type Query = claude_agent_core::client::Query<TokioRuntime>;
+
 /// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
 /// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
 ///

@@ -1,6 +1,7 @@
 //! `query()`: run a prompt and stream every message the CLI prints.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -23,20 +24,26 @@ use crate::options::Options;
 /// (CLI not found, bad options) is the stream's only item. [`Error::Protocol`] items are
 /// recoverable; a final [`Error::Process`] or [`Error::Result`] item says how the CLI failed.
 /// Dropping the stream shuts the CLI down.
-pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query {
+pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query<R> {
     let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0)) {
         Ok(shared) => State::Running(shared),
         Err(error) => State::Failed(Some(error)),
     };
-    Query { state }
+    Query {
+        state,
+        runtime: PhantomData,
+    }
 }
 
 /// The message stream of a [`query_with`] (`query` in the adapter crates).
 ///
 /// Items are `Result<Message, Error>`; the stream ends when the CLI's stdout has ended and the
 /// process has exited.
-pub struct Query {
+///
+/// `R` is the runtime it runs on; it only fixes the type of [`Query::client`].
+pub struct Query<R = ()> {
     state: State,
+    runtime: PhantomData<fn() -> R>,
 }
 
 enum State {
@@ -44,11 +51,11 @@ enum State {
     Failed(Option<Error>),
 }
 
-impl Query {
+impl<R> Query<R> {
     /// A [`Client`] for this query's session, to send control requests (`interrupt`,
     /// `set_model`, …) while the stream is read. Messages still come through this stream (or
     /// whichever reader asks first). `None` if the CLI could not be started.
-    pub fn client(&self) -> Option<Client> {
+    pub fn client(&self) -> Option<Client<R>> {
         match &self.state {
             State::Running(shared) => Some(Client::from_shared(shared.clone())),
             State::Failed(_) => None,
@@ -56,7 +63,7 @@ impl Query {
     }
 }
 
-impl Stream for Query {
+impl<R> Stream for Query<R> {
     type Item = Result<Message, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
@@ -67,7 +74,7 @@ impl Stream for Query {
     }
 }
 
-impl fmt::Debug for Query {
+impl<R> fmt::Debug for Query<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
             State::Running(_) => "running",
