@@ -16,6 +16,29 @@
 //! # }
 //! ```
 //!
+//! A session over many turns, with a permission callback:
+//!
+//! ```no_run
+//! use claude_agent_tokio::permission::PermissionResult;
+//! use claude_agent_tokio::{Client, Message, Options, StreamExt};
+//!
+//! # async fn run() -> Result<(), claude_agent_tokio::Error> {
+//! let options = Options::new().can_use_tool(|request, _ctx| async move {
+//!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
+//! });
+//! let client = Client::connect(options).await?;
+//! client.send("List the files here.").await?;
+//! let mut reply = client.receive_response();
+//! while let Some(message) = reply.next().await {
+//!     if let Message::Result(result) = message? {
+//!         println!("{}", result.result.unwrap_or_default());
+//!     }
+//! }
+//! client.close().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies tokio's
 //! processes, timers and task spawning ([`TokioRuntime`]).
 #![warn(missing_docs)]

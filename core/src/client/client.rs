@@ -35,7 +35,30 @@ use crate::permission::PermissionMode;
 /// ([`Client::receive_messages`] or [`Client::receive_response`]) while you wait on control requests.
 ///
 /// `R` is the runtime the client was connected with; a client obtained from inside a callback
-/// is a `Client<()>`, with every method but `connect`.
+/// is a `Client<()>`, with every method but `connect`. The adapter crates name it for you
+/// (`claude_agent_tokio::Client`).
+///
+/// ```no_run
+/// # use claude_agent_core::client::{Client, Error, Runtime};
+/// # use claude_agent_core::message::Message;
+/// # use claude_agent_core::options::Options;
+/// use futures_lite::StreamExt;
+///
+/// async fn two_turns<R: Runtime + Default>() -> Result<(), Error> {
+///     let client = Client::<R>::connect(Options::new()).await?;
+///     for question in ["Pick a number.", "Double it."] {
+///         client.send(question).await?;
+///         let mut reply = client.receive_response();
+///         while let Some(message) = reply.next().await {
+///             if let Message::Result(result) = message? {
+///                 println!("{}", result.result.unwrap_or_default());
+///             }
+///         }
+///     }
+///     client.close().await;
+///     Ok(())
+/// }
+/// ```
 pub struct Client<R = ()> {
     shared: Arc<Shared>,
     runtime: PhantomData<fn() -> R>,

@@ -24,6 +24,22 @@ use crate::options::Options;
 /// (CLI not found, bad options) is the stream's only item. [`Error::Protocol`] items are
 /// recoverable; a final [`Error::Process`] or [`Error::Result`] item says how the CLI failed.
 /// Dropping the stream shuts the CLI down.
+///
+/// ```no_run
+/// # use claude_agent_core::client::{query_with, Runtime};
+/// # use claude_agent_core::options::Options;
+/// use futures_lite::StreamExt;
+///
+/// async fn ask<R: Runtime>(runtime: R) {
+///     let mut messages = query_with(runtime, "What is 2 + 2?", Options::new().max_turns(1));
+///     while let Some(item) = messages.next().await {
+///         match item {
+///             Ok(message) => println!("{}", message.raw_json()),
+///             Err(error) => eprintln!("{error}"),
+///         }
+///     }
+/// }
+/// ```
 pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query<R> {
     let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0)) {
         Ok(shared) => State::Running(shared),

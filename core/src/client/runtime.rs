@@ -19,7 +19,18 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// An async runtime the client layer can run on.
 ///
-/// Implementations are cheap handles (usually zero-sized) onto the current runtime.
+/// Implementations are cheap handles (usually zero-sized) onto the current runtime. The
+/// contract the driver relies on:
+///
+/// * `spawn_child` starts the process with all three pipes, in its own process group, killed if
+///   the [`ChildProcess`] is dropped while it runs (the last resort when a runtime shuts down
+///   under a running session);
+/// * the pipes are non-blocking `futures-io` readers/writers that wake the task when ready;
+/// * `spawn_task` runs the driver to completion even when every user handle is gone (that is
+///   when it shuts the CLI down).
+///
+/// `claude-agent-tokio`'s `TokioRuntime` is the reference implementation; the client layer's
+/// own tests run on an in-memory implementation with no runtime at all.
 pub trait Runtime: Clone + Send + Sync + 'static {
     /// The running CLI process.
     type Child: ChildProcess;
