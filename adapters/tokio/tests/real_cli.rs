@@ -153,3 +153,85 @@ async fn an_invalid_flag_is_reported_with_the_cli_stderr_at_once() {
         started.elapsed()
     );
 }
+
+#[tokio::test]
+async fn the_model_calls_an_in_process_mcp_tool() {
+    use claude_agent_tokio::mcp::ToolResult;
+    use claude_agent_tokio::{typed_tool, SdkMcpServer};
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Add {
+        a: i64,
+        b: i64,
+    }
+
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "mcp__calc__add",
+        serde_json::json!({"a": 2, "b": 3}),
+    ));
+    env.stub.push_reply(Reply::text("the sum is in"));
+    let calc =
+        SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
+            "add",
+            "Add two integers",
+            |args: Add| async move {
+                Ok::<_, String>(ToolResult::text(format!("sum={}", args.a + args.b)))
+            },
+        ));
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(calc)
+        .allowed_tools(["mcp__calc__add"]);
+    let items: Vec<_> = tokio::time::timeout(LIMIT, query("add 2 and 3", options).collect())
+        .await
+        .unwrap();
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+    let tool_result = env
+        .stub
+        .main_requests()
+        .last()
+        .and_then(|r| r.last_tool_result_text());
+    assert_eq!(tool_result.as_deref(), Some("sum=5"));
+}
+
+#[tokio::test]
+async fn a_pre_tool_use_hook_blocks_a_real_tool_call() {
+    use claude_agent_tokio::hooks::{HookEvent, HookInput, HookOutput};
+
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        serde_json::json!({"command": "echo from-the-tool"}),
+    ));
+    env.stub.push_reply(Reply::text("ok"));
+    let commands = Arc::new(Mutex::new(Vec::new()));
+    let seen = commands.clone();
+    let options = env.options.clone().hook(
+        HookEvent::PreToolUse,
+        Some("Bash"),
+        move |input, _id, _ctx| {
+            if let HookInput::PreToolUse(pre) = &input {
+                seen.lock().unwrap().push(pre.tool_input.get().to_owned());
+            }
+            async { HookOutput::deny_tool("blocked by the test hook") }
+        },
+    );
+    let items: Vec<_> = tokio::time::timeout(LIMIT, query("run it", options).collect())
+        .await
+        .unwrap();
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+    assert_eq!(commands.lock().unwrap().len(), 1);
+    assert!(commands.lock().unwrap()[0].contains("from-the-tool"));
+    let tool_result = env
+        .stub
+        .main_requests()
+        .last()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default();
+    assert!(
+        tool_result.contains("blocked by the test hook"),
+        "{tool_result}"
+    );
+}
