@@ -234,4 +234,3 @@ impl Options {
         self.verbatim_prompts
     }
 }
-
