@@ -270,7 +270,16 @@ impl<R: Runtime> Driver<R> {
                 return progress;
             };
             progress = true;
-            self.handle_event(event, now);
+            match event {
+                // The hot path: straight into the queue, one move.
+                Event::Message(message) => {
+                    if let Some(item) = self.link.push(cx, Ok(message)) {
+                        self.stalled = Some(item);
+                        return progress;
+                    }
+                }
+                other => self.handle_event(other, now),
+            }
         }
     }
 
