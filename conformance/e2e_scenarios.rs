@@ -772,7 +772,12 @@ pub async fn max_turns<R: Runtime>(rt: R) {
     }
 }
 
-/// An API 400: an error result with `api_error_status` 400.
+/// An API 400: an error result with `api_error_status` 400, then [`Error::Result`] (the CLI
+/// exits 1).
+///
+/// The real CLI reports it as subtype `success` with `is_error: true` and `terminal_reason`
+/// `api_error`, after trying the turn again without its betas (six requests in all); the rule
+/// answers every one of them (a plain prompt matches none of the conventions).
 pub async fn api_400<R: Runtime>(rt: R) {
     let env = env();
     env.stub.add_rule(Rule::any().reply(Reply::error(
@@ -780,26 +785,30 @@ pub async fn api_400<R: Runtime>(rt: R) {
         "invalid_request_error",
         "stub says no",
     )));
-    // Rules go in order; put ours first by starting from a stub without conventions? The
-    // conventions match only BASH:/TOOL:/tool results, so a plain prompt reaches ours.
-    let items = collect(
+    let mut items = collect(
         &rt,
         "query",
         query_with(rt.clone(), "fail please", env.options.clone()),
     )
     .await;
-    let messages: Vec<Message> = items
-        .iter()
-        .filter_map(|i| i.as_ref().ok().cloned())
-        .collect();
+    let last = items.pop().expect("some items");
+    let messages = all_ok(items);
     let result = only_result(&messages);
     assert!(result.is_error, "{result:?}");
     assert_eq!(result.api_error_status, Some(400), "{result:?}");
-    let text = result.result.clone().unwrap_or_default();
-    assert!(
-        text.contains("stub says no") || text.contains("400"),
-        "{result:?}"
+    assert_eq!(result.terminal_reason.as_deref(), Some("api_error"));
+    assert_eq!(
+        result.result.as_deref(),
+        Some("API Error: 400 stub says no")
     );
+    match &last {
+        Err(Error::Result(error)) => {
+            assert_eq!(error.api_error_status, Some(400));
+            assert_eq!(error.exit.code, Some(1));
+        }
+        other => panic!("expected Error::Result last, got {other:?}"),
+    }
+    assert!(!env.stub.main_requests().is_empty());
 }
 
 /// An API 401 is retried (`system/api_retry` messages); an interrupt then gives up at once.
@@ -836,7 +845,9 @@ pub async fn api_401_retries<R: Runtime>(rt: R) {
         .await
         .expect("interrupt answered");
     let turn = all_ok(collect(&rt, "interrupted turn", client.receive_response()).await);
-    assert!(only_result(&turn).is_error, "{turn:#?}");
+    let result = only_result(&turn);
+    assert!(result.is_error, "{turn:#?}");
+    assert_eq!(result.terminal_reason.as_deref(), Some("aborted_streaming"));
     within(&rt, STEP, "close", client.close()).await;
     assert!(
         gave_up.elapsed() < Duration::from_secs(15),
