@@ -17,8 +17,6 @@
 //! step with a timeout (the whole scenario well under 60 s). A missing CLI fails every scenario
 //! with the install hint: they never skip.
 
-#![allow(dead_code)]
-
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -63,8 +61,8 @@ pub struct Env {
     pub stub: StubApi,
     /// Options naming the CLI, the working directory and the environment.
     pub options: Options,
-    /// The temporary HOME (sessions are stored under it).
-    pub home: TestDir,
+    /// The temporary HOME (sessions are stored under it), removed on drop.
+    _home: TestDir,
     /// The working directory.
     pub work: TestDir,
 }
@@ -83,7 +81,7 @@ pub fn env() -> Env {
     Env {
         stub,
         options,
-        home,
+        _home: home,
         work,
     }
 }
@@ -511,7 +509,7 @@ impl Drop for DropFlag {
 }
 
 /// A hook that never answers, then an interrupt: the CLI cancels the callback
-/// (`control_cancel_request`) and the SDK drops its future.
+/// (`control_cancel_request`) and the SDK drops its future while the session goes on.
 pub async fn cancel_pending_hook<R: Runtime>(rt: R) {
     let env = env();
     let started = Arc::new(AtomicBool::new(false));
@@ -551,6 +549,13 @@ pub async fn cancel_pending_hook<R: Runtime>(rt: R) {
         dropped.load(Ordering::SeqCst)
     })
     .await;
+    // The session is still running, so the drop came from the CLI's cancel, not a shutdown.
+    env.stub.push_reply(Reply::text("still alive"));
+    within(&rt, STEP, "send", client.send("still there?"))
+        .await
+        .unwrap();
+    let next = all_ok(collect(&rt, "next turn", client.receive_response()).await);
+    assert_eq!(texts(&next), ["still alive"]);
     within(&rt, STEP, "close", client.close()).await;
 }
 
