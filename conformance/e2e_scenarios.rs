@@ -894,6 +894,7 @@ pub async fn invalid_option<R: Runtime>(rt: R) {
         .options
         .clone()
         .extra_arg("permission-mode", Some("bogus2".to_owned()));
+    let started = Instant::now();
     let items = collect(&rt, "query", query_with(rt.clone(), "hi", options)).await;
     match items.last() {
         Some(Err(Error::Process { stderr_tail, .. })) => {
@@ -901,6 +902,11 @@ pub async fn invalid_option<R: Runtime>(rt: R) {
         }
         other => panic!("expected Error::Process last, got {other:?} in {items:?}"),
     }
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
 }
 
 /// `include_partial_messages`: stream events arrive before the assistant message.
