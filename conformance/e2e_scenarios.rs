@@ -1,0 +1,983 @@
+//! End-to-end scenarios: the REAL Claude Code CLI (installed by `scripts/install-claude-cli`, or
+//! named by `CLAUDE_AGENT_E2E_CLI`) against the testkit's stub Messages API, driven through the
+//! SDK's public client API on any [`Runtime`].
+//!
+//! Written once, run by every adapter: an adapter's test crate includes this file and stamps one
+//! `#[test]` per scenario with [`e2e_tests!`]:
+//!
+//! ```ignore
+//! #[macro_use]
+//! #[path = "../../../conformance/e2e_scenarios.rs"]
+//! mod e2e_scenarios;
+//!
+//! e2e_tests!(|fut| my_runtime_block_on(fut), MyRuntime; hello, bash_allowed, …);
+//! ```
+//!
+//! Every scenario is `pub async fn name<R: Runtime>(rt: R)`, panics on failure, and bounds each
+//! step with a timeout (the whole scenario well under 60 s). A missing CLI fails every scenario
+//! with the install hint: they never skip.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use claude_agent_core::client::{query_with, Client, Error, Runtime, SdkMcpServer};
+use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
+use claude_agent_core::message::{ContentBlock, Message, ResultMessage, SystemMessage};
+use claude_agent_core::options::{Options, OutputFormat};
+use claude_agent_core::permission::{PermissionMode, PermissionResult};
+use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
+use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
+use futures_lite::{Stream, StreamExt};
+use serde_json::json;
+
+/// Stamps one `#[test]` per named scenario: `e2e_tests!(block_on, runtime; name, …)`.
+///
+/// `block_on` is an expression (usually a closure `|fut| …`) that runs a future to completion;
+/// it is expanded afresh in each test, so a closure's argument type is inferred per scenario.
+/// `runtime` is an expression giving the [`Runtime`] value. The including module must be named
+/// `e2e_scenarios` at the crate root.
+#[macro_export]
+macro_rules! e2e_tests {
+    ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                let block_on = $block_on;
+                block_on($crate::e2e_scenarios::$name($runtime));
+            }
+        )+
+    };
+}
+
+/// The longest any single step (a connect, one turn, a control request) may take.
+const STEP: Duration = Duration::from_secs(40);
+
+/// A stub API (with the testkit's [`conventions`](claude_agent_testkit::stub_api::conventions)),
+/// a temporary HOME and working directory, and options that run the real CLI there.
+pub struct Env {
+    /// The stub Messages API the CLI talks to.
+    pub stub: StubApi,
+    /// Options naming the CLI, the working directory and the environment.
+    pub options: Options,
+    /// The temporary HOME (sessions are stored under it), removed on drop.
+    _home: TestDir,
+    /// The working directory.
+    pub work: TestDir,
+}
+
+/// Locates the real CLI (panicking with the install hint when it is missing) and sets up an
+/// [`Env`].
+pub fn env() -> Env {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    let stub = StubApi::start_with_conventions();
+    let home = TestDir::new("home").expect("temp HOME");
+    let work = TestDir::new("work").expect("temp cwd");
+    let options = Options::new()
+        .cli_path(cli.path())
+        .cwd(work.path())
+        .envs(real_cli_env(&stub, home.path()));
+    Env {
+        stub,
+        options,
+        _home: home,
+        work,
+    }
+}
+
+/// Runs `fut`, panicking if it takes longer than `limit` (timed by the runtime under test).
+pub async fn within<R: Runtime, T>(
+    rt: &R,
+    limit: Duration,
+    what: &str,
+    fut: impl Future<Output = T>,
+) -> T {
+    let deadline = Instant::now() + limit;
+    let sleep = rt.sleep_until(deadline);
+    futures_lite::future::or(fut, async move {
+        sleep.await;
+        panic!("{what}: no outcome within {limit:?}")
+    })
+    .await
+}
+
+/// Sleeps on the runtime under test.
+pub async fn sleep<R: Runtime>(rt: &R, duration: Duration) {
+    rt.sleep_until(Instant::now() + duration).await;
+}
+
+/// Waits (polling every 20 ms) until `condition` holds, panicking after `limit`.
+pub async fn wait_until<R: Runtime>(
+    rt: &R,
+    limit: Duration,
+    what: &str,
+    condition: impl Fn() -> bool,
+) {
+    let deadline = Instant::now() + limit;
+    while !condition() {
+        assert!(Instant::now() < deadline, "{what}: not within {limit:?}");
+        sleep(rt, Duration::from_millis(20)).await;
+    }
+}
+
+/// Collects a whole stream within [`STEP`].
+pub async fn collect<R: Runtime, S>(rt: &R, what: &str, stream: S) -> Vec<Result<Message, Error>>
+where
+    S: Stream<Item = Result<Message, Error>>,
+{
+    within(rt, STEP, what, stream.collect::<Vec<_>>()).await
+}
+
+/// The messages of `items`, panicking on any error item.
+pub fn all_ok(items: Vec<Result<Message, Error>>) -> Vec<Message> {
+    items
+        .into_iter()
+        .map(|item| item.unwrap_or_else(|e| panic!("unexpected error item: {e:?}")))
+        .collect()
+}
+
+/// The text blocks of the assistant messages.
+pub fn texts(messages: &[Message]) -> Vec<String> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Assistant(a) => Some(&a.message.content),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The result messages.
+pub fn results(messages: &[Message]) -> Vec<&ResultMessage> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Result(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one result message, panicking when there is not exactly one.
+pub fn only_result(messages: &[Message]) -> &ResultMessage {
+    match results(messages).as_slice() {
+        [one] => one,
+        other => panic!("expected one result, got {}: {messages:#?}", other.len()),
+    }
+}
+
+/// The text of the tool result the CLI sent in its last main-conversation request.
+pub fn last_tool_result(stub: &StubApi) -> String {
+    stub.main_requests()
+        .last()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default()
+}
+
+/// A `can_use_tool` that allows everything and records the Bash commands it was asked about.
+fn allow_and_record(options: Options, asked: Arc<Mutex<Vec<String>>>) -> Options {
+    options.can_use_tool(move |request, _ctx| {
+        let input: serde_json::Value =
+            serde_json::from_str(request.input.get()).unwrap_or_default();
+        asked.lock().unwrap().push(format!(
+            "{}:{}",
+            request.tool_name,
+            input["command"].as_str().unwrap_or_default()
+        ));
+        async { PermissionResult::allow() }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------------------------
+
+/// A one-turn query: the echoed text, a success result with session id, usage and cost.
+pub async fn hello<R: Runtime>(rt: R) {
+    let env = env();
+    let started = Instant::now();
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "hello there", env.options.clone()),
+        )
+        .await,
+    );
+    assert_eq!(texts(&messages), ["echo: hello there"]);
+    let Some(Message::System(SystemMessage::Init(init))) = messages.first() else {
+        panic!("first message is not system/init: {messages:#?}")
+    };
+    let Some(Message::Result(result)) = messages.last() else {
+        panic!("last message is not a result: {messages:#?}")
+    };
+    assert_eq!(result.subtype, "success");
+    assert!(!result.is_error);
+    assert_eq!(result.result.as_deref(), Some("echo: hello there"));
+    assert!(!result.session_id.is_empty());
+    assert_eq!(result.session_id, init.session_id);
+    assert_eq!(result.num_turns, 1);
+    let usage = result.usage.as_ref().expect("result has usage");
+    assert!(usage.input_tokens > 0, "{usage:?}");
+    assert!(usage.output_tokens > 0, "{usage:?}");
+    let cost = result.total_cost_usd.expect("result has a cost");
+    assert!(cost > 0.0, "cost {cost}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+/// `can_use_tool` allows a Bash command that asks; its output reaches the model and the result.
+pub async fn bash_allowed<R: Runtime>(rt: R) {
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone());
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch made-by-e2e && ls", options),
+        )
+        .await,
+    );
+    assert_eq!(*asked.lock().unwrap(), ["Bash:touch made-by-e2e && ls"]);
+    assert!(env.work.path().join("made-by-e2e").exists());
+    assert!(last_tool_result(&env.stub).contains("made-by-e2e"));
+    let result = only_result(&messages);
+    assert_eq!(result.subtype, "success");
+    assert!(
+        result
+            .result
+            .as_deref()
+            .unwrap_or_default()
+            .contains("made-by-e2e"),
+        "{result:?}"
+    );
+}
+
+/// `can_use_tool` denies a Bash command: the tool does not run and the model gets our message.
+pub async fn bash_denied<R: Runtime>(rt: R) {
+    let env = env();
+    let asked = Arc::new(AtomicUsize::new(0));
+    let count = asked.clone();
+    let options = env.options.clone().can_use_tool(move |_request, _ctx| {
+        count.fetch_add(1, Ordering::SeqCst);
+        async { PermissionResult::deny("denied by the e2e test") }
+    });
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch never-made && ls", options),
+        )
+        .await,
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    assert!(!env.work.path().join("never-made").exists());
+    let tool_result = last_tool_result(&env.stub);
+    assert!(
+        tool_result.contains("denied by the e2e test"),
+        "{tool_result}"
+    );
+    assert_eq!(only_result(&messages).subtype, "success");
+}
+
+/// `updatedInput` rewrites the command: the rewritten one is what runs.
+pub async fn updated_input<R: Runtime>(rt: R) {
+    let env = env();
+    let options = env.options.clone().can_use_tool(|_request, _ctx| async {
+        let rewritten = serde_json::value::to_raw_value(
+            &json!({"command": "touch rewritten && ls", "description": "rewritten"}),
+        )
+        .expect("a JSON object serializes");
+        PermissionResult::allow().with_updated_input(rewritten)
+    });
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch original && ls", options),
+        )
+        .await,
+    );
+    assert!(env.work.path().join("rewritten").exists());
+    assert!(!env.work.path().join("original").exists());
+    let tool_result = last_tool_result(&env.stub);
+    assert!(tool_result.contains("rewritten"), "{tool_result}");
+    assert_eq!(only_result(&messages).subtype, "success");
+}
+
+/// Hooks: UserPromptSubmit, PreToolUse (letting one call through and denying the next through
+/// `permissionDecision`), PostToolUse and Stop, each with its typed input.
+pub async fn hooks<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "echo first-tool"}),
+    ));
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "echo second-tool"}),
+    ));
+    env.stub.push_reply(Reply::text("all done"));
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let record = |seen: &Arc<Mutex<Vec<String>>>| {
+        let seen = seen.clone();
+        move |input: HookInput, _id: Option<String>, _ctx| {
+            let (entry, output) = match &input {
+                HookInput::UserPromptSubmit(i) => {
+                    (format!("prompt:{}", i.prompt), HookOutput::proceed())
+                }
+                HookInput::PreToolUse(i) if i.tool_input.get().contains("second-tool") => (
+                    format!("pre:{}:deny", i.tool_name),
+                    HookOutput::deny_tool("blocked by the e2e hook"),
+                ),
+                HookInput::PreToolUse(i) => {
+                    (format!("pre:{}:allow", i.tool_name), HookOutput::proceed())
+                }
+                HookInput::PostToolUse(i) => (
+                    format!(
+                        "post:{}:{}",
+                        i.tool_name,
+                        i.tool_response.get().contains("first-tool")
+                    ),
+                    HookOutput::proceed(),
+                ),
+                HookInput::Stop(i) => (
+                    format!("stop:{}", i.base.session_id.is_empty()),
+                    HookOutput::proceed(),
+                ),
+                other => (format!("other:{:?}", other.event()), HookOutput::proceed()),
+            };
+            seen.lock().unwrap().push(entry);
+            async move { output }
+        }
+    };
+    let options = env
+        .options
+        .clone()
+        .hook(HookEvent::UserPromptSubmit, None, record(&seen))
+        .hook(HookEvent::PreToolUse, Some("Bash"), record(&seen))
+        .hook(HookEvent::PostToolUse, Some("Bash"), record(&seen))
+        .hook(HookEvent::Stop, None, record(&seen));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "use the hooks", options),
+        )
+        .await,
+    );
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            "prompt:use the hooks",
+            "pre:Bash:allow",
+            "post:Bash:true",
+            "pre:Bash:deny",
+            "stop:false",
+        ]
+    );
+    let tool_result = last_tool_result(&env.stub);
+    assert!(
+        tool_result.contains("blocked by the e2e hook"),
+        "{tool_result}"
+    );
+    assert_eq!(only_result(&messages).result.as_deref(), Some("all done"));
+}
+
+/// The model calls a tool of an in-process MCP server; its result goes back to the model.
+pub async fn mcp_tool<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let count = calls.clone();
+    let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool(
+        "add",
+        "Add two integers",
+        json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+               "required": ["a", "b"]}),
+        move |args: serde_json::Value| {
+            count.fetch_add(1, Ordering::SeqCst);
+            async move {
+                let sum = args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0);
+                Ok::<_, String>(ToolResult::text(format!("sum={sum}")))
+            }
+        },
+    ));
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(calc)
+        .allowed_tools(["mcp__calc__add"]);
+    let prompt = r#"TOOL:mcp__calc__add:{"a": 2, "b": 40}"#;
+    let messages = all_ok(collect(&rt, "query", query_with(rt.clone(), prompt, options)).await);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(last_tool_result(&env.stub), "sum=42");
+    assert_eq!(
+        only_result(&messages).result.as_deref(),
+        Some("done: sum=42")
+    );
+}
+
+/// An interrupt during a long Bash command ends the turn at once; the next turn is normal.
+///
+/// The command ends in a `touch` so that the CLI asks for it (`sleep 20 && echo …` runs without
+/// asking): the permission request says when the tool is about to start.
+pub async fn interrupt_long_tool<R: Runtime>(rt: R) {
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone());
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    within(
+        &rt,
+        STEP,
+        "send",
+        client.send("BASH:sleep 20 && touch slept"),
+    )
+    .await
+    .unwrap();
+    wait_until(&rt, STEP, "permission asked", || {
+        !asked.lock().unwrap().is_empty()
+    })
+    .await;
+    // Let the tool start.
+    sleep(&rt, Duration::from_millis(500)).await;
+    let interrupted_at = Instant::now();
+    within(&rt, STEP, "interrupt", client.interrupt())
+        .await
+        .expect("interrupt answered");
+    let first = all_ok(collect(&rt, "interrupted turn", client.receive_response()).await);
+    let result = only_result(&first);
+    assert!(
+        interrupted_at.elapsed() < Duration::from_secs(10),
+        "turn ended {:?} after the interrupt",
+        interrupted_at.elapsed()
+    );
+    assert!(result.is_error, "{result:?}");
+    assert_eq!(result.subtype, "error_during_execution", "{result:?}");
+    assert_eq!(
+        result.terminal_reason.as_deref(),
+        Some("aborted_tools"),
+        "{result:?}"
+    );
+
+    assert!(!env.work.path().join("slept").exists());
+
+    // The CLI sends the aborted tool's result with the next user text, so the conventions'
+    // "after a tool result" rule would answer; queue the reply instead.
+    env.stub.push_reply(Reply::text("second reply"));
+    within(&rt, STEP, "send", client.send("second turn"))
+        .await
+        .unwrap();
+    let second = all_ok(collect(&rt, "second turn", client.receive_response()).await);
+    assert_eq!(texts(&second), ["second reply"]);
+    let request = env.stub.main_requests().pop().expect("a request");
+    // The CLI tells the model about the interruption in the same user turn.
+    assert_eq!(
+        request.last_user_text().as_deref(),
+        Some("[Request interrupted by user for tool use]\n\nsecond turn")
+    );
+    assert_eq!(only_result(&second).subtype, "success");
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// Sets a flag when dropped: proves a callback's future was dropped.
+struct DropFlag(Arc<AtomicBool>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A hook that never answers, then an interrupt: the CLI cancels the callback
+/// (`control_cancel_request`) and the SDK drops its future while the session goes on.
+pub async fn cancel_pending_hook<R: Runtime>(rt: R) {
+    let env = env();
+    let started = Arc::new(AtomicBool::new(false));
+    let dropped = Arc::new(AtomicBool::new(false));
+    let (s, d) = (started.clone(), dropped.clone());
+    let options = env.options.clone().hook(
+        HookEvent::PreToolUse,
+        Some("Bash"),
+        move |_input, _id, _ctx| {
+            s.store(true, Ordering::SeqCst);
+            let guard = DropFlag(d.clone());
+            async move {
+                let _guard = guard;
+                std::future::pending::<HookOutput>().await
+            }
+        },
+    );
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    within(&rt, STEP, "send", client.send("BASH:echo never-runs"))
+        .await
+        .unwrap();
+    wait_until(&rt, STEP, "hook called", || started.load(Ordering::SeqCst)).await;
+    assert!(!dropped.load(Ordering::SeqCst));
+    within(&rt, STEP, "interrupt", client.interrupt())
+        .await
+        .expect("interrupt answered");
+    let turn = all_ok(collect(&rt, "interrupted turn", client.receive_response()).await);
+    assert!(only_result(&turn).is_error, "{turn:#?}");
+    wait_until(&rt, Duration::from_secs(10), "hook future dropped", || {
+        dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    // The session is still running, so the drop came from the CLI's cancel, not a shutdown.
+    env.stub.push_reply(Reply::text("still alive"));
+    within(&rt, STEP, "send", client.send("still there?"))
+        .await
+        .unwrap();
+    let next = all_ok(collect(&rt, "next turn", client.receive_response()).await);
+    assert_eq!(texts(&next), ["still alive"]);
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// Control requests: server_info, set_model (the next API call uses it), set_permission_mode
+/// (the next `system/status` carries it), mcp_status and context_usage.
+pub async fn control_requests<R: Runtime>(rt: R) {
+    let env = env();
+    let calc = SdkMcpServer::new("calc", "1.0.0");
+    let options = env.options.clone().sdk_mcp_server(calc);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let info = client.server_info().expect("initialize answered");
+    assert!(
+        info.commands.iter().any(|c| c.name == "compact"),
+        "{info:?}"
+    );
+    assert!(
+        info.claude_code_version
+            .as_deref()
+            .is_some_and(|v| !v.is_empty()),
+        "{info:?}"
+    );
+
+    within(
+        &rt,
+        STEP,
+        "set_model",
+        client.set_model(Some("claude-e2e-model")),
+    )
+    .await
+    .unwrap();
+    within(&rt, STEP, "send", client.send("which model"))
+        .await
+        .unwrap();
+    let turn = all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(texts(&turn), ["echo: which model"]);
+    assert_eq!(
+        env.stub
+            .main_requests()
+            .last()
+            .and_then(|r| r.model().map(str::to_owned))
+            .as_deref(),
+        Some("claude-e2e-model")
+    );
+
+    within(
+        &rt,
+        STEP,
+        "set_permission_mode",
+        client.set_permission_mode(PermissionMode::AcceptEdits),
+    )
+    .await
+    .unwrap();
+    let mut messages = client.receive_messages();
+    let mode = within(&rt, STEP, "system/status", async {
+        while let Some(item) = messages.next().await {
+            if let Ok(Message::System(SystemMessage::Status(status))) = item {
+                return status.permission_mode.clone();
+            }
+        }
+        None
+    })
+    .await;
+    assert_eq!(mode.as_deref(), Some("acceptEdits"));
+
+    let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+        .await
+        .unwrap();
+    let names: Vec<(&str, &str)> = status
+        .mcp_servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.status.as_str()))
+        .collect();
+    assert_eq!(names, [("calc", "connected")]);
+
+    let usage = within(&rt, STEP, "context_usage", client.context_usage())
+        .await
+        .unwrap();
+    assert!(usage.total_tokens > 0, "{usage:?}");
+    assert!(usage.max_tokens >= usage.total_tokens, "{usage:?}");
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A client over three turns: each reply is its own, and the model sees the whole conversation.
+pub async fn multi_turn<R: Runtime>(rt: R) {
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let mut session = None;
+    for turn in ["first question", "second question", "third question"] {
+        within(&rt, STEP, "send", client.send(turn)).await.unwrap();
+        let messages = all_ok(collect(&rt, "turn", client.receive_response()).await);
+        assert_eq!(texts(&messages), [format!("echo: {turn}")]);
+        let result = only_result(&messages);
+        assert_eq!(result.subtype, "success");
+        assert_eq!(
+            *session.get_or_insert(result.session_id.clone()),
+            result.session_id
+        );
+    }
+    let last = env.stub.main_requests().pop().expect("a request");
+    let body = last.body.to_string();
+    assert!(
+        body.contains("first question") && body.contains("echo: second question"),
+        "{body}"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A session resumed by id in a new process: the model sees the first conversation.
+pub async fn resume<R: Runtime>(rt: R) {
+    let env = env();
+    let first = all_ok(
+        collect(
+            &rt,
+            "first",
+            query_with(rt.clone(), "remember PINEAPPLE", env.options.clone()),
+        )
+        .await,
+    );
+    let session_id = only_result(&first).session_id.clone();
+    let options = env.options.clone().resume(session_id.clone());
+    let second = all_ok(
+        collect(
+            &rt,
+            "resumed",
+            query_with(rt.clone(), "what word?", options),
+        )
+        .await,
+    );
+    assert_eq!(texts(&second), ["echo: what word?"]);
+    let last = env.stub.main_requests().pop().expect("a request");
+    let body = last.body.to_string();
+    assert!(body.contains("remember PINEAPPLE"), "{body}");
+    assert!(body.contains("echo: remember PINEAPPLE"), "{body}");
+    assert_eq!(only_result(&second).session_id, session_id);
+}
+
+/// A background Bash task with a string prompt: the CLI starts a second turn when it finishes;
+/// both results arrive and the second turn's permission request is answered (stdin stays open).
+pub async fn background_task<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "sleep 2 && echo bg-finished", "description": "wait", "run_in_background": true}),
+    ));
+    env.stub.push_reply(Reply::text("started it"));
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "touch after-bg && ls", "description": "follow up"}),
+    ));
+    env.stub.push_reply(Reply::text("followed up"));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone());
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "run it in the background", options),
+        )
+        .await,
+    );
+    let found: Vec<_> = results(&messages)
+        .iter()
+        .map(|r| (r.subtype.as_str(), r.result.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("success", "started it".to_owned()),
+            ("success", "followed up".to_owned())
+        ],
+        "{messages:#?}"
+    );
+    // `sleep … && echo …` is read-only: the CLI runs it without asking. The second turn's
+    // `touch` asks, and is answered.
+    assert_eq!(*asked.lock().unwrap(), ["Bash:touch after-bg && ls"]);
+    assert!(env.work.path().join("after-bg").exists());
+}
+
+/// `max_turns(1)` with a tool call: the `error_max_turns` result reaches the user as a message,
+/// followed by an [`Error::Result`] saying the same (the CLI exits 1), and nothing else.
+pub async fn max_turns<R: Runtime>(rt: R) {
+    let env = env();
+    let options = env.options.clone().max_turns(1);
+    let mut items = collect(
+        &rt,
+        "query",
+        query_with(rt.clone(), "BASH:echo one-turn", options),
+    )
+    .await;
+    let last = items.pop().expect("some items");
+    let messages = all_ok(items);
+    let result = only_result(&messages);
+    assert_eq!(result.subtype, "error_max_turns", "{result:?}");
+    assert!(result.is_error);
+    assert!(
+        matches!(messages.last(), Some(Message::Result(_))),
+        "{messages:#?}"
+    );
+    match &last {
+        Err(Error::Result(error)) => {
+            assert_eq!(error.subtype, "error_max_turns");
+            assert_eq!(error.exit.code, Some(1));
+        }
+        other => panic!("expected Error::Result last, got {other:?}"),
+    }
+}
+
+/// An API 400: an error result with `api_error_status` 400, then [`Error::Result`] (the CLI
+/// exits 1).
+///
+/// The real CLI reports it as subtype `success` with `is_error: true` and `terminal_reason`
+/// `api_error`, after trying the turn again without its betas (six requests in all); the rule
+/// answers every one of them (a plain prompt matches none of the conventions).
+pub async fn api_400<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.add_rule(Rule::any().reply(Reply::error(
+        400,
+        "invalid_request_error",
+        "stub says no",
+    )));
+    let mut items = collect(
+        &rt,
+        "query",
+        query_with(rt.clone(), "fail please", env.options.clone()),
+    )
+    .await;
+    let last = items.pop().expect("some items");
+    let messages = all_ok(items);
+    let result = only_result(&messages);
+    assert!(result.is_error, "{result:?}");
+    assert_eq!(result.api_error_status, Some(400), "{result:?}");
+    assert_eq!(result.terminal_reason.as_deref(), Some("api_error"));
+    assert_eq!(
+        result.result.as_deref(),
+        Some("API Error: 400 stub says no")
+    );
+    match &last {
+        Err(Error::Result(error)) => {
+            assert_eq!(error.api_error_status, Some(400));
+            assert_eq!(error.exit.code, Some(1));
+        }
+        other => panic!("expected Error::Result last, got {other:?}"),
+    }
+    assert!(!env.stub.main_requests().is_empty());
+}
+
+/// An API 401 is retried (`system/api_retry` messages); an interrupt then gives up at once.
+pub async fn api_401_retries<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.add_rule(
+        Rule::any().reply(Reply::error(401, "authentication_error", "bad key").retryable()),
+    );
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    within(&rt, STEP, "send", client.send("hello"))
+        .await
+        .unwrap();
+    let mut messages = client.receive_messages();
+    let retry = within(&rt, STEP, "system/api_retry", async {
+        while let Some(item) = messages.next().await {
+            if let Ok(Message::System(SystemMessage::ApiRetry(retry))) = item {
+                return retry;
+            }
+        }
+        panic!("stream ended without api_retry")
+    })
+    .await;
+    assert_eq!(retry.error_status, Some(401), "{retry:?}");
+    assert!(retry.attempt >= 1);
+    let gave_up = Instant::now();
+    within(&rt, STEP, "interrupt", client.interrupt())
+        .await
+        .expect("interrupt answered");
+    let turn = all_ok(collect(&rt, "interrupted turn", client.receive_response()).await);
+    let result = only_result(&turn);
+    assert!(result.is_error, "{turn:#?}");
+    assert_eq!(result.terminal_reason.as_deref(), Some("aborted_streaming"));
+    within(&rt, STEP, "close", client.close()).await;
+    assert!(
+        gave_up.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        gave_up.elapsed()
+    );
+}
+
+/// An invalid permission mode: the CLI exits at once and the error carries its stderr.
+pub async fn invalid_option<R: Runtime>(rt: R) {
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .permission_mode(PermissionMode::from_name("bogus"));
+    let started = Instant::now();
+    match within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    {
+        Err(Error::Process { exit, stderr_tail }) => {
+            assert_eq!(exit.code, Some(1));
+            assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
+        }
+        other => panic!("expected Error::Process, got {other:?}"),
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+
+    // The same through `extra_arg` and `query`: the error is the stream's last item.
+    let options = env
+        .options
+        .clone()
+        .extra_arg("permission-mode", Some("bogus2".to_owned()));
+    let started = Instant::now();
+    let items = collect(&rt, "query", query_with(rt.clone(), "hi", options)).await;
+    match items.last() {
+        Some(Err(Error::Process { stderr_tail, .. })) => {
+            assert!(stderr_tail.contains("bogus2"), "{stderr_tail}")
+        }
+        other => panic!("expected Error::Process last, got {other:?} in {items:?}"),
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+/// `include_partial_messages`: stream events arrive before the assistant message.
+pub async fn partial_messages<R: Runtime>(rt: R) {
+    let env = env();
+    let options = env.options.clone().include_partial_messages(true);
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "stream this reply", options),
+        )
+        .await,
+    );
+    let assistant_at = messages
+        .iter()
+        .position(|m| matches!(m, Message::Assistant(_)))
+        .expect("an assistant message");
+    let events: Vec<&str> = messages[..assistant_at]
+        .iter()
+        .filter_map(|m| match m {
+            Message::StreamEvent(e) => Some(e.event.get()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        events.iter().any(|e| e.contains("\"message_start\"")),
+        "{events:?}"
+    );
+    let deltas: String = events
+        .iter()
+        .filter_map(|e| serde_json::from_str::<serde_json::Value>(e).ok())
+        .filter(|e| e["type"] == "content_block_delta")
+        .filter_map(|e| e["delta"]["text"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(deltas, "echo: stream this reply");
+    assert_eq!(texts(&messages), ["echo: stream this reply"]);
+}
+
+/// Structured output: the model calls `StructuredOutput` with a matching object, which arrives as
+/// `result.structured_output`.
+pub async fn structured_output<R: Runtime>(rt: R) {
+    let env = env();
+    let schema = json!({
+        "type": "object",
+        "properties": {"answer": {"type": "integer"}},
+        "required": ["answer"]
+    });
+    env.stub
+        .push_reply(Reply::tool_use("StructuredOutput", json!({"answer": 42})));
+    let options = env
+        .options
+        .clone()
+        .output_format(OutputFormat::JsonSchema(schema));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "answer in JSON", options),
+        )
+        .await,
+    );
+    let result = only_result(&messages);
+    assert_eq!(result.subtype, "success", "{result:?}");
+    let structured: serde_json::Value = serde_json::from_str(
+        result
+            .structured_output
+            .as_ref()
+            .expect("structured_output")
+            .get(),
+    )
+    .expect("JSON");
+    assert_eq!(structured, json!({"answer": 42}));
+}
