@@ -187,7 +187,7 @@ fn first_tool_result(msgs: &[Message]) -> (UserMessage, ToolResultBlock) {
     let ContentBlock::ToolResult(r) = &blocks[0] else {
         panic!("{blocks:?}")
     };
-    (u.clone(), r.clone())
+    ((**u).clone(), r.clone())
 }
 
 #[test]

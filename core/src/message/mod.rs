@@ -68,27 +68,27 @@ use serde_json::value::RawValue;
 #[non_exhaustive]
 pub enum Message {
     /// `assistant`: one completed content block of a model reply.
-    Assistant(AssistantMessage),
+    Assistant(Box<AssistantMessage>),
     /// `user`: tool results, or a replay of a message the host wrote.
-    User(UserMessage),
+    User(Box<UserMessage>),
     /// `result`: the end of a turn.
-    Result(ResultMessage),
+    Result(Box<ResultMessage>),
     /// `system`, by subtype.
     System(SystemMessage),
     /// `stream_event`: a partial-message stream event.
-    StreamEvent(StreamEvent),
+    StreamEvent(Box<StreamEvent>),
     /// `rate_limit_event`.
-    RateLimit(RateLimitEvent),
+    RateLimit(Box<RateLimitEvent>),
     /// `tool_progress`.
-    ToolProgress(ToolProgress),
+    ToolProgress(Box<ToolProgress>),
     /// `tool_use_summary`.
-    ToolUseSummary(ToolUseSummary),
+    ToolUseSummary(Box<ToolUseSummary>),
     /// `auth_status`.
-    AuthStatus(AuthStatus),
+    AuthStatus(Box<AuthStatus>),
     /// `prompt_suggestion`.
-    PromptSuggestion(PromptSuggestion),
+    PromptSuggestion(Box<PromptSuggestion>),
     /// `conversation_reset`.
-    ConversationReset(ConversationReset),
+    ConversationReset(Box<ConversationReset>),
     /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
 }

@@ -37,9 +37,12 @@ pub(crate) trait WholeLine: DeserializeOwned {
     fn set_raw(&mut self, raw: RawLine);
 }
 
-/// Parse `line` into `T` and keep the line itself inside it.
-pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<T, serde_json::Error> {
-    let mut msg: T = serde_json::from_str(line)?;
+/// Parse `line` into a boxed `T` and keep the line itself inside it.
+///
+/// Boxed because messages are queued and handed through several layers: moving a pointer is
+/// cheaper than moving a struct of a few hundred bytes each time.
+pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json::Error> {
+    let mut msg: Box<T> = Box::new(serde_json::from_str(line)?);
     msg.set_raw(RawLine(line.into()));
     Ok(msg)
 }
