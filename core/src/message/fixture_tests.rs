@@ -133,7 +133,8 @@ fn hello_fields() {
         panic!()
     };
     assert_eq!(a.parent_tool_use_id, None);
-    assert_eq!(a.message.model, "claude-opus-5-5");
+    assert_eq!(a.model(), Some("claude-opus-5-5"));
+    assert_eq!(a.message_id(), Some("msg_fake_1"));
     assert!(
         matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "echo: hello there")
     );
@@ -159,10 +160,7 @@ fn hello_fields() {
     );
     assert!(r.permission_denials.is_empty() && r.errors.is_empty());
     assert_eq!(r.usage.as_ref().map(|u| u.input_tokens), Some(12));
-    assert_eq!(
-        r.uuid.as_deref(),
-        Some("727ca1e5-d066-42dc-ba91-329d85120c60")
-    );
+    assert_eq!(r.uuid(), Some("727ca1e5-d066-42dc-ba91-329d85120c60"));
 }
 
 fn first_tool_use(msgs: &[Message]) -> ToolUseBlock {
@@ -205,12 +203,11 @@ fn tool_use_and_tool_result() {
     assert_eq!(r.is_error, Some(false));
     assert!(matches!(&r.content, Some(MessageContent::Text(t)) if t == "hi-from-bash"));
     assert!(u
-        .tool_use_result
-        .as_ref()
+        .tool_use_result()
         .unwrap()
-        .get()
         .starts_with(r#"{"stdout":"hi-from-bash""#));
-    assert!(u.uuid.is_some() && !u.is_replay && !u.is_synthetic);
+    assert!(u.uuid().is_some() && !u.is_replay && !u.is_synthetic);
+    assert!(u.timestamp().is_some_and(|t| t.starts_with("20")));
 }
 
 #[test]
@@ -229,7 +226,7 @@ fn denied_tool_use() {
     );
     assert!(matches!(&r.content, Some(MessageContent::Text(t)) if t == "not allowed by policy"));
     assert_eq!(
-        u.tool_use_result.unwrap().get(),
+        u.tool_use_result().unwrap(),
         r#""Error: not allowed by policy""#
     );
 }
@@ -251,7 +248,7 @@ fn mcp_tool_result_blocks() {
     };
     assert!(matches!(&inner[0], ContentBlock::Text(t) if t.text == "42"));
     assert_eq!(
-        u.tool_use_result.as_ref().unwrap().get(),
+        u.tool_use_result().unwrap(),
         r#"[{"type":"text","text":"42"}]"#
     );
     let Message::System(SystemMessage::Init(init)) = &msgs[0] else {

@@ -24,6 +24,7 @@
 mod assistant;
 mod content;
 mod lenient;
+mod line_text;
 mod other;
 mod raw;
 mod result;

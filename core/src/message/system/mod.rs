@@ -36,9 +36,8 @@ macro_rules! system_message {
             /// The session id.
             #[serde(default)]
             pub session_id: String,
-            /// This message's id.
-            #[serde(default)]
-            pub uuid: Option<String>,
+            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+            uuid: Option<crate::message::line_text::LineText>,
             #[serde(skip)]
             raw: $crate::message::raw::RawLine,
         }
