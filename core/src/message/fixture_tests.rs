@@ -122,11 +122,13 @@ fn hello_fields() {
     let Message::System(SystemMessage::Init(init)) = &msgs[0] else {
         panic!("{:?}", msgs[0])
     };
-    assert_eq!(init.model, "claude-opus-5-5");
-    assert_eq!(init.permission_mode, "default");
+    assert_eq!(init.model(), Some("claude-opus-5-5"));
+    assert_eq!(init.permission_mode(), Some("default"));
+    assert_eq!(init.cwd().map(|c| c.starts_with('/')), Some(true));
     assert!(init.tools.contains("Bash"));
     assert_eq!(init.tools.to_vec()[0], "Task");
-    assert_eq!(init.claude_code_version.as_deref(), Some("2.1.330"));
+    assert_eq!(init.claude_code_version(), Some("2.1.330"));
+    assert_eq!(init.plugin_errors(), None);
     assert_eq!(init.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
 
     let Message::Assistant(a) = &msgs[1] else {

@@ -1,42 +1,37 @@
 //! `system`/`init`: the session's setup, printed at the start of each turn.
 
 use super::system_message;
+use crate::message::line_text::{self, LineText};
 use crate::message::StringList;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 system_message! {
     /// `system`/`init`: tools, model, MCP servers, commands and settings of the session.
     ///
-    /// Printed at the start of **each** turn.
+    /// Printed at the start of **each** turn. The scalar settings (`cwd()`, `model()`,
+    /// `permission_mode()`, …) are read from the stored line by methods.
     pub struct Init {
-        /// The working directory.
-        #[serde(default)]
-        pub cwd: String,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        cwd: Option<LineText>,
         /// The tools the model can use.
         #[serde(default)]
         pub tools: StringList,
         /// MCP servers and their connection status.
         #[serde(default)]
         pub mcp_servers: Vec<McpServerStatus>,
-        /// The model.
-        #[serde(default)]
-        pub model: String,
-        /// The permission mode (`permissionMode`).
-        #[serde(default, rename = "permissionMode")]
-        pub permission_mode: String,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        model: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str", rename = "permissionMode")]
+        permission_mode: Option<LineText>,
         /// Slash commands.
         #[serde(default)]
         pub slash_commands: StringList,
-        /// Where the API key comes from (`apiKeySource`).
-        #[serde(default, rename = "apiKeySource")]
-        pub api_key_source: Option<String>,
-        /// The CLI version.
-        #[serde(default)]
-        pub claude_code_version: Option<String>,
-        /// The output style.
-        #[serde(default)]
-        pub output_style: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_str", rename = "apiKeySource")]
+        api_key_source: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        claude_code_version: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        output_style: Option<LineText>,
         /// Available agents.
         #[serde(default)]
         pub agents: StringList,
@@ -52,18 +47,63 @@ system_message! {
         /// Protocol capabilities of this CLI (`interrupt_receipt_v1`, …).
         #[serde(default)]
         pub capabilities: StringList,
-        /// `on`, `off` or `cooldown`.
-        #[serde(default)]
-        pub fast_mode_state: Option<String>,
-        /// The reasoning effort.
-        #[serde(default)]
-        pub effort: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        fast_mode_state: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        effort: Option<LineText>,
         /// Slash commands that only work in a terminal.
         #[serde(default)]
         pub terminal_slash_commands: StringList,
-        /// Plugin load errors, as raw JSON.
-        #[serde(default)]
-        pub plugin_errors: Option<Box<RawValue>>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        plugin_errors: Option<LineText>,
+    }
+}
+
+/// Scalar settings of the session, read from the stored line.
+impl Init {
+    /// The working directory.
+    pub fn cwd(&self) -> Option<&str> {
+        self.line_text(&self.cwd)
+    }
+
+    /// The model.
+    pub fn model(&self) -> Option<&str> {
+        self.line_text(&self.model)
+    }
+
+    /// The permission mode (`permissionMode`).
+    pub fn permission_mode(&self) -> Option<&str> {
+        self.line_text(&self.permission_mode)
+    }
+
+    /// Where the API key comes from (`apiKeySource`).
+    pub fn api_key_source(&self) -> Option<&str> {
+        self.line_text(&self.api_key_source)
+    }
+
+    /// The CLI version.
+    pub fn claude_code_version(&self) -> Option<&str> {
+        self.line_text(&self.claude_code_version)
+    }
+
+    /// The output style.
+    pub fn output_style(&self) -> Option<&str> {
+        self.line_text(&self.output_style)
+    }
+
+    /// `on`, `off` or `cooldown`.
+    pub fn fast_mode_state(&self) -> Option<&str> {
+        self.line_text(&self.fast_mode_state)
+    }
+
+    /// The reasoning effort.
+    pub fn effort(&self) -> Option<&str> {
+        self.line_text(&self.effort)
+    }
+
+    /// Plugin load errors, as JSON text.
+    pub fn plugin_errors(&self) -> Option<&str> {
+        self.line_text(&self.plugin_errors)
     }
 }
 

@@ -27,12 +27,12 @@ use serde_json::value::RawValue;
 
 /// Declares a system message struct: the given fields plus `session_id`, `uuid` and the original line.
 macro_rules! system_message {
-    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty,)* }) => {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* $vis:vis $field:ident : $ty:ty,)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, serde::Deserialize)]
         #[non_exhaustive]
         pub struct $name {
-            $($(#[$fmeta])* pub $field: $ty,)*
+            $($(#[$fmeta])* $vis $field: $ty,)*
             /// The session id.
             #[serde(default)]
             pub session_id: String,
