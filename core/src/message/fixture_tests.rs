@@ -129,6 +129,11 @@ fn hello_fields() {
     assert_eq!(init.tools.to_vec()[0], "Task");
     assert_eq!(init.claude_code_version(), Some("2.1.330"));
     assert_eq!(init.plugin_errors(), None);
+    let plugins = init.plugins();
+    assert!(
+        !plugins.is_empty() && plugins.iter().all(|p| !p.name.is_empty()),
+        "{plugins:?}"
+    );
     assert_eq!(init.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
 
     let Message::Assistant(a) = &msgs[1] else {

@@ -4,6 +4,7 @@ use super::system_message;
 use crate::message::line_text::{self, LineText};
 use crate::message::StringList;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 system_message! {
     /// `system`/`init`: tools, model, MCP servers, commands and settings of the session.
@@ -38,9 +39,8 @@ system_message! {
         /// Available skills.
         #[serde(default)]
         pub skills: StringList,
-        /// Loaded plugins.
-        #[serde(default)]
-        pub plugins: Vec<PluginInfo>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        plugins: Option<LineText>,
         /// API betas in use.
         #[serde(default)]
         pub betas: StringList,
@@ -101,6 +101,20 @@ impl Init {
         self.line_text(&self.effort)
     }
 
+    /// Loaded plugins, read from the line on each call (most hosts never ask).
+    ///
+    /// Entries that do not fit [`PluginInfo`] are skipped; the JSON text is in [`Init::raw_json`].
+    pub fn plugins(&self) -> Vec<PluginInfo> {
+        let Some(json) = self.line_text(&self.plugins) else {
+            return Vec::new();
+        };
+        // The text was checked to be JSON when the line was parsed; an array of something
+        // else gives an empty list rather than an error.
+        serde_json::from_str::<Vec<Lenient<PluginInfo>>>(json)
+            .map(|items| items.into_iter().filter_map(|item| item.0).collect())
+            .unwrap_or_default()
+    }
+
     /// Plugin load errors, as JSON text.
     pub fn plugin_errors(&self) -> Option<&str> {
         self.line_text(&self.plugin_errors)
@@ -122,7 +136,7 @@ pub struct McpServerStatus {
     pub source: Option<String>,
 }
 
-/// One plugin of [`Init::plugins`].
+/// One plugin of [`Init::plugins()`].
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PluginInfo {
@@ -138,4 +152,33 @@ pub struct PluginInfo {
     /// Its version.
     #[serde(default)]
     pub version: Option<String>,
+}
+
+/// An item that is `None` when it does not fit `T`.
+struct Lenient<T>(Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(d)?;
+        Ok(Lenient(serde_json::from_str(raw.get()).ok()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::message::{peek_tags, Message, SystemMessage};
+
+    #[test]
+    fn settings_and_plugins_read_from_the_line() {
+        let line = r#"{"type":"system","subtype":"init","cwd":"/w\"s","model":"m","plugins":[{"name":"a","path":"builtin"},3,{"name":"b","path":"p","version":"1"}],"session_id":"s","uuid":"u"}"#;
+        let Ok(Message::System(SystemMessage::Init(init))) =
+            Message::parse_tagged(line, &peek_tags(line).unwrap())
+        else {
+            panic!("not an init")
+        };
+        assert_eq!((init.cwd(), init.model()), (Some("/w\"s"), Some("m")));
+        assert_eq!((init.effort(), init.uuid()), (None, Some("u")));
+        let names: Vec<_> = init.plugins().into_iter().map(|p| p.name).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
 }
