@@ -6,9 +6,12 @@
 //! - `Message::parse_tagged(line, &tags)`: the typed parse of a non-control line.
 //! - `UserInput`: a user message to write to stdin; `UserInput::to_json_line()`.
 //!
-//! Each line is parsed once, straight into typed structs; rarely read parts stay
-//! [`RawValue`]s, and every message keeps its original line ([`Message::raw_json`]), so no field the
-//! CLI sends is ever lost. Unknown `type`s, `system` subtypes and content-block types are kept as raw JSON.
+//! Each line is parsed once, straight into typed structs (boxed, so a [`Message`] is cheap to
+//! move). Every message keeps its original line ([`Message::raw_json`]), so no field the CLI sends
+//! is ever lost; fields the CLI always sends but hosts rarely read (`uuid()`, `timestamp()`, a stream
+//! event's JSON, a tool's structured output, most `init` settings) are read from that line by
+//! methods instead of being copied out at parse time. Unknown `type`s, `system` subtypes and
+//! content-block types are kept as raw JSON.
 //!
 //! ```
 //! use claude_agent_core::message::{peek_tags, Message};
