@@ -18,10 +18,16 @@ thread_local! {
 
 /// Run `parse` with `line` registered as the line that field positions refer to.
 pub(crate) fn with_line<T>(line: &str, parse: impl FnOnce() -> T) -> T {
-    let previous = LINE.replace((line.as_ptr() as usize, line.len()));
-    let result = parse();
-    LINE.set(previous);
-    result
+    /// Restores the previous registration even if `parse` unwinds, so no later parse can take a
+    /// stale address for a position.
+    struct Restore((usize, usize));
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LINE.set(self.0);
+        }
+    }
+    let _restore = Restore(LINE.replace((line.as_ptr() as usize, line.len())));
+    parse()
 }
 
 /// The text of one field: where it is in the message's line, or an owned copy when it is not a
