@@ -1,6 +1,7 @@
 //! `assistant` messages: one per completed content block of a model reply (PROTOCOL-REFERENCE §2.1).
 
 use super::content::ContentBlock;
+use super::line_text::{self, LineText};
 use super::raw::{whole_line_messages, RawLine};
 use super::usage::Usage;
 use serde::Deserialize;
@@ -17,6 +18,7 @@ use serde_json::value::RawValue;
 /// let line = r#"{"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
 /// let Message::Assistant(a) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
 /// assert!(matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "hi"));
+/// assert_eq!((a.message_id(), a.model()), (Some("msg_1"), Some("m")));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -32,15 +34,12 @@ pub struct AssistantMessage {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
-    /// When the CLI produced it (ISO 8601).
-    #[serde(default)]
-    pub timestamp: Option<String>,
-    /// The API request id.
-    #[serde(default)]
-    pub request_id: Option<String>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    uuid: Option<LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    timestamp: Option<LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    request_id: Option<LineText>,
     /// The `uuid` of the user message this answers, when the host sent one.
     #[serde(default)]
     pub user_message_uuid: Option<String>,
@@ -60,16 +59,15 @@ pub struct AssistantMessage {
     raw: RawLine,
 }
 
-/// The Messages API part of an [`AssistantMessage`].
+/// The Messages API part of an [`AssistantMessage`] (its `id` and `model` are read with
+/// [`AssistantMessage::message_id`] and [`AssistantMessage::model`]).
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct AssistantBody {
-    /// The API message id (shared by the frames of one reply).
-    #[serde(default)]
-    pub id: String,
-    /// The model that replied.
-    #[serde(default)]
-    pub model: String,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    id: Option<LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    model: Option<LineText>,
     /// The content blocks (usually one per frame).
     #[serde(default)]
     pub content: Vec<ContentBlock>,
@@ -85,6 +83,28 @@ pub struct AssistantBody {
     /// Context management details, as raw JSON.
     #[serde(default)]
     pub context_management: Option<Box<RawValue>>,
+}
+
+impl AssistantMessage {
+    /// The API message id (`message.id`, shared by the frames of one reply).
+    pub fn message_id(&self) -> Option<&str> {
+        self.line_text(&self.message.id)
+    }
+
+    /// The model that replied (`message.model`).
+    pub fn model(&self) -> Option<&str> {
+        self.line_text(&self.message.model)
+    }
+
+    /// When the CLI produced it (ISO 8601).
+    pub fn timestamp(&self) -> Option<&str> {
+        self.line_text(&self.timestamp)
+    }
+
+    /// The API request id.
+    pub fn request_id(&self) -> Option<&str> {
+        self.line_text(&self.request_id)
+    }
 }
 
 whole_line_messages!(AssistantMessage);

@@ -122,18 +122,26 @@ fn hello_fields() {
     let Message::System(SystemMessage::Init(init)) = &msgs[0] else {
         panic!("{:?}", msgs[0])
     };
-    assert_eq!(init.model, "claude-opus-5-5");
-    assert_eq!(init.permission_mode, "default");
+    assert_eq!(init.model(), Some("claude-opus-5-5"));
+    assert_eq!(init.permission_mode(), Some("default"));
+    assert_eq!(init.cwd().map(|c| c.starts_with('/')), Some(true));
     assert!(init.tools.contains("Bash"));
     assert_eq!(init.tools.to_vec()[0], "Task");
-    assert_eq!(init.claude_code_version.as_deref(), Some("2.1.330"));
+    assert_eq!(init.claude_code_version(), Some("2.1.330"));
+    assert_eq!(init.plugin_errors(), None);
+    let plugins = init.plugins();
+    assert!(
+        !plugins.is_empty() && plugins.iter().all(|p| !p.name.is_empty()),
+        "{plugins:?}"
+    );
     assert_eq!(init.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
 
     let Message::Assistant(a) = &msgs[1] else {
         panic!()
     };
     assert_eq!(a.parent_tool_use_id, None);
-    assert_eq!(a.message.model, "claude-opus-5-5");
+    assert_eq!(a.model(), Some("claude-opus-5-5"));
+    assert_eq!(a.message_id(), Some("msg_fake_1"));
     assert!(
         matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "echo: hello there")
     );
@@ -159,10 +167,7 @@ fn hello_fields() {
     );
     assert!(r.permission_denials.is_empty() && r.errors.is_empty());
     assert_eq!(r.usage.as_ref().map(|u| u.input_tokens), Some(12));
-    assert_eq!(
-        r.uuid.as_deref(),
-        Some("727ca1e5-d066-42dc-ba91-329d85120c60")
-    );
+    assert_eq!(r.uuid(), Some("727ca1e5-d066-42dc-ba91-329d85120c60"));
 }
 
 fn first_tool_use(msgs: &[Message]) -> ToolUseBlock {
@@ -187,7 +192,7 @@ fn first_tool_result(msgs: &[Message]) -> (UserMessage, ToolResultBlock) {
     let ContentBlock::ToolResult(r) = &blocks[0] else {
         panic!("{blocks:?}")
     };
-    (u.clone(), r.clone())
+    ((**u).clone(), r.clone())
 }
 
 #[test]
@@ -205,12 +210,11 @@ fn tool_use_and_tool_result() {
     assert_eq!(r.is_error, Some(false));
     assert!(matches!(&r.content, Some(MessageContent::Text(t)) if t == "hi-from-bash"));
     assert!(u
-        .tool_use_result
-        .as_ref()
+        .tool_use_result()
         .unwrap()
-        .get()
         .starts_with(r#"{"stdout":"hi-from-bash""#));
-    assert!(u.uuid.is_some() && !u.is_replay && !u.is_synthetic);
+    assert!(u.uuid().is_some() && !u.is_replay && !u.is_synthetic);
+    assert!(u.timestamp().is_some_and(|t| t.starts_with("20")));
 }
 
 #[test]
@@ -229,7 +233,7 @@ fn denied_tool_use() {
     );
     assert!(matches!(&r.content, Some(MessageContent::Text(t)) if t == "not allowed by policy"));
     assert_eq!(
-        u.tool_use_result.unwrap().get(),
+        u.tool_use_result().unwrap(),
         r#""Error: not allowed by policy""#
     );
 }
@@ -251,7 +255,7 @@ fn mcp_tool_result_blocks() {
     };
     assert!(matches!(&inner[0], ContentBlock::Text(t) if t.text == "42"));
     assert_eq!(
-        u.tool_use_result.as_ref().unwrap().get(),
+        u.tool_use_result().unwrap(),
         r#"[{"type":"text","text":"42"}]"#
     );
     let Message::System(SystemMessage::Init(init)) = &msgs[0] else {

@@ -6,9 +6,12 @@
 //! - `Message::parse_tagged(line, &tags)`: the typed parse of a non-control line.
 //! - `UserInput`: a user message to write to stdin; `UserInput::to_json_line()`.
 //!
-//! Each line is parsed once, straight into typed structs; rarely read parts stay
-//! [`RawValue`]s, and every message keeps its original line ([`Message::raw_json`]), so no field the
-//! CLI sends is ever lost. Unknown `type`s, `system` subtypes and content-block types are kept as raw JSON.
+//! Each line is parsed once, straight into typed structs (boxed, so a [`Message`] is cheap to
+//! move). Every message keeps its original line ([`Message::raw_json`]), so no field the CLI sends
+//! is ever lost; fields the CLI always sends but hosts rarely read (`uuid()`, `timestamp()`, a stream
+//! event's JSON, a tool's structured output, most `init` settings) are read from that line by
+//! methods instead of being copied out at parse time. Unknown `type`s, `system` subtypes and
+//! content-block types are kept as raw JSON.
 //!
 //! ```
 //! use claude_agent_core::message::{peek_tags, Message};
@@ -24,6 +27,7 @@
 mod assistant;
 mod content;
 mod lenient;
+mod line_text;
 mod other;
 mod raw;
 mod result;
@@ -68,27 +72,27 @@ use serde_json::value::RawValue;
 #[non_exhaustive]
 pub enum Message {
     /// `assistant`: one completed content block of a model reply.
-    Assistant(AssistantMessage),
+    Assistant(Box<AssistantMessage>),
     /// `user`: tool results, or a replay of a message the host wrote.
-    User(UserMessage),
+    User(Box<UserMessage>),
     /// `result`: the end of a turn.
-    Result(ResultMessage),
+    Result(Box<ResultMessage>),
     /// `system`, by subtype.
     System(SystemMessage),
     /// `stream_event`: a partial-message stream event.
-    StreamEvent(StreamEvent),
+    StreamEvent(Box<StreamEvent>),
     /// `rate_limit_event`.
-    RateLimit(RateLimitEvent),
+    RateLimit(Box<RateLimitEvent>),
     /// `tool_progress`.
-    ToolProgress(ToolProgress),
+    ToolProgress(Box<ToolProgress>),
     /// `tool_use_summary`.
-    ToolUseSummary(ToolUseSummary),
+    ToolUseSummary(Box<ToolUseSummary>),
     /// `auth_status`.
-    AuthStatus(AuthStatus),
+    AuthStatus(Box<AuthStatus>),
     /// `prompt_suggestion`.
-    PromptSuggestion(PromptSuggestion),
+    PromptSuggestion(Box<PromptSuggestion>),
     /// `conversation_reset`.
-    ConversationReset(ConversationReset),
+    ConversationReset(Box<ConversationReset>),
     /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
 }

@@ -13,9 +13,8 @@ pub struct RateLimitEvent {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
     raw: RawLine,
 }
@@ -73,9 +72,8 @@ pub struct ToolProgress {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
     raw: RawLine,
 }
@@ -93,9 +91,8 @@ pub struct ToolUseSummary {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
     raw: RawLine,
 }
@@ -116,9 +113,8 @@ pub struct AuthStatus {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
     raw: RawLine,
 }
@@ -133,9 +129,8 @@ pub struct PromptSuggestion {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
     raw: RawLine,
 }
@@ -159,9 +154,8 @@ pub struct ConversationReset {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
     raw: RawLine,
 }

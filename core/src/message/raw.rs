@@ -1,5 +1,6 @@
 //! The original line kept inside every typed message, so that fields this crate does not model are never lost.
 
+use super::line_text::with_line;
 use serde::de::DeserializeOwned;
 use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
@@ -33,25 +34,45 @@ impl Serialize for RawLine {
 }
 
 /// A typed message that carries its original line.
+///
+/// `DeserializeOwned`, but fields read with [`super::line_text::optional_json`] need the text to be
+/// borrowable, as it is in [`parse_line`].
 pub(crate) trait WholeLine: DeserializeOwned {
     fn set_raw(&mut self, raw: RawLine);
 }
 
-/// Parse `line` into `T` and keep the line itself inside it.
-pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<T, serde_json::Error> {
-    let mut msg: T = serde_json::from_str(line)?;
+/// Parse `line` into a boxed `T` and keep the line itself inside it.
+///
+/// Boxed because messages are queued and handed through several layers: moving a pointer is
+/// cheaper than moving a struct of a few hundred bytes each time.
+pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json::Error> {
+    let mut msg: Box<T> = Box::new(with_line(line, || serde_json::from_str(line))?);
     msg.set_raw(RawLine(line.into()));
     Ok(msg)
 }
 
 /// For each type: `raw_json()`, `Serialize` (writes the original line) and [`WholeLine`].
-/// Each type must have a `raw: RawLine` field marked `#[serde(skip)]`.
+/// Each type must have a `raw: RawLine` field marked `#[serde(skip)]` and a `uuid: Option<LineText>` field
+/// read with `line_text::optional_str`; `uuid()` reads it.
 macro_rules! whole_line_messages {
     ($($ty:ty),* $(,)?) => {$(
         impl $ty {
             /// The exact line the CLI printed for this message, including every field this crate does not model.
             pub fn raw_json(&self) -> &str {
                 self.raw.as_str()
+            }
+
+            /// This message's id (`uuid`).
+            pub fn uuid(&self) -> Option<&str> {
+                self.line_text(&self.uuid)
+            }
+
+            /// The text of a field kept as a position in the line.
+            fn line_text<'a>(
+                &'a self,
+                field: &'a Option<$crate::message::line_text::LineText>,
+            ) -> Option<&'a str> {
+                field.as_ref().map(|text| text.get(self.raw.as_str()))
             }
         }
 

@@ -40,9 +40,8 @@ pub struct ResultMessage {
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    uuid: Option<crate::message::line_text::LineText>,
     /// Wall time of the turn, in milliseconds.
     #[serde(default, deserialize_with = "lenient::whole")]
     pub duration_ms: u64,

@@ -1,10 +1,10 @@
 //! `stream_event` messages: raw Messages API stream events, with `--include-partial-messages`.
 
 use super::lenient;
+use super::line_text::{self, LineText};
 use super::raw::{whole_line_messages, RawLine};
 use super::tags::peek_tags;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 /// A `stream_event`: one Messages API streaming event (`message_start`, `content_block_delta`, …).
 ///
@@ -14,24 +14,24 @@ use serde_json::value::RawValue;
 /// let line = r#"{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}"#;
 /// let Message::StreamEvent(e) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
 /// assert_eq!(e.event_type(), Some("message_stop"));
+/// assert_eq!(e.event_json(), r#"{"type":"message_stop"}"#);
+/// assert_eq!(e.uuid(), Some("u"));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct StreamEvent {
-    /// The API stream event, as raw JSON.
-    pub event: Box<RawValue>,
+    #[serde(deserialize_with = "line_text::json")]
+    event: LineText,
     /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
     #[serde(default)]
     pub parent_tool_use_id: Option<String>,
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
-    /// The API message id the event belongs to.
-    #[serde(default)]
-    pub api_message_id: Option<String>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    uuid: Option<LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    api_message_id: Option<LineText>,
     /// Time to first token, in milliseconds (on `message_start`).
     #[serde(default, deserialize_with = "lenient::optional_whole")]
     pub ttft_ms: Option<u64>,
@@ -43,9 +43,19 @@ pub struct StreamEvent {
 }
 
 impl StreamEvent {
+    /// The API stream event (`{"type":"content_block_delta",…}`), as the JSON text the CLI printed.
+    pub fn event_json(&self) -> &str {
+        self.event.get(self.raw_json())
+    }
+
     /// The event's `type` (`message_start`, `content_block_delta`, …), read without parsing the event.
     pub fn event_type(&self) -> Option<&str> {
-        peek_tags(self.event.get()).ok().map(|tags| tags.ty)
+        peek_tags(self.event_json()).ok().map(|tags| tags.ty)
+    }
+
+    /// The API message id the event belongs to.
+    pub fn api_message_id(&self) -> Option<&str> {
+        self.line_text(&self.api_message_id)
     }
 }
 

@@ -1,9 +1,9 @@
 //! `user` messages the CLI prints: tool results, and replays of stdin messages (PROTOCOL-REFERENCE §2.2).
 
 use super::content::MessageContent;
+use super::line_text::{self, LineText};
 use super::raw::{whole_line_messages, RawLine};
 use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
 
 /// A `user` message printed by the CLI, mostly to carry `tool_result` blocks.
 ///
@@ -24,12 +24,10 @@ pub struct UserMessage {
     /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
     #[serde(default)]
     pub parent_tool_use_id: Option<String>,
-    /// The tool's structured output (an object, or for MCP tools the content array), as raw JSON.
-    #[serde(default)]
-    pub tool_use_result: Option<Box<RawValue>>,
-    /// Per-tool permission decisions (`[{id, permission_decision}]`), as raw JSON.
-    #[serde(default)]
-    pub tool_result_meta: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "line_text::optional_json")]
+    tool_use_result: Option<LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_json")]
+    tool_result_meta: Option<LineText>,
     /// `true` on an echo of a message the host wrote (`--replay-user-messages`).
     #[serde(default, rename = "isReplay")]
     pub is_replay: bool,
@@ -39,21 +37,18 @@ pub struct UserMessage {
     /// `now`, `next` or `later`.
     #[serde(default)]
     pub priority: Option<String>,
-    /// Where the message came from (`{kind, …}`), as raw JSON.
-    #[serde(default)]
-    pub origin: Option<Box<RawValue>>,
+    #[serde(default, deserialize_with = "line_text::optional_json")]
+    origin: Option<LineText>,
     /// Set when the host composed the message itself (verbatim prompts).
     #[serde(default)]
     pub client_composed: bool,
     /// The session id.
     #[serde(default)]
     pub session_id: String,
-    /// This message's id.
-    #[serde(default)]
-    pub uuid: Option<String>,
-    /// When the CLI produced it (ISO 8601).
-    #[serde(default)]
-    pub timestamp: Option<String>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    uuid: Option<LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    timestamp: Option<LineText>,
     /// The subagent this message belongs to.
     #[serde(default)]
     pub agent_id: Option<String>,
@@ -69,6 +64,28 @@ fn content_of_message<'de, D: Deserializer<'de>>(d: D) -> Result<MessageContent,
         content: MessageContent,
     }
     Body::deserialize(d).map(|body| body.content)
+}
+
+impl UserMessage {
+    /// The tool's structured output (an object, or for MCP tools the content array), as JSON text.
+    pub fn tool_use_result(&self) -> Option<&str> {
+        self.line_text(&self.tool_use_result)
+    }
+
+    /// Per-tool permission decisions (`[{id, permission_decision}]`), as JSON text.
+    pub fn tool_result_meta(&self) -> Option<&str> {
+        self.line_text(&self.tool_result_meta)
+    }
+
+    /// Where the message came from (`{kind, …}`), as JSON text.
+    pub fn origin(&self) -> Option<&str> {
+        self.line_text(&self.origin)
+    }
+
+    /// When the CLI produced it (ISO 8601).
+    pub fn timestamp(&self) -> Option<&str> {
+        self.line_text(&self.timestamp)
+    }
 }
 
 whole_line_messages!(UserMessage);

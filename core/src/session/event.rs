@@ -7,8 +7,6 @@ use crate::message::Message;
 /// [`super::Session::poll_event`]; each event is handed out exactly once.
 #[derive(Debug)]
 #[non_exhaustive]
-// `Message` is large by design (typed fields inline); boxing it would add an allocation per line.
-#[allow(clippy::large_enum_variant)]
 pub enum Event {
     /// A message for the user (assistant, user, result, system, stream event, unknown kinds…).
     Message(Message),

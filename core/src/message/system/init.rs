@@ -1,6 +1,7 @@
 //! `system`/`init`: the session's setup, printed at the start of each turn.
 
 use super::system_message;
+use crate::message::line_text::{self, LineText};
 use crate::message::StringList;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -8,62 +9,115 @@ use serde_json::value::RawValue;
 system_message! {
     /// `system`/`init`: tools, model, MCP servers, commands and settings of the session.
     ///
-    /// Printed at the start of **each** turn.
+    /// Printed at the start of **each** turn. The scalar settings (`cwd()`, `model()`,
+    /// `permission_mode()`, …) are read from the stored line by methods.
     pub struct Init {
-        /// The working directory.
-        #[serde(default)]
-        pub cwd: String,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        cwd: Option<LineText>,
         /// The tools the model can use.
         #[serde(default)]
         pub tools: StringList,
         /// MCP servers and their connection status.
         #[serde(default)]
         pub mcp_servers: Vec<McpServerStatus>,
-        /// The model.
-        #[serde(default)]
-        pub model: String,
-        /// The permission mode (`permissionMode`).
-        #[serde(default, rename = "permissionMode")]
-        pub permission_mode: String,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        model: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str", rename = "permissionMode")]
+        permission_mode: Option<LineText>,
         /// Slash commands.
         #[serde(default)]
         pub slash_commands: StringList,
-        /// Where the API key comes from (`apiKeySource`).
-        #[serde(default, rename = "apiKeySource")]
-        pub api_key_source: Option<String>,
-        /// The CLI version.
-        #[serde(default)]
-        pub claude_code_version: Option<String>,
-        /// The output style.
-        #[serde(default)]
-        pub output_style: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_str", rename = "apiKeySource")]
+        api_key_source: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        claude_code_version: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        output_style: Option<LineText>,
         /// Available agents.
         #[serde(default)]
         pub agents: StringList,
         /// Available skills.
         #[serde(default)]
         pub skills: StringList,
-        /// Loaded plugins.
-        #[serde(default)]
-        pub plugins: Vec<PluginInfo>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        plugins: Option<LineText>,
         /// API betas in use.
         #[serde(default)]
         pub betas: StringList,
         /// Protocol capabilities of this CLI (`interrupt_receipt_v1`, …).
         #[serde(default)]
         pub capabilities: StringList,
-        /// `on`, `off` or `cooldown`.
-        #[serde(default)]
-        pub fast_mode_state: Option<String>,
-        /// The reasoning effort.
-        #[serde(default)]
-        pub effort: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        fast_mode_state: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        effort: Option<LineText>,
         /// Slash commands that only work in a terminal.
         #[serde(default)]
         pub terminal_slash_commands: StringList,
-        /// Plugin load errors, as raw JSON.
-        #[serde(default)]
-        pub plugin_errors: Option<Box<RawValue>>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        plugin_errors: Option<LineText>,
+    }
+}
+
+/// Scalar settings of the session, read from the stored line.
+impl Init {
+    /// The working directory.
+    pub fn cwd(&self) -> Option<&str> {
+        self.line_text(&self.cwd)
+    }
+
+    /// The model.
+    pub fn model(&self) -> Option<&str> {
+        self.line_text(&self.model)
+    }
+
+    /// The permission mode (`permissionMode`).
+    pub fn permission_mode(&self) -> Option<&str> {
+        self.line_text(&self.permission_mode)
+    }
+
+    /// Where the API key comes from (`apiKeySource`).
+    pub fn api_key_source(&self) -> Option<&str> {
+        self.line_text(&self.api_key_source)
+    }
+
+    /// The CLI version.
+    pub fn claude_code_version(&self) -> Option<&str> {
+        self.line_text(&self.claude_code_version)
+    }
+
+    /// The output style.
+    pub fn output_style(&self) -> Option<&str> {
+        self.line_text(&self.output_style)
+    }
+
+    /// `on`, `off` or `cooldown`.
+    pub fn fast_mode_state(&self) -> Option<&str> {
+        self.line_text(&self.fast_mode_state)
+    }
+
+    /// The reasoning effort.
+    pub fn effort(&self) -> Option<&str> {
+        self.line_text(&self.effort)
+    }
+
+    /// Loaded plugins, read from the line on each call (most hosts never ask).
+    ///
+    /// Entries that do not fit [`PluginInfo`] are skipped; the JSON text is in [`Init::raw_json`].
+    pub fn plugins(&self) -> Vec<PluginInfo> {
+        let Some(json) = self.line_text(&self.plugins) else {
+            return Vec::new();
+        };
+        // The text was checked to be JSON when the line was parsed; an array of something
+        // else gives an empty list rather than an error.
+        serde_json::from_str::<Vec<Lenient<PluginInfo>>>(json)
+            .map(|items| items.into_iter().filter_map(|item| item.0).collect())
+            .unwrap_or_default()
+    }
+
+    /// Plugin load errors, as JSON text.
+    pub fn plugin_errors(&self) -> Option<&str> {
+        self.line_text(&self.plugin_errors)
     }
 }
 
@@ -82,7 +136,7 @@ pub struct McpServerStatus {
     pub source: Option<String>,
 }
 
-/// One plugin of [`Init::plugins`].
+/// One plugin of [`Init::plugins()`].
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PluginInfo {
@@ -98,4 +152,33 @@ pub struct PluginInfo {
     /// Its version.
     #[serde(default)]
     pub version: Option<String>,
+}
+
+/// An item that is `None` when it does not fit `T`.
+struct Lenient<T>(Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&RawValue>::deserialize(d)?;
+        Ok(Lenient(serde_json::from_str(raw.get()).ok()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::message::{peek_tags, Message, SystemMessage};
+
+    #[test]
+    fn settings_and_plugins_read_from_the_line() {
+        let line = r#"{"type":"system","subtype":"init","cwd":"/w\"s","model":"m","plugins":[{"name":"a","path":"builtin"},3,{"name":"b","path":"p","version":"1"}],"session_id":"s","uuid":"u"}"#;
+        let Ok(Message::System(SystemMessage::Init(init))) =
+            Message::parse_tagged(line, &peek_tags(line).unwrap())
+        else {
+            panic!("not an init")
+        };
+        assert_eq!((init.cwd(), init.model()), (Some("/w\"s"), Some("m")));
+        assert_eq!((init.effort(), init.uuid()), (None, Some("u")));
+        let names: Vec<_> = init.plugins().into_iter().map(|p| p.name).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
 }

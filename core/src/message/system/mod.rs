@@ -27,18 +27,17 @@ use serde_json::value::RawValue;
 
 /// Declares a system message struct: the given fields plus `session_id`, `uuid` and the original line.
 macro_rules! system_message {
-    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty,)* }) => {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* $vis:vis $field:ident : $ty:ty,)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, serde::Deserialize)]
         #[non_exhaustive]
         pub struct $name {
-            $($(#[$fmeta])* pub $field: $ty,)*
+            $($(#[$fmeta])* $vis $field: $ty,)*
             /// The session id.
             #[serde(default)]
             pub session_id: String,
-            /// This message's id.
-            #[serde(default)]
-            pub uuid: Option<String>,
+            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+            uuid: Option<crate::message::line_text::LineText>,
             #[serde(skip)]
             raw: $crate::message::raw::RawLine,
         }
@@ -64,61 +63,61 @@ use system_message;
 #[non_exhaustive]
 pub enum SystemMessage {
     /// `init`: session setup, at the start of each turn.
-    Init(Init),
+    Init(Box<Init>),
     /// `status`: `compacting`, `requesting` or null.
-    Status(Status),
+    Status(Box<Status>),
     /// `api_retry`: an API call failed and will be retried.
-    ApiRetry(ApiRetry),
+    ApiRetry(Box<ApiRetry>),
     /// `compact_boundary`: the conversation was compacted.
-    CompactBoundary(CompactBoundary),
+    CompactBoundary(Box<CompactBoundary>),
     /// `hook_started`.
-    HookStarted(HookStarted),
+    HookStarted(Box<HookStarted>),
     /// `hook_progress`.
-    HookProgress(HookProgress),
+    HookProgress(Box<HookProgress>),
     /// `hook_response`.
-    HookResponse(HookResponse),
+    HookResponse(Box<HookResponse>),
     /// `task_started`: a background task (subagent, shell, workflow) started.
-    TaskStarted(TaskStarted),
+    TaskStarted(Box<TaskStarted>),
     /// `task_progress`.
-    TaskProgress(TaskProgress),
+    TaskProgress(Box<TaskProgress>),
     /// `task_updated`: a patch of a task's state.
-    TaskUpdated(TaskUpdated),
+    TaskUpdated(Box<TaskUpdated>),
     /// `task_notification`: a task ended.
-    TaskNotification(TaskNotification),
+    TaskNotification(Box<TaskNotification>),
     /// `background_tasks_changed`: the full list of background tasks.
-    BackgroundTasksChanged(BackgroundTasksChanged),
+    BackgroundTasksChanged(Box<BackgroundTasksChanged>),
     /// `session_state_changed`: `idle`, `running` or `requires_action`.
-    SessionStateChanged(SessionStateChanged),
+    SessionStateChanged(Box<SessionStateChanged>),
     /// `files_persisted`.
-    FilesPersisted(FilesPersisted),
+    FilesPersisted(Box<FilesPersisted>),
     /// `thinking_tokens`.
-    ThinkingTokens(ThinkingTokens),
+    ThinkingTokens(Box<ThinkingTokens>),
     /// `commands_changed`.
-    CommandsChanged(CommandsChanged),
+    CommandsChanged(Box<CommandsChanged>),
     /// `notification`.
-    Notification(Notification),
+    Notification(Box<Notification>),
     /// `informational`.
-    Informational(Informational),
+    Informational(Box<Informational>),
     /// `local_command_output`.
-    LocalCommandOutput(LocalCommandOutput),
+    LocalCommandOutput(Box<LocalCommandOutput>),
     /// `memory_recall`.
-    MemoryRecall(MemoryRecall),
+    MemoryRecall(Box<MemoryRecall>),
     /// `elicitation_complete`.
-    ElicitationComplete(ElicitationComplete),
+    ElicitationComplete(Box<ElicitationComplete>),
     /// `permission_denied`.
-    PermissionDenied(PermissionDenied),
+    PermissionDenied(Box<PermissionDenied>),
     /// `model_refusal_fallback`.
-    ModelRefusalFallback(ModelRefusalFallback),
+    ModelRefusalFallback(Box<ModelRefusalFallback>),
     /// `model_refusal_no_fallback`.
-    ModelRefusalNoFallback(ModelRefusalNoFallback),
+    ModelRefusalNoFallback(Box<ModelRefusalNoFallback>),
     /// `plugin_install`.
-    PluginInstall(PluginInstall),
+    PluginInstall(Box<PluginInstall>),
     /// `control_request_progress`.
-    ControlRequestProgress(ControlRequestProgress),
+    ControlRequestProgress(Box<ControlRequestProgress>),
     /// `worker_shutting_down`.
-    WorkerShuttingDown(WorkerShuttingDown),
+    WorkerShuttingDown(Box<WorkerShuttingDown>),
     /// `session_writes_lost`.
-    SessionWritesLost(SessionWritesLost),
+    SessionWritesLost(Box<SessionWritesLost>),
     /// Any other subtype (or none): the whole line, unchanged.
     Unknown(Box<RawValue>),
 }

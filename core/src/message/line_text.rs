@@ -1,0 +1,162 @@
+//! Rarely read fields kept as positions in the message's original line instead of owned copies.
+//!
+//! Every typed message stores its whole line ([`super::raw::RawLine`]), so a field the CLI always
+//! sends but hosts rarely read (`uuid`, `timestamp`, a tool's structured output, a stream event's
+//! JSON, …) need not be copied out of it: the parse records where its text is, and an accessor
+//! method slices the stored line. This saves one allocation and one copy per such field and line.
+
+use serde::de::{Deserializer, Error, Visitor};
+use serde_json::value::RawValue;
+use std::cell::Cell;
+use std::fmt;
+
+thread_local! {
+    /// Start address and length of the line [`super::raw::parse_line`] is parsing on this thread;
+    /// `(0, 0)` outside of it. Lets a field record its offset in the line while serde reads it.
+    static LINE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+}
+
+/// Run `parse` with `line` registered as the line that field positions refer to.
+pub(crate) fn with_line<T>(line: &str, parse: impl FnOnce() -> T) -> T {
+    /// Restores the previous registration even if `parse` unwinds, so no later parse can take a
+    /// stale address for a position.
+    struct Restore((usize, usize));
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LINE.set(self.0);
+        }
+    }
+    let _restore = Restore(LINE.replace((line.as_ptr() as usize, line.len())));
+    parse()
+}
+
+/// The text of one field: where it is in the message's line, or an owned copy when it is not a
+/// plain slice of it (a string with JSON escapes, or a value read outside [`with_line`]).
+#[derive(Clone)]
+pub(crate) enum LineText {
+    /// Byte range `start..start + len` of the original line.
+    Span { start: u32, len: u32 },
+    /// The text itself.
+    Owned(Box<str>),
+}
+
+impl LineText {
+    /// Where `text`, borrowed from the input, sits in the line being parsed; a copy if it is not in it.
+    fn locate(text: &str) -> LineText {
+        let (base, line_len) = LINE.get();
+        let at = (text.as_ptr() as usize).wrapping_sub(base);
+        let span = (base != 0 && at <= line_len && text.len() <= line_len - at)
+            .then(|| Some((u32::try_from(at).ok()?, u32::try_from(text.len()).ok()?)))
+            .flatten();
+        match span {
+            Some((start, len)) => LineText::Span { start, len },
+            None => LineText::Owned(text.into()),
+        }
+    }
+
+    /// The text, given the line the message was parsed from.
+    pub(crate) fn get<'a>(&'a self, line: &'a str) -> &'a str {
+        match self {
+            // A span was taken from this very line, so the range is in bounds and on char boundaries;
+            // `""` would only show if a message's line were ever replaced, which nothing does.
+            LineText::Span { start, len } => line
+                .get(*start as usize..*start as usize + *len as usize)
+                .unwrap_or(""),
+            LineText::Owned(text) => text,
+        }
+    }
+}
+
+impl fmt::Debug for LineText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineText::Span { start, len } => write!(f, "line[{start}..+{len}]"),
+            LineText::Owned(text) => fmt::Debug::fmt(text, f),
+        }
+    }
+}
+
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Option<LineText>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or null")
+    }
+
+    fn visit_borrowed_str<E: Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(LineText::locate(v)))
+    }
+
+    fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+        // Unescaped into a scratch buffer: not a slice of the line.
+        Ok(Some(LineText::Owned(v.into())))
+    }
+
+    fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+/// An optional string field (absent or `null` gives `None`; use with `#[serde(default)]`).
+pub(crate) fn optional_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<LineText>, D::Error> {
+    d.deserialize_option(StrVisitor)
+}
+
+/// An optional field of any JSON value, kept as its JSON text (`null` gives `None`).
+///
+/// Needs a deserializer that can lend slices of its input (`serde_json::from_str`/`from_slice`).
+pub(crate) fn optional_json<'de, D: Deserializer<'de>>(d: D) -> Result<Option<LineText>, D::Error> {
+    let raw: Option<&'de RawValue> = serde::Deserialize::deserialize(d)?;
+    Ok(raw.map(|raw| LineText::locate(raw.get())))
+}
+
+/// A required field of any JSON value, kept as its JSON text.
+pub(crate) fn json<'de, D: Deserializer<'de>>(d: D) -> Result<LineText, D::Error> {
+    let raw: &'de RawValue = serde::Deserialize::deserialize(d)?;
+    Ok(LineText::locate(raw.get()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[serde(default, deserialize_with = "optional_str")]
+        s: Option<LineText>,
+        #[serde(default, deserialize_with = "optional_json")]
+        j: Option<LineText>,
+    }
+
+    #[test]
+    fn spans_inside_the_line_copies_otherwise() {
+        let line = r#"{"s":"plain","j":{"a":[1,"x"]}}"#;
+        let p: Probe = with_line(line, || serde_json::from_str(line)).unwrap();
+        assert!(matches!(p.s, Some(LineText::Span { start: 6, len: 5 })));
+        assert_eq!(p.s.as_ref().unwrap().get(line), "plain");
+        assert_eq!(p.j.as_ref().unwrap().get(line), r#"{"a":[1,"x"]}"#);
+
+        let line = r#"{"s":"a\"b","j":null}"#;
+        let p: Probe = with_line(line, || serde_json::from_str(line)).unwrap();
+        assert!(matches!(&p.s, Some(LineText::Owned(s)) if &**s == "a\"b"));
+        assert!(p.j.is_none());
+
+        // Outside `with_line`: copies, still right.
+        let p: Probe = serde_json::from_str(r#"{"s":"x","j":[2]}"#).unwrap();
+        assert_eq!(p.s.unwrap().get(""), "x");
+        assert_eq!(p.j.unwrap().get(""), "[2]");
+        let p: Probe = serde_json::from_str(r#"{"s":null}"#).unwrap();
+        assert!(p.s.is_none() && p.j.is_none());
+        assert!(serde_json::from_str::<Probe>(r#"{"s":3}"#).is_err());
+    }
+}
