@@ -158,7 +158,7 @@ pub fn results(messages: &[Message]) -> Vec<&ResultMessage> {
     messages
         .iter()
         .filter_map(|m| match m {
-            Message::Result(r) => Some(r),
+            Message::Result(r) => Some(&**r),
             _ => None,
         })
         .collect()
@@ -928,7 +928,7 @@ pub async fn partial_messages<R: Runtime>(rt: R) {
     let events: Vec<&str> = messages[..assistant_at]
         .iter()
         .filter_map(|m| match m {
-            Message::StreamEvent(e) => Some(e.event.get()),
+            Message::StreamEvent(e) => Some(e.event_json()),
             _ => None,
         })
         .collect();
