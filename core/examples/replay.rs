@@ -50,32 +50,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut stdout = String::new();
-    for line in recording.cli_output() {
-        stdout.push_str(line.get());
-        stdout.push('\n');
-    }
-    let config = recording.session_config(InputMode::Streaming);
-
     let now = Instant::now();
-    let mut session = Session::new(config, now);
-    session.handle_stdout(now, stdout.as_bytes());
-    session.handle_stdout_eof(now);
+    let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     let mut counts = Counts::default();
-    while let Some(event) = session.poll_event() {
-        match &event {
-            Event::Message(m) => {
-                counts.messages += 1;
-                match m {
-                    Message::Result(_) => counts.results += 1,
-                    Message::Unknown(_) => counts.unknown += 1,
-                    _ => {}
-                }
-                println!("message  {}", describe(m));
-            }
-            Event::Inbound(req) => {
-                counts.inbound += 1;
-                println!("inbound  {} {:?}", req.wire_id, req.kind);
+    recording.replay(&mut session, now, 64 * 1024, |session| {
+        while session.poll_transmit().is_some() {}
+        while let Some(event) = session.poll_event() {
+            print_event(&event, &mut counts);
+            if let Event::Inbound(req) = event {
                 let reply = match recording.answer_to(&req.wire_id) {
                     Some(body) => Reply::Raw(body.to_owned()),
                     None => Reply::error("not answered in the recording"),
@@ -84,19 +66,8 @@ fn main() -> ExitCode {
                     println!("respond  {} failed: {e}", req.wire_id);
                 }
             }
-            Event::Cancelled(id) => {
-                counts.cancels += 1;
-                println!("cancel   {id}");
-            }
-            Event::RequestDone { id, outcome } => println!("done     {id} ok={}", outcome.is_ok()),
-            Event::LineError(e) => {
-                counts.errors += 1;
-                println!("error    {e}");
-            }
-            Event::Finished(t) => println!("finished {t:?}"),
-            other => println!("event    {other:?}"),
         }
-    }
+    });
     if summary {
         let Counts {
             messages,
@@ -109,6 +80,38 @@ fn main() -> ExitCode {
         println!("messages={messages} results={results} inbound={inbound} cancels={cancels} errors={errors} unknown={unknown}");
     }
     ExitCode::SUCCESS
+}
+
+fn print_event(event: &Event, counts: &mut Counts) {
+    match event {
+        Event::Message(m) => {
+            counts.messages += 1;
+            match m {
+                Message::Result(_) => counts.results += 1,
+                Message::Unknown(_) => counts.unknown += 1,
+                _ => {}
+            }
+            println!("message  {}", describe(m));
+        }
+        Event::Inbound(req) => {
+            counts.inbound += 1;
+            println!("inbound  {} {:?}", req.wire_id, req.kind);
+        }
+        Event::Cancelled(id) => {
+            counts.cancels += 1;
+            println!("cancel   {id}");
+        }
+        Event::RequestDone { id, outcome } => match outcome {
+            Ok(_) => println!("done     {id}"),
+            Err(e) => println!("failed   {id}: {e}"),
+        },
+        Event::LineError(e) => {
+            counts.errors += 1;
+            println!("error    {e}");
+        }
+        Event::Finished(t) => println!("finished {t:?}"),
+        other => println!("event    {other:?}"),
+    }
 }
 
 fn describe(m: &Message) -> String {

@@ -22,9 +22,11 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::control::{ControlRequest, RequestId};
 use crate::hooks::HookEvent;
 use crate::mcp::{McpServerSpec, ToolSpec};
-use crate::session::{HookMatcherConfig, InputMode, SessionConfig};
+use crate::message::{InputBlock, UserInput};
+use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
 
 /// Which way a recorded line went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +84,40 @@ struct Answer {
 struct AnswerBody {
     request_id: String,
     response: Option<Box<RawValue>>,
+}
+
+/// The recorded user message as a [`UserInput`] (text or content blocks, uuid, session id).
+fn user_input(value: &Value) -> Option<UserInput> {
+    let content = &value["message"]["content"];
+    let mut input = match content {
+        Value::String(text) => UserInput::text(text.clone()),
+        Value::Array(blocks) => UserInput::blocks(
+            blocks
+                .iter()
+                .filter_map(|b| serde_json::value::to_raw_value(b).ok())
+                .map(InputBlock::raw)
+                .collect(),
+        ),
+        _ => return None,
+    };
+    if let Some(session_id) = value["session_id"].as_str() {
+        input = input.with_session_id(session_id);
+    }
+    if let Some(uuid) = value["uuid"].as_str() {
+        input = input.with_uuid(uuid);
+    }
+    Some(input)
+}
+
+/// The recorded control request, sent as is.
+fn control_request(request: &Value) -> Option<ControlRequest> {
+    let subtype = request["subtype"].as_str()?.to_owned();
+    let mut body = request.as_object()?.clone();
+    body.remove("subtype");
+    Some(ControlRequest::Raw {
+        subtype,
+        body: serde_json::value::to_raw_value(&body).ok()?,
+    })
 }
 
 #[derive(Deserialize)]
@@ -193,6 +229,96 @@ impl Recording {
     /// The success body the recording answered the CLI's request `wire_id` with.
     pub fn answer_to(&self, wire_id: &str) -> Option<&RawValue> {
         self.answers.get(wire_id).map(|b| &**b)
+    }
+
+    /// Drive `session` (made from [`Recording::session_config`]) through the recording, in order:
+    /// what the host wrote is sent again (user messages with `send_user`, control requests other
+    /// than `initialize` with `request`), and what the CLI printed is fed to `handle_stdout` in
+    /// pieces of `chunk` bytes, with the ids of answers to our requests rewritten to the ids the
+    /// session gave out. `after_step` runs after every write and every piece fed: drain
+    /// `poll_event` (answering inbound requests, e.g. from [`Recording::answer_to`]) and
+    /// `poll_transmit` there.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::recording::Recording;
+    /// use claude_agent_core::session::{Event, InputMode, Session};
+    ///
+    /// let recording = Recording::parse(include_str!("../../fixtures/transcripts/hello.jsonl")).unwrap();
+    /// let now = Instant::now();
+    /// let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+    /// let mut messages = 0;
+    /// recording.replay(&mut session, now, 4096, |s| {
+    ///     while let Some(event) = s.poll_event() {
+    ///         messages += matches!(event, Event::Message(_)) as usize;
+    ///     }
+    ///     while s.poll_transmit().is_some() {}
+    /// });
+    /// assert_eq!(messages, 3); // system/init, assistant, result
+    /// ```
+    pub fn replay(
+        &self,
+        session: &mut Session,
+        now: std::time::Instant,
+        chunk: usize,
+        mut after_step: impl FnMut(&mut Session),
+    ) {
+        let chunk = chunk.max(1);
+        // (recorded request id, our id) for every request the host sent.
+        let mut ours: Vec<(String, RequestId)> = Vec::new();
+        let mut line = String::new();
+        for recorded in &self.lines {
+            let Ok(value) = serde_json::from_str::<Value>(recorded.json.get()) else {
+                continue;
+            };
+            match recorded.direction {
+                Direction::ToCli => {
+                    let sent = match value["type"].as_str() {
+                        Some("user") => {
+                            user_input(&value).map(|msg| session.send_user(now, msg).is_ok())
+                        }
+                        Some("control_request") => {
+                            let recorded_id =
+                                value["request_id"].as_str().unwrap_or_default().to_owned();
+                            let id = if value["request"]["subtype"] == "initialize" {
+                                Some(session.initialize_id())
+                            } else {
+                                control_request(&value["request"])
+                                    .and_then(|req| session.request(now, req).ok())
+                            };
+                            id.map(|id| {
+                                ours.push((recorded_id, id));
+                                true
+                            })
+                        }
+                        _ => None, // Answers to the CLI are made by the caller, on Inbound events.
+                    };
+                    if sent == Some(true) {
+                        after_step(session);
+                    }
+                }
+                Direction::FromCli => {
+                    line.clear();
+                    let answered = value["response"]["request_id"].as_str();
+                    match ours
+                        .iter()
+                        .find(|(recorded_id, _)| Some(recorded_id.as_str()) == answered)
+                    {
+                        Some((_, id)) if value["type"] == "control_response" => {
+                            let mut rewritten = value.clone();
+                            rewritten["response"]["request_id"] = Value::String(id.to_string());
+                            line.push_str(&rewritten.to_string());
+                        }
+                        _ => line.push_str(recorded.json.get()),
+                    }
+                    line.push('\n');
+                    for piece in line.as_bytes().chunks(chunk) {
+                        session.handle_stdout(now, piece);
+                        after_step(session);
+                    }
+                }
+            }
+        }
     }
 
     /// A session configuration matching the recording: the hooks and in-process MCP servers of

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use claude_agent_core::control::{ControlRequest, InboundKind, Reply, RequestId};
+use claude_agent_core::control::{ControlRequest, InboundKind, Reply};
 use claude_agent_core::hooks::HookOutput;
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::message::Message;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::recording::{Direction, Recording};
 use claude_agent_core::session::{Event, InputMode, Session, Transmit};
@@ -18,7 +18,6 @@ use serde_json::Value;
 
 struct Step {
     dir_in: bool,
-    raw: String,
     value: Value,
 }
 
@@ -33,7 +32,6 @@ fn load(path: &Path) -> (Recording, Vec<Step>) {
         .iter()
         .map(|l| Step {
             dir_in: l.direction == Direction::ToCli,
-            raw: l.json.get().to_owned(),
             value: serde_json::from_str(l.json.get()).unwrap(),
         })
         .collect();
@@ -109,27 +107,14 @@ struct Outcome {
     errors: Vec<String>,
 }
 
-fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
+fn replay(recording: &Recording, chunk: usize) -> Outcome {
     let now = Instant::now();
     let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     let mut written = Vec::new();
     let mut messages = Vec::new();
     let mut errors = Vec::new();
-    // Our request ids, in the order the recording sent its requests (initialize first).
-    let mut ours: Vec<(String, RequestId)> = Vec::new();
-    let mut recorded_in_ids = steps
-        .iter()
-        .filter(|s| s.dir_in && s.value["type"] == "control_request")
-        .map(|s| s.value["request_id"].as_str().unwrap().to_owned());
-    ours.push((recorded_in_ids.next().unwrap(), session.initialize_id()));
-
-    let drain = |session: &mut Session,
-                 written: &mut Vec<Value>,
-                 messages: &mut Vec<Message>,
-                 errors: &mut Vec<String>| loop {
-        let mut progressed = false;
+    recording.replay(&mut session, now, chunk, |session| {
         while let Some(t) = session.poll_transmit() {
-            progressed = true;
             if let Transmit::Write(bytes) = t {
                 for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
                     let mut v: Value =
@@ -140,7 +125,6 @@ fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
             }
         }
         while let Some(event) = session.poll_event() {
-            progressed = true;
             match event {
                 Event::Message(m) => messages.push(m),
                 Event::Inbound(req) => {
@@ -150,58 +134,26 @@ fn replay(recording: &Recording, steps: &[Step], chunk: usize) -> Outcome {
                     let reply =
                         typed_reply(&req.kind, &serde_json::from_str(recorded.get()).unwrap());
                     session.respond(now, req.id, reply).unwrap();
+                    // The answer is written at once.
+                    assert!(
+                        matches!(session.poll_transmit(), Some(Transmit::Write(bytes)) if {
+                            let mut v: Value = serde_json::from_slice(&bytes).unwrap();
+                            normalise_written(&mut v);
+                            written.push(v);
+                            true
+                        })
+                    );
                 }
                 Event::RequestDone {
                     outcome: Err(e),
                     id,
-                } => {
-                    // The recording's bogus subtype is refused on purpose.
-                    errors.push(format!("request {id} failed: {e}"))
-                }
+                } => errors.push(format!("request {id} failed: {e}")),
                 Event::RequestDone { .. } => {}
                 Event::LineError(e) => errors.push(e.to_string()),
                 other => errors.push(format!("unexpected {other:?}")),
             }
         }
-        if !progressed {
-            break;
-        }
-    };
-
-    for step in steps {
-        if step.dir_in {
-            match step.value["type"].as_str().unwrap() {
-                "user" => {
-                    let text = step.value["message"]["content"].as_str().unwrap();
-                    session.send_user(now, UserInput::text(text)).unwrap();
-                }
-                "control_request" if step.value["request"]["subtype"] != "initialize" => {
-                    let id = session
-                        .request(now, typed_request(&step.value["request"]))
-                        .unwrap();
-                    ours.push((recorded_in_ids.next().unwrap(), id));
-                }
-                _ => {} // initialize was sent at construction; replies are made on Inbound events.
-            }
-        } else {
-            // Rewrite the recorded ids of answers to our requests into the ids we used.
-            let mut line = step.raw.clone();
-            if step.value["type"] == "control_response" {
-                let recorded_id = step.value["response"]["request_id"].as_str().unwrap();
-                if let Some((_, id)) = ours.iter().find(|(r, _)| r == recorded_id) {
-                    let mut v = step.value.clone();
-                    v["response"]["request_id"] = Value::String(id.to_string());
-                    line = serde_json::to_string(&v).unwrap();
-                }
-            }
-            line.push('\n');
-            for piece in line.as_bytes().chunks(chunk) {
-                session.handle_stdout(now, piece);
-                drain(&mut session, &mut written, &mut messages, &mut errors);
-            }
-        }
-        drain(&mut session, &mut written, &mut messages, &mut errors);
-    }
+    });
     Outcome {
         written,
         messages,
@@ -225,7 +177,7 @@ fn check(name: &str) {
         .filter(|s| !s.dir_in && !s.value["type"].as_str().unwrap().starts_with("control_"))
         .count();
     for chunk in [1, 7, 4096] {
-        let outcome = replay(&recording, &steps, chunk);
+        let outcome = replay(&recording, chunk);
         let mut written = outcome.written.clone();
         // Written order interleaves with reading; compare as the recording listed them.
         assert_eq!(
@@ -258,6 +210,27 @@ fn check(name: &str) {
             "{name} chunk {chunk}: {unexpected:#?}"
         );
     }
+}
+
+/// Our typed control requests serialize exactly as the recording wrote them.
+#[test]
+fn typed_control_requests_match_the_recording() {
+    let (_, steps) = load(&fixtures().join("control_requests.jsonl"));
+    let mut checked = 0;
+    for step in steps
+        .iter()
+        .filter(|s| s.dir_in && s.value["type"] == "control_request")
+    {
+        let request = &step.value["request"];
+        if request["subtype"] == "initialize" {
+            continue;
+        }
+        let typed = typed_request(request);
+        let body: Value = serde_json::from_str(&typed.body_json()).unwrap();
+        assert_eq!(&body, request, "{}", typed.subtype());
+        checked += 1;
+    }
+    assert_eq!(checked, 7, "every recorded request but initialize");
 }
 
 macro_rules! golden {
