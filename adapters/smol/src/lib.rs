@@ -41,7 +41,9 @@
 //! ```
 //!
 //! The session's driver runs on smol's global executor (`smol::spawn`), so it makes progress
-//! whatever executor or `block_on` your own code runs on. To run it on an executor of your own,
+//! whatever executor or `block_on` your own code runs on. Code that reads many messages is
+//! fastest when it runs on that executor too (`smol::block_on(smol::spawn(app))`): messages then
+//! pass between tasks on one thread instead of crossing threads. To run it on an executor of your own,
 //! use [`SmolRuntime::with_executor`] with [`query_with`] or [`Client::connect_with`].
 //!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
