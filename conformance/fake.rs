@@ -49,8 +49,11 @@ impl FakeBuilder {
         let dir = TestDir::new("conformance").expect("temp dir");
         let bin = fake_claude_binary().unwrap_or_else(|e| panic!("{e}"));
         let script = dir.path().join("script.json");
-        std::fs::write(&script, serde_json::to_string(&self.script).expect("script JSON"))
-            .expect("write script");
+        std::fs::write(
+            &script,
+            serde_json::to_string(&self.script).expect("script JSON"),
+        )
+        .expect("write script");
         let quote = |p: PathBuf| format!("'{}'", p.display());
         let mut run = format!("{} \"$@\"", quote(bin));
         if self.log_stdin {
@@ -132,7 +135,9 @@ impl Fake {
     pub fn requests(&self, subtype: &str) -> Vec<Value> {
         self.sdk_lines()
             .into_iter()
-            .filter(|line| line["type"] == "control_request" && line["request"]["subtype"] == subtype)
+            .filter(|line| {
+                line["type"] == "control_request" && line["request"]["subtype"] == subtype
+            })
             .map(|line| line["request"].clone())
             .collect()
     }

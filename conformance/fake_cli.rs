@@ -109,7 +109,9 @@ fn prompt_channel_keeps_input_open_until_the_sender_is_dropped() {
 fn client_runs_several_turns_and_knows_the_server() {
     block_on(async {
         let fake = Fake::new(two_turns());
-        let client = within(LIMIT, Client::connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
         let info = client.server_info().expect("initialize answered");
         assert_eq!(info.commands[0].name, "debug");
         for (turn, expected) in [("hello", "first"), ("again", "second")] {
@@ -129,13 +131,21 @@ fn client_runs_several_turns_and_knows_the_server() {
 fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
     block_on(async {
         let ask = |script: Script, subtype: &str, answer: Answer| {
-            script.expect_request_as(subtype, subtype).respond(subtype, answer)
+            script
+                .expect_request_as(subtype, subtype)
+                .respond(subtype, answer)
         };
         let mut script = Script::new().answer_initialize();
         for (subtype, answer) in [
             ("interrupt", Answer::success(json!({"still_queued": []}))),
-            ("set_model", Answer::success(json!({"model": "claude-sonnet"}))),
-            ("set_permission_mode", Answer::success(json!({"mode": "acceptEdits"}))),
+            (
+                "set_model",
+                Answer::success(json!({"model": "claude-sonnet"})),
+            ),
+            (
+                "set_permission_mode",
+                Answer::success(json!({"mode": "acceptEdits"})),
+            ),
             ("set_max_thinking_tokens", Answer::ack()),
             ("rewind_files", Answer::success(json!({"canRewind": false}))),
             (
@@ -159,7 +169,9 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         }
         let script = ask(script, "set_model", Answer::error("unknown model bogus"));
         let fake = Fake::new(script);
-        let client = within(LIMIT, Client::connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
 
         let receipt = client.interrupt().await.unwrap();
         assert!(receipt.still_queued.is_empty());
@@ -189,10 +201,18 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         }
         within(LIMIT, client.close()).await;
 
-        let first = |subtype: &str| fake.requests(subtype).into_iter().next().unwrap_or(Value::Null);
+        let first = |subtype: &str| {
+            fake.requests(subtype)
+                .into_iter()
+                .next()
+                .unwrap_or(Value::Null)
+        };
         assert_eq!(first("set_model")["model"], "sonnet");
         assert_eq!(first("set_permission_mode")["mode"], "acceptEdits");
-        assert_eq!(first("set_max_thinking_tokens")["max_thinking_tokens"], 2048);
+        assert_eq!(
+            first("set_max_thinking_tokens")["max_thinking_tokens"],
+            2048
+        );
         assert_eq!(first("rewind_files")["user_message_id"], "u-1");
         assert_eq!(first("rewind_files")["dry_run"], true);
         assert_eq!(first("mcp_reconnect")["serverName"], "calc");
@@ -254,21 +274,29 @@ fn hook_callback_gets_its_input_and_its_answer_reaches_the_cli() {
             HookEvent::PreToolUse,
             Some("Bash"),
             move |input, tool_use_id, _ctx| {
-                *seen_in_hook.lock().unwrap() = Some((input.event().as_str().to_owned(), tool_use_id));
+                *seen_in_hook.lock().unwrap() =
+                    Some((input.event().as_str().to_owned(), tool_use_id));
                 async { HookOutput::deny_tool("blocked") }
             },
         );
         let items = collect(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         let seen = seen.lock().unwrap().clone();
-        assert_eq!(seen, Some(("PreToolUse".to_owned(), Some("toolu_9".to_owned()))));
+        assert_eq!(
+            seen,
+            Some(("PreToolUse".to_owned(), Some("toolu_9".to_owned())))
+        );
         let reply = fake.response_to("hook-1").expect("answered");
         assert_eq!(reply["subtype"], "success", "{reply}");
         let decision = &reply["response"]["hookSpecificOutput"];
         assert_eq!(decision["permissionDecision"], "deny", "{reply}");
         // The hook was declared to the CLI in initialize.
         let init = fake.requests("initialize");
-        assert_eq!(init[0]["hooks"]["PreToolUse"][0]["matcher"], "Bash", "{}", init[0]);
+        assert_eq!(
+            init[0]["hooks"]["PreToolUse"][0]["matcher"], "Bash",
+            "{}",
+            init[0]
+        );
     });
 }
 
@@ -294,18 +322,24 @@ fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
             .mcp_message("mcp-1", "calc", call(7, json!({"a": 2, "b": 3})))
             .mcp_message("mcp-2", "calc", call(8, json!({"a": "x"})))
         }));
-        let calc = SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
-            "add",
-            "Add two numbers",
-            |args: Add| async move { Ok::<_, String>(ToolResult::text((args.a + args.b).to_string())) },
-        ));
+        let calc =
+            SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
+                "add",
+                "Add two numbers",
+                |args: Add| async move {
+                    Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
+                },
+            ));
         let items = collect(fake.options().sdk_mcp_server(calc), "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
 
         let listed = fake.response_to("mcp-0").expect("answered");
         let tool = &listed["response"]["mcp_response"]["result"]["tools"][0];
         assert_eq!(tool["name"], "add", "{listed}");
-        assert!(tool["inputSchema"]["properties"]["a"].is_object(), "{listed}");
+        assert!(
+            tool["inputSchema"]["properties"]["a"].is_object(),
+            "{listed}"
+        );
         let good = fake.response_to("mcp-1").expect("answered");
         let good = &good["response"]["mcp_response"];
         assert_eq!(good["id"], 7);
@@ -315,7 +349,10 @@ fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
         let bad = fake.response_to("mcp-2").expect("answered");
         let bad = &bad["response"]["mcp_response"]["result"];
         assert_eq!(bad["isError"], true, "{bad}");
-        assert!(bad["content"][0]["text"].as_str().unwrap().contains("invalid arguments"));
+        assert!(bad["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("invalid arguments"));
     });
 }
 
@@ -351,7 +388,10 @@ fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
             .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
         let items = collect(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
-        assert!(dropped.load(Ordering::SeqCst), "the cancelled hook's future was not dropped");
+        assert!(
+            dropped.load(Ordering::SeqCst),
+            "the cancelled hook's future was not dropped"
+        );
         let reply = fake.response_to("perm-after").expect("answered");
         assert_eq!(reply["response"]["behavior"], "allow", "{reply}");
         assert_eq!(fake.response_to("hook-slow"), None);
@@ -375,7 +415,10 @@ fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
         assert_eq!(kinds(&items), ["result"]);
         let first = fake.response_to("perm-1").expect("answered");
         assert_eq!(first["subtype"], "error", "{first}");
-        assert!(first["error"].as_str().unwrap().contains("kaboom"), "{first}");
+        assert!(
+            first["error"].as_str().unwrap().contains("kaboom"),
+            "{first}"
+        );
         let second = fake.response_to("perm-2").expect("answered");
         assert_eq!(second["subtype"], "success");
         assert_eq!(second["response"]["behavior"], "allow");
@@ -391,13 +434,13 @@ fn a_hook_can_interrupt_through_its_context() {
                 .respond("int", Answer::success(json!({"still_queued": []})))
                 .expect_response("hook-1")
         }));
-        let options = fake
-            .options()
-            .hook(HookEvent::PreToolUse, None, |_input, _id, ctx| async move {
-                let client = ctx.client().expect("session alive");
-                client.interrupt().await.expect("interrupt answered");
-                HookOutput::default()
-            });
+        let options =
+            fake.options()
+                .hook(HookEvent::PreToolUse, None, |_input, _id, ctx| async move {
+                    let client = ctx.client().expect("session alive");
+                    client.interrupt().await.expect("interrupt answered");
+                    HookOutput::default()
+                });
         let items = collect(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         assert_eq!(fake.requests("interrupt").len(), 1);
@@ -432,12 +475,17 @@ fn elicitation_is_answered_by_the_callback_or_declined() {
 fn dropping_the_client_shuts_the_cli_down() {
     block_on(async {
         let fake = Fake::builder(Script::new().answer_initialize().hang()).build();
-        let client = within(LIMIT, Client::connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
         let pid = fake.pid();
         assert!(!process_gone(pid));
         drop(client);
         // stdin closed → the fake keeps hanging → SIGTERM after 2 s → reaped.
-        assert!(wait_gone(pid, Duration::from_secs(5)).await, "pid {pid} still there");
+        assert!(
+            wait_gone(pid, Duration::from_secs(5)).await,
+            "pid {pid} still there"
+        );
     });
 }
 
@@ -447,13 +495,18 @@ fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
         let fake = Fake::builder(Script::new().answer_initialize().hang())
             .ignore_sigterm()
             .build();
-        let client = within(LIMIT, Client::connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
         let pid = fake.pid();
         let started = Instant::now();
         within(Duration::from_secs(12), client.close()).await;
         let took = started.elapsed();
         assert!(process_gone(pid), "pid {pid} still there");
-        assert!(took >= Duration::from_secs(7), "SIGKILL came after {took:?}, before 2 s + 5 s");
+        assert!(
+            took >= Duration::from_secs(7),
+            "SIGKILL came after {took:?}, before 2 s + 5 s"
+        );
     });
 }
 
@@ -474,7 +527,10 @@ fn dropping_a_query_midway_shuts_the_cli_down() {
         let pid = fake.pid();
         drop(client);
         drop(stream);
-        assert!(wait_gone(pid, Duration::from_secs(5)).await, "pid {pid} still there");
+        assert!(
+            wait_gone(pid, Duration::from_secs(5)).await,
+            "pid {pid} still there"
+        );
     });
 }
 
@@ -492,20 +548,29 @@ fn cli_exiting_early_is_reported_with_its_stderr_within_a_second() {
     block_on(async {
         let fake = Fake::builder(die_early()).build();
         let started = Instant::now();
-        let error = within(LIMIT, Client::connect(fake.options())).await.unwrap_err();
+        let error = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap_err();
         let took = started.elapsed();
         assert!(took < Duration::from_secs(1), "took {took:?}");
         match error {
             Error::Process { exit, stderr_tail } => {
                 assert_eq!(exit.code, Some(1));
-                assert!(stderr_tail.contains("argument 'bogus' is invalid"), "{stderr_tail}");
+                assert!(
+                    stderr_tail.contains("argument 'bogus' is invalid"),
+                    "{stderr_tail}"
+                );
             }
             other => panic!("expected Error::Process, got {other:?}"),
         }
 
         let started = Instant::now();
         let items = collect(fake.options(), "hi").await;
-        assert!(started.elapsed() < Duration::from_secs(1), "took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "took {:?}",
+            started.elapsed()
+        );
         match items.last() {
             Some(Err(Error::Process { stderr_tail, .. })) => {
                 assert!(stderr_tail.contains("'bogus'"), "{stderr_tail}")

@@ -7,13 +7,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
-use claude_agent_testkit::stub_api::{Reply, StubApi};
 use super::within;
 use crate::rt::block_on;
 use crate::sdk::message::ContentBlock;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
 use crate::sdk::{query, Client, Error, Message, Options, StreamExt};
+use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
+use claude_agent_testkit::stub_api::{Reply, StubApi};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -176,14 +176,13 @@ fn the_model_calls_an_in_process_mcp_tool() {
             serde_json::json!({"a": 2, "b": 3}),
         ));
         env.stub.push_reply(Reply::text("the sum is in"));
-        let calc =
-            SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
-                "add",
-                "Add two integers",
-                |args: Add| async move {
-                    Ok::<_, String>(ToolResult::text(format!("sum={}", args.a + args.b)))
-                },
-            ));
+        let calc = SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
+            "add",
+            "Add two integers",
+            |args: Add| async move {
+                Ok::<_, String>(ToolResult::text(format!("sum={}", args.a + args.b)))
+            },
+        ));
         let options = env
             .options
             .clone()

@@ -1,5 +1,5 @@
 //! The Claude Code CLI as an [`async_process`] child, and an `async-io` [`Sleep`]: the parts of a
-//! [`Runtime`](claude_agent_core::client::Runtime) that the smol and async-std adapters
+//! [`Runtime`] that the smol and async-std adapters
 //! (`claude-agent-smol`, `claude-agent-async-std`) share.
 //!
 //! Neither needs a particular executor: async-process's pipes and child reaper and async-io's
