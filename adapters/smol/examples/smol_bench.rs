@@ -1,11 +1,12 @@
 //! Throughput and round-trip benchmark against a fake CLI that replays recorded output, on
-//! async-std (the same figures as `claude-agent-tokio`'s `bench` example, to compare runtimes).
+//! smol (the same figures as `claude-agent-tokio`'s `bench` example, to compare runtimes; named apart
+//! from it so that building every example at once does not overwrite one binary with another).
 //!
 //! ```text
 //! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=3000 \
-//!   cargo run --release -p claude-agent-async-std --example bench -- stream path/to/fakecli
+//!   cargo run --release -p claude-agent-smol --example smol_bench -- stream path/to/fakecli
 //! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
-//!   cargo run --release -p claude-agent-async-std --example bench -- rtt path/to/fakecli
+//!   cargo run --release -p claude-agent-smol --example smol_bench -- rtt path/to/fakecli
 //! ```
 //!
 //! `stream`: one prompt, every message read until the CLI's stdout ends; prints messages per
@@ -16,17 +17,21 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use claude_agent_async_std::permission::PermissionResult;
-use claude_agent_async_std::{query, Message, Options, Prompt, StreamExt, UserInput};
+use claude_agent_smol::permission::PermissionResult;
+use claude_agent_smol::{query, Message, Options, Prompt, StreamExt, UserInput};
 
 fn main() {
-    async_std::task::block_on(run());
+    // The app runs on smol's global executor, where the session's driver runs too: messages pass
+    // between tasks on one thread, as with tokio's current-thread runtime. (`smol::block_on(run())`
+    // alone keeps the app on the main thread, and every message crosses threads: about half the
+    // stream throughput.)
+    smol::block_on(smol::spawn(run()));
 }
 
 async fn run() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(mode), Some(cli)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: bench stream|rtt FAKECLI");
+        eprintln!("usage: smol_bench stream|rtt FAKECLI");
         std::process::exit(2);
     };
     match mode.as_str() {
@@ -75,7 +80,7 @@ async fn rtt(cli: &str) {
             }
         });
     // One user message, then keep input open until the result (like the TypeScript peer).
-    let (tx, prompt) = claude_agent_async_std::prompt_channel();
+    let (tx, prompt) = claude_agent_smol::prompt_channel();
     tx.send(UserInput::text("go")).await.unwrap();
     let started = Instant::now();
     let mut messages = query(Prompt::from(prompt), options);
@@ -102,7 +107,7 @@ async fn rtt(cli: &str) {
         );
     }
     // The fake prints its figure on stderr just before the result; give the reader a moment.
-    async_std::task::sleep(std::time::Duration::from_millis(50)).await;
+    smol::Timer::after(std::time::Duration::from_millis(50)).await;
     let said = fake_report.lock().unwrap().clone();
     if let Some(each) = said {
         println!("rtt: {each} us mean, measured by the fake CLI");

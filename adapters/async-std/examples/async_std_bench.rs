@@ -1,11 +1,12 @@
 //! Throughput and round-trip benchmark against a fake CLI that replays recorded output, on
-//! smol (the same figures as `claude-agent-tokio`'s `bench` example, to compare runtimes).
+//! async-std (the same figures as `claude-agent-tokio`'s `bench` example, to compare runtimes; named apart
+//! from it so that building every example at once does not overwrite one binary with another).
 //!
 //! ```text
 //! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=3000 \
-//!   cargo run --release -p claude-agent-smol --example bench -- stream path/to/fakecli
+//!   cargo run --release -p claude-agent-async-std --example async_std_bench -- stream path/to/fakecli
 //! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
-//!   cargo run --release -p claude-agent-smol --example bench -- rtt path/to/fakecli
+//!   cargo run --release -p claude-agent-async-std --example async_std_bench -- rtt path/to/fakecli
 //! ```
 //!
 //! `stream`: one prompt, every message read until the CLI's stdout ends; prints messages per
@@ -16,21 +17,17 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use claude_agent_smol::permission::PermissionResult;
-use claude_agent_smol::{query, Message, Options, Prompt, StreamExt, UserInput};
+use claude_agent_async_std::permission::PermissionResult;
+use claude_agent_async_std::{query, Message, Options, Prompt, StreamExt, UserInput};
 
 fn main() {
-    // The app runs on smol's global executor, where the session's driver runs too: messages pass
-    // between tasks on one thread, as with tokio's current-thread runtime. (`smol::block_on(run())`
-    // alone keeps the app on the main thread, and every message crosses threads: about half the
-    // stream throughput.)
-    smol::block_on(smol::spawn(run()));
+    async_std::task::block_on(run());
 }
 
 async fn run() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(mode), Some(cli)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: bench stream|rtt FAKECLI");
+        eprintln!("usage: async_std_bench stream|rtt FAKECLI");
         std::process::exit(2);
     };
     match mode.as_str() {
@@ -79,7 +76,7 @@ async fn rtt(cli: &str) {
             }
         });
     // One user message, then keep input open until the result (like the TypeScript peer).
-    let (tx, prompt) = claude_agent_smol::prompt_channel();
+    let (tx, prompt) = claude_agent_async_std::prompt_channel();
     tx.send(UserInput::text("go")).await.unwrap();
     let started = Instant::now();
     let mut messages = query(Prompt::from(prompt), options);
@@ -106,7 +103,7 @@ async fn rtt(cli: &str) {
         );
     }
     // The fake prints its figure on stderr just before the result; give the reader a moment.
-    smol::Timer::after(std::time::Duration::from_millis(50)).await;
+    async_std::task::sleep(std::time::Duration::from_millis(50)).await;
     let said = fake_report.lock().unwrap().clone();
     if let Some(each) = said {
         println!("rtt: {each} us mean, measured by the fake CLI");
