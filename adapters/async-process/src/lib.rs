@@ -1,0 +1,206 @@
+//! The Claude Code CLI as an [`async_process`] child, and an `async-io` [`Sleep`]: the parts of a
+//! [`Runtime`] that the smol and async-std adapters
+//! (`claude-agent-smol`, `claude-agent-async-std`) share.
+//!
+//! Neither needs a particular executor: async-process's pipes and child reaper and async-io's
+//! timers run on the `async-io` reactor, which drives itself (smol and async-std both use it).
+//! An adapter adds its way of spawning the session's driver:
+//!
+//! ```
+//! use claude_agent_async_process::{
+//!     spawn_child, AsyncProcessChild, ChildStderr, ChildStdin, ChildStdout, Sleep,
+//! };
+//! use claude_agent_core::client::{BoxFuture, ChildParts, Runtime};
+//! use claude_agent_core::options::LaunchSpec;
+//!
+//! #[derive(Clone, Default)]
+//! struct MyRuntime;
+//!
+//! impl Runtime for MyRuntime {
+//!     type Child = AsyncProcessChild;
+//!     type Stdin = ChildStdin;
+//!     type Stdout = ChildStdout;
+//!     type Stderr = ChildStderr;
+//!     type Sleep = Sleep;
+//!
+//!     fn spawn_child(&self, spec: &LaunchSpec) -> std::io::Result<ChildParts<Self>> {
+//!         spawn_child(spec)
+//!     }
+//!     fn sleep_until(&self, deadline: std::time::Instant) -> Self::Sleep {
+//!         Sleep::until(deadline)
+//!     }
+//!     fn spawn_task(&self, task: BoxFuture<'static, ()>) {
+//!         std::thread::spawn(move || futures_lite::future::block_on(task));
+//!     }
+//! }
+//! ```
+#![warn(missing_docs)]
+
+use std::fmt;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::process::ExitStatus;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+pub use async_process::{ChildStderr, ChildStdin, ChildStdout};
+use claude_agent_core::client::{ChildParts, ChildProcess, Runtime, Signal};
+use claude_agent_core::options::LaunchSpec;
+use claude_agent_core::session::ExitStatusInfo;
+
+/// Start `spec` with piped stdio, in a process group of its own (Unix), killed if the
+/// [`AsyncProcessChild`] is dropped while it runs: what [`Runtime::spawn_child`] must do.
+pub fn spawn_child<R>(spec: &LaunchSpec) -> io::Result<ChildParts<R>>
+where
+    R: Runtime<
+        Child = AsyncProcessChild,
+        Stdin = ChildStdin,
+        Stdout = ChildStdout,
+        Stderr = ChildStderr,
+    >,
+{
+    let mut command = std::process::Command::new(&spec.program);
+    command.args(&spec.args);
+    for key in &spec.env_remove {
+        command.env_remove(key);
+    }
+    command.envs(spec.env.iter().map(|(k, v)| (k, v)));
+    if let Some(cwd) = &spec.cwd {
+        command.current_dir(cwd);
+    }
+    // Its own process group, so a shutdown reaches the tools it started too.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut command = async_process::Command::from(command);
+    command
+        .stdin(async_process::Stdio::piped())
+        .stdout(async_process::Stdio::piped())
+        .stderr(async_process::Stdio::piped())
+        // The last resort if everything else is dropped without a shutdown: SIGKILL the child.
+        .kill_on_drop(true);
+    let mut child = command.spawn()?;
+    let missing = || io::Error::other("a piped stdio handle was not created");
+    let stdin = child.stdin.take().ok_or_else(missing)?;
+    let stdout = child.stdout.take().ok_or_else(missing)?;
+    let stderr = child.stderr.take().ok_or_else(missing)?;
+    let pid = child.id();
+    Ok(ChildParts::new(
+        AsyncProcessChild {
+            inner: child,
+            pid,
+            wait: None,
+            exited: None,
+        },
+        stdin,
+        stdout,
+        stderr,
+    ))
+}
+
+/// A timer that completes at a deadline (an [`async_io::Timer`] with `()` as its output, as
+/// [`Runtime::Sleep`] wants).
+#[derive(Debug)]
+pub struct Sleep(async_io::Timer);
+
+impl Sleep {
+    /// A timer that fires at `deadline`.
+    pub fn until(deadline: Instant) -> Self {
+        Sleep(async_io::Timer::at(deadline))
+    }
+}
+
+impl Future for Sleep {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        Pin::new(&mut self.0).poll(cx).map(drop)
+    }
+}
+
+type WaitFuture = Pin<Box<dyn Future<Output = io::Result<ExitStatus>> + Send>>;
+
+/// A CLI process started by [`spawn_child`].
+pub struct AsyncProcessChild {
+    inner: async_process::Child,
+    pid: u32,
+    /// The one wait in progress: async-process wakes it through an event listener that lives in
+    /// the future, so it is kept across polls rather than made anew (which would lose the wake-up).
+    wait: Option<WaitFuture>,
+    /// How it ended, once reaped.
+    exited: Option<ExitStatusInfo>,
+}
+
+impl fmt::Debug for AsyncProcessChild {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AsyncProcessChild")
+            .field("pid", &self.pid)
+            .field("exited", &self.exited)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ChildProcess for AsyncProcessChild {
+    fn id(&self) -> Option<u32> {
+        self.exited.is_none().then_some(self.pid)
+    }
+
+    fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>> {
+        if let Some(exited) = self.exited {
+            return Poll::Ready(Ok(exited));
+        }
+        let inner = &mut self.inner;
+        let wait = self.wait.get_or_insert_with(|| Box::pin(inner.status()));
+        let status = match wait.as_mut().poll(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(status) => status,
+        };
+        self.wait = None;
+        let exited = exit_status_info(status?);
+        self.exited = Some(exited);
+        Poll::Ready(Ok(exited))
+    }
+
+    fn signal(&mut self, signal: Signal) -> io::Result<()> {
+        // The pid is only used before the child was reaped, so a recycled pid is never signalled.
+        if self.exited.is_some() {
+            return Ok(());
+        }
+        signal_group(self.pid, signal, &mut self.inner)
+    }
+}
+
+#[cfg(unix)]
+fn signal_group(pid: u32, signal: Signal, _child: &mut async_process::Child) -> io::Result<()> {
+    let signo = match signal {
+        Signal::Terminate => libc::SIGTERM,
+        _ => libc::SIGKILL,
+    };
+    let group = -(i32::try_from(pid).map_err(io::Error::other)?);
+    // SAFETY: kill(2) has no memory-safety preconditions; a negative pid names a process group.
+    if unsafe { libc::kill(group, signo) } == -1 {
+        let error = io::Error::last_os_error();
+        // ESRCH: the group is already gone.
+        if error.raw_os_error() != Some(libc::ESRCH) {
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn signal_group(_pid: u32, _signal: Signal, child: &mut async_process::Child) -> io::Result<()> {
+    // No process groups or SIGTERM here: terminate the process itself.
+    child.kill()
+}
+
+fn exit_status_info(status: ExitStatus) -> ExitStatusInfo {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return ExitStatusInfo::signal(signal);
+        }
+    }
+    ExitStatusInfo::code(status.code().unwrap_or(-1))
+}

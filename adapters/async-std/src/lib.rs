@@ -1,0 +1,87 @@
+//! Claude Agent SDK for Rust, on async-std.
+//!
+//! Drives the Claude Code CLI (`claude`) as a child process. Everything you need is here:
+//! [`query`] for one prompt, [`Client`] for a long-lived session, [`Options`] with callbacks for
+//! permission prompts, hooks and in-process MCP tools.
+//!
+//! ```no_run
+//! use claude_agent_async_std::{query, Message, Options, StreamExt};
+//!
+//! async_std::task::block_on(async {
+//!     let mut messages = query("What is 2 + 2?", Options::default());
+//!     while let Some(message) = messages.next().await {
+//!         println!("{:?}", message?);
+//!     }
+//!     Ok::<_, claude_agent_async_std::Error>(())
+//! })
+//! # .unwrap();
+//! ```
+//!
+//! A session over many turns, with a permission callback:
+//!
+//! ```no_run
+//! use claude_agent_async_std::permission::PermissionResult;
+//! use claude_agent_async_std::{Client, Message, Options, StreamExt};
+//!
+//! # async fn run() -> Result<(), claude_agent_async_std::Error> {
+//! let options = Options::new().can_use_tool(|request, _ctx| async move {
+//!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
+//! });
+//! let client = Client::connect(options).await?;
+//! client.send("List the files here.").await?;
+//! let mut reply = client.receive_response();
+//! while let Some(message) = reply.next().await {
+//!     if let Message::Result(result) = message? {
+//!         println!("{}", result.result.unwrap_or_default());
+//!     }
+//! }
+//! client.close().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The session's driver runs on async-std's executor (`async_std::task::spawn`); the CLI is an
+//! async-process child (async-std's own `process` module is unstable) and timers are async-io's,
+//! the reactor async-std itself runs on.
+//!
+//! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
+//! the pieces above ([`AsyncStdRuntime`]).
+#![warn(missing_docs)]
+
+mod runtime;
+
+pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
+pub use claude_agent_core::client::*;
+pub use claude_agent_core::message::{Message, UserInput};
+pub use claude_agent_core::options::Options;
+pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
+pub use futures_lite::StreamExt;
+pub use runtime::AsyncStdRuntime;
+
+/// A [`claude_agent_core::client::Client`] on async-std: `Client::connect(options).await`.
+pub type Client = claude_agent_core::client::Client<AsyncStdRuntime>;
+
+/// The message stream of [`query`] ([`claude_agent_core::client::Query`] on async-std).
+pub type Query = claude_agent_core::client::Query<AsyncStdRuntime>;
+
+/// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
+/// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
+///
+/// Works from any executor (the session runs on async-std's). The CLI is shut down when
+/// the stream is dropped.
+///
+/// ```no_run
+/// use claude_agent_async_std::{query, Options, StreamExt};
+/// # async fn run() {
+/// let mut messages = query("Hello", Options::default());
+/// while let Some(item) = messages.next().await {
+///     match item {
+///         Ok(message) => println!("{message:?}"),
+///         Err(error) => eprintln!("{error}"),
+///     }
+/// }
+/// # }
+/// ```
+pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
+    query_with(AsyncStdRuntime, prompt, options)
+}

@@ -1,0 +1,43 @@
+//! [`Runtime`] for async-std: async-process children in their own process group, async-io
+//! timers (the reactor async-std's own timers run on), `async_std::task::spawn` for the driver.
+
+use std::io;
+use std::time::Instant;
+
+use claude_agent_async_process::{
+    spawn_child, AsyncProcessChild, ChildStderr, ChildStdin, ChildStdout, Sleep,
+};
+use claude_agent_core::client::{BoxFuture, ChildParts, Runtime};
+use claude_agent_core::options::LaunchSpec;
+
+/// async-std as the client layer's runtime. Zero-sized: the session's driver is spawned with
+/// `async_std::task::spawn` onto async-std's global executor.
+///
+/// ```
+/// use claude_agent_async_std::{query_with, AsyncStdRuntime, Options};
+/// let messages = query_with(AsyncStdRuntime, "Hello", Options::new().cli_path("/nonexistent/claude"));
+/// # drop(messages);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AsyncStdRuntime;
+
+impl Runtime for AsyncStdRuntime {
+    type Child = AsyncProcessChild;
+    type Stdin = ChildStdin;
+    type Stdout = ChildStdout;
+    type Stderr = ChildStderr;
+    type Sleep = Sleep;
+
+    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
+        spawn_child(spec)
+    }
+
+    fn sleep_until(&self, deadline: Instant) -> Self::Sleep {
+        Sleep::until(deadline)
+    }
+
+    fn spawn_task(&self, task: BoxFuture<'static, ()>) {
+        // Dropping async-std's `JoinHandle` detaches the task: it runs on.
+        drop(async_std::task::spawn(task));
+    }
+}

@@ -1,0 +1,89 @@
+//! Claude Agent SDK for Rust, on smol.
+//!
+//! Drives the Claude Code CLI (`claude`) as a child process. Everything you need is here:
+//! [`query`] for one prompt, [`Client`] for a long-lived session, [`Options`] with callbacks for
+//! permission prompts, hooks and in-process MCP tools.
+//!
+//! ```no_run
+//! use claude_agent_smol::{query, Message, Options, StreamExt};
+//!
+//! smol::block_on(async {
+//!     let mut messages = query("What is 2 + 2?", Options::default());
+//!     while let Some(message) = messages.next().await {
+//!         println!("{:?}", message?);
+//!     }
+//!     Ok::<_, claude_agent_smol::Error>(())
+//! })
+//! # .unwrap();
+//! ```
+//!
+//! A session over many turns, with a permission callback:
+//!
+//! ```no_run
+//! use claude_agent_smol::permission::PermissionResult;
+//! use claude_agent_smol::{Client, Message, Options, StreamExt};
+//!
+//! # async fn run() -> Result<(), claude_agent_smol::Error> {
+//! let options = Options::new().can_use_tool(|request, _ctx| async move {
+//!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
+//! });
+//! let client = Client::connect(options).await?;
+//! client.send("List the files here.").await?;
+//! let mut reply = client.receive_response();
+//! while let Some(message) = reply.next().await {
+//!     if let Message::Result(result) = message? {
+//!         println!("{}", result.result.unwrap_or_default());
+//!     }
+//! }
+//! client.close().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The session's driver runs on smol's global executor (`smol::spawn`), so it makes progress
+//! whatever executor or `block_on` your own code runs on. Code that reads many messages is
+//! fastest when it runs on that executor too (`smol::block_on(smol::spawn(app))`): messages then
+//! pass between tasks on one thread instead of crossing threads. To run it on an executor of your own,
+//! use [`SmolRuntime::with_executor`] with [`query_with`] or [`Client::connect_with`].
+//!
+//! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
+//! async-process children, async-io timers and smol's task spawning ([`SmolRuntime`]).
+#![warn(missing_docs)]
+
+mod runtime;
+
+pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
+pub use claude_agent_core::client::*;
+pub use claude_agent_core::message::{Message, UserInput};
+pub use claude_agent_core::options::Options;
+pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
+pub use futures_lite::StreamExt;
+pub use runtime::SmolRuntime;
+
+/// A [`claude_agent_core::client::Client`] on smol: `Client::connect(options).await`.
+pub type Client = claude_agent_core::client::Client<SmolRuntime>;
+
+/// The message stream of [`query`] ([`claude_agent_core::client::Query`] on smol).
+pub type Query = claude_agent_core::client::Query<SmolRuntime>;
+
+/// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
+/// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
+///
+/// Works from any executor (the session runs on smol's global one). The CLI is shut down when
+/// the stream is dropped.
+///
+/// ```no_run
+/// use claude_agent_smol::{query, Options, StreamExt};
+/// # async fn run() {
+/// let mut messages = query("Hello", Options::default());
+/// while let Some(item) = messages.next().await {
+///     match item {
+///         Ok(message) => println!("{message:?}"),
+///         Err(error) => eprintln!("{error}"),
+///     }
+/// }
+/// # }
+/// ```
+pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
+    query_with(SmolRuntime::default(), prompt, options)
+}

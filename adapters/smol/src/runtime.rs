@@ -1,0 +1,81 @@
+//! [`Runtime`] for smol: async-process children in their own process group, async-io timers
+//! (smol's own),
+//! and smol's global executor (or one of the user's) for the driver.
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+use std::time::Instant;
+
+use claude_agent_async_process::{
+    spawn_child, AsyncProcessChild, ChildStderr, ChildStdin, ChildStdout, Sleep,
+};
+use claude_agent_core::client::{BoxFuture, ChildParts, Runtime};
+use claude_agent_core::options::LaunchSpec;
+use smol::Executor;
+
+/// smol as the client layer's runtime: where a session's driver task runs.
+///
+/// The default runs it on smol's global executor (`smol::spawn`), which has threads of its own,
+/// so sessions make progress whichever executor the caller uses.
+///
+/// ```
+/// use std::sync::Arc;
+/// use claude_agent_smol::SmolRuntime;
+///
+/// let executor = Arc::new(smol::Executor::new());
+/// let runtime = SmolRuntime::with_executor(executor.clone());
+/// // `claude_agent_smol::query_with(runtime, …)` now runs its driver on `executor`, which the
+/// // application must run, e.g. with `smol::block_on(executor.run(main_future))`.
+/// # drop(runtime);
+/// ```
+#[derive(Clone, Default)]
+pub struct SmolRuntime {
+    executor: Option<Arc<Executor<'static>>>,
+}
+
+impl SmolRuntime {
+    /// Run session drivers on `executor` instead of smol's global one. The application must keep
+    /// `executor` running (`executor.run(…)`) for as long as sessions live.
+    pub fn with_executor(executor: Arc<Executor<'static>>) -> Self {
+        SmolRuntime {
+            executor: Some(executor),
+        }
+    }
+}
+
+impl fmt::Debug for SmolRuntime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let executor = if self.executor.is_some() {
+            "own"
+        } else {
+            "global"
+        };
+        f.debug_struct("SmolRuntime")
+            .field("executor", &executor)
+            .finish()
+    }
+}
+
+impl Runtime for SmolRuntime {
+    type Child = AsyncProcessChild;
+    type Stdin = ChildStdin;
+    type Stdout = ChildStdout;
+    type Stderr = ChildStderr;
+    type Sleep = Sleep;
+
+    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
+        spawn_child(spec)
+    }
+
+    fn sleep_until(&self, deadline: Instant) -> Self::Sleep {
+        Sleep::until(deadline)
+    }
+
+    fn spawn_task(&self, task: BoxFuture<'static, ()>) {
+        match &self.executor {
+            Some(executor) => executor.spawn(task).detach(),
+            None => smol::spawn(task).detach(),
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! The end-to-end scenarios of `conformance/e2e_scenarios.rs` (the real Claude Code CLI against
+//! the testkit's stub Messages API) on smol.
+//!
+//! They fail, with a message saying how to install the CLI (`scripts/install-claude-cli`), when
+//! it is missing: they never skip.
+
+#[macro_use]
+#[path = "../../../conformance/e2e_scenarios.rs"]
+mod e2e_scenarios;
+
+use claude_agent_smol::SmolRuntime;
+
+e2e_tests!(|fut| smol::block_on(fut), SmolRuntime::default();
+    hello,
+    bash_allowed,
+    bash_denied,
+    updated_input,
+    hooks,
+    mcp_tool,
+    interrupt_long_tool,
+    cancel_pending_hook,
+    control_requests,
+    multi_turn,
+    resume,
+    background_task,
+    max_turns,
+    api_400,
+    api_401_retries,
+    invalid_option,
+    partial_messages,
+    structured_output,
+);

@@ -1,0 +1,712 @@
+//! Every user-facing capability against the testkit's scripted `fake-claude`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use claude_agent_testkit::fake_cli::{canned, Answer, Script};
+use serde_json::{json, Value};
+
+use super::fake::{idle, Fake};
+use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
+use crate::rt::{block_on, sleep};
+use crate::sdk::control::ElicitationResult;
+use crate::sdk::hooks::{HookEvent, HookOutput};
+use crate::sdk::mcp::ToolResult;
+use crate::sdk::permission::{PermissionMode, PermissionResult};
+use crate::sdk::{
+    prompt_channel, query, typed_tool, Client, Error, Message, Options, Prompt, SdkMcpServer,
+    StreamExt, UserInput,
+};
+
+const LIMIT: Duration = Duration::from_secs(10);
+
+async fn collect(options: Options, prompt: impl Into<Prompt>) -> Vec<Result<Message, Error>> {
+    within(LIMIT, query(prompt, options).collect::<Vec<_>>()).await
+}
+
+/// Answer initialize, wait for the user message, then `steps`, then a result and idle.
+fn one_turn(steps: impl FnOnce(Script) -> Script) -> Script {
+    steps(Script::new().answer_initialize().expect_user())
+        .emit_result("done")
+        .emit_json(&idle())
+}
+
+#[test]
+fn query_with_text_yields_every_message_and_ends() {
+    block_on(async {
+        let fake = Fake::new(Script::single_turn("4"));
+        let items = collect(fake.options(), "What is 2 + 2?").await;
+        assert_eq!(kinds(&items), ["system/init", "assistant", "result"]);
+        let result = items[2].as_ref().unwrap();
+        assert_eq!(result_text(result).as_deref(), Some("4"));
+        assert_eq!(fake.user_texts(), ["What is 2 + 2?"]);
+        assert_eq!(fake.requests("initialize").len(), 1);
+    });
+}
+
+fn two_turns() -> Script {
+    Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_assistant_text("one")
+        .emit_result("first")
+        .expect_user()
+        .emit_assistant_text("two")
+        .emit_result("second")
+}
+
+fn results(items: &[Result<Message, Error>]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|i| i.as_ref().ok().and_then(result_text))
+        .collect()
+}
+
+#[test]
+fn query_with_a_stream_sends_every_message_then_ends() {
+    block_on(async {
+        let fake = Fake::new(two_turns());
+        let prompt = Prompt::stream(futures_lite::stream::iter([
+            UserInput::text("one"),
+            UserInput::text("two"),
+        ]));
+        let items = collect(fake.options(), prompt).await;
+        assert!(items.iter().all(Result::is_ok), "{items:?}");
+        assert_eq!(results(&items), ["first", "second"]);
+        assert_eq!(fake.user_texts(), ["one", "two"]);
+    });
+}
+
+#[test]
+fn prompt_channel_keeps_input_open_until_the_sender_is_dropped() {
+    block_on(async {
+        let fake = Fake::new(two_turns());
+        let (tx, prompt) = prompt_channel();
+        let mut stream = query(prompt, fake.options());
+        tx.send("first").await.unwrap();
+        let mut seen = Vec::new();
+        while let Some(item) = within(LIMIT, stream.next()).await {
+            if let Some(text) = result_text(&item.unwrap()) {
+                seen.push(text);
+                if seen.len() == 1 {
+                    // The first result did not end the session: input is still open.
+                    tx.send("second").await.unwrap();
+                } else {
+                    break;
+                }
+            }
+        }
+        drop(tx);
+        let rest: Vec<_> = within(LIMIT, stream.collect::<Vec<_>>()).await;
+        assert!(rest.iter().all(Result::is_ok), "{rest:?}");
+        assert_eq!(seen, ["first", "second"]);
+        assert_eq!(fake.user_texts(), ["first", "second"]);
+    });
+}
+
+#[test]
+fn client_runs_several_turns_and_knows_the_server() {
+    block_on(async {
+        let fake = Fake::new(two_turns());
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
+        let info = client.server_info().expect("initialize answered");
+        assert_eq!(info.commands[0].name, "debug");
+        for (turn, expected) in [("hello", "first"), ("again", "second")] {
+            client.send(turn).await.unwrap();
+            let messages: Vec<_> = within(LIMIT, client.receive_response().collect()).await;
+            assert_eq!(kinds(&messages), ["assistant", "result"]);
+            let text = result_text(messages[1].as_ref().unwrap());
+            assert_eq!(text.as_deref(), Some(expected));
+        }
+        within(LIMIT, client.close()).await;
+        assert!(matches!(client.send("late").await, Err(Error::Closed)));
+        assert_eq!(fake.user_texts(), ["hello", "again"]);
+    });
+}
+
+#[test]
+fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
+    block_on(async {
+        let ask = |script: Script, subtype: &str, answer: Answer| {
+            script
+                .expect_request_as(subtype, subtype)
+                .respond(subtype, answer)
+        };
+        let mut script = Script::new().answer_initialize();
+        for (subtype, answer) in [
+            ("interrupt", Answer::success(json!({"still_queued": []}))),
+            (
+                "set_model",
+                Answer::success(json!({"model": "claude-sonnet"})),
+            ),
+            (
+                "set_permission_mode",
+                Answer::success(json!({"mode": "acceptEdits"})),
+            ),
+            ("set_max_thinking_tokens", Answer::ack()),
+            ("rewind_files", Answer::success(json!({"canRewind": false}))),
+            (
+                "mcp_status",
+                Answer::success(json!({"mcpServers": [{"name": "calc", "status": "connected"}]})),
+            ),
+            ("mcp_reconnect", Answer::ack()),
+            ("mcp_toggle", Answer::ack()),
+            (
+                "mcp_set_servers",
+                Answer::success(json!({"added": [], "removed": [], "errors": {}})),
+            ),
+            ("stop_task", Answer::ack()),
+            (
+                "get_context_usage",
+                Answer::success(json!({"totalTokens": 1200, "maxTokens": 200000,
+                    "percentage": 0.6, "model": "claude-test", "categories": []})),
+            ),
+        ] {
+            script = ask(script, subtype, answer);
+        }
+        let script = ask(script, "set_model", Answer::error("unknown model bogus"));
+        let fake = Fake::new(script);
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
+
+        let receipt = client.interrupt().await.unwrap();
+        assert!(receipt.still_queued.is_empty());
+        client.set_model(Some("sonnet")).await.unwrap();
+        client
+            .set_permission_mode(PermissionMode::AcceptEdits)
+            .await
+            .unwrap();
+        client.set_max_thinking_tokens(Some(2048)).await.unwrap();
+        let rewind = client.rewind_files("u-1", true).await.unwrap();
+        assert!(!rewind.can_rewind);
+        let status = client.mcp_status().await.unwrap();
+        assert_eq!(status.mcp_servers[0].name, "calc");
+        client.reconnect_mcp_server("calc").await.unwrap();
+        client.toggle_mcp_server("calc", false).await.unwrap();
+        let servers = json!({"docs": {"type": "http", "url": "http://127.0.0.1:1/mcp"}});
+        let applied = client.set_mcp_servers(&servers).await.unwrap();
+        assert!(applied.added.is_empty());
+        client.stop_task("task-1").await.unwrap();
+        let usage = client.context_usage().await.unwrap();
+        assert_eq!(usage.total_tokens, 1200);
+        match client.set_model(Some("bogus")).await {
+            Err(Error::ControlRefused { message, .. }) => {
+                assert!(message.contains("unknown model"), "{message}")
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        within(LIMIT, client.close()).await;
+
+        let first = |subtype: &str| {
+            fake.requests(subtype)
+                .into_iter()
+                .next()
+                .unwrap_or(Value::Null)
+        };
+        assert_eq!(first("set_model")["model"], "sonnet");
+        assert_eq!(first("set_permission_mode")["mode"], "acceptEdits");
+        assert_eq!(
+            first("set_max_thinking_tokens")["max_thinking_tokens"],
+            2048
+        );
+        assert_eq!(first("rewind_files")["user_message_id"], "u-1");
+        assert_eq!(first("rewind_files")["dry_run"], true);
+        assert_eq!(first("mcp_reconnect")["serverName"], "calc");
+        assert_eq!(first("mcp_toggle")["enabled"], false);
+        assert_eq!(first("mcp_set_servers")["servers"], servers);
+        assert_eq!(first("stop_task")["task_id"], "task-1");
+        assert_eq!(fake.requests("set_model").len(), 2);
+    });
+}
+
+fn permission_script() -> Script {
+    one_turn(|s| s.can_use_tool("perm-1", "Bash", json!({"command": "ls"})))
+}
+
+#[test]
+fn can_use_tool_answers_allow_and_deny() {
+    block_on(async {
+        let fake = Fake::new(permission_script());
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let seen = asked.clone();
+        let options = fake.options().can_use_tool(move |request, _ctx| {
+            seen.lock().unwrap().push(request.input.get().to_owned());
+            async { PermissionResult::deny("no shell") }
+        });
+        let items = collect(options, "go").await;
+        assert!(items.iter().all(Result::is_ok), "{items:?}");
+        let reply = fake.response_to("perm-1").expect("answered");
+        assert_eq!(reply["subtype"], "success", "{reply}");
+        assert_eq!(reply["response"]["behavior"], "deny");
+        assert_eq!(reply["response"]["message"], "no shell");
+        assert_eq!(*asked.lock().unwrap(), [r#"{"command":"ls"}"#]);
+
+        let fake = Fake::new(permission_script());
+        let options = fake
+            .options()
+            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        collect(options, "go").await;
+        let reply = fake.response_to("perm-1").expect("answered");
+        assert_eq!(reply["response"]["behavior"], "allow", "{reply}");
+    });
+}
+
+fn pre_tool_use(tool_use_id: &str) -> Value {
+    json!({"subtype": "hook_callback", "callback_id": "hook_0", "tool_use_id": tool_use_id,
+           "input": {"hook_event_name": "PreToolUse", "session_id": "s", "transcript_path": "/tmp/t",
+                     "cwd": "/tmp", "tool_name": "Bash", "tool_input": {"command": "ls"},
+                     "tool_use_id": tool_use_id}})
+}
+
+#[test]
+fn hook_callback_gets_its_input_and_its_answer_reaches_the_cli() {
+    block_on(async {
+        let fake = Fake::new(one_turn(|s| {
+            s.request_and_wait("hook-1", pre_tool_use("toolu_9"))
+        }));
+        let seen = Arc::new(Mutex::new(None));
+        let seen_in_hook = seen.clone();
+        let options = fake.options().hook(
+            HookEvent::PreToolUse,
+            Some("Bash"),
+            move |input, tool_use_id, _ctx| {
+                *seen_in_hook.lock().unwrap() =
+                    Some((input.event().as_str().to_owned(), tool_use_id));
+                async { HookOutput::deny_tool("blocked") }
+            },
+        );
+        let items = collect(options, "go").await;
+        assert!(items.iter().all(Result::is_ok), "{items:?}");
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(
+            seen,
+            Some(("PreToolUse".to_owned(), Some("toolu_9".to_owned())))
+        );
+        let reply = fake.response_to("hook-1").expect("answered");
+        assert_eq!(reply["subtype"], "success", "{reply}");
+        let decision = &reply["response"]["hookSpecificOutput"];
+        assert_eq!(decision["permissionDecision"], "deny", "{reply}");
+        // The hook was declared to the CLI in initialize.
+        let init = fake.requests("initialize");
+        assert_eq!(
+            init[0]["hooks"]["PreToolUse"][0]["matcher"], "Bash",
+            "{}",
+            init[0]
+        );
+    });
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Add {
+    a: f64,
+    b: f64,
+}
+
+#[test]
+fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
+    block_on(async {
+        let call = |id: u64, arguments: Value| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "add", "arguments": arguments}})
+        };
+        let fake = Fake::new(one_turn(|s| {
+            s.mcp_message(
+                "mcp-0",
+                "calc",
+                json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list"}),
+            )
+            .mcp_message("mcp-1", "calc", call(7, json!({"a": 2, "b": 3})))
+            .mcp_message("mcp-2", "calc", call(8, json!({"a": "x"})))
+        }));
+        let calc =
+            SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
+                "add",
+                "Add two numbers",
+                |args: Add| async move {
+                    Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
+                },
+            ));
+        let items = collect(fake.options().sdk_mcp_server(calc), "go").await;
+        assert!(items.iter().all(Result::is_ok), "{items:?}");
+
+        let listed = fake.response_to("mcp-0").expect("answered");
+        let tool = &listed["response"]["mcp_response"]["result"]["tools"][0];
+        assert_eq!(tool["name"], "add", "{listed}");
+        assert!(
+            tool["inputSchema"]["properties"]["a"].is_object(),
+            "{listed}"
+        );
+        let good = fake.response_to("mcp-1").expect("answered");
+        let good = &good["response"]["mcp_response"];
+        assert_eq!(good["id"], 7);
+        assert_eq!(good["result"]["content"][0]["text"], "5", "{good}");
+        assert_ne!(good["result"]["isError"], true);
+        // A failing tool (bad arguments) is a tool error the model sees, not a broken session.
+        let bad = fake.response_to("mcp-2").expect("answered");
+        let bad = &bad["response"]["mcp_response"]["result"];
+        assert_eq!(bad["isError"], true, "{bad}");
+        assert!(bad["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("invalid arguments"));
+    });
+}
+
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
+    block_on(async {
+        let fake = Fake::new(one_turn(|s| {
+            s.send_request("hook-slow", pre_tool_use("toolu_5"))
+                .sleep(Duration::from_millis(300))
+                .cancel("hook-slow")
+                .can_use_tool("perm-after", "Read", json!({}))
+        }));
+        let dropped = Arc::new(AtomicBool::new(false));
+        let flag = dropped.clone();
+        let options = fake
+            .options()
+            .hook(HookEvent::PreToolUse, None, move |_input, _id, _ctx| {
+                let guard = SetOnDrop(flag.clone());
+                async move {
+                    let _guard = guard;
+                    std::future::pending::<()>().await;
+                    HookOutput::default()
+                }
+            })
+            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        let items = collect(options, "go").await;
+        assert!(items.iter().all(Result::is_ok), "{items:?}");
+        assert!(
+            dropped.load(Ordering::SeqCst),
+            "the cancelled hook's future was not dropped"
+        );
+        let reply = fake.response_to("perm-after").expect("answered");
+        assert_eq!(reply["response"]["behavior"], "allow", "{reply}");
+        assert_eq!(fake.response_to("hook-slow"), None);
+    });
+}
+
+#[test]
+fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
+    block_on(async {
+        let fake = Fake::new(one_turn(|s| {
+            s.can_use_tool("perm-1", "Explode", json!({}))
+                .can_use_tool("perm-2", "Read", json!({}))
+        }));
+        let options = fake.options().can_use_tool(|request, _ctx| async move {
+            if request.tool_name == "Explode" {
+                panic!("kaboom");
+            }
+            PermissionResult::allow()
+        });
+        let items = collect(options, "go").await;
+        assert_eq!(kinds(&items), ["result"]);
+        let first = fake.response_to("perm-1").expect("answered");
+        assert_eq!(first["subtype"], "error", "{first}");
+        assert!(
+            first["error"].as_str().unwrap().contains("kaboom"),
+            "{first}"
+        );
+        let second = fake.response_to("perm-2").expect("answered");
+        assert_eq!(second["subtype"], "success");
+        assert_eq!(second["response"]["behavior"], "allow");
+    });
+}
+
+#[test]
+fn a_hook_can_interrupt_through_its_context() {
+    block_on(async {
+        let fake = Fake::new(one_turn(|s| {
+            s.send_request("hook-1", pre_tool_use("toolu_6"))
+                .expect_request_as("interrupt", "int")
+                .respond("int", Answer::success(json!({"still_queued": []})))
+                .expect_response("hook-1")
+        }));
+        let options =
+            fake.options()
+                .hook(HookEvent::PreToolUse, None, |_input, _id, ctx| async move {
+                    let client = ctx.client().expect("session alive");
+                    client.interrupt().await.expect("interrupt answered");
+                    HookOutput::default()
+                });
+        let items = collect(options, "go").await;
+        assert!(items.iter().all(Result::is_ok), "{items:?}");
+        assert_eq!(fake.requests("interrupt").len(), 1);
+        let reply = fake.response_to("hook-1").expect("answered");
+        assert_eq!(reply["subtype"], "success", "{reply}");
+    });
+}
+
+#[test]
+fn elicitation_is_answered_by_the_callback_or_declined() {
+    block_on(async {
+        let script = || one_turn(|s| s.elicitation("elicit-1", "github", "Which repository?"));
+        let fake = Fake::new(script());
+        let options = fake.options().on_elicitation(|request, _ctx| async move {
+            assert_eq!(request.message, "Which repository?");
+            let content = serde_json::value::to_raw_value(&json!({"repo": "octo/demo"})).unwrap();
+            ElicitationResult::accept(content)
+        });
+        collect(options, "go").await;
+        let reply = fake.response_to("elicit-1").expect("answered");
+        assert_eq!(reply["response"]["action"], "accept", "{reply}");
+        assert_eq!(reply["response"]["content"]["repo"], "octo/demo");
+
+        let fake = Fake::new(script());
+        collect(fake.options(), "go").await;
+        let reply = fake.response_to("elicit-1").expect("answered");
+        assert_eq!(reply["response"]["action"], "decline", "{reply}");
+    });
+}
+
+#[test]
+fn dropping_the_client_shuts_the_cli_down() {
+    block_on(async {
+        let fake = Fake::builder(Script::new().answer_initialize().hang()).build();
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
+        let pid = fake.pid();
+        assert!(!process_gone(pid));
+        drop(client);
+        // stdin closed → the fake keeps hanging → SIGTERM after 2 s → reaped.
+        assert!(
+            wait_gone(pid, Duration::from_secs(5)).await,
+            "pid {pid} still there"
+        );
+    });
+}
+
+#[test]
+fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
+    block_on(async {
+        let fake = Fake::builder(Script::new().answer_initialize().hang())
+            .ignore_sigterm()
+            .build();
+        let client = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap();
+        let pid = fake.pid();
+        let started = Instant::now();
+        within(Duration::from_secs(12), client.close()).await;
+        let took = started.elapsed();
+        assert!(process_gone(pid), "pid {pid} still there");
+        assert!(
+            took >= Duration::from_secs(7),
+            "SIGKILL came after {took:?}, before 2 s + 5 s"
+        );
+    });
+}
+
+#[test]
+fn dropping_a_query_midway_shuts_the_cli_down() {
+    block_on(async {
+        let fake = Fake::builder(Script::new().answer_initialize().expect_user().hang()).build();
+        let (tx, prompt) = prompt_channel();
+        let stream = query(prompt, fake.options());
+        let client = stream.client().unwrap();
+        tx.send("hi").await.unwrap();
+        within(LIMIT, async {
+            while client.server_info().is_none() {
+                sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await;
+        let pid = fake.pid();
+        drop(client);
+        drop(stream);
+        assert!(
+            wait_gone(pid, Duration::from_secs(5)).await,
+            "pid {pid} still there"
+        );
+    });
+}
+
+fn die_early() -> Script {
+    Script::new()
+        .stderr(
+            "error: option '--permission-mode <mode>' argument 'bogus' is invalid. \
+             Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan.\n",
+        )
+        .exit(1)
+}
+
+#[test]
+fn cli_exiting_early_is_reported_with_its_stderr_within_a_second() {
+    block_on(async {
+        let fake = Fake::builder(die_early()).build();
+        let started = Instant::now();
+        let error = within(LIMIT, Client::connect(fake.options()))
+            .await
+            .unwrap_err();
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(1), "took {took:?}");
+        match error {
+            Error::Process { exit, stderr_tail } => {
+                assert_eq!(exit.code, Some(1));
+                assert!(
+                    stderr_tail.contains("argument 'bogus' is invalid"),
+                    "{stderr_tail}"
+                );
+            }
+            other => panic!("expected Error::Process, got {other:?}"),
+        }
+
+        let started = Instant::now();
+        let items = collect(fake.options(), "hi").await;
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "took {:?}",
+            started.elapsed()
+        );
+        match items.last() {
+            Some(Err(Error::Process { stderr_tail, .. })) => {
+                assert!(stderr_tail.contains("'bogus'"), "{stderr_tail}")
+            }
+            other => panic!("expected Error::Process last, got {other:?}"),
+        }
+    });
+}
+
+#[test]
+fn error_result_then_non_zero_exit_is_a_result_error() {
+    block_on(async {
+        let mut result = canned::result_success("boom", 3);
+        result["subtype"] = json!("error_max_turns");
+        result["is_error"] = json!(true);
+        let script = Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_json(&result)
+            .exit(1);
+        let fake = Fake::builder(script).build();
+        let items = collect(fake.options(), "hi").await;
+        assert_eq!(items.len(), 2, "{items:?}");
+        assert_eq!(kind(items[0].as_ref().unwrap()), "result");
+        match &items[1] {
+            Err(Error::Result(error)) => assert_eq!(error.subtype, "error_max_turns"),
+            other => panic!("expected Error::Result, got {other:?}"),
+        }
+    });
+}
+
+#[test]
+fn missing_cli_is_cli_not_found() {
+    block_on(async {
+        let options = Options::new().cli_path("/nonexistent/bin/claude");
+        let items = collect(options.clone(), "hi").await;
+        match &items[..] {
+            [Err(Error::CliNotFound { searched, .. })] => {
+                assert_eq!(searched[0].to_str(), Some("/nonexistent/bin/claude"))
+            }
+            other => panic!("expected CliNotFound, got {other:?}"),
+        }
+        let connected = within(LIMIT, Client::connect(options)).await;
+        assert!(matches!(connected, Err(Error::CliNotFound { .. })));
+    });
+}
+
+#[test]
+fn stderr_lines_reach_the_callback() {
+    block_on(async {
+        let script = Script::new()
+            .stderr("fake claude started\n")
+            .answer_initialize()
+            .expect_user()
+            .emit_result("ok");
+        let fake = Fake::builder(script).build();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = lines.clone();
+        let options = fake
+            .options()
+            .stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+        collect(options, "hi").await;
+        assert_eq!(*lines.lock().unwrap(), ["fake claude started"]);
+    });
+}
+
+#[test]
+fn a_line_that_is_not_json_is_a_recoverable_error_item() {
+    block_on(async {
+        let script = Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_garbage()
+            .emit_assistant_text("still here")
+            .emit_result("ok");
+        let fake = Fake::builder(script).build();
+        let items = collect(fake.options(), "hi").await;
+        assert!(matches!(items[0], Err(Error::Protocol(_))), "{items:?}");
+        assert_eq!(kinds(&items[1..]), ["assistant", "result"]);
+    });
+}
+
+#[test]
+fn an_over_long_line_is_skipped_as_a_recoverable_error_item() {
+    block_on(async {
+        let limit = 64 * 1024;
+        let script = Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_long_line(4 * limit)
+            .emit_assistant_text("still here")
+            .emit_long_line(limit + 1)
+            .emit_result("ok");
+        let fake = Fake::builder(script).build();
+        let items = collect(fake.options().max_buffer_size(limit), "hi").await;
+        assert_eq!(items.len(), 4, "{items:?}");
+        for index in [0, 2] {
+            match &items[index] {
+                Err(Error::Protocol(error)) => {
+                    assert!(error.to_string().contains("exceeds the limit"), "{error}")
+                }
+                other => panic!("expected a too-long line error, got {other:?}"),
+            }
+        }
+        assert_eq!(kind(items[1].as_ref().unwrap()), "assistant");
+        let last = items[3].as_ref().unwrap();
+        assert_eq!(result_text(last).as_deref(), Some("ok"));
+        assert_eq!(json(last)["type"], "result");
+    });
+}
+
+#[test]
+fn a_reader_that_does_not_read_holds_the_cli_back() {
+    block_on(async {
+        let total = 20_000;
+        let line = canned::assistant_text("flood", 1).to_string();
+        let script = Script::new()
+            .answer_initialize()
+            .expect_user()
+            .flood(line, total)
+            .emit_result("flooded");
+        let fake = Fake::builder(script).log_stdout().build();
+        let mut stream = query("go", fake.options());
+        // Nobody reads: the driver may buffer a bounded amount, then the CLI blocks on its stdout.
+        sleep(Duration::from_millis(1500)).await;
+        let written = fake.lines_written();
+        // It got going (the driver read a first batch), and then it was held back.
+        assert!(
+            (100..total / 2).contains(&written),
+            "the fake wrote {written} of {total} lines while nobody read"
+        );
+        let mut count = 0;
+        while let Some(item) = within(LIMIT, stream.next()).await {
+            item.unwrap();
+            count += 1;
+        }
+        assert_eq!(count, total + 1);
+    });
+}
