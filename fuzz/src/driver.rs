@@ -169,6 +169,7 @@ impl Driver {
 
     fn check_transmit(&mut self, transmit: Transmit) {
         assert!(!self.close_stdin_seen, "{transmit:?} after CloseStdin");
+        assert!(!self.exited, "{transmit:?} after the CLI exited");
         match transmit {
             Transmit::Write(bytes) => {
                 assert!(!bytes.is_empty(), "an empty write");
