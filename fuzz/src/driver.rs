@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use claude_agent_core::control::{InboundId, InboundKind, RequestId};
+use claude_agent_core::control::{ControlRequest, InboundId, InboundKind, RequestId};
+use claude_agent_core::message::UserInput;
 use claude_agent_core::session::{
     Event, ExitStatusInfo, RespondError, Session, SessionConfig, Transmit,
 };
@@ -34,6 +35,7 @@ pub struct Driver {
     /// The virtual clock.
     pub now: Instant,
     max_line_bytes: usize,
+    max_queued_events: usize,
     /// Every id of ours (initialize first) and how many `RequestDone` events it got.
     requests: BTreeMap<RequestId, u32>,
     /// Ids of ours in the order they were issued (for answers that target one of them).
@@ -57,12 +59,14 @@ impl Driver {
     pub fn new(config: SessionConfig, keep_log: bool) -> Driver {
         let now = Instant::now();
         let max_line_bytes = config.limits.max_line_bytes;
+        let max_queued_events = config.limits.max_queued_events;
         let session = Session::new(config, now);
         let init = session.initialize_id();
         let mut driver = Driver {
             session,
             now,
             max_line_bytes,
+            max_queued_events,
             requests: BTreeMap::from([(init, 0)]),
             issued: vec![init],
             open: Vec::new(),
@@ -161,9 +165,19 @@ impl Driver {
         while let Some(transmit) = self.session.poll_transmit() {
             self.check_transmit(transmit);
         }
+        // Back-pressure: reading is wanted exactly while stdout is open and the queue has room.
+        let wanted = self.session.wants_read();
+        let mut queued = 0;
         while let Some(event) = self.session.poll_event() {
+            queued += 1;
             self.check_event(event);
         }
+        assert_eq!(
+            wanted,
+            !self.eof && queued < self.max_queued_events,
+            "wants_read with {queued} events queued (limit {})",
+            self.max_queued_events
+        );
         self.check_state();
     }
 
@@ -277,9 +291,11 @@ impl Driver {
             assert_eq!(undone, 0, "finished with requests still pending");
             assert!(self.open.is_empty(), "finished with inbound requests open");
         }
-        if self.eof {
-            assert!(!self.session.wants_read(), "wants_read after eof");
-        }
+        assert_eq!(
+            self.session.wants_read(),
+            !self.eof,
+            "wants_read with an empty queue"
+        );
     }
 
     /// End the session (eof and exit, whichever is missing) and check the end state.
