@@ -312,6 +312,12 @@ impl Driver {
             .handle_stdout(self.now, b"{\"type\":\"keep_alive\"}\n");
         self.session
             .handle_timeout(self.now + Duration::from_secs(3600));
+        let request = self.session.request(self.now, ControlRequest::Interrupt);
+        assert!(request.is_err(), "a request was accepted after Finished");
+        let send = self.session.send_user(self.now, UserInput::text("late"));
+        assert!(send.is_err(), "a user message was accepted after Finished");
+        self.session.end_input(self.now);
+        self.session.close(self.now);
         self.drain();
     }
 }
