@@ -656,9 +656,11 @@ impl Session {
             &request.server_name,
             request.message,
         ) {
-            McpRoute::Reply(response) => {
+            // Once stdin is closed (or the CLI exited) nothing more may be written.
+            McpRoute::Reply(response) if !self.stdin_closed => {
                 write_mcp_response(&mut self.outgoing, &wire_id, &response)
             }
+            McpRoute::Reply(_) => {}
             McpRoute::ToolCall(call) => {
                 let kind = InboundKind::McpToolCall(call.clone());
                 self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
@@ -668,6 +670,9 @@ impl Session {
 
     fn inbound_elicitation(&mut self, wire_id: String, body: &str) {
         if !self.config.elicitation {
+            if self.stdin_closed {
+                return;
+            }
             let decline =
                 serde_json::to_string(&ElicitationResult::decline()).expect("always serializes");
             return wire::write_success(&mut self.outgoing, &wire_id, &decline);

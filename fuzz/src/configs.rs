@@ -1,0 +1,65 @@
+//! Session configurations the targets pick from with one input byte, from bare to rich, some
+//! with tiny limits so the over-long-line, full-queue and too-many-requests paths are reached.
+
+use std::time::Duration;
+
+use claude_agent_core::hooks::HookEvent;
+use claude_agent_core::mcp::{McpServerSpec, ToolSpec};
+use claude_agent_core::session::{HookMatcherConfig, InputMode, SessionConfig};
+use serde_json::value::RawValue;
+
+/// Number of configurations [`config`] chooses from.
+pub const COUNT: u8 = 6;
+
+/// Line limit of the small-limit configurations.
+pub const SMALL_LINE: usize = 96;
+
+fn raw(json: &str) -> Box<RawValue> {
+    RawValue::from_string(json.to_owned()).expect("the harness's JSON literals are valid")
+}
+
+/// Hooks, `can_use_tool`, elicitation and the in-process `calc` server, as the recordings use.
+fn rich(input: InputMode) -> SessionConfig {
+    let mut config = SessionConfig::new(input);
+    config.can_use_tool = true;
+    config.elicitation = true;
+    config.hooks = vec![
+        HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 2),
+        HookMatcherConfig::new(HookEvent::PostToolUse, None, 1),
+        HookMatcherConfig::new(HookEvent::UserPromptSubmit, None, 1),
+    ];
+    let schema =
+        raw(r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#);
+    config.mcp_servers = vec![McpServerSpec::new("calc", "1.0.0")
+        .tool(ToolSpec::new("add", "add two numbers", schema))
+        .with_instructions("adds")];
+    config.initialize_fields = Some(raw(r#"{"sdkMcpServers":["calc"]}"#));
+    config
+}
+
+/// Configuration number `n % COUNT`.
+pub fn config(n: u8) -> SessionConfig {
+    match n % COUNT {
+        0 => SessionConfig::new(InputMode::SingleTurn),
+        1 => SessionConfig::new(InputMode::Streaming),
+        2 => rich(InputMode::Streaming),
+        3 => rich(InputMode::SingleTurn),
+        4 => {
+            let mut config = rich(InputMode::Streaming);
+            config.limits.max_line_bytes = SMALL_LINE;
+            config.limits.max_queued_events = 4;
+            config.limits.max_pending_requests = 2;
+            config.timeouts.initialize = Duration::from_millis(500);
+            config.timeouts.control_request = Duration::from_millis(300);
+            config.timeouts.run_end_ceiling = Some(Duration::from_secs(2));
+            config
+        }
+        _ => {
+            let mut config = SessionConfig::new(InputMode::SingleTurn);
+            config.other_bidirectional_needs = true;
+            config.limits.max_line_bytes = SMALL_LINE;
+            config.timeouts.run_end_ceiling = None;
+            config
+        }
+    }
+}

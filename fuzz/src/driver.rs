@@ -1,0 +1,323 @@
+//! A checked host around a [`Session`]: drains every output after each step and panics (the
+//! fuzzer's crash signal) as soon as an invariant of the session breaks.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use claude_agent_core::control::{ControlRequest, InboundId, InboundKind, RequestId};
+use claude_agent_core::message::UserInput;
+use claude_agent_core::session::{
+    Event, ExitStatusInfo, RespondError, Session, SessionConfig, Transmit,
+};
+use serde_json::value::RawValue;
+
+use crate::commands::ReplyKind;
+
+/// What kind of answer an open inbound request expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InboundTag {
+    /// `can_use_tool`.
+    Permission,
+    /// `hook_callback`.
+    Hook,
+    /// `mcp_message` `tools/call`.
+    ToolCall,
+    /// `elicitation`.
+    Elicitation,
+    /// A kind this harness does not know.
+    Other,
+}
+
+/// The host side of a fuzzed session, with the bookkeeping its invariants need.
+pub struct Driver {
+    /// The session under test.
+    pub session: Session,
+    /// The virtual clock.
+    pub now: Instant,
+    max_line_bytes: usize,
+    max_queued_events: usize,
+    /// Every id of ours (initialize first) and how many `RequestDone` events it got.
+    requests: BTreeMap<RequestId, u32>,
+    /// Ids of ours in the order they were issued (for answers that target one of them).
+    issued: Vec<RequestId>,
+    /// Inbound requests not yet answered nor withdrawn, in arrival order.
+    open: Vec<(InboundId, InboundTag)>,
+    close_stdin_seen: bool,
+    finished_seen: bool,
+    eof: bool,
+    exited: bool,
+    /// Every event, rendered, for comparisons between runs.
+    pub events: Vec<String>,
+    /// Every line written to stdin (and the close), for comparisons between runs.
+    pub written: Vec<String>,
+    /// Whether `events` and `written` are filled (it costs time).
+    keep_log: bool,
+}
+
+impl Driver {
+    /// A session made from `config` at a fixed start time.
+    pub fn new(config: SessionConfig, keep_log: bool) -> Driver {
+        let now = Instant::now();
+        let max_line_bytes = config.limits.max_line_bytes;
+        let max_queued_events = config.limits.max_queued_events;
+        let session = Session::new(config, now);
+        let init = session.initialize_id();
+        let mut driver = Driver {
+            session,
+            now,
+            max_line_bytes,
+            max_queued_events,
+            requests: BTreeMap::from([(init, 0)]),
+            issued: vec![init],
+            open: Vec::new(),
+            close_stdin_seen: false,
+            finished_seen: false,
+            eof: false,
+            exited: false,
+            events: Vec::new(),
+            written: Vec::new(),
+            keep_log,
+        };
+        driver.drain();
+        driver
+    }
+
+    /// Ids of ours issued so far, initialize first.
+    pub fn issued(&self) -> &[RequestId] {
+        &self.issued
+    }
+
+    /// Inbound requests waiting for an answer, oldest first.
+    pub fn open_inbound(&self) -> &[(InboundId, InboundTag)] {
+        &self.open
+    }
+
+    /// Bytes from the CLI's stdout.
+    pub fn stdout(&mut self, bytes: &[u8]) {
+        self.session.handle_stdout(self.now, bytes);
+        self.drain();
+    }
+
+    /// The CLI's stdout ended.
+    pub fn eof(&mut self) {
+        self.session.handle_stdout_eof(self.now);
+        self.eof = true;
+        self.drain();
+    }
+
+    /// The CLI exited.
+    pub fn exit(&mut self, status: ExitStatusInfo) {
+        self.session.handle_exit(self.now, status);
+        self.exited = true;
+        self.drain();
+    }
+
+    /// Let `by` pass, then hand the session the time (also when nothing is due).
+    pub fn advance(&mut self, by: Duration) {
+        self.now += by;
+        self.session.handle_timeout(self.now);
+        self.drain();
+        if let Some(deadline) = self.session.poll_timeout() {
+            assert!(
+                deadline > self.now,
+                "handle_timeout left an overdue deadline"
+            );
+        }
+    }
+
+    /// Remember an id `Session::request` returned.
+    pub fn issued_request(&mut self, id: RequestId) {
+        assert!(
+            self.requests.insert(id, 0).is_none(),
+            "request id {id} handed out twice"
+        );
+        self.issued.push(id);
+    }
+
+    /// Answer the open inbound request number `index % open` with a reply of `kind`; a reply
+    /// that does not fit is followed by one that does. Nothing happens if none is open.
+    pub fn respond(&mut self, index: usize, kind: ReplyKind) {
+        let Some(&(id, tag)) = self.open.get(index % self.open.len().max(1)) else {
+            return;
+        };
+        for kind in [kind, ReplyKind::Fitting] {
+            match self.session.respond(self.now, id, kind.reply(tag)) {
+                Ok(()) | Err(RespondError::InputClosed) => {
+                    self.answered(id);
+                    break;
+                }
+                Err(RespondError::WrongKind { .. }) => {
+                    assert_ne!(kind, ReplyKind::Fitting, "a fitting reply was refused");
+                }
+                Err(e) => panic!("respond to open request {id} failed: {e}"),
+            }
+        }
+        self.drain();
+    }
+
+    /// Forget an inbound request that was answered or withdrawn.
+    fn answered(&mut self, id: InboundId) {
+        self.open.retain(|(open, _)| *open != id);
+    }
+
+    /// Take every transmit and event, checking each; then the state invariants.
+    pub fn drain(&mut self) {
+        while let Some(transmit) = self.session.poll_transmit() {
+            self.check_transmit(transmit);
+        }
+        // Back-pressure: reading is wanted exactly while stdout is open and the queue has room.
+        let wanted = self.session.wants_read();
+        let mut queued = 0;
+        while let Some(event) = self.session.poll_event() {
+            queued += 1;
+            self.check_event(event);
+        }
+        assert_eq!(
+            wanted,
+            !self.eof && queued < self.max_queued_events,
+            "wants_read with {queued} events queued (limit {})",
+            self.max_queued_events
+        );
+        self.check_state();
+    }
+
+    fn check_transmit(&mut self, transmit: Transmit) {
+        assert!(!self.close_stdin_seen, "{transmit:?} after CloseStdin");
+        assert!(!self.exited, "{transmit:?} after the CLI exited");
+        match transmit {
+            Transmit::Write(bytes) => {
+                assert!(!bytes.is_empty(), "an empty write");
+                assert_eq!(
+                    bytes.last(),
+                    Some(&b'\n'),
+                    "a write that is not whole lines"
+                );
+                for line in bytes[..bytes.len() - 1].split(|b| *b == b'\n') {
+                    if let Err(e) = serde_json::from_slice::<Box<RawValue>>(line) {
+                        panic!(
+                            "a written line is not JSON ({e}): {}",
+                            String::from_utf8_lossy(line)
+                        );
+                    }
+                    if self.keep_log {
+                        self.written
+                            .push(String::from_utf8_lossy(line).into_owned());
+                    }
+                }
+            }
+            Transmit::CloseStdin => {
+                self.close_stdin_seen = true;
+                if self.keep_log {
+                    self.written.push("close stdin".into());
+                }
+            }
+            other => panic!("unknown transmit {other:?}"),
+        }
+    }
+
+    fn check_event(&mut self, event: Event) {
+        assert!(!self.finished_seen, "{event:?} after Finished");
+        if self.keep_log {
+            self.events.push(format!("{event:?}"));
+        }
+        match event {
+            Event::RequestDone { id, .. } => {
+                let Some(count) = self.requests.get_mut(&id) else {
+                    panic!("RequestDone for {id}, which was never issued");
+                };
+                *count += 1;
+                assert_eq!(*count, 1, "a second RequestDone for {id}");
+            }
+            Event::Inbound(request) => {
+                assert!(
+                    self.open.iter().all(|(id, _)| *id != request.id),
+                    "inbound id {} reused while open",
+                    request.id
+                );
+                let tag = match request.kind {
+                    InboundKind::CanUseTool(_) => InboundTag::Permission,
+                    InboundKind::HookCallback(_) => InboundTag::Hook,
+                    InboundKind::McpToolCall(_) => InboundTag::ToolCall,
+                    InboundKind::Elicitation(_) => InboundTag::Elicitation,
+                    _ => InboundTag::Other,
+                };
+                self.open.push((request.id, tag));
+            }
+            Event::Cancelled(id) => {
+                let before = self.open.len();
+                self.answered(id);
+                assert_eq!(
+                    self.open.len() + 1,
+                    before,
+                    "Cancelled({id}) for a request that was not open"
+                );
+            }
+            Event::Finished(_) => {
+                assert!(
+                    self.eof && self.exited,
+                    "Finished before both stdout eof and exit"
+                );
+                self.finished_seen = true;
+            }
+            Event::Message(_) | Event::LineError(_) => {}
+            other => panic!("unknown event {other:?}"),
+        }
+    }
+
+    fn check_state(&self) {
+        // Everything queued was just taken, so only a partial stdout line may be held.
+        assert!(
+            self.session.buffered_bytes() <= self.max_line_bytes,
+            "{} bytes buffered with a line limit of {}",
+            self.session.buffered_bytes(),
+            self.max_line_bytes
+        );
+        assert_eq!(
+            self.session.pending_inbound(),
+            self.open.len(),
+            "the session and the host disagree on open inbound requests"
+        );
+        let undone = self.requests.values().filter(|n| **n == 0).count();
+        assert_eq!(
+            self.session.pending_requests(),
+            undone,
+            "pending requests do not match the ids without an outcome"
+        );
+        assert_eq!(self.session.is_finished(), self.finished_seen);
+        if self.eof && self.exited {
+            assert!(self.finished_seen, "eof and exit but no Finished");
+        }
+        if self.finished_seen {
+            assert_eq!(undone, 0, "finished with requests still pending");
+            assert!(self.open.is_empty(), "finished with inbound requests open");
+        }
+        assert_eq!(
+            self.session.wants_read(),
+            !self.eof,
+            "wants_read with an empty queue"
+        );
+    }
+
+    /// End the session (eof and exit, whichever is missing) and check the end state.
+    pub fn finish(&mut self, exit: ExitStatusInfo) {
+        if !self.eof {
+            self.eof();
+        }
+        if !self.exited {
+            self.exit(exit);
+        }
+        assert!(self.finished_seen);
+        // Nothing more may come out, whatever the host does now.
+        self.session
+            .handle_stdout(self.now, b"{\"type\":\"keep_alive\"}\n");
+        self.session
+            .handle_timeout(self.now + Duration::from_secs(3600));
+        let request = self.session.request(self.now, ControlRequest::Interrupt);
+        assert!(request.is_err(), "a request was accepted after Finished");
+        let send = self.session.send_user(self.now, UserInput::text("late"));
+        assert!(send.is_err(), "a user message was accepted after Finished");
+        self.session.end_input(self.now);
+        self.session.close(self.now);
+        self.drain();
+    }
+}

@@ -1,0 +1,205 @@
+//! A small grammar of real CLI stdout frames, so the `ops` target reaches deep states (a control
+//! response to one of our ids, a cancel of an open request…) without guessing JSON byte by byte.
+
+use arbitrary::Arbitrary;
+use claude_agent_core::control::RequestId;
+
+/// One stdout line the CLI could print. Numbers pick ids and variants from small sets, so that
+/// repeats, cancels and answers hit ids that are really in play.
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frame {
+    /// A `result`, success or error.
+    Result {
+        /// `is_error`.
+        is_error: bool,
+        /// Picks the subtype.
+        subtype: u8,
+    },
+    /// An `assistant` message, of the main thread or a subagent.
+    Assistant {
+        /// With a `parent_tool_use_id`.
+        subagent: bool,
+    },
+    /// A partial-message `stream_event`.
+    StreamEvent,
+    /// `system/init`.
+    SystemInit,
+    /// `system/session_state_changed`.
+    SessionState {
+        /// Picks idle, running, requires_action or an unknown state.
+        state: u8,
+        /// `sdk_host_only`.
+        sdk_host_only: bool,
+    },
+    /// `system/task_started` or a task's end.
+    Task {
+        /// Picks the task id.
+        task: u8,
+        /// Started (false) or ended (true).
+        ended: bool,
+    },
+    /// `control_request` `can_use_tool`.
+    CanUseTool {
+        /// Picks the wire id.
+        id: u8,
+    },
+    /// `control_request` `hook_callback`.
+    HookCallback {
+        /// Picks the wire id.
+        id: u8,
+        /// Picks `hook_N` (some out of range).
+        callback: u8,
+    },
+    /// `control_request` `mcp_message`.
+    McpMessage {
+        /// Picks the wire id.
+        id: u8,
+        /// Picks the JSON-RPC method.
+        method: u8,
+        /// Our server, or one we do not have.
+        known_server: bool,
+    },
+    /// `control_request` `elicitation`.
+    Elicitation {
+        /// Picks the wire id.
+        id: u8,
+    },
+    /// A `control_request` of a subtype nobody knows.
+    UnknownRequest {
+        /// Picks the wire id.
+        id: u8,
+    },
+    /// A `control_response` to one of our requests (or to an id we never used).
+    ControlResponse {
+        /// Picks among our issued ids, one past the end being unknown.
+        ours: u8,
+        /// Success or error.
+        success: bool,
+        /// With a `pending_permission_requests` entry.
+        with_pending: bool,
+    },
+    /// `control_cancel_request`.
+    Cancel {
+        /// Picks the wire id.
+        id: u8,
+    },
+    /// `keep_alive`.
+    KeepAlive,
+    /// A `type` nobody knows.
+    UnknownType,
+    /// A known type whose fields are wrong.
+    Malformed {
+        /// Picks which.
+        which: u8,
+    },
+}
+
+impl Frame {
+    /// Number of variants (for the seed encoder).
+    pub const COUNT: usize = 16;
+}
+
+fn wire_id(id: u8) -> String {
+    format!("in-{}", id % 8)
+}
+
+/// The line (without `\n`) for `frame`, given the ids we issued so far.
+pub fn render(frame: Frame, issued: &[RequestId]) -> String {
+    match frame {
+        Frame::Result { is_error, subtype } => {
+            let subtype = ["success", "error_max_turns", "error_during_execution", "weird"]
+                [usize::from(subtype % 4)];
+            format!(
+                r#"{{"type":"result","subtype":"{subtype}","is_error":{is_error},"duration_ms":12,"duration_api_ms":3,"num_turns":1,"result":"done","errors":["e1"],"session_id":"s","total_cost_usd":0.1,"usage":{{"input_tokens":1,"output_tokens":2}},"terminal_reason":"completed","api_error_status":null,"uuid":"u"}}"#
+            )
+        }
+        Frame::Assistant { subagent } => {
+            let parent = if subagent { r#""toolu_1""# } else { "null" };
+            format!(
+                r#"{{"type":"assistant","message":{{"id":"m","type":"message","role":"assistant","model":"claude","content":[{{"type":"text","text":"hi"}},{{"type":"tool_use","id":"toolu_2","name":"Bash","input":{{"command":"ls"}}}},{{"type":"new_block"}}],"stop_reason":null,"usage":{{"input_tokens":1,"output_tokens":1}}}},"parent_tool_use_id":{parent},"session_id":"s","uuid":"u"}}"#
+            )
+        }
+        Frame::StreamEvent => r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"h"}},"parent_tool_use_id":null,"session_id":"s","uuid":"u"}"#.into(),
+        Frame::SystemInit => r#"{"type":"system","subtype":"init","cwd":"/tmp","session_id":"s","tools":["Bash"],"mcp_servers":[{"name":"calc","status":"connected"}],"model":"claude","permissionMode":"default","slash_commands":[],"apiKeySource":"none","uuid":"u"}"#.into(),
+        Frame::SessionState { state, sdk_host_only } => {
+            let state = ["idle", "running", "requires_action", "dreaming"][usize::from(state % 4)];
+            format!(
+                r#"{{"type":"system","subtype":"session_state_changed","state":"{state}","sdk_host_only":{sdk_host_only},"uuid":"u","session_id":"s"}}"#
+            )
+        }
+        Frame::Task { task, ended: false } => format!(
+            r#"{{"type":"system","subtype":"task_started","task_id":"t{}","task_type":"local_agent","description":"d","session_id":"s"}}"#,
+            task % 4
+        ),
+        Frame::Task { task, ended: true } => format!(
+            r#"{{"type":"system","subtype":"task_notification","task_id":"t{}","status":"completed","output_file":"/o","summary":"s"}}"#,
+            task % 4
+        ),
+        Frame::CanUseTool { id } => format!(
+            r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{{"command":"ls -la /"}},"permission_suggestions":[],"blocked_path":"/","tool_use_id":"toolu_1"}}}}"#,
+            wire_id(id)
+        ),
+        Frame::HookCallback { id, callback } => format!(
+            r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"hook_callback","callback_id":"hook_{}","input":{{"session_id":"s","transcript_path":"/t","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"ls"}},"tool_use_id":"toolu_1"}},"tool_use_id":"toolu_1"}}}}"#,
+            wire_id(id),
+            callback % 6
+        ),
+        Frame::McpMessage { id, method, known_server } => {
+            let server = if known_server { "calc" } else { "nope" };
+            let message = match method % 7 {
+                0 => r#"{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"1"}},"jsonrpc":"2.0","id":0}"#,
+                1 => r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+                2 => r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#,
+                3 => r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}},"jsonrpc":"2.0","id":2}"#,
+                4 => r#"{"method":"tools/call","params":{"name":"missing","arguments":{}},"jsonrpc":"2.0","id":"x"}"#,
+                5 => r#"{"method":"ping","jsonrpc":"2.0","id":3}"#,
+                _ => r#"{"method":"resources/list","jsonrpc":"2.0","id":4}"#,
+            };
+            format!(
+                r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"mcp_message","server_name":"{server}","message":{message}}}}}"#,
+                wire_id(id)
+            )
+        }
+        Frame::Elicitation { id } => format!(
+            r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"elicitation","mcp_server_name":"calc","message":"name?","requested_schema":{{"type":"object"}}}}}}"#,
+            wire_id(id)
+        ),
+        Frame::UnknownRequest { id } => format!(
+            r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"brand_new","x":1}}}}"#,
+            wire_id(id)
+        ),
+        Frame::ControlResponse { ours, success, with_pending } => {
+            let index = usize::from(ours) % (issued.len() + 1);
+            let id = issued
+                .get(index)
+                .map_or_else(|| "req_999".to_owned(), ToString::to_string);
+            let pending = if with_pending {
+                r#","pending_permission_requests":[{"type":"control_request","request_id":"in-7","request":{"subtype":"can_use_tool","tool_name":"Read","input":{},"tool_use_id":"toolu_9"}}]"#
+            } else {
+                ""
+            };
+            if success {
+                format!(
+                    r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{id}","response":{{"commands":[],"models":[]}}{pending}}}}}"#
+                )
+            } else {
+                format!(
+                    r#"{{"type":"control_response","response":{{"subtype":"error","request_id":"{id}","error":"nope","error_code":"unsupported_request"{pending}}}}}"#
+                )
+            }
+        }
+        Frame::Cancel { id } => format!(
+            r#"{{"type":"control_cancel_request","request_id":"{}"}}"#,
+            wire_id(id)
+        ),
+        Frame::KeepAlive => r#"{"type":"keep_alive"}"#.into(),
+        Frame::UnknownType => r#"{"type":"from_the_future","x":{"y":[1,2,3]}}"#.into(),
+        Frame::Malformed { which } => match which % 5 {
+            0 => r#"{"type":"result","subtype":"success","is_error":"no"}"#.into(),
+            1 => r#"{"type":"assistant","message":7}"#.into(),
+            2 => r#"{"type":"control_request","request_id":5}"#.into(),
+            3 => r#"{"type":"control_response","response":{}}"#.into(),
+            _ => r#"{"type":"system","subtype":"task_started","task_id":[]}"#.into(),
+        },
+    }
+}

@@ -1,0 +1,265 @@
+//! The `ops` target's language: a host's and a CLI's actions interleaved at will, and an encoder
+//! that writes an op sequence as the bytes `arbitrary` decodes back into it (for seed corpora).
+
+use std::time::Duration;
+
+use arbitrary::Arbitrary;
+use claude_agent_core::session::ExitStatusInfo;
+
+use crate::commands::{user_input, ReplyKind, RequestKind};
+use crate::configs;
+use crate::driver::Driver;
+use crate::frames::{self, Frame};
+
+/// One step of a fuzzed session.
+#[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// Raw bytes from the CLI's stdout.
+    Stdout(Vec<u8>),
+    /// One well-formed line from the CLI's stdout.
+    StdoutLine(Frame),
+    /// `send_user` with message number `n`.
+    SendUser(u8),
+    /// `request`.
+    Request(RequestKind),
+    /// `respond` to open inbound request number `index` (modulo the number open).
+    Respond(u8, ReplyKind),
+    /// `end_input`.
+    EndInput,
+    /// stdout reached end of file.
+    Eof,
+    /// The CLI exited: a code, or a signal when negative.
+    Exit(i8),
+    /// Time passes, in units of 10 ms.
+    Timeout(u16),
+    /// `close`.
+    Close,
+}
+
+/// Number of [`Op`] variants.
+const OP_COUNT: usize = 10;
+
+fn exit_status(code: i8) -> ExitStatusInfo {
+    if code < 0 {
+        ExitStatusInfo::signal(-i32::from(code))
+    } else {
+        ExitStatusInfo::code(i32::from(code))
+    }
+}
+
+/// Run `ops` on a session with configuration `config`, checking every invariant after each step,
+/// then end the session (eof and exit 0, if they did not happen).
+pub fn run(config: u8, ops: &[Op]) {
+    let mut driver = Driver::new(configs::config(config), false);
+    for op in ops {
+        let now = driver.now;
+        match op {
+            Op::Stdout(bytes) => driver.stdout(bytes),
+            Op::StdoutLine(frame) => {
+                let mut line = frames::render(*frame, driver.issued());
+                line.push('\n');
+                driver.stdout(line.as_bytes());
+            }
+            Op::SendUser(n) => {
+                // Refusals (input ended, closed) are legitimate; the checks are on what is written.
+                let _ = driver.session.send_user(now, user_input(*n));
+                driver.drain();
+            }
+            Op::Request(kind) => {
+                if let Ok(id) = driver.session.request(now, kind.request()) {
+                    driver.issued_request(id);
+                }
+                driver.drain();
+            }
+            Op::Respond(index, kind) => driver.respond(usize::from(*index), *kind),
+            Op::EndInput => {
+                driver.session.end_input(now);
+                driver.drain();
+            }
+            Op::Eof => driver.eof(),
+            Op::Exit(code) => driver.exit(exit_status(*code)),
+            Op::Timeout(units) => driver.advance(Duration::from_millis(u64::from(*units) * 10)),
+            Op::Close => {
+                driver.session.close(now);
+                driver.drain();
+            }
+        }
+    }
+    driver.finish(ExitStatusInfo::code(0));
+}
+
+/// Writes values the way `arbitrary` 1.x reads them: integers little-endian, `bool` as one byte,
+/// an enum as a `u32` tag scaled over its variants, then the variant's fields in order, a `Vec`
+/// as a `true` byte before each element and a `false` byte after the last.
+#[derive(Debug, Default)]
+pub struct Encoder(Vec<u8>);
+
+impl Encoder {
+    /// An empty encoding.
+    pub fn new() -> Self {
+        Encoder::default()
+    }
+
+    /// The bytes written so far.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+
+    fn tag(&mut self, index: usize, count: usize) {
+        // `arbitrary` picks variant `(tag * count) >> 32`; the smallest tag for `index` is the ceiling.
+        let index = u64::try_from(index).expect("usize fits in u64");
+        let count = u64::try_from(count).expect("usize fits in u64");
+        let tag = u32::try_from((index << 32).div_ceil(count)).expect("index < count");
+        self.0.extend_from_slice(&tag.to_le_bytes());
+    }
+
+    fn u8(&mut self, n: u8) {
+        self.0.push(n);
+    }
+
+    fn bool(&mut self, b: bool) {
+        self.0.push(u8::from(b));
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0.extend_from_slice(&[1, *b]);
+        }
+        self.0.push(0);
+    }
+
+    fn request_kind(&mut self, kind: RequestKind) {
+        let index = RequestKind::ALL.iter().position(|k| *k == kind);
+        self.tag(index.expect("ALL lists every kind"), RequestKind::ALL.len());
+    }
+
+    fn reply_kind(&mut self, kind: ReplyKind) {
+        let index = ReplyKind::ALL.iter().position(|k| *k == kind);
+        self.tag(index.expect("ALL lists every kind"), ReplyKind::ALL.len());
+    }
+
+    fn frame(&mut self, frame: Frame) {
+        let count = Frame::COUNT;
+        match frame {
+            Frame::Result { is_error, subtype } => {
+                self.tag(0, count);
+                self.bool(is_error);
+                self.u8(subtype);
+            }
+            Frame::Assistant { subagent } => {
+                self.tag(1, count);
+                self.bool(subagent);
+            }
+            Frame::StreamEvent => self.tag(2, count),
+            Frame::SystemInit => self.tag(3, count),
+            Frame::SessionState {
+                state,
+                sdk_host_only,
+            } => {
+                self.tag(4, count);
+                self.u8(state);
+                self.bool(sdk_host_only);
+            }
+            Frame::Task { task, ended } => {
+                self.tag(5, count);
+                self.u8(task);
+                self.bool(ended);
+            }
+            Frame::CanUseTool { id } => {
+                self.tag(6, count);
+                self.u8(id);
+            }
+            Frame::HookCallback { id, callback } => {
+                self.tag(7, count);
+                self.u8(id);
+                self.u8(callback);
+            }
+            Frame::McpMessage {
+                id,
+                method,
+                known_server,
+            } => {
+                self.tag(8, count);
+                self.u8(id);
+                self.u8(method);
+                self.bool(known_server);
+            }
+            Frame::Elicitation { id } => {
+                self.tag(9, count);
+                self.u8(id);
+            }
+            Frame::UnknownRequest { id } => {
+                self.tag(10, count);
+                self.u8(id);
+            }
+            Frame::ControlResponse {
+                ours,
+                success,
+                with_pending,
+            } => {
+                self.tag(11, count);
+                self.u8(ours);
+                self.bool(success);
+                self.bool(with_pending);
+            }
+            Frame::Cancel { id } => {
+                self.tag(12, count);
+                self.u8(id);
+            }
+            Frame::KeepAlive => self.tag(13, count),
+            Frame::UnknownType => self.tag(14, count),
+            Frame::Malformed { which } => {
+                self.tag(15, count);
+                self.u8(which);
+            }
+        }
+    }
+
+    /// Append one op.
+    pub fn op(&mut self, op: &Op) {
+        match op {
+            Op::Stdout(bytes) => {
+                self.tag(0, OP_COUNT);
+                self.bytes(bytes);
+            }
+            Op::StdoutLine(frame) => {
+                self.tag(1, OP_COUNT);
+                self.frame(*frame);
+            }
+            Op::SendUser(n) => {
+                self.tag(2, OP_COUNT);
+                self.u8(*n);
+            }
+            Op::Request(kind) => {
+                self.tag(3, OP_COUNT);
+                self.request_kind(*kind);
+            }
+            Op::Respond(index, kind) => {
+                self.tag(4, OP_COUNT);
+                self.u8(*index);
+                self.reply_kind(*kind);
+            }
+            Op::EndInput => self.tag(5, OP_COUNT),
+            Op::Eof => self.tag(6, OP_COUNT),
+            Op::Exit(code) => {
+                self.tag(7, OP_COUNT);
+                self.0.extend_from_slice(&code.to_le_bytes());
+            }
+            Op::Timeout(units) => {
+                self.tag(8, OP_COUNT);
+                self.0.extend_from_slice(&units.to_le_bytes());
+            }
+            Op::Close => self.tag(9, OP_COUNT),
+        }
+    }
+}
+
+/// The `ops` input for configuration `config` and `ops`.
+pub fn encode(config: u8, ops: &[Op]) -> Vec<u8> {
+    let mut encoder = Encoder::new();
+    encoder.u8(config);
+    for op in ops {
+        encoder.op(op);
+    }
+    encoder.into_bytes()
+}

@@ -1,0 +1,254 @@
+//! Seed inputs for every target, made from the real CLI recordings in `fixtures/`.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::commands::{ReplyKind, RequestKind};
+use crate::frames::Frame;
+use crate::ops::{self, Op};
+
+/// A named input for one target.
+#[derive(Debug, Clone)]
+pub struct Seed {
+    /// `framer`, `stdout` or `ops`.
+    pub target: &'static str,
+    /// A file name for it, unique per target.
+    pub name: String,
+    /// The input bytes.
+    pub data: Vec<u8>,
+}
+
+/// What the CLI printed in one recording, as its stdout bytes.
+pub fn recorded_stdout(recording: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in recording.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(value) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if value["dir"] == "out" {
+            out.extend_from_slice(value["msg"].to_string().as_bytes());
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// The recording as an op sequence: its stdout lines, its user messages and requests, and its
+/// answers to the CLI's requests (those the host answers; the session answers MCP handshakes).
+pub fn recorded_ops(recording: &str) -> Vec<Op> {
+    let mut ops = Vec::new();
+    let mut asked: Vec<(String, String)> = Vec::new();
+    for line in recording.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(value) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let msg = &value["msg"];
+        if value["dir"] == "out" {
+            if msg["type"] == "control_request" {
+                let request = &msg["request"];
+                let kind = match request["subtype"].as_str() {
+                    Some("mcp_message") => request["message"]["method"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    other => other.unwrap_or_default().to_owned(),
+                };
+                let id = msg["request_id"].as_str().unwrap_or_default().to_owned();
+                asked.push((id, kind));
+            }
+            let mut bytes = msg.to_string().into_bytes();
+            bytes.push(b'\n');
+            ops.push(Op::Stdout(bytes));
+            continue;
+        }
+        match msg["type"].as_str() {
+            Some("user") => ops.push(Op::SendUser(0)),
+            Some("control_request") => {
+                let subtype = msg["request"]["subtype"].as_str().unwrap_or_default();
+                if subtype != "initialize" {
+                    ops.push(Op::Request(RequestKind::from_subtype(subtype)));
+                }
+            }
+            Some("control_response") => {
+                let response = &msg["response"];
+                let id = response["request_id"].as_str().unwrap_or_default();
+                let kind = asked
+                    .iter()
+                    .find(|(asked, _)| asked == id)
+                    .map(|(_, kind)| kind.as_str());
+                let body = &response["response"];
+                let reply = match kind {
+                    Some("can_use_tool") if body["behavior"] == "allow" => ReplyKind::Allow,
+                    Some("can_use_tool") => ReplyKind::Deny,
+                    Some("hook_callback")
+                        if body["hookSpecificOutput"]["permissionDecision"] == "deny" =>
+                    {
+                        ReplyKind::HookDenyTool
+                    }
+                    Some("hook_callback") => ReplyKind::HookProceed,
+                    Some("tools/call") => ReplyKind::ToolText,
+                    _ => continue,
+                };
+                ops.push(Op::Respond(0, reply));
+            }
+            _ => {}
+        }
+    }
+    ops.extend([Op::EndInput, Op::Eof, Op::Exit(0)]);
+    ops
+}
+
+/// Hand-made sequences over the frame grammar that reach states the recordings do not.
+fn synthetic_ops() -> Vec<Vec<Op>> {
+    use Frame::*;
+    let line = Op::StdoutLine;
+    vec![
+        vec![
+            Op::SendUser(0),
+            line(ControlResponse {
+                ours: 0,
+                success: true,
+                with_pending: false,
+            }),
+            line(SystemInit),
+            line(CanUseTool { id: 1 }),
+            line(HookCallback { id: 2, callback: 0 }),
+            line(McpMessage {
+                id: 3,
+                method: 3,
+                known_server: true,
+            }),
+            Op::Respond(0, ReplyKind::Allow),
+            Op::Respond(0, ReplyKind::Fitting),
+            Op::Respond(0, ReplyKind::ToolError),
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 0,
+            }),
+            line(SessionState {
+                state: 0,
+                sdk_host_only: false,
+            }),
+            Op::Eof,
+            Op::Exit(0),
+        ],
+        vec![
+            Op::Request(RequestKind::Interrupt),
+            Op::Request(RequestKind::McpStatus),
+            Op::Request(RequestKind::SetModel),
+            line(ControlResponse {
+                ours: 1,
+                success: false,
+                with_pending: true,
+            }),
+            line(Elicitation { id: 4 }),
+            line(Cancel { id: 4 }),
+            line(Cancel { id: 7 }),
+            Op::Timeout(6500),
+            Op::Stdout(b"{\"type\":\"assist".to_vec()),
+            Op::Stdout(b"ant\"}\n\xff\xfe\n{}\n".to_vec()),
+            Op::Close,
+            Op::Exit(-9),
+            Op::Eof,
+        ],
+        vec![
+            Op::SendUser(1),
+            line(Task {
+                task: 1,
+                ended: false,
+            }),
+            line(Result {
+                is_error: true,
+                subtype: 1,
+            }),
+            Op::EndInput,
+            line(Task {
+                task: 1,
+                ended: true,
+            }),
+            line(SessionState {
+                state: 0,
+                sdk_host_only: true,
+            }),
+            Op::Timeout(u16::MAX),
+            line(UnknownRequest { id: 5 }),
+            line(Malformed { which: 3 }),
+            line(UnknownType),
+            line(KeepAlive),
+            line(StreamEvent),
+            Op::Exit(1),
+            Op::Eof,
+        ],
+    ]
+}
+
+/// Every seed, for every target, from the recordings under `fixtures` (the repo's `fixtures/`).
+pub fn seeds(fixtures: &Path) -> std::io::Result<Vec<Seed>> {
+    let mut recordings = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(fixtures.join("transcripts"))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        recordings.push((name, std::fs::read_to_string(&path)?));
+    }
+    let corpus = std::fs::read(fixtures.join("bench/corpus.jsonl"))?;
+
+    let mut seeds = Vec::new();
+    let mut add = |target, name: String, data| seeds.push(Seed { target, name, data });
+    for (name, text) in &recordings {
+        let stdout = recorded_stdout(text);
+        // framer: in one piece with the rich config; cut in three with the small line limit.
+        add(
+            "framer",
+            format!("{name}-whole"),
+            [&[0x20][..], &stdout].concat(),
+        );
+        add(
+            "framer",
+            format!("{name}-cut"),
+            [&[0x43, 7, 0, 200, 0, 99, 1][..], &stdout].concat(),
+        );
+        for (config, seed) in [(2u8, 0u8), (3, 1), (4, 2)] {
+            let data = [&[config, seed, 128][..], &stdout].concat();
+            add("stdout", format!("{name}-{config}"), data);
+        }
+        let ops = recorded_ops(text);
+        add("ops", format!("{name}-streaming"), ops::encode(2, &ops));
+        add("ops", format!("{name}-single"), ops::encode(3, &ops));
+    }
+    add("framer", "corpus".into(), [&[0x00][..], &corpus].concat());
+    add(
+        "stdout",
+        "corpus".into(),
+        [&[0, 0, 0][..], &corpus].concat(),
+    );
+    for (i, line) in corpus.split(|b| *b == b'\n').enumerate() {
+        if !line.is_empty() {
+            add(
+                "stdout",
+                format!("corpus-line-{i}"),
+                [&[1, 0, 255][..], line].concat(),
+            );
+        }
+    }
+    let corpus_ops = vec![Op::SendUser(0), Op::Stdout(corpus), Op::Eof, Op::Exit(0)];
+    add("ops", "corpus".into(), ops::encode(1, &corpus_ops));
+    for (i, sequence) in synthetic_ops().iter().enumerate() {
+        add("ops", format!("synthetic-{i}"), ops::encode(2, sequence));
+        add(
+            "ops",
+            format!("synthetic-{i}-small"),
+            ops::encode(4, sequence),
+        );
+    }
+    Ok(seeds)
+}
