@@ -15,12 +15,15 @@
 //!
 //! * [`fake_cli`] — against the testkit's scripted `fake-claude`: every user-facing capability,
 //!   callback failures, shutdown and bad output;
+//! * [`faults`] — surviving faults: a killed or silent CLI, huge and broken lines, stuck
+//!   callbacks, a stalled consumer, many sessions in a row, early closed stdin, argv and secrets;
 //!
 //! The scenarios against the pinned real Claude Code CLI and the testkit's stub API are in
 //! `e2e_scenarios.rs`, stamped out per runtime by each adapter's `tests/e2e.rs`.
 
 pub mod fake;
 mod fake_cli;
+mod faults;
 
 use std::future::Future;
 use std::time::Duration;

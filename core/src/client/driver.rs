@@ -296,7 +296,7 @@ impl<R: Runtime> Driver<R> {
                 self.running.cancel(id);
             }
             Event::RequestDone { id, outcome } if id == self.session.initialize_id() => {
-                self.initialized(outcome);
+                self.initialized(outcome, now);
             }
             Event::RequestDone { id, outcome } => {
                 if let Some(reply) = self.pending.remove(&id) {
@@ -314,7 +314,7 @@ impl<R: Runtime> Driver<R> {
         }
     }
 
-    fn initialized(&mut self, outcome: Result<ResponseBody, RequestFailure>) {
+    fn initialized(&mut self, outcome: Result<ResponseBody, RequestFailure>, now: Instant) {
         match outcome {
             Ok(_) => {
                 if let Some(info) = self.session.server_info() {
@@ -334,6 +334,9 @@ impl<R: Runtime> Driver<R> {
                     }
                     None => self.stalled = Some(Err(error)),
                 }
+                // Without initialize the session cannot go on: shut the CLI down, so that the
+                // message stream ends instead of waiting for a CLI that may never speak.
+                self.begin_shutdown(now, true);
             }
         }
     }
