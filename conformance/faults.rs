@@ -127,8 +127,6 @@ fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at
 }
 
 #[test]
-#[ignore = "smol and async-std: after a SIGKILLed CLI's stream has ended, Client::send \
-            sometimes does not return within 2 s (not seen on tokio); under investigation"]
 fn send_after_the_cli_was_killed_fails_at_once() {
     block_on(async {
         let script = Script::new()

@@ -637,6 +637,13 @@ impl<R: Runtime> Future for Driver<R> {
 
 impl<R: Runtime> Drop for Driver<R> {
     fn drop(&mut self) {
+        // Close the command channel before the message stream ends: a handle that sees the end
+        // and sends at once must get `Closed`, not queue a command (and its reply channel) in a
+        // channel its senders keep alive and nobody reads.
+        if let Some(commands) = self.commands.take() {
+            commands.close();
+            while commands.try_recv().is_ok() {}
+        }
         self.link.finish();
         if self.exit.is_none() {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver

@@ -49,8 +49,9 @@ pub enum LineError {
         /// The start of the line (at most 200 bytes, lossy UTF-8).
         snippet: String,
     },
-    /// A known message kind whose fields did not parse; the line is not lost: it comes as
-    /// [`crate::message::Message::Unknown`] too.
+    /// A line of a known kind that did not parse into its type. If the line is valid JSON (only
+    /// its fields did not fit), it is not lost: it comes as [`crate::message::Message::Unknown`]
+    /// right after this error. A line cut off mid-JSON comes only as this error.
     #[error("malformed {kind} message ({error})")]
     Malformed {
         /// The message `type` (and subtype).
