@@ -1,0 +1,121 @@
+//! The body of every adapter's bench example (`#[path]`-included): throughput and round trip
+//! against a fake CLI that replays recorded output, written once over the runtime-agnostic client
+//! layer so the runtimes are measured on the same code.
+//!
+//! `stream`: one prompt, every message read until the CLI's stdout ends; prints messages per
+//! second. `rtt`: the fake asks `can_use_tool` FAKECLI_RTT times in a row and we allow each;
+//! prints the round-trip time (the fake's own mean, and the median between our callbacks).
+//! Both print the process's peak RSS.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use claude_agent_core::client::{prompt_channel, query_with, Prompt, Runtime};
+use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::PermissionResult;
+use futures_lite::StreamExt;
+
+/// Run the mode named by the command line (`NAME stream|rtt FAKECLI`) on `runtime`.
+pub async fn run<R: Runtime>(runtime: R) {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(mode), Some(cli)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: {} stream|rtt FAKECLI", args[0]);
+        std::process::exit(2);
+    };
+    match mode.as_str() {
+        "stream" => stream(runtime, cli).await,
+        "rtt" => rtt(runtime, cli).await,
+        _ => {
+            eprintln!("mode must be stream or rtt");
+            std::process::exit(2);
+        }
+    }
+    if let Some(rss) = peak_rss_kib() {
+        println!("peak RSS: {:.1} MB", rss as f64 / 1024.0);
+    }
+}
+
+async fn stream<R: Runtime>(runtime: R, cli: &str) {
+    let started = Instant::now();
+    let mut messages = query_with(runtime, "go", Options::new().cli_path(cli));
+    let mut count = 0u64;
+    while let Some(item) = messages.next().await {
+        if let Err(error) = item {
+            eprintln!("error: {error}");
+        }
+        count += 1;
+    }
+    report(count, started);
+}
+
+async fn rtt<R: Runtime>(runtime: R, cli: &str) {
+    let stamps = Arc::new(Mutex::new(Vec::with_capacity(8192)));
+    let fake_report = Arc::new(Mutex::new(None));
+    let (seen, said) = (stamps.clone(), fake_report.clone());
+    let options = Options::new()
+        .cli_path(cli)
+        .can_use_tool(move |_request, _ctx| {
+            seen.lock().unwrap().push(Instant::now());
+            async { PermissionResult::allow() }
+        })
+        .stderr(move |line| {
+            // "fakecli: replay …, rtt N x -> … (X us each)"
+            if let Some(each) = line
+                .rsplit_once('(')
+                .and_then(|(_, r)| r.strip_suffix(" us each)"))
+            {
+                *said.lock().unwrap() = Some(each.to_owned());
+            }
+        });
+    // One user message, then keep input open until the result (like the TypeScript peer).
+    let (tx, prompt) = prompt_channel();
+    tx.send(UserInput::text("go")).await.unwrap();
+    let started = Instant::now();
+    let mut messages = query_with(runtime.clone(), Prompt::from(prompt), options);
+    let mut count = 0u64;
+    while let Some(item) = messages.next().await {
+        count += 1;
+        if matches!(item, Ok(Message::Result(_))) {
+            break;
+        }
+    }
+    report(count, started);
+    drop(tx);
+    drop(messages);
+    let stamps = std::mem::take(&mut *stamps.lock().unwrap());
+    let mut gaps: Vec<f64> = stamps
+        .windows(2)
+        .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)
+        .collect();
+    gaps.sort_by(f64::total_cmp);
+    if let Some(median) = gaps.get(gaps.len() / 2) {
+        println!(
+            "rtt: {median:.1} us median between callbacks ({} round trips)",
+            stamps.len()
+        );
+    }
+    // The fake prints its figure on stderr just before the result; give the reader a moment.
+    runtime
+        .sleep_until(Instant::now() + std::time::Duration::from_millis(50))
+        .await;
+    let said = fake_report.lock().unwrap().clone();
+    if let Some(each) = said {
+        println!("rtt: {each} us mean, measured by the fake CLI");
+    }
+}
+
+fn report(count: u64, started: Instant) {
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{count} messages in {secs:.3} s = {:.0} msg/s",
+        count as f64 / secs
+    );
+}
+
+/// Peak resident set size of this process, in KiB (Linux).
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
