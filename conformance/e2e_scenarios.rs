@@ -32,7 +32,8 @@ use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 use futures_lite::{Stream, StreamExt};
 use serde_json::json;
 
-/// Stamps one `#[test]` per named scenario: `e2e_tests!(block_on, runtime; name, …)`.
+/// Stamps one `#[test]` per named scenario: `e2e_tests!(block_on, runtime; name, …)`, or per
+/// scenario of this file: `e2e_tests!(block_on, runtime)`.
 ///
 /// `block_on` is an expression (usually a closure `|fut| …`) that runs a future to completion;
 /// it is expanded afresh in each test, so a closure's argument type is inferred per scenario.
@@ -40,6 +41,14 @@ use serde_json::json;
 /// `e2e_scenarios` at the crate root.
 #[macro_export]
 macro_rules! e2e_tests {
+    // Every scenario: what each adapter runs.
+    ($block_on:expr, $runtime:expr) => {
+        e2e_tests!($block_on, $runtime;
+            hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
+            cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
+            api_400, api_401_retries, invalid_option, partial_messages, structured_output,
+        );
+    };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
         $(
             #[test]

@@ -10,23 +10,4 @@ mod e2e_scenarios;
 
 use claude_agent_async_std::AsyncStdRuntime;
 
-e2e_tests!(|fut| async_std::task::block_on(fut), AsyncStdRuntime;
-    hello,
-    bash_allowed,
-    bash_denied,
-    updated_input,
-    hooks,
-    mcp_tool,
-    interrupt_long_tool,
-    cancel_pending_hook,
-    control_requests,
-    multi_turn,
-    resume,
-    background_task,
-    max_turns,
-    api_400,
-    api_401_retries,
-    invalid_option,
-    partial_messages,
-    structured_output,
-);
+e2e_tests!(|fut| async_std::task::block_on(fut), AsyncStdRuntime);

@@ -18,23 +18,4 @@ fn tokio_rt() -> tokio::runtime::Runtime {
         .expect("a tokio runtime")
 }
 
-e2e_tests!(|fut| tokio_rt().block_on(fut), TokioRuntime;
-    hello,
-    bash_allowed,
-    bash_denied,
-    updated_input,
-    hooks,
-    mcp_tool,
-    interrupt_long_tool,
-    cancel_pending_hook,
-    control_requests,
-    multi_turn,
-    resume,
-    background_task,
-    max_turns,
-    api_400,
-    api_401_retries,
-    invalid_option,
-    partial_messages,
-    structured_output,
-);
+e2e_tests!(|fut| tokio_rt().block_on(fut), TokioRuntime);
