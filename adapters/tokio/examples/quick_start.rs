@@ -6,7 +6,18 @@ use claude_agent_tokio::message::ContentBlock;
 use claude_agent_tokio::{query, Message, Options, StreamExt};
 
 #[tokio::main]
-async fn main() -> Result<(), claude_agent_tokio::Error> {
+async fn main() -> std::process::ExitCode {
+    // Errors say what to do (e.g. how to install the CLI): print them as text, not as Debug.
+    match ask().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn ask() -> Result<(), claude_agent_tokio::Error> {
     let mut messages = query(
         "What is 2 + 2? Answer in one short sentence.",
         Options::new().max_turns(1),
