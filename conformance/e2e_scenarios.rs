@@ -229,8 +229,8 @@ pub async fn hello<R: Runtime>(rt: R) {
     assert_eq!(result.subtype, "success");
     assert!(!result.is_error);
     assert_eq!(result.result.as_deref(), Some("echo: hello there"));
-    assert!(!result.session_id.is_empty());
-    assert_eq!(result.session_id, init.session_id);
+    assert!(!result.session_id().is_empty());
+    assert_eq!(result.session_id(), init.session_id());
     assert_eq!(result.num_turns, 1);
     let usage = result.usage.as_ref().expect("result has usage");
     assert!(usage.input_tokens > 0, "{usage:?}");
@@ -673,8 +673,8 @@ pub async fn multi_turn<R: Runtime>(rt: R) {
         let result = only_result(&messages);
         assert_eq!(result.subtype, "success");
         assert_eq!(
-            *session.get_or_insert(result.session_id.clone()),
-            result.session_id
+            *session.get_or_insert(result.session_id().to_owned()),
+            result.session_id()
         );
     }
     let last = env.stub.main_requests().pop().expect("a request");
@@ -697,7 +697,7 @@ pub async fn resume<R: Runtime>(rt: R) {
         )
         .await,
     );
-    let session_id = only_result(&first).session_id.clone();
+    let session_id = only_result(&first).session_id().to_owned();
     let options = env.options.clone().resume(session_id.clone());
     let second = all_ok(
         collect(
@@ -712,7 +712,7 @@ pub async fn resume<R: Runtime>(rt: R) {
     let body = last.body.to_string();
     assert!(body.contains("remember PINEAPPLE"), "{body}");
     assert!(body.contains("echo: remember PINEAPPLE"), "{body}");
-    assert_eq!(only_result(&second).session_id, session_id);
+    assert_eq!(only_result(&second).session_id(), session_id);
 }
 
 /// A background Bash task with a string prompt: the CLI starts a second turn when it finishes;

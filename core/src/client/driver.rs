@@ -289,7 +289,7 @@ impl<R: Runtime> Driver<R> {
             Event::LineError(error) => self.stalled = Some(Err(Error::Protocol(error))),
             Event::Inbound(request) => {
                 let id = request.id;
-                let future = self.dispatcher.start(request);
+                let future = self.dispatcher.start(*request);
                 self.running.push(id, future);
             }
             Event::Cancelled(id) => {
@@ -584,7 +584,7 @@ impl<R: Runtime> Driver<R> {
         if !self.reported {
             self.reported = true;
             let error = match termination {
-                Termination::ErrorResult(result) => Some(Error::Result(Box::new(result.clone()))),
+                Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
                 Termination::ProcessFailed(exit) => Some(Error::Process {
                     exit: *exit,
                     stderr_tail: self.stderr_sink.tail(),

@@ -134,7 +134,7 @@ fn hello_fields() {
         !plugins.is_empty() && plugins.iter().all(|p| !p.name.is_empty()),
         "{plugins:?}"
     );
-    assert_eq!(init.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    assert_eq!(init.session_id(), "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
 
     let Message::Assistant(a) = &msgs[1] else {
         panic!()
@@ -278,7 +278,7 @@ fn stream_events() {
     assert_eq!(events.len(), 15);
     assert!(events
         .iter()
-        .all(|e| e.parent_tool_use_id.is_none() && !e.session_id.is_empty()));
+        .all(|e| e.parent_tool_use_id.is_none() && !e.session_id().is_empty()));
     assert_eq!(events[0].event_type(), Some("message_start"));
     assert_eq!(events[0].ttft_ms, Some(14));
     assert_eq!(events.last().unwrap().event_type(), Some("message_stop"));
@@ -327,7 +327,7 @@ fn results_in_any_key_order_and_with_few_fields() {
         panic!()
     };
     assert_eq!(
-        (r.api_error_status, r.duration_ms, r.session_id.as_str()),
+        (r.api_error_status, r.duration_ms, r.session_id()),
         (Some(529), 12, "")
     );
 }

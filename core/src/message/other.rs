@@ -10,9 +10,8 @@ pub struct RateLimitEvent {
     /// The rate-limit state.
     #[serde(default)]
     pub rate_limit_info: RateLimitInfo,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
@@ -69,9 +68,8 @@ pub struct ToolProgress {
     /// The background task, if any.
     #[serde(default)]
     pub task_id: Option<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
@@ -88,9 +86,8 @@ pub struct ToolUseSummary {
     /// The tool-use ids it summarizes.
     #[serde(default)]
     pub preceding_tool_use_ids: Vec<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
@@ -110,9 +107,8 @@ pub struct AuthStatus {
     /// The error, if login failed.
     #[serde(default)]
     pub error: Option<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
@@ -126,9 +122,8 @@ pub struct PromptSuggestion {
     /// The suggested next prompt.
     #[serde(default)]
     pub suggestion: String,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]
@@ -151,9 +146,8 @@ pub struct ConversationReset {
     /// When it happened (ISO 8601).
     #[serde(default)]
     pub timestamp: Option<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     #[serde(skip)]

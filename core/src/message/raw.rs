@@ -67,6 +67,11 @@ macro_rules! whole_line_messages {
                 self.line_text(&self.uuid)
             }
 
+            /// The session id (`session_id`; empty if the CLI left it out).
+            pub fn session_id(&self) -> &str {
+                self.line_text(&self.session_id).unwrap_or("")
+            }
+
             /// The text of a field kept as a position in the line.
             fn line_text<'a>(
                 &'a self,

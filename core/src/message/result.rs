@@ -37,9 +37,8 @@ pub struct ResultMessage {
     /// The HTTP status of a failed API call, when `is_error` is set on subtype `success`.
     #[serde(default)]
     pub api_error_status: Option<u16>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
     uuid: Option<crate::message::line_text::LineText>,
     /// Wall time of the turn, in milliseconds.

@@ -25,9 +25,8 @@ pub struct StreamEvent {
     /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
     #[serde(default)]
     pub parent_tool_use_id: Option<String>,
-    /// The session id.
-    #[serde(default)]
-    pub session_id: String,
+    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+    session_id: Option<crate::message::line_text::LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]
     uuid: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]

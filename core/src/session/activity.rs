@@ -79,7 +79,7 @@ pub(crate) fn result_error(msg: &Message) -> Option<ResultError> {
         errors: r.errors.clone(),
         terminal_reason: r.terminal_reason.clone(),
         api_error_status: r.api_error_status,
-        session_id: r.session_id.clone(),
+        session_id: r.session_id().to_owned(),
         exit: ExitStatusInfo {
             code: None,
             signal: None,

@@ -11,7 +11,10 @@ pub enum Event {
     /// A message for the user (assistant, user, result, system, stream event, unknown kinds…).
     Message(Message),
     /// The CLI asks the host something; answer with [`super::Session::respond`].
-    Inbound(InboundRequest),
+    ///
+    /// Boxed, like the large payloads of other variants, so that an `Event` stays small (72 bytes):
+    /// every message passes through the event queue, and moving a large enum costs each one of them.
+    Inbound(Box<InboundRequest>),
     /// The CLI withdrew an inbound request: stop its callback; no answer will be written.
     Cancelled(InboundId),
     /// A control request of ours was answered, failed, or timed out.
@@ -145,7 +148,7 @@ pub enum Termination {
     Completed,
     /// The CLI exited non-zero right after an error `result`: that result is the error
     /// (PROTOCOL-REFERENCE §4.6, §9.2), not the exit status.
-    ErrorResult(ResultError),
+    ErrorResult(Box<ResultError>),
     /// The CLI failed (non-zero exit or signal) with no error result to explain it.
     ProcessFailed(ExitStatusInfo),
     /// The host closed the session itself.

@@ -693,7 +693,11 @@ impl Session {
 
     fn open_inbound(&mut self, wire_id: String, awaiting: Awaiting, kind: InboundKind) {
         let id = self.inbound.insert(wire_id.clone(), awaiting);
-        self.push_event(Event::Inbound(InboundRequest { id, wire_id, kind }));
+        self.push_event(Event::Inbound(Box::new(InboundRequest {
+            id,
+            wire_id,
+            kind,
+        })));
     }
 
     fn refuse(&mut self, wire_id: &str, message: &str, code: Option<&str>) {
@@ -736,7 +740,7 @@ impl Session {
             Termination::Completed
         } else if let Some(mut error) = self.last_error_result.take() {
             error.exit = exit;
-            Termination::ErrorResult(error)
+            Termination::ErrorResult(Box::new(error))
         } else {
             Termination::ProcessFailed(exit)
         };

@@ -33,9 +33,8 @@ macro_rules! system_message {
         #[non_exhaustive]
         pub struct $name {
             $($(#[$fmeta])* $vis $field: $ty,)*
-            /// The session id.
-            #[serde(default)]
-            pub session_id: String,
+            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+            session_id: Option<crate::message::line_text::LineText>,
             #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
             uuid: Option<crate::message::line_text::LineText>,
             #[serde(skip)]
