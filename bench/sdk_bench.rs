@@ -5,7 +5,9 @@
 //! `stream`: one prompt, every message read until the CLI's stdout ends; prints messages per
 //! second. `rtt`: the fake asks `can_use_tool` FAKECLI_RTT times in a row and we allow each;
 //! prints the round-trip time (the fake's own mean, and the median between our callbacks).
-//! Both print the process's peak RSS.
+//! `rtt-floor`: the same round trips answered by a blocking loop with no SDK at all (it only copies
+//! the request id into a canned reply): the least any SDK can take on this machine and fake CLI.
+//! All modes print the process's peak RSS.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -20,14 +22,15 @@ use futures_lite::StreamExt;
 pub async fn run<R: Runtime>(runtime: R) {
     let args: Vec<String> = std::env::args().collect();
     let (Some(mode), Some(cli)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: {} stream|rtt FAKECLI", args[0]);
+        eprintln!("usage: {} stream|rtt|rtt-floor FAKECLI", args[0]);
         std::process::exit(2);
     };
     match mode.as_str() {
         "stream" => stream(runtime, cli).await,
         "rtt" => rtt(runtime, cli).await,
+        "rtt-floor" => rtt_floor(cli),
         _ => {
-            eprintln!("mode must be stream or rtt");
+            eprintln!("mode must be stream, rtt or rtt-floor");
             std::process::exit(2);
         }
     }
@@ -102,6 +105,60 @@ async fn rtt<R: Runtime>(runtime: R, cli: &str) {
     let said = fake_report.lock().unwrap().clone();
     if let Some(each) = said {
         println!("rtt: {each} us mean, measured by the fake CLI");
+    }
+}
+
+/// The `rtt` work without an SDK: blocking reads, no JSON parsing, a canned reply per request.
+fn rtt_floor(cli: &str) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(cli)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn the fake CLI");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let opening = concat!(
+        r#"{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize"}}"#,
+        "\n",
+        r#"{"type":"user","message":{"role":"user","content":"go"},"parent_tool_use_id":null,"session_id":""}"#,
+        "\n",
+    );
+    stdin
+        .write_all(opening.as_bytes())
+        .expect("write to the fake CLI");
+    let mut stamps = Vec::with_capacity(8192);
+    for line in stdout.lines() {
+        let line = line.expect("read from the fake CLI");
+        if line.contains(r#""type":"result""#) {
+            break;
+        }
+        if !line.contains(r#""subtype":"can_use_tool""#) {
+            continue;
+        }
+        stamps.push(Instant::now());
+        let id_at = line.find(r#""request_id":""#).expect("a request id") + 14;
+        let id = &line[id_at..id_at + line[id_at..].find('"').expect("a closing quote")];
+        writeln!(
+            stdin,
+            r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{id}","response":{{"behavior":"allow","updatedInput":{{}}}}}}}}"#
+        )
+        .expect("write to the fake CLI");
+    }
+    drop(stdin);
+    let _ = child.wait();
+    let mut gaps: Vec<f64> = stamps
+        .windows(2)
+        .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)
+        .collect();
+    gaps.sort_by(f64::total_cmp);
+    if let Some(median) = gaps.get(gaps.len() / 2) {
+        println!(
+            "rtt floor: {median:.1} us median between requests ({} round trips, no SDK)",
+            stamps.len()
+        );
     }
 }
 

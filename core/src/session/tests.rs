@@ -585,5 +585,9 @@ fn exit_1_after_later_output_is_a_process_failure() {
 #[test]
 fn events_stay_small() {
     // Every message is moved through the event queue; a large variant would make each move costly.
-    assert!(std::mem::size_of::<Event>() <= 80, "{}", std::mem::size_of::<Event>());
+    assert!(
+        std::mem::size_of::<Event>() <= 80,
+        "{}",
+        std::mem::size_of::<Event>()
+    );
 }
