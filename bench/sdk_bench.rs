@@ -87,12 +87,7 @@ async fn rtt<R: Runtime>(runtime: R, cli: &str) {
     drop(tx);
     drop(messages);
     let stamps = std::mem::take(&mut *stamps.lock().unwrap());
-    let mut gaps: Vec<f64> = stamps
-        .windows(2)
-        .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)
-        .collect();
-    gaps.sort_by(f64::total_cmp);
-    if let Some(median) = gaps.get(gaps.len() / 2) {
+    if let Some(median) = median_gap_us(&stamps) {
         println!(
             "rtt: {median:.1} us median between callbacks ({} round trips)",
             stamps.len()
@@ -149,17 +144,22 @@ fn rtt_floor(cli: &str) {
     }
     drop(stdin);
     let _ = child.wait();
-    let mut gaps: Vec<f64> = stamps
-        .windows(2)
-        .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)
-        .collect();
-    gaps.sort_by(f64::total_cmp);
-    if let Some(median) = gaps.get(gaps.len() / 2) {
+    if let Some(median) = median_gap_us(&stamps) {
         println!(
             "rtt floor: {median:.1} us median between requests ({} round trips, no SDK)",
             stamps.len()
         );
     }
+}
+
+/// The median time between consecutive instants, in microseconds.
+fn median_gap_us(stamps: &[Instant]) -> Option<f64> {
+    let mut gaps: Vec<f64> = stamps
+        .windows(2)
+        .map(|w| (w[1] - w[0]).as_secs_f64() * 1e6)
+        .collect();
+    gaps.sort_by(f64::total_cmp);
+    gaps.get(gaps.len() / 2).copied()
 }
 
 fn report(count: u64, started: Instant) {
