@@ -31,8 +31,8 @@ pub struct AssistantMessage {
     /// An error kind (`rate_limit`, `authentication_failed`, `max_output_tokens`, …) when the call failed.
     #[serde(default)]
     pub error: Option<String>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    session_id: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]
     uuid: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]

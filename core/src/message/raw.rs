@@ -52,8 +52,8 @@ pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json:
 }
 
 /// For each type: `raw_json()`, `Serialize` (writes the original line) and [`WholeLine`].
-/// Each type must have a `raw: RawLine` field marked `#[serde(skip)]` and a `uuid: Option<LineText>` field
-/// read with `line_text::optional_str`; `uuid()` reads it.
+/// Each type must have a `raw: RawLine` field marked `#[serde(skip)]`, and `uuid` and `session_id` fields of
+/// type `Option<LineText>` read with `line_text::optional_str`; `uuid()` and `session_id()` read them.
 macro_rules! whole_line_messages {
     ($($ty:ty),* $(,)?) => {$(
         impl $ty {

@@ -16,6 +16,7 @@ use serde::Deserialize;
 /// assert_eq!(e.event_type(), Some("message_stop"));
 /// assert_eq!(e.event_json(), r#"{"type":"message_stop"}"#);
 /// assert_eq!(e.uuid(), Some("u"));
+/// assert_eq!(e.session_id(), "s");
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -25,8 +26,8 @@ pub struct StreamEvent {
     /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
     #[serde(default)]
     pub parent_tool_use_id: Option<String>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    session_id: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]
     uuid: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]

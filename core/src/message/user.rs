@@ -42,8 +42,8 @@ pub struct UserMessage {
     /// Set when the host composed the message itself (verbatim prompts).
     #[serde(default)]
     pub client_composed: bool,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
+    #[serde(default, deserialize_with = "line_text::optional_str")]
+    session_id: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]
     uuid: Option<LineText>,
     #[serde(default, deserialize_with = "line_text::optional_str")]
