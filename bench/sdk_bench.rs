@@ -112,7 +112,7 @@ fn rtt_floor(cli: &str) {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("spawn the fake CLI");
+        .unwrap_or_else(|error| panic!("cannot start the fake CLI {cli}: {error}"));
     let mut stdin = child.stdin.take().expect("piped stdin");
     let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
     let opening = concat!(
