@@ -432,9 +432,13 @@ impl Session {
     }
 
     fn handle_line(&mut self, now: Instant, line: &[u8]) {
-        let text = match std::str::from_utf8(line) {
+        let text = match simdutf8::basic::from_utf8(line) {
             Ok(text) => text,
-            Err(e) => return self.not_json(line, &e.to_string()),
+            Err(_) => {
+                // The fast check only says "not UTF-8"; std's says where.
+                let error = std::str::from_utf8(line).err().map(|e| e.to_string());
+                return self.not_json(line, error.as_deref().unwrap_or("invalid UTF-8"));
+            }
         };
         let tags = match peek_tags(text) {
             Ok(tags) => tags,
