@@ -1,6 +1,6 @@
 //! `assistant` messages: one per completed content block of a model reply (PROTOCOL-REFERENCE §2.1).
 
-use super::content::ContentBlock;
+use super::content::{self, ContentBlock};
 use super::line_text::{self, LineText};
 use super::raw::{whole_line_messages, RawLine};
 use super::usage::Usage;
@@ -68,7 +68,7 @@ pub struct AssistantBody {
     #[serde(default, deserialize_with = "line_text::optional_str")]
     model: Option<LineText>,
     /// The content blocks (usually one per frame).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "content::block_list")]
     pub content: Vec<ContentBlock>,
     /// Why the model stopped; usually null on these frames.
     #[serde(default)]

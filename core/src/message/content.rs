@@ -269,6 +269,28 @@ impl<'de> Visitor<'de> for MessageContentVisitor {
     }
 }
 
+/// A list of content blocks, allocated for one block first: the CLI prints one block per
+/// `assistant` message, and serde's own `Vec` starts at four.
+pub(crate) fn block_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ContentBlock>, D::Error> {
+    struct BlocksVisitor;
+    impl<'de> Visitor<'de> for BlocksVisitor {
+        type Value = Vec<ContentBlock>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array of content blocks")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
+            while let Some(block) = seq.next_element()? {
+                blocks.push(block);
+            }
+            Ok(blocks)
+        }
+    }
+    d.deserialize_seq(BlocksVisitor)
+}
+
 impl<'de> Deserialize<'de> for ContentBlock {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_map(BlockVisitor)
@@ -612,5 +634,30 @@ mod tests {
         assert!(serde_json::from_str::<ContentBlock>(r#"{"type":7}"#).is_err());
         assert!(serde_json::from_str::<ContentBlock>(r#"["text"]"#).is_err());
         assert!(serde_json::from_str::<MessageContent>("12").is_err());
+    }
+
+    #[test]
+    fn block_lists_hold_what_they_read_and_start_small() {
+        #[derive(serde::Deserialize)]
+        struct Body {
+            #[serde(deserialize_with = "block_list")]
+            content: Vec<ContentBlock>,
+        }
+        let one: Body =
+            serde_json::from_str(r#"{"content":[{"type":"text","text":"a"}]}"#).unwrap();
+        assert_eq!(one.content.len(), 1);
+        assert_eq!(one.content.capacity(), 1, "one block, one slot");
+        let three: Body =
+            serde_json::from_str(r#"{"content":[{"type":"text","text":"a"},{"type":"thinking","thinking":"b","signature":"s"},{"type":"x"}]}"#)
+                .unwrap();
+        assert!(matches!(
+            &three.content[..],
+            [
+                ContentBlock::Text(_),
+                ContentBlock::Thinking(_),
+                ContentBlock::Unknown(_)
+            ]
+        ));
+        assert!(serde_json::from_str::<Body>(r#"{"content":"text"}"#).is_err());
     }
 }
