@@ -89,8 +89,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             stream.push('\n');
         }
     }
-    // The per-line passes read the very bytes the session is fed, so all three fetch the same
-    // 50 MB from memory instead of the per-line ones rereading the file's few kilobytes from cache.
+    // The per-line passes read the very bytes the session is fed, so all three fetch the whole
+    // stream from memory instead of the per-line ones rereading the file's few kilobytes from cache.
     let lines: Vec<&str> = stream.lines().collect();
     println!(
         "{path}: {} lines x {repeat} = {} lines, {:.1} MB",

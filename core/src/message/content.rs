@@ -260,12 +260,8 @@ impl<'de> Visitor<'de> for MessageContentVisitor {
         Ok(MessageContent::Text(v))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MessageContent, A::Error> {
-        let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
-        while let Some(block) = seq.next_element()? {
-            blocks.push(block);
-        }
-        Ok(MessageContent::Blocks(blocks))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<MessageContent, A::Error> {
+        collect_blocks(seq).map(MessageContent::Blocks)
     }
 }
 
@@ -280,15 +276,20 @@ pub(crate) fn block_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ContentB
             f.write_str("an array of content blocks")
         }
 
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
-            while let Some(block) = seq.next_element()? {
-                blocks.push(block);
-            }
-            Ok(blocks)
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            collect_blocks(seq)
         }
     }
     d.deserialize_seq(BlocksVisitor)
+}
+
+/// The blocks of a JSON array, in a list sized for one block when the length is not known.
+fn collect_blocks<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<ContentBlock>, A::Error> {
+    let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
+    while let Some(block) = seq.next_element()? {
+        blocks.push(block);
+    }
+    Ok(blocks)
 }
 
 impl<'de> Deserialize<'de> for ContentBlock {
