@@ -108,6 +108,35 @@ fn every_corpus_line_is_typed_and_kept_exactly() {
     assert_eq!(n, 31);
 }
 
+#[test]
+fn debug_output_shows_the_text_of_fields_kept_as_positions() {
+    for line in fixture("bench/corpus.jsonl").lines() {
+        let msg = parse(line);
+        let shown = format!("{msg:?}");
+        assert!(
+            !shown.contains("line["),
+            "a position printed as such: {shown}"
+        );
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let session_id = format!("{:?}", value["session_id"].as_str().unwrap());
+        assert!(shown.contains(&session_id), "no {session_id} in {shown}");
+    }
+    // `system` messages printed on their own do the same.
+    let line = fixture("bench/corpus.jsonl")
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let Message::System(system) = parse(&line) else {
+        panic!("the corpus starts with system/init")
+    };
+    let shown = format!("{system:?}");
+    assert!(
+        shown.contains("\"claude-opus-5-5\"") && !shown.contains("line["),
+        "{shown}"
+    );
+}
+
 fn out_messages(name: &str) -> Vec<Message> {
     recorded("out")
         .iter()

@@ -7,10 +7,14 @@
 
 use serde::de::{Deserializer, Error, Visitor};
 use serde_json::value::RawValue;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 thread_local! {
+    /// A copy of the line of the message being printed with `{:?}`, so that its fields kept as
+    /// positions print their text; `None` outside of [`debug_with_line`].
+    static DEBUG_LINE: RefCell<Option<Box<str>>> = const { RefCell::new(None) };
+
     /// Start address and length of the line [`super::raw::parse_line`] is parsing on this thread;
     /// `(0, 0)` outside of it. Lets a field record its offset in the line while serde reads it.
     static LINE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
@@ -28,6 +32,22 @@ pub(crate) fn with_line<T>(line: &str, parse: impl FnOnce() -> T) -> T {
     }
     let _restore = Restore(LINE.replace((line.as_ptr() as usize, line.len())));
     parse()
+}
+
+/// Run `print` (a `Debug` implementation) with `line` registered as the line that field
+/// positions refer to, so they print as their text instead of as `line[start..+len]`.
+pub(crate) fn debug_with_line(line: &str, print: impl FnOnce() -> fmt::Result) -> fmt::Result {
+    /// Restores the previous registration, also if `print` unwinds.
+    struct Restore(Option<Box<str>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            DEBUG_LINE.with(|registered| *registered.borrow_mut() = previous);
+        }
+    }
+    let previous = DEBUG_LINE.with(|registered| registered.borrow_mut().replace(line.into()));
+    let _restore = Restore(previous);
+    print()
 }
 
 /// The text of one field: where it is in the message's line, or an owned copy when it is not a
@@ -70,7 +90,18 @@ impl LineText {
 impl fmt::Debug for LineText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LineText::Span { start, len } => write!(f, "line[{start}..+{len}]"),
+            LineText::Span { start, len } => {
+                let (start, end) = (*start as usize, *start as usize + *len as usize);
+                // Copied out so that no borrow of the registration is held while printing.
+                let text = DEBUG_LINE.with(|registered| {
+                    let registered = registered.borrow();
+                    registered.as_deref()?.get(start..end).map(str::to_owned)
+                });
+                match text {
+                    Some(text) => fmt::Debug::fmt(&text, f),
+                    None => write!(f, "line[{start}..+{len}]"),
+                }
+            }
             LineText::Owned(text) => fmt::Debug::fmt(text, f),
         }
     }
@@ -158,5 +189,28 @@ mod tests {
         let p: Probe = serde_json::from_str(r#"{"s":null}"#).unwrap();
         assert!(p.s.is_none() && p.j.is_none());
         assert!(serde_json::from_str::<Probe>(r#"{"s":3}"#).is_err());
+    }
+
+    #[test]
+    fn debug_shows_a_position_as_text_only_while_its_line_is_registered() {
+        let line = r#"{"s":"plain"}"#;
+        let p: Probe = with_line(line, || serde_json::from_str(line)).unwrap();
+        let span = p.s.unwrap();
+        assert_eq!(format!("{span:?}"), "line[6..+5]");
+        let printed = debug_with_line(line, || {
+            assert_eq!(format!("{span:?}"), r#""plain""#);
+            debug_with_line("{}", || {
+                assert_eq!(format!("{span:?}"), "line[6..+5]", "outside that line");
+                Ok(())
+            })?;
+            assert_eq!(
+                format!("{span:?}"),
+                r#""plain""#,
+                "restored after the inner one"
+            );
+            Ok(())
+        });
+        assert!(printed.is_ok());
+        assert_eq!(format!("{span:?}"), "line[6..+5]");
     }
 }
