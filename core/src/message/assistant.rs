@@ -2,60 +2,61 @@
 
 use super::content::{self, ContentBlock};
 use super::line_text::{self, LineText};
-use super::raw::{whole_line_messages, RawLine};
+use super::raw::{message_struct, RawLine};
 use super::usage::Usage;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-/// An `assistant` message.
-///
-/// The CLI prints one per completed content block; several can share `message.id`. Their `stop_reason`
-/// is usually null and `usage` not final: the result carries the final values.
-///
-/// ```
-/// use claude_agent_core::message::{peek_tags, ContentBlock, Message};
-///
-/// let line = r#"{"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
-/// let Message::Assistant(a) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
-/// assert!(matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "hi"));
-/// assert_eq!((a.message_id(), a.model()), (Some("msg_1"), Some("m")));
-/// ```
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct AssistantMessage {
-    /// The Messages API message.
-    pub message: AssistantBody,
-    /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
-    #[serde(default)]
-    pub parent_tool_use_id: Option<String>,
-    /// An error kind (`rate_limit`, `authentication_failed`, `max_output_tokens`, …) when the call failed.
-    #[serde(default)]
-    pub error: Option<String>,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    session_id: Option<LineText>,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    uuid: Option<LineText>,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    timestamp: Option<LineText>,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    request_id: Option<LineText>,
-    /// The `uuid` of the user message this answers, when the host sent one.
-    #[serde(default)]
-    pub user_message_uuid: Option<String>,
-    /// The `uuid`s of the user messages this answers, when several were batched.
-    #[serde(default)]
-    pub user_message_uuids: Option<Vec<String>>,
-    /// The subagent that produced this message.
-    #[serde(default)]
-    pub agent_id: Option<String>,
-    /// The subagent's type.
-    #[serde(default)]
-    pub subagent_type: Option<String>,
-    /// Set when the reply was aborted.
-    #[serde(default)]
-    pub aborted: Option<bool>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// An `assistant` message.
+    ///
+    /// The CLI prints one per completed content block; several can share `message.id`. Their `stop_reason`
+    /// is usually null and `usage` not final: the result carries the final values.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{peek_tags, ContentBlock, Message};
+    ///
+    /// let line = r#"{"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
+    /// let Message::Assistant(a) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
+    /// assert!(matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "hi"));
+    /// assert_eq!((a.message_id(), a.model()), (Some("msg_1"), Some("m")));
+    /// ```
+    #[non_exhaustive]
+    pub struct AssistantMessage {
+        /// The Messages API message.
+        pub message: AssistantBody,
+        /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
+        #[serde(default)]
+        pub parent_tool_use_id: Option<String>,
+        /// An error kind (`rate_limit`, `authentication_failed`, `max_output_tokens`, …) when the call failed.
+        #[serde(default)]
+        pub error: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        session_id: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        uuid: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        timestamp: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        request_id: Option<LineText>,
+        /// The `uuid` of the user message this answers, when the host sent one.
+        #[serde(default)]
+        pub user_message_uuid: Option<String>,
+        /// The `uuid`s of the user messages this answers, when several were batched.
+        #[serde(default)]
+        pub user_message_uuids: Option<Vec<String>>,
+        /// The subagent that produced this message.
+        #[serde(default)]
+        pub agent_id: Option<String>,
+        /// The subagent's type.
+        #[serde(default)]
+        pub subagent_type: Option<String>,
+        /// Set when the reply was aborted.
+        #[serde(default)]
+        pub aborted: Option<bool>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
 /// The Messages API part of an [`AssistantMessage`] (its `id` and `model` are read with
@@ -105,5 +106,3 @@ impl AssistantMessage {
         self.line_text(&self.request_id)
     }
 }
-
-whole_line_messages!(AssistantMessage);

@@ -121,19 +121,23 @@ fn debug_output_shows_the_text_of_fields_kept_as_positions() {
         let session_id = format!("{:?}", value["session_id"].as_str().unwrap());
         assert!(shown.contains(&session_id), "no {session_id} in {shown}");
     }
-    // `system` messages printed on their own do the same.
-    let line = fixture("bench/corpus.jsonl")
+    // A message struct printed on its own does the same.
+    let corpus = fixture("bench/corpus.jsonl");
+    let line = corpus
         .lines()
-        .next()
-        .unwrap()
-        .to_owned();
-    let Message::System(system) = parse(&line) else {
-        panic!("the corpus starts with system/init")
+        .find(|l| l.starts_with(r#"{"type":"assistant""#))
+        .unwrap();
+    let Message::Assistant(assistant) = parse(line) else {
+        panic!("not an assistant line")
     };
-    let shown = format!("{system:?}");
+    let shown = format!("{assistant:?}");
     assert!(
-        shown.contains("\"claude-opus-5-5\"") && !shown.contains("line["),
+        shown.starts_with("AssistantMessage {") && !shown.contains("line["),
         "{shown}"
+    );
+    assert!(
+        shown.contains(r#""claude-opus-5-5""#),
+        "the model, kept as a position: {shown}"
     );
 }
 

@@ -64,13 +64,12 @@ pub use user_input::{InputBlock, UserInput, UserInputContent};
 use raw::parse_line;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
-use std::fmt;
 
 /// One message from the CLI.
 ///
 /// Serializing a `Message` writes its original line unchanged. Its `Debug` output shows every
 /// typed field with its text, including the ones read from the line on demand.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Message {
     /// `assistant`: one completed content block of a model reply.
@@ -97,28 +96,6 @@ pub enum Message {
     ConversationReset(Box<ConversationReset>),
     /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
-}
-
-impl fmt::Debug for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (name, inner): (&str, &dyn fmt::Debug) = match self {
-            Message::Assistant(m) => ("Assistant", m),
-            Message::User(m) => ("User", m),
-            Message::Result(m) => ("Result", m),
-            Message::System(m) => ("System", m),
-            Message::StreamEvent(m) => ("StreamEvent", m),
-            Message::RateLimit(m) => ("RateLimit", m),
-            Message::ToolProgress(m) => ("ToolProgress", m),
-            Message::ToolUseSummary(m) => ("ToolUseSummary", m),
-            Message::AuthStatus(m) => ("AuthStatus", m),
-            Message::PromptSuggestion(m) => ("PromptSuggestion", m),
-            Message::ConversationReset(m) => ("ConversationReset", m),
-            Message::Unknown(m) => ("Unknown", m),
-        };
-        line_text::debug_with_line(self.raw_json(), || {
-            f.debug_tuple(name).field(inner).finish()
-        })
-    }
 }
 
 impl Message {

@@ -1,21 +1,22 @@
 //! The smaller top-level message types of PROTOCOL-REFERENCE §2.5.
 
-use super::raw::{whole_line_messages, RawLine};
+use super::raw::{message_struct, RawLine};
 use serde::Deserialize;
 
-/// A `rate_limit_event`: the account's rate-limit state changed.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct RateLimitEvent {
-    /// The rate-limit state.
-    #[serde(default)]
-    pub rate_limit_info: RateLimitInfo,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    uuid: Option<crate::message::line_text::LineText>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// A `rate_limit_event`: the account's rate-limit state changed.
+    #[non_exhaustive]
+    pub struct RateLimitEvent {
+        /// The rate-limit state.
+        #[serde(default)]
+        pub rate_limit_info: RateLimitInfo,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        session_id: Option<crate::message::line_text::LineText>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        uuid: Option<crate::message::line_text::LineText>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
 /// The `rate_limit_info` of a [`RateLimitEvent`].
@@ -49,116 +50,112 @@ pub struct RateLimitInfo {
     pub is_using_overage: Option<bool>,
 }
 
-/// A `tool_progress` heartbeat of a long-running tool.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct ToolProgress {
-    /// The tool-use id.
-    #[serde(default)]
-    pub tool_use_id: String,
-    /// The tool name.
-    #[serde(default)]
-    pub tool_name: String,
-    /// The subagent call this belongs to.
-    #[serde(default)]
-    pub parent_tool_use_id: Option<String>,
-    /// Seconds since the tool started.
-    #[serde(default)]
-    pub elapsed_time_seconds: f64,
-    /// The background task, if any.
-    #[serde(default)]
-    pub task_id: Option<String>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    uuid: Option<crate::message::line_text::LineText>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// A `tool_progress` heartbeat of a long-running tool.
+    #[non_exhaustive]
+    pub struct ToolProgress {
+        /// The tool-use id.
+        #[serde(default)]
+        pub tool_use_id: String,
+        /// The tool name.
+        #[serde(default)]
+        pub tool_name: String,
+        /// The subagent call this belongs to.
+        #[serde(default)]
+        pub parent_tool_use_id: Option<String>,
+        /// Seconds since the tool started.
+        #[serde(default)]
+        pub elapsed_time_seconds: f64,
+        /// The background task, if any.
+        #[serde(default)]
+        pub task_id: Option<String>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        session_id: Option<crate::message::line_text::LineText>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        uuid: Option<crate::message::line_text::LineText>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
-/// A `tool_use_summary`: a short summary of earlier tool calls.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct ToolUseSummary {
-    /// The summary text.
-    #[serde(default)]
-    pub summary: String,
-    /// The tool-use ids it summarizes.
-    #[serde(default)]
-    pub preceding_tool_use_ids: Vec<String>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    uuid: Option<crate::message::line_text::LineText>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// A `tool_use_summary`: a short summary of earlier tool calls.
+    #[non_exhaustive]
+    pub struct ToolUseSummary {
+        /// The summary text.
+        #[serde(default)]
+        pub summary: String,
+        /// The tool-use ids it summarizes.
+        #[serde(default)]
+        pub preceding_tool_use_ids: Vec<String>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        session_id: Option<crate::message::line_text::LineText>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        uuid: Option<crate::message::line_text::LineText>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
-/// An `auth_status` update during login.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct AuthStatus {
-    /// Whether authentication is in progress (`isAuthenticating`).
-    #[serde(default, rename = "isAuthenticating")]
-    pub is_authenticating: bool,
-    /// Output lines of the login flow.
-    #[serde(default)]
-    pub output: Vec<String>,
-    /// The error, if login failed.
-    #[serde(default)]
-    pub error: Option<String>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    uuid: Option<crate::message::line_text::LineText>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// An `auth_status` update during login.
+    #[non_exhaustive]
+    pub struct AuthStatus {
+        /// Whether authentication is in progress (`isAuthenticating`).
+        #[serde(default, rename = "isAuthenticating")]
+        pub is_authenticating: bool,
+        /// Output lines of the login flow.
+        #[serde(default)]
+        pub output: Vec<String>,
+        /// The error, if login failed.
+        #[serde(default)]
+        pub error: Option<String>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        session_id: Option<crate::message::line_text::LineText>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        uuid: Option<crate::message::line_text::LineText>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
-/// A `prompt_suggestion` sent after a result (when prompt suggestions are on).
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct PromptSuggestion {
-    /// The suggested next prompt.
-    #[serde(default)]
-    pub suggestion: String,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    uuid: Option<crate::message::line_text::LineText>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// A `prompt_suggestion` sent after a result (when prompt suggestions are on).
+    #[non_exhaustive]
+    pub struct PromptSuggestion {
+        /// The suggested next prompt.
+        #[serde(default)]
+        pub suggestion: String,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        session_id: Option<crate::message::line_text::LineText>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        uuid: Option<crate::message::line_text::LineText>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
-/// A `conversation_reset`: the conversation was cleared or replaced.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct ConversationReset {
-    /// The id of the new conversation.
-    #[serde(default)]
-    pub new_conversation_id: String,
-    /// `clear`, `plan_mode_exit`, `fresh_session` or `onboarding`.
-    #[serde(default)]
-    pub trigger: Option<String>,
-    /// The user message that caused it.
-    #[serde(default)]
-    pub user_message_uuid: Option<String>,
-    /// When it happened (ISO 8601).
-    #[serde(default)]
-    pub timestamp: Option<String>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    session_id: Option<crate::message::line_text::LineText>,
-    #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-    uuid: Option<crate::message::line_text::LineText>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// A `conversation_reset`: the conversation was cleared or replaced.
+    #[non_exhaustive]
+    pub struct ConversationReset {
+        /// The id of the new conversation.
+        #[serde(default)]
+        pub new_conversation_id: String,
+        /// `clear`, `plan_mode_exit`, `fresh_session` or `onboarding`.
+        #[serde(default)]
+        pub trigger: Option<String>,
+        /// The user message that caused it.
+        #[serde(default)]
+        pub user_message_uuid: Option<String>,
+        /// When it happened (ISO 8601).
+        #[serde(default)]
+        pub timestamp: Option<String>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        session_id: Option<crate::message::line_text::LineText>,
+        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+        uuid: Option<crate::message::line_text::LineText>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
-
-whole_line_messages!(
-    RateLimitEvent,
-    ToolProgress,
-    ToolUseSummary,
-    AuthStatus,
-    PromptSuggestion,
-    ConversationReset
-);

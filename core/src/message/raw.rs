@@ -96,3 +96,35 @@ macro_rules! whole_line_messages {
     )*};
 }
 pub(crate) use whole_line_messages;
+
+/// Declares a message struct that carries its original line: the struct as written, deriving
+/// `Clone` and `Deserialize`, a `Debug` that prints fields kept as positions in the line as their
+/// text, and everything [`whole_line_messages`] adds. The struct must have the fields that macro
+/// asks for and must not derive `Debug` itself.
+macro_rules! message_struct {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* $vis:vis $field:ident : $ty:ty),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, serde::Deserialize)]
+        pub struct $name {
+            $($(#[$fmeta])* $vis $field: $ty,)*
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                $crate::message::line_text::debug_with_line(self.raw.as_str(), || {
+                    f.debug_struct(stringify!($name))
+                        $(.field(stringify!($field), &self.$field))*
+                        .finish()
+                })
+            }
+        }
+
+        $crate::message::raw::whole_line_messages!($name);
+    };
+}
+pub(crate) use message_struct;

@@ -2,57 +2,58 @@
 
 use super::content::MessageContent;
 use super::line_text::{self, LineText};
-use super::raw::{whole_line_messages, RawLine};
+use super::raw::{message_struct, RawLine};
 use serde::{Deserialize, Deserializer};
 
-/// A `user` message printed by the CLI, mostly to carry `tool_result` blocks.
-///
-/// ```
-/// use claude_agent_core::message::{peek_tags, ContentBlock, Message, MessageContent};
-///
-/// let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"ok"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
-/// let Message::User(u) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
-/// let MessageContent::Blocks(blocks) = &u.content else { panic!() };
-/// assert!(matches!(&blocks[0], ContentBlock::ToolResult(r) if r.tool_use_id == "t1"));
-/// ```
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct UserMessage {
-    /// `message.content`: a string or content blocks.
-    #[serde(rename = "message", deserialize_with = "content_of_message")]
-    pub content: MessageContent,
-    /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
-    #[serde(default)]
-    pub parent_tool_use_id: Option<String>,
-    #[serde(default, deserialize_with = "line_text::optional_json")]
-    tool_use_result: Option<LineText>,
-    #[serde(default, deserialize_with = "line_text::optional_json")]
-    tool_result_meta: Option<LineText>,
-    /// `true` on an echo of a message the host wrote (`--replay-user-messages`).
-    #[serde(default, rename = "isReplay")]
-    pub is_replay: bool,
-    /// `true` when the CLI made this message up rather than a person.
-    #[serde(default, rename = "isSynthetic")]
-    pub is_synthetic: bool,
-    /// `now`, `next` or `later`.
-    #[serde(default)]
-    pub priority: Option<String>,
-    #[serde(default, deserialize_with = "line_text::optional_json")]
-    origin: Option<LineText>,
-    /// Set when the host composed the message itself (verbatim prompts).
-    #[serde(default)]
-    pub client_composed: bool,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    session_id: Option<LineText>,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    uuid: Option<LineText>,
-    #[serde(default, deserialize_with = "line_text::optional_str")]
-    timestamp: Option<LineText>,
-    /// The subagent this message belongs to.
-    #[serde(default)]
-    pub agent_id: Option<String>,
-    #[serde(skip)]
-    raw: RawLine,
+message_struct! {
+    /// A `user` message printed by the CLI, mostly to carry `tool_result` blocks.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{peek_tags, ContentBlock, Message, MessageContent};
+    ///
+    /// let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"ok"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
+    /// let Message::User(u) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
+    /// let MessageContent::Blocks(blocks) = &u.content else { panic!() };
+    /// assert!(matches!(&blocks[0], ContentBlock::ToolResult(r) if r.tool_use_id == "t1"));
+    /// ```
+    #[non_exhaustive]
+    pub struct UserMessage {
+        /// `message.content`: a string or content blocks.
+        #[serde(rename = "message", deserialize_with = "content_of_message")]
+        pub content: MessageContent,
+        /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
+        #[serde(default)]
+        pub parent_tool_use_id: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        tool_use_result: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        tool_result_meta: Option<LineText>,
+        /// `true` on an echo of a message the host wrote (`--replay-user-messages`).
+        #[serde(default, rename = "isReplay")]
+        pub is_replay: bool,
+        /// `true` when the CLI made this message up rather than a person.
+        #[serde(default, rename = "isSynthetic")]
+        pub is_synthetic: bool,
+        /// `now`, `next` or `later`.
+        #[serde(default)]
+        pub priority: Option<String>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        origin: Option<LineText>,
+        /// Set when the host composed the message itself (verbatim prompts).
+        #[serde(default)]
+        pub client_composed: bool,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        session_id: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        uuid: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        timestamp: Option<LineText>,
+        /// The subagent this message belongs to.
+        #[serde(default)]
+        pub agent_id: Option<String>,
+        #[serde(skip)]
+        raw: RawLine,
+    }
 }
 
 /// Reads `{"role":"user","content":…}` and keeps the content.
@@ -86,5 +87,3 @@ impl UserMessage {
         self.line_text(&self.timestamp)
     }
 }
-
-whole_line_messages!(UserMessage);

@@ -24,24 +24,23 @@ pub use tasks::{
 
 use super::raw::parse_line;
 use serde_json::value::RawValue;
-use std::fmt;
 
 /// Declares a system message struct: the given fields plus `session_id`, `uuid` and the original line.
 macro_rules! system_message {
     ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* $vis:vis $field:ident : $ty:ty,)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, serde::Deserialize)]
-        #[non_exhaustive]
-        pub struct $name {
-            $($(#[$fmeta])* $vis $field: $ty,)*
-            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-            session_id: Option<crate::message::line_text::LineText>,
-            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-            uuid: Option<crate::message::line_text::LineText>,
-            #[serde(skip)]
-            raw: $crate::message::raw::RawLine,
+        $crate::message::raw::message_struct! {
+            $(#[$meta])*
+            #[non_exhaustive]
+            pub struct $name {
+                $($(#[$fmeta])* $vis $field: $ty,)*
+                #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+                session_id: Option<crate::message::line_text::LineText>,
+                #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+                uuid: Option<crate::message::line_text::LineText>,
+                #[serde(skip)]
+                raw: $crate::message::raw::RawLine,
+            }
         }
-        $crate::message::raw::whole_line_messages!($name);
     };
 }
 use system_message;
@@ -59,7 +58,7 @@ use system_message;
 /// };
 /// assert_eq!(s.state, SessionState::Idle);
 /// ```
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum SystemMessage {
     /// `init`: session setup, at the start of each turn.
@@ -120,47 +119,6 @@ pub enum SystemMessage {
     SessionWritesLost(Box<SessionWritesLost>),
     /// Any other subtype (or none): the whole line, unchanged.
     Unknown(Box<RawValue>),
-}
-
-impl fmt::Debug for SystemMessage {
-    // Like Message's: fields read from the line on demand show their text.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use SystemMessage as S;
-        let (name, inner): (&str, &dyn fmt::Debug) = match self {
-            S::Init(m) => ("Init", m),
-            S::Status(m) => ("Status", m),
-            S::ApiRetry(m) => ("ApiRetry", m),
-            S::CompactBoundary(m) => ("CompactBoundary", m),
-            S::HookStarted(m) => ("HookStarted", m),
-            S::HookProgress(m) => ("HookProgress", m),
-            S::HookResponse(m) => ("HookResponse", m),
-            S::TaskStarted(m) => ("TaskStarted", m),
-            S::TaskProgress(m) => ("TaskProgress", m),
-            S::TaskUpdated(m) => ("TaskUpdated", m),
-            S::TaskNotification(m) => ("TaskNotification", m),
-            S::BackgroundTasksChanged(m) => ("BackgroundTasksChanged", m),
-            S::SessionStateChanged(m) => ("SessionStateChanged", m),
-            S::FilesPersisted(m) => ("FilesPersisted", m),
-            S::ThinkingTokens(m) => ("ThinkingTokens", m),
-            S::CommandsChanged(m) => ("CommandsChanged", m),
-            S::Notification(m) => ("Notification", m),
-            S::Informational(m) => ("Informational", m),
-            S::LocalCommandOutput(m) => ("LocalCommandOutput", m),
-            S::MemoryRecall(m) => ("MemoryRecall", m),
-            S::ElicitationComplete(m) => ("ElicitationComplete", m),
-            S::PermissionDenied(m) => ("PermissionDenied", m),
-            S::ModelRefusalFallback(m) => ("ModelRefusalFallback", m),
-            S::ModelRefusalNoFallback(m) => ("ModelRefusalNoFallback", m),
-            S::PluginInstall(m) => ("PluginInstall", m),
-            S::ControlRequestProgress(m) => ("ControlRequestProgress", m),
-            S::WorkerShuttingDown(m) => ("WorkerShuttingDown", m),
-            S::SessionWritesLost(m) => ("SessionWritesLost", m),
-            S::Unknown(m) => ("Unknown", m),
-        };
-        crate::message::line_text::debug_with_line(self.raw_json(), || {
-            f.debug_tuple(name).field(inner).finish()
-        })
-    }
 }
 
 impl SystemMessage {
