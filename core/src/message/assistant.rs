@@ -2,7 +2,7 @@
 
 use super::content::{self, ContentBlock};
 use super::line_text::{self, LineText};
-use super::raw::{message_struct, RawLine};
+use super::raw::message_struct;
 use super::usage::Usage;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -21,7 +21,6 @@ message_struct! {
     /// assert!(matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "hi"));
     /// assert_eq!((a.message_id(), a.model()), (Some("msg_1"), Some("m")));
     /// ```
-    #[non_exhaustive]
     pub struct AssistantMessage {
         /// The Messages API message.
         pub message: AssistantBody,
@@ -31,10 +30,6 @@ message_struct! {
         /// An error kind (`rate_limit`, `authentication_failed`, `max_output_tokens`, …) when the call failed.
         #[serde(default)]
         pub error: Option<String>,
-        #[serde(default, deserialize_with = "line_text::optional_str")]
-        session_id: Option<LineText>,
-        #[serde(default, deserialize_with = "line_text::optional_str")]
-        uuid: Option<LineText>,
         #[serde(default, deserialize_with = "line_text::optional_str")]
         timestamp: Option<LineText>,
         #[serde(default, deserialize_with = "line_text::optional_str")]
@@ -54,8 +49,6 @@ message_struct! {
         /// Set when the reply was aborted.
         #[serde(default)]
         pub aborted: Option<bool>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 

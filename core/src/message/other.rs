@@ -1,21 +1,14 @@
 //! The smaller top-level message types of PROTOCOL-REFERENCE §2.5.
 
-use super::raw::{message_struct, RawLine};
+use super::raw::message_struct;
 use serde::Deserialize;
 
 message_struct! {
     /// A `rate_limit_event`: the account's rate-limit state changed.
-    #[non_exhaustive]
     pub struct RateLimitEvent {
         /// The rate-limit state.
         #[serde(default)]
         pub rate_limit_info: RateLimitInfo,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 
@@ -52,7 +45,6 @@ pub struct RateLimitInfo {
 
 message_struct! {
     /// A `tool_progress` heartbeat of a long-running tool.
-    #[non_exhaustive]
     pub struct ToolProgress {
         /// The tool-use id.
         #[serde(default)]
@@ -69,18 +61,11 @@ message_struct! {
         /// The background task, if any.
         #[serde(default)]
         pub task_id: Option<String>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 
 message_struct! {
     /// A `tool_use_summary`: a short summary of earlier tool calls.
-    #[non_exhaustive]
     pub struct ToolUseSummary {
         /// The summary text.
         #[serde(default)]
@@ -88,18 +73,11 @@ message_struct! {
         /// The tool-use ids it summarizes.
         #[serde(default)]
         pub preceding_tool_use_ids: Vec<String>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 
 message_struct! {
     /// An `auth_status` update during login.
-    #[non_exhaustive]
     pub struct AuthStatus {
         /// Whether authentication is in progress (`isAuthenticating`).
         #[serde(default, rename = "isAuthenticating")]
@@ -110,34 +88,20 @@ message_struct! {
         /// The error, if login failed.
         #[serde(default)]
         pub error: Option<String>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 
 message_struct! {
     /// A `prompt_suggestion` sent after a result (when prompt suggestions are on).
-    #[non_exhaustive]
     pub struct PromptSuggestion {
         /// The suggested next prompt.
         #[serde(default)]
         pub suggestion: String,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 
 message_struct! {
     /// A `conversation_reset`: the conversation was cleared or replaced.
-    #[non_exhaustive]
     pub struct ConversationReset {
         /// The id of the new conversation.
         #[serde(default)]
@@ -151,11 +115,5 @@ message_struct! {
         /// When it happened (ISO 8601).
         #[serde(default)]
         pub timestamp: Option<String>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }

@@ -51,9 +51,8 @@ pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json:
     Ok(msg)
 }
 
-/// For each type: `raw_json()`, `Serialize` (writes the original line) and [`WholeLine`].
-/// Each type must have a `raw: RawLine` field marked `#[serde(skip)]`, and `uuid` and `session_id` fields of
-/// type `Option<LineText>` read with `line_text::optional_str`; `uuid()` and `session_id()` read them.
+/// For each type: `raw_json()`, `uuid()`, `session_id()`, `Serialize` (writes the original line) and
+/// [`WholeLine`], over the `raw`, `uuid` and `session_id` fields that [`message_struct`] declares.
 macro_rules! whole_line_messages {
     ($($ty:ty),* $(,)?) => {$(
         impl $ty {
@@ -97,10 +96,10 @@ macro_rules! whole_line_messages {
 }
 pub(crate) use whole_line_messages;
 
-/// Declares a message struct that carries its original line: the struct as written, deriving
+/// Declares a message struct that carries its original line: the struct as written plus the
+/// `session_id`, `uuid` and `raw` fields [`whole_line_messages`] reads, `#[non_exhaustive]`,
 /// `Clone` and `Deserialize`, a `Debug` that prints fields kept as positions in the line as their
-/// text, and everything [`whole_line_messages`] adds. The struct must have the fields that macro
-/// asks for and must not derive `Debug` itself.
+/// text, and everything [`whole_line_messages`] adds. The struct must not derive anything itself.
 macro_rules! message_struct {
     (
         $(#[$meta:meta])*
@@ -110,8 +109,15 @@ macro_rules! message_struct {
     ) => {
         $(#[$meta])*
         #[derive(Clone, serde::Deserialize)]
+        #[non_exhaustive]
         pub struct $name {
             $($(#[$fmeta])* $vis $field: $ty,)*
+            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+            session_id: Option<$crate::message::line_text::LineText>,
+            #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
+            uuid: Option<$crate::message::line_text::LineText>,
+            #[serde(skip)]
+            raw: $crate::message::raw::RawLine,
         }
 
         impl std::fmt::Debug for $name {
@@ -119,6 +125,9 @@ macro_rules! message_struct {
                 $crate::message::line_text::debug_with_line(self.raw.as_str(), || {
                     f.debug_struct(stringify!($name))
                         $(.field(stringify!($field), &self.$field))*
+                        .field("session_id", &self.session_id)
+                        .field("uuid", &self.uuid)
+                        .field("raw", &self.raw)
                         .finish()
                 })
             }

@@ -1,7 +1,7 @@
 //! `result` messages: the end of a turn (PROTOCOL-REFERENCE §2.3).
 
 use super::lenient;
-use super::raw::{message_struct, RawLine};
+use super::raw::message_struct;
 use super::usage::{ModelUsage, Usage};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -17,7 +17,6 @@ message_struct! {
     /// let Message::Result(r) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
     /// assert_eq!((r.subtype.as_str(), r.result.as_deref(), r.is_error), ("success", Some("done"), false));
     /// ```
-    #[non_exhaustive]
     pub struct ResultMessage {
         /// `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`,
         /// `error_max_structured_output_retries`, or a newer value.
@@ -37,10 +36,6 @@ message_struct! {
         /// The HTTP status of a failed API call, when `is_error` is set on subtype `success`.
         #[serde(default)]
         pub api_error_status: Option<u16>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        session_id: Option<crate::message::line_text::LineText>,
-        #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-        uuid: Option<crate::message::line_text::LineText>,
         /// Wall time of the turn, in milliseconds.
         #[serde(default, deserialize_with = "lenient::whole")]
         pub duration_ms: u64,
@@ -98,8 +93,6 @@ message_struct! {
         /// Where the turn came from, as raw JSON.
         #[serde(default)]
         pub origin: Option<Box<RawValue>>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::lenient;
 use super::line_text::{self, LineText};
-use super::raw::{message_struct, RawLine};
+use super::raw::message_struct;
 use super::tags::peek_tags;
 
 message_struct! {
@@ -18,17 +18,12 @@ message_struct! {
     /// assert_eq!(e.uuid(), Some("u"));
     /// assert_eq!(e.session_id(), "s");
     /// ```
-    #[non_exhaustive]
     pub struct StreamEvent {
         #[serde(deserialize_with = "line_text::json")]
         event: LineText,
         /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
         #[serde(default)]
         pub parent_tool_use_id: Option<String>,
-        #[serde(default, deserialize_with = "line_text::optional_str")]
-        session_id: Option<LineText>,
-        #[serde(default, deserialize_with = "line_text::optional_str")]
-        uuid: Option<LineText>,
         #[serde(default, deserialize_with = "line_text::optional_str")]
         api_message_id: Option<LineText>,
         /// Time to first token, in milliseconds (on `message_start`).
@@ -37,8 +32,6 @@ message_struct! {
         /// The `uuid` of the user message being answered, when the host sent one.
         #[serde(default)]
         pub user_message_uuid: Option<String>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 

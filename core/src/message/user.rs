@@ -2,7 +2,7 @@
 
 use super::content::MessageContent;
 use super::line_text::{self, LineText};
-use super::raw::{message_struct, RawLine};
+use super::raw::message_struct;
 use serde::{Deserialize, Deserializer};
 
 message_struct! {
@@ -16,7 +16,6 @@ message_struct! {
     /// let MessageContent::Blocks(blocks) = &u.content else { panic!() };
     /// assert!(matches!(&blocks[0], ContentBlock::ToolResult(r) if r.tool_use_id == "t1"));
     /// ```
-    #[non_exhaustive]
     pub struct UserMessage {
         /// `message.content`: a string or content blocks.
         #[serde(rename = "message", deserialize_with = "content_of_message")]
@@ -43,16 +42,10 @@ message_struct! {
         #[serde(default)]
         pub client_composed: bool,
         #[serde(default, deserialize_with = "line_text::optional_str")]
-        session_id: Option<LineText>,
-        #[serde(default, deserialize_with = "line_text::optional_str")]
-        uuid: Option<LineText>,
-        #[serde(default, deserialize_with = "line_text::optional_str")]
         timestamp: Option<LineText>,
         /// The subagent this message belongs to.
         #[serde(default)]
         pub agent_id: Option<String>,
-        #[serde(skip)]
-        raw: RawLine,
     }
 }
 

@@ -1,8 +1,8 @@
 //! `system` messages about hooks the CLI runs itself (shell hooks from settings).
 
-use super::system_message;
+use crate::message::raw::message_struct;
 
-system_message! {
+message_struct! {
     /// `system`/`hook_started`.
     pub struct HookStarted {
         /// The hook run's id.
@@ -17,7 +17,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`hook_progress`: output so far of a running hook.
     pub struct HookProgress {
         /// The hook run's id.
@@ -41,7 +41,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`hook_response`: a hook finished.
     pub struct HookResponse {
         /// The hook run's id.

@@ -1,12 +1,12 @@
 //! `system`/`init`: the session's setup, printed at the start of each turn.
 
-use super::system_message;
 use crate::message::line_text::{self, LineText};
+use crate::message::raw::message_struct;
 use crate::message::StringList;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-system_message! {
+message_struct! {
     /// `system`/`init`: tools, model, MCP servers, commands and settings of the session.
     ///
     /// Printed at the start of **each** turn. The scalar settings (`cwd()`, `model()`,

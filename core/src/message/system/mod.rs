@@ -25,26 +25,6 @@ pub use tasks::{
 use super::raw::parse_line;
 use serde_json::value::RawValue;
 
-/// Declares a system message struct: the given fields plus `session_id`, `uuid` and the original line.
-macro_rules! system_message {
-    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* $vis:vis $field:ident : $ty:ty,)* }) => {
-        $crate::message::raw::message_struct! {
-            $(#[$meta])*
-            #[non_exhaustive]
-            pub struct $name {
-                $($(#[$fmeta])* $vis $field: $ty,)*
-                #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-                session_id: Option<crate::message::line_text::LineText>,
-                #[serde(default, deserialize_with = "crate::message::line_text::optional_str")]
-                uuid: Option<crate::message::line_text::LineText>,
-                #[serde(skip)]
-                raw: $crate::message::raw::RawLine,
-            }
-        }
-    };
-}
-use system_message;
-
 /// A `system` message.
 ///
 /// ```

@@ -1,9 +1,9 @@
 //! `system` messages that inform the user: notifications, command output, refusals, denials.
 
-use super::system_message;
+use crate::message::raw::message_struct;
 use serde_json::value::RawValue;
 
-system_message! {
+message_struct! {
     /// `system`/`notification`.
     pub struct Notification {
         /// A key identifying the notification.
@@ -21,7 +21,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`informational`.
     pub struct Informational {
         /// The text.
@@ -39,7 +39,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`local_command_output`: output of a local slash command.
     pub struct LocalCommandOutput {
         /// The output.
@@ -48,7 +48,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`memory_recall`.
     pub struct MemoryRecall {
         /// `select` or `synthesize`.
@@ -60,7 +60,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`elicitation_complete`: an MCP elicitation finished.
     pub struct ElicitationComplete {
         /// The MCP server.
@@ -72,7 +72,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`permission_denied`: a tool call was denied.
     pub struct PermissionDenied {
         /// The tool.
@@ -96,7 +96,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`model_refusal_fallback`: the model refused and another model was used.
     pub struct ModelRefusalFallback {
         /// `retry`, `revert` or `sticky`.
@@ -120,7 +120,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`model_refusal_no_fallback`: the model refused and no fallback was available.
     pub struct ModelRefusalNoFallback {
         /// The model that refused.

@@ -1,10 +1,10 @@
 //! `system` messages about the session itself: state, status, retries, compaction, persistence.
 
-use super::system_message;
+use crate::message::raw::message_struct;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
-system_message! {
+message_struct! {
     /// `system`/`status`.
     pub struct Status {
         /// `compacting`, `requesting`, or `None`.
@@ -16,7 +16,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`api_retry`: an API call failed and will be retried.
     pub struct ApiRetry {
         /// This attempt's number.
@@ -37,7 +37,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`compact_boundary`: the conversation was compacted here.
     pub struct CompactBoundary {
         /// `{trigger: manual|auto, pre_tokens, …}`, as raw JSON.
@@ -46,7 +46,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`session_state_changed`.
     pub struct SessionStateChanged {
         /// The new state.
@@ -95,7 +95,7 @@ impl<'de> Deserialize<'de> for SessionState {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`files_persisted`.
     pub struct FilesPersisted {
         /// `[{filename, file_id}]`, as raw JSON.
@@ -107,7 +107,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`thinking_tokens`: an estimate of thinking tokens so far.
     pub struct ThinkingTokens {
         /// Estimated thinking tokens.
@@ -119,7 +119,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`commands_changed`: the slash commands changed.
     pub struct CommandsChanged {
         /// The commands (`[{name, description, argumentHint}]`), as raw JSON.
@@ -128,7 +128,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`plugin_install`.
     pub struct PluginInstall {
         /// `started`, `installed`, `failed` or `completed`.
@@ -143,7 +143,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`control_request_progress`: progress of a slow control request.
     pub struct ControlRequestProgress {
         /// The control request's id.
@@ -158,7 +158,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`worker_shutting_down`.
     pub struct WorkerShuttingDown {
         /// Why.
@@ -167,7 +167,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`session_writes_lost`: the transcript could not be written.
     pub struct SessionWritesLost {
         /// `ENOSPC` or `EDQUOT`.

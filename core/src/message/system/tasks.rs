@@ -1,10 +1,10 @@
 //! `system` messages about background tasks (subagents, background shells, workflows).
 
-use super::system_message;
+use crate::message::raw::message_struct;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-system_message! {
+message_struct! {
     /// `system`/`task_started`.
     pub struct TaskStarted {
         /// The task id.
@@ -34,7 +34,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`task_progress`.
     pub struct TaskProgress {
         /// The task id.
@@ -58,7 +58,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`task_updated`: a change to a task's state.
     pub struct TaskUpdated {
         /// The task id.
@@ -88,7 +88,7 @@ pub struct TaskPatch {
     pub is_backgrounded: Option<bool>,
 }
 
-system_message! {
+message_struct! {
     /// `system`/`task_notification`: a task ended.
     pub struct TaskNotification {
         /// The task id.
@@ -115,7 +115,7 @@ system_message! {
     }
 }
 
-system_message! {
+message_struct! {
     /// `system`/`background_tasks_changed`: the complete current list (replaces the previous one).
     pub struct BackgroundTasksChanged {
         /// The background tasks.
