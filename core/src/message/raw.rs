@@ -51,55 +51,11 @@ pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json:
     Ok(msg)
 }
 
-/// For each type: `raw_json()`, `uuid()`, `session_id()`, `Serialize` (writes the original line) and
-/// [`WholeLine`], over the `raw`, `uuid` and `session_id` fields that [`message_struct`] declares.
-macro_rules! whole_line_messages {
-    ($($ty:ty),* $(,)?) => {$(
-        impl $ty {
-            /// The exact line the CLI printed for this message, including every field this crate does not model.
-            pub fn raw_json(&self) -> &str {
-                self.raw.as_str()
-            }
-
-            /// This message's id (`uuid`).
-            pub fn uuid(&self) -> Option<&str> {
-                self.line_text(&self.uuid)
-            }
-
-            /// The session id (`session_id`; empty if the CLI left it out).
-            pub fn session_id(&self) -> &str {
-                self.line_text(&self.session_id).unwrap_or("")
-            }
-
-            /// The text of a field kept as a position in the line.
-            fn line_text<'a>(
-                &'a self,
-                field: &'a Option<$crate::message::line_text::LineText>,
-            ) -> Option<&'a str> {
-                field.as_ref().map(|text| text.get(self.raw.as_str()))
-            }
-        }
-
-        impl serde::Serialize for $ty {
-            /// Writes the original line unchanged.
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                self.raw.serialize(serializer)
-            }
-        }
-
-        impl $crate::message::raw::WholeLine for $ty {
-            fn set_raw(&mut self, raw: $crate::message::raw::RawLine) {
-                self.raw = raw;
-            }
-        }
-    )*};
-}
-pub(crate) use whole_line_messages;
-
-/// Declares a message struct that carries its original line: the struct as written plus the
-/// `session_id`, `uuid` and `raw` fields [`whole_line_messages`] reads, `#[non_exhaustive]`,
-/// `Clone` and `Deserialize`, a `Debug` that prints fields kept as positions in the line as their
-/// text, and everything [`whole_line_messages`] adds. The struct must not derive anything itself.
+/// Declares a message struct that carries its original line: the struct as written plus
+/// `session_id`, `uuid` and `raw` fields, `#[non_exhaustive]`, `Clone` and `Deserialize`;
+/// `raw_json()`, `uuid()`, `session_id()`, `Serialize` (writes the original line) and
+/// [`WholeLine`]; and a `Debug` that prints fields kept as positions in the line as their text.
+/// The struct must not derive anything itself.
 macro_rules! message_struct {
     (
         $(#[$meta:meta])*
@@ -133,7 +89,43 @@ macro_rules! message_struct {
             }
         }
 
-        $crate::message::raw::whole_line_messages!($name);
+        impl $name {
+            /// The exact line the CLI printed for this message, including every field this crate does not model.
+            pub fn raw_json(&self) -> &str {
+                self.raw.as_str()
+            }
+
+            /// This message's id (`uuid`).
+            pub fn uuid(&self) -> Option<&str> {
+                self.line_text(&self.uuid)
+            }
+
+            /// The session id (`session_id`; empty if the CLI left it out).
+            pub fn session_id(&self) -> &str {
+                self.line_text(&self.session_id).unwrap_or("")
+            }
+
+            /// The text of a field kept as a position in the line.
+            fn line_text<'a>(
+                &'a self,
+                field: &'a Option<$crate::message::line_text::LineText>,
+            ) -> Option<&'a str> {
+                field.as_ref().map(|text| text.get(self.raw.as_str()))
+            }
+        }
+
+        impl serde::Serialize for $name {
+            /// Writes the original line unchanged.
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.raw.serialize(serializer)
+            }
+        }
+
+        impl $crate::message::raw::WholeLine for $name {
+            fn set_raw(&mut self, raw: $crate::message::raw::RawLine) {
+                self.raw = raw;
+            }
+        }
     };
 }
 pub(crate) use message_struct;
