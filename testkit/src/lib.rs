@@ -1,5 +1,10 @@
 //! Test tools for the Claude Agent SDK.
 //!
+//! * [`transport`] — the fake CLI as an in-memory `Options::transport`: test an agent app
+//!   through its ordinary `query` / `Client::connect` calls, with no process, on any runtime;
+//!   replay a recorded session and check the SDK wrote what it wrote then.
+//! * [`runtime`] — [`runtime::TestRuntime`], for tests with no async runtime at all, in virtual
+//!   time.
 //! * [`fake_cli`] — a scripted stand-in for the Claude Code CLI: a sans-IO state machine
 //!   ([`fake_cli::FakeCli`]) driven by a [`fake_cli::Script`], and the `fake-claude` binary that runs
 //!   it over real stdin/stdout (for adapter tests that spawn a process).
@@ -15,4 +20,6 @@
 
 pub mod fake_cli;
 pub mod real_cli;
+pub mod runtime;
 pub mod stub_api;
+pub mod transport;

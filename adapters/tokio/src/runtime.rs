@@ -64,6 +64,12 @@ impl Runtime for TokioRuntime {
         tokio::time::sleep_until(deadline.into())
     }
 
+    /// tokio's clock: paused time (`#[tokio::test(start_paused = true)]`,
+    /// `tokio::time::pause`) applies to every deadline of the session.
+    fn now(&self) -> Instant {
+        tokio::time::Instant::now().into_std()
+    }
+
     fn spawn_task(&self, task: BoxFuture<'static, ()>) {
         tokio::spawn(task);
     }

@@ -2,7 +2,8 @@
 //! [`Session`], runs the user's callbacks, serves the handles' commands, sleeps until the
 //! session's next deadline, and shuts the CLI down.
 //!
-//! This is the only place in the crate that reads the clock.
+//! This is the only place in the crate that reads the clock, and it reads the runtime's
+//! ([`Runtime::now`]), so a runtime with a virtual clock runs it in virtual time.
 //!
 //! Each pass of [`Driver::poll`] does, in order: commands from the handles, the streaming
 //! prompt, stdout (only while the session wants it), running callbacks, session events, stdin,
@@ -23,6 +24,7 @@ use futures_lite::Stream;
 use super::callbacks::{Dispatcher, Running};
 use super::error::Error;
 use super::link::{Command, Item, Link, Reply};
+use super::recorder::Recorder;
 use super::runtime::{ChildProcess, Runtime, Signal};
 use super::stderr::StderrSink;
 use crate::control::{RequestFailure, RequestId, ResponseBody};
@@ -58,11 +60,20 @@ enum Shutdown {
     Killed,
 }
 
+/// The CLI as the driver sees it: a process handle and its pipes, from a spawned child or from a
+/// transport's connection.
+pub(crate) struct Endpoints<C, I, O, E> {
+    pub(crate) child: C,
+    pub(crate) stdin: I,
+    pub(crate) stdout: O,
+    pub(crate) stderr: Option<E>,
+}
+
 /// Everything the driver was started with.
-pub(crate) struct DriverParts<R: Runtime> {
+pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) runtime: R,
     pub(crate) session: Session,
-    pub(crate) child: crate::client::runtime::ChildParts<R>,
+    pub(crate) endpoints: Endpoints<C, I, O, E>,
     pub(crate) dispatcher: Dispatcher,
     pub(crate) stderr: Option<super::handlers::StderrFn>,
     pub(crate) commands: async_channel::Receiver<Command>,
@@ -70,25 +81,26 @@ pub(crate) struct DriverParts<R: Runtime> {
     pub(crate) done: async_channel::Sender<()>,
     pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
     pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
+    pub(crate) recorder: Option<Recorder>,
 }
 
-pub(crate) struct Driver<R: Runtime> {
+pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     runtime: R,
     session: Session,
-    child: R::Child,
+    child: C,
     exit: Option<ExitStatusInfo>,
     exit_seen: Option<Instant>,
     stdout_eof_at: Option<Instant>,
 
-    stdin: Option<R::Stdin>,
+    stdin: Option<I>,
     out_buf: Vec<u8>,
     out_pos: usize,
     /// `CloseStdin` came: close stdin once `out_buf` is written.
     close_stdin: bool,
 
-    stdout: Option<R::Stdout>,
+    stdout: Option<O>,
     read_buf: Box<[u8]>,
-    stderr: Option<R::Stderr>,
+    stderr: Option<E>,
     stderr_sink: StderrSink,
 
     timer: Option<(Instant, Pin<Box<R::Sleep>>)>,
@@ -102,6 +114,10 @@ pub(crate) struct Driver<R: Runtime> {
     running: Running,
     pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
     init_reply: Option<Reply<Result<(), Error>>>,
+    /// `Options::record_to`: where the lines go, while writing them works.
+    recorder: Option<Recorder>,
+    /// Recording failed: this goes to the message stream as soon as there is room.
+    record_error: Option<Error>,
 
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
@@ -112,22 +128,30 @@ pub(crate) struct Driver<R: Runtime> {
     shutdown: Shutdown,
 }
 
-impl<R: Runtime> Driver<R> {
-    pub(crate) fn new(parts: DriverParts<R>) -> Self {
+impl<R, C, I, O, E> Driver<R, C, I, O, E>
+where
+    R: Runtime,
+    C: ChildProcess,
+    I: AsyncWrite + Unpin,
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
+        let endpoints = parts.endpoints;
         Driver {
             runtime: parts.runtime,
             session: parts.session,
-            child: parts.child.child,
+            child: endpoints.child,
             exit: None,
             exit_seen: None,
             stdout_eof_at: None,
-            stdin: Some(parts.child.stdin),
+            stdin: Some(endpoints.stdin),
             out_buf: Vec::new(),
             out_pos: 0,
             close_stdin: false,
-            stdout: Some(parts.child.stdout),
+            stdout: Some(endpoints.stdout),
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
-            stderr: Some(parts.child.stderr),
+            stderr: endpoints.stderr,
             stderr_sink: StderrSink::new(parts.stderr),
             timer: None,
             commands: Some(Box::pin(parts.commands)),
@@ -138,6 +162,8 @@ impl<R: Runtime> Driver<R> {
             running: Running::default(),
             pending: HashMap::new(),
             init_reply: parts.init_reply,
+            recorder: parts.recorder,
+            record_error: None,
             stalled: None,
             termination: None,
             reported: false,
@@ -263,6 +289,11 @@ impl<R: Runtime> Driver<R> {
                     }
                 }
             }
+            if let Some(error) = self.record_error.take() {
+                self.stalled = Some(Err(error));
+                progress = true;
+                continue;
+            }
             if self.running.is_full() || self.termination.is_some() {
                 return progress;
             }
@@ -375,6 +406,10 @@ impl<R: Runtime> Driver<R> {
             };
             match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
                 Poll::Ready(Ok(n)) if n > 0 => {
+                    let written = self.out_pos..self.out_pos + n;
+                    record(&mut self.recorder, &mut self.record_error, |recorder| {
+                        recorder.stdin(&self.out_buf[written])
+                    });
                     self.out_pos += n;
                     progress = true;
                 }
@@ -411,6 +446,9 @@ impl<R: Runtime> Driver<R> {
             match Pin::new(stdout).poll_read(cx, &mut self.read_buf) {
                 Poll::Pending => return progress,
                 Poll::Ready(Ok(n)) if n > 0 => {
+                    record(&mut self.recorder, &mut self.record_error, |recorder| {
+                        recorder.stdout(&self.read_buf[..n])
+                    });
                     self.session.handle_stdout(now, &self.read_buf[..n]);
                     progress = true;
                     self.drain_events(cx, now);
@@ -606,36 +644,79 @@ impl<R: Runtime> Driver<R> {
         for (_, reply) in self.pending.drain() {
             let _ = reply.try_send(Err(Error::Closed));
         }
-        self.exit.is_some()
+        if self.exit.is_none() {
+            return false;
+        }
+        // Nobody reads the stream any more: a failure to finish the file can only be dropped.
+        if let Some(mut recorder) = self.recorder.take() {
+            let _ = recorder.finish();
+        }
+        true
+    }
+}
+
+impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
+    /// Write out the recorded lines before the driver waits; a failure goes to the stream.
+    fn flush_recording(&mut self, cx: &mut Context<'_>) {
+        record(&mut self.recorder, &mut self.record_error, Recorder::flush);
+        if self.record_error.is_some() {
+            // Come back to deliver it.
+            cx.waker().wake_by_ref();
+        }
+    }
+}
+
+/// Feed `recorder` with `write`; on failure, stop recording and keep the error for the stream.
+fn record(
+    recorder: &mut Option<Recorder>,
+    error: &mut Option<Error>,
+    write: impl FnOnce(&mut Recorder) -> io::Result<()>,
+) {
+    let Some(active) = recorder.as_mut() else {
+        return;
+    };
+    if let Err(source) = write(active) {
+        let path = active.path().to_path_buf();
+        *recorder = None;
+        *error = Some(Error::Record { path, source });
     }
 }
 
 // No field is structurally pinned: the timer and the command receiver are boxed, and the pipes
 // and the child are moved only by `&mut`.
-impl<R: Runtime> Unpin for Driver<R> {}
+impl<R: Runtime, C: ChildProcess, I, O, E> Unpin for Driver<R, C, I, O, E> {}
 
-impl<R: Runtime> Future for Driver<R> {
+impl<R, C, I, O, E> Future for Driver<R, C, I, O, E>
+where
+    R: Runtime,
+    C: ChildProcess,
+    I: AsyncWrite + Unpin,
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let this = self.get_mut();
         for _ in 0..PASS_BUDGET {
-            let now = Instant::now();
+            let now = this.runtime.now();
             let progress = this.pass(cx, now);
             if this.finish() {
                 return Poll::Ready(());
             }
             if !progress {
+                this.flush_recording(cx);
                 return Poll::Pending;
             }
         }
         // Still busy: let other tasks run, and come back at once.
+        this.flush_recording(cx);
         cx.waker().wake_by_ref();
         Poll::Pending
     }
 }
 
-impl<R: Runtime> Drop for Driver<R> {
+impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
     fn drop(&mut self) {
         // Close the command channel before the message stream ends: a handle that sees the end
         // and sends at once must get `Closed`, not queue a command (and its reply channel) in a

@@ -41,6 +41,18 @@ pub enum Error {
         /// The operating system's error.
         source: io::Error,
     },
+    /// The transport set with `Options::transport` could not open a connection.
+    #[error("the transport could not connect to the Claude Code CLI: {0}")]
+    Connect(#[source] io::Error),
+    /// The file of `Options::record_to` could not be opened (the session did not start) or
+    /// written (recording stopped; this came as one item of the stream, which goes on).
+    #[error("could not record the session to {}: {source}", path.display())]
+    Record {
+        /// The recording file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: io::Error,
+    },
     /// The CLI failed (non-zero exit or a signal) with no error result to explain it.
     #[error("the Claude Code CLI failed ({exit}){}", stderr_suffix(stderr_tail))]
     Process {

@@ -28,10 +28,12 @@ mod link;
 mod options_ext;
 mod prompt;
 mod query;
+mod recorder;
 mod runtime;
 mod sdk_mcp;
 mod spawn;
 mod stderr;
+pub(crate) mod transport;
 
 pub use client::{Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
@@ -43,5 +45,4 @@ pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 #[cfg(feature = "schemars")]
 pub use sdk_mcp::typed_tool;
 pub use sdk_mcp::{tool, SdkMcpServer, SdkTool, ToolError};
-#[cfg(test)]
-mod tests;
+pub use transport::{Connection, Transport};

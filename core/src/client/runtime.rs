@@ -47,8 +47,16 @@ pub trait Runtime: Clone + Send + Sync + 'static {
     /// (so the whole group can be signalled), and killed if its handle is dropped while running.
     fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>>;
 
-    /// A future that completes at `deadline`.
+    /// A future that completes at `deadline`, as [`Runtime::now`] tells time.
     fn sleep_until(&self, deadline: Instant) -> Self::Sleep;
+
+    /// The current time: every deadline of the session (control timeouts, the run-end ceiling,
+    /// the shutdown steps) is measured with it. The system clock unless the runtime keeps a
+    /// clock of its own, such as a paused test clock that jumps to the next timer when every
+    /// task is idle.
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
 
     /// Run `task` to completion in the background (the session's driver runs this way).
     fn spawn_task(&self, task: BoxFuture<'static, ()>);

@@ -1,20 +1,23 @@
-//! Starting a session: find the CLI, build its command line and session configuration, spawn
-//! it, and put the driver on the runtime.
+//! Starting a session: build its command line and session configuration, spawn the CLI (or
+//! open the options' transport), and put the driver on the runtime.
 
 use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+
+use futures_io::{AsyncRead, AsyncWrite};
 
 use super::callbacks::Dispatcher;
-use super::driver::{Driver, DriverParts};
+use super::driver::{Driver, DriverParts, Endpoints};
 use super::error::Error;
 use super::handlers::SessionRef;
 use super::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use super::prompt::PromptKind;
-use super::runtime::Runtime;
+use super::recorder::Recorder;
+use super::runtime::{ChildProcess, Runtime};
 use crate::message::UserInput;
 use crate::options::Options;
-use crate::session::{InputMode, Session};
+use crate::session::{InputMode, Session, SessionConfig};
 
 /// What the session's first input is.
 pub(crate) enum Start {
@@ -24,7 +27,8 @@ pub(crate) enum Start {
     Connect(Reply<Result<(), Error>>),
 }
 
-/// Spawn the CLI for `options` and start its driver on `runtime`.
+/// Start the CLI for `options` (spawned on `runtime`, or reached through the options'
+/// transport) and put its driver on `runtime`.
 pub(crate) fn spawn_session<R: Runtime>(
     runtime: &R,
     options: &Options,
@@ -35,6 +39,32 @@ pub(crate) fn spawn_session<R: Runtime>(
         _ => InputMode::Streaming,
     };
     let config = options.session_config(input_mode)?;
+    let recorder = options
+        .get_record_to()
+        .map(|path| {
+            Recorder::open(path).map_err(|source| Error::Record {
+                path: path.to_path_buf(),
+                source,
+            })
+        })
+        .transpose()?;
+    if let Some(transport) = &options.transport {
+        let program = options
+            .get_cli_path()
+            .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf);
+        let spec = options.launch_spec(program)?;
+        let connection = transport.0.connect(&spec).map_err(Error::Connect)?;
+        let (child, stdin, stdout, stderr) = connection.into_parts();
+        let endpoints = Endpoints {
+            child,
+            stdin,
+            stdout,
+            stderr,
+        };
+        return Ok(start_driver(
+            runtime, options, config, endpoints, start, recorder,
+        ));
+    }
     let program = super::discovery::find_cli(options.get_cli_path())?;
     let spec = options.launch_spec(program.clone())?;
     let child = runtime
@@ -46,8 +76,34 @@ pub(crate) fn spawn_session<R: Runtime>(
             },
             _ => Error::Spawn { program, source },
         })?;
+    let endpoints = Endpoints {
+        child: child.child,
+        stdin: child.stdin,
+        stdout: child.stdout,
+        stderr: Some(child.stderr),
+    };
+    Ok(start_driver(
+        runtime, options, config, endpoints, start, recorder,
+    ))
+}
 
-    let now = Instant::now();
+/// Make the session and its driver over `endpoints`, and run the driver on `runtime`.
+fn start_driver<R, C, I, O, E>(
+    runtime: &R,
+    options: &Options,
+    config: SessionConfig,
+    endpoints: Endpoints<C, I, O, E>,
+    start: Start,
+    recorder: Option<Recorder>,
+) -> Arc<Shared>
+where
+    R: Runtime,
+    C: ChildProcess,
+    I: AsyncWrite + Unpin + Send + 'static,
+    O: AsyncRead + Unpin + Send + 'static,
+    E: AsyncRead + Unpin + Send + 'static,
+{
+    let now = runtime.now();
     let mut session = Session::new(config, now);
     let (input, init_reply) = match start {
         Start::Prompt(PromptKind::Text(text)) => {
@@ -76,7 +132,7 @@ pub(crate) fn spawn_session<R: Runtime>(
     let driver = Driver::new(DriverParts {
         runtime: runtime.clone(),
         session,
-        child,
+        endpoints,
         dispatcher,
         stderr: options.handlers.stderr.clone(),
         commands: commands_rx,
@@ -84,7 +140,8 @@ pub(crate) fn spawn_session<R: Runtime>(
         done: done_tx,
         input,
         init_reply,
+        recorder,
     });
     runtime.spawn_task(Box::pin(driver));
-    Ok(shared)
+    shared
 }

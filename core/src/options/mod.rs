@@ -142,6 +142,12 @@ pub struct Options {
     #[allow(dead_code)]
     #[cfg(feature = "client")]
     pub(crate) handlers: crate::client::Handlers,
+    /// `record_to`: the file every line of the session is appended to.
+    #[cfg(feature = "client")]
+    pub(crate) record_to: Option<PathBuf>,
+    /// Where the session's connection comes from, in place of spawning the CLI.
+    #[cfg(feature = "client")]
+    pub(crate) transport: Option<crate::client::transport::TransportRef>,
 }
 
 impl Options {

@@ -1,0 +1,182 @@
+//! [`Options::record_to`]: every line of a session, both ways, appended to a recording file.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::options::Options;
+
+/// Appends the lines the SDK writes and reads, as `{"dir":"in"|"out","msg":…}` lines.
+pub(crate) struct Recorder {
+    path: PathBuf,
+    file: BufWriter<File>,
+    /// Bytes written to stdin since its last `\n`.
+    stdin_partial: Vec<u8>,
+    /// Bytes read from stdout since its last `\n`.
+    stdout_partial: Vec<u8>,
+    /// Lines written since the last flush.
+    dirty: bool,
+}
+
+impl Recorder {
+    /// Open `path` for appending, creating it if needed.
+    pub(crate) fn open(path: &Path) -> io::Result<Recorder> {
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(Recorder {
+            path: path.to_path_buf(),
+            file: BufWriter::new(file),
+            stdin_partial: Vec::new(),
+            stdout_partial: Vec::new(),
+            dirty: false,
+        })
+    }
+
+    /// The file it writes.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Bytes that went to the CLI's stdin.
+    pub(crate) fn stdin(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let partial = std::mem::take(&mut self.stdin_partial);
+        self.stdin_partial = self.lines("in", partial, bytes)?;
+        Ok(())
+    }
+
+    /// Bytes read from the CLI's stdout.
+    pub(crate) fn stdout(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let partial = std::mem::take(&mut self.stdout_partial);
+        self.stdout_partial = self.lines("out", partial, bytes)?;
+        Ok(())
+    }
+
+    /// Write out what is buffered, once per pass of the driver that recorded anything.
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        self.dirty = false;
+        self.file.flush()
+    }
+
+    /// The session is over: record the last lines that had no `\n`, and flush.
+    pub(crate) fn finish(&mut self) -> io::Result<()> {
+        let stdin = std::mem::take(&mut self.stdin_partial);
+        self.line("in", &stdin)?;
+        let stdout = std::mem::take(&mut self.stdout_partial);
+        self.line("out", &stdout)?;
+        self.flush()
+    }
+
+    /// Record each whole line of `partial` + `bytes`; returns what is left after the last `\n`.
+    fn lines(&mut self, dir: &str, mut partial: Vec<u8>, bytes: &[u8]) -> io::Result<Vec<u8>> {
+        let mut rest = bytes;
+        while let Some(end) = memchr::memchr(b'\n', rest) {
+            if partial.is_empty() {
+                self.line(dir, &rest[..end])?;
+            } else {
+                partial.extend_from_slice(&rest[..end]);
+                self.line(dir, &partial)?;
+                partial.clear();
+            }
+            rest = &rest[end + 1..];
+        }
+        partial.extend_from_slice(rest);
+        Ok(partial)
+    }
+
+    fn line(&mut self, dir: &str, line: &[u8]) -> io::Result<()> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Ok(());
+        }
+        self.dirty = true;
+        write!(self.file, r#"{{"dir":"{dir}","msg":"#)?;
+        if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+            self.file.write_all(line)?;
+        } else {
+            // Not JSON (the CLI printed something else): kept as a JSON string.
+            let text = serde_json::to_string(&String::from_utf8_lossy(line))?;
+            self.file.write_all(text.as_bytes())?;
+        }
+        self.file.write_all(b"}\n")
+    }
+}
+
+impl Options {
+    /// Append every line of the session to `path`: what the SDK writes to the CLI's stdin as
+    /// `{"dir":"in","msg":…}` and what the CLI prints on stdout as `{"dir":"out","msg":…}`, one
+    /// per line. A session recorded once against the real CLI replays as a test for ever
+    /// (`claude-agent-testkit`'s `FakeTransport::replay`).
+    ///
+    /// The file is created if needed and appended to; lines are written as they pass and
+    /// flushed after every step of the session. A line that is not JSON is kept as a JSON
+    /// string. If the file cannot be opened the session does not start ([`Error::Record`]); if
+    /// writing fails later, recording stops and the message stream gets one [`Error::Record`]
+    /// item, and the session goes on.
+    ///
+    /// [`Error::Record`]: crate::client::Error::Record
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().record_to(std::env::temp_dir().join("session.jsonl"));
+    /// # let _ = options;
+    /// ```
+    pub fn record_to(mut self, path: impl Into<PathBuf>) -> Self {
+        self.record_to = Some(path.into());
+        self
+    }
+
+    /// The file [`Options::record_to`] appends the session to.
+    pub fn get_record_to(&self) -> Option<&Path> {
+        self.record_to.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_path(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("{name}-{}.jsonl", std::process::id()))
+    }
+
+    #[test]
+    fn lines_split_across_chunks_are_recorded_whole_and_in_order() {
+        let path = temp_path("recorder-chunks");
+        let _ = std::fs::remove_file(&path);
+        let mut recorder = Recorder::open(&path).unwrap();
+        recorder.stdin(b"{\"type\":\"us").unwrap();
+        recorder.stdout(b"{\"a\":1}\n{\"b\"").unwrap();
+        recorder.stdin(b"er\"}\r\n\n").unwrap();
+        recorder.stdout(b":2}\nnot json\n").unwrap();
+        recorder.stdout(b"{\"c\":3}").unwrap();
+        recorder.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            text,
+            concat!(
+                "{\"dir\":\"out\",\"msg\":{\"a\":1}}\n",
+                "{\"dir\":\"in\",\"msg\":{\"type\":\"user\"}}\n",
+                "{\"dir\":\"out\",\"msg\":{\"b\":2}}\n",
+                "{\"dir\":\"out\",\"msg\":\"not json\"}\n",
+                "{\"dir\":\"out\",\"msg\":{\"c\":3}}\n",
+            )
+        );
+        crate::recording::Recording::parse(&text).expect("the recording format reads it");
+    }
+
+    #[test]
+    fn a_recorder_appends_to_an_existing_file() {
+        let path = temp_path("recorder-append");
+        std::fs::write(&path, "{\"dir\":\"in\",\"msg\":{}}\n").unwrap();
+        let mut recorder = Recorder::open(&path).unwrap();
+        recorder.stdout(b"{}\n").unwrap();
+        recorder.flush().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(text.lines().count(), 2);
+    }
+}

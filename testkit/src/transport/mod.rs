@@ -1,0 +1,258 @@
+//! The fake CLI as a [`Transport`]: test an agent app through its ordinary `query` /
+//! `Client::connect` calls, with no process.
+//!
+//! [`FakeTransport`] plugs into [`Options::transport`]: each session the app starts talks to an
+//! in-memory [`FakeCli`] running a [`Script`] (or replaying a recording), on whatever runtime
+//! the app uses — tokio, smol, async-std, or [`TestRuntime`](crate::runtime::TestRuntime) with no
+//! async runtime at all. Afterwards the test reads what the SDK wrote ([`FakeTransport::written`])
+//! and what it would have launched ([`FakeTransport::launch`]).
+//!
+//! The fake keeps no clock: a script's sleeps end at once. Time-outs are tested with a script
+//! that stops answering ([`Script::hang`]) and a paused clock (tokio's `start_paused`, or
+//! [`TestRuntime`](crate::runtime::TestRuntime)).
+//!
+//! ```
+//! use claude_agent_core::client::query_with;
+//! use claude_agent_core::message::Message;
+//! use claude_agent_core::options::Options;
+//! use claude_agent_testkit::fake_cli::Script;
+//! use claude_agent_testkit::runtime::TestRuntime;
+//! use claude_agent_testkit::transport::FakeTransport;
+//! use futures_lite::StreamExt;
+//!
+//! let fake = FakeTransport::new(Script::single_turn("4"));
+//! let runtime = TestRuntime::new();
+//! let options = Options::new().transport(fake.clone());
+//! let messages: Vec<_> = runtime.block_on(query_with(runtime.clone(), "What is 2 + 2?", options).collect());
+//! assert!(matches!(messages.last(), Some(Ok(Message::Result(_)))));
+//! assert_eq!(fake.user_texts(), ["What is 2 + 2?"]);
+//! assert!(fake.launch().unwrap().args.contains(&"stream-json".to_owned()));
+//! ```
+//!
+//! [`Options::transport`]: claude_agent_core::options::Options::transport
+
+mod pipes;
+mod replay;
+mod written;
+
+use std::collections::VecDeque;
+use std::io;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use claude_agent_core::client::{Connection, Transport};
+use claude_agent_core::options::LaunchSpec;
+use serde_json::Value;
+
+use crate::fake_cli::{FakeCli, Script, TranscriptError};
+use pipes::{lock, SharedWire, Wire};
+pub use replay::ReplayMismatch;
+pub use written::SdkLine;
+
+/// An in-memory fake Claude Code CLI to hand to `Options::transport`. Cheap to clone: clones
+/// share the same connections, so keep one to inspect after the app has run.
+///
+/// Every session the app starts gets a fresh [`FakeCli`]: the first runs the script given to
+/// [`FakeTransport::new`], later ones the scripts added with [`FakeTransport::then`] in turn,
+/// and once those are used up the last script again.
+///
+/// ```
+/// use claude_agent_core::options::Options;
+/// use claude_agent_testkit::fake_cli::Script;
+/// use claude_agent_testkit::transport::FakeTransport;
+///
+/// let fake = FakeTransport::new(Script::single_turn("first")).then(Script::single_turn("second"));
+/// let options = Options::new().transport(fake.clone());
+/// // … run the app with `options`, then inspect `fake`.
+/// assert_eq!(fake.connections(), 0);
+/// # let _ = options;
+/// ```
+#[derive(Clone)]
+pub struct FakeTransport {
+    inner: Arc<Mutex<Inner>>,
+}
+
+struct Inner {
+    /// Scripts for the next connections; the last one stays for every later connection.
+    scripts: VecDeque<Script>,
+    /// For a replay: the lines the recorded SDK wrote.
+    recorded_stdin: Option<Vec<Value>>,
+    connections: Vec<SharedWire>,
+}
+
+impl FakeTransport {
+    /// A fake CLI that runs `script` for every session.
+    pub fn new(script: Script) -> FakeTransport {
+        FakeTransport {
+            inner: Arc::new(Mutex::new(Inner {
+                scripts: VecDeque::from([script]),
+                recorded_stdin: None,
+                connections: Vec::new(),
+            })),
+        }
+    }
+
+    /// The next session (after those of the scripts given so far) runs `script`.
+    #[must_use]
+    pub fn then(self, script: Script) -> FakeTransport {
+        self.lock().scripts.push_back(script);
+        self
+    }
+
+    /// A fake CLI that replays a recording (`{"dir":"in"|"out","msg":…}` lines, as
+    /// `Options::record_to` writes them): it prints the recorded CLI lines, each once the SDK
+    /// has written what came before it, and answers nothing of its own. After the app has run,
+    /// [`FakeTransport::verify`] checks that the SDK wrote what the recorded one did.
+    ///
+    /// ```
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// let recording = r#"{"dir":"in","msg":{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize"}}}
+    /// {"dir":"out","msg":{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}}"#;
+    /// let fake = FakeTransport::replay(recording).unwrap();
+    /// assert!(fake.verify().is_err()); // nothing has connected yet
+    /// ```
+    pub fn replay(recording: &str) -> Result<FakeTransport, TranscriptError> {
+        let script = Script::from_transcript(recording)?;
+        let recorded_stdin = recording
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|entry| entry["dir"] == "in")
+            .map(|mut entry| entry["msg"].take())
+            .collect();
+        let fake = FakeTransport::new(script);
+        fake.lock().recorded_stdin = Some(recorded_stdin);
+        Ok(fake)
+    }
+
+    /// Whether the latest session wrote what the recording of [`FakeTransport::replay`] says
+    /// was written (see [`ReplayMismatch`] for how lines are compared). For a fake made with
+    /// [`FakeTransport::new`] there is nothing recorded to compare with, and this is `Ok`.
+    pub fn verify(&self) -> Result<(), ReplayMismatch> {
+        let inner = self.lock();
+        let Some(wire) = inner.connections.last() else {
+            return Err(ReplayMismatch::NotConnected);
+        };
+        match &inner.recorded_stdin {
+            Some(recorded) => replay::compare(recorded, lock(wire).cli.received()),
+            None => Ok(()),
+        }
+    }
+
+    /// How many sessions have connected.
+    pub fn connections(&self) -> usize {
+        self.lock().connections.len()
+    }
+
+    /// What the latest session would have launched: program, arguments, environment changes,
+    /// working directory. `None` before any session connected.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::query_with;
+    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// # use futures_lite::StreamExt;
+    /// let fake = FakeTransport::new(Script::single_turn("ok"));
+    /// let options = Options::new().transport(fake.clone()).model("claude-sonnet-4-5").cwd("/srv");
+    /// # let runtime = TestRuntime::new();
+    /// # runtime.block_on(query_with(runtime.clone(), "hi", options).collect::<Vec<_>>());
+    /// let launch = fake.launch().unwrap();
+    /// assert!(launch.args.contains(&"--model=claude-sonnet-4-5".to_owned()));
+    /// assert_eq!(launch.cwd.as_deref(), Some(std::path::Path::new("/srv")));
+    /// ```
+    pub fn launch(&self) -> Option<LaunchSpec> {
+        self.with_latest(|wire| wire.launch.clone())
+    }
+
+    /// Every line the latest session wrote to the CLI, typed. Empty before any session.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::query_with;
+    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// # use futures_lite::StreamExt;
+    /// use claude_agent_testkit::transport::SdkLine;
+    ///
+    /// let fake = FakeTransport::new(Script::single_turn("ok"));
+    /// # let runtime = TestRuntime::new();
+    /// # let options = Options::new().transport(fake.clone());
+    /// # runtime.block_on(query_with(runtime.clone(), "hi", options).collect::<Vec<_>>());
+    /// let written = fake.written();
+    /// assert!(matches!(&written[0], SdkLine::ControlRequest { subtype, .. } if subtype == "initialize"));
+    /// assert_eq!(written[1].user_text().as_deref(), Some("hi"));
+    /// ```
+    pub fn written(&self) -> Vec<SdkLine> {
+        self.written_json()
+            .into_iter()
+            .map(SdkLine::from_json)
+            .collect()
+    }
+
+    /// Every line the latest session wrote to the CLI, as JSON.
+    pub fn written_json(&self) -> Vec<Value> {
+        self.with_latest(|wire| wire.cli.received().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// The text of every user message the latest session sent, in order.
+    pub fn user_texts(&self) -> Vec<String> {
+        self.written()
+            .iter()
+            .filter_map(SdkLine::user_text)
+            .collect()
+    }
+
+    /// The SDK's answers to the CLI's control requests in the latest session, by request id.
+    pub fn answers(&self) -> Vec<(String, Result<Value, String>)> {
+        self.written()
+            .into_iter()
+            .filter_map(|line| match line {
+                SdkLine::ControlResponse {
+                    request_id,
+                    outcome,
+                    ..
+                } => Some((request_id, outcome)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What the latest session's fake CLI is waiting for, if it is blocked on the SDK: useful
+    /// in the message of a test that hangs or fails.
+    pub fn waiting_for(&self) -> Option<String> {
+        self.with_latest(|wire| wire.cli.waiting_for()).flatten()
+    }
+
+    fn with_latest<T>(&self, read: impl FnOnce(&Wire) -> T) -> Option<T> {
+        let inner = self.lock();
+        let wire = inner.connections.last()?;
+        let wire = lock(wire);
+        Some(read(&wire))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Transport for FakeTransport {
+    fn connect(&self, spec: &LaunchSpec) -> io::Result<Connection> {
+        let mut inner = self.lock();
+        let script = match inner.scripts.len() {
+            0 | 1 => inner.scripts.front().cloned().unwrap_or_default(),
+            _ => inner.scripts.pop_front().unwrap_or_default(),
+        };
+        let (wire, connection) = Wire::connect(FakeCli::new(script), spec.clone());
+        inner.connections.push(wire);
+        Ok(connection)
+    }
+}
+
+impl std::fmt::Debug for FakeTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let inner = self.lock();
+        f.debug_struct("FakeTransport")
+            .field("connections", &inner.connections.len())
+            .field("replay", &inner.recorded_stdin.is_some())
+            .finish_non_exhaustive()
+    }
+}
