@@ -208,3 +208,55 @@ fn malformed_inputs_are_errors_not_panics() {
         assert!(HookInput::parse(&raw(json)).is_err(), "{json}");
     }
 }
+
+#[test]
+fn tool_inputs_read_as_the_tool_argument_type() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Bash {
+        command: String,
+    }
+    let bash = || Bash {
+        command: "echo hooked".into(),
+    };
+    let inputs = recorded_inputs("hooks");
+    let HookInput::PreToolUse(pre) = &inputs[1] else {
+        panic!("{:?}", inputs[1])
+    };
+    assert_eq!(pre.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PostToolUse(post) = &inputs[2] else {
+        panic!("{:?}", inputs[2])
+    };
+    assert_eq!(post.tool_input_as::<Bash>().unwrap(), bash());
+    assert!(post.tool_input_as::<u32>().unwrap_err().is_data());
+
+    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let tool = r#""tool_name":"Bash","tool_input":{"command":"echo hooked"}"#;
+    let HookInput::PostToolUseFailure(failure) = parse(&format!(
+        r#""hook_event_name":"PostToolUseFailure",{tool},"tool_use_id":"t","error":"e""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(failure.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PermissionRequest(request) =
+        parse(&format!(r#""hook_event_name":"PermissionRequest",{tool}"#))
+    else {
+        panic!()
+    };
+    assert_eq!(request.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PermissionDenied(denied) = parse(&format!(
+        r#""hook_event_name":"PermissionDenied",{tool},"tool_use_id":"t","reason":"r""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(denied.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PostToolBatch(batch) = parse(&format!(
+        r#""hook_event_name":"PostToolBatch","tool_calls":[{{{tool},"tool_use_id":"t"}}]"#
+    )) else {
+        panic!()
+    };
+    assert_eq!(batch.tool_calls[0].tool_input_as::<Bash>().unwrap(), bash());
+    assert!(batch.tool_calls[0]
+        .tool_input_as::<Vec<String>>()
+        .unwrap_err()
+        .is_data());
+}
