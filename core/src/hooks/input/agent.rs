@@ -50,24 +50,27 @@ pub struct TeammateIdleInput {
     pub team_name: String,
 }
 
-/// `TaskCreated` and `TaskCompleted`.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct TaskInput {
-    /// The common fields.
-    #[serde(flatten)]
-    pub base: HookBase,
-    /// The task.
-    pub task_id: String,
-    /// Its subject line.
-    pub task_subject: String,
-    /// Its description.
-    #[serde(default)]
-    pub task_description: Option<String>,
-    /// The teammate it belongs to.
-    #[serde(default)]
-    pub teammate_name: Option<String>,
-    /// The team it belongs to.
-    #[serde(default)]
-    pub team_name: Option<String>,
+twin_inputs! {
+    /// `TaskCreated`: a task was created.
+    TaskCreatedInput,
+    /// `TaskCompleted`: a task was completed.
+    TaskCompletedInput,
+    {
+        /// The common fields.
+        #[serde(flatten)]
+        pub base: HookBase,
+        /// The task.
+        pub task_id: String,
+        /// Its subject line.
+        pub task_subject: String,
+        /// Its description.
+        #[serde(default)]
+        pub task_description: Option<String>,
+        /// The teammate it belongs to.
+        #[serde(default)]
+        pub teammate_name: Option<String>,
+        /// The team it belongs to.
+        #[serde(default)]
+        pub team_name: Option<String>,
+    }
 }

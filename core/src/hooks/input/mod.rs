@@ -1,5 +1,25 @@
 //! `HookInput`: the typed input of a `hook_callback` request, one variant per event.
 
+/// Declares the input structs of two events that carry the same fields, so each event still has a
+/// type of its own: `twin_inputs! { #[doc] First, #[doc] Second, { fields } }`.
+macro_rules! twin_inputs {
+    (
+        $(#[$first_meta:meta])* $first:ident,
+        $(#[$second_meta:meta])* $second:ident,
+        { $($fields:tt)* }
+    ) => {
+        $(#[$first_meta])*
+        #[derive(Debug, Clone, Deserialize)]
+        #[non_exhaustive]
+        pub struct $first { $($fields)* }
+
+        $(#[$second_meta])*
+        #[derive(Debug, Clone, Deserialize)]
+        #[non_exhaustive]
+        pub struct $second { $($fields)* }
+    };
+}
+
 mod agent;
 mod base;
 mod elicitation;
@@ -15,15 +35,17 @@ use serde_json::value::RawValue;
 
 use super::HookEvent;
 
-pub use agent::{SubagentStartInput, SubagentStopInput, TaskInput, TeammateIdleInput};
+pub use agent::{
+    SubagentStartInput, SubagentStopInput, TaskCompletedInput, TaskCreatedInput, TeammateIdleInput,
+};
 pub use base::{HookBase, HookEffort};
 pub use elicitation::{ElicitationInput, ElicitationResultInput};
 pub use prompt::{
     MessageDisplayInput, NotificationInput, UserPromptExpansionInput, UserPromptSubmitInput,
 };
 pub use session::{
-    ModelSwitchInput, PostCompactInput, PreCompactInput, SessionEndInput, SessionStartInput,
-    SetupInput, StopFailureInput, StopInput,
+    PostCompactInput, PostModelSwitchInput, PreCompactInput, PreModelSwitchInput, SessionEndInput,
+    SessionStartInput, SetupInput, StopFailureInput, StopInput,
 };
 pub use tool::{
     BatchedToolCall, PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput,
@@ -124,14 +146,14 @@ hook_inputs! {
     SubagentStop(SubagentStopInput),
     PreCompact(PreCompactInput),
     PostCompact(PostCompactInput),
-    PreModelSwitch(ModelSwitchInput),
-    PostModelSwitch(ModelSwitchInput),
+    PreModelSwitch(PreModelSwitchInput),
+    PostModelSwitch(PostModelSwitchInput),
     PermissionRequest(PermissionRequestInput),
     PermissionDenied(PermissionDeniedInput),
     Setup(SetupInput),
     TeammateIdle(TeammateIdleInput),
-    TaskCreated(TaskInput),
-    TaskCompleted(TaskInput),
+    TaskCreated(TaskCreatedInput),
+    TaskCompleted(TaskCompletedInput),
     Elicitation(ElicitationInput),
     ElicitationResult(ElicitationResultInput),
     ConfigChange(ConfigChangeInput),

@@ -121,30 +121,33 @@ pub struct PostCompactInput {
     pub compact_summary: String,
 }
 
-/// `PreModelSwitch` and `PostModelSwitch`: the model is switched.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct ModelSwitchInput {
-    /// The common fields.
-    #[serde(flatten)]
-    pub base: HookBase,
-    /// The model before.
-    pub from_model: String,
-    /// The model after.
-    pub to_model: String,
-    /// The name the switch asked for.
-    #[serde(default)]
-    pub requested_model: Option<String>,
-    /// `command`, `picker`, `sdk` (and after the switch also `auto`, `resume`).
-    pub source: String,
-    /// Tokens in the context.
-    pub context_tokens: u64,
-    /// Whether the prompt cache is warm.
-    pub prompt_cache_warm: bool,
-    /// `5m` or `1h`.
-    pub cache_ttl: String,
-    /// Estimated cost of rewriting the cache, in US dollars.
-    pub estimated_cache_write_usd: f64,
-    /// Where the price comes from: `configured`, `catalog` or `default`.
-    pub pricing: String,
+twin_inputs! {
+    /// `PreModelSwitch`: the model is about to be switched.
+    PreModelSwitchInput,
+    /// `PostModelSwitch`: the model was switched.
+    PostModelSwitchInput,
+    {
+        /// The common fields.
+        #[serde(flatten)]
+        pub base: HookBase,
+        /// The model before.
+        pub from_model: String,
+        /// The model after.
+        pub to_model: String,
+        /// The name the switch asked for.
+        #[serde(default)]
+        pub requested_model: Option<String>,
+        /// `command`, `picker`, `sdk` (and after the switch also `auto`, `resume`).
+        pub source: String,
+        /// Tokens in the context.
+        pub context_tokens: u64,
+        /// Whether the prompt cache is warm.
+        pub prompt_cache_warm: bool,
+        /// `5m` or `1h`.
+        pub cache_ttl: String,
+        /// Estimated cost of rewriting the cache, in US dollars.
+        pub estimated_cache_write_usd: f64,
+        /// Where the price comes from: `configured`, `catalog` or `default`.
+        pub pricing: String,
+    }
 }

@@ -260,3 +260,40 @@ fn tool_inputs_read_as_the_tool_argument_type() {
         .unwrap_err()
         .is_data());
 }
+
+#[test]
+fn events_sharing_fields_each_have_their_own_type() {
+    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let task = r#""task_id":"1","task_subject":"s","team_name":"n""#;
+    let HookInput::TaskCreated(created) = parse(&format!(
+        r#""hook_event_name":"TaskCreated",{task},"task_description":"d""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(created.task_description.as_deref(), Some("d"));
+    let HookInput::TaskCompleted(completed) =
+        parse(&format!(r#""hook_event_name":"TaskCompleted",{task}"#))
+    else {
+        panic!()
+    };
+    assert_eq!(completed.team_name.as_deref(), Some("n"));
+
+    let switch = r#""from_model":"a","to_model":"b","source":"sdk","context_tokens":7,"prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.25,"pricing":"catalog""#;
+    let HookInput::PreModelSwitch(pre) = parse(&format!(
+        r#""hook_event_name":"PreModelSwitch",{switch},"requested_model":"opus""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(pre.requested_model.as_deref(), Some("opus"));
+    assert_eq!(pre.estimated_cache_write_usd, 0.25);
+    let HookInput::PostModelSwitch(post) =
+        parse(&format!(r#""hook_event_name":"PostModelSwitch",{switch}"#))
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (post.from_model.as_str(), post.to_model.as_str()),
+        ("a", "b")
+    );
+    assert_eq!(post.context_tokens, 7);
+}
