@@ -109,7 +109,7 @@ impl Message {
     /// fit, gives an error; an unknown `type` or `system` subtype gives [`Message::Unknown`] /
     /// [`SystemMessage::Unknown`]. Control frames (`control_request`, …) are not messages: the
     /// session answers them, and here they come back as [`Message::Unknown`]. The same parse is
-    /// [`str::parse`], through [`FromStr`](std::str::FromStr).
+    /// [`str::parse`], through [`FromStr`].
     ///
     /// ```
     /// use claude_agent_core::message::Message;
