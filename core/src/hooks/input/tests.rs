@@ -297,3 +297,73 @@ fn events_sharing_fields_each_have_their_own_type() {
     );
     assert_eq!(post.context_tokens, 7);
 }
+
+#[test]
+fn each_event_input_type_names_its_event_and_takes_only_its_input() {
+    fn check<I: EventInput>(input: HookInput) -> Option<I> {
+        let event = input.event();
+        match I::from_hook_input(input) {
+            Ok(typed) => {
+                assert_eq!(event, I::EVENT);
+                Some(typed)
+            }
+            Err(back) => {
+                assert_ne!(event, I::EVENT);
+                assert_eq!(back.event(), event, "given back unchanged");
+                None
+            }
+        }
+    }
+    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let pre = || {
+        parse(
+            r#""hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"tool_use_id":"t""#,
+        )
+    };
+    let task = || parse(r#""hook_event_name":"TaskCompleted","task_id":"1","task_subject":"s""#);
+    let typed = check::<PreToolUseInput>(pre()).expect("a PreToolUse input");
+    assert_eq!(typed.tool_use_id, "t");
+    assert!(check::<PostToolUseInput>(pre()).is_none());
+    assert!(check::<TaskCompletedInput>(task()).is_some());
+    assert!(check::<TaskCreatedInput>(task()).is_none());
+    let other = parse(r#""hook_event_name":"TeaTime""#);
+    assert!(check::<StopInput>(other).is_none());
+
+    // One type per event, and each names a different one.
+    let events = [
+        PreToolUseInput::EVENT,
+        PostToolUseInput::EVENT,
+        PostToolUseFailureInput::EVENT,
+        PostToolBatchInput::EVENT,
+        NotificationInput::EVENT,
+        UserPromptSubmitInput::EVENT,
+        UserPromptExpansionInput::EVENT,
+        SessionStartInput::EVENT,
+        SessionEndInput::EVENT,
+        StopInput::EVENT,
+        StopFailureInput::EVENT,
+        SubagentStartInput::EVENT,
+        SubagentStopInput::EVENT,
+        PreCompactInput::EVENT,
+        PostCompactInput::EVENT,
+        PreModelSwitchInput::EVENT,
+        PostModelSwitchInput::EVENT,
+        PermissionRequestInput::EVENT,
+        PermissionDeniedInput::EVENT,
+        SetupInput::EVENT,
+        TeammateIdleInput::EVENT,
+        TaskCreatedInput::EVENT,
+        TaskCompletedInput::EVENT,
+        ElicitationInput::EVENT,
+        ElicitationResultInput::EVENT,
+        ConfigChangeInput::EVENT,
+        WorktreeCreateInput::EVENT,
+        WorktreeRemoveInput::EVENT,
+        InstructionsLoadedInput::EVENT,
+        CwdChangedInput::EVENT,
+        FileChangedInput::EVENT,
+        DirectoryAddedInput::EVENT,
+        MessageDisplayInput::EVENT,
+    ];
+    assert_eq!(events, HookEvent::ALL);
+}

@@ -137,7 +137,8 @@ impl HookOutput {
         }
     }
 
-    /// Adds text to the model's context for `event` (pass the input's [`super::HookInput::event`]).
+    /// Adds text to the model's context for `event` (pass the input's [`super::HookInput::event`],
+    /// or a typed input's [`super::EventInput::EVENT`]).
     /// Keeps the other fields of an existing `hookSpecificOutput` of the same event.
     pub fn with_additional_context(mut self, event: HookEvent, context: impl Into<String>) -> Self {
         let context = context.into();
