@@ -16,8 +16,12 @@ pub(crate) type CanUseToolFn = Arc<
         + Send
         + Sync,
 >;
+/// A hook callback; `Err` is an error reply to the CLI instead of an output (a typed callback
+/// given another event's input).
 pub(crate) type HookFn = Arc<
-    dyn Fn(HookInput, Option<String>, HookContext) -> BoxFuture<'static, HookOutput> + Send + Sync,
+    dyn Fn(HookInput, Option<String>, HookContext) -> BoxFuture<'static, Result<HookOutput, String>>
+        + Send
+        + Sync,
 >;
 pub(crate) type ElicitationFn = Arc<
     dyn Fn(ElicitationRequest, ElicitationContext) -> BoxFuture<'static, ElicitationResult>

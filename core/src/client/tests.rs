@@ -13,6 +13,7 @@ use futures_io::{AsyncRead, AsyncWrite};
 use futures_lite::{future, StreamExt};
 
 use super::*;
+use crate::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput, StopInput};
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
 use crate::permission::PermissionResult;
@@ -245,4 +246,125 @@ fn a_permission_prompt_is_answered_by_the_callback_inside_the_driver() {
     assert_eq!(answer["response"]["request_id"], "p1");
     assert_eq!(answer["response"]["response"]["behavior"], "deny");
     assert_eq!(answer["response"]["response"]["message"], "not here");
+}
+
+/// The session's answer to the fake CLI's request `request_id`.
+fn answer_to(runtime: &Memory, request_id: &str) -> serde_json::Value {
+    runtime
+        .received()
+        .into_iter()
+        .find(|line| {
+            line["type"] == "control_response" && line["response"]["request_id"] == request_id
+        })
+        .unwrap_or_else(|| panic!("{request_id} was answered"))
+}
+
+fn pre_tool_use(command: &str) -> serde_json::Value {
+    serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t", "cwd": "/w", "tool_name": "Bash",
+        "tool_input": {"command": command}, "tool_use_id": "toolu_1"})
+}
+
+#[test]
+fn a_typed_hook_gets_its_event_input() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .hook_callback("h1", "hook_0", pre_tool_use("rm -rf /"))
+        .hook_callback(
+            "h2",
+            "hook_1",
+            serde_json::json!({"hook_event_name": "Stop",
+            "session_id": "s", "transcript_path": "/t", "cwd": "/w", "stop_hook_active": true}),
+        )
+        .emit_result("done");
+    let runtime = Memory::new(script);
+    let options = options()
+        .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+            #[derive(serde::Deserialize)]
+            struct Bash {
+                command: String,
+            }
+            assert_eq!(input.tool_use_id, "toolu_1");
+            let bash: Bash = input.tool_input_as().unwrap();
+            HookOutput::deny_tool(format!("not {}", bash.command))
+        })
+        .on_hook(None, |input: StopInput, _ctx| async move {
+            assert!(input.stop_hook_active);
+            HookOutput::proceed()
+        });
+    let items: Vec<_> = runtime.run(query_with(runtime.clone(), "go", options).collect());
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    let init = &runtime.received()[0]["request"]["hooks"];
+    assert_eq!(init["PreToolUse"][0]["matcher"], "Bash");
+    assert!(init["Stop"].is_array(), "{init}");
+    let deny = answer_to(&runtime, "h1");
+    assert_eq!(deny["response"]["subtype"], "success");
+    let specific = &deny["response"]["response"]["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "deny");
+    assert_eq!(specific["permissionDecisionReason"], "not rm -rf /");
+    let proceed = answer_to(&runtime, "h2");
+    assert_eq!(proceed["response"]["response"]["continue"], true);
+}
+
+#[test]
+fn an_untyped_hook_gets_the_whole_input_and_the_id_beside_it() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .hook_callback("h1", "hook_0", pre_tool_use("ls"))
+        .emit_result("done");
+    let runtime = Memory::new(script);
+    let options = options().hook(
+        HookEvent::PreToolUse,
+        None,
+        |input, tool_use_id, _ctx| async move {
+            assert!(matches!(input, HookInput::PreToolUse(_)), "{input:?}");
+            assert_eq!(tool_use_id, None, "the fake CLI sends null");
+            HookOutput::allow_tool()
+        },
+    );
+    let items: Vec<_> = runtime.run(query_with(runtime.clone(), "go", options).collect());
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    let answer = answer_to(&runtime, "h1");
+    assert_eq!(
+        answer["response"]["response"]["hookSpecificOutput"]["permissionDecision"],
+        "allow"
+    );
+}
+
+#[test]
+fn a_typed_hook_given_another_events_input_is_an_error_reply() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .hook_callback("h1", "hook_0", pre_tool_use("ls"))
+        .emit_result("done");
+    let runtime = Memory::new(script);
+    let called = Arc::new(Mutex::new(false));
+    let options = options().on_hook(None, {
+        let called = called.clone();
+        move |_input: StopInput, _ctx| {
+            *called.lock().unwrap() = true;
+            async { HookOutput::default() }
+        }
+    });
+    let items: Vec<_> = runtime.run(query_with(runtime.clone(), "go", options).collect());
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    assert!(!*called.lock().unwrap(), "the callback was not called");
+    let answer = answer_to(&runtime, "h1");
+    assert_eq!(answer["response"]["subtype"], "error");
+    assert_eq!(
+        answer["response"]["error"],
+        "malformed hook input: a Stop hook got a PreToolUse input"
+    );
 }
