@@ -52,8 +52,30 @@ pub struct TeammateIdleInput {
 
 twin_inputs! {
     /// `TaskCreated`: a task was created.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, TaskCreatedInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"TaskCreated","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "task_id":"1","task_subject":"Write docs"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = TaskCreatedInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.task_subject, "Write docs");
+    /// ```
     TaskCreatedInput,
     /// `TaskCompleted`: a task was completed.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, TaskCompletedInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"TaskCompleted","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "task_id":"1","task_subject":"Write docs","team_name":"docs"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = TaskCompletedInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.team_name.as_deref(), Some("docs"));
+    /// ```
     TaskCompletedInput,
     {
         /// The common fields.

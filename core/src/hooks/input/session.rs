@@ -123,8 +123,32 @@ pub struct PostCompactInput {
 
 twin_inputs! {
     /// `PreModelSwitch`: the model is about to be switched.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, PreModelSwitchInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"PreModelSwitch","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "from_model":"a","to_model":"b","source":"sdk","context_tokens":1200,
+    ///         "prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.01,"pricing":"catalog"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = PreModelSwitchInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.to_model, "b");
+    /// ```
     PreModelSwitchInput,
     /// `PostModelSwitch`: the model was switched.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, PostModelSwitchInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"PostModelSwitch","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "from_model":"a","to_model":"b","source":"sdk","context_tokens":1200,
+    ///         "prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.01,"pricing":"catalog"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = PostModelSwitchInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.context_tokens, 1200);
+    /// ```
     PostModelSwitchInput,
     {
         /// The common fields.
