@@ -22,6 +22,7 @@ pub mod mcp;
 pub mod message;
 pub mod options;
 pub mod permission;
+mod raw_text;
 pub mod recording;
 pub mod session;
 #[cfg(test)]

@@ -70,7 +70,7 @@ impl Dispatcher {
                             call.tool_use_id,
                             HookContext::new(session.clone()),
                         ),
-                        Reply::Hook,
+                        |output| output.map_or_else(Reply::error, Reply::Hook),
                     ),
                     None => ready(Reply::error(format!(
                         "no hook callback is registered for {}",

@@ -16,8 +16,12 @@ pub(crate) type CanUseToolFn = Arc<
         + Send
         + Sync,
 >;
+/// A hook callback; `Err` is an error reply to the CLI instead of an output (a typed callback
+/// given another event's input).
 pub(crate) type HookFn = Arc<
-    dyn Fn(HookInput, Option<String>, HookContext) -> BoxFuture<'static, HookOutput> + Send + Sync,
+    dyn Fn(HookInput, Option<String>, HookContext) -> BoxFuture<'static, Result<HookOutput, String>>
+        + Send
+        + Sync,
 >;
 pub(crate) type ElicitationFn = Arc<
     dyn Fn(ElicitationRequest, ElicitationContext) -> BoxFuture<'static, ElicitationResult>
@@ -54,7 +58,8 @@ impl fmt::Debug for Handlers {
 }
 
 /// A way back to the session from inside a callback, that does not keep the session alive.
-#[derive(Clone)]
+/// The default one has no session behind it.
+#[derive(Clone, Default)]
 pub(crate) struct SessionRef(pub(crate) Weak<Shared>);
 
 impl SessionRef {
@@ -64,21 +69,104 @@ impl SessionRef {
 }
 
 /// What a `can_use_tool` callback gets besides the request.
-#[derive(Clone)]
+///
+/// The default context has no session behind it ([`PermissionContext::client`] is `None`): it is
+/// what a unit test passes to call the callback directly, with no CLI running.
+///
+/// ```
+/// use claude_agent_core::client::PermissionContext;
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+///
+/// // The callback under test, as it is registered with `Options::can_use_tool`.
+/// async fn no_shell(request: PermissionRequest, _ctx: PermissionContext) -> PermissionResult {
+///     if request.tool_name == "Bash" {
+///         PermissionResult::deny("no shell here")
+///     } else {
+///         PermissionResult::allow()
+///     }
+/// }
+/// let _options = Options::default().can_use_tool(no_shell);
+///
+/// // In a test (e.g. `#[tokio::test] async fn ...`):
+/// # futures_lite::future::block_on(async {
+/// let request: PermissionRequest = serde_json::from_str(
+///     r#"{"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}"#,
+/// )
+/// .unwrap();
+/// let result = no_shell(request, PermissionContext::default()).await;
+/// assert_eq!(result, PermissionResult::deny("no shell here"));
+/// # });
+/// ```
+#[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct PermissionContext {
     session: SessionRef,
 }
 
 /// What a hook callback gets besides its input.
-#[derive(Clone)]
+///
+/// The default context has no session behind it ([`HookContext::client`] is `None`): it is what
+/// a unit test passes to call the callback directly, with no CLI running.
+///
+/// ```
+/// use claude_agent_core::client::HookContext;
+/// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
+/// use claude_agent_core::options::Options;
+///
+/// // The callback under test, as it is registered with `Options::hook`.
+/// async fn no_rm(input: HookInput, _tool_use_id: Option<String>, _ctx: HookContext) -> HookOutput {
+///     match input {
+///         HookInput::PreToolUse(pre) if pre.tool_input.get().contains("rm ") => {
+///             HookOutput::deny_tool("no rm")
+///         }
+///         _ => HookOutput::default(),
+///     }
+/// }
+/// let _options = Options::default().hook(HookEvent::PreToolUse, Some("Bash"), no_rm);
+///
+/// // In a test (e.g. `#[tokio::test] async fn ...`):
+/// # futures_lite::future::block_on(async {
+/// let input: HookInput = serde_json::from_str(
+///     r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/w",
+///         "tool_name":"Bash","tool_input":{"command":"rm x"},"tool_use_id":"toolu_1"}"#,
+/// )
+/// .unwrap();
+/// let output = no_rm(input, Some("toolu_1".into()), HookContext::default()).await;
+/// assert_eq!(output, HookOutput::deny_tool("no rm"));
+/// # });
+/// ```
+#[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct HookContext {
     session: SessionRef,
 }
 
 /// What an elicitation callback gets besides the request.
-#[derive(Clone)]
+///
+/// The default context has no session behind it ([`ElicitationContext::client`] is `None`): it
+/// is what a unit test passes to call the callback directly, with no CLI running.
+///
+/// ```
+/// use claude_agent_core::client::ElicitationContext;
+/// use claude_agent_core::control::{ElicitationAction, ElicitationRequest, ElicitationResult};
+/// use claude_agent_core::options::Options;
+///
+/// // The callback under test, as it is registered with `Options::on_elicitation`.
+/// async fn decline_all(_request: ElicitationRequest, _ctx: ElicitationContext) -> ElicitationResult {
+///     ElicitationResult::decline()
+/// }
+/// let _options = Options::default().on_elicitation(decline_all);
+///
+/// // In a test (e.g. `#[tokio::test] async fn ...`):
+/// # futures_lite::future::block_on(async {
+/// let request: ElicitationRequest =
+///     serde_json::from_str(r#"{"mcp_server_name":"m","message":"Your name?"}"#).unwrap();
+/// let result = decline_all(request, ElicitationContext::default()).await;
+/// assert_eq!(result.action, ElicitationAction::Decline);
+/// # });
+/// ```
+#[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct ElicitationContext {
     session: SessionRef,
@@ -93,7 +181,8 @@ macro_rules! context_impl {
 
             /// A [`Client`] for the running session, to send control requests from inside the
             /// callback (e.g. `interrupt`). Commands go through the session's command queue, so
-            /// awaiting them here does not block the session. `None` once the session is gone.
+            /// awaiting them here does not block the session. `None` once the session is gone,
+            /// and for a default context, which has no session.
             pub fn client(&self) -> Option<Client> {
                 self.session.client()
             }
@@ -125,5 +214,32 @@ impl Handlers {
                     .map(|(_, f)| f.clone())
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Options;
+    use futures_lite::future::block_on;
+
+    #[test]
+    fn default_contexts_have_no_session() {
+        assert!(PermissionContext::default().client().is_none());
+        assert!(HookContext::default().client().is_none());
+        assert!(ElicitationContext::default().client().is_none());
+    }
+
+    #[test]
+    fn a_registered_callback_runs_with_a_default_context() {
+        let options = Options::default().can_use_tool(|request, ctx| async move {
+            assert!(ctx.client().is_none());
+            PermissionResult::deny(format!("no {}", request.tool_name))
+        });
+        let callback = options.handlers.can_use_tool.expect("registered");
+        let request: PermissionRequest =
+            serde_json::from_str(r#"{"tool_name":"Bash","input":{},"tool_use_id":"t"}"#).unwrap();
+        let result = block_on(callback(request, PermissionContext::default()));
+        assert_eq!(result, PermissionResult::deny("no Bash"));
     }
 }

@@ -9,7 +9,7 @@ use super::handlers::{ElicitationContext, HookContext, HookFn, PermissionContext
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use crate::control::{ElicitationRequest, ElicitationResult};
-use crate::hooks::{HookEvent, HookInput, HookOutput};
+use crate::hooks::{EventInput, HookEvent, HookInput, HookOutput};
 use crate::options::Options;
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
@@ -42,7 +42,8 @@ impl Options {
 
     /// Run `callback` on `event`; for tool events `matcher` is a tool-name pattern (`"Bash"`,
     /// `"Write|Edit"`), `None` matches everything. The callback gets the event's input, the
-    /// tool use id when there is one, and a context.
+    /// tool use id when there is one, and a context. [`Options::on_hook`] registers a callback
+    /// that takes its event's own input type instead.
     ///
     /// ```
     /// # use claude_agent_core::options::Options;
@@ -59,7 +60,7 @@ impl Options {
     {
         self.add_hook(
             HookMatcherConfig::new(event, matcher.map(str::to_owned), 1),
-            callback,
+            untyped_hook(callback),
         )
     }
 
@@ -77,18 +78,122 @@ impl Options {
     {
         let mut config = HookMatcherConfig::new(event, matcher.map(str::to_owned), 1);
         config.timeout_secs = Some(timeout.as_secs_f64());
-        self.add_hook(config, callback)
+        self.add_hook(config, untyped_hook(callback))
     }
 
-    fn add_hook<F, Fut>(mut self, config: HookMatcherConfig, callback: F) -> Self
+    /// Run `callback` on the event whose input type it takes: a callback taking a
+    /// [`PreToolUseInput`](crate::hooks::PreToolUseInput) runs on `PreToolUse`, one taking a
+    /// [`StopInput`](crate::hooks::StopInput) on `Stop`, and so on for every type that
+    /// implements [`EventInput`]. `matcher` is as for [`Options::hook`].
+    ///
+    /// The callback gets no tool use id beside its input: the inputs of the tool events carry
+    /// theirs (`PreToolUseInput::tool_use_id`, …). Use [`Options::hook`] for the id the CLI sends
+    /// beside the input, or for an event this crate has no type for.
+    ///
+    /// The CLI sends a hook only inputs of the event it was registered for. Should an input of
+    /// another event come all the same, the callback is not called and the CLI gets an error
+    /// reply, as it does for any hook input that fails to parse; the CLI then treats the hook as
+    /// failed (see [`HookMatcherConfig::on_failure`]).
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookEvent, HookOutput, PreToolUseInput, StopInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let options = Options::default()
+    ///     .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+    ///         match input.tool_input_as::<Bash>() {
+    ///             Ok(bash) if bash.command.starts_with("rm ") => HookOutput::deny_tool("no rm"),
+    ///             _ => HookOutput::default(),
+    ///         }
+    ///     })
+    ///     .on_hook(None, |input: StopInput, _ctx| async move {
+    ///         if input.stop_hook_active {
+    ///             HookOutput::default()
+    ///         } else {
+    ///             HookOutput::block("run the tests first")
+    ///         }
+    ///     });
+    /// let events: Vec<&HookEvent> = options.get_declared_hooks().iter().map(|h| &h.event).collect();
+    /// assert_eq!(events, [&HookEvent::PreToolUse, &HookEvent::Stop]);
+    /// ```
+    ///
+    /// A callback written as a function can be called directly in a unit test, with an input read
+    /// from JSON and a default context:
+    ///
+    /// ```
+    /// use claude_agent_core::client::HookContext;
+    /// use claude_agent_core::hooks::{HookOutput, StopInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// async fn keep_going(input: StopInput, _ctx: HookContext) -> HookOutput {
+    ///     if input.stop_hook_active {
+    ///         HookOutput::default()
+    ///     } else {
+    ///         HookOutput::block("run the tests first")
+    ///     }
+    /// }
+    /// let _options = Options::default().on_hook(None, keep_going);
+    ///
+    /// // In a test (e.g. `#[tokio::test] async fn ...`):
+    /// # futures_lite::future::block_on(async {
+    /// let input: StopInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","stop_hook_active":false}"#,
+    /// )
+    /// .unwrap();
+    /// let output = keep_going(input, HookContext::default()).await;
+    /// assert_eq!(output, HookOutput::block("run the tests first"));
+    /// # });
+    /// ```
+    pub fn on_hook<I, F, Fut>(self, matcher: Option<&str>, callback: F) -> Self
     where
-        F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
+        I: EventInput,
+        F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
+        self.add_hook(
+            HookMatcherConfig::new(I::EVENT, matcher.map(str::to_owned), 1),
+            typed_hook(callback),
+        )
+    }
+
+    /// [`Options::on_hook`] with a timeout the CLI applies to the callback (default 60 s).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::default().on_hook_with_timeout(
+    ///     Some("Write|Edit"),
+    ///     Duration::from_secs(5),
+    ///     |input: PostToolUseInput, _ctx| async move {
+    ///         HookOutput::default().with_system_message(format!("{} done", input.tool_name))
+    ///     },
+    /// );
+    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(5.0));
+    /// ```
+    pub fn on_hook_with_timeout<I, F, Fut>(
+        self,
+        matcher: Option<&str>,
+        timeout: Duration,
+        callback: F,
+    ) -> Self
+    where
+        I: EventInput,
+        F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        let mut config = HookMatcherConfig::new(I::EVENT, matcher.map(str::to_owned), 1);
+        config.timeout_secs = Some(timeout.as_secs_f64());
+        self.add_hook(config, typed_hook(callback))
+    }
+
+    fn add_hook(mut self, config: HookMatcherConfig, callback: HookFn) -> Self {
         let declared = self.get_declared_hooks().len();
-        let callback: HookFn = Arc::new(move |input, tool_use_id, ctx| -> BoxFuture<'static, _> {
-            Box::pin(callback(input, tool_use_id, ctx))
-        });
         self.handlers.hooks.push((declared, callback));
         self.declare_hook(config)
     }
@@ -123,4 +228,39 @@ impl Options {
         self.handlers.stderr = Some(Arc::new(callback));
         self
     }
+}
+
+/// A callback of [`Options::hook`], stored type-erased.
+fn untyped_hook<F, Fut>(callback: F) -> HookFn
+where
+    F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = HookOutput> + Send + 'static,
+{
+    Arc::new(move |input, tool_use_id, ctx| -> BoxFuture<'static, _> {
+        let output = callback(input, tool_use_id, ctx);
+        Box::pin(async move { Ok(output.await) })
+    })
+}
+
+/// A callback of [`Options::on_hook`], stored type-erased: an input of another event than `I`'s
+/// is an error, and the callback is not called.
+fn typed_hook<I, F, Fut>(callback: F) -> HookFn
+where
+    I: EventInput,
+    F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = HookOutput> + Send + 'static,
+{
+    Arc::new(move |input, _tool_use_id, ctx| -> BoxFuture<'static, _> {
+        match I::from_hook_input(input) {
+            Ok(input) => {
+                let output = callback(input, ctx);
+                Box::pin(async move { Ok(output.await) })
+            }
+            Err(other) => Box::pin(std::future::ready(Err(format!(
+                "malformed hook input: a {} hook got a {} input",
+                I::EVENT,
+                other.event()
+            )))),
+        }
+    })
 }

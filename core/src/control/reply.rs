@@ -4,6 +4,7 @@ use serde_json::value::RawValue;
 use crate::hooks::HookOutput;
 use crate::mcp::ToolResult;
 use crate::permission::PermissionResult;
+use crate::raw_text::same_text;
 
 /// The host's answer to an [`super::InboundRequest`].
 ///
@@ -44,7 +45,16 @@ impl Reply {
     }
 }
 
-/// The answer to an elicitation (an MCP `ElicitResult`).
+/// The answer to an elicitation (an MCP `ElicitResult`). Answers compare by value, `content` by
+/// its exact JSON text.
+///
+/// ```
+/// # use claude_agent_core::control::ElicitationResult;
+/// # use serde_json::value::RawValue;
+/// let name = || RawValue::from_string(r#"{"name":"Ada"}"#.into()).unwrap();
+/// assert_eq!(ElicitationResult::accept(name()), ElicitationResult::accept(name()));
+/// assert_ne!(ElicitationResult::accept(name()), ElicitationResult::decline());
+/// ```
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct ElicitationResult {
@@ -53,6 +63,14 @@ pub struct ElicitationResult {
     /// The form data, for `accept`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<Box<RawValue>>,
+}
+
+/// Compares by value; `content` by its exact JSON text.
+impl PartialEq for ElicitationResult {
+    fn eq(&self, other: &Self) -> bool {
+        let ElicitationResult { action, content } = self;
+        *action == other.action && same_text(content, &other.content)
+    }
 }
 
 impl ElicitationResult {
@@ -84,4 +102,27 @@ pub enum ElicitationAction {
     Decline,
     /// Dismissed the question.
     Cancel,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(json: &str) -> Box<RawValue> {
+        RawValue::from_string(json.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn elicitation_results_compare_by_action_and_content_text() {
+        let accept = |json: &str| ElicitationResult::accept(raw(json));
+        assert_eq!(accept(r#"{"a":1}"#), accept(r#"{"a":1}"#));
+        assert_ne!(accept(r#"{"a":1}"#), accept(r#"{"a": 1}"#));
+        assert_ne!(accept(r#"{"a":1}"#), ElicitationResult::decline());
+        assert_eq!(ElicitationResult::decline(), ElicitationResult::decline());
+        let cancel = ElicitationResult {
+            action: ElicitationAction::Cancel,
+            content: None,
+        };
+        assert_ne!(cancel, ElicitationResult::decline());
+    }
 }

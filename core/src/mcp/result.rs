@@ -4,6 +4,8 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use crate::raw_text::same_text;
+
 /// The result of a tool call. Serializes as an MCP `CallToolResult`; tool failures are results
 /// with `isError`, never JSON-RPC errors.
 ///
@@ -14,6 +16,16 @@ use serde_json::value::RawValue;
 ///     serde_json::to_string(&ToolResult::error("bad input")).unwrap(),
 ///     r#"{"content":[{"type":"text","text":"bad input"}],"isError":true}"#
 /// );
+/// ```
+///
+/// Results compare by value (`structured_content` and [`ToolContent::Raw`] blocks by their exact
+/// JSON text), so a test can check what a tool returned:
+///
+/// ```
+/// # use claude_agent_core::mcp::ToolResult;
+/// assert_eq!(ToolResult::text("42"), ToolResult::text("42"));
+/// assert_ne!(ToolResult::text("42"), ToolResult::error("42"));
+/// assert_ne!(ToolResult::text("42"), ToolResult::text("42").with_text("more"));
 /// ```
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -74,7 +86,16 @@ impl ToolResult {
     }
 }
 
-/// One content block of a [`ToolResult`].
+/// One content block of a [`ToolResult`]. Blocks compare by value, [`ToolContent::Raw`] ones by
+/// their exact JSON text.
+///
+/// ```
+/// # use claude_agent_core::mcp::ToolContent;
+/// # use serde_json::value::RawValue;
+/// assert_eq!(ToolContent::text("a"), ToolContent::text("a"));
+/// let raw = |json: &str| ToolContent::Raw(RawValue::from_string(json.into()).unwrap());
+/// assert_ne!(raw(r#"{"type":"text","text":"a"}"#), ToolContent::text("a"));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum ToolContent {
@@ -118,6 +139,56 @@ impl ToolContent {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
         ToolContent::Text { text: text.into() }
+    }
+}
+
+/// Compares by value; `structured_content` by its exact JSON text.
+impl PartialEq for ToolResult {
+    fn eq(&self, other: &Self) -> bool {
+        let ToolResult {
+            content,
+            is_error,
+            structured_content,
+        } = self;
+        *content == other.content
+            && *is_error == other.is_error
+            && same_text(structured_content, &other.structured_content)
+    }
+}
+
+/// Compares by value; [`ToolContent::Raw`] blocks by their exact JSON text.
+impl PartialEq for ToolContent {
+    fn eq(&self, other: &Self) -> bool {
+        match self {
+            ToolContent::Text { text } => {
+                matches!(other, ToolContent::Text { text: t } if text == t)
+            }
+            ToolContent::Image { data, mime_type } => matches!(other, ToolContent::Image {
+                data: d,
+                mime_type: m,
+            } if data == d && mime_type == m),
+            ToolContent::ResourceLink {
+                uri,
+                name,
+                description,
+                mime_type,
+            } => matches!(other, ToolContent::ResourceLink {
+                uri: u,
+                name: n,
+                description: d,
+                mime_type: m,
+            } if uri == u && name == n && description == d && mime_type == m),
+            ToolContent::Resource {
+                uri,
+                text,
+                mime_type,
+            } => matches!(other, ToolContent::Resource {
+                uri: u,
+                text: t,
+                mime_type: m,
+            } if uri == u && text == t && mime_type == m),
+            ToolContent::Raw(raw) => matches!(other, ToolContent::Raw(r) if raw.get() == r.get()),
+        }
     }
 }
 
@@ -235,6 +306,60 @@ mod tests {
         )
         .unwrap();
         assert_eq!(json(&result), expected);
+    }
+
+    #[test]
+    fn results_and_blocks_compare_by_value() {
+        let raw = |json: &str| RawValue::from_string(json.to_owned()).unwrap();
+        let blocks = vec![
+            ToolContent::text("t"),
+            ToolContent::text("u"),
+            ToolContent::Image {
+                data: "iVBO".into(),
+                mime_type: "image/png".into(),
+            },
+            ToolContent::Image {
+                data: "iVBO".into(),
+                mime_type: "image/gif".into(),
+            },
+            ToolContent::ResourceLink {
+                uri: "file:///a".into(),
+                name: "a".into(),
+                description: None,
+                mime_type: None,
+            },
+            ToolContent::ResourceLink {
+                uri: "file:///a".into(),
+                name: "a".into(),
+                description: Some("the a".into()),
+                mime_type: None,
+            },
+            ToolContent::Resource {
+                uri: "file:///b".into(),
+                text: "bee".into(),
+                mime_type: None,
+            },
+            ToolContent::Resource {
+                uri: "file:///b".into(),
+                text: "bee".into(),
+                mime_type: Some("text/plain".into()),
+            },
+            ToolContent::Raw(raw(r#"{"type":"audio"}"#)),
+            ToolContent::Raw(raw(r#"{"type": "audio"}"#)),
+        ];
+        for (i, a) in blocks.iter().enumerate() {
+            for (j, b) in blocks.iter().enumerate() {
+                assert_eq!(a == b, i == j, "{a:?} == {b:?}");
+            }
+        }
+
+        let structured = |json: &str| ToolResult::text("t").with_structured_content(raw(json));
+        assert_eq!(structured(r#"{"sum":42}"#), structured(r#"{"sum":42}"#));
+        assert_ne!(structured(r#"{"sum":42}"#), structured(r#"{"sum":41}"#));
+        assert_ne!(structured(r#"{"sum":42}"#), ToolResult::text("t"));
+        assert_ne!(ToolResult::text("t"), ToolResult::error("t"));
+        assert_ne!(ToolResult::text("t"), ToolResult::text("t").with_text("t"));
+        assert_eq!(ToolResult::default(), ToolResult::new(vec![]));
     }
 
     #[test]

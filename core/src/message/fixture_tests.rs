@@ -50,8 +50,7 @@ fn recorded(dir: &str) -> Vec<(&'static str, String)> {
 }
 
 fn parse(line: &str) -> Message {
-    let tags = peek_tags(line).unwrap_or_else(|e| panic!("tags of {line}: {e}"));
-    Message::parse_tagged(line, &tags).unwrap_or_else(|e| panic!("{line}: {e}"))
+    Message::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"))
 }
 
 fn is_unknown(msg: &Message) -> bool {
@@ -429,6 +428,35 @@ fn other_top_level_types() {
     assert!(matches!(&msgs[5], Message::ConversationReset(c) if c.new_conversation_id == "c2"));
     for (msg, line) in msgs.iter().zip(cases) {
         assert_eq!(msg.raw_json(), line);
+    }
+}
+
+#[test]
+fn parse_and_from_str_read_a_whole_line() {
+    for (_, line) in recorded("out") {
+        let parsed = Message::parse(&line).unwrap();
+        let via_str: Message = line.parse().unwrap();
+        assert_eq!(parsed.raw_json(), line);
+        assert_eq!(via_str.raw_json(), line);
+        assert_eq!(
+            std::mem::discriminant(&parsed),
+            std::mem::discriminant(&via_str)
+        );
+        let tags = peek_tags(&line).unwrap();
+        if CONTROL.contains(&tags.ty) {
+            assert!(matches!(parsed, Message::Unknown(_)), "{line}");
+        }
+    }
+    for line in [
+        "",
+        "not json",
+        "[1]",
+        r#"{"subtype":"success"}"#,
+        r#"{"type":7}"#,
+        r#"{"type":"assistant","message":5}"#,
+    ] {
+        assert!(Message::parse(line).is_err(), "{line}");
+        assert!(line.parse::<Message>().is_err(), "{line}");
     }
 }
 

@@ -13,12 +13,14 @@
 //! methods instead of being copied out at parse time. Unknown `type`s, `system` subtypes and
 //! content-block types are kept as raw JSON.
 //!
+//! One line parses with [`Message::parse`] (or `line.parse::<Message>()`); a caller that has
+//! already read the line's tags with [`peek_tags`] passes them to [`Message::parse_tagged`].
+//!
 //! ```
-//! use claude_agent_core::message::{peek_tags, Message};
+//! use claude_agent_core::message::Message;
 //!
 //! let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"4","session_id":"s"}"#;
-//! let tags = peek_tags(line).unwrap();
-//! match Message::parse_tagged(line, &tags).unwrap() {
+//! match Message::parse(line).unwrap() {
 //!     Message::Result(r) => assert_eq!(r.result.as_deref(), Some("4")),
 //!     other => panic!("unexpected {other:?}"),
 //! }
@@ -61,6 +63,8 @@ pub use usage::{ModelUsage, Usage};
 pub use user::UserMessage;
 pub use user_input::{InputBlock, UserInput, UserInputContent};
 
+use std::str::FromStr;
+
 use raw::parse_line;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
@@ -99,6 +103,30 @@ pub enum Message {
 }
 
 impl Message {
+    /// Parse one line the CLI printed: [`peek_tags`] then [`Message::parse_tagged`].
+    ///
+    /// A line that is not a JSON object with a string `type`, or a known type whose fields do not
+    /// fit, gives an error; an unknown `type` or `system` subtype gives [`Message::Unknown`] /
+    /// [`SystemMessage::Unknown`]. Control frames (`control_request`, …) are not messages: the
+    /// session answers them, and here they come back as [`Message::Unknown`]. The same parse is
+    /// [`str::parse`], through [`FromStr`].
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"4","session_id":"s"}"#;
+    /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+    /// assert_eq!(result.result.as_deref(), Some("4"));
+    ///
+    /// let message: Message = r#"{"type":"brand_new","x":1}"#.parse().unwrap();
+    /// assert!(matches!(message, Message::Unknown(_)));
+    /// assert!(Message::parse("not json").is_err());
+    /// assert!(Message::parse(r#"{"type":"result","subtype":"success","is_error":"no"}"#).is_err());
+    /// ```
+    pub fn parse(line: &str) -> Result<Message, serde_json::Error> {
+        Message::parse_tagged(line, &peek_tags(line)?)
+    }
+
     /// Parse a line whose tags were read with [`peek_tags`].
     ///
     /// For lines that are not control frames (`control_request`, `control_response`,
@@ -138,6 +166,15 @@ impl Message {
             Message::ConversationReset(m) => m.raw_json(),
             Message::Unknown(raw) => raw.get(),
         }
+    }
+}
+
+/// [`Message::parse`], so that a line parses with `line.parse::<Message>()`.
+impl FromStr for Message {
+    type Err = serde_json::Error;
+
+    fn from_str(line: &str) -> Result<Message, serde_json::Error> {
+        Message::parse(line)
     }
 }
 

@@ -1,5 +1,6 @@
 //! `PermissionRequest`: the fields of a `can_use_tool` control request.
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -78,6 +79,30 @@ pub struct PermissionRequest {
     /// Whether the server's policy only allows asking (seen on SDK MCP tools; internal to the CLI).
     #[serde(default)]
     pub server_policy_ask_only: Option<bool>,
+}
+
+impl PermissionRequest {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::permission::PermissionRequest;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let request: PermissionRequest = serde_json::from_str(
+    ///     r#"{"tool_name":"Bash","input":{"command":"ls /"},"tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = request.input_as().unwrap();
+    /// assert_eq!(bash.command, "ls /");
+    /// assert!(request.input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.input.get())
+    }
 }
 
 /// Which MCP server a tool comes from (`mcp_server` on the wire).
@@ -183,6 +208,21 @@ mod tests {
             req.permission_suggestions.as_slice(),
             [crate::permission::PermissionUpdate::Unknown(_)]
         ));
+    }
+
+    #[test]
+    fn input_reads_as_the_tool_argument_type() {
+        #[derive(Deserialize, Debug, PartialEq)]
+        struct Add {
+            a: i64,
+            b: i64,
+        }
+        let req = &recorded("sdk_mcp")[0];
+        assert_eq!(req.input_as::<Add>().unwrap(), Add { a: 2, b: 40 });
+        let value: serde_json::Value = req.input_as().unwrap();
+        assert_eq!(value["b"], 40);
+        let err = req.input_as::<String>().unwrap_err();
+        assert!(err.is_data(), "{err}");
     }
 
     #[test]

@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::PermissionUpdate;
+use crate::raw_text::same_text;
 
 /// The host's answer to a [`super::PermissionRequest`].
 ///
@@ -19,6 +20,21 @@ use super::PermissionUpdate;
 ///     PermissionResult::deny_and_interrupt("no").to_wire_json(&original),
 ///     r#"{"behavior":"deny","message":"no","interrupt":true}"#
 /// );
+/// ```
+///
+/// Results compare by value, an `updated_input` by its exact JSON text, so a test can check what
+/// a callback answered:
+///
+/// ```
+/// # use claude_agent_core::permission::PermissionResult;
+/// # use serde_json::value::RawValue;
+/// let input = || RawValue::from_string(r#"{"command":"ls"}"#.into()).unwrap();
+/// assert_eq!(
+///     PermissionResult::allow().with_updated_input(input()),
+///     PermissionResult::allow().with_updated_input(input())
+/// );
+/// assert_ne!(PermissionResult::allow(), PermissionResult::allow().with_updated_input(input()));
+/// assert_ne!(PermissionResult::deny("no"), PermissionResult::deny_and_interrupt("no"));
 /// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -107,6 +123,27 @@ impl PermissionResult {
     }
 }
 
+/// Compares by value; `updated_input` by its exact JSON text.
+impl PartialEq for PermissionResult {
+    fn eq(&self, other: &Self) -> bool {
+        match self {
+            PermissionResult::Allow {
+                updated_input,
+                updated_permissions,
+            } => matches!(other, PermissionResult::Allow {
+                updated_input: input,
+                updated_permissions: permissions,
+            } if same_text(updated_input, input) && updated_permissions == permissions),
+            PermissionResult::Deny { message, interrupt } => {
+                matches!(other, PermissionResult::Deny {
+                message: m,
+                interrupt: i,
+            } if message == m && interrupt == i)
+            }
+        }
+    }
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct AllowBody<'a> {
@@ -173,6 +210,39 @@ mod tests {
             result.to_wire_json(&raw(r#"{"command":"ls"}"#)),
             r#"{"behavior":"allow","updatedInput":{"command":"ls -la"},"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]}"#
         );
+    }
+
+    #[test]
+    fn results_compare_by_value_and_input_text() {
+        let allow_ls = || PermissionResult::allow().with_updated_input(raw(r#"{"command":"ls"}"#));
+        assert_eq!(allow_ls(), allow_ls());
+        assert_ne!(
+            allow_ls(),
+            PermissionResult::allow().with_updated_input(raw(r#"{"command": "ls"}"#))
+        );
+        assert_ne!(allow_ls(), PermissionResult::allow());
+        let rule = || {
+            vec![PermissionUpdate::add_rules(
+                vec![crate::permission::PermissionRule::new("Bash")],
+                RuleBehavior::Allow,
+                UpdateDestination::Session,
+            )]
+        };
+        assert_eq!(
+            PermissionResult::allow().with_updated_permissions(rule()),
+            PermissionResult::allow().with_updated_permissions(rule())
+        );
+        assert_ne!(
+            PermissionResult::allow().with_updated_permissions(rule()),
+            PermissionResult::allow()
+        );
+        assert_eq!(PermissionResult::deny("no"), PermissionResult::deny("no"));
+        assert_ne!(PermissionResult::deny("no"), PermissionResult::deny("nope"));
+        assert_ne!(
+            PermissionResult::deny("no"),
+            PermissionResult::deny_and_interrupt("no")
+        );
+        assert_ne!(PermissionResult::deny("no"), PermissionResult::allow());
     }
 
     #[test]

@@ -50,24 +50,49 @@ pub struct TeammateIdleInput {
     pub team_name: String,
 }
 
-/// `TaskCreated` and `TaskCompleted`.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct TaskInput {
-    /// The common fields.
-    #[serde(flatten)]
-    pub base: HookBase,
-    /// The task.
-    pub task_id: String,
-    /// Its subject line.
-    pub task_subject: String,
-    /// Its description.
-    #[serde(default)]
-    pub task_description: Option<String>,
-    /// The teammate it belongs to.
-    #[serde(default)]
-    pub teammate_name: Option<String>,
-    /// The team it belongs to.
-    #[serde(default)]
-    pub team_name: Option<String>,
+twin_inputs! {
+    /// `TaskCreated`: a task was created.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, TaskCreatedInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"TaskCreated","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "task_id":"1","task_subject":"Write docs"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = TaskCreatedInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.task_subject, "Write docs");
+    /// ```
+    TaskCreatedInput,
+    /// `TaskCompleted`: a task was completed.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, TaskCompletedInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"TaskCompleted","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "task_id":"1","task_subject":"Write docs","team_name":"docs"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = TaskCompletedInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.team_name.as_deref(), Some("docs"));
+    /// ```
+    TaskCompletedInput,
+    {
+        /// The common fields.
+        #[serde(flatten)]
+        pub base: HookBase,
+        /// The task.
+        pub task_id: String,
+        /// Its subject line.
+        pub task_subject: String,
+        /// Its description.
+        #[serde(default)]
+        pub task_description: Option<String>,
+        /// The teammate it belongs to.
+        #[serde(default)]
+        pub teammate_name: Option<String>,
+        /// The team it belongs to.
+        #[serde(default)]
+        pub team_name: Option<String>,
+    }
 }

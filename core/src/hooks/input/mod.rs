@@ -1,5 +1,25 @@
 //! `HookInput`: the typed input of a `hook_callback` request, one variant per event.
 
+/// Declares the input structs of two events that carry the same fields, so each event still has a
+/// type of its own: `twin_inputs! { #[doc] First, #[doc] Second, { fields } }`.
+macro_rules! twin_inputs {
+    (
+        $(#[$first_meta:meta])* $first:ident,
+        $(#[$second_meta:meta])* $second:ident,
+        { $($fields:tt)* }
+    ) => {
+        $(#[$first_meta])*
+        #[derive(Debug, Clone, Deserialize)]
+        #[non_exhaustive]
+        pub struct $first { $($fields)* }
+
+        $(#[$second_meta])*
+        #[derive(Debug, Clone, Deserialize)]
+        #[non_exhaustive]
+        pub struct $second { $($fields)* }
+    };
+}
+
 mod agent;
 mod base;
 mod elicitation;
@@ -15,15 +35,17 @@ use serde_json::value::RawValue;
 
 use super::HookEvent;
 
-pub use agent::{SubagentStartInput, SubagentStopInput, TaskInput, TeammateIdleInput};
+pub use agent::{
+    SubagentStartInput, SubagentStopInput, TaskCompletedInput, TaskCreatedInput, TeammateIdleInput,
+};
 pub use base::{HookBase, HookEffort};
 pub use elicitation::{ElicitationInput, ElicitationResultInput};
 pub use prompt::{
     MessageDisplayInput, NotificationInput, UserPromptExpansionInput, UserPromptSubmitInput,
 };
 pub use session::{
-    ModelSwitchInput, PostCompactInput, PreCompactInput, SessionEndInput, SessionStartInput,
-    SetupInput, StopFailureInput, StopInput,
+    PostCompactInput, PostModelSwitchInput, PreCompactInput, PreModelSwitchInput, SessionEndInput,
+    SessionStartInput, SetupInput, StopFailureInput, StopInput,
 };
 pub use tool::{
     BatchedToolCall, PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput,
@@ -34,15 +56,51 @@ pub use workspace::{
     InstructionsLoadedInput, WorktreeCreateInput, WorktreeRemoveInput,
 };
 
+/// The input type of one hook event: [`PreToolUseInput`] is the input of `PreToolUse`, and so on,
+/// one type for each event this crate knows. It names its event and takes itself out of a
+/// [`HookInput`]; that is how `Options::on_hook` (with the `client` feature) picks the event
+/// from the type of its callback's parameter.
+///
+/// Implemented by this crate for every event's input type; it cannot be implemented elsewhere.
+///
+/// ```
+/// use claude_agent_core::hooks::{EventInput, HookEvent, HookInput, PreToolUseInput, StopInput};
+///
+/// assert_eq!(PreToolUseInput::EVENT, HookEvent::PreToolUse);
+/// let input: HookInput = serde_json::from_str(
+///     r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/w",
+///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#,
+/// )
+/// .unwrap();
+/// // Not a `Stop` input: it comes back unchanged.
+/// let input = StopInput::from_hook_input(input).unwrap_err();
+/// let pre = PreToolUseInput::from_hook_input(input).unwrap();
+/// assert_eq!(pre.tool_name, "Bash");
+/// ```
+pub trait EventInput: Sized + sealed::Sealed {
+    /// The event this is the input of.
+    const EVENT: HookEvent;
+
+    /// `input` as this type when it is the input of [`EventInput::EVENT`]; otherwise `input`
+    /// back, unchanged.
+    fn from_hook_input(input: HookInput) -> Result<Self, HookInput>;
+}
+
+/// Keeps [`EventInput`] to the input types of this crate.
+mod sealed {
+    pub trait Sealed {}
+}
+
 /// Declares [`HookInput`] with one variant per known event (named as the [`HookEvent`] variant),
-/// and the matches over all of them.
+/// the matches over all of them, and the [`EventInput`] impl of each event's input type.
 macro_rules! hook_inputs {
     ($($event:ident($input:ty),)*) => {
         /// The input of a hook callback: one variant per [`HookEvent`], each with the event's
         /// typed fields and the common [`HookBase`]. Tool inputs and responses stay raw JSON.
         ///
         /// Read it with [`HookInput::parse`] (or `Deserialize`); an event this crate does not
-        /// know becomes [`HookInput::Other`] with the whole input kept raw.
+        /// know becomes [`HookInput::Other`] with the whole input kept raw. Each variant holds
+        /// its event's input type, which implements [`EventInput`].
         ///
         /// ```
         /// # use claude_agent_core::hooks::{HookEvent, HookInput};
@@ -105,6 +163,21 @@ macro_rules! hook_inputs {
                 }
             }
         }
+
+        $(
+            impl sealed::Sealed for $input {}
+
+            impl EventInput for $input {
+                const EVENT: HookEvent = HookEvent::$event;
+
+                fn from_hook_input(input: HookInput) -> Result<Self, HookInput> {
+                    match input {
+                        HookInput::$event(input) => Ok(*input),
+                        other => Err(other),
+                    }
+                }
+            }
+        )*
     };
 }
 
@@ -124,14 +197,14 @@ hook_inputs! {
     SubagentStop(SubagentStopInput),
     PreCompact(PreCompactInput),
     PostCompact(PostCompactInput),
-    PreModelSwitch(ModelSwitchInput),
-    PostModelSwitch(ModelSwitchInput),
+    PreModelSwitch(PreModelSwitchInput),
+    PostModelSwitch(PostModelSwitchInput),
     PermissionRequest(PermissionRequestInput),
     PermissionDenied(PermissionDeniedInput),
     Setup(SetupInput),
     TeammateIdle(TeammateIdleInput),
-    TaskCreated(TaskInput),
-    TaskCompleted(TaskInput),
+    TaskCreated(TaskCreatedInput),
+    TaskCompleted(TaskCompletedInput),
     Elicitation(ElicitationInput),
     ElicitationResult(ElicitationResultInput),
     ConfigChange(ConfigChangeInput),

@@ -121,30 +121,57 @@ pub struct PostCompactInput {
     pub compact_summary: String,
 }
 
-/// `PreModelSwitch` and `PostModelSwitch`: the model is switched.
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct ModelSwitchInput {
-    /// The common fields.
-    #[serde(flatten)]
-    pub base: HookBase,
-    /// The model before.
-    pub from_model: String,
-    /// The model after.
-    pub to_model: String,
-    /// The name the switch asked for.
-    #[serde(default)]
-    pub requested_model: Option<String>,
-    /// `command`, `picker`, `sdk` (and after the switch also `auto`, `resume`).
-    pub source: String,
-    /// Tokens in the context.
-    pub context_tokens: u64,
-    /// Whether the prompt cache is warm.
-    pub prompt_cache_warm: bool,
-    /// `5m` or `1h`.
-    pub cache_ttl: String,
-    /// Estimated cost of rewriting the cache, in US dollars.
-    pub estimated_cache_write_usd: f64,
-    /// Where the price comes from: `configured`, `catalog` or `default`.
-    pub pricing: String,
+twin_inputs! {
+    /// `PreModelSwitch`: the model is about to be switched.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, PreModelSwitchInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"PreModelSwitch","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "from_model":"a","to_model":"b","source":"sdk","context_tokens":1200,
+    ///         "prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.01,"pricing":"catalog"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = PreModelSwitchInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.to_model, "b");
+    /// ```
+    PreModelSwitchInput,
+    /// `PostModelSwitch`: the model was switched.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::{EventInput, HookInput, PostModelSwitchInput};
+    /// let input: HookInput = serde_json::from_str(
+    ///     r#"{"hook_event_name":"PostModelSwitch","session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "from_model":"a","to_model":"b","source":"sdk","context_tokens":1200,
+    ///         "prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.01,"pricing":"catalog"}"#,
+    /// )
+    /// .unwrap();
+    /// let input = PostModelSwitchInput::from_hook_input(input).unwrap();
+    /// assert_eq!(input.context_tokens, 1200);
+    /// ```
+    PostModelSwitchInput,
+    {
+        /// The common fields.
+        #[serde(flatten)]
+        pub base: HookBase,
+        /// The model before.
+        pub from_model: String,
+        /// The model after.
+        pub to_model: String,
+        /// The name the switch asked for.
+        #[serde(default)]
+        pub requested_model: Option<String>,
+        /// `command`, `picker`, `sdk` (and after the switch also `auto`, `resume`).
+        pub source: String,
+        /// Tokens in the context.
+        pub context_tokens: u64,
+        /// Whether the prompt cache is warm.
+        pub prompt_cache_warm: bool,
+        /// `5m` or `1h`.
+        pub cache_ttl: String,
+        /// Estimated cost of rewriting the cache, in US dollars.
+        pub estimated_cache_write_usd: f64,
+        /// Where the price comes from: `configured`, `catalog` or `default`.
+        pub pricing: String,
+    }
 }

@@ -208,3 +208,162 @@ fn malformed_inputs_are_errors_not_panics() {
         assert!(HookInput::parse(&raw(json)).is_err(), "{json}");
     }
 }
+
+#[test]
+fn tool_inputs_read_as_the_tool_argument_type() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Bash {
+        command: String,
+    }
+    let bash = || Bash {
+        command: "echo hooked".into(),
+    };
+    let inputs = recorded_inputs("hooks");
+    let HookInput::PreToolUse(pre) = &inputs[1] else {
+        panic!("{:?}", inputs[1])
+    };
+    assert_eq!(pre.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PostToolUse(post) = &inputs[2] else {
+        panic!("{:?}", inputs[2])
+    };
+    assert_eq!(post.tool_input_as::<Bash>().unwrap(), bash());
+    assert!(post.tool_input_as::<u32>().unwrap_err().is_data());
+
+    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let tool = r#""tool_name":"Bash","tool_input":{"command":"echo hooked"}"#;
+    let HookInput::PostToolUseFailure(failure) = parse(&format!(
+        r#""hook_event_name":"PostToolUseFailure",{tool},"tool_use_id":"t","error":"e""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(failure.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PermissionRequest(request) =
+        parse(&format!(r#""hook_event_name":"PermissionRequest",{tool}"#))
+    else {
+        panic!()
+    };
+    assert_eq!(request.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PermissionDenied(denied) = parse(&format!(
+        r#""hook_event_name":"PermissionDenied",{tool},"tool_use_id":"t","reason":"r""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(denied.tool_input_as::<Bash>().unwrap(), bash());
+    let HookInput::PostToolBatch(batch) = parse(&format!(
+        r#""hook_event_name":"PostToolBatch","tool_calls":[{{{tool},"tool_use_id":"t"}}]"#
+    )) else {
+        panic!()
+    };
+    assert_eq!(batch.tool_calls[0].tool_input_as::<Bash>().unwrap(), bash());
+    assert!(batch.tool_calls[0]
+        .tool_input_as::<Vec<String>>()
+        .unwrap_err()
+        .is_data());
+}
+
+#[test]
+fn events_sharing_fields_each_have_their_own_type() {
+    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let task = r#""task_id":"1","task_subject":"s","team_name":"n""#;
+    let HookInput::TaskCreated(created) = parse(&format!(
+        r#""hook_event_name":"TaskCreated",{task},"task_description":"d""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(created.task_description.as_deref(), Some("d"));
+    let HookInput::TaskCompleted(completed) =
+        parse(&format!(r#""hook_event_name":"TaskCompleted",{task}"#))
+    else {
+        panic!()
+    };
+    assert_eq!(completed.team_name.as_deref(), Some("n"));
+
+    let switch = r#""from_model":"a","to_model":"b","source":"sdk","context_tokens":7,"prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.25,"pricing":"catalog""#;
+    let HookInput::PreModelSwitch(pre) = parse(&format!(
+        r#""hook_event_name":"PreModelSwitch",{switch},"requested_model":"opus""#
+    )) else {
+        panic!()
+    };
+    assert_eq!(pre.requested_model.as_deref(), Some("opus"));
+    assert_eq!(pre.estimated_cache_write_usd, 0.25);
+    let HookInput::PostModelSwitch(post) =
+        parse(&format!(r#""hook_event_name":"PostModelSwitch",{switch}"#))
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (post.from_model.as_str(), post.to_model.as_str()),
+        ("a", "b")
+    );
+    assert_eq!(post.context_tokens, 7);
+}
+
+#[test]
+fn each_event_input_type_names_its_event_and_takes_only_its_input() {
+    fn check<I: EventInput>(input: HookInput) -> Option<I> {
+        let event = input.event();
+        match I::from_hook_input(input) {
+            Ok(typed) => {
+                assert_eq!(event, I::EVENT);
+                Some(typed)
+            }
+            Err(back) => {
+                assert_ne!(event, I::EVENT);
+                assert_eq!(back.event(), event, "given back unchanged");
+                None
+            }
+        }
+    }
+    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let pre = || {
+        parse(
+            r#""hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"tool_use_id":"t""#,
+        )
+    };
+    let task = || parse(r#""hook_event_name":"TaskCompleted","task_id":"1","task_subject":"s""#);
+    let typed = check::<PreToolUseInput>(pre()).expect("a PreToolUse input");
+    assert_eq!(typed.tool_use_id, "t");
+    assert!(check::<PostToolUseInput>(pre()).is_none());
+    assert!(check::<TaskCompletedInput>(task()).is_some());
+    assert!(check::<TaskCreatedInput>(task()).is_none());
+    let other = parse(r#""hook_event_name":"TeaTime""#);
+    assert!(check::<StopInput>(other).is_none());
+
+    // One type per event, and each names a different one.
+    let events = [
+        PreToolUseInput::EVENT,
+        PostToolUseInput::EVENT,
+        PostToolUseFailureInput::EVENT,
+        PostToolBatchInput::EVENT,
+        NotificationInput::EVENT,
+        UserPromptSubmitInput::EVENT,
+        UserPromptExpansionInput::EVENT,
+        SessionStartInput::EVENT,
+        SessionEndInput::EVENT,
+        StopInput::EVENT,
+        StopFailureInput::EVENT,
+        SubagentStartInput::EVENT,
+        SubagentStopInput::EVENT,
+        PreCompactInput::EVENT,
+        PostCompactInput::EVENT,
+        PreModelSwitchInput::EVENT,
+        PostModelSwitchInput::EVENT,
+        PermissionRequestInput::EVENT,
+        PermissionDeniedInput::EVENT,
+        SetupInput::EVENT,
+        TeammateIdleInput::EVENT,
+        TaskCreatedInput::EVENT,
+        TaskCompletedInput::EVENT,
+        ElicitationInput::EVENT,
+        ElicitationResultInput::EVENT,
+        ConfigChangeInput::EVENT,
+        WorktreeCreateInput::EVENT,
+        WorktreeRemoveInput::EVENT,
+        InstructionsLoadedInput::EVENT,
+        CwdChangedInput::EVENT,
+        FileChangedInput::EVENT,
+        DirectoryAddedInput::EVENT,
+        MessageDisplayInput::EVENT,
+    ];
+    assert_eq!(events, HookEvent::ALL);
+}

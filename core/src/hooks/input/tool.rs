@@ -1,6 +1,7 @@
 //! Inputs of the tool events: `PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `PostToolBatch`,
 //! `PermissionRequest` and `PermissionDenied`.
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -137,4 +138,156 @@ pub struct PermissionDeniedInput {
     /// The MCP server of an MCP tool.
     #[serde(default)]
     pub mcp_server: Option<McpServerOrigin>,
+}
+
+impl PreToolUseInput {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::PreToolUseInput;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let input: PreToolUseInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = input.tool_input_as().unwrap();
+    /// assert_eq!(bash.command, "ls");
+    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
+    }
+}
+
+impl PostToolUseInput {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::PostToolUseInput;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let input: PostToolUseInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1",
+    ///         "tool_response":{"stdout":"a.txt"}}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = input.tool_input_as().unwrap();
+    /// assert_eq!(bash.command, "ls");
+    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
+    }
+}
+
+impl PostToolUseFailureInput {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::PostToolUseFailureInput;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let input: PostToolUseFailureInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1",
+    ///         "error":"exit 2"}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = input.tool_input_as().unwrap();
+    /// assert_eq!(bash.command, "ls");
+    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
+    }
+}
+
+impl BatchedToolCall {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::BatchedToolCall;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let input: BatchedToolCall = serde_json::from_str(
+    ///     r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = input.tool_input_as().unwrap();
+    /// assert_eq!(bash.command, "ls");
+    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
+    }
+}
+
+impl PermissionRequestInput {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::PermissionRequestInput;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let input: PermissionRequestInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = input.tool_input_as().unwrap();
+    /// assert_eq!(bash.command, "ls");
+    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
+    }
+}
+
+impl PermissionDeniedInput {
+    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
+    /// Fails when the input does not fit `T`.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::PermissionDeniedInput;
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let input: PermissionDeniedInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1",
+    ///         "reason":"denied by rule"}"#,
+    /// )
+    /// .unwrap();
+    /// let bash: Bash = input.tool_input_as().unwrap();
+    /// assert_eq!(bash.command, "ls");
+    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
+    /// ```
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
+    }
 }

@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::permission::PermissionUpdate;
+use crate::raw_text::same_text;
 
 /// Top-level `decision` of a hook output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -31,7 +32,15 @@ pub enum PermissionDecision {
     Defer,
 }
 
-/// `decision` of a `PermissionRequest` hook output.
+/// `decision` of a `PermissionRequest` hook output. Compares by value, `updated_input` by its
+/// exact JSON text.
+///
+/// ```
+/// # use claude_agent_core::hooks::PermissionRequestDecision;
+/// let deny = PermissionRequestDecision::Deny { message: Some("no".into()), interrupt: None };
+/// assert_eq!(deny, deny.clone());
+/// assert_ne!(deny, PermissionRequestDecision::Allow { updated_input: None, updated_permissions: None });
+/// ```
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "behavior", rename_all = "lowercase")]
 #[non_exhaustive]
@@ -54,4 +63,25 @@ pub enum PermissionRequestDecision {
         #[serde(skip_serializing_if = "Option::is_none")]
         interrupt: Option<bool>,
     },
+}
+
+/// Compares by value; `updated_input` by its exact JSON text.
+impl PartialEq for PermissionRequestDecision {
+    fn eq(&self, other: &Self) -> bool {
+        match self {
+            PermissionRequestDecision::Allow {
+                updated_input,
+                updated_permissions,
+            } => matches!(other, PermissionRequestDecision::Allow {
+                updated_input: input,
+                updated_permissions: permissions,
+            } if same_text(updated_input, input) && updated_permissions == permissions),
+            PermissionRequestDecision::Deny { message, interrupt } => {
+                matches!(other, PermissionRequestDecision::Deny {
+                    message: m,
+                    interrupt: i,
+                } if message == m && interrupt == i)
+            }
+        }
+    }
 }

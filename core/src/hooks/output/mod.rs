@@ -29,7 +29,17 @@ pub use specific::{
 ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook says no"}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Default, Serialize)]
+///
+/// Outputs compare by value (fields kept as raw JSON by their exact text), so a test can check
+/// what a hook answered:
+///
+/// ```
+/// # use claude_agent_core::hooks::HookOutput;
+/// assert_eq!(HookOutput::deny_tool("no"), HookOutput::deny_tool("no"));
+/// assert_ne!(HookOutput::deny_tool("no"), HookOutput::ask_tool("no"));
+/// assert_ne!(HookOutput::default(), HookOutput::proceed());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct HookOutput {
@@ -127,7 +137,8 @@ impl HookOutput {
         }
     }
 
-    /// Adds text to the model's context for `event` (pass the input's [`super::HookInput::event`]).
+    /// Adds text to the model's context for `event` (pass the input's [`super::HookInput::event`],
+    /// or a typed input's [`super::EventInput::EVENT`]).
     /// Keeps the other fields of an existing `hookSpecificOutput` of the same event.
     pub fn with_additional_context(mut self, event: HookEvent, context: impl Into<String>) -> Self {
         let context = context.into();

@@ -6,6 +6,7 @@ use serde_json::value::RawValue;
 use super::{PermissionDecision, PermissionRequestDecision};
 use crate::control::ElicitationAction;
 use crate::hooks::HookEvent;
+use crate::raw_text::same_text;
 
 /// `hookSpecificOutput`: what a hook answers for its particular event. Serialized with
 /// `hookEventName` set from the variant.
@@ -20,6 +21,20 @@ use crate::hooks::HookEvent;
 ///     serde_json::to_string(&out).unwrap(),
 ///     r#"{"hookEventName":"PreToolUse","permissionDecision":"ask"}"#
 /// );
+/// ```
+///
+/// Outputs compare by value; fields kept as raw JSON, and [`HookSpecificOutput::Raw`], by their
+/// exact text:
+///
+/// ```
+/// # use claude_agent_core::hooks::{HookEvent, HookSpecificOutput};
+/// # use serde_json::value::RawValue;
+/// let context = || HookSpecificOutput::additional_context(HookEvent::Stop, "more");
+/// assert_eq!(context(), context());
+/// assert_ne!(context(), HookSpecificOutput::additional_context(HookEvent::SubagentStop, "more"));
+/// let raw = |json: &str| HookSpecificOutput::Raw(RawValue::from_string(json.into()).unwrap());
+/// assert_eq!(raw(r#"{"hookEventName":"Later"}"#), raw(r#"{"hookEventName":"Later"}"#));
+/// assert_ne!(raw(r#"{"hookEventName":"Later"}"#), raw(r#"{"hookEventName": "Later"}"#));
 /// ```
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "hookEventName")]
@@ -224,7 +239,7 @@ pub struct PostToolUseOutput {
 }
 
 /// The output of the events whose only specific field is `additionalContext`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdditionalContextOutput {
     /// Text added to the model's context.
@@ -233,14 +248,14 @@ pub struct AdditionalContextOutput {
 }
 
 /// `PermissionRequest` output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PermissionRequestOutput {
     /// The answer to the prompt.
     pub decision: PermissionRequestDecision,
 }
 
 /// `PermissionDenied` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PermissionDeniedOutput {
     /// Let the model try again.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -248,7 +263,7 @@ pub struct PermissionDeniedOutput {
 }
 
 /// `UserPromptSubmit` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPromptSubmitOutput {
     /// Text added to the model's context.
@@ -263,7 +278,7 @@ pub struct UserPromptSubmitOutput {
 }
 
 /// `UserPromptExpansion` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPromptExpansionOutput {
     /// Text added to the model's context.
@@ -275,7 +290,7 @@ pub struct UserPromptExpansionOutput {
 }
 
 /// `SessionStart` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionStartOutput {
     /// Text added to the model's context.
@@ -296,7 +311,7 @@ pub struct SessionStartOutput {
 }
 
 /// `PreModelSwitch` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreModelSwitchOutput {
     /// Allow, deny or ask (`defer` is not valid here).
@@ -319,7 +334,7 @@ pub struct ElicitationOutput {
 }
 
 /// `WorktreeCreate` output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorktreeCreateOutput {
     /// Path of the created worktree (required).
@@ -327,7 +342,7 @@ pub struct WorktreeCreateOutput {
 }
 
 /// `CwdChanged` and `FileChanged` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WatchPathsOutput {
     /// Files to watch.
@@ -336,10 +351,82 @@ pub struct WatchPathsOutput {
 }
 
 /// `MessageDisplay` output.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageDisplayOutput {
     /// Show this instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub display_content: Option<String>,
+}
+
+/// Compares by value; [`HookSpecificOutput::Raw`] and fields kept as raw JSON by their exact text.
+impl PartialEq for HookSpecificOutput {
+    fn eq(&self, other: &Self) -> bool {
+        use HookSpecificOutput as O;
+        match self {
+            O::PreToolUse(a) => matches!(other, O::PreToolUse(b) if a == b),
+            O::PostToolUse(a) => matches!(other, O::PostToolUse(b) if a == b),
+            O::PostToolUseFailure(a) => matches!(other, O::PostToolUseFailure(b) if a == b),
+            O::PostToolBatch(a) => matches!(other, O::PostToolBatch(b) if a == b),
+            O::PermissionRequest(a) => matches!(other, O::PermissionRequest(b) if a == b),
+            O::PermissionDenied(a) => matches!(other, O::PermissionDenied(b) if a == b),
+            O::UserPromptSubmit(a) => matches!(other, O::UserPromptSubmit(b) if a == b),
+            O::UserPromptExpansion(a) => matches!(other, O::UserPromptExpansion(b) if a == b),
+            O::SessionStart(a) => matches!(other, O::SessionStart(b) if a == b),
+            O::Setup(a) => matches!(other, O::Setup(b) if a == b),
+            O::Stop(a) => matches!(other, O::Stop(b) if a == b),
+            O::SubagentStart(a) => matches!(other, O::SubagentStart(b) if a == b),
+            O::SubagentStop(a) => matches!(other, O::SubagentStop(b) if a == b),
+            O::PreModelSwitch(a) => matches!(other, O::PreModelSwitch(b) if a == b),
+            O::PostModelSwitch(a) => matches!(other, O::PostModelSwitch(b) if a == b),
+            O::Notification(a) => matches!(other, O::Notification(b) if a == b),
+            O::Elicitation(a) => matches!(other, O::Elicitation(b) if a == b),
+            O::ElicitationResult(a) => matches!(other, O::ElicitationResult(b) if a == b),
+            O::WorktreeCreate(a) => matches!(other, O::WorktreeCreate(b) if a == b),
+            O::CwdChanged(a) => matches!(other, O::CwdChanged(b) if a == b),
+            O::FileChanged(a) => matches!(other, O::FileChanged(b) if a == b),
+            O::MessageDisplay(a) => matches!(other, O::MessageDisplay(b) if a == b),
+            O::Raw(a) => matches!(other, O::Raw(b) if a.get() == b.get()),
+        }
+    }
+}
+
+/// Compares by value; `updated_input` by its exact JSON text.
+impl PartialEq for PreToolUseOutput {
+    fn eq(&self, other: &Self) -> bool {
+        let PreToolUseOutput {
+            permission_decision,
+            permission_decision_reason,
+            updated_input,
+            additional_context,
+        } = self;
+        *permission_decision == other.permission_decision
+            && *permission_decision_reason == other.permission_decision_reason
+            && same_text(updated_input, &other.updated_input)
+            && *additional_context == other.additional_context
+    }
+}
+
+/// Compares by value; the replaced outputs by their exact JSON text.
+impl PartialEq for PostToolUseOutput {
+    fn eq(&self, other: &Self) -> bool {
+        let PostToolUseOutput {
+            additional_context,
+            classifier_context,
+            updated_tool_output,
+            updated_mcp_tool_output,
+        } = self;
+        *additional_context == other.additional_context
+            && *classifier_context == other.classifier_context
+            && same_text(updated_tool_output, &other.updated_tool_output)
+            && same_text(updated_mcp_tool_output, &other.updated_mcp_tool_output)
+    }
+}
+
+/// Compares by value; `content` by its exact JSON text.
+impl PartialEq for ElicitationOutput {
+    fn eq(&self, other: &Self) -> bool {
+        let ElicitationOutput { action, content } = self;
+        *action == other.action && same_text(content, &other.content)
+    }
 }

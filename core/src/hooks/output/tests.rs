@@ -127,9 +127,9 @@ fn additional_context_for_each_kind_of_event() {
     }
 }
 
-#[test]
-fn event_specific_outputs_serialize_with_camel_case_and_tag() {
-    let cases: Vec<(HookSpecificOutput, &str)> = vec![
+/// One output of each kind, with the JSON it serializes to.
+fn specific_outputs() -> Vec<(HookSpecificOutput, &'static str)> {
+    vec![
         (
             HookSpecificOutput::PostToolUse(PostToolUseOutput {
                 updated_mcp_tool_output: Some(raw(r#"{"content":[]}"#)),
@@ -211,8 +211,12 @@ fn event_specific_outputs_serialize_with_camel_case_and_tag() {
             HookSpecificOutput::Raw(raw(r#"{"hookEventName":"Future","x":1}"#)),
             r#"{"hookEventName":"Future","x":1}"#,
         ),
-    ];
-    for (output, expected) in cases {
+    ]
+}
+
+#[test]
+fn event_specific_outputs_serialize_with_camel_case_and_tag() {
+    for (output, expected) in specific_outputs() {
         let event = output.event();
         let json = HookOutput::default()
             .with_hook_specific_output(output)
@@ -227,4 +231,91 @@ fn event_specific_outputs_serialize_with_camel_case_and_tag() {
                 .is_some_and(|t| !matches!(t, HookEvent::Other(_)))
         );
     }
+}
+
+#[test]
+fn each_specific_output_equals_itself_only() {
+    let mut outputs: Vec<HookSpecificOutput> =
+        specific_outputs().into_iter().map(|(o, _)| o).collect();
+    // The same body under two events, and raw objects differing only in spacing.
+    outputs.push(HookSpecificOutput::additional_context(HookEvent::Stop, "c"));
+    outputs.push(HookSpecificOutput::additional_context(
+        HookEvent::SubagentStop,
+        "c",
+    ));
+    outputs.push(HookSpecificOutput::Raw(raw(
+        r#"{"hookEventName": "Future","x":1}"#,
+    )));
+    for (i, a) in outputs.iter().enumerate() {
+        for (j, b) in outputs.iter().enumerate() {
+            assert_eq!(a == b, i == j, "{a:?} == {b:?}");
+        }
+        assert_eq!(a, &a.clone());
+    }
+}
+
+#[test]
+fn raw_json_fields_compare_by_text() {
+    let pre = |input: &str| PreToolUseOutput {
+        updated_input: Some(raw(input)),
+        ..Default::default()
+    };
+    assert_eq!(pre(r#"{"a":1}"#), pre(r#"{"a":1}"#));
+    assert_ne!(pre(r#"{"a":1}"#), pre(r#"{"a": 1}"#));
+    assert_ne!(pre(r#"{"a":1}"#), PreToolUseOutput::default());
+
+    let post = |tool: &str, mcp: &str| PostToolUseOutput {
+        updated_tool_output: Some(raw(tool)),
+        updated_mcp_tool_output: Some(raw(mcp)),
+        ..Default::default()
+    };
+    assert_eq!(post("1", "2"), post("1", "2"));
+    assert_ne!(post("1", "2"), post("1", "3"));
+    assert_ne!(post("1", "2"), post("0", "2"));
+
+    let elicit = |content: &str| ElicitationOutput {
+        action: Some(ElicitationAction::Accept),
+        content: Some(raw(content)),
+    };
+    assert_eq!(elicit(r#"{"n":"x"}"#), elicit(r#"{"n":"x"}"#));
+    assert_ne!(elicit(r#"{"n":"x"}"#), elicit(r#"{"n":"y"}"#));
+
+    let allow = |input: &str| PermissionRequestDecision::Allow {
+        updated_input: Some(raw(input)),
+        updated_permissions: Some(vec![]),
+    };
+    assert_eq!(allow("{}"), allow("{}"));
+    assert_ne!(allow("{}"), allow("[]"));
+    assert_ne!(
+        allow("{}"),
+        PermissionRequestDecision::Allow {
+            updated_input: Some(raw("{}")),
+            updated_permissions: None,
+        }
+    );
+    let deny = |interrupt| PermissionRequestDecision::Deny {
+        message: None,
+        interrupt,
+    };
+    assert_eq!(deny(Some(true)), deny(Some(true)));
+    assert_ne!(deny(Some(true)), deny(None));
+}
+
+#[test]
+fn hook_outputs_compare_field_by_field() {
+    assert_eq!(HookOutput::stop("x"), HookOutput::stop("x"));
+    assert_ne!(HookOutput::stop("x"), HookOutput::stop("y"));
+    assert_ne!(HookOutput::block("x"), HookOutput::stop("x"));
+    assert_ne!(
+        HookOutput::async_(None),
+        HookOutput::async_(Some(Duration::from_secs(1)))
+    );
+    assert_eq!(
+        HookOutput::allow_tool().with_additional_context(HookEvent::PreToolUse, "c"),
+        HookOutput::allow_tool().with_additional_context(HookEvent::PreToolUse, "c")
+    );
+    assert_ne!(
+        HookOutput::allow_tool(),
+        HookOutput::allow_tool().with_system_message("m")
+    );
 }
