@@ -124,6 +124,61 @@ pub enum Step {
     Hang,
 }
 
+/// A tool call of the fake model: the id, tool name and input of a `tool_use` block. The builder
+/// methods that print it or ask about it take the same value, so their ids agree.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Script, ToolUse};
+/// use serde_json::json;
+///
+/// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+/// let script = Script::new()
+///     .emit_tool_use(&ls)
+///     .emit_tool_result(&ls, "Cargo.toml\nsrc");
+/// # let _ = script;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolUse {
+    /// The `tool_use` block's id (`toolu_…`).
+    pub id: String,
+    /// The tool name, e.g. `Bash` or `mcp__calc__add`.
+    pub name: String,
+    /// The tool's input.
+    pub input: Value,
+}
+
+impl ToolUse {
+    /// A call of tool `name` with `input`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::ToolUse;
+    /// use serde_json::json;
+    /// let read = ToolUse::new("toolu_7", "Read", json!({"file_path": "/tmp/notes.txt"}));
+    /// assert_eq!(read.name, "Read");
+    /// ```
+    pub fn new(id: impl Into<String>, name: impl Into<String>, input: Value) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }
+    }
+
+    /// A call of `tool` of the MCP server `server`, named as the CLI names it:
+    /// `mcp__<server>__<tool>`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::ToolUse;
+    /// use serde_json::json;
+    /// let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a": 2, "b": 40}));
+    /// assert_eq!(add.name, "mcp__calc__add");
+    /// ```
+    pub fn mcp(id: impl Into<String>, server: &str, tool: &str, input: Value) -> Self {
+        Self::new(id, format!("mcp__{server}__{tool}"), input)
+    }
+}
+
 /// Which SDK line a [`Step::Expect`] waits for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -319,6 +374,66 @@ impl Script {
     pub fn emit_result(self, text: &str) -> Self {
         let n = self.next_n();
         self.emit_json(&canned::result_success(text, n))
+    }
+
+    /// Writes an `assistant` message with one `tool_use` block (the model calling a tool).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let mut cli = FakeCli::new(Script::new().emit_tool_use(&ls));
+    /// let line: serde_json::Value = serde_json::from_slice(&cli.poll_stdout().unwrap()).unwrap();
+    /// assert_eq!(line["message"]["content"][0],
+    ///     json!({"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}));
+    /// ```
+    #[must_use]
+    pub fn emit_tool_use(self, tool_use: &ToolUse) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::assistant_tool_use(
+            &tool_use.id,
+            &tool_use.name,
+            &tool_use.input,
+            n,
+        ))
+    }
+
+    /// Writes a `user` message with one `tool_result` block for `tool_use`: the tool's output,
+    /// `is_error: false`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let mut cli = FakeCli::new(Script::new().emit_tool_result(&ls, "src"));
+    /// let line: serde_json::Value = serde_json::from_slice(&cli.poll_stdout().unwrap()).unwrap();
+    /// assert_eq!(line["message"]["content"][0]["tool_use_id"], "toolu_1");
+    /// assert_eq!(line["message"]["content"][0]["is_error"], false);
+    /// ```
+    #[must_use]
+    pub fn emit_tool_result(self, tool_use: &ToolUse, output: &str) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::tool_result(&tool_use.id, output, false, n))
+    }
+
+    /// Writes a `user` message with one `tool_result` block for `tool_use` that reports an error,
+    /// `is_error: true`: the tool failed, or was refused (the CLI then puts the refusal's message
+    /// here).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let rm = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf /"}));
+    /// let script = Script::new().emit_tool_use(&rm).emit_tool_error(&rm, "not allowed by policy");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn emit_tool_error(self, tool_use: &ToolUse, message: &str) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::tool_result(&tool_use.id, message, true, n))
     }
 
     /// Writes a line that is not JSON.

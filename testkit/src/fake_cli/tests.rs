@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{Answer, FakeCli, Script};
+use super::{Answer, FakeCli, Script, ToolUse};
 
 /// The SDK side of a test: writes JSON lines, reads what the fake printed.
 struct Sdk {
@@ -456,4 +456,98 @@ fn replayed_out_lines_keep_their_recorded_bytes() {
         result_line.starts_with(r#"{"duration_api_ms":34,"#),
         "key order kept"
     );
+}
+
+/// The recorded messages of a fixture: `(from_sdk, msg)`.
+fn recorded(name: &str) -> Vec<(bool, Value)> {
+    let path = format!(
+        "{}/../fixtures/transcripts/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let entry: Value = serde_json::from_str(l).unwrap();
+            (entry["dir"] == "in", entry["msg"].clone())
+        })
+        .collect()
+}
+
+/// The first recorded message of a fixture that `pick` accepts.
+fn recorded_msg(name: &str, pick: impl Fn(bool, &Value) -> bool) -> Value {
+    recorded(name)
+        .into_iter()
+        .find(|(from_sdk, msg)| pick(*from_sdk, msg))
+        .unwrap_or_else(|| panic!("{name} has no such message"))
+        .1
+}
+
+/// The fields that differ between sessions (ids, times) set to fixed values.
+fn without_session_details(mut msg: Value) -> Value {
+    for key in ["session_id", "uuid", "timestamp"] {
+        if msg.get(key).is_some() {
+            msg[key] = json!(key);
+        }
+    }
+    if msg.pointer("/message/id").is_some() {
+        msg["message"]["id"] = json!("message id");
+    }
+    msg
+}
+
+#[test]
+fn tool_use_and_tool_result_lines_are_shaped_like_the_recorded_ones() {
+    let recorded_use = recorded_msg("tool_bash.jsonl", |_, m| {
+        m.pointer("/message/content/0/type") == Some(&json!("tool_use"))
+    });
+    let block = &recorded_use["message"]["content"][0];
+    let bash = ToolUse::new(
+        block["id"].as_str().unwrap(),
+        block["name"].as_str().unwrap(),
+        block["input"].clone(),
+    );
+    let recorded_ok = recorded_msg("tool_bash.jsonl", |from_sdk, m| {
+        !from_sdk && m["type"] == "user"
+    });
+    let recorded_denied = recorded_msg("permission_deny.jsonl", |from_sdk, m| {
+        !from_sdk && m["type"] == "user"
+    });
+    let denied_id = recorded_denied["message"]["content"][0]["tool_use_id"]
+        .as_str()
+        .unwrap();
+    let denied = ToolUse::new(denied_id, "Bash", json!({}));
+
+    let script = Script::new()
+        .emit_tool_use(&bash)
+        .emit_tool_result(&bash, "hi-from-bash")
+        .emit_tool_error(&denied, "not allowed by policy");
+    let out = Sdk::new(script).lines();
+
+    assert_eq!(
+        without_session_details(out[0].clone()),
+        without_session_details(recorded_use)
+    );
+
+    // The CLI adds tool_result_meta (how the permission was decided), which the fake does not
+    // know; a Bash tool's tool_use_result is its own object, the fake's the output text.
+    let mut expected_ok = without_session_details(recorded_ok);
+    expected_ok
+        .as_object_mut()
+        .unwrap()
+        .remove("tool_result_meta");
+    expected_ok["tool_use_result"] = json!("hi-from-bash");
+    assert_eq!(without_session_details(out[1].clone()), expected_ok);
+
+    let mut expected_denied = without_session_details(recorded_denied);
+    expected_denied
+        .as_object_mut()
+        .unwrap()
+        .remove("tool_result_meta");
+    assert_eq!(without_session_details(out[2].clone()), expected_denied);
+    assert_eq!(out[2]["tool_use_result"], "Error: not allowed by policy");
+
+    let uuids: std::collections::BTreeSet<&str> =
+        out.iter().map(|m| m["uuid"].as_str().unwrap()).collect();
+    assert_eq!(uuids.len(), 3);
 }
