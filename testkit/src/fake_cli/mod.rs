@@ -37,11 +37,13 @@
 mod binary;
 pub mod canned;
 mod machine;
+mod result;
 mod script;
 mod transcript;
 
 pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};
 pub use machine::FakeCli;
+pub use result::FakeResult;
 pub use script::{Answer, Matcher, Script, Step, ToolUse};
 pub use transcript::TranscriptError;
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::canned;
+use super::result::FakeResult;
 
 /// A fake CLI's behaviour: steps run in order, and automatic answers to the SDK's control
 /// requests that no remaining step waits for.
@@ -372,8 +373,27 @@ impl Script {
     /// Writes a canned success `result` with this text.
     #[must_use]
     pub fn emit_result(self, text: &str) -> Self {
+        self.emit_result_with(FakeResult::success(text))
+    }
+
+    /// Writes a `result` with chosen figures and outcome.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeResult, Script};
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_assistant_text("done")
+    ///     .emit_result_with(
+    ///         FakeResult::success("done").cost_usd(0.25).num_turns(3).usage(120, 40).session_id("s-1"),
+    ///     );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn emit_result_with(self, result: FakeResult) -> Self {
         let n = self.next_n();
-        self.emit_json(&canned::result_success(text, n))
+        self.emit_json(&result.to_json(n))
     }
 
     /// Writes an `assistant` message with one `tool_use` block (the model calling a tool).

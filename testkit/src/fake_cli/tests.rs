@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{Answer, FakeCli, Script, ToolUse};
+use super::{canned, Answer, FakeCli, FakeResult, Script, ToolUse};
 
 /// The SDK side of a test: writes JSON lines, reads what the fake printed.
 struct Sdk {
@@ -494,6 +494,125 @@ fn without_session_details(mut msg: Value) -> Value {
         msg["message"]["id"] = json!("message id");
     }
     msg
+}
+
+fn keys(v: &Value) -> std::collections::BTreeSet<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn a_result_with_figures_sets_them_and_keeps_every_other_field() {
+    let script = Script::new().emit_result("plain").emit_result_with(
+        FakeResult::success("done")
+            .cost_usd(0.25)
+            .num_turns(3)
+            .usage(120, 40)
+            .session_id("s-1")
+            .duration_ms(20),
+    );
+    let out = Sdk::new(script).lines();
+    assert_eq!(
+        out[0],
+        canned::result_success("plain", 1),
+        "emit_result is unchanged"
+    );
+    let r = &out[1];
+    assert_eq!(keys(r), keys(&out[0]));
+    assert_eq!(
+        (
+            r["type"].as_str(),
+            r["subtype"].as_str(),
+            r["is_error"].as_bool()
+        ),
+        (Some("result"), Some("success"), Some(false))
+    );
+    assert_eq!(r["result"], "done");
+    assert_eq!(r["terminal_reason"], "completed");
+    assert_eq!(r["total_cost_usd"], 0.25);
+    assert_eq!(r["num_turns"], 3);
+    assert_eq!(r["session_id"], "s-1");
+    assert_eq!(r["duration_ms"], 20);
+    assert_eq!(r["duration_api_ms"], 20, "not longer than the whole turn");
+    assert_eq!(
+        (&r["usage"]["input_tokens"], &r["usage"]["output_tokens"]),
+        (&json!(120), &json!(40))
+    );
+    for key in ["modelUsage", "model_usage_since_last_result"] {
+        let model = &r[key][canned::MODEL];
+        assert_eq!(
+            (
+                &model["inputTokens"],
+                &model["outputTokens"],
+                &model["costUSD"]
+            ),
+            (&json!(120), &json!(40), &json!(0.25)),
+            "{key}"
+        );
+    }
+    assert_ne!(r["uuid"], out[0]["uuid"]);
+}
+
+#[test]
+fn error_results_carry_errors_and_no_result_text() {
+    let denied = ToolUse::new(
+        "toolu_fake_1_1",
+        "Bash",
+        json!({"command":"ls -la /","description":"run"}),
+    );
+    let script = Script::new()
+        .emit_result_with(FakeResult::error_max_turns(2))
+        .emit_result_with(
+            FakeResult::error_during_execution()
+                .errors(["interrupted"])
+                .terminal_reason("aborted_streaming"),
+        )
+        .emit_result_with(FakeResult::error("error_brand_new"))
+        .emit_result_with(FakeResult::api_error(400, "stub says no"))
+        .emit_result_with(FakeResult::success("meh").is_error(true))
+        .emit_result_with(FakeResult::success("refused").permission_denial(&denied));
+    let out = Sdk::new(script).lines();
+
+    let max_turns = &out[0];
+    assert_eq!(max_turns["subtype"], "error_max_turns");
+    assert_eq!(max_turns["is_error"], true);
+    assert_eq!(
+        max_turns["errors"],
+        json!(["Reached maximum number of turns (2)"])
+    );
+    assert_eq!(max_turns["terminal_reason"], "max_turns");
+    assert_eq!(max_turns["num_turns"], 2);
+    assert_eq!(max_turns["stop_reason"], Value::Null);
+    for success_only in ["result", "api_error_status", "ttft_ms"] {
+        assert!(max_turns.get(success_only).is_none(), "{success_only}");
+    }
+    assert!(max_turns["usage"].is_object() && max_turns["total_cost_usd"].is_number());
+
+    assert_eq!(out[1]["subtype"], "error_during_execution");
+    assert_eq!(out[1]["errors"], json!(["interrupted"]));
+    assert_eq!(out[1]["terminal_reason"], "aborted_streaming");
+
+    assert_eq!(out[2]["subtype"], "error_brand_new");
+    assert_eq!(out[2]["errors"], json!([]));
+    assert!(out[2].get("terminal_reason").is_none());
+
+    let api = &out[3];
+    assert_eq!(
+        (api["subtype"].as_str(), api["is_error"].as_bool()),
+        (Some("success"), Some(true))
+    );
+    assert_eq!(api["api_error_status"], 400);
+    assert_eq!(api["terminal_reason"], "api_error");
+    assert_eq!(api["result"], "API Error: 400 stub says no");
+    assert!(api.get("errors").is_none());
+
+    assert_eq!(out[4]["is_error"], true);
+    assert_eq!(out[4]["subtype"], "success");
+
+    let recorded_result = recorded_msg("permission_deny.jsonl", |_, m| m["type"] == "result");
+    assert_eq!(
+        out[5]["permission_denials"],
+        recorded_result["permission_denials"]
+    );
 }
 
 #[test]
