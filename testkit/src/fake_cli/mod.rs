@@ -44,7 +44,7 @@ mod transcript;
 pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};
 pub use machine::FakeCli;
 pub use result::FakeResult;
-pub use script::{Answer, Matcher, Script, Step, ToolUse};
+pub use script::{Answer, Condition, Matcher, Script, Step, ToolUse};
 pub use transcript::TranscriptError;
 
 /// What `fake-claude --version` prints (the pinned real CLI's version line).

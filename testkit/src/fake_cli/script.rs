@@ -42,6 +42,10 @@ pub struct Script {
     /// The automatic answer to any other subtype; `None` leaves such requests unanswered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_answer: Option<Answer>,
+    /// How many steps come before this script's first one when it is an arm of a
+    /// [`Step::Branch`] being built, so canned messages are numbered uniquely in the whole script.
+    #[serde(skip)]
+    numbered_from: u64,
 }
 
 /// One thing the fake CLI does.
@@ -123,6 +127,119 @@ pub enum Step {
     },
     /// Stops doing anything, for ever: no output, no automatic answers, no exit at end of input.
     Hang,
+    /// Waits for the SDK's answer to the fake CLI's request `request_id`, then runs the steps of
+    /// `then` if the answer satisfies `when`, else those of `otherwise`; the steps after the
+    /// branch follow. An answer an earlier step already waited for (e.g. in
+    /// [`Script::can_use_tool`]) counts. A branch on a request the fake CLI has not sent is a
+    /// mistake in the script: the fake CLI says so on stderr and exits 1.
+    ///
+    /// Built with [`Script::branch`] or [`Script::can_use_tool_then`]. Its JSON form, e.g. for
+    /// a script file of the `fake-claude` binary:
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script, Step};
+    ///
+    /// let script: Script = serde_json::from_str(r#"{"steps": [
+    ///     {"step": "send_request", "request_id": "p1",
+    ///      "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "ls"},
+    ///                  "tool_use_id": "toolu_1"}},
+    ///     {"step": "branch", "request_id": "p1", "when": {"kind": "allowed"},
+    ///      "then": [{"step": "emit", "line": "{\"type\":\"keep_alive\"}"}],
+    ///      "otherwise": [{"step": "exit", "code": 1}]}
+    /// ]}"#).unwrap();
+    /// assert!(matches!(&script.steps[1], Step::Branch { when: Condition::Allowed, .. }));
+    /// ```
+    Branch {
+        /// The id of a request the fake CLI sent.
+        request_id: String,
+        /// What the answer is tested for.
+        when: Condition,
+        /// The steps run when the answer satisfies `when`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Step>,
+        /// The steps run when it does not.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Step>,
+    },
+}
+
+/// What a [`Step::Branch`] tests the SDK's answer (its `control_response`) for.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::Condition;
+/// use serde_json::json;
+///
+/// let answer = json!({"type": "control_response", "response": {"subtype": "success",
+///     "request_id": "p1", "response": {"behavior": "deny", "message": "no"}}});
+/// assert!(Condition::Denied.holds(&answer));
+/// assert!(!Condition::Allowed.holds(&answer));
+/// assert!(Condition::equals("/message", json!("no")).holds(&answer));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Condition {
+    /// A `success` answer.
+    Success,
+    /// An `error` answer.
+    Error,
+    /// A `success` answer with `behavior: allow` (a permission granted).
+    Allowed,
+    /// A `success` answer with `behavior: deny` (a permission refused).
+    Denied,
+    /// A `success` answer whose body holds `value` at `pointer`.
+    Equals {
+        /// A JSON pointer into the answer's body (`response.response`), e.g. `/behavior`,
+        /// `/hookSpecificOutput/permissionDecision` or `/mcp_response/result/isError`; `""` is
+        /// the whole body.
+        pointer: String,
+        /// The value expected there.
+        value: Value,
+    },
+}
+
+impl Condition {
+    /// [`Condition::Equals`]: the answer's body holds `value` at `pointer`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Condition;
+    /// use serde_json::json;
+    /// let hook_denied = Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny"));
+    /// # let _ = hook_denied;
+    /// ```
+    pub fn equals(pointer: &str, value: Value) -> Self {
+        Condition::Equals {
+            pointer: pointer.to_owned(),
+            value,
+        }
+    }
+
+    /// Whether `answer` (a `control_response` line) satisfies the condition.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Condition;
+    /// use serde_json::json;
+    /// let failed = json!({"type": "control_response",
+    ///     "response": {"subtype": "error", "request_id": "m1", "error": "no such server"}});
+    /// assert!(Condition::Error.holds(&failed));
+    /// assert!(!Condition::equals("", json!(null)).holds(&failed));
+    /// ```
+    pub fn holds(&self, answer: &Value) -> bool {
+        let subtype = answer.pointer("/response/subtype").and_then(Value::as_str);
+        let body = answer
+            .pointer("/response/response")
+            .filter(|_| subtype == Some("success"));
+        let behavior = body.and_then(|b| b.get("behavior")).and_then(Value::as_str);
+        match self {
+            Condition::Success => subtype == Some("success"),
+            Condition::Error => subtype == Some("error"),
+            Condition::Allowed => behavior == Some("allow"),
+            Condition::Denied => behavior == Some("deny"),
+            Condition::Equals { pointer, value } => {
+                body.and_then(|b| b.pointer(pointer)) == Some(value)
+            }
+        }
+    }
 }
 
 /// A tool call of the fake model: the id, tool name and input of a `tool_use` block. The builder
@@ -324,10 +441,10 @@ impl Script {
         self
     }
 
-    /// A number for the next canned message: its step's position, so ids and uuids are unique
-    /// within the script.
+    /// A number for the next canned message: its step's position, counting the steps of
+    /// branches, so ids and uuids are unique within the script.
     fn next_n(&self) -> u64 {
-        self.steps.len() as u64 + 1
+        self.numbered_from + count_steps(&self.steps) + 1
     }
 
     /// Answers the SDK's `initialize` with the canned response.
@@ -588,9 +705,99 @@ impl Script {
         let tool_use_id = format!("toolu_fake_{request_id}");
         self.request_and_wait(
             request_id,
-            json!({"subtype": "can_use_tool", "tool_name": tool_name, "input": input,
-                   "tool_use_id": tool_use_id}),
+            can_use_tool_request(tool_name, &input, &tool_use_id),
         )
+    }
+
+    /// Asks permission for `tool_use` (`can_use_tool`), waits for the answer, then goes on with
+    /// the steps `on_allow` adds if the SDK allowed it (`behavior: allow`), or else (a denial, or
+    /// an error answer) with those `on_deny` adds. Each closure gets an empty script to build on;
+    /// only its steps are used. The steps after this one follow either way.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeResult, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&ls)
+    ///     .can_use_tool_then(
+    ///         "p1",
+    ///         &ls,
+    ///         |allowed| allowed.emit_tool_result(&ls, "src").emit_result("listed"),
+    ///         |denied| {
+    ///             denied
+    ///                 .emit_tool_error(&ls, "not allowed")
+    ///                 .emit_result_with(FakeResult::success("could not list").permission_denial(&ls))
+    ///         },
+    ///     );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn can_use_tool_then(
+        self,
+        request_id: &str,
+        tool_use: &ToolUse,
+        on_allow: impl FnOnce(Script) -> Script,
+        on_deny: impl FnOnce(Script) -> Script,
+    ) -> Self {
+        self.send_request(
+            request_id,
+            can_use_tool_request(&tool_use.name, &tool_use.input, &tool_use.id),
+        )
+        .branch(request_id, Condition::Allowed, on_allow, on_deny)
+    }
+
+    /// Waits for the SDK's answer to the fake CLI's request `request_id` (sent by an earlier
+    /// step), then goes on with the steps `then` adds if the answer satisfies `when`, or else
+    /// with those `otherwise` adds (see [`Step::Branch`]). Each closure gets an empty script to
+    /// build on; only its steps are used, so set automatic answers on the outer script.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script};
+    /// use serde_json::json;
+    ///
+    /// // An MCP server asks the user for input through the app; the app may accept or decline.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .elicitation("e1", "tickets", "Which project?")
+    ///     .branch(
+    ///         "e1",
+    ///         Condition::equals("/action", json!("accept")),
+    ///         |accepted| accepted.emit_assistant_text("Filed the ticket."),
+    ///         |declined| declined.emit_assistant_text("No ticket filed."),
+    ///     )
+    ///     .emit_result("finished");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn branch(
+        self,
+        request_id: &str,
+        when: Condition,
+        then: impl FnOnce(Script) -> Script,
+        otherwise: impl FnOnce(Script) -> Script,
+    ) -> Self {
+        let branch_n = self.next_n();
+        let then = then(Script::arm(branch_n)).steps;
+        let otherwise = otherwise(Script::arm(branch_n + count_steps(&then))).steps;
+        self.step(Step::Branch {
+            request_id: request_id.to_owned(),
+            when,
+            then,
+            otherwise,
+        })
+    }
+
+    /// An empty script whose canned messages are numbered after `numbered_from` steps.
+    fn arm(numbered_from: u64) -> Self {
+        Self {
+            numbered_from,
+            ..Self::default()
+        }
     }
 
     /// Calls a registered hook (`hook_callback`) and waits for the answer.
@@ -677,4 +884,23 @@ impl Script {
             .auto_answer("stop_task", Answer::ack())
             .auto_answer_others(Answer::Unsupported)
     }
+}
+
+/// The `can_use_tool` request body.
+fn can_use_tool_request(tool_name: &str, input: &Value, tool_use_id: &str) -> Value {
+    json!({"subtype": "can_use_tool", "tool_name": tool_name, "input": input,
+           "tool_use_id": tool_use_id})
+}
+
+/// How many steps `steps` holds, counting those in branches.
+fn count_steps(steps: &[Step]) -> u64 {
+    steps
+        .iter()
+        .map(|step| match step {
+            Step::Branch {
+                then, otherwise, ..
+            } => 1 + count_steps(then) + count_steps(otherwise),
+            _ => 1,
+        })
+        .sum()
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{canned, Answer, FakeCli, FakeResult, Script, ToolUse};
+use super::{canned, Answer, Condition, FakeCli, FakeResult, Script, Step, ToolUse};
 
 /// The SDK side of a test: writes JSON lines, reads what the fake printed.
 struct Sdk {
@@ -500,6 +500,19 @@ fn keys(v: &Value) -> std::collections::BTreeSet<String> {
     v.as_object().unwrap().keys().cloned().collect()
 }
 
+fn deny(id: &str, message: &str) -> Value {
+    json!({"type":"control_response","response":{"subtype":"success","request_id":id,
+           "response":{"behavior":"deny","message":message}}})
+}
+
+fn answer_error(id: &str) -> Value {
+    json!({"type":"control_response","response":{"subtype":"error","request_id":id,"error":"boom"}})
+}
+
+fn answer(id: &str, body: Value) -> Value {
+    json!({"type":"control_response","response":{"subtype":"success","request_id":id,"response":body}})
+}
+
 #[test]
 fn a_result_with_figures_sets_them_and_keeps_every_other_field() {
     let script = Script::new().emit_result("plain").emit_result_with(
@@ -669,4 +682,275 @@ fn tool_use_and_tool_result_lines_are_shaped_like_the_recorded_ones() {
     let uuids: std::collections::BTreeSet<&str> =
         out.iter().map(|m| m["uuid"].as_str().unwrap()).collect();
     assert_eq!(uuids.len(), 3);
+}
+
+/// A permission flow: the fake asks about `ls`, then plays the arm the SDK's answer chooses.
+fn permission_flow() -> Script {
+    let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    Script::new()
+        .emit_tool_use(&ls)
+        .can_use_tool_then(
+            "p1",
+            &ls,
+            |allowed| allowed.emit_tool_result(&ls, "src").emit_result("listed"),
+            |denied| {
+                denied
+                    .emit_tool_error(&ls, "not allowed")
+                    .emit_result_with(FakeResult::error_during_execution())
+            },
+        )
+        .emit_assistant_text("after the branch")
+}
+
+#[test]
+fn can_use_tool_then_waits_for_the_answer_and_takes_the_arm_it_chooses() {
+    for (answer, arm_kinds, arm_texts) in [
+        (
+            allow("p1"),
+            ["user", "result"],
+            [
+                json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"src","is_error":false}]),
+                json!("listed"),
+            ],
+        ),
+        (
+            deny("p1", "no"),
+            ["user", "result"],
+            [
+                json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"not allowed","is_error":true}]),
+                Value::Null,
+            ],
+        ),
+        (
+            answer_error("p1"),
+            ["user", "result"],
+            [
+                json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"not allowed","is_error":true}]),
+                Value::Null,
+            ],
+        ),
+    ] {
+        let mut sdk = Sdk::new(permission_flow());
+        let out = sdk.lines();
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1]["type"], "control_request");
+        assert_eq!(
+            out[1]["request"],
+            json!({"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},
+                   "tool_use_id":"toolu_1"})
+        );
+        assert_eq!(
+            sdk.cli.waiting_for().as_deref(),
+            Some(r#"the SDK's answer to request "p1" (for a branch)"#)
+        );
+        sdk.send(allow("someone-else"));
+        assert!(
+            sdk.lines().is_empty(),
+            "an answer to another id decides nothing"
+        );
+        sdk.send(answer.clone());
+        let out = sdk.lines();
+        let kinds: Vec<&str> = out.iter().map(|m| m["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds[..2], arm_kinds, "{answer}");
+        assert_eq!(out[0]["message"]["content"], arm_texts[0], "{answer}");
+        if arm_texts[1].is_null() {
+            assert_eq!(out[1]["subtype"], "error_during_execution", "{answer}");
+        } else {
+            assert_eq!(out[1]["result"], arm_texts[1], "{answer}");
+        }
+        assert_eq!(out[2]["message"]["content"][0]["text"], "after the branch");
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            sdk.cli.waiting_for().as_deref(),
+            Some("stdin to close (script finished)")
+        );
+    }
+}
+
+#[test]
+fn a_branch_uses_an_answer_that_came_earlier_or_was_already_waited_for() {
+    let arms = |s: Script| {
+        s.branch(
+            "p1",
+            Condition::Denied,
+            |denied| denied.emit_assistant_text("denied"),
+            |other| other.emit_assistant_text("not denied"),
+        )
+    };
+    // Waited for by can_use_tool itself, then branched on.
+    let mut sdk = Sdk::new(arms(Script::new().can_use_tool("p1", "Bash", json!({}))));
+    sdk.lines();
+    sdk.send(deny("p1", "no"));
+    assert_eq!(sdk.lines()[0]["message"]["content"][0]["text"], "denied");
+
+    // Answered while the fake waited for something else.
+    let mut sdk = Sdk::new(arms(
+        Script::new()
+            .send_request(
+                "p1",
+                json!({"subtype":"can_use_tool","tool_name":"Bash","input":{}}),
+            )
+            .expect_user(),
+    ));
+    sdk.lines();
+    sdk.send(allow("p1"));
+    assert!(sdk.lines().is_empty());
+    sdk.send(user("go"));
+    assert_eq!(
+        sdk.lines()[0]["message"]["content"][0]["text"],
+        "not denied"
+    );
+
+    // Sent as a raw line the script emits.
+    let request = json!({"type":"control_request","request_id":"p1",
+                         "request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}});
+    let mut sdk = Sdk::new(arms(Script::new().emit_json(&request)));
+    assert_eq!(sdk.lines(), [request]);
+    sdk.send(deny("p1", "no"));
+    assert_eq!(sdk.lines()[0]["message"]["content"][0]["text"], "denied");
+}
+
+#[test]
+fn conditions_test_the_answer() {
+    let mcp = answer(
+        "m1",
+        json!({"mcp_response":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"42"}]}}}),
+    );
+    let hook = answer(
+        "h1",
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}),
+    );
+    let cases = [
+        (Condition::Success, &allow("p"), true),
+        (Condition::Success, &answer_error("p"), false),
+        (Condition::Error, &answer_error("p"), true),
+        (Condition::Error, &allow("p"), false),
+        (Condition::Allowed, &allow("p"), true),
+        (Condition::Allowed, &deny("p", "x"), false),
+        (Condition::Allowed, &answer_error("p"), false),
+        (Condition::Denied, &deny("p", "x"), true),
+        (Condition::Denied, &allow("p"), false),
+        (Condition::Denied, &answer_error("p"), false),
+        (
+            Condition::equals("/mcp_response/result/content/0/text", json!("42")),
+            &mcp,
+            true,
+        ),
+        (
+            Condition::equals("/mcp_response/result/content/0/text", json!("41")),
+            &mcp,
+            false,
+        ),
+        (
+            Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny")),
+            &hook,
+            true,
+        ),
+        (Condition::equals("/missing", Value::Null), &hook, false),
+        (
+            Condition::equals("", json!({"behavior":"deny","message":"x"})),
+            &deny("p", "x"),
+            true,
+        ),
+    ];
+    for (condition, line, expected) in cases {
+        assert_eq!(condition.holds(line), expected, "{condition:?} on {line}");
+    }
+}
+
+/// Every `uuid` and `message.id` of the canned lines a script would print, in all its branches.
+fn canned_ids(steps: &[Step], ids: &mut Vec<String>) {
+    for step in steps {
+        match step {
+            Step::Emit { line } => {
+                let v: Value = serde_json::from_str(line).unwrap();
+                ids.push(v["uuid"].as_str().unwrap().to_owned());
+                if let Some(id) = v.pointer("/message/id").and_then(Value::as_str) {
+                    ids.push(id.to_owned());
+                }
+            }
+            Step::Branch {
+                then, otherwise, ..
+            } => {
+                canned_ids(then, ids);
+                canned_ids(otherwise, ids);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn canned_messages_in_branches_are_numbered_uniquely_across_the_script() {
+    let script = Script::new()
+        .emit_assistant_text("before")
+        .send_request("p1", json!({"subtype":"can_use_tool"}))
+        .branch(
+            "p1",
+            Condition::Allowed,
+            |yes| {
+                yes.emit_assistant_text("a")
+                    .send_request("p2", json!({"subtype":"can_use_tool"}))
+                    .branch(
+                        "p2",
+                        Condition::Allowed,
+                        |yes| yes.emit_assistant_text("b").emit_result("b"),
+                        |no| no.emit_result("c"),
+                    )
+                    .emit_assistant_text("d")
+            },
+            |no| no.emit_assistant_text("e").emit_result("e"),
+        )
+        .emit_result("end");
+    let mut ids = Vec::new();
+    canned_ids(&script.steps, &mut ids);
+    assert_eq!(ids.len(), 2 + 4 + 1 + 1 + 1 + 1 + 2 + 1 + 1, "{ids:?}");
+    let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+}
+
+#[test]
+fn a_branch_on_a_request_never_sent_is_reported_and_exits_1() {
+    let script = Script::new().branch("nope", Condition::Success, |s| s, |s| s);
+    let mut sdk = Sdk::new(script);
+    assert_eq!(
+        sdk.stderr(),
+        "fake-claude: the script branches on the answer to request \"nope\", which it has not sent\n"
+    );
+    assert_eq!(sdk.cli.poll_exit(), Some(1));
+}
+
+#[test]
+fn requests_held_for_the_arm_not_taken_are_answered_automatically() {
+    let script = |_: ()| {
+        Script::new()
+            .send_request("p1", json!({"subtype":"can_use_tool"}))
+            .branch(
+                "p1",
+                Condition::Allowed,
+                |yes| {
+                    yes.expect_request_as("set_model", "m")
+                        .respond("m", Answer::success(json!({"model":"scripted"})))
+                },
+                |no| no,
+            )
+            .auto_answer_like_cli()
+    };
+    for (decision, model) in [
+        (allow("p1"), "scripted"),
+        (deny("p1", "no"), "claude-opus-5-5"),
+    ] {
+        let mut sdk = Sdk::new(script(()));
+        sdk.lines();
+        sdk.send(request("s1", "set_model"));
+        sdk.send(request("i1", "interrupt"));
+        let out = sdk.lines();
+        assert_eq!(out.len(), 1, "set_model is held while one arm may want it");
+        assert_eq!(out[0]["response"]["request_id"], "i1");
+        sdk.send(decision);
+        let out = sdk.lines();
+        assert_eq!(out.len(), 1, "{model}");
+        assert_eq!(out[0]["response"]["request_id"], "s1");
+        assert_eq!(out[0]["response"]["response"]["model"], model);
+    }
 }
