@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::canned;
+use super::hooks;
 use super::script::{Answer, Matcher, Script, Step};
 
 /// How many bytes one [`FakeCli::poll_stdout`] chunk of a flood holds, at most (one line more
@@ -99,6 +100,12 @@ pub struct FakeCli {
     sent_requests: HashSet<String>,
     /// The SDK's answers to those requests that steps took from the inbox, by request id.
     answers: HashMap<String, Value>,
+    /// `request.hooks` of the SDK's latest `initialize` request (`Null` if it registered none);
+    /// `None` until one arrives.
+    registered_hooks: Option<Value>,
+    /// The ids of the `hook_callback` requests a running [`Step::CallHooks`] sent and still
+    /// waits for the answers to; `None` when no such step has sent its requests.
+    hook_answers_pending: Option<Vec<String>>,
     stdout: VecDeque<Output>,
     stderr: VecDeque<Vec<u8>>,
     stdin_closed: bool,
@@ -123,6 +130,8 @@ impl FakeCli {
             bindings: HashMap::new(),
             sent_requests: HashSet::new(),
             answers: HashMap::new(),
+            registered_hooks: None,
+            hook_answers_pending: None,
             stdout: VecDeque::new(),
             stderr: VecDeque::new(),
             stdin_closed: false,
@@ -244,6 +253,10 @@ impl FakeCli {
             Some(Step::Branch { request_id, .. }) => Some(format!(
                 "the SDK's answer to request {request_id:?} (for a branch)"
             )),
+            Some(Step::CallHooks { event, .. }) => Some(match &self.hook_answers_pending {
+                None => format!("an initialize request (to call the {event} hooks it registers)"),
+                Some(ids) => format!("the SDK's answers to {event} hook callbacks {ids:?}"),
+            }),
             Some(_) => None,
         }
     }
@@ -284,6 +297,12 @@ impl FakeCli {
                 return;
             }
         };
+        if value.get("type").and_then(Value::as_str) == Some("control_request")
+            && value.pointer("/request/subtype").and_then(Value::as_str) == Some("initialize")
+        {
+            let hooks = value.pointer("/request/hooks").cloned();
+            self.registered_hooks = Some(hooks.unwrap_or(Value::Null));
+        }
         self.received.push(value.clone());
         if !self.hung && !self.try_auto_answer(&value) {
             self.inbox.push(value);
@@ -513,6 +532,52 @@ impl FakeCli {
                     self.exit_code = Some(1);
                 }
                 return Progress::Wait;
+            }
+            Step::CallHooks {
+                request_id,
+                event,
+                match_query,
+                input,
+                tool_use_id,
+            } => {
+                let mut pending = match self.hook_answers_pending.take() {
+                    Some(pending) => pending,
+                    None => {
+                        let Some(hooks) = &self.registered_hooks else {
+                            return Progress::Wait;
+                        };
+                        let found = hooks::callbacks(hooks, &event, match_query.as_deref());
+                        for matcher in found.unsupported {
+                            self.stderr.push_back(
+                                format!(
+                                    "fake-claude: not calling the {event} hooks with matcher \
+                                     {matcher:?}: a regular expression this fake does not \
+                                     evaluate\n"
+                                )
+                                .into_bytes(),
+                            );
+                        }
+                        let mut ids = Vec::new();
+                        for (index, callback_id) in found.ids.into_iter().enumerate() {
+                            let id = match index {
+                                0 => request_id.clone(),
+                                _ => format!("{request_id}-{}", index + 1),
+                            };
+                            self.send_request(
+                                id.clone(),
+                                json!({"subtype": "hook_callback", "callback_id": callback_id,
+                                       "input": input, "tool_use_id": tool_use_id}),
+                            );
+                            ids.push(id);
+                        }
+                        ids
+                    }
+                };
+                pending.retain(|id| self.answer_to(id).is_none());
+                if !pending.is_empty() {
+                    self.hook_answers_pending = Some(pending);
+                    return Progress::Wait;
+                }
             }
         }
         Progress::Done

@@ -36,6 +36,7 @@
 
 mod binary;
 pub mod canned;
+mod hooks;
 mod machine;
 mod result;
 mod script;

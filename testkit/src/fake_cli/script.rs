@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::canned;
+use super::hooks;
 use super::result::FakeResult;
 
 /// A fake CLI's behaviour: steps run in order, and automatic answers to the SDK's control
@@ -160,6 +161,42 @@ pub enum Step {
         /// The steps run when it does not.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         otherwise: Vec<Step>,
+    },
+    /// Calls the hooks the SDK registered for `event` in its `initialize` request: waits until
+    /// that request has arrived, sends a `hook_callback` request with `input` to every callback id
+    /// registered for `event` whose matcher accepts `match_query` (all of the event's callbacks
+    /// when `match_query` is `None`), then waits for all their answers. The requests have the ids
+    /// `request_id`, `<request_id>-2`, `<request_id>-3`, … in registration order. With no such
+    /// callback it sends nothing and goes on, as the real CLI calls nothing.
+    ///
+    /// Built with [`Script::hook`] and its short forms, which also explain the matchers. Its JSON
+    /// form:
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, Step};
+    ///
+    /// let script: Script = serde_json::from_str(r#"{"steps": [
+    ///     {"step": "answer_initialize"},
+    ///     {"step": "call_hooks", "request_id": "h1", "event": "SessionStart",
+    ///      "match_query": "startup",
+    ///      "input": {"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup"}}
+    /// ]}"#).unwrap();
+    /// assert!(matches!(&script.steps[1], Step::CallHooks { tool_use_id: None, .. }));
+    /// ```
+    CallHooks {
+        /// The id of the first `hook_callback` request.
+        request_id: String,
+        /// The hook event, e.g. `PreToolUse`.
+        event: String,
+        /// What the registered matchers are tested against: the tool name for tool events, or
+        /// e.g. `SessionStart`'s `source`; `None` calls every callback of the event.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_query: Option<String>,
+        /// The hook input sent to every callback.
+        input: Value,
+        /// The request's `tool_use_id` (`null` when `None`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
     },
 }
 
@@ -817,6 +854,183 @@ impl Script {
         self.request_and_wait(
             request_id,
             json!({"subtype": "mcp_message", "server_name": server_name, "message": message}),
+        )
+    }
+
+    /// Calls the hooks the SDK registered for `event` (see [`Step::CallHooks`]): at run time,
+    /// once the SDK's `initialize` request has arrived, a `hook_callback` request goes to each
+    /// callback id registered there for `event` whose matcher accepts `tool_name`, and the fake
+    /// CLI waits for every answer. The requests' ids are `request_id`, then `<request_id>-2`, …
+    /// If the SDK registered no matching hook, nothing is sent (as the real CLI calls nothing)
+    /// and the script goes on; a [`Script::branch`] on `request_id` would then be a mistake.
+    ///
+    /// The input has the fields of the real CLI's: `session_id`, `transcript_path`, `cwd`,
+    /// `prompt_id`, `permission_mode`, `effort` (not for `UserPromptSubmit`),
+    /// `hook_event_name`, `tool_name` when given, then `fields` (which can replace any of them).
+    /// Give tool events their `tool_input` and `tool_use_id` in `fields`; the request's own
+    /// `tool_use_id` is the input's, or else a made-up UUID, as the CLI sends for other events.
+    ///
+    /// Matchers, as the CLI reads them: none, `""` and `"*"` match every tool; a matcher of only
+    /// letters, digits, `_` and `|` is a `|`-separated list of exact tool names (`"Write|Edit"`
+    /// does not match `NotebookEdit`); anything else is a regular expression searched for in the
+    /// tool name (`"mcp__calc__.*"`, `"^Bash$"`). The fake CLI evaluates the part of regular
+    /// expressions that tool-name matchers use: `|`, `^`, `$`, `.`, `*`, `+`, `?` and `\`
+    /// escapes of punctuation. It does not call the callbacks of a matcher beyond that (groups,
+    /// `[…]` classes, `{n}`, `\d`…) and says so on stderr. With `tool_name` `None`, every
+    /// callback registered for the event is called, as the CLI does for events that take no
+    /// matcher (`Stop`, `UserPromptSubmit`, …). For an event whose matchers the CLI tests
+    /// against something else (`SessionStart`'s `source`, for one), add a [`Step::CallHooks`]
+    /// with that as its `match_query`.
+    ///
+    /// # Panics
+    ///
+    /// If `fields` is neither a JSON object nor `null`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new().answer_initialize().hook(
+    ///     "h1",
+    ///     "PostToolUseFailure",
+    ///     Some("Bash"),
+    ///     json!({"tool_input": {"command": "make"}, "tool_use_id": "toolu_1", "error": "exit 2"}),
+    /// );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn hook(
+        self,
+        request_id: &str,
+        event: &str,
+        tool_name: Option<&str>,
+        fields: Value,
+    ) -> Self {
+        let input = hooks::input(event, tool_name, fields);
+        let tool_use_id = input
+            .get("tool_use_id")
+            .and_then(Value::as_str)
+            .map_or_else(|| canned::uuid(self.next_n()), str::to_owned);
+        self.step(Step::CallHooks {
+            request_id: request_id.to_owned(),
+            event: event.to_owned(),
+            match_query: tool_name.map(str::to_owned),
+            input,
+            tool_use_id: Some(tool_use_id),
+        })
+    }
+
+    /// Calls the SDK's `PreToolUse` hooks for `tool_use`, before it runs (see [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// // A PreToolUse hook of the app may block the command.
+    /// let rm = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf build"}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&rm)
+    ///     .pre_tool_use_hook("h1", &rm)
+    ///     .branch(
+    ///         "h1",
+    ///         Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny")),
+    ///         |blocked| blocked.emit_tool_error(&rm, "PreToolUse:Bash hook error: blocked"),
+    ///         |ran| ran.emit_tool_result(&rm, ""),
+    ///     )
+    ///     .emit_result("finished");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn pre_tool_use_hook(self, request_id: &str, tool_use: &ToolUse) -> Self {
+        self.hook(
+            request_id,
+            "PreToolUse",
+            Some(&tool_use.name),
+            json!({"tool_input": tool_use.input, "tool_use_id": tool_use.id}),
+        )
+    }
+
+    /// Calls the SDK's `PostToolUse` hooks for `tool_use`, which returned `tool_response` (see
+    /// [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&ls)
+    ///     .post_tool_use_hook("h2", &ls, json!({"stdout": "src", "stderr": "", "interrupted": false}))
+    ///     .emit_tool_result(&ls, "src");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn post_tool_use_hook(
+        self,
+        request_id: &str,
+        tool_use: &ToolUse,
+        tool_response: Value,
+    ) -> Self {
+        self.hook(
+            request_id,
+            "PostToolUse",
+            Some(&tool_use.name),
+            json!({"tool_input": tool_use.input, "tool_response": tool_response,
+                   "tool_use_id": tool_use.id}),
+        )
+    }
+
+    /// Calls the SDK's `UserPromptSubmit` hooks for `prompt`, before the turn starts (see
+    /// [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Script;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .user_prompt_submit_hook("h1", "hello")
+    ///     .emit_system_init()
+    ///     .emit_assistant_text("hi")
+    ///     .emit_result("hi");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn user_prompt_submit_hook(self, request_id: &str, prompt: &str) -> Self {
+        self.hook(
+            request_id,
+            "UserPromptSubmit",
+            None,
+            json!({"prompt": prompt}),
+        )
+    }
+
+    /// Calls the SDK's `Stop` hooks at the end of a turn whose last assistant text was
+    /// `last_assistant_message` (see [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Script;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_assistant_text("done")
+    ///     .stop_hook("h1", "done")
+    ///     .emit_result("done");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn stop_hook(self, request_id: &str, last_assistant_message: &str) -> Self {
+        self.hook(
+            request_id,
+            "Stop",
+            None,
+            json!({"stop_hook_active": false, "last_assistant_message": last_assistant_message,
+                   "background_tasks": [], "session_crons": []}),
         )
     }
 

@@ -954,3 +954,257 @@ fn requests_held_for_the_arm_not_taken_are_answered_automatically() {
         assert_eq!(out[0]["response"]["response"]["model"], model);
     }
 }
+
+/// The recorded `initialize` request of `hooks.jsonl`, with another request id.
+fn hooks_initialize() -> Value {
+    let mut init = recorded_msg("hooks.jsonl", |from_sdk, m| {
+        from_sdk && m["type"] == "control_request"
+    });
+    init["request_id"] = json!("sdk-init");
+    init
+}
+
+/// The recorded `hook_callback` request of `hooks.jsonl` for `event`.
+fn recorded_hook_request(event: &str) -> Value {
+    recorded_msg("hooks.jsonl", |from_sdk, m| {
+        !from_sdk && m.pointer("/request/input/hook_event_name") == Some(&json!(event))
+    })
+}
+
+#[test]
+fn hooks_registered_in_initialize_are_called_with_inputs_like_the_cli() {
+    let recorded_use = recorded_msg("hooks.jsonl", |_, m| {
+        m.pointer("/message/content/0/type") == Some(&json!("tool_use"))
+    });
+    let block = &recorded_use["message"]["content"][0];
+    let bash = ToolUse::new(
+        block["id"].as_str().unwrap(),
+        "Bash",
+        block["input"].clone(),
+    );
+    let recorded_post = recorded_hook_request("PostToolUse");
+    let tool_response = recorded_post["request"]["input"]["tool_response"].clone();
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .user_prompt_submit_hook("h0", "BASH:echo hooked")
+        .emit_tool_use(&bash)
+        .pre_tool_use_hook("h1", &bash)
+        .post_tool_use_hook("h2", &bash, tool_response)
+        .emit_assistant_text("done: hooked")
+        .stop_hook("h3", "done: hooked")
+        .emit_result("done: hooked");
+    let mut sdk = Sdk::new(script);
+    sdk.send(hooks_initialize());
+    sdk.send(user("BASH:echo hooked"));
+    for (event, id, expected_kinds) in [
+        (
+            "UserPromptSubmit",
+            "h0",
+            vec!["control_response", "control_request"],
+        ),
+        ("PreToolUse", "h1", vec!["assistant", "control_request"]),
+        ("PostToolUse", "h2", vec!["control_request"]),
+        ("Stop", "h3", vec!["assistant", "control_request"]),
+    ] {
+        let out = sdk.lines();
+        let kinds: Vec<&str> = out.iter().map(|m| m["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, expected_kinds, "{event}");
+        let sent = out.last().unwrap();
+        let recorded = recorded_hook_request(event);
+        assert_eq!(sent["request_id"], id);
+        assert_eq!(sent["request"]["subtype"], "hook_callback");
+        assert_eq!(
+            sent["request"]["callback_id"], recorded["request"]["callback_id"],
+            "{event}"
+        );
+        // The recording's session details, and the PostToolUse duration, are its own.
+        let mut expected = recorded["request"]["input"].clone();
+        for key in ["session_id", "transcript_path", "cwd", "prompt_id"] {
+            expected[key] = sent["request"]["input"][key].clone();
+        }
+        expected.as_object_mut().unwrap().remove("duration_ms");
+        assert_eq!(sent["request"]["input"], expected, "{event}");
+        assert_eq!(sent["request"]["input"]["session_id"], canned::SESSION_ID);
+        let tool_use_id = sent["request"]["tool_use_id"].as_str().unwrap();
+        if event.contains("ToolUse") {
+            assert_eq!(tool_use_id, bash.id);
+        } else {
+            assert_eq!(
+                tool_use_id.len(),
+                36,
+                "a UUID, as the CLI sends: {tool_use_id}"
+            );
+        }
+        assert_eq!(
+            sdk.cli.waiting_for(),
+            Some(format!(
+                "the SDK's answers to {event} hook callbacks [{id:?}]"
+            ))
+        );
+        sdk.send(answer(id, json!({"continue": true})));
+    }
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["type"], "result");
+}
+
+fn initialize_with_hooks(hooks: Value) -> Value {
+    json!({"type":"control_request","request_id":"init","request":{"subtype":"initialize","hooks":hooks}})
+}
+
+#[test]
+fn a_hook_step_calls_the_matching_callbacks_and_waits_for_all_their_answers() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({"command":"ls"}));
+    let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a":1}));
+    let write = ToolUse::new("toolu_3", "Write", json!({"file_path":"x"}));
+    let script = Script::new()
+        .answer_initialize()
+        .pre_tool_use_hook("h1", &bash)
+        .pre_tool_use_hook("h2", &add)
+        .pre_tool_use_hook("h3", &write)
+        .emit_assistant_text("end");
+    let mut sdk = Sdk::new(script);
+    sdk.send(initialize_with_hooks(json!({
+        "PreToolUse": [
+            {"matcher": "Bash", "hookCallbackIds": ["hook_0", "hook_1"], "timeout": 30},
+            {"matcher": "Read", "hookCallbackIds": ["hook_2"]},
+            {"matcher": "mcp__calc__.*", "hookCallbackIds": ["hook_3"]},
+            {"matcher": null, "hookCallbackIds": ["hook_4"]},
+        ],
+        "PostToolUse": [{"matcher": null, "hookCallbackIds": ["hook_5"]}],
+    })));
+    let called = |out: &[Value]| -> Vec<(String, String)> {
+        out.iter()
+            .filter(|m| m["type"] == "control_request")
+            .map(|m| {
+                (
+                    m["request_id"].as_str().unwrap().to_owned(),
+                    m["request"]["callback_id"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    };
+    let out = sdk.lines();
+    assert_eq!(
+        called(&out),
+        pairs(&[("h1", "hook_0"), ("h1-2", "hook_1"), ("h1-3", "hook_4")])
+    );
+    sdk.send(answer("h1-3", json!({})));
+    sdk.send(answer("h1", json!({})));
+    assert!(sdk.lines().is_empty(), "one answer is missing");
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some(r#"the SDK's answers to PreToolUse hook callbacks ["h1-2"]"#)
+    );
+    sdk.send(answer("h1-2", json!({})));
+    assert_eq!(
+        called(&sdk.lines()),
+        pairs(&[("h2", "hook_3"), ("h2-2", "hook_4")])
+    );
+    sdk.send(answer("h2", json!({})));
+    sdk.send(answer("h2-2", json!({})));
+    assert_eq!(called(&sdk.lines()), pairs(&[("h3", "hook_4")]));
+    sdk.send(answer("h3", json!({})));
+    assert_eq!(sdk.lines()[0]["message"]["content"][0]["text"], "end");
+}
+
+#[test]
+fn with_no_matching_hook_registered_a_hook_step_sends_nothing() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({}));
+    for hooks in [
+        Value::Null,
+        json!({"Stop": [{"matcher": null, "hookCallbackIds": ["hook_0"]}]}),
+        json!({"PreToolUse": [{"matcher": "Read|Write", "hookCallbackIds": ["hook_0"]}]}),
+    ] {
+        let script = Script::new()
+            .answer_initialize()
+            .pre_tool_use_hook("h1", &bash)
+            .emit_assistant_text("next");
+        let mut sdk = Sdk::new(script);
+        sdk.send(initialize_with_hooks(hooks.clone()));
+        let out = sdk.lines();
+        assert_eq!(out.len(), 2, "{hooks}");
+        assert_eq!(out[1]["type"], "assistant", "{hooks}");
+        assert_eq!(sdk.stderr(), "");
+    }
+}
+
+#[test]
+fn a_hook_step_waits_for_initialize_to_learn_the_hooks() {
+    let script = Script::new()
+        .stop_hook("h1", "bye")
+        .emit_assistant_text("after");
+    let mut sdk = Sdk::new(script);
+    assert!(sdk.lines().is_empty());
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some("an initialize request (to call the Stop hooks it registers)")
+    );
+    sdk.send(initialize_with_hooks(
+        json!({"Stop": [{"matcher": null, "hookCallbackIds": ["hook_9"]}]}),
+    ));
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["request"]["callback_id"], "hook_9");
+    assert_eq!(out[0]["request"]["input"]["last_assistant_message"], "bye");
+}
+
+#[test]
+fn a_matcher_beyond_the_supported_regex_subset_is_reported_not_called() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({}));
+    let script = Script::new()
+        .answer_initialize()
+        .pre_tool_use_hook("h1", &bash)
+        .emit_assistant_text("next");
+    let mut sdk = Sdk::new(script);
+    sdk.send(initialize_with_hooks(json!({"PreToolUse": [
+        {"matcher": "(Bash|Read)", "hookCallbackIds": ["hook_0"]},
+        {"matcher": "^Ba", "hookCallbackIds": ["hook_1"]},
+    ]})));
+    let out = sdk.lines();
+    assert_eq!(out[1]["request"]["callback_id"], "hook_1");
+    assert_eq!(out.len(), 2);
+    assert_eq!(
+        sdk.stderr(),
+        "fake-claude: not calling the PreToolUse hooks with matcher \"(Bash|Read)\": a regular \
+         expression this fake does not evaluate\n"
+    );
+}
+
+#[test]
+fn a_branch_on_a_hook_answer() {
+    let rm = ToolUse::new("toolu_1", "Bash", json!({"command":"rm -rf build"}));
+    let script = || {
+        Script::new()
+            .answer_initialize()
+            .pre_tool_use_hook("h1", &rm)
+            .branch(
+                "h1",
+                Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny")),
+                |blocked| blocked.emit_tool_error(&rm, "PreToolUse:Bash hook error: no"),
+                |ran| ran.emit_tool_result(&rm, ""),
+            )
+    };
+    let recorded_answer = recorded_msg("hook_deny.jsonl", |from_sdk, m| {
+        from_sdk && m["type"] == "control_response"
+    });
+    for (body, is_error) in [
+        (recorded_answer["response"]["response"].clone(), true),
+        (json!({"continue": true}), false),
+    ] {
+        let mut sdk = Sdk::new(script());
+        sdk.send(initialize_with_hooks(
+            json!({"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}]}),
+        ));
+        assert_eq!(sdk.lines().len(), 2);
+        sdk.send(answer("h1", body));
+        let out = sdk.lines();
+        assert_eq!(out[0]["message"]["content"][0]["is_error"], is_error);
+    }
+}
