@@ -857,6 +857,57 @@ impl Script {
         )
     }
 
+    /// Calls a tool of one of the SDK's in-process MCP servers, as the CLI does when the model
+    /// uses it: an `mcp_message` request to the server holding the JSON-RPC `tools/call` of the
+    /// tool with `tool_use`'s input (and its id in `_meta`), then waits for the answer. Its
+    /// answer can be tested with [`Script::branch`], e.g. for `/mcp_response/result/isError`.
+    ///
+    /// # Panics
+    ///
+    /// If `tool_use`'s name is not an MCP tool's, `mcp__<server>__<tool>` (see [`ToolUse::mcp`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let add = ToolUse::mcp("toolu_1", "calc", "add", json!({"a": 2, "b": 40}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&add)
+    ///     .call_tool("m1", &add)
+    ///     .branch(
+    ///         "m1",
+    ///         Condition::equals("/mcp_response/result/content/0/text", json!("42")),
+    ///         |right| right.emit_tool_result(&add, "42").emit_result("2 + 40 = 42"),
+    ///         |wrong| wrong.emit_result("the tool is broken"),
+    ///     );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn call_tool(self, request_id: &str, tool_use: &ToolUse) -> Self {
+        let (server, tool) = tool_use
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "call_tool needs an MCP tool named mcp__<server>__<tool>, not {:?}",
+                    tool_use.name
+                )
+            });
+        let id = self.next_n();
+        let message = json!({
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": tool_use.input,
+                       "_meta": {"claudecode/toolUseId": tool_use.id, "progressToken": id}},
+            "jsonrpc": "2.0",
+            "id": id,
+        });
+        let server = server.to_owned();
+        self.mcp_message(request_id, &server, message)
+    }
+
     /// Calls the hooks the SDK registered for `event` (see [`Step::CallHooks`]): at run time,
     /// once the SDK's `initialize` request has arrived, a `hook_callback` request goes to each
     /// callback id registered there for `event` whose matcher accepts `tool_name`, and the fake

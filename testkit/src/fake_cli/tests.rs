@@ -1208,3 +1208,193 @@ fn a_branch_on_a_hook_answer() {
         assert_eq!(out[0]["message"]["content"][0]["is_error"], is_error);
     }
 }
+
+#[test]
+fn call_tool_sends_a_tools_call_like_the_cli_and_waits_for_the_answer() {
+    let recorded_call = recorded_msg("sdk_mcp.jsonl", |from_sdk, m| {
+        !from_sdk && m.pointer("/request/message/method") == Some(&json!("tools/call"))
+    });
+    let recorded_answer = recorded_msg("sdk_mcp.jsonl", |from_sdk, m| {
+        from_sdk && m.pointer("/response/request_id") == Some(&recorded_call["request_id"])
+    });
+    let message = &recorded_call["request"]["message"];
+    let add = ToolUse::mcp(
+        message["params"]["_meta"]["claudecode/toolUseId"]
+            .as_str()
+            .unwrap(),
+        "calc",
+        "add",
+        message["params"]["arguments"].clone(),
+    );
+    let script = Script::new().call_tool("m1", &add).branch(
+        "m1",
+        Condition::equals("/mcp_response/result/content/0/text", json!("42")),
+        |right| right.emit_tool_result(&add, "42"),
+        |wrong| wrong.emit_tool_error(&add, "wrong"),
+    );
+    let mut sdk = Sdk::new(script);
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    let sent = &out[0];
+    assert_eq!(sent["request_id"], "m1");
+    assert_eq!(sent["request"]["subtype"], "mcp_message");
+    assert_eq!(sent["request"]["server_name"], "calc");
+    let id = sent["request"]["message"]["id"].clone();
+    assert!(id.is_u64());
+    assert_eq!(
+        sent["request"]["message"]["params"]["_meta"]["progressToken"],
+        id
+    );
+    let mut expected = message.clone();
+    expected["id"] = id.clone();
+    expected["params"]["_meta"]["progressToken"] = id;
+    assert_eq!(sent["request"]["message"], expected);
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some(r#"an SDK line matching ControlResponse { request_id: "m1" }"#)
+    );
+    let mut reply = recorded_answer.clone();
+    reply["response"]["request_id"] = json!("m1");
+    sdk.send(reply);
+    let out = sdk.lines();
+    assert_eq!(out[0]["message"]["content"][0]["content"], "42");
+    assert_eq!(out[0]["message"]["content"][0]["is_error"], false);
+}
+
+#[test]
+#[should_panic(expected = "call_tool needs an MCP tool named mcp__<server>__<tool>, not \"Bash\"")]
+fn call_tool_of_a_tool_that_is_not_mcp_panics() {
+    let _ = Script::new().call_tool("m1", &ToolUse::new("t", "Bash", json!({})));
+}
+
+#[test]
+fn new_steps_round_trip_through_json_and_run_the_same() {
+    let ls = ToolUse::new("toolu_1", "Bash", json!({"command":"ls"}));
+    let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a":2,"b":40}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .user_prompt_submit_hook("h0", "hi")
+        .emit_tool_use(&ls)
+        .pre_tool_use_hook("h1", &ls)
+        .can_use_tool_then(
+            "p1",
+            &ls,
+            |yes| {
+                yes.emit_tool_result(&ls, "src").post_tool_use_hook(
+                    "h2",
+                    &ls,
+                    json!({"stdout":"src"}),
+                )
+            },
+            |no| {
+                no.emit_tool_error(&ls, "no")
+                    .emit_result_with(FakeResult::error_during_execution())
+            },
+        )
+        .call_tool("m1", &add)
+        .branch(
+            "m1",
+            Condition::equals("/mcp_response/result/isError", json!(true)),
+            |failed| failed.emit_result_with(FakeResult::error("error_during_execution")),
+            |ok| {
+                ok.stop_hook("h3", "42")
+                    .emit_result_with(FakeResult::success("42").cost_usd(0.5))
+            },
+        )
+        .hook(
+            "h4",
+            "Notification",
+            None,
+            json!({"message": "hi", "notification_type": "idle"}),
+        );
+    let text = serde_json::to_string(&script).unwrap();
+    let back: Script = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, script);
+
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let branch = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["step"] == "branch")
+        .unwrap();
+    assert_eq!(branch["request_id"], "p1");
+    assert_eq!(branch["when"], json!({"kind": "allowed"}));
+    assert_eq!(branch["then"][0]["step"], "emit");
+    assert_eq!(branch["then"][1]["step"], "call_hooks");
+    assert_eq!(branch["otherwise"].as_array().unwrap().len(), 2);
+    let equals = &v["steps"].as_array().unwrap().iter().rev().nth(1).unwrap()["when"];
+    assert_eq!(
+        *equals,
+        json!({"kind": "equals", "pointer": "/mcp_response/result/isError", "value": true})
+    );
+    let hook = v["steps"].as_array().unwrap().last().unwrap();
+    assert_eq!(hook["step"], "call_hooks");
+    assert_eq!(hook["event"], "Notification");
+    assert!(hook.get("match_query").is_none());
+    assert_eq!(hook["input"]["notification_type"], "idle");
+    let pre = &v["steps"][4];
+    assert_eq!(
+        (
+            pre["step"].as_str(),
+            pre["match_query"].as_str(),
+            pre["tool_use_id"].as_str()
+        ),
+        (Some("call_hooks"), Some("Bash"), Some("toolu_1"))
+    );
+
+    // The same SDK lines get the same answers from both.
+    let run = |script: Script| {
+        let mut sdk = Sdk::new(script);
+        sdk.send(initialize_with_hooks(json!({
+            "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}],
+            "PostToolUse": [{"matcher": null, "hookCallbackIds": ["hook_1"]}],
+            "Stop": [{"matcher": null, "hookCallbackIds": ["hook_2"]}],
+            "Notification": [{"matcher": null, "hookCallbackIds": ["hook_3"]}],
+        })));
+        sdk.send(user("hi"));
+        for id in ["h1", "p1", "h2", "m1", "h3", "h4"] {
+            if id == "p1" {
+                sdk.send(allow(id));
+            } else if id == "m1" {
+                sdk.send(answer(
+                    id,
+                    json!({"mcp_response": {"result": {"isError": false}}}),
+                ));
+            } else {
+                sdk.send(answer(id, json!({})));
+            }
+        }
+        sdk.cli.handle_stdin_eof();
+        (sdk.lines(), sdk.cli.poll_exit())
+    };
+    let (original, exit) = run(script);
+    assert_eq!(exit, Some(0));
+    let kinds: Vec<String> = original
+        .iter()
+        .map(|m| {
+            format!(
+                "{}/{}",
+                m["type"].as_str().unwrap(),
+                m["request_id"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "control_response/",
+            "assistant/",
+            "control_request/h1",
+            "control_request/p1",
+            "user/",
+            "control_request/h2",
+            "control_request/m1",
+            "control_request/h3",
+            "result/",
+            "control_request/h4",
+        ]
+    );
+    assert_eq!(run(back), (original, exit));
+}
