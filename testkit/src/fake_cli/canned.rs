@@ -9,6 +9,9 @@ pub const SESSION_ID: &str = "00000000-0000-4000-8000-0000000000aa";
 /// The model name the canned messages use.
 pub const MODEL: &str = "claude-opus-5-5";
 
+/// The `timestamp` of canned messages that carry one.
+const TIMESTAMP: &str = "2026-11-22T03:17:36.933Z";
+
 fn template(text: &str) -> Value {
     // The templates are files of this crate, checked by the tests below.
     serde_json::from_str(text).expect("canned template is valid JSON")
@@ -40,6 +43,36 @@ pub fn assistant_text(text: &str, uuid_n: u64) -> Value {
     msg["session_id"] = json!(SESSION_ID);
     msg["uuid"] = json!(uuid(uuid_n));
     msg
+}
+
+/// An `assistant` message with one `tool_use` block.
+pub(crate) fn assistant_tool_use(id: &str, name: &str, input: &Value, uuid_n: u64) -> Value {
+    let mut msg = assistant_text("", uuid_n);
+    msg["message"]["content"] =
+        json!([{"type": "tool_use", "id": id, "name": name, "input": input}]);
+    msg
+}
+
+/// A `user` message with one `tool_result` block for `tool_use_id`, as the CLI prints a tool's
+/// output (`is_error: false`) or a refusal or failure (`is_error: true`, and `tool_use_result`
+/// reads `Error: <text>`).
+pub(crate) fn tool_result(tool_use_id: &str, text: &str, is_error: bool, uuid_n: u64) -> Value {
+    let tool_use_result = if is_error {
+        format!("Error: {text}")
+    } else {
+        text.to_owned()
+    };
+    json!({
+        "type": "user",
+        "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": tool_use_id, "content": text, "is_error": is_error},
+        ]},
+        "parent_tool_use_id": null,
+        "session_id": SESSION_ID,
+        "uuid": uuid(uuid_n),
+        "timestamp": TIMESTAMP,
+        "tool_use_result": tool_use_result,
+    })
 }
 
 /// A `result` message of subtype `success` with this final text.

@@ -1,12 +1,13 @@
 //! The fake CLI as a sans-IO state machine: bytes from the SDK in, bytes for stdout/stderr out,
 //! plus the sleeps and the exit it asks for.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::canned;
+use super::hooks;
 use super::script::{Answer, Matcher, Script, Step};
 
 /// How many bytes one [`FakeCli::poll_stdout`] chunk of a flood holds, at most (one line more
@@ -24,6 +25,30 @@ enum Output {
     },
 }
 
+/// Steps being run: the script's own, or the chosen arm of a [`Step::Branch`].
+#[derive(Debug)]
+struct Frame {
+    steps: Vec<Step>,
+    /// Index of the next step to run.
+    next: usize,
+}
+
+impl Frame {
+    fn remaining(&self) -> &[Step] {
+        &self.steps[self.next.min(self.steps.len())..]
+    }
+}
+
+/// What running a step came to.
+enum Progress {
+    /// Done; go on with the next step.
+    Done,
+    /// It must wait for input.
+    Wait,
+    /// Done; run these steps (a branch's arm), then the next one.
+    Enter(Vec<Step>),
+}
+
 /// The CLI side of the stream-json protocol, driven by a [`Script`], with no I/O of its own.
 ///
 /// Feed it what the SDK writes ([`handle_stdin`](Self::handle_stdin),
@@ -36,8 +61,10 @@ enum Output {
 /// Automatic answers: an SDK `control_request` is answered at once from
 /// [`Script::auto_answers`] (or [`Script::default_answer`]) unless a remaining step still waits
 /// for a request of that subtype ([`Step::AnswerInitialize`] or an [`Step::Expect`] with
-/// [`Matcher::ControlRequest`]) that no already received request satisfies. Like the real CLI, a
-/// line from the SDK that is not JSON makes it print an error on stderr and exit 1.
+/// [`Matcher::ControlRequest`]) that no already received request satisfies. For a
+/// [`Step::Branch`] not yet decided, the arm that waits for more such requests counts; once it is
+/// decided, requests held for the other arm only are answered automatically. Like the real CLI,
+/// a line from the SDK that is not JSON makes it print an error on stderr and exit 1.
 ///
 /// ```
 /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
@@ -57,9 +84,10 @@ enum Output {
 /// ```
 #[derive(Debug)]
 pub struct FakeCli {
+    /// The script, for its automatic answers (its steps are in `frames`).
     script: Script,
-    /// Index of the next step to run.
-    next_step: usize,
+    /// The steps being run: the script's at the bottom, the arms of branches being run above.
+    frames: Vec<Frame>,
     /// Bytes of an SDK line not yet ended by `\n`.
     partial: Vec<u8>,
     /// SDK lines not consumed by a step or an automatic answer, in arrival order.
@@ -68,6 +96,16 @@ pub struct FakeCli {
     received: Vec<Value>,
     /// Bound name → (actual request id, subtype) of SDK requests matched by `Expect { bind }`.
     bindings: HashMap<String, (String, String)>,
+    /// Ids of the control requests the fake CLI has written.
+    sent_requests: HashSet<String>,
+    /// The SDK's answers to those requests that steps took from the inbox, by request id.
+    answers: HashMap<String, Value>,
+    /// `request.hooks` of the SDK's latest `initialize` request (`Null` if it registered none);
+    /// `None` until one arrives.
+    registered_hooks: Option<Value>,
+    /// The ids of the `hook_callback` requests a running [`Step::CallHooks`] sent and still
+    /// waits for the answers to; `None` when no such step has sent its requests.
+    hook_answers_pending: Option<Vec<String>>,
     stdout: VecDeque<Output>,
     stderr: VecDeque<Vec<u8>>,
     stdin_closed: bool,
@@ -81,14 +119,19 @@ pub struct FakeCli {
 
 impl FakeCli {
     /// Starts the script: steps that need no input (e.g. leading `Emit`s) run at once.
-    pub fn new(script: Script) -> Self {
+    pub fn new(mut script: Script) -> Self {
+        let steps = std::mem::take(&mut script.steps);
         let mut cli = Self {
             script,
-            next_step: 0,
+            frames: vec![Frame { steps, next: 0 }],
             partial: Vec::new(),
             inbox: Vec::new(),
             received: Vec::new(),
             bindings: HashMap::new(),
+            sent_requests: HashSet::new(),
+            answers: HashMap::new(),
+            registered_hooks: None,
+            hook_answers_pending: None,
             stdout: VecDeque::new(),
             stderr: VecDeque::new(),
             stdin_closed: false,
@@ -184,18 +227,46 @@ impl FakeCli {
     }
 
     /// What the script is waiting for, if it is blocked on the SDK (for failure messages).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let script = Script::new().can_use_tool_then("p1", &ls, |s| s, |s| s);
+    /// let cli = FakeCli::new(script);
+    /// assert_eq!(cli.waiting_for().as_deref(),
+    ///     Some("the SDK's answer to request \"p1\" (for a branch)"));
+    /// ```
     pub fn waiting_for(&self) -> Option<String> {
         if self.exit_code.is_some() || self.hung {
             return None;
         }
-        match self.script.steps.get(self.next_step) {
+        if self.sleeping {
+            return Some("the end of a sleep".to_owned());
+        }
+        match self.current_step() {
             None => Some("stdin to close (script finished)".to_owned()),
             Some(Step::AnswerInitialize { .. }) => Some("an initialize request".to_owned()),
             Some(Step::Expect { matcher, .. }) => Some(format!("an SDK line matching {matcher:?}")),
             Some(Step::ExpectEof) => Some("stdin to close".to_owned()),
-            Some(_) if self.sleeping => Some("the end of a sleep".to_owned()),
+            Some(Step::Branch { request_id, .. }) => Some(format!(
+                "the SDK's answer to request {request_id:?} (for a branch)"
+            )),
+            Some(Step::CallHooks { event, .. }) => Some(match &self.hook_answers_pending {
+                None => format!("an initialize request (to call the {event} hooks it registers)"),
+                Some(ids) => format!("the SDK's answers to {event} hook callbacks {ids:?}"),
+            }),
             Some(_) => None,
         }
+    }
+
+    /// The step to run next: the first one left in the innermost frame that has one.
+    fn current_step(&self) -> Option<&Step> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|frame| frame.remaining().first())
     }
 
     fn push_line(&mut self, mut line: Vec<u8>) {
@@ -226,6 +297,12 @@ impl FakeCli {
                 return;
             }
         };
+        if value.get("type").and_then(Value::as_str) == Some("control_request")
+            && value.pointer("/request/subtype").and_then(Value::as_str) == Some("initialize")
+        {
+            let hooks = value.pointer("/request/hooks").cloned();
+            self.registered_hooks = Some(hooks.unwrap_or(Value::Null));
+        }
         self.received.push(value.clone());
         if !self.hung && !self.try_auto_answer(&value) {
             self.inbox.push(value);
@@ -248,6 +325,12 @@ impl FakeCli {
         if self.steps_waiting_for(subtype) > queued {
             return false;
         }
+        self.answer_automatically(line, subtype)
+    }
+
+    /// Writes the automatic answer to an SDK control request, if the script has one; returns
+    /// whether it did.
+    fn answer_automatically(&mut self, line: &Value, subtype: &str) -> bool {
         let answer = self
             .script
             .auto_answers
@@ -260,60 +343,116 @@ impl FakeCli {
         true
     }
 
-    /// How many remaining steps wait for an SDK control request of `subtype`.
-    fn steps_waiting_for(&self, subtype: &str) -> usize {
-        self.script.steps[self.next_step.min(self.script.steps.len())..]
-            .iter()
-            .filter(|step| match step {
-                Step::AnswerInitialize { .. } => subtype == "initialize",
-                Step::Expect {
-                    matcher: Matcher::ControlRequest { subtype: s },
-                    ..
-                } => s == subtype,
-                _ => false,
-            })
-            .count()
+    /// Answers automatically the SDK requests held for steps that will no longer run (after a
+    /// branch chose its arm): of each subtype, the earliest as many as steps still wait for stay.
+    fn answer_held_requests(&mut self) {
+        let mut kept: HashMap<String, usize> = HashMap::new();
+        let mut index = 0;
+        while index < self.inbox.len() {
+            let line = &self.inbox[index];
+            if line.get("type").and_then(Value::as_str) == Some("control_request") {
+                let subtype = line
+                    .pointer("/request/subtype")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let waiting = self.steps_waiting_for(&subtype);
+                let seen = kept.entry(subtype.clone()).or_default();
+                if *seen >= waiting {
+                    let line = line.clone();
+                    if self.answer_automatically(&line, &subtype) {
+                        self.inbox.remove(index);
+                        continue;
+                    }
+                }
+                *seen += 1;
+            }
+            index += 1;
+        }
     }
 
-    /// Removes and returns the first inbox line matching.
+    /// How many remaining steps wait for an SDK control request of `subtype` (of an undecided
+    /// branch, the arm that waits for more).
+    fn steps_waiting_for(&self, subtype: &str) -> usize {
+        self.frames
+            .iter()
+            .map(|frame| count_waiting(frame.remaining(), subtype))
+            .sum()
+    }
+
+    /// Removes and returns the first inbox line matching; an answer to a request of the fake CLI
+    /// is also kept in `answers`.
     fn take_from_inbox(&mut self, matcher: &Matcher) -> Option<Value> {
         let index = self.inbox.iter().position(|l| matcher.matches(l))?;
-        Some(self.inbox.remove(index))
+        let line = self.inbox.remove(index);
+        if line.get("type").and_then(Value::as_str) == Some("control_response") {
+            if let Some(id) = line.pointer("/response/request_id").and_then(Value::as_str) {
+                self.answers.insert(id.to_owned(), line.clone());
+            }
+        }
+        Some(line)
+    }
+
+    /// The SDK's answer to the fake CLI's request `request_id`, if it has arrived.
+    fn answer_to(&mut self, request_id: &str) -> Option<&Value> {
+        self.take_from_inbox(&Matcher::ControlResponse {
+            request_id: request_id.to_owned(),
+        });
+        self.answers.get(request_id)
     }
 
     /// Runs steps until one must wait (or the script exits, hangs or sleeps).
     fn advance(&mut self) {
         while self.exit_code.is_none() && !self.hung && !self.sleeping {
-            let Some(step) = self.script.steps.get(self.next_step).cloned() else {
+            let frame = self.frames.last().expect("the script's frame stays");
+            let Some(step) = frame.remaining().first().cloned() else {
+                if self.frames.len() > 1 {
+                    self.frames.pop();
+                    continue;
+                }
                 if self.stdin_closed {
                     self.exit_code = Some(0);
                 }
                 return;
             };
-            if !self.run_step(step) {
-                if self.stdin_closed {
-                    let what = self.waiting_for().unwrap_or_default();
-                    self.stderr.push_back(
-                        format!("fake-claude: stdin closed while waiting for {what}\n")
-                            .into_bytes(),
-                    );
-                    self.exit_code = Some(1);
+            match self.run_step(step) {
+                Progress::Done => self.step_done(),
+                Progress::Enter(steps) => {
+                    self.step_done();
+                    self.frames.push(Frame { steps, next: 0 });
+                    self.answer_held_requests();
                 }
-                return;
+                Progress::Wait => {
+                    if self.stdin_closed && self.exit_code.is_none() {
+                        let what = self.waiting_for().unwrap_or_default();
+                        self.stderr.push_back(
+                            format!("fake-claude: stdin closed while waiting for {what}\n")
+                                .into_bytes(),
+                        );
+                        self.exit_code = Some(1);
+                    }
+                    return;
+                }
             }
-            self.next_step += 1;
         }
     }
 
-    /// Runs one step; `false` when it must wait for input.
-    fn run_step(&mut self, step: Step) -> bool {
+    fn step_done(&mut self) {
+        self.frames
+            .last_mut()
+            .expect("the script's frame stays")
+            .next += 1;
+    }
+
+    /// Runs one step.
+    fn run_step(&mut self, step: Step) -> Progress {
         match step {
             Step::AnswerInitialize { response } => {
                 let matcher = Matcher::ControlRequest {
                     subtype: "initialize".to_owned(),
                 };
                 let Some(line) = self.take_from_inbox(&matcher) else {
-                    return false;
+                    return Progress::Wait;
                 };
                 let body = response.unwrap_or_else(canned::initialize_response);
                 let reply = Answer::success(body).to_line(&request_id_of(&line), "initialize");
@@ -321,7 +460,7 @@ impl FakeCli {
             }
             Step::Expect { matcher, bind } => {
                 let Some(line) = self.take_from_inbox(&matcher) else {
-                    return false;
+                    return Progress::Wait;
                 };
                 if let Some(name) = bind {
                     let subtype = line
@@ -332,18 +471,18 @@ impl FakeCli {
                     self.bindings.insert(name, (request_id_of(&line), subtype));
                 }
             }
-            Step::ExpectEof => return self.stdin_closed,
+            Step::ExpectEof if !self.stdin_closed => return Progress::Wait,
+            Step::ExpectEof => {}
             Step::Emit { line } => {
                 let line = self.rewrite_bound_id(line);
+                self.note_emitted_request(&line);
                 self.push_line(line.into_bytes());
             }
             Step::SendRequest {
                 request_id,
                 request,
-            } => self.push_json(&serde_json::json!({
-                "type": "control_request", "request_id": request_id, "request": request,
-            })),
-            Step::Cancel { request_id } => self.push_json(&serde_json::json!({
+            } => self.send_request(request_id, request),
+            Step::Cancel { request_id } => self.push_json(&json!({
                 "type": "control_cancel_request", "request_id": request_id,
             })),
             Step::Respond { to, answer } => {
@@ -373,8 +512,96 @@ impl FakeCli {
             }
             Step::Exit { code } => self.exit_code = Some(code),
             Step::Hang => self.hung = true,
+            Step::Branch {
+                request_id,
+                when,
+                then,
+                otherwise,
+            } => {
+                if let Some(answer) = self.answer_to(&request_id) {
+                    return Progress::Enter(if when.holds(answer) { then } else { otherwise });
+                }
+                if !self.sent_requests.contains(&request_id) {
+                    self.stderr.push_back(
+                        format!(
+                            "fake-claude: the script branches on the answer to request \
+                             {request_id:?}, which it has not sent\n"
+                        )
+                        .into_bytes(),
+                    );
+                    self.exit_code = Some(1);
+                }
+                return Progress::Wait;
+            }
+            Step::CallHooks {
+                request_id,
+                event,
+                match_query,
+                input,
+                tool_use_id,
+            } => {
+                let mut pending = match self.hook_answers_pending.take() {
+                    Some(pending) => pending,
+                    None => {
+                        let Some(hooks) = &self.registered_hooks else {
+                            return Progress::Wait;
+                        };
+                        let found = hooks::callbacks(hooks, &event, match_query.as_deref());
+                        for matcher in found.unsupported {
+                            self.stderr.push_back(
+                                format!(
+                                    "fake-claude: not calling the {event} hooks with matcher \
+                                     {matcher:?}: a regular expression this fake does not \
+                                     evaluate\n"
+                                )
+                                .into_bytes(),
+                            );
+                        }
+                        let mut ids = Vec::new();
+                        for (index, callback_id) in found.ids.into_iter().enumerate() {
+                            let id = match index {
+                                0 => request_id.clone(),
+                                _ => format!("{request_id}-{}", index + 1),
+                            };
+                            self.send_request(
+                                id.clone(),
+                                json!({"subtype": "hook_callback", "callback_id": callback_id,
+                                       "input": input, "tool_use_id": tool_use_id}),
+                            );
+                            ids.push(id);
+                        }
+                        ids
+                    }
+                };
+                pending.retain(|id| self.answer_to(id).is_none());
+                if !pending.is_empty() {
+                    self.hook_answers_pending = Some(pending);
+                    return Progress::Wait;
+                }
+            }
         }
-        true
+        Progress::Done
+    }
+
+    /// Writes a `control_request` of the fake CLI.
+    fn send_request(&mut self, request_id: String, request: Value) {
+        self.push_json(&json!({
+            "type": "control_request", "request_id": request_id, "request": request,
+        }));
+        self.sent_requests.insert(request_id);
+    }
+
+    /// Notes the id of an emitted line that is a `control_request`, for [`Step::Branch`].
+    fn note_emitted_request(&mut self, line: &str) {
+        if !line.contains("control_request") {
+            return;
+        }
+        let Ok(value) = serde_json::from_str::<Value>(line) else {
+            return;
+        };
+        if value.get("type").and_then(Value::as_str) == Some("control_request") {
+            self.sent_requests.insert(request_id_of(&value));
+        }
     }
 
     /// In an emitted `control_response` whose `request_id` is a bound name, puts the SDK's actual
@@ -400,6 +627,25 @@ impl FakeCli {
         };
         replace_request_id(&line, recorded, actual)
     }
+}
+
+/// How many of `steps` wait for an SDK control request of `subtype` (of a branch, the arm that
+/// waits for more).
+fn count_waiting(steps: &[Step], subtype: &str) -> usize {
+    steps
+        .iter()
+        .map(|step| match step {
+            Step::AnswerInitialize { .. } => usize::from(subtype == "initialize"),
+            Step::Expect {
+                matcher: Matcher::ControlRequest { subtype: s },
+                ..
+            } => usize::from(s == subtype),
+            Step::Branch {
+                then, otherwise, ..
+            } => count_waiting(then, subtype).max(count_waiting(otherwise, subtype)),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The `request_id` of a control request line as a string (numbers are stringified).

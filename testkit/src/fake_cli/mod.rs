@@ -2,11 +2,13 @@
 //!
 //! [`FakeCli`] plays the CLI side of the stream-json protocol with no I/O: the SDK's stdin bytes
 //! go in, stdout/stderr bytes and an exit code come out, as a [`Script`] says: answer
-//! `initialize`, print lines, wait for SDK lines, send control requests (`can_use_tool`,
-//! `hook_callback`, `mcp_message`, `elicitation`, any subtype) and wait for their answers, cancel
-//! them, answer the SDK's control requests automatically, print garbage, ANSI-prefixed, over-long
-//! or flooded lines, write stderr, sleep, exit with a code, or hang. [`Script::from_transcript`]
-//! replays a recording of the real CLI.
+//! `initialize`, print lines (assistant text, tool calls and their results, results with chosen
+//! figures), wait for SDK lines, send control requests (`can_use_tool`, `hook_callback`,
+//! `mcp_message`, `elicitation`, any subtype) and wait for their answers, go on one way or another
+//! depending on an answer, call the hooks the SDK registered and the tools of its in-process MCP
+//! servers, cancel requests, answer the SDK's control requests automatically, print garbage,
+//! ANSI-prefixed, over-long or flooded lines, write stderr, sleep, exit with a code, or hang.
+//! [`Script::from_transcript`] replays a recording of the real CLI.
 //!
 //! The `fake-claude` binary of this crate runs a `FakeCli` over real pipes, for tests that spawn
 //! a process. Its environment:
@@ -36,13 +38,16 @@
 
 mod binary;
 pub mod canned;
+mod hooks;
 mod machine;
+mod result;
 mod script;
 mod transcript;
 
 pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};
 pub use machine::FakeCli;
-pub use script::{Answer, Matcher, Script, Step};
+pub use result::FakeResult;
+pub use script::{Answer, Condition, Matcher, Script, Step, ToolUse};
 pub use transcript::TranscriptError;
 
 /// What `fake-claude --version` prints (the pinned real CLI's version line).

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::canned;
+use super::hooks;
+use super::result::FakeResult;
 
 /// A fake CLI's behaviour: steps run in order, and automatic answers to the SDK's control
 /// requests that no remaining step waits for.
@@ -41,6 +43,10 @@ pub struct Script {
     /// The automatic answer to any other subtype; `None` leaves such requests unanswered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_answer: Option<Answer>,
+    /// How many steps come before this script's first one when it is an arm of a
+    /// [`Step::Branch`] being built, so canned messages are numbered uniquely in the whole script.
+    #[serde(skip)]
+    numbered_from: u64,
 }
 
 /// One thing the fake CLI does.
@@ -122,6 +128,210 @@ pub enum Step {
     },
     /// Stops doing anything, for ever: no output, no automatic answers, no exit at end of input.
     Hang,
+    /// Waits for the SDK's answer to the fake CLI's request `request_id`, then runs the steps of
+    /// `then` if the answer satisfies `when`, else those of `otherwise`; the steps after the
+    /// branch follow. An answer an earlier step already waited for (e.g. in
+    /// [`Script::can_use_tool`]) counts. A branch on a request the fake CLI has not sent is a
+    /// mistake in the script: the fake CLI says so on stderr and exits 1.
+    ///
+    /// Built with [`Script::branch`] or [`Script::can_use_tool_then`]. Its JSON form, e.g. for
+    /// a script file of the `fake-claude` binary:
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script, Step};
+    ///
+    /// let script: Script = serde_json::from_str(r#"{"steps": [
+    ///     {"step": "send_request", "request_id": "p1",
+    ///      "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "ls"},
+    ///                  "tool_use_id": "toolu_1"}},
+    ///     {"step": "branch", "request_id": "p1", "when": {"kind": "allowed"},
+    ///      "then": [{"step": "emit", "line": "{\"type\":\"keep_alive\"}"}],
+    ///      "otherwise": [{"step": "exit", "code": 1}]}
+    /// ]}"#).unwrap();
+    /// assert!(matches!(&script.steps[1], Step::Branch { when: Condition::Allowed, .. }));
+    /// ```
+    Branch {
+        /// The id of a request the fake CLI sent.
+        request_id: String,
+        /// What the answer is tested for.
+        when: Condition,
+        /// The steps run when the answer satisfies `when`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Step>,
+        /// The steps run when it does not.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Step>,
+    },
+    /// Calls the hooks the SDK registered for `event` in its `initialize` request: waits until
+    /// that request has arrived, sends a `hook_callback` request with `input` to every callback id
+    /// registered for `event` whose matcher accepts `match_query` (all of the event's callbacks
+    /// when `match_query` is `None`), then waits for all their answers. The requests have the ids
+    /// `request_id`, `<request_id>-2`, `<request_id>-3`, … in registration order. With no such
+    /// callback it sends nothing and goes on, as the real CLI calls nothing.
+    ///
+    /// Built with [`Script::hook`] and its short forms, which also explain the matchers. Its JSON
+    /// form:
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, Step};
+    ///
+    /// let script: Script = serde_json::from_str(r#"{"steps": [
+    ///     {"step": "answer_initialize"},
+    ///     {"step": "call_hooks", "request_id": "h1", "event": "SessionStart",
+    ///      "match_query": "startup",
+    ///      "input": {"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup"}}
+    /// ]}"#).unwrap();
+    /// assert!(matches!(&script.steps[1], Step::CallHooks { tool_use_id: None, .. }));
+    /// ```
+    CallHooks {
+        /// The id of the first `hook_callback` request.
+        request_id: String,
+        /// The hook event, e.g. `PreToolUse`.
+        event: String,
+        /// What the registered matchers are tested against: the tool name for tool events, or
+        /// e.g. `SessionStart`'s `source`; `None` calls every callback of the event.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_query: Option<String>,
+        /// The hook input sent to every callback.
+        input: Value,
+        /// The request's `tool_use_id` (`null` when `None`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
+    },
+}
+
+/// What a [`Step::Branch`] tests the SDK's answer (its `control_response`) for.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::Condition;
+/// use serde_json::json;
+///
+/// let answer = json!({"type": "control_response", "response": {"subtype": "success",
+///     "request_id": "p1", "response": {"behavior": "deny", "message": "no"}}});
+/// assert!(Condition::Denied.holds(&answer));
+/// assert!(!Condition::Allowed.holds(&answer));
+/// assert!(Condition::equals("/message", json!("no")).holds(&answer));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Condition {
+    /// A `success` answer.
+    Success,
+    /// An `error` answer.
+    Error,
+    /// A `success` answer with `behavior: allow` (a permission granted).
+    Allowed,
+    /// A `success` answer with `behavior: deny` (a permission refused).
+    Denied,
+    /// A `success` answer whose body holds `value` at `pointer`.
+    Equals {
+        /// A JSON pointer into the answer's body (`response.response`), e.g. `/behavior`,
+        /// `/hookSpecificOutput/permissionDecision` or `/mcp_response/result/isError`; `""` is
+        /// the whole body.
+        pointer: String,
+        /// The value expected there.
+        value: Value,
+    },
+}
+
+impl Condition {
+    /// [`Condition::Equals`]: the answer's body holds `value` at `pointer`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Condition;
+    /// use serde_json::json;
+    /// let hook_denied = Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny"));
+    /// # let _ = hook_denied;
+    /// ```
+    pub fn equals(pointer: &str, value: Value) -> Self {
+        Condition::Equals {
+            pointer: pointer.to_owned(),
+            value,
+        }
+    }
+
+    /// Whether `answer` (a `control_response` line) satisfies the condition.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Condition;
+    /// use serde_json::json;
+    /// let failed = json!({"type": "control_response",
+    ///     "response": {"subtype": "error", "request_id": "m1", "error": "no such server"}});
+    /// assert!(Condition::Error.holds(&failed));
+    /// assert!(!Condition::equals("", json!(null)).holds(&failed));
+    /// ```
+    pub fn holds(&self, answer: &Value) -> bool {
+        let subtype = answer.pointer("/response/subtype").and_then(Value::as_str);
+        let body = answer
+            .pointer("/response/response")
+            .filter(|_| subtype == Some("success"));
+        let behavior = body.and_then(|b| b.get("behavior")).and_then(Value::as_str);
+        match self {
+            Condition::Success => subtype == Some("success"),
+            Condition::Error => subtype == Some("error"),
+            Condition::Allowed => behavior == Some("allow"),
+            Condition::Denied => behavior == Some("deny"),
+            Condition::Equals { pointer, value } => {
+                body.and_then(|b| b.pointer(pointer)) == Some(value)
+            }
+        }
+    }
+}
+
+/// A tool call of the fake model: the id, tool name and input of a `tool_use` block. The builder
+/// methods that print it or ask about it take the same value, so their ids agree.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Script, ToolUse};
+/// use serde_json::json;
+///
+/// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+/// let script = Script::new()
+///     .emit_tool_use(&ls)
+///     .emit_tool_result(&ls, "Cargo.toml\nsrc");
+/// # let _ = script;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolUse {
+    /// The `tool_use` block's id (`toolu_…`).
+    pub id: String,
+    /// The tool name, e.g. `Bash` or `mcp__calc__add`.
+    pub name: String,
+    /// The tool's input.
+    pub input: Value,
+}
+
+impl ToolUse {
+    /// A call of tool `name` with `input`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::ToolUse;
+    /// use serde_json::json;
+    /// let read = ToolUse::new("toolu_7", "Read", json!({"file_path": "/tmp/notes.txt"}));
+    /// assert_eq!(read.name, "Read");
+    /// ```
+    pub fn new(id: impl Into<String>, name: impl Into<String>, input: Value) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }
+    }
+
+    /// A call of `tool` of the MCP server `server`, named as the CLI names it:
+    /// `mcp__<server>__<tool>`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::ToolUse;
+    /// use serde_json::json;
+    /// let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a": 2, "b": 40}));
+    /// assert_eq!(add.name, "mcp__calc__add");
+    /// ```
+    pub fn mcp(id: impl Into<String>, server: &str, tool: &str, input: Value) -> Self {
+        Self::new(id, format!("mcp__{server}__{tool}"), input)
+    }
 }
 
 /// Which SDK line a [`Step::Expect`] waits for.
@@ -268,10 +478,10 @@ impl Script {
         self
     }
 
-    /// A number for the next canned message: its step's position, so ids and uuids are unique
-    /// within the script.
+    /// A number for the next canned message: its step's position, counting the steps of
+    /// branches, so ids and uuids are unique within the script.
     fn next_n(&self) -> u64 {
-        self.steps.len() as u64 + 1
+        self.numbered_from + count_steps(&self.steps) + 1
     }
 
     /// Answers the SDK's `initialize` with the canned response.
@@ -317,8 +527,87 @@ impl Script {
     /// Writes a canned success `result` with this text.
     #[must_use]
     pub fn emit_result(self, text: &str) -> Self {
+        self.emit_result_with(FakeResult::success(text))
+    }
+
+    /// Writes a `result` with chosen figures and outcome.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeResult, Script};
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_assistant_text("done")
+    ///     .emit_result_with(
+    ///         FakeResult::success("done").cost_usd(0.25).num_turns(3).usage(120, 40).session_id("s-1"),
+    ///     );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn emit_result_with(self, result: FakeResult) -> Self {
         let n = self.next_n();
-        self.emit_json(&canned::result_success(text, n))
+        self.emit_json(&result.to_json(n))
+    }
+
+    /// Writes an `assistant` message with one `tool_use` block (the model calling a tool).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let mut cli = FakeCli::new(Script::new().emit_tool_use(&ls));
+    /// let line: serde_json::Value = serde_json::from_slice(&cli.poll_stdout().unwrap()).unwrap();
+    /// assert_eq!(line["message"]["content"][0],
+    ///     json!({"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}));
+    /// ```
+    #[must_use]
+    pub fn emit_tool_use(self, tool_use: &ToolUse) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::assistant_tool_use(
+            &tool_use.id,
+            &tool_use.name,
+            &tool_use.input,
+            n,
+        ))
+    }
+
+    /// Writes a `user` message with one `tool_result` block for `tool_use`: the tool's output,
+    /// `is_error: false`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let mut cli = FakeCli::new(Script::new().emit_tool_result(&ls, "src"));
+    /// let line: serde_json::Value = serde_json::from_slice(&cli.poll_stdout().unwrap()).unwrap();
+    /// assert_eq!(line["message"]["content"][0]["tool_use_id"], "toolu_1");
+    /// assert_eq!(line["message"]["content"][0]["is_error"], false);
+    /// ```
+    #[must_use]
+    pub fn emit_tool_result(self, tool_use: &ToolUse, output: &str) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::tool_result(&tool_use.id, output, false, n))
+    }
+
+    /// Writes a `user` message with one `tool_result` block for `tool_use` that reports an error,
+    /// `is_error: true`: the tool failed, or was refused (the CLI then puts the refusal's message
+    /// here).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let rm = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf /"}));
+    /// let script = Script::new().emit_tool_use(&rm).emit_tool_error(&rm, "not allowed by policy");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn emit_tool_error(self, tool_use: &ToolUse, message: &str) -> Self {
+        let n = self.next_n();
+        self.emit_json(&canned::tool_result(&tool_use.id, message, true, n))
     }
 
     /// Writes a line that is not JSON.
@@ -453,9 +742,99 @@ impl Script {
         let tool_use_id = format!("toolu_fake_{request_id}");
         self.request_and_wait(
             request_id,
-            json!({"subtype": "can_use_tool", "tool_name": tool_name, "input": input,
-                   "tool_use_id": tool_use_id}),
+            can_use_tool_request(tool_name, &input, &tool_use_id),
         )
+    }
+
+    /// Asks permission for `tool_use` (`can_use_tool`), waits for the answer, then goes on with
+    /// the steps `on_allow` adds if the SDK allowed it (`behavior: allow`), or else (a denial, or
+    /// an error answer) with those `on_deny` adds. Each closure gets an empty script to build on;
+    /// only its steps are used. The steps after this one follow either way.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeResult, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&ls)
+    ///     .can_use_tool_then(
+    ///         "p1",
+    ///         &ls,
+    ///         |allowed| allowed.emit_tool_result(&ls, "src").emit_result("listed"),
+    ///         |denied| {
+    ///             denied
+    ///                 .emit_tool_error(&ls, "not allowed")
+    ///                 .emit_result_with(FakeResult::success("could not list").permission_denial(&ls))
+    ///         },
+    ///     );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn can_use_tool_then(
+        self,
+        request_id: &str,
+        tool_use: &ToolUse,
+        on_allow: impl FnOnce(Script) -> Script,
+        on_deny: impl FnOnce(Script) -> Script,
+    ) -> Self {
+        self.send_request(
+            request_id,
+            can_use_tool_request(&tool_use.name, &tool_use.input, &tool_use.id),
+        )
+        .branch(request_id, Condition::Allowed, on_allow, on_deny)
+    }
+
+    /// Waits for the SDK's answer to the fake CLI's request `request_id` (sent by an earlier
+    /// step), then goes on with the steps `then` adds if the answer satisfies `when`, or else
+    /// with those `otherwise` adds (see [`Step::Branch`]). Each closure gets an empty script to
+    /// build on; only its steps are used, so set automatic answers on the outer script.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script};
+    /// use serde_json::json;
+    ///
+    /// // An MCP server asks the user for input through the app; the app may accept or decline.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .elicitation("e1", "tickets", "Which project?")
+    ///     .branch(
+    ///         "e1",
+    ///         Condition::equals("/action", json!("accept")),
+    ///         |accepted| accepted.emit_assistant_text("Filed the ticket."),
+    ///         |declined| declined.emit_assistant_text("No ticket filed."),
+    ///     )
+    ///     .emit_result("finished");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn branch(
+        self,
+        request_id: &str,
+        when: Condition,
+        then: impl FnOnce(Script) -> Script,
+        otherwise: impl FnOnce(Script) -> Script,
+    ) -> Self {
+        let branch_n = self.next_n();
+        let then = then(Script::arm(branch_n)).steps;
+        let otherwise = otherwise(Script::arm(branch_n + count_steps(&then))).steps;
+        self.step(Step::Branch {
+            request_id: request_id.to_owned(),
+            when,
+            then,
+            otherwise,
+        })
+    }
+
+    /// An empty script whose canned messages are numbered after `numbered_from` steps.
+    fn arm(numbered_from: u64) -> Self {
+        Self {
+            numbered_from,
+            ..Self::default()
+        }
     }
 
     /// Calls a registered hook (`hook_callback`) and waits for the answer.
@@ -475,6 +854,234 @@ impl Script {
         self.request_and_wait(
             request_id,
             json!({"subtype": "mcp_message", "server_name": server_name, "message": message}),
+        )
+    }
+
+    /// Calls a tool of one of the SDK's in-process MCP servers, as the CLI does when the model
+    /// uses it: an `mcp_message` request to the server holding the JSON-RPC `tools/call` of the
+    /// tool with `tool_use`'s input (and its id in `_meta`), then waits for the answer. Its
+    /// answer can be tested with [`Script::branch`], e.g. for `/mcp_response/result/isError`.
+    ///
+    /// # Panics
+    ///
+    /// If `tool_use`'s name is not an MCP tool's, `mcp__<server>__<tool>` (see [`ToolUse::mcp`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let add = ToolUse::mcp("toolu_1", "calc", "add", json!({"a": 2, "b": 40}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&add)
+    ///     .call_tool("m1", &add)
+    ///     .branch(
+    ///         "m1",
+    ///         Condition::equals("/mcp_response/result/content/0/text", json!("42")),
+    ///         |right| right.emit_tool_result(&add, "42").emit_result("2 + 40 = 42"),
+    ///         |wrong| wrong.emit_result("the tool is broken"),
+    ///     );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn call_tool(self, request_id: &str, tool_use: &ToolUse) -> Self {
+        let (server, tool) = tool_use
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "call_tool needs an MCP tool named mcp__<server>__<tool>, not {:?}",
+                    tool_use.name
+                )
+            });
+        let id = self.next_n();
+        let message = json!({
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": tool_use.input,
+                       "_meta": {"claudecode/toolUseId": tool_use.id, "progressToken": id}},
+            "jsonrpc": "2.0",
+            "id": id,
+        });
+        let server = server.to_owned();
+        self.mcp_message(request_id, &server, message)
+    }
+
+    /// Calls the hooks the SDK registered for `event` (see [`Step::CallHooks`]): at run time,
+    /// once the SDK's `initialize` request has arrived, a `hook_callback` request goes to each
+    /// callback id registered there for `event` whose matcher accepts `tool_name`, and the fake
+    /// CLI waits for every answer. The requests' ids are `request_id`, then `<request_id>-2`, …
+    /// If the SDK registered no matching hook, nothing is sent (as the real CLI calls nothing)
+    /// and the script goes on; a [`Script::branch`] on `request_id` would then be a mistake.
+    ///
+    /// The input has the fields of the real CLI's: `session_id`, `transcript_path`, `cwd`,
+    /// `prompt_id`, `permission_mode`, `effort` (not for `UserPromptSubmit`),
+    /// `hook_event_name`, `tool_name` when given, then `fields` (which can replace any of them).
+    /// Give tool events their `tool_input` and `tool_use_id` in `fields`; the request's own
+    /// `tool_use_id` is the input's, or else a made-up UUID, as the CLI sends for other events.
+    ///
+    /// Matchers, as the CLI reads them: none, `""` and `"*"` match every tool; a matcher of only
+    /// letters, digits, `_` and `|` is a `|`-separated list of exact tool names (`"Write|Edit"`
+    /// does not match `NotebookEdit`); anything else is a regular expression searched for in the
+    /// tool name (`"mcp__calc__.*"`, `"^Bash$"`). The fake CLI evaluates the part of regular
+    /// expressions that tool-name matchers use: `|`, `^`, `$`, `.`, `*`, `+`, `?` and `\`
+    /// escapes of punctuation. It does not call the callbacks of a matcher beyond that (groups,
+    /// `[…]` classes, `{n}`, `\d`…) and says so on stderr. With `tool_name` `None`, every
+    /// callback registered for the event is called, as the CLI does for events that take no
+    /// matcher (`Stop`, `UserPromptSubmit`, …). For an event whose matchers the CLI tests
+    /// against something else (`SessionStart`'s `source`, for one), add a [`Step::CallHooks`]
+    /// with that as its `match_query`.
+    ///
+    /// # Panics
+    ///
+    /// If `fields` is neither a JSON object nor `null`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new().answer_initialize().hook(
+    ///     "h1",
+    ///     "PostToolUseFailure",
+    ///     Some("Bash"),
+    ///     json!({"tool_input": {"command": "make"}, "tool_use_id": "toolu_1", "error": "exit 2"}),
+    /// );
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn hook(
+        self,
+        request_id: &str,
+        event: &str,
+        tool_name: Option<&str>,
+        fields: Value,
+    ) -> Self {
+        let input = hooks::input(event, tool_name, fields);
+        let tool_use_id = input
+            .get("tool_use_id")
+            .and_then(Value::as_str)
+            .map_or_else(|| canned::uuid(self.next_n()), str::to_owned);
+        self.step(Step::CallHooks {
+            request_id: request_id.to_owned(),
+            event: event.to_owned(),
+            match_query: tool_name.map(str::to_owned),
+            input,
+            tool_use_id: Some(tool_use_id),
+        })
+    }
+
+    /// Calls the SDK's `PreToolUse` hooks for `tool_use`, before it runs (see [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Condition, Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// // A PreToolUse hook of the app may block the command.
+    /// let rm = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf build"}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&rm)
+    ///     .pre_tool_use_hook("h1", &rm)
+    ///     .branch(
+    ///         "h1",
+    ///         Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny")),
+    ///         |blocked| blocked.emit_tool_error(&rm, "PreToolUse:Bash hook error: blocked"),
+    ///         |ran| ran.emit_tool_result(&rm, ""),
+    ///     )
+    ///     .emit_result("finished");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn pre_tool_use_hook(self, request_id: &str, tool_use: &ToolUse) -> Self {
+        self.hook(
+            request_id,
+            "PreToolUse",
+            Some(&tool_use.name),
+            json!({"tool_input": tool_use.input, "tool_use_id": tool_use.id}),
+        )
+    }
+
+    /// Calls the SDK's `PostToolUse` hooks for `tool_use`, which returned `tool_response` (see
+    /// [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, ToolUse};
+    /// use serde_json::json;
+    ///
+    /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_tool_use(&ls)
+    ///     .post_tool_use_hook("h2", &ls, json!({"stdout": "src", "stderr": "", "interrupted": false}))
+    ///     .emit_tool_result(&ls, "src");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn post_tool_use_hook(
+        self,
+        request_id: &str,
+        tool_use: &ToolUse,
+        tool_response: Value,
+    ) -> Self {
+        self.hook(
+            request_id,
+            "PostToolUse",
+            Some(&tool_use.name),
+            json!({"tool_input": tool_use.input, "tool_response": tool_response,
+                   "tool_use_id": tool_use.id}),
+        )
+    }
+
+    /// Calls the SDK's `UserPromptSubmit` hooks for `prompt`, before the turn starts (see
+    /// [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Script;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .user_prompt_submit_hook("h1", "hello")
+    ///     .emit_system_init()
+    ///     .emit_assistant_text("hi")
+    ///     .emit_result("hi");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn user_prompt_submit_hook(self, request_id: &str, prompt: &str) -> Self {
+        self.hook(
+            request_id,
+            "UserPromptSubmit",
+            None,
+            json!({"prompt": prompt}),
+        )
+    }
+
+    /// Calls the SDK's `Stop` hooks at the end of a turn whose last assistant text was
+    /// `last_assistant_message` (see [`Script::hook`]).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Script;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_assistant_text("done")
+    ///     .stop_hook("h1", "done")
+    ///     .emit_result("done");
+    /// # let _ = script;
+    /// ```
+    #[must_use]
+    pub fn stop_hook(self, request_id: &str, last_assistant_message: &str) -> Self {
+        self.hook(
+            request_id,
+            "Stop",
+            None,
+            json!({"stop_hook_active": false, "last_assistant_message": last_assistant_message,
+                   "background_tasks": [], "session_crons": []}),
         )
     }
 
@@ -542,4 +1149,23 @@ impl Script {
             .auto_answer("stop_task", Answer::ack())
             .auto_answer_others(Answer::Unsupported)
     }
+}
+
+/// The `can_use_tool` request body.
+fn can_use_tool_request(tool_name: &str, input: &Value, tool_use_id: &str) -> Value {
+    json!({"subtype": "can_use_tool", "tool_name": tool_name, "input": input,
+           "tool_use_id": tool_use_id})
+}
+
+/// How many steps `steps` holds, counting those in branches.
+fn count_steps(steps: &[Step]) -> u64 {
+    steps
+        .iter()
+        .map(|step| match step {
+            Step::Branch {
+                then, otherwise, ..
+            } => 1 + count_steps(then) + count_steps(otherwise),
+            _ => 1,
+        })
+        .sum()
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{Answer, FakeCli, Script};
+use super::{canned, Answer, Condition, FakeCli, FakeResult, Script, Step, ToolUse};
 
 /// The SDK side of a test: writes JSON lines, reads what the fake printed.
 struct Sdk {
@@ -456,4 +456,945 @@ fn replayed_out_lines_keep_their_recorded_bytes() {
         result_line.starts_with(r#"{"duration_api_ms":34,"#),
         "key order kept"
     );
+}
+
+/// The recorded messages of a fixture: `(from_sdk, msg)`.
+fn recorded(name: &str) -> Vec<(bool, Value)> {
+    let path = format!(
+        "{}/../fixtures/transcripts/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let entry: Value = serde_json::from_str(l).unwrap();
+            (entry["dir"] == "in", entry["msg"].clone())
+        })
+        .collect()
+}
+
+/// The first recorded message of a fixture that `pick` accepts.
+fn recorded_msg(name: &str, pick: impl Fn(bool, &Value) -> bool) -> Value {
+    recorded(name)
+        .into_iter()
+        .find(|(from_sdk, msg)| pick(*from_sdk, msg))
+        .unwrap_or_else(|| panic!("{name} has no such message"))
+        .1
+}
+
+/// The fields that differ between sessions (ids, times) set to fixed values.
+fn without_session_details(mut msg: Value) -> Value {
+    for key in ["session_id", "uuid", "timestamp"] {
+        if msg.get(key).is_some() {
+            msg[key] = json!(key);
+        }
+    }
+    if msg.pointer("/message/id").is_some() {
+        msg["message"]["id"] = json!("message id");
+    }
+    msg
+}
+
+fn keys(v: &Value) -> std::collections::BTreeSet<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+fn deny(id: &str, message: &str) -> Value {
+    json!({"type":"control_response","response":{"subtype":"success","request_id":id,
+           "response":{"behavior":"deny","message":message}}})
+}
+
+fn answer_error(id: &str) -> Value {
+    json!({"type":"control_response","response":{"subtype":"error","request_id":id,"error":"boom"}})
+}
+
+fn answer(id: &str, body: Value) -> Value {
+    json!({"type":"control_response","response":{"subtype":"success","request_id":id,"response":body}})
+}
+
+#[test]
+fn a_result_with_figures_sets_them_and_keeps_every_other_field() {
+    let script = Script::new().emit_result("plain").emit_result_with(
+        FakeResult::success("done")
+            .cost_usd(0.25)
+            .num_turns(3)
+            .usage(120, 40)
+            .session_id("s-1")
+            .duration_ms(20),
+    );
+    let out = Sdk::new(script).lines();
+    assert_eq!(
+        out[0],
+        canned::result_success("plain", 1),
+        "emit_result is unchanged"
+    );
+    let r = &out[1];
+    assert_eq!(keys(r), keys(&out[0]));
+    assert_eq!(
+        (
+            r["type"].as_str(),
+            r["subtype"].as_str(),
+            r["is_error"].as_bool()
+        ),
+        (Some("result"), Some("success"), Some(false))
+    );
+    assert_eq!(r["result"], "done");
+    assert_eq!(r["terminal_reason"], "completed");
+    assert_eq!(r["total_cost_usd"], 0.25);
+    assert_eq!(r["num_turns"], 3);
+    assert_eq!(r["session_id"], "s-1");
+    assert_eq!(r["duration_ms"], 20);
+    assert_eq!(r["duration_api_ms"], 20, "not longer than the whole turn");
+    assert_eq!(
+        (&r["usage"]["input_tokens"], &r["usage"]["output_tokens"]),
+        (&json!(120), &json!(40))
+    );
+    for key in ["modelUsage", "model_usage_since_last_result"] {
+        let model = &r[key][canned::MODEL];
+        assert_eq!(
+            (
+                &model["inputTokens"],
+                &model["outputTokens"],
+                &model["costUSD"]
+            ),
+            (&json!(120), &json!(40), &json!(0.25)),
+            "{key}"
+        );
+    }
+    assert_ne!(r["uuid"], out[0]["uuid"]);
+}
+
+#[test]
+fn error_results_carry_errors_and_no_result_text() {
+    let denied = ToolUse::new(
+        "toolu_fake_1_1",
+        "Bash",
+        json!({"command":"ls -la /","description":"run"}),
+    );
+    let script = Script::new()
+        .emit_result_with(FakeResult::error_max_turns(2))
+        .emit_result_with(
+            FakeResult::error_during_execution()
+                .errors(["interrupted"])
+                .terminal_reason("aborted_streaming"),
+        )
+        .emit_result_with(FakeResult::error("error_brand_new"))
+        .emit_result_with(FakeResult::api_error(400, "stub says no"))
+        .emit_result_with(FakeResult::success("meh").is_error(true))
+        .emit_result_with(FakeResult::success("refused").permission_denial(&denied));
+    let out = Sdk::new(script).lines();
+
+    let max_turns = &out[0];
+    assert_eq!(max_turns["subtype"], "error_max_turns");
+    assert_eq!(max_turns["is_error"], true);
+    assert_eq!(
+        max_turns["errors"],
+        json!(["Reached maximum number of turns (2)"])
+    );
+    assert_eq!(max_turns["terminal_reason"], "max_turns");
+    assert_eq!(max_turns["num_turns"], 2);
+    assert_eq!(max_turns["stop_reason"], Value::Null);
+    for success_only in ["result", "api_error_status", "ttft_ms"] {
+        assert!(max_turns.get(success_only).is_none(), "{success_only}");
+    }
+    assert!(max_turns["usage"].is_object() && max_turns["total_cost_usd"].is_number());
+
+    assert_eq!(out[1]["subtype"], "error_during_execution");
+    assert_eq!(out[1]["errors"], json!(["interrupted"]));
+    assert_eq!(out[1]["terminal_reason"], "aborted_streaming");
+
+    assert_eq!(out[2]["subtype"], "error_brand_new");
+    assert_eq!(out[2]["errors"], json!([]));
+    assert!(out[2].get("terminal_reason").is_none());
+
+    let api = &out[3];
+    assert_eq!(
+        (api["subtype"].as_str(), api["is_error"].as_bool()),
+        (Some("success"), Some(true))
+    );
+    assert_eq!(api["api_error_status"], 400);
+    assert_eq!(api["terminal_reason"], "api_error");
+    assert_eq!(api["result"], "API Error: 400 stub says no");
+    assert!(api.get("errors").is_none());
+
+    assert_eq!(out[4]["is_error"], true);
+    assert_eq!(out[4]["subtype"], "success");
+
+    let recorded_result = recorded_msg("permission_deny.jsonl", |_, m| m["type"] == "result");
+    assert_eq!(
+        out[5]["permission_denials"],
+        recorded_result["permission_denials"]
+    );
+}
+
+#[test]
+fn tool_use_and_tool_result_lines_are_shaped_like_the_recorded_ones() {
+    let recorded_use = recorded_msg("tool_bash.jsonl", |_, m| {
+        m.pointer("/message/content/0/type") == Some(&json!("tool_use"))
+    });
+    let block = &recorded_use["message"]["content"][0];
+    let bash = ToolUse::new(
+        block["id"].as_str().unwrap(),
+        block["name"].as_str().unwrap(),
+        block["input"].clone(),
+    );
+    let recorded_ok = recorded_msg("tool_bash.jsonl", |from_sdk, m| {
+        !from_sdk && m["type"] == "user"
+    });
+    let recorded_denied = recorded_msg("permission_deny.jsonl", |from_sdk, m| {
+        !from_sdk && m["type"] == "user"
+    });
+    let denied_id = recorded_denied["message"]["content"][0]["tool_use_id"]
+        .as_str()
+        .unwrap();
+    let denied = ToolUse::new(denied_id, "Bash", json!({}));
+
+    let script = Script::new()
+        .emit_tool_use(&bash)
+        .emit_tool_result(&bash, "hi-from-bash")
+        .emit_tool_error(&denied, "not allowed by policy");
+    let out = Sdk::new(script).lines();
+
+    assert_eq!(
+        without_session_details(out[0].clone()),
+        without_session_details(recorded_use)
+    );
+
+    // The CLI adds tool_result_meta (how the permission was decided), which the fake does not
+    // know; a Bash tool's tool_use_result is its own object, the fake's the output text.
+    let mut expected_ok = without_session_details(recorded_ok);
+    expected_ok
+        .as_object_mut()
+        .unwrap()
+        .remove("tool_result_meta");
+    expected_ok["tool_use_result"] = json!("hi-from-bash");
+    assert_eq!(without_session_details(out[1].clone()), expected_ok);
+
+    let mut expected_denied = without_session_details(recorded_denied);
+    expected_denied
+        .as_object_mut()
+        .unwrap()
+        .remove("tool_result_meta");
+    assert_eq!(without_session_details(out[2].clone()), expected_denied);
+    assert_eq!(out[2]["tool_use_result"], "Error: not allowed by policy");
+
+    let uuids: std::collections::BTreeSet<&str> =
+        out.iter().map(|m| m["uuid"].as_str().unwrap()).collect();
+    assert_eq!(uuids.len(), 3);
+}
+
+/// A permission flow: the fake asks about `ls`, then plays the arm the SDK's answer chooses.
+fn permission_flow() -> Script {
+    let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    Script::new()
+        .emit_tool_use(&ls)
+        .can_use_tool_then(
+            "p1",
+            &ls,
+            |allowed| allowed.emit_tool_result(&ls, "src").emit_result("listed"),
+            |denied| {
+                denied
+                    .emit_tool_error(&ls, "not allowed")
+                    .emit_result_with(FakeResult::error_during_execution())
+            },
+        )
+        .emit_assistant_text("after the branch")
+}
+
+#[test]
+fn can_use_tool_then_waits_for_the_answer_and_takes_the_arm_it_chooses() {
+    for (answer, arm_kinds, arm_texts) in [
+        (
+            allow("p1"),
+            ["user", "result"],
+            [
+                json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"src","is_error":false}]),
+                json!("listed"),
+            ],
+        ),
+        (
+            deny("p1", "no"),
+            ["user", "result"],
+            [
+                json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"not allowed","is_error":true}]),
+                Value::Null,
+            ],
+        ),
+        (
+            answer_error("p1"),
+            ["user", "result"],
+            [
+                json!([{"type":"tool_result","tool_use_id":"toolu_1","content":"not allowed","is_error":true}]),
+                Value::Null,
+            ],
+        ),
+    ] {
+        let mut sdk = Sdk::new(permission_flow());
+        let out = sdk.lines();
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1]["type"], "control_request");
+        assert_eq!(
+            out[1]["request"],
+            json!({"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},
+                   "tool_use_id":"toolu_1"})
+        );
+        assert_eq!(
+            sdk.cli.waiting_for().as_deref(),
+            Some(r#"the SDK's answer to request "p1" (for a branch)"#)
+        );
+        sdk.send(allow("someone-else"));
+        assert!(
+            sdk.lines().is_empty(),
+            "an answer to another id decides nothing"
+        );
+        sdk.send(answer.clone());
+        let out = sdk.lines();
+        let kinds: Vec<&str> = out.iter().map(|m| m["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds[..2], arm_kinds, "{answer}");
+        assert_eq!(out[0]["message"]["content"], arm_texts[0], "{answer}");
+        if arm_texts[1].is_null() {
+            assert_eq!(out[1]["subtype"], "error_during_execution", "{answer}");
+        } else {
+            assert_eq!(out[1]["result"], arm_texts[1], "{answer}");
+        }
+        assert_eq!(out[2]["message"]["content"][0]["text"], "after the branch");
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            sdk.cli.waiting_for().as_deref(),
+            Some("stdin to close (script finished)")
+        );
+    }
+}
+
+#[test]
+fn a_branch_uses_an_answer_that_came_earlier_or_was_already_waited_for() {
+    let arms = |s: Script| {
+        s.branch(
+            "p1",
+            Condition::Denied,
+            |denied| denied.emit_assistant_text("denied"),
+            |other| other.emit_assistant_text("not denied"),
+        )
+    };
+    // Waited for by can_use_tool itself, then branched on.
+    let mut sdk = Sdk::new(arms(Script::new().can_use_tool("p1", "Bash", json!({}))));
+    sdk.lines();
+    sdk.send(deny("p1", "no"));
+    assert_eq!(sdk.lines()[0]["message"]["content"][0]["text"], "denied");
+
+    // Answered while the fake waited for something else.
+    let mut sdk = Sdk::new(arms(
+        Script::new()
+            .send_request(
+                "p1",
+                json!({"subtype":"can_use_tool","tool_name":"Bash","input":{}}),
+            )
+            .expect_user(),
+    ));
+    sdk.lines();
+    sdk.send(allow("p1"));
+    assert!(sdk.lines().is_empty());
+    sdk.send(user("go"));
+    assert_eq!(
+        sdk.lines()[0]["message"]["content"][0]["text"],
+        "not denied"
+    );
+
+    // Sent as a raw line the script emits.
+    let request = json!({"type":"control_request","request_id":"p1",
+                         "request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}});
+    let mut sdk = Sdk::new(arms(Script::new().emit_json(&request)));
+    assert_eq!(sdk.lines(), [request]);
+    sdk.send(deny("p1", "no"));
+    assert_eq!(sdk.lines()[0]["message"]["content"][0]["text"], "denied");
+}
+
+#[test]
+fn conditions_test_the_answer() {
+    let mcp = answer(
+        "m1",
+        json!({"mcp_response":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"42"}]}}}),
+    );
+    let hook = answer(
+        "h1",
+        json!({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}),
+    );
+    let cases = [
+        (Condition::Success, &allow("p"), true),
+        (Condition::Success, &answer_error("p"), false),
+        (Condition::Error, &answer_error("p"), true),
+        (Condition::Error, &allow("p"), false),
+        (Condition::Allowed, &allow("p"), true),
+        (Condition::Allowed, &deny("p", "x"), false),
+        (Condition::Allowed, &answer_error("p"), false),
+        (Condition::Denied, &deny("p", "x"), true),
+        (Condition::Denied, &allow("p"), false),
+        (Condition::Denied, &answer_error("p"), false),
+        (
+            Condition::equals("/mcp_response/result/content/0/text", json!("42")),
+            &mcp,
+            true,
+        ),
+        (
+            Condition::equals("/mcp_response/result/content/0/text", json!("41")),
+            &mcp,
+            false,
+        ),
+        (
+            Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny")),
+            &hook,
+            true,
+        ),
+        (Condition::equals("/missing", Value::Null), &hook, false),
+        (
+            Condition::equals("", json!({"behavior":"deny","message":"x"})),
+            &deny("p", "x"),
+            true,
+        ),
+    ];
+    for (condition, line, expected) in cases {
+        assert_eq!(condition.holds(line), expected, "{condition:?} on {line}");
+    }
+}
+
+/// Every `uuid` and `message.id` of the canned lines a script would print, in all its branches.
+fn canned_ids(steps: &[Step], ids: &mut Vec<String>) {
+    for step in steps {
+        match step {
+            Step::Emit { line } => {
+                let v: Value = serde_json::from_str(line).unwrap();
+                ids.push(v["uuid"].as_str().unwrap().to_owned());
+                if let Some(id) = v.pointer("/message/id").and_then(Value::as_str) {
+                    ids.push(id.to_owned());
+                }
+            }
+            Step::Branch {
+                then, otherwise, ..
+            } => {
+                canned_ids(then, ids);
+                canned_ids(otherwise, ids);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn canned_messages_in_branches_are_numbered_uniquely_across_the_script() {
+    let script = Script::new()
+        .emit_assistant_text("before")
+        .send_request("p1", json!({"subtype":"can_use_tool"}))
+        .branch(
+            "p1",
+            Condition::Allowed,
+            |yes| {
+                yes.emit_assistant_text("a")
+                    .send_request("p2", json!({"subtype":"can_use_tool"}))
+                    .branch(
+                        "p2",
+                        Condition::Allowed,
+                        |yes| yes.emit_assistant_text("b").emit_result("b"),
+                        |no| no.emit_result("c"),
+                    )
+                    .emit_assistant_text("d")
+            },
+            |no| no.emit_assistant_text("e").emit_result("e"),
+        )
+        .emit_result("end");
+    let mut ids = Vec::new();
+    canned_ids(&script.steps, &mut ids);
+    assert_eq!(ids.len(), 2 + 4 + 1 + 1 + 1 + 1 + 2 + 1 + 1, "{ids:?}");
+    let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+}
+
+#[test]
+fn a_branch_on_a_request_never_sent_is_reported_and_exits_1() {
+    let script = Script::new().branch("nope", Condition::Success, |s| s, |s| s);
+    let mut sdk = Sdk::new(script);
+    assert_eq!(
+        sdk.stderr(),
+        "fake-claude: the script branches on the answer to request \"nope\", which it has not sent\n"
+    );
+    assert_eq!(sdk.cli.poll_exit(), Some(1));
+}
+
+#[test]
+fn requests_held_for_the_arm_not_taken_are_answered_automatically() {
+    let script = |_: ()| {
+        Script::new()
+            .send_request("p1", json!({"subtype":"can_use_tool"}))
+            .branch(
+                "p1",
+                Condition::Allowed,
+                |yes| {
+                    yes.expect_request_as("set_model", "m")
+                        .respond("m", Answer::success(json!({"model":"scripted"})))
+                },
+                |no| no,
+            )
+            .auto_answer_like_cli()
+    };
+    for (decision, model) in [
+        (allow("p1"), "scripted"),
+        (deny("p1", "no"), "claude-opus-5-5"),
+    ] {
+        let mut sdk = Sdk::new(script(()));
+        sdk.lines();
+        sdk.send(request("s1", "set_model"));
+        sdk.send(request("i1", "interrupt"));
+        let out = sdk.lines();
+        assert_eq!(out.len(), 1, "set_model is held while one arm may want it");
+        assert_eq!(out[0]["response"]["request_id"], "i1");
+        sdk.send(decision);
+        let out = sdk.lines();
+        assert_eq!(out.len(), 1, "{model}");
+        assert_eq!(out[0]["response"]["request_id"], "s1");
+        assert_eq!(out[0]["response"]["response"]["model"], model);
+    }
+}
+
+/// The recorded `initialize` request of `hooks.jsonl`, with another request id.
+fn hooks_initialize() -> Value {
+    let mut init = recorded_msg("hooks.jsonl", |from_sdk, m| {
+        from_sdk && m["type"] == "control_request"
+    });
+    init["request_id"] = json!("sdk-init");
+    init
+}
+
+/// The recorded `hook_callback` request of `hooks.jsonl` for `event`.
+fn recorded_hook_request(event: &str) -> Value {
+    recorded_msg("hooks.jsonl", |from_sdk, m| {
+        !from_sdk && m.pointer("/request/input/hook_event_name") == Some(&json!(event))
+    })
+}
+
+#[test]
+fn hooks_registered_in_initialize_are_called_with_inputs_like_the_cli() {
+    let recorded_use = recorded_msg("hooks.jsonl", |_, m| {
+        m.pointer("/message/content/0/type") == Some(&json!("tool_use"))
+    });
+    let block = &recorded_use["message"]["content"][0];
+    let bash = ToolUse::new(
+        block["id"].as_str().unwrap(),
+        "Bash",
+        block["input"].clone(),
+    );
+    let recorded_post = recorded_hook_request("PostToolUse");
+    let tool_response = recorded_post["request"]["input"]["tool_response"].clone();
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .user_prompt_submit_hook("h0", "BASH:echo hooked")
+        .emit_tool_use(&bash)
+        .pre_tool_use_hook("h1", &bash)
+        .post_tool_use_hook("h2", &bash, tool_response)
+        .emit_assistant_text("done: hooked")
+        .stop_hook("h3", "done: hooked")
+        .emit_result("done: hooked");
+    let mut sdk = Sdk::new(script);
+    sdk.send(hooks_initialize());
+    sdk.send(user("BASH:echo hooked"));
+    for (event, id, expected_kinds) in [
+        (
+            "UserPromptSubmit",
+            "h0",
+            vec!["control_response", "control_request"],
+        ),
+        ("PreToolUse", "h1", vec!["assistant", "control_request"]),
+        ("PostToolUse", "h2", vec!["control_request"]),
+        ("Stop", "h3", vec!["assistant", "control_request"]),
+    ] {
+        let out = sdk.lines();
+        let kinds: Vec<&str> = out.iter().map(|m| m["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, expected_kinds, "{event}");
+        let sent = out.last().unwrap();
+        let recorded = recorded_hook_request(event);
+        assert_eq!(sent["request_id"], id);
+        assert_eq!(sent["request"]["subtype"], "hook_callback");
+        assert_eq!(
+            sent["request"]["callback_id"], recorded["request"]["callback_id"],
+            "{event}"
+        );
+        // The recording's session details, and the PostToolUse duration, are its own.
+        let mut expected = recorded["request"]["input"].clone();
+        for key in ["session_id", "transcript_path", "cwd", "prompt_id"] {
+            expected[key] = sent["request"]["input"][key].clone();
+        }
+        expected.as_object_mut().unwrap().remove("duration_ms");
+        assert_eq!(sent["request"]["input"], expected, "{event}");
+        assert_eq!(sent["request"]["input"]["session_id"], canned::SESSION_ID);
+        let tool_use_id = sent["request"]["tool_use_id"].as_str().unwrap();
+        if event.contains("ToolUse") {
+            assert_eq!(tool_use_id, bash.id);
+        } else {
+            assert_eq!(
+                tool_use_id.len(),
+                36,
+                "a UUID, as the CLI sends: {tool_use_id}"
+            );
+        }
+        assert_eq!(
+            sdk.cli.waiting_for(),
+            Some(format!(
+                "the SDK's answers to {event} hook callbacks [{id:?}]"
+            ))
+        );
+        sdk.send(answer(id, json!({"continue": true})));
+    }
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["type"], "result");
+}
+
+fn initialize_with_hooks(hooks: Value) -> Value {
+    json!({"type":"control_request","request_id":"init","request":{"subtype":"initialize","hooks":hooks}})
+}
+
+#[test]
+fn a_hook_step_calls_the_matching_callbacks_and_waits_for_all_their_answers() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({"command":"ls"}));
+    let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a":1}));
+    let write = ToolUse::new("toolu_3", "Write", json!({"file_path":"x"}));
+    let script = Script::new()
+        .answer_initialize()
+        .pre_tool_use_hook("h1", &bash)
+        .pre_tool_use_hook("h2", &add)
+        .pre_tool_use_hook("h3", &write)
+        .emit_assistant_text("end");
+    let mut sdk = Sdk::new(script);
+    sdk.send(initialize_with_hooks(json!({
+        "PreToolUse": [
+            {"matcher": "Bash", "hookCallbackIds": ["hook_0", "hook_1"], "timeout": 30},
+            {"matcher": "Read", "hookCallbackIds": ["hook_2"]},
+            {"matcher": "mcp__calc__.*", "hookCallbackIds": ["hook_3"]},
+            {"matcher": null, "hookCallbackIds": ["hook_4"]},
+        ],
+        "PostToolUse": [{"matcher": null, "hookCallbackIds": ["hook_5"]}],
+    })));
+    let called = |out: &[Value]| -> Vec<(String, String)> {
+        out.iter()
+            .filter(|m| m["type"] == "control_request")
+            .map(|m| {
+                (
+                    m["request_id"].as_str().unwrap().to_owned(),
+                    m["request"]["callback_id"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    };
+    let out = sdk.lines();
+    assert_eq!(
+        called(&out),
+        pairs(&[("h1", "hook_0"), ("h1-2", "hook_1"), ("h1-3", "hook_4")])
+    );
+    sdk.send(answer("h1-3", json!({})));
+    sdk.send(answer("h1", json!({})));
+    assert!(sdk.lines().is_empty(), "one answer is missing");
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some(r#"the SDK's answers to PreToolUse hook callbacks ["h1-2"]"#)
+    );
+    sdk.send(answer("h1-2", json!({})));
+    assert_eq!(
+        called(&sdk.lines()),
+        pairs(&[("h2", "hook_3"), ("h2-2", "hook_4")])
+    );
+    sdk.send(answer("h2", json!({})));
+    sdk.send(answer("h2-2", json!({})));
+    assert_eq!(called(&sdk.lines()), pairs(&[("h3", "hook_4")]));
+    sdk.send(answer("h3", json!({})));
+    assert_eq!(sdk.lines()[0]["message"]["content"][0]["text"], "end");
+}
+
+#[test]
+fn with_no_matching_hook_registered_a_hook_step_sends_nothing() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({}));
+    for hooks in [
+        Value::Null,
+        json!({"Stop": [{"matcher": null, "hookCallbackIds": ["hook_0"]}]}),
+        json!({"PreToolUse": [{"matcher": "Read|Write", "hookCallbackIds": ["hook_0"]}]}),
+    ] {
+        let script = Script::new()
+            .answer_initialize()
+            .pre_tool_use_hook("h1", &bash)
+            .emit_assistant_text("next");
+        let mut sdk = Sdk::new(script);
+        sdk.send(initialize_with_hooks(hooks.clone()));
+        let out = sdk.lines();
+        assert_eq!(out.len(), 2, "{hooks}");
+        assert_eq!(out[1]["type"], "assistant", "{hooks}");
+        assert_eq!(sdk.stderr(), "");
+    }
+}
+
+#[test]
+fn a_hook_step_waits_for_initialize_to_learn_the_hooks() {
+    let script = Script::new()
+        .stop_hook("h1", "bye")
+        .emit_assistant_text("after");
+    let mut sdk = Sdk::new(script);
+    assert!(sdk.lines().is_empty());
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some("an initialize request (to call the Stop hooks it registers)")
+    );
+    sdk.send(initialize_with_hooks(
+        json!({"Stop": [{"matcher": null, "hookCallbackIds": ["hook_9"]}]}),
+    ));
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["request"]["callback_id"], "hook_9");
+    assert_eq!(out[0]["request"]["input"]["last_assistant_message"], "bye");
+}
+
+#[test]
+fn a_matcher_beyond_the_supported_regex_subset_is_reported_not_called() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({}));
+    let script = Script::new()
+        .answer_initialize()
+        .pre_tool_use_hook("h1", &bash)
+        .emit_assistant_text("next");
+    let mut sdk = Sdk::new(script);
+    sdk.send(initialize_with_hooks(json!({"PreToolUse": [
+        {"matcher": "(Bash|Read)", "hookCallbackIds": ["hook_0"]},
+        {"matcher": "^Ba", "hookCallbackIds": ["hook_1"]},
+    ]})));
+    let out = sdk.lines();
+    assert_eq!(out[1]["request"]["callback_id"], "hook_1");
+    assert_eq!(out.len(), 2);
+    assert_eq!(
+        sdk.stderr(),
+        "fake-claude: not calling the PreToolUse hooks with matcher \"(Bash|Read)\": a regular \
+         expression this fake does not evaluate\n"
+    );
+}
+
+#[test]
+fn a_branch_on_a_hook_answer() {
+    let rm = ToolUse::new("toolu_1", "Bash", json!({"command":"rm -rf build"}));
+    let script = || {
+        Script::new()
+            .answer_initialize()
+            .pre_tool_use_hook("h1", &rm)
+            .branch(
+                "h1",
+                Condition::equals("/hookSpecificOutput/permissionDecision", json!("deny")),
+                |blocked| blocked.emit_tool_error(&rm, "PreToolUse:Bash hook error: no"),
+                |ran| ran.emit_tool_result(&rm, ""),
+            )
+    };
+    let recorded_answer = recorded_msg("hook_deny.jsonl", |from_sdk, m| {
+        from_sdk && m["type"] == "control_response"
+    });
+    for (body, is_error) in [
+        (recorded_answer["response"]["response"].clone(), true),
+        (json!({"continue": true}), false),
+    ] {
+        let mut sdk = Sdk::new(script());
+        sdk.send(initialize_with_hooks(
+            json!({"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}]}),
+        ));
+        assert_eq!(sdk.lines().len(), 2);
+        sdk.send(answer("h1", body));
+        let out = sdk.lines();
+        assert_eq!(out[0]["message"]["content"][0]["is_error"], is_error);
+    }
+}
+
+#[test]
+fn call_tool_sends_a_tools_call_like_the_cli_and_waits_for_the_answer() {
+    let recorded_call = recorded_msg("sdk_mcp.jsonl", |from_sdk, m| {
+        !from_sdk && m.pointer("/request/message/method") == Some(&json!("tools/call"))
+    });
+    let recorded_answer = recorded_msg("sdk_mcp.jsonl", |from_sdk, m| {
+        from_sdk && m.pointer("/response/request_id") == Some(&recorded_call["request_id"])
+    });
+    let message = &recorded_call["request"]["message"];
+    let add = ToolUse::mcp(
+        message["params"]["_meta"]["claudecode/toolUseId"]
+            .as_str()
+            .unwrap(),
+        "calc",
+        "add",
+        message["params"]["arguments"].clone(),
+    );
+    let script = Script::new().call_tool("m1", &add).branch(
+        "m1",
+        Condition::equals("/mcp_response/result/content/0/text", json!("42")),
+        |right| right.emit_tool_result(&add, "42"),
+        |wrong| wrong.emit_tool_error(&add, "wrong"),
+    );
+    let mut sdk = Sdk::new(script);
+    let out = sdk.lines();
+    assert_eq!(out.len(), 1);
+    let sent = &out[0];
+    assert_eq!(sent["request_id"], "m1");
+    assert_eq!(sent["request"]["subtype"], "mcp_message");
+    assert_eq!(sent["request"]["server_name"], "calc");
+    let id = sent["request"]["message"]["id"].clone();
+    assert!(id.is_u64());
+    assert_eq!(
+        sent["request"]["message"]["params"]["_meta"]["progressToken"],
+        id
+    );
+    let mut expected = message.clone();
+    expected["id"] = id.clone();
+    expected["params"]["_meta"]["progressToken"] = id;
+    assert_eq!(sent["request"]["message"], expected);
+    assert_eq!(
+        sdk.cli.waiting_for().as_deref(),
+        Some(r#"an SDK line matching ControlResponse { request_id: "m1" }"#)
+    );
+    let mut reply = recorded_answer.clone();
+    reply["response"]["request_id"] = json!("m1");
+    sdk.send(reply);
+    let out = sdk.lines();
+    assert_eq!(out[0]["message"]["content"][0]["content"], "42");
+    assert_eq!(out[0]["message"]["content"][0]["is_error"], false);
+}
+
+#[test]
+#[should_panic(expected = "call_tool needs an MCP tool named mcp__<server>__<tool>, not \"Bash\"")]
+fn call_tool_of_a_tool_that_is_not_mcp_panics() {
+    let _ = Script::new().call_tool("m1", &ToolUse::new("t", "Bash", json!({})));
+}
+
+#[test]
+fn new_steps_round_trip_through_json_and_run_the_same() {
+    let ls = ToolUse::new("toolu_1", "Bash", json!({"command":"ls"}));
+    let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a":2,"b":40}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .user_prompt_submit_hook("h0", "hi")
+        .emit_tool_use(&ls)
+        .pre_tool_use_hook("h1", &ls)
+        .can_use_tool_then(
+            "p1",
+            &ls,
+            |yes| {
+                yes.emit_tool_result(&ls, "src").post_tool_use_hook(
+                    "h2",
+                    &ls,
+                    json!({"stdout":"src"}),
+                )
+            },
+            |no| {
+                no.emit_tool_error(&ls, "no")
+                    .emit_result_with(FakeResult::error_during_execution())
+            },
+        )
+        .call_tool("m1", &add)
+        .branch(
+            "m1",
+            Condition::equals("/mcp_response/result/isError", json!(true)),
+            |failed| failed.emit_result_with(FakeResult::error("error_during_execution")),
+            |ok| {
+                ok.stop_hook("h3", "42")
+                    .emit_result_with(FakeResult::success("42").cost_usd(0.5))
+            },
+        )
+        .hook(
+            "h4",
+            "Notification",
+            None,
+            json!({"message": "hi", "notification_type": "idle"}),
+        );
+    let text = serde_json::to_string(&script).unwrap();
+    let back: Script = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, script);
+
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let branch = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["step"] == "branch")
+        .unwrap();
+    assert_eq!(branch["request_id"], "p1");
+    assert_eq!(branch["when"], json!({"kind": "allowed"}));
+    assert_eq!(branch["then"][0]["step"], "emit");
+    assert_eq!(branch["then"][1]["step"], "call_hooks");
+    assert_eq!(branch["otherwise"].as_array().unwrap().len(), 2);
+    let equals = &v["steps"].as_array().unwrap().iter().rev().nth(1).unwrap()["when"];
+    assert_eq!(
+        *equals,
+        json!({"kind": "equals", "pointer": "/mcp_response/result/isError", "value": true})
+    );
+    let hook = v["steps"].as_array().unwrap().last().unwrap();
+    assert_eq!(hook["step"], "call_hooks");
+    assert_eq!(hook["event"], "Notification");
+    assert!(hook.get("match_query").is_none());
+    assert_eq!(hook["input"]["notification_type"], "idle");
+    let pre = &v["steps"][4];
+    assert_eq!(
+        (
+            pre["step"].as_str(),
+            pre["match_query"].as_str(),
+            pre["tool_use_id"].as_str()
+        ),
+        (Some("call_hooks"), Some("Bash"), Some("toolu_1"))
+    );
+
+    // The same SDK lines get the same answers from both.
+    let run = |script: Script| {
+        let mut sdk = Sdk::new(script);
+        sdk.send(initialize_with_hooks(json!({
+            "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}],
+            "PostToolUse": [{"matcher": null, "hookCallbackIds": ["hook_1"]}],
+            "Stop": [{"matcher": null, "hookCallbackIds": ["hook_2"]}],
+            "Notification": [{"matcher": null, "hookCallbackIds": ["hook_3"]}],
+        })));
+        sdk.send(user("hi"));
+        for id in ["h1", "p1", "h2", "m1", "h3", "h4"] {
+            if id == "p1" {
+                sdk.send(allow(id));
+            } else if id == "m1" {
+                sdk.send(answer(
+                    id,
+                    json!({"mcp_response": {"result": {"isError": false}}}),
+                ));
+            } else {
+                sdk.send(answer(id, json!({})));
+            }
+        }
+        sdk.cli.handle_stdin_eof();
+        (sdk.lines(), sdk.cli.poll_exit())
+    };
+    let (original, exit) = run(script);
+    assert_eq!(exit, Some(0));
+    let kinds: Vec<String> = original
+        .iter()
+        .map(|m| {
+            format!(
+                "{}/{}",
+                m["type"].as_str().unwrap(),
+                m["request_id"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "control_response/",
+            "assistant/",
+            "control_request/h1",
+            "control_request/p1",
+            "user/",
+            "control_request/h2",
+            "control_request/m1",
+            "control_request/h3",
+            "result/",
+            "control_request/h4",
+        ]
+    );
+    assert_eq!(run(back), (original, exit));
 }
