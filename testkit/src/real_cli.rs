@@ -1,8 +1,8 @@
 //! The real Claude Code CLI for end-to-end tests: where it is installed and the environment it
 //! runs with, defined once so the e2e tests of every adapter agree.
 //!
-//! The pinned CLI is installed by `scripts/install-claude-cli` into `<repo>/.claude-cli/`. Tests
-//! point it at a [`StubApi`] on `127.0.0.1` with a dummy key, a temporary `HOME` and all
+//! Tests name the CLI with `$CLAUDE_AGENT_E2E_CLI` ([`RealCli::locate`]) or a path
+//! ([`RealCli::at`]), and point it at a [`StubApi`] on `127.0.0.1` with a dummy key, a temporary `HOME` and all
 //! non-essential traffic (telemetry, error reports, update checks) turned off, so it reaches
 //! nothing but the stub.
 //!
@@ -41,16 +41,16 @@ pub const STREAM_JSON_ARGS: [&str; 5] = [
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LocateError {
-    /// `CLAUDE_AGENT_E2E_CLI` names a file that does not exist.
-    #[error("{CLI_PATH_ENV}={} does not exist", .0.display())]
-    EnvPathMissing(PathBuf),
-    /// The repo's install is missing.
+    /// `CLAUDE_AGENT_E2E_CLI` is not set.
     #[error(
-        "the real Claude Code CLI is not installed at {}: run scripts/install-claude-cli \
-         (or set {CLI_PATH_ENV} to a claude {PINNED_VERSION} executable)",
-        .0.display()
+        "{CLI_PATH_ENV} is not set: point it at a claude {PINNED_VERSION} executable \
+         (`npm install --prefix DIR @anthropic-ai/claude-code@{PINNED_VERSION}` puts one in \
+         DIR/node_modules/.bin/claude)"
     )]
-    NotInstalled(PathBuf),
+    NotSet,
+    /// The path given does not exist.
+    #[error("no Claude Code CLI at {}", .0.display())]
+    Missing(PathBuf),
 }
 
 /// A located real `claude` executable.
@@ -59,35 +59,33 @@ pub struct RealCli {
     path: PathBuf,
 }
 
-/// The repository root (the parent of this crate's folder).
-fn repo_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().unwrap_or(manifest).to_path_buf()
-}
-
 impl RealCli {
-    /// Finds the CLI: `$CLAUDE_AGENT_E2E_CLI` if set, else
-    /// `<repo>/.claude-cli/node_modules/.bin/claude`. The error says how to install it.
+    /// The CLI named by `$CLAUDE_AGENT_E2E_CLI`. The error says how to get one.
+    ///
+    /// ```no_run
+    /// let cli = claude_agent_testkit::real_cli::RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    /// println!("testing against {}", cli.path().display());
+    /// ```
     pub fn locate() -> Result<Self, LocateError> {
-        if let Some(path) = std::env::var_os(CLI_PATH_ENV).filter(|p| !p.is_empty()) {
-            let path = PathBuf::from(path);
-            return if path.exists() {
-                Ok(Self { path })
-            } else {
-                Err(LocateError::EnvPathMissing(path))
-            };
-        }
-        let path = Self::default_install_path();
-        if path.exists() {
-            Ok(Self { path })
-        } else {
-            Err(LocateError::NotInstalled(path))
+        match std::env::var_os(CLI_PATH_ENV).filter(|p| !p.is_empty()) {
+            Some(path) => Self::at(path),
+            None => Err(LocateError::NotSet),
         }
     }
 
-    /// Where `scripts/install-claude-cli` puts the executable.
-    pub fn default_install_path() -> PathBuf {
-        repo_root().join(".claude-cli/node_modules/.bin/claude")
+    /// The CLI at `path`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::real_cli::{LocateError, RealCli};
+    /// assert!(matches!(RealCli::at("/no/such/claude"), Err(LocateError::Missing(_))));
+    /// ```
+    pub fn at(path: impl Into<PathBuf>) -> Result<Self, LocateError> {
+        let path = path.into();
+        if path.exists() {
+            Ok(Self { path })
+        } else {
+            Err(LocateError::Missing(path))
+        }
     }
 
     /// The executable's path.

@@ -34,7 +34,7 @@ fn exe_name() -> String {
 /// ```no_run
 /// let fake = claude_agent_testkit::fake_cli::fake_claude_binary().unwrap();
 /// let mut cmd = std::process::Command::new(fake);
-/// cmd.env("FAKE_CLAUDE_TRANSCRIPT", "fixtures/transcripts/hello.jsonl");
+/// cmd.env("FAKE_CLAUDE_TRANSCRIPT", "tests/recordings/hello.jsonl");
 /// ```
 pub fn fake_claude_binary() -> Result<PathBuf, FakeBinaryError> {
     static FOUND: OnceLock<Result<PathBuf, FakeBinaryError>> = OnceLock::new();

@@ -1,4 +1,4 @@
-//! Canned CLI output shaped like the real CLI 2.1.330's (taken from `fixtures/transcripts/hello.jsonl`,
+//! Canned CLI output shaped like the real CLI 2.1.330's (taken from a recording of a one-turn session,
 //! trimmed): the initialize response, `system/init`, an assistant text message and a success result.
 
 use serde_json::{json, Value};

@@ -287,7 +287,7 @@ impl FakeCli {
         let value: Value = match serde_json::from_slice(line) {
             Ok(v) => v,
             Err(_) => {
-                // What the real CLI 2.1.330 does (PROTOCOL-REFERENCE §9.1).
+                // What the real CLI 2.1.330 does with a line it cannot parse.
                 let msg = format!(
                     "Error parsing streaming input line (type=unknown, {} chars): SyntaxError\n",
                     String::from_utf8_lossy(line).chars().count()

@@ -460,7 +460,7 @@ impl Script {
         Self::default()
     }
 
-    /// A one-turn session like `hello.jsonl`: answer initialize, wait for a user message, print
+    /// A one-turn session like a recorded "hello": answer initialize, wait for a user message, print
     /// `system/init`, an assistant text and a success result with `reply`.
     pub fn single_turn(reply: &str) -> Self {
         Self::new()
@@ -1129,7 +1129,7 @@ impl Script {
         self
     }
 
-    /// Automatic answers like the real CLI's (`control_requests.jsonl`) for the SDK requests a
+    /// Automatic answers like the real CLI's (as recorded from 2.1.330) for the SDK requests a
     /// test rarely scripts: `interrupt`, `set_model`, `set_permission_mode`,
     /// `set_max_thinking_tokens`, `mcp_status`, `stop_task`, and the unsupported-subtype error
     /// for anything else.

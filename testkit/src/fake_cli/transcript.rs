@@ -73,7 +73,8 @@ impl Entry {
 }
 
 impl Script {
-    /// A script that replays a recording (the `fixtures/transcripts/*.jsonl` format).
+    /// A script that replays a recording: `{"dir":"in"|"out","msg":…}` lines, as
+    /// `Options::record_to` writes them.
     ///
     /// `out` lines are written in order, byte for byte. At each `in` line the fake CLI waits until
     /// the SDK has written a line of the same kind: a `user` message, a `control_request` with the
@@ -86,10 +87,13 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_testkit::fake_cli::Script;
-    /// let text = std::fs::read_to_string(concat!(
-    ///     env!("CARGO_MANIFEST_DIR"), "/../fixtures/transcripts/hello.jsonl")).unwrap();
-    /// let script = Script::from_transcript(&text).unwrap();
-    /// assert_eq!(script.steps.len(), 6);
+    /// let text = r#"{"dir":"in","msg":{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize"}}}
+    /// {"dir":"in","msg":{"type":"user","message":{"role":"user","content":"hi"}}}
+    /// {"dir":"out","msg":{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}}
+    /// {"dir":"out","msg":{"type":"result","subtype":"success","is_error":false,"result":"hello"}}"#;
+    /// let script = Script::from_transcript(text).unwrap();
+    /// // Wait for initialize, answer it, wait for the prompt, print the result.
+    /// assert_eq!(script.steps.len(), 4);
     /// ```
     pub fn from_transcript(jsonl: &str) -> Result<Script, TranscriptError> {
         let mut entries = Vec::new();

@@ -1,5 +1,5 @@
 //! Reply rules: "when a main-conversation request looks like this, answer that", plus the
-//! ready-made convention rule set the recordings in `fixtures/transcripts/` were made with.
+//! ready-made convention rule set the project's recordings of the real CLI were made with.
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,0 +1,351 @@
+//! Sessions over the in-memory fake CLI ([`FakeTransport`]) on the [`TestRuntime`]: no async
+//! runtime, no process, virtual time. What the SDK's client layer does with callbacks, hooks,
+//! tools, time-outs and shutdown, seen from the CLI's side of the pipe.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use claude_agent_core::client::{query_with, tool, Client, Error, SdkMcpServer};
+use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput, StopInput};
+use claude_agent_core::mcp::ToolResult;
+use claude_agent_core::message::Message;
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::PermissionResult;
+use claude_agent_testkit::fake_cli::{Script, ToolUse};
+use claude_agent_testkit::runtime::TestRuntime;
+use claude_agent_testkit::transport::{FakeTransport, SdkLine};
+use futures_lite::StreamExt;
+use serde_json::{json, Value};
+
+fn run(fake: &FakeTransport, options: Options) -> Vec<Result<Message, Error>> {
+    let runtime = TestRuntime::new();
+    let options = options.transport(fake.clone());
+    runtime.block_on(query_with(runtime.clone(), "go", options).collect())
+}
+
+fn kinds(items: &[Result<Message, Error>]) -> Vec<&'static str> {
+    items
+        .iter()
+        .map(|item| match item {
+            Ok(Message::System(_)) => "system",
+            Ok(Message::Assistant(_)) => "assistant",
+            Ok(Message::User(_)) => "user",
+            Ok(Message::Result(_)) => "result",
+            Ok(_) => "other",
+            Err(_) => "error",
+        })
+        .collect()
+}
+
+/// The SDK's answer to the fake CLI's request `request_id`.
+fn answer_to(fake: &FakeTransport, request_id: &str) -> Result<Value, String> {
+    fake.answers()
+        .into_iter()
+        .find(|(id, _)| id == request_id)
+        .unwrap_or_else(|| panic!("{request_id} was not answered: {:?}", fake.written()))
+        .1
+}
+
+fn pre_tool_use(command: &str) -> Value {
+    json!({"hook_event_name": "PreToolUse", "session_id": "s", "transcript_path": "/t",
+        "cwd": "/w", "tool_name": "Bash", "tool_input": {"command": command},
+        "tool_use_id": "toolu_1"})
+}
+
+#[test]
+fn a_query_sends_initialize_then_the_prompt_and_streams_every_message() {
+    let fake = FakeTransport::new(Script::single_turn("hi there"));
+    let items = run(&fake, Options::new());
+    assert_eq!(kinds(&items), ["system", "assistant", "result"]);
+    let written = fake.written();
+    assert!(
+        matches!(&written[0], SdkLine::ControlRequest { subtype, .. } if subtype == "initialize")
+    );
+    assert_eq!(fake.user_texts(), ["go"]);
+    assert_eq!(fake.connections(), 1);
+}
+
+#[test]
+fn the_permission_callback_decides_and_the_script_follows_its_answer() {
+    let bash = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf /"}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_tool_use(&bash)
+        .can_use_tool_then(
+            "p1",
+            &bash,
+            |allowed| {
+                allowed
+                    .emit_tool_result(&bash, "gone")
+                    .emit_result("deleted")
+            },
+            |denied| denied.emit_tool_error(&bash, "denied").emit_result("kept"),
+        );
+    let fake = FakeTransport::new(script);
+    let options = Options::new().can_use_tool(|request, _ctx| async move {
+        match request.tool_name.as_str() {
+            "Bash" => PermissionResult::deny("not here"),
+            _ => PermissionResult::allow(),
+        }
+    });
+    let items = run(&fake, options);
+    let Some(Ok(Message::Result(result))) = items.last() else {
+        panic!("{items:?}")
+    };
+    assert_eq!(result.result.as_deref(), Some("kept"));
+    let answer = answer_to(&fake, "p1").unwrap();
+    assert_eq!(answer["behavior"], "deny");
+    assert_eq!(answer["message"], "not here");
+}
+
+#[test]
+fn a_typed_hook_gets_its_event_input() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .hook_callback("h1", "hook_0", pre_tool_use("rm -rf /"))
+        .hook_callback(
+            "h2",
+            "hook_1",
+            json!({"hook_event_name": "Stop", "session_id": "s", "transcript_path": "/t",
+                "cwd": "/w", "stop_hook_active": true}),
+        )
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let options = Options::new()
+        .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+            #[derive(serde::Deserialize)]
+            struct Bash {
+                command: String,
+            }
+            assert_eq!(input.tool_use_id, "toolu_1");
+            let bash: Bash = input.tool_input_as().unwrap();
+            HookOutput::deny_tool(format!("not {}", bash.command))
+        })
+        .on_hook(None, |input: StopInput, _ctx| async move {
+            assert!(input.stop_hook_active);
+            HookOutput::proceed()
+        });
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    let SdkLine::ControlRequest { request, .. } = &fake.written()[0] else {
+        panic!("initialize first")
+    };
+    assert_eq!(request["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+    assert!(request["hooks"]["Stop"].is_array(), "{request}");
+    let deny = answer_to(&fake, "h1").unwrap();
+    let specific = &deny["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "deny");
+    assert_eq!(specific["permissionDecisionReason"], "not rm -rf /");
+    assert_eq!(answer_to(&fake, "h2").unwrap()["continue"], true);
+}
+
+#[test]
+fn an_untyped_hook_gets_the_whole_input_and_the_id_beside_it() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .hook_callback("h1", "hook_0", pre_tool_use("ls"))
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let options = Options::new().hook(
+        HookEvent::PreToolUse,
+        None,
+        |input, tool_use_id, _ctx| async move {
+            assert!(matches!(input, HookInput::PreToolUse(_)), "{input:?}");
+            assert_eq!(tool_use_id, None, "the script sends null");
+            HookOutput::allow_tool()
+        },
+    );
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    let answer = answer_to(&fake, "h1").unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "allow");
+}
+
+#[test]
+fn a_typed_hook_given_another_events_input_is_an_error_reply() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .hook_callback("h1", "hook_0", pre_tool_use("ls"))
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let called = Arc::new(Mutex::new(false));
+    let options = Options::new().on_hook(None, {
+        let called = called.clone();
+        move |_input: StopInput, _ctx| {
+            *called.lock().unwrap() = true;
+            async { HookOutput::default() }
+        }
+    });
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    assert!(!*called.lock().unwrap(), "the callback was not called");
+    assert_eq!(
+        answer_to(&fake, "h1").unwrap_err(),
+        "malformed hook input: a Stop hook got a PreToolUse input"
+    );
+}
+
+#[test]
+fn registered_hooks_are_called_by_the_ids_the_sdk_declared() {
+    let bash = ToolUse::new("toolu_9", "Bash", json!({"command": "ls"}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_tool_use(&bash)
+        .pre_tool_use_hook("h1", &bash)
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let options = Options::new()
+        .on_hook(Some("Read"), |_: PreToolUseInput, _ctx| async {
+            HookOutput::deny_tool("the Read hook must not run for Bash")
+        })
+        .on_hook(Some("Bash"), {
+            let seen = seen.clone();
+            move |input: PreToolUseInput, _ctx| {
+                seen.lock().unwrap().push(input.tool_use_id.clone());
+                async { HookOutput::allow_tool() }
+            }
+        });
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    assert_eq!(*seen.lock().unwrap(), ["toolu_9"]);
+    assert_eq!(fake.answers().len(), 1, "{:?}", fake.answers());
+}
+
+#[test]
+fn an_in_process_tool_is_called_with_its_arguments() {
+    let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a": 2, "b": 3}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_tool_use(&add)
+        .call_tool("m1", &add)
+        .emit_result("5");
+    let fake = FakeTransport::new(script);
+    let calc = SdkMcpServer::new("calc", "1.0").tool(tool(
+        "add",
+        "Adds two numbers",
+        json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}),
+        |args: Value| async move {
+            let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
+            Ok::<_, claude_agent_core::client::ToolError>(ToolResult::text(sum.to_string()))
+        },
+    ));
+    let items = run(&fake, Options::new().sdk_mcp_server(calc));
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    let answer = answer_to(&fake, "m1").unwrap();
+    assert_eq!(answer["mcp_response"]["result"]["content"][0]["text"], "5");
+}
+
+#[test]
+fn an_unanswered_initialize_times_out_in_virtual_time() {
+    let fake = FakeTransport::new(Script::new().hang());
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake.clone())
+        .initialize_timeout(Duration::from_secs(30));
+    let wall = Instant::now();
+    let result = runtime.block_on(Client::connect_with(runtime.clone(), options));
+    assert!(
+        matches!(result, Err(Error::ControlTimeout(t)) if t == Duration::from_secs(30)),
+        "{result:?}"
+    );
+    assert!(runtime.elapsed() >= Duration::from_secs(30));
+    assert!(
+        wall.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        wall.elapsed()
+    );
+}
+
+#[test]
+fn a_control_request_times_out_and_the_session_goes_on() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_request("interrupt")
+        .expect_user()
+        .emit_result("still here");
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake.clone())
+        .control_timeout(Duration::from_secs(5));
+    let result = runtime.block_on(async {
+        let client = Client::connect_with(runtime.clone(), options).await?;
+        let interrupted = client.interrupt().await;
+        client.send("next").await?;
+        let mut reply = client.receive_response();
+        let mut last = None;
+        while let Some(item) = reply.next().await {
+            last = Some(item?);
+        }
+        Ok::<_, Error>((interrupted, last))
+    });
+    let (interrupted, last) = result.unwrap();
+    assert!(
+        matches!(interrupted, Err(Error::ControlTimeout(_))),
+        "{interrupted:?}"
+    );
+    assert!(matches!(last, Some(Message::Result(_))));
+    assert!(runtime.elapsed() >= Duration::from_secs(5));
+}
+
+#[test]
+fn a_cli_that_exits_non_zero_fails_the_stream_with_its_stderr() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .stderr("boom: out of cheese\n")
+        .exit(3);
+    let fake = FakeTransport::new(script);
+    let items = run(&fake, Options::new());
+    let Some(Err(Error::Process { exit, stderr_tail })) = items.last() else {
+        panic!("{items:?}")
+    };
+    assert_eq!(exit.code, Some(3));
+    assert!(stderr_tail.contains("out of cheese"), "{stderr_tail}");
+}
+
+#[test]
+fn closing_a_client_ends_a_cli_that_never_exits_by_signal_in_virtual_time() {
+    let fake = FakeTransport::new(Script::new().answer_initialize().hang());
+    let runtime = TestRuntime::new();
+    let options = Options::new().transport(fake.clone());
+    runtime.block_on(async {
+        let client = Client::connect_with(runtime.clone(), options)
+            .await
+            .unwrap();
+        client.close().await;
+    });
+    // stdin closed, 2 s, SIGTERM: the fake dies of it.
+    assert!(runtime.elapsed() >= Duration::from_secs(2), "{runtime:?}");
+}
+
+#[test]
+fn each_session_gets_the_next_script() {
+    let fake = FakeTransport::new(Script::single_turn("one")).then(Script::single_turn("two"));
+    let texts: Vec<String> = (0..3)
+        .map(|_| match run(&fake, Options::new()).pop() {
+            Some(Ok(Message::Result(result))) => result.result.unwrap_or_default(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(texts, ["one", "two", "two"]);
+    assert_eq!(fake.connections(), 3);
+}
+
+#[test]
+fn a_runtime_without_a_transport_says_what_is_missing() {
+    let runtime = TestRuntime::new();
+    let options = Options::new().cli_path("/bin/sh");
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", options).collect());
+    let Some(Err(error)) = items.first() else {
+        panic!("{items:?}")
+    };
+    assert!(error.to_string().contains("transport"), "{error}");
+}
