@@ -47,6 +47,7 @@ macro_rules! e2e_tests {
             hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
+            record_and_replay,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -989,4 +990,83 @@ pub async fn structured_output<R: Runtime>(rt: R) {
     )
     .expect("JSON");
     assert_eq!(structured, json!({"answer": 42}));
+}
+
+/// The small app [`record_and_replay`] records: a permission policy that refuses Bash, and a
+/// PreToolUse hook that lets every tool through to it. The testkit's `tests/replay.rs` replays
+/// the recording kept in `testkit/tests/recordings/` with the same app.
+fn recorded_app(options: Options) -> Options {
+    options
+        .on_hook(
+            Some("Bash"),
+            |_input: claude_agent_core::hooks::PreToolUseInput, _ctx| async {
+                HookOutput::proceed()
+            },
+        )
+        .can_use_tool(|request, _ctx| async move {
+            match request.tool_name.as_str() {
+                "Bash" => PermissionResult::deny("this app does not run commands"),
+                _ => PermissionResult::allow(),
+            }
+        })
+}
+
+/// `Options::record_to` against the real CLI, then that recording replayed through the
+/// testkit's `FakeTransport` with the same app: the same messages come out, and the SDK writes
+/// what it wrote to the real CLI. `E2E_KEEP_RECORDING=<path>` keeps a copy of the recording.
+pub async fn record_and_replay<R: Runtime>(rt: R) {
+    use claude_agent_testkit::transport::FakeTransport;
+
+    let env = env();
+    let path = env.work.path().join("session.jsonl");
+    let prompt = "BASH:touch never-made && ls";
+    let live = all_ok(
+        collect(
+            &rt,
+            "recorded query",
+            query_with(
+                rt.clone(),
+                prompt,
+                recorded_app(env.options.clone()).record_to(&path),
+            ),
+        )
+        .await,
+    );
+    assert!(!env.work.path().join("never-made").exists());
+    let recording = std::fs::read_to_string(&path).expect("the recording was written");
+    if let Some(keep) = std::env::var_os("E2E_KEEP_RECORDING") {
+        std::fs::write(keep, &recording).expect("keep the recording");
+    }
+    let recorded = claude_agent_core::recording::Recording::parse(&recording)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let subtypes: Vec<String> = recorded
+        .lines()
+        .iter()
+        .filter_map(|line| {
+            let json: serde_json::Value = serde_json::from_str(line.json.get()).ok()?;
+            Some(json.pointer("/request/subtype")?.as_str()?.to_owned())
+        })
+        .collect();
+    for expected in ["initialize", "hook_callback", "can_use_tool"] {
+        assert!(subtypes.iter().any(|s| s == expected), "{subtypes:?}");
+    }
+
+    let fake = FakeTransport::replay(&recording).unwrap_or_else(|e| panic!("{e}"));
+    let replayed = all_ok(
+        collect(
+            &rt,
+            "replayed query",
+            query_with(
+                rt.clone(),
+                prompt,
+                recorded_app(Options::new()).transport(fake.clone()),
+            ),
+        )
+        .await,
+    );
+    let lines = |messages: &[Message]| -> Vec<String> {
+        messages.iter().map(|m| m.raw_json().to_owned()).collect()
+    };
+    assert_eq!(lines(&replayed), lines(&live));
+    fake.verify().unwrap_or_else(|e| panic!("{e}"));
 }

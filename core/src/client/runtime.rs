@@ -29,8 +29,10 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// * `spawn_task` runs the driver to completion even when every user handle is gone (that is
 ///   when it shuts the CLI down).
 ///
-/// `claude-agent-tokio`'s `TokioRuntime` is the reference implementation; the client layer's
-/// own tests run on an in-memory implementation with no runtime at all.
+/// `claude-agent-tokio`'s `TokioRuntime` is the reference implementation;
+/// `claude-agent-testkit`'s `TestRuntime` runs sessions with no async runtime at all, in virtual
+/// time. How the CLI is reached is a separate choice: `Options::transport` replaces
+/// [`Runtime::spawn_child`] with any connection.
 pub trait Runtime: Clone + Send + Sync + 'static {
     /// The running CLI process.
     type Child: ChildProcess;
