@@ -65,7 +65,9 @@ fn closing_a_session_over_a_bare_connection_does_not_wait_for_the_other_side_for
     });
     let runtime = TestRuntime::new();
     runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+        let client = Client::connect_with(runtime.clone(), options)
+            .await
+            .unwrap();
         client.close().await;
     });
     // stdin closed, then the grace period the CLI gets to exit, then the SDK hangs up.
@@ -76,7 +78,10 @@ fn closing_a_session_over_a_bare_connection_does_not_wait_for_the_other_side_for
 #[test]
 fn a_transport_that_cannot_connect_fails_the_start_with_its_error() {
     let options = Options::new().transport(|_spec: &LaunchSpec| {
-        Err(io::Error::new(io::ErrorKind::ConnectionRefused, "no CLI behind the socket"))
+        Err(io::Error::new(
+            io::ErrorKind::ConnectionRefused,
+            "no CLI behind the socket",
+        ))
     });
     let runtime = TestRuntime::new();
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hello", options).collect());

@@ -349,3 +349,68 @@ fn a_runtime_without_a_transport_says_what_is_missing() {
     };
     assert!(error.to_string().contains("transport"), "{error}");
 }
+
+#[test]
+fn a_recorded_session_replays_and_checks_out() {
+    let dir = claude_agent_testkit::real_cli::TestDir::new("record").unwrap();
+    let path = dir.path().join("session.jsonl");
+    let fake = FakeTransport::new(Script::single_turn("recorded"));
+    let live = run(&fake, Options::new().record_to(&path));
+    let recording = std::fs::read_to_string(&path).unwrap();
+    let directions: Vec<&str> = recording
+        .lines()
+        .map(|line| {
+            if line.contains(r#""dir":"in""#) {
+                "in"
+            } else {
+                "out"
+            }
+        })
+        .collect();
+    assert_eq!(directions, ["in", "in", "out", "out", "out", "out"]);
+    let replay = FakeTransport::replay(&recording).unwrap();
+    let replayed = run(&replay, Options::new());
+    let json = |items: &[Result<Message, Error>]| -> Vec<String> {
+        items
+            .iter()
+            .map(|item| item.as_ref().unwrap().raw_json().to_owned())
+            .collect()
+    };
+    assert_eq!(json(&replayed), json(&live));
+    replay.verify().unwrap();
+}
+
+#[test]
+fn a_recording_that_cannot_be_written_is_one_error_item_and_nothing_is_lost() {
+    let fake = FakeTransport::new(Script::single_turn("kept"));
+    let items = run(&fake, Options::new().record_to("/dev/full"));
+    let errors: Vec<&Error> = items
+        .iter()
+        .filter_map(|item| item.as_ref().err())
+        .collect();
+    assert!(
+        matches!(errors.as_slice(), [Error::Record { .. }]),
+        "{items:?}"
+    );
+    assert_eq!(
+        kinds(&items)
+            .into_iter()
+            .filter(|kind| *kind != "error")
+            .collect::<Vec<_>>(),
+        ["system", "assistant", "result"]
+    );
+}
+
+#[test]
+fn a_recording_that_cannot_be_opened_stops_the_start() {
+    let fake = FakeTransport::new(Script::single_turn("never"));
+    let items = run(
+        &fake,
+        Options::new().record_to("/no/such/dir/session.jsonl"),
+    );
+    let [Err(Error::Record { path, .. })] = items.as_slice() else {
+        panic!("{items:?}")
+    };
+    assert_eq!(path, std::path::Path::new("/no/such/dir/session.jsonl"));
+    assert_eq!(fake.connections(), 0);
+}
