@@ -124,8 +124,8 @@ impl<R> Client<R> {
     /// client.rewind_files(&uuid, false).await?;
     ///
     /// // A uuid of your own is sent as it is:
-    /// let mine = client.send(UserInput::text("Now tidy up.").with_uuid("3f0c…")).await?;
-    /// assert_eq!(mine, "3f0c…");
+    /// let mine = client.send(UserInput::text("Now tidy up.").with_uuid("tidy-up-1")).await?;
+    /// assert_eq!(mine, "tidy-up-1");
     /// # Ok(())
     /// # }
     /// ```
