@@ -114,8 +114,9 @@ fn client_runs_several_turns_and_knows_the_server() {
             .unwrap();
         let info = client.server_info().expect("initialize answered");
         assert_eq!(info.commands[0].name, "debug");
+        let mut uuids = Vec::new();
         for (turn, expected) in [("hello", "first"), ("again", "second")] {
-            client.send(turn).await.unwrap();
+            uuids.push(client.send(turn).await.unwrap());
             let messages: Vec<_> = within(LIMIT, client.receive_response().collect()).await;
             assert_eq!(kinds(&messages), ["assistant", "result"]);
             let text = result_text(messages[1].as_ref().unwrap());
@@ -124,6 +125,14 @@ fn client_runs_several_turns_and_knows_the_server() {
         within(LIMIT, client.close()).await;
         assert!(matches!(client.send("late").await, Err(Error::Closed)));
         assert_eq!(fake.user_texts(), ["hello", "again"]);
+        let sent: Vec<Value> = fake
+            .sdk_lines()
+            .into_iter()
+            .filter(|line| line["type"] == "user")
+            .map(|line| line["uuid"].clone())
+            .collect();
+        assert_eq!(sent, [json!(uuids[0]), json!(uuids[1])]);
+        assert_ne!(uuids[0], uuids[1]);
     });
 }
 

@@ -477,7 +477,7 @@ fn a_cli_that_closes_its_stdin_early_gives_a_clean_error_and_no_deadlock() {
         }
         assert!(
             sent.iter()
-                .all(|r| matches!(r, Ok(()) | Err(Error::Closed | Error::InputEnded))),
+                .all(|r| matches!(r, Ok(_) | Err(Error::Closed | Error::InputEnded))),
             "{sent:?}"
         );
         let items: Vec<_> = within(LIMIT, client.receive_messages().collect()).await;

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use claude_agent_core::client::{query_with, tool, Client, Error, SdkMcpServer};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput, StopInput};
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::Message;
+use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionResult;
-use claude_agent_testkit::fake_cli::{Script, ToolUse};
+use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::{FakeTransport, SdkLine};
 use futures_lite::StreamExt;
@@ -293,6 +293,53 @@ fn a_control_request_times_out_and_the_session_goes_on() {
     );
     assert!(matches!(last, Some(Message::Result(_))));
     assert!(runtime.elapsed() >= Duration::from_secs(5));
+}
+
+#[test]
+fn send_returns_the_uuid_the_message_went_out_with_and_rewind_files_takes_it() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_result("one")
+        .expect_user()
+        .emit_result("two")
+        .auto_answer("rewind_files", Answer::success(json!({"canRewind": true})));
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let (first, second) = runtime
+        .block_on(async {
+            let options = Options::new().transport(fake.clone());
+            let client = Client::connect_with(runtime.clone(), options).await?;
+            let first = client.send("one").await?;
+            client.receive_response().for_each(drop).await;
+            let second = client
+                .send(UserInput::text("two").with_uuid("my-own-id"))
+                .await?;
+            client.receive_response().for_each(drop).await;
+            client.rewind_files(&first, true).await?;
+            client.close().await;
+            Ok::<_, Error>((first, second))
+        })
+        .unwrap();
+    assert_eq!(second, "my-own-id", "a uuid of the caller's is kept");
+    assert_eq!(first.len(), 36, "{first}");
+    assert_eq!(first.as_bytes()[14], b'4', "a version-4 uuid: {first}");
+    let sent: Vec<Option<String>> = fake
+        .written()
+        .into_iter()
+        .filter_map(|line| match line {
+            SdkLine::User { uuid, .. } => Some(uuid),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent, [Some(first.clone()), Some(second)]);
+    let rewind = fake.written().into_iter().find_map(|line| match line {
+        SdkLine::ControlRequest {
+            subtype, request, ..
+        } if subtype == "rewind_files" => Some(request),
+        _ => None,
+    });
+    assert_eq!(rewind.unwrap()["user_message_id"], first.as_str());
 }
 
 #[test]

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::error::Error;
 use super::link::{Command, Shared};
+use super::message_uuid::new_uuid;
 use super::runtime::Runtime;
 use super::spawn::{spawn_session, Start};
 use crate::control::{
@@ -108,11 +109,33 @@ impl<R> Client<R> {
         }
     }
 
-    /// Send a user message (a `&str`, a `String` or a [`UserInput`]).
-    pub async fn send(&self, message: impl Into<UserInput>) -> Result<(), Error> {
+    /// Send a user message (a `&str`, a `String` or a [`UserInput`]) and return the uuid it went
+    /// out with: the message's own ([`UserInput::with_uuid`]), or else a new random one. The CLI
+    /// keeps the message under that uuid, and echoes it as `user_message_uuid`; it is the id
+    /// [`Client::rewind_files`] takes.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # use claude_agent_core::message::UserInput;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let uuid = client.send("Rename `foo` to `bar` everywhere.").await?;
+    /// // … read the turn with `client.receive_response()` …
+    /// // Undo the file changes that message led to:
+    /// client.rewind_files(&uuid, false).await?;
+    ///
+    /// // A uuid of your own is sent as it is:
+    /// let mine = client.send(UserInput::text("Now tidy up.").with_uuid("tidy-up-1")).await?;
+    /// assert_eq!(mine, "tidy-up-1");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn send(&self, message: impl Into<UserInput>) -> Result<String, Error> {
+        let mut message = message.into();
+        let uuid = message.uuid.get_or_insert_with(new_uuid).clone();
         let (reply, outcome) = async_channel::bounded(1);
-        self.command(Command::Send(message.into(), reply)).await?;
-        outcome.recv().await.map_err(|_| Error::Closed)?
+        self.command(Command::Send(message, reply)).await?;
+        outcome.recv().await.map_err(|_| Error::Closed)??;
+        Ok(uuid)
     }
 
     /// No more user messages: the CLI's stdin is closed once the current run has ended, and the
@@ -170,7 +193,30 @@ impl<R> Client<R> {
     }
 
     /// Undo file changes made after the user message `user_message_id` (needs file
-    /// checkpointing); with `dry_run`, only report what would change.
+    /// checkpointing); with `dry_run`, only report what would change. The id is the uuid
+    /// [`Client::send`] returned for that message.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error, Runtime};
+    /// # use claude_agent_core::options::Options;
+    /// use futures_lite::StreamExt;
+    ///
+    /// async fn try_and_undo<R: Runtime + Default>() -> Result<(), Error> {
+    ///     let options = Options::new().enable_file_checkpointing(true);
+    ///     let client = Client::<R>::connect(options).await?;
+    ///     let uuid = client.send("Add a CHANGELOG.md.").await?;
+    ///     let mut turn = client.receive_response();
+    ///     while let Some(message) = turn.next().await {
+    ///         message?;
+    ///     }
+    ///     let preview = client.rewind_files(&uuid, true).await?;
+    ///     if preview.can_rewind {
+    ///         client.rewind_files(&uuid, false).await?;
+    ///     }
+    ///     client.close().await;
+    ///     Ok(())
+    /// }
+    /// ```
     pub async fn rewind_files(
         &self,
         user_message_id: impl Into<String>,

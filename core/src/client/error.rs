@@ -65,7 +65,8 @@ pub enum Error {
     /// exited non-zero. The result message itself was delivered before this error.
     #[error(transparent)]
     Result(Box<ResultError>),
-    /// A control request got no answer in time.
+    /// A control request got no answer in time. If the CLI answers it later, that answer is
+    /// dropped: the session goes on, and no error item comes of it.
     #[error("the CLI did not answer the control request within {0:?}")]
     ControlTimeout(Duration),
     /// The CLI answered a control request with an error.

@@ -25,6 +25,7 @@ mod driver;
 mod error;
 mod handlers;
 mod link;
+mod message_uuid;
 mod options_ext;
 mod prompt;
 mod query;

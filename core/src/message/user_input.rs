@@ -23,6 +23,7 @@ pub struct UserInput {
     /// The message content: a string or blocks.
     pub content: UserInputContent,
     /// An id for the message; the CLI echoes it as `user_message_uuid` on the frames that answer it.
+    /// `Client::send` gives a message without one a random uuid, and returns it.
     pub uuid: Option<String>,
     /// The session id (default `""`).
     pub session_id: String,

@@ -132,7 +132,8 @@ pub struct HookRef {
 pub struct Timeouts {
     /// How long `initialize` may take (default 60 s).
     pub initialize: Duration,
-    /// How long any other control request may take (default 60 s).
+    /// How long any other control request may take (default 60 s). An answer that comes later
+    /// is dropped.
     pub control_request: Duration,
     /// After a result, how long to wait for the CLI to go idle before closing stdin anyway
     /// (`CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS`, default 600 s). `None`: no ceiling.

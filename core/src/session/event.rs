@@ -70,7 +70,9 @@ pub enum LineError {
         /// The configured limit.
         limit: usize,
     },
-    /// A control response for a request id we do not have pending.
+    /// A control response for a request id we never sent, or for one already answered. (A late
+    /// answer to a request that timed out or failed when the session closed is dropped
+    /// without a word: that request's [`Event::RequestDone`] has already told its outcome.)
     #[error("control response for unknown request id {0}")]
     UnmatchedResponse(String),
 }

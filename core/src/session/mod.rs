@@ -30,6 +30,7 @@ mod config;
 mod error;
 mod event;
 mod framer;
+mod given_up;
 mod inbound;
 mod initialize;
 mod run_end;
@@ -58,6 +59,7 @@ use crate::mcp::{self, McpRoute};
 use crate::message::{peek_tags, Message, UserInput};
 use crate::permission::PermissionRequest;
 use framer::{Frame, LineFramer};
+use given_up::GivenUp;
 use inbound::{Awaiting, InboundTable};
 use run_end::RunEnd;
 
@@ -78,6 +80,8 @@ pub struct Session {
     close_pending: bool,
     next_request: u64,
     pending: BTreeMap<RequestId, PendingRequest>,
+    /// Requests that timed out or failed at a close or exit: a late answer to one is dropped.
+    given_up: GivenUp,
     inbound: InboundTable,
     hook_refs: Vec<HookRef>,
     run_end: RunEnd,
@@ -113,6 +117,7 @@ impl Session {
             close_pending: false,
             next_request: 0,
             pending: BTreeMap::new(),
+            given_up: GivenUp::default(),
             inbound: InboundTable::default(),
             hook_refs,
             run_end,
@@ -192,6 +197,7 @@ impl Session {
             .collect();
         for id in overdue {
             if let Some(p) = self.pending.remove(&id) {
+                self.given_up.insert(id);
                 self.push_event(Event::RequestDone {
                     id,
                     outcome: Err(RequestFailure::Timeout(p.timeout)),
@@ -224,7 +230,8 @@ impl Session {
 
     /// Send a control request. Its outcome comes back as [`Event::RequestDone`] with the returned
     /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`], or the end
-    /// of the session.
+    /// of the session. Exactly one `RequestDone` comes for each id: an answer the CLI sends after
+    /// a timeout or the end is dropped.
     pub fn request(
         &mut self,
         now: Instant,
@@ -509,13 +516,18 @@ impl Session {
             .request_id
             .strip_prefix("req_")
             .and_then(|n| n.parse().ok())
-            .map(RequestId::from_raw)
-            .filter(|id| self.pending.contains_key(id));
-        let Some(id) = id else {
-            let unknown = payload.request_id.into_owned();
-            return self.push_event(Event::LineError(LineError::UnmatchedResponse(unknown)));
+            .map(RequestId::from_raw);
+        let id = match id {
+            Some(id) if self.pending.remove(&id).is_some() => id,
+            // The CLI was slow, not wrong: the request's outcome (a timeout, or the close) has been
+            // reported, and the answer is dropped, as the official SDKs do. Only an `initialize`
+            // answer carries requests of the CLI, and a session whose `initialize` failed is over.
+            Some(id) if self.given_up.take(id) => return,
+            _ => {
+                let unknown = payload.request_id.into_owned();
+                return self.push_event(Event::LineError(LineError::UnmatchedResponse(unknown)));
+            }
         };
-        self.pending.remove(&id);
         let outcome = if payload.subtype == "success" {
             Ok(ResponseBody::from_raw(payload.response))
         } else {
@@ -713,6 +725,7 @@ impl Session {
     fn fail_everything(&mut self, cause: CloseCause) {
         let pending = std::mem::take(&mut self.pending);
         for id in pending.into_keys() {
+            self.given_up.insert(id);
             self.push_event(Event::RequestDone {
                 id,
                 outcome: Err(RequestFailure::Closed(cause.clone())),

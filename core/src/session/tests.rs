@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::given_up::REMEMBERED_GIVEN_UP;
 use super::*;
 use crate::control::{ControlRequest, InboundKind, Reply, RequestFailure};
 use crate::message::UserInput;
@@ -591,4 +592,80 @@ fn events_stay_small() {
         "{}",
         std::mem::size_of::<Event>()
     );
+}
+
+#[test]
+fn a_late_answer_to_a_timed_out_request_is_dropped_quietly() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.timeouts.control_request = Duration::from_secs(5);
+    let (mut s, now) = started(config);
+    let id = s.request(now, ControlRequest::Interrupt).unwrap();
+    s.handle_timeout(now + Duration::from_secs(5));
+    assert!(matches!(
+        &events(&mut s)[..],
+        [Event::RequestDone {
+            outcome: Err(RequestFailure::Timeout(_)),
+            ..
+        }]
+    ));
+    // The CLI was only slow: its answer comes after we gave up.
+    feed(&mut s, now, &success(&id.to_string(), "{}"));
+    assert!(events(&mut s).is_empty(), "the late answer is dropped");
+    // An id we never gave out is still reported.
+    feed(&mut s, now, &success("req_99", "{}"));
+    assert!(
+        matches!(&events(&mut s)[..], [Event::LineError(LineError::UnmatchedResponse(id))] if id == "req_99")
+    );
+    // So is a second answer to a request that was answered.
+    feed(&mut s, now, &success("req_0", "{}"));
+    feed(&mut s, now, &success("req_0", "{}"));
+    assert!(matches!(
+        &events(&mut s)[..],
+        [Event::RequestDone { outcome: Ok(_), .. }, Event::LineError(LineError::UnmatchedResponse(id))] if id == "req_0"
+    ));
+}
+
+#[test]
+fn late_answers_to_requests_failed_by_close_or_exit_are_dropped_quietly() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let id = s.request(now, ControlRequest::McpStatus).unwrap();
+    s.close(now);
+    assert_eq!(events(&mut s).len(), 2, "initialize and mcp_status failed");
+    // The CLI answers before it notices stdin closed.
+    feed(&mut s, now, &success("req_0", "{}"));
+    feed(&mut s, now, &success(&id.to_string(), "{}"));
+    assert!(events(&mut s).is_empty(), "{:?}", events(&mut s));
+
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let id = s.request(now, ControlRequest::McpStatus).unwrap();
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert_eq!(events(&mut s).len(), 2);
+    // stdout still holds what the CLI printed before it exited.
+    feed(&mut s, now, &success(&id.to_string(), "{}"));
+    assert!(events(&mut s).is_empty());
+}
+
+#[test]
+fn only_the_most_recent_given_up_ids_are_remembered() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.timeouts.control_request = Duration::from_secs(1);
+    let (mut s, mut now) = started(config);
+    feed(&mut s, now, &success("req_0", "{}"));
+    let mut given_up = Vec::new();
+    for _ in 0..=REMEMBERED_GIVEN_UP {
+        given_up.push(s.request(now, ControlRequest::Interrupt).unwrap());
+        now += Duration::from_secs(1);
+        s.handle_timeout(now);
+    }
+    assert_eq!(events(&mut s).len(), REMEMBERED_GIVEN_UP + 2);
+    // The oldest one was forgotten: its answer is reported like any unknown id.
+    let oldest = given_up[0].to_string();
+    feed(&mut s, now, &success(&oldest, "{}"));
+    assert!(
+        matches!(&events(&mut s)[..], [Event::LineError(LineError::UnmatchedResponse(id))] if *id == oldest)
+    );
+    for id in &given_up[1..] {
+        feed(&mut s, now, &success(&id.to_string(), "{}"));
+    }
+    assert!(events(&mut s).is_empty());
 }
