@@ -47,7 +47,7 @@ macro_rules! e2e_tests {
             hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
-            record_and_replay,
+            record_and_replay, mcp_status_right_after_connect,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1069,4 +1069,27 @@ pub async fn record_and_replay<R: Runtime>(rt: R) {
     };
     assert_eq!(lines(&replayed), lines(&live));
     fake.verify().unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `mcp_status` at once after `connect` lists the in-process server as connected: `connect`
+/// waits for the CLI to connect it (it does so just after answering `initialize`).
+pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
+    let env = env();
+    let calc = SdkMcpServer::new("calc", "1.0.0");
+    let options = env.options.clone().sdk_mcp_server(calc);
+    let started = Instant::now();
+    let client = within(&rt, STEP, "connect", Client::connect_with(rt.clone(), options))
+        .await
+        .unwrap();
+    let connected_after = started.elapsed();
+    let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+        .await
+        .unwrap();
+    let names: Vec<(&str, &str)> = status
+        .mcp_servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.status.as_str()))
+        .collect();
+    assert_eq!(names, [("calc", "connected")], "connect took {connected_after:?}");
+    within(&rt, STEP, "close", client.close()).await;
 }

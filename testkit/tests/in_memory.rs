@@ -461,3 +461,46 @@ fn a_recording_that_cannot_be_opened_stops_the_start() {
     assert_eq!(path, std::path::Path::new("/no/such/dir/session.jsonl"));
     assert_eq!(fake.connections(), 0);
 }
+
+/// The `tools/list` JSON-RPC request with which the CLI finishes connecting a server.
+fn tools_list() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+}
+
+#[test]
+fn connect_returns_once_the_cli_has_connected_the_in_process_servers() {
+    // The CLI answers initialize first, and lists the server's tools just after.
+    let script = Script::new()
+        .answer_initialize()
+        .mcp_message("m1", "calc", tools_list())
+        .expect_user()
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake.clone())
+        .sdk_mcp_server(SdkMcpServer::new("calc", "1.0"));
+    let answered_at_connect = runtime.block_on(async {
+        let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+        let answered = fake.answers().iter().any(|(id, _)| id == "m1");
+        client.close().await;
+        answered
+    });
+    assert!(answered_at_connect, "connect returned before tools/list");
+}
+
+#[test]
+fn connect_waits_for_unconnected_servers_five_seconds_at_most() {
+    let fake = FakeTransport::new(Script::new().answer_initialize().hang());
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake.clone())
+        .sdk_mcp_server(SdkMcpServer::new("calc", "1.0"));
+    let waited = runtime.block_on(async {
+        let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+        let waited = runtime.elapsed();
+        drop(client);
+        waited
+    });
+    assert_eq!(waited, Duration::from_secs(5));
+}

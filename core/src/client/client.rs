@@ -81,7 +81,11 @@ impl<R> fmt::Debug for Client<R> {
 }
 
 impl<R: Runtime + Default> Client<R> {
-    /// Start the CLI and wait for it to answer `initialize`.
+    /// Start the CLI and wait for it to answer `initialize`, and to connect the in-process MCP
+    /// servers of the options (it does so just after answering; a few hundred milliseconds for
+    /// CLI 2.1.330), so that [`Client::mcp_status`] lists them as soon as `connect` returns. The
+    /// wait for the servers is at most 5 s (or the initialize timeout, if shorter); after that
+    /// `connect` returns all the same.
     ///
     /// A CLI that exits before answering (a bad flag, a crash) gives [`Error::Process`] with its
     /// stderr, as soon as it has exited.

@@ -24,10 +24,11 @@ use futures_lite::Stream;
 use super::callbacks::{Dispatcher, Running};
 use super::error::Error;
 use super::link::{Command, Item, Link, Reply};
+use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
 use super::runtime::{ChildProcess, Runtime, Signal};
 use super::stderr::StderrSink;
-use crate::control::{RequestFailure, RequestId, ResponseBody};
+use crate::control::{ControlRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::UserInput;
 use crate::session::{Event, ExitStatusInfo, RequestError, Session, Termination, Transmit};
 
@@ -114,6 +115,9 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     running: Running,
     pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
     init_reply: Option<Reply<Result<(), Error>>>,
+    /// `initialize` is answered; `init_reply` waits until the in-process MCP servers are
+    /// connected.
+    ready: Option<ReadyWait>,
     /// `Options::record_to`: where the lines go, while writing them works.
     recorder: Option<Recorder>,
     /// Recording failed: this goes to the message stream as soon as there is room.
@@ -162,6 +166,7 @@ where
             running: Running::default(),
             pending: HashMap::new(),
             init_reply: parts.init_reply,
+            ready: None,
             recorder: parts.recorder,
             record_error: None,
             stalled: None,
@@ -183,8 +188,43 @@ where
         progress |= self.poll_stdin(cx);
         progress |= self.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
+        progress |= self.poll_init_wait(now);
         progress |= self.poll_deadlines(cx, now);
         progress
+    }
+
+    /// `connect` is told the session is ready once the in-process servers are connected, or
+    /// the wait for them is over.
+    fn poll_init_wait(&mut self, now: Instant) -> bool {
+        let Some(wait) = self.ready.as_mut() else {
+            return false;
+        };
+        if self.termination.is_some() {
+            // `finish` tells `connect` how the session ended.
+            self.ready = None;
+            return true;
+        }
+        match wait.poll(now, self.session.sdk_servers_listed()) {
+            ReadyStep::Wait => false,
+            ReadyStep::Ask => {
+                match self.session.request(now, ControlRequest::McpStatus) {
+                    Ok(id) => wait.asked(id),
+                    Err(_) => self.session_ready(),
+                }
+                true
+            }
+            ReadyStep::Ready => {
+                self.session_ready();
+                true
+            }
+        }
+    }
+
+    fn session_ready(&mut self) {
+        self.ready = None;
+        if let Some(reply) = self.init_reply.take() {
+            let _ = reply.try_send(Ok(()));
+        }
     }
 
     fn poll_commands(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
@@ -329,6 +369,13 @@ where
             Event::RequestDone { id, outcome } if id == self.session.initialize_id() => {
                 self.initialized(outcome, now);
             }
+            Event::RequestDone { id, outcome }
+                if self.ready.as_ref().is_some_and(|wait| wait.is_question(id)) =>
+            {
+                if self.ready.as_mut().is_some_and(|w| w.answered(now, outcome)) {
+                    self.session_ready();
+                }
+            }
             Event::RequestDone { id, outcome } => {
                 if let Some(reply) = self.pending.remove(&id) {
                     let _ = reply.try_send(outcome.map_err(Error::from_failure));
@@ -351,7 +398,14 @@ where
                 if let Some(info) = self.session.server_info() {
                     self.link.set_server_info(info.clone());
                 }
-                if let Some(reply) = self.init_reply.take() {
+                let config = self.session.config();
+                if self.init_reply.is_some() && !config.mcp_servers.is_empty() {
+                    // The CLI connects them just after answering: until then `mcp_status` would
+                    // not list them.
+                    let servers = config.mcp_servers.iter().map(|s| s.name.clone()).collect();
+                    let bound = ready::BOUND.min(config.timeouts.initialize);
+                    self.ready = Some(ReadyWait::new(servers, now, bound));
+                } else if let Some(reply) = self.init_reply.take() {
                     let _ = reply.try_send(Ok(()));
                 }
             }
@@ -586,6 +640,9 @@ where
             if self.stdout.is_some() || self.stderr.is_some() {
                 consider(exited + PIPE_GRACE);
             }
+        }
+        if let Some(wait) = &self.ready {
+            consider(wait.next_deadline());
         }
         let Some(deadline) = next else {
             self.timer = None;

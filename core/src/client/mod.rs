@@ -29,6 +29,7 @@ mod message_uuid;
 mod options_ext;
 mod prompt;
 mod query;
+mod ready;
 mod recorder;
 mod runtime;
 mod sdk_mcp;

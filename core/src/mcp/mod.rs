@@ -13,5 +13,6 @@ mod route;
 mod server;
 
 pub use result::{ToolContent, ToolResult};
+pub(crate) use route::is_tools_list;
 pub use route::{route, McpRoute, ToolCall, PROTOCOL_VERSION};
 pub use server::{McpServerSpec, ToolAnnotations, ToolMeta, ToolSpec};

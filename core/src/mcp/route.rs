@@ -110,6 +110,13 @@ struct ToolsList<'a> {
     tools: &'a [ToolSpec],
 }
 
+/// Whether a JSON-RPC message of the CLI asks for a server's tools: the last step of the CLI
+/// connecting an in-process server.
+pub(crate) fn is_tools_list(message: &RawValue) -> bool {
+    serde_json::from_str::<Incoming<'_>>(message.get())
+        .is_ok_and(|incoming| incoming.method.as_deref() == Some("tools/list"))
+}
+
 /// Routes one JSON-RPC message the CLI sent (an `mcp_message` control request) to the in-process
 /// server `server_name` (PROTOCOL-REFERENCE §6).
 ///

@@ -29,6 +29,12 @@ impl GivenUp {
         self.ids.push_back(id);
     }
 
+    /// How many ids are remembered.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.ids.len()
+    }
+
     /// Whether `id` was given up, forgetting it: a second answer to it is a CLI error again.
     pub(super) fn take(&mut self, id: RequestId) -> bool {
         match self.ids.iter().position(|given_up| *given_up == id) {

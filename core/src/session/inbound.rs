@@ -92,6 +92,12 @@ impl InboundTable {
         wire_ids.iter().filter_map(|w| self.cancel(w)).collect()
     }
 
+    /// How many cancelled ids are remembered.
+    #[cfg(test)]
+    pub(crate) fn remembered_cancels(&self) -> usize {
+        self.cancelled.len()
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.open.is_empty()
     }

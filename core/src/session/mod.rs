@@ -87,6 +87,8 @@ pub struct Session {
     run_end: RunEnd,
     initialize_id: RequestId,
     server_info: Option<InitializeResponse>,
+    /// Declared in-process MCP servers whose tools the CLI has not listed yet.
+    unlisted_servers: Vec<String>,
     /// The last error `result`, while nothing has happened since that would make it stale.
     last_error_result: Option<ResultError>,
     stdout_ended: bool,
@@ -123,6 +125,7 @@ impl Session {
             run_end,
             initialize_id: RequestId::from_raw(0),
             server_info: None,
+            unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
             last_error_result: None,
             stdout_ended: false,
             exit: None,
@@ -390,6 +393,29 @@ impl Session {
     /// The CLI's answer to `initialize`, once it came.
     pub fn server_info(&self) -> Option<&InitializeResponse> {
         self.server_info.as_ref()
+    }
+
+    /// Whether the CLI has connected every declared in-process MCP server, as far as the SDK can
+    /// see: it asked each one for its tools (`tools/list`), the last step of its handshake. The
+    /// CLI 2.1.330 does that shortly after it answers `initialize`; until then `mcp_status`
+    /// does not list them. `true` when no in-process server is declared.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::mcp::McpServerSpec;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.mcp_servers.push(McpServerSpec::new("calc", "1.0.0"));
+    /// let now = Instant::now();
+    /// let mut session = Session::new(config, now);
+    /// assert!(!session.sdk_servers_listed());
+    /// session.handle_stdout(now, br#"{"type":"control_request","request_id":"m1","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}}
+    /// "#);
+    /// assert!(session.sdk_servers_listed());
+    /// ```
+    pub fn sdk_servers_listed(&self) -> bool {
+        self.unlisted_servers.is_empty()
     }
 
     /// Whether the session is over ([`Event::Finished`] was queued).
@@ -667,6 +693,10 @@ impl Session {
                 )
             }
         };
+        if !self.unlisted_servers.is_empty() && mcp::is_tools_list(request.message) {
+            self.unlisted_servers
+                .retain(|name| *name != request.server_name);
+        }
         match mcp::route(
             &self.config.mcp_servers,
             &request.server_name,

@@ -669,3 +669,51 @@ fn only_the_most_recent_given_up_ids_are_remembered() {
     }
     assert!(events(&mut s).is_empty());
 }
+
+/// 10,000 turns of everything that leaves state behind: a control request that times out and is
+/// answered late, one that is answered, a permission prompt answered, one cancelled. Every table
+/// of the session stays within its bound.
+#[test]
+fn ten_thousand_turns_leave_every_table_bounded() {
+    let mut config = permission_config();
+    config.timeouts.control_request = Duration::from_secs(1);
+    let (mut s, mut now) = started(config);
+    feed(&mut s, now, &success("req_0", "{}"));
+    for turn in 0..10_000 {
+        let slow = s.request(now, ControlRequest::Interrupt).unwrap();
+        let quick = s.request(now, ControlRequest::McpStatus).unwrap();
+        feed(&mut s, now, &success(&quick.to_string(), "{}"));
+        now += Duration::from_secs(1);
+        s.handle_timeout(now);
+        feed(&mut s, now, &success(&slow.to_string(), "{}"));
+        let ask = |id: &str| {
+            CAN_USE_TOOL.replace(r#""request_id":"p1""#, &format!(r#""request_id":"{id}""#))
+        };
+        feed(&mut s, now, &ask(&format!("a{turn}")));
+        feed(&mut s, now, &ask(&format!("c{turn}")));
+        feed(
+            &mut s,
+            now,
+            &format!(r#"{{"type":"control_cancel_request","request_id":"c{turn}"}}"#),
+        );
+        for event in events(&mut s) {
+            match event {
+                Event::Inbound(request) if request.wire_id.starts_with('a') => {
+                    s.respond(now, request.id, Reply::error("no")).unwrap();
+                }
+                Event::LineError(error) => panic!("turn {turn}: {error}"),
+                _ => {}
+            }
+        }
+        while s.poll_transmit().is_some() {}
+    }
+    assert_eq!(s.pending.len(), 0);
+    assert_eq!(s.pending_inbound(), 0);
+    assert!(
+        s.given_up.len() <= REMEMBERED_GIVEN_UP,
+        "{}",
+        s.given_up.len()
+    );
+    assert!(s.inbound.remembered_cancels() <= 1024);
+    assert!(s.events.is_empty());
+}
