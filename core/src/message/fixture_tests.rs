@@ -540,3 +540,92 @@ fn user_input_options() {
         )
     );
 }
+
+// Lines printed by the real CLI 2.1.330 (`-p --input-format stream-json --output-format
+// stream-json --verbose`) against a stub Messages API on 127.0.0.1, kept verbatim.
+
+/// `--model claude-primary-1 --fallback-model claude-fallback-2`, the stub answering the primary
+/// model `529 overloaded_error` (the CLI printed two `api_retry` first) or `404 not_found_error`.
+const RECORDED_MODEL_FALLBACKS: [&str; 2] = [
+    r#"{"type":"system","subtype":"model_fallback","uuid":"d3a29055-42df-4fec-a919-0876cd62a5c8","trigger":"overloaded","original_model":"claude-primary-1","fallback_model":"claude-fallback-2","content":"Switched to claude-fallback-2 due to high demand for claude-primary-1","session_id":"d5b7b80c-0292-47b7-92b1-2e7420ce7917"}"#,
+    r#"{"type":"system","subtype":"model_fallback","uuid":"0a3a1e81-d2a6-430c-bddc-11e541a1a66c","trigger":"model_not_found","original_model":"claude-primary-1","fallback_model":"claude-fallback-2","content":"Switched to claude-fallback-2 because claude-primary-1 is not available (404 {\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"nope\"},\"request_id\":\"req_stub_err\"})","session_id":"40c739eb-b8e3-4eda-b7be-7396ba05c58b"}"#,
+];
+
+#[test]
+fn recorded_model_fallback() {
+    let expected = [
+        (
+            "overloaded",
+            "Switched to claude-fallback-2 due to high demand for claude-primary-1",
+        ),
+        (
+            "model_not_found",
+            r#"Switched to claude-fallback-2 because claude-primary-1 is not available (404 {"type":"error","error":{"type":"not_found_error","message":"nope"},"request_id":"req_stub_err"})"#,
+        ),
+    ];
+    for (line, (trigger, content)) in RECORDED_MODEL_FALLBACKS.iter().zip(expected) {
+        let Some(Message::System(SystemMessage::ModelFallback(m))) = check_typed(line) else {
+            panic!("{line}")
+        };
+        assert_eq!(m.trigger, trigger);
+        assert_eq!(
+            (m.original_model.as_str(), m.fallback_model.as_str()),
+            ("claude-primary-1", "claude-fallback-2")
+        );
+        assert_eq!(m.content, content);
+        assert!(m.uuid().is_some() && !m.session_id().is_empty());
+        let shown = format!("{m:?}");
+        assert!(
+            shown.starts_with("ModelFallback {") && shown.contains(r#"trigger: "#),
+            "{shown}"
+        );
+        assert!(shown.contains(&format!("{:?}", m.session_id())), "{shown}");
+    }
+    // Only the subtype is required: a line with fields left out still parses.
+    let bare = r#"{"type":"system","subtype":"model_fallback"}"#;
+    let Message::System(SystemMessage::ModelFallback(m)) = parse(bare) else {
+        panic!()
+    };
+    assert_eq!(
+        (m.trigger.as_str(), m.session_id(), m.uuid()),
+        ("", "", None)
+    );
+    let wrong = r#"{"type":"system","subtype":"model_fallback","fallback_model":7}"#;
+    assert!(Message::parse(wrong).is_err());
+}
+
+/// No recording: the shape the CLI 2.1.330 bundle builds when a model that needs consent is
+/// swapped out (its own type, `original_model_name` optional).
+#[test]
+fn model_consent_fallback_from_the_cli_shape() {
+    let line = r#"{"type":"system","subtype":"model_consent_fallback","choice":"switch_default","original_model":"claude-opus-5","original_model_name":"Opus 5","fallback_model":"claude-opus-4-5","persisted_as_default":true,"content":"Switched to Opus 4.5","uuid":"u","session_id":"s"}"#;
+    let Some(Message::System(SystemMessage::ModelConsentFallback(m))) = check_typed(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (
+            m.choice.as_str(),
+            m.original_model.as_str(),
+            m.original_model_name.as_deref(),
+            m.fallback_model.as_str(),
+            m.persisted_as_default,
+            m.content.as_str(),
+        ),
+        (
+            "switch_default",
+            "claude-opus-5",
+            Some("Opus 5"),
+            "claude-opus-4-5",
+            true,
+            "Switched to Opus 4.5"
+        )
+    );
+    let line = r#"{"type":"system","subtype":"model_consent_fallback","choice":"cancelled","original_model":"a","fallback_model":"b","persisted_as_default":false,"content":"c","uuid":"u","session_id":"s"}"#;
+    let Message::System(SystemMessage::ModelConsentFallback(m)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (m.original_model_name, m.persisted_as_default),
+        (None, false)
+    );
+}
