@@ -551,6 +551,14 @@ const RECORDED_MODEL_FALLBACKS: [&str; 2] = [
     r#"{"type":"system","subtype":"model_fallback","uuid":"0a3a1e81-d2a6-430c-bddc-11e541a1a66c","trigger":"model_not_found","original_model":"claude-primary-1","fallback_model":"claude-fallback-2","content":"Switched to claude-fallback-2 because claude-primary-1 is not available (404 {\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"nope\"},\"request_id\":\"req_stub_err\"})","session_id":"40c739eb-b8e3-4eda-b7be-7396ba05c58b"}"#,
 ];
 
+/// A user message sent with `"uuid":"11111111-2222-4333-8444-555555555555"`; `completed` came
+/// after the turn's result.
+const RECORDED_COMMAND_LIFECYCLE: [&str; 3] = [
+    r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"queued","uuid":"2d120165-c856-4146-9ce6-4a105430de5a","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
+    r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"started","uuid":"d4b8d24c-2e68-4729-a1d5-68988d3f1b61","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
+    r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"completed","uuid":"fa7e1c40-4d74-47c7-b9c4-b242a0f24aa6","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
+];
+
 #[test]
 fn recorded_model_fallback() {
     let expected = [
@@ -627,5 +635,31 @@ fn model_consent_fallback_from_the_cli_shape() {
     assert_eq!(
         (m.original_model_name, m.persisted_as_default),
         (None, false)
+    );
+}
+
+#[test]
+fn recorded_command_lifecycle() {
+    let states: Vec<String> = RECORDED_COMMAND_LIFECYCLE
+        .iter()
+        .map(|line| {
+            let Some(Message::CommandLifecycle(c)) = check_typed(line) else {
+                panic!("{line}")
+            };
+            assert_eq!(c.command_uuid, "11111111-2222-4333-8444-555555555555");
+            assert_eq!((c.wakeup_source.as_deref(), c.scheduled_for), (None, None));
+            assert_eq!(c.session_id(), "f9d383fa-7dea-41d9-ad3d-65124e50659e");
+            c.state.clone()
+        })
+        .collect();
+    assert_eq!(states, ["queued", "started", "completed"]);
+    // A scheduled wake-up, shaped as the CLI 2.1.330 bundle describes it (no recording).
+    let line = r#"{"type":"command_lifecycle","command_uuid":"c","state":"started","wakeup_source":"loop_wakeup","scheduled_for":1790000000000.0,"uuid":"u","session_id":"s"}"#;
+    let Message::CommandLifecycle(c) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (c.wakeup_source.as_deref(), c.scheduled_for),
+        (Some("loop_wakeup"), Some(1_790_000_000_000))
     );
 }

@@ -51,8 +51,8 @@ pub use content::{
     ThinkingBlock, ToolResultBlock, ToolUseBlock,
 };
 pub use other::{
-    AuthStatus, ConversationReset, PromptSuggestion, RateLimitEvent, RateLimitInfo, ToolProgress,
-    ToolUseSummary,
+    AuthStatus, CommandLifecycle, ConversationReset, PromptSuggestion, RateLimitEvent,
+    RateLimitInfo, ToolProgress, ToolUseSummary,
 };
 pub use result::{DeferredToolUse, PermissionDenial, ResultMessage};
 pub use stream_event::StreamEvent;
@@ -98,6 +98,8 @@ pub enum Message {
     PromptSuggestion(Box<PromptSuggestion>),
     /// `conversation_reset`.
     ConversationReset(Box<ConversationReset>),
+    /// `command_lifecycle`: what became of a user message sent with a `uuid`.
+    CommandLifecycle(Box<CommandLifecycle>),
     /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
 }
@@ -146,6 +148,7 @@ impl Message {
             "auth_status" => Message::AuthStatus(parse_line(line)?),
             "prompt_suggestion" => Message::PromptSuggestion(parse_line(line)?),
             "conversation_reset" => Message::ConversationReset(parse_line(line)?),
+            "command_lifecycle" => Message::CommandLifecycle(parse_line(line)?),
             _ => Message::Unknown(RawValue::from_string(line.to_owned())?),
         })
     }
@@ -164,6 +167,7 @@ impl Message {
             Message::AuthStatus(m) => m.raw_json(),
             Message::PromptSuggestion(m) => m.raw_json(),
             Message::ConversationReset(m) => m.raw_json(),
+            Message::CommandLifecycle(m) => m.raw_json(),
             Message::Unknown(raw) => raw.get(),
         }
     }
