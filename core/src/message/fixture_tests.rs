@@ -559,6 +559,14 @@ const RECORDED_COMMAND_LIFECYCLE: [&str; 3] = [
     r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"completed","uuid":"fa7e1c40-4d74-47c7-b9c4-b242a0f24aa6","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
 ];
 
+/// The tool result of a `ToolSearch` call with `{"query":"select:WebFetch"}`.
+const RECORDED_TOOL_REFERENCE: &str = r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_stub_1","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}]},"parent_tool_use_id":null,"session_id":"bdc4cb8d-e795-466f-b00b-f4d1e466fb67","uuid":"ea1c8376-5a5f-4981-9541-2bf44d325244","timestamp":"2026-11-23T02:42:35.234Z","tool_use_result":{"matches":["WebFetch"],"query":"select:WebFetch","total_deferred_tools":11},"tool_result_meta":[{"id":"toolu_stub_1","permission_decision":{"decision":"accept","source":"config","reason_type":"rule"}}]}"#;
+
+/// The stub streamed a `fallback` block (`from` claude-x, `to` claude-rescue-3, with a refusal
+/// `trigger`) before a text block; the CLI printed it in an assistant message of its own, without
+/// the trigger.
+const RECORDED_FALLBACK_BLOCK: &str = r#"{"type":"assistant","message":{"id":"msg_stub_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"fallback","from":{"model":"claude-x"},"to":{"model":"claude-rescue-3"}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1},"context_management":null},"parent_tool_use_id":null,"session_id":"fe40b411-3b1e-4d88-9bd5-083a4d994c83","uuid":"e864ef15-f3fe-4a12-ba26-4793d8546e3d","timestamp":"2026-11-23T02:43:06.882Z","request_id":"req_stub_1"}"#;
+
 #[test]
 fn recorded_model_fallback() {
     let expected = [
@@ -661,5 +669,78 @@ fn recorded_command_lifecycle() {
     assert_eq!(
         (c.wakeup_source.as_deref(), c.scheduled_for),
         (Some("loop_wakeup"), Some(1_790_000_000_000))
+    );
+}
+
+#[test]
+fn recorded_tool_reference_block() {
+    let Some(Message::User(u)) = check_typed(RECORDED_TOOL_REFERENCE) else {
+        panic!()
+    };
+    let MessageContent::Blocks(blocks) = &u.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &blocks[0] else {
+        panic!("{blocks:?}")
+    };
+    let Some(MessageContent::Blocks(inner)) = &r.content else {
+        panic!("{r:?}")
+    };
+    assert!(
+        matches!(&inner[..], [ContentBlock::ToolReference(t)] if t.tool_name == "WebFetch"),
+        "{inner:?}"
+    );
+}
+
+#[test]
+fn recorded_fallback_block() {
+    let Some(Message::Assistant(a)) = check_typed(RECORDED_FALLBACK_BLOCK) else {
+        panic!()
+    };
+    let [ContentBlock::Fallback(f)] = &a.message.content[..] else {
+        panic!("{:?}", a.message.content)
+    };
+    assert_eq!(
+        (f.from_model.as_str(), f.to_model.as_str()),
+        ("claude-x", "claude-rescue-3")
+    );
+    // The API's own form carries a trigger, and may carry more: they stay in the raw line.
+    let block = r#"{"type":"fallback","from":{"model":"a","x":1},"to":{"model":"b"},"trigger":{"type":"refusal","category":"cyber"}}"#;
+    let ContentBlock::Fallback(f) = serde_json::from_str(block).unwrap() else {
+        panic!()
+    };
+    assert_eq!((f.from_model.as_str(), f.to_model.as_str()), ("a", "b"));
+    assert!(serde_json::from_str::<ContentBlock>(r#"{"type":"fallback","from":"a"}"#).is_err());
+}
+
+/// No recording (a fetched page becomes one only when the CLI marks it citable): the shape the
+/// CLI 2.1.330 bundle gives a `WebFetch` result.
+#[test]
+fn search_result_block_from_the_cli_shape() {
+    let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":[{"type":"search_result","source":"https://example.com/","title":"https://example.com/","content":[{"type":"text","text":"Example Domain\n"},{"type":"text","text":"More text"}],"citations":{"enabled":true}}]}]},"parent_tool_use_id":null,"session_id":"s","uuid":"u"}"#;
+    let Some(Message::User(u)) = check_typed(line) else {
+        panic!()
+    };
+    let MessageContent::Blocks(blocks) = &u.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &blocks[0] else {
+        panic!()
+    };
+    let Some(MessageContent::Blocks(inner)) = &r.content else {
+        panic!()
+    };
+    let [ContentBlock::SearchResult(s)] = &inner[..] else {
+        panic!("{inner:?}")
+    };
+    assert_eq!(
+        (s.source.as_str(), s.title.as_str()),
+        ("https://example.com/", "https://example.com/")
+    );
+    let texts: Vec<&str> = s.content.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Example Domain\n", "More text"]);
+    assert_eq!(
+        s.citations.as_ref().map(|c| c.get()),
+        Some(r#"{"enabled":true}"#)
     );
 }

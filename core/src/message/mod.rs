@@ -46,9 +46,10 @@ mod fixture_tests;
 
 pub use assistant::{AssistantBody, AssistantMessage};
 pub use content::{
-    ContainerUploadBlock, ContentBlock, DocumentBlock, ImageBlock, McpToolResultBlock,
-    McpToolUseBlock, MessageContent, RedactedThinkingBlock, ServerToolResultBlock, TextBlock,
-    ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    ContainerUploadBlock, ContentBlock, DocumentBlock, FallbackBlock, ImageBlock,
+    McpToolResultBlock, McpToolUseBlock, MessageContent, RedactedThinkingBlock, SearchResultBlock,
+    ServerToolResultBlock, TextBlock, ThinkingBlock, ToolReferenceBlock, ToolResultBlock,
+    ToolUseBlock,
 };
 pub use other::{
     AuthStatus, CommandLifecycle, ConversationReset, PromptSuggestion, RateLimitEvent,
