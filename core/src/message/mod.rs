@@ -1,10 +1,10 @@
 //! Typed messages the CLI prints on stdout, and the user messages the host writes.
 //!
-//! CONTRACT (used by `session`; flesh out, keep the names and signatures):
-//! - `Message`: every message kind of PROTOCOL-REFERENCE §2, `Unknown` for anything else (raw JSON kept).
-//! - `Tags` + `peek_tags(line)`: the `type`/`subtype` of a line, read cheaply.
-//! - `Message::parse_tagged(line, &tags)`: the typed parse of a non-control line.
-//! - `UserInput`: a user message to write to stdin; `UserInput::to_json_line()`.
+//! - [`Message`]: one variant per message type this crate models, [`SystemMessage`] one per
+//!   `system` subtype, [`ContentBlock`] one per content-block type; each also has an `Unknown`
+//!   variant for the kinds it does not model.
+//! - [`Tags`] and [`peek_tags`]: the `type`/`subtype` of a line, read cheaply.
+//! - [`UserInput`]: a user message to write to the CLI's stdin.
 //!
 //! Each line is parsed once, straight into typed structs (boxed, so a [`Message`] is cheap to
 //! move). Every message keeps its original line ([`Message::raw_json`]), so no field the CLI sends
