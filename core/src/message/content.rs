@@ -65,6 +65,12 @@ pub enum ContentBlock {
     Image(ImageBlock),
     /// `document`.
     Document(DocumentBlock),
+    /// `tool_reference`: a tool made available by a tool search, inside a `tool_result`.
+    ToolReference(ToolReferenceBlock),
+    /// `search_result`: a source the model can cite, inside a `tool_result` (a fetched page, …).
+    SearchResult(SearchResultBlock),
+    /// `fallback`: the rest of this reply comes from another model.
+    Fallback(FallbackBlock),
     /// A block type this crate does not model: the whole block as JSON.
     Unknown(Box<RawValue>),
 }
@@ -210,6 +216,97 @@ pub struct DocumentBlock {
     /// Citation settings, as raw JSON.
     #[serde(default)]
     pub citations: Option<Box<RawValue>>,
+}
+
+/// A `tool_reference` block: the name of a tool that a tool search found.
+///
+/// The CLI's `ToolSearch` tool answers with one such block per tool it loads, inside its
+/// `tool_result`; the model can call those tools from then on.
+///
+/// ```
+/// use claude_agent_core::message::{ContentBlock, MessageContent};
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}"#,
+/// ).unwrap();
+/// let ContentBlock::ToolResult(result) = block else { panic!() };
+/// let Some(MessageContent::Blocks(found)) = result.content else { panic!() };
+/// assert!(matches!(&found[0], ContentBlock::ToolReference(t) if t.tool_name == "WebFetch"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ToolReferenceBlock {
+    /// The tool's name.
+    #[serde(default)]
+    pub tool_name: String,
+}
+
+/// A `search_result` block: a source the model can cite, with its text.
+///
+/// Found inside `tool_result` content, for instance a page the CLI's `WebFetch` tool fetched and
+/// marked citable.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"search_result","source":"https://example.com/","title":"https://example.com/","content":[{"type":"text","text":"Example Domain"}],"citations":{"enabled":true}}"#,
+/// ).unwrap();
+/// let ContentBlock::SearchResult(result) = block else { panic!() };
+/// assert_eq!(result.source, "https://example.com/");
+/// assert_eq!(result.content[0].text, "Example Domain");
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct SearchResultBlock {
+    /// Where the text comes from (usually a URL).
+    #[serde(default)]
+    pub source: String,
+    /// The title.
+    #[serde(default)]
+    pub title: String,
+    /// The text, as `text` blocks.
+    #[serde(default)]
+    pub content: Vec<TextBlock>,
+    /// Citation settings (`{"enabled": …}`), as raw JSON.
+    #[serde(default)]
+    pub citations: Option<Box<RawValue>>,
+}
+
+/// A `fallback` block: the model named in `from_model` stopped (for instance, it refused), and
+/// the blocks after this one come from `to_model`.
+///
+/// It has an `assistant` message of its own, ahead of the messages of the model that took over.
+/// The whole block, with any field the CLI may add, stays in the message's raw line.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"fallback","from":{"model":"claude-opus-4-5"},"to":{"model":"claude-sonnet-4-5"}}"#,
+/// ).unwrap();
+/// let ContentBlock::Fallback(fallback) = block else { panic!() };
+/// assert_eq!((fallback.from_model.as_str(), fallback.to_model.as_str()), ("claude-opus-4-5", "claude-sonnet-4-5"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct FallbackBlock {
+    /// The model that stopped (`from.model`).
+    #[serde(default, rename = "from", deserialize_with = "model_of")]
+    pub from_model: String,
+    /// The model that goes on (`to.model`).
+    #[serde(default, rename = "to", deserialize_with = "model_of")]
+    pub to_model: String,
+}
+
+/// The `model` of a `{"model": …}` object.
+fn model_of<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    struct Named {
+        #[serde(default)]
+        model: String,
+    }
+    Named::deserialize(d).map(|named| named.model)
 }
 
 /// A `content` that is either a plain string or a list of blocks (user messages, tool results).
@@ -405,6 +502,9 @@ enum BlockKind {
     ContainerUpload,
     Image,
     Document,
+    ToolReference,
+    SearchResult,
+    Fallback,
 }
 
 impl BlockKind {
@@ -430,6 +530,9 @@ impl BlockKind {
             "container_upload" => BlockKind::ContainerUpload,
             "image" => BlockKind::Image,
             "document" => BlockKind::Document,
+            "tool_reference" => BlockKind::ToolReference,
+            "search_result" => BlockKind::SearchResult,
+            "fallback" => BlockKind::Fallback,
             _ => return None,
         })
     }
@@ -472,6 +575,9 @@ impl BlockKind {
             }
             BlockKind::Image => ContentBlock::Image(Deserialize::deserialize(d)?),
             BlockKind::Document => ContentBlock::Document(Deserialize::deserialize(d)?),
+            BlockKind::ToolReference => ContentBlock::ToolReference(Deserialize::deserialize(d)?),
+            BlockKind::SearchResult => ContentBlock::SearchResult(Deserialize::deserialize(d)?),
+            BlockKind::Fallback => ContentBlock::Fallback(Deserialize::deserialize(d)?),
         })
     }
 }

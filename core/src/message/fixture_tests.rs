@@ -540,3 +540,207 @@ fn user_input_options() {
         )
     );
 }
+
+// Lines printed by the real CLI 2.1.330 (`-p --input-format stream-json --output-format
+// stream-json --verbose`) against a stub Messages API on 127.0.0.1, kept verbatim.
+
+/// `--model claude-primary-1 --fallback-model claude-fallback-2`, the stub answering the primary
+/// model `529 overloaded_error` (the CLI printed two `api_retry` first) or `404 not_found_error`.
+const RECORDED_MODEL_FALLBACKS: [&str; 2] = [
+    r#"{"type":"system","subtype":"model_fallback","uuid":"d3a29055-42df-4fec-a919-0876cd62a5c8","trigger":"overloaded","original_model":"claude-primary-1","fallback_model":"claude-fallback-2","content":"Switched to claude-fallback-2 due to high demand for claude-primary-1","session_id":"d5b7b80c-0292-47b7-92b1-2e7420ce7917"}"#,
+    r#"{"type":"system","subtype":"model_fallback","uuid":"0a3a1e81-d2a6-430c-bddc-11e541a1a66c","trigger":"model_not_found","original_model":"claude-primary-1","fallback_model":"claude-fallback-2","content":"Switched to claude-fallback-2 because claude-primary-1 is not available (404 {\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"nope\"},\"request_id\":\"req_stub_err\"})","session_id":"40c739eb-b8e3-4eda-b7be-7396ba05c58b"}"#,
+];
+
+/// A user message sent with `"uuid":"11111111-2222-4333-8444-555555555555"`; `completed` came
+/// after the turn's result.
+const RECORDED_COMMAND_LIFECYCLE: [&str; 3] = [
+    r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"queued","uuid":"2d120165-c856-4146-9ce6-4a105430de5a","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
+    r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"started","uuid":"d4b8d24c-2e68-4729-a1d5-68988d3f1b61","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
+    r#"{"type":"command_lifecycle","command_uuid":"11111111-2222-4333-8444-555555555555","state":"completed","uuid":"fa7e1c40-4d74-47c7-b9c4-b242a0f24aa6","session_id":"f9d383fa-7dea-41d9-ad3d-65124e50659e"}"#,
+];
+
+/// The tool result of a `ToolSearch` call with `{"query":"select:WebFetch"}`.
+const RECORDED_TOOL_REFERENCE: &str = r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_stub_1","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}]},"parent_tool_use_id":null,"session_id":"bdc4cb8d-e795-466f-b00b-f4d1e466fb67","uuid":"ea1c8376-5a5f-4981-9541-2bf44d325244","timestamp":"2026-11-23T02:42:35.234Z","tool_use_result":{"matches":["WebFetch"],"query":"select:WebFetch","total_deferred_tools":11},"tool_result_meta":[{"id":"toolu_stub_1","permission_decision":{"decision":"accept","source":"config","reason_type":"rule"}}]}"#;
+
+/// The stub streamed a `fallback` block (`from` claude-x, `to` claude-rescue-3, with a refusal
+/// `trigger`) before a text block; the CLI printed it in an assistant message of its own, without
+/// the trigger.
+const RECORDED_FALLBACK_BLOCK: &str = r#"{"type":"assistant","message":{"id":"msg_stub_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"fallback","from":{"model":"claude-x"},"to":{"model":"claude-rescue-3"}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1},"context_management":null},"parent_tool_use_id":null,"session_id":"fe40b411-3b1e-4d88-9bd5-083a4d994c83","uuid":"e864ef15-f3fe-4a12-ba26-4793d8546e3d","timestamp":"2026-11-23T02:43:06.882Z","request_id":"req_stub_1"}"#;
+
+#[test]
+fn recorded_model_fallback() {
+    let expected = [
+        (
+            "overloaded",
+            "Switched to claude-fallback-2 due to high demand for claude-primary-1",
+        ),
+        (
+            "model_not_found",
+            r#"Switched to claude-fallback-2 because claude-primary-1 is not available (404 {"type":"error","error":{"type":"not_found_error","message":"nope"},"request_id":"req_stub_err"})"#,
+        ),
+    ];
+    for (line, (trigger, content)) in RECORDED_MODEL_FALLBACKS.iter().zip(expected) {
+        let Some(Message::System(SystemMessage::ModelFallback(m))) = check_typed(line) else {
+            panic!("{line}")
+        };
+        assert_eq!(m.trigger, trigger);
+        assert_eq!(
+            (m.original_model.as_str(), m.fallback_model.as_str()),
+            ("claude-primary-1", "claude-fallback-2")
+        );
+        assert_eq!(m.content, content);
+        assert!(m.uuid().is_some() && !m.session_id().is_empty());
+        let shown = format!("{m:?}");
+        assert!(
+            shown.starts_with("ModelFallback {") && shown.contains(r#"trigger: "#),
+            "{shown}"
+        );
+        assert!(shown.contains(&format!("{:?}", m.session_id())), "{shown}");
+    }
+    // Only the subtype is required: a line with fields left out still parses.
+    let bare = r#"{"type":"system","subtype":"model_fallback"}"#;
+    let Message::System(SystemMessage::ModelFallback(m)) = parse(bare) else {
+        panic!()
+    };
+    assert_eq!(
+        (m.trigger.as_str(), m.session_id(), m.uuid()),
+        ("", "", None)
+    );
+    let wrong = r#"{"type":"system","subtype":"model_fallback","fallback_model":7}"#;
+    assert!(Message::parse(wrong).is_err());
+}
+
+/// No recording: the shape the CLI 2.1.330 bundle builds when a model that needs consent is
+/// swapped out (its own type, `original_model_name` optional).
+#[test]
+fn model_consent_fallback_from_the_cli_shape() {
+    let line = r#"{"type":"system","subtype":"model_consent_fallback","choice":"switch_default","original_model":"claude-opus-5","original_model_name":"Opus 5","fallback_model":"claude-opus-4-5","persisted_as_default":true,"content":"Switched to Opus 4.5","uuid":"u","session_id":"s"}"#;
+    let Some(Message::System(SystemMessage::ModelConsentFallback(m))) = check_typed(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (
+            m.choice.as_str(),
+            m.original_model.as_str(),
+            m.original_model_name.as_deref(),
+            m.fallback_model.as_str(),
+            m.persisted_as_default,
+            m.content.as_str(),
+        ),
+        (
+            "switch_default",
+            "claude-opus-5",
+            Some("Opus 5"),
+            "claude-opus-4-5",
+            true,
+            "Switched to Opus 4.5"
+        )
+    );
+    let line = r#"{"type":"system","subtype":"model_consent_fallback","choice":"cancelled","original_model":"a","fallback_model":"b","persisted_as_default":false,"content":"c","uuid":"u","session_id":"s"}"#;
+    let Message::System(SystemMessage::ModelConsentFallback(m)) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (m.original_model_name, m.persisted_as_default),
+        (None, false)
+    );
+}
+
+#[test]
+fn recorded_command_lifecycle() {
+    let states: Vec<String> = RECORDED_COMMAND_LIFECYCLE
+        .iter()
+        .map(|line| {
+            let Some(Message::CommandLifecycle(c)) = check_typed(line) else {
+                panic!("{line}")
+            };
+            assert_eq!(c.command_uuid, "11111111-2222-4333-8444-555555555555");
+            assert_eq!((c.wakeup_source.as_deref(), c.scheduled_for), (None, None));
+            assert_eq!(c.session_id(), "f9d383fa-7dea-41d9-ad3d-65124e50659e");
+            c.state.clone()
+        })
+        .collect();
+    assert_eq!(states, ["queued", "started", "completed"]);
+    // A scheduled wake-up, shaped as the CLI 2.1.330 bundle describes it (no recording).
+    let line = r#"{"type":"command_lifecycle","command_uuid":"c","state":"started","wakeup_source":"loop_wakeup","scheduled_for":1790000000000.0,"uuid":"u","session_id":"s"}"#;
+    let Message::CommandLifecycle(c) = parse(line) else {
+        panic!()
+    };
+    assert_eq!(
+        (c.wakeup_source.as_deref(), c.scheduled_for),
+        (Some("loop_wakeup"), Some(1_790_000_000_000))
+    );
+}
+
+#[test]
+fn recorded_tool_reference_block() {
+    let Some(Message::User(u)) = check_typed(RECORDED_TOOL_REFERENCE) else {
+        panic!()
+    };
+    let MessageContent::Blocks(blocks) = &u.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &blocks[0] else {
+        panic!("{blocks:?}")
+    };
+    let Some(MessageContent::Blocks(inner)) = &r.content else {
+        panic!("{r:?}")
+    };
+    assert!(
+        matches!(&inner[..], [ContentBlock::ToolReference(t)] if t.tool_name == "WebFetch"),
+        "{inner:?}"
+    );
+}
+
+#[test]
+fn recorded_fallback_block() {
+    let Some(Message::Assistant(a)) = check_typed(RECORDED_FALLBACK_BLOCK) else {
+        panic!()
+    };
+    let [ContentBlock::Fallback(f)] = &a.message.content[..] else {
+        panic!("{:?}", a.message.content)
+    };
+    assert_eq!(
+        (f.from_model.as_str(), f.to_model.as_str()),
+        ("claude-x", "claude-rescue-3")
+    );
+    // The API's own form carries a trigger, and may carry more: they stay in the raw line.
+    let block = r#"{"type":"fallback","from":{"model":"a","x":1},"to":{"model":"b"},"trigger":{"type":"refusal","category":"cyber"}}"#;
+    let ContentBlock::Fallback(f) = serde_json::from_str(block).unwrap() else {
+        panic!()
+    };
+    assert_eq!((f.from_model.as_str(), f.to_model.as_str()), ("a", "b"));
+    assert!(serde_json::from_str::<ContentBlock>(r#"{"type":"fallback","from":"a"}"#).is_err());
+}
+
+/// No recording (a fetched page becomes one only when the CLI marks it citable): the shape the
+/// CLI 2.1.330 bundle gives a `WebFetch` result.
+#[test]
+fn search_result_block_from_the_cli_shape() {
+    let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":[{"type":"search_result","source":"https://example.com/","title":"https://example.com/","content":[{"type":"text","text":"Example Domain\n"},{"type":"text","text":"More text"}],"citations":{"enabled":true}}]}]},"parent_tool_use_id":null,"session_id":"s","uuid":"u"}"#;
+    let Some(Message::User(u)) = check_typed(line) else {
+        panic!()
+    };
+    let MessageContent::Blocks(blocks) = &u.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult(r) = &blocks[0] else {
+        panic!()
+    };
+    let Some(MessageContent::Blocks(inner)) = &r.content else {
+        panic!()
+    };
+    let [ContentBlock::SearchResult(s)] = &inner[..] else {
+        panic!("{inner:?}")
+    };
+    assert_eq!(
+        (s.source.as_str(), s.title.as_str()),
+        ("https://example.com/", "https://example.com/")
+    );
+    let texts: Vec<&str> = s.content.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Example Domain\n", "More text"]);
+    assert_eq!(
+        s.citations.as_ref().map(|c| c.get()),
+        Some(r#"{"enabled":true}"#)
+    );
+}

@@ -1,10 +1,10 @@
 //! Typed messages the CLI prints on stdout, and the user messages the host writes.
 //!
-//! CONTRACT (used by `session`; flesh out, keep the names and signatures):
-//! - `Message`: every message kind of PROTOCOL-REFERENCE §2, `Unknown` for anything else (raw JSON kept).
-//! - `Tags` + `peek_tags(line)`: the `type`/`subtype` of a line, read cheaply.
-//! - `Message::parse_tagged(line, &tags)`: the typed parse of a non-control line.
-//! - `UserInput`: a user message to write to stdin; `UserInput::to_json_line()`.
+//! - [`Message`]: one variant per message type this crate models, [`SystemMessage`] one per
+//!   `system` subtype, [`ContentBlock`] one per content-block type; each also has an `Unknown`
+//!   variant for the kinds it does not model.
+//! - [`Tags`] and [`peek_tags`]: the `type`/`subtype` of a line, read cheaply.
+//! - [`UserInput`]: a user message to write to the CLI's stdin.
 //!
 //! Each line is parsed once, straight into typed structs (boxed, so a [`Message`] is cheap to
 //! move). Every message keeps its original line ([`Message::raw_json`]), so no field the CLI sends
@@ -46,13 +46,14 @@ mod fixture_tests;
 
 pub use assistant::{AssistantBody, AssistantMessage};
 pub use content::{
-    ContainerUploadBlock, ContentBlock, DocumentBlock, ImageBlock, McpToolResultBlock,
-    McpToolUseBlock, MessageContent, RedactedThinkingBlock, ServerToolResultBlock, TextBlock,
-    ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    ContainerUploadBlock, ContentBlock, DocumentBlock, FallbackBlock, ImageBlock,
+    McpToolResultBlock, McpToolUseBlock, MessageContent, RedactedThinkingBlock, SearchResultBlock,
+    ServerToolResultBlock, TextBlock, ThinkingBlock, ToolReferenceBlock, ToolResultBlock,
+    ToolUseBlock,
 };
 pub use other::{
-    AuthStatus, ConversationReset, PromptSuggestion, RateLimitEvent, RateLimitInfo, ToolProgress,
-    ToolUseSummary,
+    AuthStatus, CommandLifecycle, ConversationReset, PromptSuggestion, RateLimitEvent,
+    RateLimitInfo, ToolProgress, ToolUseSummary,
 };
 pub use result::{DeferredToolUse, PermissionDenial, ResultMessage};
 pub use stream_event::StreamEvent;
@@ -98,6 +99,8 @@ pub enum Message {
     PromptSuggestion(Box<PromptSuggestion>),
     /// `conversation_reset`.
     ConversationReset(Box<ConversationReset>),
+    /// `command_lifecycle`: what became of a user message sent with a `uuid`.
+    CommandLifecycle(Box<CommandLifecycle>),
     /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
 }
@@ -146,6 +149,7 @@ impl Message {
             "auth_status" => Message::AuthStatus(parse_line(line)?),
             "prompt_suggestion" => Message::PromptSuggestion(parse_line(line)?),
             "conversation_reset" => Message::ConversationReset(parse_line(line)?),
+            "command_lifecycle" => Message::CommandLifecycle(parse_line(line)?),
             _ => Message::Unknown(RawValue::from_string(line.to_owned())?),
         })
     }
@@ -164,6 +168,7 @@ impl Message {
             Message::AuthStatus(m) => m.raw_json(),
             Message::PromptSuggestion(m) => m.raw_json(),
             Message::ConversationReset(m) => m.raw_json(),
+            Message::CommandLifecycle(m) => m.raw_json(),
             Message::Unknown(raw) => raw.get(),
         }
     }

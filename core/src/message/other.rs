@@ -1,4 +1,5 @@
-//! The smaller top-level message types of PROTOCOL-REFERENCE §2.5.
+//! The smaller top-level message types: rate limits, tool progress, summaries, login, suggestions,
+//! resets and the lifecycle of queued prompts.
 
 use super::raw::message_struct;
 use serde::Deserialize;
@@ -115,5 +116,47 @@ message_struct! {
         /// When it happened (ISO 8601).
         #[serde(default)]
         pub timestamp: Option<String>,
+    }
+}
+
+message_struct! {
+    /// A `command_lifecycle` frame: what became of a user message the host sent with an id.
+    ///
+    /// The CLI sends these for user messages that carry a `uuid` ([`UserInput::with_uuid`]), and
+    /// for prompts it queues itself (scheduled tasks) under ids of its own: `queued` when the message enters the CLI's queue, `started` when a turn takes it up, then
+    /// one final state: `completed` (the turn that took it ended; for a message that started its
+    /// own turn this comes after the turn's result), `cancelled` (withdrawn, swept away by an
+    /// interrupt, or its turn was interrupted or failed), `discarded` (the session ended while it
+    /// was still queued) or `refused` (the session would not take it; no `queued` before it).
+    /// The sequence is not strict: a final state can come without `started`, and a message put
+    /// back by an interrupt is reported `queued` again.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"command_lifecycle","command_uuid":"msg-1","state":"completed","uuid":"u","session_id":"s"}"#;
+    /// let Message::CommandLifecycle(lifecycle) = Message::parse(line).unwrap() else {
+    ///     panic!("not a command_lifecycle")
+    /// };
+    /// assert_eq!((lifecycle.command_uuid.as_str(), lifecycle.state.as_str()), ("msg-1", "completed"));
+    /// ```
+    ///
+    /// [`UserInput::with_uuid`]: super::UserInput::with_uuid
+    pub struct CommandLifecycle {
+        /// The `uuid` the host gave the user message (or the CLI gave a prompt it queued itself).
+        #[serde(default)]
+        pub command_uuid: String,
+        /// `queued`, `started`, `completed`, `cancelled`, `discarded`, `refused`, or a state newer
+        /// than this list.
+        #[serde(default)]
+        pub state: String,
+        /// On `started`, when a scheduled wake-up (not the host) sent the message:
+        /// `loop_wakeup` (a wake-up the model scheduled for itself) or `schedule_wakeup` (any other
+        /// scheduled task).
+        #[serde(default)]
+        pub wakeup_source: Option<String>,
+        /// Beside `loop_wakeup`: when the wake-up was set for, in Unix milliseconds.
+        #[serde(default, deserialize_with = "crate::message::lenient::optional_whole")]
+        pub scheduled_for: Option<u64>,
     }
 }

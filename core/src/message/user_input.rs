@@ -22,8 +22,9 @@ use serde_json::value::RawValue;
 pub struct UserInput {
     /// The message content: a string or blocks.
     pub content: UserInputContent,
-    /// An id for the message; the CLI echoes it as `user_message_uuid` on the frames that answer it.
-    /// `Client::send` gives a message without one a random uuid, and returns it.
+    /// An id for the message; the CLI echoes it as `user_message_uuid` on the frames that answer it,
+    /// and reports what became of the message in [`CommandLifecycle`](super::CommandLifecycle)
+    /// frames. `Client::send` gives a message without one a random uuid, and returns it.
     pub uuid: Option<String>,
     /// The session id (default `""`).
     pub session_id: String,
@@ -112,7 +113,8 @@ impl UserInput {
         }
     }
 
-    /// Set the message id (echoed back as `user_message_uuid`).
+    /// Set the message id (echoed back as `user_message_uuid`; the CLI then also reports the
+    /// message's fate in [`CommandLifecycle`](super::CommandLifecycle) frames).
     pub fn with_uuid(mut self, uuid: impl Into<String>) -> Self {
         self.uuid = Some(uuid.into());
         self

@@ -9,8 +9,8 @@ mod tasks;
 pub use hooks::{HookProgress, HookResponse, HookStarted};
 pub use init::{Init, McpServerStatus, PluginInfo};
 pub use notices::{
-    ElicitationComplete, Informational, LocalCommandOutput, MemoryRecall, ModelRefusalFallback,
-    ModelRefusalNoFallback, Notification, PermissionDenied,
+    ElicitationComplete, Informational, LocalCommandOutput, MemoryRecall, ModelConsentFallback,
+    ModelFallback, ModelRefusalFallback, ModelRefusalNoFallback, Notification, PermissionDenied,
 };
 pub use session::{
     ApiRetry, CommandsChanged, CompactBoundary, ControlRequestProgress, FilesPersisted,
@@ -89,6 +89,10 @@ pub enum SystemMessage {
     ModelRefusalFallback(Box<ModelRefusalFallback>),
     /// `model_refusal_no_fallback`.
     ModelRefusalNoFallback(Box<ModelRefusalNoFallback>),
+    /// `model_fallback`: the primary model failed and this turn moved to the fallback model.
+    ModelFallback(Box<ModelFallback>),
+    /// `model_consent_fallback`: the session left a model that needs consent it did not get.
+    ModelConsentFallback(Box<ModelConsentFallback>),
     /// `plugin_install`.
     PluginInstall(Box<PluginInstall>),
     /// `control_request_progress`.
@@ -136,6 +140,8 @@ impl SystemMessage {
             "permission_denied" => S::PermissionDenied(parse_line(line)?),
             "model_refusal_fallback" => S::ModelRefusalFallback(parse_line(line)?),
             "model_refusal_no_fallback" => S::ModelRefusalNoFallback(parse_line(line)?),
+            "model_fallback" => S::ModelFallback(parse_line(line)?),
+            "model_consent_fallback" => S::ModelConsentFallback(parse_line(line)?),
             "plugin_install" => S::PluginInstall(parse_line(line)?),
             "control_request_progress" => S::ControlRequestProgress(parse_line(line)?),
             "worker_shutting_down" => S::WorkerShuttingDown(parse_line(line)?),
@@ -172,6 +178,8 @@ impl SystemMessage {
             S::PermissionDenied(m) => m.raw_json(),
             S::ModelRefusalFallback(m) => m.raw_json(),
             S::ModelRefusalNoFallback(m) => m.raw_json(),
+            S::ModelFallback(m) => m.raw_json(),
+            S::ModelConsentFallback(m) => m.raw_json(),
             S::PluginInstall(m) => m.raw_json(),
             S::ControlRequestProgress(m) => m.raw_json(),
             S::WorkerShuttingDown(m) => m.raw_json(),

@@ -1,4 +1,5 @@
-//! `system` messages that inform the user: notifications, command output, refusals, denials.
+//! `system` messages that inform the user: notifications, command output, refusals, model
+//! switches, denials.
 
 use crate::message::raw::message_struct;
 use serde_json::value::RawValue;
@@ -133,6 +134,93 @@ message_struct! {
         #[serde(default)]
         pub api_refusal_category: Option<String>,
         /// The text shown to the user.
+        #[serde(default)]
+        pub content: String,
+    }
+}
+
+message_struct! {
+    /// `system`/`model_fallback`: this turn moved to the fallback model because the primary model
+    /// failed.
+    ///
+    /// Sent when a fallback model is set ([`Options::fallback_model`], the CLI's
+    /// `--fallback-model`) and a request on the primary model fails in a way that retrying it
+    /// will not fix soon: the model is unknown or retired, the account may not use it, the API
+    /// stays overloaded (repeated `529`s; the retries before the switch come as [`ApiRetry`]
+    /// messages), or a server error. It comes before the fallback model's reply. The switch lasts for this turn
+    /// only: the next turn tries the primary model again.
+    ///
+    /// [`Options::fallback_model`]: crate::options::Options::fallback_model
+    /// [`ApiRetry`]: super::ApiRetry
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"model_fallback","trigger":"overloaded","original_model":"claude-opus-4-5","fallback_model":"claude-sonnet-4-5","content":"Switched to claude-sonnet-4-5 due to high demand for claude-opus-4-5","session_id":"s","uuid":"u"}"#;
+    /// let Message::System(SystemMessage::ModelFallback(fallback)) = Message::parse(line).unwrap() else {
+    ///     panic!("not a model_fallback")
+    /// };
+    /// assert_eq!(fallback.trigger, "overloaded");
+    /// println!("{} → {}: {}", fallback.original_model, fallback.fallback_model, fallback.content);
+    /// ```
+    pub struct ModelFallback {
+        /// Why the CLI switched: `model_not_found` (the model is unknown or retired),
+        /// `permission_denied` (the account may not use it), `overloaded` (repeated `529`s),
+        /// `server_error` (a `5xx` worth switching for), `last_resort` (an error the CLI does not
+        /// retry), `model_blocked` (the model is switched off), or a reason newer than this list.
+        #[serde(default)]
+        pub trigger: String,
+        /// The model that failed.
+        #[serde(default)]
+        pub original_model: String,
+        /// The model this turn goes on with.
+        #[serde(default)]
+        pub fallback_model: String,
+        /// The notice to show the user, e.g. `Switched to … due to high demand for …`.
+        #[serde(default)]
+        pub content: String,
+    }
+}
+
+message_struct! {
+    /// `system`/`model_consent_fallback`: the session left the requested model because using it
+    /// needs the user's consent (such as agreeing to pay for usage credits), and that consent was
+    /// declined, dismissed or could not take effect.
+    ///
+    /// Sent before the turn's request, instead of sending it to the requested model. Unlike
+    /// [`ModelFallback`], the switch lasts for the rest of the session, and with
+    /// `persisted_as_default` it also became the user's saved default model. When the user
+    /// consents and the model stays, no such message comes.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"model_consent_fallback","choice":"cancelled","original_model":"claude-opus-5","fallback_model":"claude-opus-4-5","persisted_as_default":false,"content":"Using claude-opus-4-5 instead","session_id":"s","uuid":"u"}"#;
+    /// let Message::System(SystemMessage::ModelConsentFallback(swap)) = Message::parse(line).unwrap() else {
+    ///     panic!("not a model_consent_fallback")
+    /// };
+    /// assert_eq!((swap.choice.as_str(), swap.fallback_model.as_str()), ("cancelled", "claude-opus-4-5"));
+    /// assert!(!swap.persisted_as_default);
+    /// ```
+    pub struct ModelConsentFallback {
+        /// The answer that led to the switch: `consent` (given, but what it needed did not come
+        /// through), `switch_default` (the user chose another model) or `cancelled` (dismissed,
+        /// or no prompt could be shown).
+        #[serde(default)]
+        pub choice: String,
+        /// The model the session asked for.
+        #[serde(default)]
+        pub original_model: String,
+        /// The product name of `original_model`, for a host that words its own notice.
+        #[serde(default)]
+        pub original_model_name: Option<String>,
+        /// The model the session goes on with.
+        #[serde(default)]
+        pub fallback_model: String,
+        /// Whether the switch also replaced the user's saved default model.
+        #[serde(default)]
+        pub persisted_as_default: bool,
+        /// The notice to show the user.
         #[serde(default)]
         pub content: String,
     }
