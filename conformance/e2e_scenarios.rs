@@ -1078,9 +1078,14 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
     let calc = SdkMcpServer::new("calc", "1.0.0");
     let options = env.options.clone().sdk_mcp_server(calc);
     let started = Instant::now();
-    let client = within(&rt, STEP, "connect", Client::connect_with(rt.clone(), options))
-        .await
-        .unwrap();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .unwrap();
     let connected_after = started.elapsed();
     let status = within(&rt, STEP, "mcp_status", client.mcp_status())
         .await
@@ -1090,6 +1095,10 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
         .iter()
         .map(|s| (s.name.as_str(), s.status.as_str()))
         .collect();
-    assert_eq!(names, [("calc", "connected")], "connect took {connected_after:?}");
+    assert_eq!(
+        names,
+        [("calc", "connected")],
+        "connect took {connected_after:?}"
+    );
     within(&rt, STEP, "close", client.close()).await;
 }

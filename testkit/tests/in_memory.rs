@@ -468,8 +468,8 @@ fn tools_list() -> Value {
 }
 
 #[test]
-fn connect_returns_once_the_cli_has_connected_the_in_process_servers() {
-    // The CLI answers initialize first, and lists the server's tools just after.
+fn connect_returns_once_the_cli_reports_the_in_process_servers_connected() {
+    // The CLI answers initialize first, and connects the server just after.
     let script = Script::new()
         .answer_initialize()
         .mcp_message("m1", "calc", tools_list())
@@ -480,27 +480,59 @@ fn connect_returns_once_the_cli_has_connected_the_in_process_servers() {
     let options = Options::new()
         .transport(fake.clone())
         .sdk_mcp_server(SdkMcpServer::new("calc", "1.0"));
-    let answered_at_connect = runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options).await.unwrap();
-        let answered = fake.answers().iter().any(|(id, _)| id == "m1");
+    let (listed_at_connect, status) = runtime.block_on(async {
+        let client = Client::connect_with(runtime.clone(), options)
+            .await
+            .unwrap();
+        let listed = fake.answers().iter().any(|(id, _)| id == "m1");
+        let status = client.mcp_status().await.unwrap();
         client.close().await;
-        answered
+        (listed, status)
     });
-    assert!(answered_at_connect, "connect returned before tools/list");
+    assert!(listed_at_connect, "connect returned before tools/list");
+    assert_eq!(status.mcp_servers[0].name, "calc");
+    let asked = fake
+        .written()
+        .iter()
+        .filter(|line| {
+            matches!(line, SdkLine::ControlRequest { subtype, .. } if subtype == "mcp_status")
+        })
+        .count();
+    assert!(
+        asked >= 2,
+        "connect asked the CLI itself, then the test did: {asked}"
+    );
 }
 
-#[test]
-fn connect_waits_for_unconnected_servers_five_seconds_at_most() {
-    let fake = FakeTransport::new(Script::new().answer_initialize().hang());
+/// How long `connect` took in virtual time with a CLI made by `script` and one in-process server.
+fn connect_time(script: Script) -> Duration {
+    let fake = FakeTransport::new(script);
     let runtime = TestRuntime::new();
     let options = Options::new()
         .transport(fake.clone())
         .sdk_mcp_server(SdkMcpServer::new("calc", "1.0"));
-    let waited = runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    runtime.block_on(async {
+        let client = Client::connect_with(runtime.clone(), options)
+            .await
+            .unwrap();
         let waited = runtime.elapsed();
         drop(client);
         waited
-    });
-    assert_eq!(waited, Duration::from_secs(5));
+    })
+}
+
+#[test]
+fn connect_waits_five_seconds_at_most_for_a_server_the_cli_never_connects() {
+    let lists_none = Answer::success(json!({"mcpServers": []}));
+    let never_connects = Script::new()
+        .answer_initialize()
+        .auto_answer("mcp_status", lists_none);
+    assert_eq!(connect_time(never_connects), Duration::from_secs(5));
+    let silent_after_initialize = Script::new().answer_initialize().hang();
+    assert_eq!(
+        connect_time(silent_after_initialize),
+        Duration::from_secs(5)
+    );
+    let connected = Script::new().answer_initialize();
+    assert_eq!(connect_time(connected), Duration::ZERO);
 }

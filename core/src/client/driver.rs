@@ -372,7 +372,11 @@ where
             Event::RequestDone { id, outcome }
                 if self.ready.as_ref().is_some_and(|wait| wait.is_question(id)) =>
             {
-                if self.ready.as_mut().is_some_and(|w| w.answered(now, outcome)) {
+                if self
+                    .ready
+                    .as_mut()
+                    .is_some_and(|w| w.answered(now, outcome))
+                {
                     self.session_ready();
                 }
             }

@@ -147,11 +147,18 @@ mod tests {
         assert_eq!(wait.poll(listed_at, true), ReadyStep::Ask);
         wait.asked(RequestId::from_raw(2));
         assert!(wait.is_question(RequestId::from_raw(2)));
-        assert!(!wait.answered(listed_at, status(&[("calc", "connected"), ("db", "pending")])));
+        assert!(!wait.answered(
+            listed_at,
+            status(&[("calc", "connected"), ("db", "pending")])
+        ));
         assert_eq!(wait.poll(listed_at, true), ReadyStep::Wait);
         assert_eq!(wait.poll(listed_at + RETRY, true), ReadyStep::Ask);
         wait.asked(RequestId::from_raw(3));
-        let answer = status(&[("calc", "connected"), ("db", "failed"), ("other", "pending")]);
+        let answer = status(&[
+            ("calc", "connected"),
+            ("db", "failed"),
+            ("other", "pending"),
+        ]);
         assert!(wait.answered(listed_at + RETRY, answer));
     }
 

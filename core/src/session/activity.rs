@@ -46,7 +46,8 @@ pub(crate) fn is_sdk_host_only(msg: &Message) -> bool {
 }
 
 /// Whether `msg` leaves the last error result standing as the explanation of a non-zero exit:
-/// frames the CLI prints after a result while it winds down (TS SDK rule, PROTOCOL-REFERENCE §4.6).
+/// frames the CLI prints after a result while it winds down, including the `completed`
+/// lifecycle frame of the user message that turn answered.
 pub(crate) fn keeps_last_result(msg: &Message) -> bool {
     matches!(
         msg,
@@ -54,7 +55,7 @@ pub(crate) fn keeps_last_result(msg: &Message) -> bool {
             SystemMessage::SessionStateChanged(_)
                 | SystemMessage::SessionWritesLost(_)
                 | SystemMessage::PluginInstall(_)
-        )
+        ) | Message::CommandLifecycle(_)
     )
 }
 

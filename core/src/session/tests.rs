@@ -571,6 +571,27 @@ fn exit_1_after_an_error_result_reports_that_result() {
 }
 
 #[test]
+fn exit_1_after_an_error_result_and_the_lifecycle_frame_of_its_message_reports_that_result() {
+    // A user message with a uuid (every message `Client::send` writes) gets `command_lifecycle`
+    // frames; its `completed` comes after the turn's result.
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi").with_uuid("u-1"))
+        .unwrap();
+    feed(&mut s, now, RESULT_MAX_TURNS);
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"command_lifecycle","command_uuid":"u-1","state":"completed","uuid":"c","session_id":"s"}"#,
+    );
+    feed(&mut s, now, &state("idle"));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    assert!(
+        matches!(events(&mut s).last(), Some(Event::Finished(Termination::ErrorResult(e))) if e.subtype == "error_max_turns")
+    );
+}
+
+#[test]
 fn exit_1_after_later_output_is_a_process_failure() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
     s.send_user(now, UserInput::text("hi")).unwrap();

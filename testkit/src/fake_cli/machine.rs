@@ -63,8 +63,10 @@ enum Progress {
 /// for a request of that subtype ([`Step::AnswerInitialize`] or an [`Step::Expect`] with
 /// [`Matcher::ControlRequest`]) that no already received request satisfies. For a
 /// [`Step::Branch`] not yet decided, the arm that waits for more such requests counts; once it is
-/// decided, requests held for the other arm only are answered automatically. Like the real CLI,
-/// a line from the SDK that is not JSON makes it print an error on stderr and exit 1.
+/// decided, requests held for the other arm only are answered automatically. `mcp_status`
+/// without an automatic answer of its own is answered as the real CLI would once connected:
+/// every in-process server the SDK declared in `initialize`, with status `connected`. Like the
+/// real CLI, a line from the SDK that is not JSON makes it print an error on stderr and exit 1.
 ///
 /// ```
 /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
@@ -331,16 +333,40 @@ impl FakeCli {
     /// Writes the automatic answer to an SDK control request, if the script has one; returns
     /// whether it did.
     fn answer_automatically(&mut self, line: &Value, subtype: &str) -> bool {
-        let answer = self
-            .script
-            .auto_answers
-            .get(subtype)
-            .or(self.script.default_answer.as_ref());
-        let Some(answer) = answer else { return false };
+        let answer = match self.script.auto_answers.get(subtype) {
+            Some(answer) => answer.clone(),
+            // Like the real CLI, the fake always knows its MCP servers.
+            None if subtype == "mcp_status" => self.mcp_status(),
+            None => match &self.script.default_answer {
+                Some(answer) => answer.clone(),
+                None => return false,
+            },
+        };
         let request_id = request_id_of(line);
         let reply = answer.to_line(&request_id, subtype);
         self.push_json(&reply);
         true
+    }
+
+    /// The answer to `mcp_status`: every in-process server the SDK declared in `initialize`,
+    /// connected.
+    fn mcp_status(&self) -> Answer {
+        let declared = self
+            .received
+            .iter()
+            .find(|line| {
+                line.pointer("/request/subtype").and_then(Value::as_str) == Some("initialize")
+            })
+            .and_then(|init| init.pointer("/request/sdkMcpServers"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let servers: Vec<Value> = declared
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|name| serde_json::json!({"name": name, "status": "connected"}))
+            .collect();
+        Answer::success(serde_json::json!({ "mcpServers": servers }))
     }
 
     /// Answers automatically the SDK requests held for steps that will no longer run (after a

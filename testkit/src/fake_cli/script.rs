@@ -1131,8 +1131,8 @@ impl Script {
 
     /// Automatic answers like the real CLI's (as recorded from 2.1.330) for the SDK requests a
     /// test rarely scripts: `interrupt`, `set_model`, `set_permission_mode`,
-    /// `set_max_thinking_tokens`, `mcp_status`, `stop_task`, and the unsupported-subtype error
-    /// for anything else.
+    /// `set_max_thinking_tokens`, `stop_task`, and the unsupported-subtype error for anything
+    /// else. (`mcp_status` is always answered, with the SDK's in-process servers connected.)
     #[must_use]
     pub fn auto_answer_like_cli(self) -> Self {
         self.auto_answer("interrupt", Answer::success(json!({"still_queued": []})))
@@ -1145,7 +1145,6 @@ impl Script {
                 Answer::success(json!({"mode": "default"})),
             )
             .auto_answer("set_max_thinking_tokens", Answer::ack())
-            .auto_answer("mcp_status", Answer::success(json!({"mcpServers": []})))
             .auto_answer("stop_task", Answer::ack())
             .auto_answer_others(Answer::Unsupported)
     }
