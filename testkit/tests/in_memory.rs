@@ -52,6 +52,17 @@ fn pre_tool_use(command: &str) -> Value {
         "tool_use_id": "toolu_1"})
 }
 
+/// A fake CLI that calls the first hook the SDK registered with `input`, then ends the turn.
+fn one_hook_call(input: Value) -> FakeTransport {
+    FakeTransport::new(
+        Script::new()
+            .answer_initialize()
+            .expect_user()
+            .hook_callback("h1", "hook_0", input)
+            .emit_result("done"),
+    )
+}
+
 #[test]
 fn a_query_sends_initialize_then_the_prompt_and_streams_every_message() {
     let fake = FakeTransport::new(Script::single_turn("hi there"));
@@ -143,12 +154,7 @@ fn a_typed_hook_gets_its_event_input() {
 
 #[test]
 fn an_untyped_hook_gets_the_whole_input_and_the_id_beside_it() {
-    let script = Script::new()
-        .answer_initialize()
-        .expect_user()
-        .hook_callback("h1", "hook_0", pre_tool_use("ls"))
-        .emit_result("done");
-    let fake = FakeTransport::new(script);
+    let fake = one_hook_call(pre_tool_use("ls"));
     let options = Options::new().hook(
         HookEvent::PreToolUse,
         None,
@@ -166,12 +172,7 @@ fn an_untyped_hook_gets_the_whole_input_and_the_id_beside_it() {
 
 #[test]
 fn a_typed_hook_given_another_events_input_is_an_error_reply() {
-    let script = Script::new()
-        .answer_initialize()
-        .expect_user()
-        .hook_callback("h1", "hook_0", pre_tool_use("ls"))
-        .emit_result("done");
-    let fake = FakeTransport::new(script);
+    let fake = one_hook_call(pre_tool_use("ls"));
     let called = Arc::new(Mutex::new(false));
     let options = Options::new().on_hook(None, {
         let called = called.clone();
