@@ -619,6 +619,39 @@ fn missing_cli_is_cli_not_found() {
 }
 
 #[test]
+fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
+    block_on(async {
+        // The CLI is there; the directory it is to run in is not.
+        let fake = Fake::new(Script::single_turn("ok"));
+        let options = fake.options().cwd("/no/such/dir");
+        let error = within(LIMIT, Client::connect(options.clone()))
+            .await
+            .unwrap_err();
+        match &error {
+            Error::WorkingDirectory { path, .. } => assert_eq!(path.to_str(), Some("/no/such/dir")),
+            other => panic!("expected WorkingDirectory, got {other:?}"),
+        }
+        let text = error.to_string();
+        assert!(text.contains("/no/such/dir"), "{text}");
+        let items = collect(options, "hi").await;
+        assert!(
+            matches!(&items[..], [Err(Error::WorkingDirectory { .. })]),
+            "{items:?}"
+        );
+
+        // A file is no working directory either.
+        let file = std::env::current_exe().unwrap();
+        let error = within(LIMIT, Client::connect(fake.options().cwd(&file)))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, Error::WorkingDirectory { path, .. } if *path == file),
+            "{error:?}"
+        );
+    });
+}
+
+#[test]
 fn stderr_lines_reach_the_callback() {
     block_on(async {
         let script = Script::new()
