@@ -492,12 +492,15 @@ fn dropping_the_client_shuts_the_cli_down() {
 #[test]
 fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
     block_on(async {
+        // Its tools ignore SIGTERM too, and one of them is in a session of its own.
         let fake = Fake::builder(Script::new().answer_initialize().hang())
             .ignore_sigterm()
+            .with_tools()
             .build();
         let client = within(LIMIT, Client::connect(fake.options()))
             .await
             .unwrap();
+        assert!(fake.wait_for_tools(LIMIT), "the tools did not start");
         let pid = fake.pid();
         let started = Instant::now();
         within(Duration::from_secs(12), client.close()).await;
@@ -507,6 +510,9 @@ fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
             took >= Duration::from_secs(7),
             "SIGKILL came after {took:?}, before 2 s + 5 s"
         );
+        // The SIGKILL took the whole tree, not only the CLI's group.
+        let left = fake.wait_tree_gone(Duration::from_secs(2));
+        assert!(left.is_empty(), "still running: {}", Fake::describe(&left));
     });
 }
 
