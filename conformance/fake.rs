@@ -1,8 +1,10 @@
 //! The testkit's `fake-claude` playing a [`Script`], behind a small shell wrapper that records
 //! what a test needs to check from outside: its pid, and optionally every line the SDK wrote to
-//! its stdin or the lines it managed to write to its stdout.
+//! its stdin or the lines it managed to write to its stdout. It can also start long-lived "tools"
+//! the way the real CLI starts its Bash tool, and find every process of its tree afterwards.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use claude_agent_testkit::fake_cli::{fake_claude_binary, Script};
 use claude_agent_testkit::real_cli::TestDir;
@@ -23,7 +25,11 @@ pub struct FakeBuilder {
     log_stdin: bool,
     log_stdout: bool,
     ignore_sigterm: bool,
+    tools: bool,
 }
+
+/// The environment variable that marks every process of a fake's tree (see [`Fake::processes`]).
+pub const TREE_VAR: &str = "CLAUDE_AGENT_TEST_TREE";
 
 impl FakeBuilder {
     /// Record every line the SDK writes (see [`Fake::sdk_lines`]).
@@ -41,6 +47,14 @@ impl FakeBuilder {
     /// Run the fake with `SIGTERM` ignored.
     pub fn ignore_sigterm(mut self) -> Self {
         self.ignore_sigterm = true;
+        self
+    }
+
+    /// Before the fake runs, start two long-lived "tools" (5-minute sleeps): one in the CLI's
+    /// process group, and one in a session and group of its own, as the real CLI starts its Bash
+    /// tool. With the CLI itself that makes three processes (see [`Fake::processes`]).
+    pub fn with_tools(mut self) -> Self {
+        self.tools = true;
         self
     }
 
@@ -66,8 +80,13 @@ impl FakeBuilder {
         if !self.log_stdin && !self.log_stdout {
             run = format!("exec {run}");
         }
+        let tools = if self.tools {
+            "sleep 300 </dev/null >/dev/null 2>&1 &\nsetsid sleep 300 </dev/null >/dev/null 2>&1 &\n"
+        } else {
+            ""
+        };
         let wrapper = format!(
-            "#!/bin/sh\necho $$ > {pid}\n{trap}FAKE_CLAUDE_SCRIPT={script}\nexport FAKE_CLAUDE_SCRIPT\n{run}\n",
+            "#!/bin/sh\necho $$ > {pid}\n{trap}{tools}FAKE_CLAUDE_SCRIPT={script}\nexport FAKE_CLAUDE_SCRIPT\n{run}\n",
             pid = quote(dir.path().join("pid")),
             trap = if self.ignore_sigterm { "trap '' TERM\n" } else { "" },
             script = quote(script),
@@ -95,6 +114,7 @@ impl Fake {
             log_stdin: false,
             log_stdout: false,
             ignore_sigterm: false,
+            tools: false,
         }
     }
 
@@ -103,9 +123,67 @@ impl Fake {
         Self::builder(script).log_stdin().build()
     }
 
-    /// Options that run this fake.
+    /// Options that run this fake, with [`Fake::marker`] in its environment.
     pub fn options(&self) -> Options {
-        Options::new().cli_path(self.dir.path().join("claude"))
+        Options::new()
+            .cli_path(self.dir.path().join("claude"))
+            .env(TREE_VAR, self.marker())
+    }
+
+    /// The value of [`TREE_VAR`] in the environment of every process of this fake's tree.
+    pub fn marker(&self) -> String {
+        self.dir.path().display().to_string()
+    }
+
+    /// The running processes (zombies aside) of this fake's tree: the CLI and everything it
+    /// started, wherever it put them, found by the marker in their environment.
+    pub fn processes(&self) -> Vec<u32> {
+        marked_processes(&self.marker())
+    }
+
+    /// Wait (blocking the thread) up to `limit` for a fake built [`FakeBuilder::with_tools`]
+    /// to be running with both its tools asleep; returns whether it is.
+    pub fn wait_for_tools(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        loop {
+            let names: Vec<String> = self
+                .processes()
+                .iter()
+                .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).ok())
+                .collect();
+            let sleeping = names.iter().filter(|name| name.trim() == "sleep").count();
+            let fake = names.iter().any(|name| name.trim() == "fake-claude");
+            if sleeping == 2 && fake {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `/proc/<pid>/stat` of each of `pids`, for a failure message.
+    pub fn describe(pids: &[u32]) -> String {
+        pids.iter()
+            .map(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .unwrap_or_else(|_| format!("{pid} (gone)"))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// Wait (blocking the thread) up to `limit` for every process of the tree to be gone; returns the survivors.
+    pub fn wait_tree_gone(&self, limit: Duration) -> Vec<u32> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = self.processes();
+            if left.is_empty() || Instant::now() >= deadline {
+                return left;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The pid of the process the SDK started (the fake itself, or the wrapper shell around it
@@ -164,5 +242,35 @@ impl Fake {
         std::fs::read(self.dir.path().join("stdout.jsonl"))
             .map(|bytes| bytes.iter().filter(|b| **b == b'\n').count())
             .unwrap_or(0)
+    }
+}
+
+/// The running processes (zombies aside) with `TREE_VAR=marker` in their environment.
+pub fn marked_processes(marker: &str) -> Vec<u32> {
+    let needle = format!("{TREE_VAR}={marker}");
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            // A zombie's environment reads as empty: it is not counted.
+            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|environ| {
+                environ
+                    .split(|byte| *byte == 0)
+                    .any(|var| var == needle.as_bytes())
+            })
+        })
+        .collect()
+}
+
+impl Drop for Fake {
+    fn drop(&mut self) {
+        // A test that failed must not leave its tools sleeping: kill what is left of the tree.
+        for pid in self.processes() {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
     }
 }

@@ -501,12 +501,15 @@ fn dropping_the_client_shuts_the_cli_down() {
 #[test]
 fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
     block_on(async {
+        // Its tools ignore SIGTERM too, and one of them is in a session of its own.
         let fake = Fake::builder(Script::new().answer_initialize().hang())
             .ignore_sigterm()
+            .with_tools()
             .build();
         let client = within(LIMIT, Client::connect(fake.options()))
             .await
             .unwrap();
+        assert!(fake.wait_for_tools(LIMIT), "the tools did not start");
         let pid = fake.pid();
         let started = Instant::now();
         within(Duration::from_secs(12), client.close()).await;
@@ -516,6 +519,9 @@ fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
             took >= Duration::from_secs(7),
             "SIGKILL came after {took:?}, before 2 s + 5 s"
         );
+        // The SIGKILL took the whole tree, not only the CLI's group.
+        let left = fake.wait_tree_gone(Duration::from_secs(2));
+        assert!(left.is_empty(), "still running: {}", Fake::describe(&left));
     });
 }
 
@@ -624,6 +630,39 @@ fn missing_cli_is_cli_not_found() {
         }
         let connected = within(LIMIT, Client::connect(options)).await;
         assert!(matches!(connected, Err(Error::CliNotFound { .. })));
+    });
+}
+
+#[test]
+fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
+    block_on(async {
+        // The CLI is there; the directory it is to run in is not.
+        let fake = Fake::new(Script::single_turn("ok"));
+        let options = fake.options().cwd("/no/such/dir");
+        let error = within(LIMIT, Client::connect(options.clone()))
+            .await
+            .unwrap_err();
+        match &error {
+            Error::WorkingDirectory { path, .. } => assert_eq!(path.to_str(), Some("/no/such/dir")),
+            other => panic!("expected WorkingDirectory, got {other:?}"),
+        }
+        let text = error.to_string();
+        assert!(text.contains("/no/such/dir"), "{text}");
+        let items = collect(options, "hi").await;
+        assert!(
+            matches!(&items[..], [Err(Error::WorkingDirectory { .. })]),
+            "{items:?}"
+        );
+
+        // A file is no working directory either.
+        let file = std::env::current_exe().unwrap();
+        let error = within(LIMIT, Client::connect(fake.options().cwd(&file)))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, Error::WorkingDirectory { path, .. } if *path == file),
+            "{error:?}"
+        );
     });
 }
 

@@ -1,13 +1,14 @@
 //! The conformance suite: one set of end-to-end tests that every runtime adapter runs.
 //!
 //! Written once, compiled per runtime: each adapter's `tests/conformance.rs` names its crate
-//! `sdk` and gives a `rt` module (`block_on`, `sleep`), then includes this folder:
+//! `sdk` and gives a `rt` module (`block_on`, `sleep`, `runtime`), then includes this folder:
 //!
 //! ```ignore
 //! use claude_agent_smol as sdk;
 //! mod rt {
 //!     pub fn block_on<F: std::future::Future>(future: F) -> F::Output { smol::block_on(future) }
 //!     pub async fn sleep(duration: std::time::Duration) { smol::Timer::after(duration).await; }
+//!     pub fn runtime() -> claude_agent_smol::SmolRuntime { Default::default() }
 //! }
 //! #[path = "../../../conformance/mod.rs"]
 //! mod conformance;
@@ -17,6 +18,8 @@
 //!   callback failures, shutdown and bad output;
 //! * [`faults`] — surviving faults: a killed or silent CLI, huge and broken lines, stuck
 //!   callbacks, a stalled consumer, many sessions in a row, early closed stdin, argv and secrets;
+//! * [`orphans`] — nothing the SDK started outlives it: the CLI's tools die with a dropped child
+//!   handle and with the host process;
 //!
 //! The scenarios against the pinned real Claude Code CLI and the testkit's stub API are in
 //! `e2e_scenarios.rs`, stamped out per runtime by each adapter's `tests/e2e.rs`.
@@ -24,6 +27,7 @@
 pub mod fake;
 mod fake_cli;
 mod faults;
+mod orphans;
 
 use std::future::Future;
 use std::time::Duration;

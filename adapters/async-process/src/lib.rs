@@ -34,6 +34,13 @@
 //!     }
 //! }
 //! ```
+//!
+//! [`spawn_child`] starts the CLI in a process group of its own and, on Unix, with an
+//! [`OrphanGuard`]: one `/bin/sh` per session (about 1 MB, a few milliseconds to start) that kills
+//! the CLI and every process it started, also the Bash tools it runs in groups of their own, when
+//! this process dies first. Dropping the [`AsyncProcessChild`] before the CLI was reaped (an
+//! executor dropped with the session's driver in it) and [`Signal::Kill`] kill that whole tree
+//! too.
 #![warn(missing_docs)]
 
 use std::fmt;
@@ -45,12 +52,15 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 pub use async_process::{ChildStderr, ChildStdin, ChildStdout};
+#[cfg(unix)]
+use claude_agent_core::client::OrphanGuard;
 use claude_agent_core::client::{ChildParts, ChildProcess, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 
-/// Start `spec` with piped stdio, in a process group of its own (Unix), killed if the
-/// [`AsyncProcessChild`] is dropped while it runs: what [`Runtime::spawn_child`] must do.
+/// Start `spec` with piped stdio, in a process group of its own (Unix), killed with everything
+/// it started if the [`AsyncProcessChild`] is dropped before it was reaped or if this process
+/// dies first (an [`OrphanGuard`] on Unix): what [`Runtime::spawn_child`] must do.
 pub fn spawn_child<R>(spec: &LaunchSpec) -> io::Result<ChildParts<R>>
 where
     R: Runtime<
@@ -69,7 +79,8 @@ where
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);
     }
-    // Its own process group, so a shutdown reaches the tools it started too.
+    // Its own process group, so that a shutdown's signals reach what it starts in that group
+    // (the guard below reaches the rest).
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut command = async_process::Command::from(command);
@@ -77,25 +88,38 @@ where
         .stdin(async_process::Stdio::piped())
         .stdout(async_process::Stdio::piped())
         .stderr(async_process::Stdio::piped())
-        // The last resort if everything else is dropped without a shutdown: SIGKILL the child.
+        // Behind `AsyncProcessChild`'s own drop, which kills the whole tree: SIGKILL the child.
         .kill_on_drop(true);
-    let mut child = command.spawn()?;
+    // The watcher that kills the tree if this process dies first; started before the CLI so
+    // that it is armed the moment the CLI exists.
+    #[cfg(unix)]
+    let mut guard = OrphanGuard::start()?;
+    #[cfg(unix)]
+    {
+        let (name, value) = guard.env();
+        command.env(name, value);
+    }
+    let inner = command.spawn()?;
+    let pid = inner.id();
+    let mut child = AsyncProcessChild {
+        inner,
+        pid,
+        wait: None,
+        exited: None,
+        #[cfg(unix)]
+        guard: None,
+    };
+    #[cfg(unix)]
+    {
+        // On an error `child` is dropped, which kills it.
+        guard.arm(pid)?;
+        child.guard = Some(guard);
+    }
     let missing = || io::Error::other("a piped stdio handle was not created");
-    let stdin = child.stdin.take().ok_or_else(missing)?;
-    let stdout = child.stdout.take().ok_or_else(missing)?;
-    let stderr = child.stderr.take().ok_or_else(missing)?;
-    let pid = child.id();
-    Ok(ChildParts::new(
-        AsyncProcessChild {
-            inner: child,
-            pid,
-            wait: None,
-            exited: None,
-        },
-        stdin,
-        stdout,
-        stderr,
-    ))
+    let stdin = child.inner.stdin.take().ok_or_else(missing)?;
+    let stdout = child.inner.stdout.take().ok_or_else(missing)?;
+    let stderr = child.inner.stderr.take().ok_or_else(missing)?;
+    Ok(ChildParts::new(child, stdin, stdout, stderr))
 }
 
 /// A timer that completes at a deadline (an [`async_io::Timer`] with `()` as its output, as
@@ -121,6 +145,10 @@ impl Future for Sleep {
 type WaitFuture = Pin<Box<dyn Future<Output = io::Result<ExitStatus>> + Send>>;
 
 /// A CLI process started by [`spawn_child`].
+///
+/// Dropping it before the process was reaped kills the process and everything it started (its
+/// process group, and on Unix the tools it put in groups or sessions of their own), so that
+/// nothing outlives an executor that is dropped with the session's driver in it.
 pub struct AsyncProcessChild {
     inner: async_process::Child,
     pid: u32,
@@ -129,6 +157,9 @@ pub struct AsyncProcessChild {
     wait: Option<WaitFuture>,
     /// How it ended, once reaped.
     exited: Option<ExitStatusInfo>,
+    /// Kills the tree on demand, or when this process dies; `None` once the child was reaped.
+    #[cfg(unix)]
+    guard: Option<OrphanGuard>,
 }
 
 impl fmt::Debug for AsyncProcessChild {
@@ -158,6 +189,9 @@ impl ChildProcess for AsyncProcessChild {
         self.wait = None;
         let exited = exit_status_info(status?);
         self.exited = Some(exited);
+        // Reaped: the watcher must stand down before the pid can be reused.
+        #[cfg(unix)]
+        drop(self.guard.take());
         Poll::Ready(Ok(exited))
     }
 
@@ -166,7 +200,23 @@ impl ChildProcess for AsyncProcessChild {
         if self.exited.is_some() {
             return Ok(());
         }
+        #[cfg(unix)]
+        if signal == Signal::Kill {
+            if let Some(guard) = self.guard.take() {
+                // The whole tree; if the watcher fails, the group below.
+                if guard.kill_tree().is_ok() {
+                    return Ok(());
+                }
+            }
+        }
         signal_group(self.pid, signal, &mut self.inner)
+    }
+}
+
+impl Drop for AsyncProcessChild {
+    fn drop(&mut self) {
+        // Still running or not yet reaped: kill it and all it started (a no-op once reaped).
+        let _ = self.signal(Signal::Kill);
     }
 }
 

@@ -17,6 +17,11 @@ mod rt {
     pub async fn sleep(duration: Duration) {
         async_std::task::sleep(duration).await;
     }
+
+    /// The runtime under test, for spawning a CLI directly.
+    pub fn runtime() -> crate::sdk::AsyncStdRuntime {
+        crate::sdk::AsyncStdRuntime
+    }
 }
 
 #[path = "../../../conformance/mod.rs"]

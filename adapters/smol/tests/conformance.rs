@@ -17,6 +17,11 @@ mod rt {
     pub async fn sleep(duration: Duration) {
         smol::Timer::after(duration).await;
     }
+
+    /// The runtime under test, for spawning a CLI directly.
+    pub fn runtime() -> crate::sdk::SmolRuntime {
+        crate::sdk::SmolRuntime::default()
+    }
 }
 
 #[path = "../../../conformance/mod.rs"]

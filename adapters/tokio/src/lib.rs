@@ -41,6 +41,27 @@
 //!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies tokio's
 //! processes, timers and task spawning ([`TokioRuntime`]).
+//!
+//! # Processes
+//!
+//! Each session runs the CLI in a process group of its own. On Unix it also runs a watcher: a
+//! `/bin/sh` in a group of its own, asleep in a blocking read on a socket only this process holds
+//! ([`OrphanGuard`]). Its job is that nothing the SDK started outlives it. The CLI runs its Bash
+//! tools in process groups (sessions) of their own, so a signal to the CLI's group does not reach
+//! them; the watcher kills the CLI's whole tree (its descendants, the groups they lead, and on
+//! Linux every process that inherited the `CLAUDE_AGENT_SDK_TREE` variable the CLI is started
+//! with):
+//!
+//! * when this process dies with a session running (killed, crashed, or exited before the runtime was dropped):
+//!   the socket closes and the watcher acts on its own, within a fraction of a second;
+//! * when the CLI's handle is dropped before the CLI was reaped (the runtime or executor went away
+//!   under a running session), and when a shutdown gets to `SIGKILL`: on request, while the handle
+//!   waits for it.
+//!
+//! Per session that costs one more process (about 1 MB of memory), one socket, and a few
+//! milliseconds at start; a kill takes some tens of milliseconds. On macOS and the BSDs the tree
+//! is read with `ps` and there is no environment marker, so a tool that left the CLI's group and
+//! whose parent has already exited is not found. On Windows only the CLI itself is killed.
 #![warn(missing_docs)]
 
 mod pipe;

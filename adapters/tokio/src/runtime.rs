@@ -5,9 +5,11 @@ use std::future::Future;
 use std::io;
 use std::pin::pin;
 use std::process::Stdio;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 use std::time::Instant;
 
+#[cfg(unix)]
+use claude_agent_core::client::OrphanGuard;
 use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
@@ -42,18 +44,39 @@ impl Runtime for TokioRuntime {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // The last resort if everything else is dropped without a shutdown: SIGKILL the child.
+        // Behind `TokioChild`'s own drop, which kills the whole tree: SIGKILL the child.
         command.kill_on_drop(true);
-        // Its own process group, so a shutdown reaches the tools it started too.
+        // Its own process group, so that a shutdown's signals reach what it starts in that
+        // group (the guard below reaches the rest).
         #[cfg(unix)]
         command.process_group(0);
-        let mut child = command.spawn()?;
+        // The watcher that kills the tree if this process dies first; started before the CLI
+        // so that it is armed the moment the CLI exists.
+        #[cfg(unix)]
+        let mut guard = OrphanGuard::start()?;
+        #[cfg(unix)]
+        {
+            let (name, value) = guard.env();
+            command.env(name, value);
+        }
+        let child = command.spawn()?;
+        let mut child = TokioChild {
+            inner: child,
+            #[cfg(unix)]
+            guard: None,
+        };
+        #[cfg(unix)]
+        if let Some(pid) = child.inner.id() {
+            // On an error `child` is dropped, which kills it.
+            guard.arm(pid)?;
+            child.guard = Some(guard);
+        }
         let missing = || io::Error::other("a piped stdio handle was not created");
-        let stdin = child.stdin.take().ok_or_else(missing)?;
-        let stdout = child.stdout.take().ok_or_else(missing)?;
-        let stderr = child.stderr.take().ok_or_else(missing)?;
+        let stdin = child.inner.stdin.take().ok_or_else(missing)?;
+        let stdout = child.inner.stdout.take().ok_or_else(missing)?;
+        let stderr = child.inner.stderr.take().ok_or_else(missing)?;
         Ok(ChildParts::new(
-            TokioChild { inner: child },
+            child,
             Pipe(stdin),
             Pipe(stdout),
             Pipe(stderr),
@@ -76,9 +99,16 @@ impl Runtime for TokioRuntime {
 }
 
 /// A CLI process started by [`TokioRuntime`].
+///
+/// Dropping it before the process was reaped kills the process and everything it started (its
+/// process group, and on Unix the tools it put in groups or sessions of their own), so that
+/// nothing outlives a runtime that is shut down under a running session.
 #[derive(Debug)]
 pub struct TokioChild {
     inner: Child,
+    /// Kills the tree on demand, or when this process dies; `None` once the child was reaped.
+    #[cfg(unix)]
+    guard: Option<OrphanGuard>,
 }
 
 impl ChildProcess for TokioChild {
@@ -89,7 +119,11 @@ impl ChildProcess for TokioChild {
     fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>> {
         // `Child::wait` keeps its state in the child, so a fresh future per poll is cancel-safe.
         let wait = pin!(self.inner.wait());
-        wait.poll(cx).map_ok(exit_status_info)
+        let status = ready!(wait.poll(cx))?;
+        // Reaped: the watcher must stand down before the pid can be reused.
+        #[cfg(unix)]
+        drop(self.guard.take());
+        Poll::Ready(Ok(exit_status_info(status)))
     }
 
     fn signal(&mut self, signal: Signal) -> io::Result<()> {
@@ -97,7 +131,23 @@ impl ChildProcess for TokioChild {
         let Some(pid) = self.inner.id() else {
             return Ok(());
         };
+        #[cfg(unix)]
+        if signal == Signal::Kill {
+            if let Some(guard) = self.guard.take() {
+                // The whole tree; if the watcher fails, the group below.
+                if guard.kill_tree().is_ok() {
+                    return Ok(());
+                }
+            }
+        }
         signal_group(pid, signal, &mut self.inner)
+    }
+}
+
+impl Drop for TokioChild {
+    fn drop(&mut self) {
+        // Still running or not yet reaped: kill it and all it started (a no-op once reaped).
+        let _ = self.signal(Signal::Kill);
     }
 }
 

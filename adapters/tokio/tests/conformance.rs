@@ -21,6 +21,11 @@ mod rt {
     pub async fn sleep(duration: Duration) {
         tokio::time::sleep(duration).await;
     }
+
+    /// The runtime under test, for spawning a CLI directly.
+    pub fn runtime() -> crate::sdk::TokioRuntime {
+        crate::sdk::TokioRuntime
+    }
 }
 
 #[path = "../../../conformance/mod.rs"]

@@ -19,3 +19,67 @@ fn tokio_rt() -> tokio::runtime::Runtime {
 }
 
 e2e_tests!(|fut| tokio_rt().block_on(fut), TokioRuntime);
+
+// The suite's fake CLI helper, for its process marker; this test uses a part of it.
+#[allow(dead_code)]
+#[path = "../../../conformance/fake.rs"]
+mod fake;
+
+use claude_agent_tokio as sdk;
+
+/// tokio only (only its runtime can be dropped under a session): the real CLI is running a Bash
+/// tool when the runtime is dropped. The CLI runs the tool's `bash` in a session of its own, out
+/// of the CLI's process group; the CLI, the `bash` and its `sleep` are all gone within 5 s.
+#[test]
+fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
+    use std::time::{Duration, Instant};
+
+    use sdk::permission::PermissionResult;
+    use sdk::Client;
+
+    let env = e2e_scenarios::env();
+    let marker = env.work.path().display().to_string();
+    let options = env
+        .options
+        .clone()
+        .env(fake::TREE_VAR, &marker)
+        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    let runtime = tokio_rt();
+    let client = runtime.block_on(async {
+        let client = Client::connect(options).await.expect("connected");
+        client
+            .send("BASH:echo start && sleep 40; echo slept")
+            .await
+            .expect("sent");
+        client
+    });
+    let is_sleep = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
+    };
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while !fake::marked_processes(&marker).iter().any(is_sleep) {
+        assert!(Instant::now() < deadline, "the Bash tool did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = fake::marked_processes(&marker);
+    assert!(running.len() >= 3, "{}", fake::Fake::describe(&running));
+
+    let dropped = Instant::now();
+    drop(runtime);
+    let deadline = dropped + Duration::from_secs(5);
+    let mut left = fake::marked_processes(&marker);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        left = fake::marked_processes(&marker);
+    }
+    assert!(
+        left.is_empty(),
+        "still running 5 s after the runtime was dropped: {}",
+        fake::Fake::describe(&left)
+    );
+    eprintln!(
+        "CLI and tool gone {:?} after the runtime was dropped",
+        dropped.elapsed()
+    );
+    drop(client);
+}

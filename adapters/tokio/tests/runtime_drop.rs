@@ -1,5 +1,6 @@
 //! tokio only: a runtime dropped under a running session (its driver task dropped without any
-//! shutdown sequence) still takes the CLI down, through the child's kill-on-drop.
+//! shutdown sequence) still takes the CLI down, and every process the CLI started with it, also
+//! tools in a session of their own: the child's drop kills the whole tree.
 
 use std::time::{Duration, Instant};
 
@@ -19,13 +20,17 @@ fn process_state(pid: u32) -> Option<char> {
         .and_then(|(_, rest)| rest.chars().next())
 }
 
+fn current_thread() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn dropping_the_runtime_kills_the_cli() {
     let fake = fake::Fake::builder(Script::new().answer_initialize().hang()).build();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = current_thread();
     let client = runtime.block_on(async { Client::connect(fake.options()).await.unwrap() });
     let pid = fake.pid();
     assert!(matches!(process_state(pid), Some(s) if s != 'Z'));
@@ -40,4 +45,60 @@ fn dropping_the_runtime_kills_the_cli() {
         matches!(state, None | Some('Z')),
         "pid {pid} still running: {state:?}"
     );
+}
+
+/// A fake CLI connected on `runtime`, hanging with its two tools running.
+fn session_with_tools(runtime: &tokio::runtime::Runtime) -> (fake::Fake, Client) {
+    let fake = fake::Fake::builder(Script::new().answer_initialize().hang())
+        .with_tools()
+        .build();
+    let client = runtime.block_on(async { Client::connect(fake.options()).await.unwrap() });
+    assert!(
+        fake.wait_for_tools(Duration::from_secs(10)),
+        "the fake and its tools did not start"
+    );
+    (fake, client)
+}
+
+/// Every process of `fake`'s tree is gone within 5 s of `since`.
+fn assert_tree_gone(fake: &fake::Fake, since: Instant) {
+    let left = fake.wait_tree_gone(Duration::from_secs(5));
+    assert!(
+        left.is_empty(),
+        "still running {:?} after the runtime was dropped: {}",
+        since.elapsed(),
+        fake::Fake::describe(&left)
+    );
+    eprintln!(
+        "tree gone {:?} after the runtime was dropped",
+        since.elapsed()
+    );
+}
+
+#[test]
+fn dropping_the_runtime_mid_tool_kills_the_tools_too() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (fake, client) = session_with_tools(&runtime);
+    let dropped = Instant::now();
+    // As when `#[tokio::main]` returns with the session still running.
+    drop(runtime);
+    assert_tree_gone(&fake, dropped);
+    drop(client);
+}
+
+#[test]
+fn a_panic_unwinding_the_runtime_mid_tool_kills_the_tools_too() {
+    let runtime = current_thread();
+    let (fake, client) = session_with_tools(&runtime);
+    let dropped = Instant::now();
+    let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+        runtime.block_on(async { panic!("the application fails mid-tool") })
+    }));
+    assert!(unwound.is_err());
+    assert_tree_gone(&fake, dropped);
+    drop(client);
 }

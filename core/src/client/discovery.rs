@@ -44,6 +44,10 @@ fn search(path_var: Option<OsString>, home: Option<PathBuf>) -> Result<PathBuf, 
         .flat_map(std::env::split_paths)
         .map(|dir| dir.join(EXE));
     for candidate in on_path.chain(well_known(home.as_deref())) {
+        // A directory listed twice on PATH, or a well-known place also on PATH: look once.
+        if searched.contains(&candidate) {
+            continue;
+        }
         if is_executable(&candidate) {
             return Ok(candidate);
         }
@@ -134,5 +138,32 @@ mod tests {
         assert_eq!(searched[1], PathBuf::from("/nonexistent-b/claude"));
         assert!(searched.contains(&PathBuf::from("/nonexistent-home/.claude/local/claude")));
         assert!(searched.contains(&PathBuf::from("/usr/local/bin/claude")));
+    }
+
+    #[test]
+    fn lists_each_place_once() {
+        if Path::new("/usr/local/bin/claude").exists() {
+            return; // a real install would be found; nothing to assert here
+        }
+        // A directory twice on PATH, and a well-known place that is also on PATH.
+        let path_var = std::env::join_paths([
+            "/nonexistent-a",
+            "/nonexistent-a",
+            "/nonexistent-home/.local/bin",
+        ])
+        .unwrap();
+        let err = search(Some(path_var), Some(PathBuf::from("/nonexistent-home"))).unwrap_err();
+        let Error::CliNotFound { searched, .. } = err else {
+            panic!("expected CliNotFound, got {err:?}")
+        };
+        let mut unique = searched.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), searched.len(), "{searched:?}");
+        assert_eq!(searched[0], PathBuf::from("/nonexistent-a/claude"));
+        assert_eq!(
+            searched[1],
+            PathBuf::from("/nonexistent-home/.local/bin/claude")
+        );
     }
 }

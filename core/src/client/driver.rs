@@ -789,7 +789,8 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
         self.link.finish();
         if self.exit.is_none() {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
-            // task was cancelled): kill the whole group; the adapter's child handle reaps it.
+            // task was cancelled): kill it and everything it started; the adapter's child
+            // handle reaps it.
             let _ = self.child.signal(Signal::Kill);
         }
     }

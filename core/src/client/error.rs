@@ -33,6 +33,27 @@ pub enum Error {
         /// How to install it.
         hint: &'static str,
     },
+    /// The working directory set with `Options::cwd` does not exist or is not a directory, so
+    /// the CLI could not be started in it.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::Error;
+    /// let err = Error::WorkingDirectory {
+    ///     path: "/no/such/dir".into(),
+    ///     source: std::io::ErrorKind::NotFound.into(),
+    /// };
+    /// assert!(err.to_string().starts_with("the working directory /no/such/dir cannot be used"));
+    /// ```
+    #[error(
+        "the working directory {} cannot be used: {source}; set `cwd` to an existing directory",
+        path.display()
+    )]
+    WorkingDirectory {
+        /// The directory, as set in the options.
+        path: PathBuf,
+        /// The operating system's error.
+        source: io::Error,
+    },
     /// The CLI was found but could not be started.
     #[error("could not start the Claude Code CLI at {}: {source}", program.display())]
     Spawn {

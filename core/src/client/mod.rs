@@ -27,6 +27,8 @@ mod handlers;
 mod link;
 mod message_uuid;
 mod options_ext;
+#[cfg(unix)]
+mod orphan_guard;
 mod prompt;
 mod query;
 mod ready;
@@ -41,6 +43,8 @@ pub use client::{Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub use handlers::{ElicitationContext, Handlers, HookContext, PermissionContext};
+#[cfg(unix)]
+pub use orphan_guard::OrphanGuard;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};

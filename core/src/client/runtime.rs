@@ -22,9 +22,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Implementations are cheap handles (usually zero-sized) onto the current runtime. The
 /// contract the driver relies on:
 ///
-/// * `spawn_child` starts the process with all three pipes, in its own process group, killed if
-///   the [`ChildProcess`] is dropped while it runs (the last resort when a runtime shuts down
-///   under a running session);
+/// * `spawn_child` starts the process with all three pipes, in its own process group; dropping
+///   the [`ChildProcess`] before it was reaped kills it and everything it started (the last
+///   resort when a runtime shuts down under a running session). On Unix an
+///   [`OrphanGuard`](super::OrphanGuard) does that, and also when the host process itself dies: the CLI puts its tools in process
+///   groups of their own, out of reach of a signal to its group;
 /// * the pipes are non-blocking `futures-io` readers/writers that wake the task when ready;
 /// * `spawn_task` runs the driver to completion even when every user handle is gone (that is
 ///   when it shuts the CLI down).
@@ -46,7 +48,8 @@ pub trait Runtime: Clone + Send + Sync + 'static {
     type Sleep: Future<Output = ()> + Send + 'static;
 
     /// Start `spec` with stdin, stdout and stderr piped, in a process group of its own
-    /// (so the whole group can be signalled), and killed if its handle is dropped while running.
+    /// (so the whole group can be signalled), and killed with everything it started if its
+    /// handle is dropped before it was reaped.
     fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>>;
 
     /// A future that completes at `deadline`, as [`Runtime::now`] tells time.
@@ -103,7 +106,7 @@ impl<R: Runtime> std::fmt::Debug for ChildParts<R> {
 pub enum Signal {
     /// Ask it to stop (`SIGTERM`).
     Terminate,
-    /// Stop it now (`SIGKILL`).
+    /// Stop it now (`SIGKILL`), and everything it started.
     Kill,
 }
 
@@ -118,6 +121,7 @@ pub trait ChildProcess: Send + 'static {
     fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>>;
 
     /// Send `signal` to the child's process group (to the child alone where groups do not
-    /// exist). Does nothing once the process has been reaped.
+    /// exist); [`Signal::Kill`] should reach the processes the child moved out of its group
+    /// too ([`OrphanGuard::kill_tree`](super::OrphanGuard::kill_tree)). Does nothing once the process has been reaped.
     fn signal(&mut self, signal: Signal) -> io::Result<()>;
 }

@@ -69,13 +69,7 @@ pub(crate) fn spawn_session<R: Runtime>(
     let spec = options.launch_spec(program.clone())?;
     let child = runtime
         .spawn_child(&spec)
-        .map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => Error::CliNotFound {
-                searched: vec![program.clone()],
-                hint: super::error::INSTALL_HINT,
-            },
-            _ => Error::Spawn { program, source },
-        })?;
+        .map_err(|source| spawn_error(program, spec.cwd.as_deref(), source))?;
     let endpoints = Endpoints {
         child: child.child,
         stdin: child.stdin,
@@ -85,6 +79,25 @@ pub(crate) fn spawn_session<R: Runtime>(
     Ok(start_driver(
         runtime, options, config, endpoints, start, recorder,
     ))
+}
+
+/// What a failed start of `program` in `cwd` means. The operating system says only "not found"
+/// when either the working directory or the program is missing, so look which one it is.
+fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error {
+    if let Some(dir) = cwd.filter(|dir| !dir.is_dir()) {
+        return Error::WorkingDirectory {
+            path: dir.to_path_buf(),
+            source,
+        };
+    }
+    if source.kind() == io::ErrorKind::NotFound && !program.is_file() {
+        return Error::CliNotFound {
+            searched: vec![program],
+            hint: super::error::INSTALL_HINT,
+        };
+    }
+    // The program is there but could not be run (not executable, a missing interpreter, …).
+    Error::Spawn { program, source }
 }
 
 /// Make the session and its driver over `endpoints`, and run the driver on `runtime`.

@@ -356,7 +356,8 @@ impl Options {
             .fold(self, |options, (name, value)| options.env(name, value))
     }
 
-    /// The child's working directory (also sets `PWD`).
+    /// The child's working directory (also sets `PWD`). Starting a session fails with
+    /// `Error::WorkingDirectory` when it does not exist.
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
         self.cwd = Some(dir.into());
         self

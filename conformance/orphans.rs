@@ -1,0 +1,170 @@
+//! Nothing the SDK started outlives it: the CLI and every process the CLI started (its tools,
+//! also those in a process group or session of their own) are killed when the CLI's handle is
+//! dropped, and when the host process itself dies (killed, or exiting with a session running on
+//! an executor that is never dropped).
+//!
+//! The fakes here start two "tools" ([`FakeBuilder::with_tools`](super::fake::FakeBuilder)): one in
+//! the CLI's process group and one in a session of its own, as the real CLI starts its Bash tool.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use claude_agent_testkit::fake_cli::Script;
+
+use super::fake::{Fake, TREE_VAR};
+use super::within;
+use crate::rt::{block_on, runtime, sleep};
+use crate::sdk::{Client, Options, Runtime};
+
+/// How long the processes of a killed tree may take to be gone.
+const GONE_WITHIN: Duration = Duration::from_secs(5);
+/// How long a fake may take to start its tools.
+const STARTED_WITHIN: Duration = Duration::from_secs(10);
+
+/// The host process of [`killing_the_host_kills_the_cli_and_its_tools`] reads the CLI's path and
+/// the tree marker from these, and ends as [`HOST_END`] says.
+const HOST_CLI: &str = "CLAUDE_AGENT_TEST_HOST_CLI";
+const HOST_MARKER: &str = "CLAUDE_AGENT_TEST_HOST_MARKER";
+/// `wait` (to be killed) or `exit` (`std::process::exit` with the session running, once a line
+/// comes on its stdin).
+const HOST_END: &str = "CLAUDE_AGENT_TEST_HOST_END";
+/// What the host prints once its session is connected.
+const CONNECTED: &str = "host: connected";
+
+/// A fake CLI that answers `initialize` and hangs with its two tools running.
+fn fake_with_tools() -> Fake {
+    Fake::builder(Script::new().answer_initialize().hang())
+        .with_tools()
+        .build()
+}
+
+#[test]
+fn dropping_the_cli_handle_kills_every_process_it_started() {
+    let fake = fake_with_tools();
+    let options = fake.options();
+    let program = options.get_cli_path().expect("a CLI path").to_path_buf();
+    let spec = options.launch_spec(program).expect("a launch spec");
+    let dropped = block_on(async {
+        let parts = runtime().spawn_child(&spec).expect("spawned");
+        // Blocks the task a moment: nothing else needs to run meanwhile.
+        assert!(
+            fake.wait_for_tools(STARTED_WITHIN),
+            "the fake and its tools did not start"
+        );
+        let dropped = Instant::now();
+        drop(parts);
+        dropped
+    });
+    let left = fake.wait_tree_gone(GONE_WITHIN);
+    assert!(
+        left.is_empty(),
+        "still running after the drop: {}",
+        Fake::describe(&left)
+    );
+    eprintln!("tree gone {:?} after the drop", dropped.elapsed());
+}
+
+#[test]
+fn killing_the_host_kills_the_cli_and_its_tools() {
+    host_dies_with_a_session_running("wait");
+}
+
+#[test]
+fn a_host_exiting_with_a_session_running_kills_the_cli_and_its_tools() {
+    host_dies_with_a_session_running("exit");
+}
+
+/// Run [`host_of_a_session`] in a process of its own (this test binary again), let it connect a
+/// session whose CLI has started its tools, end it as `end` says (`wait`: SIGKILL it), and check
+/// that the whole tree is gone within [`GONE_WITHIN`].
+fn host_dies_with_a_session_running(end: &str) {
+    let fake = fake_with_tools();
+    let options = fake.options();
+    let cli = options.get_cli_path().expect("a CLI path");
+    let host_test = format!(
+        "{}::host_of_a_session",
+        module_path!().split_once("::").map_or("", |(_, path)| path)
+    );
+    let mut host = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([&host_test, "--exact", "--ignored", "--nocapture"])
+        .env(HOST_CLI, cli)
+        .env(HOST_MARKER, fake.marker())
+        .env(HOST_END, end)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the host");
+    let stdout = host.stdout.take().expect("piped");
+    let (connected_tx, connected) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            match line {
+                Ok(line) if line == CONNECTED => {
+                    let _ = connected_tx.send(());
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    connected
+        .recv_timeout(STARTED_WITHIN)
+        .expect("the host connected its session");
+    assert!(
+        fake.wait_for_tools(STARTED_WITHIN),
+        "the fake and its tools did not start"
+    );
+
+    if end == "wait" {
+        host.kill().expect("SIGKILL the host");
+    } else {
+        let mut stdin = host.stdin.take().expect("piped");
+        writeln!(stdin, "exit").expect("tell the host to exit");
+    }
+    let status = host.wait().expect("reap the host");
+    let died = Instant::now();
+    if end == "exit" {
+        assert!(status.success(), "the host failed: {status:?}");
+    }
+    let left = fake.wait_tree_gone(GONE_WITHIN);
+    assert!(
+        left.is_empty(),
+        "still running {GONE_WITHIN:?} after the host died: {}",
+        Fake::describe(&left)
+    );
+    eprintln!("tree gone {:?} after the host died", died.elapsed());
+}
+
+/// The host process of [`host_dies_with_a_session_running`]: connects a session to the CLI named
+/// by [`HOST_CLI`] and then waits to be killed, or exits at once without closing it.
+#[test]
+#[ignore = "run in a process of its own by host_dies_with_a_session_running"]
+fn host_of_a_session() {
+    let (Some(cli), Some(marker), Some(end)) = (
+        std::env::var_os(HOST_CLI),
+        std::env::var(HOST_MARKER).ok(),
+        std::env::var(HOST_END).ok(),
+    ) else {
+        return;
+    };
+    let options = Options::new().cli_path(cli).env(TREE_VAR, marker);
+    block_on(async {
+        let _client = within(STARTED_WITHIN, Client::connect(options))
+            .await
+            .expect("connected");
+        println!("{CONNECTED}");
+        if end == "exit" {
+            let mut line = String::new();
+            let _ = std::io::stdin().read_line(&mut line);
+            // As when `main` returns with a session still running on a global executor: no
+            // destructor runs.
+            std::process::exit(0);
+        }
+        loop {
+            sleep(Duration::from_secs(1)).await;
+        }
+    });
+}

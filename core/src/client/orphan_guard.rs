@@ -1,0 +1,366 @@
+//! [`OrphanGuard`]: the CLI's whole process tree killed on demand, or by a small watcher process
+//! when the process that started it dies first.
+//!
+//! Why a process group is not enough: the CLI runs each Bash tool in a session (and so a process
+//! group) of its own, so `SIGKILL` to the CLI's group leaves the tools running. The CLI kills them
+//! itself when it gets `SIGTERM`, but not when it is killed, and not when its host is. So a kill
+//! here takes the whole tree: every descendant of the CLI, every process in a group led by one of
+//! them, and every process that carries the guard's marker in its environment (Linux: found
+//! through `/proc/<pid>/environ`), which also finds tools the CLI left behind when it exited (a
+//! CLI that sees its stdin closed by a dying host may exit before the watcher gets to it).
+//!
+//! Why a separate process: when the host is killed (`SIGKILL`, a crash, `std::process::exit` with
+//! a session running) no code of the host runs any more. The watcher is a `/bin/sh` holding one end
+//! of a socket pair whose other end only the host holds (close-on-exec, so neither the CLI nor any
+//! other child inherits it). When the host dies, the kernel closes its end; the watcher reads end
+//! of file and kills the tree.
+//!
+//! The watcher reads lines: first the CLI's process group id, then `exit` (the CLI was reaped:
+//! stand down) or `kill` (kill the tree now and answer `done`); end of file instead of either
+//! means the host is gone and the tree is killed too.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How long [`OrphanGuard::kill_tree`] waits for the watcher to say it is done.
+const KILL_CONFIRMED_WITHIN: Duration = Duration::from_secs(3);
+
+/// The environment variable that marks the CLI and everything it starts.
+const MARKER_ENV: &str = "CLAUDE_AGENT_SDK_TREE";
+
+/// The variable that carries [`WATCHER`] to the shell, which `eval`s it: so `ps` shows a short
+/// command line (`sh -c eval "$CLAUDE_AGENT_SDK_WATCHER" claude-agent-watcher …`).
+const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
+
+/// The watcher. `/bin/sh` runs it with the socket as stdin and stdout and `MARKER_ENV=<value>`
+/// as `$1`; it keeps the socket as fd 3, starts the watch in the background and exits at once, so
+/// the watch is reparented to init (or the nearest subreaper), which reaps it, and nothing in the
+/// host has to wait for it.
+///
+/// `table` prints `pid ppid pgid` for every process: from `/proc` (Linux), else from `ps`
+/// (macOS, the BSDs); `marked` prints the pids whose environment holds the marker (Linux only).
+/// The kill stops the CLI's group first, so that nothing in it can start anything more; then,
+/// round after round until a round finds nothing new, it adds and stops every process that is
+/// marked, whose parent is in the tree, or whose group is led by a process of the tree; then it
+/// kills those groups and processes. A group is only ever killed if its leader is the CLI or
+/// another process of the tree.
+const WATCHER: &str = r#"exec 3<&0 </dev/null >/dev/null
+(
+  mark=$1
+  read -r g <&3 || exit 0
+  case $g in ''|*[!0-9]*) exit 0 ;; esac
+  [ "$g" -gt 1 ] || exit 0
+  read -r command <&3
+  [ "$command" = exit ] && exit 0
+  table() {
+    if [ -r /proc/self/stat ]; then
+      for f in /proc/[0-9]*/stat; do
+        read -r s < "$f" || continue
+        r=${s##*) }
+        set -- $r
+        echo "${s%% *} $2 $3"
+      done 2>/dev/null
+    else
+      ps -A -o pid= -o ppid= -o pgid=
+    fi
+  }
+  marked() {
+    [ -r /proc/self/environ ] || return 0
+    for f in $(grep -l -s -a -z -x -F "$mark" /proc/[0-9]*/environ); do
+      f=${f#/proc/}
+      echo "${f%/environ}"
+    done
+  }
+  kill -s STOP -- "-$g" 2>/dev/null
+  pids=" $g "
+  groups=" $g "
+  more=1
+  while [ -n "$more" ]; do
+    more=
+    t=$(table)
+    m=" "
+    for x in $(marked); do m="$m$x "; done
+    while read -r p pp pg; do
+      case $pids in *" $p "*) continue ;; esac
+      ours=
+      case $pids in *" $pp "*) ours=1 ;; esac
+      case $groups in *" $pg "*) ours=1 ;; esac
+      case $m in *" $p "*) ours=1 ;; esac
+      [ -n "$ours" ] || continue
+      kill -s STOP "$p" 2>/dev/null
+      pids="$pids$p "
+      [ "$p" = "$pg" ] && groups="$groups$p "
+      more=1
+    done <<END
+$t
+END
+  done
+  for x in $groups; do kill -s KILL -- "-$x"; done 2>/dev/null
+  for x in $pids; do kill -s KILL "$x"; done 2>/dev/null
+  echo done >&3
+) &
+"#;
+
+/// Kills the CLI and every process it started, on demand ([`OrphanGuard::kill_tree`]) or, by a
+/// watcher process, when the process holding the guard dies before the CLI was reaped.
+///
+/// For runtime adapters: start the guard just before spawning the CLI in a process group of its
+/// own, with the guard's [`env`](OrphanGuard::env) marker in its environment;
+/// [`arm`](OrphanGuard::arm) it with the CLI's pid right after; drop it once the CLI has been
+/// reaped (the watcher then stands down); and call [`kill_tree`](OrphanGuard::kill_tree) instead
+/// of a bare `SIGKILL` to the group while it has not been. The adapters of this SDK
+/// (`claude-agent-tokio`, `claude-agent-smol`, `claude-agent-async-std`) do all this.
+///
+/// What it costs: one `/bin/sh` per guard, asleep in a blocking read until the guard is dropped
+/// (about 1 MB of memory), one socket in this process, and a few milliseconds to start. A kill runs
+/// in that shell and takes some tens of milliseconds (it reads the process table of the system).
+///
+/// Where it works: on Linux the process table and the markers come from `/proc`. Elsewhere (macOS,
+/// the BSDs) the table comes from `ps` and there are no markers: the tree is what still descends
+/// from the CLI when the kill starts, so a tool whose parent has already exited and that left the
+/// CLI's group is not reached. Also not reached: a process that both leaves the tree and drops the
+/// marker from its environment (`env -i`), and one started in the instant between the CLI being
+/// spawned and the guard being armed.
+///
+/// ```no_run
+/// use std::os::unix::process::CommandExt;
+/// use claude_agent_core::client::OrphanGuard;
+///
+/// let mut guard = OrphanGuard::start()?;
+/// let (name, value) = guard.env();
+/// let mut cli = std::process::Command::new("claude")
+///     .env(name, value)
+///     .process_group(0)
+///     .spawn()?;
+/// guard.arm(cli.id())?;
+/// // … if this process is killed now, the watcher kills `claude` and all it started.
+/// guard.kill_tree()?; // or, once `cli.wait()` returned: drop(guard)
+/// cli.wait()?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct OrphanGuard {
+    /// The host's end of the socket pair; the watcher has the other end.
+    socket: UnixStream,
+    /// The value of `MARKER_ENV` for this guard's tree, unique to it.
+    marker: String,
+    /// A process group id was sent: dropping the guard must stand the watcher down.
+    armed: bool,
+}
+
+impl OrphanGuard {
+    /// Start the watcher (`/bin/sh`, in a process group of its own so that signals to this
+    /// process's group do not reach it). Call it before spawning the CLI.
+    ///
+    /// ```no_run
+    /// let guard = claude_agent_core::client::OrphanGuard::start()?;
+    /// # drop(guard);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn start() -> io::Result<OrphanGuard> {
+        static GUARDS: AtomicU64 = AtomicU64::new(0);
+        let since_epoch = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let marker = format!(
+            "{}.{}.{}",
+            std::process::id(),
+            since_epoch.as_nanos(),
+            GUARDS.fetch_add(1, Ordering::Relaxed)
+        );
+        let (ours, theirs) = UnixStream::pair()?;
+        let stdin = OwnedFd::from(theirs.try_clone()?);
+        let context = |error: io::Error| {
+            io::Error::new(
+                error.kind(),
+                format!("could not start the process-tree watcher (/bin/sh): {error}"),
+            )
+        };
+        // The command (and with it this process's copy of the watcher's end) is dropped at the
+        // end of the statement.
+        let status = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("eval \"${WATCHER_ENV}\""))
+            .arg("claude-agent-watcher")
+            .arg(format!("{MARKER_ENV}={marker}"))
+            .env(WATCHER_ENV, WATCHER)
+            .stdin(Stdio::from(stdin))
+            .stdout(Stdio::from(OwnedFd::from(theirs)))
+            .stderr(Stdio::null())
+            .current_dir("/")
+            .process_group(0)
+            .status()
+            .map_err(context)?;
+        if !status.success() {
+            return Err(context(io::Error::other(format!(
+                "the shell failed: {status}"
+            ))));
+        }
+        Ok(OrphanGuard {
+            socket: ours,
+            marker,
+            armed: false,
+        })
+    }
+
+    /// The variable to set in the CLI's environment, as `(name, value)`: everything the CLI starts
+    /// inherits it, which is how a tool the CLI left behind is still found (on Linux). The value is
+    /// unique to this guard.
+    ///
+    /// ```no_run
+    /// # use std::os::unix::process::CommandExt;
+    /// let guard = claude_agent_core::client::OrphanGuard::start()?;
+    /// let (name, value) = guard.env();
+    /// let cli = std::process::Command::new("claude").env(name, value).process_group(0).spawn()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn env(&self) -> (&str, &str) {
+        (MARKER_ENV, &self.marker)
+    }
+
+    /// Watch the process group `pgid`: the pid of the CLI just spawned as the leader of a group of
+    /// its own. Once armed, the tree is killed if this process dies while the guard is alive.
+    ///
+    /// ```no_run
+    /// # use std::os::unix::process::CommandExt;
+    /// let mut guard = claude_agent_core::client::OrphanGuard::start()?;
+    /// let cli = std::process::Command::new("claude").process_group(0).spawn()?;
+    /// guard.arm(cli.id())?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn arm(&mut self, pgid: u32) -> io::Result<()> {
+        if self.armed {
+            return Err(io::Error::other("the guard is already armed"));
+        }
+        writeln!(self.socket, "{pgid}")?;
+        self.armed = true;
+        Ok(())
+    }
+
+    /// Kill the tree now, blocking the calling thread until it is done (some tens of
+    /// milliseconds; at most 3 s). Call it only while the group's leader has not been reaped (its
+    /// pid cannot have been reused then). On an error, fall back to `SIGKILL` to the group.
+    ///
+    /// ```no_run
+    /// # use std::os::unix::process::CommandExt;
+    /// let mut guard = claude_agent_core::client::OrphanGuard::start()?;
+    /// let mut cli = std::process::Command::new("claude").process_group(0).spawn()?;
+    /// guard.arm(cli.id())?;
+    /// guard.kill_tree()?;
+    /// cli.wait()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn kill_tree(mut self) -> io::Result<()> {
+        if !self.armed {
+            return Err(io::Error::other("the guard is not armed: no group to kill"));
+        }
+        // Whatever happens now, the watcher is told nothing more.
+        self.armed = false;
+        self.socket.write_all(b"kill\n")?;
+        self.socket.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
+        let mut answer = String::new();
+        BufReader::new(&self.socket).read_line(&mut answer)?;
+        if answer == "done\n" {
+            Ok(())
+        } else {
+            Err(io::Error::other(
+                "the process-tree watcher ended without killing",
+            ))
+        }
+    }
+}
+
+impl Drop for OrphanGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            // The group's leader was reaped (or the guard is given up): stand the watcher down,
+            // so that it never signals a group id that may since have been reused. A watcher that
+            // is already gone makes this fail with EPIPE, which changes nothing (SIGPIPE is
+            // ignored in Rust programs, as the CLI's own pipes already require).
+            let _ = self.socket.write_all(b"exit\n");
+        }
+        // Closing the socket ends an unarmed watcher.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Child;
+    use std::time::Instant;
+
+    /// A shell leading a group of its own that starts a sleep in its group and one in a session
+    /// of its own (which prints its pid), then waits.
+    fn tree() -> (Child, u32) {
+        let mut leader = Command::new("/bin/sh")
+            .arg("-c")
+            .arg("sleep 60 & setsid sh -c 'echo $$; exec sleep 60' & wait")
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(leader.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        (leader, line.trim().parse().unwrap())
+    }
+
+    fn running(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('Z'))
+        })
+    }
+
+    fn gone_within(pid: u32, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while running(pid) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        !running(pid)
+    }
+
+    #[test]
+    fn kill_tree_reaches_a_process_in_a_session_of_its_own() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let mut guard = OrphanGuard::start().unwrap();
+        let (mut leader, escaped) = tree();
+        guard.arm(leader.id()).unwrap();
+        assert!(running(escaped));
+        guard.kill_tree().unwrap();
+        assert!(
+            gone_within(escaped, Duration::from_secs(2)),
+            "pid {escaped}"
+        );
+        leader.wait().unwrap();
+    }
+
+    #[test]
+    fn a_dropped_guard_stands_down() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let mut guard = OrphanGuard::start().unwrap();
+        let (mut leader, escaped) = tree();
+        guard.arm(leader.id()).unwrap();
+        drop(guard);
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(running(escaped), "the watcher killed pid {escaped}");
+        let _ = Command::new("kill")
+            .args(["-KILL", &escaped.to_string()])
+            .status();
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", leader.id())])
+            .status();
+        leader.wait().unwrap();
+    }
+}
