@@ -67,8 +67,9 @@ struct State {
     /// Sleeping timers by (deadline, id).
     timers: BTreeMap<(Instant, u64), Waker>,
     next_timer: u64,
-    /// The thread inside `block_on`, to unpark on a wake from elsewhere.
-    runner: Option<Thread>,
+    /// Who runs the tasks (the thread inside `block_on`, or the executor polling a [`Run`]), to
+    /// tell on a wake from elsewhere.
+    runner: Option<Notify>,
 }
 
 impl Default for TestRuntime {
@@ -122,19 +123,57 @@ impl TestRuntime {
     /// thread wakes anything for 10 s. The test would never finish; the panic says so.
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         let mut future = pin!(future);
-        let main = Arc::new(MainWaker {
-            woken: AtomicBool::new(true),
-            thread: thread::current(),
-        });
+        let main = MainWaker::new(Notify::Thread(thread::current()));
+        self.state().runner = Some(Notify::Thread(thread::current()));
+        loop {
+            if let Poll::Ready(output) = self.drive(future.as_mut(), &main) {
+                self.state().runner = None;
+                return output;
+            }
+            // Idle with no timer: only another thread can wake us.
+            self.wait_for_other_threads(&main);
+        }
+    }
+
+    /// `future`, run together with every task spawned on this runtime, as a future for any
+    /// executor: `futures_lite::future::block_on(runtime.run(…))`, or inside another runtime's
+    /// test. Virtual time moves as with [`TestRuntime::block_on`], but a future that can never
+    /// finish just stays pending (use `block_on` for the panic that says so).
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// use futures_lite::StreamExt;
+    ///
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(Script::single_turn("hi")));
+    /// let messages = query_with(runtime.clone(), "hello", options).collect::<Vec<_>>();
+    /// let messages = futures_lite::future::block_on(runtime.run(messages));
+    /// assert_eq!(messages.len(), 3);
+    /// ```
+    pub fn run<F: Future>(&self, future: F) -> Run<F> {
+        Run {
+            runtime: self.clone(),
+            future: Box::pin(future),
+            main: None,
+        }
+    }
+
+    /// Poll `future` and the tasks until the future is done, or until everything waits and no
+    /// timer is set (`Pending`).
+    fn drive<F: Future + ?Sized>(
+        &self,
+        mut future: Pin<&mut F>,
+        main: &Arc<MainWaker>,
+    ) -> Poll<F::Output> {
         let main_waker = Waker::from(main.clone());
-        self.state().runner = Some(thread::current());
         loop {
             if main.woken.swap(false, Ordering::AcqRel) {
                 if let Poll::Ready(output) =
                     future.as_mut().poll(&mut Context::from_waker(&main_waker))
                 {
-                    self.state().runner = None;
-                    return output;
+                    return Poll::Ready(output);
                 }
             }
             if self.run_ready_tasks() || main.woken.load(Ordering::Acquire) {
@@ -142,12 +181,10 @@ impl TestRuntime {
             }
             // Everything waits: jump to the next timer. (Woken outside the lock: a waker takes it.)
             let due = self.state().advance_to_next_timer();
-            if !due.is_empty() {
-                due.into_iter().for_each(Waker::wake);
-                continue;
+            if due.is_empty() {
+                return Poll::Pending;
             }
-            // Idle with no timer: only another thread can wake us.
-            self.wait_for_other_threads(&main);
+            due.into_iter().for_each(Waker::wake);
         }
     }
 
@@ -236,15 +273,43 @@ impl State {
         if self.tasks.contains_key(&id) && !self.ready.contains(&id) {
             self.ready.push_back(id);
             if let Some(runner) = &self.runner {
-                runner.unpark();
+                runner.notify();
             }
         }
     }
 }
 
+/// How the one running the tasks is told that something woke.
+#[derive(Clone)]
+enum Notify {
+    /// The thread parked in `block_on`.
+    Thread(Thread),
+    /// The executor polling a [`Run`].
+    Waker(Waker),
+}
+
+impl Notify {
+    fn notify(&self) {
+        match self {
+            Notify::Thread(thread) => thread.unpark(),
+            Notify::Waker(waker) => waker.wake_by_ref(),
+        }
+    }
+}
+
+/// The waker of the future `block_on` or [`Run`] drives.
 struct MainWaker {
     woken: AtomicBool,
-    thread: Thread,
+    notify: Mutex<Notify>,
+}
+
+impl MainWaker {
+    fn new(notify: Notify) -> Arc<MainWaker> {
+        Arc::new(MainWaker {
+            woken: AtomicBool::new(true),
+            notify: Mutex::new(notify),
+        })
+    }
 }
 
 impl Wake for MainWaker {
@@ -254,7 +319,52 @@ impl Wake for MainWaker {
 
     fn wake_by_ref(self: &Arc<Self>) {
         self.woken.store(true, Ordering::Release);
-        self.thread.unpark();
+        self.notify
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .notify();
+    }
+}
+
+/// A future and the tasks of a [`TestRuntime`], run by whichever executor polls it
+/// ([`TestRuntime::run`]).
+pub struct Run<F: Future> {
+    runtime: TestRuntime,
+    future: Pin<Box<F>>,
+    main: Option<Arc<MainWaker>>,
+}
+
+impl<F: Future> Future for Run<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let notify = Notify::Waker(cx.waker().clone());
+        let main = match &self.main {
+            Some(main) => {
+                *main.notify.lock().unwrap_or_else(PoisonError::into_inner) = notify.clone();
+                main.clone()
+            }
+            None => {
+                let main = MainWaker::new(notify.clone());
+                self.main = Some(main.clone());
+                main
+            }
+        };
+        self.runtime.state().runner = Some(notify);
+        let this = &mut *self;
+        let output = this.runtime.drive(this.future.as_mut(), &main);
+        if output.is_ready() {
+            this.runtime.state().runner = None;
+        }
+        output
+    }
+}
+
+impl<F: Future> std::fmt::Debug for Run<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run")
+            .field("runtime", &self.runtime)
+            .finish_non_exhaustive()
     }
 }
 

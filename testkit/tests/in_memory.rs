@@ -537,3 +537,21 @@ fn connect_waits_five_seconds_at_most_for_a_server_the_cli_never_connects() {
     let connected = Script::new().answer_initialize();
     assert_eq!(connect_time(connected), Duration::ZERO);
 }
+
+#[test]
+fn any_executor_can_drive_the_test_runtime_in_virtual_time() {
+    let fake = FakeTransport::new(Script::new().hang());
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake)
+        .initialize_timeout(Duration::from_secs(30));
+    let wall = Instant::now();
+    let connect = Client::connect_with(runtime.clone(), options);
+    let result = futures_lite::future::block_on(runtime.run(connect));
+    assert!(
+        matches!(result, Err(Error::ControlTimeout(_))),
+        "{result:?}"
+    );
+    assert!(runtime.elapsed() >= Duration::from_secs(30));
+    assert!(wall.elapsed() < Duration::from_secs(1));
+}

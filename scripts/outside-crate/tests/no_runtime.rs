@@ -1,4 +1,5 @@
-//! The app with no async runtime at all: the testkit's single-threaded runtime, virtual time.
+//! The app with no async runtime at all: `futures_lite::future::block_on` drives the testkit's
+//! runtime, in virtual time.
 mod common;
 
 use claude_agent_testkit::runtime::TestRuntime;
@@ -9,6 +10,7 @@ fn the_app_refuses_bash_and_reports_the_cost() {
     assert_eq!(common::children(), "");
     let options = claude_agent_core::options::Options::new().transport(fake.clone());
     let runtime = TestRuntime::new();
-    let answer = runtime.block_on(outside_app::ask_on(runtime.clone(), "clean up", options));
+    let ask = outside_app::ask_on(runtime.clone(), "clean up", options);
+    let answer = futures_lite::future::block_on(runtime.run(ask));
     common::check(&fake, answer.unwrap(), &mark);
 }
