@@ -8,6 +8,8 @@
 //! `rtt-floor`: the same round trips answered by a blocking loop with no SDK at all (it only copies
 //! the request id into a canned reply): the least any SDK can take on this machine and fake CLI.
 //! All modes print the process's peak RSS.
+//!
+//! The fake CLI is not in this repo; README.md ("Benchmarks") says what it must do.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

@@ -1,4 +1,4 @@
-//! Finding the `claude` executable (PROTOCOL-REFERENCE §1.2).
+//! Finding the `claude` executable.
 //!
 //! Order: the path set in the options, then `CLAUDE_AGENT_CLI_PATH`, then `PATH`, then the places
 //! npm, yarn and the native installer put it.

@@ -1,21 +1,38 @@
-//! Runtime-agnostic async layer: [`query_with`], [`Client`], user callbacks, and the one driver
-//! future that runs a session.
+//! The async layer: [`query_with`] for one prompt, [`Client`] for a long-lived session, the user's
+//! callbacks, and the one driver future that runs a session.
 //!
-//! Written once over the `futures-io` traits and a small [`Runtime`] trait; the adapter crates
-//! (`claude-agent-tokio`, …) implement that trait and wrap [`query_with`] / [`Client::connect`]
-//! so users never name a runtime.
+//! Users normally reach this through a runtime crate (`claude-agent-tokio`, `claude-agent-smol`,
+//! `claude-agent-async-std`), which re-exports it with the runtime filled in: `query(prompt,
+//! options)` and `Client::connect(options)`. This module is written once over the `futures-io`
+//! traits and a small [`Runtime`] trait that those crates implement; [`query_with`] and
+//! [`Client::connect_with`] take the runtime explicitly.
+//!
+//! ```no_run
+//! use claude_agent_core::client::{query_with, Runtime};
+//! use claude_agent_core::message::Message;
+//! use claude_agent_core::options::Options;
+//! use futures_lite::StreamExt;
+//!
+//! async fn ask<R: Runtime>(runtime: R) -> Result<String, claude_agent_core::client::Error> {
+//!     let mut messages = query_with(runtime, "What is 2 + 2?", Options::new());
+//!     let mut answer = String::new();
+//!     while let Some(message) = messages.next().await {
+//!         if let Message::Result(result) = message? {
+//!             answer = result.result.unwrap_or_default();
+//!         }
+//!     }
+//!     Ok(answer)
+//! }
+//! ```
 //!
 //! How a session runs: [`query_with`] or [`Client::connect`] finds the CLI ([`find_cli`]), spawns
-//! it in its own process group, and puts one driver future on the runtime. The driver feeds the
-//! [`crate::session::Session`] with stdout, writes its transmits to stdin, keeps stderr drained,
-//! runs the callbacks from [`Handlers`] as futures it polls itself, and serves the handles'
-//! commands over a bounded channel. Messages reach the user through a bounded queue, each one
-//! exactly once; when nobody reads, the driver stops reading the CLI. When the last handle is
-//! dropped, the driver shuts the CLI down (close stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and
-//! reaps it.
-//!
-//! CONTRACT: `Handlers` (Default + Clone + Debug) holds the user's callbacks; `Options` carries one
-//! (`Options::handlers`). The rest of this module is built on [`crate::session::Session`].
+//! it in its own process group (or opens the connection of `Options::transport`), and puts one
+//! driver future on the runtime. The driver feeds the [`crate::session::Session`] with stdout,
+//! writes its transmits to stdin, keeps stderr drained, runs the callbacks from [`Handlers`] as
+//! futures it polls itself, and serves the handles' commands over a bounded channel. Messages
+//! reach the user through a bounded queue, each one exactly once; when nobody reads, the driver
+//! stops reading the CLI. When the last handle is dropped, the driver shuts the CLI down (close
+//! stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps it.
 
 mod callbacks;
 #[allow(clippy::module_inception)]

@@ -1,4 +1,4 @@
-//! In-process MCP servers: tools whose handlers are async Rust closures (PROTOCOL-REFERENCE §6).
+//! In-process MCP servers: tools whose handlers are async Rust closures.
 //!
 //! The session answers the MCP handshake and `tools/list` itself from the declared
 //! [`crate::mcp::McpServerSpec`]; only `tools/call` reaches the handlers here.

@@ -1,5 +1,5 @@
 //! The CLI's stderr: split into lines for the user's `stderr` callback, with a bounded tail kept
-//! for error reports (PROTOCOL-REFERENCE §1.9).
+//! for error reports. The CLI reports a bad option there, and exits, before it prints any JSON.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,7 +1,34 @@
-//! The control protocol: requests the host sends to the CLI, requests the CLI sends to the host,
-//! and the replies to both (PROTOCOL-REFERENCE §3).
+//! The control protocol's payloads: requests the host sends to the CLI ([`ControlRequest`]), the
+//! CLI's answers ([`ResponseBody`] and the typed bodies such as [`InterruptReceipt`]), requests
+//! the CLI sends to the host ([`InboundRequest`]), and the host's replies ([`Reply`]).
 //!
-//! The [`crate::session::Session`] builds and matches the envelopes; this module holds the payloads.
+//! Most users never build these: `Client` has a method per request (`interrupt`, `set_model`,
+//! `mcp_status`, …) and the callbacks on the options answer the CLI's requests. A host driving a
+//! [`crate::session::Session`] itself sends a request with [`crate::session::Session::request`]
+//! and gets its outcome back as an [`crate::session::Event::RequestDone`]:
+//!
+//! ```
+//! use std::time::Instant;
+//! use claude_agent_core::control::{ControlRequest, InterruptReceipt};
+//! use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+//!
+//! let now = Instant::now();
+//! let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+//! let id = session.request(now, ControlRequest::Interrupt).unwrap();
+//! assert_eq!(id.to_string(), "req_1"); // `req_0` is the initialize request
+//!
+//! session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_1","response":{"still_queued":[]}}}
+//! "#);
+//! let receipt = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+//!     Event::RequestDone { id: done, outcome } if done == id => Some(outcome),
+//!     _ => None,
+//! });
+//! let receipt: InterruptReceipt = receipt.unwrap().unwrap().parse().unwrap();
+//! assert!(receipt.still_queued.is_empty());
+//! ```
+//!
+//! The envelopes themselves are built and matched by the session; they are described in
+//! "Control envelopes" of `docs/PROTOCOL.md` in the repository.
 
 mod ids;
 mod inbound;

@@ -3,7 +3,7 @@ use serde_json::value::RawValue;
 
 use crate::permission::PermissionMode;
 
-/// A control request the host sends to the CLI (PROTOCOL-REFERENCE §3.2).
+/// A control request the host sends to the CLI.
 ///
 /// `initialize` is not here: the session sends it by itself, from its
 /// [`crate::session::SessionConfig`].

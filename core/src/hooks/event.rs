@@ -1,4 +1,4 @@
-//! `HookEvent`: the names of the hook events (PROTOCOL-REFERENCE §5.2).
+//! `HookEvent`: the names of the hook events; 33 are known by name, any other is kept as `Other`.
 
 use std::convert::Infallible;
 use std::fmt;

@@ -1,11 +1,35 @@
-//! Hooks: the events the CLI reports to the host, their typed inputs, and the host's outputs
-//! (PROTOCOL-REFERENCE §5).
+//! Hooks: callbacks the CLI runs at points of the agent loop (before a tool runs, after it, when
+//! a prompt is submitted, when the agent stops, …), with a typed input per event and an output
+//! that can steer what happens next.
 //!
-//! CONTRACT (used by `session`, `options` and `client`; flesh out, keep the names):
-//! - `HookEvent`: every event of PROTOCOL-REFERENCE §5.2, plus `Other(String)`; `as_str()` gives the wire name.
-//! - `HookInput`: `Deserialize` from the `input` of a `hook_callback` request; the session calls
-//!   `HookInput::parse(&RawValue)`.
-//! - `HookOutput`: `Serialize` to the exact wire body of §5.3 (`to_wire_json()`).
+//! Register a hook on the options, with the `client` feature (on in the runtime crates):
+//! `Options::on_hook` takes a callback whose parameter type picks the event ([`PreToolUseInput`]
+//! for `PreToolUse`, and so on); `Options::hook` takes a [`HookEvent`] and the untyped
+//! [`HookInput`]. For tool events the matcher is a tool-name pattern (`"Bash"`, `"Write|Edit"`);
+//! `None` matches everything.
+//!
+//! ```
+//! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+//! use claude_agent_core::options::Options;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Bash {
+//!     command: String,
+//! }
+//!
+//! let options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+//!     match input.tool_input_as::<Bash>() {
+//!         Ok(bash) if bash.command.contains("rm -rf") => HookOutput::deny_tool("not here"),
+//!         _ => HookOutput::default(), // no opinion: the CLI goes on as it would have
+//!     }
+//! });
+//! # let _ = options;
+//! ```
+//!
+//! On the wire each callback is a `hook_N` id in `initialize`, and the CLI calls it with a
+//! `hook_callback` control request whose answer is the [`HookOutput`] (see "Hook callbacks" in
+//! `docs/PROTOCOL.md` in the repository). Events this crate does not know keep their name
+//! ([`HookEvent::Other`]) and their input as raw JSON ([`HookInput::Other`]).
 
 mod event;
 mod input;

@@ -1,11 +1,36 @@
-//! In-process ("SDK") MCP servers: declarations, JSON-RPC routing, and tool results
-//! (PROTOCOL-REFERENCE §6).
+//! In-process ("SDK") MCP servers: tools the model can call whose code runs in the host process.
 //!
-//! CONTRACT (used by `session`, `options` and `client`; flesh out, keep the names and signatures):
-//! - `McpServerSpec` / `ToolSpec`: what the host declares; pure data.
-//! - `route(servers, server_name, message) -> McpRoute`: answers initialize, notifications, ping,
-//!   tools/list and errors itself (`McpRoute::Reply`), surfaces `tools/call` as `McpRoute::ToolCall`.
-//! - `ToolResult` + `ToolCall::response(&ToolResult)`: the JSON-RPC response for a finished call.
+//! With the `client` feature (on in the runtime crates) a server is built with `SdkMcpServer`
+//! and `tool`/`typed_tool`, and registered with `Options::sdk_mcp_server`; the model sees its
+//! tools as `mcp__<server>__<tool>`.
+//!
+//! ```
+//! use claude_agent_core::client::{tool, SdkMcpServer};
+//! use claude_agent_core::mcp::ToolResult;
+//! use claude_agent_core::options::Options;
+//!
+//! let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool(
+//!     "add",
+//!     "Add two numbers",
+//!     serde_json::json!({
+//!         "type": "object",
+//!         "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+//!         "required": ["a", "b"]
+//!     }),
+//!     |args| async move {
+//!         let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
+//!         Ok::<_, String>(ToolResult::text(sum.to_string()))
+//!     },
+//! ));
+//! let options = Options::new().sdk_mcp_server(calc);
+//! # let _ = options;
+//! ```
+//!
+//! This module holds the sans-IO part: what a server declares ([`McpServerSpec`], [`ToolSpec`]),
+//! what a tool returns ([`ToolResult`]), and [`route`], which answers the CLI's JSON-RPC messages
+//! (handshake, `tools/list`, errors) by itself and leaves only a `tools/call` of a declared tool
+//! to the host ([`ToolCall`]). The messages travel inside `mcp_message` control requests; see
+//! "In-process MCP servers" in `docs/PROTOCOL.md` in the repository.
 
 mod jsonrpc;
 mod result;

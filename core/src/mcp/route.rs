@@ -118,7 +118,8 @@ pub(crate) fn is_tools_list(message: &RawValue) -> bool {
 }
 
 /// Routes one JSON-RPC message the CLI sent (an `mcp_message` control request) to the in-process
-/// server `server_name` (PROTOCOL-REFERENCE §6).
+/// server `server_name`. The CLI is the MCP client; each answer goes back as the `mcp_response`
+/// of a successful control response, even an error.
 ///
 /// Answers by itself: `initialize`, notifications (any message without an `id`), `ping`,
 /// `tools/list`, a `tools/call` of an unknown tool (an `isError` tool result), unknown methods

@@ -1,4 +1,4 @@
-//! `assistant` messages: one per completed content block of a model reply (PROTOCOL-REFERENCE §2.1).
+//! `assistant` messages: one per completed content block of a model reply.
 
 use super::content::{self, ContentBlock};
 use super::line_text::{self, LineText};

@@ -1,4 +1,4 @@
-//! `result` messages: the end of a turn (PROTOCOL-REFERENCE §2.3).
+//! `result` messages: the end of a turn.
 
 use super::lenient;
 use super::raw::message_struct;

@@ -1,4 +1,4 @@
-//! `user` messages the CLI prints: tool results, and replays of stdin messages (PROTOCOL-REFERENCE §2.2).
+//! `user` messages the CLI prints: tool results, and replays of stdin messages.
 
 use super::content::MessageContent;
 use super::line_text::{self, LineText};

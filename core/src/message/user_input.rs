@@ -1,4 +1,4 @@
-//! User messages the host writes to the CLI's stdin (PROTOCOL-REFERENCE §4.2).
+//! User messages the host writes to the CLI's stdin.
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};

@@ -1,4 +1,4 @@
-//! Subagent definitions, sent in initialize `agents` (PROTOCOL-REFERENCE §1.6).
+//! Subagent definitions, sent in initialize `agents` (never on the command line).
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;

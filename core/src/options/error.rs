@@ -41,7 +41,7 @@ pub enum OptionsError {
         /// What is wrong with the settings.
         reason: String,
     },
-    /// A skill name the CLI would misread (PROTOCOL-REFERENCE §1.6).
+    /// A skill name the CLI would misread in its `Skill(<name>)` tool rule.
     #[error("invalid skill name {name:?}: {reason}; rename the skill or drop it from skills")]
     InvalidSkillName {
         /// The offending name.

@@ -1,6 +1,6 @@
 //! What the session needs up front: [`Options::session_config`] builds the `initialize` fields
-//! (TypeScript `buildInitializeRequest` names, PROTOCOL-REFERENCE §3.4), the hook and in-process
-//! MCP declarations, timeouts and limits.
+//! (with the names and in the order the TypeScript SDK sends them), the hook and in-process MCP
+//! declarations, timeouts and limits.
 
 use std::time::Duration;
 
@@ -14,14 +14,15 @@ use super::types::{OutputFormat, Skills, SystemPrompt};
 use super::Options;
 use crate::session::{HookMatcherConfig, InputMode, SessionConfig};
 
-/// Variable holding the run-end ceiling in milliseconds (PROTOCOL-REFERENCE §4.3).
+/// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session
+/// waits for a busy CLI to go idle before it closes stdin anyway.
 const CEILING_VAR: &str = "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS";
 /// The ceiling when the variable is unset or not a number.
 const DEFAULT_CEILING_MS: u64 = 600_000;
 /// Largest ceiling honoured (a JavaScript timer's limit, as the CLI uses).
 const MAX_CEILING_MS: u64 = (1 << 31) - 1;
 
-/// The `initialize` fields other than `subtype` and `hooks`, in `buildInitializeRequest` order.
+/// The `initialize` fields other than `subtype` and `hooks`, in the TypeScript SDK's order.
 /// Unset fields are left out.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,7 +1,7 @@
 //! The command line and environment of the CLI child: [`LaunchSpec`] and [`Options::launch_spec`].
 //!
-//! Arguments follow the TypeScript SDK's order and forms (PROTOCOL-REFERENCE §1.3–1.5): value flags
-//! are single `--flag=value` tokens, so a value starting with `-` can never be read as a flag.
+//! Arguments follow the TypeScript SDK's order and forms: value flags are single `--flag=value`
+//! tokens, so a value starting with `-` can never be read as a flag.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -110,7 +110,7 @@ fn utf8<'a>(option: &'static str, path: &'a Path) -> Result<&'a str, OptionsErro
 }
 
 fn permission_mode_wire(mode: &PermissionMode) -> String {
-    // `PermissionMode` serializes as its wire string (permission module CONTRACT).
+    // `PermissionMode` serializes as its wire string.
     match serde_json::to_value(mode) {
         Ok(serde_json::Value::String(name)) => name,
         _ => to_json(mode),

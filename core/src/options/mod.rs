@@ -1,18 +1,29 @@
-//! Every SDK option, turned into a [`LaunchSpec`] (program, argv, env, cwd) and a
-//! [`crate::session::SessionConfig`] (initialize payload, declared hooks and tools, limits).
+//! Every SDK option, in one plain-data builder: [`Options`].
 //!
-//! [`Options`] is plain data: it starts nothing and reads no file. [`Options::launch_spec`] gives the
-//! command line in the TypeScript SDK's order and forms (PROTOCOL-REFERENCE §1.3–1.7), and
-//! [`Options::session_config`] gives what the session sends in `initialize` (§3.4) and which
-//! inbound requests the host answers. Both check the options first and refuse contradictions
-//! with an [`OptionsError`] that says what to change.
+//! Start with [`Options::new`] and chain the setters (`model`, `system_prompt`, `allowed_tools`,
+//! `permission_mode`, `cwd`, `env`, …), then hand the options to `query` or `Client::connect`.
+//! With the `client` feature (on in the runtime crates) the same builder also takes the
+//! callbacks: `can_use_tool`, `hook`/`on_hook`, `sdk_mcp_server`, `on_elicitation`, `stderr`.
 //!
-//! CONTRACT (used by `client`; flesh out, keep the names):
-//! - `Options` + `Options::new()` / `Options::builder()` (the same thing), consuming setters, `get_*` getters.
-//! - `Options::launch_spec(&self, program: PathBuf) -> Result<LaunchSpec, OptionsError>`.
-//! - `Options::session_config(&self, input: InputMode) -> Result<SessionConfig, OptionsError>`.
-//! - `declare_can_use_tool`, `declare_elicitation`, `declare_hook`, `declare_sdk_mcp_server`,
-//!   `hook_matcher_order`; the `handlers` field (feature `client`).
+//! ```
+//! use claude_agent_core::options::{Options, SystemPrompt};
+//! use claude_agent_core::permission::PermissionMode;
+//!
+//! let options = Options::new()
+//!     .model("sonnet")
+//!     .system_prompt(SystemPrompt::preset_with_append("Answer briefly."))
+//!     .permission_mode(PermissionMode::AcceptEdits)
+//!     .max_turns(10);
+//! # let _ = options;
+//! ```
+//!
+//! [`Options`] starts nothing and reads no file. The session layer turns it into two things:
+//! [`Options::launch_spec`], the CLI's command line and environment ([`LaunchSpec`]), and
+//! [`Options::session_config`], what the session sends in `initialize` and which of the CLI's
+//! requests the host answers ([`crate::session::SessionConfig`]). Both check the options first
+//! and refuse contradictions with an [`OptionsError`] that says what to change. Which option goes
+//! on the command line and which travels in `initialize` is described in `docs/PROTOCOL.md`
+//! ("Launching the CLI", "The initialize request") in the repository.
 
 mod agent;
 mod error;
@@ -138,8 +149,6 @@ pub struct Options {
     hooks: Vec<HookMatcherConfig>,
     sdk_mcp_servers: Vec<McpServerSpec>,
     /// The user's callbacks; filled by the client layer, carried along here.
-    // Read by the client layer only; drop this `allow` once that layer reads it.
-    #[allow(dead_code)]
     #[cfg(feature = "client")]
     pub(crate) handlers: crate::client::Handlers,
     /// `record_to`: the file every line of the session is appended to.

@@ -2,7 +2,9 @@
 
 use serde_json::{Map, Value};
 
-/// Sandboxing of the Bash tool, merged into the settings' `sandbox` block (PROTOCOL-REFERENCE §1.6).
+/// Sandboxing of the Bash tool, merged into the settings' `sandbox` block and sent with
+/// `--settings`. Settings given as a file path cannot be merged (the SDK reads no file), so a
+/// sandbox with such settings is refused.
 ///
 /// ```
 /// # use claude_agent_core::options::{SandboxNetwork, SandboxSettings};

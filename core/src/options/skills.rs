@@ -1,4 +1,7 @@
-//! Skills: checking names and turning them into `allowedTools` entries (PROTOCOL-REFERENCE §1.6).
+//! Skills: checking names and turning them into `allowedTools` entries.
+//!
+//! The CLI reads `Skill(<name>)` entries with its tool-rule parser, so a name with `(`, `,`, `*`,
+//! surrounding whitespace and the like would be read as something else; such names are refused.
 
 use super::error::OptionsError;
 use super::types::Skills;

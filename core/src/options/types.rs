@@ -179,7 +179,9 @@ impl Serialize for SettingSource {
 /// Which skills the agent may use.
 ///
 /// [`Skills::All`] allows the bare `Skill` tool; a list allows `Skill(<name>)` per name and is also
-/// sent as initialize `skills`. Names are checked by the rules of PROTOCOL-REFERENCE §1.6.
+/// sent as initialize `skills`. A name the CLI would misread in `Skill(<name>)` (empty, with
+/// surrounding whitespace, `(`, `)`, `,`, `*`, a control character, a leading `/`, …) is refused
+/// with [`super::OptionsError::InvalidSkillName`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Skills {

@@ -1,12 +1,28 @@
-//! Permission prompts: the CLI's `can_use_tool` request and the host's allow/deny answer
-//! (PROTOCOL-REFERENCE §3.5).
+//! Permission prompts: the CLI asks whether a tool may run ([`PermissionRequest`]), and the host
+//! answers allow or deny ([`PermissionResult`]).
 //!
-//! CONTRACT (used by `session` and `client`; flesh out, keep the names):
-//! - `PermissionRequest`: the request fields of PROTOCOL-REFERENCE §3.5, `Deserialize`.
-//! - `PermissionResult`: `Allow {..}` / `Deny {..}`; `to_wire_json(original_input)` gives the exact
-//!   wire body (it needs the request's input, so it is not a plain `Serialize`).
-//! - `PermissionMode`: the permission modes, `Serialize`/`Deserialize` as their wire strings.
-//! - `PermissionUpdate`: rule/mode/directory changes, sent and received in camelCase.
+//! Register the deciding callback with `Options::can_use_tool` (with the `client` feature, on in
+//! the runtime crates). It launches the CLI with `--permission-prompt-tool=stdio`, and the CLI
+//! then asks about every tool use its own rules and [`PermissionMode`] do not settle.
+//!
+//! ```
+//! use claude_agent_core::options::Options;
+//! use claude_agent_core::permission::PermissionResult;
+//!
+//! let options = Options::new().can_use_tool(|request, _ctx| async move {
+//!     match request.tool_name.as_str() {
+//!         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
+//!         // The model sees this text as the tool's error, and the turn goes on.
+//!         _ => PermissionResult::deny("This agent may only read files."),
+//!     }
+//! });
+//! # let _ = options;
+//! ```
+//!
+//! An allow can change the tool's input ([`PermissionResult::with_updated_input`]) and apply
+//! permission rules ([`PermissionUpdate`], e.g. the request's own suggestions for "always
+//! allow"); [`PermissionResult::deny_and_interrupt`] also stops the turn. The wire shapes are in
+//! "Permission prompts" of `docs/PROTOCOL.md` in the repository.
 
 mod mode;
 mod request;

@@ -6,7 +6,9 @@ use serde_json::value::RawValue;
 
 use super::PermissionUpdate;
 
-/// A `can_use_tool` request: the CLI asks whether a tool may run (PROTOCOL-REFERENCE §3.5).
+/// A `can_use_tool` request: the CLI asks whether a tool may run. It asks only when launched with
+/// `--permission-prompt-tool=stdio` (which a `can_use_tool` callback adds), and only about uses its
+/// own rules and permission mode do not settle.
 ///
 /// The two rare nested objects are boxed to keep the struct small, since it travels inside
 /// every session event.

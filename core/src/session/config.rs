@@ -54,7 +54,9 @@ impl SessionConfig {
         }
     }
 
-    /// Whether the CLI may send requests the host must answer (PROTOCOL-REFERENCE §4.3).
+    /// Whether the CLI may send requests the host must answer (permission prompts, hooks,
+    /// in-process MCP tools, elicitations). Then stdin stays open after a `result` until the CLI
+    /// is idle, since a later turn of its own may still ask something.
     pub fn has_bidirectional_needs(&self) -> bool {
         self.can_use_tool
             || self.elicitation

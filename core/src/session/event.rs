@@ -148,8 +148,8 @@ impl fmt::Display for CloseCause {
 pub enum Termination {
     /// The CLI exited with status 0.
     Completed,
-    /// The CLI exited non-zero right after an error `result`: that result is the error
-    /// (PROTOCOL-REFERENCE §4.6, §9.2), not the exit status.
+    /// The CLI exited non-zero right after an error `result`: that result is the error, not the
+    /// exit status (after an error result the CLI exits 1 once its stdin closes).
     ErrorResult(Box<ResultError>),
     /// The CLI failed (non-zero exit or signal) with no error result to explain it.
     ProcessFailed(ExitStatusInfo),
@@ -164,7 +164,8 @@ pub enum Termination {
 pub struct ResultError {
     /// The result subtype (`error_max_turns`, `error_during_execution`, `success` with `is_error`, …).
     pub subtype: String,
-    /// A readable explanation: the `errors` joined with "; ", else the `result` text, else the subtype.
+    /// A readable explanation: the `errors` joined with "; ", else the `result` text, else
+    /// `API error (HTTP <status>)`, else the subtype.
     pub message: String,
     /// `errors` of the result.
     pub errors: Vec<String>,

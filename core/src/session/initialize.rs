@@ -1,4 +1,6 @@
-//! The `initialize` request body and the `hook_N` callback-id table (PROTOCOL-REFERENCE §3.4, §5.1).
+//! The `initialize` request body and the `hook_N` callback-id table: ids are given out event by
+//! event (in order of first declaration), then matcher by matcher, then callback by callback, the
+//! numbering both official SDKs use.
 
 use serde::Serialize;
 

@@ -286,7 +286,8 @@ impl Session {
         match (&entry.awaiting, reply) {
             (_, Reply::Raw(body)) => wire::write_success(&mut self.outgoing, wire_id, body.get()),
             (Awaiting::McpTool(call), Reply::Error { message, .. }) => {
-                // A failing in-process server is a JSON-RPC error, not a control error (§6.2).
+                // A failing in-process server answers with a JSON-RPC error inside a successful
+                // control response (as the Python SDK does), not with a control error.
                 let error = serde_json::json!({"jsonrpc": "2.0", "id": &*call.jsonrpc_id,
                     "error": {"code": -32603, "message": message}});
                 let error = serde_json::value::to_raw_value(&error)
@@ -320,8 +321,10 @@ impl Session {
         Ok(())
     }
 
-    /// No more user messages: stdin is closed as soon as the current run has ended
-    /// (PROTOCOL-REFERENCE §4.3), or at once if nothing was ever sent.
+    /// No more user messages: stdin is closed as soon as the current run has ended and no
+    /// request of the CLI waits for an answer, or at once if nothing was ever sent. The run ends at
+    /// a `result` when the CLI cannot call the host back; otherwise once the CLI is idle with no
+    /// background task in flight, or when [`Timeouts::run_end_ceiling`] passes.
     pub fn end_input(&mut self, now: Instant) {
         let _ = now;
         self.run_end.end_input();

@@ -1,8 +1,12 @@
-//! The run-end rule (PROTOCOL-REFERENCE §4.3): when the CLI's stdin may be closed.
+//! The run-end rule: when the CLI's stdin may be closed.
 //!
 //! Closing stdin ends the session: the CLI exits once its input is over and its work has
-//! settled, and any control request it sends afterwards fails. So stdin is closed only when
-//! the host has no more input AND the current run has really ended.
+//! settled, and any control request it sends afterwards fails. Its work can outlive a `result`:
+//! a background task that finishes later makes the CLI start a turn of its own, which may ask
+//! for permissions or run hooks. So stdin is closed only when the host has no more input AND the
+//! current run has really ended: at the result when the CLI cannot call the host back; else when
+//! the CLI reports itself idle with no background task in flight, or when the ceiling passes.
+//! The whole rule is written out in `docs/PROTOCOL.md` ("Run end").
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};

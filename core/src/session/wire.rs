@@ -1,4 +1,4 @@
-//! Control-protocol envelopes: parsing the CLI's frames and writing ours (PROTOCOL-REFERENCE §3.1).
+//! Control-protocol envelopes: parsing the CLI's frames and writing ours.
 
 use std::borrow::Cow;
 

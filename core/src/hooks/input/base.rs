@@ -5,7 +5,7 @@ use serde_json::value::RawValue;
 
 use crate::permission::PermissionMode;
 
-/// The fields common to every hook input (PROTOCOL-REFERENCE §5.3 "Base input").
+/// The fields common to every hook input.
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct HookBase {

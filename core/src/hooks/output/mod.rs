@@ -17,8 +17,8 @@ pub use specific::{
     WatchPathsOutput, WorktreeCreateOutput,
 };
 
-/// What a hook callback answers (PROTOCOL-REFERENCE §5.3). Every field is optional and only
-/// written when set, so [`HookOutput::default()`] is `{}`: "no opinion".
+/// What a hook callback answers: the body of its `hook_callback` control response. Every field
+/// is optional and only written when set, so [`HookOutput::default()`] is `{}`: "no opinion".
 ///
 /// ```
 /// # use claude_agent_core::hooks::HookOutput;

@@ -1,4 +1,4 @@
-//! `system` messages, one struct per subtype (PROTOCOL-REFERENCE §2.4).
+//! `system` messages, one struct per subtype.
 
 mod hooks;
 mod init;
