@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the official Python and TypeScript agent SDKs against the fake CLI (bench/fakecli) on the
+# same work as this repository's `bench` examples, so that our figures stand beside theirs from
+# one run on one machine.
+#   bench/peers/peers.sh [REPEAT] [RTT]
+#     REPEAT: corpus repetitions for the stream test (default 3000 ≈ 62 MB, 93k messages)
+#     RTT: can_use_tool round trips for the latency test (default 5000)
+# Needs cargo, python3 with venv, node and npm. Installs the SDKs into $PEERS_DIR
+# (default /tmp/agent-sdk-peers).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+REPEAT=${1:-3000} RTT=${2:-5000}
+PEERS_DIR=${PEERS_DIR:-/tmp/agent-sdk-peers}
+mkdir -p "$PEERS_DIR"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+cargo build -q --release --manifest-path "$repo/Cargo.toml" -p fakecli
+FAKE=$target/release/fakecli
+[ -x "$FAKE" ] || { echo "peers.sh: no fake CLI at $FAKE after the build" >&2; exit 1; }
+if [ ! -x "$PEERS_DIR/venv/bin/python" ]; then
+  python3 -m venv "$PEERS_DIR/venv" && "$PEERS_DIR/venv/bin/pip" install -q claude-agent-sdk==0.2.184
+fi
+if [ ! -d "$PEERS_DIR/ts/node_modules/@anthropic-ai/claude-agent-sdk" ]; then
+  mkdir -p "$PEERS_DIR/ts" && (cd "$PEERS_DIR/ts" && npm init -y >/dev/null && npm install -q --no-audit --no-fund @anthropic-ai/claude-agent-sdk@0.3.330 >/dev/null)
+fi
+cp "$here/peer_ts.mjs" "$PEERS_DIR/ts/"
+export FAKECLI_CORPUS=$repo/fixtures/bench/corpus.jsonl
+echo "fake CLI: $FAKE   corpus: $(wc -l <"$FAKECLI_CORPUS") lines x $REPEAT"
+FAKECLI_REPEAT=$REPEAT FAKECLI_RTT=0 "$PEERS_DIR/venv/bin/python" "$here/peer_py.py" stream "$FAKE"
+FAKECLI_REPEAT=$REPEAT FAKECLI_RTT=0 node "$PEERS_DIR/ts/peer_ts.mjs" stream "$FAKE"
+rep=$(mktemp)
+FAKECLI_REPEAT=0 FAKECLI_RTT=$RTT FAKECLI_REPORT=$rep "$PEERS_DIR/venv/bin/python" "$here/peer_py.py" rtt "$FAKE" >/dev/null 2>&1
+echo "python-sdk rtt: $(tail -n1 "$rep")"
+FAKECLI_REPEAT=0 FAKECLI_RTT=$RTT FAKECLI_REPORT=$rep node "$PEERS_DIR/ts/peer_ts.mjs" rtt "$FAKE" >/dev/null 2>&1
+echo "typescript-sdk rtt: $(tail -n1 "$rep")"
+rm -f "$rep"
