@@ -9,7 +9,8 @@
 //! the request id into a canned reply): the least any SDK can take on this machine and fake CLI.
 //! All modes print the process's peak RSS.
 //!
-//! The fake CLI is not in this repo; README.md ("Benchmarks") says what it must do.
+//! The fake CLI is `bench/fakecli` (`cargo build --release -p fakecli`); README.md ("Benchmarks")
+//! has the commands.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
