@@ -14,6 +14,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+// The examples of the crate README (shown on crates.io) run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(feature = "client")]
 pub mod client;
 pub mod control;

@@ -18,6 +18,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+// The examples of the crate README (shown on crates.io) run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod fake_cli;
 pub mod real_cli;
 pub mod runtime;

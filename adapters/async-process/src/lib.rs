@@ -43,6 +43,11 @@
 //! too.
 #![warn(missing_docs)]
 
+// The examples of the crate README (shown on crates.io) run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use std::fmt;
 use std::future::Future;
 use std::io;

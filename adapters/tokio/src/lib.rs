@@ -64,6 +64,11 @@
 //! whose parent has already exited is not found. On Windows only the CLI itself is killed.
 #![warn(missing_docs)]
 
+// The examples of the crate README (shown on crates.io) run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod pipe;
 mod runtime;
 
