@@ -190,6 +190,15 @@ pub fn last_tool_result(stub: &StubApi) -> String {
         .unwrap_or_default()
 }
 
+/// Each MCP server's name and status, as `mcp_status` gave them.
+fn server_states(status: &claude_agent_core::control::McpStatus) -> Vec<(&str, &str)> {
+    status
+        .mcp_servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.status.as_str()))
+        .collect()
+}
+
 /// A `can_use_tool` that allows everything and records the Bash commands it was asked about.
 fn allow_and_record(options: Options, asked: Arc<Mutex<Vec<String>>>) -> Options {
     options.can_use_tool(move |request, _ctx| {
@@ -640,11 +649,7 @@ pub async fn control_requests<R: Runtime>(rt: R) {
     let status = within(&rt, STEP, "mcp_status", client.mcp_status())
         .await
         .unwrap();
-    let names: Vec<(&str, &str)> = status
-        .mcp_servers
-        .iter()
-        .map(|s| (s.name.as_str(), s.status.as_str()))
-        .collect();
+    let names = server_states(&status);
     assert_eq!(names, [("calc", "connected")]);
 
     let usage = within(&rt, STEP, "context_usage", client.context_usage())
@@ -1090,11 +1095,7 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
     let status = within(&rt, STEP, "mcp_status", client.mcp_status())
         .await
         .unwrap();
-    let names: Vec<(&str, &str)> = status
-        .mcp_servers
-        .iter()
-        .map(|s| (s.name.as_str(), s.status.as_str()))
-        .collect();
+    let names = server_states(&status);
     assert_eq!(
         names,
         [("calc", "connected")],
