@@ -47,7 +47,7 @@ macro_rules! e2e_tests {
             hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
-            record_and_replay, mcp_status_right_after_connect,
+            record_and_replay, mcp_status_right_after_connect, custom_transport,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1102,4 +1102,57 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
         "connect took {connected_after:?}"
     );
     within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `Options::transport` with a transport of the user's own that starts the real CLI itself and
+/// hands over its pipes, stderr and process: the session runs as over a spawned CLI, and a CLI
+/// that fails is reported with its exit status and stderr.
+pub async fn custom_transport<R: Runtime>(rt: R) {
+    use claude_agent_core::client::Connection;
+    use claude_agent_core::options::LaunchSpec;
+
+    let env = env();
+    let started = Arc::new(AtomicUsize::new(0));
+    let transport = {
+        let (rt, started) = (rt.clone(), started.clone());
+        move |spec: &LaunchSpec| {
+            started.fetch_add(1, Ordering::SeqCst);
+            let cli = rt.spawn_child(spec)?;
+            Ok(Connection::new(cli.stdin, cli.stdout)
+                .with_stderr(cli.stderr)
+                .with_process(cli.child))
+        }
+    };
+    let options = env.options.clone().transport(transport.clone());
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "over a transport", options),
+        )
+        .await,
+    );
+    assert_eq!(texts(&messages), ["echo: over a transport"]);
+    assert_eq!(only_result(&messages).subtype, "success");
+
+    let failing = env
+        .options
+        .clone()
+        .permission_mode(PermissionMode::from_name("bogus"))
+        .transport(transport);
+    match within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), failing),
+    )
+    .await
+    {
+        Err(Error::Process { exit, stderr_tail }) => {
+            assert_eq!(exit.code, Some(1));
+            assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
+        }
+        other => panic!("expected Error::Process, got {other:?}"),
+    }
+    assert_eq!(started.load(Ordering::SeqCst), 2);
 }
