@@ -8,7 +8,7 @@
 //! mod rt {
 //!     pub fn block_on<F: std::future::Future>(future: F) -> F::Output { smol::block_on(future) }
 //!     pub async fn sleep(duration: std::time::Duration) { smol::Timer::after(duration).await; }
-//!     pub fn runtime() -> claude_agent_smol::SmolRuntime { Default::default() }
+//!     pub fn runtime() -> claude_agent_smol::runtime::SmolRuntime { Default::default() }
 //! }
 //! #[path = "../../../conformance/mod.rs"]
 //! mod conformance;

@@ -16,7 +16,8 @@ use claude_agent_testkit::fake_cli::Script;
 use super::fake::{Fake, TREE_VAR};
 use super::within;
 use crate::rt::{block_on, runtime, sleep};
-use crate::sdk::{Client, Options, Runtime};
+use crate::sdk::runtime::Runtime;
+use crate::sdk::{Client, Options};
 
 /// How long the processes of a killed tree may take to be gone.
 const GONE_WITHIN: Duration = Duration::from_secs(5);

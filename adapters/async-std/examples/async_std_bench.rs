@@ -15,5 +15,7 @@
 mod sdk_bench;
 
 fn main() {
-    async_std::task::block_on(sdk_bench::run(claude_agent_async_std::AsyncStdRuntime));
+    async_std::task::block_on(sdk_bench::run(
+        claude_agent_async_std::runtime::AsyncStdRuntime,
+    ));
 }

@@ -45,13 +45,13 @@
 //! the reactor async-std itself runs on.
 //!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
-//! the pieces above ([`AsyncStdRuntime`]).
+//! the pieces above ([`runtime::AsyncStdRuntime`]).
 //!
 //! # Processes
 //!
 //! Each session runs the CLI in a process group of its own. On Unix it also runs a watcher: a
 //! `/bin/sh` in a group of its own, asleep in a blocking read on a socket only this process holds
-//! ([`OrphanGuard`]). Its job is that nothing the SDK started outlives it. The CLI runs its Bash
+//! ([`runtime::OrphanGuard`]). Its job is that nothing the SDK started outlives it. The CLI runs its Bash
 //! tools in process groups (sessions) of their own, so a signal to the CLI's group does not reach
 //! them; the watcher kills the CLI's whole tree (its descendants, the groups they lead, and on
 //! Linux every process that inherited the `CLAUDE_AGENT_SDK_TREE` variable the CLI is started
@@ -74,15 +74,20 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-mod runtime;
+pub mod runtime;
 
-pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
-pub use claude_agent_core::client::*;
+#[cfg(feature = "schemars")]
+pub use claude_agent_core::client::typed_tool;
+pub use claude_agent_core::client::{
+    find_cli, prompt_channel, query_with, tool, Connection, ElicitationContext, Error, HookContext,
+    Messages, PermissionContext, Prompt, PromptSender, PromptStream, SdkMcpServer, SdkTool,
+    ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
+};
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
 pub use futures_lite::StreamExt;
-pub use runtime::AsyncStdRuntime;
+use runtime::AsyncStdRuntime;
 
 /// A [`claude_agent_core::client::Client`] on async-std: `Client::connect(options).await`.
 pub type Client = claude_agent_core::client::Client<AsyncStdRuntime>;

@@ -1,20 +1,36 @@
-//! [`Runtime`] for async-std: async-process children in their own process group, async-io
-//! timers (the reactor async-std's own timers run on), `async_std::task::spawn` for the driver.
+//! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
+//! it by name: to run sessions on an executor of their own ([`crate::query_with`],
+//! `Client::connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! Applications that call `query` and `Client::connect` never touch this module.
+//!
+//! [`AsyncStdRuntime`] is async-std: async-process children in their own process group,
+//! async-io timers (the reactor async-std's own timers run on) and `async_std::task::spawn` for
+//! the session's driver.
+//!
+//! ```
+//! use claude_agent_async_std::runtime::AsyncStdRuntime;
+//! use claude_agent_async_std::{query_with, Options};
+//!
+//! let messages = query_with(AsyncStdRuntime, "Hello", Options::new());
+//! # drop(messages);
+//! ```
 
 use std::io;
 use std::time::Instant;
 
-use claude_agent_async_process::{
-    spawn_child, AsyncProcessChild, ChildStderr, ChildStdin, ChildStdout, Sleep,
-};
-use claude_agent_core::client::{BoxFuture, ChildParts, Runtime};
+use claude_agent_async_process::{spawn_child, ChildStderr, ChildStdin, ChildStdout};
+pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
+#[cfg(unix)]
+pub use claude_agent_core::client::OrphanGuard;
+pub use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 
 /// async-std as the client layer's runtime. Zero-sized: the session's driver is spawned with
 /// `async_std::task::spawn` onto async-std's global executor.
 ///
 /// ```
-/// use claude_agent_async_std::{query_with, AsyncStdRuntime, Options};
+/// use claude_agent_async_std::runtime::AsyncStdRuntime;
+/// use claude_agent_async_std::{query_with, Options};
 /// let messages = query_with(AsyncStdRuntime, "Hello", Options::new().cli_path("/nonexistent/claude"));
 /// # drop(messages);
 /// ```

@@ -19,8 +19,8 @@ mod rt {
     }
 
     /// The runtime under test, for spawning a CLI directly.
-    pub fn runtime() -> crate::sdk::AsyncStdRuntime {
-        crate::sdk::AsyncStdRuntime
+    pub fn runtime() -> crate::sdk::runtime::AsyncStdRuntime {
+        crate::sdk::runtime::AsyncStdRuntime
     }
 }
 

@@ -8,6 +8,6 @@
 #[path = "../../../conformance/e2e_scenarios.rs"]
 mod e2e_scenarios;
 
-use claude_agent_async_std::AsyncStdRuntime;
+use claude_agent_async_std::runtime::AsyncStdRuntime;
 
 e2e_tests!(|fut| async_std::task::block_on(fut), AsyncStdRuntime);

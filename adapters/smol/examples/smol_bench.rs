@@ -20,6 +20,6 @@ fn main() {
     // alone keeps the app on the main thread, and every message crosses threads: about half the
     // stream throughput.)
     smol::block_on(smol::spawn(sdk_bench::run(
-        claude_agent_smol::SmolRuntime::default(),
+        claude_agent_smol::runtime::SmolRuntime::default(),
     )));
 }

@@ -44,16 +44,16 @@
 //! whatever executor or `block_on` your own code runs on. Code that reads many messages is
 //! fastest when it runs on that executor too (`smol::block_on(smol::spawn(app))`): messages then
 //! pass between tasks on one thread instead of crossing threads. To run it on an executor of your own,
-//! use [`SmolRuntime::with_executor`] with [`query_with`] or [`Client::connect_with`].
+//! use [`runtime::SmolRuntime::with_executor`] with [`query_with`] or [`Client::connect_with`].
 //!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
-//! async-process children, async-io timers and smol's task spawning ([`SmolRuntime`]).
+//! async-process children, async-io timers and smol's task spawning ([`runtime::SmolRuntime`]).
 //!
 //! # Processes
 //!
 //! Each session runs the CLI in a process group of its own. On Unix it also runs a watcher: a
 //! `/bin/sh` in a group of its own, asleep in a blocking read on a socket only this process holds
-//! ([`OrphanGuard`]). Its job is that nothing the SDK started outlives it. The CLI runs its Bash
+//! ([`runtime::OrphanGuard`]). Its job is that nothing the SDK started outlives it. The CLI runs its Bash
 //! tools in process groups (sessions) of their own, so a signal to the CLI's group does not reach
 //! them; the watcher kills the CLI's whole tree (its descendants, the groups they lead, and on
 //! Linux every process that inherited the `CLAUDE_AGENT_SDK_TREE` variable the CLI is started
@@ -76,15 +76,20 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-mod runtime;
+pub mod runtime;
 
-pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
-pub use claude_agent_core::client::*;
+#[cfg(feature = "schemars")]
+pub use claude_agent_core::client::typed_tool;
+pub use claude_agent_core::client::{
+    find_cli, prompt_channel, query_with, tool, Connection, ElicitationContext, Error, HookContext,
+    Messages, PermissionContext, Prompt, PromptSender, PromptStream, SdkMcpServer, SdkTool,
+    ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
+};
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
 pub use futures_lite::StreamExt;
-pub use runtime::SmolRuntime;
+use runtime::SmolRuntime;
 
 /// A [`claude_agent_core::client::Client`] on smol: `Client::connect(options).await`.
 pub type Client = claude_agent_core::client::Client<SmolRuntime>;

@@ -1,16 +1,32 @@
-//! [`Runtime`] for smol: async-process children in their own process group, async-io timers
-//! (smol's own),
-//! and smol's global executor (or one of the user's) for the driver.
+//! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
+//! it by name: to run sessions on an executor of their own ([`crate::query_with`],
+//! `Client::connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! Applications that call `query` and `Client::connect` never touch this module.
+//!
+//! [`SmolRuntime`] is smol: async-process children in their own process group, async-io
+//! timers, and smol's global executor (or one of yours) for the session's driver.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use claude_agent_smol::runtime::SmolRuntime;
+//! use claude_agent_smol::{query_with, Options};
+//!
+//! let executor = Arc::new(smol::Executor::new());
+//! let messages = query_with(SmolRuntime::with_executor(executor.clone()), "Hello", Options::new());
+//! // The application runs `executor`, e.g. `smol::block_on(executor.run(app))`.
+//! # drop(messages);
+//! ```
 
 use std::fmt;
 use std::io;
 use std::sync::Arc;
 use std::time::Instant;
 
-use claude_agent_async_process::{
-    spawn_child, AsyncProcessChild, ChildStderr, ChildStdin, ChildStdout, Sleep,
-};
-use claude_agent_core::client::{BoxFuture, ChildParts, Runtime};
+use claude_agent_async_process::{spawn_child, ChildStderr, ChildStdin, ChildStdout};
+pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
+#[cfg(unix)]
+pub use claude_agent_core::client::OrphanGuard;
+pub use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 use smol::Executor;
 
@@ -21,7 +37,7 @@ use smol::Executor;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use claude_agent_smol::SmolRuntime;
+/// use claude_agent_smol::runtime::SmolRuntime;
 ///
 /// let executor = Arc::new(smol::Executor::new());
 /// let runtime = SmolRuntime::with_executor(executor.clone());

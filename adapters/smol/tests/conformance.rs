@@ -19,8 +19,8 @@ mod rt {
     }
 
     /// The runtime under test, for spawning a CLI directly.
-    pub fn runtime() -> crate::sdk::SmolRuntime {
-        crate::sdk::SmolRuntime::default()
+    pub fn runtime() -> crate::sdk::runtime::SmolRuntime {
+        crate::sdk::runtime::SmolRuntime::default()
     }
 }
 

@@ -8,6 +8,6 @@
 #[path = "../../../conformance/e2e_scenarios.rs"]
 mod e2e_scenarios;
 
-use claude_agent_smol::SmolRuntime;
+use claude_agent_smol::runtime::SmolRuntime;
 
 e2e_tests!(|fut| smol::block_on(fut), SmolRuntime::default());

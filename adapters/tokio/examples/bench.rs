@@ -14,5 +14,5 @@ mod sdk_bench;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    sdk_bench::run(claude_agent_tokio::TokioRuntime).await;
+    sdk_bench::run(claude_agent_tokio::runtime::TokioRuntime).await;
 }

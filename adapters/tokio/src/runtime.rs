@@ -1,5 +1,19 @@
-//! [`Runtime`] for tokio: `tokio::process` children in their own process group, `tokio::time`
-//! timers, `tokio::spawn` for the driver.
+//! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
+//! it by name: to run sessions on an executor of their own ([`crate::query_with`],
+//! `Client::connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! Applications that call `query` and `Client::connect` never touch this module.
+//!
+//! [`TokioRuntime`] is tokio itself: `tokio::process` children in their own process group,
+//! `tokio::time` timers and `tokio::spawn` for the session's driver.
+//!
+//! ```no_run
+//! use claude_agent_tokio::runtime::TokioRuntime;
+//! use claude_agent_tokio::{query_with, Options};
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! let messages = query_with(TokioRuntime, "Hello", Options::new());
+//! # drop(messages); }
+//! ```
 
 use std::future::Future;
 use std::io;
@@ -8,14 +22,14 @@ use std::process::Stdio;
 use std::task::{ready, Context, Poll};
 use std::time::Instant;
 
-#[cfg(unix)]
-use claude_agent_core::client::OrphanGuard;
-use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
-use crate::pipe::Pipe;
+pub use crate::pipe::Pipe;
+#[cfg(unix)]
+pub use claude_agent_core::client::OrphanGuard;
+pub use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 
 /// The tokio runtime the current task runs on. Zero-sized: it finds the runtime with
 /// `tokio::runtime::Handle::current()` when it spawns.

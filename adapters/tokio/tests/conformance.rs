@@ -23,8 +23,8 @@ mod rt {
     }
 
     /// The runtime under test, for spawning a CLI directly.
-    pub fn runtime() -> crate::sdk::TokioRuntime {
-        crate::sdk::TokioRuntime
+    pub fn runtime() -> crate::sdk::runtime::TokioRuntime {
+        crate::sdk::runtime::TokioRuntime
     }
 }
 

@@ -8,7 +8,7 @@
 #[path = "../../../conformance/e2e_scenarios.rs"]
 mod e2e_scenarios;
 
-use claude_agent_tokio::TokioRuntime;
+use claude_agent_tokio::runtime::TokioRuntime;
 
 fn tokio_rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()

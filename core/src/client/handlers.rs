@@ -36,7 +36,7 @@ pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 /// `sdk_mcp_server`, `on_elicitation`, `stderr`); each of them also declares the callback to
 /// the session, so the CLI is told about it in `initialize`.
 #[derive(Clone, Default)]
-pub struct Handlers {
+pub(crate) struct Handlers {
     pub(crate) can_use_tool: Option<CanUseToolFn>,
     /// Hook callbacks, each with the index of its `Options::declare_hook` call.
     pub(crate) hooks: Vec<(usize, HookFn)>,

@@ -28,8 +28,8 @@
 //! How a session runs: [`query_with`] or [`Client::connect`] finds the CLI ([`find_cli`]), spawns
 //! it in its own process group (or opens the connection of `Options::transport`), and puts one
 //! driver future on the runtime. The driver feeds the [`crate::session::Session`] with stdout,
-//! writes its transmits to stdin, keeps stderr drained, runs the callbacks from [`Handlers`] as
-//! futures it polls itself, and serves the handles' commands over a bounded channel. Messages
+//! writes its transmits to stdin, keeps stderr drained, runs the callbacks given to
+//! [`Options`](crate::options::Options) as futures it polls itself, and serves the handles' commands over a bounded channel. Messages
 //! reach the user through a bounded queue, each one exactly once; when nobody reads, the driver
 //! stops reading the CLI. When the last handle is dropped, the driver shuts the CLI down (close
 //! stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps it.
@@ -59,7 +59,8 @@ pub(crate) mod transport;
 pub use client::{Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
-pub use handlers::{ElicitationContext, Handlers, HookContext, PermissionContext};
+pub(crate) use handlers::Handlers;
+pub use handlers::{ElicitationContext, HookContext, PermissionContext};
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
