@@ -265,12 +265,8 @@ where
                 Ok(id) => {
                     self.pending.insert(id, reply);
                 }
-                Err(RequestError::TooManyPending(n)) => {
-                    let message = format!("{n} control requests are already pending");
-                    let _ = reply.try_send(Err(Error::ControlRefused {
-                        message,
-                        code: None,
-                    }));
+                Err(RequestError::TooManyPending(pending)) => {
+                    let _ = reply.try_send(Err(Error::TooManyPendingRequests { pending }));
                 }
                 Err(_) => {
                     let _ = reply.try_send(Err(Error::Closed));
