@@ -244,7 +244,7 @@ impl Recording {
     /// use claude_agent_core::recording::Recording;
     /// use claude_agent_core::session::{Event, InputMode, Session};
     ///
-    /// let recording = Recording::parse(include_str!("../../fixtures/transcripts/hello.jsonl")).unwrap();
+    /// let recording = Recording::parse(include_str!("../tests/transcripts/hello.jsonl")).unwrap();
     /// let now = Instant::now();
     /// let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     /// let mut messages = 0;
@@ -397,10 +397,7 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Recording {
-        let path = format!(
-            "{}/../fixtures/transcripts/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
         Recording::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
     }
 
