@@ -626,3 +626,33 @@ fn a_client_call_from_the_stderr_callback_panics_instead_of_waiting_for_ever() {
     slot.lock().unwrap().take();
     wait_until("the CLI exited", || exited(&fake));
 }
+
+#[test]
+fn closing_the_session_from_inside_a_callback_returns_and_ends_the_query() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .can_use_tool("p1", "Bash", json!({"command": "ls"}))
+        .emit_result("never");
+    let fake = FakeTransport::new(script);
+    let closed = Arc::new(AtomicBool::new(false));
+    let options = Options::new().can_use_tool_blocking({
+        let closed = closed.clone();
+        move |_request, ctx| {
+            ctx.client().expect("the session is running").close();
+            closed.store(true, Ordering::SeqCst);
+            PermissionResult::allow()
+        }
+    });
+    let items = run(&fake, "go", options);
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    wait_until("close returned in the callback", || {
+        closed.load(Ordering::SeqCst)
+    });
+    assert!(exited(&fake));
+}
