@@ -117,7 +117,7 @@
 //!
 //! # Threads
 //!
-//! The crate starts these threads, each once per process, on first use, and never more:
+//! These threads run beside yours, each started on first use and kept for the life of the process:
 //!
 //! * `claude-agent`: runs every session of the process: it reads and writes the CLIs' pipes,
 //!   runs their protocol and their timers, and shuts them down. It lives as long as the process.
