@@ -1,16 +1,17 @@
-//! A small smol application: one query on smol's executor with a permission callback that only
-//! lets the model read, and an in-process MCP tool (`mcp__units__to_celsius`) the model may call.
+//! A small async-std application: one query on async-std's executor with a permission callback
+//! that only lets the model read, and an in-process MCP tool (`mcp__units__to_celsius`) the model
+//! may call.
 //!
-//! Shows that nothing here needs tokio: `smol::block_on` runs the app, the session runs on smol's
-//! global executor, and the callbacks are plain async closures.
+//! Shows that nothing here needs tokio: `async_std::task::block_on` runs the app, the session
+//! runs on async-std's executor, and the callbacks are plain async closures.
 //!
 //! ```text
-//! cargo run -p claude-agent-smol --example smol_app
+//! cargo run --example async_std_app
 //! ```
 
-use claude_agent_smol::mcp::ToolResult;
-use claude_agent_smol::permission::PermissionResult;
-use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
+use claude_agent_async_std::mcp::ToolResult;
+use claude_agent_async_std::permission::PermissionResult;
+use claude_agent_async_std::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {
@@ -18,8 +19,8 @@ struct Fahrenheit {
     degrees: f64,
 }
 
-fn main() -> Result<(), claude_agent_smol::Error> {
-    smol::block_on(async {
+fn main() -> Result<(), claude_agent_async_std::Error> {
+    async_std::task::block_on(async {
         let units = SdkMcpServer::new("units", "1.0.0").tool(typed_tool(
             "to_celsius",
             "Convert degrees Fahrenheit to Celsius",

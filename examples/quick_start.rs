@@ -1,6 +1,6 @@
 //! Quick start: ask one question, print Claude's reply and what it cost.
 //!
-//! Run: `cargo run -p claude-agent-tokio --example quick_start` (needs the `claude` CLI and an API key).
+//! Run: `cargo run --example quick_start` (needs the `claude` CLI and an API key).
 
 use claude_agent_tokio::message::ContentBlock;
 use claude_agent_tokio::{query, Message, Options, StreamExt};
