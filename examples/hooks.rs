@@ -1,40 +1,49 @@
-//! Hooks: block dangerous shell commands before they run (`PreToolUse` on `Bash`) and log every
-//! tool that finished (`PostToolUse`, any tool).
+//! Hooks: your code runs inside the agent loop. A `PreToolUse` hook on `Bash` sees every command
+//! before it runs and refuses `rm`; a `PostToolUse` hook on every tool sees what each returned.
+//!
+//! Run: `cargo run --example hooks` (needs the `claude` CLI and an API key), or offline with the
+//! real CLI and a stub model: `scripts/quick-start hooks`.
 
-use claude_agent_tokio::hooks::{HookEvent, HookInput, HookOutput};
+use claude_agent_tokio::hooks::{HookOutput, PostToolUseInput, PreToolUseInput};
 use claude_agent_tokio::{query, Message, Options, StreamExt};
+
+/// The input of the `Bash` tool (the fields this app reads).
+#[derive(serde::Deserialize)]
+struct Bash {
+    command: String,
+}
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {
     let options = Options::new()
-        .hook(
-            HookEvent::PreToolUse,
-            Some("Bash"),
-            |input, _tool_use_id, _ctx| async move {
-                if let HookInput::PreToolUse(pre) = &input {
-                    if pre.tool_input.get().contains("rm -rf") {
-                        return HookOutput::deny_tool("rm -rf is not allowed here");
-                    }
+        .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+            let command = input.tool_input_as::<Bash>().map(|b| b.command);
+            match command {
+                Ok(command) if command.split_whitespace().any(|word| word == "rm") => {
+                    println!("PreToolUse hook: refused `{command}`");
+                    HookOutput::deny_tool("deleting files is not allowed here")
                 }
-                HookOutput::proceed()
-            },
-        )
-        .hook(
-            HookEvent::PostToolUse,
-            None,
-            |input, tool_use_id, _ctx| async move {
-                println!(
-                    "tool finished: {:?} ({})",
-                    input.event(),
-                    tool_use_id.unwrap_or_default()
-                );
-                HookOutput::proceed()
-            },
-        );
-    let mut messages = query("Run `echo hello` in the shell.", options);
+                Ok(command) => {
+                    println!("PreToolUse hook: allowed `{command}`");
+                    HookOutput::proceed()
+                }
+                Err(error) => HookOutput::deny_tool(format!("unreadable Bash input: {error}")),
+            }
+        })
+        .on_hook(None, |input: PostToolUseInput, _ctx| async move {
+            println!(
+                "PostToolUse hook: {} returned {}",
+                input.tool_name,
+                input.tool_response.get()
+            );
+            HookOutput::proceed()
+        });
+
+    let prompt = "Run `echo hello` in the shell, then clean up with `rm -rf build`.";
+    let mut messages = query(prompt, options);
     while let Some(message) = messages.next().await {
         if let Message::Result(result) = message? {
-            println!("{}", result.result.unwrap_or_default());
+            println!("Claude: {}", result.result.unwrap_or_default());
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! Quick start: ask one question, print Claude's reply and what it cost.
 //!
-//! Run: `cargo run --example quick_start` (needs the `claude` CLI and an API key).
+//! Run: `cargo run --example quick_start` (needs the `claude` CLI and an API key), or offline
+//! with the real CLI and a stub model: `scripts/quick-start`.
 
 use claude_agent_tokio::message::ContentBlock;
 use claude_agent_tokio::{query, Message, Options, StreamExt};

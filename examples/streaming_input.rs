@@ -1,32 +1,54 @@
-//! Streaming input: feed several user messages to one `query` through a prompt channel; the
-//! CLI's stdin stays open until the sender is dropped and the last turn has ended.
+//! Streaming input: one long-running agent fed through a prompt channel. A message sent while
+//! the agent works joins the running turn; one sent after a result starts the next turn. The
+//! CLI's stdin stays open until the sender is dropped; then the CLI finishes and the stream ends.
+//!
+//! Run: `cargo run --example streaming_input` (needs the `claude` CLI and an API key), or
+//! offline with the real CLI and a stub model: `scripts/quick-start streaming_input`.
 
+use claude_agent_tokio::message::ContentBlock;
 use claude_agent_tokio::{prompt_channel, query, Message, Options, StreamExt};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {
-    let (tx, prompt) = prompt_channel();
+    let (sender, prompt) = prompt_channel();
     let mut messages = query(prompt, Options::new());
 
-    let questions = ["Name a prime number.", "Now name a bigger one."];
-    tx.send(questions[0]).await?;
-    let mut asked = 1;
+    let first = "Run `sleep 2 && echo built` in the shell.";
+    println!("> {first}");
+    sender.send(first).await?;
+    let mut input = Some(sender);
+    let mut added = false;
+    let mut results = 0;
     while let Some(message) = messages.next().await {
-        if let Message::Result(result) = message? {
-            println!("turn {asked}: {}", result.result.unwrap_or_default());
-            match questions.get(asked) {
-                Some(next) => {
-                    tx.send(*next).await?;
-                    asked += 1;
+        match message? {
+            Message::Assistant(reply) => {
+                for block in &reply.message.content {
+                    let ContentBlock::ToolUse(call) = block else {
+                        continue;
+                    };
+                    println!("tool use: {} {}", call.name, call.input.get());
+                    // The agent is busy: add to its task without waiting for the result.
+                    if let (Some(input), false) = (&input, added) {
+                        let more = "Also run `echo tested` in the shell.";
+                        println!("> (while it works) {more}");
+                        input.send(more).await?;
+                        added = true;
+                    }
                 }
-                // No more input: once this run has ended the CLI exits and the stream ends.
-                None => break,
             }
+            Message::Result(result) => {
+                results += 1;
+                println!("result {results}: {}", result.result.unwrap_or_default());
+                // One more question, then close the input (the sender is dropped here).
+                if let Some(input) = input.take() {
+                    let last = "What have you run so far?";
+                    println!("> {last}");
+                    input.send(last).await?;
+                }
+            }
+            _ => {}
         }
     }
-    drop(tx);
-    while let Some(message) = messages.next().await {
-        message?;
-    }
+    println!("the CLI exited after {results} results");
     Ok(())
 }

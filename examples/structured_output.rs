@@ -1,43 +1,47 @@
-//! Structured output: ask for a result matching a JSON Schema and read it back into a Rust type.
+//! Structured output: the answer comes back as JSON that matches a schema, here derived from a
+//! Rust type with `schemars`, and is read back into that type.
+//!
+//! Run: `cargo run --example structured_output` (needs the `claude` CLI and an API key), or
+//! offline with the real CLI and a stub model: `scripts/quick-start structured_output`.
 
 use claude_agent_tokio::{query, Message, Options, StreamExt};
 
-#[derive(serde::Deserialize)]
+/// A capital city. The doc comments and examples go into the schema the model sees.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Capital {
+    /// The country.
+    #[schemars(example = &"France")]
     country: String,
+    /// Its capital city.
+    #[schemars(example = &"Paris")]
     capital: String,
+    /// The city's population, in millions.
+    #[schemars(example = 2.1)]
     population_millions: f64,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let schema = serde_json::json!({
-        "type": "object",
-        "properties": {
-            "country": {"type": "string"},
-            "capital": {"type": "string"},
-            "population_millions": {"type": "number"}
-        },
-        "required": ["country", "capital", "population_millions"]
-    });
+    let mut schema = schemars::schema_for!(Capital);
+    // The CLI refuses the draft 2020-12 `$schema` tag schemars adds.
+    schema.remove("$schema");
+    let options = Options::new().json_schema(schema.to_value());
     let mut messages = query(
-        "Tell me about the capital of Japan.",
-        Options::new().json_schema(schema),
+        "Pick a country in Europe and tell me about its capital.",
+        options,
     );
     while let Some(message) = messages.next().await {
         if let Message::Result(result) = message? {
             match result.structured_output {
                 Some(json) => {
+                    println!("structured output: {}", json.get());
                     let c: Capital = serde_json::from_str(json.get())?;
                     println!(
                         "{} is the capital of {} ({} million people)",
                         c.capital, c.country, c.population_millions
                     );
                 }
-                None => println!(
-                    "no structured output: {}",
-                    result.result.unwrap_or_default()
-                ),
+                None => println!("no structured output: {:?}", result.result),
             }
         }
     }

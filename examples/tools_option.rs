@@ -1,7 +1,11 @@
-//! Choosing tools: which built-in tools exist at all (`tools`), and which run without asking
-//! (`allowed_tools`); the `system/init` message lists what the session got.
+//! Choosing tools: `tools` says which built-in tools exist at all, `allowed_tools` which of them
+//! run without asking. The `system/init` message lists what the session got, and each
+//! `tool_use` block shows what the model called.
+//!
+//! Run: `cargo run --example tools_option` (needs the `claude` CLI and an API key), or offline
+//! with the real CLI and a stub model: `scripts/quick-start tools_option`.
 
-use claude_agent_tokio::message::SystemMessage;
+use claude_agent_tokio::message::{ContentBlock, SystemMessage};
 use claude_agent_tokio::{query, Message, Options, StreamExt};
 
 #[tokio::main]
@@ -13,7 +17,14 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
     while let Some(message) = messages.next().await {
         match message? {
             Message::System(SystemMessage::Init(init)) => println!("tools: {:?}", init.tools),
-            Message::Result(result) => println!("{}", result.result.unwrap_or_default()),
+            Message::Assistant(reply) => {
+                for block in &reply.message.content {
+                    if let ContentBlock::ToolUse(call) = block {
+                        println!("tool use: {} {}", call.name, call.input.get());
+                    }
+                }
+            }
+            Message::Result(result) => println!("Claude: {}", result.result.unwrap_or_default()),
             _ => {}
         }
     }
