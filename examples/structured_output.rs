@@ -22,9 +22,7 @@ struct Capital {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut schema = schemars::schema_for!(Capital);
-    // The CLI refuses the draft 2020-12 `$schema` tag schemars adds.
-    schema.remove("$schema");
+    let schema = schemars::schema_for!(Capital);
     let options = Options::new().json_schema(schema.to_value());
     let mut messages = query(
         "Pick a country in Europe and tell me about its capital.",

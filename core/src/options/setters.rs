@@ -279,8 +279,19 @@ impl Options {
     }
 
     /// The shape of the final result (`--json-schema=…` and initialize `jsonSchema`).
+    ///
+    /// A schema's top-level `$schema` key is dropped: the CLI validates with a draft of its own
+    /// and refuses a schema that names another one, such as the draft 2020-12 that `schemars`
+    /// writes.
     pub fn output_format(mut self, format: OutputFormat) -> Self {
-        self.output_format = Some(format);
+        self.output_format = Some(match format {
+            OutputFormat::JsonSchema(mut schema) => {
+                if let Some(object) = schema.as_object_mut() {
+                    object.remove("$schema");
+                }
+                OutputFormat::JsonSchema(schema)
+            }
+        });
         self
     }
 
