@@ -4,9 +4,8 @@
 //! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
 //! and a shutdown that needs `SIGTERM`.
 
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-use std::sync::{Arc, Mutex};
+#[path = "support/trace_log.rs"]
+mod trace_log;
 
 use claude_agent_core::client::{tool, Client, SdkMcpServer};
 use claude_agent_core::hooks::{HookEvent, HookOutput};
@@ -18,86 +17,9 @@ use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::FakeTransport;
 use futures_lite::StreamExt;
 use serde_json::{json, Value};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Level, Subscriber};
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::registry::LookupSpan;
-use tracing_subscriber::Layer;
+use tracing::Level;
 
-/// Field values as text.
-type Fields = BTreeMap<String, String>;
-
-/// An event as the subscriber saw it.
-#[derive(Debug, Clone)]
-struct Seen {
-    name: String,
-    level: Level,
-    target: String,
-    fields: Fields,
-    /// The span the event was in, and that span's fields at that moment.
-    span: Option<(String, Fields)>,
-}
-
-#[derive(Default)]
-struct Log {
-    /// Spans by id: name and fields as recorded so far.
-    spans: HashMap<u64, (String, Fields)>,
-    events: Vec<Seen>,
-}
-
-/// A layer that keeps every span and event.
-#[derive(Clone, Default)]
-struct Keep(Arc<Mutex<Log>>);
-
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Keep {
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _ctx: Context<'_, S>) {
-        let mut fields = Fields::new();
-        attrs.record(&mut Text(&mut fields));
-        let name = attrs.metadata().name().to_owned();
-        self.0
-            .lock()
-            .unwrap()
-            .spans
-            .insert(id.into_u64(), (name, fields));
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, _ctx: Context<'_, S>) {
-        let mut log = self.0.lock().unwrap();
-        if let Some((_, fields)) = log.spans.get_mut(&id.into_u64()) {
-            values.record(&mut Text(fields));
-        }
-    }
-
-    fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
-        let mut fields = Fields::new();
-        event.record(&mut Text(&mut fields));
-        let mut log = self.0.lock().unwrap();
-        let span = ctx
-            .event_span(event)
-            .and_then(|span| log.spans.get(&span.id().into_u64()).cloned());
-        let metadata = event.metadata();
-        log.events.push(Seen {
-            name: metadata.name().to_owned(),
-            level: *metadata.level(),
-            target: metadata.target().to_owned(),
-            fields,
-            span,
-        });
-    }
-}
-
-struct Text<'a>(&'a mut Fields);
-
-impl Visit for Text<'_> {
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-
-    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-}
+use trace_log::{capture, named, one, session_span, Log};
 
 fn pre_tool_use() -> Value {
     json!({"hook_event_name": "PreToolUse", "session_id": "sess-1", "transcript_path": "/t",
@@ -172,10 +94,8 @@ fn traced_session() -> Log {
             panic!("the stop hook broke")
         });
 
-    let keep = Keep::default();
-    let subscriber = tracing_subscriber::registry().with(keep.clone());
     let runtime = TestRuntime::new();
-    tracing::subscriber::with_default(subscriber, || {
+    let ((), log) = capture(|| {
         runtime.block_on(async {
             let client = Client::connect_with(runtime.clone(), options)
                 .await
@@ -188,36 +108,9 @@ fn traced_session() -> Log {
                 let _ = item;
             }
             client.close().await;
-        });
-    });
-    let log = std::mem::take(&mut *keep.0.lock().unwrap());
-    log
-}
-
-/// The events of the SDK named `name`.
-fn named<'a>(log: &'a Log, name: &str) -> Vec<&'a Seen> {
-    log.events
-        .iter()
-        .filter(|e| e.name == name && e.target.starts_with("claude_agent_core"))
-        .collect()
-}
-
-/// The one event named `name` whose fields include `with`.
-fn one<'a>(log: &'a Log, name: &str, with: &[(&str, &str)]) -> &'a Seen {
-    let found: Vec<_> = named(log, name)
-        .into_iter()
-        .filter(|e| {
-            with.iter()
-                .all(|(k, v)| e.fields.get(*k).map(String::as_str) == Some(*v))
         })
-        .collect();
-    assert_eq!(
-        found.len(),
-        1,
-        "{name} with {with:?}: {found:#?}\nall: {:#?}",
-        log.events
-    );
-    found[0]
+    });
+    log
 }
 
 #[test]
@@ -225,13 +118,7 @@ fn a_session_reports_its_span_and_events() {
     let log = traced_session();
 
     // One session span, named by the CLI's system/init; the fake has no process id.
-    let sessions: Vec<_> = log
-        .spans
-        .values()
-        .filter(|(name, _)| name == "session")
-        .collect();
-    assert_eq!(sessions.len(), 1, "{:?}", log.spans);
-    let fields = &sessions[0].1;
+    let fields = session_span(&log);
     assert_eq!(fields.get("session_id").map(String::as_str), Some("sess-1"));
     assert_eq!(
         fields.get("model").map(String::as_str),
