@@ -20,13 +20,14 @@
 //!
 //! ```toml
 //! [dependencies]
-//! claude-agent-tokio = { version = "0.1", features = ["tracing"] }  # or -smol, -async-std
+//! claude-agent-tokio = { version = "0.1", features = ["tracing"] }  # or -smol, -async-std, -blocking
 //! tracing-subscriber = "0.3"
 //! ```
 //!
 //! Each session runs in a span named `session` (level INFO, target `claude_agent_core`), entered
 //! whenever the session's driver runs. Every event below carries it, and so do the events of the
-//! application's own callbacks (permission, hooks, in-process tools), which run inside the driver.
+//! application's own callbacks (permission, hooks, in-process tools), which run inside the driver
+//! (except with `claude-agent-blocking`, which runs each callback on a thread of its own).
 //!
 //! | Span field | Value |
 //! |---|---|
