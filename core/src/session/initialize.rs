@@ -18,6 +18,16 @@ struct MatcherEntry<'a> {
     on_failure: Option<&'static str>,
 }
 
+/// The `hooks` object: events in first-declared order, each matcher's keys in the TypeScript
+/// SDK's order, so that the request is the same bytes it writes.
+struct Events<'a>(Vec<(&'a str, Vec<MatcherEntry<'a>>)>);
+
+impl Serialize for Events<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(event, entries)| (event, entries)))
+    }
+}
+
 /// The `request` object of `initialize`, and the hook each `hook_N` id stands for (index N).
 pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) {
     let mut refs = Vec::new();
@@ -53,14 +63,9 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     if by_event.is_empty() {
         body.push_str("null");
     } else {
-        let map: serde_json::Map<String, serde_json::Value> = by_event
-            .into_iter()
-            .map(|(event, entries)| {
-                let value = serde_json::to_value(entries).expect("hook matchers always serialize");
-                (event.to_owned(), value)
-            })
-            .collect();
-        body.push_str(&serde_json::to_string(&map).expect("a JSON map always serializes"));
+        let hooks =
+            serde_json::to_string(&Events(by_event)).expect("hook matchers always serialize");
+        body.push_str(&hooks);
     }
     if let Some(fields) = &config.initialize_fields {
         // Splice the other fields of the object in after "hooks".
@@ -121,13 +126,14 @@ mod tests {
                 .unwrap(),
         );
         let (body, refs) = initialize_body(&config);
-        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
-            v,
-            serde_json::json!({"subtype":"initialize","hooks":{
-                "PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30},{"matcher":null,"hookCallbackIds":["hook_3"]}],
-                "Stop":[{"matcher":null,"hookCallbackIds":["hook_1","hook_2"]}]},
-                "sdkMcpServers":["calc"]})
+            body,
+            concat!(
+                r#"{"subtype":"initialize","hooks":{"#,
+                r#""PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30},{"matcher":null,"hookCallbackIds":["hook_3"]}],"#,
+                r#""Stop":[{"matcher":null,"hookCallbackIds":["hook_1","hook_2"]}]},"#,
+                r#""sdkMcpServers":["calc"]}"#
+            )
         );
         assert_eq!(refs.len(), 4);
         assert_eq!((refs[2].matcher_index, refs[2].hook_index), (1, 1));
