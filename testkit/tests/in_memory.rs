@@ -9,7 +9,7 @@ use claude_agent_core::client::{query_with, tool, Client, Error, SdkMcpServer};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput, StopInput};
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
-use claude_agent_core::options::Options;
+use claude_agent_core::options::{McpServerConfig, McpStdioServer, Options};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;
@@ -188,6 +188,24 @@ fn a_typed_hook_given_another_events_input_is_an_error_reply() {
         answer_to(&fake, "h1").unwrap_err(),
         "malformed hook input: a Stop hook got a PreToolUse input"
     );
+}
+
+#[test]
+fn external_mcp_servers_go_in_initialize_and_their_secrets_stay_off_the_command_line() {
+    let fake = FakeTransport::new(Script::single_turn("hi"));
+    let server = McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_s3cret");
+    let options = Options::new().mcp_server("github", McpServerConfig::Stdio(server));
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    let launch = fake.launch().expect("the SDK launched");
+    assert!(!launch.args.iter().any(|arg| arg.contains("ghp_s3cret")));
+    assert!(launch.args.iter().any(|arg| arg == "--await-initialize"));
+    let initialize = &fake.written_json()[0];
+    assert_eq!(
+        initialize["request"]["mcpServers"]["github"]["env"]["GITHUB_TOKEN"],
+        "ghp_s3cret"
+    );
+    assert_eq!(fake.user_texts(), ["go"]);
 }
 
 #[test]
