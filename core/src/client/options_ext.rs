@@ -195,9 +195,9 @@ impl Options {
     /// [`Options::on_hook`] with a [`HookMatcher`]: a pattern, or every call, plus a timeout
     /// and whether a failing callback blocks the action it guards.
     ///
-    /// A hook fails when its callback panics, when its input cannot be read, or when it takes
-    /// longer than the timeout. By default the CLI then goes on as if the hook had no opinion;
-    /// with [`HookMatcher::fail_closed`] it blocks the tool call (or the prompt, the permission
+    /// A hook fails when its callback panics or its input cannot be read: the SDK answers the
+    /// CLI with an error. By default the CLI then goes on as if the hook had no opinion; with
+    /// [`HookMatcher::fail_closed`] it blocks the tool call (or the prompt, the permission
     /// request) instead, so a broken guard stops the agent rather than letting it through.
     ///
     /// ```
@@ -229,7 +229,7 @@ impl Options {
         F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
-        self.add_hook(matcher.config(I::EVENT), typed_hook(callback))
+        self.add_hook(matcher_config(matcher, I::EVENT), typed_hook(callback))
     }
 
     /// [`Options::hook`] with a [`HookMatcher`] (see [`Options::on_hook_with`]).
@@ -257,7 +257,7 @@ impl Options {
         F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
-        self.add_hook(matcher.config(event), untyped_hook(callback))
+        self.add_hook(matcher_config(matcher, event), untyped_hook(callback))
     }
 
     fn add_hook(mut self, config: HookMatcherConfig, callback: HookFn) -> Self {
@@ -296,6 +296,14 @@ impl Options {
         self.handlers.stderr = Some(Arc::new(callback));
         self
     }
+}
+
+/// A [`HookMatcher`] as the session declares it for `event`, with one callback.
+fn matcher_config(matcher: HookMatcher, event: HookEvent) -> HookMatcherConfig {
+    let mut config = HookMatcherConfig::new(event, matcher.pattern, 1);
+    config.timeout_secs = matcher.timeout.map(|t| t.as_secs_f64());
+    config.on_failure = matcher.on_failure;
+    config
 }
 
 /// A callback of [`Options::hook`], stored type-erased.

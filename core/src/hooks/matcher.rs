@@ -2,8 +2,7 @@
 
 use std::time::Duration;
 
-use super::HookEvent;
-use crate::session::{HookFailurePolicy, HookMatcherConfig};
+use crate::session::HookFailurePolicy;
 
 /// Which calls of an event a hook callback gets (for tool events, a tool-name pattern), how long
 /// the CLI waits for it, and whether a failing callback blocks the action it guards. Given to
@@ -42,9 +41,9 @@ use crate::session::{HookFailurePolicy, HookMatcherConfig};
 #[derive(Debug, Clone, PartialEq)]
 #[must_use = "the builder methods return the updated matcher"]
 pub struct HookMatcher {
-    pattern: Option<String>,
-    timeout: Option<Duration>,
-    on_failure: Option<HookFailurePolicy>,
+    pub(crate) pattern: Option<String>,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) on_failure: Option<HookFailurePolicy>,
 }
 
 impl HookMatcher {
@@ -79,7 +78,7 @@ impl HookMatcher {
     }
 
     /// How long the CLI waits for the callback (`timeout`, in seconds on the wire; the CLI's
-    /// default is 60 s). A callback that takes longer has failed.
+    /// default is 60 s).
     ///
     /// ```
     /// # use std::time::Duration;
@@ -93,11 +92,11 @@ impl HookMatcher {
     }
 
     /// A failing callback blocks the action the event guards (`onFailure: "block"`): a tool
-    /// call, a permission request, a prompt. The callback fails when it panics, when its input
-    /// cannot be read (a typed callback given another event's input), when it takes longer than
-    /// the timeout, or when its answer is not one the CLI can use; the SDK then answers the CLI
-    /// with an error, and the CLI counts that as a block. The CLI ignores the setting on `Stop`,
-    /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`.
+    /// call, a permission request, a prompt. The callback fails when it panics or when its input
+    /// cannot be read (a typed callback given another event's input): the SDK then answers the
+    /// CLI with an error, and the CLI counts that as a block, as it does an answer it cannot use.
+    /// The CLI ignores the setting on `Stop`, `SubagentStop`, `TaskCompleted` and
+    /// `TeammateIdle`.
     ///
     /// The session sends no prompt until the CLI's answer to `initialize` confirms that it
     /// honours the setting; a CLI that does not (older than the one this SDK is tested with)
@@ -111,15 +110,6 @@ impl HookMatcher {
     pub fn fail_closed(mut self) -> Self {
         self.on_failure = Some(HookFailurePolicy::Block);
         self
-    }
-
-    /// The matcher as the session declares it for `event`, with one callback.
-    #[cfg(feature = "client")]
-    pub(crate) fn config(self, event: HookEvent) -> HookMatcherConfig {
-        let mut config = HookMatcherConfig::new(event, self.pattern, 1);
-        config.timeout_secs = self.timeout.map(|t| t.as_secs_f64());
-        config.on_failure = self.on_failure;
-        config
     }
 }
 
