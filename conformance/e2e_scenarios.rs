@@ -23,9 +23,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{query_with, Client, Error, Runtime, SdkMcpServer};
-use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
+use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
 use claude_agent_core::message::{ContentBlock, Message, ResultMessage, SystemMessage};
-use claude_agent_core::options::{Options, OutputFormat};
+use claude_agent_core::options::{
+    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat,
+};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
@@ -48,6 +50,7 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
+            mcp_secrets_stay_off_argv, hook_fail_closed,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1155,4 +1158,189 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
         other => panic!("expected Error::Process, got {other:?}"),
     }
     assert_eq!(started.load(Ordering::SeqCst), 2);
+}
+
+/// A stdio MCP server written in `sh`: it answers `initialize`, `tools/list` (no tools) and
+/// `ping`, refuses every other request, and exits at once unless its environment has
+/// `E2E_MCP_SECRET=<secret>`, so that the CLI reports it `connected` only when the server's `env`
+/// reached it.
+fn secret_checking_mcp_server(secret: &str) -> String {
+    format!(
+        r#"[ "$E2E_MCP_SECRET" = "{secret}" ] || exit 3
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\("[^"]*"\|[0-9][0-9]*\).*/\1/p')
+  [ -n "$id" ] || continue
+  case "$line" in
+    *'"method":"initialize"'*) result='{{"protocolVersion":"2024-11-05","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"sh","version":"1"}}}}' ;;
+    *'"method":"tools/list"'*) result='{{"tools":[]}}' ;;
+    *'"method":"ping"'*) result='{{}}' ;;
+    *) printf '{{"jsonrpc":"2.0","id":%s,"error":{{"code":-32601,"message":"Method not found"}}}}\n' "$id"; continue ;;
+  esac
+  printf '{{"jsonrpc":"2.0","id":%s,"result":%s}}\n' "$id" "$result"
+done
+"#
+    )
+}
+
+/// The command line of process `pid`, its arguments joined by spaces (Linux: `/proc`).
+fn command_line(pid: u32) -> String {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline"))
+        .unwrap_or_else(|e| panic!("/proc/{pid}/cmdline: {e}"));
+    String::from_utf8_lossy(&raw).replace('\0', " ")
+}
+
+/// Asks `mcp_status` until no server is `pending`; returns each server's name and status.
+async fn settled_mcp_servers<R: Runtime>(rt: &R, client: &Client<R>) -> Vec<(String, String)> {
+    let deadline = Instant::now() + STEP;
+    loop {
+        let status = within(rt, STEP, "mcp_status", client.mcp_status())
+            .await
+            .unwrap();
+        let states: Vec<(String, String)> = server_states(&status)
+            .into_iter()
+            .map(|(name, state)| (name.to_owned(), state.to_owned()))
+            .collect();
+        if states.iter().all(|(_, state)| state != "pending") {
+            return states;
+        }
+        assert!(Instant::now() < deadline, "still pending: {states:?}");
+        sleep(rt, Duration::from_millis(100)).await;
+    }
+}
+
+/// External MCP servers with secrets (a stdio server's `env`, an HTTP server's `headers`) travel
+/// in `initialize`: the CLI's command line, as any local user reads it in `/proc/<pid>/cmdline`,
+/// holds neither secret, and the CLI still runs both servers with them (the stdio server
+/// connects only with its secret; the HTTP server, pointed at the stub, gets its header). With
+/// `Delivery::Argv` the same secret is on the command line, which is what the first part guards
+/// against.
+pub async fn mcp_secrets_stay_off_argv<R: Runtime>(rt: R) {
+    const ENV_SECRET: &str = "env-s3cret-4711";
+    const HEADER_SECRET: &str = "header-s3cret-0815";
+    let env = env();
+    let script = env.work.path().join("mcp-server.sh");
+    std::fs::write(&script, secret_checking_mcp_server(ENV_SECRET)).expect("write the server");
+    let script = script.display().to_string();
+    let stdio = |secret: &str| {
+        McpServerConfig::Stdio(
+            McpStdioServer::new("/bin/sh")
+                .args([script.as_str()])
+                .env("E2E_MCP_SECRET", secret),
+        )
+    };
+    let http = McpServerConfig::Http(
+        McpRemoteServer::new(format!("{}/mcp", env.stub.base_url()))
+            .header("Authorization", format!("Bearer {HEADER_SECRET}")),
+    );
+    let options = env
+        .options
+        .clone()
+        .mcp_server("local", stdio(ENV_SECRET))
+        .mcp_server("remote", http);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let pid = client
+        .server_info()
+        .and_then(|info| info.pid)
+        .expect("the CLI says its pid");
+    let argv = command_line(pid);
+    assert!(argv.contains("--await-initialize"), "{argv}");
+    assert!(!argv.contains(ENV_SECRET), "{argv}");
+    assert!(!argv.contains(HEADER_SECRET), "{argv}");
+    assert!(!argv.contains("mcp-server.sh"), "{argv}");
+    let states = settled_mcp_servers(&rt, &client).await;
+    let names: Vec<&str> = states.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["local", "remote"], "{states:?}");
+    assert_eq!(states[0].1, "connected", "{states:?}");
+    wait_until(&rt, STEP, "the HTTP server is called", || {
+        env.stub.requests().iter().any(|r| r.path == "/mcp")
+    })
+    .await;
+    let bearer = format!("Bearer {HEADER_SECRET}");
+    assert!(
+        env.stub
+            .requests()
+            .iter()
+            .filter(|r| r.path == "/mcp")
+            .all(|r| r.header("authorization") == Some(bearer.as_str())),
+        "every call of the HTTP server carries its header"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+
+    let on_argv = env
+        .options
+        .clone()
+        .mcp_server("local", stdio(ENV_SECRET))
+        .mcp_servers_delivery(Delivery::Argv);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), on_argv),
+    )
+    .await
+    .expect("connected");
+    let pid = client.server_info().and_then(|info| info.pid).expect("pid");
+    let argv = command_line(pid);
+    assert!(argv.contains(ENV_SECRET), "{argv}");
+    assert!(!argv.contains("--await-initialize"), "{argv}");
+    let states = settled_mcp_servers(&rt, &client).await;
+    assert_eq!(
+        states,
+        [("local".to_owned(), "connected".to_owned())],
+        "{states:?}"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A `PreToolUse` hook on Bash whose callback panics (the SDK answers the CLI with an error). By
+/// default the hook fails open: the CLI runs the command anyway. Made
+/// [`HookMatcher::fail_closed`], the failure blocks the call: the command does not run, and the
+/// model gets the CLI's `PreToolUse:Bash hook error: … blocking because onFailure is "block"`.
+pub async fn hook_fail_closed<R: Runtime>(rt: R) {
+    let env = env();
+    let run = |matcher: HookMatcher, prompt: &'static str| {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let count = calls.clone();
+        let options = env
+            .options
+            .clone()
+            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() })
+            .on_hook_with(matcher, move |_input: PreToolUseInput, _ctx| {
+                count.fetch_add(1, Ordering::SeqCst);
+                async move { panic!("the e2e guard broke") }
+            });
+        let rt = rt.clone();
+        async move {
+            let messages =
+                all_ok(collect(&rt, "query", query_with(rt.clone(), prompt, options)).await);
+            assert_eq!(calls.load(Ordering::SeqCst), 1, "{prompt}");
+            messages
+        }
+    };
+
+    let open = run(HookMatcher::new("Bash"), "BASH:touch ran-fail-open && ls").await;
+    assert!(env.work.path().join("ran-fail-open").exists());
+    assert!(last_tool_result(&env.stub).contains("ran-fail-open"));
+    assert_eq!(only_result(&open).subtype, "success");
+
+    let closed = run(
+        HookMatcher::new("Bash").fail_closed(),
+        "BASH:touch ran-fail-closed && ls",
+    )
+    .await;
+    assert!(!env.work.path().join("ran-fail-closed").exists());
+    let tool_result = last_tool_result(&env.stub);
+    assert!(
+        tool_result.starts_with("PreToolUse:Bash hook error")
+            && tool_result.contains(r#"blocking because onFailure is "block""#),
+        "{tool_result}"
+    );
+    assert_eq!(only_result(&closed).subtype, "success");
 }

@@ -9,7 +9,7 @@ use super::handlers::{ElicitationContext, HookContext, HookFn, PermissionContext
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use crate::control::{ElicitationRequest, ElicitationResult};
-use crate::hooks::{EventInput, HookEvent, HookInput, HookOutput};
+use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::options::Options;
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
@@ -93,7 +93,7 @@ impl Options {
     /// The CLI sends a hook only inputs of the event it was registered for. Should an input of
     /// another event come all the same, the callback is not called and the CLI gets an error
     /// reply, as it does for any hook input that fails to parse; the CLI then treats the hook as
-    /// failed (see [`HookMatcherConfig::on_failure`]).
+    /// failed (see [`HookMatcher::fail_closed`]).
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookEvent, HookOutput, PreToolUseInput, StopInput};
@@ -192,6 +192,74 @@ impl Options {
         self.add_hook(config, typed_hook(callback))
     }
 
+    /// [`Options::on_hook`] with a [`HookMatcher`]: a pattern, or every call, plus a timeout
+    /// and whether a failing callback blocks the action it guards.
+    ///
+    /// A hook fails when its callback panics or its input cannot be read: the SDK answers the
+    /// CLI with an error. By default the CLI then goes on as if the hook had no opinion; with
+    /// [`HookMatcher::fail_closed`] it blocks the tool call (or the prompt, the permission
+    /// request) instead, so a broken guard stops the agent rather than letting it through.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookMatcher, HookOutput, PreToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Write {
+    ///     file_path: String,
+    /// }
+    ///
+    /// // Only files under /srv/app may be written; if the check itself fails, nothing is.
+    /// let options = Options::new().on_hook_with(
+    ///     HookMatcher::new("Write|Edit").fail_closed(),
+    ///     |input: PreToolUseInput, _ctx| async move {
+    ///         let write: Write = input.tool_input_as().expect("Write and Edit name a file");
+    ///         if write.file_path.starts_with("/srv/app/") {
+    ///             HookOutput::proceed()
+    ///         } else {
+    ///             HookOutput::deny_tool("only /srv/app may be written")
+    ///         }
+    ///     },
+    /// );
+    /// # let _ = options;
+    /// ```
+    pub fn on_hook_with<I, F, Fut>(self, matcher: HookMatcher, callback: F) -> Self
+    where
+        I: EventInput,
+        F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        self.add_hook(matcher_config(matcher, I::EVENT), typed_hook(callback))
+    }
+
+    /// [`Options::hook`] with a [`HookMatcher`] (see [`Options::on_hook_with`]).
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().hook_with(
+    ///     HookEvent::PreToolUse,
+    ///     HookMatcher::all().fail_closed(),
+    ///     |input, _tool_use_id, _ctx| async move {
+    ///         match input {
+    ///             HookInput::PreToolUse(pre) if pre.tool_name == "WebFetch" => {
+    ///                 HookOutput::deny_tool("no network")
+    ///             }
+    ///             _ => HookOutput::proceed(),
+    ///         }
+    ///     },
+    /// );
+    /// # let _ = options;
+    /// ```
+    pub fn hook_with<F, Fut>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
+    where
+        F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        self.add_hook(matcher_config(matcher, event), untyped_hook(callback))
+    }
+
     fn add_hook(mut self, config: HookMatcherConfig, callback: HookFn) -> Self {
         let declared = self.get_declared_hooks().len();
         self.handlers.hooks.push((declared, callback));
@@ -228,6 +296,14 @@ impl Options {
         self.handlers.stderr = Some(Arc::new(callback));
         self
     }
+}
+
+/// A [`HookMatcher`] as the session declares it for `event`, with one callback.
+fn matcher_config(matcher: HookMatcher, event: HookEvent) -> HookMatcherConfig {
+    let mut config = HookMatcherConfig::new(event, matcher.pattern, 1);
+    config.timeout_secs = matcher.timeout.map(|t| t.as_secs_f64());
+    config.on_failure = matcher.on_failure;
+    config
 }
 
 /// A callback of [`Options::hook`], stored type-erased.

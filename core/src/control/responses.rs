@@ -54,6 +54,18 @@ pub enum RequestFailure {
     /// The session ended before an answer came.
     #[error("the session ended before the CLI answered: {0}")]
     Closed(CloseCause),
+    /// The CLI answered `initialize` without confirming something the session must not run
+    /// without: that it honours fail-closed hooks (`hook_on_failure_supported`, `hooks_applied`),
+    /// or that it read the MCP servers sent in `initialize` (`mcp_servers_applied`). The text
+    /// says which, and what to change. No user message was written.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::RequestFailure;
+    /// let failure = RequestFailure::Unconfirmed("the CLI did not register the hooks".into());
+    /// assert_eq!(failure.to_string(), "the CLI did not register the hooks");
+    /// ```
+    #[error("{0}")]
+    Unconfirmed(String),
 }
 
 /// The CLI's answer to `initialize`: what this CLI offers.
@@ -84,6 +96,12 @@ pub struct InitializeResponse {
     pub hooks_applied: Option<bool>,
     /// Whether `onFailure` on hook matchers is supported.
     pub hook_on_failure_supported: Option<bool>,
+    /// Whether the CLI read the MCP servers sent in `initialize` at launch (absent when none were
+    /// sent, and on CLIs that cannot read them).
+    pub mcp_servers_applied: Option<bool>,
+    /// Whether every plugin listed in `initialize` is loaded (absent when none were listed, and
+    /// on CLIs that cannot read them).
+    pub plugins_applied: Option<bool>,
     /// Capability flags.
     #[serde(default)]
     pub capabilities: Vec<String>,

@@ -48,7 +48,7 @@ pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking,
+    Delivery, Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking,
     ThinkingDisplay, Tools,
 };
 
@@ -115,11 +115,13 @@ pub struct Options {
     sandbox: Option<SandboxSettings>,
     add_dirs: Vec<PathBuf>,
     mcp_servers: Vec<(String, McpServerConfig)>,
+    mcp_servers_delivery: Delivery,
     include_partial_messages: bool,
     include_hook_events: bool,
     strict_mcp_config: bool,
     setting_sources: Option<Vec<SettingSource>>,
     plugins: Vec<PluginConfig>,
+    plugin_delivery: Delivery,
     extra_args: Vec<(String, Option<String>)>,
     thinking: Option<Thinking>,
     thinking_display: Option<ThinkingDisplay>,

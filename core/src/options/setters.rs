@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use super::ordered_map::upsert;
 use super::{
-    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PluginConfig, SandboxSettings,
-    SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools,
+    AgentDefinition, Delivery, Effort, McpServerConfig, Options, OutputFormat, PluginConfig,
+    SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay,
+    Tools,
 };
 use crate::permission::PermissionMode;
 
@@ -193,7 +194,9 @@ impl Options {
         self
     }
 
-    /// An external MCP server (`--mcp-config {"mcpServers":{…}}`); a later one with the same name replaces it.
+    /// An external MCP server, which the CLI starts or connects to itself; a later one with the
+    /// same name replaces it. Sent in `initialize` (`mcpServers`), or on the command line
+    /// (`--mcp-config {"mcpServers":{…}}`) with [`Options::mcp_servers_delivery`].
     pub fn mcp_server(mut self, name: impl Into<String>, config: McpServerConfig) -> Self {
         upsert(&mut self.mcp_servers, name.into(), config);
         self
@@ -208,6 +211,24 @@ impl Options {
         servers.into_iter().fold(self, |options, (name, config)| {
             options.mcp_server(name, config)
         })
+    }
+
+    /// How the external MCP servers reach the CLI: in `initialize` (the default, which keeps
+    /// their `env` and `headers` off the command line) or on the command line ([`Delivery`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    ///
+    /// let options = Options::new()
+    ///     .mcp_server("docs", McpServerConfig::http("https://mcp.example.com/mcp"))
+    ///     .mcp_servers_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert_eq!(args[5..], ["--mcp-config", r#"{"mcpServers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"}}}"#]);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
+        self.mcp_servers_delivery = delivery;
+        self
     }
 
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
@@ -234,7 +255,8 @@ impl Options {
         self
     }
 
-    /// Load a plugin (`--plugin-dir=P`); only local plugins are supported.
+    /// Load a plugin; only local plugins are supported. Sent in `initialize` (`plugins`), or as
+    /// `--plugin-dir=P` with [`Options::plugin_delivery`].
     pub fn plugin(mut self, plugin: PluginConfig) -> Self {
         self.plugins.push(plugin);
         self
@@ -243,6 +265,24 @@ impl Options {
     /// Load several plugins, as [`Options::plugin`] each.
     pub fn plugins(mut self, plugins: impl IntoIterator<Item = PluginConfig>) -> Self {
         self.plugins.extend(plugins);
+        self
+    }
+
+    /// How the plugins reach the CLI: in `initialize` (the default, so the command line does not
+    /// grow with them) or as one `--plugin-dir` flag each ([`Delivery`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    ///
+    /// let options = Options::new()
+    ///     .plugin(PluginConfig::local("/opt/plugins/review"))
+    ///     .plugin_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert_eq!(args[5..], ["--plugin-dir=/opt/plugins/review"]);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn plugin_delivery(mut self, delivery: Delivery) -> Self {
+        self.plugin_delivery = delivery;
         self
     }
 

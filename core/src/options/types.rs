@@ -1,5 +1,5 @@
 //! Small value types of [`super::Options`]: system prompt, tools, thinking, effort, setting sources,
-//! skills, output format, plugins.
+//! skills, output format, plugins, how MCP servers and plugins are delivered.
 
 use std::path::PathBuf;
 
@@ -210,11 +210,12 @@ pub enum OutputFormat {
     JsonSchema(serde_json::Value),
 }
 
-/// A Claude Code plugin. Only `local` plugins (a directory) can be loaded (`--plugin-dir=<path>`).
+/// A Claude Code plugin. Only `local` plugins (a directory) can be loaded: sent in `initialize`,
+/// or as `--plugin-dir=<path>` (see [`Delivery`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PluginConfig {
-    /// The plugin type; `"local"` is the only one the CLI loads from the command line.
+    /// The plugin type; `"local"` is the only one the CLI loads.
     pub kind: String,
     /// The plugin directory.
     pub path: PathBuf,
@@ -236,4 +237,45 @@ impl PluginConfig {
             path: path.into(),
         }
     }
+}
+
+/// How external MCP servers ([`super::Options::mcp_server`]) or plugins
+/// ([`super::Options::plugin`]) reach the CLI: [`super::Options::mcp_servers_delivery`],
+/// [`super::Options::plugin_delivery`].
+///
+/// By default they travel over stdin in the `initialize` request, and the CLI is started with
+/// `--await-initialize` so that it reads them before it starts. The command line of a process
+/// can be read by every local user (`/proc/<pid>/cmdline`, `ps`), so a server's `env` and
+/// `headers`, which often hold tokens, are kept off it. `Argv` puts them back on the command
+/// line (`--mcp-config <json>`, `--plugin-dir=<path>`), for a CLI older than 2.1.261, which has
+/// no `--await-initialize`.
+///
+/// ```
+/// use claude_agent_core::options::{Delivery, McpServerConfig, McpStdioServer, Options};
+///
+/// let github = McpServerConfig::Stdio(
+///     McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_example"),
+/// );
+/// let options = Options::new().mcp_server("github", github.clone());
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(!args.iter().any(|arg| arg.contains("ghp_example")));
+/// assert!(args.iter().any(|arg| arg == "--await-initialize"));
+///
+/// let on_argv = options.mcp_servers_delivery(Delivery::Argv);
+/// let args = on_argv.launch_spec("claude".into())?.args;
+/// assert!(args.iter().any(|arg| arg.contains("ghp_example")));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Delivery {
+    /// In the `initialize` request (`mcpServers`, `plugins`), with `--await-initialize`. For
+    /// MCP servers, the first prompt is written only once the CLI has said it read them
+    /// (`mcp_servers_applied: true`); otherwise `initialize` fails with
+    /// [`RequestFailure::Unconfirmed`](crate::control::RequestFailure::Unconfirmed).
+    #[default]
+    Initialize,
+    /// On the command line: `--mcp-config <json>` for MCP servers, one `--plugin-dir=<path>`
+    /// per plugin.
+    Argv,
 }

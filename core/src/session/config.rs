@@ -25,6 +25,12 @@ pub struct SessionConfig {
     pub hooks: Vec<HookMatcherConfig>,
     /// In-process MCP servers the session answers for.
     pub mcp_servers: Vec<McpServerSpec>,
+    /// The `initialize` request carries external MCP servers (`mcpServers`): the session writes
+    /// no user message until the CLI's answer says it read them (`mcp_servers_applied: true`),
+    /// and otherwise fails `initialize` with [`RequestFailure::Unconfirmed`].
+    ///
+    /// [`RequestFailure::Unconfirmed`]: crate::control::RequestFailure::Unconfirmed
+    pub delivers_mcp_servers: bool,
     /// Whether the host answers `can_use_tool` (otherwise the session refuses it).
     pub can_use_tool: bool,
     /// Whether the host answers `elicitation` (otherwise the session declines it).
@@ -46,6 +52,7 @@ impl SessionConfig {
             initialize_fields: None,
             hooks: Vec::new(),
             mcp_servers: Vec::new(),
+            delivers_mcp_servers: false,
             can_use_tool: false,
             elicitation: false,
             other_bidirectional_needs: false,
@@ -87,7 +94,12 @@ pub struct HookMatcherConfig {
     pub matcher: Option<String>,
     /// Per-callback timeout in seconds (the CLI's default is 60).
     pub timeout_secs: Option<f64>,
-    /// `continue` or `block` when a callback fails.
+    /// What the CLI does when a callback fails (`onFailure`); `None` leaves it to the CLI, which
+    /// continues. With [`HookFailurePolicy::Block`] the session writes no user message until the
+    /// CLI's answer to `initialize` says it honours the setting (`hook_on_failure_supported`),
+    /// and otherwise fails `initialize` with [`RequestFailure::Unconfirmed`].
+    ///
+    /// [`RequestFailure::Unconfirmed`]: crate::control::RequestFailure::Unconfirmed
     pub on_failure: Option<HookFailurePolicy>,
     /// Number of callbacks under this matcher; each gets its own `hook_N` id.
     pub callbacks: usize,
@@ -106,13 +118,24 @@ impl HookMatcherConfig {
     }
 }
 
-/// What the CLI does when a hook callback fails.
+/// What the CLI does when a hook callback fails: the host answered it with an error (the
+/// callback panicked, or its input could not be read), or with an answer the CLI cannot use.
+///
+/// ```
+/// use claude_agent_core::hooks::HookEvent;
+/// use claude_agent_core::session::{HookFailurePolicy, HookMatcherConfig};
+///
+/// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
+/// guard.on_failure = Some(HookFailurePolicy::Block);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HookFailurePolicy {
-    /// Carry on as if the hook had no opinion.
+    /// The CLI reports the failure and the action goes ahead (`"continue"`, the CLI's default).
     Continue,
-    /// Block the guarded action.
+    /// The failure counts as a block: the action the event guards (a tool call, a permission
+    /// request, a prompt) does not happen (`"block"`). The CLI ignores it on `Stop`,
+    /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`.
     Block,
 }
 

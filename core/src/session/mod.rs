@@ -74,6 +74,9 @@ pub struct Session {
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
     outgoing: Vec<u8>,
+    /// User messages that wait for the answer to `initialize`, when the session depends on
+    /// something the CLI must confirm there; `None` once they may be written.
+    held: Option<Vec<u8>>,
     /// stdin is closed (or closing): nothing more is written.
     stdin_closed: bool,
     /// `Transmit::CloseStdin` has not been handed out yet.
@@ -115,6 +118,7 @@ impl Session {
             framer: LineFramer::new(config.limits.max_line_bytes),
             events: VecDeque::new(),
             outgoing: Vec::with_capacity(4096),
+            held: initialize::needs_confirmation(&config).then(Vec::new),
             stdin_closed: false,
             close_pending: false,
             next_request: 0,
@@ -215,6 +219,11 @@ impl Session {
 
     /// Queue a user message for the CLI. In [`InputMode::SingleTurn`] the first message also ends
     /// the input.
+    ///
+    /// When the session depends on something the CLI must confirm in its answer to `initialize`
+    /// (a fail-closed hook, MCP servers sent in `initialize`), messages wait for that answer and
+    /// are written only if it confirms; once `initialize` has failed, sending is refused with
+    /// [`SendError::Closed`].
     pub fn send_user(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
         let _ = now;
         if self.finished || self.closed_by_host || self.exit.is_some() {
@@ -223,7 +232,14 @@ impl Session {
         if self.stdin_closed || self.run_end.input_ended() {
             return Err(SendError::InputEnded);
         }
-        self.outgoing.extend_from_slice(&msg.to_json_line());
+        match &mut self.held {
+            // `initialize` is no longer pending, yet the messages were never let through: it failed.
+            Some(_) if !self.pending.contains_key(&self.initialize_id) => {
+                return Err(SendError::Closed)
+            }
+            Some(held) => held.extend_from_slice(&msg.to_json_line()),
+            None => self.outgoing.extend_from_slice(&msg.to_json_line()),
+        }
         self.run_end.user_sent();
         if self.config.input == InputMode::SingleTurn {
             self.run_end.end_input();
@@ -567,12 +583,11 @@ impl Session {
                 code: payload.error_code,
             })
         };
-        if id == self.initialize_id {
-            if let Ok(body) = &outcome {
-                // A body we cannot read is still a success; the raw body is in the event.
-                self.server_info = Some(body.parse().unwrap_or_default());
-            }
-        }
+        let outcome = if id == self.initialize_id {
+            self.initialized(outcome)
+        } else {
+            outcome
+        };
         self.push_event(Event::RequestDone { id, outcome });
         for pending in payload
             .pending_permission_requests
@@ -581,6 +596,35 @@ impl Session {
         {
             self.handle_inbound_request(now, pending.get());
         }
+    }
+
+    /// The answer to `initialize` came: keep what the CLI said, check what it must confirm, and
+    /// let the held user messages through, or drop them.
+    fn initialized(
+        &mut self,
+        outcome: Result<ResponseBody, RequestFailure>,
+    ) -> Result<ResponseBody, RequestFailure> {
+        let outcome = outcome.and_then(|body| {
+            // A body we cannot read is still a success; the raw body is in the event.
+            let info: InitializeResponse = body.parse().unwrap_or_default();
+            let unconfirmed = initialize::unconfirmed(&self.config, &info);
+            self.server_info = Some(info);
+            match unconfirmed {
+                Some(message) => Err(RequestFailure::Unconfirmed(message)),
+                None => Ok(body),
+            }
+        });
+        match (&outcome, &mut self.held) {
+            (Ok(_), held @ Some(_)) => {
+                let messages = held.take().unwrap_or_default();
+                if !self.stdin_closed {
+                    self.outgoing.extend_from_slice(&messages);
+                }
+            }
+            (Err(_), Some(held)) => held.clear(),
+            (_, None) => {}
+        }
+        outcome
     }
 
     fn handle_cancel(&mut self, text: &str) {

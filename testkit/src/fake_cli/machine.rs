@@ -480,7 +480,7 @@ impl FakeCli {
                 let Some(line) = self.take_from_inbox(&matcher) else {
                     return Progress::Wait;
                 };
-                let body = response.unwrap_or_else(canned::initialize_response);
+                let body = response.unwrap_or_else(|| canned_initialize_answer(&line));
                 let reply = Answer::success(body).to_line(&request_id_of(&line), "initialize");
                 self.push_json(&reply);
             }
@@ -672,6 +672,21 @@ fn count_waiting(steps: &[Step], subtype: &str) -> usize {
             _ => 0,
         })
         .sum()
+}
+
+/// The canned answer to `initialize`, with what the real CLI adds for the request: it says it
+/// read the MCP servers and plugins sent in it.
+fn canned_initialize_answer(request: &Value) -> Value {
+    let mut body = canned::initialize_response();
+    for (field, applied) in [
+        ("mcpServers", "mcp_servers_applied"),
+        ("plugins", "plugins_applied"),
+    ] {
+        if request.pointer(&format!("/request/{field}")).is_some() {
+            body[applied] = Value::Bool(true);
+        }
+    }
+    body
 }
 
 /// The `request_id` of a control request line as a string (numbers are stringified).

@@ -55,7 +55,8 @@ pub struct Script {
 #[non_exhaustive]
 pub enum Step {
     /// Waits for the SDK's `initialize` request and answers it with success and `response`
-    /// (the canned [`canned::initialize_response`] when `None`).
+    /// (when `None`, the canned [`canned::initialize_response`], plus `mcp_servers_applied` and
+    /// `plugins_applied` when the request carried MCP servers or plugins, as the real CLI says).
     AnswerInitialize {
         /// The response body; `None` for the canned one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
