@@ -903,6 +903,15 @@ impl Options {
     }
 
     /// The session's title (initialize `title`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let fields = Options::new().title("Nightly triage").session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// assert!(fields.get().contains(r#""title":"Nightly triage""#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
