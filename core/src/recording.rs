@@ -29,6 +29,21 @@ use crate::message::{InputBlock, UserInput};
 use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
 
 /// Which way a recorded line went.
+///
+/// ```
+/// use claude_agent_core::recording::{Direction, Recording};
+///
+/// let recording = Recording::parse(include_str!("../../fixtures/transcripts/tool_bash.jsonl")).unwrap();
+/// let (mut written, mut printed) = (0, 0);
+/// for line in recording.lines() {
+///     match line.direction {
+///         Direction::ToCli => written += 1,
+///         Direction::FromCli => printed += 1,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!((written, printed), (2, recording.cli_output().count()));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Direction {
