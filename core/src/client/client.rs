@@ -97,7 +97,7 @@ impl<R: Runtime + Default> Client<R> {
 impl<R: Runtime> Client<R> {
     /// [`Client::connect`] on a given runtime value.
     ///
-    /// ```no_run
+    /// ```
     /// use claude_agent_core::client::{Client, Error, Runtime};
     /// use claude_agent_core::options::Options;
     ///

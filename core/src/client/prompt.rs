@@ -114,7 +114,7 @@ pub fn prompt_channel() -> (PromptSender, PromptStream) {
 
 /// The sending half of [`prompt_channel`]. Clone it to send from several places.
 ///
-/// ```no_run
+/// ```
 /// use claude_agent_core::client::{prompt_channel, query_with, Error, Runtime};
 /// use claude_agent_core::message::Message;
 /// use claude_agent_core::options::Options;
@@ -176,7 +176,7 @@ impl PromptSender {
 
 /// The receiving half of [`prompt_channel`]: a stream of user messages to pass as a prompt.
 ///
-/// ```no_run
+/// ```
 /// use claude_agent_core::client::{prompt_channel, query_with, Runtime};
 /// use claude_agent_core::options::Options;
 ///

@@ -58,7 +58,7 @@ pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Op
 ///
 /// `R` is the runtime it runs on; it only fixes the type of [`Query::client`].
 ///
-/// ```no_run
+/// ```
 /// use claude_agent_core::client::{query_with, Error, Runtime};
 /// use claude_agent_core::message::{ContentBlock, Message};
 /// use claude_agent_core::options::Options;

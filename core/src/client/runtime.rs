@@ -38,7 +38,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 ///
 /// Code written against the trait runs on every adapter's runtime:
 ///
-/// ```no_run
+/// ```
 /// use claude_agent_core::client::{query_with, Error, Runtime};
 /// use claude_agent_core::message::Message;
 /// use claude_agent_core::options::Options;

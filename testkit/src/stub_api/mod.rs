@@ -45,7 +45,7 @@ use render::{render, request_id, split_delay, sse_frame, CallContext, Rendered};
 ///
 /// Its use: the real CLI, pointed at it, in an end-to-end test of an app.
 ///
-/// ```no_run
+/// ```
 /// use claude_agent_core::client::{query_with, Runtime};
 /// use claude_agent_core::options::Options;
 /// use claude_agent_testkit::real_cli::RealCli;
