@@ -24,7 +24,7 @@ if [ ! -d "$PEERS_DIR/ts/node_modules/@anthropic-ai/claude-agent-sdk" ]; then
   mkdir -p "$PEERS_DIR/ts" && (cd "$PEERS_DIR/ts" && npm init -y >/dev/null && npm install -q --no-audit --no-fund @anthropic-ai/claude-agent-sdk@0.3.330 >/dev/null)
 fi
 cp "$here/peer_ts.mjs" "$PEERS_DIR/ts/"
-export FAKECLI_CORPUS=$repo/fixtures/bench/corpus.jsonl
+export FAKECLI_CORPUS=$repo/core/tests/corpus.jsonl
 echo "fake CLI: $FAKE   corpus: $(wc -l <"$FAKECLI_CORPUS") lines x $REPEAT"
 FAKECLI_REPEAT=$REPEAT FAKECLI_RTT=0 "$PEERS_DIR/venv/bin/python" "$here/peer_py.py" stream "$FAKE"
 FAKECLI_REPEAT=$REPEAT FAKECLI_RTT=0 node "$PEERS_DIR/ts/peer_ts.mjs" stream "$FAKE"

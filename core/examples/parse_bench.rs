@@ -1,7 +1,7 @@
 //! Parse throughput of CLI stdout lines: the typed parse against serde_json's validating pass and `Value`.
 //!
 //! ```text
-//! cargo run --release -q -p claude-agent-core --example parse_bench -- fixtures/bench/corpus.jsonl [REPEAT]
+//! cargo run --release -q -p claude-agent-core --example parse_bench -- core/tests/corpus.jsonl [REPEAT]
 //! ```
 //!
 //! The file's lines are repeated until they make at least 50 MB (or REPEAT times), then three ways of

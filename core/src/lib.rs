@@ -11,6 +11,85 @@
 //!
 //! The runtime adapters (`claude-agent-tokio`, `claude-agent-smol`, `claude-agent-async-std`) drive a
 //! [`session::Session`] over a real child process; tests and fuzzers drive it directly.
+//!
+//! # Tracing
+//!
+//! With the feature `tracing` (off by default) every session reports what it does through the
+//! [`tracing`](https://docs.rs/tracing) crate, to whatever subscriber the application installs.
+//! Turn it on through the runtime crate, which passes it on to this one:
+//!
+//! ```toml
+//! [dependencies]
+//! claude-agent-tokio = { version = "0.1", features = ["tracing"] }  # or -smol, -async-std, -blocking
+//! tracing-subscriber = "0.3"
+//! ```
+//!
+//! Each session runs in a span named `session` (level INFO, target `claude_agent_core`), entered
+//! whenever the session's driver runs. Every event below carries it, and so do the events of the
+//! application's own callbacks (permission, hooks, in-process tools), which run inside the driver
+//! (except with `claude-agent-blocking`, which runs each callback on a thread of its own).
+//!
+//! | Span field | Value |
+//! |---|---|
+//! | `pid` | the CLI's process id (absent for a transport without a process) |
+//! | `session_id` | the session id of the CLI's `system/init`, recorded when it first comes (and again if it changes) |
+//! | `model` | the model that `system/init` names |
+//!
+//! The events have a name (`Metadata::name`) and a message for people; their target is
+//! `claude_agent_core`, except the CLI's stderr lines (`claude_agent_core::stderr`, so that they
+//! can be filtered apart). Durations are in microseconds, on the runtime's clock
+//! (`Runtime::now`: a virtual clock gives virtual durations).
+//!
+//! | Event | Level | When | Fields |
+//! |---|---|---|---|
+//! | `spawn` | INFO | the CLI was started | `program`, `cwd` |
+//! | `connect` | INFO | the CLI was reached through `Options::transport` | `program`, `cwd` (of the command line the transport was given) |
+//! | `exit` | INFO | the CLI exited | `code`, `signal` |
+//! | `signal` | INFO for `SIGTERM`, WARN for `SIGKILL` | shutting down, the CLI's process group was sent a signal | `signal`, `reason`, `error` (when sending failed) |
+//! | `control_request` | DEBUG | a control request of the SDK went out (`initialize`, `interrupt`, `set_model`, `mcp_status`, …) | `subtype`, `request_id` |
+//! | `control_response` | DEBUG; WARN when it failed | its outcome: answered, refused by the CLI, timed out, or the session ended first | `subtype`, `request_id`, `ok`, `duration_us`, `error` |
+//! | `cli_request` | DEBUG | the CLI asks a callback: `can_use_tool`, `hook_callback`, `mcp_message` (an in-process tool call), `elicitation` | `subtype`, `request_id` (the CLI's); `tool` (`can_use_tool`); `callback_id`, `hook_event` (`hook_callback`); `server`, `method`, `tool` (`mcp_message`); `server` (`elicitation`) |
+//! | `cli_answer` | DEBUG | the callback's answer went to the CLI | `subtype`, `request_id`, `reply` (`allow`, `deny`, `hook_output`, `tool_result`, `tool_error`, `elicitation`, `error`), `duration_us` |
+//! | `callback_error` | WARN | a callback returned an error or panicked (or none was registered); the CLI is answered with an error | `subtype`, `request_id`, `panicked`, `error` |
+//! | `callback_cancelled` | DEBUG | the CLI withdrew its request, or the session ended before the answer | `subtype`, `request_id`, `running` (whether a running callback was dropped) |
+//! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as `Error::Protocol`) | `error` |
+//! | `tool_refused` | WARN | the CLI refused the model a tool of an in-process MCP server that `allowed_tools` does not list (below) | `tool`, `server`, `tool_use_id`, `reason` (the CLI's text) |
+//! | `stderr` | DEBUG | a line the CLI wrote to stderr: the line is the event's message | |
+//!
+//! `tool_refused`: Claude Code lets the model use an MCP tool, in-process ones included, only when
+//! a rule allows it (`allowed_tools(["mcp__calc__add"])`, or `mcp__calc` or `mcp__calc__*` for every
+//! tool of the server) or a `can_use_tool` callback says yes. Without the rule and without the
+//! callback, the CLI refuses the call by itself: the model gets the error "Claude requested
+//! permissions to use mcp__calc__add, but you haven't granted it yet.", and the CLI prints a
+//! `system/permission_denied` message. The warning is raised on that message, for a tool of one
+//! of the session's in-process servers that no rule of `allowed_tools` names. (With a
+//! `can_use_tool` callback the CLI asks it instead, which is a `cli_request`; a denial by the
+//! callback is the application's own decision.)
+//!
+//! Requests that the session answers by itself, without a callback (the MCP handshake of the
+//! in-process servers, refusals of requests that no callback can take), have no events.
+//!
+//! Installing a subscriber, here `tracing_subscriber::fmt` at DEBUG, is all it takes. A line of
+//! its output: `DEBUG session{pid=4242 session_id="8d1f2c3e…" model="claude-sonnet-4-5"}:
+//! claude_agent_core: request from the CLI subtype="can_use_tool" request_id="…" tool="Bash"`.
+//! (With `tracing-subscriber`'s `env-filter` feature, `RUST_LOG=claude_agent_core=debug` selects
+//! the same, and `claude_agent_core::stderr=off` leaves the CLI's stderr out.)
+//!
+//! ```no_run
+//! use claude_agent_core::client::{query_with, Runtime};
+//! use claude_agent_core::options::Options;
+//! use futures_lite::StreamExt;
+//! use tracing_subscriber::filter::LevelFilter;
+//!
+//! async fn traced<R: Runtime>(runtime: R) {
+//!     tracing_subscriber::fmt().with_max_level(LevelFilter::DEBUG).init();
+//!     // The SDK as usual (`claude_agent_tokio::query(prompt, options)` on tokio).
+//!     let mut messages = query_with(runtime, "What is 2 + 2?", Options::new());
+//!     while let Some(message) = messages.next().await {
+//!         let _ = message;
+//!     }
+//! }
+//! ```
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 

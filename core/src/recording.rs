@@ -33,7 +33,7 @@ use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
 /// ```
 /// use claude_agent_core::recording::{Direction, Recording};
 ///
-/// let recording = Recording::parse(include_str!("../../fixtures/transcripts/tool_bash.jsonl")).unwrap();
+/// let recording = Recording::parse(include_str!("../tests/transcripts/tool_bash.jsonl")).unwrap();
 /// let (mut written, mut printed) = (0, 0);
 /// for line in recording.lines() {
 ///     match line.direction {
@@ -58,7 +58,7 @@ pub enum Direction {
 /// ```
 /// use claude_agent_core::recording::{Direction, Recording};
 ///
-/// let recording = Recording::parse(include_str!("../../fixtures/transcripts/hello.jsonl")).unwrap();
+/// let recording = Recording::parse(include_str!("../tests/transcripts/hello.jsonl")).unwrap();
 /// let written: Vec<&str> = recording
 ///     .lines()
 ///     .iter()
@@ -88,7 +88,7 @@ pub struct RecordedLine {
 /// use claude_agent_core::recording::Recording;
 /// use claude_agent_core::session::{Event, InputMode, Session};
 ///
-/// let recording = Recording::parse(include_str!("../../fixtures/transcripts/hook_deny.jsonl")).unwrap();
+/// let recording = Recording::parse(include_str!("../tests/transcripts/hook_deny.jsonl")).unwrap();
 /// let config = recording.session_config(InputMode::Streaming);
 /// assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
 ///
@@ -319,7 +319,7 @@ impl Recording {
     /// use claude_agent_core::recording::Recording;
     /// use claude_agent_core::session::{Event, InputMode, Session};
     ///
-    /// let recording = Recording::parse(include_str!("../../fixtures/transcripts/hello.jsonl")).unwrap();
+    /// let recording = Recording::parse(include_str!("../tests/transcripts/hello.jsonl")).unwrap();
     /// let now = Instant::now();
     /// let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     /// let mut messages = 0;
@@ -472,10 +472,7 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Recording {
-        let path = format!(
-            "{}/../fixtures/transcripts/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
         Recording::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
     }
 

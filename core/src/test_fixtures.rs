@@ -1,4 +1,4 @@
-//! Test-only access to the recorded CLI transcripts in `fixtures/transcripts/`.
+//! Test-only access to the recorded CLI transcripts in `tests/transcripts/`.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -33,10 +33,10 @@ struct Subtype {
     subtype: String,
 }
 
-/// Every line of `fixtures/transcripts/<name>.jsonl` as (`dir`, raw `msg`).
+/// Every line of `tests/transcripts/<name>.jsonl` as (`dir`, raw `msg`).
 fn lines(name: &str) -> Vec<(String, Envelope)> {
     let path = format!(
-        "{}/../fixtures/transcripts/{name}.jsonl",
+        "{}/tests/transcripts/{name}.jsonl",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));

@@ -1,4 +1,4 @@
-//! Golden tests: every real CLI recording in `fixtures/transcripts/` is replayed through a
+//! Golden tests: every real CLI recording in `tests/transcripts/` is replayed through a
 //! `Session`, with the CLI's stdout fed in chunks of 1, 7 and 4096 bytes and inbound requests
 //! answered (with typed replies) the way the recording did. The lines the session writes must
 //! equal the recorded stdin lines (request ids normalised), and no error event may appear.
@@ -22,7 +22,7 @@ struct Step {
 }
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/transcripts")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts")
 }
 
 fn load(path: &Path) -> (Recording, Vec<Step>) {

@@ -9,7 +9,7 @@ fn main() -> std::io::Result<()> {
     let out = std::env::args_os()
         .nth(1)
         .map_or_else(|| root.join("corpus"), PathBuf::from);
-    let seeds = claude_agent_fuzz::seeds::seeds(&root.join("../fixtures"))?;
+    let seeds = claude_agent_fuzz::seeds::seeds(&root.join(".."))?;
     for seed in &seeds {
         let dir = out.join(seed.target);
         std::fs::create_dir_all(&dir)?;

@@ -1,4 +1,5 @@
-//! Seed inputs for every target, made from the real CLI recordings in `fixtures/`.
+//! Seed inputs for every target, made from the real CLI recordings in `core/tests/transcripts/`
+//! and the benchmark corpus `core/tests/corpus.jsonl`.
 
 use std::path::Path;
 
@@ -184,10 +185,11 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
     ]
 }
 
-/// Every seed, for every target, from the recordings under `fixtures` (the repo's `fixtures/`).
-pub fn seeds(fixtures: &Path) -> std::io::Result<Vec<Seed>> {
+/// Every seed, for every target, from the recordings and the benchmark corpus of the repo whose
+/// root is `repo`.
+pub fn seeds(repo: &Path) -> std::io::Result<Vec<Seed>> {
     let mut recordings = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(fixtures.join("transcripts"))?
+    let mut paths: Vec<_> = std::fs::read_dir(repo.join("core/tests/transcripts"))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
@@ -200,7 +202,7 @@ pub fn seeds(fixtures: &Path) -> std::io::Result<Vec<Seed>> {
             .unwrap_or_default();
         recordings.push((name, std::fs::read_to_string(&path)?));
     }
-    let corpus = std::fs::read(fixtures.join("bench/corpus.jsonl"))?;
+    let corpus = std::fs::read(repo.join("core/tests/corpus.jsonl"))?;
 
     let mut seeds = Vec::new();
     let mut add = |target, name: String, data| seeds.push(Seed { target, name, data });

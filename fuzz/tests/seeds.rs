@@ -17,7 +17,7 @@ fn root() -> &'static Path {
 }
 
 fn all_seeds() -> Vec<Seed> {
-    seeds(&root().join("../fixtures")).expect("the fixtures are readable")
+    seeds(&root().join("..")).expect("the recordings are readable")
 }
 
 fn run(target: &str, data: &[u8]) {
@@ -37,7 +37,7 @@ fn seeds_cover_every_recording_and_target() {
         assert!(n >= 10, "only {n} seeds for {target}");
     }
     let hello =
-        std::fs::read_to_string(root().join("../fixtures/transcripts/hello.jsonl")).unwrap();
+        std::fs::read_to_string(root().join("../core/tests/transcripts/hello.jsonl")).unwrap();
     let stdout = recorded_stdout(&hello);
     assert_eq!(stdout.iter().filter(|b| **b == b'\n').count(), 4);
 }
@@ -72,7 +72,7 @@ fn every_regression_input_passes_its_target() {
 #[test]
 fn encoded_ops_decode_to_themselves() {
     let mut sequences: Vec<Vec<Op>> = Vec::new();
-    for entry in std::fs::read_dir(root().join("../fixtures/transcripts")).unwrap() {
+    for entry in std::fs::read_dir(root().join("../core/tests/transcripts")).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         sequences.push(recorded_ops(&text));
     }

@@ -9,7 +9,8 @@
 //!   ([`fake_cli::FakeCli`]) driven by a [`fake_cli::Script`], and the `fake-claude` binary that runs
 //!   it over real stdin/stdout (for adapter tests that spawn a process).
 //! * [`stub_api`] — a stub of the Anthropic Messages API on `127.0.0.1` with scripted replies, for
-//!   running the **real** CLI end to end without network access.
+//!   running the **real** CLI end to end without network access; its [`stub_api::intents`] play
+//!   the model for prompts written for a real one (the SDK's examples run offline against them).
 //! * [`real_cli`] — where the pinned real CLI is installed (`scripts/install-claude-cli`) and the one
 //!   environment every end-to-end test runs it with.
 //!

@@ -16,7 +16,7 @@ const FAKE: &str = env!("CARGO_BIN_EXE_fake-claude");
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/transcripts")
+        .join("../core/tests/transcripts")
         .join(name)
 }
 

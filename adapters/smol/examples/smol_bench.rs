@@ -3,9 +3,9 @@
 //! overwrite one binary with another).
 //!
 //! ```text
-//! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=3000 \
+//! FAKECLI_CORPUS=core/tests/corpus.jsonl FAKECLI_REPEAT=3000 \
 //!   cargo run --release -p claude-agent-smol --example smol_bench -- stream path/to/fakecli
-//! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
+//! FAKECLI_CORPUS=core/tests/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
 //!   cargo run --release -p claude-agent-smol --example smol_bench -- rtt path/to/fakecli
 //! ```
 //!

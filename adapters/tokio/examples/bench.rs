@@ -1,9 +1,9 @@
 //! Throughput and round-trip benchmark against a fake CLI that replays recorded output, on tokio.
 //!
 //! ```text
-//! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=3000 \
+//! FAKECLI_CORPUS=core/tests/corpus.jsonl FAKECLI_REPEAT=3000 \
 //!   cargo run --release -p claude-agent-tokio --example bench -- stream path/to/fakecli
-//! FAKECLI_CORPUS=fixtures/bench/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
+//! FAKECLI_CORPUS=core/tests/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
 //!   cargo run --release -p claude-agent-tokio --example bench -- rtt path/to/fakecli
 //! ```
 //!

@@ -6,7 +6,7 @@
 //! the session goes on.
 
 use std::any::Any;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
@@ -40,10 +40,12 @@ impl Dispatcher {
         }
     }
 
-    /// Start the callback that answers `request`.
+    /// Start the callback that answers `request`. A callback that panics when called gives a
+    /// future that resumes the panic when polled, so that [`Running`] reports it like a panic
+    /// while it runs.
     pub(crate) fn start(&self, request: InboundRequest) -> BoxFuture<'static, Reply> {
         let started = catch_unwind(AssertUnwindSafe(|| self.dispatch(request.kind)));
-        started.unwrap_or_else(|panic| ready(Reply::error(panic_message("callback", panic))))
+        started.unwrap_or_else(|panic| Box::pin(async move { resume_unwind(panic) }))
     }
 
     fn dispatch(&self, kind: InboundKind) -> BoxFuture<'static, Reply> {
@@ -179,8 +181,13 @@ impl Running {
         self.slots.len() != before
     }
 
-    /// Poll every woken callback; each one that finished is passed to `done` with its reply.
-    pub(crate) fn poll(&mut self, cx: &mut Context<'_>, mut done: impl FnMut(InboundId, Reply)) {
+    /// Poll every woken callback; each one that finished is passed to `done` with its reply, and
+    /// whether that reply is the error its panic became.
+    pub(crate) fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut done: impl FnMut(InboundId, Reply, bool),
+    ) {
         if self.slots.is_empty() {
             return;
         }
@@ -200,16 +207,16 @@ impl Running {
             let waker = Waker::from(slot.wake.clone());
             let mut slot_cx = Context::from_waker(&waker);
             let polled = catch_unwind(AssertUnwindSafe(|| slot.future.as_mut().poll(&mut slot_cx)));
-            let reply = match polled {
+            let (reply, panicked) = match polled {
                 Ok(Poll::Pending) => {
                     i += 1;
                     continue;
                 }
-                Ok(Poll::Ready(reply)) => reply,
-                Err(panic) => Reply::error(panic_message("callback", panic)),
+                Ok(Poll::Ready(reply)) => (reply, false),
+                Err(panic) => (Reply::error(panic_message("callback", panic)), true),
             };
             let finished = self.slots.swap_remove(i);
-            done(finished.id, reply);
+            done(finished.id, reply, panicked);
         }
     }
 }

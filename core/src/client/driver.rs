@@ -26,8 +26,9 @@ use super::error::Error;
 use super::link::{Command, Item, Link, Reply};
 use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
-use super::runtime::{ChildProcess, Runtime, Signal};
+use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use super::stderr::StderrSink;
+use super::trace::{Subtype, Trace};
 use crate::control::{ControlRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::UserInput;
 use crate::session::{Event, ExitStatusInfo, RequestError, Session, Termination, Transmit};
@@ -83,6 +84,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
     pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
     pub(crate) recorder: Option<Recorder>,
+    pub(crate) trace: Trace,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
@@ -130,6 +132,7 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
     shutdown: Shutdown,
+    trace: Trace,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -173,7 +176,18 @@ where
             termination: None,
             reported: false,
             shutdown: Shutdown::No,
+            trace: parts.trace,
         }
+    }
+
+    /// The driver as the runtime's task, run in the session's span.
+    pub(crate) fn into_task(self) -> BoxFuture<'static, ()>
+    where
+        I: Send + 'static,
+        O: Send + 'static,
+        E: Send + 'static,
+    {
+        self.trace.task_span().run(self)
     }
 
     /// One pass over every source. Returns whether anything happened.
@@ -208,7 +222,10 @@ where
             ReadyStep::Wait => false,
             ReadyStep::Ask => {
                 match self.session.request(now, ControlRequest::McpStatus) {
-                    Ok(id) => wait.asked(id),
+                    Ok(id) => {
+                        wait.asked(id);
+                        self.trace.request_sent(id, Subtype::mcp_status(), now);
+                    }
                     Err(_) => self.session_ready(),
                 }
                 true
@@ -261,21 +278,21 @@ where
                     .map_err(Error::from_send);
                 let _ = reply.try_send(result);
             }
-            Command::Request(request, reply) => match self.session.request(now, request) {
-                Ok(id) => {
-                    self.pending.insert(id, reply);
+            Command::Request(request, reply) => {
+                let subtype = Subtype::of(&request);
+                match self.session.request(now, request) {
+                    Ok(id) => {
+                        self.trace.request_sent(id, subtype, now);
+                        self.pending.insert(id, reply);
+                    }
+                    Err(RequestError::TooManyPending(pending)) => {
+                        let _ = reply.try_send(Err(Error::TooManyPendingRequests { pending }));
+                    }
+                    Err(_) => {
+                        let _ = reply.try_send(Err(Error::Closed));
+                    }
                 }
-                Err(RequestError::TooManyPending(n)) => {
-                    let message = format!("{n} control requests are already pending");
-                    let _ = reply.try_send(Err(Error::ControlRefused {
-                        message,
-                        code: None,
-                    }));
-                }
-                Err(_) => {
-                    let _ = reply.try_send(Err(Error::Closed));
-                }
-            },
+            }
             Command::EndInput => self.session.end_input(now),
             Command::Close => self.begin_shutdown(now, true),
         }
@@ -307,9 +324,11 @@ where
 
     fn poll_callbacks(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let session = &mut self.session;
+        let trace = &mut self.trace;
         let mut progress = false;
-        self.running.poll(cx, |id, reply| {
+        self.running.poll(cx, |id, reply, panicked| {
             progress = true;
+            trace.answer(id, &reply, panicked, now);
             // The CLI may have cancelled it meanwhile, or stdin may be closed: nothing to do then.
             let _ = session.respond(now, id, reply);
         });
@@ -344,6 +363,7 @@ where
             match event {
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
+                    self.trace.message(&message);
                     if let Some(item) = self.link.push(cx, Ok(message)) {
                         self.stalled = Some(item);
                         return progress;
@@ -357,21 +377,28 @@ where
     fn handle_event(&mut self, event: Event, now: Instant) {
         match event {
             Event::Message(message) => self.stalled = Some(Ok(message)),
-            Event::LineError(error) => self.stalled = Some(Err(Error::Protocol(error))),
+            Event::LineError(error) => {
+                self.trace.line_error(&error);
+                self.stalled = Some(Err(Error::Protocol(error)));
+            }
             Event::Inbound(request) => {
+                self.trace.cli_request(&request, now);
                 let id = request.id;
                 let future = self.dispatcher.start(*request);
                 self.running.push(id, future);
             }
             Event::Cancelled(id) => {
-                self.running.cancel(id);
+                let running = self.running.cancel(id);
+                self.trace.withdrawn(id, running);
             }
             Event::RequestDone { id, outcome } if id == self.session.initialize_id() => {
+                self.trace.request_done(id, &outcome, now);
                 self.initialized(outcome, now);
             }
             Event::RequestDone { id, outcome }
                 if self.ready.as_ref().is_some_and(|wait| wait.is_question(id)) =>
             {
+                self.trace.request_done(id, &outcome, now);
                 if self
                     .ready
                     .as_mut()
@@ -381,6 +408,7 @@ where
                 }
             }
             Event::RequestDone { id, outcome } => {
+                self.trace.request_done(id, &outcome, now);
                 if let Some(reply) = self.pending.remove(&id) {
                     let _ = reply.try_send(outcome.map_err(Error::from_failure));
                 }
@@ -571,6 +599,7 @@ where
                 signal: None,
             },
         };
+        self.trace.exit(&status);
         self.exit = Some(status);
         self.exit_seen.get_or_insert(now);
         self.session.handle_exit(now, status);
@@ -615,12 +644,16 @@ where
         }
         match self.shutdown {
             Shutdown::Closing(at) if self.exit.is_none() && now >= at => {
-                let _ = self.child.signal(Signal::Terminate);
+                let sent = self.child.signal(Signal::Terminate);
+                let reason = "the CLI did not exit after its stdin closed";
+                self.trace.signal(Signal::Terminate, reason, &sent);
                 self.shutdown = Shutdown::Terminating(now + TERM_GRACE);
                 progress = true;
             }
             Shutdown::Terminating(at) if self.exit.is_none() && now >= at => {
-                let _ = self.child.signal(Signal::Kill);
+                let sent = self.child.signal(Signal::Kill);
+                let reason = "the CLI did not exit after SIGTERM";
+                self.trace.signal(Signal::Kill, reason, &sent);
                 self.shutdown = Shutdown::Killed;
                 progress = true;
             }
@@ -791,7 +824,9 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
             // task was cancelled): kill it and everything it started; the adapter's child
             // handle reaps it.
-            let _ = self.child.signal(Signal::Kill);
+            let sent = self.child.signal(Signal::Kill);
+            let reason = "the session was dropped before the CLI exited";
+            self.trace.signal(Signal::Kill, reason, &sent);
         }
     }
 }

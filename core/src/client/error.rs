@@ -11,8 +11,28 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 
 /// Everything that can go wrong in [`super::query_with`] and [`super::Client`].
 ///
-/// [`Error::Protocol`] is recoverable: it comes as one item of the message stream and the stream
-/// goes on. The others end what they are reported from.
+/// [`Error::Protocol`] and a failed write of [`Error::Record`] are recoverable: they come as one
+/// item of the message stream, and the stream goes on. [`Error::ControlTimeout`],
+/// [`Error::ControlRefused`], [`Error::Response`] and [`Error::TooManyPendingRequests`] fail only
+/// the control call that returns them. The others end the session they are reported from.
+///
+/// | Error | What happened | What to do |
+/// |---|---|---|
+/// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, `PATH` or the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
+/// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
+/// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
+/// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
+/// | [`Record`](Error::Record) | the `record_to` file cannot be opened (no session) or written (recording stops) | fix the path or its permissions |
+/// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
+/// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error) and exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error_status`; raise `max_turns`/`max_budget_usd`, check the API key |
+/// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
+/// | [`ControlRefused`](Error::ControlRefused) | the CLI answered a control call with an error (an unknown model, no such MCP server, a call the CLI does not support) | read its message; the session goes on |
+/// | [`Response`](Error::Response) | a control answer did not have the shape this SDK expects | the CLI's version is not one this SDK supports (`claude --version`) |
+/// | [`Protocol`](Error::Protocol) | one stdout line could not be used (not JSON, a field that did not fit, too long) | nothing is lost: a valid JSON line still comes as `Message::Unknown`; report it if it repeats |
+/// | [`InputEnded`](Error::InputEnded) | `send` after input ended (a one-turn prompt, or `end_input`) | use a `Client` or `Prompt::stream` for more turns |
+/// | [`Closed`](Error::Closed) | the session is over (closed, or the CLI exited) | start a new session, with `resume` to continue the conversation |
+/// | [`TooManyPendingRequests`](Error::TooManyPendingRequests) | 256 control calls were already waiting | wait for some to finish |
+/// | [`Options`](Error::Options) | options that contradict each other or cannot be passed to the CLI | its message names the option to change ([`OptionsError`]) |
 ///
 /// ```
 /// # use claude_agent_core::client::Error;
@@ -55,7 +75,11 @@ pub enum Error {
         source: io::Error,
     },
     /// The CLI was found but could not be started.
-    #[error("could not start the Claude Code CLI at {}: {source}", program.display())]
+    #[error(
+        "could not start the Claude Code CLI at {}: {source}; check that it is an executable \
+         `claude` (or point `cli_path` / `CLAUDE_AGENT_CLI_PATH` at one)",
+        program.display()
+    )]
     Spawn {
         /// What was started.
         program: PathBuf,
@@ -63,11 +87,15 @@ pub enum Error {
         source: io::Error,
     },
     /// The transport set with `Options::transport` could not open a connection.
-    #[error("the transport could not connect to the Claude Code CLI: {0}")]
+    #[error("the transport given to `Options::transport` could not connect: {0}")]
     Connect(#[source] io::Error),
     /// The file of `Options::record_to` could not be opened (the session did not start) or
     /// written (recording stopped; this came as one item of the stream, which goes on).
-    #[error("could not record the session to {}: {source}", path.display())]
+    #[error(
+        "could not record the session to {}: {source}; check that its directory exists and is \
+         writable, or drop `record_to`",
+        path.display()
+    )]
     Record {
         /// The recording file.
         path: PathBuf,
@@ -88,7 +116,10 @@ pub enum Error {
     Result(Box<ResultError>),
     /// A control request got no answer in time. If the CLI answers it later, that answer is
     /// dropped: the session goes on, and no error item comes of it.
-    #[error("the CLI did not answer the control request within {0:?}")]
+    #[error(
+        "the CLI did not answer the control request within {0:?}; the session goes on: retry, or \
+         allow more time with `Options::control_timeout`"
+    )]
     ControlTimeout(Duration),
     /// The CLI answered a control request with an error.
     #[error("the CLI refused the control request: {message}")]
@@ -99,17 +130,36 @@ pub enum Error {
         code: Option<String>,
     },
     /// A control response came, but its body did not have the expected shape.
-    #[error("unexpected control response body: {0}")]
+    #[error(
+        "the CLI's answer to a control request has an unexpected shape ({0}); the CLI may be of \
+         a version this SDK does not support (see `claude --version`)"
+    )]
     Response(#[source] serde_json::Error),
     /// A stdout line could not be used. Recoverable: the stream goes on.
     #[error(transparent)]
     Protocol(LineError),
     /// User input has already ended (the prompt was a single turn, or input was ended).
-    #[error("user input has already ended")]
+    #[error(
+        "user input has already ended (the prompt was a single turn, or `end_input` was called); \
+         to send more turns, use a `Client` or a streamed prompt (`Prompt::stream`)"
+    )]
     InputEnded,
     /// The session is over (closed, or the CLI is gone).
-    #[error("the session is closed")]
+    #[error(
+        "the session is closed (closed by the application, or the CLI has exited); start a new \
+         session, with `resume` to continue its conversation"
+    )]
     Closed,
+    /// Too many control requests are waiting for the CLI's answer at once; this one was not
+    /// sent. The limit is the session's (256 by default).
+    #[error(
+        "{pending} control requests are already waiting for the CLI's answer, so this one was not \
+         sent; wait for some of them to finish"
+    )]
+    TooManyPendingRequests {
+        /// How many were waiting.
+        pending: usize,
+    },
     /// The options are invalid.
     #[error(transparent)]
     Options(#[from] OptionsError),
@@ -141,7 +191,7 @@ fn display_paths(paths: &[PathBuf]) -> String {
 fn stderr_suffix(tail: &str) -> String {
     let tail = tail.trim_end();
     if tail.is_empty() {
-        String::new()
+        "; it wrote nothing on stderr".to_string()
     } else {
         format!("; stderr: {tail}")
     }

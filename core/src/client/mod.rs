@@ -54,6 +54,7 @@ mod runtime;
 mod sdk_mcp;
 mod spawn;
 mod stderr;
+mod trace;
 pub(crate) mod transport;
 
 pub use client::{Client, Messages};

@@ -15,6 +15,7 @@ use super::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use super::prompt::PromptKind;
 use super::recorder::Recorder;
 use super::runtime::{ChildProcess, Runtime};
+use super::trace::Trace;
 use crate::message::UserInput;
 use crate::options::Options;
 use crate::session::{InputMode, Session, SessionConfig};
@@ -55,6 +56,7 @@ pub(crate) fn spawn_session<R: Runtime>(
         let spec = options.launch_spec(program)?;
         let connection = transport.0.connect(&spec).map_err(Error::Connect)?;
         let (child, stdin, stdout, stderr) = connection.into_parts();
+        let trace = Trace::start(&spec, &child, true, options);
         let endpoints = Endpoints {
             child,
             stdin,
@@ -62,7 +64,7 @@ pub(crate) fn spawn_session<R: Runtime>(
             stderr,
         };
         return Ok(start_driver(
-            runtime, options, config, endpoints, start, recorder,
+            runtime, options, config, endpoints, start, recorder, trace,
         ));
     }
     let program = super::discovery::find_cli(options.get_cli_path())?;
@@ -70,6 +72,7 @@ pub(crate) fn spawn_session<R: Runtime>(
     let child = runtime
         .spawn_child(&spec)
         .map_err(|source| spawn_error(program, spec.cwd.as_deref(), source))?;
+    let trace = Trace::start(&spec, &child.child, false, options);
     let endpoints = Endpoints {
         child: child.child,
         stdin: child.stdin,
@@ -77,7 +80,7 @@ pub(crate) fn spawn_session<R: Runtime>(
         stderr: Some(child.stderr),
     };
     Ok(start_driver(
-        runtime, options, config, endpoints, start, recorder,
+        runtime, options, config, endpoints, start, recorder, trace,
     ))
 }
 
@@ -108,6 +111,7 @@ fn start_driver<R, C, I, O, E>(
     endpoints: Endpoints<C, I, O, E>,
     start: Start,
     recorder: Option<Recorder>,
+    mut trace: Trace,
 ) -> Arc<Shared>
 where
     R: Runtime,
@@ -118,6 +122,7 @@ where
 {
     let now = runtime.now();
     let mut session = Session::new(config, now);
+    trace.initialize_sent(session.initialize_id(), now);
     let (input, init_reply) = match start {
         Start::Prompt(PromptKind::Text(text)) => {
             // A fresh session always takes its first message.
@@ -154,7 +159,8 @@ where
         input,
         init_reply,
         recorder,
+        trace,
     });
-    runtime.spawn_task(Box::pin(driver));
+    runtime.spawn_task(driver.into_task());
     shared
 }

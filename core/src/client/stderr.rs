@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::handlers::StderrFn;
+use super::trace;
 
 /// Bytes of stderr kept for [`super::Error::Process`].
 pub(crate) const TAIL_BYTES: usize = 8 * 1024;
@@ -36,7 +37,7 @@ impl StderrSink {
         } else {
             self.tail.extend(chunk);
         }
-        if self.callback.is_none() {
+        if self.callback.is_none() && !trace::stderr_wanted() {
             return;
         }
         let mut rest = chunk;
@@ -57,14 +58,14 @@ impl StderrSink {
     }
 
     fn flush_line(&mut self) {
-        let Some(callback) = &self.callback else {
-            return;
-        };
         let text = String::from_utf8_lossy(&self.partial);
         let line = text.trim_end();
         if !line.is_empty() {
-            // A panicking stderr callback must not take the session down; the line is dropped.
-            let _ = catch_unwind(AssertUnwindSafe(|| callback(line)));
+            trace::stderr_line(line);
+            if let Some(callback) = &self.callback {
+                // A panicking stderr callback must not take the session down; the line is dropped.
+                let _ = catch_unwind(AssertUnwindSafe(|| callback(line)));
+            }
         }
         self.partial.clear();
     }

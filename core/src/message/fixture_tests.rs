@@ -1,4 +1,4 @@
-//! Every real CLI line of `fixtures/` parses to its typed variant, keeps its raw text, and the user
+//! Every real CLI line of `tests/transcripts/` and the benchmark corpus parses to its typed variant, keeps its raw text, and the user
 //! messages we write match the recorded ones.
 
 use super::*;
@@ -19,7 +19,7 @@ struct Recorded<'a> {
 }
 
 fn fixture(path: &str) -> String {
-    let full = format!("{}/../fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
 }
 
@@ -39,7 +39,7 @@ const TRANSCRIPTS: [&str; 9] = [
 fn recorded(dir: &str) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     for name in TRANSCRIPTS {
-        for line in fixture(&format!("transcripts/{name}.jsonl")).lines() {
+        for line in fixture(&format!("tests/transcripts/{name}.jsonl")).lines() {
             let rec: Recorded<'_> = serde_json::from_str(line).unwrap();
             if rec.dir == dir {
                 out.push((name, rec.msg.get().to_owned()));
@@ -98,7 +98,7 @@ fn every_transcript_out_line_is_typed_and_kept_exactly() {
 
 #[test]
 fn every_corpus_line_is_typed_and_kept_exactly() {
-    let text = fixture("bench/corpus.jsonl");
+    let text = fixture("tests/corpus.jsonl");
     let mut n = 0;
     for line in text.lines() {
         check_typed(line).expect("no control frames in the corpus");
@@ -109,7 +109,7 @@ fn every_corpus_line_is_typed_and_kept_exactly() {
 
 #[test]
 fn debug_output_shows_the_text_of_fields_kept_as_positions() {
-    for line in fixture("bench/corpus.jsonl").lines() {
+    for line in fixture("tests/corpus.jsonl").lines() {
         let msg = parse(line);
         let shown = format!("{msg:?}");
         assert!(
@@ -121,7 +121,7 @@ fn debug_output_shows_the_text_of_fields_kept_as_positions() {
         assert!(shown.contains(&session_id), "no {session_id} in {shown}");
     }
     // A message struct printed on its own does the same.
-    let corpus = fixture("bench/corpus.jsonl");
+    let corpus = fixture("tests/corpus.jsonl");
     let line = corpus
         .lines()
         .find(|l| l.starts_with(r#"{"type":"assistant""#))

@@ -389,6 +389,20 @@ mod tests {
     }
 
     #[test]
+    fn the_result_schema_goes_without_its_meta_schema_tag() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {"city": {"type": "string"}}
+        });
+        let argv = tail(Options::new().json_schema(schema));
+        assert_eq!(
+            argv,
+            [r#"--json-schema={"properties":{"city":{"type":"string"}},"type":"object"}"#]
+        );
+    }
+
+    #[test]
     fn defaults() {
         let spec = spec(&Options::new());
         assert_eq!(spec.program, PathBuf::from("claude"));

@@ -291,6 +291,12 @@ impl Options {
         &self.sdk_mcp_servers
     }
 
+    /// The rules given to [`Options::allowed_tools`], in order.
+    #[cfg(feature = "tracing")]
+    pub(crate) fn allowed_tool_rules(&self) -> &[String] {
+        &self.allowed_tools
+    }
+
     /// The CLI executable set with [`Options::cli_path`], if any.
     pub fn get_cli_path(&self) -> Option<&Path> {
         self.cli_path.as_deref()

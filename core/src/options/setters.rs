@@ -617,21 +617,34 @@ impl Options {
 
     /// The shape of the final result (`--json-schema=…` and initialize `jsonSchema`).
     ///
+    /// A schema's top-level `$schema` key is dropped: the CLI validates with a draft of its own
+    /// and refuses a schema that names another one, such as the draft 2020-12 that `schemars`
+    /// writes.
+    ///
     /// ```
     /// use claude_agent_core::options::{Options, OutputFormat};
     ///
     /// let options = Options::new().output_format(OutputFormat::JsonSchema(serde_json::json!({
+    ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
     ///     "type": "object",
     ///     "properties": {"answer": {"type": "integer"}},
     ///     "required": ["answer"]
     /// })));
     /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.iter().any(|a| a.starts_with("--json-schema=") && a.contains(r#""required":["answer"]"#)));
+    /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
+    /// assert!(schema.contains(r#""required":["answer"]"#) && !schema.contains("$schema"));
     /// // The turn's `ResultMessage::structured_output` then holds e.g. `{"answer":4}`.
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn output_format(mut self, format: OutputFormat) -> Self {
-        self.output_format = Some(format);
+        self.output_format = Some(match format {
+            OutputFormat::JsonSchema(mut schema) => {
+                if let Some(object) = schema.as_object_mut() {
+                    object.remove("$schema");
+                }
+                OutputFormat::JsonSchema(schema)
+            }
+        });
         self
     }
 

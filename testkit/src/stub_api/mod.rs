@@ -11,6 +11,10 @@
 //! * a **main-conversation** request → the next queued reply ([`StubApi::push_reply`]), else the
 //!   first matching [`Rule`], else `echo: <last user text>`.
 //!
+//! Two rule sets are ready-made: the [`conventions`] the project's recordings were made with
+//! (`BASH:<cmd>`, `TOOL:<name>:<json>`), and the [`intents`], which understand prompts written
+//! for a real model (the SDK's examples run against them).
+//!
 //! ```
 //! use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 //! let stub = StubApi::start();
@@ -20,11 +24,13 @@
 //! ```
 
 mod http;
+mod intents;
 mod recorded;
 mod render;
 mod reply;
 mod rule;
 
+pub use intents::intents;
 pub use recorded::RecordedRequest;
 pub use reply::Reply;
 pub use rule::{conventions, Rule, RuleBuilder};
@@ -166,6 +172,25 @@ impl StubApi {
     pub fn start_with_conventions() -> Self {
         let stub = Self::start();
         for rule in conventions() {
+            stub.add_rule(rule);
+        }
+        stub
+    }
+
+    /// Starts a stub with the [`intents`] rule set: it plays the model's part for natural
+    /// prompts ("Run `echo hi` in the shell", "Use the calculator: what is 2 + 3?", "Ask the
+    /// reviewer agent to…") with the tools the CLI offers, so hooks, permission prompts,
+    /// in-process tools, subagents and structured output run for real. The `stub-api` binary
+    /// serves this.
+    ///
+    /// ```
+    /// use claude_agent_testkit::stub_api::StubApi;
+    /// let stub = StubApi::start_with_intents();
+    /// assert!(stub.base_url().starts_with("http://127.0.0.1:"));
+    /// ```
+    pub fn start_with_intents() -> Self {
+        let stub = Self::start();
+        for rule in intents() {
             stub.add_rule(rule);
         }
         stub

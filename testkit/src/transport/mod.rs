@@ -130,30 +130,44 @@ impl FakeTransport {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_core::permission::PermissionResult;
     /// use claude_agent_testkit::{runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
-    /// // The app, as it was when this session was recorded against the real CLI (`Options::record_to`).
+    /// // The app, as it was when the session was recorded (`Options::record_to`).
     /// fn app() -> Options {
-    ///     Options::new()
-    ///         .on_hook(Some("Bash"), |_input: PreToolUseInput, _ctx| async { HookOutput::proceed() })
-    ///         .can_use_tool(|request, _ctx| async move {
-    ///             match request.tool_name.as_str() {
-    ///                 "Bash" => PermissionResult::deny("this app does not run commands"),
-    ///                 _ => PermissionResult::allow(),
-    ///             }
-    ///         })
+    ///     Options::new().can_use_tool(|request, _ctx| async move {
+    ///         match request.tool_name.as_str() {
+    ///             "Bash" => PermissionResult::deny("this app does not run commands"),
+    ///             _ => PermissionResult::allow(),
+    ///         }
+    ///     })
     /// }
     ///
-    /// let fake = FakeTransport::replay(include_str!("../../tests/recordings/permission_and_hook.jsonl")).unwrap();
+    /// // The recording (shortened): what the app wrote, and what the CLI printed.
+    /// let recording = [
+    ///     r#"{"dir":"in","msg":{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize","hooks":null,"systemPrompt":[""]}}}"#,
+    ///     r#"{"dir":"in","msg":{"type":"user","message":{"role":"user","content":"BASH:ls"},"parent_tool_use_id":null,"session_id":""}}"#,
+    ///     r#"{"dir":"out","msg":{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}}"#,
+    ///     r#"{"dir":"out","msg":{"type":"control_request","request_id":"0f340601-0e16-4764-92e4-fc1465c611a6","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}}"#,
+    ///     r#"{"dir":"in","msg":{"type":"control_response","response":{"subtype":"success","request_id":"0f340601-0e16-4764-92e4-fc1465c611a6","response":{"behavior":"deny","message":"this app does not run commands"}}}}"#,
+    ///     r#"{"dir":"out","msg":{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"done: this app does not run commands","session_id":"s"}}"#,
+    /// ]
+    /// .join("\n");
+    ///
+    /// let fake = FakeTransport::replay(&recording).unwrap();
     /// let runtime = TestRuntime::new();
     /// let options = app().transport(fake.clone());
-    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "BASH:touch never-made && ls", options).collect());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "BASH:ls", options).collect());
     /// assert!(items.iter().all(Result::is_ok));
     /// fake.verify().unwrap_or_else(|mismatch| panic!("the app changed what it writes: {mismatch}"));
+    ///
+    /// // An app that now allows the command is caught:
+    /// let fake = FakeTransport::replay(&recording).unwrap();
+    /// let allowing = Options::new().can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    /// let _ = runtime.block_on(query_with(runtime.clone(), "BASH:ls", allowing.transport(fake.clone())).collect::<Vec<_>>());
+    /// assert!(fake.verify().is_err());
     /// ```
     pub fn verify(&self) -> Result<(), ReplayMismatch> {
         let inner = self.lock();

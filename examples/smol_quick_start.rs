@@ -1,14 +1,15 @@
-//! Quick start: ask one question, print Claude's reply and what it cost.
+//! Quick start on smol: ask one question, print Claude's reply and what it cost. Nothing here
+//! needs tokio: `smol::block_on` runs the app and the session runs on smol's executor.
 //!
-//! Run: `cargo run -p claude-agent-tokio --example quick_start` (needs the `claude` CLI and an API key).
+//! Run: `cargo run --example smol_quick_start` (needs the `claude` CLI and an API key), or
+//! offline with the real CLI and a stub model: `scripts/quick-start smol_quick_start`.
 
-use claude_agent_tokio::message::ContentBlock;
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_smol::message::ContentBlock;
+use claude_agent_smol::{query, Message, Options, StreamExt};
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
     // Errors say what to do (e.g. how to install the CLI): print them as text, not as Debug.
-    match ask().await {
+    match smol::block_on(ask()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
@@ -17,7 +18,7 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-async fn ask() -> Result<(), claude_agent_tokio::Error> {
+async fn ask() -> Result<(), claude_agent_smol::Error> {
     let mut messages = query(
         "What is 2 + 2? Answer in one short sentence.",
         Options::new().max_turns(1),

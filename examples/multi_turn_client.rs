@@ -1,4 +1,8 @@
-//! A long-lived `Client`: several turns in one session, reading each answer up to its `result`.
+//! A long-lived `Client`: one session, several turns, each answer read up to its `result`. The
+//! second question only makes sense because the session remembers the first.
+//!
+//! Run: `cargo run --example multi_turn_client` (needs the `claude` CLI and an API key), or
+//! offline with the real CLI and a stub model: `scripts/quick-start multi_turn_client`.
 
 use claude_agent_tokio::{Client, Message, Options, StreamExt};
 
@@ -7,19 +11,20 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
     let client = Client::connect(Options::new()).await?;
     if let Some(info) = client.server_info() {
         println!(
-            "CLI {} with {} slash commands",
+            "connected to Claude Code {} ({} slash commands)",
             info.claude_code_version.as_deref().unwrap_or("?"),
             info.commands.len()
         );
     }
 
-    for question in ["Pick a random animal.", "What sound does it make?"] {
+    for question in ["Pick a random animal.", "Which animal did you pick?"] {
         println!("> {question}");
         client.send(question).await?;
         let mut turn = client.receive_response();
         while let Some(message) = turn.next().await {
             if let Message::Result(result) = message? {
-                println!("{}", result.result.unwrap_or_default());
+                let answer = result.result.as_deref().unwrap_or_default();
+                println!("[session {}] {answer}", result.session_id());
             }
         }
     }

@@ -1,6 +1,10 @@
-//! An in-process MCP server with typed tools: the JSON Schema comes from the argument type
-//! (`schemars`), the arguments are deserialized for you, and a returned `Err` becomes a tool
-//! error the model sees.
+//! In-process tools: an MCP server that lives in your program. Each tool is an async closure
+//! with typed arguments — the JSON Schema the model sees comes from the argument type
+//! (`schemars`), the arguments arrive deserialized, and an `Err` becomes a tool error the model
+//! reads.
+//!
+//! Run: `cargo run --example mcp_calculator` (needs the `claude` CLI and an API key), or offline
+//! with the real CLI and a stub model: `scripts/quick-start mcp_calculator`.
 
 use claude_agent_tokio::mcp::ToolResult;
 use claude_agent_tokio::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
@@ -20,7 +24,9 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
             "add",
             "Add two numbers",
             |args: Operands| async move {
-                Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
+                let sum = args.a + args.b;
+                println!("tool add({}, {}) = {sum}", args.a, args.b);
+                Ok::<_, String>(ToolResult::text(sum.to_string()))
             },
         ))
         .tool(typed_tool(
@@ -28,18 +34,22 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
             "Divide a by b",
             |args: Operands| async move {
                 if args.b == 0.0 {
+                    println!("tool divide({}, 0): refused", args.a);
                     return Err("division by zero".to_owned());
                 }
-                Ok(ToolResult::text((args.a / args.b).to_string()))
+                let quotient = args.a / args.b;
+                println!("tool divide({}, {}) = {quotient}", args.a, args.b);
+                Ok(ToolResult::text(quotient.to_string()))
             },
         ));
+    // The model sees the tools as mcp__<server>__<tool>; these run without asking.
     let options = Options::new()
         .sdk_mcp_server(calculator)
         .allowed_tools(["mcp__calc__add", "mcp__calc__divide"]);
     let mut messages = query("Use the calculator: what is (12 + 30) / 7?", options);
     while let Some(message) = messages.next().await {
         if let Message::Result(result) = message? {
-            println!("{}", result.result.unwrap_or_default());
+            println!("Claude: {}", result.result.unwrap_or_default());
         }
     }
     Ok(())

@@ -1,0 +1,472 @@
+//! `Client`: a long-lived session, each call blocking the calling thread.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use claude_agent_core::client::Error;
+use claude_agent_core::control::{
+    ContextUsage, ControlRequest, InitializeResponse, InterruptReceipt, McpSetServersResult,
+    McpStatus, ResponseBody, RewindFilesResult,
+};
+use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::PermissionMode;
+use claude_agent_smol::runtime::SmolRuntime;
+use serde::Serialize;
+
+use crate::executor::{self, next_within, wait};
+use crate::TimedOut;
+
+/// A connected CLI session for many turns: send user messages, read the replies, and steer the
+/// session with control requests. Every method blocks the calling thread until it has its answer.
+///
+/// Cheap to clone, `Send` and `Sync`: clones drive the same session from any thread, so one thread
+/// can [`interrupt`](Client::interrupt) a turn while another reads it. A callback gets one through
+/// its context ([`PermissionContext::client`](crate::PermissionContext::client), …) and may call
+/// it there: callbacks run on threads of their own, not on the thread that drives sessions.
+///
+/// The CLI is shut down by [`Client::close`], or in the background when the last clone (and every
+/// [`Messages`] made from one) is dropped: stdin is closed, then `SIGTERM` after 2 s, then
+/// `SIGKILL` after 5 s more.
+///
+/// Messages wait in a bounded queue until read: a client whose messages nobody reads stops
+/// reading the CLI, and with it the answers to control requests. Keep reading
+/// ([`Client::receive_response`]) while another thread waits on a control request.
+///
+/// ```no_run
+/// use claude_agent_blocking::{Client, Message, Options};
+///
+/// let client = Client::connect(Options::new())?;
+/// for question in ["Pick a number.", "Double it."] {
+///     client.send(question)?;
+///     for message in client.receive_response() {
+///         if let Message::Result(result) = message? {
+///             println!("{}", result.result.unwrap_or_default());
+///         }
+///     }
+/// }
+/// client.close();
+/// # Ok::<(), claude_agent_blocking::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    handle: Handle,
+}
+
+/// The async client behind a [`Client`]: one that was connected (or taken from a query), or one
+/// a callback's context handed out.
+#[derive(Clone)]
+enum Handle {
+    Started(claude_agent_core::client::Client<SmolRuntime>),
+    Callback(claude_agent_core::client::Client),
+}
+
+/// `$body` with `$client` bound to the async client, whichever kind it is.
+macro_rules! with_client {
+    ($self:ident, |$client:ident| $body:expr) => {
+        match &$self.handle {
+            Handle::Started($client) => $body,
+            Handle::Callback($client) => $body,
+        }
+    };
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client").finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// Start the CLI and wait until it has answered `initialize` and connected the options'
+    /// in-process MCP servers (at most 5 s for those), so that [`Client::mcp_status`] lists them
+    /// at once.
+    ///
+    /// A CLI that is not found, or that exits before answering (a bad flag, a crash), is an error
+    /// saying why: [`Error::CliNotFound`] with the places searched and how to install it,
+    /// [`Error::Process`] with the CLI's stderr.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::{Client, Options};
+    ///
+    /// let client = Client::connect(Options::new().model("claude-sonnet-4-5"))?;
+    /// # drop(client);
+    /// # Ok::<(), claude_agent_blocking::Error>(())
+    /// ```
+    pub fn connect(options: Options) -> Result<Client, Error> {
+        let connect = claude_agent_core::client::Client::connect_with(executor::runtime(), options);
+        wait(connect).map(Client::started)
+    }
+
+    pub(crate) fn started(client: claude_agent_core::client::Client<SmolRuntime>) -> Client {
+        Client {
+            handle: Handle::Started(client),
+        }
+    }
+
+    pub(crate) fn from_callback(client: claude_agent_core::client::Client) -> Client {
+        Client {
+            handle: Handle::Callback(client),
+        }
+    }
+
+    /// Send a user message (a `&str`, a `String` or a [`UserInput`]) and return the uuid it went
+    /// out with: the message's own ([`UserInput::with_uuid`]), or else a new random one. It is
+    /// the id [`Client::rewind_files`] takes. Read the reply with [`Client::receive_response`].
+    ///
+    /// ```no_run
+    /// # use claude_agent_blocking::{Client, UserInput};
+    /// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let uuid = client.send("Rename `foo` to `bar` everywhere.")?;
+    /// assert_eq!(uuid.len(), 36);
+    /// let mine = client.send(UserInput::text("Now tidy up.").with_uuid("tidy-up-1"))?;
+    /// assert_eq!(mine, "tidy-up-1");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn send(&self, message: impl Into<UserInput>) -> Result<String, Error> {
+        let message = message.into();
+        with_client!(self, |client| wait(client.send(message)))
+    }
+
+    /// No more user messages: the CLI's stdin is closed once the current run has ended, and the
+    /// CLI then exits by itself. Read the remaining messages to see the end.
+    ///
+    /// ```no_run
+    /// # use claude_agent_blocking::Client;
+    /// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.send("Write the release notes.")?;
+    /// client.end_input()?;
+    /// for message in client.receive_messages() {
+    ///     println!("{:?}", message?);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn end_input(&self) -> Result<(), Error> {
+        with_client!(self, |client| wait(client.end_input()))
+    }
+
+    /// Every message from now on, until the CLI's stdout ends.
+    ///
+    /// ```no_run
+    /// # use claude_agent_blocking::{Client, Message};
+    /// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let reader = client.clone();
+    /// std::thread::spawn(move || {
+    ///     for message in reader.receive_messages() {
+    ///         match message {
+    ///             Ok(Message::Result(result)) => println!("{:?}", result.result),
+    ///             Ok(_) => {}
+    ///             Err(error) => eprintln!("{error}"),
+    ///         }
+    ///     }
+    /// });
+    /// client.send("First.")?;
+    /// client.send("Second.")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn receive_messages(&self) -> Messages {
+        Messages::new(with_client!(self, |client| client.receive_messages()))
+    }
+
+    /// Messages up to and including the next `result` (the end of the current turn).
+    ///
+    /// ```no_run
+    /// # use claude_agent_blocking::{Client, Message};
+    /// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.send("What is 2 + 2?")?;
+    /// for message in client.receive_response() {
+    ///     if let Message::Result(result) = message? {
+    ///         println!("{}", result.result.unwrap_or_default());
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn receive_response(&self) -> Messages {
+        Messages::new(with_client!(self, |client| client.receive_response()))
+    }
+
+    /// Stop the current turn. The CLI then ends the turn with an error `result`. Call it from any
+    /// thread, e.g. while another one reads [`Client::receive_response`].
+    ///
+    /// ```no_run
+    /// # use claude_agent_blocking::Client;
+    /// # use std::time::Duration;
+    /// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.send("Count to a million, slowly.")?;
+    /// let stopper = client.clone();
+    /// std::thread::spawn(move || {
+    ///     std::thread::sleep(Duration::from_secs(10));
+    ///     stopper.interrupt()
+    /// });
+    /// for message in client.receive_response() {
+    ///     println!("{:?}", message?);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn interrupt(&self) -> Result<InterruptReceipt, Error> {
+        with_client!(self, |client| wait(client.interrupt()))
+    }
+
+    /// Use another model from the next turn on; `None` goes back to the default.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.set_model(Some("claude-opus-4-1"))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_model(&self, model: Option<&str>) -> Result<(), Error> {
+        with_client!(self, |client| wait(client.set_model(model)))
+    }
+
+    /// Change the permission mode.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::permission::PermissionMode;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.set_permission_mode(PermissionMode::AcceptEdits)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), Error> {
+        with_client!(self, |client| wait(client.set_permission_mode(mode)))
+    }
+
+    /// Change the extended-thinking budget; `None` clears it.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.set_max_thinking_tokens(Some(8_000))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_max_thinking_tokens(&self, tokens: Option<u64>) -> Result<(), Error> {
+        with_client!(self, |client| wait(client.set_max_thinking_tokens(tokens)))
+    }
+
+    /// Undo file changes made after the user message `user_message_id` (needs
+    /// `Options::enable_file_checkpointing`); with `dry_run`, only report what would change. The
+    /// id is the uuid [`Client::send`] returned for that message.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::{Client, Options};
+    ///
+    /// let client = Client::connect(Options::new().enable_file_checkpointing(true))?;
+    /// let uuid = client.send("Add a CHANGELOG.md.")?;
+    /// for message in client.receive_response() {
+    ///     message?;
+    /// }
+    /// if client.rewind_files(&uuid, true)?.can_rewind {
+    ///     client.rewind_files(&uuid, false)?;
+    /// }
+    /// # Ok::<(), claude_agent_blocking::Error>(())
+    /// ```
+    pub fn rewind_files(
+        &self,
+        user_message_id: impl Into<String>,
+        dry_run: bool,
+    ) -> Result<RewindFilesResult, Error> {
+        let id = user_message_id.into();
+        with_client!(self, |client| wait(client.rewind_files(id, dry_run)))
+    }
+
+    /// The state of every MCP server.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// for server in client.mcp_status()?.mcp_servers {
+    ///     println!("{}: {}", server.name, server.status);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn mcp_status(&self) -> Result<McpStatus, Error> {
+        with_client!(self, |client| wait(client.mcp_status()))
+    }
+
+    /// Reconnect the MCP server `name`.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.reconnect_mcp_server("github")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn reconnect_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
+        let name = name.into();
+        with_client!(self, |client| wait(client.reconnect_mcp_server(name)))
+    }
+
+    /// Enable or disable the MCP server `name`.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.toggle_mcp_server("github", false)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn toggle_mcp_server(&self, name: impl Into<String>, enabled: bool) -> Result<(), Error> {
+        let name = name.into();
+        with_client!(self, |client| wait(client.toggle_mcp_server(name, enabled)))
+    }
+
+    /// Replace the dynamically added MCP servers with `servers` (`{name: config}`, as in
+    /// `--mcp-config`).
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let servers = serde_json::json!({"fs": {"command": "mcp-fs", "args": ["/srv"]}});
+    /// let outcome = client.set_mcp_servers(&servers)?;
+    /// println!("{outcome:?}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_mcp_servers(&self, servers: &impl Serialize) -> Result<McpSetServersResult, Error> {
+        with_client!(self, |client| wait(client.set_mcp_servers(servers)))
+    }
+
+    /// Stop the background task `task_id`.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.stop_task("task-1")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn stop_task(&self, task_id: impl Into<String>) -> Result<(), Error> {
+        let task_id = task_id.into();
+        with_client!(self, |client| wait(client.stop_task(task_id)))
+    }
+
+    /// How the context window is used.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let usage = client.context_usage()?;
+    /// println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn context_usage(&self) -> Result<ContextUsage, Error> {
+        with_client!(self, |client| wait(client.context_usage()))
+    }
+
+    /// What the CLI said in answer to `initialize`: commands, models, agents, account. It does
+    /// not block.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// if let Some(info) = client.server_info() {
+    ///     for command in &info.commands {
+    ///         println!("/{}", command.name);
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
+        with_client!(self, |client| client.server_info())
+    }
+
+    /// Send any control request and get its raw answer.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::control::ControlRequest;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let answer = client.request(ControlRequest::McpStatus)?;
+    /// println!("{answer:?}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn request(&self, request: ControlRequest) -> Result<ResponseBody, Error> {
+        with_client!(self, |client| wait(client.request(request)))
+    }
+
+    /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
+    /// `SIGTERM` after 2 s, `SIGKILL` after 5 s more). Pending requests fail with
+    /// [`Error::Closed`].
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// client.close();
+    /// assert!(matches!(client.send("hello?"), Err(claude_agent_blocking::Error::Closed)));
+    /// # }
+    /// ```
+    pub fn close(&self) {
+        with_client!(self, |client| wait(client.close()))
+    }
+}
+
+/// The messages of a [`Client`], as an iterator: from [`Client::receive_messages`] (until stdout
+/// ends) or [`Client::receive_response`] (until the next `result`, included). `next` blocks until
+/// a message comes; [`Messages::next_timeout`] waits at most a given time.
+///
+/// ```no_run
+/// # use claude_agent_blocking::{Client, Message};
+/// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
+/// let texts: Vec<String> = client
+///     .receive_response()
+///     .filter_map(|message| match message {
+///         Ok(Message::Result(result)) => result.result,
+///         _ => None,
+///     })
+///     .collect();
+/// # Ok(())
+/// # }
+/// ```
+pub struct Messages {
+    inner: claude_agent_core::client::Messages,
+}
+
+impl Messages {
+    fn new(inner: claude_agent_core::client::Messages) -> Self {
+        Messages { inner }
+    }
+
+    /// The next message, waiting at most `timeout` for it: `Ok(None)` at the end, `Err(TimedOut)`
+    /// if none came in time. Nothing is lost on a time-out: call again to wait on.
+    /// `Duration::ZERO` takes a message that is already there without waiting.
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    /// # use claude_agent_blocking::Client;
+    /// # fn example(client: Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut reply = client.receive_response();
+    /// loop {
+    ///     match reply.next_timeout(Duration::from_secs(60)) {
+    ///         Ok(Some(message)) => println!("{:?}", message?),
+    ///         Ok(None) => break,
+    ///         Err(_timed_out) => {
+    ///             client.interrupt()?;
+    ///         }
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn next_timeout(
+        &mut self,
+        timeout: Duration,
+    ) -> Result<Option<Result<Message, Error>>, TimedOut> {
+        next_within(&mut self.inner, timeout)
+    }
+}
+
+impl Iterator for Messages {
+    type Item = Result<Message, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        wait(smol::stream::StreamExt::next(&mut self.inner))
+    }
+}
+
+impl fmt::Debug for Messages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

@@ -1,0 +1,125 @@
+//! What a blocking callback gets besides its input: a way back to the session.
+
+use std::fmt;
+
+use crate::Client;
+
+macro_rules! context {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Default)]
+        pub struct $name {
+            inner: claude_agent_core::client::$name,
+        }
+
+        impl $name {
+            pub(crate) fn new(inner: claude_agent_core::client::$name) -> Self {
+                $name { inner }
+            }
+
+            /// A [`Client`] for the running session, to call from inside the callback (e.g.
+            /// [`Client::interrupt`]). It does not block the session: callbacks run on threads of
+            /// their own. Do not read messages here, though: the turn waits for this callback's
+            /// answer. `None` once the session is gone, and for a default context, which has no
+            /// session.
+            ///
+            /// ```
+            #[doc = concat!("use claude_agent_blocking::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("assert!(", stringify!($name), "::default().client().is_none());")]
+            /// ```
+            pub fn client(&self) -> Option<Client> {
+                self.inner.client().map(Client::from_callback)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+context! {
+    /// What a [`can_use_tool_blocking`](crate::OptionsExt::can_use_tool_blocking) callback gets
+    /// besides the request.
+    ///
+    /// The default context has no session behind it: it is what a unit test passes to call the
+    /// callback directly, with no CLI running.
+    ///
+    /// ```
+    /// use claude_agent_blocking::permission::{PermissionRequest, PermissionResult};
+    /// use claude_agent_blocking::{Options, OptionsExt, PermissionContext};
+    ///
+    /// fn no_shell(request: PermissionRequest, _ctx: PermissionContext) -> PermissionResult {
+    ///     if request.tool_name == "Bash" {
+    ///         PermissionResult::deny("no shell here")
+    ///     } else {
+    ///         PermissionResult::allow()
+    ///     }
+    /// }
+    /// let _options = Options::new().can_use_tool_blocking(no_shell);
+    ///
+    /// // In a unit test:
+    /// let request: PermissionRequest =
+    ///     serde_json::from_str(r#"{"tool_name":"Bash","input":{},"tool_use_id":"toolu_1"}"#).unwrap();
+    /// assert_eq!(no_shell(request, PermissionContext::default()), PermissionResult::deny("no shell here"));
+    /// ```
+    PermissionContext
+}
+
+context! {
+    /// What a hook callback ([`on_hook_blocking`](crate::OptionsExt::on_hook_blocking),
+    /// [`hook_blocking`](crate::OptionsExt::hook_blocking)) gets besides its input.
+    ///
+    /// The default context has no session behind it: it is what a unit test passes to call the
+    /// callback directly, with no CLI running.
+    ///
+    /// ```
+    /// use claude_agent_blocking::hooks::{HookOutput, StopInput};
+    /// use claude_agent_blocking::{HookContext, Options, OptionsExt};
+    ///
+    /// fn keep_going(input: StopInput, _ctx: HookContext) -> HookOutput {
+    ///     if input.stop_hook_active {
+    ///         HookOutput::default()
+    ///     } else {
+    ///         HookOutput::block("run the tests first")
+    ///     }
+    /// }
+    /// let _options = Options::new().on_hook_blocking(None, keep_going);
+    ///
+    /// // In a unit test:
+    /// let input: StopInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","stop_hook_active":false}"#,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(keep_going(input, HookContext::default()), HookOutput::block("run the tests first"));
+    /// ```
+    HookContext
+}
+
+context! {
+    /// What an [`on_elicitation_blocking`](crate::OptionsExt::on_elicitation_blocking) callback
+    /// gets besides the request.
+    ///
+    /// The default context has no session behind it: it is what a unit test passes to call the
+    /// callback directly, with no CLI running.
+    ///
+    /// ```
+    /// use claude_agent_blocking::control::{ElicitationAction, ElicitationRequest, ElicitationResult};
+    /// use claude_agent_blocking::{ElicitationContext, Options, OptionsExt};
+    ///
+    /// fn decline_all(_request: ElicitationRequest, _ctx: ElicitationContext) -> ElicitationResult {
+    ///     ElicitationResult::decline()
+    /// }
+    /// let _options = Options::new().on_elicitation_blocking(decline_all);
+    ///
+    /// // In a unit test:
+    /// let request: ElicitationRequest =
+    ///     serde_json::from_str(r#"{"mcp_server_name":"m","message":"Your name?"}"#).unwrap();
+    /// let result = decline_all(request, ElicitationContext::default());
+    /// assert_eq!(result.action, ElicitationAction::Decline);
+    /// ```
+    ElicitationContext
+}

@@ -1,0 +1,233 @@
+//! Claude Agent SDK for Rust with no async runtime: blocking calls, iterators and plain-closure
+//! callbacks, in the manner of `reqwest::blocking`. For command-line tools and sync applications.
+//!
+//! Drives the Claude Code CLI (`claude`) as a child process. [`query`] runs one prompt and is an
+//! iterator over its messages; [`Client`] is a long-lived session whose methods block until they
+//! have their answer; [`Options`] configures both, and [`OptionsExt`] gives it callbacks that are
+//! plain closures.
+//!
+//! ```no_run
+//! use claude_agent_blocking::{query, Message, Options};
+//!
+//! for message in query("What is 2 + 2?", Options::new()) {
+//!     if let Message::Result(result) = message? {
+//!         println!("{}", result.result.unwrap_or_default());
+//!     }
+//! }
+//! # Ok::<(), claude_agent_blocking::Error>(())
+//! ```
+//!
+//! # Client
+//!
+//! A session over many turns. [`Client`] is `Clone + Send + Sync`: another thread can
+//! [`interrupt`](Client::interrupt) a turn, or send any other control request, while one reads it.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use claude_agent_blocking::{Client, Message, Options};
+//!
+//! let client = Client::connect(Options::new())?;
+//! client.send("List the files here.")?;
+//! for message in client.receive_response() {
+//!     if let Message::Result(result) = message? {
+//!         println!("{}", result.result.unwrap_or_default());
+//!     }
+//! }
+//!
+//! // A turn that another thread stops after 30 s.
+//! client.send("Now read every one of them.")?;
+//! let watchdog = client.clone();
+//! std::thread::spawn(move || {
+//!     std::thread::sleep(Duration::from_secs(30));
+//!     let _ = watchdog.interrupt();
+//! });
+//! for message in client.receive_response() {
+//!     println!("{:?}", message?);
+//! }
+//! client.close();
+//! # Ok::<(), claude_agent_blocking::Error>(())
+//! ```
+//!
+//! # Options and callbacks
+//!
+//! [`Options`] is the SDK's one options type, with every option the CLI understands. Its
+//! callback methods take async closures; with `use claude_agent_blocking::OptionsExt`, each has a
+//! counterpart named with `_blocking` that takes a plain closure:
+//!
+//! | Callback | Plain closure | Its context |
+//! |---|---|---|
+//! | permission prompts | [`can_use_tool_blocking`](OptionsExt::can_use_tool_blocking) | [`PermissionContext`] |
+//! | hooks, typed by event | [`on_hook_blocking`](OptionsExt::on_hook_blocking), [`on_hook_with_timeout_blocking`](OptionsExt::on_hook_with_timeout_blocking) | [`HookContext`] |
+//! | hooks, any event | [`hook_blocking`](OptionsExt::hook_blocking), [`hook_with_timeout_blocking`](OptionsExt::hook_with_timeout_blocking) | [`HookContext`] |
+//! | MCP elicitation | [`on_elicitation_blocking`](OptionsExt::on_elicitation_blocking) | [`ElicitationContext`] |
+//! | in-process MCP tools | [`tool`], [`typed_tool`] in an [`SdkMcpServer`] given to [`Options::sdk_mcp_server`] | |
+//! | stderr lines | [`Options::stderr`] (already plain) | |
+//!
+//! Each call of a callback runs on a thread of its own, so a slow one (a question on the
+//! terminal) holds up nothing else, and it may call the session through its context's
+//! [`client`](PermissionContext::client).
+//!
+//! ```no_run
+//! use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
+//! use claude_agent_blocking::mcp::ToolResult;
+//! use claude_agent_blocking::permission::PermissionResult;
+//! use claude_agent_blocking::{query, tool, Message, Options, OptionsExt, SdkMcpServer};
+//! use serde_json::json;
+//!
+//! let clock = SdkMcpServer::new("clock", "1.0").tool(tool(
+//!     "now",
+//!     "The current Unix time",
+//!     json!({"type": "object"}),
+//!     |_args| {
+//!         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?;
+//!         Ok::<_, std::time::SystemTimeError>(ToolResult::text(now.as_secs().to_string()))
+//!     },
+//! ));
+//! let options = Options::new()
+//!     .sdk_mcp_server(clock)
+//!     .allowed_tools(["mcp__clock__now"])
+//!     .can_use_tool_blocking(|request, _ctx| match request.tool_name.as_str() {
+//!         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
+//!         _ => PermissionResult::deny("This session may only read files."),
+//!     })
+//!     .on_hook_blocking(Some("Bash"), |input: PreToolUseInput, ctx| {
+//!         if input.tool_input.get().contains("rm -rf") {
+//!             // Stop the whole turn, not just this command.
+//!             if let Some(client) = ctx.client() {
+//!                 let _ = client.interrupt();
+//!             }
+//!             return HookOutput::deny_tool("no rm -rf");
+//!         }
+//!         HookOutput::proceed()
+//!     });
+//! for message in query("What time is it? Then list the Rust files.", options) {
+//!     if let Message::Result(result) = message? {
+//!         println!("{}", result.result.unwrap_or_default());
+//!     }
+//! }
+//! # Ok::<(), claude_agent_blocking::Error>(())
+//! ```
+//!
+//! # Time-outs
+//!
+//! [`Query::next_timeout`] and [`Messages::next_timeout`] wait at most a given time for the next
+//! message. Control requests (`interrupt`, `set_model`, …) fail with [`Error::ControlTimeout`]
+//! after [`Options::control_timeout`] (60 s by default), and [`Client::connect`] after
+//! [`Options::initialize_timeout`].
+//!
+//! # Threads
+//!
+//! These threads run beside yours, each started on first use and kept for the life of the process:
+//!
+//! * `claude-agent`: runs every session of the process: it reads and writes the CLIs' pipes,
+//!   runs their protocol and their timers, and shuts them down. It lives as long as the process.
+//!   Of your code it runs only the [`Options::stderr`] callback; a blocking call of this crate
+//!   made there panics instead of waiting for itself.
+//! * `blocking-N`: the thread pool of smol's `blocking` crate, where callbacks and tool handlers
+//!   run. It grows to as many calls as run at once (at most 500, `BLOCKING_MAX_THREADS`), and its
+//!   threads are kept for later calls.
+//! * `async-io`: async-io's reactor thread, which wakes timers and pipes when no thread waits in
+//!   a call of this crate.
+//! * `async-process`: async-process's thread that reaps the CLI processes once they exit.
+//!
+//! Each blocking call waits on the calling thread for what it asked of the `claude-agent`
+//! thread. Do not make them from async code: they would block its executor.
+//!
+//! # Testing
+//!
+//! `Options::transport` with the in-memory fake CLI of `claude-agent-testkit` runs the app's
+//! ordinary code with no process:
+//!
+//! ```
+//! use claude_agent_blocking::permission::PermissionResult;
+//! use claude_agent_blocking::{query, Message, Options, OptionsExt};
+//! use claude_agent_testkit::fake_cli::{Script, ToolUse};
+//! use claude_agent_testkit::transport::FakeTransport;
+//! use serde_json::json;
+//!
+//! let bash = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf /"}));
+//! let fake = FakeTransport::new(
+//!     Script::new()
+//!         .answer_initialize()
+//!         .expect_user()
+//!         .emit_tool_use(&bash)
+//!         .can_use_tool_then(
+//!             "p1",
+//!             &bash,
+//!             |allowed| allowed.emit_result("deleted"),
+//!             |denied| denied.emit_result("kept"),
+//!         ),
+//! );
+//! let options = Options::new()
+//!     .transport(fake.clone())
+//!     .can_use_tool_blocking(|_request, _ctx| PermissionResult::deny("read-only"));
+//! let last = query("clean up", options).last().unwrap().unwrap();
+//! assert!(matches!(last, Message::Result(result) if result.result.as_deref() == Some("kept")));
+//! assert_eq!(fake.answers()[0].1.as_ref().unwrap()["behavior"], "deny");
+//! ```
+//!
+//! # Processes
+//!
+//! Sessions run on smol's process and timer crates (`claude-agent-smol`), and pull in no tokio.
+//! Each one runs the CLI in a process group of its own and, on Unix, a small watcher (`/bin/sh`)
+//! that kills the CLI's whole process tree, its Bash tools included, should this process die
+//! first. Dropping a [`Query`], or the last [`Client`] of a session, shuts the CLI down in the
+//! background; [`Client::close`] waits until it is gone.
+#![warn(missing_docs)]
+
+// The examples of the crate README (shown on crates.io) run with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+mod client;
+mod context;
+mod executor;
+mod options_ext;
+mod prompt;
+mod query;
+mod tool;
+
+use std::fmt;
+
+pub use claude_agent_core::client::{
+    find_cli, Connection, Error, Prompt, PromptStream, SdkMcpServer, SdkTool, ToolError, Transport,
+    CLI_PATH_ENV, INSTALL_HINT,
+};
+pub use claude_agent_core::message::{Message, UserInput};
+pub use claude_agent_core::options::Options;
+pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
+pub use client::{Client, Messages};
+pub use context::{ElicitationContext, HookContext, PermissionContext};
+pub use options_ext::OptionsExt;
+pub use prompt::{prompt_channel, PromptSender};
+pub use query::{query, Query};
+pub use tool::tool;
+#[cfg(feature = "schemars")]
+pub use tool::typed_tool;
+
+/// No message came within the time given to [`Query::next_timeout`] or
+/// [`Messages::next_timeout`]. Nothing was lost: the next call goes on waiting.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use claude_agent_blocking::{query, Options, TimedOut};
+///
+/// let mut messages = query("Think hard about this.", Options::new());
+/// match messages.next_timeout(Duration::from_secs(5)) {
+///     Ok(Some(message)) => println!("{:?}", message?),
+///     Ok(None) => println!("the end"),
+///     Err(TimedOut) => println!("still thinking…"),
+/// }
+/// # Ok::<(), claude_agent_blocking::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimedOut;
+
+impl fmt::Display for TimedOut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no message came within the time-out")
+    }
+}
+
+impl std::error::Error for TimedOut {}

@@ -1,0 +1,89 @@
+//! In-process MCP tools whose handlers are plain closures.
+
+use std::sync::Arc;
+
+use claude_agent_core::client::{SdkTool, ToolError};
+use claude_agent_core::mcp::ToolResult;
+
+/// A tool of an in-process MCP server ([`SdkMcpServer`](crate::SdkMcpServer)) taking its
+/// arguments as JSON, with a hand-written JSON Schema; the handler is a plain closure.
+///
+/// Each call runs on a thread of smol's `blocking` pool, so the handler may block (read files,
+/// call a service). Its `Err` becomes a result with `isError: true` carrying the error text,
+/// which the model sees; a panic does too.
+///
+/// ```
+/// use claude_agent_blocking::mcp::ToolResult;
+/// use claude_agent_blocking::{tool, Options, SdkMcpServer};
+/// use serde_json::json;
+///
+/// let files = SdkMcpServer::new("files", "1.0").tool(tool(
+///     "size",
+///     "The size of a file in bytes",
+///     json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+///     |args| {
+///         let path = args["path"].as_str().unwrap_or_default();
+///         let size = std::fs::metadata(path)?.len();
+///         Ok::<_, std::io::Error>(ToolResult::text(size.to_string()))
+///     },
+/// ));
+/// // The model calls it as `mcp__files__size`.
+/// let options = Options::new().sdk_mcp_server(files).allowed_tools(["mcp__files__size"]);
+/// # let _ = options;
+/// ```
+pub fn tool<F, E>(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    input_schema: serde_json::Value,
+    handler: F,
+) -> SdkTool
+where
+    F: Fn(serde_json::Value) -> Result<ToolResult, E> + Send + Sync + 'static,
+    E: Into<ToolError> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    claude_agent_core::client::tool(name, description, input_schema, move |args| {
+        let handler = handler.clone();
+        smol::unblock(move || handler(args))
+    })
+}
+
+/// A tool whose arguments are a Rust type: the JSON Schema is derived from `Args` with
+/// `schemars`, and the arguments are deserialized before the plain-closure handler runs.
+/// Arguments that do not fit `Args` give an `isError` result without calling it. Otherwise as
+/// [`tool`].
+///
+/// ```
+/// use claude_agent_blocking::mcp::ToolResult;
+/// use claude_agent_blocking::{typed_tool, SdkMcpServer};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Add {
+///     /// The first number.
+///     a: f64,
+///     /// The second number.
+///     b: f64,
+/// }
+///
+/// let calc = SdkMcpServer::new("calc", "1.0").tool(typed_tool("add", "Add two numbers", |args: Add| {
+///     Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
+/// }));
+/// # let _ = calc;
+/// ```
+#[cfg(feature = "schemars")]
+pub fn typed_tool<Args, F, E>(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    handler: F,
+) -> SdkTool
+where
+    Args: serde::de::DeserializeOwned + schemars::JsonSchema + Send + 'static,
+    F: Fn(Args) -> Result<ToolResult, E> + Send + Sync + 'static,
+    E: Into<ToolError> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    claude_agent_core::client::typed_tool(name, description, move |args: Args| {
+        let handler = handler.clone();
+        smol::unblock(move || handler(args))
+    })
+}

@@ -1,0 +1,307 @@
+//! End to end: the real Claude Code CLI (named by `CLAUDE_AGENT_E2E_CLI`; `scripts/test` installs
+//! the pinned one) against the testkit's stub Messages API, through the blocking API.
+//!
+//! Like the other adapters' end-to-end tests, they fail with a message saying how to get the CLI
+//! when it is missing: they never skip.
+
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
+use claude_agent_blocking::mcp::ToolResult;
+use claude_agent_blocking::message::ContentBlock;
+use claude_agent_blocking::permission::PermissionResult;
+use claude_agent_blocking::{
+    query, typed_tool, Client, Error, Message, Options, OptionsExt, SdkMcpServer, TimedOut,
+};
+use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
+use claude_agent_testkit::stub_api::{Reply, StubApi};
+
+/// The longest one step (a connect, a message, a control request) may take.
+const STEP: Duration = Duration::from_secs(40);
+
+/// The longest a whole test may take.
+const TEST: Duration = Duration::from_secs(120);
+
+/// A stub API, a temporary HOME and working directory, and options that run the real CLI there.
+struct Env {
+    stub: StubApi,
+    options: Options,
+    _home: TestDir,
+    work: TestDir,
+}
+
+/// Locates the real CLI (panicking with how to get one when it is missing) and sets up an [`Env`].
+fn env() -> Env {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    let stub = StubApi::start_with_conventions();
+    let home = TestDir::new("home").expect("temp HOME");
+    let work = TestDir::new("work").expect("temp cwd");
+    let options = Options::new()
+        .cli_path(cli.path())
+        .cwd(work.path())
+        .envs(real_cli_env(&stub, home.path()));
+    Env {
+        stub,
+        options,
+        _home: home,
+        work,
+    }
+}
+
+/// Runs `test` on a thread of its own, panicking if it has no outcome within [`TEST`].
+fn within(test: impl FnOnce() + Send + 'static) {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(catch_unwind(AssertUnwindSafe(test)));
+    });
+    match rx.recv_timeout(TEST) {
+        Ok(Ok(())) => {}
+        Ok(Err(panic)) => resume_unwind(panic),
+        Err(_) => panic!("no outcome within {TEST:?}"),
+    }
+}
+
+/// Every message `next_timeout` gives until the end, each within [`STEP`]; panics on an error
+/// item.
+fn collect(
+    mut next_timeout: impl FnMut(Duration) -> Result<Option<Result<Message, Error>>, TimedOut>,
+) -> Vec<Message> {
+    let mut messages = Vec::new();
+    loop {
+        match next_timeout(STEP) {
+            Ok(Some(Ok(message))) => messages.push(message),
+            Ok(Some(Err(error))) => panic!("error item {error:?} after {messages:#?}"),
+            Ok(None) => return messages,
+            Err(TimedOut) => panic!("no message within {STEP:?} after {messages:#?}"),
+        }
+    }
+}
+
+/// The text blocks of the assistant messages.
+fn texts(messages: &[Message]) -> Vec<String> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Assistant(a) => Some(&a.message.content),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one result message.
+fn only_result(messages: &[Message]) -> &claude_agent_blocking::message::ResultMessage {
+    let results: Vec<_> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Result(r) => Some(&**r),
+            _ => None,
+        })
+        .collect();
+    match results.as_slice() {
+        [one] => one,
+        other => panic!("expected one result, got {}: {messages:#?}", other.len()),
+    }
+}
+
+/// The text of the tool result the CLI sent in its last main-conversation request.
+fn last_tool_result(stub: &StubApi) -> String {
+    stub.main_requests()
+        .last()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_query_iterates_over_one_turn_to_its_result() {
+    within(|| {
+        let env = env();
+        let mut messages = query("hello there", env.options.clone());
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        assert_eq!(texts(&messages), ["echo: hello there"]);
+        let result = only_result(&messages);
+        assert_eq!(result.subtype, "success");
+        assert_eq!(result.result.as_deref(), Some("echo: hello there"));
+        assert!(result.total_cost_usd.is_some_and(|cost| cost > 0.0));
+    });
+}
+
+#[test]
+fn a_client_holds_one_conversation_over_many_turns_with_control_calls_between() {
+    within(|| {
+        let env = env();
+        let client = Client::connect(env.options.clone()).expect("connected");
+        let info = client.server_info().expect("initialize answered");
+        assert!(
+            info.commands.iter().any(|c| c.name == "compact"),
+            "{info:?}"
+        );
+        client.set_model(Some("claude-e2e-model")).unwrap();
+        let mut session = None;
+        for turn in ["first question", "second question", "third question"] {
+            client.send(turn).unwrap();
+            let mut reply = client.receive_response();
+            let messages = collect(|timeout| reply.next_timeout(timeout));
+            assert_eq!(texts(&messages), [format!("echo: {turn}")]);
+            let result = only_result(&messages);
+            assert_eq!(result.subtype, "success");
+            assert_eq!(
+                *session.get_or_insert(result.session_id().to_owned()),
+                result.session_id()
+            );
+        }
+        let last = env.stub.main_requests().pop().expect("a request");
+        assert_eq!(last.model(), Some("claude-e2e-model"));
+        let body = last.body.to_string();
+        assert!(
+            body.contains("first question") && body.contains("echo: second question"),
+            "{body}"
+        );
+        let usage = client.context_usage().unwrap();
+        assert!(usage.total_tokens > 0, "{usage:?}");
+        let closing = Instant::now();
+        client.close();
+        assert!(closing.elapsed() < Duration::from_secs(10));
+        assert!(matches!(client.send("still there?"), Err(Error::Closed)));
+    });
+}
+
+#[test]
+fn a_permission_closure_is_asked_on_a_pool_thread_and_its_allow_runs_the_tool() {
+    within(|| {
+        let env = env();
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let options = env.options.clone().can_use_tool_blocking({
+            let asked = asked.clone();
+            move |request, _ctx| {
+                let input: serde_json::Value = request.input_as().unwrap_or_default();
+                let thread = thread::current().name().unwrap_or_default().to_owned();
+                asked.lock().unwrap().push((
+                    format!(
+                        "{}:{}",
+                        request.tool_name,
+                        input["command"].as_str().unwrap_or("")
+                    ),
+                    thread,
+                ));
+                PermissionResult::allow()
+            }
+        });
+        let mut messages = query("BASH:touch made-by-e2e && ls", options);
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        let asked = asked.lock().unwrap();
+        assert_eq!(asked.len(), 1, "{asked:?}");
+        assert_eq!(asked[0].0, "Bash:touch made-by-e2e && ls");
+        assert!(asked[0].1.starts_with("blocking-"), "{asked:?}");
+        assert!(env.work.path().join("made-by-e2e").exists());
+        assert!(last_tool_result(&env.stub).contains("made-by-e2e"));
+        assert_eq!(only_result(&messages).subtype, "success");
+    });
+}
+
+#[test]
+fn another_thread_interrupts_a_long_tool_while_one_thread_reads_the_turn() {
+    within(|| {
+        let env = env();
+        // The command ends in a `touch` so that the CLI asks for it: the permission prompt says
+        // when the tool is about to start.
+        let (asked, was_asked) = mpsc::channel();
+        let asked = Mutex::new(asked);
+        let options = env
+            .options
+            .clone()
+            .can_use_tool_blocking(move |_request, _ctx| {
+                let _ = asked.lock().unwrap().send(());
+                PermissionResult::allow()
+            });
+        let client = Client::connect(options).expect("connected");
+        client.send("BASH:sleep 20 && touch slept").unwrap();
+        let reader = {
+            let client = client.clone();
+            thread::spawn(move || {
+                let mut reply = client.receive_response();
+                collect(|timeout| reply.next_timeout(timeout))
+            })
+        };
+        was_asked.recv_timeout(STEP).expect("permission asked");
+        // Let the tool start.
+        thread::sleep(Duration::from_millis(500));
+        let interrupted_at = Instant::now();
+        client.interrupt().expect("interrupt answered");
+        let turn = reader.join().unwrap();
+        assert!(
+            interrupted_at.elapsed() < Duration::from_secs(10),
+            "turn ended {:?} after the interrupt",
+            interrupted_at.elapsed()
+        );
+        let result = only_result(&turn);
+        assert!(result.is_error, "{result:?}");
+        assert_eq!(result.subtype, "error_during_execution", "{result:?}");
+        assert!(!env.work.path().join("slept").exists());
+
+        // The session goes on. The CLI sends the aborted tool's result with the next user text,
+        // so the stub's "after a tool result" rule would answer; queue the reply instead.
+        env.stub.push_reply(Reply::text("second reply"));
+        client.send("second turn").unwrap();
+        let mut reply = client.receive_response();
+        let next = collect(|timeout| reply.next_timeout(timeout));
+        assert_eq!(texts(&next), ["second reply"]);
+        client.close();
+    });
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Add {
+    a: i64,
+    b: i64,
+}
+
+#[test]
+fn a_hook_closure_and_an_in_process_tool_closure_run_for_the_models_tool_call() {
+    within(|| {
+        let env = env();
+        let hooked = Arc::new(Mutex::new(Vec::new()));
+        let calc = SdkMcpServer::new("calc", "1.0.0").tool(typed_tool(
+            "add",
+            "Add two integers",
+            |args: Add| Ok::<_, String>(ToolResult::text(format!("sum={}", args.a + args.b))),
+        ));
+        let options = env
+            .options
+            .clone()
+            .sdk_mcp_server(calc)
+            .allowed_tools(["mcp__calc__add"])
+            .on_hook_blocking(Some("mcp__calc__add"), {
+                let hooked = hooked.clone();
+                move |input: PreToolUseInput, ctx| {
+                    // A control call from inside the callback.
+                    let status = ctx.client().expect("a session").mcp_status().unwrap();
+                    let calc = status.mcp_servers.iter().find(|s| s.name == "calc");
+                    hooked
+                        .lock()
+                        .unwrap()
+                        .push((input.tool_name.clone(), calc.map(|s| s.status.clone())));
+                    HookOutput::proceed()
+                }
+            });
+        let prompt = r#"TOOL:mcp__calc__add:{"a": 2, "b": 40}"#;
+        let mut messages = query(prompt, options);
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        assert_eq!(
+            *hooked.lock().unwrap(),
+            [("mcp__calc__add".to_owned(), Some("connected".to_owned()))]
+        );
+        assert_eq!(last_tool_result(&env.stub), "sum=42");
+        assert_eq!(
+            only_result(&messages).result.as_deref(),
+            Some("done: sum=42")
+        );
+    });
+}

@@ -1,0 +1,533 @@
+//! The session's span and events for `tracing` (feature `tracing`; the crate docs' "Tracing"
+//! section lists them).
+//!
+//! The driver tells its [`Trace`] what happens as it happens. Without the feature a `Trace` is
+//! empty and each method an empty inline function whose arguments the driver has at hand
+//! anyway: nothing is computed, allocated or kept for tracing.
+#![cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+
+use std::future::Future;
+use std::io;
+use std::time::Instant;
+
+use super::runtime::{BoxFuture, ChildProcess, Signal};
+use crate::control::{
+    ControlRequest, InboundId, InboundRequest, Reply, RequestFailure, RequestId, ResponseBody,
+};
+use crate::message::Message;
+use crate::options::{LaunchSpec, Options};
+use crate::session::{ExitStatusInfo, LineError};
+
+#[cfg(feature = "tracing")]
+use std::collections::HashMap;
+
+#[cfg(feature = "tracing")]
+use crate::control::InboundKind;
+#[cfg(feature = "tracing")]
+use crate::message::SystemMessage;
+#[cfg(feature = "tracing")]
+use crate::permission::PermissionResult;
+
+/// The target of the session span and of every event but the CLI's stderr lines.
+#[cfg(feature = "tracing")]
+const TARGET: &str = "claude_agent_core";
+/// The target of the CLI's stderr lines, to filter them apart.
+#[cfg(feature = "tracing")]
+const STDERR_TARGET: &str = "claude_agent_core::stderr";
+
+/// An event named `$name` at `$level` on [`TARGET`].
+#[cfg(feature = "tracing")]
+macro_rules! event {
+    ($name:literal, $level:ident, $($rest:tt)+) => {
+        tracing::event!(name: $name, target: TARGET, tracing::Level::$level, $($rest)+)
+    };
+}
+
+/// One session's tracing: its span, and what the events that end something need from the
+/// events that started it.
+pub(crate) struct Trace {
+    #[cfg(feature = "tracing")]
+    span: tracing::Span,
+    #[cfg(feature = "tracing")]
+    state: State,
+}
+
+#[cfg(feature = "tracing")]
+struct State {
+    /// Our control requests in flight: subtype, and when each was sent.
+    requests: HashMap<RequestId, (Box<str>, Instant)>,
+    /// The CLI's requests whose callbacks run.
+    asked: HashMap<InboundId, Asked>,
+    /// The session id recorded on the span.
+    session_id: Option<String>,
+    /// Names of the in-process MCP servers.
+    sdk_servers: Vec<String>,
+    /// `Options::allowed_tools`.
+    allowed_tools: Vec<String>,
+}
+
+#[cfg(feature = "tracing")]
+struct Asked {
+    subtype: &'static str,
+    wire_id: String,
+    since: Instant,
+}
+
+/// The subtype of a control request about to be sent, kept for its outcome's event.
+pub(crate) struct Subtype {
+    #[cfg(feature = "tracing")]
+    name: Box<str>,
+}
+
+impl Subtype {
+    /// The subtype of `request`.
+    #[inline]
+    pub(crate) fn of(request: &ControlRequest) -> Subtype {
+        Subtype {
+            #[cfg(feature = "tracing")]
+            name: request.subtype().into(),
+        }
+    }
+
+    /// The `mcp_status` request asked while `connect` waits for the in-process servers.
+    #[inline]
+    pub(crate) fn mcp_status() -> Subtype {
+        Subtype {
+            #[cfg(feature = "tracing")]
+            name: "mcp_status".into(),
+        }
+    }
+}
+
+/// The session span, to run the driver in.
+pub(crate) struct TaskSpan {
+    #[cfg(feature = "tracing")]
+    span: tracing::Span,
+}
+
+impl TaskSpan {
+    /// `driver` as a task that enters the session span whenever it is polled or dropped.
+    #[inline]
+    pub(crate) fn run<F>(self, driver: F) -> BoxFuture<'static, ()>
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        #[cfg(feature = "tracing")]
+        return Box::pin(tracing::Instrument::instrument(driver, self.span));
+        #[cfg(not(feature = "tracing"))]
+        Box::pin(driver)
+    }
+}
+
+impl Trace {
+    /// The trace of a session whose CLI `child` was started as `spec`, or reached through
+    /// `Options::transport` with `spec` (`transport`).
+    #[inline]
+    pub(crate) fn start(
+        spec: &LaunchSpec,
+        child: &impl ChildProcess,
+        transport: bool,
+        options: &Options,
+    ) -> Trace {
+        #[cfg(feature = "tracing")]
+        {
+            let pid = child.id();
+            let span = tracing::info_span!(
+                target: TARGET,
+                "session",
+                pid,
+                session_id = tracing::field::Empty,
+                model = tracing::field::Empty,
+            );
+            let program = spec.program.display();
+            let cwd = spec
+                .cwd
+                .as_ref()
+                .map(|cwd| tracing::field::display(cwd.display()));
+            span.in_scope(|| {
+                if transport {
+                    event!("connect", INFO, %program, cwd, "CLI reached through a transport");
+                } else {
+                    event!("spawn", INFO, %program, cwd, "CLI started");
+                }
+            });
+            let servers = options.get_sdk_mcp_servers().iter();
+            let sdk_servers: Vec<String> = servers.map(|server| server.name.clone()).collect();
+            let allowed_tools = if sdk_servers.is_empty() {
+                Vec::new()
+            } else {
+                options.allowed_tool_rules().to_vec()
+            };
+            Trace {
+                span,
+                state: State {
+                    requests: HashMap::new(),
+                    asked: HashMap::new(),
+                    session_id: None,
+                    sdk_servers,
+                    allowed_tools,
+                },
+            }
+        }
+        #[cfg(not(feature = "tracing"))]
+        Trace {}
+    }
+
+    /// The span to run the driver in.
+    #[inline]
+    pub(crate) fn task_span(&self) -> TaskSpan {
+        TaskSpan {
+            #[cfg(feature = "tracing")]
+            span: self.span.clone(),
+        }
+    }
+
+    /// We sent the control request `id`.
+    #[inline]
+    pub(crate) fn request_sent(&mut self, id: RequestId, subtype: Subtype, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            let name = &*subtype.name;
+            event!("control_request", DEBUG, subtype = name, request_id = %id, "control request sent");
+            self.state.requests.insert(id, (subtype.name, now));
+        }
+    }
+
+    /// The initialize request `id`, which the session sent when it was made (before the driver
+    /// runs in the span).
+    #[inline]
+    pub(crate) fn initialize_sent(&mut self, id: RequestId, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            let span = self.span.clone();
+            let subtype = Subtype {
+                name: "initialize".into(),
+            };
+            span.in_scope(|| self.request_sent(id, subtype, now));
+        }
+    }
+
+    /// Our control request `id` was answered, refused, timed out, or will never be answered.
+    #[inline]
+    pub(crate) fn request_done(
+        &mut self,
+        id: RequestId,
+        outcome: &Result<ResponseBody, RequestFailure>,
+        now: Instant,
+    ) {
+        #[cfg(feature = "tracing")]
+        {
+            let Some((subtype, sent)) = self.state.requests.remove(&id) else {
+                return;
+            };
+            let subtype = &*subtype;
+            let duration_us = micros(now.saturating_duration_since(sent));
+            match outcome {
+                Ok(_) => event!(
+                    "control_response", DEBUG,
+                    subtype, request_id = %id, ok = true, duration_us,
+                    "control request answered"
+                ),
+                Err(error) => event!(
+                    "control_response", WARN,
+                    subtype, request_id = %id, ok = false, duration_us, %error,
+                    "control request failed"
+                ),
+            }
+        }
+    }
+
+    /// The CLI asks something; a callback starts on it.
+    #[inline]
+    pub(crate) fn cli_request(&mut self, request: &InboundRequest, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            let request_id = request.wire_id.as_str();
+            let subtype = match &request.kind {
+                InboundKind::CanUseTool(ask) => {
+                    let tool = ask.tool_name.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "can_use_tool",
+                        request_id,
+                        tool,
+                        "request from the CLI"
+                    );
+                    "can_use_tool"
+                }
+                InboundKind::HookCallback(call) => {
+                    let hook_event = call.input.event();
+                    let callback_id = call.callback_id.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "hook_callback",
+                        request_id,
+                        callback_id,
+                        hook_event = hook_event.as_str(),
+                        "request from the CLI"
+                    );
+                    "hook_callback"
+                }
+                InboundKind::McpToolCall(call) => {
+                    let (server, tool) = (call.server.as_str(), call.tool.as_str());
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "mcp_message",
+                        request_id,
+                        server,
+                        method = "tools/call",
+                        tool,
+                        "request from the CLI"
+                    );
+                    "mcp_message"
+                }
+                InboundKind::Elicitation(ask) => {
+                    let server = ask.mcp_server_name.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "elicitation",
+                        request_id,
+                        server,
+                        "request from the CLI"
+                    );
+                    "elicitation"
+                }
+            };
+            let asked = Asked {
+                subtype,
+                wire_id: request.wire_id.clone(),
+                since: now,
+            };
+            self.state.asked.insert(request.id, asked);
+        }
+    }
+
+    /// The callback on the CLI's request `id` finished with `reply` (`panicked`: the reply is the
+    /// error a panic of the callback became).
+    #[inline]
+    pub(crate) fn answer(&mut self, id: InboundId, reply: &Reply, panicked: bool, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            let Some(asked) = self.state.asked.remove(&id) else {
+                return;
+            };
+            let (subtype, request_id) = (asked.subtype, asked.wire_id.as_str());
+            let duration_us = micros(now.saturating_duration_since(asked.since));
+            if let Reply::Error { message, .. } = reply {
+                event!("callback_error", WARN, subtype, request_id, panicked, error = %message,
+                    "callback failed; the CLI gets an error");
+            }
+            let reply = reply_kind(reply);
+            event!(
+                "cli_answer",
+                DEBUG,
+                subtype,
+                request_id,
+                reply,
+                duration_us,
+                "answered the CLI's request"
+            );
+        }
+    }
+
+    /// The CLI withdrew its request `id`, or the session ended before it was answered
+    /// (`running`: its callback was still running, and is dropped).
+    #[inline]
+    pub(crate) fn withdrawn(&mut self, id: InboundId, running: bool) {
+        #[cfg(feature = "tracing")]
+        {
+            let Some(asked) = self.state.asked.remove(&id) else {
+                return;
+            };
+            let (subtype, request_id) = (asked.subtype, asked.wire_id.as_str());
+            event!(
+                "callback_cancelled",
+                DEBUG,
+                subtype,
+                request_id,
+                running,
+                "the CLI's request was withdrawn"
+            );
+        }
+    }
+
+    /// A message for the user: `system/init` names the session and its model, and
+    /// `system/permission_denied` may be an in-process tool `allowed_tools` forgot.
+    #[inline]
+    pub(crate) fn message(&mut self, message: &Message) {
+        #[cfg(feature = "tracing")]
+        match message {
+            Message::System(SystemMessage::Init(init)) => {
+                let session_id = init.session_id();
+                if self.state.session_id.as_deref() != Some(session_id) {
+                    self.span.record("session_id", session_id);
+                    if let Some(model) = init.model() {
+                        self.span.record("model", model);
+                    }
+                    self.state.session_id = Some(session_id.to_owned());
+                }
+            }
+            Message::System(SystemMessage::PermissionDenied(denied)) => {
+                let tool = denied.tool_name.as_str();
+                if let Some(server) = self.state.unlisted_sdk_tool(tool) {
+                    let (tool_use_id, reason) = (denied.tool_use_id.as_str(), &denied.message);
+                    event!("tool_refused", WARN, tool, server, tool_use_id, %reason,
+                        "the CLI refused a tool of an in-process MCP server that allowed_tools does not list");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A stdout line the session could not use.
+    #[inline]
+    pub(crate) fn line_error(&self, error: &LineError) {
+        #[cfg(feature = "tracing")]
+        event!("line_error", WARN, %error, "unusable line from the CLI");
+    }
+
+    /// The CLI exited.
+    #[inline]
+    pub(crate) fn exit(&self, status: &ExitStatusInfo) {
+        #[cfg(feature = "tracing")]
+        event!(
+            "exit",
+            INFO,
+            code = status.code,
+            signal = status.signal,
+            "CLI exited"
+        );
+    }
+
+    /// We sent `signal` to the CLI's process group because `reason`.
+    #[inline]
+    pub(crate) fn signal(&self, signal: Signal, reason: &'static str, sent: &io::Result<()>) {
+        #[cfg(feature = "tracing")]
+        {
+            let error = sent.as_ref().err().map(tracing::field::display);
+            match signal {
+                Signal::Terminate => {
+                    event!(
+                        "signal",
+                        INFO,
+                        signal = "SIGTERM",
+                        reason,
+                        error,
+                        "sent SIGTERM to the CLI"
+                    )
+                }
+                _ => event!(
+                    "signal",
+                    WARN,
+                    signal = "SIGKILL",
+                    reason,
+                    error,
+                    "sent SIGKILL to the CLI"
+                ),
+            }
+        }
+    }
+}
+
+#[cfg(feature = "tracing")]
+impl State {
+    /// The in-process server of `tool` (`mcp__<server>__<name>`), if `allowed_tools` lists
+    /// neither the tool nor its whole server (`mcp__<server>`, `mcp__<server>__*`).
+    fn unlisted_sdk_tool(&self, tool: &str) -> Option<&str> {
+        let rest = tool.strip_prefix("mcp__")?;
+        let server = self.sdk_servers.iter().find(|server| {
+            rest.strip_prefix(server.as_str())
+                .is_some_and(|name| name.starts_with("__"))
+        })?;
+        let listed = self.allowed_tools.iter().any(|rule| {
+            rule == tool
+                || rule.strip_prefix("mcp__").is_some_and(|rule| {
+                    rule.strip_prefix(server.as_str())
+                        .is_some_and(|end| end.is_empty() || end == "__*")
+                })
+        });
+        (!listed).then_some(server.as_str())
+    }
+}
+
+/// Whether the CLI's stderr lines are traced (so they must be split into lines).
+#[inline]
+pub(crate) fn stderr_wanted() -> bool {
+    #[cfg(feature = "tracing")]
+    return tracing::enabled!(target: STDERR_TARGET, tracing::Level::DEBUG);
+    #[cfg(not(feature = "tracing"))]
+    false
+}
+
+/// A line the CLI wrote to stderr.
+#[inline]
+pub(crate) fn stderr_line(line: &str) {
+    #[cfg(feature = "tracing")]
+    tracing::event!(name: "stderr", target: STDERR_TARGET, tracing::Level::DEBUG, message = line);
+}
+
+/// What kind of answer `reply` is, for `cli_answer`.
+#[cfg(feature = "tracing")]
+fn reply_kind(reply: &Reply) -> &'static str {
+    match reply {
+        Reply::Permission(PermissionResult::Allow { .. }) => "allow",
+        Reply::Permission(PermissionResult::Deny { .. }) => "deny",
+        Reply::Hook(_) => "hook_output",
+        Reply::ToolResult(result) if result.is_error => "tool_error",
+        Reply::ToolResult(_) => "tool_result",
+        Reply::Elicitation(_) => "elicitation",
+        Reply::Error { .. } => "error",
+        _ => "raw",
+    }
+}
+
+#[cfg(feature = "tracing")]
+fn micros(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_micros()).unwrap_or(u64::MAX)
+}
+
+#[cfg(all(test, feature = "tracing"))]
+mod tests {
+    use super::*;
+
+    fn state(allowed_tools: &[&str]) -> State {
+        State {
+            requests: HashMap::new(),
+            asked: HashMap::new(),
+            session_id: None,
+            sdk_servers: vec!["calc".to_owned(), "calc2".to_owned()],
+            allowed_tools: allowed_tools.iter().map(|rule| rule.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn an_in_process_tool_is_unlisted_unless_a_rule_names_it_or_its_server() {
+        assert_eq!(
+            state(&["Read"]).unlisted_sdk_tool("mcp__calc__add"),
+            Some("calc")
+        );
+        assert_eq!(
+            state(&["mcp__calc__sub"]).unlisted_sdk_tool("mcp__calc__add"),
+            Some("calc")
+        );
+        for rule in ["mcp__calc__add", "mcp__calc", "mcp__calc__*"] {
+            assert_eq!(
+                state(&[rule]).unlisted_sdk_tool("mcp__calc__add"),
+                None,
+                "{rule}"
+            );
+        }
+        // A server whose name starts with another's is told apart.
+        assert_eq!(
+            state(&["mcp__calc"]).unlisted_sdk_tool("mcp__calc2__add"),
+            Some("calc2")
+        );
+        // Built-in tools and tools of servers the CLI runs are not in-process tools.
+        assert_eq!(state(&[]).unlisted_sdk_tool("Bash"), None);
+        assert_eq!(state(&[]).unlisted_sdk_tool("mcp__github__search"), None);
+    }
+}

@@ -1,0 +1,52 @@
+//! Hooks on async-std: a `PreToolUse` hook on `Bash` sees every command before it runs and
+//! refuses `rm`; a `PostToolUse` hook on every tool sees what each returned. The hooks are plain
+//! async closures; nothing here needs tokio.
+//!
+//! Run: `cargo run --example async_std_hooks` (needs the `claude` CLI and an API key), or offline
+//! with the real CLI and a stub model: `scripts/quick-start async_std_hooks`.
+
+use claude_agent_async_std::hooks::{HookOutput, PostToolUseInput, PreToolUseInput};
+use claude_agent_async_std::{query, Message, Options, StreamExt};
+
+/// The input of the `Bash` tool (the fields this app reads).
+#[derive(serde::Deserialize)]
+struct Bash {
+    command: String,
+}
+
+fn main() -> Result<(), claude_agent_async_std::Error> {
+    let options = Options::new()
+        .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+            let command = input.tool_input_as::<Bash>().map(|b| b.command);
+            match command {
+                Ok(command) if command.split_whitespace().any(|word| word == "rm") => {
+                    println!("PreToolUse hook: refused `{command}`");
+                    HookOutput::deny_tool("deleting files is not allowed here")
+                }
+                Ok(command) => {
+                    println!("PreToolUse hook: allowed `{command}`");
+                    HookOutput::proceed()
+                }
+                Err(error) => HookOutput::deny_tool(format!("unreadable Bash input: {error}")),
+            }
+        })
+        .on_hook(None, |input: PostToolUseInput, _ctx| async move {
+            println!(
+                "PostToolUse hook: {} returned {}",
+                input.tool_name,
+                input.tool_response.get()
+            );
+            HookOutput::proceed()
+        });
+
+    async_std::task::block_on(async {
+        let prompt = "Run `echo hello` in the shell, then clean up with `rm -rf build`.";
+        let mut messages = query(prompt, options);
+        while let Some(message) = messages.next().await {
+            if let Message::Result(result) = message? {
+                println!("Claude: {}", result.result.unwrap_or_default());
+            }
+        }
+        Ok(())
+    })
+}

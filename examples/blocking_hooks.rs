@@ -1,0 +1,64 @@
+//! Hooks and a permission prompt as plain closures, with no async runtime: ask on the terminal
+//! before any tool runs, refuse `rm -rf` and stop the turn from inside the hook, and log every
+//! tool that finished.
+//!
+//! Run: `cargo run --example blocking_hooks` (needs the `claude` CLI and an API key).
+
+use std::io::{BufRead, Write};
+
+use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput};
+use claude_agent_blocking::permission::PermissionResult;
+use claude_agent_blocking::{query, Message, Options, OptionsExt};
+
+#[derive(serde::Deserialize)]
+struct Bash {
+    command: String,
+}
+
+fn main() -> Result<(), claude_agent_blocking::Error> {
+    let options = Options::new()
+        // Each call runs on a thread of its own: reading the terminal holds up nothing else.
+        .can_use_tool_blocking(|request, _ctx| {
+            eprint!(
+                "Allow {} {}? [y/N] ",
+                request.tool_name,
+                request.input.get()
+            );
+            let _ = std::io::stderr().flush();
+            let mut answer = String::new();
+            let _ = std::io::stdin().lock().read_line(&mut answer);
+            if answer.trim().eq_ignore_ascii_case("y") {
+                PermissionResult::allow()
+            } else {
+                PermissionResult::deny("The user said no.")
+            }
+        })
+        .on_hook_blocking(Some("Bash"), |input: PreToolUseInput, ctx| {
+            match input.tool_input_as::<Bash>() {
+                Ok(bash) if bash.command.contains("rm -rf") => {
+                    // Stop the whole turn, not only this command.
+                    if let Some(client) = ctx.client() {
+                        let _ = client.interrupt();
+                    }
+                    HookOutput::deny_tool("rm -rf is not allowed here")
+                }
+                _ => HookOutput::proceed(),
+            }
+        })
+        .hook_blocking(HookEvent::PostToolUse, None, |input, tool_use_id, _ctx| {
+            if let HookInput::PostToolUse(post) = input {
+                println!(
+                    "tool finished: {} ({})",
+                    post.tool_name,
+                    tool_use_id.unwrap_or_default()
+                );
+            }
+            HookOutput::proceed()
+        });
+    for message in query("Run `echo hello` in the shell.", options) {
+        if let Message::Result(result) = message? {
+            println!("{}", result.result.unwrap_or_default());
+        }
+    }
+    Ok(())
+}

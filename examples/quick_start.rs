@@ -1,0 +1,42 @@
+//! Quick start: ask one question, print Claude's reply and what it cost.
+//!
+//! Run: `cargo run --example quick_start` (needs the `claude` CLI and an API key), or offline
+//! with the real CLI and a stub model: `scripts/quick-start`.
+
+use claude_agent_tokio::message::ContentBlock;
+use claude_agent_tokio::{query, Message, Options, StreamExt};
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    // Errors say what to do (e.g. how to install the CLI): print them as text, not as Debug.
+    match ask().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn ask() -> Result<(), claude_agent_tokio::Error> {
+    let mut messages = query(
+        "What is 2 + 2? Answer in one short sentence.",
+        Options::new().max_turns(1),
+    );
+    while let Some(message) = messages.next().await {
+        match message? {
+            Message::Assistant(reply) => {
+                for block in &reply.message.content {
+                    if let ContentBlock::Text(text) = block {
+                        println!("Claude: {}", text.text);
+                    }
+                }
+            }
+            Message::Result(result) => {
+                println!("cost: ${:.4}", result.total_cost_usd.unwrap_or(0.0));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! What a session reports through `tracing` (the SDK's `tracing` feature): one session over the
+//! in-memory fake CLI on the [`TestRuntime`], seen by a subscriber that keeps every span and
+//! event, with a permission prompt, hooks (one panics), an in-process tool call, a withdrawn
+//! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
+//! and a shutdown that needs `SIGTERM`.
+
+#[path = "support/trace_log.rs"]
+mod trace_log;
+
+use claude_agent_core::client::{tool, Client, SdkMcpServer};
+use claude_agent_core::hooks::{HookEvent, HookOutput};
+use claude_agent_core::mcp::ToolResult;
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::PermissionResult;
+use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
+use claude_agent_testkit::runtime::TestRuntime;
+use claude_agent_testkit::transport::FakeTransport;
+use futures_lite::StreamExt;
+use serde_json::{json, Value};
+use tracing::Level;
+
+use trace_log::{capture, named, one, session_span, Log};
+
+fn pre_tool_use() -> Value {
+    json!({"hook_event_name": "PreToolUse", "session_id": "sess-1", "transcript_path": "/t",
+        "cwd": "/w", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"})
+}
+
+fn stop() -> Value {
+    json!({"hook_event_name": "Stop", "session_id": "sess-1", "transcript_path": "/t",
+        "cwd": "/w", "stop_hook_active": false})
+}
+
+fn permission_denied(tool: &str, n: u32) -> Value {
+    json!({"type": "system", "subtype": "permission_denied", "tool_name": tool,
+        "tool_use_id": format!("toolu_d{n}"), "session_id": "sess-1", "uuid": format!("u-d{n}"),
+        "message": format!("Claude requested permissions to use {tool}, but you haven't granted it yet.")})
+}
+
+/// Runs the session and returns what the subscriber saw.
+fn traced_session() -> Log {
+    let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a": 2, "b": 40}));
+    let script = Script::new()
+        .answer_initialize()
+        .emit_json(
+            &json!({"type": "system", "subtype": "init", "session_id": "sess-1",
+            "model": "claude-test-model", "tools": [], "mcp_servers": [], "uuid": "u-1"}),
+        )
+        .expect_user()
+        .stderr("warming up\n")
+        .can_use_tool("p1", "Bash", json!({"command": "ls"}))
+        .hook_callback("h1", "hook_0", pre_tool_use())
+        .hook_callback("h2", "hook_1", stop())
+        .call_tool("m1", &add)
+        .send_request(
+            "p2",
+            json!({"subtype": "can_use_tool", "tool_name": "Slow", "input": {},
+                "tool_use_id": "toolu_3"}),
+        )
+        .cancel("p2")
+        // Refused by the CLI's own rules: an in-process tool `allowed_tools` does not list (the
+        // one warning), one it lists (refused for another reason), and a built-in tool.
+        .emit_json(&permission_denied("mcp__calc__add", 1))
+        .emit_json(&permission_denied("mcp__calc__sub", 2))
+        .emit_json(&permission_denied("Bash", 3))
+        .emit_garbage()
+        .expect_request_as("set_model", "model")
+        .respond("model", Answer::error("no such model"))
+        .emit_result("done")
+        // Ignores the end of stdin: the SDK has to send SIGTERM.
+        .hang();
+    let fake = FakeTransport::new(script);
+    let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool(
+        "add",
+        "Add two integers",
+        json!({"type": "object"}),
+        |_args: Value| async { Ok::<_, String>(ToolResult::text("42")) },
+    ));
+    let options = Options::new()
+        .transport(fake.clone())
+        .sdk_mcp_server(calc)
+        .allowed_tools(["Read", "mcp__calc__sub"])
+        .can_use_tool(|request, _ctx| async move {
+            tracing::info!(tool = request.tool_name.as_str(), "the app decides");
+            if request.tool_name == "Slow" {
+                futures_lite::future::pending::<()>().await;
+            }
+            PermissionResult::allow()
+        })
+        .hook(HookEvent::PreToolUse, None, |_input, _id, _ctx| async {
+            HookOutput::proceed()
+        })
+        .hook(HookEvent::Stop, None, |_input, _id, _ctx| async {
+            panic!("the stop hook broke")
+        });
+
+    let runtime = TestRuntime::new();
+    let ((), log) = capture(|| {
+        runtime.block_on(async {
+            let client = Client::connect_with(runtime.clone(), options)
+                .await
+                .expect("connected");
+            client.send("go").await.expect("sent");
+            let refused = client.set_model(Some("claude-nope")).await;
+            assert!(refused.is_err(), "{refused:?}");
+            let mut turn = client.receive_response();
+            while let Some(item) = turn.next().await {
+                let _ = item;
+            }
+            client.close().await;
+        })
+    });
+    log
+}
+
+#[test]
+fn a_session_reports_its_span_and_events() {
+    let log = traced_session();
+
+    // One session span, named by the CLI's system/init; the fake has no process id.
+    let fields = session_span(&log);
+    assert_eq!(fields.get("session_id").map(String::as_str), Some("sess-1"));
+    assert_eq!(
+        fields.get("model").map(String::as_str),
+        Some("claude-test-model")
+    );
+    assert_eq!(fields.get("pid"), None);
+    // Every event, the app's own in its callback included, happens inside it.
+    for event in &log.events {
+        let (span, _) = event
+            .span
+            .as_ref()
+            .unwrap_or_else(|| panic!("outside the span: {event:?}"));
+        assert_eq!(span, "session", "{event:?}");
+    }
+
+    let connect = one(&log, "connect", &[("program", "claude")]);
+    assert_eq!(connect.level, Level::INFO);
+
+    // Our control requests and their outcomes, timed on the runtime's (virtual) clock.
+    for subtype in ["initialize", "mcp_status", "set_model"] {
+        let sent = one(&log, "control_request", &[("subtype", subtype)]);
+        assert_eq!(sent.level, Level::DEBUG);
+        let id = &sent.fields["request_id"];
+        assert!(id.starts_with("req_"), "{sent:?}");
+        let done = one(&log, "control_response", &[("request_id", id)]);
+        assert_eq!(done.fields["subtype"], subtype);
+        assert!(done.fields.contains_key("duration_us"), "{done:?}");
+    }
+    let initialized = one(&log, "control_response", &[("subtype", "initialize")]);
+    assert_eq!(
+        (initialized.level, initialized.fields["ok"].as_str()),
+        (Level::DEBUG, "true")
+    );
+    let refused = one(&log, "control_response", &[("subtype", "set_model")]);
+    assert_eq!(
+        (refused.level, refused.fields["ok"].as_str()),
+        (Level::WARN, "false")
+    );
+    assert!(
+        refused.fields["error"].contains("no such model"),
+        "{refused:?}"
+    );
+
+    // The CLI's requests and their answers.
+    let asked = one(&log, "cli_request", &[("request_id", "p1")]);
+    assert_eq!(asked.fields["subtype"], "can_use_tool");
+    assert_eq!(asked.fields["tool"], "Bash");
+    let answer = one(&log, "cli_answer", &[("request_id", "p1")]);
+    assert_eq!(
+        (answer.level, answer.fields["reply"].as_str()),
+        (Level::DEBUG, "allow")
+    );
+
+    let hook = one(&log, "cli_request", &[("request_id", "h1")]);
+    assert_eq!(hook.fields["subtype"], "hook_callback");
+    assert_eq!(hook.fields["callback_id"], "hook_0");
+    assert_eq!(hook.fields["hook_event"], "PreToolUse");
+    assert_eq!(
+        one(&log, "cli_answer", &[("request_id", "h1")]).fields["reply"],
+        "hook_output"
+    );
+
+    let failed = one(&log, "callback_error", &[("request_id", "h2")]);
+    assert_eq!(failed.level, Level::WARN);
+    assert_eq!(failed.fields["panicked"], "true");
+    assert!(
+        failed.fields["error"].contains("the stop hook broke"),
+        "{failed:?}"
+    );
+    assert_eq!(
+        one(&log, "cli_answer", &[("request_id", "h2")]).fields["reply"],
+        "error"
+    );
+
+    let call = one(&log, "cli_request", &[("request_id", "m1")]);
+    assert_eq!(call.fields["subtype"], "mcp_message");
+    assert_eq!(call.fields["server"], "calc");
+    assert_eq!(call.fields["method"], "tools/call");
+    assert_eq!(call.fields["tool"], "add");
+    assert_eq!(
+        one(&log, "cli_answer", &[("request_id", "m1")]).fields["reply"],
+        "tool_result"
+    );
+
+    let withdrawn = one(&log, "callback_cancelled", &[("request_id", "p2")]);
+    assert_eq!(withdrawn.fields["running"], "true");
+    assert!(named(&log, "cli_answer")
+        .iter()
+        .all(|e| e.fields["request_id"] != "p2"));
+
+    // What the CLI printed that the SDK could not use, and its stderr.
+    assert_eq!(named(&log, "line_error").len(), 1, "{:#?}", log.events);
+    assert_eq!(named(&log, "line_error")[0].level, Level::WARN);
+    let stderr = one(&log, "stderr", &[("message", "warming up")]);
+    assert_eq!(
+        (stderr.level, stderr.target.as_str()),
+        (Level::DEBUG, "claude_agent_core::stderr")
+    );
+
+    // Only the in-process tool that `allowed_tools` leaves out is worth a warning.
+    let tool_refused = named(&log, "tool_refused");
+    assert_eq!(tool_refused.len(), 1, "{tool_refused:#?}");
+    assert_eq!(tool_refused[0].level, Level::WARN);
+    assert_eq!(tool_refused[0].fields["tool"], "mcp__calc__add");
+    assert_eq!(tool_refused[0].fields["server"], "calc");
+
+    // The shutdown: stdin closed, no exit, SIGTERM; the exit it caused.
+    let signal = one(&log, "signal", &[("signal", "SIGTERM")]);
+    assert_eq!(signal.level, Level::INFO);
+    let exit = one(&log, "exit", &[]);
+    assert_eq!(
+        (exit.level, exit.fields["signal"].as_str()),
+        (Level::INFO, "15")
+    );
+
+    // The app's event in its callback carries the session span, named by then.
+    let app = log
+        .events
+        .iter()
+        .find(|e| e.fields.get("message").map(String::as_str) == Some("the app decides"))
+        .expect("the app's event");
+    let (_, span_fields) = app.span.as_ref().unwrap();
+    assert_eq!(
+        span_fields.get("session_id").map(String::as_str),
+        Some("sess-1")
+    );
+}
