@@ -65,6 +65,26 @@ impl Options {
     }
 
     /// [`Options::hook`] with a timeout the CLI applies to the callback (default 60 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// // A policy check over the network: give it 10 s, not the default 60.
+    /// let options = Options::new().hook_with_timeout(
+    ///     HookEvent::PreToolUse,
+    ///     Some("Bash"),
+    ///     Duration::from_secs(10),
+    ///     |input, _tool_use_id, _ctx| async move {
+    ///         match input {
+    ///             HookInput::PreToolUse(pre) if pre.tool_input.get().contains("curl ") => HookOutput::deny_tool("no network"),
+    ///             _ => HookOutput::default(),
+    ///         }
+    ///     },
+    /// );
+    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(10.0));
+    /// ```
     pub fn hook_with_timeout<F, Fut>(
         self,
         event: HookEvent,
@@ -268,6 +288,24 @@ impl Options {
 
     /// Serve an in-process MCP server; the model sees its tools as `mcp__<server>__<tool>`
     /// (allow them with `allowed_tools` or answer their permission prompts).
+    ///
+    /// ```
+    /// use claude_agent_core::client::{tool, SdkMcpServer};
+    /// use claude_agent_core::mcp::ToolResult;
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
+    ///     "now",
+    ///     "The current Unix time in seconds",
+    ///     serde_json::json!({"type": "object", "properties": {}}),
+    ///     |_args| async {
+    ///         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    ///         Ok::<_, String>(ToolResult::text(secs.to_string()))
+    ///     },
+    /// ));
+    /// let options = Options::new().sdk_mcp_server(clock).allowed_tools(["mcp__clock__now"]);
+    /// assert_eq!(options.get_sdk_mcp_servers()[0].name, "clock");
+    /// ```
     pub fn sdk_mcp_server(mut self, server: SdkMcpServer) -> Self {
         let spec = server.spec();
         self.handlers.mcp_servers.push(server);
@@ -276,6 +314,23 @@ impl Options {
 
     /// Answer MCP elicitations (a server asking the user for input). Without this they are
     /// declined.
+    ///
+    /// ```
+    /// use claude_agent_core::control::ElicitationResult;
+    /// use claude_agent_core::options::Options;
+    /// use serde_json::value::RawValue;
+    ///
+    /// // Fill in the form an MCP server asks for, from the host's configuration.
+    /// let options = Options::new().on_elicitation(|request, _ctx| async move {
+    ///     match (request.mcp_server_name.as_str(), request.mode.as_deref()) {
+    ///         ("deploy", Some("form") | None) => {
+    ///             ElicitationResult::accept(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap())
+    ///         }
+    ///         _ => ElicitationResult::decline(),
+    ///     }
+    /// });
+    /// # let _ = options;
+    /// ```
     pub fn on_elicitation<F, Fut>(mut self, callback: F) -> Self
     where
         F: Fn(ElicitationRequest, ElicitationContext) -> Fut + Send + Sync + 'static,
@@ -289,6 +344,16 @@ impl Options {
 
     /// Get each line the CLI writes on stderr (trimmed; blank lines skipped). The last 8 KiB of
     /// stderr are kept for error reports either way.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    /// let sink = log.clone();
+    /// let options = Options::new().debug(true).stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+    /// # let _ = options;
+    /// ```
     pub fn stderr<F>(mut self, callback: F) -> Self
     where
         F: Fn(&str) + Send + Sync + 'static,

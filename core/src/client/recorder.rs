@@ -120,8 +120,9 @@ impl Options {
     /// ```
     /// use claude_agent_core::options::Options;
     ///
-    /// let options = Options::new().record_to(std::env::temp_dir().join("session.jsonl"));
-    /// # let _ = options;
+    /// let path = std::env::temp_dir().join("session.jsonl");
+    /// let options = Options::new().record_to(&path);
+    /// assert_eq!(options.get_record_to(), Some(path.as_path()));
     /// ```
     pub fn record_to(mut self, path: impl Into<PathBuf>) -> Self {
         self.record_to = Some(path.into());

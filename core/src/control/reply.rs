@@ -92,6 +92,17 @@ impl ElicitationResult {
 }
 
 /// What the user did with an elicitation.
+///
+/// ```
+/// use claude_agent_core::control::{ElicitationAction, ElicitationResult};
+///
+/// assert_eq!(ElicitationResult::decline().action, ElicitationAction::Decline);
+///
+/// // "Dismissed" rather than "said no":
+/// let mut dismissed = ElicitationResult::decline();
+/// dismissed.action = ElicitationAction::Cancel;
+/// assert_eq!(serde_json::to_string(&dismissed).unwrap(), r#"{"action":"cancel"}"#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]

@@ -21,6 +21,26 @@ use crate::permission::PermissionMode;
 ///
 /// `Debug` never prints the value of an environment variable whose name contains `KEY`, `TOKEN`,
 /// `SECRET` or `PASSWORD` (any case).
+///
+/// A host that starts the CLI itself (or a custom `Transport`) builds the process from it:
+///
+/// ```no_run
+/// use std::process::{Command, Stdio};
+/// use claude_agent_core::options::Options;
+///
+/// let spec = Options::new().model("sonnet").cwd("/srv/project").launch_spec("claude".into())?;
+/// let mut command = Command::new(&spec.program);
+/// command.args(&spec.args).envs(spec.env.iter().map(|(k, v)| (k, v)));
+/// for name in &spec.env_remove {
+///     command.env_remove(name);
+/// }
+/// if let Some(dir) = &spec.cwd {
+///     command.current_dir(dir);
+/// }
+/// let child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+/// # let _ = child;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LaunchSpec {

@@ -16,6 +16,22 @@ use serde::{Serialize, Serializer};
 /// let claude_code = SystemPrompt::preset_with_append("Always answer in French.");
 /// # let _ = (own, claude_code);
 /// ```
+///
+/// Where each goes: text and the preset travel in `initialize`, a file on the command line.
+///
+/// ```
+/// use claude_agent_core::options::{Options, SystemPrompt};
+/// use claude_agent_core::session::InputMode;
+///
+/// let options = Options::new().system_prompt(SystemPrompt::preset());
+/// let fields = options.session_config(InputMode::Streaming)?.initialize_fields;
+/// assert!(fields.is_none()); // Claude Code's own prompt: nothing to send
+///
+/// let options = Options::new().system_prompt(SystemPrompt::File("prompts/reviewer.md".into()));
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--system-prompt-file=prompts/reviewer.md".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SystemPrompt {
@@ -64,6 +80,21 @@ impl From<String> for SystemPrompt {
 }
 
 /// The set of built-in tools the model sees (`--tools`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, Tools};
+///
+/// // `Options::tools` and `Options::default_tools` set it; the value reads back in a match:
+/// let chosen = Tools::List(vec!["Read".into(), "Grep".into()]);
+/// let flag = match &chosen {
+///     Tools::List(names) => format!("--tools={}", names.join(",")),
+///     Tools::Default => "--tools=default".to_owned(),
+///     _ => unreachable!(),
+/// };
+/// let args = Options::new().tools(["Read", "Grep"]).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&flag));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Tools {
@@ -74,6 +105,20 @@ pub enum Tools {
 }
 
 /// Extended thinking (`--thinking`, `--max-thinking-tokens`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, Thinking};
+///
+/// for (thinking, flag) in [
+///     (Thinking::Adaptive, "--thinking=adaptive"),
+///     (Thinking::Disabled, "--thinking=disabled"),
+///     (Thinking::Enabled { budget_tokens: Some(16_000) }, "--max-thinking-tokens=16000"),
+/// ] {
+///     let args = Options::new().thinking(thinking).launch_spec("claude".into())?.args;
+///     assert!(args.contains(&flag.to_owned()));
+/// }
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Thinking {
@@ -90,6 +135,15 @@ pub enum Thinking {
 }
 
 /// How thinking is shown in assistant messages (`--thinking-display`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, ThinkingDisplay};
+///
+/// let display = ThinkingDisplay::Omitted;
+/// let args = Options::new().thinking_display(display).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&format!("--thinking-display={}", display.as_str())));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ThinkingDisplay {
@@ -113,6 +167,15 @@ impl ThinkingDisplay {
 }
 
 /// How much effort the model puts in (`--effort`).
+///
+/// ```
+/// use claude_agent_core::options::{Effort, Options};
+///
+/// let args = Options::new().effort(Effort::XHigh).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&format!("--effort={}", Effort::XHigh.as_str())));
+/// assert_eq!(Effort::XHigh.as_str(), "xhigh");
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Effort {
@@ -148,6 +211,18 @@ impl Serialize for Effort {
 }
 
 /// A place the CLI reads settings from (`--setting-sources`), also the scope of an agent's memory.
+///
+/// ```
+/// use claude_agent_core::options::{AgentDefinition, Options, SettingSource};
+///
+/// let options = Options::new()
+///     .setting_sources([SettingSource::User, SettingSource::Project])
+///     .agent_definition("planner", AgentDefinition::new("Plans work", "You plan.").memory(SettingSource::Project));
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--setting-sources=user,project".to_owned()));
+/// assert_eq!(SettingSource::Local.as_str(), "local");
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SettingSource {
@@ -182,6 +257,20 @@ impl Serialize for SettingSource {
 /// sent as initialize `skills`. A name the CLI would misread in `Skill(<name>)` (empty, with
 /// surrounding whitespace, `(`, `)`, `,`, `*`, a control character, a leading `/`, …) is refused
 /// with [`super::OptionsError::InvalidSkillName`].
+///
+/// ```
+/// use claude_agent_core::options::{Options, OptionsError, Skills};
+///
+/// let all = Options::new().skills(Skills::All).launch_spec("claude".into())?;
+/// assert!(all.args.contains(&"--allowedTools=Skill".to_owned()));
+///
+/// let some = Options::new().skills(Skills::list(["pdf", "code-review"])).launch_spec("claude".into())?;
+/// assert!(some.args.contains(&"--allowedTools=Skill(pdf),Skill(code-review)".to_owned()));
+///
+/// let bad = Options::new().skills(Skills::list(["/pdf"])).launch_spec("claude".into());
+/// assert!(matches!(bad, Err(OptionsError::InvalidSkillName { .. })));
+/// # Ok::<(), OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Skills {
@@ -203,6 +292,28 @@ impl Skills {
 }
 
 /// The shape of the final result (`--json-schema` and initialize `jsonSchema`).
+///
+/// ```
+/// use claude_agent_core::message::Message;
+/// use claude_agent_core::options::{Options, OutputFormat};
+///
+/// let schema = serde_json::json!({
+///     "type": "object",
+///     "properties": {"answer": {"type": "integer"}},
+///     "required": ["answer"]
+/// });
+/// let _options = Options::new().output_format(OutputFormat::JsonSchema(schema));
+///
+/// // The turn's result then carries the answer as `structured_output`:
+/// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"","structured_output":{"answer":4},"session_id":"s"}"#;
+/// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+/// #[derive(serde::Deserialize)]
+/// struct Answer {
+///     answer: i64,
+/// }
+/// let answer: Answer = serde_json::from_str(result.structured_output.unwrap().get()).unwrap();
+/// assert_eq!(answer.answer, 4);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OutputFormat {
@@ -212,6 +323,21 @@ pub enum OutputFormat {
 
 /// A Claude Code plugin. Only `local` plugins (a directory) can be loaded: sent in `initialize`,
 /// or as `--plugin-dir=<path>` (see [`Delivery`]).
+///
+/// ```
+/// use claude_agent_core::options::{Delivery, Options, OptionsError, PluginConfig};
+///
+/// let options = Options::new()
+///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
+///     .plugin_delivery(Delivery::Argv);
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
+///
+/// // Other types cannot be loaded yet:
+/// let marketplace = Options::new().plugin(PluginConfig::new("marketplace", "formatter@acme"));
+/// assert!(matches!(marketplace.launch_spec("claude".into()), Err(OptionsError::UnsupportedPluginType { .. })));
+/// # Ok::<(), OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PluginConfig {

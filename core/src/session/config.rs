@@ -13,6 +13,19 @@ use crate::mcp::McpServerSpec;
 /// let config = SessionConfig::new(InputMode::SingleTurn);
 /// assert_eq!(config.limits.max_line_bytes, 16 * 1024 * 1024);
 /// ```
+///
+/// Usually built from the options, which also say which requests the host answers:
+///
+/// ```
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::session::InputMode;
+///
+/// let config = Options::new().declare_can_use_tool().session_config(InputMode::Streaming)?;
+/// assert!(config.can_use_tool);
+/// // The CLI may then call back at any time, so stdin stays open after a result until it is idle.
+/// assert!(config.has_bidirectional_needs());
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SessionConfig {
@@ -74,6 +87,24 @@ impl SessionConfig {
 }
 
 /// How the host feeds user messages.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::message::UserInput;
+/// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// // `query("…")` with a string prompt: one message, then the input ends by itself.
+/// let mut one = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
+/// one.send_user(now, UserInput::text("Summarise README.md")).unwrap();
+/// assert!(one.send_user(now, UserInput::text("one more")).is_err());
+///
+/// // A `Client` or a prompt stream: messages until `end_input`.
+/// let mut many = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// many.send_user(now, UserInput::text("Pick a number.")).unwrap();
+/// many.send_user(now, UserInput::text("Double it.")).unwrap();
+/// many.end_input(now);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InputMode {
@@ -85,6 +116,16 @@ pub enum InputMode {
 }
 
 /// One hook matcher: an event, an optional matcher pattern, and how many callbacks it has.
+///
+/// ```
+/// use claude_agent_core::hooks::HookEvent;
+/// use claude_agent_core::session::{HookFailurePolicy, HookMatcherConfig};
+///
+/// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write|Edit".into()), 1);
+/// guard.timeout_secs = Some(5.0);
+/// guard.on_failure = Some(HookFailurePolicy::Block); // a failing guard blocks the edit
+/// # let _ = guard;
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct HookMatcherConfig {
@@ -140,6 +181,20 @@ pub enum HookFailurePolicy {
 }
 
 /// Which registered hook a `hook_callback` is for.
+///
+/// ```
+/// use claude_agent_core::control::InboundKind;
+/// use claude_agent_core::hooks::HookEvent;
+///
+/// // With several matchers, `matcher_index` tells which one fired.
+/// fn which(kind: &InboundKind) -> Option<(HookEvent, usize)> {
+///     match kind {
+///         InboundKind::HookCallback(callback) => Some((callback.hook.event.clone(), callback.hook.matcher_index)),
+///         _ => None,
+///     }
+/// }
+/// # let _ = which;
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HookRef {
@@ -152,6 +207,16 @@ pub struct HookRef {
 }
 
 /// Deadlines of the session.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_core::session::{InputMode, SessionConfig, Timeouts};
+///
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.timeouts.control_request = Duration::from_secs(10);
+/// config.timeouts.run_end_ceiling = None; // wait for background tasks as long as they run
+/// assert_eq!(Timeouts::default().initialize, Duration::from_secs(60));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Timeouts {
@@ -176,6 +241,14 @@ impl Default for Timeouts {
 }
 
 /// Bounds on what the session buffers.
+///
+/// ```
+/// use claude_agent_core::session::{InputMode, Limits, SessionConfig};
+///
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.limits.max_line_bytes = 64 * 1024 * 1024; // tools that return very large outputs
+/// assert_eq!(Limits::default().max_pending_requests, 256);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
