@@ -82,6 +82,22 @@ impl ElicitationResult {
         }
     }
 
+    /// The user dismissed the question without answering it.
+    ///
+    /// ```
+    /// use claude_agent_core::control::{ElicitationAction, ElicitationResult};
+    ///
+    /// let dismissed = ElicitationResult::cancel();
+    /// assert_eq!(dismissed.action, ElicitationAction::Cancel);
+    /// assert_eq!(serde_json::to_string(&dismissed).unwrap(), r#"{"action":"cancel"}"#);
+    /// ```
+    pub fn cancel() -> Self {
+        ElicitationResult {
+            action: ElicitationAction::Cancel,
+            content: None,
+        }
+    }
+
     /// The user accepted with `content` (a JSON object matching the requested schema).
     pub fn accept(content: Box<RawValue>) -> Self {
         ElicitationResult {

@@ -272,10 +272,9 @@ impl Options {
     ///
     /// ```
     /// # use claude_agent_core::{options::Options, hooks::HookEvent, session::HookMatcherConfig};
-    /// let stop = HookEvent::Other("Stop".into());
     /// let options = Options::new()
     ///     .declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 2))
-    ///     .declare_hook(HookMatcherConfig::new(stop, None, 1))
+    ///     .declare_hook(HookMatcherConfig::new(HookEvent::Stop, None, 1))
     ///     .declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write".into()), 1));
     /// assert_eq!(options.hook_matcher_order(), [0, 2, 1]);
     /// ```

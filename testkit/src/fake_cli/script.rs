@@ -944,7 +944,9 @@ impl Script {
         })
     }
 
-    /// Waits for a control request of this subtype, without answering it.
+    /// Waits for a control request of this subtype, without answering it: an app awaiting the
+    /// answer waits until its control timeout. To answer it, use [`Script::expect_request_as`]
+    /// and then [`Script::respond`].
     ///
     /// ```
     /// use claude_agent_testkit::fake_cli::{FakeCli, Script};

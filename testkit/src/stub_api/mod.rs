@@ -314,10 +314,22 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
     }
 }
 
+/// Serves one connection, then closes it: the socket itself, since the acceptor keeps a clone of
+/// the stream (to end it when the stub is dropped), and forgets that clone.
 fn serve_connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
+    let peer = stream.peer_addr();
+    let served = serve_requests(&stream, shared);
+    if let Ok(peer) = peer {
+        lock(&shared.connections).retain(|kept| kept.peer_addr().ok() != Some(peer));
+    }
+    drop(stream.shutdown(Shutdown::Both));
+    served
+}
+
+fn serve_requests(stream: &TcpStream, shared: &Shared) -> io::Result<()> {
     stream.set_nodelay(true)?;
     let mut reader = BufReader::new(stream.try_clone()?);
-    let mut writer = BufWriter::new(stream);
+    let mut writer = BufWriter::new(stream.try_clone()?);
     while let Some(req) = http::read_request(&mut reader)? {
         if shared.stopping.load(Ordering::SeqCst) {
             return Ok(());
