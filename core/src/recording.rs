@@ -28,6 +28,58 @@ use crate::mcp::{McpServerSpec, ToolSpec};
 use crate::message::{InputBlock, UserInput};
 use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
 
+/// What stands in a recording for the value of an MCP server's environment variable or header.
+pub const REDACTED: &str = "[redacted]";
+
+/// Blanks the secrets a line the SDK writes can carry, so a recording can be kept with a
+/// project's tests: the values (not the names) of the `env` and `headers` of every external MCP
+/// server in a control request's `mcpServers` (`initialize`) or `servers` (`mcp_set_servers`).
+/// Returns whether it changed anything. [`crate::options::Options::record_to`] records lines
+/// blanked this way, and the testkit's replay check compares what a test wrote the same way.
+///
+/// ```
+/// use claude_agent_core::recording::{redact_secrets, REDACTED};
+/// use serde_json::json;
+///
+/// let mut initialize = json!({"type": "control_request", "request_id": "req_1", "request": {
+///     "subtype": "initialize",
+///     "mcpServers": {"tickets": {"type": "http", "url": "https://mcp.example.com",
+///                                "headers": {"Authorization": "Bearer sk-live-123"}}}
+/// }});
+/// assert!(redact_secrets(&mut initialize));
+/// let headers = &initialize["request"]["mcpServers"]["tickets"]["headers"];
+/// assert_eq!(headers["Authorization"], REDACTED);
+/// assert_eq!(initialize["request"]["mcpServers"]["tickets"]["url"], "https://mcp.example.com");
+/// ```
+pub fn redact_secrets(msg: &mut Value) -> bool {
+    if msg.get("type").and_then(Value::as_str) != Some("control_request") {
+        return false;
+    }
+    let Some(request) = msg.get_mut("request") else {
+        return false;
+    };
+    let mut changed = false;
+    for key in ["mcpServers", "servers"] {
+        let Some(servers) = request.get_mut(key).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for server in servers.values_mut() {
+            for secrets in ["env", "headers"] {
+                let Some(values) = server.get_mut(secrets).and_then(Value::as_object_mut) else {
+                    continue;
+                };
+                for value in values.values_mut() {
+                    if value != REDACTED {
+                        *value = Value::String(REDACTED.to_owned());
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
 /// Which way a recorded line went.
 ///
 /// ```

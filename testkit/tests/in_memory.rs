@@ -11,7 +11,7 @@ use claude_agent_core::hooks::{
 };
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
-use claude_agent_core::options::{McpServerConfig, McpStdioServer, Options};
+use claude_agent_core::options::{McpRemoteServer, McpServerConfig, McpStdioServer, Options};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;
@@ -492,6 +492,39 @@ fn a_recorded_session_replays_and_checks_out() {
             .collect()
     };
     assert_eq!(json(&replayed), json(&live));
+    replay.verify().unwrap();
+}
+
+#[test]
+fn a_recording_keeps_mcp_secrets_out_and_still_checks_out() {
+    let dir = claude_agent_testkit::real_cli::TestDir::new("record-secrets").unwrap();
+    let path = dir.path().join("session.jsonl");
+    let options = || {
+        let server = McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_s3cret");
+        let remote =
+            McpRemoteServer::new("https://mcp.example.com").header("Authorization", "Bearer sk-x");
+        Options::new()
+            .mcp_server("github", McpServerConfig::Stdio(server))
+            .mcp_server("tickets", McpServerConfig::Http(remote))
+    };
+    let fake = FakeTransport::new(Script::single_turn("recorded"));
+    run(&fake, options().record_to(&path));
+    let recording = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !recording.contains("ghp_s3cret") && !recording.contains("sk-x"),
+        "{recording}"
+    );
+    assert!(
+        recording.contains(r#""GITHUB_TOKEN":"[redacted]""#),
+        "{recording}"
+    );
+    assert!(
+        recording.contains(r#""Authorization":"[redacted]""#),
+        "{recording}"
+    );
+
+    let replay = FakeTransport::replay(&recording).unwrap();
+    run(&replay, options());
     replay.verify().unwrap();
 }
 
