@@ -29,14 +29,14 @@ pub(crate) fn read_lite(path: &Path) -> Option<Lite> {
     let modified = meta.modified().ok()?;
     let mut buf = Vec::with_capacity(CHUNK.min(size as usize));
     (&mut file).take(CHUNK as u64).read_to_end(&mut buf).ok()?;
-    let head = String::from_utf8_lossy(&buf).into_owned();
+    let head = text(&buf);
     let tail = if size <= CHUNK as u64 {
         head.clone()
     } else {
         file.seek(SeekFrom::Start(size - CHUNK as u64)).ok()?;
         buf.clear();
         file.take(CHUNK as u64).read_to_end(&mut buf).ok()?;
-        String::from_utf8_lossy(&buf).into_owned()
+        text(&buf)
     };
     Some(Lite {
         head,
@@ -44,6 +44,26 @@ pub(crate) fn read_lite(path: &Path) -> Option<Lite> {
         size,
         modified,
     })
+}
+
+/// A chunk as text: without the pieces of a character cut at either end, and with any invalid
+/// UTF-8 replaced (checked with SIMD first: the chunks are nearly always valid).
+fn text(chunk: &[u8]) -> String {
+    let start = chunk
+        .iter()
+        .take(3)
+        .take_while(|&&b| b & 0xc0 == 0x80)
+        .count();
+    let mut chunk = &chunk[start..];
+    if let Err(e) = simdutf8::compat::from_utf8(chunk) {
+        if e.error_len().is_none() {
+            chunk = &chunk[..e.valid_up_to()];
+        }
+    }
+    match simdutf8::basic::from_utf8(chunk) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(chunk).into_owned(),
+    }
 }
 
 /// The summary of a session from its head and tail; `None` for a subagent's transcript, or one
@@ -101,43 +121,41 @@ pub(crate) fn session_info(
 
 /// The value of the first `"key":"…"` in `text` (which may be cut anywhere), unescaped.
 pub(crate) fn string_field(text: &str, key: &str) -> Option<String> {
-    string_fields(text, key).next()
-}
-
-/// The value of the last `"key":"…"` in `text`, unescaped.
-pub(crate) fn last_string_field(text: &str, key: &str) -> Option<String> {
-    string_fields(text, key).last()
-}
-
-/// Every `"key":"value"` (or `"key": "value"`) of `text`, in order, as unescaped values.
-fn string_fields<'t>(text: &'t str, key: &str) -> impl Iterator<Item = String> + 't {
     let pattern = format!("\"{key}\":");
-    let mut from = 0;
-    std::iter::from_fn(move || loop {
-        let at = from + text.get(from..)?.find(&pattern)?;
-        let mut start = at + pattern.len();
-        if text.as_bytes().get(start) == Some(&b' ') {
-            start += 1;
-        }
-        from = start;
-        if text.as_bytes().get(start) != Some(&b'"') {
-            continue;
-        }
-        let value_start = start + 1;
-        let bytes = text.as_bytes();
-        let mut i = value_start;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' => i += 2,
-                b'"' => {
-                    from = i + 1;
-                    return Some(unescape(&text[value_start..i]));
-                }
-                _ => i += 1,
-            }
-        }
+    memchr::memmem::find_iter(text.as_bytes(), pattern.as_bytes())
+        .find_map(|at| string_value(text, at + pattern.len()))
+}
+
+/// The value of the last `"key":"…"` in `text`, unescaped (searched from the end).
+pub(crate) fn last_string_field(text: &str, key: &str) -> Option<String> {
+    let pattern = format!("\"{key}\":");
+    // The forward search is vectorised and the backward one is not: most keys are absent, and
+    // the forward search says so fastest.
+    memchr::memmem::find(text.as_bytes(), pattern.as_bytes())?;
+    memchr::memmem::rfind_iter(text.as_bytes(), pattern.as_bytes())
+        .find_map(|at| string_value(text, at + pattern.len()))
+}
+
+/// The string value that starts at `start` (after one optional space), if it is a string and
+/// ends before the text does.
+fn string_value(text: &str, mut start: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    if bytes.get(start) == Some(&b' ') {
+        start += 1;
+    }
+    if bytes.get(start) != Some(&b'"') {
         return None;
-    })
+    }
+    let value_start = start + 1;
+    let mut i = value_start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(unescape(&text[value_start..i])),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 fn unescape(raw: &str) -> String {
@@ -227,6 +245,13 @@ fn made_up(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_cut_inside_a_character() {
+        let bytes = "é→x→".as_bytes();
+        assert_eq!(text(&bytes[1..bytes.len() - 1]), "→x");
+        assert_eq!(text(b"a\xffb"), "a\u{fffd}b");
+    }
 
     #[test]
     fn fields_without_a_full_parse() {

@@ -42,7 +42,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -443,29 +443,30 @@ impl History {
     /// ```
     pub fn list_sessions(&self, list: &ListSessions) -> Result<Vec<SessionInfo>, HistoryError> {
         let projects = self.projects_dir();
-        let mut sessions = Vec::new();
+        let mut candidates = Vec::new();
         match &list.dir {
             None => {
                 for folder in subfolders(&projects)? {
-                    sessions.extend(read_folder(&folder, None)?);
+                    transcripts(&folder, None, &mut candidates)?;
                 }
             }
             Some(dir) => {
                 let dir = paths::canonical(dir);
+                let own = paths::find_project_dir(&projects, &dir);
+                if let Some(folder) = &own {
+                    transcripts(folder, Some(&dir), &mut candidates)?;
+                }
                 let trees = if list.include_worktrees {
                     paths::worktrees(&dir)
                 } else {
                     Vec::new()
                 };
-                let own = paths::find_project_dir(&projects, &dir);
-                if let Some(folder) = &own {
-                    sessions.extend(read_folder(folder, Some(&dir))?);
-                }
                 if trees.len() > 1 {
                     let mut wanted: Vec<(String, &PathBuf)> = trees
                         .iter()
                         .map(|t| (paths::project_folder_name(&t.to_string_lossy()), t))
                         .collect();
+                    // The longest (most specific) name first.
                     wanted.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
                     for folder in subfolders(&projects)? {
                         if Some(&folder) == own.as_ref() {
@@ -475,33 +476,44 @@ impl History {
                         if let Some((_, tree)) =
                             wanted.iter().find(|(w, _)| paths::folder_matches(&name, w))
                         {
-                            sessions.extend(read_folder(&folder, Some(tree))?);
+                            transcripts(&folder, Some(tree), &mut candidates)?;
                         }
                     }
                 }
             }
         }
-        // The same session in two folders (a worktree moved, a copy): the newest copy.
-        let mut newest: HashMap<String, SessionInfo> = HashMap::new();
-        for info in sessions {
-            match newest.get(&info.session_id) {
-                Some(kept) if kept.modified >= info.modified => {}
-                _ => {
-                    newest.insert(info.session_id.clone(), info);
-                }
+        // Newest first by the file's time, then read only as far as the page goes. A session in
+        // two folders (a worktree moved, a copy) is listed once, its newest copy.
+        candidates.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.id.cmp(&b.id)));
+        let mut seen = HashSet::new();
+        let wanted = list.limit.unwrap_or(usize::MAX);
+        let mut skipped = 0;
+        let mut sessions = Vec::new();
+        for candidate in candidates {
+            if sessions.len() >= wanted {
+                break;
+            }
+            if seen.contains(&candidate.id) {
+                continue;
+            }
+            let Some(info) = lite::read_lite(&candidate.path).and_then(|l| {
+                lite::session_info(
+                    &candidate.id,
+                    candidate.path.clone(),
+                    &l,
+                    candidate.cwd.as_deref(),
+                )
+            }) else {
+                continue;
+            };
+            seen.insert(candidate.id);
+            if skipped < list.offset {
+                skipped += 1;
+            } else {
+                sessions.push(info);
             }
         }
-        let mut sessions: Vec<SessionInfo> = newest.into_values().collect();
-        sessions.sort_by(|a, b| {
-            b.modified
-                .cmp(&a.modified)
-                .then_with(|| a.session_id.cmp(&b.session_id))
-        });
-        Ok(sessions
-            .into_iter()
-            .skip(list.offset)
-            .take(list.limit.unwrap_or(usize::MAX))
-            .collect())
+        Ok(sessions)
     }
 
     /// [`get_session_info`] in this directory.
@@ -778,30 +790,44 @@ fn subfolders(projects: &Path) -> Result<Vec<PathBuf>, HistoryError> {
         .collect())
 }
 
-/// The summaries of the sessions in one project folder (files that vanish or cannot be read on
-/// the way are passed over).
-fn read_folder(
+/// A transcript found by a listing, not read yet.
+struct Candidate {
+    id: String,
+    path: PathBuf,
+    modified: SystemTime,
+    cwd: Option<PathBuf>,
+}
+
+/// The session transcripts (`<uuid>.jsonl`) in one project folder, with their modification
+/// times (files that vanish on the way are passed over).
+fn transcripts(
     folder: &Path,
-    project_cwd: Option<&Path>,
-) -> Result<Vec<SessionInfo>, HistoryError> {
+    cwd: Option<&Path>,
+    out: &mut Vec<Candidate>,
+) -> Result<(), HistoryError> {
     let entries = match std::fs::read_dir(folder) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(io_error(folder)(e)),
     };
-    Ok(entries
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name();
-            let id = name.to_str()?.strip_suffix(".jsonl")?;
-            if !clock::is_uuid(id) {
-                return None;
-            }
-            let path = entry.path();
-            let lite = lite::read_lite(&path)?;
-            lite::session_info(id, path, &lite, project_cwd)
+    out.extend(entries.flatten().filter_map(|entry| {
+        let name = entry.file_name();
+        let id = name.to_str()?.strip_suffix(".jsonl")?;
+        if !clock::is_uuid(id) {
+            return None;
+        }
+        let meta = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file() && m.len() > 0)?;
+        Some(Candidate {
+            id: id.to_owned(),
+            path: entry.path(),
+            modified: meta.modified().ok()?,
+            cwd: cwd.map(Path::to_path_buf),
         })
-        .collect())
+    }));
+    Ok(())
 }
 
 /// The `agent-<id>.jsonl` files under `folder`, at any depth, in name order.
@@ -829,7 +855,8 @@ fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
 /// The sessions stored for a project (`list.dir`) or for every project, newest first: each
 /// session once, with its title, first prompt, working directory, branch, tag, times and size.
 ///
-/// Reads only the first and last 64 KiB of each transcript. Subagents' transcripts and sessions
+/// Reads only the first and last 64 KiB of each transcript, and with a `limit`, only the
+/// transcripts the page needs (newest first, by their files' times). Subagents' transcripts and sessions
 /// with nothing to show (no prompt, no title) are left out. Uses the configuration directory of
 /// this process's environment ([`History::from_env`]); a project folder that does not exist
 /// gives no sessions.
