@@ -574,9 +574,12 @@ impl History {
         let (path, _) = self.find_session(session_id, dir)?;
         let mut agents = Vec::new();
         collect_agents(&path.with_extension("").join("subagents"), &mut agents);
-        let mut ids: Vec<String> = agents.into_iter().map(|(id, _)| id).collect();
-        ids.dedup();
-        Ok(ids)
+        let mut seen = HashSet::new();
+        Ok(agents
+            .into_iter()
+            .map(|(id, _)| id)
+            .filter(|id| seen.insert(id.clone()))
+            .collect())
     }
 
     /// [`get_subagent_messages`] in this directory.

@@ -50,8 +50,8 @@ pub(crate) fn canonical(dir: &Path) -> PathBuf {
 }
 
 /// The project folder of `cwd` under `projects`, if it exists: the exact name, or for a long
-/// path (whose hash suffix may have been computed by another hash function) the first folder with
-/// the same 200-character prefix.
+/// path the first folder with the same 200-character prefix (CLI 2.1.330 computes the suffix as
+/// this crate does, but a folder written by another tool may carry another hash).
 pub(crate) fn find_project_dir(projects: &Path, cwd: &Path) -> Option<PathBuf> {
     let name = project_folder_name(&cwd.to_string_lossy());
     let exact = projects.join(&name);
