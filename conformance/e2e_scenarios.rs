@@ -23,8 +23,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{query_with, Client, Error, Runtime, SdkMcpServer};
+use claude_agent_core::history::{History, ListSessions};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
-use claude_agent_core::message::{ContentBlock, Message, ResultMessage, SystemMessage};
+use claude_agent_core::message::{
+    ContentBlock, Message, MessageContent, ResultMessage, SystemMessage,
+};
 use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat,
 };
@@ -50,7 +53,7 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
-            mcp_secrets_stay_off_argv, hook_fail_closed,
+            mcp_secrets_stay_off_argv, hook_fail_closed, session_history,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -74,8 +77,8 @@ pub struct Env {
     pub stub: StubApi,
     /// Options naming the CLI, the working directory and the environment.
     pub options: Options,
-    /// The temporary HOME (sessions are stored under it), removed on drop.
-    _home: TestDir,
+    /// The temporary HOME (the CLI stores sessions under its `.claude`), removed on drop.
+    pub home: TestDir,
     /// The working directory.
     pub work: TestDir,
 }
@@ -94,7 +97,7 @@ pub fn env() -> Env {
     Env {
         stub,
         options,
-        _home: home,
+        home,
         work,
     }
 }
@@ -1343,4 +1346,111 @@ pub async fn hook_fail_closed<R: Runtime>(rt: R) {
         "{tool_result}"
     );
     assert_eq!(only_result(&closed).subtype, "success");
+}
+
+/// Two sessions, then the history the CLI stored: both listed with their first prompt and
+/// working directory, the conversation read back typed; a rename and a tag show in the listing,
+/// a fork is resumed by the CLI with the forked conversation, a deleted session is gone.
+pub async fn session_history<R: Runtime>(rt: R) {
+    let env = env();
+    let mut ids = Vec::new();
+    for prompt in ["first question", "second question"] {
+        let messages = all_ok(
+            collect(
+                &rt,
+                prompt,
+                query_with(rt.clone(), prompt, env.options.clone()),
+            )
+            .await,
+        );
+        ids.push(only_result(&messages).session_id().to_owned());
+    }
+    let (first, second) = (ids[0].as_str(), ids[1].as_str());
+    let history = History::at(env.home.path().join(".claude"));
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+
+    let listed = history
+        .list_sessions(&ListSessions::in_dir(&work))
+        .expect("listed");
+    let summary: Vec<(&str, Option<&str>, Option<&std::path::Path>)> = listed
+        .iter()
+        .map(|s| {
+            (
+                s.session_id.as_str(),
+                s.first_prompt.as_deref(),
+                s.cwd.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (second, Some("second question"), Some(work.as_path())),
+            (first, Some("first question"), Some(work.as_path())),
+        ]
+    );
+
+    let conversation = history
+        .get_session_messages(first, Some(&work), None, 0)
+        .expect("messages");
+    let said: Vec<String> = conversation
+        .iter()
+        .map(|m| match &m.message {
+            Message::User(user) => match &user.content {
+                MessageContent::Text(text) => format!("user: {text}"),
+                other => format!("user: {other:?}"),
+            },
+            Message::Assistant(_) => {
+                format!(
+                    "claude: {}",
+                    texts(std::slice::from_ref(&m.message)).join(" ")
+                )
+            }
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        said,
+        ["user: first question", "claude: echo: first question"]
+    );
+
+    history
+        .rename_session(first, "Renamed session", None)
+        .unwrap();
+    history.tag_session(first, Some("kept"), None).unwrap();
+    let info = history.get_session_info(first, Some(&work)).unwrap();
+    assert_eq!(info.summary, "Renamed session");
+    assert_eq!(info.tag.as_deref(), Some("kept"));
+
+    let fork = history.fork_session(first, Some(&work), None).unwrap();
+    let resumed = all_ok(
+        collect(
+            &rt,
+            "resume the fork",
+            query_with(
+                rt.clone(),
+                "what came before?",
+                env.options.clone().resume(fork.clone()),
+            ),
+        )
+        .await,
+    );
+    assert_eq!(texts(&resumed), ["echo: what came before?"]);
+    let last = env.stub.main_requests().pop().expect("a request");
+    let body = last.body.to_string();
+    assert!(body.contains("echo: first question"), "{body}");
+    assert!(!body.contains("second question"), "{body}");
+
+    history.delete_session(second, None).unwrap();
+    let left: Vec<String> = history
+        .list_sessions(&ListSessions::all())
+        .unwrap()
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert!(
+        left.contains(&fork) && left.iter().any(|id| id == first),
+        "{left:?}"
+    );
+    assert!(!left.iter().any(|id| id == second), "{left:?}");
 }
