@@ -113,3 +113,4 @@ pub mod recording;
 pub mod session;
 #[cfg(test)]
 mod test_fixtures;
+mod uuid;

@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use super::error::Error;
 use super::link::{Command, Shared};
-use super::message_uuid::new_uuid;
 use super::runtime::Runtime;
 use super::spawn::{spawn_session, Start};
 use crate::control::{
@@ -22,6 +21,7 @@ use crate::control::{
 use crate::message::{Message, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
+use crate::uuid::new_uuid;
 
 /// A connected CLI session for many turns: send user messages, read messages, and steer the
 /// session with control requests.

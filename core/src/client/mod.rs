@@ -42,7 +42,6 @@ mod driver;
 mod error;
 mod handlers;
 mod link;
-mod message_uuid;
 mod options_ext;
 #[cfg(unix)]
 mod orphan_guard;

@@ -1,9 +1,5 @@
-//! Timestamps as the transcripts write them (`2026-11-23T06:03:37.276Z`), and new session and
-//! entry ids.
+//! Timestamps as the transcripts write them (`2026-11-23T06:03:37.276Z`).
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Parses an RFC 3339 timestamp (`YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`).
@@ -97,38 +93,6 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
-/// A random (version 4) UUID, lowercase, as the CLI writes ids. The randomness is the standard
-/// library's per-process random hash keys, mixed with the clock and a counter.
-pub(crate) fn new_uuid() -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let random = |salt: u64| {
-        let mut hasher = RandomState::new().build_hasher();
-        hasher.write_u64(salt);
-        hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-        hasher.write_u128(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap_or_default()
-                .as_nanos(),
-        );
-        hasher.finish()
-    };
-    let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&random(1).to_le_bytes());
-    bytes[8..].copy_from_slice(&random(2).to_le_bytes());
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
-}
-
 /// Is `text` a UUID (`8-4-4-4-12` hexadecimal digits)? Session ids must be, so that an id can
 /// never name a path outside the projects folder.
 pub(crate) fn is_uuid(text: &str) -> bool {
@@ -165,7 +129,7 @@ mod tests {
 
     #[test]
     fn uuids() {
-        let (a, b) = (new_uuid(), new_uuid());
+        let (a, b) = (crate::uuid::new_uuid(), crate::uuid::new_uuid());
         assert!(is_uuid(&a) && is_uuid(&b) && a != b, "{a} {b}");
         assert_eq!(&a[14..15], "4");
         assert!(!is_uuid("../../etc/passwd-000000000000000000000"));

@@ -14,7 +14,7 @@ struct TempConfig(PathBuf);
 
 impl TempConfig {
     fn new() -> TempConfig {
-        let dir = std::env::temp_dir().join(format!("claude-history-{}", clock::new_uuid()));
+        let dir = std::env::temp_dir().join(format!("claude-history-{}", crate::uuid::new_uuid()));
         std::fs::create_dir_all(dir.join("projects")).unwrap();
         TempConfig(dir)
     }

@@ -8,8 +8,9 @@ use std::time::SystemTime;
 
 use serde_json::{json, Map, Value};
 
-use super::clock::{format_timestamp, new_uuid};
+use super::clock::format_timestamp;
 use super::{io_error, lite, HistoryError};
+use crate::uuid::new_uuid;
 
 /// A metadata line as the CLI writes it: `{"type":…,"<key>":…,"sessionId":…}`, `type` first
 /// (listings find tag lines by their start).

@@ -1,4 +1,5 @@
-//! Uuids for the user messages [`super::Client::send`] writes without one.
+//! Random uuids, for the user messages `Client::send` writes without one and for the entries
+//! and session ids the history module writes.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
