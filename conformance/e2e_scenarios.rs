@@ -47,7 +47,7 @@ macro_rules! e2e_tests {
             hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
-            record_and_replay, mcp_status_right_after_connect, custom_transport,
+            record_and_replay, mcp_status_right_after_connect, custom_transport, mcp_tool_options,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1155,4 +1155,134 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
         other => panic!("expected Error::Process, got {other:?}"),
     }
     assert_eq!(started.load(Ordering::SeqCst), 2);
+}
+
+/// The options of in-process tools and their server reach the CLI and change what it does:
+/// `always_load` offers a tool whole where the others are deferred behind `ToolSearch`, a
+/// `search_hint` makes a search find its tool, the annotations show in `mcp_status`, the
+/// server's instructions reach the model, `max_result_size_chars` sends a longer result to a
+/// file, and arguments that do not fit a tool's schema are a tool error the model sees.
+pub async fn mcp_tool_options<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let count = calls.clone();
+    let sku =
+        json!({"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]});
+    let done =
+        |text: &'static str| move |_args| async move { Ok::<_, String>(ToolResult::text(text)) };
+    let shop = SdkMcpServer::new("shop", "1.0.0")
+        .instructions("Shop rules: prices are in cents.")
+        .tool(
+            tool("lookup", "Look an item up", sku.clone(), move |args| {
+                count.fetch_add(1, Ordering::SeqCst);
+                async move { Ok::<_, String>(ToolResult::text(format!("item {}", args["sku"]))) }
+            })
+            .always_load()
+            .read_only_hint(true),
+        )
+        .tool(
+            tool("archive", "Put an item away", sku.clone(), done("archived"))
+                .search_hint("zebra")
+                .destructive_hint(true)
+                .open_world_hint(true),
+        )
+        .tool(tool(
+            "restock",
+            "Order more of an item",
+            sku,
+            done("ordered"),
+        ))
+        .tool(
+            tool(
+                "catalogue",
+                "The whole catalogue",
+                json!({"type": "object"}),
+                |_args| async { Ok::<_, String>(ToolResult::text("x".repeat(3000))) },
+            )
+            .always_load()
+            .max_result_size_chars(1000),
+        );
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(shop)
+        .allowed_tools(["mcp__shop"]);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+
+    // The annotations, as the CLI reports them (it names a hint only when it is true).
+    let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+        .await
+        .unwrap();
+    assert_eq!(
+        status.mcp_servers[0].details["tools"],
+        json!([
+            {"name": "lookup", "annotations": {"readOnly": true}},
+            {"name": "archive", "annotations": {"destructive": true, "openWorld": true}},
+            {"name": "restock", "annotations": {}},
+            {"name": "catalogue", "annotations": {}}
+        ])
+    );
+
+    let mut tool_results = Vec::new();
+    for prompt in [
+        r#"TOOL:mcp__shop__lookup:{"sku": "A1"}"#,
+        r#"TOOL:mcp__shop__lookup:{"sku": 7}"#,
+        r#"TOOL:ToolSearch:{"query": "+zebra", "max_results": 5}"#,
+        r#"TOOL:mcp__shop__catalogue:{}"#,
+    ] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        all_ok(collect(&rt, "turn", client.receive_response()).await);
+        let last = env.stub.main_requests().pop().expect("a request");
+        tool_results.push(last.messages().last().expect("a message")["content"][0].clone());
+    }
+    within(&rt, STEP, "close", client.close()).await;
+
+    // The first request offers the always-loaded tools whole, and the others not at all.
+    let first = &env.stub.main_requests()[0];
+    let offered: Vec<&str> = first.body["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .filter(|name| name.starts_with("mcp__shop__"))
+        .collect();
+    assert_eq!(offered, ["mcp__shop__catalogue", "mcp__shop__lookup"]);
+    // The server's instructions reach the model under its name.
+    let body = first.body.to_string();
+    assert!(
+        body.contains(r#"## shop\nShop rules: prices are in cents."#),
+        "{body}"
+    );
+
+    assert_eq!(tool_results[0]["content"][0]["text"], r#"item "A1""#);
+    // Arguments that do not fit the schema: the model gets the error, the handler never ran.
+    assert_eq!(tool_results[1]["is_error"], true);
+    assert_eq!(
+        tool_results[1]["content"],
+        r#"Invalid arguments for tool lookup: /sku: 7 is not of type "string""#
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    // The search finds the tool by its hint, and only that one.
+    assert_eq!(
+        tool_results[2]["content"],
+        json!([{"type": "tool_reference", "tool_name": "mcp__shop__archive"}])
+    );
+    // 3,000 characters are over the tool's limit of 1,000: the model gets a preview.
+    let catalogue = tool_results[3]["content"].as_str().unwrap_or_default();
+    assert!(
+        catalogue.starts_with("<persisted-output>\nOutput too large"),
+        "{catalogue}"
+    );
 }

@@ -202,9 +202,9 @@ pub use context::{ElicitationContext, HookContext, PermissionContext};
 pub use options_ext::OptionsExt;
 pub use prompt::{prompt_channel, PromptSender};
 pub use query::{query, Query};
-pub use tool::tool;
 #[cfg(feature = "schemars")]
 pub use tool::typed_tool;
+pub use tool::{tool, BlockingToolHandler};
 
 /// No message came within the time given to [`Query::next_timeout`] or
 /// [`Messages::next_timeout`]. Nothing was lost: the next call goes on waiting.

@@ -5,12 +5,57 @@ use std::sync::Arc;
 use claude_agent_core::client::{SdkTool, ToolError};
 use claude_agent_core::mcp::ToolResult;
 
+/// What a blocking tool's handler is: a function or closure taking the arguments (`Args`) and
+/// returning `Result<ToolResult, E>`, where `E` converts into a [`ToolError`] (`String`, `&str`,
+/// any `std::error::Error`). Every such function implements it; there is nothing to implement.
+///
+/// It lets [`typed_tool`] take the argument type as its only type parameter, so that
+/// `typed_tool::<Args>(…)` names it and a closure's argument type is still inferred.
+///
+/// ```
+/// use claude_agent_blocking::mcp::ToolResult;
+/// use claude_agent_blocking::{typed_tool, BlockingToolHandler};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Echo {
+///     text: String,
+/// }
+///
+/// fn echo(args: Echo) -> Result<ToolResult, std::io::Error> {
+///     Ok(ToolResult::text(args.text))
+/// }
+/// let by_fn = typed_tool("echo", "Repeat the text", echo);
+/// let by_closure = typed_tool::<Echo>("echo", "Repeat the text", |args| {
+///     Ok::<_, String>(ToolResult::text(args.text))
+/// });
+///
+/// fn takes_a_handler(_handler: impl BlockingToolHandler<Echo>) {}
+/// takes_a_handler(echo);
+/// # let _ = (by_fn, by_closure);
+/// ```
+pub trait BlockingToolHandler<Args>:
+    Fn(Args) -> Result<ToolResult, <Self as BlockingToolHandler<Args>>::Error> + Send + Sync + 'static
+{
+    /// The handler's error type.
+    type Error: Into<ToolError> + Send + 'static;
+}
+
+impl<Args, F, E> BlockingToolHandler<Args> for F
+where
+    F: Fn(Args) -> Result<ToolResult, E> + Send + Sync + 'static,
+    E: Into<ToolError> + Send + 'static,
+{
+    type Error = E;
+}
+
 /// A tool of an in-process MCP server ([`SdkMcpServer`](crate::SdkMcpServer)) taking its
 /// arguments as JSON, with a hand-written JSON Schema; the handler is a plain closure.
 ///
 /// Each call runs on a thread of smol's `blocking` pool, so the handler may block (read files,
 /// call a service). Its `Err` becomes a result with `isError: true` carrying the error text,
-/// which the model sees; a panic does too.
+/// which the model sees; a panic does too. With the `jsonschema` feature (on by default) the
+/// arguments are checked against the schema first, as `claude_agent_core::client::tool` does;
+/// the [`SdkTool`] builder methods add annotations and Claude Code's tool options.
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ToolResult;
@@ -31,16 +76,12 @@ use claude_agent_core::mcp::ToolResult;
 /// let options = Options::new().sdk_mcp_server(files).allowed_tools(["mcp__files__size"]);
 /// # let _ = options;
 /// ```
-pub fn tool<F, E>(
+pub fn tool(
     name: impl Into<String>,
     description: impl Into<String>,
     input_schema: serde_json::Value,
-    handler: F,
-) -> SdkTool
-where
-    F: Fn(serde_json::Value) -> Result<ToolResult, E> + Send + Sync + 'static,
-    E: Into<ToolError> + Send + 'static,
-{
+    handler: impl BlockingToolHandler<serde_json::Value>,
+) -> SdkTool {
     let handler = Arc::new(handler);
     claude_agent_core::client::tool(name, description, input_schema, move |args| {
         let handler = handler.clone();
@@ -51,7 +92,8 @@ where
 /// A tool whose arguments are a Rust type: the JSON Schema is derived from `Args` with
 /// `schemars`, and the arguments are deserialized before the plain-closure handler runs.
 /// Arguments that do not fit `Args` give an `isError` result without calling it. Otherwise as
-/// [`tool`].
+/// [`tool`]. `Args` is the only type parameter: give it with a turbofish
+/// (`typed_tool::<Add>(…)`) or as the type of the closure's argument.
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ToolResult;
@@ -71,15 +113,13 @@ where
 /// # let _ = calc;
 /// ```
 #[cfg(feature = "schemars")]
-pub fn typed_tool<Args, F, E>(
+pub fn typed_tool<Args>(
     name: impl Into<String>,
     description: impl Into<String>,
-    handler: F,
+    handler: impl BlockingToolHandler<Args>,
 ) -> SdkTool
 where
     Args: serde::de::DeserializeOwned + schemars::JsonSchema + Send + 'static,
-    F: Fn(Args) -> Result<ToolResult, E> + Send + Sync + 'static,
-    E: Into<ToolError> + Send + 'static,
 {
     let handler = Arc::new(handler);
     claude_agent_core::client::typed_tool(name, description, move |args: Args| {
