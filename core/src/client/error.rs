@@ -18,7 +18,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 ///
 /// | Error | What happened | What to do |
 /// |---|---|---|
-/// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, `PATH` or the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
+/// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, beside the program, on `PATH` or in the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
 /// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
