@@ -27,6 +27,7 @@ use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
 use claude_agent_core::message::{ContentBlock, Message, ResultMessage, SystemMessage};
 use claude_agent_core::options::{Options, OutputFormat};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
+use claude_agent_core::session::{CliVersion, VersionCheck};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 use futures_lite::{Stream, StreamExt};
@@ -602,6 +603,11 @@ pub async fn control_requests<R: Runtime>(rt: R) {
             .as_deref()
             .is_some_and(|v| !v.is_empty()),
         "{info:?}"
+    );
+    // The CLI under test is a supported one, and says so in its initialize answer.
+    assert_eq!(
+        client.version_check(),
+        Some(VersionCheck::Supported(CliVersion::new(2, 1, 330)))
     );
 
     within(

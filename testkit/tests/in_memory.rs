@@ -555,3 +555,46 @@ fn any_executor_can_drive_the_test_runtime_in_virtual_time() {
     assert!(runtime.elapsed() >= Duration::from_secs(30));
     assert!(wall.elapsed() < Duration::from_secs(1));
 }
+
+#[test]
+fn the_client_tells_the_cli_version_from_initialize_or_else_the_first_init() {
+    use claude_agent_core::session::{CliVersion, VersionCheck};
+
+    // An old CLI that says its version in its initialize answer: known when `connect` returns.
+    let old = FakeTransport::new(
+        Script::new()
+            .answer_initialize_with(json!({"claude_code_version": "2.0.14"}))
+            .expect_user()
+            .emit_result("done"),
+    );
+    // One that says it only in its init frame: known once the turn has begun.
+    let init = json!({"type": "system", "subtype": "init", "session_id": "s",
+        "model": "m", "tools": [], "mcp_servers": [], "claude_code_version": "2.1.400"});
+    let later = FakeTransport::new(
+        Script::new()
+            .answer_initialize_with(json!({}))
+            .expect_user()
+            .emit_json(&init)
+            .emit_result("done"),
+    );
+    let runtime = TestRuntime::new();
+    let checks = runtime.block_on(async {
+        let mut checks = Vec::new();
+        for fake in [old, later] {
+            let options = Options::new().transport(fake);
+            let client = Client::connect_with(runtime.clone(), options)
+                .await
+                .unwrap();
+            checks.push(client.version_check());
+            client.send("go").await.unwrap();
+            let turn: Vec<_> = client.receive_response().collect().await;
+            assert_eq!(kinds(&turn).last(), Some(&"result"));
+            checks.push(client.version_check());
+            client.close().await;
+        }
+        checks
+    });
+    let too_old = Some(VersionCheck::TooOld(CliVersion::new(2, 0, 14)));
+    let supported = Some(VersionCheck::Supported(CliVersion::new(2, 1, 400)));
+    assert_eq!(checks, [too_old, too_old, None, supported]);
+}

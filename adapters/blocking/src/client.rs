@@ -12,6 +12,7 @@ use claude_agent_core::control::{
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
+use claude_agent_core::session::VersionCheck;
 use claude_agent_smol::runtime::SmolRuntime;
 use serde::Serialize;
 
@@ -371,6 +372,23 @@ impl Client {
     /// ```
     pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
         with_client!(self, |client| client.server_info())
+    }
+
+    /// The CLI's version and whether this SDK supports it, as soon as the CLI said it (in its
+    /// answer to `initialize` for current CLIs); `None` before that, and when
+    /// `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK` is set. It does not block.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::session::{CliVersion, VersionCheck};
+    ///
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// if let Some(VersionCheck::TooOld(version)) = client.version_check() {
+    ///     eprintln!("Claude Code {version} is too old; {} or later is needed", CliVersion::MINIMUM);
+    /// }
+    /// # }
+    /// ```
+    pub fn version_check(&self) -> Option<VersionCheck> {
+        with_client!(self, |client| client.version_check())
     }
 
     /// Send any control request and get its raw answer.

@@ -22,6 +22,7 @@ use crate::control::{
 use crate::message::{Message, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
+use crate::session::VersionCheck;
 
 /// A connected CLI session for many turns: send user messages, read messages, and steer the
 /// session with control requests.
@@ -289,6 +290,30 @@ impl<R> Client<R> {
     /// What the CLI said in answer to `initialize`: commands, models, agents, account.
     pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
         self.shared.link.server_info()
+    }
+
+    /// The CLI's version and whether this SDK supports it ([`VersionCheck`]), from the CLI's
+    /// answer to `initialize` (so as soon as `connect` returns), or from the first turn's
+    /// `system/init` for a CLI that does not say it there. `None` before that, and when the
+    /// check is turned off by `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK`. A CLI older than
+    /// [`CliVersion::MINIMUM`](crate::session::CliVersion::MINIMUM) is also reported as a
+    /// `tracing` warning, with the `tracing` feature.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error, Runtime};
+    /// # use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::{CliVersion, VersionCheck};
+    ///
+    /// async fn check<R: Runtime + Default>() -> Result<(), Error> {
+    ///     let client = Client::<R>::connect(Options::new()).await?;
+    ///     if let Some(VersionCheck::TooOld(version)) = client.version_check() {
+    ///         eprintln!("Claude Code {version} is too old; {} or later is needed", CliVersion::MINIMUM);
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn version_check(&self) -> Option<VersionCheck> {
+        self.shared.link.version_check()
     }
 
     /// Send any control request and get its raw answer.

@@ -381,6 +381,10 @@ where
                 self.trace.line_error(&error);
                 self.stalled = Some(Err(Error::Protocol(error)));
             }
+            Event::CliVersion(check) => {
+                self.trace.cli_version(&check);
+                self.link.set_version_check(check);
+            }
             Event::Inbound(request) => {
                 self.trace.cli_request(&request, now);
                 let id = request.id;

@@ -16,7 +16,7 @@ use crate::control::{
 };
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
-use crate::session::{ExitStatusInfo, LineError};
+use crate::session::{ExitStatusInfo, LineError, VersionCheck};
 
 #[cfg(feature = "tracing")]
 use std::collections::HashMap;
@@ -380,6 +380,36 @@ impl Trace {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The CLI's version was checked: a warning when this SDK does not support it.
+    #[inline]
+    pub(crate) fn cli_version(&self, check: &VersionCheck) {
+        #[cfg(feature = "tracing")]
+        {
+            use crate::session::CliVersion;
+            let minimum = tracing::field::display(CliVersion::MINIMUM);
+            match check {
+                VersionCheck::Supported(version) => {
+                    event!("cli_version", DEBUG, version = %version, minimum, "CLI version supported")
+                }
+                VersionCheck::TooOld(version) => event!(
+                    "cli_version", WARN, version = %version, minimum,
+                    "the Claude Code CLI is older than the oldest version this SDK supports; \
+                     some features may not work: update it (npm install -g @anthropic-ai/claude-code), \
+                     or set CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1 to silence this"
+                ),
+                _ => {
+                    event!(
+                    "cli_version", WARN, minimum,
+                    "the Claude Code CLI did not report its version, so it is likely older than \
+                     the oldest version this SDK supports; some features may not work: update it \
+                     (npm install -g @anthropic-ai/claude-code), or set \
+                     CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1 to silence this"
+                )
+                }
+            }
         }
     }
 

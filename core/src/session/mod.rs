@@ -34,6 +34,7 @@ mod given_up;
 mod inbound;
 mod initialize;
 mod run_end;
+mod version;
 mod wire;
 
 #[cfg(test)]
@@ -49,6 +50,7 @@ pub use config::{
 };
 pub use error::{RequestError, RespondError, SendError};
 pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termination, Transmit};
+pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
 use crate::control::{
     ControlRequest, ElicitationRequest, ElicitationResult, HookCallback, InboundId, InboundKind,
@@ -56,7 +58,7 @@ use crate::control::{
 };
 use crate::hooks::HookInput;
 use crate::mcp::{self, McpRoute};
-use crate::message::{peek_tags, Message, UserInput};
+use crate::message::{peek_tags, Message, SystemMessage, UserInput};
 use crate::permission::PermissionRequest;
 use framer::{Frame, LineFramer};
 use given_up::GivenUp;
@@ -87,6 +89,8 @@ pub struct Session {
     run_end: RunEnd,
     initialize_id: RequestId,
     server_info: Option<InitializeResponse>,
+    /// The CLI's version is still to be checked ([`Event::CliVersion`]).
+    version_unchecked: bool,
     /// Declared in-process MCP servers whose tools the CLI has not listed yet.
     unlisted_servers: Vec<String>,
     /// The last error `result`, while nothing has happened since that would make it stale.
@@ -125,6 +129,7 @@ impl Session {
             run_end,
             initialize_id: RequestId::from_raw(0),
             server_info: None,
+            version_unchecked: config.check_cli_version,
             unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
             last_error_result: None,
             stdout_ended: false,
@@ -509,6 +514,16 @@ impl Session {
     }
 
     fn handle_message(&mut self, now: Instant, message: Message) {
+        if self.version_unchecked {
+            if let Message::System(SystemMessage::Init(init)) = &message {
+                self.version_unchecked = false;
+                let check = init
+                    .claude_code_version()
+                    .and_then(CliVersion::parse)
+                    .map_or(VersionCheck::Unreported, VersionCheck::of);
+                self.push_event(Event::CliVersion(check));
+            }
+        }
         self.run_end.observe(now, activity::activity_of(&message));
         if let Some(error) = activity::result_error(&message) {
             self.last_error_result = Some(error);
@@ -570,7 +585,17 @@ impl Session {
         if id == self.initialize_id {
             if let Ok(body) = &outcome {
                 // A body we cannot read is still a success; the raw body is in the event.
-                self.server_info = Some(body.parse().unwrap_or_default());
+                let info: InitializeResponse = body.parse().unwrap_or_default();
+                // Without a version here, the first `system/init` is asked.
+                let version = info
+                    .claude_code_version
+                    .as_deref()
+                    .and_then(CliVersion::parse);
+                if let Some(version) = version.filter(|_| self.version_unchecked) {
+                    self.version_unchecked = false;
+                    self.push_event(Event::CliVersion(VersionCheck::of(version)));
+                }
+                self.server_info = Some(info);
             }
         }
         self.push_event(Event::RequestDone { id, outcome });

@@ -57,12 +57,96 @@ fn initialize_answer_is_kept_and_reported() {
         ),
     );
     let ev = events(&mut s);
+    let supported = VersionCheck::Supported(CliVersion::new(2, 1, 330));
     assert!(
-        matches!(&ev[..], [Event::RequestDone { id, outcome: Ok(_) }] if *id == s.initialize_id())
+        matches!(&ev[..], [Event::CliVersion(check), Event::RequestDone { id, outcome: Ok(_) }]
+            if *id == s.initialize_id() && *check == supported),
+        "{ev:?}"
     );
     let info = s.server_info().unwrap();
     assert_eq!(info.commands[0].name, "x");
     assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
+}
+
+fn init_frame(version: Option<&str>) -> String {
+    let version = version.map_or(String::new(), |v| {
+        format!(r#","claude_code_version":"{v}""#)
+    });
+    format!(
+        r#"{{"type":"system","subtype":"init","session_id":"s","cwd":"/w","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none"{version}}}"#
+    )
+}
+
+/// The version checks the session reports, and the kinds of the other events in order.
+fn version_events(s: &mut Session) -> Vec<String> {
+    events(s)
+        .into_iter()
+        .map(|event| match event {
+            Event::CliVersion(check) => format!("{check:?}"),
+            Event::RequestDone { .. } => "done".to_owned(),
+            Event::Message(_) => "message".to_owned(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_cli_version_comes_once_from_initialize_or_else_the_first_init() {
+    // In the initialize answer: reported there, and the init frames after it change nothing.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"claude_code_version":"2.0.77"}"#),
+    );
+    feed(&mut s, now, &init_frame(Some("2.1.330")));
+    assert_eq!(
+        version_events(&mut s),
+        [
+            "TooOld(CliVersion { major: 2, minor: 0, patch: 77 })",
+            "done",
+            "message"
+        ]
+    );
+
+    // Not in the initialize answer: the first init frame says it, just before its message.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("req_0", "{}"));
+    feed(&mut s, now, &init_frame(Some("2.1.400")));
+    feed(&mut s, now, &init_frame(Some("1.0.0")));
+    assert_eq!(
+        version_events(&mut s),
+        [
+            "done",
+            "Supported(CliVersion { major: 2, minor: 1, patch: 400 })",
+            "message",
+            "message"
+        ]
+    );
+
+    // In neither: unreported.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"claude_code_version":"next"}"#),
+    );
+    feed(&mut s, now, &init_frame(None));
+    assert_eq!(version_events(&mut s), ["done", "Unreported", "message"]);
+}
+
+#[test]
+fn no_version_check_when_it_is_turned_off() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.check_cli_version = false;
+    let (mut s, now) = started(config);
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"claude_code_version":"1.0.0"}"#),
+    );
+    feed(&mut s, now, &init_frame(None));
+    assert_eq!(version_events(&mut s), ["done", "message"]);
 }
 
 #[test]
