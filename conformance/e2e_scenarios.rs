@@ -49,6 +49,7 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport, mcp_tool_options,
+            mcp_resources,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1290,5 +1291,77 @@ pub async fn mcp_tool_options<R: Runtime>(rt: R) {
     assert!(
         catalogue.starts_with("<persisted-output>\nOutput too large"),
         "{catalogue}"
+    );
+}
+
+/// An in-process server's resources, used by the CLI: the model lists and reads them with the
+/// CLI's own tools, and a template's variables reach its handler. (CLI 2.1.330 never asks an
+/// in-process server for its prompts, so they show no effect here; the session's answers to
+/// `prompts/list` and `prompts/get` are checked byte for byte in `claude-agent-core`.)
+pub async fn mcp_resources<R: Runtime>(rt: R) {
+    use claude_agent_core::client::{resource, resource_template};
+    use claude_agent_core::mcp::ResourceResult;
+
+    let env = env();
+    let library = SdkMcpServer::new("lib", "1.0.0")
+        .resource(
+            resource("docs://readme", "README", |read| async move {
+                Ok::<_, String>(ResourceResult::text(read.uri, "The secret word is zebra."))
+            })
+            .description("How to use the library")
+            .mime_type("text/plain"),
+        )
+        .resource(resource_template(
+            "logs://{day}",
+            "Log of a day",
+            |read| async move {
+                let text = format!("nothing happened on {}", read.variables["day"]);
+                Ok::<_, String>(ResourceResult::text(read.uri, text))
+            },
+        ));
+    let options = env.options.clone().sdk_mcp_server(library);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let mut results = Vec::new();
+    for prompt in [
+        r#"TOOL:ListMcpResourcesTool:{"server": "lib"}"#,
+        r#"TOOL:ReadMcpResourceTool:{"server": "lib", "uri": "docs://readme"}"#,
+        r#"TOOL:ReadMcpResourceTool:{"server": "lib", "uri": "logs://monday"}"#,
+        r#"TOOL:ReadMcpResourceTool:{"server": "lib", "uri": "docs://missing"}"#,
+    ] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        all_ok(collect(&rt, "turn", client.receive_response()).await);
+        results.push(last_tool_result(&env.stub));
+    }
+    within(&rt, STEP, "close", client.close()).await;
+
+    let listed: serde_json::Value = serde_json::from_str(&results[0]).expect("a JSON list");
+    assert_eq!(
+        listed,
+        json!([{"name": "README", "uri": "docs://readme", "description": "How to use the library",
+                "mimeType": "text/plain", "server": "lib"}])
+    );
+    let read: serde_json::Value = serde_json::from_str(&results[1]).expect("JSON contents");
+    assert_eq!(
+        read,
+        json!({"contents": [{"uri": "docs://readme", "text": "The secret word is zebra."}]})
+    );
+    assert!(
+        results[2].contains("nothing happened on monday"),
+        "{}",
+        results[2]
+    );
+    assert!(
+        results[3].contains("Resource not found: docs://missing"),
+        "{}",
+        results[3]
     );
 }

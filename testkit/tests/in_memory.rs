@@ -598,3 +598,62 @@ fn the_client_tells_the_cli_version_from_initialize_or_else_the_first_init() {
     let supported = Some(VersionCheck::Supported(CliVersion::new(2, 1, 400)));
     assert_eq!(checks, [too_old, too_old, None, supported]);
 }
+
+#[test]
+fn resource_reads_and_prompt_gets_reach_their_handlers() {
+    use claude_agent_core::client::{prompt_template, resource_template};
+    use claude_agent_core::mcp::{PromptResult, ResourceResult};
+
+    let mcp = |method: &str, params: Value| {
+        json!({"subtype": "mcp_message", "server_name": "lib",
+            "message": {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}})
+    };
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .send_request("r1", mcp("resources/read", json!({"uri": "logs://monday"})))
+        .send_request("r2", mcp("resources/read", json!({"uri": "logs://fail"})))
+        .send_request(
+            "p1",
+            mcp(
+                "prompts/get",
+                json!({"name": "greet", "arguments": {"name": "Ada"}}),
+            ),
+        )
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let library = SdkMcpServer::new("lib", "1.0")
+        .resource(resource_template(
+            "logs://{day}",
+            "Log of a day",
+            |read| async move {
+                match read.variables["day"].as_str() {
+                    "fail" => Err("the log store is down".to_owned()),
+                    day => Ok(ResourceResult::text(&read.uri, format!("quiet {day}"))),
+                }
+            },
+        ))
+        .prompt(
+            prompt_template("greet", "Greet someone", |get| async move {
+                let text = format!("Say hello to {}.", get.arguments["name"]);
+                Ok::<_, String>(PromptResult::user(text))
+            })
+            .argument("name", "Who"),
+        );
+    let items = run(&fake, Options::new().sdk_mcp_server(library));
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    assert_eq!(
+        answer_to(&fake, "r1").unwrap()["mcp_response"],
+        json!({"jsonrpc": "2.0", "id": 1,
+            "result": {"contents": [{"uri": "logs://monday", "text": "quiet monday"}]}})
+    );
+    assert_eq!(
+        answer_to(&fake, "r2").unwrap()["mcp_response"],
+        json!({"jsonrpc": "2.0", "id": 1,
+            "error": {"code": -32603, "message": "the log store is down"}})
+    );
+    assert_eq!(
+        answer_to(&fake, "p1").unwrap()["mcp_response"]["result"]["messages"][0]["content"]["text"],
+        "Say hello to Ada."
+    );
+}

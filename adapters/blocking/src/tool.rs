@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use claude_agent_core::client::{SdkTool, ToolError};
-use claude_agent_core::mcp::ToolResult;
+use claude_agent_core::client::{SdkPrompt, SdkResource, SdkTool, ToolError};
+use claude_agent_core::mcp::{PromptGet, PromptResult, ResourceRead, ResourceResult, ToolResult};
 
 /// What a blocking tool's handler is: a function or closure taking the arguments (`Args`) and
 /// returning `Result<ToolResult, E>`, where `E` converts into a [`ToolError`] (`String`, `&str`,
@@ -125,5 +125,96 @@ where
     claude_agent_core::client::typed_tool(name, description, move |args: Args| {
         let handler = handler.clone();
         smol::unblock(move || handler(args))
+    })
+}
+
+/// A resource at a fixed URI of an in-process MCP server; the plain-closure `handler` reads it
+/// when the CLI asks, on a thread of smol's `blocking` pool, and gets the request (the URI).
+/// Its `Err` is the read's error. Otherwise as `claude_agent_core::client::resource`.
+///
+/// ```
+/// use claude_agent_blocking::mcp::ResourceResult;
+/// use claude_agent_blocking::{resource, SdkMcpServer};
+///
+/// let notes = resource("notes://today", "Today's notes", |read| {
+///     let text = std::fs::read_to_string("notes.md")?;
+///     Ok::<_, std::io::Error>(ResourceResult::text(read.uri, text))
+/// })
+/// .mime_type("text/markdown");
+/// let server = SdkMcpServer::new("notes", "1.0").resource(notes);
+/// # let _ = server;
+/// ```
+pub fn resource<F, E>(uri: impl Into<String>, name: impl Into<String>, handler: F) -> SdkResource
+where
+    F: Fn(ResourceRead) -> Result<ResourceResult, E> + Send + Sync + 'static,
+    E: Into<ToolError> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    claude_agent_core::client::resource(uri, name, move |read| {
+        let handler = handler.clone();
+        smol::unblock(move || handler(read))
+    })
+}
+
+/// Resources whose URIs fit a URI template (`logs://{day}`); the plain-closure `handler` reads
+/// the one the CLI asks for, on a thread of smol's `blocking` pool, and gets the URI and the
+/// template's variables. Otherwise as `claude_agent_core::client::resource_template`.
+///
+/// ```
+/// use claude_agent_blocking::mcp::ResourceResult;
+/// use claude_agent_blocking::{resource_template, SdkMcpServer};
+///
+/// let logs = resource_template("logs://{day}", "Log of a day", |read| {
+///     let text = std::fs::read_to_string(format!("logs/{}.log", read.variables["day"]))?;
+///     Ok::<_, std::io::Error>(ResourceResult::text(read.uri, text))
+/// });
+/// let server = SdkMcpServer::new("logs", "1.0").resource(logs);
+/// # let _ = server;
+/// ```
+pub fn resource_template<F, E>(
+    uri_template: impl Into<String>,
+    name: impl Into<String>,
+    handler: F,
+) -> SdkResource
+where
+    F: Fn(ResourceRead) -> Result<ResourceResult, E> + Send + Sync + 'static,
+    E: Into<ToolError> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    claude_agent_core::client::resource_template(uri_template, name, move |read| {
+        let handler = handler.clone();
+        smol::unblock(move || handler(read))
+    })
+}
+
+/// A prompt of an in-process MCP server; the plain-closure `handler` turns its arguments into
+/// messages, on a thread of smol's `blocking` pool. Otherwise as
+/// `claude_agent_core::client::prompt_template`, whose docs say what CLI 2.1.330 does with the
+/// prompts of in-process servers.
+///
+/// ```
+/// use claude_agent_blocking::mcp::PromptResult;
+/// use claude_agent_blocking::{prompt_template, SdkMcpServer};
+///
+/// let review = prompt_template("review", "Review a file", |get| {
+///     Ok::<_, String>(PromptResult::user(format!("Review {}.", get.arguments["file"])))
+/// })
+/// .argument("file", "The file to review");
+/// let server = SdkMcpServer::new("team", "1.0").prompt(review);
+/// # let _ = server;
+/// ```
+pub fn prompt_template<F, E>(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    handler: F,
+) -> SdkPrompt
+where
+    F: Fn(PromptGet) -> Result<PromptResult, E> + Send + Sync + 'static,
+    E: Into<ToolError> + Send + 'static,
+{
+    let handler = Arc::new(handler);
+    claude_agent_core::client::prompt_template(name, description, move |get| {
+        let handler = handler.clone();
+        smol::unblock(move || handler(get))
     })
 }

@@ -15,6 +15,7 @@ use super::handlers::{
     ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
 };
 use super::runtime::BoxFuture;
+use super::sdk_mcp::SdkMcpServer;
 use crate::control::{ElicitationResult, InboundId, InboundKind, InboundRequest, Reply};
 use crate::mcp::ToolResult;
 
@@ -93,6 +94,8 @@ impl Dispatcher {
                     )))),
                 }
             }
+            InboundKind::McpResourceRead(read) => SdkMcpServer::read(&handlers.mcp_servers, read),
+            InboundKind::McpPromptGet(get) => SdkMcpServer::get(&handlers.mcp_servers, get),
             InboundKind::Elicitation(request) => match &handlers.elicitation {
                 Some(f) => map(
                     f(request, ElicitationContext::new(session.clone())),

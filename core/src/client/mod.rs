@@ -69,5 +69,8 @@ pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 #[cfg(feature = "schemars")]
 pub use sdk_mcp::typed_tool;
-pub use sdk_mcp::{tool, SdkMcpServer, SdkTool, ToolError, ToolHandler};
+pub use sdk_mcp::{
+    prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
+    SdkTool, ToolError, ToolHandler,
+};
 pub use transport::{Connection, Transport};

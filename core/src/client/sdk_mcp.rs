@@ -10,11 +10,14 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 
 use super::runtime::BoxFuture;
-use crate::mcp::{McpServerSpec, ToolAnnotations, ToolResult, ToolSpec};
+use crate::control::Reply;
+use crate::mcp::{McpServerSpec, PromptGet, ResourceRead, ToolAnnotations, ToolResult, ToolSpec};
 
 mod arguments;
+mod extras;
 
 use arguments::ArgumentCheck;
+pub use extras::{prompt_template, resource, resource_template, SdkPrompt, SdkResource};
 
 type ToolFn = Arc<dyn Fn(Box<RawValue>) -> BoxFuture<'static, ToolResult> + Send + Sync>;
 
@@ -89,6 +92,8 @@ pub struct SdkMcpServer {
     instructions: Option<String>,
     always_load: bool,
     tools: Vec<SdkTool>,
+    resources: Vec<SdkResource>,
+    prompts: Vec<SdkPrompt>,
 }
 
 impl SdkMcpServer {
@@ -100,12 +105,52 @@ impl SdkMcpServer {
             instructions: None,
             always_load: false,
             tools: Vec::new(),
+            resources: Vec::new(),
+            prompts: Vec::new(),
         }
     }
 
     /// Add a tool (made with [`tool`] or [`typed_tool`]).
     pub fn tool(mut self, tool: SdkTool) -> Self {
         self.tools.push(tool);
+        self
+    }
+
+    /// Add a resource (made with [`resource`] or [`resource_template`]). The server then
+    /// declares the MCP `resources` capability and answers `resources/list`,
+    /// `resources/templates/list` and `resources/read`.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::{resource, SdkMcpServer};
+    /// # use claude_agent_core::mcp::ResourceResult;
+    /// let server = SdkMcpServer::new("docs", "1.0.0").resource(resource(
+    ///     "docs://faq",
+    ///     "FAQ",
+    ///     |read| async move { Ok::<_, String>(ResourceResult::text(read.uri, "Q: …")) },
+    /// ));
+    /// assert!(server.spec().has_resources());
+    /// ```
+    pub fn resource(mut self, resource: SdkResource) -> Self {
+        self.resources.push(resource);
+        self
+    }
+
+    /// Add a prompt (made with [`prompt_template`]). The server then declares the MCP `prompts`
+    /// capability and answers `prompts/list` and `prompts/get` (which CLI 2.1.330 does not ask
+    /// an in-process server; see [`prompt_template`]).
+    ///
+    /// ```
+    /// # use claude_agent_core::client::{prompt_template, SdkMcpServer};
+    /// # use claude_agent_core::mcp::PromptResult;
+    /// let server = SdkMcpServer::new("team", "1.0.0").prompt(prompt_template(
+    ///     "standup",
+    ///     "Write today's standup note",
+    ///     |_get| async { Ok::<_, String>(PromptResult::user("Summarise what changed since yesterday.")) },
+    /// ));
+    /// assert_eq!(server.spec().prompts[0].name, "standup");
+    /// ```
+    pub fn prompt(mut self, prompt: SdkPrompt) -> Self {
+        self.prompts.push(prompt);
         self
     }
 
@@ -170,6 +215,17 @@ impl SdkMcpServer {
     pub fn spec(&self) -> McpServerSpec {
         let mut spec = McpServerSpec::new(self.name.clone(), self.version.clone());
         spec.instructions = self.instructions.clone();
+        for resource in &self.resources {
+            if let Some(fixed) = resource.fixed() {
+                spec = spec.resource(fixed.clone());
+            }
+            if let Some(template) = resource.template() {
+                spec = spec.resource_template(template.clone());
+            }
+        }
+        for prompt in &self.prompts {
+            spec = spec.prompt(prompt.spec.clone());
+        }
         self.tools.iter().fold(spec, |spec, t| {
             let mut tool = t.spec.clone();
             tool.meta.always_load |= self.always_load;
@@ -186,6 +242,18 @@ impl SdkMcpServer {
         let found = self.tools.iter().find(|t| t.spec.name == tool)?;
         Some((found.handler)(arguments))
     }
+
+    /// The reply to a `resources/read` of one of the servers: the contents, or an error.
+    pub(crate) fn read(servers: &[SdkMcpServer], read: ResourceRead) -> BoxFuture<'static, Reply> {
+        let server = servers.iter().find(|s| s.name == read.server);
+        extras::read(server.map_or(&[], |s| &s.resources), read)
+    }
+
+    /// The reply to a `prompts/get` of one of the servers: the messages, or an error.
+    pub(crate) fn get(servers: &[SdkMcpServer], get: PromptGet) -> BoxFuture<'static, Reply> {
+        let server = servers.iter().find(|s| s.name == get.server);
+        extras::get(server.map_or(&[], |s| &s.prompts), get)
+    }
 }
 
 impl fmt::Debug for SdkMcpServer {
@@ -197,6 +265,8 @@ impl fmt::Debug for SdkMcpServer {
             .field("instructions", &self.instructions)
             .field("always_load", &self.always_load)
             .field("tools", &tools)
+            .field("resources", &self.resources)
+            .field("prompts", &self.prompts)
             .finish()
     }
 }

@@ -284,6 +284,34 @@ impl Trace {
                     );
                     "mcp_message"
                 }
+                InboundKind::McpResourceRead(read) => {
+                    let server = read.server.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "mcp_message",
+                        request_id,
+                        server,
+                        method = "resources/read",
+                        uri = read.uri.as_str(),
+                        "request from the CLI"
+                    );
+                    "mcp_message"
+                }
+                InboundKind::McpPromptGet(get) => {
+                    let server = get.server.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "mcp_message",
+                        request_id,
+                        server,
+                        method = "prompts/get",
+                        prompt = get.name.as_str(),
+                        "request from the CLI"
+                    );
+                    "mcp_message"
+                }
                 InboundKind::Elicitation(ask) => {
                     let server = ask.mcp_server_name.as_str();
                     event!(
@@ -509,6 +537,8 @@ fn reply_kind(reply: &Reply) -> &'static str {
         Reply::Hook(_) => "hook_output",
         Reply::ToolResult(result) if result.is_error => "tool_error",
         Reply::ToolResult(_) => "tool_result",
+        Reply::Resource(_) => "resource",
+        Reply::Prompt(_) => "prompt",
         Reply::Elicitation(_) => "elicitation",
         Reply::Error { .. } => "error",
         _ => "raw",

@@ -57,7 +57,7 @@ use crate::control::{
     InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
 };
 use crate::hooks::HookInput;
-use crate::mcp::{self, McpRoute};
+use crate::mcp::{self, McpRoute, ToolCall};
 use crate::message::{peek_tags, Message, SystemMessage, UserInput};
 use crate::permission::PermissionRequest;
 use framer::{Frame, LineFramer};
@@ -260,7 +260,8 @@ impl Session {
 
     /// Answer an inbound request ([`Event::Inbound`]). The reply must fit the request: a
     /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
-    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`;
+    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Resource`] for `McpResourceRead`,
+    /// [`Reply::Prompt`] for `McpPromptGet`, [`Reply::Elicitation`] for `Elicitation`;
     /// [`Reply::Error`] and [`Reply::Raw`] fit any.
     pub fn respond(
         &mut self,
@@ -290,10 +291,15 @@ impl Session {
         let wire_id = entry.wire_id.as_str();
         match (&entry.awaiting, reply) {
             (_, Reply::Raw(body)) => wire::write_success(&mut self.outgoing, wire_id, body.get()),
-            (Awaiting::McpTool(call), Reply::Error { message, .. }) => {
+            (
+                Awaiting::McpTool(ToolCall { jsonrpc_id, .. })
+                | Awaiting::McpResource(jsonrpc_id)
+                | Awaiting::McpPrompt(jsonrpc_id),
+                Reply::Error { message, .. },
+            ) => {
                 // A failing in-process server answers with a JSON-RPC error inside a successful
                 // control response (as the Python SDK does), not with a control error.
-                let error = serde_json::json!({"jsonrpc": "2.0", "id": &*call.jsonrpc_id,
+                let error = serde_json::json!({"jsonrpc": "2.0", "id": &**jsonrpc_id,
                     "error": {"code": -32603, "message": message}});
                 let error = serde_json::value::to_raw_value(&error)
                     .expect("a JSON value always serializes");
@@ -314,6 +320,12 @@ impl Session {
             }
             (Awaiting::McpTool(call), Reply::ToolResult(result)) => {
                 write_mcp_response(&mut self.outgoing, wire_id, &call.response(&result));
+            }
+            (Awaiting::McpResource(id), Reply::Resource(result)) => {
+                write_mcp_response(&mut self.outgoing, wire_id, &mcp::result(id, &result));
+            }
+            (Awaiting::McpPrompt(id), Reply::Prompt(result)) => {
+                write_mcp_response(&mut self.outgoing, wire_id, &mcp::result(id, &result));
             }
             (Awaiting::Elicitation, Reply::Elicitation(result)) => {
                 let body =
@@ -739,6 +751,14 @@ impl Session {
                 let kind = InboundKind::McpToolCall(call.clone());
                 self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
             }
+            McpRoute::ResourceRead(read) => {
+                let awaiting = Awaiting::McpResource(read.jsonrpc_id.clone());
+                self.open_inbound(wire_id, awaiting, InboundKind::McpResourceRead(read));
+            }
+            McpRoute::PromptGet(get) => {
+                let awaiting = Awaiting::McpPrompt(get.jsonrpc_id.clone());
+                self.open_inbound(wire_id, awaiting, InboundKind::McpPromptGet(get));
+            }
         }
     }
 
@@ -838,6 +858,8 @@ fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {
             | (Awaiting::Permission { .. }, Reply::Permission(_))
             | (Awaiting::Hook, Reply::Hook(_))
             | (Awaiting::McpTool(_), Reply::ToolResult(_))
+            | (Awaiting::McpResource(_), Reply::Resource(_))
+            | (Awaiting::McpPrompt(_), Reply::Prompt(_))
             | (Awaiting::Elicitation, Reply::Elicitation(_))
     )
 }
@@ -847,6 +869,8 @@ fn reply_name(reply: &Reply) -> &'static str {
         Reply::Permission(_) => "permission",
         Reply::Hook(_) => "hook output",
         Reply::ToolResult(_) => "tool result",
+        Reply::Resource(_) => "resource",
+        Reply::Prompt(_) => "prompt",
         Reply::Elicitation(_) => "elicitation",
         Reply::Error { .. } => "error",
         Reply::Raw(_) => "raw",

@@ -822,3 +822,88 @@ fn ten_thousand_turns_leave_every_table_bounded() {
     assert!(s.inbound.remembered_cancels() <= 1024);
     assert!(s.events.is_empty());
 }
+
+#[test]
+fn resource_reads_and_prompt_gets_go_to_the_host_and_their_answers_are_written() {
+    use crate::mcp::{McpServerSpec, PromptResult, PromptSpec, ResourceResult, ResourceSpec};
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.mcp_servers.push(
+        McpServerSpec::new("lib", "1.0.0")
+            .resource(ResourceSpec::new("docs://readme", "README"))
+            .prompt(PromptSpec::new("greet")),
+    );
+    let (mut s, now) = started(config);
+    let mcp = |id: &str, message: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"lib","message":{message}}}}}"#
+        )
+    };
+    feed(
+        &mut s,
+        now,
+        &mcp(
+            "m1",
+            r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"docs://readme"}}"#,
+        ),
+    );
+    feed(
+        &mut s,
+        now,
+        &mcp(
+            "m2",
+            r#"{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"greet"}}"#,
+        ),
+    );
+    feed(
+        &mut s,
+        now,
+        &mcp(
+            "m3",
+            r#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"docs://readme"}}"#,
+        ),
+    );
+    let inbound: Vec<InboundRequest> = events(&mut s)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Inbound(request) => Some(*request),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(&inbound[0].kind, InboundKind::McpResourceRead(read) if read.uri == "docs://readme")
+    );
+    assert!(matches!(&inbound[1].kind, InboundKind::McpPromptGet(get) if get.name == "greet"));
+    // A reply of the wrong kind is refused; the right one is written.
+    assert!(matches!(
+        s.respond(now, inbound[0].id, Reply::Prompt(PromptResult::user("x"))),
+        Err(RespondError::WrongKind { .. })
+    ));
+    s.respond(
+        now,
+        inbound[0].id,
+        Reply::Resource(ResourceResult::text("docs://readme", "hi")),
+    )
+    .unwrap();
+    s.respond(
+        now,
+        inbound[1].id,
+        Reply::Prompt(PromptResult::user("Say hi")),
+    )
+    .unwrap();
+    s.respond(now, inbound[2].id, Reply::error("disk on fire"))
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    let answer = |i: usize| &written[i]["response"]["response"]["mcp_response"];
+    assert_eq!(
+        *answer(0),
+        serde_json::json!({"jsonrpc":"2.0","id":7,"result":{"contents":[{"uri":"docs://readme","text":"hi"}]}})
+    );
+    assert_eq!(
+        *answer(1),
+        serde_json::json!({"jsonrpc":"2.0","id":8,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Say hi"}}]}})
+    );
+    assert_eq!(
+        *answer(2),
+        serde_json::json!({"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"disk on fire"}})
+    );
+}
