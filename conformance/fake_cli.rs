@@ -358,10 +358,11 @@ fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
         let bad = fake.response_to("mcp-2").expect("answered");
         let bad = &bad["response"]["mcp_response"]["result"];
         assert_eq!(bad["isError"], true, "{bad}");
-        assert!(bad["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("invalid arguments"));
+        // The arguments are checked against the derived schema, which names every problem.
+        assert_eq!(
+            bad["content"][0]["text"],
+            r#"Invalid arguments for tool add: "b" is a required property; /a: "x" is not of type "number""#
+        );
     });
 }
 
