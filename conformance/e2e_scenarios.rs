@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::{query_with, Client, Error, Runtime, SdkMcpServer};
+use claude_agent_core::client::{query_with, Client, Error, McpServerSet, Runtime, SdkMcpServer};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
 use claude_agent_core::message::{ContentBlock, Message, ResultMessage, SystemMessage};
 use claude_agent_core::options::{Options, OutputFormat};
@@ -49,7 +49,7 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport, mcp_tool_options,
-            mcp_resources,
+            mcp_resources, set_in_process_mcp_servers,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1364,4 +1364,100 @@ pub async fn mcp_resources<R: Runtime>(rt: R) {
         "{}",
         results[3]
     );
+}
+
+/// `set_mcp_servers` with in-process servers, against the real CLI: a new server is connected
+/// and its tool runs in this process; the server of the options, passed again, stays; left out,
+/// it is removed, and the CLI no longer lists it.
+pub async fn set_in_process_mcp_servers<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let server = |name: &str, tool_name: &str, answer: &'static str| {
+        SdkMcpServer::new(name, "1.0.0").tool(tool(
+            tool_name,
+            "Answers",
+            json!({"type": "object"}),
+            move |_args| async move { Ok::<_, String>(ToolResult::text(answer)) },
+        ))
+    };
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(server("calc", "add", "sum=42"))
+        .allowed_tools(["mcp__calc", "mcp__clock"]);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    // Keep `calc` (a new definition under the same name is not taken), add `clock`.
+    let set = McpServerSet::new()
+        .sdk(server("calc", "mul", "not served"))
+        .sdk(server("clock", "now", "12:00"));
+    let outcome = within(&rt, STEP, "set_mcp_servers", client.set_mcp_servers(set))
+        .await
+        .unwrap();
+    assert_eq!(
+        (outcome.added.as_slice(), outcome.removed.len()),
+        (["clock".to_owned()].as_slice(), 0)
+    );
+    let connected = |status: &claude_agent_core::control::McpStatus| {
+        server_states(status)
+            .into_iter()
+            .map(|(name, state)| format!("{name}:{state}"))
+            .collect::<Vec<_>>()
+    };
+    let deadline = Instant::now() + STEP;
+    let mut states;
+    loop {
+        let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+            .await
+            .unwrap();
+        states = connected(&status);
+        if states.iter().all(|s| s.ends_with(":connected")) || Instant::now() > deadline {
+            break;
+        }
+        sleep(&rt, Duration::from_millis(50)).await;
+    }
+    assert_eq!(states, ["calc:connected", "clock:connected"]);
+
+    for (prompt, expected) in [
+        ("TOOL:mcp__clock__now:{}", "12:00"),
+        ("TOOL:mcp__calc__add:{}", "sum=42"),
+    ] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        all_ok(collect(&rt, "turn", client.receive_response()).await);
+        assert_eq!(last_tool_result(&env.stub), expected, "{prompt}");
+    }
+
+    // Without `calc`: the CLI drops it, and its tool is gone.
+    let set = McpServerSet::new().sdk(server("clock", "now", "13:00"));
+    let outcome = within(&rt, STEP, "set_mcp_servers", client.set_mcp_servers(set))
+        .await
+        .unwrap();
+    assert_eq!(
+        (outcome.added.len(), outcome.removed.as_slice()),
+        (0, ["calc".to_owned()].as_slice())
+    );
+    let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+        .await
+        .unwrap();
+    assert_eq!(connected(&status), ["clock:connected"]);
+    within(&rt, STEP, "send", client.send("TOOL:mcp__clock__now:{}"))
+        .await
+        .unwrap();
+    all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(
+        last_tool_result(&env.stub),
+        "12:00",
+        "the served clock stays"
+    );
+    within(&rt, STEP, "close", client.close()).await;
 }

@@ -192,8 +192,8 @@ mod tool;
 use std::fmt;
 
 pub use claude_agent_core::client::{
-    find_cli, Connection, Error, Prompt, PromptStream, SdkMcpServer, SdkPrompt, SdkResource,
-    SdkTool, ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
+    find_cli, Connection, Error, McpServerSet, Prompt, PromptStream, SdkMcpServer, SdkPrompt,
+    SdkResource, SdkTool, ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;

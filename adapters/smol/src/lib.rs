@@ -82,8 +82,8 @@ pub mod runtime;
 pub use claude_agent_core::client::typed_tool;
 pub use claude_agent_core::client::{
     find_cli, prompt_channel, prompt_template, query_with, resource, resource_template, tool,
-    Connection, ElicitationContext, Error, HookContext, Messages, PermissionContext, Prompt,
-    PromptSender, PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
+    Connection, ElicitationContext, Error, HookContext, McpServerSet, Messages, PermissionContext,
+    Prompt, PromptSender, PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
     ToolHandler, Transport, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};

@@ -41,6 +41,21 @@ impl Dispatcher {
         }
     }
 
+    /// Serve these in-process servers from now on (`Client::set_mcp_servers`): one already
+    /// served under the same name stays as it is, as the session keeps its declaration.
+    pub(crate) fn set_mcp_servers(&mut self, servers: Vec<SdkMcpServer>) {
+        let mut served: Vec<SdkMcpServer> = Vec::with_capacity(servers.len());
+        for server in servers {
+            if served.iter().any(|s| s.name() == server.name()) {
+                continue;
+            }
+            let current = &self.handlers.mcp_servers;
+            let kept = current.iter().find(|s| s.name() == server.name());
+            served.push(kept.cloned().unwrap_or(server));
+        }
+        self.handlers.mcp_servers = served;
+    }
+
     /// Start the callback that answers `request`. A callback that panics when called gives a
     /// future that resumes the panic when polled, so that [`Running`] reports it like a panic
     /// while it runs.

@@ -8,10 +8,10 @@ use std::task::{Context, Poll};
 
 use futures_lite::Stream;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 
 use super::error::Error;
 use super::link::{Command, Shared};
+use super::mcp_servers::McpServerSet;
 use super::message_uuid::new_uuid;
 use super::runtime::Runtime;
 use super::spawn::{spawn_session, Start};
@@ -262,14 +262,39 @@ impl<R> Client<R> {
         .map(drop)
     }
 
-    /// Replace the dynamically added MCP servers with `servers` (`{name: config}`, as in
-    /// `--mcp-config`).
+    /// Replace the MCP servers added since the CLI started, and the in-process servers (those of
+    /// the options included), with `servers`: the CLI drops the ones left out and connects the
+    /// new ones, and the session serves the new in-process ones from now on (see
+    /// [`McpServerSet`]). The answer names the servers added and removed, and any the CLI
+    /// refused. A new server may still be connecting when this returns; [`Client::mcp_status`]
+    /// says when it is `connected`.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{tool, Client, Error, McpServerSet, SdkMcpServer};
+    /// # use claude_agent_core::mcp::ToolResult;
+    /// # async fn example(client: Client, calc: SdkMcpServer) -> Result<(), Error> {
+    /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
+    ///     "now",
+    ///     "The time",
+    ///     serde_json::json!({"type": "object"}),
+    ///     |_args| async { Ok::<_, String>(ToolResult::text("12:00")) },
+    /// ));
+    /// // Keep `calc` (already served), add `clock`.
+    /// let outcome = client.set_mcp_servers(McpServerSet::new().sdk(calc).sdk(clock)).await?;
+    /// assert_eq!(outcome.added, ["clock"]);
+    /// // Drop every in-process and added server.
+    /// client.set_mcp_servers(McpServerSet::new()).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn set_mcp_servers(
         &self,
-        servers: &impl Serialize,
+        servers: McpServerSet,
     ) -> Result<McpSetServersResult, Error> {
-        let servers = serde_json::value::to_raw_value(servers).map_err(Error::Response)?;
-        self.typed(ControlRequest::McpSetServers { servers }).await
+        let (reply, outcome) = async_channel::bounded(1);
+        self.command(Command::SetMcpServers(servers, reply)).await?;
+        let body = outcome.recv().await.map_err(|_| Error::Closed)??;
+        body.parse().map_err(Error::Response)
     }
 
     /// Stop the background task `task_id`.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::control::RequestFailure;
 use crate::options::OptionsError;
-use crate::session::{ExitStatusInfo, LineError, ResultError, SendError};
+use crate::session::{ExitStatusInfo, LineError, RequestError, ResultError, SendError};
 
 /// How to install the CLI, shown when it cannot be found.
 pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
@@ -171,6 +171,14 @@ impl Error {
             RequestFailure::Refused { message, code } => Error::ControlRefused { message, code },
             RequestFailure::Timeout(after) => Error::ControlTimeout(after),
             // `RequestFailure` is non-exhaustive; anything else means there will be no answer.
+            _ => Error::Closed,
+        }
+    }
+
+    /// A control request the session would not send.
+    pub(crate) fn from_request(error: RequestError) -> Error {
+        match error {
+            RequestError::TooManyPending(pending) => Error::TooManyPendingRequests { pending },
             _ => Error::Closed,
         }
     }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
 use super::error::Error;
+use super::mcp_servers::McpServerSet;
 use crate::control::{ControlRequest, InitializeResponse, ResponseBody};
 use crate::message::{Message, UserInput};
 use crate::session::VersionCheck;
@@ -26,6 +27,8 @@ pub(crate) enum Command {
     Send(UserInput, Reply<Result<(), Error>>),
     /// Send a control request and report its outcome.
     Request(ControlRequest, Reply<Result<ResponseBody, Error>>),
+    /// Replace the added and in-process MCP servers, and report the outcome.
+    SetMcpServers(McpServerSet, Reply<Result<ResponseBody, Error>>),
     /// No more user messages.
     EndInput,
     /// Shut the CLI down now.

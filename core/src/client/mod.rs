@@ -42,6 +42,7 @@ mod driver;
 mod error;
 mod handlers;
 mod link;
+mod mcp_servers;
 mod message_uuid;
 mod options_ext;
 #[cfg(unix)]
@@ -62,6 +63,7 @@ pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub(crate) use handlers::Handlers;
 pub use handlers::{ElicitationContext, HookContext, PermissionContext};
+pub use mcp_servers::McpServerSet;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};

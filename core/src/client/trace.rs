@@ -11,6 +11,7 @@ use std::io;
 use std::time::Instant;
 
 use super::runtime::{BoxFuture, ChildProcess, Signal};
+use super::sdk_mcp::SdkMcpServer;
 use crate::control::{
     ControlRequest, InboundId, InboundRequest, Reply, RequestFailure, RequestId, ResponseBody,
 };
@@ -89,6 +90,15 @@ impl Subtype {
         }
     }
 
+    /// The `mcp_set_servers` request of `Client::set_mcp_servers`.
+    #[inline]
+    pub(crate) fn mcp_set_servers() -> Subtype {
+        Subtype {
+            #[cfg(feature = "tracing")]
+            name: "mcp_set_servers".into(),
+        }
+    }
+
     /// The `mcp_status` request asked while `connect` waits for the in-process servers.
     #[inline]
     pub(crate) fn mcp_status() -> Subtype {
@@ -153,11 +163,8 @@ impl Trace {
             });
             let servers = options.get_sdk_mcp_servers().iter();
             let sdk_servers: Vec<String> = servers.map(|server| server.name.clone()).collect();
-            let allowed_tools = if sdk_servers.is_empty() {
-                Vec::new()
-            } else {
-                options.allowed_tool_rules().to_vec()
-            };
+            // Kept even with no in-process server: `set_mcp_servers` may add one.
+            let allowed_tools = options.allowed_tool_rules().to_vec();
             Trace {
                 span,
                 state: State {
@@ -438,6 +445,15 @@ impl Trace {
                 )
                 }
             }
+        }
+    }
+
+    /// The in-process servers are these from now on (`Client::set_mcp_servers`).
+    #[inline]
+    pub(crate) fn sdk_servers(&mut self, servers: &[SdkMcpServer]) {
+        #[cfg(feature = "tracing")]
+        {
+            self.state.sdk_servers = servers.iter().map(|s| s.name().to_owned()).collect();
         }
     }
 

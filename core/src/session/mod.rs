@@ -57,8 +57,9 @@ use crate::control::{
     InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
 };
 use crate::hooks::HookInput;
-use crate::mcp::{self, McpRoute, ToolCall};
+use crate::mcp::{self, McpRoute, McpServerSpec, ToolCall};
 use crate::message::{peek_tags, Message, SystemMessage, UserInput};
+use crate::options::McpServerConfig;
 use crate::permission::PermissionRequest;
 use framer::{Frame, LineFramer};
 use given_up::GivenUp;
@@ -256,6 +257,66 @@ impl Session {
         }
         let timeout = self.config.timeouts.control_request;
         Ok(self.send_request(now, &req.body_json(), timeout))
+    }
+
+    /// Replace the MCP servers added after the CLI started, in-process ones included: sends
+    /// `mcp_set_servers`, whose outcome comes back as [`Event::RequestDone`] with the returned id
+    /// (an answer that parses as [`crate::control::McpSetServersResult`]).
+    ///
+    /// `sdk` are the in-process servers the session answers for from now on, those of the
+    /// [`SessionConfig`] included: one it serves already under the same name stays as it is (the
+    /// CLI keeps its connection to it), a new one is served at once (the CLI connects it right
+    /// away, over `mcp_message`), and one left out is no longer served (the CLI drops it).
+    /// `external` are servers the CLI starts or connects to itself. [`Session::config`] then
+    /// lists the served in-process servers in `mcp_servers`.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::mcp::McpServerSpec;
+    /// use claude_agent_core::options::McpServerConfig;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _initialize = session.poll_transmit();
+    /// let docs = ("docs".to_owned(), McpServerConfig::http("https://mcp.example.com/mcp"));
+    /// session.set_mcp_servers(now, vec![McpServerSpec::new("calc", "1.0.0")], &[docs]).unwrap();
+    /// let Some(Transmit::Write(line)) = session.poll_transmit() else { unreachable!() };
+    /// assert!(String::from_utf8(line).unwrap().contains(
+    ///     r#""servers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"},"calc":{"type":"sdk","name":"calc"}}"#
+    /// ));
+    /// assert_eq!(session.config().mcp_servers[0].name, "calc");
+    /// ```
+    pub fn set_mcp_servers(
+        &mut self,
+        now: Instant,
+        sdk: Vec<McpServerSpec>,
+        external: &[(String, McpServerConfig)],
+    ) -> Result<RequestId, RequestError> {
+        let mut served: Vec<McpServerSpec> = Vec::with_capacity(sdk.len());
+        for server in sdk {
+            if served.iter().any(|s| s.name == server.name) {
+                continue;
+            }
+            let kept = self
+                .config
+                .mcp_servers
+                .iter()
+                .find(|s| s.name == server.name);
+            served.push(kept.cloned().unwrap_or(server));
+        }
+        let servers = wire::SetServers {
+            external,
+            sdk: &served,
+        };
+        let servers = serde_json::value::to_raw_value(&servers)
+            .expect("server configurations always serialize");
+        let id = self.request(now, ControlRequest::McpSetServers { servers })?;
+        if !served.is_empty() {
+            self.run_end.expect_callbacks();
+        }
+        self.config.mcp_servers = served;
+        Ok(id)
     }
 
     /// Answer an inbound request ([`Event::Inbound`]). The reply must fit the request: a

@@ -907,3 +907,84 @@ fn resource_reads_and_prompt_gets_go_to_the_host_and_their_answers_are_written()
         serde_json::json!({"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"disk on fire"}})
     );
 }
+
+#[test]
+fn set_mcp_servers_changes_which_in_process_servers_the_session_answers_for() {
+    use crate::mcp::{McpServerSpec, ToolSpec};
+    use crate::options::McpServerConfig;
+    let tool = |name: &str| {
+        ToolSpec::new(
+            name,
+            "d",
+            serde_json::value::to_raw_value(&serde_json::json!({"type":"object"})).unwrap(),
+        )
+    };
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config
+        .mcp_servers
+        .push(McpServerSpec::new("calc", "1.0.0").tool(tool("add")));
+    let (mut s, now) = started(config);
+    let list = |id: &str, server: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"{server}","message":{{"jsonrpc":"2.0","id":1,"method":"tools/list"}}}}}}"#
+        )
+    };
+    let tools_of = |s: &mut Session, id: &str, server: &str| {
+        feed(s, now, &list(id, server));
+        let written = lines(s.poll_transmit());
+        written[0]["response"]["response"]["mcp_response"].clone()
+    };
+
+    // `calc` again, with other tools (the served one stays), and a new `clock`.
+    let external = [(
+        "docs".to_owned(),
+        McpServerConfig::http("http://127.0.0.1:1/mcp"),
+    )];
+    let id = s
+        .set_mcp_servers(
+            now,
+            vec![
+                McpServerSpec::new("calc", "9.9.9").tool(tool("mul")),
+                McpServerSpec::new("clock", "1.0.0").tool(tool("now")),
+            ],
+            &external,
+        )
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(
+        written[0],
+        serde_json::json!({"type":"control_request","request_id":id.to_string(),"request":{
+            "subtype":"mcp_set_servers","servers":{
+                "docs":{"type":"http","url":"http://127.0.0.1:1/mcp"},
+                "calc":{"type":"sdk","name":"calc"},
+                "clock":{"type":"sdk","name":"clock"}}}})
+    );
+    assert_eq!(
+        tools_of(&mut s, "m1", "calc")["result"]["tools"][0]["name"],
+        "add"
+    );
+    assert_eq!(
+        tools_of(&mut s, "m2", "clock")["result"]["tools"][0]["name"],
+        "now"
+    );
+
+    // Without `calc`: it is no longer served.
+    s.set_mcp_servers(now, vec![McpServerSpec::new("clock", "1.0.0")], &[])
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(
+        written[0]["request"]["servers"],
+        serde_json::json!({"clock":{"type":"sdk","name":"clock"}})
+    );
+    assert_eq!(
+        tools_of(&mut s, "m3", "calc")["error"]["message"],
+        "Server 'calc' not found"
+    );
+    let names: Vec<&str> = s
+        .config()
+        .mcp_servers
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(names, ["clock"]);
+}
