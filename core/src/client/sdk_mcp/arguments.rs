@@ -3,6 +3,7 @@
 //! Without the feature every call passes; the handler (or, for a typed tool, deserializing its
 //! argument type) is then the only check.
 
+#[cfg(feature = "schemars")]
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -68,6 +69,7 @@ impl ArgumentCheck {
     }
 
     /// [`ArgumentCheck::check`] of arguments as the CLI sent them.
+    #[cfg(feature = "schemars")]
     pub(super) fn check_raw(&self, args: &RawValue) -> Result<(), String> {
         #[cfg(feature = "jsonschema")]
         {
