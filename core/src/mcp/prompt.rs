@@ -61,6 +61,16 @@ impl PromptResult {
 }
 
 /// One message of a [`PromptResult`]: a role and one content block.
+///
+/// ```
+/// # use claude_agent_core::mcp::{PromptMessage, PromptResult, PromptRole, ToolContent};
+/// let example = PromptResult::new(vec![
+///     PromptMessage::user("Translate: bonjour"),
+///     PromptMessage::assistant("hello"),
+///     PromptMessage::new(PromptRole::User, ToolContent::text("Translate: merci")),
+/// ]);
+/// assert_eq!(example.messages[1].role, PromptRole::Assistant);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct PromptMessage {

@@ -6,6 +6,17 @@ use std::fmt;
 /// string, sessions made from [`Options`](crate::options::Options) do not check the CLI's
 /// version (no [`Event::CliVersion`](super::Event::CliVersion), no warning), as with the
 /// official SDKs.
+///
+/// ```
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
+///
+/// // Usually set in the environment the program starts with: CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1
+/// std::env::set_var(SKIP_VERSION_CHECK_ENV, "1");
+/// let config = Options::new().session_config(InputMode::Streaming).unwrap();
+/// assert!(!config.check_cli_version);
+/// # std::env::remove_var(SKIP_VERSION_CHECK_ENV);
+/// ```
 pub const SKIP_VERSION_CHECK_ENV: &str = "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK";
 
 /// A Claude Code CLI version, `major.minor.patch`. Versions compare in that order.

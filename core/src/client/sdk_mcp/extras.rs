@@ -172,6 +172,18 @@ where
 
 /// A prompt of an [`SdkMcpServer`](super::SdkMcpServer): its declaration and the handler that
 /// turns its arguments into messages. Made by [`prompt_template`].
+///
+/// ```
+/// # use claude_agent_core::client::prompt_template;
+/// # use claude_agent_core::mcp::PromptResult;
+/// let release_notes = prompt_template("release_notes", "Draft release notes", |get| async move {
+///     let since = get.arguments.get("since").map_or("the last tag", String::as_str);
+///     Ok::<_, String>(PromptResult::user(format!("Draft release notes for the changes since {since}.")))
+/// })
+/// .title("Release notes")
+/// .optional_argument("since", "A tag or commit to start from");
+/// assert_eq!(format!("{release_notes:?}"), r#"SdkPrompt { name: "release_notes", .. }"#);
+/// ```
 #[derive(Clone)]
 pub struct SdkPrompt {
     pub(super) spec: PromptSpec,
