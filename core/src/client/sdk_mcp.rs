@@ -84,6 +84,7 @@ where
 ///     |args| async move { Ok::<_, String>(ToolResult::text(args["text"].to_string())) },
 /// ));
 /// assert_eq!(server.name(), "calc");
+/// assert_eq!(server.tools()[0].name(), "echo");
 /// ```
 #[derive(Clone)]
 pub struct SdkMcpServer {
@@ -289,12 +290,19 @@ impl fmt::Debug for SdkMcpServer {
 /// )
 /// .title("Look up an order")
 /// .read_only_hint(true)
+/// .destructive_hint(false)
+/// .idempotent_hint(true)
 /// .open_world_hint(false)
 /// .search_hint("order status shipping tracking")
 /// .max_result_size_chars(200_000)
 /// .always_load();
+/// assert_eq!(lookup.name(), "lookup_order");
 /// let wire = serde_json::to_value(lookup.spec()).unwrap();
-/// assert_eq!(wire["annotations"], serde_json::json!({"title": "Look up an order", "readOnlyHint": true, "openWorldHint": false}));
+/// assert_eq!(
+///     wire["annotations"],
+///     serde_json::json!({"title": "Look up an order", "readOnlyHint": true, "destructiveHint": false,
+///         "idempotentHint": true, "openWorldHint": false})
+/// );
 /// assert_eq!(wire["_meta"]["anthropic/alwaysLoad"], true);
 /// ```
 #[derive(Clone)]

@@ -12,6 +12,11 @@ use super::ToolContent;
 /// # use claude_agent_core::mcp::PromptResult;
 /// let review = PromptResult::user("Review src/main.rs for error handling.")
 ///     .with_description("A code review");
+/// let few_shot = PromptResult::new(Vec::new())
+///     .with_user("2 + 2?")
+///     .with_assistant("4")
+///     .with_user("3 + 3?");
+/// assert_eq!(few_shot.messages.len(), 3);
 /// assert_eq!(
 ///     serde_json::to_string(&review).unwrap(),
 ///     r#"{"description":"A code review","messages":[{"role":"user","content":{"type":"text","text":"Review src/main.rs for error handling."}}]}"#
@@ -98,6 +103,12 @@ impl PromptMessage {
 }
 
 /// Who says a [`PromptMessage`].
+///
+/// ```
+/// # use claude_agent_core::mcp::{PromptMessage, PromptRole, ToolContent};
+/// let reply = PromptMessage::new(PromptRole::Assistant, ToolContent::text("Done."));
+/// assert_eq!(serde_json::to_string(&reply.role).unwrap(), r#""assistant""#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]

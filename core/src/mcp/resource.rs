@@ -39,6 +39,17 @@ impl ResourceResult {
 }
 
 /// One content of a [`ResourceResult`].
+///
+/// ```
+/// # use claude_agent_core::mcp::ResourceContents;
+/// let csv = ResourceContents::text("db://orders.csv", "id,total\n1,250").with_mime_type("text/csv");
+/// assert_eq!(
+///     serde_json::to_string(&csv).unwrap(),
+///     r#"{"uri":"db://orders.csv","mimeType":"text/csv","text":"id,total\n1,250"}"#
+/// );
+/// let png = ResourceContents::blob("img://logo", "iVBORw0KGgo=").with_mime_type("image/png");
+/// assert!(serde_json::to_string(&png).unwrap().contains(r#""blob":"iVBORw0KGgo=""#));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 #[non_exhaustive]

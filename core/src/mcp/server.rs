@@ -22,6 +22,18 @@ use serde_json::value::RawValue;
 /// assert!(calc.find_tool("sub").is_none());
 /// ```
 ///
+/// Resources and prompts:
+///
+/// ```
+/// # use claude_agent_core::mcp::{McpServerSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec};
+/// let docs = McpServerSpec::new("docs", "1.0.0")
+///     .resource(ResourceSpec::new("docs://faq", "FAQ"))
+///     .resource_template(ResourceTemplateSpec::new("docs://pages/{slug}", "A page"))
+///     .prompt(PromptSpec::new("summarise"));
+/// assert!(docs.has_resources());
+/// assert!(docs.find_prompt("summarise").is_some());
+/// ```
+///
 /// With the `client` feature, `SdkMcpServer` builds one of these from its tools and their
 /// handlers; this type is what a [`Session`](crate::session::Session) needs to answer the
 /// CLI's handshake and `tools/list` by itself.
@@ -111,6 +123,7 @@ impl McpServerSpec {
 /// let readme = ResourceSpec::new("docs://readme", "README")
 ///     .with_description("How to use the service")
 ///     .with_mime_type("text/markdown");
+/// assert_eq!(readme.clone().with_title("Read me").title.as_deref(), Some("Read me"));
 /// assert_eq!(
 ///     serde_json::to_string(&readme).unwrap(),
 ///     r#"{"uri":"docs://readme","name":"README","description":"How to use the service","mimeType":"text/markdown"}"#
@@ -176,6 +189,8 @@ impl ResourceSpec {
 /// ```
 /// # use claude_agent_core::mcp::ResourceTemplateSpec;
 /// let logs = ResourceTemplateSpec::new("logs://{day}", "Log of a day").with_mime_type("text/plain");
+/// let titled = logs.clone().with_title("Daily log").with_description("What happened that day");
+/// assert_eq!(titled.title.as_deref(), Some("Daily log"));
 /// assert_eq!(
 ///     serde_json::to_string(&logs).unwrap(),
 ///     r#"{"uriTemplate":"logs://{day}","name":"Log of a day","mimeType":"text/plain"}"#
@@ -250,11 +265,12 @@ impl ResourceTemplateSpec {
 /// # use claude_agent_core::mcp::{PromptArgument, PromptSpec};
 /// let review = PromptSpec::new("review")
 ///     .with_description("Review a file")
+///     .with_title("Code review")
 ///     .argument(PromptArgument::required("file").with_description("The file to review"))
 ///     .argument(PromptArgument::optional("focus"));
 /// assert_eq!(
 ///     serde_json::to_string(&review).unwrap(),
-///     r#"{"name":"review","description":"Review a file","arguments":[{"name":"file","description":"The file to review","required":true},{"name":"focus"}]}"#
+///     r#"{"name":"review","title":"Code review","description":"Review a file","arguments":[{"name":"file","description":"The file to review","required":true},{"name":"focus"}]}"#
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -304,6 +320,13 @@ impl PromptSpec {
 }
 
 /// An argument of a [`PromptSpec`].
+///
+/// ```
+/// # use claude_agent_core::mcp::PromptArgument;
+/// let file = PromptArgument::required("file").with_description("The file to review");
+/// let focus = PromptArgument::optional("focus");
+/// assert!(file.required && !focus.required);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct PromptArgument {

@@ -107,6 +107,8 @@ const SNIPPET_BYTES: usize = 200;
 /// while let Some(event) = session.poll_event() {
 ///     match event {
 ///         Event::RequestDone { id, outcome } if id == session.initialize_id() => assert!(outcome.is_ok()),
+///         // The version the `initialize` answer gave, which this SDK supports.
+///         Event::CliVersion(check) => assert!(check.is_supported()),
 ///         Event::Message(Message::Result(result)) => answer = result.result,
 ///         Event::Message(_) => {}
 ///         other => panic!("unexpected {other:?}"),

@@ -102,7 +102,9 @@ impl fmt::Display for CliVersion {
 ///         _ => {}
 ///     }
 /// }
-/// warn_if_old(&VersionCheck::Supported(CliVersion::new(2, 1, 330)));
+/// let check = VersionCheck::of(CliVersion::new(2, 1, 330));
+/// assert!(check.is_supported());
+/// warn_if_old(&check);
 /// assert_eq!(VersionCheck::TooOld(CliVersion::new(2, 0, 1)).version(), Some(CliVersion::new(2, 0, 1)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

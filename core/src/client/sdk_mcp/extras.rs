@@ -25,6 +25,7 @@ type PromptFn = Arc<dyn Fn(PromptGet) -> Answer<PromptResult> + Send + Sync>;
 /// let readme = resource("docs://readme", "README", |read| async move {
 ///     Ok::<_, String>(ResourceResult::text(read.uri, "# Orders service\nAmounts are in cents."))
 /// })
+/// .title("Orders service guide")
 /// .description("How to use the orders service")
 /// .mime_type("text/markdown");
 /// let server = SdkMcpServer::new("docs", "1.0.0").resource(readme);
@@ -181,6 +182,7 @@ where
 ///     Ok::<_, String>(PromptResult::user(format!("Draft release notes for the changes since {since}.")))
 /// })
 /// .title("Release notes")
+/// .argument("audience", "Who reads them: users or developers")
 /// .optional_argument("since", "A tag or commit to start from");
 /// assert_eq!(format!("{release_notes:?}"), r#"SdkPrompt { name: "release_notes", .. }"#);
 /// ```
