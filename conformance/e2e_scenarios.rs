@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::{query_with, Client, Error, Runtime, SdkMcpServer};
+use claude_agent_core::client::{query_with, Client, Error, McpServerSet, Runtime, SdkMcpServer};
 use claude_agent_core::history::{History, ListSessions};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
 use claude_agent_core::message::{
@@ -32,6 +32,7 @@ use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat,
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
+use claude_agent_core::session::{CliVersion, VersionCheck};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 use futures_lite::{Stream, StreamExt};
@@ -53,7 +54,8 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
-            mcp_secrets_stay_off_argv, hook_fail_closed, session_history,
+            mcp_secrets_stay_off_argv, hook_fail_closed, session_history, mcp_tool_options,
+            mcp_resources, set_in_process_mcp_servers,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -609,6 +611,11 @@ pub async fn control_requests<R: Runtime>(rt: R) {
             .is_some_and(|v| !v.is_empty()),
         "{info:?}"
     );
+    // The CLI under test is a supported one, and says so in its initialize answer.
+    assert_eq!(
+        client.version_check(),
+        Some(VersionCheck::Supported(CliVersion::new(2, 1, 330)))
+    );
 
     within(
         &rt,
@@ -1161,6 +1168,304 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
         other => panic!("expected Error::Process, got {other:?}"),
     }
     assert_eq!(started.load(Ordering::SeqCst), 2);
+}
+
+/// The options of in-process tools and their server reach the CLI and change what it does:
+/// `always_load` offers a tool whole where the others are deferred behind `ToolSearch`, a
+/// `search_hint` makes a search find its tool, the annotations show in `mcp_status`, the
+/// server's instructions reach the model, `max_result_size_chars` sends a longer result to a
+/// file, and arguments that do not fit a tool's schema are a tool error the model sees.
+pub async fn mcp_tool_options<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let count = calls.clone();
+    let sku =
+        json!({"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]});
+    let done =
+        |text: &'static str| move |_args| async move { Ok::<_, String>(ToolResult::text(text)) };
+    let shop = SdkMcpServer::new("shop", "1.0.0")
+        .instructions("Shop rules: prices are in cents.")
+        .tool(
+            tool("lookup", "Look an item up", sku.clone(), move |args| {
+                count.fetch_add(1, Ordering::SeqCst);
+                async move { Ok::<_, String>(ToolResult::text(format!("item {}", args["sku"]))) }
+            })
+            .always_load()
+            .read_only_hint(true),
+        )
+        .tool(
+            tool("archive", "Put an item away", sku.clone(), done("archived"))
+                .search_hint("zebra")
+                .destructive_hint(true)
+                .open_world_hint(true),
+        )
+        .tool(tool(
+            "restock",
+            "Order more of an item",
+            sku,
+            done("ordered"),
+        ))
+        .tool(
+            tool(
+                "catalogue",
+                "The whole catalogue",
+                json!({"type": "object"}),
+                |_args| async { Ok::<_, String>(ToolResult::text("x".repeat(3000))) },
+            )
+            .always_load()
+            .max_result_size_chars(1000),
+        );
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(shop)
+        .allowed_tools(["mcp__shop"]);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+
+    // The annotations, as the CLI reports them (it names a hint only when it is true).
+    let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+        .await
+        .unwrap();
+    assert_eq!(
+        status.mcp_servers[0].details["tools"],
+        json!([
+            {"name": "lookup", "annotations": {"readOnly": true}},
+            {"name": "archive", "annotations": {"destructive": true, "openWorld": true}},
+            {"name": "restock", "annotations": {}},
+            {"name": "catalogue", "annotations": {}}
+        ])
+    );
+
+    let mut tool_results = Vec::new();
+    for prompt in [
+        r#"TOOL:mcp__shop__lookup:{"sku": "A1"}"#,
+        r#"TOOL:mcp__shop__lookup:{"sku": 7}"#,
+        r#"TOOL:ToolSearch:{"query": "+zebra", "max_results": 5}"#,
+        r#"TOOL:mcp__shop__catalogue:{}"#,
+    ] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        all_ok(collect(&rt, "turn", client.receive_response()).await);
+        let last = env.stub.main_requests().pop().expect("a request");
+        tool_results.push(last.messages().last().expect("a message")["content"][0].clone());
+    }
+    within(&rt, STEP, "close", client.close()).await;
+
+    // The first request offers the always-loaded tools whole, and the others not at all.
+    let first = &env.stub.main_requests()[0];
+    let offered: Vec<&str> = first.body["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .filter(|name| name.starts_with("mcp__shop__"))
+        .collect();
+    assert_eq!(offered, ["mcp__shop__catalogue", "mcp__shop__lookup"]);
+    // The server's instructions reach the model under its name.
+    let body = first.body.to_string();
+    assert!(
+        body.contains(r#"## shop\nShop rules: prices are in cents."#),
+        "{body}"
+    );
+
+    assert_eq!(tool_results[0]["content"][0]["text"], r#"item "A1""#);
+    // Arguments that do not fit the schema: the model gets the error, the handler never ran.
+    assert_eq!(tool_results[1]["is_error"], true);
+    assert_eq!(
+        tool_results[1]["content"],
+        r#"Invalid arguments for tool lookup: /sku: 7 is not of type "string""#
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    // The search finds the tool by its hint, and only that one.
+    assert_eq!(
+        tool_results[2]["content"],
+        json!([{"type": "tool_reference", "tool_name": "mcp__shop__archive"}])
+    );
+    // 3,000 characters are over the tool's limit of 1,000: the model gets a preview.
+    let catalogue = tool_results[3]["content"].as_str().unwrap_or_default();
+    assert!(
+        catalogue.starts_with("<persisted-output>\nOutput too large"),
+        "{catalogue}"
+    );
+}
+
+/// An in-process server's resources, used by the CLI: the model lists and reads them with the
+/// CLI's own tools, and a template's variables reach its handler. (CLI 2.1.330 never asks an
+/// in-process server for its prompts, so they show no effect here; the session's answers to
+/// `prompts/list` and `prompts/get` are checked byte for byte in `claude-agent-core`.)
+pub async fn mcp_resources<R: Runtime>(rt: R) {
+    use claude_agent_core::client::{resource, resource_template};
+    use claude_agent_core::mcp::ResourceResult;
+
+    let env = env();
+    let library = SdkMcpServer::new("lib", "1.0.0")
+        .resource(
+            resource("docs://readme", "README", |read| async move {
+                Ok::<_, String>(ResourceResult::text(read.uri, "The secret word is zebra."))
+            })
+            .description("How to use the library")
+            .mime_type("text/plain"),
+        )
+        .resource(resource_template(
+            "logs://{day}",
+            "Log of a day",
+            |read| async move {
+                let text = format!("nothing happened on {}", read.variables["day"]);
+                Ok::<_, String>(ResourceResult::text(read.uri, text))
+            },
+        ));
+    let options = env.options.clone().sdk_mcp_server(library);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let mut results = Vec::new();
+    for prompt in [
+        r#"TOOL:ListMcpResourcesTool:{"server": "lib"}"#,
+        r#"TOOL:ReadMcpResourceTool:{"server": "lib", "uri": "docs://readme"}"#,
+        r#"TOOL:ReadMcpResourceTool:{"server": "lib", "uri": "logs://monday"}"#,
+        r#"TOOL:ReadMcpResourceTool:{"server": "lib", "uri": "docs://missing"}"#,
+    ] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        all_ok(collect(&rt, "turn", client.receive_response()).await);
+        results.push(last_tool_result(&env.stub));
+    }
+    within(&rt, STEP, "close", client.close()).await;
+
+    let listed: serde_json::Value = serde_json::from_str(&results[0]).expect("a JSON list");
+    assert_eq!(
+        listed,
+        json!([{"name": "README", "uri": "docs://readme", "description": "How to use the library",
+                "mimeType": "text/plain", "server": "lib"}])
+    );
+    let read: serde_json::Value = serde_json::from_str(&results[1]).expect("JSON contents");
+    assert_eq!(
+        read,
+        json!({"contents": [{"uri": "docs://readme", "text": "The secret word is zebra."}]})
+    );
+    assert!(
+        results[2].contains("nothing happened on monday"),
+        "{}",
+        results[2]
+    );
+    assert!(
+        results[3].contains("Resource not found: docs://missing"),
+        "{}",
+        results[3]
+    );
+}
+
+/// `set_mcp_servers` with in-process servers, against the real CLI: a new server is connected
+/// and its tool runs in this process; the server of the options, passed again, stays; left out,
+/// it is removed, and the CLI no longer lists it.
+pub async fn set_in_process_mcp_servers<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let server = |name: &str, tool_name: &str, answer: &'static str| {
+        SdkMcpServer::new(name, "1.0.0").tool(tool(
+            tool_name,
+            "Answers",
+            json!({"type": "object"}),
+            move |_args| async move { Ok::<_, String>(ToolResult::text(answer)) },
+        ))
+    };
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(server("calc", "add", "sum=42"))
+        .allowed_tools(["mcp__calc", "mcp__clock"]);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    // Keep `calc` (a new definition under the same name is not taken), add `clock`.
+    let set = McpServerSet::new()
+        .sdk(server("calc", "mul", "not served"))
+        .sdk(server("clock", "now", "12:00"));
+    let outcome = within(&rt, STEP, "set_mcp_servers", client.set_mcp_servers(set))
+        .await
+        .unwrap();
+    assert_eq!(
+        (outcome.added.as_slice(), outcome.removed.len()),
+        (["clock".to_owned()].as_slice(), 0)
+    );
+    let connected = |status: &claude_agent_core::control::McpStatus| {
+        server_states(status)
+            .into_iter()
+            .map(|(name, state)| format!("{name}:{state}"))
+            .collect::<Vec<_>>()
+    };
+    let deadline = Instant::now() + STEP;
+    let mut states;
+    loop {
+        let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+            .await
+            .unwrap();
+        states = connected(&status);
+        if states.iter().all(|s| s.ends_with(":connected")) || Instant::now() > deadline {
+            break;
+        }
+        sleep(&rt, Duration::from_millis(50)).await;
+    }
+    assert_eq!(states, ["calc:connected", "clock:connected"]);
+
+    for (prompt, expected) in [
+        ("TOOL:mcp__clock__now:{}", "12:00"),
+        ("TOOL:mcp__calc__add:{}", "sum=42"),
+    ] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        all_ok(collect(&rt, "turn", client.receive_response()).await);
+        assert_eq!(last_tool_result(&env.stub), expected, "{prompt}");
+    }
+
+    // Without `calc`: the CLI drops it, and its tool is gone.
+    let set = McpServerSet::new().sdk(server("clock", "now", "13:00"));
+    let outcome = within(&rt, STEP, "set_mcp_servers", client.set_mcp_servers(set))
+        .await
+        .unwrap();
+    assert_eq!(
+        (outcome.added.len(), outcome.removed.as_slice()),
+        (0, ["calc".to_owned()].as_slice())
+    );
+    let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+        .await
+        .unwrap();
+    assert_eq!(connected(&status), ["clock:connected"]);
+    within(&rt, STEP, "send", client.send("TOOL:mcp__clock__now:{}"))
+        .await
+        .unwrap();
+    all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(
+        last_tool_result(&env.stub),
+        "12:00",
+        "the served clock stays"
+    );
+    within(&rt, STEP, "close", client.close()).await;
 }
 
 /// A stdio MCP server written in `sh`: it answers `initialize`, `tools/list` (no tools) and

@@ -13,10 +13,11 @@ use crate::rt::{block_on, sleep};
 use crate::sdk::control::ElicitationResult;
 use crate::sdk::hooks::{HookEvent, HookOutput};
 use crate::sdk::mcp::ToolResult;
+use crate::sdk::options::McpServerConfig;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
 use crate::sdk::{
-    prompt_channel, query, typed_tool, Client, Error, Message, Options, Prompt, SdkMcpServer,
-    StreamExt, UserInput,
+    prompt_channel, query, typed_tool, Client, Error, McpServerSet, Message, Options, Prompt,
+    SdkMcpServer, StreamExt, UserInput,
 };
 
 const LIMIT: Duration = Duration::from_secs(10);
@@ -196,8 +197,9 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         assert_eq!(status.mcp_servers[0].name, "calc");
         client.reconnect_mcp_server("calc").await.unwrap();
         client.toggle_mcp_server("calc", false).await.unwrap();
-        let servers = json!({"docs": {"type": "http", "url": "http://127.0.0.1:1/mcp"}});
-        let applied = client.set_mcp_servers(&servers).await.unwrap();
+        let docs = McpServerConfig::http("http://127.0.0.1:1/mcp");
+        let servers = McpServerSet::new().external("docs", docs);
+        let applied = client.set_mcp_servers(servers).await.unwrap();
         assert!(applied.added.is_empty());
         client.stop_task("task-1").await.unwrap();
         let usage = client.context_usage().await.unwrap();
@@ -226,7 +228,10 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         assert_eq!(first("rewind_files")["dry_run"], true);
         assert_eq!(first("mcp_reconnect")["serverName"], "calc");
         assert_eq!(first("mcp_toggle")["enabled"], false);
-        assert_eq!(first("mcp_set_servers")["servers"], servers);
+        assert_eq!(
+            first("mcp_set_servers")["servers"],
+            json!({"docs": {"type": "http", "url": "http://127.0.0.1:1/mcp"}})
+        );
         assert_eq!(first("stop_task")["task_id"], "task-1");
         assert_eq!(fake.requests("set_model").len(), 2);
     });
@@ -358,10 +363,11 @@ fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
         let bad = fake.response_to("mcp-2").expect("answered");
         let bad = &bad["response"]["mcp_response"]["result"];
         assert_eq!(bad["isError"], true, "{bad}");
-        assert!(bad["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("invalid arguments"));
+        // The arguments are checked against the derived schema, which names every problem.
+        assert_eq!(
+            bad["content"][0]["text"],
+            r#"Invalid arguments for tool add: "b" is a required property; /a: "x" is not of type "number""#
+        );
     });
 }
 

@@ -13,6 +13,16 @@
 //! The runtime adapters (`claude-agent-tokio`, `claude-agent-smol`, `claude-agent-async-std`) drive a
 //! [`session::Session`] over a real child process; tests and fuzzers drive it directly.
 //!
+//! # Supported CLI versions
+//!
+//! The SDK supports Claude Code CLI 2.1.330 and later ([`session::CliVersion::MINIMUM`]): it is
+//! tested against 2.1.330, and older CLIs lack parts of the protocol it relies on. Each session
+//! checks the version the CLI reports, in its answer to `initialize` or else in its first
+//! `system/init`, and reports it as [`session::Event::CliVersion`]; `Client::version_check`
+//! reads it, and with the `tracing` feature an older CLI (or one that reports no version) is a
+//! warning. Setting `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK` (to anything but the empty string)
+//! turns the check off, as it does for the official SDKs.
+//!
 //! # Tracing
 //!
 //! With the feature `tracing` (off by default) every session reports what it does through the
@@ -49,10 +59,11 @@
 //! | `signal` | INFO for `SIGTERM`, WARN for `SIGKILL` | shutting down, the CLI's process group was sent a signal | `signal`, `reason`, `error` (when sending failed) |
 //! | `control_request` | DEBUG | a control request of the SDK went out (`initialize`, `interrupt`, `set_model`, `mcp_status`, …) | `subtype`, `request_id` |
 //! | `control_response` | DEBUG; WARN when it failed | its outcome: answered, refused by the CLI, timed out, or the session ended first | `subtype`, `request_id`, `ok`, `duration_us`, `error` |
-//! | `cli_request` | DEBUG | the CLI asks a callback: `can_use_tool`, `hook_callback`, `mcp_message` (an in-process tool call), `elicitation` | `subtype`, `request_id` (the CLI's); `tool` (`can_use_tool`); `callback_id`, `hook_event` (`hook_callback`); `server`, `method`, `tool` (`mcp_message`); `server` (`elicitation`) |
-//! | `cli_answer` | DEBUG | the callback's answer went to the CLI | `subtype`, `request_id`, `reply` (`allow`, `deny`, `hook_output`, `tool_result`, `tool_error`, `elicitation`, `error`), `duration_us` |
+//! | `cli_request` | DEBUG | the CLI asks a callback: `can_use_tool`, `hook_callback`, `mcp_message` (an in-process tool call, resource read or prompt), `elicitation` | `subtype`, `request_id` (the CLI's); `tool` (`can_use_tool`); `callback_id`, `hook_event` (`hook_callback`); `server`, `method`, and `tool`, `uri` or `prompt` (`mcp_message`: `tools/call`, `resources/read`, `prompts/get`); `server` (`elicitation`) |
+//! | `cli_answer` | DEBUG | the callback's answer went to the CLI | `subtype`, `request_id`, `reply` (`allow`, `deny`, `hook_output`, `tool_result`, `tool_error`, `resource`, `prompt`, `elicitation`, `error`), `duration_us` |
 //! | `callback_error` | WARN | a callback returned an error or panicked (or none was registered); the CLI is answered with an error | `subtype`, `request_id`, `panicked`, `error` |
 //! | `callback_cancelled` | DEBUG | the CLI withdrew its request, or the session ended before the answer | `subtype`, `request_id`, `running` (whether a running callback was dropped) |
+//! | `cli_version` | DEBUG; WARN when the CLI is older than the supported minimum or reports no version | the CLI's version was checked (above, "Supported CLI versions") | `version` (when reported), `minimum` |
 //! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as `Error::Protocol`) | `error` |
 //! | `tool_refused` | WARN | the CLI refused the model a tool of an in-process MCP server that `allowed_tools` does not list (below) | `tool`, `server`, `tool_use_id`, `reason` (the CLI's text) |
 //! | `stderr` | DEBUG | a line the CLI wrote to stderr: the line is the event's message | |

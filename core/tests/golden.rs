@@ -12,7 +12,7 @@ use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::Message;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::recording::{Direction, Recording};
-use claude_agent_core::session::{Event, InputMode, Session, Transmit};
+use claude_agent_core::session::{CliVersion, Event, InputMode, Session, Transmit, VersionCheck};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -105,6 +105,7 @@ struct Outcome {
     written: Vec<Value>,
     messages: Vec<Message>,
     errors: Vec<String>,
+    versions: Vec<VersionCheck>,
 }
 
 fn replay(recording: &Recording, chunk: usize) -> Outcome {
@@ -113,6 +114,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
     let mut written = Vec::new();
     let mut messages = Vec::new();
     let mut errors = Vec::new();
+    let mut versions = Vec::new();
     recording.replay(&mut session, now, chunk, |session| {
         while let Some(t) = session.poll_transmit() {
             if let Transmit::Write(bytes) = t {
@@ -150,6 +152,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
                 } => errors.push(format!("request {id} failed: {e}")),
                 Event::RequestDone { .. } => {}
                 Event::LineError(e) => errors.push(e.to_string()),
+                Event::CliVersion(check) => versions.push(check),
                 other => errors.push(format!("unexpected {other:?}")),
             }
         }
@@ -158,6 +161,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
         written,
         messages,
         errors,
+        versions,
     }
 }
 
@@ -200,6 +204,12 @@ fn check(name: &str) {
                 m.raw_json()
             );
         }
+        // Every recording is of a supported CLI, which says its version once.
+        assert_eq!(
+            outcome.versions,
+            [VersionCheck::Supported(CliVersion::new(2, 1, 330))],
+            "{name} chunk {chunk}"
+        );
         let unexpected: Vec<&String> = outcome
             .errors
             .iter()

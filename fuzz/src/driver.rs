@@ -259,7 +259,7 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
-            Event::Message(_) | Event::LineError(_) => {}
+            Event::Message(_) | Event::LineError(_) | Event::CliVersion(_) => {}
             other => panic!("unknown event {other:?}"),
         }
     }

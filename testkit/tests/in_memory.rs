@@ -655,3 +655,105 @@ fn any_executor_can_drive_the_test_runtime_in_virtual_time() {
     assert!(runtime.elapsed() >= Duration::from_secs(30));
     assert!(wall.elapsed() < Duration::from_secs(1));
 }
+
+#[test]
+fn the_client_tells_the_cli_version_from_initialize_or_else_the_first_init() {
+    use claude_agent_core::session::{CliVersion, VersionCheck};
+
+    // An old CLI that says its version in its initialize answer: known when `connect` returns.
+    let old = FakeTransport::new(
+        Script::new()
+            .answer_initialize_with(json!({"claude_code_version": "2.0.14"}))
+            .expect_user()
+            .emit_result("done"),
+    );
+    // One that says it only in its init frame: known once the turn has begun.
+    let init = json!({"type": "system", "subtype": "init", "session_id": "s",
+        "model": "m", "tools": [], "mcp_servers": [], "claude_code_version": "2.1.400"});
+    let later = FakeTransport::new(
+        Script::new()
+            .answer_initialize_with(json!({}))
+            .expect_user()
+            .emit_json(&init)
+            .emit_result("done"),
+    );
+    let runtime = TestRuntime::new();
+    let checks = runtime.block_on(async {
+        let mut checks = Vec::new();
+        for fake in [old, later] {
+            let options = Options::new().transport(fake);
+            let client = Client::connect_with(runtime.clone(), options)
+                .await
+                .unwrap();
+            checks.push(client.version_check());
+            client.send("go").await.unwrap();
+            let turn: Vec<_> = client.receive_response().collect().await;
+            assert_eq!(kinds(&turn).last(), Some(&"result"));
+            checks.push(client.version_check());
+            client.close().await;
+        }
+        checks
+    });
+    let too_old = Some(VersionCheck::TooOld(CliVersion::new(2, 0, 14)));
+    let supported = Some(VersionCheck::Supported(CliVersion::new(2, 1, 400)));
+    assert_eq!(checks, [too_old, too_old, None, supported]);
+}
+
+#[test]
+fn resource_reads_and_prompt_gets_reach_their_handlers() {
+    use claude_agent_core::client::{prompt_template, resource_template};
+    use claude_agent_core::mcp::{PromptResult, ResourceResult};
+
+    let mcp = |method: &str, params: Value| {
+        json!({"subtype": "mcp_message", "server_name": "lib",
+            "message": {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}})
+    };
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .send_request("r1", mcp("resources/read", json!({"uri": "logs://monday"})))
+        .send_request("r2", mcp("resources/read", json!({"uri": "logs://fail"})))
+        .send_request(
+            "p1",
+            mcp(
+                "prompts/get",
+                json!({"name": "greet", "arguments": {"name": "Ada"}}),
+            ),
+        )
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let library = SdkMcpServer::new("lib", "1.0")
+        .resource(resource_template(
+            "logs://{day}",
+            "Log of a day",
+            |read| async move {
+                match read.variables["day"].as_str() {
+                    "fail" => Err("the log store is down".to_owned()),
+                    day => Ok(ResourceResult::text(&read.uri, format!("quiet {day}"))),
+                }
+            },
+        ))
+        .prompt(
+            prompt_template("greet", "Greet someone", |get| async move {
+                let text = format!("Say hello to {}.", get.arguments["name"]);
+                Ok::<_, String>(PromptResult::user(text))
+            })
+            .argument("name", "Who"),
+        );
+    let items = run(&fake, Options::new().sdk_mcp_server(library));
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    assert_eq!(
+        answer_to(&fake, "r1").unwrap()["mcp_response"],
+        json!({"jsonrpc": "2.0", "id": 1,
+            "result": {"contents": [{"uri": "logs://monday", "text": "quiet monday"}]}})
+    );
+    assert_eq!(
+        answer_to(&fake, "r2").unwrap()["mcp_response"],
+        json!({"jsonrpc": "2.0", "id": 1,
+            "error": {"code": -32603, "message": "the log store is down"}})
+    );
+    assert_eq!(
+        answer_to(&fake, "p1").unwrap()["mcp_response"]["result"]["messages"][0]["content"]["text"],
+        "Say hello to Ada."
+    );
+}

@@ -137,6 +137,11 @@ fn a_session_reports_its_span_and_events() {
     let connect = one(&log, "connect", &[("program", "claude")]);
     assert_eq!(connect.level, Level::INFO);
 
+    // The fake CLI says it is 2.1.330 in its initialize answer: supported, no warning.
+    let version = one(&log, "cli_version", &[("version", "2.1.330")]);
+    assert_eq!(version.level, Level::DEBUG);
+    assert_eq!(version.fields["minimum"], "2.1.330");
+
     // Our control requests and their outcomes, timed on the runtime's (virtual) clock.
     for subtype in ["initialize", "mcp_status", "set_model"] {
         let sent = one(&log, "control_request", &[("subtype", subtype)]);
@@ -244,5 +249,34 @@ fn a_session_reports_its_span_and_events() {
     assert_eq!(
         span_fields.get("session_id").map(String::as_str),
         Some("sess-1")
+    );
+}
+
+#[test]
+fn a_cli_older_than_the_minimum_is_warned_about() {
+    let script = Script::new()
+        .answer_initialize_with(json!({"claude_code_version": "2.0.14"}))
+        .expect_user()
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let ((), log) = capture(|| {
+        runtime.block_on(async {
+            let items: Vec<_> = claude_agent_core::client::query_with(
+                runtime.clone(),
+                "go",
+                Options::new().transport(fake),
+            )
+            .collect()
+            .await;
+            assert!(items.iter().all(Result::is_ok), "{items:?}");
+        })
+    });
+    let warning = one(&log, "cli_version", &[("version", "2.0.14")]);
+    assert_eq!(warning.level, Level::WARN);
+    assert_eq!(warning.fields["minimum"], "2.1.330");
+    assert!(
+        warning.fields["message"].contains("CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK"),
+        "{warning:?}"
     );
 }

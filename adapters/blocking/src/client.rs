@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent_core::client::Error;
+use claude_agent_core::client::{Error, McpServerSet};
 use claude_agent_core::control::{
     ContextUsage, ControlRequest, InitializeResponse, InterruptReceipt, McpSetServersResult,
     McpStatus, ResponseBody, RewindFilesResult,
@@ -12,8 +12,8 @@ use claude_agent_core::control::{
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
+use claude_agent_core::session::VersionCheck;
 use claude_agent_smol::runtime::SmolRuntime;
-use serde::Serialize;
 
 use crate::executor::{self, next_within, wait};
 use crate::TimedOut;
@@ -316,18 +316,30 @@ impl Client {
         with_client!(self, |client| wait(client.toggle_mcp_server(name, enabled)))
     }
 
-    /// Replace the dynamically added MCP servers with `servers` (`{name: config}`, as in
-    /// `--mcp-config`).
+    /// Replace the MCP servers added since the CLI started, and the in-process servers (those of
+    /// the options included), with `servers`; see [`McpServerSet`] for what stays and what goes.
     ///
     /// ```no_run
+    /// use claude_agent_blocking::mcp::ToolResult;
+    /// use claude_agent_blocking::options::McpServerConfig;
+    /// use claude_agent_blocking::{tool, McpServerSet, SdkMcpServer};
+    ///
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// let servers = serde_json::json!({"fs": {"command": "mcp-fs", "args": ["/srv"]}});
-    /// let outcome = client.set_mcp_servers(&servers)?;
-    /// println!("{outcome:?}");
+    /// let clock = SdkMcpServer::new("clock", "1.0").tool(tool(
+    ///     "now",
+    ///     "The time",
+    ///     serde_json::json!({"type": "object"}),
+    ///     |_args| Ok::<_, String>(ToolResult::text("12:00")),
+    /// ));
+    /// let servers = McpServerSet::new()
+    ///     .sdk(clock)
+    ///     .external("fs", McpServerConfig::stdio("mcp-fs", ["/srv"]));
+    /// let outcome = client.set_mcp_servers(servers)?;
+    /// println!("added {:?}, removed {:?}", outcome.added, outcome.removed);
     /// # Ok(())
     /// # }
     /// ```
-    pub fn set_mcp_servers(&self, servers: &impl Serialize) -> Result<McpSetServersResult, Error> {
+    pub fn set_mcp_servers(&self, servers: McpServerSet) -> Result<McpSetServersResult, Error> {
         with_client!(self, |client| wait(client.set_mcp_servers(servers)))
     }
 
@@ -371,6 +383,23 @@ impl Client {
     /// ```
     pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
         with_client!(self, |client| client.server_info())
+    }
+
+    /// The CLI's version and whether this SDK supports it, as soon as the CLI said it (in its
+    /// answer to `initialize` for current CLIs); `None` before that, and when
+    /// `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK` is set. It does not block.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::session::{CliVersion, VersionCheck};
+    ///
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// if let Some(VersionCheck::TooOld(version)) = client.version_check() {
+    ///     eprintln!("Claude Code {version} is too old; {} or later is needed", CliVersion::MINIMUM);
+    /// }
+    /// # }
+    /// ```
+    pub fn version_check(&self) -> Option<VersionCheck> {
+        with_client!(self, |client| client.version_check())
     }
 
     /// Send any control request and get its raw answer.

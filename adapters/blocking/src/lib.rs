@@ -61,6 +61,7 @@
 //! | hooks, any event | [`hook_blocking`](OptionsExt::hook_blocking), [`hook_with_timeout_blocking`](OptionsExt::hook_with_timeout_blocking) | [`HookContext`] |
 //! | MCP elicitation | [`on_elicitation_blocking`](OptionsExt::on_elicitation_blocking) | [`ElicitationContext`] |
 //! | in-process MCP tools | [`tool`], [`typed_tool`] in an [`SdkMcpServer`] given to [`Options::sdk_mcp_server`] | |
+//! | in-process MCP resources and prompts | [`resource`], [`resource_template`], [`prompt_template`] in an [`SdkMcpServer`] | |
 //! | stderr lines | [`Options::stderr`] (already plain) | |
 //!
 //! Each call of a callback runs on a thread of its own, so a slow one (a question on the
@@ -191,8 +192,8 @@ mod tool;
 use std::fmt;
 
 pub use claude_agent_core::client::{
-    find_cli, Connection, Error, Prompt, PromptStream, SdkMcpServer, SdkTool, ToolError, Transport,
-    CLI_PATH_ENV, INSTALL_HINT,
+    find_cli, Connection, Error, McpServerSet, Prompt, PromptStream, SdkMcpServer, SdkPrompt,
+    SdkResource, SdkTool, ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
@@ -202,9 +203,9 @@ pub use context::{ElicitationContext, HookContext, PermissionContext};
 pub use options_ext::OptionsExt;
 pub use prompt::{prompt_channel, PromptSender};
 pub use query::{query, Query};
-pub use tool::tool;
 #[cfg(feature = "schemars")]
 pub use tool::typed_tool;
+pub use tool::{prompt_template, resource, resource_template, tool, BlockingToolHandler};
 
 /// No message came within the time given to [`Query::next_timeout`] or
 /// [`Messages::next_timeout`]. Nothing was lost: the next call goes on waiting.

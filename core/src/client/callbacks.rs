@@ -15,6 +15,7 @@ use super::handlers::{
     ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
 };
 use super::runtime::BoxFuture;
+use super::sdk_mcp::SdkMcpServer;
 use crate::control::{ElicitationResult, InboundId, InboundKind, InboundRequest, Reply};
 use crate::mcp::ToolResult;
 
@@ -38,6 +39,21 @@ impl Dispatcher {
             hooks,
             session,
         }
+    }
+
+    /// Serve these in-process servers from now on (`Client::set_mcp_servers`): one already
+    /// served under the same name stays as it is, as the session keeps its declaration.
+    pub(crate) fn set_mcp_servers(&mut self, servers: Vec<SdkMcpServer>) {
+        let mut served: Vec<SdkMcpServer> = Vec::with_capacity(servers.len());
+        for server in servers {
+            if served.iter().any(|s| s.name() == server.name()) {
+                continue;
+            }
+            let current = &self.handlers.mcp_servers;
+            let kept = current.iter().find(|s| s.name() == server.name());
+            served.push(kept.cloned().unwrap_or(server));
+        }
+        self.handlers.mcp_servers = served;
     }
 
     /// Start the callback that answers `request`. A callback that panics when called gives a
@@ -93,6 +109,8 @@ impl Dispatcher {
                     )))),
                 }
             }
+            InboundKind::McpResourceRead(read) => SdkMcpServer::read(&handlers.mcp_servers, read),
+            InboundKind::McpPromptGet(get) => SdkMcpServer::get(&handlers.mcp_servers, get),
             InboundKind::Elicitation(request) => match &handlers.elicitation {
                 Some(f) => map(
                     f(request, ElicitationContext::new(session.clone())),

@@ -8,10 +8,10 @@ use std::task::{Context, Poll};
 
 use futures_lite::Stream;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 
 use super::error::Error;
 use super::link::{Command, Shared};
+use super::mcp_servers::McpServerSet;
 use super::runtime::Runtime;
 use super::spawn::{spawn_session, Start};
 use crate::control::{
@@ -21,6 +21,7 @@ use crate::control::{
 use crate::message::{Message, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
+use crate::session::VersionCheck;
 use crate::uuid::new_uuid;
 
 /// A connected CLI session for many turns: send user messages, read messages, and steer the
@@ -385,31 +386,39 @@ impl<R> Client<R> {
         .map(drop)
     }
 
-    /// Replace the dynamically added MCP servers with `servers` (`{name: config}`, as in
-    /// `--mcp-config`).
+    /// Replace the MCP servers added since the CLI started, and the in-process servers (those of
+    /// the options included), with `servers`: the CLI drops the ones left out and connects the
+    /// new ones, and the session serves the new in-process ones from now on (see
+    /// [`McpServerSet`]). The answer names the servers added and removed, and any the CLI
+    /// refused. A new server may still be connecting when this returns; [`Client::mcp_status`]
+    /// says when it is `connected`.
     ///
     /// ```no_run
-    /// use std::collections::BTreeMap;
-    /// use claude_agent_core::options::McpServerConfig;
-    /// # use claude_agent_core::client::{Client, Error};
-    /// # async fn example(client: Client) -> Result<(), Error> {
-    /// let servers = BTreeMap::from([
-    ///     ("docs", McpServerConfig::http("https://mcp.example.com/docs")),
-    ///     ("git", McpServerConfig::stdio("uvx", ["mcp-server-git"])),
-    /// ]);
-    /// let result = client.set_mcp_servers(&servers).await?;
-    /// for (name, error) in &result.errors {
-    ///     eprintln!("{name}: {error}");
-    /// }
+    /// # use claude_agent_core::client::{tool, Client, Error, McpServerSet, SdkMcpServer};
+    /// # use claude_agent_core::mcp::ToolResult;
+    /// # async fn example(client: Client, calc: SdkMcpServer) -> Result<(), Error> {
+    /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
+    ///     "now",
+    ///     "The time",
+    ///     serde_json::json!({"type": "object"}),
+    ///     |_args| async { Ok::<_, String>(ToolResult::text("12:00")) },
+    /// ));
+    /// // Keep `calc` (already served), add `clock`.
+    /// let outcome = client.set_mcp_servers(McpServerSet::new().sdk(calc).sdk(clock)).await?;
+    /// assert_eq!(outcome.added, ["clock"]);
+    /// // Drop every in-process and added server.
+    /// client.set_mcp_servers(McpServerSet::new()).await?;
     /// # Ok(())
     /// # }
     /// ```
     pub async fn set_mcp_servers(
         &self,
-        servers: &impl Serialize,
+        servers: McpServerSet,
     ) -> Result<McpSetServersResult, Error> {
-        let servers = serde_json::value::to_raw_value(servers).map_err(Error::Response)?;
-        self.typed(ControlRequest::McpSetServers { servers }).await
+        let (reply, outcome) = async_channel::bounded(1);
+        self.command(Command::SetMcpServers(servers, reply)).await?;
+        let body = outcome.recv().await.map_err(|_| Error::Closed)??;
+        body.parse().map_err(Error::Response)
     }
 
     /// Stop the background task `task_id`.
@@ -472,6 +481,30 @@ impl<R> Client<R> {
     /// ```
     pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
         self.shared.link.server_info()
+    }
+
+    /// The CLI's version and whether this SDK supports it ([`VersionCheck`]), from the CLI's
+    /// answer to `initialize` (so as soon as `connect` returns), or from the first turn's
+    /// `system/init` for a CLI that does not say it there. `None` before that, and when the
+    /// check is turned off by `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK`. A CLI older than
+    /// [`CliVersion::MINIMUM`](crate::session::CliVersion::MINIMUM) is also reported as a
+    /// `tracing` warning, with the `tracing` feature.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error, Runtime};
+    /// # use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::{CliVersion, VersionCheck};
+    ///
+    /// async fn check<R: Runtime + Default>() -> Result<(), Error> {
+    ///     let client = Client::<R>::connect(Options::new()).await?;
+    ///     if let Some(VersionCheck::TooOld(version)) = client.version_check() {
+    ///         eprintln!("Claude Code {version} is too old; {} or later is needed", CliVersion::MINIMUM);
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn version_check(&self) -> Option<VersionCheck> {
+        self.shared.link.version_check()
     }
 
     /// Send any control request and get its raw answer.

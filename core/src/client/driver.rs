@@ -27,11 +27,12 @@ use super::link::{Command, Item, Link, Reply};
 use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
 use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
+use super::sdk_mcp::SdkMcpServer;
 use super::stderr::StderrSink;
 use super::trace::{Subtype, Trace};
 use crate::control::{ControlRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::UserInput;
-use crate::session::{Event, ExitStatusInfo, RequestError, Session, Termination, Transmit};
+use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
 
 /// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
@@ -285,11 +286,22 @@ where
                         self.trace.request_sent(id, subtype, now);
                         self.pending.insert(id, reply);
                     }
-                    Err(RequestError::TooManyPending(pending)) => {
-                        let _ = reply.try_send(Err(Error::TooManyPendingRequests { pending }));
+                    Err(error) => {
+                        let _ = reply.try_send(Err(Error::from_request(error)));
                     }
-                    Err(_) => {
-                        let _ = reply.try_send(Err(Error::Closed));
+                }
+            }
+            Command::SetMcpServers(servers, reply) => {
+                let specs = servers.sdk.iter().map(SdkMcpServer::spec).collect();
+                match self.session.set_mcp_servers(now, specs, &servers.external) {
+                    Ok(id) => {
+                        self.trace.sdk_servers(&servers.sdk);
+                        self.dispatcher.set_mcp_servers(servers.sdk);
+                        self.trace.request_sent(id, Subtype::mcp_set_servers(), now);
+                        self.pending.insert(id, reply);
+                    }
+                    Err(error) => {
+                        let _ = reply.try_send(Err(Error::from_request(error)));
                     }
                 }
             }
@@ -380,6 +392,10 @@ where
             Event::LineError(error) => {
                 self.trace.line_error(&error);
                 self.stalled = Some(Err(Error::Protocol(error)));
+            }
+            Event::CliVersion(check) => {
+                self.trace.cli_version(&check);
+                self.link.set_version_check(check);
             }
             Event::Inbound(request) => {
                 self.trace.cli_request(&request, now);

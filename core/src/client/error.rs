@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::control::RequestFailure;
 use crate::options::OptionsError;
-use crate::session::{ExitStatusInfo, LineError, ResultError, SendError};
+use crate::session::{ExitStatusInfo, LineError, RequestError, ResultError, SendError};
 
 /// How to install the CLI, shown when it cannot be found.
 pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
@@ -18,7 +18,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 ///
 /// | Error | What happened | What to do |
 /// |---|---|---|
-/// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, `PATH` or the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
+/// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, beside the program, on `PATH` or in the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
 /// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
@@ -185,6 +185,14 @@ impl Error {
             RequestFailure::Timeout(after) => Error::ControlTimeout(after),
             RequestFailure::Unconfirmed(message) => Error::Unconfirmed(message),
             // `RequestFailure` is non-exhaustive; anything else means there will be no answer.
+            _ => Error::Closed,
+        }
+    }
+
+    /// A control request the session would not send.
+    pub(crate) fn from_request(error: RequestError) -> Error {
+        match error {
+            RequestError::TooManyPending(pending) => Error::TooManyPendingRequests { pending },
             _ => Error::Closed,
         }
     }

@@ -10,8 +10,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
 use super::error::Error;
+use super::mcp_servers::McpServerSet;
 use crate::control::{ControlRequest, InitializeResponse, ResponseBody};
 use crate::message::{Message, UserInput};
+use crate::session::VersionCheck;
 
 /// One item of a message stream.
 pub(crate) type Item = Result<Message, Error>;
@@ -25,6 +27,8 @@ pub(crate) enum Command {
     Send(UserInput, Reply<Result<(), Error>>),
     /// Send a control request and report its outcome.
     Request(ControlRequest, Reply<Result<ResponseBody, Error>>),
+    /// Replace the added and in-process MCP servers, and report the outcome.
+    SetMcpServers(McpServerSet, Reply<Result<ResponseBody, Error>>),
     /// No more user messages.
     EndInput,
     /// Shut the CLI down now.
@@ -67,6 +71,7 @@ struct LinkState {
     /// The driver has ended: no more items after the queued ones.
     driver_done: bool,
     server_info: Option<Arc<InitializeResponse>>,
+    version_check: Option<VersionCheck>,
 }
 
 impl Link {
@@ -79,6 +84,7 @@ impl Link {
                 receivers_gone: false,
                 driver_done: false,
                 server_info: None,
+                version_check: None,
             }),
         })
     }
@@ -125,6 +131,16 @@ impl Link {
     /// Handle side: the CLI's answer to `initialize`, once it came.
     pub(crate) fn server_info(&self) -> Option<Arc<InitializeResponse>> {
         self.lock().server_info.clone()
+    }
+
+    /// Driver side: remember the check of the CLI's version.
+    pub(crate) fn set_version_check(&self, check: VersionCheck) {
+        self.lock().version_check = Some(check);
+    }
+
+    /// Handle side: the check of the CLI's version, once made.
+    pub(crate) fn version_check(&self) -> Option<VersionCheck> {
+        self.lock().version_check
     }
 
     /// Consumer side: the next item; `None` when the driver has ended and the queue is empty.

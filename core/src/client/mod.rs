@@ -42,6 +42,7 @@ mod driver;
 mod error;
 mod handlers;
 mod link;
+mod mcp_servers;
 mod options_ext;
 #[cfg(unix)]
 mod orphan_guard;
@@ -61,6 +62,7 @@ pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub(crate) use handlers::Handlers;
 pub use handlers::{ElicitationContext, HookContext, PermissionContext};
+pub use mcp_servers::McpServerSet;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
@@ -68,5 +70,8 @@ pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
 #[cfg(feature = "schemars")]
 pub use sdk_mcp::typed_tool;
-pub use sdk_mcp::{tool, SdkMcpServer, SdkTool, ToolError};
+pub use sdk_mcp::{
+    prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
+    SdkTool, ToolError, ToolHandler,
+};
 pub use transport::{Connection, Transport};

@@ -11,12 +11,13 @@ use std::io;
 use std::time::Instant;
 
 use super::runtime::{BoxFuture, ChildProcess, Signal};
+use super::sdk_mcp::SdkMcpServer;
 use crate::control::{
     ControlRequest, InboundId, InboundRequest, Reply, RequestFailure, RequestId, ResponseBody,
 };
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
-use crate::session::{ExitStatusInfo, LineError};
+use crate::session::{ExitStatusInfo, LineError, VersionCheck};
 
 #[cfg(feature = "tracing")]
 use std::collections::HashMap;
@@ -89,6 +90,15 @@ impl Subtype {
         }
     }
 
+    /// The `mcp_set_servers` request of `Client::set_mcp_servers`.
+    #[inline]
+    pub(crate) fn mcp_set_servers() -> Subtype {
+        Subtype {
+            #[cfg(feature = "tracing")]
+            name: "mcp_set_servers".into(),
+        }
+    }
+
     /// The `mcp_status` request asked while `connect` waits for the in-process servers.
     #[inline]
     pub(crate) fn mcp_status() -> Subtype {
@@ -153,11 +163,8 @@ impl Trace {
             });
             let servers = options.get_sdk_mcp_servers().iter();
             let sdk_servers: Vec<String> = servers.map(|server| server.name.clone()).collect();
-            let allowed_tools = if sdk_servers.is_empty() {
-                Vec::new()
-            } else {
-                options.allowed_tool_rules().to_vec()
-            };
+            // Kept even with no in-process server: `set_mcp_servers` may add one.
+            let allowed_tools = options.allowed_tool_rules().to_vec();
             Trace {
                 span,
                 state: State {
@@ -284,6 +291,34 @@ impl Trace {
                     );
                     "mcp_message"
                 }
+                InboundKind::McpResourceRead(read) => {
+                    let server = read.server.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "mcp_message",
+                        request_id,
+                        server,
+                        method = "resources/read",
+                        uri = read.uri.as_str(),
+                        "request from the CLI"
+                    );
+                    "mcp_message"
+                }
+                InboundKind::McpPromptGet(get) => {
+                    let server = get.server.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "mcp_message",
+                        request_id,
+                        server,
+                        method = "prompts/get",
+                        prompt = get.name.as_str(),
+                        "request from the CLI"
+                    );
+                    "mcp_message"
+                }
                 InboundKind::Elicitation(ask) => {
                     let server = ask.mcp_server_name.as_str();
                     event!(
@@ -383,6 +418,45 @@ impl Trace {
         }
     }
 
+    /// The CLI's version was checked: a warning when this SDK does not support it.
+    #[inline]
+    pub(crate) fn cli_version(&self, check: &VersionCheck) {
+        #[cfg(feature = "tracing")]
+        {
+            use crate::session::CliVersion;
+            let minimum = tracing::field::display(CliVersion::MINIMUM);
+            match check {
+                VersionCheck::Supported(version) => {
+                    event!("cli_version", DEBUG, version = %version, minimum, "CLI version supported")
+                }
+                VersionCheck::TooOld(version) => event!(
+                    "cli_version", WARN, version = %version, minimum,
+                    "the Claude Code CLI is older than the oldest version this SDK supports; \
+                     some features may not work: update it (npm install -g @anthropic-ai/claude-code), \
+                     or set CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1 to silence this"
+                ),
+                _ => {
+                    event!(
+                    "cli_version", WARN, minimum,
+                    "the Claude Code CLI did not report its version, so it is likely older than \
+                     the oldest version this SDK supports; some features may not work: update it \
+                     (npm install -g @anthropic-ai/claude-code), or set \
+                     CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1 to silence this"
+                )
+                }
+            }
+        }
+    }
+
+    /// The in-process servers are these from now on (`Client::set_mcp_servers`).
+    #[inline]
+    pub(crate) fn sdk_servers(&mut self, servers: &[SdkMcpServer]) {
+        #[cfg(feature = "tracing")]
+        {
+            self.state.sdk_servers = servers.iter().map(|s| s.name().to_owned()).collect();
+        }
+    }
+
     /// A stdout line the session could not use.
     #[inline]
     pub(crate) fn line_error(&self, error: &LineError) {
@@ -479,6 +553,8 @@ fn reply_kind(reply: &Reply) -> &'static str {
         Reply::Hook(_) => "hook_output",
         Reply::ToolResult(result) if result.is_error => "tool_error",
         Reply::ToolResult(_) => "tool_result",
+        Reply::Resource(_) => "resource",
+        Reply::Prompt(_) => "prompt",
         Reply::Elicitation(_) => "elicitation",
         Reply::Error { .. } => "error",
         _ => "raw",

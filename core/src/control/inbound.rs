@@ -3,7 +3,7 @@ use serde_json::value::RawValue;
 
 use super::InboundId;
 use crate::hooks::HookInput;
-use crate::mcp::ToolCall;
+use crate::mcp::{PromptGet, ResourceRead, ToolCall};
 use crate::permission::PermissionRequest;
 use crate::session::HookRef;
 
@@ -96,6 +96,11 @@ pub enum InboundKind {
     HookCallback(HookCallback),
     /// The model called a tool of an in-process MCP server. Answer with [`super::Reply::ToolResult`].
     McpToolCall(ToolCall),
+    /// The CLI reads a resource of an in-process MCP server. Answer with
+    /// [`super::Reply::Resource`].
+    McpResourceRead(ResourceRead),
+    /// The CLI gets a prompt of an in-process MCP server. Answer with [`super::Reply::Prompt`].
+    McpPromptGet(PromptGet),
     /// An MCP server asks the user for input. Answer with [`super::Reply::Elicitation`].
     Elicitation(ElicitationRequest),
 }

@@ -2,7 +2,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::hooks::HookOutput;
-use crate::mcp::ToolResult;
+use crate::mcp::{PromptResult, ResourceResult, ToolResult};
 use crate::permission::PermissionResult;
 use crate::raw_text::same_text;
 
@@ -22,6 +22,10 @@ pub enum Reply {
     Hook(HookOutput),
     /// Result of an in-process MCP tool call (tool failures go in here too, with `is_error`).
     ToolResult(ToolResult),
+    /// Contents of an in-process MCP server's resource.
+    Resource(ResourceResult),
+    /// Messages of an in-process MCP server's prompt.
+    Prompt(PromptResult),
     /// Answer to an elicitation.
     Elicitation(ElicitationResult),
     /// Refuse the request: the CLI receives a control error with this text.

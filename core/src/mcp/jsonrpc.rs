@@ -9,6 +9,8 @@ pub(super) const INVALID_REQUEST: i32 = -32600;
 pub(super) const METHOD_NOT_FOUND: i32 = -32601;
 /// `-32602`: the method's params are wrong.
 pub(super) const INVALID_PARAMS: i32 = -32602;
+/// `-32002`: no such resource (the code the MCP specification gives it).
+pub(super) const RESOURCE_NOT_FOUND: i32 = -32002;
 
 #[derive(Serialize)]
 struct ResultResponse<'a, I: Serialize, R: Serialize> {
@@ -34,7 +36,7 @@ struct ErrorObject<'a> {
 struct Empty {}
 
 /// `{"jsonrpc":"2.0","id":id,"result":result}`.
-pub(super) fn result(id: &RawValue, result: &impl Serialize) -> Box<RawValue> {
+pub(crate) fn result(id: &RawValue, result: &impl Serialize) -> Box<RawValue> {
     to_raw(&ResultResponse {
         jsonrpc: "2.0",
         id,

@@ -26,18 +26,30 @@
 //! # let _ = options;
 //! ```
 //!
-//! This module holds the sans-IO part: what a server declares ([`McpServerSpec`], [`ToolSpec`]),
-//! what a tool returns ([`ToolResult`]), and [`route`], which answers the CLI's JSON-RPC messages
-//! (handshake, `tools/list`, errors) by itself and leaves only a `tools/call` of a declared tool
-//! to the host ([`ToolCall`]). The messages travel inside `mcp_message` control requests; see
-//! "In-process MCP servers" in `docs/PROTOCOL.md` in the repository.
+//! This module holds the sans-IO part: what a server declares ([`McpServerSpec`], [`ToolSpec`],
+//! [`ResourceSpec`], [`ResourceTemplateSpec`], [`PromptSpec`]), what the host answers with
+//! ([`ToolResult`], [`ResourceResult`], [`PromptResult`]), and [`route`], which answers the CLI's
+//! JSON-RPC messages (handshake, the lists, errors) by itself and leaves to the host only a
+//! `tools/call` of a declared tool ([`ToolCall`]), a `resources/read` of a declared resource
+//! ([`ResourceRead`]) and a `prompts/get` of a declared prompt ([`PromptGet`]). The messages
+//! travel inside `mcp_message` control requests; see "In-process MCP servers" in
+//! `docs/PROTOCOL.md` in the repository.
 
 mod jsonrpc;
+mod prompt;
+mod resource;
 mod result;
 mod route;
 mod server;
+mod uri_template;
 
+pub(crate) use jsonrpc::result;
+pub use prompt::{PromptMessage, PromptResult, PromptRole};
+pub use resource::{ResourceContents, ResourceResult};
 pub use result::{ToolContent, ToolResult};
 pub(crate) use route::is_tools_list;
-pub use route::{route, McpRoute, ToolCall, PROTOCOL_VERSION};
-pub use server::{McpServerSpec, ToolAnnotations, ToolMeta, ToolSpec};
+pub use route::{route, McpRoute, PromptGet, ResourceRead, ToolCall, PROTOCOL_VERSION};
+pub use server::{
+    McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolAnnotations,
+    ToolMeta, ToolSpec,
+};

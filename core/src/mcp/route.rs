@@ -1,12 +1,16 @@
 //! `route`: answering the CLI's JSON-RPC messages to an in-process server.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
-use super::{McpServerSpec, ToolResult, ToolSpec};
+use super::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND};
+use super::{
+    McpServerSpec, PromptResult, PromptSpec, ResourceResult, ResourceSpec, ResourceTemplateSpec,
+    ToolResult, ToolSpec,
+};
 
 /// The MCP protocol version the servers answer `initialize` with. It is the version the real CLI
 /// (2.1.330, which asks for `2025-11-25`) was answered with in the recordings, and every field
@@ -49,6 +53,12 @@ pub enum McpRoute {
     Reply(Box<RawValue>),
     /// A `tools/call` the host must run; answer with [`ToolCall::response`].
     ToolCall(ToolCall),
+    /// A `resources/read` of a declared resource (or of a URI that fits a declared template) the
+    /// host must read; answer with [`ResourceRead::response`].
+    ResourceRead(ResourceRead),
+    /// A `prompts/get` of a declared prompt, with its required arguments, the host must fill;
+    /// answer with [`PromptGet::response`].
+    PromptGet(PromptGet),
 }
 
 /// A `tools/call` request for a declared tool.
@@ -100,6 +110,79 @@ impl ToolCall {
     }
 }
 
+/// A `resources/read` request for a resource the server declares.
+///
+/// ```
+/// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ResourceResult, ResourceTemplateSpec};
+/// # use serde_json::value::RawValue;
+/// let servers = [McpServerSpec::new("logs", "1.0.0")
+///     .resource_template(ResourceTemplateSpec::new("logs://{day}", "Log of a day"))];
+/// let read = RawValue::from_string(
+///     r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"logs://monday"}}"#.into(),
+/// ).unwrap();
+/// let McpRoute::ResourceRead(read) = route(&servers, "logs", &read) else { unreachable!() };
+/// assert_eq!(read.template.as_deref(), Some("logs://{day}"));
+/// assert_eq!(read.variables["day"], "monday");
+/// let answer = read.response(&ResourceResult::text("logs://monday", "quiet"));
+/// assert_eq!(answer.get(), r#"{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"logs://monday","text":"quiet"}]}}"#);
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ResourceRead {
+    /// Server name.
+    pub server: String,
+    /// The URI to read.
+    pub uri: String,
+    /// The URI template the URI fits, when it is not a declared resource's own URI.
+    pub template: Option<String>,
+    /// The template's variables in the URI (empty for a resource at a fixed URI).
+    pub variables: BTreeMap<String, String>,
+    /// The JSON-RPC id to answer with.
+    pub jsonrpc_id: Box<RawValue>,
+}
+
+impl ResourceRead {
+    /// The JSON-RPC response (the `mcp_response` body) carrying `result`.
+    pub fn response(&self, result: &ResourceResult) -> Box<RawValue> {
+        jsonrpc::result(&self.jsonrpc_id, result)
+    }
+}
+
+/// A `prompts/get` request for a prompt the server declares, with every argument it requires.
+///
+/// ```
+/// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, PromptArgument, PromptResult, PromptSpec};
+/// # use serde_json::value::RawValue;
+/// let servers = [McpServerSpec::new("team", "1.0.0")
+///     .prompt(PromptSpec::new("greet").argument(PromptArgument::required("name")))];
+/// let get = RawValue::from_string(
+///     r#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet","arguments":{"name":"Ada"}}}"#.into(),
+/// ).unwrap();
+/// let McpRoute::PromptGet(get) = route(&servers, "team", &get) else { unreachable!() };
+/// assert_eq!(get.arguments["name"], "Ada");
+/// let answer = get.response(&PromptResult::user("Say hello to Ada."));
+/// assert!(answer.get().starts_with(r#"{"jsonrpc":"2.0","id":4,"result":{"messages":"#));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PromptGet {
+    /// Server name.
+    pub server: String,
+    /// The prompt's name.
+    pub name: String,
+    /// The arguments given, by name.
+    pub arguments: BTreeMap<String, String>,
+    /// The JSON-RPC id to answer with.
+    pub jsonrpc_id: Box<RawValue>,
+}
+
+impl PromptGet {
+    /// The JSON-RPC response (the `mcp_response` body) carrying `result`.
+    pub fn response(&self, result: &PromptResult) -> Box<RawValue> {
+        jsonrpc::result(&self.jsonrpc_id, result)
+    }
+}
+
 /// The fields of a JSON-RPC message that routing looks at.
 #[derive(Deserialize)]
 struct Incoming<'a> {
@@ -146,6 +229,22 @@ struct InitializeResult<'a> {
 #[derive(Serialize)]
 struct Capabilities {
     tools: Empty,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resources: Option<Empty>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompts: Option<Empty>,
+}
+
+#[derive(Deserialize)]
+struct ReadParams {
+    uri: String,
+}
+
+#[derive(Deserialize)]
+struct GetParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Serialize)]
@@ -162,6 +261,22 @@ struct ToolsList<'a> {
     tools: &'a [ToolSpec],
 }
 
+#[derive(Serialize)]
+struct ResourcesList<'a> {
+    resources: &'a [ResourceSpec],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TemplatesList<'a> {
+    resource_templates: &'a [ResourceTemplateSpec],
+}
+
+#[derive(Serialize)]
+struct PromptsList<'a> {
+    prompts: &'a [PromptSpec],
+}
+
 /// Whether a JSON-RPC message of the CLI asks for a server's tools: the last step of the CLI
 /// connecting an in-process server.
 pub(crate) fn is_tools_list(message: &RawValue) -> bool {
@@ -174,10 +289,14 @@ pub(crate) fn is_tools_list(message: &RawValue) -> bool {
 /// of a successful control response, even an error.
 ///
 /// Answers by itself: `initialize`, notifications (any message without an `id`), `ping`,
-/// `tools/list`, a `tools/call` of an unknown tool (an `isError` tool result), unknown methods
+/// `tools/list`, and, when the server declares resources or prompts, `resources/list`,
+/// `resources/templates/list` and `prompts/list`; a `tools/call` of an unknown tool (an
+/// `isError` tool result), a `resources/read` of an unknown URI (`-32002 Resource not found`), a
+/// `prompts/get` of an unknown prompt or without a required argument (`-32602`), unknown methods
 /// (`-32601 Method not found: X`), an unknown server (`-32601 Server 'n' not found`) and messages
-/// that are not JSON-RPC (`-32600`). Only a `tools/call` of a declared tool is left to the host,
-/// as [`McpRoute::ToolCall`]. Never panics.
+/// that are not JSON-RPC (`-32600`). Only a `tools/call` of a declared tool, a `resources/read` of
+/// a declared resource and a `prompts/get` of a declared prompt are left to the host, as
+/// [`McpRoute::ToolCall`], [`McpRoute::ResourceRead`] and [`McpRoute::PromptGet`]. Never panics.
 ///
 /// ```
 /// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec};
@@ -217,7 +336,11 @@ pub fn route(servers: &[McpServerSpec], server_name: &str, message: &RawValue) -
             id,
             &InitializeResult {
                 protocol_version: PROTOCOL_VERSION,
-                capabilities: Capabilities { tools: Empty {} },
+                capabilities: Capabilities {
+                    tools: Empty {},
+                    resources: server.has_resources().then_some(Empty {}),
+                    prompts: (!server.prompts.is_empty()).then_some(Empty {}),
+                },
                 server_info: ServerInfo {
                     name: &server.name,
                     version: &server.version,
@@ -233,6 +356,30 @@ pub fn route(servers: &[McpServerSpec], server_name: &str, message: &RawValue) -
             },
         ),
         "tools/call" => return tool_call(server, id, incoming.params),
+        "resources/list" if server.has_resources() => jsonrpc::result(
+            id,
+            &ResourcesList {
+                resources: &server.resources,
+            },
+        ),
+        "resources/templates/list" if server.has_resources() => jsonrpc::result(
+            id,
+            &TemplatesList {
+                resource_templates: &server.resource_templates,
+            },
+        ),
+        "resources/read" if server.has_resources() => {
+            return resource_read(server, id, incoming.params)
+        }
+        "prompts/list" if !server.prompts.is_empty() => jsonrpc::result(
+            id,
+            &PromptsList {
+                prompts: &server.prompts,
+            },
+        ),
+        "prompts/get" if !server.prompts.is_empty() => {
+            return prompt_get(server, id, incoming.params)
+        }
         other => jsonrpc::error(
             Some(id),
             METHOD_NOT_FOUND,
@@ -241,18 +388,100 @@ pub fn route(servers: &[McpServerSpec], server_name: &str, message: &RawValue) -
     })
 }
 
-/// A `tools/call`: a [`ToolCall`] for a declared tool, a reply otherwise.
-fn tool_call(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) -> McpRoute {
-    let parsed = match params.map(|p| serde_json::from_str::<CallParams<'_>>(p.get())) {
-        Some(Ok(parsed)) => parsed,
+/// The params of a request the host answers, or the reply saying what is wrong with them.
+fn parse_params<'de, T: Deserialize<'de>>(
+    method: &str,
+    id: &RawValue,
+    params: Option<&'de RawValue>,
+) -> Result<T, McpRoute> {
+    match params.map(|p| serde_json::from_str::<T>(p.get())) {
+        Some(Ok(parsed)) => Ok(parsed),
         Some(Err(e)) => {
             let text = format!("Invalid params: {e}");
-            return McpRoute::Reply(jsonrpc::error(Some(id), INVALID_PARAMS, &text));
+            Err(McpRoute::Reply(jsonrpc::error(
+                Some(id),
+                INVALID_PARAMS,
+                &text,
+            )))
         }
         None => {
-            let text = "Invalid params: tools/call needs params";
-            return McpRoute::Reply(jsonrpc::error(Some(id), INVALID_PARAMS, text));
+            let text = format!("Invalid params: {method} needs params");
+            Err(McpRoute::Reply(jsonrpc::error(
+                Some(id),
+                INVALID_PARAMS,
+                &text,
+            )))
         }
+    }
+}
+
+/// A `resources/read`: a [`ResourceRead`] for a declared resource or a URI that fits a declared
+/// template, `-32002` otherwise.
+fn resource_read(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) -> McpRoute {
+    let parsed: ReadParams = match parse_params("resources/read", id, params) {
+        Ok(parsed) => parsed,
+        Err(reply) => return reply,
+    };
+    let read = |template: Option<&ResourceTemplateSpec>, variables| {
+        McpRoute::ResourceRead(ResourceRead {
+            server: server.name.clone(),
+            uri: parsed.uri.clone(),
+            template: template.map(|t| t.uri_template.clone()),
+            variables,
+            jsonrpc_id: id.to_owned(),
+        })
+    };
+    if server.resources.iter().any(|r| r.uri == parsed.uri) {
+        return read(None, BTreeMap::new());
+    }
+    for template in &server.resource_templates {
+        if let Some(variables) = template.fit(&parsed.uri) {
+            return read(Some(template), variables);
+        }
+    }
+    let text = format!("Resource not found: {}", parsed.uri);
+    McpRoute::Reply(jsonrpc::error(Some(id), RESOURCE_NOT_FOUND, &text))
+}
+
+/// A `prompts/get`: a [`PromptGet`] for a declared prompt given its required arguments, `-32602`
+/// otherwise.
+fn prompt_get(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) -> McpRoute {
+    let parsed: GetParams = match parse_params("prompts/get", id, params) {
+        Ok(parsed) => parsed,
+        Err(reply) => return reply,
+    };
+    let Some(prompt) = server.find_prompt(&parsed.name) else {
+        let text = format!("Invalid params: prompt '{}' not found", parsed.name);
+        return McpRoute::Reply(jsonrpc::error(Some(id), INVALID_PARAMS, &text));
+    };
+    let arguments = parsed.arguments.unwrap_or_default();
+    let missing: Vec<&str> = prompt
+        .arguments
+        .iter()
+        .filter(|a| a.required && !arguments.contains_key(&a.name))
+        .map(|a| a.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        let text = format!(
+            "Invalid params: prompt '{}' needs the argument {}",
+            prompt.name,
+            missing.join(", ")
+        );
+        return McpRoute::Reply(jsonrpc::error(Some(id), INVALID_PARAMS, &text));
+    }
+    McpRoute::PromptGet(PromptGet {
+        server: server.name.clone(),
+        name: parsed.name,
+        arguments,
+        jsonrpc_id: id.to_owned(),
+    })
+}
+
+/// A `tools/call`: a [`ToolCall`] for a declared tool, a reply otherwise.
+fn tool_call(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) -> McpRoute {
+    let parsed: CallParams<'_> = match parse_params("tools/call", id, params) {
+        Ok(parsed) => parsed,
+        Err(reply) => return reply,
     };
     if server.find_tool(&parsed.name).is_none() {
         let result = ToolResult::error(format!("Tool '{}' not found", parsed.name));

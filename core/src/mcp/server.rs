@@ -1,5 +1,7 @@
 //! What the host declares: in-process MCP servers and their tools.
 
+use std::collections::BTreeMap;
+
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
@@ -20,6 +22,18 @@ use serde_json::value::RawValue;
 /// assert!(calc.find_tool("sub").is_none());
 /// ```
 ///
+/// Resources and prompts:
+///
+/// ```
+/// # use claude_agent_core::mcp::{McpServerSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec};
+/// let docs = McpServerSpec::new("docs", "1.0.0")
+///     .resource(ResourceSpec::new("docs://faq", "FAQ"))
+///     .resource_template(ResourceTemplateSpec::new("docs://pages/{slug}", "A page"))
+///     .prompt(PromptSpec::new("summarise"));
+/// assert!(docs.has_resources());
+/// assert!(docs.find_prompt("summarise").is_some());
+/// ```
+///
 /// With the `client` feature, `SdkMcpServer` builds one of these from its tools and their
 /// handlers; this type is what a [`Session`](crate::session::Session) needs to answer the
 /// CLI's handshake and `tools/list` by itself.
@@ -34,6 +48,12 @@ pub struct McpServerSpec {
     pub tools: Vec<ToolSpec>,
     /// Instructions for the model, sent in the `initialize` answer.
     pub instructions: Option<String>,
+    /// Resources at fixed URIs (`resources/list`).
+    pub resources: Vec<ResourceSpec>,
+    /// Resources whose URIs fit a template (`resources/templates/list`).
+    pub resource_templates: Vec<ResourceTemplateSpec>,
+    /// Prompts (`prompts/list`).
+    pub prompts: Vec<PromptSpec>,
 }
 
 impl McpServerSpec {
@@ -44,6 +64,9 @@ impl McpServerSpec {
             version: version.into(),
             tools: Vec::new(),
             instructions: None,
+            resources: Vec::new(),
+            resource_templates: Vec::new(),
+            prompts: Vec::new(),
         }
     }
 
@@ -59,9 +82,286 @@ impl McpServerSpec {
         self
     }
 
+    /// Adds a resource at a fixed URI.
+    pub fn resource(mut self, resource: ResourceSpec) -> Self {
+        self.resources.push(resource);
+        self
+    }
+
+    /// Adds a resource template.
+    pub fn resource_template(mut self, template: ResourceTemplateSpec) -> Self {
+        self.resource_templates.push(template);
+        self
+    }
+
+    /// Adds a prompt.
+    pub fn prompt(mut self, prompt: PromptSpec) -> Self {
+        self.prompts.push(prompt);
+        self
+    }
+
     /// The tool named `name`.
     pub fn find_tool(&self, name: &str) -> Option<&ToolSpec> {
         self.tools.iter().find(|tool| tool.name == name)
+    }
+
+    /// The prompt named `name`.
+    pub fn find_prompt(&self, name: &str) -> Option<&PromptSpec> {
+        self.prompts.iter().find(|prompt| prompt.name == name)
+    }
+
+    /// Whether the server offers resources: it declares the `resources` capability then.
+    pub fn has_resources(&self) -> bool {
+        !self.resources.is_empty() || !self.resource_templates.is_empty()
+    }
+}
+
+/// A resource at a fixed URI. Serializes as an entry of the MCP `resources/list` answer.
+///
+/// ```
+/// # use claude_agent_core::mcp::ResourceSpec;
+/// let readme = ResourceSpec::new("docs://readme", "README")
+///     .with_description("How to use the service")
+///     .with_mime_type("text/markdown");
+/// assert_eq!(readme.clone().with_title("Read me").title.as_deref(), Some("Read me"));
+/// assert_eq!(
+///     serde_json::to_string(&readme).unwrap(),
+///     r#"{"uri":"docs://readme","name":"README","description":"How to use the service","mimeType":"text/markdown"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ResourceSpec {
+    /// Its URI, which `resources/read` names.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// A name for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its type, e.g. `text/markdown`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+}
+
+impl ResourceSpec {
+    /// A resource with a URI and a name.
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        ResourceSpec {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+        }
+    }
+
+    /// Sets the name for people.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets what it is.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Sets its type.
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+}
+
+/// Resources whose URIs fit a URI template, such as `logs://{day}`. Serializes as an entry of
+/// the MCP `resources/templates/list` answer.
+///
+/// A `resources/read` of a URI that fits the template is the template's: `{name}` stands for
+/// any text without `/`, `?` or `#`, and `{+name}` for any text at all (the simple and the
+/// reserved expansions of RFC 6570, one variable each).
+///
+/// ```
+/// # use claude_agent_core::mcp::ResourceTemplateSpec;
+/// let logs = ResourceTemplateSpec::new("logs://{day}", "Log of a day").with_mime_type("text/plain");
+/// let titled = logs.clone().with_title("Daily log").with_description("What happened that day");
+/// assert_eq!(titled.title.as_deref(), Some("Daily log"));
+/// assert_eq!(
+///     serde_json::to_string(&logs).unwrap(),
+///     r#"{"uriTemplate":"logs://{day}","name":"Log of a day","mimeType":"text/plain"}"#
+/// );
+/// assert_eq!(logs.fit("logs://2026-01-31").unwrap()["day"], "2026-01-31");
+/// assert!(logs.fit("files://x").is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ResourceTemplateSpec {
+    /// The URI template.
+    pub uri_template: String,
+    /// Its name.
+    pub name: String,
+    /// A name for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the resources are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Their type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+}
+
+impl ResourceTemplateSpec {
+    /// A template with a URI template and a name.
+    pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
+        ResourceTemplateSpec {
+            uri_template: uri_template.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+        }
+    }
+
+    /// Sets the name for people.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets what the resources are.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Sets their type.
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// The template's variables in `uri`, if `uri` fits the template.
+    pub fn fit(&self, uri: &str) -> Option<BTreeMap<String, String>> {
+        super::uri_template::fit(&self.uri_template, uri)
+    }
+}
+
+/// A prompt: a named message template with arguments, which an MCP client gets with
+/// `prompts/get`. Serializes as an entry of the MCP `prompts/list` answer.
+///
+/// Claude Code offers the prompts of MCP servers as slash commands (`/mcp__<server>__<name>`,
+/// arguments after it), but CLI 2.1.330 never asks an in-process server for its prompts (it
+/// lists only their tools and reads their resources), so with that CLI they are served only to
+/// a client that asks.
+///
+/// ```
+/// # use claude_agent_core::mcp::{PromptArgument, PromptSpec};
+/// let review = PromptSpec::new("review")
+///     .with_description("Review a file")
+///     .with_title("Code review")
+///     .argument(PromptArgument::required("file").with_description("The file to review"))
+///     .argument(PromptArgument::optional("focus"));
+/// assert_eq!(
+///     serde_json::to_string(&review).unwrap(),
+///     r#"{"name":"review","title":"Code review","description":"Review a file","arguments":[{"name":"file","description":"The file to review","required":true},{"name":"focus"}]}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct PromptSpec {
+    /// Its name.
+    pub name: String,
+    /// A name for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What it is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its arguments, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<PromptArgument>,
+}
+
+impl PromptSpec {
+    /// A prompt with a name and no arguments yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        PromptSpec {
+            name: name.into(),
+            title: None,
+            description: None,
+            arguments: Vec::new(),
+        }
+    }
+
+    /// Sets the name for people.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets what it is for.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Adds an argument.
+    pub fn argument(mut self, argument: PromptArgument) -> Self {
+        self.arguments.push(argument);
+        self
+    }
+}
+
+/// An argument of a [`PromptSpec`].
+///
+/// ```
+/// # use claude_agent_core::mcp::PromptArgument;
+/// let file = PromptArgument::required("file").with_description("The file to review");
+/// let focus = PromptArgument::optional("focus");
+/// assert!(file.required && !focus.required);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct PromptArgument {
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether the prompt needs it (written only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
+}
+
+impl PromptArgument {
+    /// An argument the prompt needs.
+    pub fn required(name: impl Into<String>) -> Self {
+        PromptArgument {
+            name: name.into(),
+            description: None,
+            required: true,
+        }
+    }
+
+    /// An argument that may be left out.
+    pub fn optional(name: impl Into<String>) -> Self {
+        PromptArgument {
+            required: false,
+            ..PromptArgument::required(name)
+        }
+    }
+
+    /// Sets what it is.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
     }
 }
 

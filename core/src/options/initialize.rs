@@ -13,7 +13,7 @@ use super::mcp_config::McpServerConfig;
 use super::ordered_map::{to_json, OrderedMap};
 use super::types::{OutputFormat, Skills, SystemPrompt};
 use super::Options;
-use crate::session::{HookMatcherConfig, InputMode, SessionConfig};
+use crate::session::{HookMatcherConfig, InputMode, SessionConfig, SKIP_VERSION_CHECK_ENV};
 
 /// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session
 /// waits for a busy CLI to go idle before it closes stdin anyway.
@@ -72,6 +72,8 @@ impl Options {
     ///
     /// The run-end ceiling comes from `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` in [`Options::env`],
     /// else in this process's environment: milliseconds, 0 for none, at most 2³¹−1, default 600 s.
+    /// The CLI's version is checked unless `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK` is set (not
+    /// empty) in this process's environment.
     ///
     /// ```
     /// # use claude_agent_core::{options::Options, session::InputMode};
@@ -103,6 +105,8 @@ impl Options {
             None => std::env::var(CEILING_VAR).ok(),
         };
         config.timeouts.run_end_ceiling = run_end_ceiling(ceiling.as_deref());
+        config.check_cli_version =
+            std::env::var_os(SKIP_VERSION_CHECK_ENV).is_none_or(|value| value.is_empty());
         if let Some(bytes) = self.max_buffer_size {
             config.limits.max_line_bytes = bytes;
         }
@@ -484,5 +488,20 @@ mod tests {
             Some(Duration::from_secs(600))
         );
         assert_eq!(run_end_ceiling(Some("-5")), Some(Duration::from_secs(600)));
+    }
+
+    #[test]
+    fn the_version_check_is_skipped_when_the_variable_is_set() {
+        let check = |value: Option<&str>| {
+            match value {
+                Some(value) => std::env::set_var(SKIP_VERSION_CHECK_ENV, value),
+                None => std::env::remove_var(SKIP_VERSION_CHECK_ENV),
+            }
+            let config = Options::new().session_config(InputMode::Streaming).unwrap();
+            config.check_cli_version
+        };
+        assert!(!check(Some("1")));
+        assert!(check(Some("")));
+        assert!(check(None));
     }
 }

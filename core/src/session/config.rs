@@ -51,6 +51,10 @@ pub struct SessionConfig {
     /// Whether the host keeps a callback the CLI may call back later (OAuth refresh and the like);
     /// counts as a bidirectional need for the run-end rule.
     pub other_bidirectional_needs: bool,
+    /// Whether to report the CLI's version and whether it is supported
+    /// ([`super::Event::CliVersion`]). On by default; [`crate::options::Options::session_config`]
+    /// turns it off when [`super::SKIP_VERSION_CHECK_ENV`] is set.
+    pub check_cli_version: bool,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -69,6 +73,7 @@ impl SessionConfig {
             can_use_tool: false,
             elicitation: false,
             other_bidirectional_needs: false,
+            check_cli_version: true,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }

@@ -1,5 +1,6 @@
 use std::fmt;
 
+use super::VersionCheck;
 use crate::control::{InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::Message;
 
@@ -54,6 +55,11 @@ pub enum Event {
     },
     /// A stdout line could not be used; the session goes on.
     LineError(LineError),
+    /// The CLI's version, and whether this SDK supports it: once per session, from the
+    /// `initialize` answer (just before its [`Event::RequestDone`]), or, when that has no version,
+    /// from the first `system/init` (just before its message). Not at all when
+    /// [`SessionConfig::check_cli_version`](super::SessionConfig::check_cli_version) is off.
+    CliVersion(VersionCheck),
     /// The session is over: stdout ended and the CLI exited. No events follow.
     Finished(Termination),
 }

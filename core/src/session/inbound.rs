@@ -16,6 +16,9 @@ pub(crate) enum Awaiting {
     },
     Hook,
     McpTool(ToolCall),
+    /// `resources/read` and `prompts/get`: the JSON-RPC id to answer with.
+    McpResource(Box<RawValue>),
+    McpPrompt(Box<RawValue>),
     Elicitation,
 }
 
@@ -25,6 +28,8 @@ impl Awaiting {
             Awaiting::Permission { .. } => "can_use_tool",
             Awaiting::Hook => "hook_callback",
             Awaiting::McpTool(_) => "mcp tools/call",
+            Awaiting::McpResource(_) => "mcp resources/read",
+            Awaiting::McpPrompt(_) => "mcp prompts/get",
             Awaiting::Elicitation => "elicitation",
         }
     }

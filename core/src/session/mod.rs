@@ -34,6 +34,7 @@ mod given_up;
 mod inbound;
 mod initialize;
 mod run_end;
+mod version;
 mod wire;
 
 #[cfg(test)]
@@ -49,14 +50,16 @@ pub use config::{
 };
 pub use error::{RequestError, RespondError, SendError};
 pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termination, Transmit};
+pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
 use crate::control::{
     ControlRequest, ElicitationRequest, ElicitationResult, HookCallback, InboundId, InboundKind,
     InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
 };
 use crate::hooks::HookInput;
-use crate::mcp::{self, McpRoute};
-use crate::message::{peek_tags, Message, UserInput};
+use crate::mcp::{self, McpRoute, McpServerSpec, ToolCall};
+use crate::message::{peek_tags, Message, SystemMessage, UserInput};
+use crate::options::McpServerConfig;
 use crate::permission::PermissionRequest;
 use framer::{Frame, LineFramer};
 use given_up::GivenUp;
@@ -104,6 +107,8 @@ const SNIPPET_BYTES: usize = 200;
 /// while let Some(event) = session.poll_event() {
 ///     match event {
 ///         Event::RequestDone { id, outcome } if id == session.initialize_id() => assert!(outcome.is_ok()),
+///         // The version the `initialize` answer gave, which this SDK supports.
+///         Event::CliVersion(check) => assert!(check.is_supported()),
 ///         Event::Message(Message::Result(result)) => answer = result.result,
 ///         Event::Message(_) => {}
 ///         other => panic!("unexpected {other:?}"),
@@ -143,6 +148,8 @@ pub struct Session {
     run_end: RunEnd,
     initialize_id: RequestId,
     server_info: Option<InitializeResponse>,
+    /// The CLI's version is still to be checked ([`Event::CliVersion`]).
+    version_unchecked: bool,
     /// Declared in-process MCP servers whose tools the CLI has not listed yet.
     unlisted_servers: Vec<String>,
     /// The last error `result`, while nothing has happened since that would make it stale.
@@ -182,6 +189,7 @@ impl Session {
             run_end,
             initialize_id: RequestId::from_raw(0),
             server_info: None,
+            version_unchecked: config.check_cli_version,
             unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
             last_error_result: None,
             stdout_ended: false,
@@ -369,9 +377,70 @@ impl Session {
         Ok(self.send_request(now, &req.body_json(), timeout))
     }
 
+    /// Replace the MCP servers added after the CLI started, in-process ones included: sends
+    /// `mcp_set_servers`, whose outcome comes back as [`Event::RequestDone`] with the returned id
+    /// (an answer that parses as [`crate::control::McpSetServersResult`]).
+    ///
+    /// `sdk` are the in-process servers the session answers for from now on, those of the
+    /// [`SessionConfig`] included: one it serves already under the same name stays as it is (the
+    /// CLI keeps its connection to it), a new one is served at once (the CLI connects it right
+    /// away, over `mcp_message`), and one left out is no longer served (the CLI drops it).
+    /// `external` are servers the CLI starts or connects to itself. [`Session::config`] then
+    /// lists the served in-process servers in `mcp_servers`.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::mcp::McpServerSpec;
+    /// use claude_agent_core::options::McpServerConfig;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _initialize = session.poll_transmit();
+    /// let docs = ("docs".to_owned(), McpServerConfig::http("https://mcp.example.com/mcp"));
+    /// session.set_mcp_servers(now, vec![McpServerSpec::new("calc", "1.0.0")], &[docs]).unwrap();
+    /// let Some(Transmit::Write(line)) = session.poll_transmit() else { unreachable!() };
+    /// assert!(String::from_utf8(line).unwrap().contains(
+    ///     r#""servers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"},"calc":{"type":"sdk","name":"calc"}}"#
+    /// ));
+    /// assert_eq!(session.config().mcp_servers[0].name, "calc");
+    /// ```
+    pub fn set_mcp_servers(
+        &mut self,
+        now: Instant,
+        sdk: Vec<McpServerSpec>,
+        external: &[(String, McpServerConfig)],
+    ) -> Result<RequestId, RequestError> {
+        let mut served: Vec<McpServerSpec> = Vec::with_capacity(sdk.len());
+        for server in sdk {
+            if served.iter().any(|s| s.name == server.name) {
+                continue;
+            }
+            let kept = self
+                .config
+                .mcp_servers
+                .iter()
+                .find(|s| s.name == server.name);
+            served.push(kept.cloned().unwrap_or(server));
+        }
+        let servers = wire::SetServers {
+            external,
+            sdk: &served,
+        };
+        let servers = serde_json::value::to_raw_value(&servers)
+            .expect("server configurations always serialize");
+        let id = self.request(now, ControlRequest::McpSetServers { servers })?;
+        if !served.is_empty() {
+            self.run_end.expect_callbacks();
+        }
+        self.config.mcp_servers = served;
+        Ok(id)
+    }
+
     /// Answer an inbound request ([`Event::Inbound`]). The reply must fit the request: a
     /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
-    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`;
+    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Resource`] for `McpResourceRead`,
+    /// [`Reply::Prompt`] for `McpPromptGet`, [`Reply::Elicitation`] for `Elicitation`;
     /// [`Reply::Error`] and [`Reply::Raw`] fit any.
     ///
     /// ```
@@ -424,10 +493,15 @@ impl Session {
         let wire_id = entry.wire_id.as_str();
         match (&entry.awaiting, reply) {
             (_, Reply::Raw(body)) => wire::write_success(&mut self.outgoing, wire_id, body.get()),
-            (Awaiting::McpTool(call), Reply::Error { message, .. }) => {
+            (
+                Awaiting::McpTool(ToolCall { jsonrpc_id, .. })
+                | Awaiting::McpResource(jsonrpc_id)
+                | Awaiting::McpPrompt(jsonrpc_id),
+                Reply::Error { message, .. },
+            ) => {
                 // A failing in-process server answers with a JSON-RPC error inside a successful
                 // control response (as the Python SDK does), not with a control error.
-                let error = serde_json::json!({"jsonrpc": "2.0", "id": &*call.jsonrpc_id,
+                let error = serde_json::json!({"jsonrpc": "2.0", "id": &**jsonrpc_id,
                     "error": {"code": -32603, "message": message}});
                 let error = serde_json::value::to_raw_value(&error)
                     .expect("a JSON value always serializes");
@@ -448,6 +522,12 @@ impl Session {
             }
             (Awaiting::McpTool(call), Reply::ToolResult(result)) => {
                 write_mcp_response(&mut self.outgoing, wire_id, &call.response(&result));
+            }
+            (Awaiting::McpResource(id), Reply::Resource(result)) => {
+                write_mcp_response(&mut self.outgoing, wire_id, &mcp::result(id, &result));
+            }
+            (Awaiting::McpPrompt(id), Reply::Prompt(result)) => {
+                write_mcp_response(&mut self.outgoing, wire_id, &mcp::result(id, &result));
             }
             (Awaiting::Elicitation, Reply::Elicitation(result)) => {
                 let body =
@@ -761,6 +841,16 @@ impl Session {
     }
 
     fn handle_message(&mut self, now: Instant, message: Message) {
+        if self.version_unchecked {
+            if let Message::System(SystemMessage::Init(init)) = &message {
+                self.version_unchecked = false;
+                let check = init
+                    .claude_code_version()
+                    .and_then(CliVersion::parse)
+                    .map_or(VersionCheck::Unreported, VersionCheck::of);
+                self.push_event(Event::CliVersion(check));
+            }
+        }
         self.run_end.observe(now, activity::activity_of(&message));
         if let Some(error) = activity::result_error(&message) {
             self.last_error_result = Some(error);
@@ -843,6 +933,15 @@ impl Session {
         let outcome = outcome.and_then(|body| {
             // A body we cannot read is still a success; the raw body is in the event.
             let info: InitializeResponse = body.parse().unwrap_or_default();
+            // Without a version here, the first `system/init` is asked.
+            let version = info
+                .claude_code_version
+                .as_deref()
+                .and_then(CliVersion::parse);
+            if let Some(version) = version.filter(|_| self.version_unchecked) {
+                self.version_unchecked = false;
+                self.push_event(Event::CliVersion(VersionCheck::of(version)));
+            }
             let unconfirmed = initialize::unconfirmed(&self.config, &info);
             self.server_info = Some(info);
             match unconfirmed {
@@ -994,6 +1093,14 @@ impl Session {
                 let kind = InboundKind::McpToolCall(call.clone());
                 self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
             }
+            McpRoute::ResourceRead(read) => {
+                let awaiting = Awaiting::McpResource(read.jsonrpc_id.clone());
+                self.open_inbound(wire_id, awaiting, InboundKind::McpResourceRead(read));
+            }
+            McpRoute::PromptGet(get) => {
+                let awaiting = Awaiting::McpPrompt(get.jsonrpc_id.clone());
+                self.open_inbound(wire_id, awaiting, InboundKind::McpPromptGet(get));
+            }
         }
     }
 
@@ -1093,6 +1200,8 @@ fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {
             | (Awaiting::Permission { .. }, Reply::Permission(_))
             | (Awaiting::Hook, Reply::Hook(_))
             | (Awaiting::McpTool(_), Reply::ToolResult(_))
+            | (Awaiting::McpResource(_), Reply::Resource(_))
+            | (Awaiting::McpPrompt(_), Reply::Prompt(_))
             | (Awaiting::Elicitation, Reply::Elicitation(_))
     )
 }
@@ -1102,6 +1211,8 @@ fn reply_name(reply: &Reply) -> &'static str {
         Reply::Permission(_) => "permission",
         Reply::Hook(_) => "hook output",
         Reply::ToolResult(_) => "tool result",
+        Reply::Resource(_) => "resource",
+        Reply::Prompt(_) => "prompt",
         Reply::Elicitation(_) => "elicitation",
         Reply::Error { .. } => "error",
         Reply::Raw(_) => "raw",

@@ -71,6 +71,11 @@ impl RunEnd {
         }
     }
 
+    /// The CLI may call back from now on (an in-process MCP server was added).
+    pub(crate) fn expect_callbacks(&mut self) {
+        self.bidirectional = true;
+    }
+
     pub(crate) fn user_sent(&mut self) {
         self.sent += 1;
         self.ended = false;

@@ -57,12 +57,96 @@ fn initialize_answer_is_kept_and_reported() {
         ),
     );
     let ev = events(&mut s);
+    let supported = VersionCheck::Supported(CliVersion::new(2, 1, 330));
     assert!(
-        matches!(&ev[..], [Event::RequestDone { id, outcome: Ok(_) }] if *id == s.initialize_id())
+        matches!(&ev[..], [Event::CliVersion(check), Event::RequestDone { id, outcome: Ok(_) }]
+            if *id == s.initialize_id() && *check == supported),
+        "{ev:?}"
     );
     let info = s.server_info().unwrap();
     assert_eq!(info.commands[0].name, "x");
     assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
+}
+
+fn init_frame(version: Option<&str>) -> String {
+    let version = version.map_or(String::new(), |v| {
+        format!(r#","claude_code_version":"{v}""#)
+    });
+    format!(
+        r#"{{"type":"system","subtype":"init","session_id":"s","cwd":"/w","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none"{version}}}"#
+    )
+}
+
+/// The version checks the session reports, and the kinds of the other events in order.
+fn version_events(s: &mut Session) -> Vec<String> {
+    events(s)
+        .into_iter()
+        .map(|event| match event {
+            Event::CliVersion(check) => format!("{check:?}"),
+            Event::RequestDone { .. } => "done".to_owned(),
+            Event::Message(_) => "message".to_owned(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_cli_version_comes_once_from_initialize_or_else_the_first_init() {
+    // In the initialize answer: reported there, and the init frames after it change nothing.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"claude_code_version":"2.0.77"}"#),
+    );
+    feed(&mut s, now, &init_frame(Some("2.1.330")));
+    assert_eq!(
+        version_events(&mut s),
+        [
+            "TooOld(CliVersion { major: 2, minor: 0, patch: 77 })",
+            "done",
+            "message"
+        ]
+    );
+
+    // Not in the initialize answer: the first init frame says it, just before its message.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("req_0", "{}"));
+    feed(&mut s, now, &init_frame(Some("2.1.400")));
+    feed(&mut s, now, &init_frame(Some("1.0.0")));
+    assert_eq!(
+        version_events(&mut s),
+        [
+            "done",
+            "Supported(CliVersion { major: 2, minor: 1, patch: 400 })",
+            "message",
+            "message"
+        ]
+    );
+
+    // In neither: unreported.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"claude_code_version":"next"}"#),
+    );
+    feed(&mut s, now, &init_frame(None));
+    assert_eq!(version_events(&mut s), ["done", "Unreported", "message"]);
+}
+
+#[test]
+fn no_version_check_when_it_is_turned_off() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.check_cli_version = false;
+    let (mut s, now) = started(config);
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"claude_code_version":"1.0.0"}"#),
+    );
+    feed(&mut s, now, &init_frame(None));
+    assert_eq!(version_events(&mut s), ["done", "message"]);
 }
 
 #[test]
@@ -737,6 +821,172 @@ fn ten_thousand_turns_leave_every_table_bounded() {
     );
     assert!(s.inbound.remembered_cancels() <= 1024);
     assert!(s.events.is_empty());
+}
+
+#[test]
+fn resource_reads_and_prompt_gets_go_to_the_host_and_their_answers_are_written() {
+    use crate::mcp::{McpServerSpec, PromptResult, PromptSpec, ResourceResult, ResourceSpec};
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.mcp_servers.push(
+        McpServerSpec::new("lib", "1.0.0")
+            .resource(ResourceSpec::new("docs://readme", "README"))
+            .prompt(PromptSpec::new("greet")),
+    );
+    let (mut s, now) = started(config);
+    let mcp = |id: &str, message: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"lib","message":{message}}}}}"#
+        )
+    };
+    feed(
+        &mut s,
+        now,
+        &mcp(
+            "m1",
+            r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"docs://readme"}}"#,
+        ),
+    );
+    feed(
+        &mut s,
+        now,
+        &mcp(
+            "m2",
+            r#"{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"greet"}}"#,
+        ),
+    );
+    feed(
+        &mut s,
+        now,
+        &mcp(
+            "m3",
+            r#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"docs://readme"}}"#,
+        ),
+    );
+    let inbound: Vec<InboundRequest> = events(&mut s)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Inbound(request) => Some(*request),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(&inbound[0].kind, InboundKind::McpResourceRead(read) if read.uri == "docs://readme")
+    );
+    assert!(matches!(&inbound[1].kind, InboundKind::McpPromptGet(get) if get.name == "greet"));
+    // A reply of the wrong kind is refused; the right one is written.
+    assert!(matches!(
+        s.respond(now, inbound[0].id, Reply::Prompt(PromptResult::user("x"))),
+        Err(RespondError::WrongKind { .. })
+    ));
+    s.respond(
+        now,
+        inbound[0].id,
+        Reply::Resource(ResourceResult::text("docs://readme", "hi")),
+    )
+    .unwrap();
+    s.respond(
+        now,
+        inbound[1].id,
+        Reply::Prompt(PromptResult::user("Say hi")),
+    )
+    .unwrap();
+    s.respond(now, inbound[2].id, Reply::error("disk on fire"))
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    let answer = |i: usize| &written[i]["response"]["response"]["mcp_response"];
+    assert_eq!(
+        *answer(0),
+        serde_json::json!({"jsonrpc":"2.0","id":7,"result":{"contents":[{"uri":"docs://readme","text":"hi"}]}})
+    );
+    assert_eq!(
+        *answer(1),
+        serde_json::json!({"jsonrpc":"2.0","id":8,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Say hi"}}]}})
+    );
+    assert_eq!(
+        *answer(2),
+        serde_json::json!({"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"disk on fire"}})
+    );
+}
+
+#[test]
+fn set_mcp_servers_changes_which_in_process_servers_the_session_answers_for() {
+    use crate::mcp::{McpServerSpec, ToolSpec};
+    use crate::options::McpServerConfig;
+    let tool = |name: &str| {
+        ToolSpec::new(
+            name,
+            "d",
+            serde_json::value::to_raw_value(&serde_json::json!({"type":"object"})).unwrap(),
+        )
+    };
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config
+        .mcp_servers
+        .push(McpServerSpec::new("calc", "1.0.0").tool(tool("add")));
+    let (mut s, now) = started(config);
+    let list = |id: &str, server: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"{server}","message":{{"jsonrpc":"2.0","id":1,"method":"tools/list"}}}}}}"#
+        )
+    };
+    let tools_of = |s: &mut Session, id: &str, server: &str| {
+        feed(s, now, &list(id, server));
+        let written = lines(s.poll_transmit());
+        written[0]["response"]["response"]["mcp_response"].clone()
+    };
+
+    // `calc` again, with other tools (the served one stays), and a new `clock`.
+    let external = [(
+        "docs".to_owned(),
+        McpServerConfig::http("http://127.0.0.1:1/mcp"),
+    )];
+    let id = s
+        .set_mcp_servers(
+            now,
+            vec![
+                McpServerSpec::new("calc", "9.9.9").tool(tool("mul")),
+                McpServerSpec::new("clock", "1.0.0").tool(tool("now")),
+            ],
+            &external,
+        )
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(
+        written[0],
+        serde_json::json!({"type":"control_request","request_id":id.to_string(),"request":{
+            "subtype":"mcp_set_servers","servers":{
+                "docs":{"type":"http","url":"http://127.0.0.1:1/mcp"},
+                "calc":{"type":"sdk","name":"calc"},
+                "clock":{"type":"sdk","name":"clock"}}}})
+    );
+    assert_eq!(
+        tools_of(&mut s, "m1", "calc")["result"]["tools"][0]["name"],
+        "add"
+    );
+    assert_eq!(
+        tools_of(&mut s, "m2", "clock")["result"]["tools"][0]["name"],
+        "now"
+    );
+
+    // Without `calc`: it is no longer served.
+    s.set_mcp_servers(now, vec![McpServerSpec::new("clock", "1.0.0")], &[])
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(
+        written[0]["request"]["servers"],
+        serde_json::json!({"clock":{"type":"sdk","name":"clock"}})
+    );
+    assert_eq!(
+        tools_of(&mut s, "m3", "calc")["error"]["message"],
+        "Server 'calc' not found"
+    );
+    let names: Vec<&str> = s
+        .config()
+        .mcp_servers
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(names, ["clock"]);
 }
 
 /// A session with a fail-closed hook on Bash.

@@ -5,6 +5,9 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::mcp::McpServerSpec;
+use crate::options::McpServerConfig;
+
 /// `{"type":"control_response","response":{…}}` from the CLI.
 #[derive(Deserialize)]
 pub(crate) struct ResponseEnvelope<'a> {
@@ -166,5 +169,40 @@ mod tests {
         let env: ResponseEnvelope<'_> = serde_json::from_str(line).unwrap();
         assert_eq!(env.response.request_id, "r_set_max_thinking_tokens");
         assert!(env.response.response.is_none());
+    }
+}
+
+/// The `servers` of an `mcp_set_servers` request: the external servers' configurations, then
+/// `{"type":"sdk","name":…}` for each in-process server, as the TypeScript SDK writes them. An
+/// external server named like an in-process one is left out: the in-process one wins.
+pub(crate) struct SetServers<'a> {
+    pub(crate) external: &'a [(String, McpServerConfig)],
+    pub(crate) sdk: &'a [McpServerSpec],
+}
+
+#[derive(Serialize)]
+struct SdkEntry<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+}
+
+impl Serialize for SetServers<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        for (name, config) in self.external {
+            if !self.sdk.iter().any(|server| server.name == *name) {
+                map.serialize_entry(name, config)?;
+            }
+        }
+        for server in self.sdk {
+            let entry = SdkEntry {
+                kind: "sdk",
+                name: &server.name,
+            };
+            map.serialize_entry(&server.name, &entry)?;
+        }
+        map.end()
     }
 }

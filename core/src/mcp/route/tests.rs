@@ -1,5 +1,8 @@
 use super::*;
-use crate::mcp::ToolAnnotations;
+use crate::mcp::{
+    PromptArgument, PromptResult, PromptSpec, ResourceResult, ResourceSpec, ResourceTemplateSpec,
+    ToolAnnotations,
+};
 use crate::test_fixtures::recorded_exchanges;
 use serde_json::Value;
 
@@ -32,7 +35,7 @@ fn calc() -> Vec<McpServerSpec> {
 fn reply(route: McpRoute) -> Value {
     match route {
         McpRoute::Reply(body) => value(body.get()),
-        McpRoute::ToolCall(call) => panic!("expected a reply, got {call:?}"),
+        other => panic!("expected a reply, got {other:?}"),
     }
 }
 
@@ -60,6 +63,7 @@ fn replays_the_recorded_sdk_mcp_session() {
                 assert_eq!(call.progress_token.as_ref().map(|t| t.get()), Some("2"));
                 call.response(&ToolResult::text("42"))
             }
+            other => panic!("the recording has only tool calls: {other:?}"),
         };
         assert_eq!(
             value(ours.get()),
@@ -253,5 +257,141 @@ fn garbage_never_panics_and_always_gets_a_jsonrpc_reply() {
             body.get("result").is_some() || body.get("error").is_some(),
             "{message}"
         );
+    }
+}
+
+fn library() -> Vec<McpServerSpec> {
+    vec![McpServerSpec::new("lib", "1.0.0")
+        .resource(
+            ResourceSpec::new("docs://readme", "README")
+                .with_title("Read me")
+                .with_mime_type("text/markdown"),
+        )
+        .resource_template(
+            ResourceTemplateSpec::new("logs://{day}", "Log of a day").with_description("one day"),
+        )
+        .prompt(
+            PromptSpec::new("greet")
+                .with_description("Greet someone")
+                .argument(PromptArgument::required("name").with_description("who"))
+                .argument(PromptArgument::optional("tone")),
+        )]
+}
+
+fn lib(message: &str) -> McpRoute {
+    route(&library(), "lib", &raw(message))
+}
+
+#[test]
+fn a_server_with_resources_and_prompts_declares_them_and_lists_them() {
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{},"resources":{},"prompts":{}},"serverInfo":{"name":"lib","version":"1.0.0"}}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"docs://readme","name":"README","title":"Read me","mimeType":"text/markdown"}]}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"resourceTemplates":[{"uriTemplate":"logs://{day}","name":"Log of a day","description":"one day"}]}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"prompts/list","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"prompts":[{"name":"greet","description":"Greet someone","arguments":[{"name":"name","description":"who","required":true},{"name":"tone"}]}]}}"#,
+        ),
+    ];
+    for (message, expected) in cases {
+        let McpRoute::Reply(body) = lib(message) else {
+            panic!("{message}")
+        };
+        // Byte for byte: these are the answers the CLI gets.
+        assert_eq!(body.get(), expected);
+    }
+}
+
+#[test]
+fn reads_and_gets_of_declared_things_go_to_the_host() {
+    let McpRoute::ResourceRead(read) = lib(
+        r#"{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":"docs://readme"}}"#,
+    ) else {
+        panic!("not a read")
+    };
+    assert_eq!(
+        (read.server.as_str(), read.uri.as_str()),
+        ("lib", "docs://readme")
+    );
+    assert_eq!((read.template.as_deref(), read.variables.len()), (None, 0));
+    assert_eq!(
+        read.response(&ResourceResult::text("docs://readme", "hi"))
+            .get(),
+        r#"{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"docs://readme","text":"hi"}]}}"#
+    );
+
+    let McpRoute::ResourceRead(read) = lib(
+        r#"{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"logs://monday"}}"#,
+    ) else {
+        panic!("not a read")
+    };
+    assert_eq!(read.template.as_deref(), Some("logs://{day}"));
+    assert_eq!(read.variables["day"], "monday");
+
+    let McpRoute::PromptGet(get) = lib(
+        r#"{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"greet","arguments":{"name":"Ada"}}}"#,
+    ) else {
+        panic!("not a get")
+    };
+    assert_eq!(
+        (get.name.as_str(), get.arguments["name"].as_str()),
+        ("greet", "Ada")
+    );
+    assert_eq!(
+        get.response(&PromptResult::user("Say hello to Ada.")).get(),
+        r#"{"jsonrpc":"2.0","id":6,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Say hello to Ada."}}]}}"#
+    );
+}
+
+#[test]
+fn unknown_resources_and_prompts_and_missing_arguments_are_jsonrpc_errors() {
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"docs://nope"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Resource not found: docs://nope"}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"logs://a/b"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found: logs://a/b"}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"resources/read"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: resources/read needs params"}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"nope"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: prompt 'nope' not found"}}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"greet","arguments":{"tone":"warm"}}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid params: prompt 'greet' needs the argument name"}}"#,
+        ),
+    ];
+    for (message, expected) in cases {
+        let McpRoute::Reply(body) = lib(message) else {
+            panic!("{message}")
+        };
+        assert_eq!(body.get(), expected);
+    }
+    // A server that declares none has no such methods.
+    for method in [
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/list",
+        "prompts/get",
+    ] {
+        let message = format!(r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{{}}}}"#);
+        let body = reply(route(&calc(), "calc", &raw(&message)));
+        assert_eq!(body["error"]["code"], -32601, "{method}");
     }
 }
