@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::fake::{idle, Fake};
 use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
-use crate::sdk::control::ElicitationResult;
+use crate::sdk::control::{ElicitationResult, ThinkingDisplayChange};
 use crate::sdk::hooks::{HookEvent, HookOutput};
 use crate::sdk::mcp::ToolResult;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
@@ -189,7 +189,10 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
             .set_permission_mode(PermissionMode::AcceptEdits)
             .await
             .unwrap();
-        client.set_max_thinking_tokens(Some(2048)).await.unwrap();
+        client
+            .set_max_thinking_tokens(Some(2048), ThinkingDisplayChange::Keep)
+            .await
+            .unwrap();
         let rewind = client.rewind_files("u-1", true).await.unwrap();
         assert!(!rewind.can_rewind);
         let status = client.mcp_status().await.unwrap();
@@ -200,7 +203,7 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         let applied = client.set_mcp_servers(&servers).await.unwrap();
         assert!(applied.added.is_empty());
         client.stop_task("task-1").await.unwrap();
-        let usage = client.context_usage().await.unwrap();
+        let usage = client.context_usage(None).await.unwrap();
         assert_eq!(usage.total_tokens, 1200);
         match client.set_model(Some("bogus")).await {
             Err(Error::ControlRefused { message, .. }) => {

@@ -86,6 +86,8 @@ pub struct Session {
     hook_refs: Vec<HookRef>,
     run_end: RunEnd,
     initialize_id: RequestId,
+    /// The `initialize` request body, sent again for [`ControlRequest::Reinitialize`].
+    initialize_body: String,
     server_info: Option<InitializeResponse>,
     /// Declared in-process MCP servers whose tools the CLI has not listed yet.
     unlisted_servers: Vec<String>,
@@ -124,6 +126,7 @@ impl Session {
             hook_refs,
             run_end,
             initialize_id: RequestId::from_raw(0),
+            initialize_body: String::new(),
             server_info: None,
             unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
             last_error_result: None,
@@ -135,6 +138,7 @@ impl Session {
         };
         let timeout = session.config.timeouts.initialize;
         session.initialize_id = session.send_request(now, &init_body, timeout);
+        session.initialize_body = init_body;
         session
     }
 
@@ -232,8 +236,9 @@ impl Session {
     }
 
     /// Send a control request. Its outcome comes back as [`Event::RequestDone`] with the returned
-    /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`], or the end
-    /// of the session. Exactly one `RequestDone` comes for each id: an answer the CLI sends after
+    /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`]
+    /// ([`Timeouts::initialize`] for [`ControlRequest::Reinitialize`], which sends the session's
+    /// `initialize` request again), or the end of the session. Exactly one `RequestDone` comes for each id: an answer the CLI sends after
     /// a timeout or the end is dropped.
     pub fn request(
         &mut self,
@@ -248,6 +253,12 @@ impl Session {
         }
         if self.pending.len() >= self.config.limits.max_pending_requests {
             return Err(RequestError::TooManyPending(self.pending.len()));
+        }
+        if let ControlRequest::Reinitialize = req {
+            let body = std::mem::take(&mut self.initialize_body);
+            let id = self.send_request(now, &body, self.config.timeouts.initialize);
+            self.initialize_body = body;
+            return Ok(id);
         }
         let timeout = self.config.timeouts.control_request;
         Ok(self.send_request(now, &req.body_json(), timeout))

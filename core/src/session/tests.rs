@@ -66,6 +66,46 @@ fn initialize_answer_is_kept_and_reported() {
 }
 
 #[test]
+fn reinitialize_sends_the_first_initialize_again_and_keeps_the_first_answer() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.hooks.push(HookMatcherConfig::new(
+        crate::hooks::HookEvent::PreToolUse,
+        Some("Bash".into()),
+        1,
+    ));
+    config.initialize_fields = Some(
+        serde_json::value::RawValue::from_string(r#"{"systemPrompt":["Be brief."]}"#.into())
+            .unwrap(),
+    );
+    let now = Instant::now();
+    let mut s = Session::new(config, now);
+    let first = lines(s.poll_transmit());
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"commands":[],"session_state":"idle"}"#),
+    );
+    let again = s.request(now, ControlRequest::Reinitialize).unwrap();
+    let second = lines(s.poll_transmit());
+    assert_eq!(second[0]["request_id"], again.to_string());
+    assert_eq!(second[0]["request"], first[0]["request"]);
+    feed(
+        &mut s,
+        now,
+        &success(&again.to_string(), r#"{"commands":[{"name":"fresh"}]}"#),
+    );
+    let done = events(&mut s).into_iter().find_map(|event| match event {
+        Event::RequestDone { id, outcome } if id == again => Some(outcome),
+        _ => None,
+    });
+    let fresh: InitializeResponse = done.unwrap().unwrap().parse().unwrap();
+    assert_eq!(fresh.commands[0].name, "fresh");
+    let info = s.server_info().unwrap();
+    assert!(info.commands.is_empty());
+    assert_eq!(info.other["session_state"], "idle");
+}
+
+#[test]
 fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
     let a = s
