@@ -49,7 +49,7 @@ macro_rules! e2e_tests {
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
             server_info_fields, settings_control_requests, reload_control_requests,
-            file_and_task_control_requests,
+            file_and_task_control_requests, permission_decision_classification,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1496,4 +1496,58 @@ pub async fn file_and_task_control_requests<R: Runtime>(rt: R) {
         other => panic!("expected a refusal, got {other:?}"),
     }
     within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A permission answer's `decisionClassification` reaches the CLI: it records it with the tool's
+/// result (`tool_result_meta[].permission_decision.source`); an answer without one is taken as
+/// allowed once.
+pub async fn permission_decision_classification<R: Runtime>(rt: R) {
+    use claude_agent_core::permission::DecisionClassification;
+
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "touch always && ls", "description": "first"}),
+    ));
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "touch once && ls", "description": "second"}),
+    ));
+    env.stub.push_reply(Reply::text("both ran"));
+    let options = env
+        .options
+        .clone()
+        .can_use_tool(|request, _ctx| async move {
+            let input: serde_json::Value =
+                serde_json::from_str(request.input.get()).unwrap_or_default();
+            let answer = PermissionResult::allow().with_tool_use_id(request.tool_use_id);
+            if input["command"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("always")
+            {
+                answer.with_decision_classification(DecisionClassification::UserPermanent)
+            } else {
+                answer
+            }
+        });
+    let messages = all_ok(collect(&rt, "query", query_with(rt.clone(), "run both", options)).await);
+    assert_eq!(only_result(&messages).result.as_deref(), Some("both ran"));
+    let sources: Vec<String> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::User(user) => user.tool_result_meta(),
+            _ => None,
+        })
+        .map(|meta| {
+            let meta: serde_json::Value = serde_json::from_str(meta).expect("JSON");
+            meta[0]["permission_decision"]["source"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(sources, ["user_permanent", "user_temporary"]);
+    assert!(env.work.path().join("always").exists());
+    assert!(env.work.path().join("once").exists());
 }
