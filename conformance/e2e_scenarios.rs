@@ -50,6 +50,7 @@ macro_rules! e2e_tests {
             record_and_replay, mcp_status_right_after_connect, custom_transport,
             server_info_fields, settings_control_requests, reload_control_requests,
             file_and_task_control_requests, permission_decision_classification,
+            initialize_fields, tool_aliases,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1550,4 +1551,73 @@ pub async fn permission_decision_classification<R: Runtime>(rt: R) {
     assert_eq!(sources, ["user_permanent", "user_temporary"]);
     assert!(env.work.path().join("always").exists());
     assert!(env.work.path().join("once").exists());
+}
+
+/// The newer `initialize` fields reach the CLI: a system prompt of blocks split by the dynamic
+/// boundary becomes the API request's system prompt (the marker itself is not sent), plan-mode
+/// instructions replace the plan workflow the model is told in plan mode, and a session that
+/// declares dialog kinds, a per-task stop control, progress summaries, no prompt snapshot and an
+/// extra field through the escape hatch runs normally.
+pub async fn initialize_fields<R: Runtime>(rt: R) {
+    use claude_agent_core::control::UserDialogResult;
+    use claude_agent_core::options::SystemPrompt;
+
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .system_prompt(
+            SystemPrompt::blocks([
+                "STATIC-BLOCK",
+                SystemPrompt::DYNAMIC_BOUNDARY,
+                "DYNAMIC-BLOCK",
+            ])
+            .with_snapshot(false),
+        )
+        .permission_mode(PermissionMode::Plan)
+        .plan_mode_instructions("PLAN-WORKFLOW: list the files, then stop.")
+        .agent_progress_summaries(true)
+        .per_task_stop_affordance(true)
+        .initialize_field("rapidFollowupPreempt", false)
+        .on_user_dialog(["refusal_fallback_prompt"], |_request, _ctx| async {
+            UserDialogResult::cancelled()
+        });
+    let messages =
+        all_ok(collect(&rt, "query", query_with(rt.clone(), "make a plan", options)).await);
+    assert_eq!(texts(&messages), ["echo: make a plan"]);
+    let request = env.stub.main_requests().pop().expect("a request");
+    let system = request.body["system"].to_string();
+    assert!(
+        system.contains("STATIC-BLOCK") && system.contains("DYNAMIC-BLOCK"),
+        "{system}"
+    );
+    assert!(!system.contains(SystemPrompt::DYNAMIC_BOUNDARY), "{system}");
+    let conversation = request.body["messages"].to_string();
+    assert!(
+        conversation.contains("## Plan Workflow\\n\\nPLAN-WORKFLOW: list the files, then stop."),
+        "{conversation}"
+    );
+}
+
+/// `tool_alias`: the model calls `Shell`, and the CLI runs (and asks about) `Bash`.
+pub async fn tool_aliases<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Shell",
+        json!({"command": "touch aliased && ls", "description": "aliased"}),
+    ));
+    env.stub.push_reply(Reply::text("ran it"));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone()).tool_alias("Shell", "Bash");
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "use the alias", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).result.as_deref(), Some("ran it"));
+    assert_eq!(*asked.lock().unwrap(), ["Bash:touch aliased && ls"]);
+    assert!(env.work.path().join("aliased").exists());
 }

@@ -48,8 +48,8 @@
 //! | `signal` | INFO for `SIGTERM`, WARN for `SIGKILL` | shutting down, the CLI's process group was sent a signal | `signal`, `reason`, `error` (when sending failed) |
 //! | `control_request` | DEBUG | a control request of the SDK went out (`initialize`, `interrupt`, `set_model`, `mcp_status`, …) | `subtype`, `request_id` |
 //! | `control_response` | DEBUG; WARN when it failed | its outcome: answered, refused by the CLI, timed out, or the session ended first | `subtype`, `request_id`, `ok`, `duration_us`, `error` |
-//! | `cli_request` | DEBUG | the CLI asks a callback: `can_use_tool`, `hook_callback`, `mcp_message` (an in-process tool call), `elicitation` | `subtype`, `request_id` (the CLI's); `tool` (`can_use_tool`); `callback_id`, `hook_event` (`hook_callback`); `server`, `method`, `tool` (`mcp_message`); `server` (`elicitation`) |
-//! | `cli_answer` | DEBUG | the callback's answer went to the CLI | `subtype`, `request_id`, `reply` (`allow`, `deny`, `hook_output`, `tool_result`, `tool_error`, `elicitation`, `error`), `duration_us` |
+//! | `cli_request` | DEBUG | the CLI asks a callback: `can_use_tool`, `hook_callback`, `mcp_message` (an in-process tool call), `elicitation`, `request_user_dialog` | `subtype`, `request_id` (the CLI's); `tool` (`can_use_tool`); `callback_id`, `hook_event` (`hook_callback`); `server`, `method`, `tool` (`mcp_message`); `server` (`elicitation`); `dialog_kind` (`request_user_dialog`) |
+//! | `cli_answer` | DEBUG | the callback's answer went to the CLI | `subtype`, `request_id`, `reply` (`allow`, `deny`, `hook_output`, `tool_result`, `tool_error`, `elicitation`, `user_dialog`, `error`), `duration_us` |
 //! | `callback_error` | WARN | a callback returned an error or panicked (or none was registered); the CLI is answered with an error | `subtype`, `request_id`, `panicked`, `error` |
 //! | `callback_cancelled` | DEBUG | the CLI withdrew its request, or the session ended before the answer | `subtype`, `request_id`, `running` (whether a running callback was dropped) |
 //! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as `Error::Protocol`) | `error` |

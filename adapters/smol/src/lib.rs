@@ -83,7 +83,7 @@ pub use claude_agent_core::client::typed_tool;
 pub use claude_agent_core::client::{
     find_cli, prompt_channel, query_with, tool, Connection, ElicitationContext, Error, HookContext,
     Messages, PermissionContext, Prompt, PromptSender, PromptStream, SdkMcpServer, SdkTool,
-    ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
+    ToolError, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;

@@ -296,6 +296,18 @@ impl Trace {
                     );
                     "elicitation"
                 }
+                InboundKind::UserDialog(ask) => {
+                    let dialog_kind = ask.dialog_kind.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "request_user_dialog",
+                        request_id,
+                        dialog_kind,
+                        "request from the CLI"
+                    );
+                    "request_user_dialog"
+                }
             };
             let asked = Asked {
                 subtype,
@@ -480,6 +492,7 @@ fn reply_kind(reply: &Reply) -> &'static str {
         Reply::ToolResult(result) if result.is_error => "tool_error",
         Reply::ToolResult(_) => "tool_result",
         Reply::Elicitation(_) => "elicitation",
+        Reply::UserDialog(_) => "user_dialog",
         Reply::Error { .. } => "error",
         _ => "raw",
     }

@@ -37,12 +37,14 @@ mod reply;
 mod responses;
 
 pub use ids::{InboundId, RequestId};
-pub use inbound::{ElicitationRequest, HookCallback, InboundKind, InboundRequest};
+pub use inbound::{
+    ElicitationRequest, HookCallback, InboundKind, InboundRequest, UserDialogRequest,
+};
 pub use outgoing::{
     ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
     SettingsFile, ThinkingDisplay, ThinkingDisplayChange,
 };
-pub use reply::{ElicitationAction, ElicitationResult, Reply};
+pub use reply::{ElicitationAction, ElicitationResult, Reply, UserDialogResult};
 pub use responses::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextCategory, ContextMcpTool,
     ContextMemoryFile, ContextUsage, InitializeResponse, InterruptReceipt,

@@ -109,6 +109,15 @@ pub enum OptionsError {
         /// The path, lossily converted for display.
         path: String,
     },
+    /// [`super::Options::initialize_field`] named a field the session writes itself.
+    #[error(
+        "the initialize field {name:?} is written by the session itself and cannot be set with \
+         initialize_field; remove it (hooks are set with Options::hook)"
+    )]
+    ReservedInitializeField {
+        /// The field's name.
+        name: String,
+    },
     /// A NUL byte in an argument or environment value; no process can receive it.
     #[error("{what} contains a NUL byte; remove it")]
     NulByte {

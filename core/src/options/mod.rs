@@ -142,6 +142,13 @@ pub struct Options {
     forward_subagent_text: bool,
     title: Option<String>,
     prompt_suggestions: Option<bool>,
+    plan_mode_instructions: Option<String>,
+    tool_aliases: Vec<(String, String)>,
+    agent_progress_summaries: Option<bool>,
+    per_task_stop_affordance: Option<bool>,
+    /// Dialog kinds the host renders; `Some` once a dialog callback is declared.
+    user_dialog_kinds: Option<Vec<String>>,
+    extra_initialize_fields: Vec<(String, serde_json::Value)>,
     enable_file_checkpointing: bool,
     client_app: Option<String>,
     can_use_tool: bool,
@@ -181,6 +188,32 @@ impl Options {
     /// The host answers `elicitation` requests ([`crate::session::SessionConfig::elicitation`]).
     pub fn declare_elicitation(mut self) -> Self {
         self.elicitation = true;
+        self
+    }
+
+    /// The host renders these `request_user_dialog` kinds and answers the dialogs
+    /// ([`crate::session::SessionConfig::user_dialog`]; initialize `supportedDialogKinds`). The
+    /// CLI sends only the kinds declared here; without any, it sends none and takes each
+    /// dialog's fallback. The client layer calls this from `Options::on_user_dialog`.
+    ///
+    /// ```
+    /// # use claude_agent_core::{options::Options, session::InputMode};
+    /// let config = Options::new()
+    ///     .declare_user_dialog(["refusal_fallback_prompt"])
+    ///     .session_config(InputMode::Streaming)?;
+    /// assert!(config.user_dialog);
+    /// assert_eq!(
+    ///     config.initialize_fields.unwrap().get(),
+    ///     r#"{"systemPrompt":[""],"supportedDialogKinds":["refusal_fallback_prompt"]}"#
+    /// );
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn declare_user_dialog<I, S>(mut self, kinds: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.user_dialog_kinds = Some(kinds.into_iter().map(Into::into).collect());
         self
     }
 

@@ -422,6 +422,113 @@ impl Options {
         self
     }
 
+    /// The workflow the model follows in plan mode (initialize `planModeInstructions`): it
+    /// replaces the default implementation-planning steps of the plan-mode reminder, which the
+    /// CLI still opens with its read-only rules and closes with how to leave plan mode.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::permission::PermissionMode;
+    /// let options = Options::new()
+    ///     .permission_mode(PermissionMode::Plan)
+    ///     .plan_mode_instructions("List the files to change, then the tests to add. Nothing else.");
+    /// # let _ = options;
+    /// ```
+    pub fn plan_mode_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.plan_mode_instructions = Some(instructions.into());
+        self
+    }
+
+    /// When the model calls the tool `alias`, run `tool` instead (initialize `toolAliases`). One
+    /// hop only: an alias of an alias is not followed. A later alias of the same name replaces
+    /// it. Unlike `disallowed_tools`, this only changes what a name the model uses leads to.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// // A skill tells the model to run `Bash`; run it in the sandbox's MCP tool instead.
+    /// let options = Options::new()
+    ///     .tool_alias("Bash", "mcp__workspace__bash")
+    ///     .disallowed_tools(["Bash"]);
+    /// # let _ = options;
+    /// ```
+    pub fn tool_alias(mut self, alias: impl Into<String>, tool: impl Into<String>) -> Self {
+        upsert(&mut self.tool_aliases, alias.into(), tool.into());
+        self
+    }
+
+    /// Several aliases, as [`Options::tool_alias`] each.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().tool_aliases([("Read", "mcp__vfs__read"), ("Write", "mcp__vfs__write")]);
+    /// # let _ = options;
+    /// ```
+    pub fn tool_aliases<I, A, T>(self, aliases: I) -> Self
+    where
+        I: IntoIterator<Item = (A, T)>,
+        A: Into<String>,
+        T: Into<String>,
+    {
+        aliases.into_iter().fold(self, |options, (alias, tool)| {
+            options.tool_alias(alias, tool)
+        })
+    }
+
+    /// Short progress summaries of running subagents, about every 30 s, in the `summary` of
+    /// their `task_progress` messages (initialize `agentProgressSummaries`; off by default).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().agent_progress_summaries(true);
+    /// # let _ = options;
+    /// ```
+    pub fn agent_progress_summaries(mut self, summaries: bool) -> Self {
+        self.agent_progress_summaries = Some(summaries);
+        self
+    }
+
+    /// Declare that the application lets the user stop each background task on its own (with
+    /// `Client::stop_task`); an interrupt then stops only the current turn and spares running
+    /// background agents (initialize `perTaskStopAffordance`). Without it, an interrupt stops
+    /// them too.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().per_task_stop_affordance(true);
+    /// # let _ = options;
+    /// ```
+    pub fn per_task_stop_affordance(mut self, declared: bool) -> Self {
+        self.per_task_stop_affordance = Some(declared);
+        self
+    }
+
+    /// Any other `initialize` field, for what the CLI reads there and these options do not
+    /// set. A field these options set takes this value instead, where it stands; others follow
+    /// the options' fields in call order, and a later value of the same name replaces an
+    /// earlier one. `subtype` and `hooks` cannot be set so
+    /// ([`OptionsError::ReservedInitializeField`](super::OptionsError::ReservedInitializeField)).
+    ///
+    /// ```
+    /// # use claude_agent_core::{options::Options, session::InputMode};
+    /// let config = Options::new()
+    ///     .initialize_field("rapidFollowupPreempt", true)
+    ///     .initialize_field("webSearchIsolationExemptMcpServers", serde_json::json!(["docs"]))
+    ///     .session_config(InputMode::Streaming)?;
+    /// assert_eq!(
+    ///     config.initialize_fields.unwrap().get(),
+    ///     r#"{"systemPrompt":[""],"rapidFollowupPreempt":true,"webSearchIsolationExemptMcpServers":["docs"]}"#
+    /// );
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn initialize_field(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        upsert(&mut self.extra_initialize_fields, name.into(), value.into());
+        self
+    }
+
     /// Track file changes so they can be rewound (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
     pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
         self.enable_file_checkpointing = enable;

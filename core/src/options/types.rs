@@ -14,13 +14,25 @@ use serde::{Serialize, Serializer};
 /// # use claude_agent_core::options::SystemPrompt;
 /// let own = SystemPrompt::from("You are a terse assistant.");
 /// let claude_code = SystemPrompt::preset_with_append("Always answer in French.");
-/// # let _ = (own, claude_code);
+/// // Blocks before the boundary can be cached across sessions; the ones after it cannot.
+/// let cached = SystemPrompt::blocks(["You review pull requests.", SystemPrompt::DYNAMIC_BOUNDARY, "Repository: acme/api"]);
+/// // Render the prompt afresh on every request instead of recording it for the conversation.
+/// let fresh = SystemPrompt::preset_with_append("Be brief.").with_snapshot(false);
+/// # let _ = (own, claude_code, cached, fresh);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SystemPrompt {
-    /// This exact text replaces the default prompt (initialize `systemPrompt: [text]`).
-    Text(String),
+    /// Your own prompt, replacing Claude Code's (initialize `systemPrompt: [blocks…]`); a plain
+    /// text is one block.
+    Custom {
+        /// The prompt's blocks, in order; [`SystemPrompt::DYNAMIC_BOUNDARY`] as a block of its
+        /// own marks where the cacheable part ends.
+        blocks: Vec<String>,
+        /// Whether the CLI records the rendered prompt once and reuses it for the whole
+        /// conversation (initialize `systemPromptSnapshot`; the CLI's default is to record).
+        snapshot: Option<bool>,
+    },
     /// Claude Code's own prompt, optionally with text appended (initialize `appendSystemPrompt`).
     Preset {
         /// Text appended to the preset prompt.
@@ -28,17 +40,45 @@ pub enum SystemPrompt {
         /// Leave machine-specific sections (cwd, git status, …) out of the prompt
         /// (initialize `excludeDynamicSections`).
         exclude_dynamic_sections: Option<bool>,
+        /// Whether the CLI records the rendered prompt once and reuses it for the whole
+        /// conversation (initialize `systemPromptSnapshot`; the CLI's default is to record).
+        snapshot: Option<bool>,
     },
     /// Read the prompt from a file (`--system-prompt-file=<path>`).
     File(PathBuf),
 }
 
 impl SystemPrompt {
+    /// The block that splits a [`SystemPrompt::blocks`] prompt into the part that is the same
+    /// in every session (before it, cacheable across sessions) and the part that is not.
+    pub const DYNAMIC_BOUNDARY: &'static str = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__";
+
+    /// This text as the whole system prompt.
+    pub fn text(text: impl Into<String>) -> Self {
+        SystemPrompt::Custom {
+            blocks: vec![text.into()],
+            snapshot: None,
+        }
+    }
+
+    /// A prompt of several blocks, sent in order.
+    pub fn blocks<I, S>(blocks: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        SystemPrompt::Custom {
+            blocks: blocks.into_iter().map(Into::into).collect(),
+            snapshot: None,
+        }
+    }
+
     /// Claude Code's own prompt, unchanged.
     pub fn preset() -> Self {
         SystemPrompt::Preset {
             append: None,
             exclude_dynamic_sections: None,
+            snapshot: None,
         }
     }
 
@@ -47,19 +87,33 @@ impl SystemPrompt {
         SystemPrompt::Preset {
             append: Some(append.into()),
             exclude_dynamic_sections: None,
+            snapshot: None,
         }
+    }
+
+    /// Whether the CLI records the prompt it renders on the conversation's first request and
+    /// sends that record on every later request and resume (`true`, the CLI's default), or
+    /// renders it afresh each time (`false`). Has no effect on a [`SystemPrompt::File`].
+    pub fn with_snapshot(mut self, record: bool) -> Self {
+        match &mut self {
+            SystemPrompt::Custom { snapshot, .. } | SystemPrompt::Preset { snapshot, .. } => {
+                *snapshot = Some(record);
+            }
+            SystemPrompt::File(_) => {}
+        }
+        self
     }
 }
 
 impl From<&str> for SystemPrompt {
     fn from(text: &str) -> Self {
-        SystemPrompt::Text(text.to_owned())
+        SystemPrompt::text(text)
     }
 }
 
 impl From<String> for SystemPrompt {
     fn from(text: String) -> Self {
-        SystemPrompt::Text(text)
+        SystemPrompt::text(text)
     }
 }
 

@@ -59,6 +59,13 @@ impl Options {
         {
             return Err(OptionsError::ThinkingDisplayWhileDisabled);
         }
+        if let Some((name, _)) = self
+            .extra_initialize_fields
+            .iter()
+            .find(|(name, _)| name == "subtype" || name == "hooks")
+        {
+            return Err(OptionsError::ReservedInitializeField { name: name.clone() });
+        }
         Ok(())
     }
 

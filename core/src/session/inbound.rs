@@ -17,6 +17,7 @@ pub(crate) enum Awaiting {
     Hook,
     McpTool(ToolCall),
     Elicitation,
+    UserDialog,
 }
 
 impl Awaiting {
@@ -26,6 +27,7 @@ impl Awaiting {
             Awaiting::Hook => "hook_callback",
             Awaiting::McpTool(_) => "mcp tools/call",
             Awaiting::Elicitation => "elicitation",
+            Awaiting::UserDialog => "request_user_dialog",
         }
     }
 }

@@ -53,6 +53,7 @@ pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termi
 use crate::control::{
     ControlRequest, ElicitationRequest, ElicitationResult, HookCallback, InboundId, InboundKind,
     InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
+    UserDialogRequest,
 };
 use crate::hooks::HookInput;
 use crate::mcp::{self, McpRoute};
@@ -266,8 +267,8 @@ impl Session {
 
     /// Answer an inbound request ([`Event::Inbound`]). The reply must fit the request: a
     /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
-    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`;
-    /// [`Reply::Error`] and [`Reply::Raw`] fit any.
+    /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`,
+    /// [`Reply::UserDialog`] for `UserDialog`; [`Reply::Error`] and [`Reply::Raw`] fit any.
     pub fn respond(
         &mut self,
         now: Instant,
@@ -324,6 +325,10 @@ impl Session {
             (Awaiting::Elicitation, Reply::Elicitation(result)) => {
                 let body =
                     serde_json::to_string(&result).expect("elicitation results always serialize");
+                wire::write_success(&mut self.outgoing, wire_id, &body);
+            }
+            (Awaiting::UserDialog, Reply::UserDialog(result)) => {
+                let body = serde_json::to_string(&result).expect("dialog results always serialize");
                 wire::write_success(&mut self.outgoing, wire_id, &body);
             }
             _ => unreachable!("reply_fits checked the pairing"),
@@ -588,6 +593,7 @@ impl Session {
         for pending in payload
             .pending_permission_requests
             .into_iter()
+            .chain(payload.pending_user_dialog_requests)
             .chain(payload.pending_elicitation_requests)
         {
             self.handle_inbound_request(now, pending.get());
@@ -636,6 +642,7 @@ impl Session {
             "hook_callback" => self.inbound_hook(wire_id, body),
             "mcp_message" => self.inbound_mcp(wire_id, body),
             "elicitation" => self.inbound_elicitation(wire_id, body),
+            "request_user_dialog" => self.inbound_user_dialog(wire_id, body),
             other => {
                 let message = format!("Unsupported control request subtype: {other}");
                 self.refuse(&wire_id, &message, Some("unsupported_request"));
@@ -751,6 +758,26 @@ impl Session {
         }
     }
 
+    fn inbound_user_dialog(&mut self, wire_id: String, body: &str) {
+        if !self.config.user_dialog {
+            // The CLI sends dialogs only of kinds a host declared; one that comes all the same is
+            // refused (the CLI drops an error answer and keeps the dialog up until its deadline).
+            return self.refuse(&wire_id, "no user dialog callback is registered", None);
+        }
+        match serde_json::from_str::<UserDialogRequest>(body) {
+            Ok(request) => self.open_inbound(
+                wire_id,
+                Awaiting::UserDialog,
+                InboundKind::UserDialog(request),
+            ),
+            Err(e) => self.refuse(
+                &wire_id,
+                &format!("malformed request_user_dialog request: {e}"),
+                None,
+            ),
+        }
+    }
+
     fn open_inbound(&mut self, wire_id: String, awaiting: Awaiting, kind: InboundKind) {
         let id = self.inbound.insert(wire_id.clone(), awaiting);
         self.push_event(Event::Inbound(Box::new(InboundRequest {
@@ -825,6 +852,7 @@ fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {
             | (Awaiting::Hook, Reply::Hook(_))
             | (Awaiting::McpTool(_), Reply::ToolResult(_))
             | (Awaiting::Elicitation, Reply::Elicitation(_))
+            | (Awaiting::UserDialog, Reply::UserDialog(_))
     )
 }
 
@@ -834,6 +862,7 @@ fn reply_name(reply: &Reply) -> &'static str {
         Reply::Hook(_) => "hook output",
         Reply::ToolResult(_) => "tool result",
         Reply::Elicitation(_) => "elicitation",
+        Reply::UserDialog(_) => "user dialog",
         Reply::Error { .. } => "error",
         Reply::Raw(_) => "raw",
     }
