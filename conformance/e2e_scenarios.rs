@@ -50,7 +50,9 @@ macro_rules! e2e_tests {
             record_and_replay, mcp_status_right_after_connect, custom_transport,
             server_info_fields, settings_control_requests, reload_control_requests,
             file_and_task_control_requests, permission_decision_classification,
-            initialize_fields, tool_aliases,
+            initialize_fields, tool_aliases, permission_prompts_nobody, managed_settings,
+            project_config_root, tool_config, mcp_config_text_and_file, agent_definition_fields,
+            environment_options, run_as_another_user,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1620,4 +1622,296 @@ pub async fn tool_aliases<R: Runtime>(rt: R) {
     assert_eq!(only_result(&messages).result.as_deref(), Some("ran it"));
     assert_eq!(*asked.lock().unwrap(), ["Bash:touch aliased && ls"]);
     assert!(env.work.path().join("aliased").exists());
+}
+
+/// `permission_prompts(Nobody)`: what would be asked is refused at once, and the model is told
+/// no one can approve it.
+pub async fn permission_prompts_nobody<R: Runtime>(rt: R) {
+    use claude_agent_core::options::PermissionPrompts;
+
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .permission_prompts(PermissionPrompts::Nobody);
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch unapproved && ls", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).subtype, "success");
+    assert!(!env.work.path().join("unapproved").exists());
+    let refusal = last_tool_result(&env.stub);
+    assert!(refusal.contains("no approval surface"), "{refusal}");
+}
+
+/// `managed_settings`: a deny rule of the host's policy refuses the tool before anyone is asked.
+pub async fn managed_settings<R: Runtime>(rt: R) {
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone())
+        .managed_settings(json!({"permissions": {"deny": ["Bash(touch:*)"]}}));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch forbidden && ls", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).subtype, "success");
+    assert!(asked.lock().unwrap().is_empty());
+    assert!(!env.work.path().join("forbidden").exists());
+    assert_eq!(
+        last_tool_result(&env.stub),
+        "Permission to use Bash with command touch forbidden && ls has been denied."
+    );
+}
+
+/// `project_config_root`: the `.claude` commands of the root are the session's, not those of
+/// the working directory.
+pub async fn project_config_root<R: Runtime>(rt: R) {
+    let env = env();
+    let root = TestDir::new("root").expect("temp root");
+    let commands = |dir: &std::path::Path, name: &str| {
+        let dir = dir.join(".claude/commands");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join(format!("{name}.md")),
+            "---\ndescription: a test command\n---\nSay hi\n",
+        )
+        .expect("write a command");
+    };
+    commands(root.path(), "from-the-root");
+    commands(env.work.path(), "from-the-worktree");
+    let options = env.options.clone().project_config_root(root.path());
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let names: Vec<String> = client
+        .supported_commands()
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert!(names.iter().any(|n| n == "from-the-root"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "from-the-worktree"), "{names:?}");
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `tool_config`: HTML previews change what the model is told about `AskUserQuestion`.
+pub async fn tool_config<R: Runtime>(rt: R) {
+    use claude_agent_core::options::{PreviewFormat, ToolConfig};
+
+    let env = env();
+    let description = |format: PreviewFormat| {
+        let options = env
+            .options
+            .clone()
+            .tool_config(ToolConfig::new().ask_user_question_preview_format(format))
+            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        let stub = &env.stub;
+        let rt = rt.clone();
+        async move {
+            all_ok(collect(&rt, "query", query_with(rt.clone(), "hello", options)).await);
+            let request = stub.main_requests().pop().expect("a request");
+            request.body["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|tool| tool["name"] == "AskUserQuestion")
+                .map(|tool| tool.to_string())
+                .expect("AskUserQuestion is offered")
+        }
+    };
+    let html = description(PreviewFormat::Html).await;
+    assert!(html.contains("self-contained HTML fragment"), "{html}");
+    let markdown = description(PreviewFormat::Markdown).await;
+    assert!(!markdown.contains("HTML fragment"), "{markdown}");
+}
+
+/// `mcp_config` with JSON text or a file path, next to a server of `mcp_server`: the CLI loads
+/// all of them.
+pub async fn mcp_config_text_and_file<R: Runtime>(rt: R) {
+    use claude_agent_core::options::McpServerConfig;
+
+    let env = env();
+    let file = env.work.path().join("mcp.json");
+    std::fs::write(
+        &file,
+        r#"{"mcpServers":{"from-file":{"type":"stdio","command":"/nonexistent/mcp-server"}}}"#,
+    )
+    .expect("write the MCP config");
+    let status_of = |options: Options| {
+        let rt = rt.clone();
+        async move {
+            let client = within(
+                &rt,
+                STEP,
+                "connect",
+                Client::connect_with(rt.clone(), options),
+            )
+            .await
+            .expect("connected");
+            let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+                .await
+                .unwrap();
+            within(&rt, STEP, "close", client.close()).await;
+            let mut names: Vec<String> = status.mcp_servers.into_iter().map(|s| s.name).collect();
+            names.sort();
+            names
+        }
+    };
+    let text = env
+        .options
+        .clone()
+        .mcp_server(
+            "typed",
+            McpServerConfig::stdio("/nonexistent/typed-server", Vec::<String>::new()),
+        )
+        .mcp_config(
+            r#"{"mcpServers":{"from-text":{"type":"stdio","command":"/nonexistent/other"}}}"#,
+        );
+    assert_eq!(status_of(text).await, ["from-text", "typed"]);
+    let path = env.options.clone().mcp_config(file.display().to_string());
+    assert_eq!(status_of(path).await, ["from-file"]);
+}
+
+/// An agent with the newer fields (observer, omitted CLAUDE.md, compaction window, numeric
+/// effort) is taken by the CLI and listed in its `initialize` answer. (CLI 2.1.330 drops every
+/// agent when a window is under 100,000 tokens, which `Options` refuses.)
+pub async fn agent_definition_fields<R: Runtime>(rt: R) {
+    use claude_agent_core::options::{AgentDefinition, AgentEffort};
+
+    let env = env();
+    let agent = AgentDefinition::new("Reviews diffs", "You review diffs.")
+        .model("haiku")
+        .auto_compact_window(120_000)
+        .omit_claude_md(true)
+        .observer("auditor")
+        .observer_message("Watch the shell.")
+        .effort(AgentEffort::Value(2))
+        .critical_system_reminder("Never push.");
+    let auditor = AgentDefinition::new("Audits activity", "Report anything risky.");
+    let options = env
+        .options
+        .clone()
+        .agent_definition("reviewer", agent)
+        .agent_definition("auditor", auditor);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let agents = client.supported_agents();
+    let reviewer = agents
+        .iter()
+        .find(|a| a.name == "reviewer")
+        .unwrap_or_else(|| panic!("{agents:?}"));
+    assert_eq!(reviewer.description, "Reviews diffs");
+    assert_eq!(reviewer.model.as_deref(), Some("haiku"));
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `env_remove` keeps an inherited variable from the CLI (and so from its Bash tool), and
+/// `trace_context` hands the CLI the caller's `TRACEPARENT` and `TRACESTATE`.
+pub async fn environment_options<R: Runtime>(rt: R) {
+    let env = env();
+    let inherited = "CARGO_MANIFEST_DIR";
+    assert!(
+        std::env::var_os(inherited).is_some(),
+        "cargo sets {inherited} for its tests"
+    );
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": format!("echo \"[${inherited}] [$TRACEPARENT] [$TRACESTATE]\""),
+               "description": "show the environment"}),
+    ));
+    env.stub.push_reply(Reply::text("shown"));
+    let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let options = env
+        .options
+        .clone()
+        .env_remove(inherited)
+        .trace_context(parent, Some("vendor=1"))
+        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "show the environment", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).result.as_deref(), Some("shown"));
+    let shown = env
+        .stub
+        .main_requests()
+        .pop()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default();
+    assert_eq!(shown, format!("[] [{parent}] [vendor=1]"));
+}
+
+/// `user`: as root, the CLI runs as `nobody` (its Bash tool says so); as anyone else, starting
+/// fails with the system's refusal.
+pub async fn run_as_another_user<R: Runtime>(rt: R) {
+    use std::os::unix::fs::{chown, MetadataExt};
+
+    let env = env();
+    let nobody = 65534;
+    let is_root = std::fs::metadata(env.work.path()).is_ok_and(|m| m.uid() == 0);
+    let home = TestDir::new("nobody-home").expect("temp HOME");
+    let options = env
+        .options
+        .clone()
+        .user("nobody")
+        .env("HOME", home.path().display().to_string())
+        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    if !is_root {
+        match within(
+            &rt,
+            STEP,
+            "connect",
+            Client::connect_with(rt.clone(), options),
+        )
+        .await
+        {
+            Err(Error::Spawn { source, .. }) => {
+                assert_eq!(source.kind(), std::io::ErrorKind::PermissionDenied)
+            }
+            other => panic!("expected Error::Spawn, got {other:?}"),
+        }
+        return;
+    }
+    for dir in [home.path(), env.work.path()] {
+        chown(dir, Some(nobody), Some(nobody)).expect("chown");
+    }
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "id -u && touch mine", "description": "who am I"}),
+    ));
+    env.stub.push_reply(Reply::text("found out"));
+    let messages =
+        all_ok(collect(&rt, "query", query_with(rt.clone(), "who are you", options)).await);
+    assert_eq!(only_result(&messages).result.as_deref(), Some("found out"));
+    let shown = env
+        .stub
+        .main_requests()
+        .pop()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default();
+    assert_eq!(shown.trim(), nobody.to_string());
+    let made = std::fs::metadata(env.work.path().join("mine")).expect("the tool made a file");
+    assert_eq!(made.uid(), nobody);
 }

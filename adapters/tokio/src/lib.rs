@@ -71,6 +71,8 @@ struct ReadmeDoctests;
 
 mod pipe;
 pub mod runtime;
+#[cfg(unix)]
+mod user;
 
 #[cfg(feature = "schemars")]
 pub use claude_agent_core::client::typed_tool;

@@ -42,14 +42,14 @@ mod validate;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use agent::{AgentDefinition, AgentMcpServer};
+pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer};
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking,
-    ThinkingDisplay, Tools,
+    Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource, Skills,
+    SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
 
 use crate::mcp::McpServerSpec;
@@ -104,6 +104,7 @@ pub struct Options {
     betas: Vec<String>,
     permission_prompt_tool_name: Option<String>,
     permission_mode: Option<PermissionMode>,
+    permission_prompts: Option<PermissionPrompts>,
     allow_dangerously_skip_permissions: bool,
     continue_conversation: bool,
     resume: Option<String>,
@@ -112,9 +113,13 @@ pub struct Options {
     resume_session_at: Option<String>,
     resume_drops_turn: Option<String>,
     settings: Option<Settings>,
+    managed_settings: Option<serde_json::Value>,
     sandbox: Option<SandboxSettings>,
+    project_config_root: Option<PathBuf>,
     add_dirs: Vec<PathBuf>,
     mcp_servers: Vec<(String, McpServerConfig)>,
+    /// MCP configuration as a file path or JSON text, passed on as is.
+    mcp_config: Option<String>,
     include_partial_messages: bool,
     include_hook_events: bool,
     strict_mcp_config: bool,
@@ -133,6 +138,12 @@ pub struct Options {
     debug: bool,
     debug_file: Option<PathBuf>,
     env: Pairs,
+    /// Inherited variables the child must not see.
+    env_removed: Vec<String>,
+    /// `(traceparent, tracestate)` of the caller's trace.
+    trace_context: Option<(String, Option<String>)>,
+    tool_config: Option<ToolConfig>,
+    user: Option<String>,
     cwd: Option<PathBuf>,
     cli_path: Option<PathBuf>,
     max_buffer_size: Option<usize>,

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use super::ordered_map::upsert;
 use super::{
-    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PluginConfig, SandboxSettings,
-    SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools,
+    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PermissionPrompts,
+    PluginConfig, SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, ToolConfig, Tools,
 };
 use crate::permission::PermissionMode;
 
@@ -116,6 +117,21 @@ impl Options {
         self
     }
 
+    /// Who answers permission prompts (`--permission-prompts=…`): this process (the default),
+    /// or nobody, so that what would be asked is refused at once.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{Options, PermissionPrompts};
+    /// let unattended = Options::new()
+    ///     .allowed_tools(["Read", "Grep"])
+    ///     .permission_prompts(PermissionPrompts::Nobody);
+    /// # let _ = unattended;
+    /// ```
+    pub fn permission_prompts(mut self, who: PermissionPrompts) -> Self {
+        self.permission_prompts = Some(who);
+        self
+    }
+
     /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
     pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
         self.allow_dangerously_skip_permissions = allow;
@@ -171,6 +187,42 @@ impl Options {
         self
     }
 
+    /// Policy settings from the application that starts the CLI (`--managed-settings <json>`), for
+    /// an embedding application that enforces its own lockdown. The CLI applies them as its
+    /// policy tier only in ways that restrict (a permissive list that would widen a lock is
+    /// dropped), and drops them altogether when the machine has an administrator's managed
+    /// settings that do not opt in to merging them.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let locked = Options::new().managed_settings(serde_json::json!({
+    ///     "permissions": {"deny": ["Bash(curl:*)", "WebFetch"]},
+    /// }));
+    /// # let _ = locked;
+    /// ```
+    pub fn managed_settings(mut self, settings: serde_json::Value) -> Self {
+        self.managed_settings = Some(settings);
+        self
+    }
+
+    /// The trusted checkout that the working directory is a worktree of
+    /// (`--project-config-root=…`): project settings and hooks, `.mcp.json`, the `.claude`
+    /// directories (commands, agents, skills, output styles) and `CLAUDE_PROJECT_DIR` come from
+    /// there instead of the working directory, so a branch checked out in the worktree cannot
+    /// change them. An absolute path.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let review = Options::new()
+    ///     .cwd("/srv/worktrees/pr-1234")
+    ///     .project_config_root("/srv/repo");
+    /// # let _ = review;
+    /// ```
+    pub fn project_config_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.project_config_root = Some(root.into());
+        self
+    }
+
     /// Sandbox settings, deep-merged into the settings' `sandbox` block (`--settings <json>`).
     pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
         self.sandbox = Some(sandbox);
@@ -208,6 +260,22 @@ impl Options {
         servers.into_iter().fold(self, |options, (name, config)| {
             options.mcp_server(name, config)
         })
+    }
+
+    /// MCP servers from a configuration file or JSON text (`--mcp-config <value>`, passed as
+    /// is), as the Python SDK takes `mcp_servers` as a path or a string. It comes after the
+    /// servers of [`Options::mcp_server`], if any, as a second `--mcp-config`; the CLI loads
+    /// both.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let from_file = Options::new().mcp_config("/etc/claude/mcp.json");
+    /// let inline = Options::new().mcp_config(r#"{"mcpServers":{"fs":{"command":"mcp-fs"}}}"#);
+    /// # let _ = (from_file, inline);
+    /// ```
+    pub fn mcp_config(mut self, path_or_json: impl Into<String>) -> Self {
+        self.mcp_config = Some(path_or_json.into());
+        self
     }
 
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
@@ -350,9 +418,78 @@ impl Options {
     }
 
     /// Set a variable in the child's environment (on top of the inherited one); a later value for
-    /// the same name replaces it. `CLAUDE_AGENT_SDK_VERSION` cannot be overridden.
+    /// the same name replaces it, and so does a later [`Options::env_remove`] of it.
+    /// `CLAUDE_AGENT_SDK_VERSION` cannot be overridden.
     pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.env.set(name.into(), value.into());
+        let name = name.into();
+        self.env_removed.retain(|removed| *removed != name);
+        self.env.set(name, value.into());
+        self
+    }
+
+    /// Keep an inherited variable out of the child's environment; a later [`Options::env`] of
+    /// the same name sets it again. The SDK itself keeps out `CLAUDECODE`, `NODE_OPTIONS` and a
+    /// few of the CLI's own switches (see [`Options::launch_spec`]).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let spec = Options::new()
+    ///     .env_remove("AWS_PROFILE")
+    ///     .env_remove("HTTPS_PROXY")
+    ///     .launch_spec("claude".into())?;
+    /// assert!(spec.env_remove.iter().any(|name| name == "AWS_PROFILE"));
+    /// assert!(spec.env.iter().all(|(name, _)| name != "HTTPS_PROXY"));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn env_remove(mut self, name: impl Into<String>) -> Self {
+        let name = name.into();
+        self.env.0.retain(|(set, _)| *set != name);
+        if !self.env_removed.contains(&name) {
+            self.env_removed.push(name);
+        }
+        self
+    }
+
+    /// Continue the caller's W3C trace in the CLI: `traceparent` (and `tracestate`, if any)
+    /// become the child's `TRACEPARENT` and `TRACESTATE`, which the CLI's OpenTelemetry export
+    /// continues. An inherited `TRACESTATE` is dropped when no `tracestate` is given, so it is
+    /// never paired with another trace's parent; [`Options::env`] of either name wins. Without
+    /// this option the child inherits whatever `TRACEPARENT` and `TRACESTATE` the process has.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let spec = Options::new()
+    ///     .trace_context("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", Some("vendor=1"))
+    ///     .launch_spec("claude".into())?;
+    /// assert!(spec.env.contains(&(
+    ///     "TRACEPARENT".into(),
+    ///     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()
+    /// )));
+    /// assert!(spec.env.contains(&("TRACESTATE".into(), "vendor=1".into())));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn trace_context(
+        mut self,
+        traceparent: impl Into<String>,
+        tracestate: Option<&str>,
+    ) -> Self {
+        self.trace_context = Some((traceparent.into(), tracestate.map(str::to_owned)));
+        self
+    }
+
+    /// Start the CLI as another Unix user (a name, or a numeric user id), with that user's id
+    /// and primary group; this process needs the privilege to switch (root, usually). The
+    /// environment is not changed: set `HOME` with [`Options::env`] so the CLI keeps its
+    /// settings and sessions in that user's home. Starting fails with `Error::Spawn` when the
+    /// user does not exist or the switch is not allowed, and on platforms other than Unix.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().user("agent").env("HOME", "/home/agent");
+    /// # let _ = options;
+    /// ```
+    pub fn user(mut self, name: impl Into<String>) -> Self {
+        self.user = Some(name.into());
         self
     }
 
@@ -365,6 +502,19 @@ impl Options {
     {
         vars.into_iter()
             .fold(self, |options, (name, value)| options.env(name, value))
+    }
+
+    /// Settings of the CLI's built-in tools, passed in the child's environment.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
+    /// let web_ui = Options::new()
+    ///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
+    /// # let _ = web_ui;
+    /// ```
+    pub fn tool_config(mut self, config: ToolConfig) -> Self {
+        self.tool_config = Some(config);
+        self
     }
 
     /// The child's working directory (also sets `PWD`). Starting a session fails with

@@ -291,3 +291,90 @@ impl PluginConfig {
         }
     }
 }
+
+/// Who answers permission prompts (`--permission-prompts`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, PermissionPrompts};
+///
+/// // An unattended job: what the rules do not allow is refused at once, with no one asked.
+/// let spec = Options::new()
+///     .permission_prompts(PermissionPrompts::Nobody)
+///     .launch_spec("claude".into())?;
+/// assert_eq!(spec.args.last().map(String::as_str), Some("--permission-prompts=none"));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PermissionPrompts {
+    /// This process answers them, through `can_use_tool` or a permission prompt tool (`host`,
+    /// the CLI's default).
+    Host,
+    /// Nobody: the permission mode, rules and hooks still decide, and whatever would be asked is
+    /// refused at once, the model being told the session has no one to approve it; `can_use_tool`
+    /// is never called (`none`).
+    Nobody,
+}
+
+impl PermissionPrompts {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionPrompts::Host => "host",
+            PermissionPrompts::Nobody => "none",
+        }
+    }
+}
+
+/// Settings of the CLI's built-in tools (the TypeScript SDK's `toolConfig`), passed to the CLI
+/// in its environment.
+///
+/// ```
+/// use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
+///
+/// let spec = Options::new()
+///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html))
+///     .launch_spec("claude".into())?;
+/// assert!(spec.env.contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolConfig {
+    /// What the `preview` of an `AskUserQuestion` option holds, and so what the model is told
+    /// to write there (`CLAUDE_CODE_QUESTION_PREVIEW_FORMAT`; the CLI's default is Markdown).
+    pub ask_user_question_preview_format: Option<PreviewFormat>,
+}
+
+impl ToolConfig {
+    /// The CLI's defaults.
+    pub fn new() -> Self {
+        ToolConfig::default()
+    }
+
+    /// See [`ToolConfig::ask_user_question_preview_format`](struct@ToolConfig#structfield.ask_user_question_preview_format).
+    pub fn ask_user_question_preview_format(mut self, format: PreviewFormat) -> Self {
+        self.ask_user_question_preview_format = Some(format);
+        self
+    }
+}
+
+/// The format of `AskUserQuestion` option previews ([`ToolConfig`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PreviewFormat {
+    /// Markdown or plain text, shown in a monospace box (`markdown`).
+    Markdown,
+    /// Self-contained HTML fragments, for hosts that render a web page (`html`).
+    Html,
+}
+
+impl PreviewFormat {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreviewFormat::Markdown => "markdown",
+            PreviewFormat::Html => "html",
+        }
+    }
+}
