@@ -316,23 +316,47 @@ pub struct ReloadPlugins {
 
 impl ReloadPlugins {
     /// Reload everything, with no condition.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReloadPlugins;
+    /// assert_eq!(ReloadPlugins::new(), ReloadPlugins::default());
+    /// ```
     pub fn new() -> Self {
         ReloadPlugins::default()
     }
 
     /// See [`ReloadPlugins::hold_on_cache_impact`](struct@ReloadPlugins#structfield.hold_on_cache_impact).
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReloadPlugins;
+    /// let careful = ReloadPlugins::new().hold_on_cache_impact(true);
+    /// assert!(careful.hold_on_cache_impact);
+    /// ```
     pub fn hold_on_cache_impact(mut self, hold: bool) -> Self {
         self.hold_on_cache_impact = hold;
         self
     }
 
     /// Load this plugin too.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReloadPlugins;
+    /// # use claude_agent_core::options::PluginConfig;
+    /// let more = ReloadPlugins::new().add_plugin(PluginConfig::local("/srv/plugins/lint"));
+    /// assert_eq!(more.add_plugins.len(), 1);
+    /// ```
     pub fn add_plugin(mut self, plugin: PluginConfig) -> Self {
         self.add_plugins.push(plugin);
         self
     }
 
     /// See [`ReloadPlugins::refuse_if_busy`](struct@ReloadPlugins#structfield.refuse_if_busy).
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReloadPlugins;
+    /// let polite = ReloadPlugins::new().refuse_if_busy(true);
+    /// assert!(polite.refuse_if_busy);
+    /// ```
     pub fn refuse_if_busy(mut self, refuse: bool) -> Self {
         self.refuse_if_busy = refuse;
         self
@@ -392,6 +416,12 @@ pub struct ReadFile {
 
 impl ReadFile {
     /// Read `path` whole (up to the CLI's cap), as text.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReadFile;
+    /// let notes = ReadFile::new("NOTES.md");
+    /// assert_eq!((notes.max_bytes, notes.encoding), (None, None));
+    /// ```
     pub fn new(path: impl Into<String>) -> Self {
         ReadFile {
             path: path.into(),
@@ -401,12 +431,24 @@ impl ReadFile {
     }
 
     /// Read at most `bytes` bytes.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReadFile;
+    /// let head = ReadFile::new("server.log").max_bytes(4_096);
+    /// assert_eq!(head.max_bytes, Some(4_096));
+    /// ```
     pub fn max_bytes(mut self, bytes: u64) -> Self {
         self.max_bytes = Some(bytes);
         self
     }
 
     /// Get the contents base64-encoded, for binary files.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::{FileEncoding, ReadFile};
+    /// let image = ReadFile::new("logo.png").base64();
+    /// assert_eq!(image.encoding, Some(FileEncoding::Base64));
+    /// ```
     pub fn base64(mut self) -> Self {
         self.encoding = Some(FileEncoding::Base64);
         self
@@ -414,6 +456,16 @@ impl ReadFile {
 }
 
 /// How [`ReadFile`] contents are encoded.
+///
+/// ```
+/// # use claude_agent_core::control::{ControlRequest, FileEncoding, ReadFile};
+/// let mut text = ReadFile::new("notes.md");
+/// text.encoding = Some(FileEncoding::Utf8);
+/// assert_eq!(
+///     ControlRequest::ReadFile(text).body_json(),
+///     r#"{"subtype":"read_file","path":"notes.md","encoding":"utf-8"}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub enum FileEncoding {

@@ -136,6 +136,13 @@ pub enum UserDialogResult {
 
 impl UserDialogResult {
     /// The user answered with `result`.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::UserDialogResult;
+    /// let choice = serde_json::value::to_raw_value(&serde_json::json!({"choice": "edit"})).unwrap();
+    /// let answer = UserDialogResult::completed(choice);
+    /// assert!(matches!(answer, UserDialogResult::Completed { result: Some(_) }));
+    /// ```
     pub fn completed(result: Box<RawValue>) -> Self {
         UserDialogResult::Completed {
             result: Some(result),
@@ -143,6 +150,11 @@ impl UserDialogResult {
     }
 
     /// The user dismissed the dialog.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::UserDialogResult;
+    /// assert_eq!(UserDialogResult::cancelled(), UserDialogResult::Cancelled);
+    /// ```
     pub fn cancelled() -> Self {
         UserDialogResult::Cancelled
     }

@@ -328,6 +328,15 @@ pub struct ContextUsage {
 }
 
 /// One category of [`ContextUsage`].
+///
+/// ```
+/// # use claude_agent_core::control::ContextCategory;
+/// let free: ContextCategory = serde_json::from_str(
+///     r#"{"id":"free_space","name":"Free space","tokens":954152,"color":"promptBorder","kind":"free"}"#,
+/// )?;
+/// assert_eq!((free.kind.as_str(), free.tokens), ("free", 954_152));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -348,6 +357,14 @@ pub struct ContextCategory {
 }
 
 /// A memory file of [`ContextUsage`].
+///
+/// ```
+/// # use claude_agent_core::control::ContextMemoryFile;
+/// let file: ContextMemoryFile =
+///     serde_json::from_str(r#"{"path":"/w/CLAUDE.md","type":"Project","tokens":310}"#)?;
+/// assert_eq!(file.kind, "Project");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ContextMemoryFile {
@@ -362,6 +379,14 @@ pub struct ContextMemoryFile {
 }
 
 /// An MCP tool of [`ContextUsage`].
+///
+/// ```
+/// # use claude_agent_core::control::ContextMcpTool;
+/// let tool: ContextMcpTool =
+///     serde_json::from_str(r#"{"name":"mcp__calc__add","serverName":"calc","tokens":120,"isLoaded":true}"#)?;
+/// assert_eq!(tool.server_name, "calc");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -418,6 +443,14 @@ pub struct ReloadPluginsResult {
 }
 
 /// A plugin of [`ReloadPluginsResult`].
+///
+/// ```
+/// # use claude_agent_core::control::PluginInfo;
+/// let plugin: PluginInfo =
+///     serde_json::from_str(r#"{"name":"review","path":"/srv/review","source":"review@local","version":"1.2.0"}"#)?;
+/// assert_eq!(plugin.version.as_deref(), Some("1.2.0"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PluginInfo {
@@ -487,6 +520,14 @@ pub struct McpResource {
 
 /// One part of an [`McpResource`]: text or a base64 blob. It comes from a third party: show
 /// HTML sandboxed.
+///
+/// ```
+/// # use claude_agent_core::control::McpResourceContents;
+/// let part: McpResourceContents =
+///     serde_json::from_str(r#"{"uri":"ui://charts/bar","mimeType":"image/png","blob":"iVBORw0KGgo="}"#)?;
+/// assert!(part.text.is_none() && part.blob.is_some());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct McpResourceContents {
@@ -539,6 +580,13 @@ pub struct ReadFileResult {
 
 impl ReadFileResult {
     /// Whether [`ReadFileResult::contents`] is base64.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReadFileResult;
+    /// let text: ReadFileResult = serde_json::from_str(r#"{"contents":"hi","absPath":"/w/a.txt"}"#)?;
+    /// assert!(!text.is_base64());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn is_base64(&self) -> bool {
         self.encoding.as_deref() == Some("base64")
     }
@@ -616,6 +664,16 @@ pub struct UsageReport {
 }
 
 /// The session part of a [`UsageReport`].
+///
+/// ```
+/// # use claude_agent_core::control::SessionUsage;
+/// let session: SessionUsage = serde_json::from_str(
+///     r#"{"total_cost_usd":0.5,"total_api_duration_ms":1200,"total_duration_ms":9000,
+///         "total_lines_added":12,"total_lines_removed":4,"model_usage":{}}"#,
+/// )?;
+/// assert_eq!(session.total_lines_added, 12);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct SessionUsage {
@@ -640,6 +698,17 @@ pub struct SessionUsage {
 }
 
 /// The plan's rate-limit windows of a [`UsageReport`].
+///
+/// ```
+/// # use claude_agent_core::control::RateLimits;
+/// let limits: RateLimits = serde_json::from_str(
+///     r#"{"five_hour":{"utilization":42.0,"resets_at":"2026-01-01T12:00:00Z"},"seven_day":null,
+///         "model_scoped":[{"display_name":"Opus","utilization":10.0,"resets_at":null}]}"#,
+/// )?;
+/// assert_eq!(limits.five_hour.and_then(|w| w.utilization), Some(42.0));
+/// assert_eq!(limits.model_scoped[0].display_name, "Opus");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct RateLimits {
@@ -661,6 +730,13 @@ pub struct RateLimits {
 }
 
 /// One rate-limit window.
+///
+/// ```
+/// # use claude_agent_core::control::RateLimitWindow;
+/// let window: RateLimitWindow = serde_json::from_str(r#"{"utilization":null,"resets_at":null}"#)?;
+/// assert!(window.utilization.is_none());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct RateLimitWindow {
@@ -671,6 +747,14 @@ pub struct RateLimitWindow {
 }
 
 /// The rate-limit window of one model.
+///
+/// ```
+/// # use claude_agent_core::control::ModelRateLimit;
+/// let opus: ModelRateLimit =
+///     serde_json::from_str(r#"{"display_name":"Opus","utilization":87.5,"resets_at":"2026-01-02T00:00:00Z"}"#)?;
+/// assert_eq!(opus.utilization, Some(87.5));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ModelRateLimit {

@@ -122,6 +122,13 @@ impl AgentDefinition {
     /// The smallest [`AgentDefinition::auto_compact_window`] the CLI takes. CLI 2.1.330 drops
     /// every agent of the session when one has a smaller window, so the options refuse it
     /// ([`OptionsError::AgentAutoCompactWindow`](super::OptionsError::AgentAutoCompactWindow)).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{AgentDefinition, Options, OptionsError};
+    /// let tiny = AgentDefinition::new("d", "p").auto_compact_window(50_000);
+    /// let refused = Options::new().agent_definition("tiny", tiny).launch_spec("claude".into());
+    /// assert!(matches!(refused, Err(OptionsError::AgentAutoCompactWindow { .. })));
+    /// ```
     pub const MIN_AUTO_COMPACT_WINDOW: u64 = 100_000;
 
     /// An agent with a description (when to use it) and a system prompt.

@@ -51,9 +51,19 @@ pub enum SystemPrompt {
 impl SystemPrompt {
     /// The block that splits a [`SystemPrompt::blocks`] prompt into the part that is the same
     /// in every session (before it, cacheable across sessions) and the part that is not.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::SystemPrompt;
+    /// assert_eq!(SystemPrompt::DYNAMIC_BOUNDARY, "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__");
+    /// ```
     pub const DYNAMIC_BOUNDARY: &'static str = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__";
 
     /// This text as the whole system prompt.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::SystemPrompt;
+    /// assert_eq!(SystemPrompt::text("Be terse."), SystemPrompt::from("Be terse."));
+    /// ```
     pub fn text(text: impl Into<String>) -> Self {
         SystemPrompt::Custom {
             blocks: vec![text.into()],
@@ -62,6 +72,17 @@ impl SystemPrompt {
     }
 
     /// A prompt of several blocks, sent in order.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{Options, SystemPrompt};
+    /// let session_facts = format!("Today's on-call engineer: {}", "Ada");
+    /// let options = Options::new().system_prompt(SystemPrompt::blocks([
+    ///     "You triage incidents for the platform team.".to_owned(),
+    ///     SystemPrompt::DYNAMIC_BOUNDARY.to_owned(),
+    ///     session_facts,
+    /// ]));
+    /// # let _ = options;
+    /// ```
     pub fn blocks<I, S>(blocks: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -94,6 +115,13 @@ impl SystemPrompt {
     /// Whether the CLI records the prompt it renders on the conversation's first request and
     /// sends that record on every later request and resume (`true`, the CLI's default), or
     /// renders it afresh each time (`false`). Has no effect on a [`SystemPrompt::File`].
+    ///
+    /// ```
+    /// # use claude_agent_core::options::SystemPrompt;
+    /// // While iterating on the prompt's text within one conversation:
+    /// let draft = SystemPrompt::text("You are a release bot. Draft notes only.").with_snapshot(false);
+    /// # let _ = draft;
+    /// ```
     pub fn with_snapshot(mut self, record: bool) -> Self {
         match &mut self {
             SystemPrompt::Custom { snapshot, .. } | SystemPrompt::Preset { snapshot, .. } => {
@@ -318,6 +346,11 @@ pub enum PermissionPrompts {
 
 impl PermissionPrompts {
     /// The wire name.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::PermissionPrompts;
+    /// assert_eq!(PermissionPrompts::Nobody.as_str(), "none");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             PermissionPrompts::Host => "host",
@@ -348,11 +381,22 @@ pub struct ToolConfig {
 
 impl ToolConfig {
     /// The CLI's defaults.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::ToolConfig;
+    /// assert_eq!(ToolConfig::new().ask_user_question_preview_format, None);
+    /// ```
     pub fn new() -> Self {
         ToolConfig::default()
     }
 
     /// See [`ToolConfig::ask_user_question_preview_format`](struct@ToolConfig#structfield.ask_user_question_preview_format).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{PreviewFormat, ToolConfig};
+    /// let html = ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html);
+    /// assert_eq!(html.ask_user_question_preview_format, Some(PreviewFormat::Html));
+    /// ```
     pub fn ask_user_question_preview_format(mut self, format: PreviewFormat) -> Self {
         self.ask_user_question_preview_format = Some(format);
         self
@@ -360,6 +404,13 @@ impl ToolConfig {
 }
 
 /// The format of `AskUserQuestion` option previews ([`ToolConfig`]).
+///
+/// ```
+/// # use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
+/// let terminal = Options::new()
+///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown));
+/// # let _ = terminal;
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PreviewFormat {
@@ -371,6 +422,11 @@ pub enum PreviewFormat {
 
 impl PreviewFormat {
     /// The wire name.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::PreviewFormat;
+    /// assert_eq!(PreviewFormat::Html.as_str(), "html");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             PreviewFormat::Markdown => "markdown",
