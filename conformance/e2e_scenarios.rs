@@ -23,9 +23,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{query_with, Client, Error, Runtime, SdkMcpServer};
-use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-use claude_agent_core::message::{ContentBlock, Message, ResultMessage, SystemMessage};
-use claude_agent_core::options::{Options, OutputFormat};
+use claude_agent_core::history::{History, ListSessions};
+use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
+use claude_agent_core::message::{
+    ContentBlock, Message, MessageContent, ResultMessage, SystemMessage,
+};
+use claude_agent_core::options::{
+    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat,
+};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
@@ -48,6 +53,7 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
+            mcp_secrets_stay_off_argv, hook_fail_closed, session_history,
             server_info_fields, settings_control_requests, reload_control_requests,
             file_and_task_control_requests, permission_decision_classification,
             initialize_fields, tool_aliases, permission_prompts_nobody, managed_settings,
@@ -76,7 +82,7 @@ pub struct Env {
     pub stub: StubApi,
     /// Options naming the CLI, the working directory and the environment.
     pub options: Options,
-    /// The temporary HOME (sessions and user settings are stored under it), removed on drop.
+    /// The temporary HOME (the CLI stores sessions under its `.claude`), removed on drop.
     pub home: TestDir,
     /// The working directory.
     pub work: TestDir,
@@ -1160,6 +1166,298 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
         other => panic!("expected Error::Process, got {other:?}"),
     }
     assert_eq!(started.load(Ordering::SeqCst), 2);
+}
+
+/// A stdio MCP server written in `sh`: it answers `initialize`, `tools/list` (no tools) and
+/// `ping`, refuses every other request, and exits at once unless its environment has
+/// `E2E_MCP_SECRET=<secret>`, so that the CLI reports it `connected` only when the server's `env`
+/// reached it.
+fn secret_checking_mcp_server(secret: &str) -> String {
+    format!(
+        r#"[ "$E2E_MCP_SECRET" = "{secret}" ] || exit 3
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\("[^"]*"\|[0-9][0-9]*\).*/\1/p')
+  [ -n "$id" ] || continue
+  case "$line" in
+    *'"method":"initialize"'*) result='{{"protocolVersion":"2024-11-05","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"sh","version":"1"}}}}' ;;
+    *'"method":"tools/list"'*) result='{{"tools":[]}}' ;;
+    *'"method":"ping"'*) result='{{}}' ;;
+    *) printf '{{"jsonrpc":"2.0","id":%s,"error":{{"code":-32601,"message":"Method not found"}}}}\n' "$id"; continue ;;
+  esac
+  printf '{{"jsonrpc":"2.0","id":%s,"result":%s}}\n' "$id" "$result"
+done
+"#
+    )
+}
+
+/// The command line of process `pid`, its arguments joined by spaces (Linux: `/proc`).
+fn command_line(pid: u32) -> String {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline"))
+        .unwrap_or_else(|e| panic!("/proc/{pid}/cmdline: {e}"));
+    String::from_utf8_lossy(&raw).replace('\0', " ")
+}
+
+/// Asks `mcp_status` until no server is `pending`; returns each server's name and status.
+async fn settled_mcp_servers<R: Runtime>(rt: &R, client: &Client<R>) -> Vec<(String, String)> {
+    let deadline = Instant::now() + STEP;
+    loop {
+        let status = within(rt, STEP, "mcp_status", client.mcp_status())
+            .await
+            .unwrap();
+        let states: Vec<(String, String)> = server_states(&status)
+            .into_iter()
+            .map(|(name, state)| (name.to_owned(), state.to_owned()))
+            .collect();
+        if states.iter().all(|(_, state)| state != "pending") {
+            return states;
+        }
+        assert!(Instant::now() < deadline, "still pending: {states:?}");
+        sleep(rt, Duration::from_millis(100)).await;
+    }
+}
+
+/// External MCP servers with secrets (a stdio server's `env`, an HTTP server's `headers`) travel
+/// in `initialize`: the CLI's command line, as any local user reads it in `/proc/<pid>/cmdline`,
+/// holds neither secret, and the CLI still runs both servers with them (the stdio server
+/// connects only with its secret; the HTTP server, pointed at the stub, gets its header). With
+/// `Delivery::Argv` the same secret is on the command line, which is what the first part guards
+/// against.
+pub async fn mcp_secrets_stay_off_argv<R: Runtime>(rt: R) {
+    const ENV_SECRET: &str = "env-s3cret-4711";
+    const HEADER_SECRET: &str = "header-s3cret-0815";
+    let env = env();
+    let script = env.work.path().join("mcp-server.sh");
+    std::fs::write(&script, secret_checking_mcp_server(ENV_SECRET)).expect("write the server");
+    let script = script.display().to_string();
+    let stdio = |secret: &str| {
+        McpServerConfig::Stdio(
+            McpStdioServer::new("/bin/sh")
+                .args([script.as_str()])
+                .env("E2E_MCP_SECRET", secret),
+        )
+    };
+    let http = McpServerConfig::Http(
+        McpRemoteServer::new(format!("{}/mcp", env.stub.base_url()))
+            .header("Authorization", format!("Bearer {HEADER_SECRET}")),
+    );
+    let options = env
+        .options
+        .clone()
+        .mcp_server("local", stdio(ENV_SECRET))
+        .mcp_server("remote", http);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let pid = client
+        .server_info()
+        .and_then(|info| info.pid)
+        .expect("the CLI says its pid");
+    let argv = command_line(pid);
+    assert!(argv.contains("--await-initialize"), "{argv}");
+    assert!(!argv.contains(ENV_SECRET), "{argv}");
+    assert!(!argv.contains(HEADER_SECRET), "{argv}");
+    assert!(!argv.contains("mcp-server.sh"), "{argv}");
+    let states = settled_mcp_servers(&rt, &client).await;
+    let names: Vec<&str> = states.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["local", "remote"], "{states:?}");
+    assert_eq!(states[0].1, "connected", "{states:?}");
+    wait_until(&rt, STEP, "the HTTP server is called", || {
+        env.stub.requests().iter().any(|r| r.path == "/mcp")
+    })
+    .await;
+    let bearer = format!("Bearer {HEADER_SECRET}");
+    assert!(
+        env.stub
+            .requests()
+            .iter()
+            .filter(|r| r.path == "/mcp")
+            .all(|r| r.header("authorization") == Some(bearer.as_str())),
+        "every call of the HTTP server carries its header"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+
+    let on_argv = env
+        .options
+        .clone()
+        .mcp_server("local", stdio(ENV_SECRET))
+        .mcp_servers_delivery(Delivery::Argv);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), on_argv),
+    )
+    .await
+    .expect("connected");
+    let pid = client.server_info().and_then(|info| info.pid).expect("pid");
+    let argv = command_line(pid);
+    assert!(argv.contains(ENV_SECRET), "{argv}");
+    assert!(!argv.contains("--await-initialize"), "{argv}");
+    let states = settled_mcp_servers(&rt, &client).await;
+    assert_eq!(
+        states,
+        [("local".to_owned(), "connected".to_owned())],
+        "{states:?}"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A `PreToolUse` hook on Bash whose callback panics (the SDK answers the CLI with an error). By
+/// default the hook fails open: the CLI runs the command anyway. Made
+/// [`HookMatcher::fail_closed`], the failure blocks the call: the command does not run, and the
+/// model gets the CLI's `PreToolUse:Bash hook error: … blocking because onFailure is "block"`.
+pub async fn hook_fail_closed<R: Runtime>(rt: R) {
+    let env = env();
+    let run = |matcher: HookMatcher, prompt: &'static str| {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let count = calls.clone();
+        let options = env
+            .options
+            .clone()
+            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() })
+            .on_hook_with(matcher, move |_input: PreToolUseInput, _ctx| {
+                count.fetch_add(1, Ordering::SeqCst);
+                async move { panic!("the e2e guard broke") }
+            });
+        let rt = rt.clone();
+        async move {
+            let messages =
+                all_ok(collect(&rt, "query", query_with(rt.clone(), prompt, options)).await);
+            assert_eq!(calls.load(Ordering::SeqCst), 1, "{prompt}");
+            messages
+        }
+    };
+
+    let open = run(HookMatcher::new("Bash"), "BASH:touch ran-fail-open && ls").await;
+    assert!(env.work.path().join("ran-fail-open").exists());
+    assert!(last_tool_result(&env.stub).contains("ran-fail-open"));
+    assert_eq!(only_result(&open).subtype, "success");
+
+    let closed = run(
+        HookMatcher::new("Bash").fail_closed(),
+        "BASH:touch ran-fail-closed && ls",
+    )
+    .await;
+    assert!(!env.work.path().join("ran-fail-closed").exists());
+    let tool_result = last_tool_result(&env.stub);
+    assert!(
+        tool_result.starts_with("PreToolUse:Bash hook error")
+            && tool_result.contains(r#"blocking because onFailure is "block""#),
+        "{tool_result}"
+    );
+    assert_eq!(only_result(&closed).subtype, "success");
+}
+
+/// Two sessions, then the history the CLI stored: both listed with their first prompt and
+/// working directory, the conversation read back typed; a rename and a tag show in the listing,
+/// a fork is resumed by the CLI with the forked conversation, a deleted session is gone.
+pub async fn session_history<R: Runtime>(rt: R) {
+    let env = env();
+    let mut ids = Vec::new();
+    for prompt in ["first question", "second question"] {
+        let messages = all_ok(
+            collect(
+                &rt,
+                prompt,
+                query_with(rt.clone(), prompt, env.options.clone()),
+            )
+            .await,
+        );
+        ids.push(only_result(&messages).session_id().to_owned());
+    }
+    let (first, second) = (ids[0].as_str(), ids[1].as_str());
+    let history = History::at(env.home.path().join(".claude"));
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+
+    let listed = history
+        .list_sessions(&ListSessions::in_dir(&work))
+        .expect("listed");
+    let summary: Vec<(&str, Option<&str>, Option<&std::path::Path>)> = listed
+        .iter()
+        .map(|s| {
+            (
+                s.session_id.as_str(),
+                s.first_prompt.as_deref(),
+                s.cwd.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (second, Some("second question"), Some(work.as_path())),
+            (first, Some("first question"), Some(work.as_path())),
+        ]
+    );
+
+    let conversation = history
+        .get_session_messages(first, Some(&work), None, 0)
+        .expect("messages");
+    let said: Vec<String> = conversation
+        .iter()
+        .map(|m| match &m.message {
+            Message::User(user) => match &user.content {
+                MessageContent::Text(text) => format!("user: {text}"),
+                other => format!("user: {other:?}"),
+            },
+            Message::Assistant(_) => {
+                format!(
+                    "claude: {}",
+                    texts(std::slice::from_ref(&m.message)).join(" ")
+                )
+            }
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        said,
+        ["user: first question", "claude: echo: first question"]
+    );
+
+    history
+        .rename_session(first, "Renamed session", None)
+        .unwrap();
+    history.tag_session(first, Some("kept"), None).unwrap();
+    let info = history.get_session_info(first, Some(&work)).unwrap();
+    assert_eq!(info.summary, "Renamed session");
+    assert_eq!(info.tag.as_deref(), Some("kept"));
+
+    let fork = history.fork_session(first, Some(&work), None).unwrap();
+    let resumed = all_ok(
+        collect(
+            &rt,
+            "resume the fork",
+            query_with(
+                rt.clone(),
+                "what came before?",
+                env.options.clone().resume(fork.clone()),
+            ),
+        )
+        .await,
+    );
+    assert_eq!(texts(&resumed), ["echo: what came before?"]);
+    let last = env.stub.main_requests().pop().expect("a request");
+    let body = last.body.to_string();
+    assert!(body.contains("echo: first question"), "{body}");
+    assert!(!body.contains("second question"), "{body}");
+
+    history.delete_session(second, None).unwrap();
+    let left: Vec<String> = history
+        .list_sessions(&ListSessions::all())
+        .unwrap()
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert!(
+        left.contains(&fork) && left.iter().any(|id| id == first),
+        "{left:?}"
+    );
+    assert!(!left.iter().any(|id| id == second), "{left:?}");
 }
 
 /// `server_info` keeps the whole `initialize` answer: the typed fields, the accessors, and the

@@ -6,6 +6,7 @@
 //! * [`session`] — the protocol state machine: bytes in, bytes and events out, time passed in.
 //! * [`message`] — typed messages the CLI prints, with raw passthrough of anything unknown.
 //! * [`control`] — control requests we send, requests the CLI sends us, and our replies.
+//! * [`history`] — the sessions the CLI stored on disk: list, read, rename, tag, fork, delete.
 //! * [`options`] — every SDK option, turned into a [`options::LaunchSpec`] and a [`session::SessionConfig`].
 //! * [`hooks`], [`permission`], [`mcp`] — payloads of hook callbacks, permission prompts and in-process MCP tools.
 //!
@@ -101,6 +102,7 @@ struct ReadmeDoctests;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod control;
+pub mod history;
 pub mod hooks;
 pub mod mcp;
 pub mod message;

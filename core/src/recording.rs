@@ -28,7 +28,74 @@ use crate::mcp::{McpServerSpec, ToolSpec};
 use crate::message::{InputBlock, UserInput};
 use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
 
+/// What stands in a recording for the value of an MCP server's environment variable or header.
+pub const REDACTED: &str = "[redacted]";
+
+/// Blanks the secrets a line the SDK writes can carry, so a recording can be kept with a
+/// project's tests: the values (not the names) of the `env` and `headers` of every external MCP
+/// server in a control request's `mcpServers` (`initialize`) or `servers` (`mcp_set_servers`).
+/// Returns whether it changed anything. [`crate::options::Options::record_to`] records lines
+/// blanked this way, and the testkit's replay check compares what a test wrote the same way.
+///
+/// ```
+/// use claude_agent_core::recording::{redact_secrets, REDACTED};
+/// use serde_json::json;
+///
+/// let mut initialize = json!({"type": "control_request", "request_id": "req_1", "request": {
+///     "subtype": "initialize",
+///     "mcpServers": {"tickets": {"type": "http", "url": "https://mcp.example.com",
+///                                "headers": {"Authorization": "Bearer sk-live-123"}}}
+/// }});
+/// assert!(redact_secrets(&mut initialize));
+/// let headers = &initialize["request"]["mcpServers"]["tickets"]["headers"];
+/// assert_eq!(headers["Authorization"], REDACTED);
+/// assert_eq!(initialize["request"]["mcpServers"]["tickets"]["url"], "https://mcp.example.com");
+/// ```
+pub fn redact_secrets(msg: &mut Value) -> bool {
+    if msg.get("type").and_then(Value::as_str) != Some("control_request") {
+        return false;
+    }
+    let Some(request) = msg.get_mut("request") else {
+        return false;
+    };
+    let mut changed = false;
+    for key in ["mcpServers", "servers"] {
+        let Some(servers) = request.get_mut(key).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for server in servers.values_mut() {
+            for secrets in ["env", "headers"] {
+                let Some(values) = server.get_mut(secrets).and_then(Value::as_object_mut) else {
+                    continue;
+                };
+                for value in values.values_mut() {
+                    if value != REDACTED {
+                        *value = Value::String(REDACTED.to_owned());
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
 /// Which way a recorded line went.
+///
+/// ```
+/// use claude_agent_core::recording::{Direction, Recording};
+///
+/// let recording = Recording::parse(include_str!("../tests/transcripts/tool_bash.jsonl")).unwrap();
+/// let (mut written, mut printed) = (0, 0);
+/// for line in recording.lines() {
+///     match line.direction {
+///         Direction::ToCli => written += 1,
+///         Direction::FromCli => printed += 1,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!((written, printed), (2, recording.cli_output().count()));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Direction {
@@ -39,6 +106,19 @@ pub enum Direction {
 }
 
 /// One recorded line.
+///
+/// ```
+/// use claude_agent_core::recording::{Direction, Recording};
+///
+/// let recording = Recording::parse(include_str!("../tests/transcripts/hello.jsonl")).unwrap();
+/// let written: Vec<&str> = recording
+///     .lines()
+///     .iter()
+///     .filter(|line| line.direction == Direction::ToCli)
+///     .map(|line| line.json.get())
+///     .collect();
+/// assert!(written[1].contains(r#""content":"hello there""#));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RecordedLine {
@@ -49,6 +129,44 @@ pub struct RecordedLine {
 }
 
 /// A parsed recording. See the [module docs](self).
+///
+/// A recorded session with a `PreToolUse` hook, replayed as a test: the hook callback is
+/// answered with what the recording answered, and the turn ends as it did.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::{InboundKind, Reply};
+/// use claude_agent_core::message::Message;
+/// use claude_agent_core::recording::Recording;
+/// use claude_agent_core::session::{Event, InputMode, Session};
+///
+/// let recording = Recording::parse(include_str!("../tests/transcripts/hook_deny.jsonl")).unwrap();
+/// let config = recording.session_config(InputMode::Streaming);
+/// assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(config, now);
+/// let mut result = None;
+/// recording.replay(&mut session, now, 4096, |s| {
+///     while let Some(event) = s.poll_event() {
+///         match event {
+///             Event::Inbound(request) => {
+///                 assert!(matches!(request.kind, InboundKind::HookCallback(_)));
+///                 let answer = recording.answer_to(&request.wire_id).expect("answered in the recording");
+///                 s.respond(now, request.id, Reply::Raw(answer.to_owned())).unwrap();
+///             }
+///             Event::Message(Message::Result(r)) => result = r.result,
+///             _ => {}
+///         }
+///     }
+///     while s.poll_transmit().is_some() {}
+/// });
+/// assert_eq!(result.as_deref(), Some("done: PreToolUse:Bash hook error: hook says no"));
+///
+/// // The CLI's side alone, e.g. to check a parser against every line:
+/// let printed = recording.cli_output().filter(|line| Message::parse(line.get()).is_ok()).count();
+/// assert_eq!(printed, recording.cli_output().count());
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Recording {
     lines: Vec<RecordedLine>,
@@ -56,6 +174,15 @@ pub struct Recording {
 }
 
 /// A recording line that could not be read.
+///
+/// ```
+/// use claude_agent_core::recording::Recording;
+///
+/// let text = "{\"dir\":\"in\",\"msg\":{\"type\":\"user\"}}\n{\"dir\":\"sideways\",\"msg\":{}}\n";
+/// let error = Recording::parse(text).unwrap_err();
+/// assert_eq!(error.line, 2);
+/// assert_eq!(error.error, r#"unknown direction "sideways""#);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("recording line {line}: {error}")]
 #[non_exhaustive]

@@ -16,6 +16,49 @@
 //!
 //! This crate uses only `std` threads and sockets (no async runtime), so every adapter's tests
 //! can use it.
+//!
+//! A test of an app's permission policy: the fake model asks to run a command, the app's
+//! callback refuses it, and the turn goes on the way the script says it does after a refusal.
+//!
+//! ```
+//! use claude_agent_core::client::query_with;
+//! use claude_agent_core::message::Message;
+//! use claude_agent_core::options::Options;
+//! use claude_agent_core::permission::PermissionResult;
+//! use claude_agent_testkit::fake_cli::{Script, ToolUse};
+//! use claude_agent_testkit::runtime::TestRuntime;
+//! use claude_agent_testkit::transport::FakeTransport;
+//! use futures_lite::StreamExt;
+//! use serde_json::json;
+//!
+//! /// The app under test: read-only tools only.
+//! fn read_only(options: Options) -> Options {
+//!     options.can_use_tool(|request, _ctx| async move {
+//!         match request.tool_name.as_str() {
+//!             "Read" | "Glob" | "Grep" => PermissionResult::allow(),
+//!             _ => PermissionResult::deny("This agent may only read files."),
+//!         }
+//!     })
+//! }
+//!
+//! let rm = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf target"}));
+//! let script = Script::new()
+//!     .answer_initialize()
+//!     .expect_user()
+//!     .emit_tool_use(&rm)
+//!     .can_use_tool_then(
+//!         "p1",
+//!         &rm,
+//!         |ran| ran.emit_tool_result(&rm, "").emit_result("deleted"),
+//!         |refused| refused.emit_tool_error(&rm, "This agent may only read files.").emit_result("I may not delete files."),
+//!     );
+//! let fake = FakeTransport::new(script);
+//! let runtime = TestRuntime::new();
+//! let options = read_only(Options::new().transport(fake.clone()));
+//! let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "Clean the build", options).collect());
+//! let Some(Ok(Message::Result(result))) = items.last() else { panic!("{items:?}") };
+//! assert_eq!(result.result.as_deref(), Some("I may not delete files."));
+//! ```
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 

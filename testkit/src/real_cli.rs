@@ -38,6 +38,21 @@ pub const STREAM_JSON_ARGS: [&str; 5] = [
 ];
 
 /// Why the real CLI could not be found.
+///
+/// ```
+/// use claude_agent_testkit::real_cli::{LocateError, RealCli};
+///
+/// // An end-to-end test that runs only where the real CLI is installed:
+/// let cli = match RealCli::locate() {
+///     Ok(cli) => cli,
+///     Err(LocateError::NotSet) => {
+///         eprintln!("skipped: CLAUDE_AGENT_E2E_CLI is not set");
+///         return;
+///     }
+///     Err(error) => panic!("{error}"),
+/// };
+/// # let _ = cli;
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LocateError {
@@ -54,6 +69,25 @@ pub enum LocateError {
 }
 
 /// A located real `claude` executable.
+///
+/// ```no_run
+/// use std::process::Stdio;
+/// use claude_agent_testkit::{real_cli::RealCli, stub_api::StubApi};
+///
+/// let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+/// let stub = StubApi::start_with_conventions();
+/// let home = std::env::temp_dir().join("claude-e2e-home");
+/// std::fs::create_dir_all(&home).unwrap();
+/// let child = cli
+///     .command(&stub, &home)
+///     .arg("--max-turns=1")
+///     .current_dir(&home)
+///     .stdin(Stdio::piped())
+///     .stdout(Stdio::piped())
+///     .spawn()
+///     .unwrap();
+/// println!("{} is pid {}", cli.path().display(), child.id());
+/// ```
 #[derive(Debug, Clone)]
 pub struct RealCli {
     path: PathBuf,

@@ -1,4 +1,40 @@
 //! [`TestRuntime`]: run SDK sessions with no async runtime, on one thread, in virtual time.
+//!
+//! A test of an app's multi-turn client code, start to end, in a plain `#[test]`:
+//!
+//! ```
+//! use claude_agent_core::client::Client;
+//! use claude_agent_core::message::Message;
+//! use claude_agent_core::options::Options;
+//! use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+//! use futures_lite::StreamExt;
+//!
+//! let script = Script::new()
+//!     .answer_initialize()
+//!     .expect_user()
+//!     .emit_result("7")
+//!     .expect_user()
+//!     .emit_result("14");
+//! let fake = FakeTransport::new(script);
+//! let runtime = TestRuntime::new();
+//! let answers = runtime.block_on(async {
+//!     let client = Client::connect_with(runtime.clone(), Options::new().transport(fake.clone())).await.unwrap();
+//!     let mut answers = Vec::new();
+//!     for question in ["Pick a number.", "Double it."] {
+//!         client.send(question).await.unwrap();
+//!         let mut turn = client.receive_response();
+//!         while let Some(message) = turn.next().await {
+//!             if let Message::Result(result) = message.unwrap() {
+//!                 answers.push(result.result.unwrap_or_default());
+//!             }
+//!         }
+//!     }
+//!     client.close().await;
+//!     answers
+//! });
+//! assert_eq!(answers, ["7", "14"]);
+//! assert_eq!(fake.user_texts(), ["Pick a number.", "Double it."]);
+//! ```
 
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
@@ -105,6 +141,18 @@ impl TestRuntime {
     }
 
     /// Move the clock forward by `by` now, firing the timers that fall due.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::client::Runtime;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    ///
+    /// let runtime = TestRuntime::new();
+    /// let start = runtime.now();
+    /// runtime.advance(Duration::from_secs(90));
+    /// assert_eq!(runtime.now() - start, Duration::from_secs(90));
+    /// assert_eq!(runtime.elapsed(), Duration::from_secs(90));
+    /// ```
     pub fn advance(&self, by: Duration) {
         let due = {
             let mut state = self.state();
@@ -328,6 +376,20 @@ impl Wake for MainWaker {
 
 /// A future and the tasks of a [`TestRuntime`], run by whichever executor polls it
 /// ([`TestRuntime::run`]).
+///
+/// ```
+/// use claude_agent_core::client::query_with;
+/// use claude_agent_core::options::Options;
+/// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+/// use futures_lite::StreamExt;
+///
+/// // Inside another executor (here futures-lite's; `#[tokio::test]` works the same way):
+/// let runtime = TestRuntime::new();
+/// let options = Options::new().transport(FakeTransport::new(Script::single_turn("hi")));
+/// let run = runtime.run(query_with(runtime.clone(), "hello", options).collect::<Vec<_>>());
+/// let items = futures_lite::future::block_on(run);
+/// assert!(items.iter().all(Result::is_ok));
+/// ```
 pub struct Run<F: Future> {
     runtime: TestRuntime,
     future: Pin<Box<F>>,
@@ -386,6 +448,19 @@ impl Wake for TaskWaker {
 }
 
 /// A timer of a [`TestRuntime`]: ready once the virtual clock reaches its deadline.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_core::client::Runtime;
+/// use claude_agent_testkit::runtime::TestRuntime;
+///
+/// let runtime = TestRuntime::new();
+/// let an_hour = runtime.sleep_until(runtime.now() + Duration::from_secs(3600));
+/// let started = std::time::Instant::now();
+/// runtime.block_on(an_hour); // nothing else runs, so the clock jumps to the deadline
+/// assert_eq!(runtime.elapsed(), Duration::from_secs(3600));
+/// assert!(started.elapsed() < Duration::from_secs(1));
+/// ```
 pub struct TestSleep {
     runtime: Arc<Shared>,
     deadline: Instant,
@@ -422,6 +497,19 @@ impl Drop for TestSleep {
 }
 
 /// The child type of [`TestRuntime`], which never has one: it spawns no processes.
+///
+/// ```
+/// use claude_agent_core::client::{query_with, Error};
+/// use claude_agent_core::options::Options;
+/// use claude_agent_testkit::runtime::TestRuntime;
+/// use futures_lite::StreamExt;
+///
+/// // Without a transport the session would have to spawn the CLI, which a `TestRuntime` refuses.
+/// let runtime = TestRuntime::new();
+/// let options = Options::new().cli_path("/usr/local/bin/claude");
+/// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+/// assert!(matches!(&items[0], Err(Error::Spawn { .. })));
+/// ```
 #[derive(Debug)]
 pub struct NoProcess(());
 

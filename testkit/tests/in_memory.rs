@@ -6,10 +6,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{query_with, tool, Client, Error, SdkMcpServer};
-use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput, StopInput};
+use claude_agent_core::hooks::{
+    HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
+};
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
-use claude_agent_core::options::Options;
+use claude_agent_core::options::{McpRemoteServer, McpServerConfig, McpStdioServer, Options};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;
@@ -188,6 +190,71 @@ fn a_typed_hook_given_another_events_input_is_an_error_reply() {
         answer_to(&fake, "h1").unwrap_err(),
         "malformed hook input: a Stop hook got a PreToolUse input"
     );
+}
+
+#[test]
+fn a_fail_closed_hook_that_panics_is_answered_with_an_error_the_cli_blocks_on() {
+    let fake = one_hook_call(pre_tool_use("ls"));
+    let options = Options::new().on_hook_with(
+        HookMatcher::new("Bash").fail_closed(),
+        |_input: PreToolUseInput, _ctx| async move { panic!("the guard broke") },
+    );
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    let initialize = &fake.written_json()[0];
+    assert_eq!(
+        initialize["request"]["hooks"]["PreToolUse"][0]["onFailure"],
+        "block"
+    );
+    assert_eq!(
+        answer_to(&fake, "h1").unwrap_err(),
+        "callback panicked: the guard broke"
+    );
+}
+
+#[test]
+fn a_cli_that_does_not_confirm_a_fail_closed_hook_gets_no_prompt() {
+    let mut answer = claude_agent_testkit::fake_cli::canned::initialize_response();
+    answer
+        .as_object_mut()
+        .unwrap()
+        .remove("hook_on_failure_supported");
+    let fake = FakeTransport::new(
+        Script::new()
+            .answer_initialize_with(answer)
+            .expect_user()
+            .emit_result("never"),
+    );
+    let options = Options::new().on_hook_with(
+        HookMatcher::all().fail_closed(),
+        |_input: PreToolUseInput, _ctx| async { HookOutput::proceed() },
+    );
+    let items = run(&fake, options);
+    match &items[..] {
+        [Err(Error::Unconfirmed(message))] => {
+            assert!(message.contains("hook_on_failure_supported"), "{message}")
+        }
+        other => panic!("expected Error::Unconfirmed alone, got {other:?}"),
+    }
+    assert!(fake.user_texts().is_empty(), "{:?}", fake.written());
+}
+
+#[test]
+fn external_mcp_servers_go_in_initialize_and_their_secrets_stay_off_the_command_line() {
+    let fake = FakeTransport::new(Script::single_turn("hi"));
+    let server = McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_s3cret");
+    let options = Options::new().mcp_server("github", McpServerConfig::Stdio(server));
+    let items = run(&fake, options);
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    let launch = fake.launch().expect("the SDK launched");
+    assert!(!launch.args.iter().any(|arg| arg.contains("ghp_s3cret")));
+    assert!(launch.args.iter().any(|arg| arg == "--await-initialize"));
+    let initialize = &fake.written_json()[0];
+    assert_eq!(
+        initialize["request"]["mcpServers"]["github"]["env"]["GITHUB_TOKEN"],
+        "ghp_s3cret"
+    );
+    assert_eq!(fake.user_texts(), ["go"]);
 }
 
 #[test]
@@ -425,6 +492,39 @@ fn a_recorded_session_replays_and_checks_out() {
             .collect()
     };
     assert_eq!(json(&replayed), json(&live));
+    replay.verify().unwrap();
+}
+
+#[test]
+fn a_recording_keeps_mcp_secrets_out_and_still_checks_out() {
+    let dir = claude_agent_testkit::real_cli::TestDir::new("record-secrets").unwrap();
+    let path = dir.path().join("session.jsonl");
+    let options = || {
+        let server = McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_s3cret");
+        let remote =
+            McpRemoteServer::new("https://mcp.example.com").header("Authorization", "Bearer sk-x");
+        Options::new()
+            .mcp_server("github", McpServerConfig::Stdio(server))
+            .mcp_server("tickets", McpServerConfig::Http(remote))
+    };
+    let fake = FakeTransport::new(Script::single_turn("recorded"));
+    run(&fake, options().record_to(&path));
+    let recording = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !recording.contains("ghp_s3cret") && !recording.contains("sk-x"),
+        "{recording}"
+    );
+    assert!(
+        recording.contains(r#""GITHUB_TOKEN":"[redacted]""#),
+        "{recording}"
+    );
+    assert!(
+        recording.contains(r#""Authorization":"[redacted]""#),
+        "{recording}"
+    );
+
+    let replay = FakeTransport::replay(&recording).unwrap();
+    run(&replay, options());
     replay.verify().unwrap();
 }
 

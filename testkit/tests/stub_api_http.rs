@@ -344,3 +344,21 @@ fn drop_closes_open_connections() {
     );
     assert!(TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err());
 }
+
+#[test]
+fn connection_close_ends_the_connection_after_the_answer() {
+    let stub = StubApi::start();
+    let mut stream = TcpStream::connect(stub.addr()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream
+        .write_all(b"GET /v1/models HTTP/1.1\r\nHost: stub\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    // Reading to the end returns once the answer is written: the stub closes its side.
+    let mut answer = String::new();
+    stream
+        .read_to_string(&mut answer)
+        .expect("the stub closed the connection after its answer");
+    assert!(answer.starts_with("HTTP/1.1 "), "{answer}");
+}

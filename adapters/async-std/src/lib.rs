@@ -85,7 +85,7 @@ pub use claude_agent_core::client::{
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
-pub use claude_agent_core::{control, hooks, mcp, message, options, permission, session};
+pub use claude_agent_core::{control, history, hooks, mcp, message, options, permission, session};
 pub use futures_lite::StreamExt;
 use runtime::AsyncStdRuntime;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use claude_agent_core::control::{
     ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult,
 };
-use claude_agent_core::hooks::{EventInput, HookEvent, HookInput, HookOutput};
+use claude_agent_core::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 
@@ -130,6 +130,37 @@ pub trait OptionsExt: sealed::Sealed + Sized {
         I: EventInput + Send + 'static,
         F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static;
 
+    /// [`OptionsExt::on_hook_blocking`] with a [`HookMatcher`], which can also set a timeout
+    /// and make the hook fail closed: the counterpart of [`Options::on_hook_with`]. A fail-closed
+    /// hook whose closure panics blocks the tool call instead of letting it run.
+    ///
+    /// ```
+    /// use claude_agent_blocking::hooks::{HookMatcher, HookOutput, PreToolUseInput};
+    /// use claude_agent_blocking::{Options, OptionsExt};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Bash {
+    ///     command: String,
+    /// }
+    ///
+    /// let options = Options::new().on_hook_with_blocking(
+    ///     HookMatcher::new("Bash").fail_closed(),
+    ///     |input: PreToolUseInput, _ctx| {
+    ///         let bash: Bash = input.tool_input_as().expect("a Bash call has a command");
+    ///         if bash.command.starts_with("rm ") {
+    ///             HookOutput::deny_tool("no rm")
+    ///         } else {
+    ///             HookOutput::proceed()
+    ///         }
+    ///     },
+    /// );
+    /// # let _ = options;
+    /// ```
+    fn on_hook_with_blocking<I, F>(self, matcher: HookMatcher, callback: F) -> Self
+    where
+        I: EventInput + Send + 'static,
+        F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static;
+
     /// Run `callback` on `event`, with the event's input as a [`HookInput`] and the tool use id
     /// the CLI sends beside it: the counterpart of [`Options::hook`]. Prefer
     /// [`OptionsExt::on_hook_blocking`], whose callback takes its event's own input type.
@@ -173,6 +204,29 @@ pub trait OptionsExt: sealed::Sealed + Sized {
         timeout: Duration,
         callback: F,
     ) -> Self
+    where
+        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static;
+
+    /// [`OptionsExt::hook_blocking`] with a [`HookMatcher`]: the counterpart of
+    /// [`Options::hook_with`].
+    ///
+    /// ```
+    /// use claude_agent_blocking::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+    /// use claude_agent_blocking::{Options, OptionsExt};
+    ///
+    /// let options = Options::new().hook_with_blocking(
+    ///     HookEvent::PreToolUse,
+    ///     HookMatcher::all().fail_closed(),
+    ///     |input, _tool_use_id, _ctx| match input {
+    ///         HookInput::PreToolUse(pre) if pre.tool_name == "WebFetch" => {
+    ///             HookOutput::deny_tool("no network")
+    ///         }
+    ///         _ => HookOutput::proceed(),
+    ///     },
+    /// );
+    /// # let _ = options;
+    /// ```
+    fn hook_with_blocking<F>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
     where
         F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static;
 
@@ -247,6 +301,14 @@ impl OptionsExt for Options {
         self.on_hook_with_timeout(matcher, timeout, typed_hook(callback))
     }
 
+    fn on_hook_with_blocking<I, F>(self, matcher: HookMatcher, callback: F) -> Self
+    where
+        I: EventInput + Send + 'static,
+        F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
+    {
+        self.on_hook_with(matcher, typed_hook(callback))
+    }
+
     fn hook_blocking<F>(self, event: HookEvent, matcher: Option<&str>, callback: F) -> Self
     where
         F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
@@ -265,6 +327,13 @@ impl OptionsExt for Options {
         F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
     {
         self.hook_with_timeout(event, matcher, timeout, untyped_hook(callback))
+    }
+
+    fn hook_with_blocking<F>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
+    where
+        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
+    {
+        self.hook_with(event, matcher, untyped_hook(callback))
     }
 
     fn on_elicitation_blocking<F>(self, callback: F) -> Self

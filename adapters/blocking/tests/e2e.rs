@@ -29,7 +29,7 @@ const TEST: Duration = Duration::from_secs(120);
 struct Env {
     stub: StubApi,
     options: Options,
-    _home: TestDir,
+    home: TestDir,
     work: TestDir,
 }
 
@@ -46,7 +46,7 @@ fn env() -> Env {
     Env {
         stub,
         options,
-        _home: home,
+        home,
         work,
     }
 }
@@ -130,6 +130,39 @@ fn a_query_iterates_over_one_turn_to_its_result() {
         assert_eq!(result.subtype, "success");
         assert_eq!(result.result.as_deref(), Some("echo: hello there"));
         assert!(result.total_cost_usd.is_some_and(|cost| cost > 0.0));
+    });
+}
+
+#[test]
+fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() {
+    use claude_agent_blocking::history::{History, ListSessions};
+    within(|| {
+        let env = env();
+        let mut messages = query("remember MANGO", env.options.clone());
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        let id = only_result(&messages).session_id().to_owned();
+        let history = History::at(env.home.path().join(".claude"));
+        let work = std::fs::canonicalize(env.work.path()).unwrap();
+        let listed = history.list_sessions(&ListSessions::in_dir(&work)).unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].session_id, id);
+        assert_eq!(listed[0].first_prompt.as_deref(), Some("remember MANGO"));
+        let read = history.get_session_messages(&id, None, None, 0).unwrap();
+        let read: Vec<Message> = read.into_iter().map(|m| m.message).collect();
+        assert_eq!(texts(&read), ["echo: remember MANGO"]);
+
+        let fork = history.fork_session(&id, Some(&work), None).unwrap();
+        let mut messages = query("which fruit?", env.options.clone().resume(fork));
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        assert_eq!(texts(&messages), ["echo: which fruit?"]);
+        let body = env
+            .stub
+            .main_requests()
+            .pop()
+            .expect("a request")
+            .body
+            .to_string();
+        assert!(body.contains("echo: remember MANGO"), "{body}");
     });
 }
 

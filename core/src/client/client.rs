@@ -100,6 +100,16 @@ impl<R: Runtime + Default> Client<R> {
 
 impl<R: Runtime> Client<R> {
     /// [`Client::connect`] on a given runtime value.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Client, Error, Runtime};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// async fn start<R: Runtime>(runtime: R) -> Result<Client<R>, Error> {
+    ///     // The adapters' `Client::connect(options)` is this with their runtime filled in.
+    ///     Client::connect_with(runtime, Options::new().model("sonnet")).await
+    /// }
+    /// ```
     pub async fn connect_with(runtime: R, options: Options) -> Result<Self, Error> {
         let (reply, ready) = async_channel::bounded(1);
         let shared = spawn_session(&runtime, &options, Start::Connect(reply))?;
@@ -148,11 +158,44 @@ impl<R> Client<R> {
 
     /// No more user messages: the CLI's stdin is closed once the current run has ended, and the
     /// CLI then exits by itself. Read the remaining messages to see the end.
+    ///
+    /// ```no_run
+    /// use futures_lite::StreamExt;
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.send("Write the release notes for 0.2.0 to CHANGELOG.md.").await?;
+    /// client.end_input().await?; // this was the last message
+    /// // Read to the end: the CLI exits once the turn (and any background task) is done.
+    /// let mut rest = client.receive_messages();
+    /// while let Some(message) = rest.next().await {
+    ///     message?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn end_input(&self) -> Result<(), Error> {
         self.command(Command::EndInput).await
     }
 
     /// Every message from now on, until the CLI's stdout ends.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::message::Message;
+    /// use futures_lite::StreamExt;
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// // Everything the session prints, for as long as it runs, in a task of its own:
+    /// let mut all = client.receive_messages();
+    /// while let Some(message) = all.next().await {
+    ///     match message? {
+    ///         Message::Assistant(reply) => println!("{:?}", reply.message.content),
+    ///         Message::Result(result) => println!("turn done: {}", result.result.unwrap_or_default()),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn receive_messages(&self) -> Messages {
         Messages {
             shared: self.shared.clone(),
@@ -171,11 +214,41 @@ impl<R> Client<R> {
     }
 
     /// Stop the current turn. The CLI then ends the turn with an error `result`.
+    ///
+    /// ```no_run
+    /// use futures_lite::StreamExt;
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.send("Refactor the whole crate.").await?;
+    /// // … the user changes their mind:
+    /// let receipt = client.interrupt().await?;
+    /// for uuid in &receipt.still_queued {
+    ///     println!("{uuid} still queued");
+    /// }
+    /// // The turn ends with an error result; read it before the next `send`.
+    /// let mut turn = client.receive_response();
+    /// while let Some(message) = turn.next().await {
+    ///     message?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn interrupt(&self) -> Result<InterruptReceipt, Error> {
         self.typed(ControlRequest::Interrupt).await
     }
 
     /// Use another model from the next turn on; `None` goes back to the default.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.set_model(Some("haiku")).await?; // cheap turns for the chores
+    /// client.send("Fix the typos in README.md.").await?;
+    /// // …
+    /// client.set_model(None).await?; // back to the default model
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn set_model(&self, model: Option<&str>) -> Result<(), Error> {
         self.request(ControlRequest::SetModel {
             model: model.map(str::to_owned),
@@ -185,6 +258,16 @@ impl<R> Client<R> {
     }
 
     /// Change the permission mode.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::permission::PermissionMode;
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// // The plan was approved: let the agent edit files without asking.
+    /// client.set_permission_mode(PermissionMode::AcceptEdits).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), Error> {
         self.request(ControlRequest::SetPermissionMode { mode })
             .await
@@ -255,11 +338,33 @@ impl<R> Client<R> {
     }
 
     /// The state of every MCP server.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let status = client.mcp_status().await?;
+    /// for server in &status.mcp_servers {
+    ///     println!("{}: {}", server.name, server.status);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn mcp_status(&self) -> Result<McpStatus, Error> {
         self.typed(ControlRequest::McpStatus).await
     }
 
     /// Reconnect the MCP server `name`.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let status = client.mcp_status().await?;
+    /// for server in status.mcp_servers.iter().filter(|s| s.status == "failed") {
+    ///     client.reconnect_mcp_server(&server.name).await?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn reconnect_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
         self.request(ControlRequest::McpReconnect {
             server_name: name.into(),
@@ -269,6 +374,16 @@ impl<R> Client<R> {
     }
 
     /// Enable or disable the MCP server `name`.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.toggle_mcp_server("github", false).await?; // its tools disappear for now
+    /// // …
+    /// client.toggle_mcp_server("github", true).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn toggle_mcp_server(
         &self,
         name: impl Into<String>,
@@ -284,6 +399,23 @@ impl<R> Client<R> {
 
     /// Replace the dynamically added MCP servers with `servers` (`{name: config}`, as in
     /// `--mcp-config`).
+    ///
+    /// ```no_run
+    /// use std::collections::BTreeMap;
+    /// use claude_agent_core::options::McpServerConfig;
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let servers = BTreeMap::from([
+    ///     ("docs", McpServerConfig::http("https://mcp.example.com/docs")),
+    ///     ("git", McpServerConfig::stdio("uvx", ["mcp-server-git"])),
+    /// ]);
+    /// let result = client.set_mcp_servers(&servers).await?;
+    /// for (name, error) in &result.errors {
+    ///     eprintln!("{name}: {error}");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn set_mcp_servers(
         &self,
         servers: &impl Serialize,
@@ -293,6 +425,24 @@ impl<R> Client<R> {
     }
 
     /// Stop the background task `task_id`.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use futures_lite::StreamExt;
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// // Stop background shells (a dev server, a watcher) as soon as they start.
+    /// let mut messages = client.receive_messages();
+    /// while let Some(message) = messages.next().await {
+    ///     if let Message::System(SystemMessage::TaskStarted(task)) = message? {
+    ///         if task.task_type.as_deref() == Some("local_bash") {
+    ///             client.stop_task(&task.task_id).await?;
+    ///         }
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn stop_task(&self, task_id: impl Into<String>) -> Result<(), Error> {
         self.request(ControlRequest::StopTask {
             task_id: task_id.into(),
@@ -674,6 +824,18 @@ impl<R> Client<R> {
     }
 
     /// Send any control request and get its raw answer.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::control::{ContextUsage, ContextUsageDetail, ControlRequest};
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// // A request with fields no method sets: the full context breakdown.
+    /// let body = client.request(ControlRequest::GetContextUsage { detail: Some(ContextUsageDetail::Full) }).await?;
+    /// let usage: ContextUsage = body.parse()?;
+    /// println!("{} categories", usage.categories.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn request(&self, request: ControlRequest) -> Result<ResponseBody, Error> {
         let (reply, outcome) = async_channel::bounded(1);
         self.command(Command::Request(request, reply)).await?;
@@ -707,6 +869,32 @@ impl<R> Client<R> {
 
 /// A stream of a [`Client`]'s messages: from [`Client::receive_messages`] (until stdout ends) or
 /// [`Client::receive_response`] (until the next `result`, included).
+///
+/// ```no_run
+/// # use claude_agent_core::client::{Client, Error, Messages};
+/// use claude_agent_core::message::{ContentBlock, Message};
+/// use futures_lite::StreamExt;
+///
+/// /// The text of one turn's reply.
+/// async fn reply_text(mut turn: Messages) -> Result<String, Error> {
+///     let mut text = String::new();
+///     while let Some(message) = turn.next().await {
+///         if let Message::Assistant(reply) = message? {
+///             for block in &reply.message.content {
+///                 if let ContentBlock::Text(t) = block {
+///                     text.push_str(&t.text);
+///                 }
+///             }
+///         }
+///     }
+///     Ok(text)
+/// }
+/// # async fn example(client: Client) -> Result<(), Error> {
+/// client.send("Name three sorting algorithms.").await?;
+/// println!("{}", reply_text(client.receive_response()).await?);
+/// # Ok(())
+/// # }
+/// ```
 pub struct Messages {
     shared: Arc<Shared>,
     until_result: bool,

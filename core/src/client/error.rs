@@ -27,6 +27,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error) and exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error_status`; raise `max_turns`/`max_budget_usd`, check the API key |
 /// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
 /// | [`ControlRefused`](Error::ControlRefused) | the CLI answered a control call with an error (an unknown model, no such MCP server, a call the CLI does not support) | read its message; the session goes on |
+/// | [`Unconfirmed`](Error::Unconfirmed) | the CLI did not confirm a fail-closed hook or the MCP servers sent in `initialize`, so no prompt was sent | update the CLI (`claude --version`), or follow the message: drop `fail_closed`, or deliver MCP servers on the command line |
 /// | [`Response`](Error::Response) | a control answer did not have the shape this SDK expects | the CLI's version is not one this SDK supports (`claude --version`) |
 /// | [`Protocol`](Error::Protocol) | one stdout line could not be used (not JSON, a field that did not fit, too long) | nothing is lost: a valid JSON line still comes as `Message::Unknown`; report it if it repeats |
 /// | [`InputEnded`](Error::InputEnded) | `send` after input ended (a one-turn prompt, or `end_input`) | use a `Client` or `Prompt::stream` for more turns |
@@ -129,6 +130,18 @@ pub enum Error {
         /// The CLI's error code, if any.
         code: Option<String>,
     },
+    /// The CLI answered `initialize` without confirming something the session must not run
+    /// without: that it honours fail-closed hooks (`HookMatcher::fail_closed`), or that it read
+    /// the MCP servers sent in `initialize` (`Delivery::Initialize`). No prompt was sent, and the
+    /// session is over. The text says what to change.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::Error;
+    /// let err = Error::Unconfirmed("the Claude Code CLI did not register the hooks".into());
+    /// assert_eq!(err.to_string(), "the Claude Code CLI did not register the hooks");
+    /// ```
+    #[error("{0}")]
+    Unconfirmed(String),
     /// A control response came, but its body did not have the expected shape.
     #[error(
         "the CLI's answer to a control request has an unexpected shape ({0}); the CLI may be of \
@@ -170,6 +183,7 @@ impl Error {
         match failure {
             RequestFailure::Refused { message, code } => Error::ControlRefused { message, code },
             RequestFailure::Timeout(after) => Error::ControlTimeout(after),
+            RequestFailure::Unconfirmed(message) => Error::Unconfirmed(message),
             // `RequestFailure` is non-exhaustive; anything else means there will be no answer.
             _ => Error::Closed,
         }

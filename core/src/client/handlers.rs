@@ -212,7 +212,7 @@ pub struct UserDialogContext {
 }
 
 macro_rules! context_impl {
-    ($name:ident) => {
+    ($name:ident, $example:literal) => {
         impl $name {
             pub(crate) fn new(session: SessionRef) -> Self {
                 $name { session }
@@ -222,6 +222,8 @@ macro_rules! context_impl {
             /// callback (e.g. `interrupt`). Commands go through the session's command queue, so
             /// awaiting them here does not block the session. `None` once the session is gone,
             /// and for a default context, which has no session.
+            ///
+            #[doc = $example]
             pub fn client(&self) -> Option<Client> {
                 self.session.client()
             }
@@ -235,10 +237,73 @@ macro_rules! context_impl {
     };
 }
 
-context_impl!(PermissionContext);
-context_impl!(HookContext);
-context_impl!(ElicitationContext);
-context_impl!(UserDialogContext);
+context_impl!(
+    PermissionContext,
+    r#"```
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::{PermissionMode, PermissionResult};
+
+// After the first edit is approved, stop asking about edits for the rest of the session.
+let _options = Options::new().can_use_tool(|request, ctx| async move {
+    if request.tool_name == "Edit" {
+        if let Some(client) = ctx.client() {
+            let _ = client.set_permission_mode(PermissionMode::AcceptEdits).await;
+        }
+    }
+    PermissionResult::allow()
+});
+```"#
+);
+context_impl!(
+    HookContext,
+    r#"```
+use claude_agent_core::hooks::{HookOutput, StopInput};
+use claude_agent_core::options::Options;
+
+// When the agent stops with the context nearly full, tell the user.
+let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move {
+    let Some(client) = ctx.client() else { return HookOutput::default() };
+    match client.context_usage(None).await {
+        Ok(usage) if usage.percentage > 90.0 => {
+            HookOutput::default().with_system_message("The context is over 90% full; consider /compact.")
+        }
+        _ => HookOutput::default(),
+    }
+});
+```"#
+);
+context_impl!(
+    ElicitationContext,
+    r#"```
+use claude_agent_core::control::ElicitationResult;
+use claude_agent_core::options::Options;
+
+// An MCP server that asks for a login the host cannot give: decline, and stop the turn.
+let _options = Options::new().on_elicitation(|request, ctx| async move {
+    if request.mode.as_deref() == Some("url") {
+        if let Some(client) = ctx.client() {
+            let _ = client.interrupt().await;
+        }
+    }
+    ElicitationResult::decline()
+});
+```"#
+);
+context_impl!(
+    UserDialogContext,
+    r#"```
+use claude_agent_core::control::UserDialogResult;
+use claude_agent_core::options::Options;
+
+// The user closed the dialog: dismiss it, and stop the turn too.
+let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], |_request, ctx| async move {
+    if let Some(client) = ctx.client() {
+        let _ = client.interrupt().await;
+    }
+    UserDialogResult::cancelled()
+});
+```"#
+);
 
 impl Handlers {
     /// The hook callbacks by [`crate::session::HookRef::matcher_index`] (the session's order),

@@ -11,7 +11,7 @@ use super::handlers::{
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
-use crate::hooks::{EventInput, HookEvent, HookInput, HookOutput};
+use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::options::Options;
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
@@ -67,6 +67,26 @@ impl Options {
     }
 
     /// [`Options::hook`] with a timeout the CLI applies to the callback (default 60 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// // A policy check over the network: give it 10 s, not the default 60.
+    /// let options = Options::new().hook_with_timeout(
+    ///     HookEvent::PreToolUse,
+    ///     Some("Bash"),
+    ///     Duration::from_secs(10),
+    ///     |input, _tool_use_id, _ctx| async move {
+    ///         match input {
+    ///             HookInput::PreToolUse(pre) if pre.tool_input.get().contains("curl ") => HookOutput::deny_tool("no network"),
+    ///             _ => HookOutput::default(),
+    ///         }
+    ///     },
+    /// );
+    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(10.0));
+    /// ```
     pub fn hook_with_timeout<F, Fut>(
         self,
         event: HookEvent,
@@ -95,7 +115,7 @@ impl Options {
     /// The CLI sends a hook only inputs of the event it was registered for. Should an input of
     /// another event come all the same, the callback is not called and the CLI gets an error
     /// reply, as it does for any hook input that fails to parse; the CLI then treats the hook as
-    /// failed (see [`HookMatcherConfig::on_failure`]).
+    /// failed (see [`HookMatcher::fail_closed`]).
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookEvent, HookOutput, PreToolUseInput, StopInput};
@@ -194,6 +214,74 @@ impl Options {
         self.add_hook(config, typed_hook(callback))
     }
 
+    /// [`Options::on_hook`] with a [`HookMatcher`]: a pattern, or every call, plus a timeout
+    /// and whether a failing callback blocks the action it guards.
+    ///
+    /// A hook fails when its callback panics or its input cannot be read: the SDK answers the
+    /// CLI with an error. By default the CLI then goes on as if the hook had no opinion; with
+    /// [`HookMatcher::fail_closed`] it blocks the tool call (or the prompt, the permission
+    /// request) instead, so a broken guard stops the agent rather than letting it through.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookMatcher, HookOutput, PreToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Write {
+    ///     file_path: String,
+    /// }
+    ///
+    /// // Only files under /srv/app may be written; if the check itself fails, nothing is.
+    /// let options = Options::new().on_hook_with(
+    ///     HookMatcher::new("Write|Edit").fail_closed(),
+    ///     |input: PreToolUseInput, _ctx| async move {
+    ///         let write: Write = input.tool_input_as().expect("Write and Edit name a file");
+    ///         if write.file_path.starts_with("/srv/app/") {
+    ///             HookOutput::proceed()
+    ///         } else {
+    ///             HookOutput::deny_tool("only /srv/app may be written")
+    ///         }
+    ///     },
+    /// );
+    /// # let _ = options;
+    /// ```
+    pub fn on_hook_with<I, F, Fut>(self, matcher: HookMatcher, callback: F) -> Self
+    where
+        I: EventInput,
+        F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        self.add_hook(matcher_config(matcher, I::EVENT), typed_hook(callback))
+    }
+
+    /// [`Options::hook`] with a [`HookMatcher`] (see [`Options::on_hook_with`]).
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().hook_with(
+    ///     HookEvent::PreToolUse,
+    ///     HookMatcher::all().fail_closed(),
+    ///     |input, _tool_use_id, _ctx| async move {
+    ///         match input {
+    ///             HookInput::PreToolUse(pre) if pre.tool_name == "WebFetch" => {
+    ///                 HookOutput::deny_tool("no network")
+    ///             }
+    ///             _ => HookOutput::proceed(),
+    ///         }
+    ///     },
+    /// );
+    /// # let _ = options;
+    /// ```
+    pub fn hook_with<F, Fut>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
+    where
+        F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        self.add_hook(matcher_config(matcher, event), untyped_hook(callback))
+    }
+
     fn add_hook(mut self, config: HookMatcherConfig, callback: HookFn) -> Self {
         let declared = self.get_declared_hooks().len();
         self.handlers.hooks.push((declared, callback));
@@ -202,6 +290,24 @@ impl Options {
 
     /// Serve an in-process MCP server; the model sees its tools as `mcp__<server>__<tool>`
     /// (allow them with `allowed_tools` or answer their permission prompts).
+    ///
+    /// ```
+    /// use claude_agent_core::client::{tool, SdkMcpServer};
+    /// use claude_agent_core::mcp::ToolResult;
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
+    ///     "now",
+    ///     "The current Unix time in seconds",
+    ///     serde_json::json!({"type": "object", "properties": {}}),
+    ///     |_args| async {
+    ///         let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    ///         Ok::<_, String>(ToolResult::text(secs.to_string()))
+    ///     },
+    /// ));
+    /// let options = Options::new().sdk_mcp_server(clock).allowed_tools(["mcp__clock__now"]);
+    /// assert_eq!(options.get_sdk_mcp_servers()[0].name, "clock");
+    /// ```
     pub fn sdk_mcp_server(mut self, server: SdkMcpServer) -> Self {
         let spec = server.spec();
         self.handlers.mcp_servers.push(server);
@@ -210,6 +316,23 @@ impl Options {
 
     /// Answer MCP elicitations (a server asking the user for input). Without this they are
     /// declined.
+    ///
+    /// ```
+    /// use claude_agent_core::control::ElicitationResult;
+    /// use claude_agent_core::options::Options;
+    /// use serde_json::value::RawValue;
+    ///
+    /// // Fill in the form an MCP server asks for, from the host's configuration.
+    /// let options = Options::new().on_elicitation(|request, _ctx| async move {
+    ///     match (request.mcp_server_name.as_str(), request.mode.as_deref()) {
+    ///         ("deploy", Some("form") | None) => {
+    ///             ElicitationResult::accept(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap())
+    ///         }
+    ///         _ => ElicitationResult::decline(),
+    ///     }
+    /// });
+    /// # let _ = options;
+    /// ```
     pub fn on_elicitation<F, Fut>(mut self, callback: F) -> Self
     where
         F: Fn(ElicitationRequest, ElicitationContext) -> Fut + Send + Sync + 'static,
@@ -256,6 +379,16 @@ impl Options {
 
     /// Get each line the CLI writes on stderr (trimmed; blank lines skipped). The last 8 KiB of
     /// stderr are kept for error reports either way.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    /// let sink = log.clone();
+    /// let options = Options::new().debug(true).stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+    /// # let _ = options;
+    /// ```
     pub fn stderr<F>(mut self, callback: F) -> Self
     where
         F: Fn(&str) + Send + Sync + 'static,
@@ -263,6 +396,14 @@ impl Options {
         self.handlers.stderr = Some(Arc::new(callback));
         self
     }
+}
+
+/// A [`HookMatcher`] as the session declares it for `event`, with one callback.
+fn matcher_config(matcher: HookMatcher, event: HookEvent) -> HookMatcherConfig {
+    let mut config = HookMatcherConfig::new(event, matcher.pattern, 1);
+    config.timeout_secs = matcher.timeout.map(|t| t.as_secs_f64());
+    config.on_failure = matcher.on_failure;
+    config
 }
 
 /// A callback of [`Options::hook`], stored type-erased.

@@ -21,6 +21,20 @@ use crate::message::UserInput;
 /// let streamed = Prompt::stream(futures_lite::stream::iter(vec![UserInput::text("hi"), UserInput::text("bye")]));
 /// # let _ = (single, streamed);
 /// ```
+///
+/// Both forms with `query_with` (the adapters' `query`):
+///
+/// ```no_run
+/// # use claude_agent_core::client::{query_with, Prompt, Runtime};
+/// # use claude_agent_core::message::UserInput;
+/// # use claude_agent_core::options::Options;
+/// # fn example<R: Runtime>(runtime: R) {
+/// let one_turn = query_with(runtime.clone(), Prompt::text("What is 2 + 2?"), Options::new());
+/// let steps = futures_lite::stream::iter(["Read src/lib.rs.", "Now list its public items."].map(UserInput::text));
+/// let two_turns = query_with(runtime, Prompt::stream(steps), Options::new());
+/// # let _ = (one_turn, two_turns);
+/// # }
+/// ```
 pub struct Prompt(pub(crate) PromptKind);
 
 pub(crate) enum PromptKind {
@@ -99,6 +113,34 @@ pub fn prompt_channel() -> (PromptSender, PromptStream) {
 }
 
 /// The sending half of [`prompt_channel`]. Clone it to send from several places.
+///
+/// ```
+/// use claude_agent_core::client::{prompt_channel, query_with, Error, Runtime};
+/// use claude_agent_core::message::Message;
+/// use claude_agent_core::options::Options;
+/// use futures_lite::StreamExt;
+///
+/// /// A chat: the next question goes in once the previous answer is out.
+/// async fn chat<R: Runtime>(runtime: R, questions: Vec<String>) -> Result<(), Error> {
+///     let (tx, prompt) = prompt_channel();
+///     let mut messages = query_with(runtime, prompt, Options::new());
+///     let mut questions = questions.into_iter();
+///     if let Some(first) = questions.next() {
+///         tx.send(first).await?;
+///     }
+///     let mut tx = Some(tx);
+///     while let Some(message) = messages.next().await {
+///         if let Message::Result(result) = message? {
+///             println!("{}", result.result.unwrap_or_default());
+///             match (questions.next(), &tx) {
+///                 (Some(next), Some(sender)) => sender.send(next).await?,
+///                 _ => drop(tx.take()), // no more input: the CLI exits after this turn
+///             }
+///         }
+///     }
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct PromptSender {
     tx: async_channel::Sender<UserInput>,
@@ -107,6 +149,23 @@ pub struct PromptSender {
 impl PromptSender {
     /// Queue a user message (a `&str`, a `String` or a [`UserInput`]). Fails with
     /// [`Error::Closed`] when the query is gone.
+    ///
+    /// ```
+    /// use claude_agent_core::client::prompt_channel;
+    /// use claude_agent_core::message::UserInput;
+    /// use futures_lite::StreamExt;
+    ///
+    /// # futures_lite::future::block_on(async {
+    /// let (tx, mut prompt) = prompt_channel();
+    /// tx.send("What changed since v0.1?").await.unwrap();
+    /// tx.send(UserInput::text("Keep it short.").with_priority("next")).await.unwrap();
+    /// drop(tx);
+    /// // What the query reads from the other end:
+    /// assert_eq!(prompt.next().await.unwrap().uuid, None);
+    /// assert_eq!(prompt.next().await.unwrap().priority.as_deref(), Some("next"));
+    /// assert!(prompt.next().await.is_none());
+    /// # });
+    /// ```
     pub async fn send(&self, message: impl Into<UserInput>) -> Result<(), Error> {
         self.tx
             .send(message.into())
@@ -116,6 +175,18 @@ impl PromptSender {
 }
 
 /// The receiving half of [`prompt_channel`]: a stream of user messages to pass as a prompt.
+///
+/// ```
+/// use claude_agent_core::client::{prompt_channel, query_with, Runtime};
+/// use claude_agent_core::options::Options;
+///
+/// async fn start<R: Runtime>(runtime: R) {
+///     let (tx, prompt) = prompt_channel();
+///     let messages = query_with(runtime, prompt, Options::new()); // the stream is the prompt
+///     tx.send("Summarise README.md").await.unwrap();
+///     # let _ = messages;
+/// }
+/// ```
 #[derive(Debug)]
 pub struct PromptStream {
     rx: Pin<Box<async_channel::Receiver<UserInput>>>,

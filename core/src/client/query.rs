@@ -57,6 +57,30 @@ pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Op
 /// process has exited.
 ///
 /// `R` is the runtime it runs on; it only fixes the type of [`Query::client`].
+///
+/// ```
+/// use claude_agent_core::client::{query_with, Error, Runtime};
+/// use claude_agent_core::message::{ContentBlock, Message};
+/// use claude_agent_core::options::Options;
+/// use futures_lite::StreamExt;
+///
+/// /// Run a prompt, but interrupt the turn if it runs more than 20 tool calls.
+/// async fn bounded<R: Runtime>(runtime: R) -> Result<(), Error> {
+///     let mut messages = query_with(runtime, "Tidy up the test suite.", Options::new());
+///     let client = messages.client().expect("the CLI started");
+///     let (mut tool_calls, mut interrupted) = (0, false);
+///     while let Some(message) = messages.next().await {
+///         if let Message::Assistant(reply) = message? {
+///             tool_calls += reply.message.content.iter().filter(|b| matches!(b, ContentBlock::ToolUse(_))).count();
+///             if tool_calls > 20 && !interrupted {
+///                 client.interrupt().await?; // the turn ends with an error result
+///                 interrupted = true;
+///             }
+///         }
+///     }
+///     Ok(())
+/// }
+/// ```
 pub struct Query<R = ()> {
     state: State,
     runtime: PhantomData<fn() -> R>,

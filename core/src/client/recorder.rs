@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::options::Options;
+use crate::recording::redact_secrets;
 
 /// Appends the lines the SDK writes and reads, as `{"dir":"in"|"out","msg":…}` lines.
 pub(crate) struct Recorder {
@@ -92,7 +93,9 @@ impl Recorder {
         }
         self.dirty = true;
         write!(self.file, r#"{{"dir":"{dir}","msg":"#)?;
-        if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+        if let Some(redacted) = redacted(dir, line) {
+            self.file.write_all(redacted.as_bytes())?;
+        } else if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
             self.file.write_all(line)?;
         } else {
             // Not JSON (the CLI printed something else): kept as a JSON string.
@@ -103,6 +106,16 @@ impl Recorder {
     }
 }
 
+/// A line the SDK wrote with the secrets [`redact_secrets`] blanks, if it carries any. Only lines
+/// that name MCP servers are parsed; the others are recorded byte for byte.
+fn redacted(dir: &str, line: &[u8]) -> Option<String> {
+    if dir != "in" || memchr::memmem::find(line, b"ervers\"").is_none() {
+        return None;
+    }
+    let mut msg: serde_json::Value = serde_json::from_slice(line).ok()?;
+    redact_secrets(&mut msg).then(|| msg.to_string())
+}
+
 impl Options {
     /// Append every line of the session to `path`: what the SDK writes to the CLI's stdin as
     /// `{"dir":"in","msg":…}` and what the CLI prints on stdout as `{"dir":"out","msg":…}`, one
@@ -111,7 +124,9 @@ impl Options {
     ///
     /// The file is created if needed and appended to; lines are written as they pass and
     /// flushed after every step of the session. A line that is not JSON is kept as a JSON
-    /// string. If the file cannot be opened the session does not start ([`Error::Record`]); if
+    /// string. Secrets stay out of it: the values of external MCP servers' `env` and `headers`
+    /// are recorded as `"[redacted]"` ([`redact_secrets`]), so a recording can be kept with a
+    /// project's tests. If the file cannot be opened the session does not start ([`Error::Record`]); if
     /// writing fails later, recording stops and the message stream gets one [`Error::Record`]
     /// item, and the session goes on.
     ///
@@ -120,8 +135,9 @@ impl Options {
     /// ```
     /// use claude_agent_core::options::Options;
     ///
-    /// let options = Options::new().record_to(std::env::temp_dir().join("session.jsonl"));
-    /// # let _ = options;
+    /// let path = std::env::temp_dir().join("session.jsonl");
+    /// let options = Options::new().record_to(&path);
+    /// assert_eq!(options.get_record_to(), Some(path.as_path()));
     /// ```
     pub fn record_to(mut self, path: impl Into<PathBuf>) -> Self {
         self.record_to = Some(path.into());

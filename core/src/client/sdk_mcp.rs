@@ -89,6 +89,28 @@ impl fmt::Debug for SdkMcpServer {
 }
 
 /// One tool of an [`SdkMcpServer`]: its declaration and its handler.
+///
+/// Made with [`tool`] (JSON arguments, a hand-written schema) or `typed_tool` (arguments of a
+/// Rust type, with the `schemars` feature):
+///
+/// ```
+/// use claude_agent_core::client::{tool, SdkMcpServer, SdkTool};
+/// use claude_agent_core::mcp::ToolResult;
+///
+/// fn word_count() -> SdkTool {
+///     tool(
+///         "word_count",
+///         "Count the words of a text",
+///         serde_json::json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+///         |args| async move {
+///             let text = args["text"].as_str().ok_or("text must be a string")?;
+///             Ok::<_, &str>(ToolResult::text(text.split_whitespace().count().to_string()))
+///         },
+///     )
+/// }
+/// let server = SdkMcpServer::new("text", "1.0.0").tool(word_count());
+/// assert!(format!("{server:?}").contains("word_count"));
+/// ```
 #[derive(Clone)]
 pub struct SdkTool {
     spec: ToolSpec,

@@ -108,6 +108,23 @@ impl Connection {
     }
 
     /// The process behind the connection, for its exit status and for shutdown signals.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Connection, Runtime};
+    /// use claude_agent_core::options::{LaunchSpec, Options};
+    ///
+    /// /// Start the CLI at a lower CPU priority: the same command line, behind `nice`.
+    /// fn niced<R: Runtime>(runtime: R, options: Options) -> Options {
+    ///     options.transport(move |spec: &LaunchSpec| {
+    ///         let mut niced = spec.clone();
+    ///         niced.args.insert(0, spec.program.display().to_string());
+    ///         niced.program = "nice".into();
+    ///         let parts = runtime.spawn_child(&niced)?;
+    ///         // With its process, the session reports the CLI's exit status and can signal it.
+    ///         Ok(Connection::new(parts.stdin, parts.stdout).with_stderr(parts.stderr).with_process(parts.child))
+    ///     })
+    /// }
+    /// ```
     #[must_use]
     pub fn with_process(mut self, process: impl ChildProcess) -> Self {
         self.process = Some(Box::new(process));

@@ -8,6 +8,7 @@ use std::fmt;
 /// # use claude_agent_core::control::RequestId;
 /// let id = RequestId::from_raw(3);
 /// assert_eq!(id.to_string(), "req_3");
+/// assert_eq!(id.as_raw(), 3);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RequestId(u64);

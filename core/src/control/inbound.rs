@@ -8,6 +8,37 @@ use crate::permission::PermissionRequest;
 use crate::session::HookRef;
 
 /// A request from the CLI that the host must answer with [`crate::session::Session::respond`].
+///
+/// A host driving a [`Session`](crate::session::Session) itself answers a permission prompt like
+/// this (the request is the one a real CLI sent for `ls -la /`):
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::{InboundKind, Reply};
+/// use claude_agent_core::permission::PermissionResult;
+/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig, Transmit};
+///
+/// let now = Instant::now();
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.can_use_tool = true; // the host answers `can_use_tool`
+/// let mut session = Session::new(config, now);
+///
+/// session.handle_stdout(now, br#"{"type":"control_request","request_id":"0f340601-0e16-4764-92e4-fc1465c611a6","request":{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{"command":"ls -la /","description":"run"},"permission_suggestions":[],"blocked_path":"/","tool_use_id":"toolu_fake_1_1"}}
+/// "#);
+/// let Some(Event::Inbound(request)) = session.poll_event() else { panic!("no request") };
+/// assert_eq!(request.wire_id, "0f340601-0e16-4764-92e4-fc1465c611a6");
+/// let InboundKind::CanUseTool(ask) = &request.kind else { panic!("not a permission prompt") };
+/// let answer = match ask.blocked_path {
+///     Some(_) => PermissionResult::deny("not allowed by policy"),
+///     None => PermissionResult::allow(),
+/// };
+/// session.respond(now, request.id, Reply::Permission(answer)).unwrap();
+///
+/// // The `initialize` request queued at start, then the answer, for the CLI's stdin:
+/// let Some(Transmit::Write(bytes)) = session.poll_transmit() else { panic!("nothing to write") };
+/// let written = String::from_utf8(bytes).unwrap();
+/// assert!(written.lines().last().unwrap().contains(r#""behavior":"deny","message":"not allowed by policy""#));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct InboundRequest {
@@ -20,6 +51,42 @@ pub struct InboundRequest {
 }
 
 /// What an [`InboundRequest`] asks for.
+///
+/// A host answers each kind with the [`Reply`](super::Reply) variant that fits it:
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::{ElicitationResult, InboundKind, Reply};
+/// use claude_agent_core::hooks::{HookEvent, HookOutput};
+/// use claude_agent_core::mcp::ToolResult;
+/// use claude_agent_core::permission::PermissionResult;
+/// use claude_agent_core::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig};
+///
+/// fn answer(kind: &InboundKind) -> Reply {
+///     match kind {
+///         InboundKind::CanUseTool(ask) if ask.tool_name == "Read" => Reply::Permission(PermissionResult::allow()),
+///         InboundKind::CanUseTool(ask) => Reply::Permission(PermissionResult::deny(format!("{} is not allowed", ask.tool_name))),
+///         InboundKind::HookCallback(_) => Reply::Hook(HookOutput::default()),
+///         InboundKind::McpToolCall(call) => Reply::ToolResult(ToolResult::error(format!("{} is not available", call.tool))),
+///         InboundKind::Elicitation(_) => Reply::Elicitation(ElicitationResult::decline()),
+///         _ => Reply::error("not supported by this host"),
+///     }
+/// }
+///
+/// // A session with one `Stop` hook, and the CLI calling it (as recorded from a real CLI).
+/// let now = Instant::now();
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.hooks.push(HookMatcherConfig::new(HookEvent::Stop, None, 1));
+/// let mut session = Session::new(config, now);
+/// session.handle_stdout(now, br#"{"type":"control_request","request_id":"ca74e3c1-9684-4797-9616-98eb0a387994","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl","cwd":"/tmp/ws","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done: hooked"},"tool_use_id":"669be580-a205-4f93-92a1-1d5684521471"}}
+/// "#);
+/// while let Some(event) = session.poll_event() {
+///     if let Event::Inbound(request) = event {
+///         session.respond(now, request.id, answer(&request.kind)).unwrap();
+///     }
+/// }
+/// assert_eq!(session.pending_inbound(), 0);
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum InboundKind {
@@ -37,6 +104,28 @@ pub enum InboundKind {
 }
 
 /// A `hook_callback` request, resolved to the hook the host registered.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::{InboundKind, Reply};
+/// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
+/// use claude_agent_core::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.hooks.push(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1));
+/// let mut session = Session::new(config, now);
+/// session.handle_stdout(now, br#"{"type":"control_request","request_id":"4969c313-ed48-4fa6-9d6c-97a5ecc57bc9","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{"session_id":"c6c6f19f-3d54-4dd3-913e-eaa37765a6e2","transcript_path":"/home/user/.claude/projects/-tmp-ws/c6c6f19f-3d54-4dd3-913e-eaa37765a6e2.jsonl","cwd":"/tmp/ws","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la /","description":"run"},"tool_use_id":"toolu_fake_3_1"},"tool_use_id":"toolu_fake_3_1"}}
+/// "#);
+/// let Some(Event::Inbound(request)) = session.poll_event() else { panic!("no request") };
+/// let InboundKind::HookCallback(hook) = &request.kind else { panic!("not a hook callback") };
+/// assert_eq!(hook.callback_id, "hook_0");
+/// assert_eq!((hook.hook.event.clone(), hook.hook.matcher_index), (HookEvent::PreToolUse, 0));
+/// assert_eq!(hook.tool_use_id.as_deref(), Some("toolu_fake_3_1"));
+/// let HookInput::PreToolUse(input) = &hook.input else { panic!("not a PreToolUse input") };
+/// assert_eq!(input.tool_name, "Bash");
+/// session.respond(now, request.id, Reply::Hook(HookOutput::deny_tool("Stay inside the workspace."))).unwrap();
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct HookCallback {
@@ -51,6 +140,31 @@ pub struct HookCallback {
 }
 
 /// An `elicitation` request: an MCP server wants input from the user.
+///
+/// The client hands it to the `Options::on_elicitation` callback (with the `client` feature):
+///
+/// ```
+/// use claude_agent_core::control::{ElicitationRequest, ElicitationResult};
+/// use claude_agent_core::options::Options;
+/// use serde_json::value::RawValue;
+///
+/// let _options = Options::new().on_elicitation(|request: ElicitationRequest, _ctx| async move {
+///     println!("{} asks: {}", request.display_name.as_deref().unwrap_or(&request.mcp_server_name), request.message);
+///     match request.mode.as_deref() {
+///         Some("url") => ElicitationResult::decline(), // this host opens no browser
+///         _ => ElicitationResult::accept(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap()),
+///     }
+/// });
+///
+/// // What the CLI sends:
+/// let request: ElicitationRequest = serde_json::from_str(
+///     r#"{"subtype":"elicitation","mcp_server_name":"deploy","message":"Which environment?","mode":"form",
+///         "requested_schema":{"type":"object","properties":{"environment":{"type":"string","enum":["staging","production"]}},"required":["environment"]}}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(request.mcp_server_name, "deploy");
+/// assert!(request.requested_schema.unwrap().get().contains("staging"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequest {

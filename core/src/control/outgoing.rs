@@ -15,6 +15,19 @@ use crate::permission::PermissionMode;
 /// assert_eq!(req.subtype(), "set_model");
 /// assert_eq!(req.body_json(), r#"{"subtype":"set_model","model":"claude-sonnet-4-5"}"#);
 /// ```
+///
+/// A subtype this crate has no variant for goes as [`ControlRequest::Raw`]:
+///
+/// ```
+/// # use claude_agent_core::control::ControlRequest;
+/// # use serde_json::value::RawValue;
+/// let req = ControlRequest::Raw {
+///     subtype: "reload_plugins".into(),
+///     body: RawValue::from_string("{}".into()).unwrap(),
+/// };
+/// assert_eq!(req.subtype(), "reload_plugins");
+/// assert_eq!(req.body_json(), r#"{"subtype":"reload_plugins"}"#);
+/// ```
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "subtype", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -157,6 +170,19 @@ pub enum ControlRequest {
 }
 
 /// How thinking is displayed (`thinking_display`).
+///
+/// ```
+/// use claude_agent_core::control::{ControlRequest, ThinkingDisplay};
+///
+/// let request = ControlRequest::SetMaxThinkingTokens {
+///     max_thinking_tokens: Some(8000),
+///     thinking_display: ThinkingDisplay::Summarized.into(),
+/// };
+/// assert_eq!(
+///     request.body_json(),
+///     r#"{"subtype":"set_max_thinking_tokens","max_thinking_tokens":8000,"thinking_display":"summarized"}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -478,6 +504,13 @@ pub enum FileEncoding {
 }
 
 /// Detail level of a context-usage answer.
+///
+/// ```
+/// use claude_agent_core::control::{ContextUsageDetail, ControlRequest};
+///
+/// let request = ControlRequest::GetContextUsage { detail: Some(ContextUsageDetail::Summary) };
+/// assert_eq!(request.body_json(), r#"{"subtype":"get_context_usage","detail":"summary"}"#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]

@@ -84,6 +84,22 @@ impl ElicitationResult {
         }
     }
 
+    /// The user dismissed the question without answering it.
+    ///
+    /// ```
+    /// use claude_agent_core::control::{ElicitationAction, ElicitationResult};
+    ///
+    /// let dismissed = ElicitationResult::cancel();
+    /// assert_eq!(dismissed.action, ElicitationAction::Cancel);
+    /// assert_eq!(serde_json::to_string(&dismissed).unwrap(), r#"{"action":"cancel"}"#);
+    /// ```
+    pub fn cancel() -> Self {
+        ElicitationResult {
+            action: ElicitationAction::Cancel,
+            content: None,
+        }
+    }
+
     /// The user accepted with `content` (a JSON object matching the requested schema).
     pub fn accept(content: Box<RawValue>) -> Self {
         ElicitationResult {
@@ -94,6 +110,17 @@ impl ElicitationResult {
 }
 
 /// What the user did with an elicitation.
+///
+/// ```
+/// use claude_agent_core::control::{ElicitationAction, ElicitationResult};
+///
+/// assert_eq!(ElicitationResult::decline().action, ElicitationAction::Decline);
+///
+/// // "Dismissed" rather than "said no":
+/// let mut dismissed = ElicitationResult::decline();
+/// dismissed.action = ElicitationAction::Cancel;
+/// assert_eq!(serde_json::to_string(&dismissed).unwrap(), r#"{"action":"cancel"}"#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]

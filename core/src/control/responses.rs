@@ -11,6 +11,12 @@ use crate::session::CloseCause;
 /// let body = ResponseBody::from_json(r#"{"mcpServers":[]}"#).unwrap();
 /// let status: McpStatus = body.parse().unwrap();
 /// assert!(status.mcp_servers.is_empty());
+/// assert_eq!(body.raw().map(|raw| raw.get()), Some(r#"{"mcpServers":[]}"#));
+///
+/// // A plain acknowledgement has no body; it parses as `{}`.
+/// let ack = ResponseBody::default();
+/// assert!(ack.raw().is_none());
+/// let _: serde_json::Value = ack.parse().unwrap();
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ResponseBody(Option<Box<RawValue>>);
@@ -37,6 +43,31 @@ impl ResponseBody {
 }
 
 /// Why a control request did not succeed.
+///
+/// A request the CLI does not know is refused (the answer below is a real CLI's):
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::{ControlRequest, RequestFailure};
+/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+/// use serde_json::value::RawValue;
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// let body = RawValue::from_string("{}".into()).unwrap();
+/// let id = session.request(now, ControlRequest::Raw { subtype: "bogus_subtype".into(), body }).unwrap();
+/// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"error","request_id":"req_1","error":"Unsupported control request subtype: bogus_subtype","error_code":"unsupported_request"}}
+/// "#);
+/// let Some(Event::RequestDone { id: done, outcome }) = session.poll_event() else { panic!("no answer") };
+/// assert_eq!(done, id);
+/// match outcome {
+///     Err(RequestFailure::Refused { code: Some(code), .. }) if code == "unsupported_request" => {
+///         // An older CLI: go on without this feature.
+///     }
+///     Err(failure) => panic!("{failure}"),
+///     Ok(_) => panic!("unexpected success"),
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RequestFailure {
@@ -54,6 +85,18 @@ pub enum RequestFailure {
     /// The session ended before an answer came.
     #[error("the session ended before the CLI answered: {0}")]
     Closed(CloseCause),
+    /// The CLI answered `initialize` without confirming something the session must not run
+    /// without: that it honours fail-closed hooks (`hook_on_failure_supported`, `hooks_applied`),
+    /// or that it read the MCP servers sent in `initialize` (`mcp_servers_applied`). The text
+    /// says which, and what to change. No user message was written.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::RequestFailure;
+    /// let failure = RequestFailure::Unconfirmed("the CLI did not register the hooks".into());
+    /// assert_eq!(failure.to_string(), "the CLI did not register the hooks");
+    /// ```
+    #[error("{0}")]
+    Unconfirmed(String),
 }
 
 /// The CLI's answer to `initialize`: what this CLI offers.
@@ -101,9 +144,11 @@ pub struct InitializeResponse {
     pub hooks_applied: Option<bool>,
     /// Whether `onFailure` on hook matchers is supported.
     pub hook_on_failure_supported: Option<bool>,
-    /// Whether every plugin sent in `initialize` is loaded (absent when none was sent).
+    /// Whether every plugin listed in `initialize` is loaded (absent when none were listed, and
+    /// on CLIs that cannot read them).
     pub plugins_applied: Option<bool>,
-    /// Whether the CLI took the MCP servers sent in `initialize` (absent when none were sent).
+    /// Whether the CLI read the MCP servers sent in `initialize` at launch (absent when none were
+    /// sent, and on CLIs that cannot read them).
     pub mcp_servers_applied: Option<bool>,
     /// Fast mode: `off`, `cooldown` or `on`.
     pub fast_mode_state: Option<String>,
@@ -119,6 +164,19 @@ pub struct InitializeResponse {
 }
 
 /// A slash command.
+///
+/// ```
+/// use claude_agent_core::control::InitializeResponse;
+///
+/// let info: InitializeResponse = serde_json::from_str(r#"{"commands":[
+///     {"name":"compact","description":"Clear conversation history but keep a summary in context","argumentHint":"<optional custom summarization instructions>","builtin":true},
+///     {"name":"review","description":"Review a pull request","argumentHint":"<pr>","aliases":["pr-review"]}]}"#).unwrap();
+/// for command in &info.commands {
+///     println!("/{} {} — {}", command.name, command.argument_hint, command.description);
+/// }
+/// assert!(info.commands[0].builtin);
+/// assert_eq!(info.commands[1].aliases, ["pr-review"]);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct SlashCommand {
@@ -139,6 +197,17 @@ pub struct SlashCommand {
 }
 
 /// A sub-agent.
+///
+/// ```
+/// use claude_agent_core::control::InitializeResponse;
+///
+/// let info: InitializeResponse = serde_json::from_str(r#"{"agents":[
+///     {"name":"Explore","description":"Fast read-only search agent for locating code.","model":"haiku"},
+///     {"name":"general-purpose","description":"General-purpose agent for researching complex questions."}]}"#).unwrap();
+/// let names: Vec<&str> = info.agents.iter().map(|agent| agent.name.as_str()).collect();
+/// assert_eq!(names, ["Explore", "general-purpose"]);
+/// assert_eq!(info.agents[0].model.as_deref(), Some("haiku"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct AgentInfo {
@@ -152,6 +221,18 @@ pub struct AgentInfo {
 }
 
 /// A model the CLI offers.
+///
+/// ```
+/// use claude_agent_core::control::InitializeResponse;
+///
+/// let info: InitializeResponse = serde_json::from_str(r#"{"models":[
+///     {"value":"default","resolvedModel":"claude-opus-5-5","displayName":"Default (recommended)","description":"Use the default model (currently Opus 5.5) · $4/$20 per Mtok"},
+///     {"value":"opus","resolvedModel":"claude-opus-5-5","displayName":"Opus","description":"Opus 5.5 · Best for everyday, complex tasks"}]}"#).unwrap();
+/// // `value` is what `Options::model` or `Client::set_model` take.
+/// let menu: Vec<String> = info.models.iter().map(|m| format!("{} ({})", m.display_name, m.value)).collect();
+/// assert_eq!(menu, ["Default (recommended) (default)", "Opus (opus)"]);
+/// assert_eq!(info.models[1].resolved_model.as_deref(), Some("claude-opus-5-5"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ModelInfo {
@@ -184,6 +265,18 @@ pub struct ModelInfo {
 }
 
 /// The account the CLI runs as.
+///
+/// ```
+/// use claude_agent_core::control::InitializeResponse;
+///
+/// let info: InitializeResponse = serde_json::from_str(
+///     r#"{"account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"}}"#,
+/// )
+/// .unwrap();
+/// let account = info.account.unwrap();
+/// assert_eq!(account.api_key_source.as_deref(), Some("ANTHROPIC_API_KEY"));
+/// assert_eq!(account.email, None); // an API key, not a claude.ai login
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct AccountInfo {
@@ -206,6 +299,18 @@ pub struct AccountInfo {
 }
 
 /// Answer to `interrupt`.
+///
+/// ```
+/// use claude_agent_core::control::InterruptReceipt;
+///
+/// // What `Client::interrupt` returns; a real CLI answered `{"still_queued":[]}`.
+/// let receipt: InterruptReceipt =
+///     serde_json::from_str(r#"{"still_queued":["7d6c1e2a-3b4f-4c5d-8e9f-0a1b2c3d4e5f"],"cancelled":[]}"#).unwrap();
+/// for uuid in &receipt.still_queued {
+///     println!("message {uuid} will run after the interrupted turn");
+/// }
+/// assert!(receipt.cancelled.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct InterruptReceipt {
@@ -218,6 +323,17 @@ pub struct InterruptReceipt {
 }
 
 /// Answer to `mcp_status`.
+///
+/// ```
+/// use claude_agent_core::control::McpStatus;
+///
+/// // What `Client::mcp_status` returns.
+/// let status: McpStatus = serde_json::from_str(r#"{"mcpServers":[
+///     {"name":"calc","status":"connected","serverInfo":{"name":"calc","version":"1.0.0"}},
+///     {"name":"github","status":"failed","error":"spawn npx ENOENT"}]}"#).unwrap();
+/// let failed: Vec<&str> = status.mcp_servers.iter().filter(|s| s.status == "failed").map(|s| s.name.as_str()).collect();
+/// assert_eq!(failed, ["github"]);
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct McpStatus {
@@ -227,6 +343,18 @@ pub struct McpStatus {
 }
 
 /// State of one MCP server.
+///
+/// ```
+/// use claude_agent_core::control::McpStatus;
+///
+/// let status: McpStatus = serde_json::from_str(
+///     r#"{"mcpServers":[{"name":"github","status":"failed","error":"spawn npx ENOENT"}]}"#,
+/// )
+/// .unwrap();
+/// let server = &status.mcp_servers[0];
+/// assert_eq!((server.name.as_str(), server.status.as_str()), ("github", "failed"));
+/// assert_eq!(server.details["error"], "spawn npx ENOENT");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerStatus {
@@ -240,6 +368,20 @@ pub struct McpServerStatus {
 }
 
 /// Answer to `mcp_set_servers`.
+///
+/// ```
+/// use claude_agent_core::control::McpSetServersResult;
+///
+/// // What `Client::set_mcp_servers` returns.
+/// let result: McpSetServersResult = serde_json::from_str(
+///     r#"{"added":["github"],"removed":["docs"],"errors":{"broken":"Invalid MCP server config: missing command"}}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((result.added.as_slice(), result.removed.as_slice()), (&["github".to_owned()][..], &["docs".to_owned()][..]));
+/// for (server, error) in &result.errors {
+///     eprintln!("{server}: {error}");
+/// }
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct McpSetServersResult {
@@ -255,6 +397,21 @@ pub struct McpSetServersResult {
 }
 
 /// Answer to `rewind_files`.
+///
+/// ```
+/// use claude_agent_core::control::RewindFilesResult;
+///
+/// // What `Client::rewind_files(uuid, true)` (a dry run) returns.
+/// let preview: RewindFilesResult = serde_json::from_str(
+///     r#"{"canRewind":true,"filesChanged":["/tmp/ws/CHANGELOG.md","/tmp/ws/Cargo.toml"],"insertions":1,"deletions":12}"#,
+/// )
+/// .unwrap();
+/// if preview.can_rewind {
+///     println!("{} files, +{} -{}", preview.files_changed.len(), preview.insertions.unwrap_or(0), preview.deletions.unwrap_or(0));
+/// }
+/// let refused: RewindFilesResult = serde_json::from_str(r#"{"canRewind":false,"error":"File checkpointing is not enabled"}"#).unwrap();
+/// assert_eq!(refused.error.as_deref(), Some("File checkpointing is not enabled"));
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
 pub struct RewindFilesResult {

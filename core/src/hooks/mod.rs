@@ -6,7 +6,8 @@
 //! `Options::on_hook` takes a callback whose parameter type picks the event ([`PreToolUseInput`]
 //! for `PreToolUse`, and so on); `Options::hook` takes a [`HookEvent`] and the untyped
 //! [`HookInput`]. For tool events the matcher is a tool-name pattern (`"Bash"`, `"Write|Edit"`);
-//! `None` matches everything.
+//! `None` matches everything. `Options::on_hook_with` and `Options::hook_with` take a
+//! [`HookMatcher`] instead, which can also set a timeout and make the hook fail closed.
 //!
 //! ```
 //! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
@@ -33,8 +34,10 @@
 
 mod event;
 mod input;
+mod matcher;
 mod output;
 
 pub use event::HookEvent;
 pub use input::*;
+pub use matcher::HookMatcher;
 pub use output::*;

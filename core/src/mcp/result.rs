@@ -27,6 +27,20 @@ use crate::raw_text::same_text;
 /// assert_ne!(ToolResult::text("42"), ToolResult::error("42"));
 /// assert_ne!(ToolResult::text("42"), ToolResult::text("42").with_text("more"));
 /// ```
+///
+/// Several blocks, and structured output for a tool with an output schema:
+///
+/// ```
+/// # use claude_agent_core::mcp::{ToolContent, ToolResult};
+/// # use serde_json::value::RawValue;
+/// let chart = ToolResult::new(vec![ToolContent::text("Revenue by month:")])
+///     .with_image("iVBORw0KGgo=", "image/png")
+///     .with_structured_content(RawValue::from_string(r#"{"months":12,"total":48200}"#.into()).unwrap());
+/// assert_eq!(
+///     serde_json::to_string(&chart).unwrap(),
+///     r#"{"content":[{"type":"text","text":"Revenue by month:"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"structuredContent":{"months":12,"total":48200}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

@@ -14,6 +14,34 @@ use super::{McpServerSpec, ToolResult, ToolSpec};
 pub const PROTOCOL_VERSION: &str = "2024-11-05";
 
 /// What [`route`] decided about one JSON-RPC message from the CLI.
+///
+/// ```
+/// use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
+/// use serde_json::value::RawValue;
+///
+/// let schema = RawValue::from_string(r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#.into()).unwrap();
+/// let servers = [McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema))];
+///
+/// // The `tools/call` a real CLI sent when the model called `mcp__calc__add`:
+/// let message = RawValue::from_string(
+///     r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_fake_6_0","progressToken":2}},"jsonrpc":"2.0","id":2}"#.into(),
+/// )
+/// .unwrap();
+/// let answer = match route(&servers, "calc", &message) {
+///     McpRoute::Reply(reply) => reply, // handshake, tools/list, errors: answered already
+///     McpRoute::ToolCall(call) => {
+///         #[derive(serde::Deserialize)]
+///         struct Add {
+///             a: f64,
+///             b: f64,
+///         }
+///         let args: Add = serde_json::from_str(call.arguments.get()).unwrap();
+///         call.response(&ToolResult::text((args.a + args.b).to_string()))
+///     }
+///     _ => unreachable!(),
+/// };
+/// assert_eq!(answer.get(), r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"42"}]}}"#);
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum McpRoute {
@@ -24,6 +52,30 @@ pub enum McpRoute {
 }
 
 /// A `tools/call` request for a declared tool.
+///
+/// ```
+/// use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
+/// use serde_json::value::RawValue;
+///
+/// let schema = RawValue::from_string(r#"{"type":"object"}"#.into()).unwrap();
+/// let servers = [McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema))];
+/// let message = RawValue::from_string(
+///     r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_fake_6_0","progressToken":2}},"jsonrpc":"2.0","id":2}"#.into(),
+/// )
+/// .unwrap();
+/// let McpRoute::ToolCall(call) = route(&servers, "calc", &message) else { panic!("not a tool call") };
+/// assert_eq!((call.server.as_str(), call.tool.as_str()), ("calc", "add"));
+/// assert_eq!(call.arguments.get(), r#"{"a":2,"b":40}"#);
+/// assert_eq!(call.tool_use_id.as_deref(), Some("toolu_fake_6_0"));
+/// assert_eq!(call.jsonrpc_id.get(), "2");
+///
+/// // A tool failure is a result with `isError`, still inside a JSON-RPC success:
+/// let answer = call.response(&ToolResult::error("b must not be 40"));
+/// assert_eq!(
+///     answer.get(),
+///     r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"b must not be 40"}],"isError":true}}"#
+/// );
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ToolCall {

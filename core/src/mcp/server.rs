@@ -12,9 +12,17 @@ use serde_json::value::RawValue;
 /// let schema = RawValue::from_string(
 ///     r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}"#.into(),
 /// ).unwrap();
-/// let calc = McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "add two numbers", schema));
+/// let calc = McpServerSpec::new("calc", "1.0.0")
+///     .tool(ToolSpec::new("add", "add two numbers", schema))
+///     .with_instructions("Use `add` for arithmetic instead of working sums out yourself.");
 /// assert_eq!(calc.tools[0].name, "add");
+/// assert!(calc.find_tool("add").is_some());
+/// assert!(calc.find_tool("sub").is_none());
 /// ```
+///
+/// With the `client` feature, `SdkMcpServer` builds one of these from its tools and their
+/// handlers; this type is what a [`Session`](crate::session::Session) needs to answer the
+/// CLI's handshake and `tools/list` by itself.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct McpServerSpec {
@@ -69,6 +77,21 @@ impl McpServerSpec {
 ///     serde_json::to_string(&tool).unwrap(),
 ///     r#"{"name":"now","description":"current time","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"_meta":{"anthropic/alwaysLoad":true}}"#
 /// );
+/// ```
+///
+/// A tool the CLI keeps behind tool search until a search matches it, with its results capped:
+///
+/// ```
+/// # use claude_agent_core::mcp::ToolSpec;
+/// # use serde_json::value::RawValue;
+/// let schema = RawValue::from_string(r#"{"type":"object","properties":{"query":{"type":"string"}}}"#.into()).unwrap();
+/// let tool = ToolSpec::new("search_tickets", "Search the issue tracker", schema)
+///     .search_hint("jira issues tickets bugs")
+///     .max_result_size_chars(20_000);
+/// assert_eq!(tool.meta.search_hint.as_deref(), Some("jira issues tickets bugs"));
+/// assert!(serde_json::to_string(&tool).unwrap().ends_with(
+///     r#""_meta":{"anthropic/searchHint":"jira issues tickets bugs","anthropic/maxResultSizeChars":20000}}"#
+/// ));
 /// ```
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -130,6 +153,22 @@ impl ToolSpec {
 }
 
 /// MCP tool annotations: hints about what a tool does.
+///
+/// ```
+/// use claude_agent_core::mcp::{ToolAnnotations, ToolSpec};
+/// use serde_json::value::RawValue;
+///
+/// let schema = RawValue::from_string(r#"{"type":"object","properties":{"path":{"type":"string"}}}"#.into()).unwrap();
+/// let delete = ToolSpec::new("delete_file", "Delete a file", schema).with_annotations(ToolAnnotations {
+///     title: Some("Delete file".into()),
+///     destructive_hint: Some(true),
+///     idempotent_hint: Some(true),
+///     ..Default::default()
+/// });
+/// assert!(serde_json::to_string(&delete).unwrap().contains(
+///     r#""annotations":{"title":"Delete file","destructiveHint":true,"idempotentHint":true}"#
+/// ));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAnnotations {
@@ -151,6 +190,17 @@ pub struct ToolAnnotations {
 }
 
 /// Claude Code's `_meta` extensions of a tool.
+///
+/// ```
+/// use claude_agent_core::mcp::ToolSpec;
+/// use serde_json::value::RawValue;
+///
+/// let schema = RawValue::from_string(r#"{"type":"object"}"#.into()).unwrap();
+/// let plain = ToolSpec::new("now", "current time", schema.clone());
+/// assert!(plain.meta.is_empty()); // no `_meta` is sent
+/// let eager = ToolSpec::new("now", "current time", schema).always_load();
+/// assert!(eager.meta.always_load && !eager.meta.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ToolMeta {

@@ -14,12 +14,20 @@ message_struct! {
     /// is usually null and `usage` not final: the result carries the final values.
     ///
     /// ```
-    /// use claude_agent_core::message::{peek_tags, ContentBlock, Message};
+    /// use claude_agent_core::message::{ContentBlock, Message};
     ///
-    /// let line = r#"{"type":"assistant","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
-    /// let Message::Assistant(a) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
-    /// assert!(matches!(&a.message.content[0], ContentBlock::Text(t) if t.text == "hi"));
-    /// assert_eq!((a.message_id(), a.model()), (Some("msg_1"), Some("m")));
+    /// let line = r#"{"type":"assistant","message":{"id":"msg_fake_2","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_fake_2_1","name":"Bash","input":{"command":"echo hi-from-bash","description":"run"}}],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":7}},"parent_tool_use_id":null,"session_id":"47f3a484-bb4d-4a95-b2ae-5a6250e26911","uuid":"3574dbb8-35bd-4cc5-8004-9b203dfe29ea","timestamp":"2026-11-22T03:17:40.217Z"}"#;
+    /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+    /// assert_eq!(reply.message_id(), Some("msg_fake_2"));
+    /// assert_eq!(reply.model(), Some("claude-opus-5-5"));
+    /// assert_eq!(reply.timestamp(), Some("2026-11-22T03:17:40.217Z"));
+    /// assert_eq!(reply.request_id(), None);
+    /// assert_eq!(reply.uuid(), Some("3574dbb8-35bd-4cc5-8004-9b203dfe29ea"));
+    /// assert_eq!(reply.session_id(), "47f3a484-bb4d-4a95-b2ae-5a6250e26911");
+    /// assert_eq!(reply.parent_tool_use_id, None); // the main conversation, not a subagent
+    ///
+    /// let ContentBlock::ToolUse(call) = &reply.message.content[0] else { panic!("not a tool call") };
+    /// assert_eq!((call.id.as_str(), call.name.as_str()), ("toolu_fake_2_1", "Bash"));
     /// ```
     pub struct AssistantMessage {
         /// The Messages API message.
@@ -54,6 +62,17 @@ message_struct! {
 
 /// The Messages API part of an [`AssistantMessage`] (its `id` and `model` are read with
 /// [`AssistantMessage::message_id`] and [`AssistantMessage::model`]).
+///
+/// ```
+/// use claude_agent_core::message::{ContentBlock, Message};
+///
+/// let line = r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"echo: hello there"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":0},"context_management":null},"parent_tool_use_id":null,"session_id":"s"}"#;
+/// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+/// let body = &reply.message;
+/// assert!(matches!(&body.content[..], [ContentBlock::Text(t)] if t.text == "echo: hello there"));
+/// assert_eq!(body.stop_reason.as_deref(), Some("end_turn"));
+/// assert_eq!(body.usage.as_ref().map(|u| u.output_tokens), Some(7));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct AssistantBody {

@@ -76,6 +76,15 @@ pub enum ContentBlock {
 }
 
 /// A `text` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(r#"{"type":"text","text":"echo: hello there"}"#).unwrap();
+/// let ContentBlock::Text(text) = block else { panic!("not text") };
+/// assert_eq!(text.text, "echo: hello there");
+/// assert!(text.citations.is_none());
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct TextBlock {
@@ -88,6 +97,18 @@ pub struct TextBlock {
 }
 
 /// A `thinking` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"thinking","thinking":"The user asks for 2 + 2, which is 4.","signature":"EqQBCkYIBxgCKkBq"}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::Thinking(thinking) = block else { panic!("not thinking") };
+/// assert!(thinking.thinking.ends_with("which is 4."));
+/// assert_eq!(thinking.signature, "EqQBCkYIBxgCKkBq");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ThinkingBlock {
@@ -100,6 +121,14 @@ pub struct ThinkingBlock {
 }
 
 /// A `redacted_thinking` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock =
+///     serde_json::from_str(r#"{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"}"#).unwrap();
+/// assert!(matches!(block, ContentBlock::RedactedThinking(r) if r.data.starts_with("EmwK")));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct RedactedThinkingBlock {
@@ -109,6 +138,26 @@ pub struct RedactedThinkingBlock {
 }
 
 /// A `tool_use` or `server_tool_use` block.
+///
+/// A host reads a call's input into a type of its own:
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// #[derive(serde::Deserialize)]
+/// struct BashInput {
+///     command: String,
+/// }
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"tool_use","id":"toolu_fake_2_1","name":"Bash","input":{"command":"echo hi-from-bash","description":"run"}}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::ToolUse(call) = block else { panic!("not a tool call") };
+/// assert_eq!((call.id.as_str(), call.name.as_str()), ("toolu_fake_2_1", "Bash"));
+/// let input: BashInput = serde_json::from_str(call.input.get()).unwrap();
+/// assert_eq!(input.command, "echo hi-from-bash");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ToolUseBlock {
@@ -126,6 +175,20 @@ pub struct ToolUseBlock {
 }
 
 /// A `tool_result` block.
+///
+/// ```
+/// use claude_agent_core::message::{ContentBlock, MessageContent};
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"tool_use_id":"toolu_fake_6_0","type":"tool_result","content":[{"type":"text","text":"42"}]}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::ToolResult(result) = block else { panic!("not a tool result") };
+/// assert_eq!(result.tool_use_id, "toolu_fake_6_0");
+/// assert_eq!(result.is_error, None);
+/// let Some(MessageContent::Blocks(blocks)) = &result.content else { panic!("no blocks") };
+/// assert!(matches!(&blocks[0], ContentBlock::Text(t) if t.text == "42"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ToolResultBlock {
@@ -141,6 +204,19 @@ pub struct ToolResultBlock {
 }
 
 /// The result block of a server-side tool (`web_search_tool_result`, `code_execution_tool_result`, …).
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"web_search_tool_result","tool_use_id":"srvtoolu_01","content":[{"type":"web_search_result","url":"https://www.rust-lang.org/","title":"Rust Programming Language","encrypted_content":"EqgfCioIARgB","page_age":null}]}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::WebSearchToolResult(result) = block else { panic!("not a web search result") };
+/// assert_eq!(result.tool_use_id, "srvtoolu_01");
+/// let hits: serde_json::Value = serde_json::from_str(result.content.unwrap().get()).unwrap();
+/// assert_eq!(hits[0]["url"], "https://www.rust-lang.org/");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ServerToolResultBlock {
@@ -153,6 +229,18 @@ pub struct ServerToolResultBlock {
 }
 
 /// An `mcp_tool_use` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"mcp_tool_use","id":"mcptoolu_014Q35RayjACSWkSj4X2yov1","name":"echo","server_name":"example-mcp","input":{"param1":"value1"}}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::McpToolUse(call) = block else { panic!("not an MCP tool call") };
+/// assert_eq!((call.server_name.as_str(), call.name.as_str()), ("example-mcp", "echo"));
+/// assert_eq!(call.input.get(), r#"{"param1":"value1"}"#);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct McpToolUseBlock {
@@ -170,6 +258,18 @@ pub struct McpToolUseBlock {
 }
 
 /// An `mcp_tool_result` block.
+///
+/// ```
+/// use claude_agent_core::message::{ContentBlock, MessageContent};
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"mcp_tool_result","tool_use_id":"mcptoolu_014Q35RayjACSWkSj4X2yov1","is_error":false,"content":[{"type":"text","text":"Hello"}]}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::McpToolResult(result) = block else { panic!("not an MCP tool result") };
+/// assert_eq!(result.is_error, Some(false));
+/// assert!(matches!(result.content, Some(MessageContent::Blocks(ref b)) if b.len() == 1));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct McpToolResultBlock {
@@ -185,6 +285,14 @@ pub struct McpToolResultBlock {
 }
 
 /// A `container_upload` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock =
+///     serde_json::from_str(r#"{"type":"container_upload","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}"#).unwrap();
+/// assert!(matches!(block, ContentBlock::ContainerUpload(u) if u.file_id == "file_011CNha8iCJcU1wXNR6q4V8w"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ContainerUploadBlock {
@@ -194,6 +302,18 @@ pub struct ContainerUploadBlock {
 }
 
 /// An `image` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::Image(image) = block else { panic!("not an image") };
+/// let source: serde_json::Value = serde_json::from_str(image.source.get()).unwrap();
+/// assert_eq!(source["media_type"], "image/png");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ImageBlock {
@@ -202,6 +322,19 @@ pub struct ImageBlock {
 }
 
 /// A `document` block.
+///
+/// ```
+/// use claude_agent_core::message::ContentBlock;
+///
+/// let block: ContentBlock = serde_json::from_str(
+///     r#"{"type":"document","source":{"type":"text","media_type":"text/plain","data":"The grass is green."},"title":"Notes","citations":{"enabled":true}}"#,
+/// )
+/// .unwrap();
+/// let ContentBlock::Document(document) = block else { panic!("not a document") };
+/// assert_eq!(document.title.as_deref(), Some("Notes"));
+/// assert_eq!(document.context, None);
+/// assert!(document.source.get().contains("The grass is green."));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct DocumentBlock {

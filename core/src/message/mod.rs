@@ -74,6 +74,39 @@ use serde_json::value::RawValue;
 ///
 /// Serializing a `Message` writes its original line unchanged. Its `Debug` output shows every
 /// typed field with its text, including the ones read from the line on demand.
+///
+/// A host matches the variants it cares about and passes over the rest (the enum is
+/// `#[non_exhaustive]`, so a catch-all arm is needed anyway):
+///
+/// ```
+/// use claude_agent_core::message::{ContentBlock, Message, SystemMessage};
+///
+/// let lines = [
+///     r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","tools":["Bash","Read"],"mcp_servers":[],"model":"claude-opus-5-5","permissionMode":"default","uuid":"b1f5e0c2-5b1e-4a47-9d0f-3c2a1e9f7d10"}"#,
+///     r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"echo: hello there"}],"stop_reason":null},"parent_tool_use_id":null,"session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","uuid":"70565fc4-6cce-40b8-adc7-42a6e28ebda1"}"#,
+///     r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"echo: hello there","total_cost_usd":0.000188,"session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65"}"#,
+/// ];
+/// let mut transcript = Vec::new();
+/// for line in lines {
+///     match Message::parse(line).unwrap() {
+///         Message::System(SystemMessage::Init(init)) => {
+///             transcript.push(format!("model {}", init.model().unwrap_or("?")));
+///         }
+///         Message::Assistant(reply) => {
+///             for block in &reply.message.content {
+///                 if let ContentBlock::Text(text) = block {
+///                     transcript.push(format!("Claude: {}", text.text));
+///                 }
+///             }
+///         }
+///         Message::Result(result) => {
+///             transcript.push(format!("cost ${:.6}", result.total_cost_usd.unwrap_or(0.0)));
+///         }
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(transcript, ["model claude-opus-5-5", "Claude: echo: hello there", "cost $0.000188"]);
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Message {
@@ -136,6 +169,27 @@ impl Message {
     /// `control_cancel_request`, `keep_alive`: the session handles those). An unknown `type` or
     /// `system` subtype gives [`Message::Unknown`] / [`SystemMessage::Unknown`]; a known type whose
     /// fields do not fit, or a line that is not JSON, gives an error.
+    ///
+    /// Reading the tags first lets a reader pass over lines it does not want (here the
+    /// `stream_event`s of `--include-partial-messages`) without parsing them:
+    ///
+    /// ```
+    /// use claude_agent_core::message::{peek_tags, Message};
+    ///
+    /// let stdout = [
+    ///     r#"{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u1"}"#,
+    ///     r#"{"type":"assistant","message":{"id":"msg_1","model":"claude-opus-5-5","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s","uuid":"u2"}"#,
+    /// ];
+    /// let mut kept = Vec::new();
+    /// for line in stdout {
+    ///     let tags = peek_tags(line).unwrap();
+    ///     if tags.ty == "stream_event" {
+    ///         continue;
+    ///     }
+    ///     kept.push(Message::parse_tagged(line, &tags).unwrap());
+    /// }
+    /// assert!(matches!(kept.as_slice(), [Message::Assistant(_)]));
+    /// ```
     pub fn parse_tagged(line: &str, tags: &Tags<'_>) -> Result<Message, serde_json::Error> {
         Ok(match tags.ty {
             "assistant" => Message::Assistant(parse_line(line)?),
@@ -155,6 +209,19 @@ impl Message {
     }
 
     /// The exact line the CLI printed, for every variant.
+    ///
+    /// Fields this crate does not model are still there, for the host to read itself:
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s","safety_stops":0,"subagent_stats":{"spawned":2,"completed":2}}"#;
+    /// let message = Message::parse(line).unwrap();
+    /// assert_eq!(message.raw_json(), line);
+    ///
+    /// let fields: serde_json::Value = serde_json::from_str(message.raw_json()).unwrap();
+    /// assert_eq!(fields["subagent_stats"]["spawned"], 2);
+    /// ```
     pub fn raw_json(&self) -> &str {
         match self {
             Message::Assistant(m) => m.raw_json(),

@@ -6,6 +6,19 @@ use serde::Deserialize;
 
 message_struct! {
     /// A `rate_limit_event`: the account's rate-limit state changed.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":1763780400,"rateLimitType":"five_hour","utilization":0.91,"isUsingOverage":false},"uuid":"5a0f0a9e-2b7c-4d55-8e7e-0f1c9a8b7d61","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65"}"#;
+    /// let Message::RateLimit(event) = Message::parse(line).unwrap() else { panic!("not a rate_limit_event") };
+    /// let info = &event.rate_limit_info;
+    /// if info.status == "allowed_warning" {
+    ///     let used = info.utilization.unwrap_or(0.0) * 100.0;
+    ///     println!("{used:.0}% of the {} limit used", info.rate_limit_type.as_deref().unwrap_or("?"));
+    /// }
+    /// assert_eq!(info.resets_at, Some(1763780400.0));
+    /// ```
     pub struct RateLimitEvent {
         /// The rate-limit state.
         #[serde(default)]
@@ -14,6 +27,19 @@ message_struct! {
 }
 
 /// The `rate_limit_info` of a [`RateLimitEvent`].
+///
+/// ```
+/// use claude_agent_core::message::{Message, RateLimitInfo};
+///
+/// fn rejected_until(info: &RateLimitInfo) -> Option<f64> {
+///     (info.status == "rejected").then_some(info.resets_at).flatten()
+/// }
+///
+/// let line = r#"{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1763780400,"rateLimitType":"seven_day","overageStatus":"rejected","overageDisabledReason":"out_of_credits"},"session_id":"s"}"#;
+/// let Message::RateLimit(event) = Message::parse(line).unwrap() else { panic!("not a rate_limit_event") };
+/// assert_eq!(rejected_until(&event.rate_limit_info), Some(1763780400.0));
+/// assert_eq!(event.rate_limit_info.overage_disabled_reason.as_deref(), Some("out_of_credits"));
+/// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -46,6 +72,15 @@ pub struct RateLimitInfo {
 
 message_struct! {
     /// A `tool_progress` heartbeat of a long-running tool.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"tool_progress","tool_use_id":"toolu_01","tool_name":"Bash","parent_tool_use_id":null,"elapsed_time_seconds":12.5,"uuid":"u","session_id":"s"}"#;
+    /// let Message::ToolProgress(progress) = Message::parse(line).unwrap() else { panic!("not a tool_progress") };
+    /// assert_eq!(format!("{} running for {}s", progress.tool_name, progress.elapsed_time_seconds), "Bash running for 12.5s");
+    /// assert_eq!(progress.task_id, None);
+    /// ```
     pub struct ToolProgress {
         /// The tool-use id.
         #[serde(default)]
@@ -67,6 +102,15 @@ message_struct! {
 
 message_struct! {
     /// A `tool_use_summary`: a short summary of earlier tool calls.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"tool_use_summary","summary":"Listed the repository and read Cargo.toml","preceding_tool_use_ids":["toolu_01","toolu_02"],"uuid":"u","session_id":"s"}"#;
+    /// let Message::ToolUseSummary(summary) = Message::parse(line).unwrap() else { panic!("not a tool_use_summary") };
+    /// assert_eq!(summary.summary, "Listed the repository and read Cargo.toml");
+    /// assert_eq!(summary.preceding_tool_use_ids, ["toolu_01", "toolu_02"]);
+    /// ```
     pub struct ToolUseSummary {
         /// The summary text.
         #[serde(default)]
@@ -79,6 +123,16 @@ message_struct! {
 
 message_struct! {
     /// An `auth_status` update during login.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"auth_status","isAuthenticating":true,"output":["Opening browser to sign in…"],"uuid":"u","session_id":"s"}"#;
+    /// let Message::AuthStatus(status) = Message::parse(line).unwrap() else { panic!("not an auth_status") };
+    /// assert!(status.is_authenticating);
+    /// assert_eq!(status.output, ["Opening browser to sign in…"]);
+    /// assert_eq!(status.error, None);
+    /// ```
     pub struct AuthStatus {
         /// Whether authentication is in progress (`isAuthenticating`).
         #[serde(default, rename = "isAuthenticating")]
@@ -94,6 +148,14 @@ message_struct! {
 
 message_struct! {
     /// A `prompt_suggestion` sent after a result (when prompt suggestions are on).
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"prompt_suggestion","suggestion":"Run the tests again","uuid":"u","session_id":"s"}"#;
+    /// let Message::PromptSuggestion(next) = Message::parse(line).unwrap() else { panic!("not a prompt_suggestion") };
+    /// assert_eq!(next.suggestion, "Run the tests again");
+    /// ```
     pub struct PromptSuggestion {
         /// The suggested next prompt.
         #[serde(default)]
@@ -103,6 +165,15 @@ message_struct! {
 
 message_struct! {
     /// A `conversation_reset`: the conversation was cleared or replaced.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"conversation_reset","new_conversation_id":"c0a8f4de-0d2f-4a5e-9a43-1d1e4f7b9c20","trigger":"clear","timestamp":"2026-11-22T03:20:16.485Z","uuid":"u","session_id":"s"}"#;
+    /// let Message::ConversationReset(reset) = Message::parse(line).unwrap() else { panic!("not a conversation_reset") };
+    /// assert_eq!(reset.trigger.as_deref(), Some("clear"));
+    /// assert_eq!(reset.new_conversation_id, "c0a8f4de-0d2f-4a5e-9a43-1d1e4f7b9c20");
+    /// ```
     pub struct ConversationReset {
         /// The id of the new conversation.
         #[serde(default)]

@@ -11,11 +11,27 @@ message_struct! {
     /// A `result` message: exactly one ends each turn.
     ///
     /// ```
-    /// use claude_agent_core::message::{peek_tags, Message};
+    /// use claude_agent_core::message::Message;
     ///
-    /// let line = r#"{"is_error":false,"num_turns":1,"subtype":"success","result":"done","session_id":"s","type":"result"}"#;
-    /// let Message::Result(r) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
-    /// assert_eq!((r.subtype.as_str(), r.result.as_deref(), r.is_error), ("success", Some("done"), false));
+    /// let line = r#"{"duration_api_ms":34,"stop_reason":"end_turn","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","total_cost_usd":0.000188,"usage":{"input_tokens":12,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":7},"modelUsage":{"claude-opus-5-5":{"inputTokens":12,"outputTokens":7,"costUSD":0.000188,"contextWindow":1000000}},"permission_denials":[],"terminal_reason":"completed","is_error":false,"num_turns":1,"subtype":"success","result":"echo: hello there","ttft_ms":148,"duration_ms":180,"uuid":"e3c5a1f0-4c8b-4f0e-9d2a-7b6c5d4e3f21","type":"result"}"#;
+    /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+    /// assert_eq!((result.subtype.as_str(), result.is_error), ("success", false));
+    /// assert_eq!(result.result.as_deref(), Some("echo: hello there"));
+    /// assert_eq!((result.num_turns, result.duration_ms, result.ttft_ms), (1, 180, Some(148)));
+    /// assert_eq!(result.total_cost_usd, Some(0.000188));
+    /// assert_eq!(result.model_usage["claude-opus-5-5"].output_tokens, 7);
+    /// assert_eq!(result.session_id(), "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    /// ```
+    ///
+    /// A failed turn has an error subtype and its messages in `errors`:
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3,"errors":["Reached maximum number of turns (3)"],"terminal_reason":"max_turns","session_id":"s"}"#;
+    /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+    /// assert!(result.is_error && result.result.is_none());
+    /// assert_eq!(result.errors, ["Reached maximum number of turns (3)"]);
     /// ```
     pub struct ResultMessage {
         /// `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`,
@@ -97,6 +113,18 @@ message_struct! {
 }
 
 /// One denied tool call of a result.
+///
+/// ```
+/// use claude_agent_core::message::Message;
+///
+/// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"I could not run that command.","permission_denials":[{"tool_name":"Bash","tool_use_id":"toolu_fake_4_1","tool_input":{"command":"rm -rf build","description":"clean"}}],"session_id":"s"}"#;
+/// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+/// for denial in &result.permission_denials {
+///     println!("denied {} ({})", denial.tool_name, denial.tool_use_id);
+/// }
+/// assert_eq!(result.permission_denials[0].tool_name, "Bash");
+/// assert!(result.permission_denials[0].tool_input.as_ref().unwrap().get().contains("rm -rf build"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionDenial {
@@ -112,6 +140,15 @@ pub struct PermissionDenial {
 }
 
 /// A tool call deferred by a PreToolUse hook.
+///
+/// ```
+/// use claude_agent_core::message::Message;
+///
+/// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"deferred_tool_use":{"id":"toolu_01","name":"Write","input":{"file_path":"/tmp/ws/notes.md","content":"…"}},"session_id":"s"}"#;
+/// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+/// let deferred = result.deferred_tool_use.as_ref().unwrap();
+/// assert_eq!((deferred.id.as_str(), deferred.name.as_str()), ("toolu_01", "Write"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct DeferredToolUse {

@@ -8,15 +8,22 @@ use super::tags::peek_tags;
 message_struct! {
     /// A `stream_event`: one Messages API streaming event (`message_start`, `content_block_delta`, …).
     ///
-    /// ```
-    /// use claude_agent_core::message::{peek_tags, Message};
+    /// A host printing text as it streams reads the `text_delta`s of `content_block_delta` events:
     ///
-    /// let line = r#"{"type":"stream_event","event":{"type":"message_stop"},"session_id":"s","parent_tool_use_id":null,"uuid":"u"}"#;
-    /// let Message::StreamEvent(e) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
-    /// assert_eq!(e.event_type(), Some("message_stop"));
-    /// assert_eq!(e.event_json(), r#"{"type":"message_stop"}"#);
-    /// assert_eq!(e.uuid(), Some("u"));
-    /// assert_eq!(e.session_id(), "s");
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"echo: "}},"session_id":"f89550ef-8444-4a3f-9393-f1d96094a371","parent_tool_use_id":null,"uuid":"42e42cc2-32e4-4363-b30b-f687ce9cc52a","api_message_id":"msg_fake_39"}"#;
+    /// let Message::StreamEvent(event) = Message::parse(line).unwrap() else { panic!("not a stream_event") };
+    /// assert_eq!(event.event_type(), Some("content_block_delta"));
+    /// assert_eq!(event.api_message_id(), Some("msg_fake_39"));
+    /// assert_eq!(event.uuid(), Some("42e42cc2-32e4-4363-b30b-f687ce9cc52a"));
+    /// assert_eq!(event.session_id(), "f89550ef-8444-4a3f-9393-f1d96094a371");
+    ///
+    /// let delta: serde_json::Value = serde_json::from_str(event.event_json()).unwrap();
+    /// if delta["delta"]["type"] == "text_delta" {
+    ///     print!("{}", delta["delta"]["text"].as_str().unwrap_or(""));
+    /// }
     /// ```
     pub struct StreamEvent {
         #[serde(deserialize_with = "line_text::json")]

@@ -16,9 +16,25 @@ use std::fmt;
 ///
 /// let list: StringList = serde_json::from_str(r#"["Bash","Read","Write"]"#).unwrap();
 /// assert_eq!(list.len(), 3);
+/// assert!(!list.is_empty());
 /// assert!(list.contains("Read"));
 /// assert_eq!(list.to_vec(), ["Bash", "Read", "Write"]);
 /// assert_eq!(list.raw_json(), r#"["Bash","Read","Write"]"#);
+/// for tool in list.items() {
+///     assert!(!tool.is_empty()); // a `Cow<str>` borrowed from the array text
+/// }
+/// ```
+///
+/// On a session's `init` message:
+///
+/// ```
+/// use claude_agent_core::message::{Message, SystemMessage};
+///
+/// let line = r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"s","tools":["Task","Bash","Read","mcp__calc__add"],"mcp_servers":[{"name":"calc","status":"connected"}],"model":"claude-opus-5-5","permissionMode":"default","slash_commands":["compact","context"]}"#;
+/// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };
+/// let mcp_tools: Vec<_> = init.tools.items().into_iter().filter(|t| t.starts_with("mcp__")).collect();
+/// assert_eq!(mcp_tools, ["mcp__calc__add"]);
+/// assert!(init.skills.is_empty()); // absent from the line
 /// ```
 #[derive(Clone)]
 pub struct StringList(Option<Box<RawValue>>);

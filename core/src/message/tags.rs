@@ -34,6 +34,19 @@ pub struct Tags<'a> {
 ///
 /// Returns an error when the line is not a JSON object with a string `type`.
 ///
+/// ```
+/// use claude_agent_core::message::peek_tags;
+///
+/// // A `result` line prints its `type` last; the tags are found all the same.
+/// let tags = peek_tags(r#"{"duration_ms":180,"subtype":"success","is_error":false,"type":"result"}"#).unwrap();
+/// assert_eq!((tags.ty, tags.subtype), ("result", Some("success")));
+///
+/// let tags = peek_tags(r#"{"type":"control_request","request_id":"req_1","request":{"subtype":"interrupt"}}"#).unwrap();
+/// assert_eq!((tags.ty, tags.subtype), ("control_request", None));
+///
+/// assert!(peek_tags("Error: not JSON").is_err());
+/// ```
+///
 /// [`Message::parse_tagged`]: crate::message::Message::parse_tagged
 pub fn peek_tags(line: &str) -> Result<Tags<'_>, serde_json::Error> {
     match textual(line) {

@@ -9,12 +9,22 @@ message_struct! {
     /// A `user` message printed by the CLI, mostly to carry `tool_result` blocks.
     ///
     /// ```
-    /// use claude_agent_core::message::{peek_tags, ContentBlock, Message, MessageContent};
+    /// use claude_agent_core::message::{ContentBlock, Message, MessageContent};
     ///
-    /// let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"ok"}]},"parent_tool_use_id":null,"session_id":"s"}"#;
-    /// let Message::User(u) = Message::parse_tagged(line, &peek_tags(line).unwrap()).unwrap() else { panic!() };
-    /// let MessageContent::Blocks(blocks) = &u.content else { panic!() };
-    /// assert!(matches!(&blocks[0], ContentBlock::ToolResult(r) if r.tool_use_id == "t1"));
+    /// let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_fake_2_1","type":"tool_result","content":"hi-from-bash","is_error":false}]},"parent_tool_use_id":null,"session_id":"47f3a484-bb4d-4a95-b2ae-5a6250e26911","uuid":"9c530b08-93bd-44ab-bc6e-5f9ea1cf74e5","timestamp":"2026-11-22T03:17:40.300Z","tool_use_result":{"stdout":"hi-from-bash","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_result_meta":[{"id":"toolu_fake_2_1","permission_decision":{"decision":"accept","source":"config"}}]}"#;
+    /// let Message::User(user) = Message::parse(line).unwrap() else { panic!("not a user message") };
+    /// let MessageContent::Blocks(blocks) = &user.content else { panic!("no blocks") };
+    /// let ContentBlock::ToolResult(result) = &blocks[0] else { panic!("not a tool result") };
+    /// assert_eq!((result.tool_use_id.as_str(), result.is_error), ("toolu_fake_2_1", Some(false)));
+    /// assert!(!user.is_replay && !user.is_synthetic);
+    /// assert_eq!(user.timestamp(), Some("2026-11-22T03:17:40.300Z"));
+    /// assert_eq!(user.origin(), None);
+    ///
+    /// // The tool's structured output and the permission decisions, as JSON text.
+    /// let output: serde_json::Value = serde_json::from_str(user.tool_use_result().unwrap()).unwrap();
+    /// assert_eq!(output["stdout"], "hi-from-bash");
+    /// let meta: serde_json::Value = serde_json::from_str(user.tool_result_meta().unwrap()).unwrap();
+    /// assert_eq!(meta[0]["permission_decision"]["decision"], "accept");
     /// ```
     pub struct UserMessage {
         /// `message.content`: a string or content blocks.

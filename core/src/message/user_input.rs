@@ -17,6 +17,24 @@ use serde_json::value::RawValue;
 /// let with_id = UserInput::text("hi").with_uuid("u-1").with_session_id("default");
 /// assert!(String::from_utf8(with_id.to_json_line()).unwrap().contains(r#""session_id":"default","uuid":"u-1""#));
 /// ```
+///
+/// The optional fields, each set by a `with_` method:
+///
+/// ```
+/// use claude_agent_core::message::UserInput;
+///
+/// // Sent while a turn runs: taken up as soon as the current tool call ends.
+/// let steer = UserInput::text("Stop after the tests pass.")
+///     .with_uuid("7d6c1e2a-3b4f-4c5d-8e9f-0a1b2c3d4e5f")
+///     .with_priority("now")
+///     .with_client_composed(true);
+/// let v: serde_json::Value = serde_json::from_slice(&steer.to_json_line()).unwrap();
+/// assert_eq!((v["priority"].as_str(), v["client_composed"].as_bool()), (Some("now"), Some(true)));
+///
+/// // An answer inside a subagent's conversation.
+/// let answer = UserInput::text("Use the staging bucket.").with_parent_tool_use_id("toolu_01");
+/// assert_eq!(answer.parent_tool_use_id.as_deref(), Some("toolu_01"));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct UserInput {
@@ -37,6 +55,17 @@ pub struct UserInput {
 }
 
 /// The content of a [`UserInput`].
+///
+/// ```
+/// use claude_agent_core::message::{InputBlock, UserInput, UserInputContent};
+///
+/// let input = UserInput::blocks(vec![InputBlock::text("What is in this picture?")]);
+/// match &input.content {
+///     UserInputContent::Text(text) => println!("{text}"),
+///     UserInputContent::Blocks(blocks) => assert_eq!(blocks.len(), 1),
+///     _ => {}
+/// }
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum UserInputContent {
@@ -47,6 +76,26 @@ pub enum UserInputContent {
 }
 
 /// One content block of a [`UserInput`].
+///
+/// ```
+/// use claude_agent_core::message::{InputBlock, UserInput};
+/// use serde_json::value::RawValue;
+///
+/// let document = RawValue::from_string(
+///     r#"{"type":"document","source":{"type":"text","media_type":"text/plain","data":"The grass is green."},"title":"Notes"}"#.to_owned(),
+/// )
+/// .unwrap();
+/// let input = UserInput::blocks(vec![
+///     InputBlock::text("Summarise these:"),
+///     InputBlock::image_base64("image/png", "iVBORw0KGgo="),
+///     InputBlock::raw(document),
+/// ]);
+/// let v: serde_json::Value = serde_json::from_slice(&input.to_json_line()).unwrap();
+/// let content = &v["message"]["content"];
+/// assert_eq!(content[0], serde_json::json!({"type": "text", "text": "Summarise these:"}));
+/// assert_eq!(content[1]["source"]["type"], "base64");
+/// assert_eq!(content[2]["title"], "Notes");
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum InputBlock {

@@ -19,6 +19,30 @@ use crate::permission::PermissionMode;
 ///     .model("haiku");
 /// # let _ = reviewer;
 /// ```
+///
+/// Every setter, and the JSON the agent is sent as:
+///
+/// ```
+/// use claude_agent_core::options::{AgentDefinition, AgentMcpServer, Effort, SettingSource};
+/// use claude_agent_core::permission::PermissionMode;
+///
+/// let fixer = AgentDefinition::new("Fixes failing tests", "You fix tests without changing what they check.")
+///     .tools(["Read", "Edit", "Bash"])
+///     .disallowed_tools(["WebFetch"])
+///     .model("sonnet")
+///     .skills(["rust-testing"])
+///     .memory(SettingSource::Project)
+///     .mcp_servers([AgentMcpServer::Named("github".into())])
+///     .initial_prompt("Run `cargo test` first.")
+///     .max_turns(20)
+///     .background(false)
+///     .effort(Effort::High)
+///     .permission_mode(PermissionMode::AcceptEdits);
+/// assert_eq!(
+///     serde_json::to_string(&fixer).unwrap(),
+///     r#"{"description":"Fixes failing tests","prompt":"You fix tests without changing what they check.","tools":["Read","Edit","Bash"],"disallowedTools":["WebFetch"],"model":"sonnet","skills":["rust-testing"],"memory":"project","mcpServers":["github"],"initialPrompt":"Run `cargo test` first.","maxTurns":20,"background":false,"effort":"high","permissionMode":"acceptEdits"}"#
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -300,6 +324,20 @@ impl AgentDefinition {
 }
 
 /// One MCP server of an [`AgentDefinition`].
+///
+/// ```
+/// use claude_agent_core::options::{AgentDefinition, AgentMcpServer, McpServerConfig};
+///
+/// let researcher = AgentDefinition::new("Researches library APIs", "You read documentation.").mcp_servers([
+///     // A server the main session already has:
+///     AgentMcpServer::Named("github".into()),
+///     // A server only this agent connects to:
+///     AgentMcpServer::Inline { name: "docs".into(), config: McpServerConfig::http("https://mcp.example.com/docs") },
+/// ]);
+/// assert!(serde_json::to_string(&researcher).unwrap().contains(
+///     r#""mcpServers":["github",{"docs":{"type":"http","url":"https://mcp.example.com/docs"}}]"#
+/// ));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AgentMcpServer {

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 
 use super::agent::AgentDefinition;
 use super::error::OptionsError;
+use super::mcp_config::McpServerConfig;
 use super::ordered_map::{to_json, OrderedMap};
 use super::types::{OutputFormat, Skills, SystemPrompt};
 use super::Options;
@@ -59,6 +60,19 @@ struct InitializeFields<'a> {
     supported_dialog_kinds: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     per_task_stop_affordance: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plugins: Option<Vec<PluginEntry<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mcp_servers: Option<OrderedMap<'a, McpServerConfig>>,
+}
+
+/// One plugin as `initialize` lists it: the same `{"type","path"}` the TypeScript SDK's
+/// `plugins` option takes.
+#[derive(Serialize)]
+struct PluginEntry<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    path: &'a str,
 }
 
 /// The empty system prompt sent when none is set.
@@ -66,7 +80,8 @@ const EMPTY_PROMPT: &[String] = &[String::new()];
 
 impl Options {
     /// What the session needs up front: the `initialize` fields (only keys that are set; with no
-    /// system prompt option, `systemPrompt: [""]`), the declared hooks (in `hook_N` id order, see
+    /// system prompt option, `systemPrompt: [""]`; external MCP servers and plugins unless their
+    /// [`Delivery`](super::Delivery) is `Argv`), the declared hooks (in `hook_N` id order, see
     /// [`Options::declare_hook`]), in-process MCP servers, whether the host answers `can_use_tool`,
     /// `elicitation` and `request_user_dialog`, timeouts and limits.
     ///
@@ -89,6 +104,7 @@ impl Options {
             .map(|i| self.hooks[i].clone())
             .collect();
         config.mcp_servers = self.sdk_mcp_servers.clone();
+        config.delivers_mcp_servers = self.mcp_servers_in_initialize();
         config.can_use_tool = self.can_use_tool;
         config.elicitation = self.elicitation;
         config.user_dialog = self.user_dialog_kinds.is_some();
@@ -156,6 +172,19 @@ impl Options {
             forward_subagent_text: self.forward_subagent_text.then_some(true),
             supported_dialog_kinds: self.user_dialog_kinds.as_deref(),
             per_task_stop_affordance: self.per_task_stop_affordance,
+            plugins: self.plugins_in_initialize().then(|| {
+                self.plugins
+                    .iter()
+                    .map(|plugin| PluginEntry {
+                        kind: &plugin.kind,
+                        // `validate` refused paths that are not UTF-8.
+                        path: plugin.path.to_str().unwrap_or_default(),
+                    })
+                    .collect()
+            }),
+            mcp_servers: self
+                .mcp_servers_in_initialize()
+                .then(|| OrderedMap(&self.mcp_servers)),
         };
         let json = with_extra_fields(to_json(&fields), &self.extra_initialize_fields);
         (json != "{}")
@@ -428,13 +457,16 @@ mod tests {
                 snapshot: None,
             })
             .json_schema(json!({"type": "object"}))
-            .declare_sdk_mcp_server(sdk_server("calc"));
+            .declare_sdk_mcp_server(sdk_server("calc"))
+            .mcp_server("fs", crate::options::McpServerConfig::stdio("srv", ["/w"]))
+            .plugin(crate::options::PluginConfig::local("/p"));
         assert_eq!(
             fields(options).as_deref(),
             Some(concat!(
                 r#"{"sdkMcpServers":["calc"],"jsonSchema":{"type":"object"},"appendSystemPrompt":"A","#,
                 r#""excludeDynamicSections":false,"agents":{"a":{"description":"d","prompt":"p"}},"title":"T","#,
-                r#""skills":["pdf","xlsx"],"promptSuggestions":false,"forwardSubagentText":true}"#
+                r#""skills":["pdf","xlsx"],"promptSuggestions":false,"forwardSubagentText":true,"#,
+                r#""plugins":[{"type":"local","path":"/p"}],"mcpServers":{"fs":{"type":"stdio","command":"srv","args":["/w"]}}}"#
             ))
         );
         assert_eq!(
@@ -446,6 +478,72 @@ mod tests {
             .as_deref(),
             Some(r#"{"systemPrompt":[""]}"#)
         );
+    }
+
+    /// The `request` of the first stdin line, as the session writes it for `options`.
+    fn initialize_request(options: &Options) -> String {
+        let mut session = crate::session::Session::new(config(options), std::time::Instant::now());
+        let Some(crate::session::Transmit::Write(line)) = session.poll_transmit() else {
+            panic!("initialize is written first")
+        };
+        let line = String::from_utf8(line).expect("UTF-8");
+        line.strip_prefix(r#"{"type":"control_request","request_id":"req_0","request":"#)
+            .and_then(|rest| rest.strip_suffix("}\n"))
+            .expect("a control request envelope")
+            .to_owned()
+    }
+
+    /// The `request` of the `initialize` the TypeScript SDK 0.3.330 wrote for the same options
+    /// (`mcpServersDelivery` and `pluginDelivery` `'initialize'`, one Bash hook with `timeout: 5`
+    /// and `onFailure: 'block'`), byte for byte.
+    #[test]
+    fn servers_plugins_and_a_fail_closed_hook_as_the_typescript_sdk_writes_them() {
+        use crate::options::{McpRemoteServer, McpServerConfig, McpStdioServer, PluginConfig};
+        use crate::session::HookFailurePolicy;
+
+        let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
+        guard.timeout_secs = Some(5.0);
+        guard.on_failure = Some(HookFailurePolicy::Block);
+        let options = Options::new()
+            .mcp_server(
+                "ext",
+                McpServerConfig::Stdio(
+                    McpStdioServer::new("/bin/mcp")
+                        .args(["-v"])
+                        .env("TOKEN", "s3cret"),
+                ),
+            )
+            .mcp_server(
+                "web",
+                McpServerConfig::Http(
+                    McpRemoteServer::new("https://x/mcp").header("Authorization", "Bearer s3cret"),
+                ),
+            )
+            .plugin(PluginConfig::local("/opt/p"))
+            .declare_hook(guard);
+        assert_eq!(
+            initialize_request(&options),
+            concat!(
+                r#"{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":5,"onFailure":"block"}]},"#,
+                r#""systemPrompt":[""],"plugins":[{"type":"local","path":"/opt/p"}],"#,
+                r#""mcpServers":{"ext":{"type":"stdio","command":"/bin/mcp","args":["-v"],"env":{"TOKEN":"s3cret"}},"#,
+                r#""web":{"type":"http","url":"https://x/mcp","headers":{"Authorization":"Bearer s3cret"}}}}"#
+            )
+        );
+        assert!(config(&options).delivers_mcp_servers);
+
+        // On the command line instead, `initialize` carries neither.
+        let argv = options
+            .mcp_servers_delivery(crate::options::Delivery::Argv)
+            .plugin_delivery(crate::options::Delivery::Argv);
+        assert_eq!(
+            initialize_request(&argv),
+            concat!(
+                r#"{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":5,"onFailure":"block"}]},"#,
+                r#""systemPrompt":[""]}"#
+            )
+        );
+        assert!(!config(&argv).delivers_mcp_servers);
     }
 
     #[test]

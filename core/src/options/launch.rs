@@ -13,7 +13,7 @@ use super::mcp_config::McpServerConfig;
 use super::ordered_map::{to_json, OrderedMap};
 use super::redact::{Pairs, RedactedPairs};
 use super::settings::settings_arg;
-use super::types::{OutputFormat, SystemPrompt, Thinking, Tools};
+use super::types::{Delivery, OutputFormat, SystemPrompt, Thinking, Tools};
 use super::{skills, Options};
 use crate::permission::PermissionMode;
 
@@ -21,6 +21,26 @@ use crate::permission::PermissionMode;
 ///
 /// `Debug` never prints the value of an environment variable whose name contains `KEY`, `TOKEN`,
 /// `SECRET` or `PASSWORD` (any case).
+///
+/// A host that starts the CLI itself (or a custom `Transport`) builds the process from it:
+///
+/// ```no_run
+/// use std::process::{Command, Stdio};
+/// use claude_agent_core::options::Options;
+///
+/// let spec = Options::new().model("sonnet").cwd("/srv/project").launch_spec("claude".into())?;
+/// let mut command = Command::new(&spec.program);
+/// command.args(&spec.args).envs(spec.env.iter().map(|(k, v)| (k, v)));
+/// for name in &spec.env_remove {
+///     command.env_remove(name);
+/// }
+/// if let Some(dir) = &spec.cwd {
+///     command.current_dir(dir);
+/// }
+/// let child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+/// # let _ = child;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LaunchSpec {
@@ -138,7 +158,9 @@ impl Options {
     /// Arguments start with `--output-format stream-json --verbose --input-format stream-json`,
     /// then follow the TypeScript SDK's order; `--settings` (with the sandbox merged in) and the
     /// extra args come last. In-process MCP servers and everything that travels in `initialize`
-    /// (system prompt, agents, …) are not on the command line.
+    /// (system prompt, agents, external MCP servers and plugins unless their [`Delivery`] is
+    /// `Argv`, …) are not on the command line; `--await-initialize` tells the CLI to read
+    /// `initialize` before it starts when MCP servers or plugins are in it.
     ///
     /// The environment sets `CLAUDE_CODE_ENTRYPOINT=sdk-rust` (overridable), then the user's
     /// variables, then `CLAUDE_AGENT_SDK_VERSION` (not overridable),
@@ -263,7 +285,7 @@ impl Options {
             Some(Tools::List(tools)) => a.value("tools", tools.join(",")),
             Some(Tools::Default) => a.value("tools", "default"),
         }
-        if !self.mcp_servers.is_empty() {
+        if !self.mcp_servers.is_empty() && self.mcp_servers_delivery == Delivery::Argv {
             a.pair("mcp-config", &self.mcp_config_json());
         }
         if let Some(config) = &self.mcp_config {
@@ -291,8 +313,11 @@ impl Options {
         for dir in &self.add_dirs {
             a.value("add-dir", utf8("add_dirs", dir)?);
         }
-        for plugin in &self.plugins {
-            a.value("plugin-dir", utf8("plugins", &plugin.path)?);
+        a.switch("await-initialize", self.reads_initialize_at_launch());
+        if self.plugin_delivery == Delivery::Argv {
+            for plugin in &self.plugins {
+                a.value("plugin-dir", utf8("plugins", &plugin.path)?);
+            }
         }
         a.switch("fork-session", self.fork_session);
         a.opt("resume-session-at", self.resume_session_at.as_ref());
@@ -312,6 +337,20 @@ impl Options {
             }
         }
         Ok(a.0)
+    }
+
+    /// Whether external MCP servers or plugins travel in `initialize`, which the CLI then reads
+    /// before it starts (`--await-initialize`).
+    pub(crate) fn reads_initialize_at_launch(&self) -> bool {
+        self.mcp_servers_in_initialize() || self.plugins_in_initialize()
+    }
+
+    pub(crate) fn mcp_servers_in_initialize(&self) -> bool {
+        !self.mcp_servers.is_empty() && self.mcp_servers_delivery == Delivery::Initialize
+    }
+
+    pub(crate) fn plugins_in_initialize(&self) -> bool {
+        !self.plugins.is_empty() && self.plugin_delivery == Delivery::Initialize
     }
 
     /// `{"mcpServers":{name: config, …}}` of the external servers, in the order they were added.
@@ -391,9 +430,9 @@ mod tests {
     use serde_json::json;
 
     use super::super::{
-        Effort, McpRemoteServer, McpServerConfig, PermissionPrompts, PluginConfig, PreviewFormat,
-        SandboxSettings, SettingSource, Skills, SystemPrompt, Thinking, ThinkingDisplay,
-        ToolConfig,
+        Delivery, Effort, McpRemoteServer, McpServerConfig, PermissionPrompts, PluginConfig,
+        PreviewFormat, SandboxSettings, SettingSource, Skills, SystemPrompt, Thinking,
+        ThinkingDisplay, ToolConfig,
     };
     use super::*;
     use crate::mcp::McpServerSpec;
@@ -500,6 +539,8 @@ mod tests {
             ])
             .mcp_config("/etc/mcp.json")
             .mcp_server("fs", McpServerConfig::stdio("npx", ["srv"]))
+            .mcp_servers_delivery(Delivery::Argv)
+            .plugin_delivery(Delivery::Argv)
             .tools(["Read", "Bash"])
             .disallowed_tools(["Write"])
             .skills(Skills::list(["pdf"]))
@@ -575,7 +616,8 @@ mod tests {
     }
 
     /// The command line the TypeScript SDK 0.3.330 builds for the same options (captured from
-    /// its `spawnClaudeCodeProcess`), tool configuration in the environment.
+    /// its `spawnClaudeCodeProcess`; its MCP servers go on the command line by default),
+    /// tool configuration in the environment.
     #[test]
     fn newer_flags_as_the_typescript_sdk_places_them() {
         let options = Options::new()
@@ -583,6 +625,7 @@ mod tests {
             .permission_prompts(PermissionPrompts::Nobody)
             .continue_conversation(true)
             .mcp_server("fs", McpServerConfig::stdio("npx", Vec::<String>::new()))
+            .mcp_servers_delivery(Delivery::Argv)
             .include_partial_messages(true)
             .project_config_root("/repo")
             .add_dir("/a")
@@ -744,6 +787,7 @@ mod tests {
     #[test]
     fn mcp_config_holds_external_servers_only_in_order() {
         let options = Options::new()
+            .mcp_servers_delivery(Delivery::Argv)
             .declare_sdk_mcp_server(sdk_server("calc"))
             .mcp_server("zeta", McpServerConfig::sse("https://z/sse"))
             .mcp_server(
@@ -768,6 +812,66 @@ mod tests {
         assert_eq!(
             tail(Options::new().declare_sdk_mcp_server(sdk_server("calc"))),
             Vec::<String>::new()
+        );
+    }
+
+    /// What the TypeScript SDK 0.3.330 puts on the command line with
+    /// `mcpServersDelivery: 'initialize'` and `pluginDelivery: 'initialize'`: no server config and
+    /// no plugin directory, and `--await-initialize` where `--plugin-dir` would be.
+    #[test]
+    fn servers_and_plugins_in_initialize_leave_only_await_initialize_on_argv() {
+        let secret_env = McpServerConfig::Stdio(
+            super::super::McpStdioServer::new("/bin/mcp")
+                .args(["-v"])
+                .env("TOKEN", "s3cret-env"),
+        );
+        let secret_header = McpServerConfig::Http(
+            McpRemoteServer::new("https://x/mcp").header("Authorization", "Bearer s3cret-header"),
+        );
+        let options = Options::new()
+            .mcp_server("ext", secret_env)
+            .mcp_server("web", secret_header)
+            .strict_mcp_config(true)
+            .plugin(PluginConfig::local("/opt/p"))
+            .add_dir("/a")
+            .fork_session(true);
+        let args = tail(options.clone());
+        assert_eq!(
+            args,
+            [
+                "--strict-mcp-config",
+                "--add-dir=/a",
+                "--await-initialize",
+                "--fork-session"
+            ]
+        );
+        assert!(!spec(&options)
+            .env
+            .iter()
+            .any(|(_, value)| value.contains("s3cret")));
+        assert_eq!(
+            tail(Options::new().plugin(PluginConfig::local("/opt/p"))),
+            ["--await-initialize"]
+        );
+        assert_eq!(
+            tail(
+                Options::new()
+                    .mcp_server("fs", McpServerConfig::stdio("srv", ["x"]))
+                    .plugin(PluginConfig::local("/opt/p"))
+                    .plugin_delivery(Delivery::Argv)
+            ),
+            ["--await-initialize", "--plugin-dir=/opt/p"]
+        );
+        assert_eq!(
+            tail(
+                Options::new()
+                    .mcp_server("fs", McpServerConfig::stdio("srv", ["x"]))
+                    .mcp_servers_delivery(Delivery::Argv)
+            ),
+            [
+                "--mcp-config",
+                r#"{"mcpServers":{"fs":{"type":"stdio","command":"srv","args":["x"]}}}"#
+            ]
         );
     }
 

@@ -20,6 +20,28 @@ use super::redact::{Pairs, RedactedPairs};
 /// let remote = McpServerConfig::http("https://mcp.example.com/mcp");
 /// # let _ = (fs, remote);
 /// ```
+///
+/// Each kind and the JSON the CLI gets in `--mcp-config`:
+///
+/// ```
+/// use claude_agent_core::options::{McpServerConfig, McpRemoteServer};
+///
+/// let git = McpServerConfig::stdio("uvx", ["mcp-server-git", "--repository", "/srv/project"]);
+/// assert_eq!(
+///     serde_json::to_string(&git).unwrap(),
+///     r#"{"type":"stdio","command":"uvx","args":["mcp-server-git","--repository","/srv/project"]}"#
+/// );
+/// let events = McpServerConfig::sse("https://mcp.example.com/sse");
+/// assert_eq!(serde_json::to_string(&events).unwrap(), r#"{"type":"sse","url":"https://mcp.example.com/sse"}"#);
+/// let tickets = McpServerConfig::Http(McpRemoteServer::new("https://mcp.example.com/tickets").header("X-Team", "platform"));
+/// assert_eq!(
+///     serde_json::to_string(&tickets).unwrap(),
+///     r#"{"type":"http","url":"https://mcp.example.com/tickets","headers":{"X-Team":"platform"}}"#
+/// );
+/// // A kind this crate has no variant for, as the CLI's own JSON:
+/// let ws = McpServerConfig::Raw(serde_json::json!({"type": "ws", "url": "wss://mcp.example.com/ws"}));
+/// # let _ = ws;
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum McpServerConfig {
@@ -77,6 +99,20 @@ impl Serialize for McpServerConfig {
 }
 
 /// A stdio MCP server: the command the CLI runs. `Debug` hides secret-looking env values.
+///
+/// ```
+/// use claude_agent_core::options::{McpServerConfig, McpStdioServer, Options};
+///
+/// let github = McpStdioServer::new("npx")
+///     .args(["-y", "@modelcontextprotocol/server-github"])
+///     .env("GITHUB_PERSONAL_ACCESS_TOKEN", "ghp_example");
+/// assert!(!format!("{github:?}").contains("ghp_example"));
+/// assert_eq!(
+///     serde_json::to_string(&McpServerConfig::Stdio(github.clone())).unwrap(),
+///     r#"{"type":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-github"],"env":{"GITHUB_PERSONAL_ACCESS_TOKEN":"ghp_example"}}"#
+/// );
+/// let _options = Options::new().mcp_server("github", McpServerConfig::Stdio(github));
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpStdioServer {
@@ -125,6 +161,14 @@ impl fmt::Debug for McpStdioServer {
 }
 
 /// An SSE or HTTP MCP server. `Debug` hides secret-looking header values (`Authorization`, …).
+///
+/// ```
+/// use claude_agent_core::options::{McpRemoteServer, McpServerConfig, Options};
+///
+/// let linear = McpRemoteServer::new("https://mcp.linear.app/mcp").header("Authorization", "Bearer lin_api_example");
+/// assert!(!format!("{linear:?}").contains("lin_api_example"));
+/// let _options = Options::new().mcp_server("linear", McpServerConfig::Http(linear));
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct McpRemoteServer {

@@ -48,8 +48,8 @@ pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource, Skills,
-    SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
+    Delivery, Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource,
+    Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
 
 use crate::mcp::McpServerSpec;
@@ -87,6 +87,13 @@ use settings::Settings;
 /// );
 /// assert!(spec.env.contains(&("PWD".into(), "/srv/project".into())));
 /// assert!(!format!("{options:?}").contains("sk-ant-example"));
+///
+/// // What was set reads back through the getters:
+/// assert_eq!(options.get_cwd(), Some(std::path::Path::new("/srv/project")));
+/// assert_eq!(options.get_env(), [("ANTHROPIC_API_KEY".to_owned(), "sk-ant-example".to_owned())]);
+/// assert_eq!(options.get_cli_path(), None); // found on `PATH` when the session starts
+/// assert!(!options.get_verbatim_prompts());
+/// assert!(options.get_declared_hooks().is_empty() && options.get_sdk_mcp_servers().is_empty());
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -120,11 +127,13 @@ pub struct Options {
     mcp_servers: Vec<(String, McpServerConfig)>,
     /// MCP configuration as a file path or JSON text, passed on as is.
     mcp_config: Option<String>,
+    mcp_servers_delivery: Delivery,
     include_partial_messages: bool,
     include_hook_events: bool,
     strict_mcp_config: bool,
     setting_sources: Option<Vec<SettingSource>>,
     plugins: Vec<PluginConfig>,
+    plugin_delivery: Delivery,
     extra_args: Vec<(String, Option<String>)>,
     thinking: Option<Thinking>,
     thinking_display: Option<ThinkingDisplay>,
@@ -184,6 +193,13 @@ impl Options {
     }
 
     /// The same as [`Options::new`].
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::builder().model("haiku").max_turns(3);
+    /// # let _ = options;
+    /// ```
     pub fn builder() -> Self {
         Options::default()
     }
@@ -191,12 +207,33 @@ impl Options {
     /// The host answers `can_use_tool` permission prompts: adds `--permission-prompt-tool=stdio`
     /// and [`crate::session::SessionConfig::can_use_tool`]. The client layer calls this when a
     /// callback is registered.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// // A host driving a `Session` itself, answering permission prompts from its own UI:
+    /// let options = Options::new().declare_can_use_tool();
+    /// let spec = options.launch_spec("claude".into())?;
+    /// assert!(spec.args.contains(&"--permission-prompt-tool=stdio".to_owned()));
+    /// assert!(options.session_config(InputMode::Streaming)?.can_use_tool);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn declare_can_use_tool(mut self) -> Self {
         self.can_use_tool = true;
         self
     }
 
     /// The host answers `elicitation` requests ([`crate::session::SessionConfig::elicitation`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let config = Options::new().declare_elicitation().session_config(InputMode::Streaming)?;
+    /// assert!(config.elicitation); // `elicitation` requests now come as `Event::Inbound`
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn declare_elicitation(mut self) -> Self {
         self.elicitation = true;
         self
@@ -236,12 +273,39 @@ impl Options {
     /// `Stop` (1), `PreToolUse` (1) gives `hook_0, hook_1` and `hook_2` to the two `PreToolUse`
     /// matchers and `hook_3` to `Stop`. [`crate::session::SessionConfig::hooks`] is in that order;
     /// [`Options::hook_matcher_order`] maps it back to declaration order.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::HookEvent;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::{HookMatcherConfig, InputMode};
+    ///
+    /// let options = Options::new().declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1));
+    /// let config = options.session_config(InputMode::Streaming)?;
+    /// assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
+    /// // The CLI then sends `hook_callback` requests for `hook_0`.
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn declare_hook(mut self, matcher: HookMatcherConfig) -> Self {
         self.hooks.push(matcher);
         self
     }
 
     /// The host serves this in-process MCP server (initialize `sdkMcpServers`, never on argv).
+    ///
+    /// ```
+    /// use claude_agent_core::mcp::{McpServerSpec, ToolSpec};
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    /// use serde_json::value::RawValue;
+    ///
+    /// let schema = RawValue::from_string(r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#.into()).unwrap();
+    /// let calc = McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema));
+    /// let options = Options::new().declare_sdk_mcp_server(calc).allowed_tools(["mcp__calc__add"]);
+    /// let config = options.session_config(InputMode::Streaming)?;
+    /// assert!(config.initialize_fields.unwrap().get().contains(r#""sdkMcpServers":["calc"]"#));
+    /// assert_eq!(config.mcp_servers[0].name, "calc");
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn declare_sdk_mcp_server(mut self, server: McpServerSpec) -> Self {
         self.sdk_mcp_servers.push(server);
         self
@@ -252,10 +316,9 @@ impl Options {
     ///
     /// ```
     /// # use claude_agent_core::{options::Options, hooks::HookEvent, session::HookMatcherConfig};
-    /// let stop = HookEvent::Other("Stop".into());
     /// let options = Options::new()
     ///     .declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 2))
-    ///     .declare_hook(HookMatcherConfig::new(stop, None, 1))
+    ///     .declare_hook(HookMatcherConfig::new(HookEvent::Stop, None, 1))
     ///     .declare_hook(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write".into()), 1));
     /// assert_eq!(options.hook_matcher_order(), [0, 2, 1]);
     /// ```

@@ -14,6 +14,25 @@ use serde_json::{Map, Value};
 ///     .network(SandboxNetwork::new().allow_local_binding(true));
 /// # let _ = sandbox;
 /// ```
+///
+/// The other settings, and the `--settings` JSON they end up in:
+///
+/// ```
+/// use claude_agent_core::options::{Options, SandboxSettings};
+///
+/// let sandbox = SandboxSettings::new()
+///     .enabled(true)
+///     .auto_allow_bash_if_sandboxed(true)
+///     .allow_unsandboxed_commands(false)
+///     .enable_weaker_nested_sandbox(true) // inside a container
+///     .set("ignoreViolations", serde_json::json!({"*": ["/tmp"]}));
+/// let args = Options::new().sandbox(sandbox).launch_spec("claude".into())?.args;
+/// assert_eq!(
+///     args.last().unwrap(),
+///     r#"{"sandbox":{"allowUnsandboxedCommands":false,"autoAllowBashIfSandboxed":true,"enableWeakerNestedSandbox":true,"enabled":true,"failIfUnavailable":true,"ignoreViolations":{"*":["/tmp"]}}}"#
+/// );
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SandboxSettings {
     block: Map<String, Value>,
@@ -68,6 +87,22 @@ impl SandboxSettings {
 }
 
 /// Network rules of a [`SandboxSettings`].
+///
+/// ```
+/// use claude_agent_core::options::{Options, SandboxNetwork, SandboxSettings};
+///
+/// let network = SandboxNetwork::new()
+///     .allow_unix_sockets(["/var/run/docker.sock"])
+///     .allow_all_unix_sockets(false)
+///     .allow_local_binding(true)
+///     .http_proxy_port(3128)
+///     .socks_proxy_port(1080)
+///     .set("allowedDomains", serde_json::json!(["crates.io", "static.crates.io"]));
+/// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).network(network));
+/// let settings = options.launch_spec("claude".into())?.args.pop().unwrap();
+/// assert!(settings.contains(r#""network":{"allowAllUnixSockets":false,"allowLocalBinding":true,"allowUnixSockets":["/var/run/docker.sock"],"allowedDomains":["crates.io","static.crates.io"],"httpProxyPort":3128,"socksProxyPort":1080}"#));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SandboxNetwork {
     block: Map<String, Value>,

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::ordered_map::upsert;
 use super::{
-    AgentDefinition, Effort, McpServerConfig, Options, OutputFormat, PermissionPrompts,
+    AgentDefinition, Delivery, Effort, McpServerConfig, Options, OutputFormat, PermissionPrompts,
     PluginConfig, SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking,
     ThinkingDisplay, ToolConfig, Tools,
 };
@@ -29,6 +29,19 @@ impl Options {
     }
 
     /// Only these built-in tools (`--tools=a,b`; an empty list disables all of them).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().tools(["Read", "Grep", "Glob"]);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--tools=Read,Grep,Glob".to_owned()));
+    ///
+    /// // No built-in tools at all, for an agent that only has its MCP tools:
+    /// let none = Options::new().tools(Vec::<String>::new()).launch_spec("claude".into())?;
+    /// assert!(none.args.contains(&"--tools=".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn tools<I, S>(mut self, tools: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -39,6 +52,15 @@ impl Options {
     }
 
     /// Claude Code's default tool set (`--tools=default`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().default_tools();
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--tools=default".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn default_tools(mut self) -> Self {
         self.tools = Some(Tools::Default);
         self
@@ -55,6 +77,15 @@ impl Options {
     }
 
     /// Tools (or rules) that are always refused (`--disallowedTools=a,b`). Adds to earlier calls.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().disallowed_tools(["WebFetch", "Bash(git push:*)"]);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--disallowedTools=WebFetch,Bash(git push:*)".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn disallowed_tools<I, S>(mut self, tools: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -71,12 +102,30 @@ impl Options {
     }
 
     /// Spending limit in US dollars (`--max-budget-usd=X`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().max_budget_usd(0.50);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--max-budget-usd=0.5".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn max_budget_usd(mut self, dollars: f64) -> Self {
         self.max_budget_usd = Some(dollars);
         self
     }
 
     /// Token budget of the whole task (`--task-budget=N`); must be positive.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().task_budget(200_000);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--task-budget=200000".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn task_budget(mut self, total_tokens: u64) -> Self {
         self.task_budget = Some(total_tokens);
         self
@@ -89,12 +138,30 @@ impl Options {
     }
 
     /// The model to use when the main one is overloaded (`--fallback-model=M`); must differ from the model.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().model("opus").fallback_model("sonnet");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--fallback-model=sonnet".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
         self.fallback_model = Some(model.into());
         self
     }
 
     /// API beta headers, e.g. `context-1m-2025-08-07` (`--betas=a,b`). Adds to earlier calls.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().betas(["context-1m-2025-08-07"]);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--betas=context-1m-2025-08-07".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn betas<I, S>(mut self, betas: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -106,12 +173,31 @@ impl Options {
 
     /// An MCP tool that answers permission prompts (`--permission-prompt-tool=NAME`).
     /// Not together with a `can_use_tool` callback.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().permission_prompt_tool_name("mcp__approvals__ask");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--permission-prompt-tool=mcp__approvals__ask".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn permission_prompt_tool_name(mut self, tool: impl Into<String>) -> Self {
         self.permission_prompt_tool_name = Some(tool.into());
         self
     }
 
     /// The starting permission mode (`--permission-mode=M`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionMode;
+    ///
+    /// let options = Options::new().permission_mode(PermissionMode::AcceptEdits);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--permission-mode=acceptEdits".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
         self.permission_mode = Some(mode);
         self
@@ -133,42 +219,109 @@ impl Options {
     }
 
     /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().allow_dangerously_skip_permissions(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--allow-dangerously-skip-permissions".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
         self.allow_dangerously_skip_permissions = allow;
         self
     }
 
     /// Continue the most recent conversation in the working directory (`--continue`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().cwd("/srv/project").continue_conversation(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--continue".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn continue_conversation(mut self, continue_: bool) -> Self {
         self.continue_conversation = continue_;
         self
     }
 
     /// Resume the session with this id (`--resume=ID`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn resume(mut self, session_id: impl Into<String>) -> Self {
         self.resume = Some(session_id.into());
         self
     }
 
     /// Use this UUID as the new session's id (`--session-id=UUID`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn session_id(mut self, session_id: impl Into<String>) -> Self {
         self.session_id = Some(session_id.into());
         self
     }
 
     /// When resuming, continue in a new session instead of appending to the old one (`--fork-session`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65").fork_session(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--fork-session".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn fork_session(mut self, fork: bool) -> Self {
         self.fork_session = fork;
         self
     }
 
     /// When resuming, resume at this message UUID (`--resume-session-at=UUID`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new()
+    ///     .resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
+    ///     .resume_session_at("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--resume-session-at=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
         self.resume_session_at = Some(message_uuid.into());
         self
     }
 
     /// When resuming, drop the turn starting at this message UUID (`--resume-drops-turn=UUID`; may be empty).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new()
+    ///     .resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
+    ///     .resume_drops_turn("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--resume-drops-turn=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn resume_drops_turn(mut self, message_uuid: impl Into<String>) -> Self {
         self.resume_drops_turn = Some(message_uuid.into());
         self
@@ -176,12 +329,32 @@ impl Options {
 
     /// Settings as a file path or inline JSON text (`--settings <value>`, passed as is).
     /// With [`Options::sandbox`] it must be inline JSON: files are not read here.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().settings(".claude/ci-settings.json");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.ends_with(&["--settings".to_owned(), ".claude/ci-settings.json".to_owned()]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn settings(mut self, path_or_json: impl Into<String>) -> Self {
         self.settings = Some(Settings::Text(path_or_json.into()));
         self
     }
 
     /// Settings as a JSON object (`--settings <json>`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().settings_json(serde_json::json!({
+    ///     "permissions": {"deny": ["Read(./.env)"]}
+    /// }));
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.ends_with(&["--settings".to_owned(), r#"{"permissions":{"deny":["Read(./.env)"]}}"#.to_owned()]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn settings_json(mut self, settings: serde_json::Value) -> Self {
         self.settings = Some(Settings::Json(settings));
         self
@@ -224,18 +397,46 @@ impl Options {
     }
 
     /// Sandbox settings, deep-merged into the settings' `sandbox` block (`--settings <json>`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, SandboxSettings};
+    ///
+    /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).excluded_commands(["docker"]));
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// let settings = args.last().unwrap();
+    /// assert_eq!(settings, r#"{"sandbox":{"enabled":true,"excludedCommands":["docker"],"failIfUnavailable":true}}"#);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
         self.sandbox = Some(sandbox);
         self
     }
 
     /// One more directory the agent may access (`--add-dir=D`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().cwd("/srv/app").add_dir("/srv/shared-lib");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--add-dir=/srv/shared-lib".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.add_dirs.push(dir.into());
         self
     }
 
     /// More directories the agent may access (`--add-dir=D`, once per directory).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().add_dirs(["/srv/shared-lib", "/srv/assets"]);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.ends_with(&["--add-dir=/srv/shared-lib".to_owned(), "--add-dir=/srv/assets".to_owned()]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn add_dirs<I, P>(mut self, dirs: I) -> Self
     where
         I: IntoIterator<Item = P>,
@@ -245,13 +446,49 @@ impl Options {
         self
     }
 
-    /// An external MCP server (`--mcp-config {"mcpServers":{…}}`); a later one with the same name replaces it.
+    /// An external MCP server, which the CLI starts or connects to itself; a later one with the
+    /// same name replaces it. Sent in `initialize` (`mcpServers`), or on the command line
+    /// (`--mcp-config {"mcpServers":{…}}`) with [`Options::mcp_servers_delivery`].
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    ///
+    /// let options = Options::new()
+    ///     .mcp_server("fs", McpServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "/tmp/ws"]))
+    ///     .allowed_tools(["mcp__fs__read_file"]);
+    /// // By default the server travels in `initialize`, so nothing of it is on the command line.
+    /// let args = options.clone().launch_spec("claude".into())?.args;
+    /// assert!(!args.iter().any(|a| a == "--mcp-config"));
+    ///
+    /// let args = options.mcp_servers_delivery(Delivery::Argv).launch_spec("claude".into())?.args;
+    /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
+    /// assert_eq!(
+    ///     args[at + 1],
+    ///     r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp/ws"]}}}"#
+    /// );
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn mcp_server(mut self, name: impl Into<String>, config: McpServerConfig) -> Self {
         upsert(&mut self.mcp_servers, name.into(), config);
         self
     }
 
     /// Several external MCP servers, as [`Options::mcp_server`] each.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    ///
+    /// let options = Options::new()
+    ///     .mcp_servers([
+    ///         ("docs", McpServerConfig::http("https://mcp.example.com/docs")),
+    ///         ("tickets", McpServerConfig::sse("https://mcp.example.com/tickets/sse")),
+    ///     ])
+    ///     .mcp_servers_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
+    /// assert!(args[at + 1].starts_with(r#"{"mcpServers":{"docs":{"type":"http""#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn mcp_servers<I, S>(self, servers: I) -> Self
     where
         I: IntoIterator<Item = (S, McpServerConfig)>,
@@ -263,9 +500,10 @@ impl Options {
     }
 
     /// MCP servers from a configuration file or JSON text (`--mcp-config <value>`, passed as
-    /// is), as the Python SDK takes `mcp_servers` as a path or a string. It comes after the
-    /// servers of [`Options::mcp_server`], if any, as a second `--mcp-config`; the CLI loads
-    /// both.
+    /// is), as the Python SDK takes `mcp_servers` as a path or a string; the CLI loads them
+    /// with those of [`Options::mcp_server`]. Being on the command line, the text can be read
+    /// by every local user: keep secrets in a file, or use [`Options::mcp_server`], whose
+    /// servers travel in `initialize`.
     ///
     /// ```
     /// # use claude_agent_core::options::Options;
@@ -278,56 +516,187 @@ impl Options {
         self
     }
 
+    /// How the external MCP servers reach the CLI: in `initialize` (the default, which keeps
+    /// their `env` and `headers` off the command line) or on the command line ([`Delivery`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    ///
+    /// let options = Options::new()
+    ///     .mcp_server("docs", McpServerConfig::http("https://mcp.example.com/mcp"))
+    ///     .mcp_servers_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert_eq!(args[5..], ["--mcp-config", r#"{"mcpServers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"}}}"#]);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
+        self.mcp_servers_delivery = delivery;
+        self
+    }
+
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().include_partial_messages(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--include-partial-messages".to_owned()));
+    /// // Messages now include `Message::StreamEvent`s with the model's text as it streams.
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn include_partial_messages(mut self, include: bool) -> Self {
         self.include_partial_messages = include;
         self
     }
 
     /// Report hook activity as `system` messages (`--include-hook-events`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().include_hook_events(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--include-hook-events".to_owned()));
+    /// // Messages now include `SystemMessage::HookStarted`/`HookResponse` for shell hooks from settings.
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn include_hook_events(mut self, include: bool) -> Self {
         self.include_hook_events = include;
         self
     }
 
     /// Use only the MCP servers given here, ignoring every other MCP configuration (`--strict-mcp-config`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{McpServerConfig, Options};
+    ///
+    /// let options = Options::new().mcp_server("docs", McpServerConfig::http("https://mcp.example.com/docs")).strict_mcp_config(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--strict-mcp-config".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn strict_mcp_config(mut self, strict: bool) -> Self {
         self.strict_mcp_config = strict;
         self
     }
 
     /// Which settings files the CLI reads (`--setting-sources=user,project`; an empty list reads none).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, SettingSource};
+    ///
+    /// let options = Options::new().setting_sources([SettingSource::Project]);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--setting-sources=project".to_owned()));
+    ///
+    /// // None: the agent ignores the user's and the project's settings files.
+    /// let isolated = Options::new().setting_sources([]).launch_spec("claude".into())?;
+    /// assert!(isolated.args.contains(&"--setting-sources=".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
         self.setting_sources = Some(sources.into_iter().collect());
         self
     }
 
-    /// Load a plugin (`--plugin-dir=P`); only local plugins are supported.
+    /// Load a plugin; only local plugins are supported. Sent in `initialize` (`plugins`), or as
+    /// `--plugin-dir=P` with [`Options::plugin_delivery`].
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    ///
+    /// let options = Options::new()
+    ///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
+    ///     .plugin_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn plugin(mut self, plugin: PluginConfig) -> Self {
         self.plugins.push(plugin);
         self
     }
 
     /// Load several plugins, as [`Options::plugin`] each.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    ///
+    /// let options = Options::new()
+    ///     .plugins(["/srv/plugins/formatter", "/srv/plugins/linter"].map(PluginConfig::local))
+    ///     .plugin_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.ends_with(&["--plugin-dir=/srv/plugins/formatter".to_owned(), "--plugin-dir=/srv/plugins/linter".to_owned()]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn plugins(mut self, plugins: impl IntoIterator<Item = PluginConfig>) -> Self {
         self.plugins.extend(plugins);
         self
     }
 
+    /// How the plugins reach the CLI: in `initialize` (the default, so the command line does not
+    /// grow with them) or as one `--plugin-dir` flag each ([`Delivery`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    ///
+    /// let options = Options::new()
+    ///     .plugin(PluginConfig::local("/opt/plugins/review"))
+    ///     .plugin_delivery(Delivery::Argv);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert_eq!(args[5..], ["--plugin-dir=/opt/plugins/review"]);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn plugin_delivery(mut self, delivery: Delivery) -> Self {
+        self.plugin_delivery = delivery;
+        self
+    }
+
     /// Any other CLI flag, given without leading dashes: `None` gives `--flag`, a value gives
     /// `--flag value` (or `--flag=value` when the value starts with `-`). Emitted last, in call order.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().extra_arg("replay-user-messages", None).extra_arg("name", Some("nightly".into()));
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.ends_with(&["--replay-user-messages".to_owned(), "--name".to_owned(), "nightly".to_owned()]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn extra_arg(mut self, flag: impl Into<String>, value: Option<String>) -> Self {
         upsert(&mut self.extra_args, flag.into(), value);
         self
     }
 
     /// Extended thinking (`--thinking=…` or `--max-thinking-tokens=N`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, Thinking};
+    ///
+    /// let options = Options::new().thinking(Thinking::Enabled { budget_tokens: Some(8_000) });
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--max-thinking-tokens=8000".to_owned()));
+    ///
+    /// let adaptive = Options::new().thinking(Thinking::Adaptive).launch_spec("claude".into())?;
+    /// assert!(adaptive.args.contains(&"--thinking=adaptive".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn thinking(mut self, thinking: Thinking) -> Self {
         self.thinking = Some(thinking);
         self
     }
 
     /// How thinking is shown (`--thinking-display=D`); refused while thinking is disabled.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, Thinking, ThinkingDisplay};
+    ///
+    /// let options = Options::new().thinking(Thinking::Adaptive).thinking_display(ThinkingDisplay::Summarized);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--thinking-display=summarized".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
         self.thinking_display = Some(display);
         self
@@ -335,12 +704,30 @@ impl Options {
 
     /// Older form of [`Options::thinking`], used only when that is unset: 0 disables thinking,
     /// any other value is a thinking budget.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().max_thinking_tokens(0);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--thinking=disabled".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn max_thinking_tokens(mut self, tokens: u32) -> Self {
         self.max_thinking_tokens = Some(tokens);
         self
     }
 
     /// The effort level (`--effort=L`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Effort, Options};
+    ///
+    /// let options = Options::new().effort(Effort::High);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--effort=high".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn effort(mut self, effort: Effort) -> Self {
         self.effort = Some(effort);
         self
@@ -351,6 +738,22 @@ impl Options {
     /// A schema's top-level `$schema` key is dropped: the CLI validates with a draft of its own
     /// and refuses a schema that names another one, such as the draft 2020-12 that `schemars`
     /// writes.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, OutputFormat};
+    ///
+    /// let options = Options::new().output_format(OutputFormat::JsonSchema(serde_json::json!({
+    ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+    ///     "type": "object",
+    ///     "properties": {"answer": {"type": "integer"}},
+    ///     "required": ["answer"]
+    /// })));
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
+    /// assert!(schema.contains(r#""required":["answer"]"#) && !schema.contains("$schema"));
+    /// // The turn's `ResultMessage::structured_output` then holds e.g. `{"answer":4}`.
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn output_format(mut self, format: OutputFormat) -> Self {
         self.output_format = Some(match format {
             OutputFormat::JsonSchema(mut schema) => {
@@ -365,17 +768,59 @@ impl Options {
 
     /// The final result must match this JSON Schema; the same as
     /// `output_format(OutputFormat::JsonSchema(schema))`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().json_schema(serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": {"summary": {"type": "string"}, "risk": {"enum": ["low", "medium", "high"]}},
+    ///     "required": ["summary", "risk"]
+    /// }));
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.iter().any(|a| a.starts_with("--json-schema=")));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn json_schema(self, schema: serde_json::Value) -> Self {
         self.output_format(OutputFormat::JsonSchema(schema))
     }
 
     /// A subagent (initialize `agents`); a later one with the same name replaces it.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{AgentDefinition, Options};
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let options = Options::new().agent_definition(
+    ///     "reviewer",
+    ///     AgentDefinition::new("Reviews a diff for bugs before it is committed", "You review code. Be specific.")
+    ///         .tools(["Read", "Grep", "Glob"])
+    ///         .model("sonnet"),
+    /// );
+    /// // Subagents travel in `initialize`, not on the command line.
+    /// let fields = options.session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// assert!(fields.get().contains(r#""agents":{"reviewer":{"description":"Reviews a diff for bugs before it is committed""#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn agent_definition(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
         upsert(&mut self.agents, name.into(), agent);
         self
     }
 
     /// Several subagents, as [`Options::agent_definition`] each.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{AgentDefinition, Options};
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let options = Options::new().agents([
+    ///     ("reviewer", AgentDefinition::new("Reviews diffs", "You review code.")),
+    ///     ("tester", AgentDefinition::new("Writes and runs tests", "You write tests.").tools(["Read", "Write", "Bash"])),
+    /// ]);
+    /// let fields = options.session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// assert!(fields.get().contains(r#""tester":{"description":"Writes and runs tests""#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn agents<I, S>(self, agents: I) -> Self
     where
         I: IntoIterator<Item = (S, AgentDefinition)>,
@@ -387,6 +832,17 @@ impl Options {
     }
 
     /// Run the main thread as this agent (`--agent=NAME`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::{AgentDefinition, Options};
+    ///
+    /// let options = Options::new()
+    ///     .agent_definition("reviewer", AgentDefinition::new("Reviews diffs", "You review code."))
+    ///     .agent("reviewer");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--agent=reviewer".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn agent(mut self, name: impl Into<String>) -> Self {
         self.agent = Some(name.into());
         self
@@ -394,24 +850,60 @@ impl Options {
 
     /// Which skills may be used: adds `Skill` or `Skill(name)` to the allowed tools; a list is also
     /// sent as initialize `skills`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, Skills};
+    ///
+    /// let options = Options::new().allowed_tools(["Read"]).skills(Skills::list(["pdf", "xlsx"]));
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--allowedTools=Read,Skill(pdf),Skill(xlsx)".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn skills(mut self, skills: Skills) -> Self {
         self.skills = Some(skills);
         self
     }
 
     /// Whether the session is saved to disk (default true; false gives `--no-session-persistence`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().persist_session(false);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--no-session-persistence".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn persist_session(mut self, persist: bool) -> Self {
         self.no_session_persistence = !persist;
         self
     }
 
     /// Debug logging of the CLI (`--debug`), to stderr unless [`Options::debug_file`] is set.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().debug(true);
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--debug".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn debug(mut self, debug: bool) -> Self {
         self.debug = debug;
         self
     }
 
     /// Write the CLI's debug log to this file (`--debug-file=P`; replaces `--debug`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().debug_file("/tmp/claude-debug.log");
+    /// let args = options.launch_spec("claude".into())?.args;
+    /// assert!(args.contains(&"--debug-file=/tmp/claude-debug.log".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn debug_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.debug_file = Some(path.into());
         self
@@ -494,6 +986,16 @@ impl Options {
     }
 
     /// Set several variables, as [`Options::env`] each (a `Vec` of pairs, a `HashMap`, …).
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let vars = BTreeMap::from([("HTTPS_PROXY", "http://proxy.internal:3128"), ("NO_PROXY", "localhost")]);
+    /// let spec = Options::new().envs(vars).launch_spec("claude".into())?;
+    /// assert!(spec.env.contains(&("NO_PROXY".into(), "localhost".into())));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn envs<I, K, V>(self, vars: I) -> Self
     where
         I: IntoIterator<Item = (K, V)>,
@@ -525,48 +1027,120 @@ impl Options {
     }
 
     /// The CLI executable to run, instead of looking one up.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().cli_path("/opt/claude/bin/claude");
+    /// assert_eq!(options.get_cli_path(), Some(std::path::Path::new("/opt/claude/bin/claude")));
+    /// ```
     pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
         self.cli_path = Some(path.into());
         self
     }
 
     /// Longest stdout line accepted, in bytes ([`crate::session::Limits::max_line_bytes`], default 16 MiB).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let config = Options::new().max_buffer_size(64 * 1024 * 1024).session_config(InputMode::Streaming)?;
+    /// assert_eq!(config.limits.max_line_bytes, 64 * 1024 * 1024);
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn max_buffer_size(mut self, bytes: usize) -> Self {
         self.max_buffer_size = Some(bytes);
         self
     }
 
     /// How long a control request (other than `initialize`) may take (default 60 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let config = Options::new().control_timeout(Duration::from_secs(10)).session_config(InputMode::Streaming)?;
+    /// assert_eq!(config.timeouts.control_request, Duration::from_secs(10));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn control_timeout(mut self, timeout: Duration) -> Self {
         self.control_timeout = Some(timeout);
         self
     }
 
     /// How long `initialize` may take (default 60 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// // A slow first start (a plugin marketplace to clone, many MCP servers):
+    /// let config = Options::new().initialize_timeout(Duration::from_secs(180)).session_config(InputMode::Streaming)?;
+    /// assert_eq!(config.timeouts.initialize, Duration::from_secs(180));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
         self.initialize_timeout = Some(timeout);
         self
     }
 
     /// Stamp every user message `"client_composed": true`, so the CLI takes it verbatim (CLI ≥ 2.1.248).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().verbatim_prompts(true);
+    /// assert!(options.get_verbatim_prompts());
+    /// ```
     pub fn verbatim_prompts(mut self, verbatim: bool) -> Self {
         self.verbatim_prompts = verbatim;
         self
     }
 
     /// Forward subagents' text output to the host (initialize `forwardSubagentText: true`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let fields = Options::new().forward_subagent_text(true).session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// assert!(fields.get().contains(r#""forwardSubagentText":true"#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn forward_subagent_text(mut self, forward: bool) -> Self {
         self.forward_subagent_text = forward;
         self
     }
 
     /// The session's title (initialize `title`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let fields = Options::new().title("Nightly triage").session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// assert!(fields.get().contains(r#""title":"Nightly triage""#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
     }
 
     /// Whether the CLI suggests a next prompt after each result (initialize `promptSuggestions`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// // After each result a `Message::PromptSuggestion` follows.
+    /// let fields = Options::new().prompt_suggestions(true).session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// assert!(fields.get().contains(r#""promptSuggestions":true"#));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn prompt_suggestions(mut self, suggest: bool) -> Self {
         self.prompt_suggestions = Some(suggest);
         self
@@ -680,12 +1254,29 @@ impl Options {
     }
 
     /// Track file changes so they can be rewound (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let spec = Options::new().enable_file_checkpointing(true).launch_spec("claude".into())?;
+    /// assert!(spec.env.contains(&("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(), "true".into())));
+    /// // `Client::rewind_files` can now undo the file changes of a turn.
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
         self.enable_file_checkpointing = enable;
         self
     }
 
     /// A label for the application using the SDK (`CLAUDE_AGENT_SDK_CLIENT_APP`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let spec = Options::new().client_app("acme-review-bot/2.3").launch_spec("claude".into())?;
+    /// assert!(spec.env.contains(&("CLAUDE_AGENT_SDK_CLIENT_APP".into(), "acme-review-bot/2.3".into())));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
     pub fn client_app(mut self, label: impl Into<String>) -> Self {
         self.client_app = Some(label.into());
         self

@@ -1,5 +1,5 @@
 //! Small value types of [`super::Options`]: system prompt, tools, thinking, effort, setting sources,
-//! skills, output format, plugins.
+//! skills, output format, plugins, how MCP servers and plugins are delivered.
 
 use std::path::PathBuf;
 
@@ -19,6 +19,22 @@ use serde::{Serialize, Serializer};
 /// // Render the prompt afresh on every request instead of recording it for the conversation.
 /// let fresh = SystemPrompt::preset_with_append("Be brief.").with_snapshot(false);
 /// # let _ = (own, claude_code, cached, fresh);
+/// ```
+///
+/// Where each goes: text and the preset travel in `initialize`, a file on the command line.
+///
+/// ```
+/// use claude_agent_core::options::{Options, SystemPrompt};
+/// use claude_agent_core::session::InputMode;
+///
+/// let options = Options::new().system_prompt(SystemPrompt::preset());
+/// let fields = options.session_config(InputMode::Streaming)?.initialize_fields;
+/// assert!(fields.is_none()); // Claude Code's own prompt: nothing to send
+///
+/// let options = Options::new().system_prompt(SystemPrompt::File("prompts/reviewer.md".into()));
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--system-prompt-file=prompts/reviewer.md".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -146,6 +162,21 @@ impl From<String> for SystemPrompt {
 }
 
 /// The set of built-in tools the model sees (`--tools`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, Tools};
+///
+/// // `Options::tools` and `Options::default_tools` set it; the value reads back in a match:
+/// let chosen = Tools::List(vec!["Read".into(), "Grep".into()]);
+/// let flag = match &chosen {
+///     Tools::List(names) => format!("--tools={}", names.join(",")),
+///     Tools::Default => "--tools=default".to_owned(),
+///     _ => unreachable!(),
+/// };
+/// let args = Options::new().tools(["Read", "Grep"]).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&flag));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Tools {
@@ -156,6 +187,20 @@ pub enum Tools {
 }
 
 /// Extended thinking (`--thinking`, `--max-thinking-tokens`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, Thinking};
+///
+/// for (thinking, flag) in [
+///     (Thinking::Adaptive, "--thinking=adaptive"),
+///     (Thinking::Disabled, "--thinking=disabled"),
+///     (Thinking::Enabled { budget_tokens: Some(16_000) }, "--max-thinking-tokens=16000"),
+/// ] {
+///     let args = Options::new().thinking(thinking).launch_spec("claude".into())?.args;
+///     assert!(args.contains(&flag.to_owned()));
+/// }
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Thinking {
@@ -172,6 +217,15 @@ pub enum Thinking {
 }
 
 /// How thinking is shown in assistant messages (`--thinking-display`).
+///
+/// ```
+/// use claude_agent_core::options::{Options, ThinkingDisplay};
+///
+/// let display = ThinkingDisplay::Omitted;
+/// let args = Options::new().thinking_display(display).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&format!("--thinking-display={}", display.as_str())));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ThinkingDisplay {
@@ -195,6 +249,15 @@ impl ThinkingDisplay {
 }
 
 /// How much effort the model puts in (`--effort`).
+///
+/// ```
+/// use claude_agent_core::options::{Effort, Options};
+///
+/// let args = Options::new().effort(Effort::XHigh).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&format!("--effort={}", Effort::XHigh.as_str())));
+/// assert_eq!(Effort::XHigh.as_str(), "xhigh");
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Effort {
@@ -230,6 +293,18 @@ impl Serialize for Effort {
 }
 
 /// A place the CLI reads settings from (`--setting-sources`), also the scope of an agent's memory.
+///
+/// ```
+/// use claude_agent_core::options::{AgentDefinition, Options, SettingSource};
+///
+/// let options = Options::new()
+///     .setting_sources([SettingSource::User, SettingSource::Project])
+///     .agent_definition("planner", AgentDefinition::new("Plans work", "You plan.").memory(SettingSource::Project));
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--setting-sources=user,project".to_owned()));
+/// assert_eq!(SettingSource::Local.as_str(), "local");
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SettingSource {
@@ -264,6 +339,20 @@ impl Serialize for SettingSource {
 /// sent as initialize `skills`. A name the CLI would misread in `Skill(<name>)` (empty, with
 /// surrounding whitespace, `(`, `)`, `,`, `*`, a control character, a leading `/`, …) is refused
 /// with [`super::OptionsError::InvalidSkillName`].
+///
+/// ```
+/// use claude_agent_core::options::{Options, OptionsError, Skills};
+///
+/// let all = Options::new().skills(Skills::All).launch_spec("claude".into())?;
+/// assert!(all.args.contains(&"--allowedTools=Skill".to_owned()));
+///
+/// let some = Options::new().skills(Skills::list(["pdf", "code-review"])).launch_spec("claude".into())?;
+/// assert!(some.args.contains(&"--allowedTools=Skill(pdf),Skill(code-review)".to_owned()));
+///
+/// let bad = Options::new().skills(Skills::list(["/pdf"])).launch_spec("claude".into());
+/// assert!(matches!(bad, Err(OptionsError::InvalidSkillName { .. })));
+/// # Ok::<(), OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Skills {
@@ -285,6 +374,28 @@ impl Skills {
 }
 
 /// The shape of the final result (`--json-schema` and initialize `jsonSchema`).
+///
+/// ```
+/// use claude_agent_core::message::Message;
+/// use claude_agent_core::options::{Options, OutputFormat};
+///
+/// let schema = serde_json::json!({
+///     "type": "object",
+///     "properties": {"answer": {"type": "integer"}},
+///     "required": ["answer"]
+/// });
+/// let _options = Options::new().output_format(OutputFormat::JsonSchema(schema));
+///
+/// // The turn's result then carries the answer as `structured_output`:
+/// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"","structured_output":{"answer":4},"session_id":"s"}"#;
+/// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+/// #[derive(serde::Deserialize)]
+/// struct Answer {
+///     answer: i64,
+/// }
+/// let answer: Answer = serde_json::from_str(result.structured_output.unwrap().get()).unwrap();
+/// assert_eq!(answer.answer, 4);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OutputFormat {
@@ -292,11 +403,27 @@ pub enum OutputFormat {
     JsonSchema(serde_json::Value),
 }
 
-/// A Claude Code plugin. Only `local` plugins (a directory) can be loaded (`--plugin-dir=<path>`).
+/// A Claude Code plugin. Only `local` plugins (a directory) can be loaded: sent in `initialize`,
+/// or as `--plugin-dir=<path>` (see [`Delivery`]).
+///
+/// ```
+/// use claude_agent_core::options::{Delivery, Options, OptionsError, PluginConfig};
+///
+/// let options = Options::new()
+///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
+///     .plugin_delivery(Delivery::Argv);
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
+///
+/// // Other types cannot be loaded yet:
+/// let marketplace = Options::new().plugin(PluginConfig::new("marketplace", "formatter@acme"));
+/// assert!(matches!(marketplace.launch_spec("claude".into()), Err(OptionsError::UnsupportedPluginType { .. })));
+/// # Ok::<(), OptionsError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PluginConfig {
-    /// The plugin type; `"local"` is the only one the CLI loads from the command line.
+    /// The plugin type; `"local"` is the only one the CLI loads.
     pub kind: String,
     /// The plugin directory.
     pub path: PathBuf,
@@ -433,4 +560,45 @@ impl PreviewFormat {
             PreviewFormat::Html => "html",
         }
     }
+}
+
+/// How external MCP servers ([`super::Options::mcp_server`]) or plugins
+/// ([`super::Options::plugin`]) reach the CLI: [`super::Options::mcp_servers_delivery`],
+/// [`super::Options::plugin_delivery`].
+///
+/// By default they travel over stdin in the `initialize` request, and the CLI is started with
+/// `--await-initialize` so that it reads them before it starts. The command line of a process
+/// can be read by every local user (`/proc/<pid>/cmdline`, `ps`), so a server's `env` and
+/// `headers`, which often hold tokens, are kept off it. `Argv` puts them back on the command
+/// line (`--mcp-config <json>`, `--plugin-dir=<path>`), for a CLI older than 2.1.261, which has
+/// no `--await-initialize`.
+///
+/// ```
+/// use claude_agent_core::options::{Delivery, McpServerConfig, McpStdioServer, Options};
+///
+/// let github = McpServerConfig::Stdio(
+///     McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_example"),
+/// );
+/// let options = Options::new().mcp_server("github", github.clone());
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(!args.iter().any(|arg| arg.contains("ghp_example")));
+/// assert!(args.iter().any(|arg| arg == "--await-initialize"));
+///
+/// let on_argv = options.mcp_servers_delivery(Delivery::Argv);
+/// let args = on_argv.launch_spec("claude".into())?.args;
+/// assert!(args.iter().any(|arg| arg.contains("ghp_example")));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Delivery {
+    /// In the `initialize` request (`mcpServers`, `plugins`), with `--await-initialize`. For
+    /// MCP servers, the first prompt is written only once the CLI has said it read them
+    /// (`mcp_servers_applied: true`); otherwise `initialize` fails with
+    /// [`RequestFailure::Unconfirmed`](crate::control::RequestFailure::Unconfirmed).
+    #[default]
+    Initialize,
+    /// On the command line: `--mcp-config <json>` for MCP servers, one `--plugin-dir=<path>`
+    /// per plugin.
+    Argv,
 }

@@ -31,6 +31,16 @@ impl Options {
                 path: plugin.path.display().to_string(),
             });
         }
+        if let Some(plugin) = self
+            .plugins
+            .iter()
+            .find(|plugin| plugin.path.to_str().is_none())
+        {
+            return Err(OptionsError::NonUtf8Path {
+                option: "plugins",
+                path: plugin.path.display().to_string(),
+            });
+        }
         skills::check(self.skills.as_ref())?;
         settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?;
         self.check_mcp_server_names()?;

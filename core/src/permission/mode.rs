@@ -17,6 +17,23 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// assert_eq!(mode, PermissionMode::AcceptEdits);
 /// assert_eq!(serde_json::to_string(&mode).unwrap(), r#""acceptEdits""#);
 /// assert_eq!("yolo".parse::<PermissionMode>().unwrap().as_str(), "yolo");
+/// assert_eq!(PermissionMode::from_name("plan"), PermissionMode::Plan);
+/// ```
+///
+/// Set at launch, or changed during a session (with the `client` feature):
+///
+/// ```no_run
+/// # use claude_agent_core::client::{Client, Error};
+/// # use claude_agent_core::options::Options;
+/// use claude_agent_core::permission::PermissionMode;
+///
+/// let options = Options::new().permission_mode(PermissionMode::Plan);
+/// # let _ = options;
+/// # async fn after_the_plan(client: Client) -> Result<(), Error> {
+/// // … once the plan is approved:
+/// client.set_permission_mode(PermissionMode::AcceptEdits).await?;
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]

@@ -108,6 +108,28 @@ impl PermissionRequest {
 }
 
 /// Which MCP server a tool comes from (`mcp_server` on the wire).
+///
+/// ```
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+///
+/// // Allow the tools of in-process servers; ask a person about the rest.
+/// let _options = Options::new().can_use_tool(|request, _ctx| async move {
+///     match &request.mcp_server {
+///         Some(server) if server.source.as_deref() == Some("sdk") => PermissionResult::allow(),
+///         _ => PermissionResult::deny("not approved for this agent"),
+///     }
+/// });
+///
+/// // The request a real CLI sent for the in-process `calc` server's `add` tool:
+/// let request: PermissionRequest = serde_json::from_str(
+///     r#"{"subtype":"can_use_tool","tool_name":"mcp__calc__add","mcp_server":{"name":"calc","source":"sdk"},
+///         "display_name":"Add","input":{"a":2,"b":40},"tool_use_id":"toolu_fake_6_0"}"#,
+/// )
+/// .unwrap();
+/// let server = request.mcp_server.unwrap();
+/// assert_eq!((server.name.as_str(), server.source.as_deref()), ("calc", Some("sdk")));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerOrigin {
@@ -119,6 +141,20 @@ pub struct McpServerOrigin {
 }
 
 /// The `ask` rule that made the CLI prompt.
+///
+/// ```
+/// use claude_agent_core::permission::PermissionRequest;
+///
+/// let request: PermissionRequest = serde_json::from_str(
+///     r#"{"tool_name":"Bash","input":{"command":"git push origin main"},"tool_use_id":"toolu_01",
+///         "decision_reason_type":"rule",
+///         "matched_ask_rule":{"source":"projectSettings","tool_name":"Bash","rule_content":"git push:*"}}"#,
+/// )
+/// .unwrap();
+/// let rule = request.matched_ask_rule.as_deref().unwrap();
+/// assert_eq!((rule.tool_name.as_str(), rule.rule_content.as_deref()), ("Bash", Some("git push:*")));
+/// assert_eq!(rule.source.as_deref(), Some("projectSettings"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[non_exhaustive]
 pub struct MatchedAskRule {

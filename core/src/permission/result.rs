@@ -147,6 +147,20 @@ impl PermissionResult {
     }
 
     /// Apply these permission changes too. Has no effect on a `Deny`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionResult;
+    ///
+    /// // Allow, and take the CLI's suggestions ("always allow this") so it stops asking.
+    /// let _options = Options::new().can_use_tool(|request, _ctx| async move {
+    ///     if request.tool_name == "WebFetch" {
+    ///         PermissionResult::allow().with_updated_permissions(request.permission_suggestions)
+    ///     } else {
+    ///         PermissionResult::deny("only WebFetch is allowed")
+    ///     }
+    /// });
+    /// ```
     pub fn with_updated_permissions(mut self, updates: Vec<PermissionUpdate>) -> Self {
         if let PermissionResult::Allow {
             updated_permissions,

@@ -25,6 +25,23 @@ use super::PermissionMode;
 /// let back: PermissionUpdate = serde_json::from_str(r#"{"type":"setMode","mode":"plan","destination":"session"}"#).unwrap();
 /// assert!(matches!(back, PermissionUpdate::SetMode(_)));
 /// ```
+///
+/// Sent back with an allow answer (`PermissionResult::with_updated_permissions`), for instance to
+/// switch to accepting edits after the first one, or to open another directory:
+///
+/// ```
+/// # use claude_agent_core::permission::{PermissionMode, PermissionResult, PermissionUpdate, UpdateDestination};
+/// # use serde_json::value::RawValue;
+/// let answer = PermissionResult::allow().with_updated_permissions(vec![
+///     PermissionUpdate::set_mode(PermissionMode::AcceptEdits, UpdateDestination::Session),
+///     PermissionUpdate::add_directories(vec!["/tmp/shared-lib".into()], UpdateDestination::Session),
+/// ]);
+/// let input = RawValue::from_string(r#"{"file_path":"/tmp/ws/README.md"}"#.into()).unwrap();
+/// assert_eq!(
+///     answer.to_wire_json(&input),
+///     r#"{"behavior":"allow","updatedInput":{"file_path":"/tmp/ws/README.md"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"},{"type":"addDirectories","directories":["/tmp/shared-lib"],"destination":"session"}]}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 #[non_exhaustive]
@@ -119,6 +136,20 @@ impl<'de> Deserialize<'de> for PermissionUpdate {
 }
 
 /// The body of `addRules`, `replaceRules` and `removeRules`.
+///
+/// ```
+/// use claude_agent_core::permission::{PermissionRequest, PermissionUpdate, RuleBehavior};
+///
+/// // The suggestions of a request a real CLI sent: allow this exact command for the project.
+/// let request: PermissionRequest = serde_json::from_str(
+///     r#"{"tool_name":"Bash","input":{"command":"npm test"},"tool_use_id":"toolu_01","permission_suggestions":[
+///         {"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test"}],"behavior":"allow","destination":"localSettings"}]}"#,
+/// )
+/// .unwrap();
+/// let PermissionUpdate::AddRules(update) = &request.permission_suggestions[0] else { panic!("not addRules") };
+/// assert_eq!(update.behavior, RuleBehavior::Allow);
+/// assert_eq!(update.rules[0].rule_content.as_deref(), Some("npm test"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleUpdate {
     /// The rules.
@@ -130,6 +161,14 @@ pub struct RuleUpdate {
 }
 
 /// The body of `setMode`.
+///
+/// ```
+/// use claude_agent_core::permission::{ModeUpdate, PermissionMode, PermissionUpdate, UpdateDestination};
+///
+/// let update = PermissionUpdate::set_mode(PermissionMode::AcceptEdits, UpdateDestination::Session);
+/// let PermissionUpdate::SetMode(ModeUpdate { mode, destination }) = &update else { unreachable!() };
+/// assert_eq!((mode, destination), (&PermissionMode::AcceptEdits, &UpdateDestination::Session));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModeUpdate {
     /// The new mode.
@@ -139,6 +178,18 @@ pub struct ModeUpdate {
 }
 
 /// The body of `addDirectories` and `removeDirectories`.
+///
+/// ```
+/// use claude_agent_core::permission::{PermissionUpdate, UpdateDestination};
+///
+/// let update: PermissionUpdate = serde_json::from_str(
+///     r#"{"type":"addDirectories","directories":["/tmp/shared-lib"],"destination":"session"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(update, PermissionUpdate::add_directories(vec!["/tmp/shared-lib".into()], UpdateDestination::Session));
+/// let PermissionUpdate::AddDirectories(dirs) = update else { unreachable!() };
+/// assert_eq!(dirs.directories, ["/tmp/shared-lib"]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DirectoryUpdate {
     /// Absolute directory paths.
@@ -148,6 +199,15 @@ pub struct DirectoryUpdate {
 }
 
 /// A permission rule: a tool name and an optional pattern, e.g. `Bash` + `npm test:*`.
+///
+/// ```
+/// use claude_agent_core::permission::PermissionRule;
+///
+/// let whole_tool = PermissionRule::new("WebSearch");
+/// let some_commands = PermissionRule::new("Bash").with_content("npm test:*");
+/// assert_eq!(serde_json::to_string(&whole_tool).unwrap(), r#"{"toolName":"WebSearch"}"#);
+/// assert_eq!(serde_json::to_string(&some_commands).unwrap(), r#"{"toolName":"Bash","ruleContent":"npm test:*"}"#);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionRule {
@@ -175,6 +235,18 @@ impl PermissionRule {
 }
 
 /// What a rule does.
+///
+/// ```
+/// use claude_agent_core::permission::{PermissionRule, PermissionUpdate, RuleBehavior, UpdateDestination};
+///
+/// // Never let this session push.
+/// let no_push = PermissionUpdate::add_rules(
+///     vec![PermissionRule::new("Bash").with_content("git push:*")],
+///     RuleBehavior::Deny,
+///     UpdateDestination::Session,
+/// );
+/// assert!(serde_json::to_string(&no_push).unwrap().contains(r#""behavior":"deny""#));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -188,6 +260,16 @@ pub enum RuleBehavior {
 }
 
 /// Where a permission change is stored.
+///
+/// ```
+/// use claude_agent_core::permission::{PermissionRule, PermissionUpdate, RuleBehavior, UpdateDestination};
+///
+/// // `Session` lasts until the CLI exits; `LocalSettings` is written to `.claude/settings.local.json`.
+/// let for_now = PermissionUpdate::add_rules(vec![PermissionRule::new("WebFetch")], RuleBehavior::Allow, UpdateDestination::Session);
+/// let for_good = PermissionUpdate::add_rules(vec![PermissionRule::new("WebFetch")], RuleBehavior::Allow, UpdateDestination::LocalSettings);
+/// assert!(serde_json::to_string(&for_now).unwrap().ends_with(r#""destination":"session"}"#));
+/// assert!(serde_json::to_string(&for_good).unwrap().ends_with(r#""destination":"localSettings"}"#));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

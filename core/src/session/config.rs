@@ -13,6 +13,19 @@ use crate::mcp::McpServerSpec;
 /// let config = SessionConfig::new(InputMode::SingleTurn);
 /// assert_eq!(config.limits.max_line_bytes, 16 * 1024 * 1024);
 /// ```
+///
+/// Usually built from the options, which also say which requests the host answers:
+///
+/// ```
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::session::InputMode;
+///
+/// let config = Options::new().declare_can_use_tool().session_config(InputMode::Streaming)?;
+/// assert!(config.can_use_tool);
+/// // The CLI may then call back at any time, so stdin stays open after a result until it is idle.
+/// assert!(config.has_bidirectional_needs());
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SessionConfig {
@@ -25,6 +38,12 @@ pub struct SessionConfig {
     pub hooks: Vec<HookMatcherConfig>,
     /// In-process MCP servers the session answers for.
     pub mcp_servers: Vec<McpServerSpec>,
+    /// The `initialize` request carries external MCP servers (`mcpServers`): the session writes
+    /// no user message until the CLI's answer says it read them (`mcp_servers_applied: true`),
+    /// and otherwise fails `initialize` with [`RequestFailure::Unconfirmed`].
+    ///
+    /// [`RequestFailure::Unconfirmed`]: crate::control::RequestFailure::Unconfirmed
+    pub delivers_mcp_servers: bool,
     /// Whether the host answers `can_use_tool` (otherwise the session refuses it).
     pub can_use_tool: bool,
     /// Whether the host answers `elicitation` (otherwise the session declines it).
@@ -48,6 +67,7 @@ impl SessionConfig {
             initialize_fields: None,
             hooks: Vec::new(),
             mcp_servers: Vec::new(),
+            delivers_mcp_servers: false,
             can_use_tool: false,
             elicitation: false,
             user_dialog: false,
@@ -71,6 +91,24 @@ impl SessionConfig {
 }
 
 /// How the host feeds user messages.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::message::UserInput;
+/// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// // `query("…")` with a string prompt: one message, then the input ends by itself.
+/// let mut one = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
+/// one.send_user(now, UserInput::text("Summarise README.md")).unwrap();
+/// assert!(one.send_user(now, UserInput::text("one more")).is_err());
+///
+/// // A `Client` or a prompt stream: messages until `end_input`.
+/// let mut many = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// many.send_user(now, UserInput::text("Pick a number.")).unwrap();
+/// many.send_user(now, UserInput::text("Double it.")).unwrap();
+/// many.end_input(now);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InputMode {
@@ -82,6 +120,16 @@ pub enum InputMode {
 }
 
 /// One hook matcher: an event, an optional matcher pattern, and how many callbacks it has.
+///
+/// ```
+/// use claude_agent_core::hooks::HookEvent;
+/// use claude_agent_core::session::{HookFailurePolicy, HookMatcherConfig};
+///
+/// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write|Edit".into()), 1);
+/// guard.timeout_secs = Some(5.0);
+/// guard.on_failure = Some(HookFailurePolicy::Block); // a failing guard blocks the edit
+/// # let _ = guard;
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct HookMatcherConfig {
@@ -91,7 +139,12 @@ pub struct HookMatcherConfig {
     pub matcher: Option<String>,
     /// Per-callback timeout in seconds (the CLI's default is 60).
     pub timeout_secs: Option<f64>,
-    /// `continue` or `block` when a callback fails.
+    /// What the CLI does when a callback fails (`onFailure`); `None` leaves it to the CLI, which
+    /// continues. With [`HookFailurePolicy::Block`] the session writes no user message until the
+    /// CLI's answer to `initialize` says it honours the setting (`hook_on_failure_supported`),
+    /// and otherwise fails `initialize` with [`RequestFailure::Unconfirmed`].
+    ///
+    /// [`RequestFailure::Unconfirmed`]: crate::control::RequestFailure::Unconfirmed
     pub on_failure: Option<HookFailurePolicy>,
     /// Number of callbacks under this matcher; each gets its own `hook_N` id.
     pub callbacks: usize,
@@ -110,17 +163,42 @@ impl HookMatcherConfig {
     }
 }
 
-/// What the CLI does when a hook callback fails.
+/// What the CLI does when a hook callback fails: the host answered it with an error (the
+/// callback panicked, or its input could not be read), or with an answer the CLI cannot use.
+///
+/// ```
+/// use claude_agent_core::hooks::HookEvent;
+/// use claude_agent_core::session::{HookFailurePolicy, HookMatcherConfig};
+///
+/// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
+/// guard.on_failure = Some(HookFailurePolicy::Block);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HookFailurePolicy {
-    /// Carry on as if the hook had no opinion.
+    /// The CLI reports the failure and the action goes ahead (`"continue"`, the CLI's default).
     Continue,
-    /// Block the guarded action.
+    /// The failure counts as a block: the action the event guards (a tool call, a permission
+    /// request, a prompt) does not happen (`"block"`). The CLI ignores it on `Stop`,
+    /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`.
     Block,
 }
 
 /// Which registered hook a `hook_callback` is for.
+///
+/// ```
+/// use claude_agent_core::control::InboundKind;
+/// use claude_agent_core::hooks::HookEvent;
+///
+/// // With several matchers, `matcher_index` tells which one fired.
+/// fn which(kind: &InboundKind) -> Option<(HookEvent, usize)> {
+///     match kind {
+///         InboundKind::HookCallback(callback) => Some((callback.hook.event.clone(), callback.hook.matcher_index)),
+///         _ => None,
+///     }
+/// }
+/// # let _ = which;
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HookRef {
@@ -133,6 +211,16 @@ pub struct HookRef {
 }
 
 /// Deadlines of the session.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_core::session::{InputMode, SessionConfig, Timeouts};
+///
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.timeouts.control_request = Duration::from_secs(10);
+/// config.timeouts.run_end_ceiling = None; // wait for background tasks as long as they run
+/// assert_eq!(Timeouts::default().initialize, Duration::from_secs(60));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Timeouts {
@@ -157,6 +245,14 @@ impl Default for Timeouts {
 }
 
 /// Bounds on what the session buffers.
+///
+/// ```
+/// use claude_agent_core::session::{InputMode, Limits, SessionConfig};
+///
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.limits.max_line_bytes = 64 * 1024 * 1024; // tools that return very large outputs
+/// assert_eq!(Limits::default().max_pending_requests, 256);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {

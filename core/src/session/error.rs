@@ -1,4 +1,16 @@
 /// Why [`super::Session::send_user`] refused a message.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::message::UserInput;
+/// use claude_agent_core::session::{InputMode, SendError, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
+/// session.send_user(now, UserInput::text("What is 2 + 2?")).unwrap();
+/// // A single-turn session takes one prompt.
+/// assert_eq!(session.send_user(now, UserInput::text("And 3 + 3?")), Err(SendError::InputEnded));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SendError {
@@ -11,6 +23,20 @@ pub enum SendError {
 }
 
 /// Why [`super::Session::request`] refused a control request.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::ControlRequest;
+/// use claude_agent_core::session::{InputMode, RequestError, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.limits.max_pending_requests = 1; // `initialize` is pending already
+/// let mut session = Session::new(config, now);
+/// assert_eq!(session.request(now, ControlRequest::McpStatus), Err(RequestError::TooManyPending(1)));
+/// session.close(now);
+/// assert_eq!(session.request(now, ControlRequest::McpStatus), Err(RequestError::Closed));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RequestError {
@@ -26,6 +52,24 @@ pub enum RequestError {
 }
 
 /// Why [`super::Session::respond`] did not write a reply.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::Reply;
+/// use claude_agent_core::hooks::HookOutput;
+/// use claude_agent_core::session::{Event, InputMode, RespondError, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.can_use_tool = true;
+/// let mut session = Session::new(config, now);
+/// session.handle_stdout(now, br#"{"type":"control_request","request_id":"0f340601-0e16-4764-92e4-fc1465c611a6","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls -la /"},"tool_use_id":"toolu_fake_1_1"}}
+/// "#);
+/// let Some(Event::Inbound(request)) = session.poll_event() else { panic!("no request") };
+/// // A permission prompt needs a permission answer, not a hook output.
+/// let wrong = session.respond(now, request.id, Reply::Hook(HookOutput::default()));
+/// assert!(matches!(wrong, Err(RespondError::WrongKind { .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RespondError {

@@ -5,6 +5,34 @@ use crate::message::Message;
 
 /// Something that happened in the session, for the host to act on. Read with
 /// [`super::Session::poll_event`]; each event is handed out exactly once.
+///
+/// ```
+/// use claude_agent_core::control::Reply;
+/// use claude_agent_core::message::Message;
+/// use claude_agent_core::session::{Event, Session, Termination};
+///
+/// /// What a host does with each event.
+/// fn on_event(session: &mut Session, now: std::time::Instant, event: Event) {
+///     match event {
+///         Event::Message(Message::Assistant(reply)) => println!("{:?}", reply.message.content),
+///         Event::Message(_) => {}
+///         Event::Inbound(request) => {
+///             // Ask the user, run the hook or the tool, … then answer:
+///             let _ = session.respond(now, request.id, Reply::error("this host answers nothing"));
+///         }
+///         Event::Cancelled(id) => println!("the CLI withdrew {id}"),
+///         Event::RequestDone { id, outcome } => println!("{id}: {:?}", outcome.map(|body| body.raw().map(|raw| raw.get().to_owned()))),
+///         Event::LineError(error) => eprintln!("skipped a stdout line: {error}"),
+///         Event::Finished(Termination::Completed) => println!("done"),
+///         Event::Finished(other) => eprintln!("ended: {other:?}"),
+///         _ => {}
+///     }
+/// }
+/// # let now = std::time::Instant::now();
+/// # let mut session = Session::new(claude_agent_core::session::SessionConfig::new(claude_agent_core::session::InputMode::Streaming), now);
+/// # session.handle_stdout(now, b"not json\n");
+/// # while let Some(event) = session.poll_event() { on_event(&mut session, now, event); }
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Event {
@@ -31,6 +59,23 @@ pub enum Event {
 }
 
 /// What the host must do with the CLI's stdin.
+///
+/// ```
+/// use std::io::Write;
+/// use std::time::Instant;
+/// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+///
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), Instant::now());
+/// let mut stdin: Option<Vec<u8>> = Some(Vec::new()); // stands for the child's stdin pipe
+/// while let Some(transmit) = session.poll_transmit() {
+///     match transmit {
+///         Transmit::Write(bytes) => stdin.as_mut().unwrap().write_all(&bytes).unwrap(),
+///         Transmit::CloseStdin => drop(stdin.take()), // the CLI sees end of input
+///         _ => {}
+///     }
+/// }
+/// assert!(stdin.unwrap().ends_with(b"}\n"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Transmit {
@@ -41,6 +86,26 @@ pub enum Transmit {
 }
 
 /// A stdout line the session could not use.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::session::{Event, InputMode, LineError, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// // Something else wrote to the CLI's stdout, and a known message came with a field of the wrong type.
+/// session.handle_stdout(now, b"Debugger attached.\n");
+/// session.handle_stdout(now, br#"{"type":"result","subtype":"success","is_error":"no","session_id":"s"}
+/// "#);
+/// let errors: Vec<LineError> = std::iter::from_fn(|| session.poll_event())
+///     .filter_map(|event| match event {
+///         Event::LineError(error) => Some(error),
+///         _ => None,
+///     })
+///     .collect();
+/// assert!(matches!(&errors[0], LineError::NotJson { snippet, .. } if snippet == "Debugger attached."));
+/// assert!(matches!(&errors[1], LineError::Malformed { kind, .. } if kind == "result/success"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LineError {
@@ -78,6 +143,24 @@ pub enum LineError {
 }
 
 /// How the CLI process ended, as the host observed it.
+///
+/// ```
+/// use claude_agent_core::session::ExitStatusInfo;
+///
+/// // From `std::process::ExitStatus` (on Unix, `ExitStatusExt::signal` gives the signal):
+/// let status = std::process::Command::new("true").status().unwrap();
+/// let info = match status.code() {
+///     Some(code) => ExitStatusInfo::code(code),
+///     None => ExitStatusInfo::signal(9),
+/// };
+/// assert!(info.success());
+///
+/// let killed = ExitStatusInfo::signal(9);
+/// assert_eq!((killed.code, killed.signal), (None, Some(9)));
+/// assert!(!killed.success());
+/// assert_eq!(killed.to_string(), "signal 9");
+/// assert_eq!(ExitStatusInfo::code(1).to_string(), "exit code 1");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ExitStatusInfo {
@@ -121,6 +204,22 @@ impl fmt::Display for ExitStatusInfo {
 }
 
 /// Why pending requests could not be answered.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::RequestFailure;
+/// use claude_agent_core::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// // The CLI crashes before it answers `initialize`.
+/// session.handle_exit(now, ExitStatusInfo::code(1));
+/// let Some(Event::RequestDone { outcome: Err(RequestFailure::Closed(cause)), .. }) = session.poll_event() else {
+///     panic!("initialize did not fail")
+/// };
+/// assert_eq!(cause, CloseCause::Exited(ExitStatusInfo::code(1)));
+/// assert_eq!(cause.to_string(), "the CLI exited (exit code 1)");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CloseCause {
@@ -143,6 +242,21 @@ impl fmt::Display for CloseCause {
 }
 
 /// How the session ended.
+///
+/// ```
+/// use claude_agent_core::session::Termination;
+///
+/// fn report(end: &Termination) -> String {
+///     match end {
+///         Termination::Completed => "done".into(),
+///         Termination::ErrorResult(error) => format!("Claude failed: {}", error.message),
+///         Termination::ProcessFailed(status) => format!("the CLI failed ({status})"),
+///         Termination::ClosedByHost => "stopped".into(),
+///         _ => "ended".into(),
+///     }
+/// }
+/// assert_eq!(report(&Termination::Completed), "done");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Termination {
@@ -158,6 +272,27 @@ pub enum Termination {
 }
 
 /// The last error `result` of a session, carried by [`Termination::ErrorResult`].
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// // How a real CLI ends a run that hit `--max-turns 1`: an error result, then exit status 1.
+/// session.handle_stdout(now, br#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":2,"terminal_reason":"max_turns","errors":["Reached maximum number of turns (1)"],"session_id":"s"}
+/// "#);
+/// session.handle_stdout_eof(now);
+/// session.handle_exit(now, ExitStatusInfo::code(1));
+/// let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+///     Event::Finished(end) => Some(end),
+///     _ => None,
+/// });
+/// let Some(Termination::ErrorResult(error)) = end else { panic!("not an error result") };
+/// assert_eq!(error.subtype, "error_max_turns");
+/// assert_eq!(error.message, "Reached maximum number of turns (1)");
+/// assert_eq!((error.terminal_reason.as_deref(), error.exit), (Some("max_turns"), ExitStatusInfo::code(1)));
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("Claude Code returned an error result: {message}")]
 #[non_exhaustive]

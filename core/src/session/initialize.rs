@@ -1,11 +1,13 @@
 //! The `initialize` request body and the `hook_N` callback-id table: ids are given out event by
 //! event (in order of first declaration), then matcher by matcher, then callback by callback, the
-//! numbering both official SDKs use.
+//! numbering both official SDKs use. And what the answer must confirm before the first user
+//! message is written.
 
 use serde::Serialize;
 
 use super::config::{HookFailurePolicy, SessionConfig};
 use super::HookRef;
+use crate::control::InitializeResponse;
 
 #[derive(Serialize)]
 struct MatcherEntry<'a> {
@@ -16,6 +18,16 @@ struct MatcherEntry<'a> {
     timeout: Option<serde_json::Number>,
     #[serde(rename = "onFailure", skip_serializing_if = "Option::is_none")]
     on_failure: Option<&'static str>,
+}
+
+/// The `hooks` object: events in first-declared order, each matcher's keys in the TypeScript
+/// SDK's order, so that the request is the same bytes it writes.
+struct Events<'a>(Vec<(&'a str, Vec<MatcherEntry<'a>>)>);
+
+impl Serialize for Events<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(event, entries)| (event, entries)))
+    }
 }
 
 /// The `request` object of `initialize`, and the hook each `hook_N` id stands for (index N).
@@ -53,14 +65,9 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     if by_event.is_empty() {
         body.push_str("null");
     } else {
-        let map: serde_json::Map<String, serde_json::Value> = by_event
-            .into_iter()
-            .map(|(event, entries)| {
-                let value = serde_json::to_value(entries).expect("hook matchers always serialize");
-                (event.to_owned(), value)
-            })
-            .collect();
-        body.push_str(&serde_json::to_string(&map).expect("a JSON map always serializes"));
+        let hooks =
+            serde_json::to_string(&Events(by_event)).expect("hook matchers always serialize");
+        body.push_str(&hooks);
     }
     if let Some(fields) = &config.initialize_fields {
         // Splice the other fields of the object in after "hooks".
@@ -77,6 +84,66 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     }
     body.push('}');
     (body, refs)
+}
+
+/// Whether the user messages wait for the answer to `initialize`: the session depends on
+/// something the CLI must confirm there ([`unconfirmed`]).
+pub(crate) fn needs_confirmation(config: &SessionConfig) -> bool {
+    config.delivers_mcp_servers || has_fail_closed_hooks(config)
+}
+
+fn has_fail_closed_hooks(config: &SessionConfig) -> bool {
+    config
+        .hooks
+        .iter()
+        .any(|hook| hook.on_failure == Some(HookFailurePolicy::Block))
+}
+
+/// Why the CLI's answer to `initialize` does not let the session go on, if it does not: a
+/// fail-closed hook the CLI would not fail closed, or MCP servers sent in `initialize` that it did
+/// not read. The checks and their order are the TypeScript SDK's.
+pub(crate) fn unconfirmed(config: &SessionConfig, info: &InitializeResponse) -> Option<String> {
+    if has_fail_closed_hooks(config) {
+        if info.hook_on_failure_supported != Some(true) {
+            return Some(
+                "the Claude Code CLI did not confirm that it honours fail-closed hooks (its answer \
+                 to `initialize` has no `hook_on_failure_supported: true`), so a failing hook \
+                 would not block; no prompt was sent: update Claude Code, or drop `fail_closed` \
+                 from the hook"
+                    .into(),
+            );
+        }
+        if info.hooks_applied == Some(false) {
+            return Some(
+                "the Claude Code CLI did not register the hooks (`hooks_applied: false`), so a \
+                 fail-closed hook would never run; no prompt was sent: start a new session"
+                    .into(),
+            );
+        }
+    }
+    if config.delivers_mcp_servers {
+        match info.mcp_servers_applied {
+            Some(true) => {}
+            Some(false) => {
+                return Some(
+                    "the Claude Code CLI did not load the MCP servers sent in `initialize` \
+                     (`mcp_servers_applied: false`): it reads them only when started with \
+                     `--await-initialize`; no prompt was sent"
+                        .into(),
+                )
+            }
+            None => {
+                return Some(
+                    "the Claude Code CLI cannot read MCP servers from `initialize` (its answer \
+                     has no `mcp_servers_applied`); no prompt was sent: update Claude Code, or \
+                     set `Options::mcp_servers_delivery(Delivery::Argv)`, which puts the \
+                     servers' env and headers on its command line"
+                        .into(),
+                )
+            }
+        }
+    }
+    None
 }
 
 /// Whole seconds are written as integers (`30`, not `30.0`), as the official SDKs do.
@@ -121,13 +188,14 @@ mod tests {
                 .unwrap(),
         );
         let (body, refs) = initialize_body(&config);
-        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
-            v,
-            serde_json::json!({"subtype":"initialize","hooks":{
-                "PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30},{"matcher":null,"hookCallbackIds":["hook_3"]}],
-                "Stop":[{"matcher":null,"hookCallbackIds":["hook_1","hook_2"]}]},
-                "sdkMcpServers":["calc"]})
+            body,
+            concat!(
+                r#"{"subtype":"initialize","hooks":{"#,
+                r#""PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":30},{"matcher":null,"hookCallbackIds":["hook_3"]}],"#,
+                r#""Stop":[{"matcher":null,"hookCallbackIds":["hook_1","hook_2"]}]},"#,
+                r#""sdkMcpServers":["calc"]}"#
+            )
         );
         assert_eq!(refs.len(), 4);
         assert_eq!((refs[2].matcher_index, refs[2].hook_index), (1, 1));

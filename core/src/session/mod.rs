@@ -68,6 +68,59 @@ use run_end::RunEnd;
 const SNIPPET_BYTES: usize = 200;
 
 /// The protocol state machine of one CLI process. See the [module docs](self).
+///
+/// One whole single-turn session, driven by hand (a runtime adapter does the same with a real
+/// process and a clock):
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::message::{Message, UserInput};
+/// use claude_agent_core::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
+/// session.send_user(now, UserInput::text("hello there")).unwrap();
+///
+/// // 1. Write what the session has for the CLI's stdin: `initialize`, then the prompt.
+/// let Some(Transmit::Write(stdin)) = session.poll_transmit() else { panic!("nothing to write") };
+/// let stdin = String::from_utf8(stdin).unwrap();
+/// assert!(stdin.starts_with(r#"{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize""#));
+/// assert!(stdin.trim_end().ends_with(r#""content":"hello there"},"parent_tool_use_id":null,"session_id":""}"#));
+///
+/// // 2. Feed what the CLI prints, in whatever chunks the pipe delivers (a real session, shortened).
+/// let stdout = [
+///     r#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{"commands":[],"pid":3913,"claude_code_version":"2.1.330"}}}"#,
+///     r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","tools":["Bash","Read"],"mcp_servers":[],"model":"claude-opus-5-5","permissionMode":"default","uuid":"b1f5e0c2-5b1e-4a47-9d0f-3c2a1e9f7d10"}"#,
+///     r#"{"type":"assistant","message":{"id":"msg_fake_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"echo: hello there"}],"stop_reason":null},"parent_tool_use_id":null,"session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","uuid":"70565fc4-6cce-40b8-adc7-42a6e28ebda1"}"#,
+///     r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"echo: hello there","total_cost_usd":0.000188,"session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65"}"#,
+/// ]
+/// .join("\n")
+///     + "\n";
+/// for chunk in stdout.as_bytes().chunks(100) {
+///     session.handle_stdout(now, chunk);
+/// }
+///
+/// // 3. Drain the events.
+/// let mut answer = None;
+/// while let Some(event) = session.poll_event() {
+///     match event {
+///         Event::RequestDone { id, outcome } if id == session.initialize_id() => assert!(outcome.is_ok()),
+///         Event::Message(Message::Result(result)) => answer = result.result,
+///         Event::Message(_) => {}
+///         other => panic!("unexpected {other:?}"),
+///     }
+/// }
+/// assert_eq!(answer.as_deref(), Some("echo: hello there"));
+/// assert_eq!(session.server_info().unwrap().claude_code_version.as_deref(), Some("2.1.330"));
+/// assert_eq!((session.pending_requests(), session.pending_inbound()), (0, 0)); // nothing waits
+///
+/// // 4. The turn is over: the session closes stdin, the CLI exits, and the session finishes.
+/// assert_eq!(session.poll_transmit(), Some(Transmit::CloseStdin));
+/// session.handle_stdout_eof(now);
+/// session.handle_exit(now, ExitStatusInfo::code(0));
+/// assert!(matches!(session.poll_event(), Some(Event::Finished(Termination::Completed))));
+/// assert!(session.is_finished());
+/// ```
 #[derive(Debug)]
 pub struct Session {
     config: SessionConfig,
@@ -75,6 +128,9 @@ pub struct Session {
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
     outgoing: Vec<u8>,
+    /// User messages that wait for the answer to `initialize`, when the session depends on
+    /// something the CLI must confirm there; `None` once they may be written.
+    held: Option<Vec<u8>>,
     /// stdin is closed (or closing): nothing more is written.
     stdin_closed: bool,
     /// `Transmit::CloseStdin` has not been handed out yet.
@@ -118,6 +174,7 @@ impl Session {
             framer: LineFramer::new(config.limits.max_line_bytes),
             events: VecDeque::new(),
             outgoing: Vec::with_capacity(4096),
+            held: initialize::needs_confirmation(&config).then(Vec::new),
             stdin_closed: false,
             close_pending: false,
             next_request: 0,
@@ -144,6 +201,15 @@ impl Session {
     }
 
     /// The configuration the session was made with.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let session = Session::new(SessionConfig::new(InputMode::Streaming), Instant::now());
+    /// assert_eq!(session.config().input, InputMode::Streaming);
+    /// assert_eq!(session.config().limits.max_queued_events, 1024);
+    /// ```
     pub fn config(&self) -> &SessionConfig {
         &self.config
     }
@@ -196,6 +262,25 @@ impl Session {
 
     /// Time passed: expire overdue requests and the run-end ceiling. Call when
     /// `now >= poll_timeout()` (calling it early is harmless).
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use claude_agent_core::control::{ControlRequest, RequestFailure};
+    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    ///
+    /// let start = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), start);
+    /// let id = session.request(start, ControlRequest::McpStatus).unwrap();
+    ///
+    /// // The host sleeps until the next deadline (here: nothing ever answers), then reports the time.
+    /// let deadline = session.poll_timeout().unwrap();
+    /// assert_eq!(deadline, start + Duration::from_secs(60));
+    /// session.handle_timeout(deadline);
+    /// let timed_out = std::iter::from_fn(|| session.poll_event()).any(|event| {
+    ///     matches!(event, Event::RequestDone { id: done, outcome: Err(RequestFailure::Timeout(_)) } if done == id)
+    /// });
+    /// assert!(timed_out);
+    /// ```
     pub fn handle_timeout(&mut self, now: Instant) {
         let overdue: Vec<RequestId> = self
             .pending
@@ -220,6 +305,11 @@ impl Session {
 
     /// Queue a user message for the CLI. In [`InputMode::SingleTurn`] the first message also ends
     /// the input.
+    ///
+    /// When the session depends on something the CLI must confirm in its answer to `initialize`
+    /// (a fail-closed hook, MCP servers sent in `initialize`), messages wait for that answer and
+    /// are written only if it confirms; once `initialize` has failed, sending is refused with
+    /// [`SendError::Closed`].
     pub fn send_user(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
         let _ = now;
         if self.finished || self.closed_by_host || self.exit.is_some() {
@@ -228,7 +318,14 @@ impl Session {
         if self.stdin_closed || self.run_end.input_ended() {
             return Err(SendError::InputEnded);
         }
-        self.outgoing.extend_from_slice(&msg.to_json_line());
+        match &mut self.held {
+            // `initialize` is no longer pending, yet the messages were never let through: it failed.
+            Some(_) if !self.pending.contains_key(&self.initialize_id) => {
+                return Err(SendError::Closed)
+            }
+            Some(held) => held.extend_from_slice(&msg.to_json_line()),
+            None => self.outgoing.extend_from_slice(&msg.to_json_line()),
+        }
         self.run_end.user_sent();
         if self.config.input == InputMode::SingleTurn {
             self.run_end.end_input();
@@ -241,6 +338,25 @@ impl Session {
     /// ([`Timeouts::initialize`] for [`ControlRequest::Reinitialize`], which sends the session's
     /// `initialize` request again), or the end of the session. Exactly one `RequestDone` comes for each id: an answer the CLI sends after
     /// a timeout or the end is dropped.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::control::ControlRequest;
+    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let id = session.request(now, ControlRequest::SetModel { model: Some("claude-haiku-9".into()) }).unwrap();
+    /// assert_eq!(session.pending_requests(), 2); // `initialize` and this one
+    ///
+    /// // A real CLI's answer:
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_1","response":{"model":"claude-haiku-9"}}}
+    /// "#);
+    /// let Some(Event::RequestDone { id: done, outcome }) = session.poll_event() else { panic!("no answer") };
+    /// assert_eq!(done, id);
+    /// let body: serde_json::Value = outcome.unwrap().parse().unwrap();
+    /// assert_eq!(body["model"], "claude-haiku-9");
+    /// ```
     pub fn request(
         &mut self,
         now: Instant,
@@ -269,6 +385,29 @@ impl Session {
     /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
     /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Elicitation`] for `Elicitation`,
     /// [`Reply::UserDialog`] for `UserDialog`; [`Reply::Error`] and [`Reply::Raw`] fit any.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::control::{InboundKind, Reply};
+    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_core::session::{Event, InputMode, RespondError, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.can_use_tool = true;
+    /// let mut session = Session::new(config, now);
+    /// session.handle_stdout(now, br#"{"type":"control_request","request_id":"adc7bdd8-dc59-4636-8436-ff54812be869","request":{"subtype":"can_use_tool","tool_name":"mcp__calc__add","display_name":"Add","input":{"a":2,"b":40},"tool_use_id":"toolu_fake_6_0"}}
+    /// "#);
+    /// let Some(Event::Inbound(request)) = session.poll_event() else { panic!("no request") };
+    /// assert!(matches!(request.kind, InboundKind::CanUseTool(_)));
+    /// assert_eq!(session.pending_inbound(), 1);
+    ///
+    /// session.respond(now, request.id, Reply::Permission(PermissionResult::allow())).unwrap();
+    /// assert_eq!(session.pending_inbound(), 0);
+    /// // Each request is answered once.
+    /// let again = session.respond(now, request.id, Reply::Permission(PermissionResult::allow()));
+    /// assert_eq!(again, Err(RespondError::UnknownId));
+    /// ```
     pub fn respond(
         &mut self,
         now: Instant,
@@ -341,6 +480,25 @@ impl Session {
     /// request of the CLI waits for an answer, or at once if nothing was ever sent. The run ends at
     /// a `result` when the CLI cannot call the host back; otherwise once the CLI is idle with no
     /// background task in flight, or when [`Timeouts::run_end_ceiling`] passes.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::message::UserInput;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}
+    /// "#);
+    /// session.send_user(now, UserInput::text("Summarise README.md")).unwrap();
+    /// session.end_input(now); // no more prompts after this one
+    /// assert!(matches!(session.poll_transmit(), Some(Transmit::Write(_))));
+    /// assert_eq!(session.poll_transmit(), None); // stdin stays open while the turn runs
+    ///
+    /// session.handle_stdout(now, br#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"A Rust SDK for Claude Code.","session_id":"s"}
+    /// "#);
+    /// assert_eq!(session.poll_transmit(), Some(Transmit::CloseStdin));
+    /// ```
     pub fn end_input(&mut self, now: Instant) {
         let _ = now;
         self.run_end.end_input();
@@ -350,6 +508,26 @@ impl Session {
     /// Stop now: close stdin at once, fail every pending request with
     /// [`CloseCause::ClosedByHost`] and withdraw every inbound request. The host should then
     /// shut the process down and still report its exit.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::control::{ControlRequest, RequestFailure};
+    /// use claude_agent_core::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _ = session.poll_transmit(); // `initialize`, written
+    /// session.close(now);
+    /// assert_eq!(session.poll_transmit(), Some(Transmit::CloseStdin));
+    /// let failed = session.poll_event();
+    /// assert!(matches!(failed, Some(Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::ClosedByHost)), .. })));
+    /// assert!(session.request(now, ControlRequest::Interrupt).is_err());
+    ///
+    /// // The host still reports how the process ended.
+    /// session.handle_stdout_eof(now);
+    /// session.handle_exit(now, ExitStatusInfo::signal(15));
+    /// assert!(matches!(session.poll_event(), Some(Event::Finished(Termination::ClosedByHost))));
+    /// ```
     pub fn close(&mut self, now: Instant) {
         let _ = now;
         if self.closed_by_host {
@@ -388,6 +566,21 @@ impl Session {
     }
 
     /// When [`Session::handle_timeout`] must be called next, if ever.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// // The `initialize` request is pending: its deadline is the next one.
+    /// let next = session.poll_timeout();
+    /// assert_eq!(next, Some(now + session.config().timeouts.initialize));
+    ///
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}
+    /// "#);
+    /// assert_eq!(session.poll_timeout(), None); // nothing to wait for: sleep until there is input
+    /// ```
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
         let request = self.pending.values().map(|p| p.deadline).min();
@@ -399,17 +592,62 @@ impl Session {
 
     /// Whether the host should read more stdout. False while the event queue is full
     /// ([`Limits::max_queued_events`]) — drain events first — and after stdout ended.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.limits.max_queued_events = 2;
+    /// let mut session = Session::new(config, now);
+    /// let status = br#"{"type":"system","subtype":"status","status":"requesting","session_id":"s"}
+    /// "#;
+    /// session.handle_stdout(now, status);
+    /// session.handle_stdout(now, status);
+    /// assert!(!session.wants_read()); // two events wait: stop reading the pipe for now
+    /// while session.poll_event().is_some() {}
+    /// assert!(session.wants_read());
+    /// ```
     #[must_use]
     pub fn wants_read(&self) -> bool {
         !self.stdout_ended && self.events.len() < self.config.limits.max_queued_events
     }
 
     /// The id of the `initialize` request sent at construction.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"error","request_id":"req_0","error":"Invalid hook configuration"}}
+    /// "#);
+    /// let Some(Event::RequestDone { id, outcome }) = session.poll_event() else { panic!("no answer") };
+    /// if id == session.initialize_id() {
+    ///     // The CLI refused `initialize`: the session cannot go on.
+    ///     assert!(outcome.is_err());
+    /// }
+    /// ```
     pub fn initialize_id(&self) -> RequestId {
         self.initialize_id
     }
 
     /// The CLI's answer to `initialize`, once it came.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// assert!(session.server_info().is_none());
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{"models":[{"value":"default","resolvedModel":"claude-opus-5-5","displayName":"Default (recommended)"}],"pid":3913,"claude_code_version":"2.1.330"}}}
+    /// "#);
+    /// let info = session.server_info().unwrap();
+    /// assert_eq!((info.pid, info.models[0].value.as_str()), (Some(3913), "default"));
+    /// ```
     pub fn server_info(&self) -> Option<&InitializeResponse> {
         self.server_info.as_ref()
     }
@@ -453,6 +691,20 @@ impl Session {
     }
 
     /// Bytes held for an unfinished stdout line.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _ = session.poll_transmit(); // `initialize`, written
+    /// session.handle_stdout(now, br#"{"type":"system","subtype":"status","#); // half a line so far
+    /// assert_eq!(session.buffered_bytes(), 36);
+    /// session.handle_stdout(now, br#""status":null,"session_id":"s"}
+    /// "#);
+    /// assert_eq!(session.buffered_bytes(), 0);
+    /// ```
     pub fn buffered_bytes(&self) -> usize {
         self.framer.buffered() + self.outgoing.len()
     }
@@ -583,12 +835,11 @@ impl Session {
                 code: payload.error_code,
             })
         };
-        if id == self.initialize_id {
-            if let Ok(body) = &outcome {
-                // A body we cannot read is still a success; the raw body is in the event.
-                self.server_info = Some(body.parse().unwrap_or_default());
-            }
-        }
+        let outcome = if id == self.initialize_id {
+            self.initialized(outcome)
+        } else {
+            outcome
+        };
         self.push_event(Event::RequestDone { id, outcome });
         for pending in payload
             .pending_permission_requests
@@ -598,6 +849,35 @@ impl Session {
         {
             self.handle_inbound_request(now, pending.get());
         }
+    }
+
+    /// The answer to `initialize` came: keep what the CLI said, check what it must confirm, and
+    /// let the held user messages through, or drop them.
+    fn initialized(
+        &mut self,
+        outcome: Result<ResponseBody, RequestFailure>,
+    ) -> Result<ResponseBody, RequestFailure> {
+        let outcome = outcome.and_then(|body| {
+            // A body we cannot read is still a success; the raw body is in the event.
+            let info: InitializeResponse = body.parse().unwrap_or_default();
+            let unconfirmed = initialize::unconfirmed(&self.config, &info);
+            self.server_info = Some(info);
+            match unconfirmed {
+                Some(message) => Err(RequestFailure::Unconfirmed(message)),
+                None => Ok(body),
+            }
+        });
+        match (&outcome, &mut self.held) {
+            (Ok(_), held @ Some(_)) => {
+                let messages = held.take().unwrap_or_default();
+                if !self.stdin_closed {
+                    self.outgoing.extend_from_slice(&messages);
+                }
+            }
+            (Err(_), Some(held)) => held.clear(),
+            (_, None) => {}
+        }
+        outcome
     }
 
     fn handle_cancel(&mut self, text: &str) {

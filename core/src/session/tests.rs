@@ -854,3 +854,129 @@ fn ten_thousand_turns_leave_every_table_bounded() {
     assert!(s.inbound.remembered_cancels() <= 1024);
     assert!(s.events.is_empty());
 }
+
+/// A session with a fail-closed hook on Bash.
+fn fail_closed_hook() -> SessionConfig {
+    let mut config = SessionConfig::new(InputMode::SingleTurn);
+    let mut guard = HookMatcherConfig::new(crate::hooks::HookEvent::PreToolUse, None, 1);
+    guard.on_failure = Some(HookFailurePolicy::Block);
+    config.hooks.push(guard);
+    config
+}
+
+#[test]
+fn a_fail_closed_hook_holds_the_prompt_until_the_cli_confirms_it() {
+    let (mut s, now) = started(fail_closed_hook());
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    assert_eq!(s.poll_transmit(), None, "the prompt waits for the answer");
+    feed(
+        &mut s,
+        now,
+        &success(
+            "req_0",
+            r#"{"hooks_applied":true,"hook_on_failure_supported":true}"#,
+        ),
+    );
+    assert!(matches!(
+        &events(&mut s)[..],
+        [Event::RequestDone { outcome: Ok(_), .. }]
+    ));
+    let written = lines(s.poll_transmit());
+    assert_eq!(written.len(), 1);
+    assert_eq!(written[0]["type"], "user");
+}
+
+#[test]
+fn a_cli_that_does_not_confirm_a_fail_closed_hook_gets_no_prompt() {
+    let answers = [
+        (r#"{"hooks_applied":true}"#, "hook_on_failure_supported"),
+        (
+            r#"{"hooks_applied":false,"hook_on_failure_supported":true}"#,
+            "hooks_applied: false",
+        ),
+    ];
+    for (answer, named) in answers {
+        let (mut s, now) = started(fail_closed_hook());
+        s.send_user(now, UserInput::text("hi")).unwrap();
+        feed(&mut s, now, &success("req_0", answer));
+        match &events(&mut s)[..] {
+            [Event::RequestDone {
+                id,
+                outcome: Err(RequestFailure::Unconfirmed(message)),
+            }] => {
+                assert_eq!(*id, s.initialize_id());
+                assert!(message.contains(named), "{message}");
+            }
+            other => panic!("{answer}: {other:?}"),
+        }
+        assert_eq!(
+            s.poll_transmit(),
+            None,
+            "{answer}: the prompt is never written"
+        );
+        assert!(s.server_info().is_some());
+        let mut streaming = fail_closed_hook();
+        streaming.input = InputMode::Streaming;
+        let (mut later, now) = started(streaming);
+        feed(&mut later, now, &success("req_0", answer));
+        assert_eq!(
+            later.send_user(now, UserInput::text("again")),
+            Err(SendError::Closed)
+        );
+        assert_eq!(later.poll_transmit(), None);
+    }
+}
+
+#[test]
+fn mcp_servers_sent_in_initialize_must_be_confirmed_before_the_prompt() {
+    let config = || {
+        let mut config = SessionConfig::new(InputMode::Streaming);
+        config.delivers_mcp_servers = true;
+        config
+    };
+    for (answer, confirmed) in [
+        (r#"{"mcp_servers_applied":true}"#, true),
+        (r#"{"mcp_servers_applied":false}"#, false),
+        (r#"{"claude_code_version":"2.1.200"}"#, false),
+    ] {
+        let (mut s, now) = started(config());
+        s.send_user(now, UserInput::text("one")).unwrap();
+        s.send_user(now, UserInput::text("two")).unwrap();
+        assert_eq!(s.poll_transmit(), None);
+        feed(&mut s, now, &success("req_0", answer));
+        let ok = matches!(
+            &events(&mut s)[..],
+            [Event::RequestDone { outcome: Ok(_), .. }]
+        );
+        assert_eq!(ok, confirmed, "{answer}");
+        if confirmed {
+            let written = lines(s.poll_transmit());
+            let texts: Vec<_> = written.iter().map(|l| &l["message"]["content"]).collect();
+            assert_eq!(texts, ["one", "two"]);
+            s.send_user(now, UserInput::text("three")).unwrap();
+            assert_eq!(lines(s.poll_transmit()).len(), 1);
+        } else {
+            assert_eq!(s.poll_transmit(), None, "{answer}");
+        }
+    }
+}
+
+#[test]
+fn a_failed_initialize_releases_no_held_prompt() {
+    let (mut s, now) = started(fail_closed_hook());
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    let deadline = s.poll_timeout().expect("initialize has a deadline");
+    s.handle_timeout(deadline);
+    assert!(matches!(
+        &events(&mut s)[..],
+        [Event::RequestDone {
+            outcome: Err(RequestFailure::Timeout(_)),
+            ..
+        }]
+    ));
+    assert_eq!(s.poll_transmit(), None);
+    // Without a setting to confirm, the prompt follows `initialize` at once.
+    let (mut plain, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    plain.send_user(now, UserInput::text("hi")).unwrap();
+    assert_eq!(lines(plain.poll_transmit())[0]["type"], "user");
+}

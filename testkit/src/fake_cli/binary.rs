@@ -9,6 +9,16 @@ use std::sync::OnceLock;
 pub const FAKE_CLAUDE_BIN_ENV: &str = "FAKE_CLAUDE_BIN";
 
 /// Why the `fake-claude` executable is not available.
+///
+/// ```no_run
+/// use claude_agent_testkit::fake_cli::{fake_claude_binary, FakeBinaryError};
+///
+/// match fake_claude_binary() {
+///     Ok(path) => println!("fake CLI at {}", path.display()),
+///     Err(FakeBinaryError::EnvPathMissing(path)) => panic!("FAKE_CLAUDE_BIN points at {path}, which does not exist"),
+///     Err(error) => panic!("{error}"),
+/// }
+/// ```
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum FakeBinaryError {

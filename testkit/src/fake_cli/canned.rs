@@ -1,5 +1,22 @@
 //! Canned CLI output shaped like the real CLI 2.1.330's (taken from a recording of a one-turn session,
 //! trimmed): the initialize response, `system/init`, an assistant text message and a success result.
+//!
+//! The [`Script`](super::Script) builders print these (`emit_system_init`, `emit_assistant_text`,
+//! `emit_result`); a test can also print one it changed, or feed one to a parser:
+//!
+//! ```
+//! use claude_agent_core::message::Message;
+//! use claude_agent_testkit::fake_cli::{canned, Script};
+//!
+//! let mut reply = canned::assistant_text("Looking into it.", 3);
+//! reply["parent_tool_use_id"] = "toolu_01".into(); // as a subagent's message
+//! let script = Script::new().answer_initialize().expect_user().emit_json(&reply).emit_result("done");
+//! # let _ = script;
+//!
+//! let Message::Assistant(message) = Message::parse(&reply.to_string()).unwrap() else { panic!("not an assistant message") };
+//! assert_eq!(message.parent_tool_use_id.as_deref(), Some("toolu_01"));
+//! assert_eq!(message.session_id(), canned::SESSION_ID);
+//! ```
 
 use serde_json::{json, Value};
 
@@ -23,11 +40,35 @@ pub(crate) fn uuid(n: u64) -> String {
 }
 
 /// The body of the CLI's `initialize` success response (commands, agents, models, account, …).
+///
+/// ```
+/// use claude_agent_core::control::InitializeResponse;
+/// use claude_agent_testkit::fake_cli::{canned, Script};
+///
+/// // The canned answer with one change: a CLI that reports no models.
+/// let mut response = canned::initialize_response();
+/// response["models"] = serde_json::json!([]);
+/// let script = Script::new().answer_initialize_with(response.clone());
+/// # let _ = script;
+/// let info: InitializeResponse = serde_json::from_value(response).unwrap();
+/// assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
+/// assert!(info.models.is_empty());
+/// ```
 pub fn initialize_response() -> Value {
     template(include_str!("canned/initialize_response.json"))
 }
 
 /// A `system/init` message (the CLI prints one at the start of each turn).
+///
+/// ```
+/// use claude_agent_core::message::{Message, SystemMessage};
+/// use claude_agent_testkit::fake_cli::canned;
+///
+/// let init = canned::system_init(1);
+/// let Message::System(SystemMessage::Init(init)) = Message::parse(&init.to_string()).unwrap() else { panic!("not init") };
+/// assert_eq!(init.model(), Some(canned::MODEL));
+/// assert!(init.tools.contains("Bash"));
+/// ```
 pub fn system_init(uuid_n: u64) -> Value {
     let mut msg = template(include_str!("canned/system_init.json"));
     msg["session_id"] = json!(SESSION_ID);
@@ -36,6 +77,14 @@ pub fn system_init(uuid_n: u64) -> Value {
 }
 
 /// An `assistant` message with one text block.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::canned;
+///
+/// let reply = canned::assistant_text("echo: hello there", 2);
+/// assert_eq!(reply["message"]["content"][0]["text"], "echo: hello there");
+/// assert_eq!(reply["uuid"], "00000000-0000-4000-8000-000000000002");
+/// ```
 pub fn assistant_text(text: &str, uuid_n: u64) -> Value {
     let mut msg = template(include_str!("canned/assistant.json"));
     msg["message"]["id"] = json!(format!("msg_fake_{uuid_n}"));
@@ -76,6 +125,15 @@ pub(crate) fn tool_result(tool_use_id: &str, text: &str, is_error: bool, uuid_n:
 }
 
 /// A `result` message of subtype `success` with this final text.
+///
+/// ```
+/// use claude_agent_core::message::Message;
+/// use claude_agent_testkit::fake_cli::canned;
+///
+/// let line = canned::result_success("4", 4).to_string();
+/// let Message::Result(result) = Message::parse(&line).unwrap() else { panic!("not a result") };
+/// assert_eq!((result.result.as_deref(), result.is_error), (Some("4"), false));
+/// ```
 pub fn result_success(text: &str, uuid_n: u64) -> Value {
     let mut msg = template(include_str!("canned/result.json"));
     msg["result"] = json!(text);

@@ -174,6 +174,19 @@ impl FakeCli {
     }
 
     /// The sleep handed out by [`poll_sleep`](Self::poll_sleep) is over.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// let mut cli = FakeCli::new(Script::new().sleep(Duration::from_secs(2)).emit_result("after the pause"));
+    /// if let Some(pause) = cli.poll_sleep() {
+    ///     // A driver with a clock sleeps `pause` here (reading stdin meanwhile), then:
+    ///     assert_eq!(pause, Duration::from_secs(2));
+    ///     cli.handle_wake();
+    /// }
+    /// assert!(cli.poll_stdout().is_some());
+    /// ```
     pub fn handle_wake(&mut self) {
         if self.sleeping {
             self.sleeping = false;
@@ -201,6 +214,14 @@ impl FakeCli {
     }
 
     /// The next chunk for stderr.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// let mut cli = FakeCli::new(Script::new().stderr("[DEBUG] loading settings\n").exit(1));
+    /// assert_eq!(cli.poll_stderr().as_deref(), Some(&b"[DEBUG] loading settings\n"[..]));
+    /// assert_eq!(cli.poll_exit(), Some(1)); // once stderr is drained
+    /// ```
     #[must_use]
     pub fn poll_stderr(&mut self) -> Option<Vec<u8>> {
         self.stderr.pop_front()
@@ -224,6 +245,17 @@ impl FakeCli {
     }
 
     /// Every JSON line the SDK wrote so far, in order.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// let mut cli = FakeCli::new(Script::single_turn("hi"));
+    /// cli.handle_stdin(b"{\"type\":\"control_request\",\"request_id\":\"req_0\",\"request\":{\"subtype\":\"initialize\",\"hooks\":null}}\n");
+    /// cli.handle_stdin(b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hello\"},\"parent_tool_use_id\":null,\"session_id\":\"\"}\n");
+    /// let received = cli.received();
+    /// assert_eq!(received[0]["request"]["subtype"], "initialize");
+    /// assert_eq!(received[1]["message"]["content"], "hello");
+    /// ```
     pub fn received(&self) -> &[Value] {
         &self.received
     }
@@ -480,7 +512,7 @@ impl FakeCli {
                 let Some(line) = self.take_from_inbox(&matcher) else {
                     return Progress::Wait;
                 };
-                let body = response.unwrap_or_else(canned::initialize_response);
+                let body = response.unwrap_or_else(|| canned_initialize_answer(&line));
                 let reply = Answer::success(body).to_line(&request_id_of(&line), "initialize");
                 self.push_json(&reply);
             }
@@ -672,6 +704,21 @@ fn count_waiting(steps: &[Step], subtype: &str) -> usize {
             _ => 0,
         })
         .sum()
+}
+
+/// The canned answer to `initialize`, with what the real CLI adds for the request: it says it
+/// read the MCP servers and plugins sent in it.
+fn canned_initialize_answer(request: &Value) -> Value {
+    let mut body = canned::initialize_response();
+    for (field, applied) in [
+        ("mcpServers", "mcp_servers_applied"),
+        ("plugins", "plugins_applied"),
+    ] {
+        if request.pointer(&format!("/request/{field}")).is_some() {
+            body[applied] = Value::Bool(true);
+        }
+    }
+    body
 }
 
 /// The `request_id` of a control request line as a string (numbers are stringified).

@@ -50,12 +50,37 @@ pub struct Script {
 }
 
 /// One thing the fake CLI does.
+///
+/// The builder methods of [`Script`] add steps; a script file for the `fake-claude` binary
+/// lists them in their JSON form:
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Script, Step};
+///
+/// let script: Script = serde_json::from_str(r#"{"steps": [
+///     {"step": "answer_initialize"},
+///     {"step": "expect", "matcher": {"kind": "user"}},
+///     {"step": "stderr", "text": "[DEBUG] thinking\n"},
+///     {"step": "sleep", "ms": 100},
+///     {"step": "emit", "line": "{\"type\":\"keep_alive\"}"},
+///     {"step": "exit", "code": 0}
+/// ]}"#).unwrap();
+/// assert!(matches!(script.steps[3], Step::Sleep { ms: 100 }));
+/// assert_eq!(script, Script::new()
+///     .answer_initialize()
+///     .expect_user()
+///     .stderr("[DEBUG] thinking\n")
+///     .sleep(std::time::Duration::from_millis(100))
+///     .emit(r#"{"type":"keep_alive"}"#)
+///     .exit(0));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Step {
     /// Waits for the SDK's `initialize` request and answers it with success and `response`
-    /// (the canned [`canned::initialize_response`] when `None`).
+    /// (when `None`, the canned [`canned::initialize_response`], plus `mcp_servers_applied` and
+    /// `plugins_applied` when the request carried MCP servers or plugins, as the real CLI says).
     AnswerInitialize {
         /// The response body; `None` for the canned one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -335,6 +360,17 @@ impl ToolUse {
 }
 
 /// Which SDK line a [`Step::Expect`] waits for.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Matcher, Script, Step};
+///
+/// let wait_for_interrupt = Step::Expect { matcher: Matcher::ControlRequest { subtype: "interrupt".into() }, bind: None };
+/// assert_eq!(Script::new().step(wait_for_interrupt), Script::new().expect_request("interrupt"));
+///
+/// // In a script file:
+/// let matcher: Matcher = serde_json::from_str(r#"{"kind": "control_response", "request_id": "p1"}"#).unwrap();
+/// assert_eq!(matcher, Matcher::ControlResponse { request_id: "p1".into() });
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -363,6 +399,16 @@ pub enum Matcher {
 
 impl Matcher {
     /// Whether `line` (an SDK line parsed as JSON) matches.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Matcher;
+    /// use serde_json::json;
+    ///
+    /// let line = json!({"type": "control_request", "request_id": "req_1", "request": {"subtype": "interrupt"}});
+    /// assert!(Matcher::ControlRequest { subtype: "interrupt".into() }.matches(&line));
+    /// assert!(Matcher::Type { kind: "control_request".into() }.matches(&line));
+    /// assert!(!Matcher::User.matches(&line));
+    /// ```
     pub fn matches(&self, line: &Value) -> bool {
         let kind = line.get("type").and_then(Value::as_str);
         match self {
@@ -384,6 +430,18 @@ impl Matcher {
 }
 
 /// An answer to a control request.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Answer, Script};
+/// use serde_json::json;
+///
+/// let script = Script::single_turn("ok")
+///     .auto_answer("mcp_status", Answer::success(json!({"mcpServers": [{"name": "github", "status": "failed"}]})))
+///     .auto_answer("stop_task", Answer::ack())
+///     .auto_answer("rewind_files", Answer::error("File checkpointing is not enabled"))
+///     .auto_answer_others(Answer::Unsupported);
+/// # let _ = script;
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -409,6 +467,17 @@ pub enum Answer {
 
 impl Answer {
     /// Success with this body.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Answer;
+    /// use serde_json::json;
+    ///
+    /// let answer = Answer::success(json!({"still_queued": []}));
+    /// assert_eq!(
+    ///     answer.to_line("req_3", "interrupt"),
+    ///     json!({"type": "control_response", "response": {"subtype": "success", "request_id": "req_3", "response": {"still_queued": []}}})
+    /// );
+    /// ```
     pub fn success(response: Value) -> Self {
         Answer::Success {
             response: Some(response),
@@ -416,11 +485,29 @@ impl Answer {
     }
 
     /// Success with no `response` key (a plain ack).
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Answer;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     Answer::ack().to_line("req_2", "set_model"),
+    ///     json!({"type": "control_response", "response": {"subtype": "success", "request_id": "req_2"}})
+    /// );
+    /// ```
     pub fn ack() -> Self {
         Answer::Success { response: None }
     }
 
     /// An error with this message.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Answer;
+    ///
+    /// let line = Answer::error("Model claude-opus-9 is not available").to_line("req_2", "set_model");
+    /// assert_eq!(line["response"]["subtype"], "error");
+    /// assert_eq!(line["response"]["error"], "Model claude-opus-9 is not available");
+    /// ```
     pub fn error(message: impl Into<String>) -> Self {
         Answer::Error {
             message: message.into(),
@@ -429,6 +516,17 @@ impl Answer {
     }
 
     /// The `control_response` line answering `request_id`, a request of this `subtype`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::Answer;
+    ///
+    /// // What the real CLI 2.1.330 printed for a subtype it does not know:
+    /// let line = Answer::Unsupported.to_line("r_bogus_subtype", "bogus_subtype");
+    /// assert_eq!(
+    ///     line.to_string(),
+    ///     r#"{"response":{"error":"Unsupported control request subtype: bogus_subtype","error_code":"unsupported_request","request_id":"r_bogus_subtype","subtype":"error"},"type":"control_response"}"#
+    /// );
+    /// ```
     pub fn to_line(&self, request_id: &str, subtype: &str) -> Value {
         match self {
             Answer::Unsupported => json!({"type": "control_response", "response": {
@@ -462,6 +560,23 @@ impl Script {
 
     /// A one-turn session like a recorded "hello": answer initialize, wait for a user message, print
     /// `system/init`, an assistant text and a success result with `reply`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::message::Message;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    ///
+    /// let fake = FakeTransport::new(Script::single_turn("4"));
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "What is 2 + 2?", options).collect());
+    /// let Some(Ok(Message::Result(result))) = items.last() else { panic!("no result: {items:?}") };
+    /// assert_eq!(result.result.as_deref(), Some("4"));
+    /// ```
     pub fn single_turn(reply: &str) -> Self {
         Self::new()
             .answer_initialize()
@@ -472,6 +587,15 @@ impl Script {
     }
 
     /// Adds a step.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{Script, Step};
+    ///
+    /// // Every builder method adds one of these; `step` adds any, e.g. one read from a file.
+    /// let step: Step = serde_json::from_str(r#"{"step": "stderr", "text": "warning: low disk space\n"}"#).unwrap();
+    /// let script = Script::new().answer_initialize().step(step);
+    /// assert_eq!(script, Script::new().answer_initialize().stderr("warning: low disk space\n"));
+    /// ```
     #[must_use]
     pub fn step(mut self, step: Step) -> Self {
         self.steps.push(step);
@@ -491,6 +615,26 @@ impl Script {
     }
 
     /// Answers the SDK's `initialize` with this response body.
+    ///
+    /// ```
+    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use serde_json::json;
+    ///
+    /// // A CLI that offers one model, for an app that builds its model menu from `server_info`.
+    /// let script = Script::new().answer_initialize_with(json!({
+    ///     "models": [{"value": "haiku", "resolvedModel": "claude-haiku-4-5", "displayName": "Haiku"}],
+    ///     "claude_code_version": "2.1.330"
+    /// }));
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(script));
+    /// let client = runtime.block_on(Client::connect_with(runtime.clone(), options)).unwrap();
+    /// assert_eq!(client.server_info().unwrap().models[0].display_name, "Haiku");
+    /// runtime.block_on(client.close());
+    /// ```
     #[must_use]
     pub fn answer_initialize_with(self, response: Value) -> Self {
         self.step(Step::AnswerInitialize {
@@ -499,12 +643,58 @@ impl Script {
     }
 
     /// Writes a raw line (a `\n` is added).
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::message::Message;
+    ///
+    /// // A message type newer than the SDK: the app gets it as `Message::Unknown`.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit(r#"{"type":"transcript_mirror","entries":[],"session_id":"s"}"#)
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(matches!(items[0], Ok(Message::Unknown(_))));
+    /// ```
     #[must_use]
     pub fn emit(self, line: impl Into<String>) -> Self {
         self.step(Step::Emit { line: line.into() })
     }
 
     /// Writes a JSON value as one line.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_json(&json!({"type": "system", "subtype": "notification", "key": "update",
+    ///         "text": "Claude Code 2.1.331 is available", "priority": "low", "session_id": "s"}))
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// let Ok(Message::System(SystemMessage::Notification(note))) = &items[0] else { panic!("{items:?}") };
+    /// assert_eq!(note.text, "Claude Code 2.1.331 is available");
+    /// ```
     #[must_use]
     pub fn emit_json(self, value: &Value) -> Self {
         self.emit(value.to_string())
@@ -611,24 +801,107 @@ impl Script {
     }
 
     /// Writes a line that is not JSON.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::client::Error;
+    /// use claude_agent_core::message::Message;
+    /// use claude_agent_core::session::LineError;
+    ///
+    /// // A stray line on stdout is reported, and the session goes on.
+    /// let script = Script::new().answer_initialize().expect_user().emit_garbage().emit_result("still here");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(matches!(items[0], Err(Error::Protocol(LineError::NotJson { .. }))));
+    /// assert!(matches!(items[1], Ok(Message::Result(_))));
+    /// ```
     #[must_use]
     pub fn emit_garbage(self) -> Self {
         self.emit("this is not json {")
     }
 
     /// Writes `line` prefixed with terminal escape codes (as a CLI run under a TTY-ish wrapper may).
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::client::Error;
+    /// use claude_agent_core::session::LineError;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .emit_ansi_prefixed(r#"{"type":"keep_alive"}"#)
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(matches!(items[0], Err(Error::Protocol(LineError::NotJson { .. }))));
+    /// ```
     #[must_use]
     pub fn emit_ansi_prefixed(self, line: &str) -> Self {
         self.emit(format!("\u{1b}[2K\u{1b}[1G{line}"))
     }
 
     /// Writes one valid JSON line of exactly `bytes` bytes.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::client::Error;
+    /// use claude_agent_core::session::LineError;
+    ///
+    /// // One line over the app's limit is skipped and reported; the rest of the session is intact.
+    /// let script = Script::new().answer_initialize().expect_user().emit_long_line(2 * 1024 * 1024).emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone()).max_buffer_size(1024 * 1024);
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(matches!(items[0], Err(Error::Protocol(LineError::TooLong { .. }))));
+    /// assert!(items[1].is_ok());
+    /// ```
     #[must_use]
     pub fn emit_long_line(self, bytes: usize) -> Self {
         self.step(Step::LongLine { bytes })
     }
 
     /// Writes `line` `count` times.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// // Many messages at once: the app sees every one of them.
+    /// let status = r#"{"type":"system","subtype":"status","status":"requesting","session_id":"s"}"#;
+    /// let script = Script::new().answer_initialize().expect_user().flood(status, 5_000).emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// let statuses = items.iter().filter(|item| matches!(item, Ok(Message::System(SystemMessage::Status(_))))).count();
+    /// assert_eq!(statuses, 5_000);
+    /// ```
     #[must_use]
     pub fn flood(self, line: impl Into<String>, count: usize) -> Self {
         self.step(Step::Flood {
@@ -638,6 +911,25 @@ impl Script {
     }
 
     /// Writes text to stderr.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let script = Script::new().answer_initialize().expect_user().stderr("[DEBUG] loading settings\n").emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let lines = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = lines.clone();
+    /// let options = Options::new().transport(fake.clone()).stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert_eq!(*lines.lock().unwrap(), ["[DEBUG] loading settings"]);
+    /// ```
     #[must_use]
     pub fn stderr(self, text: impl Into<String>) -> Self {
         self.step(Step::Stderr { text: text.into() })
@@ -652,7 +944,21 @@ impl Script {
         })
     }
 
-    /// Waits for a control request of this subtype, without answering it.
+    /// Waits for a control request of this subtype, without answering it: an app awaiting the
+    /// answer waits until its control timeout. To answer it, use [`Script::expect_request_as`]
+    /// and then [`Script::respond`].
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// // The fake goes on only once the app has sent `interrupt` (it does not answer it).
+    /// let mut cli = FakeCli::new(Script::new().expect_request("interrupt").emit_result("stopped"));
+    /// assert!(cli.poll_stdout().is_none());
+    /// cli.handle_stdin(b"{\"type\":\"control_request\",\"request_id\":\"req_1\",\"request\":{\"subtype\":\"interrupt\"}}\n");
+    /// let printed = String::from_utf8(cli.poll_stdout().unwrap()).unwrap();
+    /// assert!(printed.contains(r#""type":"result""#));
+    /// assert_eq!(cli.received()[0]["request"]["subtype"], "interrupt");
+    /// ```
     #[must_use]
     pub fn expect_request(self, subtype: &str) -> Self {
         self.step(Step::Expect {
@@ -665,6 +971,27 @@ impl Script {
 
     /// Waits for a control request of this subtype and keeps its id under `name` for
     /// [`Script::respond`].
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::{Answer, Script};
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// // Refuse the app's `set_model`, as a CLI would for a model the account cannot use.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_request_as("set_model", "switch")
+    ///     .respond("switch", Answer::error("Model claude-opus-9 is not available"));
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(script));
+    /// let refused = runtime.block_on(async {
+    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     client.set_model(Some("claude-opus-9")).await
+    /// });
+    /// assert!(matches!(refused, Err(Error::ControlRefused { message, .. }) if message.contains("not available")));
+    /// ```
     #[must_use]
     pub fn expect_request_as(self, subtype: &str, name: &str) -> Self {
         self.step(Step::Expect {
@@ -676,6 +1003,34 @@ impl Script {
     }
 
     /// Waits for the SDK's answer to the fake CLI's request `request_id`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::permission::PermissionResult;
+    /// use serde_json::json;
+    ///
+    /// // The CLI asks permission itself and waits for the app's answer before it goes on.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .send_request("p1", json!({"subtype": "can_use_tool", "tool_name": "Bash",
+    ///         "input": {"command": "rm -rf build"}, "tool_use_id": "toolu_1"}))
+    ///     .expect_response("p1")
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let options = Options::new()
+    ///     .transport(fake.clone())
+    ///     .can_use_tool(|_request, _ctx| async { PermissionResult::deny("no deleting") });
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "clean up", options).collect());
+    /// let (id, answer) = &fake.answers()[0];
+    /// assert_eq!((id.as_str(), answer.as_ref().unwrap()["behavior"].as_str()), ("p1", Some("deny")));
+    /// ```
     #[must_use]
     pub fn expect_response(self, request_id: &str) -> Self {
         self.step(Step::Expect {
@@ -687,6 +1042,26 @@ impl Script {
     }
 
     /// Waits for any line of this `type`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::client::Prompt;
+    /// use claude_agent_core::message::UserInput;
+    ///
+    /// // Wait for whatever `user` line comes, whatever its content (here a prompt of blocks).
+    /// let script = Script::new().answer_initialize().expect_type("user").emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let prompt = futures_lite::stream::once(UserInput::text("look at this"));
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), Prompt::stream(prompt), options).collect());
+    /// assert!(items.iter().all(Result::is_ok));
+    /// ```
     #[must_use]
     pub fn expect_type(self, kind: &str) -> Self {
         self.step(Step::Expect {
@@ -698,12 +1073,50 @@ impl Script {
     }
 
     /// Waits for stdin to close.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// // The app must close stdin when its one-turn query is done: the fake exits only then.
+    /// let script = Script::new().answer_initialize().expect_user().emit_result("ok").expect_eof().exit(0);
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(items.iter().all(Result::is_ok));
+    /// assert_eq!(fake.waiting_for(), None);
+    /// ```
     #[must_use]
     pub fn expect_eof(self) -> Self {
         self.step(Step::ExpectEof)
     }
 
     /// Answers the SDK request bound as `name` (see [`Script::expect_request_as`]).
+    ///
+    /// ```
+    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::{Answer, Script};
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_request_as("get_context_usage", "usage")
+    ///     .respond("usage", Answer::success(json!({"totalTokens": 182_000, "maxTokens": 200_000, "percentage": 91, "model": "claude-opus-5-5"})));
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(script));
+    /// let usage = runtime.block_on(async {
+    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     client.context_usage(None).await
+    /// });
+    /// assert_eq!(usage.unwrap().percentage, 91.0);
+    /// ```
     #[must_use]
     pub fn respond(self, name: &str, answer: Answer) -> Self {
         self.step(Step::Respond {
@@ -713,6 +1126,20 @@ impl Script {
     }
 
     /// Sends a CLI control request without waiting for its answer.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    /// use serde_json::json;
+    ///
+    /// // A request the app is not expected to answer in time: the fake goes on without waiting.
+    /// let script = Script::new()
+    ///     .send_request("e1", json!({"subtype": "elicitation", "mcp_server_name": "github", "message": "Sign in?", "mode": "url",
+    ///         "url": "https://github.com/login/device"}))
+    ///     .emit_result("ok");
+    /// let mut cli = FakeCli::new(script);
+    /// let first = cli.poll_stdout().unwrap();
+    /// assert!(String::from_utf8(first).unwrap().contains(r#""request_id":"e1""#));
+    /// ```
     #[must_use]
     pub fn send_request(self, request_id: &str, request: Value) -> Self {
         self.step(Step::SendRequest {
@@ -722,6 +1149,32 @@ impl Script {
     }
 
     /// Sends a CLI control request and waits for the SDK's answer.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::control::ElicitationResult;
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .request_and_wait("e1", json!({"subtype": "elicitation", "mcp_server_name": "deploy",
+    ///         "message": "Which environment?", "mode": "form",
+    ///         "requested_schema": {"type": "object", "properties": {"env": {"type": "string"}}}}))
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let options = Options::new()
+    ///     .transport(fake.clone())
+    ///     .on_elicitation(|_request, _ctx| async { ElicitationResult::decline() });
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "deploy", options).collect());
+    /// assert_eq!(fake.answers()[0].1.as_ref().unwrap()["action"], "decline");
+    /// ```
     #[must_use]
     pub fn request_and_wait(self, request_id: &str, request: Value) -> Self {
         self.send_request(request_id, request)
@@ -729,6 +1182,33 @@ impl Script {
     }
 
     /// Sends `control_cancel_request` for the fake CLI's request `request_id`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::permission::PermissionResult;
+    /// use serde_json::json;
+    ///
+    /// // The CLI withdraws a permission prompt (the user answered it in the terminal, say):
+    /// // the app's callback is dropped and no answer is written.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .send_request("p1", json!({"subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "ls"}, "tool_use_id": "t1"}))
+    ///     .cancel("p1")
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let options = Options::new()
+    ///     .transport(fake.clone())
+    ///     .can_use_tool(|_request, _ctx| std::future::pending::<PermissionResult>()); // waits for a person
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(fake.answers().is_empty());
+    /// ```
     #[must_use]
     pub fn cancel(self, request_id: &str) -> Self {
         self.step(Step::Cancel {
@@ -838,6 +1318,32 @@ impl Script {
     }
 
     /// Calls a registered hook (`hook_callback`) and waits for the answer.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::hooks::{HookOutput, StopInput};
+    /// use serde_json::json;
+    ///
+    /// // Call the app's first hook (`hook_0`) by its id, with an input of your own.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .hook_callback("h1", "hook_0", json!({"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp/ws",
+    ///         "hook_event_name": "Stop", "stop_hook_active": false}))
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let options = Options::new()
+    ///     .transport(fake.clone())
+    ///     .on_hook(None, |_input: StopInput, _ctx| async { HookOutput::block("run the tests first") });
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert_eq!(fake.answers()[0].1.as_ref().unwrap()["decision"], "block");
+    /// ```
     #[must_use]
     pub fn hook_callback(self, request_id: &str, callback_id: &str, input: Value) -> Self {
         self.request_and_wait(
@@ -849,6 +1355,34 @@ impl Script {
 
     /// Sends a JSON-RPC message to an in-process MCP server (`mcp_message`) and waits for the
     /// answer.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::client::{tool, SdkMcpServer};
+    /// use claude_agent_core::mcp::ToolResult;
+    /// use serde_json::json;
+    ///
+    /// // Ask the app's in-process server for its tools, as the CLI does while connecting it.
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .mcp_message("m1", "calc", json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool("add", "Add two numbers", json!({"type": "object"}), |_args| async {
+    ///     Ok::<_, String>(ToolResult::text("42"))
+    /// }));
+    /// let options = Options::new().transport(fake.clone()).sdk_mcp_server(calc);
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// let answer = fake.answers()[0].1.clone().unwrap();
+    /// assert_eq!(answer["mcp_response"]["result"]["tools"][0]["name"], "add");
+    /// ```
     #[must_use]
     pub fn mcp_message(self, request_id: &str, server_name: &str, message: Value) -> Self {
         self.request_and_wait(
@@ -1086,6 +1620,28 @@ impl Script {
     }
 
     /// Sends an MCP `elicitation` request and waits for the answer.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::control::ElicitationResult;
+    /// use serde_json::value::RawValue;
+    ///
+    /// let script = Script::new().answer_initialize().expect_user().elicitation("e1", "deploy", "Which environment?").emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let options = Options::new().transport(fake.clone()).on_elicitation(|request, _ctx| async move {
+    ///     assert_eq!(request.message, "Which environment?");
+    ///     ElicitationResult::accept(RawValue::from_string(r#"{"env":"staging"}"#.into()).unwrap())
+    /// });
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "deploy", options).collect());
+    /// let answer = fake.answers()[0].1.clone().unwrap();
+    /// assert_eq!((answer["action"].as_str(), answer["content"]["env"].as_str()), (Some("accept"), Some("staging")));
+    /// ```
     #[must_use]
     pub fn elicitation(self, request_id: &str, server_name: &str, message: &str) -> Self {
         self.request_and_wait(
@@ -1096,6 +1652,18 @@ impl Script {
     }
 
     /// Pauses before the next step.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// // Run directly, the fake hands out the pause; a driver sleeps, then wakes it.
+    /// let mut cli = FakeCli::new(Script::new().sleep(Duration::from_millis(250)).emit_result("late"));
+    /// assert_eq!(cli.poll_sleep(), Some(Duration::from_millis(250)));
+    /// assert!(cli.poll_stdout().is_none());
+    /// cli.handle_wake();
+    /// assert!(cli.poll_stdout().is_some());
+    /// ```
     #[must_use]
     pub fn sleep(self, duration: Duration) -> Self {
         let ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
@@ -1103,12 +1671,51 @@ impl Script {
     }
 
     /// Exits with `code`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use claude_agent_core::client::Error;
+    ///
+    /// // The CLI crashes after printing to stderr: the app's last item says how.
+    /// let script = Script::new().answer_initialize().expect_user().stderr("Error: ENOSPC: no space left on device\n").exit(1);
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// let Some(Err(Error::Process { exit, stderr_tail })) = items.last() else { panic!("{items:?}") };
+    /// assert_eq!(exit.code, Some(1));
+    /// assert!(stderr_tail.contains("ENOSPC"));
+    /// ```
     #[must_use]
     pub fn exit(self, code: i32) -> Self {
         self.step(Step::Exit { code })
     }
 
     /// Stops responding for ever.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// // A CLI that stops answering: the app's control request times out (in virtual time).
+    /// let script = Script::new().answer_initialize().hang();
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(script)).control_timeout(Duration::from_secs(10));
+    /// let status = runtime.block_on(async {
+    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     client.mcp_status().await
+    /// });
+    /// assert!(matches!(status, Err(Error::ControlTimeout(_))));
+    /// ```
     #[must_use]
     pub fn hang(self) -> Self {
         self.step(Step::Hang)
@@ -1123,6 +1730,24 @@ impl Script {
     }
 
     /// Answers SDK control requests of subtypes without their own automatic answer.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::fake_cli::{Answer, Script};
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// // An old CLI that supports none of the requests the app may send.
+    /// let script = Script::new().answer_initialize().auto_answer_others(Answer::Unsupported);
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(script));
+    /// let result = runtime.block_on(async {
+    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     client.stop_task("b41d").await
+    /// });
+    /// assert!(matches!(result, Err(Error::ControlRefused { code: Some(code), .. }) if code == "unsupported_request"));
+    /// ```
     #[must_use]
     pub fn auto_answer_others(mut self, answer: Answer) -> Self {
         self.default_answer = Some(answer);
@@ -1133,6 +1758,26 @@ impl Script {
     /// test rarely scripts: `interrupt`, `set_model`, `set_permission_mode`,
     /// `set_max_thinking_tokens`, `stop_task`, and the unsupported-subtype error for anything
     /// else. (`mcp_status` is always answered, with the SDK's in-process servers connected.)
+    ///
+    /// ```
+    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionMode;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// let script = Script::single_turn("done").auto_answer_like_cli();
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(FakeTransport::new(script));
+    /// runtime.block_on(async {
+    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     client.set_permission_mode(PermissionMode::AcceptEdits).await.unwrap();
+    ///     client.set_model(Some("haiku")).await.unwrap();
+    ///     assert!(client.interrupt().await.unwrap().still_queued.is_empty());
+    ///     client.close().await;
+    /// });
+    /// ```
     #[must_use]
     pub fn auto_answer_like_cli(self) -> Self {
         self.auto_answer("interrupt", Answer::success(json!({"still_queued": []})))

@@ -8,6 +8,17 @@ use serde_json::Value;
 use super::script::{Matcher, Script, Step};
 
 /// Why a transcript could not be read.
+///
+/// ```
+/// use claude_agent_testkit::fake_cli::{Script, TranscriptError};
+///
+/// let recording = "{\"dir\":\"in\",\"msg\":{\"type\":\"user\"}}\n{\"dir\":\"both\",\"msg\":{}}\n";
+/// match Script::from_transcript(recording) {
+///     Err(TranscriptError::Direction { line, dir }) => assert_eq!((line, dir.as_str()), (2, "both")),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(Script::from_transcript("not json"), Err(TranscriptError::Json { line: 1, .. })));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TranscriptError {

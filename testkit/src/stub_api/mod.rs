@@ -48,6 +48,76 @@ use serde_json::{json, Value};
 use render::{render, request_id, split_delay, sse_frame, CallContext, Rendered};
 
 /// A running stub Messages API server. Stops (and closes its connections) when dropped.
+///
+/// Its use: the real CLI, pointed at it, in an end-to-end test of an app.
+///
+/// ```
+/// use claude_agent_core::client::{query_with, Runtime};
+/// use claude_agent_core::options::Options;
+/// use claude_agent_testkit::real_cli::RealCli;
+/// use claude_agent_testkit::stub_api::{Reply, StubApi};
+/// use futures_lite::StreamExt;
+///
+/// async fn end_to_end<R: Runtime>(runtime: R) {
+///     let stub = StubApi::start_with_conventions();
+///     stub.push_reply(Reply::text("The answer is 4."));
+///     let options = Options::new()
+///         .cli_path(RealCli::locate().unwrap().path())
+///         .env("ANTHROPIC_BASE_URL", stub.base_url())
+///         .env("ANTHROPIC_API_KEY", "sk-ant-dummy");
+///     let items: Vec<_> = query_with(runtime, "What is 2 + 2?", options).collect().await;
+///     assert!(items.iter().all(Result::is_ok));
+///     // What the CLI asked the model:
+///     let asked = &stub.main_requests()[0];
+///     assert_eq!(asked.last_user_text().as_deref(), Some("What is 2 + 2?"));
+///     println!("{} requests in all", stub.requests().len());
+/// }
+/// ```
+///
+/// What it answers, seen from a plain HTTP client:
+///
+/// ```
+/// use std::io::{BufRead, BufReader, Read, Write};
+/// use std::net::TcpStream;
+/// use std::time::Duration;
+/// use claude_agent_testkit::stub_api::{Reply, StubApi};
+///
+/// let stub = StubApi::start();
+/// stub.push_reply(Reply::text("Hello from the stub"));
+///
+/// // A main-conversation call, as the CLI makes it (it offers tools), without streaming:
+/// let body = r#"{"model":"claude-opus-5-5","max_tokens":1024,"tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"hello"}]}"#;
+/// let mut http = BufReader::new(TcpStream::connect(stub.addr()).unwrap());
+/// write!(
+///     http.get_mut(),
+///     "POST /v1/messages HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+///     stub.addr(),
+///     body.len()
+/// )
+/// .unwrap();
+/// let mut status = String::new();
+/// http.read_line(&mut status).unwrap();
+/// assert!(status.starts_with("HTTP/1.1 200"));
+/// let mut length = 0;
+/// loop {
+///     let mut header = String::new();
+///     http.read_line(&mut header).unwrap();
+///     if header == "\r\n" {
+///         break;
+///     }
+///     if let Some(value) = header.to_ascii_lowercase().strip_prefix("content-length:") {
+///         length = value.trim().parse().unwrap();
+///     }
+/// }
+/// let mut reply = vec![0; length];
+/// http.read_exact(&mut reply).unwrap();
+/// let reply: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+/// assert_eq!(reply["content"][0]["text"], "Hello from the stub");
+///
+/// assert!(stub.wait_for_requests(1, Duration::from_secs(5)));
+/// let request = &stub.main_requests()[0];
+/// assert_eq!((request.route(), request.model()), ("/v1/messages", Some("claude-opus-5-5")));
+/// ```
 #[derive(Debug)]
 pub struct StubApi {
     addr: SocketAddr,
@@ -90,6 +160,15 @@ impl StubApi {
     /// Starts a stub with the [`conventions`] rule set, as the recordings were made:
     /// `BASH:<cmd>` → Bash tool call, `TOOL:<name>:<json>` → that tool call, after a tool result
     /// → `done: <result>`, else `echo: <text>`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::stub_api::StubApi;
+    ///
+    /// // Prompts such as "BASH:cargo --version" make the fake model call the Bash tool; after the
+    /// // result it answers "done: <output>", as the repository's recordings were made.
+    /// let stub = StubApi::start_with_conventions();
+    /// assert!(stub.base_url().starts_with("http://127.0.0.1:"));
+    /// ```
     pub fn start_with_conventions() -> Self {
         let stub = Self::start();
         for rule in conventions() {
@@ -118,6 +197,19 @@ impl StubApi {
     }
 
     /// Like [`StubApi::start`], returning the bind error instead of panicking.
+    ///
+    /// ```
+    /// use claude_agent_testkit::stub_api::StubApi;
+    ///
+    /// let stub = match StubApi::try_start() {
+    ///     Ok(stub) => stub,
+    ///     Err(error) => {
+    ///         eprintln!("skipped: no loopback port ({error})");
+    ///         return;
+    ///     }
+    /// };
+    /// assert!(stub.addr().ip().is_loopback());
+    /// ```
     pub fn try_start() -> io::Result<Self> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
         let addr = listener.local_addr()?;
@@ -222,10 +314,22 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
     }
 }
 
+/// Serves one connection, then closes it: the socket itself, since the acceptor keeps a clone of
+/// the stream (to end it when the stub is dropped), and forgets that clone.
 fn serve_connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
+    let peer = stream.peer_addr();
+    let served = serve_requests(&stream, shared);
+    if let Ok(peer) = peer {
+        lock(&shared.connections).retain(|kept| kept.peer_addr().ok() != Some(peer));
+    }
+    drop(stream.shutdown(Shutdown::Both));
+    served
+}
+
+fn serve_requests(stream: &TcpStream, shared: &Shared) -> io::Result<()> {
     stream.set_nodelay(true)?;
     let mut reader = BufReader::new(stream.try_clone()?);
-    let mut writer = BufWriter::new(stream);
+    let mut writer = BufWriter::new(stream.try_clone()?);
     while let Some(req) = http::read_request(&mut reader)? {
         if shared.stopping.load(Ordering::SeqCst) {
             return Ok(());

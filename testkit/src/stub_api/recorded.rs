@@ -19,6 +19,27 @@ const SYSTEM_REMINDER_PREFIX: &str = "<system-reminder>";
 /// assert!(req.is_messages_call() && req.is_main_conversation());
 /// assert_eq!(req.last_user_text().as_deref(), Some("hello"));
 /// ```
+///
+/// The second call of a Bash turn, as the CLI sends it (shortened): the tool's result goes back
+/// to the model.
+///
+/// ```
+/// use claude_agent_testkit::stub_api::RecordedRequest;
+///
+/// let body = br#"{"model":"claude-opus-5-5","stream":true,"tools":[{"name":"Bash"},{"name":"Read"}],"messages":[
+///     {"role":"user","content":[{"type":"text","text":"<system-reminder>Today is 2026-11-22.</system-reminder>"},{"type":"text","text":"BASH:echo hi-from-bash"}]},
+///     {"role":"assistant","content":[{"type":"text","text":"running"},{"type":"tool_use","id":"toolu_stub_1_1","name":"Bash","input":{"command":"echo hi-from-bash"}}]},
+///     {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_stub_1_1","content":"hi-from-bash"}]}]}"#;
+/// let headers = vec![("Content-Type".into(), "application/json".into()), ("anthropic-version".into(), "2023-06-01".into())];
+/// let req = RecordedRequest::new("POST", "/v1/messages?beta=true", headers, body.to_vec());
+/// assert_eq!(req.route(), "/v1/messages");
+/// assert_eq!(req.header("content-type"), Some("application/json"));
+/// assert!(req.wants_stream());
+/// assert_eq!(req.model(), Some("claude-opus-5-5"));
+/// assert_eq!(req.messages().len(), 3);
+/// assert_eq!(req.last_user_text(), None); // the last user turn only carries the tool result
+/// assert_eq!(req.last_tool_result_text().as_deref(), Some("hi-from-bash"));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RecordedRequest {

@@ -21,6 +21,24 @@ use serde_json::Value;
 /// let slow = Reply::delay(Duration::from_millis(50), Reply::text("late"));
 /// # let _ = (hi, run, fail, slow);
 /// ```
+///
+/// More shapes of a turn:
+///
+/// ```
+/// use claude_agent_testkit::stub_api::{Reply, StubApi};
+/// use serde_json::json;
+///
+/// let stub = StubApi::start();
+/// // Two tool calls in one turn (the CLI runs both, then asks again):
+/// stub.push_reply(
+///     Reply::tool_use("Read", json!({"file_path": "/tmp/ws/Cargo.toml"}))
+///         .and_tool_use("Glob", json!({"pattern": "src/**/*.rs"})),
+/// );
+/// // A reply cut short by the output limit:
+/// stub.push_reply(Reply::text("The first half of the answer").with_stop_reason("max_tokens"));
+/// // An overload the CLI retries (and reports as `system/api_retry`) before it gives up:
+/// stub.push_reply(Reply::error(529, "overloaded_error", "Overloaded").retryable());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
     pub(crate) kind: ReplyKind,

@@ -23,6 +23,25 @@ type Responder = Arc<dyn Fn(&RecordedRequest) -> Reply + Send + Sync>;
 /// let once = Rule::after_tool_result().reply(Reply::text("thanks")).once();
 /// # let _ = (rule, once);
 /// ```
+///
+/// Rules are checked in the order they were added; the first that matches answers:
+///
+/// ```
+/// use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
+/// use serde_json::json;
+///
+/// let stub = StubApi::start();
+/// // Turns that mention a file read it first…
+/// stub.add_rule(Rule::when(|req| req.last_user_text().is_some_and(|t| t.contains(".rs")))
+///     .reply(Reply::tool_use("Read", json!({"file_path": "/tmp/ws/src/lib.rs"}))));
+/// // …then report how long the file was:
+/// stub.add_rule(Rule::after_tool_result().reply_with(|req| {
+///     let lines = req.last_tool_result_text().unwrap_or_default().lines().count();
+///     Reply::text(format!("src/lib.rs has {lines} lines"))
+/// }));
+/// // Everything else gets a fixed answer (instead of the default echo).
+/// stub.add_rule(Rule::any().reply(Reply::text("Nothing to do.")));
+/// ```
 #[derive(Clone)]
 pub struct Rule {
     matcher: Matcher,
@@ -40,6 +59,16 @@ impl fmt::Debug for Rule {
 
 /// The condition half of a [`Rule`]; finish it with [`RuleBuilder::reply`] or
 /// [`RuleBuilder::reply_with`].
+///
+/// ```
+/// use claude_agent_testkit::stub_api::{Reply, Rule};
+///
+/// let fixed = Rule::when_last_user_contains("weather").reply(Reply::text("Sunny, 21 °C."));
+/// let computed = Rule::when_last_user_contains("shout").reply_with(|req| {
+///     Reply::text(req.last_user_text().unwrap_or_default().to_uppercase())
+/// });
+/// # let _ = (fixed, computed);
+/// ```
 #[must_use = "a rule needs a reply: call .reply() or .reply_with()"]
 pub struct RuleBuilder {
     matcher: Matcher,
@@ -145,6 +174,17 @@ fn command_after<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
 ///    problem if the JSON does not parse);
 ///
 /// and anything else falls through to the default `echo: <last user text>`.
+///
+/// ```
+/// use claude_agent_testkit::stub_api::{conventions, Reply, Rule, StubApi};
+///
+/// // The conventions, plus one rule of the test's own after them.
+/// let stub = StubApi::start();
+/// for rule in conventions() {
+///     stub.add_rule(rule);
+/// }
+/// stub.add_rule(Rule::when_last_user_contains("status?").reply(Reply::text("all green")));
+/// ```
 pub fn conventions() -> Vec<Rule> {
     vec![
         Rule::after_tool_result().reply_with(|req| {

@@ -127,6 +127,48 @@ impl FakeTransport {
     /// Whether the latest session wrote what the recording of [`FakeTransport::replay`] says
     /// was written (see [`ReplayMismatch`] for how lines are compared). For a fake made with
     /// [`FakeTransport::new`] there is nothing recorded to compare with, and this is `Ok`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_testkit::{runtime::TestRuntime, transport::FakeTransport};
+    /// use futures_lite::StreamExt;
+    ///
+    /// // The app, as it was when the session was recorded (`Options::record_to`).
+    /// fn app() -> Options {
+    ///     Options::new().can_use_tool(|request, _ctx| async move {
+    ///         match request.tool_name.as_str() {
+    ///             "Bash" => PermissionResult::deny("this app does not run commands"),
+    ///             _ => PermissionResult::allow(),
+    ///         }
+    ///     })
+    /// }
+    ///
+    /// // The recording (shortened): what the app wrote, and what the CLI printed.
+    /// let recording = [
+    ///     r#"{"dir":"in","msg":{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize","hooks":null,"systemPrompt":[""]}}}"#,
+    ///     r#"{"dir":"in","msg":{"type":"user","message":{"role":"user","content":"BASH:ls"},"parent_tool_use_id":null,"session_id":""}}"#,
+    ///     r#"{"dir":"out","msg":{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}}"#,
+    ///     r#"{"dir":"out","msg":{"type":"control_request","request_id":"0f340601-0e16-4764-92e4-fc1465c611a6","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}}}"#,
+    ///     r#"{"dir":"in","msg":{"type":"control_response","response":{"subtype":"success","request_id":"0f340601-0e16-4764-92e4-fc1465c611a6","response":{"behavior":"deny","message":"this app does not run commands"}}}}"#,
+    ///     r#"{"dir":"out","msg":{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"done: this app does not run commands","session_id":"s"}}"#,
+    /// ]
+    /// .join("\n");
+    ///
+    /// let fake = FakeTransport::replay(&recording).unwrap();
+    /// let runtime = TestRuntime::new();
+    /// let options = app().transport(fake.clone());
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "BASH:ls", options).collect());
+    /// assert!(items.iter().all(Result::is_ok));
+    /// fake.verify().unwrap_or_else(|mismatch| panic!("the app changed what it writes: {mismatch}"));
+    ///
+    /// // An app that now allows the command is caught:
+    /// let fake = FakeTransport::replay(&recording).unwrap();
+    /// let allowing = Options::new().can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    /// let _ = runtime.block_on(query_with(runtime.clone(), "BASH:ls", allowing.transport(fake.clone())).collect::<Vec<_>>());
+    /// assert!(fake.verify().is_err());
+    /// ```
     pub fn verify(&self) -> Result<(), ReplayMismatch> {
         let inner = self.lock();
         let Some(wire) = inner.connections.last() else {
@@ -188,12 +230,41 @@ impl FakeTransport {
     }
 
     /// Every line the latest session wrote to the CLI, as JSON.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::{Options, SystemPrompt};
+    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// use futures_lite::StreamExt;
+    ///
+    /// let fake = FakeTransport::new(Script::single_turn("ok"));
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone()).system_prompt(SystemPrompt::from("You are terse."));
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// let initialize = &fake.written_json()[0];
+    /// assert_eq!(initialize["request"]["systemPrompt"], serde_json::json!(["You are terse."]));
+    /// ```
     pub fn written_json(&self) -> Vec<Value> {
         self.with_latest(|wire| wire.cli.received().to_vec())
             .unwrap_or_default()
     }
 
     /// The text of every user message the latest session sent, in order.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{query_with, Prompt};
+    /// use claude_agent_core::message::UserInput;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// use futures_lite::StreamExt;
+    ///
+    /// let script = Script::new().answer_initialize().expect_user().emit_result("1").expect_user().emit_result("2");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// let prompt = Prompt::stream(futures_lite::stream::iter(["Pick a number.", "Double it."].map(UserInput::text)));
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), prompt, Options::new().transport(fake.clone())).collect());
+    /// assert_eq!(fake.user_texts(), ["Pick a number.", "Double it."]);
+    /// ```
     pub fn user_texts(&self) -> Vec<String> {
         self.written()
             .iter()
@@ -202,6 +273,31 @@ impl FakeTransport {
     }
 
     /// The SDK's answers to the CLI's control requests in the latest session, by request id.
+    ///
+    /// ```
+    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// use futures_lite::StreamExt;
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .can_use_tool("p1", "Bash", json!({"command": "rm -rf target"}))
+    ///     .emit_result("ok");
+    /// let fake = FakeTransport::new(script);
+    /// let options = Options::new()
+    ///     .transport(fake.clone())
+    ///     .can_use_tool(|_request, _ctx| async { PermissionResult::deny("no deleting") });
+    /// let runtime = TestRuntime::new();
+    /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "clean up", options).collect());
+    /// let answers = fake.answers();
+    /// let (request_id, answer) = &answers[0];
+    /// assert_eq!(request_id, "p1");
+    /// assert_eq!(answer.as_ref().unwrap()["message"], "no deleting");
+    /// ```
     pub fn answers(&self) -> Vec<(String, Result<Value, String>)> {
         self.written()
             .into_iter()
@@ -218,6 +314,26 @@ impl FakeTransport {
 
     /// What the latest session's fake CLI is waiting for, if it is blocked on the SDK: useful
     /// in the message of a test that hangs or fails.
+    ///
+    /// ```
+    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// use futures_lite::StreamExt;
+    ///
+    /// let script = Script::new().answer_initialize().expect_user().emit_result("7").expect_user().emit_result("14");
+    /// let fake = FakeTransport::new(script);
+    /// let runtime = TestRuntime::new();
+    /// runtime.block_on(async {
+    ///     let client = Client::connect_with(runtime.clone(), Options::new().transport(fake.clone())).await.unwrap();
+    ///     client.send("Pick a number.").await.unwrap();
+    ///     let _turn: Vec<_> = client.receive_response().collect().await;
+    ///     // The app stops after one turn, but the script expects a second prompt:
+    ///     let waiting = fake.waiting_for().unwrap();
+    ///     println!("the fake CLI still waits for {waiting}");
+    ///     client.close().await;
+    /// });
+    /// ```
     pub fn waiting_for(&self) -> Option<String> {
         self.with_latest(|wire| wire.cli.waiting_for()).flatten()
     }

@@ -7,6 +7,27 @@ use serde_json::value::RawValue;
 use super::HookBase;
 
 /// `SubagentStart`: a subagent starts. Its `agent_id` and `agent_type` are in [`HookBase`].
+///
+/// ```
+/// use claude_agent_core::hooks::{EventInput, HookOutput, SubagentStartInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: SubagentStartInput, _ctx| async move {
+///     match input.base.agent_type.as_deref() {
+///         Some("Explore") => HookOutput::default()
+///             .with_additional_context(SubagentStartInput::EVENT, "Do not read files under vendor/."),
+///         _ => HookOutput::default(),
+///     }
+/// });
+///
+/// let input: SubagentStartInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"SubagentStart","agent_id":"a7f3c2e1","agent_type":"Explore"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.base.agent_id.as_deref(), Some("a7f3c2e1"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct SubagentStartInput {
@@ -16,6 +37,31 @@ pub struct SubagentStartInput {
 }
 
 /// `SubagentStop`: a subagent is about to stop. Its `agent_id` and `agent_type` are in [`HookBase`].
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, SubagentStopInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: SubagentStopInput, _ctx| async move {
+///     let said = input.last_assistant_message.unwrap_or_default();
+///     if input.stop_hook_active || said.contains("Sources:") {
+///         HookOutput::default()
+///     } else {
+///         HookOutput::block("List your sources before you stop.")
+///     }
+/// });
+///
+/// let input: SubagentStopInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"SubagentStop","agent_id":"a7f3c2e1","agent_type":"general-purpose","stop_hook_active":false,
+///     "agent_transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca/subagents/agent-a7f3c2e1.jsonl",
+///     "last_assistant_message":"The flaky test races on a shared temp dir."}"#,
+/// )
+/// .unwrap();
+/// assert!(!input.stop_hook_active);
+/// assert!(input.agent_transcript_path.ends_with("agent-a7f3c2e1.jsonl"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct SubagentStopInput {
@@ -38,6 +84,23 @@ pub struct SubagentStopInput {
 }
 
 /// `TeammateIdle`: a teammate agent has nothing to do.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, TeammateIdleInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: TeammateIdleInput, _ctx| async move {
+///     HookOutput::default().with_system_message(format!("{} of {} is idle", input.teammate_name, input.team_name))
+/// });
+///
+/// let input: TeammateIdleInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"TeammateIdle","teammate_name":"tester","team_name":"release"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.teammate_name.as_str(), input.team_name.as_str()), ("tester", "release"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct TeammateIdleInput {

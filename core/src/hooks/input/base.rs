@@ -6,6 +6,36 @@ use serde_json::value::RawValue;
 use crate::permission::PermissionMode;
 
 /// The fields common to every hook input.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookInput, HookOutput, StopInput};
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::permission::PermissionMode;
+///
+/// // Every typed input has its `base`; `HookInput::base` reads it from the untyped one.
+/// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
+///     eprintln!("session {} in {}", input.base.session_id, input.base.cwd);
+///     HookOutput::default()
+/// });
+///
+/// let input: HookInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "prompt_id":"b636f91c-8b3d-4cbf-b9d5-c57dd97cf781","effort":{"level":"medium"},
+///     "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la /","description":"run"},
+///     "tool_use_id":"toolu_fake_3_1","future_field":1}"#,
+/// )
+/// .unwrap();
+/// let base = input.base().unwrap();
+/// assert_eq!(base.session_id, "739ce4ca-b59b-45ac-8b21-272330895f34");
+/// assert_eq!(base.permission_mode, Some(PermissionMode::Default));
+/// assert_eq!(base.effort.as_ref().map(|e| e.level.as_str()), Some("medium"));
+/// assert_eq!(base.agent_id, None); // the main agent, not a subagent
+///
+/// // Fields this crate does not type are in the whole input:
+/// let all: serde_json::Value = serde_json::from_str(base.raw_json().unwrap()).unwrap();
+/// assert_eq!(all["future_field"], 1);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct HookBase {
@@ -43,6 +73,21 @@ impl HookBase {
 }
 
 /// `effort` of a hook input.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+/// use claude_agent_core::options::Options;
+///
+/// // Let only high-effort turns run the slow integration tests.
+/// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+///     let high = input.base.effort.as_ref().is_some_and(|effort| effort.level == "high");
+///     if !high && input.tool_input.get().contains("--ignored") {
+///         HookOutput::deny_tool("Run the integration tests only at high effort.")
+///     } else {
+///         HookOutput::default()
+///     }
+/// });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[non_exhaustive]
 pub struct HookEffort {

@@ -6,6 +6,34 @@ use serde_json::value::RawValue;
 use super::HookBase;
 
 /// `Elicitation`: an MCP server asks the user for input.
+///
+/// ```
+/// use claude_agent_core::control::ElicitationAction;
+/// use claude_agent_core::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
+/// use claude_agent_core::options::Options;
+/// use serde_json::value::RawValue;
+///
+/// // Answer the `deploy` server's question for the user; leave every other one to them.
+/// let _options = Options::new().on_hook(None, |input: ElicitationInput, _ctx| async move {
+///     if input.mcp_server_name != "deploy" {
+///         return HookOutput::default();
+///     }
+///     let answer = ElicitationOutput {
+///         action: Some(ElicitationAction::Accept),
+///         content: Some(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap()),
+///     };
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::Elicitation(answer))
+/// });
+///
+/// let input: ElicitationInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"Elicitation","mcp_server_name":"deploy","message":"Which environment?","mode":"form",
+///     "elicitation_id":"elic_01","requested_schema":{"type":"object","properties":{"environment":{"type":"string"}}}}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.message.as_str(), input.mode.as_deref()), ("Which environment?", Some("form")));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationInput {
@@ -31,6 +59,26 @@ pub struct ElicitationInput {
 }
 
 /// `ElicitationResult`: the user answered an elicitation.
+///
+/// ```
+/// use claude_agent_core::hooks::{ElicitationResultInput, HookOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: ElicitationResultInput, _ctx| async move {
+///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.map(|c| c.get().to_owned()));
+///     HookOutput::default()
+/// });
+///
+/// let input: ElicitationResultInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"ElicitationResult","mcp_server_name":"deploy","elicitation_id":"elic_01","mode":"form",
+///     "action":"accept","content":{"environment":"staging"}}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.action, "accept");
+/// assert_eq!(input.content.unwrap().get(), r#"{"environment":"staging"}"#);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationResultInput {

@@ -6,6 +6,30 @@ use serde::Deserialize;
 use super::HookBase;
 
 /// `UserPromptSubmit`: a prompt was submitted, before the model sees it.
+///
+/// ```
+/// use claude_agent_core::hooks::{EventInput, HookOutput, UserPromptSubmitInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: UserPromptSubmitInput, _ctx| async move {
+///     if input.prompt.contains("BEGIN PRIVATE KEY") {
+///         HookOutput::block("Prompts must not contain private keys.")
+///     } else {
+///         HookOutput::default()
+///             .with_additional_context(UserPromptSubmitInput::EVENT, "The team's style guide is in STYLE.md.")
+///     }
+/// });
+///
+/// // What the CLI sends (from a recorded session):
+/// let input: UserPromptSubmitInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "prompt_id":"7b927f27-ca1b-4171-aa82-afe0df3bef3b","hook_event_name":"UserPromptSubmit","prompt":"BASH:echo hooked"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.prompt, "BASH:echo hooked");
+/// assert_eq!(input.base.prompt_id.as_deref(), Some("7b927f27-ca1b-4171-aa82-afe0df3bef3b"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct UserPromptSubmitInput {
@@ -23,6 +47,25 @@ pub struct UserPromptSubmitInput {
 }
 
 /// `UserPromptExpansion`: a slash command or MCP prompt was expanded.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, UserPromptExpansionInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: UserPromptExpansionInput, _ctx| async move {
+///     eprintln!("/{} {} → {} chars", input.command_name, input.command_args, input.prompt.len());
+///     HookOutput::default()
+/// });
+///
+/// let input: UserPromptExpansionInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"review",
+///     "command_args":"142","command_source":"project","prompt":"Review pull request 142: …"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.expansion_type.as_str(), input.command_name.as_str()), ("slash_command", "review"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct UserPromptExpansionInput {
@@ -43,6 +86,26 @@ pub struct UserPromptExpansionInput {
 }
 
 /// `Notification`: the CLI shows a notification.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, NotificationInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: NotificationInput, _ctx| async move {
+///     eprintln!("[{}] {}", input.notification_type, input.message);
+///     HookOutput::default()
+/// });
+///
+/// let input: NotificationInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"Notification","message":"Claude needs your permission to use Bash",
+///     "notification_type":"permission_prompt"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.notification_type, "permission_prompt");
+/// assert_eq!(input.title, None);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct NotificationInput {
@@ -59,6 +122,29 @@ pub struct NotificationInput {
 }
 
 /// `MessageDisplay`: a piece of an assistant message is about to be displayed.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, MessageDisplayInput, MessageDisplayOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: MessageDisplayInput, _ctx| async move {
+///     if !input.delta.contains("sk-ant-") {
+///         return HookOutput::default();
+///     }
+///     let shown = MessageDisplayOutput { display_content: Some("[redacted]".into()) };
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::MessageDisplay(shown))
+/// });
+///
+/// let input: MessageDisplayInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"MessageDisplay","turn_id":"t_3","message_id":"msg_01","index":0,"final":true,
+///     "delta":"Done: the tests pass."}"#,
+/// )
+/// .unwrap();
+/// assert!(input.is_final);
+/// assert_eq!(input.index, 0);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct MessageDisplayInput {

@@ -7,6 +7,32 @@ use serde_json::value::RawValue;
 use super::HookBase;
 
 /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, SessionStartInput, SessionStartOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: SessionStartInput, _ctx| async move {
+///     let context = match input.source.as_str() {
+///         "startup" => "Open issues: #12 (docs), #15 (flaky test).",
+///         "compact" => "Remember: the release branch is frozen.",
+///         _ => return HookOutput::default(),
+///     };
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::SessionStart(SessionStartOutput {
+///         additional_context: Some(context.into()),
+///         watch_paths: Some(vec!["/tmp/ws/Cargo.toml".into()]),
+///         ..Default::default()
+///     }))
+/// });
+///
+/// let input: SessionStartInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"SessionStart","source":"startup","model":"claude-opus-5-5"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.source.as_str(), input.model.as_deref()), ("startup", Some("claude-opus-5-5")));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct SessionStartInput {
@@ -36,6 +62,24 @@ pub struct SessionStartInput {
 }
 
 /// `SessionEnd`: a session ends.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, SessionEndInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: SessionEndInput, _ctx| async move {
+///     eprintln!("session {} ended ({}); transcript at {}", input.base.session_id, input.reason, input.base.transcript_path);
+///     HookOutput::default()
+/// });
+///
+/// let input: SessionEndInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"SessionEnd","reason":"other"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.reason, "other");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct SessionEndInput {
@@ -47,6 +91,27 @@ pub struct SessionEndInput {
 }
 
 /// `Setup`: repository setup.
+///
+/// ```
+/// use claude_agent_core::hooks::{EventInput, HookOutput, SetupInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: SetupInput, _ctx| async move {
+///     if input.trigger == "init" {
+///         HookOutput::default().with_additional_context(SetupInput::EVENT, "Run `cargo build` once before editing.")
+///     } else {
+///         HookOutput::default()
+///     }
+/// });
+///
+/// let input: SetupInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"Setup","trigger":"init"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.trigger, "init");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct SetupInput {
@@ -58,6 +123,32 @@ pub struct SetupInput {
 }
 
 /// `Stop`: the agent is about to stop.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, StopInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
+///     // Once per turn: after one "go on", `stop_hook_active` is set and the agent may stop.
+///     let said = input.last_assistant_message.unwrap_or_default();
+///     if input.stop_hook_active || said.contains("tests pass") {
+///         HookOutput::default()
+///     } else {
+///         HookOutput::block("Run the tests and report the result before you stop.")
+///     }
+/// });
+///
+/// // What the CLI sends (from a recorded session):
+/// let input: StopInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done: hooked",
+///     "background_tasks":[],"session_crons":[]}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.last_assistant_message.as_deref(), Some("done: hooked"));
+/// assert_eq!(input.background_tasks.as_ref().map(|t| t.get()), Some("[]"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct StopInput {
@@ -78,6 +169,27 @@ pub struct StopInput {
 }
 
 /// `StopFailure`: a turn ended with an API error.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, StopFailureInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: StopFailureInput, _ctx| async move {
+///     if input.error.get() == r#""rate_limit""# {
+///         eprintln!("rate limited; try again later");
+///     }
+///     HookOutput::default()
+/// });
+///
+/// let input: StopFailureInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"StopFailure","error":"rate_limit","last_assistant_message":"Reading the test files…"}"#,
+/// )
+/// .unwrap();
+/// let error: String = serde_json::from_str(input.error.get()).unwrap();
+/// assert_eq!(error, "rate_limit");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct StopFailureInput {
@@ -95,6 +207,26 @@ pub struct StopFailureInput {
 }
 
 /// `PreCompact`: before the conversation is compacted.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, PreCompactInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: PreCompactInput, _ctx| async move {
+///     // Keep a copy of the whole conversation before it is summarised.
+///     let _ = std::fs::copy(&input.base.transcript_path, "/tmp/ws/.transcripts/before-compact.jsonl");
+///     HookOutput::default()
+/// });
+///
+/// let input: PreCompactInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PreCompact","trigger":"manual","custom_instructions":"Keep the list of failing tests."}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.trigger, "manual");
+/// assert_eq!(input.custom_instructions.as_deref(), Some("Keep the list of failing tests."));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PreCompactInput {
@@ -109,6 +241,24 @@ pub struct PreCompactInput {
 }
 
 /// `PostCompact`: after the conversation was compacted.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, PostCompactInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: PostCompactInput, _ctx| async move {
+///     eprintln!("compacted ({}): {} chars of summary", input.trigger, input.compact_summary.len());
+///     HookOutput::default()
+/// });
+///
+/// let input: PostCompactInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PostCompact","trigger":"auto","compact_summary":"The user is fixing the flaky test in tests/io.rs; …"}"#,
+/// )
+/// .unwrap();
+/// assert!(input.compact_summary.starts_with("The user is fixing"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PostCompactInput {

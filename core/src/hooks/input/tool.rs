@@ -9,6 +9,40 @@ use super::HookBase;
 use crate::permission::{McpServerOrigin, PermissionUpdate};
 
 /// `PreToolUse`: a tool is about to run.
+///
+/// ```
+/// use claude_agent_core::client::HookContext;
+/// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+/// use claude_agent_core::options::Options;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Bash {
+///     command: String,
+/// }
+///
+/// async fn stay_in_workspace(input: PreToolUseInput, _ctx: HookContext) -> HookOutput {
+///     match input.tool_input_as::<Bash>() {
+///         Ok(bash) if bash.command.contains(" /") => HookOutput::deny_tool("Stay inside the workspace."),
+///         _ => HookOutput::default(),
+///     }
+/// }
+/// let _options = Options::new().on_hook(Some("Bash"), stay_in_workspace);
+///
+/// // What the CLI sends (from a recorded session), and the hook's answer, as a test would check it:
+/// let input: PreToolUseInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la /","description":"run"},
+///     "tool_use_id":"toolu_fake_3_1"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.tool_name.as_str(), input.tool_use_id.as_str()), ("Bash", "toolu_fake_3_1"));
+/// assert_eq!(input.base.cwd, "/tmp/ws");
+/// # futures_lite::future::block_on(async {
+/// let answer = stay_in_workspace(input, HookContext::default()).await;
+/// assert_eq!(answer, HookOutput::deny_tool("Stay inside the workspace."));
+/// # });
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PreToolUseInput {
@@ -27,6 +61,37 @@ pub struct PreToolUseInput {
 }
 
 /// `PostToolUse`: a tool ran successfully.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseInput};
+/// use claude_agent_core::options::Options;
+///
+/// #[derive(serde::Deserialize)]
+/// struct BashOutput {
+///     stderr: String,
+/// }
+///
+/// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseInput, _ctx| async move {
+///     let output: Option<BashOutput> = serde_json::from_str(input.tool_response.get()).ok();
+///     match output {
+///         Some(out) if out.stderr.contains("warning:") => HookOutput::default()
+///             .with_additional_context(HookEvent::PostToolUse, "The command printed warnings; fix them before going on."),
+///         _ => HookOutput::default(),
+///     }
+/// });
+///
+/// // What the CLI sends (from a recorded session):
+/// let input: PostToolUseInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"echo hooked","description":"run"},
+///     "tool_response":{"stdout":"hooked","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},
+///     "tool_use_id":"toolu_fake_4_1","duration_ms":33}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.duration_ms, Some(33));
+/// assert!(input.tool_response.get().contains(r#""stdout":"hooked""#));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PostToolUseInput {
@@ -50,6 +115,30 @@ pub struct PostToolUseInput {
 }
 
 /// `PostToolUseFailure`: a tool failed.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseFailureInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseFailureInput, _ctx| async move {
+///     if input.error.contains("command not found") {
+///         HookOutput::default()
+///             .with_additional_context(HookEvent::PostToolUseFailure, "Use npm here; pnpm is not installed.")
+///     } else {
+///         HookOutput::default()
+///     }
+/// });
+///
+/// let input: PostToolUseFailureInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"pnpm test"},
+///     "tool_use_id":"toolu_01","error":"Exit code 127\n/bin/sh: pnpm: command not found","is_interrupt":false}"#,
+/// )
+/// .unwrap();
+/// assert!(input.error.starts_with("Exit code 127"));
+/// assert_eq!(input.is_interrupt, Some(false));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PostToolUseFailureInput {
@@ -76,6 +165,27 @@ pub struct PostToolUseFailureInput {
 }
 
 /// `PostToolBatch`: a batch of tool calls finished.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, PostToolBatchInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: PostToolBatchInput, _ctx| async move {
+///     let names: Vec<&str> = input.tool_calls.iter().map(|call| call.tool_name.as_str()).collect();
+///     HookOutput::default().with_system_message(format!("ran {}", names.join(", ")))
+/// });
+///
+/// let input: PostToolBatchInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PostToolBatch","tool_calls":[
+///         {"tool_name":"Read","tool_input":{"file_path":"/tmp/ws/Cargo.toml"},"tool_use_id":"toolu_01","tool_response":"[package]…"},
+///         {"tool_name":"Glob","tool_input":{"pattern":"src/**/*.rs"},"tool_use_id":"toolu_02"}]}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.tool_calls.len(), 2);
+/// assert!(input.tool_calls[1].tool_response.is_none());
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PostToolBatchInput {
@@ -87,6 +197,35 @@ pub struct PostToolBatchInput {
 }
 
 /// One call of a [`PostToolBatchInput`].
+///
+/// ```
+/// use claude_agent_core::hooks::{BatchedToolCall, PostToolBatchInput};
+///
+/// /// The files a batch read, for a host that keeps track of them.
+/// fn files_read(calls: &[BatchedToolCall]) -> Vec<String> {
+///     #[derive(serde::Deserialize)]
+///     struct Read {
+///         file_path: String,
+///     }
+///     calls
+///         .iter()
+///         .filter(|call| call.tool_name == "Read")
+///         .filter_map(|call| call.tool_input_as::<Read>().ok())
+///         .map(|read| read.file_path)
+///         .collect()
+/// }
+///
+/// let input: PostToolBatchInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PostToolBatch","tool_calls":[
+///         {"tool_name":"Read","tool_input":{"file_path":"/tmp/ws/Cargo.toml"},"tool_use_id":"toolu_01"},
+///         {"tool_name":"Glob","tool_input":{"pattern":"src/**/*.rs"},"tool_use_id":"toolu_02"}]}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(files_read(&input.tool_calls), ["/tmp/ws/Cargo.toml"]);
+/// assert_eq!(input.tool_calls[1].tool_use_id, "toolu_02");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct BatchedToolCall {
@@ -102,6 +241,36 @@ pub struct BatchedToolCall {
 }
 
 /// `PermissionRequest`: the CLI would show a permission prompt.
+///
+/// ```
+/// use claude_agent_core::hooks::{
+///     HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestInput, PermissionRequestOutput,
+/// };
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: PermissionRequestInput, _ctx| async move {
+///     if input.tool_name == "Bash" {
+///         return HookOutput::default(); // the usual prompt
+///     }
+///     // Allow, and keep the CLI's own suggestions ("always allow …") for the rest of the session.
+///     let decision = PermissionRequestDecision::Allow {
+///         updated_input: None,
+///         updated_permissions: Some(input.permission_suggestions),
+///     };
+///     HookOutput::default()
+///         .with_hook_specific_output(HookSpecificOutput::PermissionRequest(PermissionRequestOutput { decision }))
+/// });
+///
+/// let input: PermissionRequestInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PermissionRequest","tool_name":"WebFetch","tool_input":{"url":"https://docs.rs/"},
+///     "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"WebFetch","ruleContent":"domain:docs.rs"}],
+///         "behavior":"allow","destination":"session"}]}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.permission_suggestions.len(), 1);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionRequestInput {
@@ -121,6 +290,30 @@ pub struct PermissionRequestInput {
 }
 
 /// `PermissionDenied`: the permission system refused a tool call.
+///
+/// ```
+/// use claude_agent_core::hooks::{
+///     HookOutput, HookSpecificOutput, PermissionDeniedInput, PermissionDeniedOutput,
+/// };
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: PermissionDeniedInput, _ctx| async move {
+///     eprintln!("denied {} ({}): {}", input.tool_name, input.tool_use_id, input.reason);
+///     // Let the model try another way.
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PermissionDenied(
+///         PermissionDeniedOutput { retry: Some(true) },
+///     ))
+/// });
+///
+/// let input: PermissionDeniedInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"PermissionDenied","tool_name":"Bash","tool_input":{"command":"git push --force"},
+///     "tool_use_id":"toolu_01","reason":"Permission to use Bash with command git push --force has been denied."}"#,
+/// )
+/// .unwrap();
+/// assert!(input.reason.starts_with("Permission to use Bash"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionDeniedInput {

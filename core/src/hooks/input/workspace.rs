@@ -6,6 +6,26 @@ use serde::Deserialize;
 use super::HookBase;
 
 /// `ConfigChange`: a settings file or skill changed.
+///
+/// ```
+/// use claude_agent_core::hooks::{ConfigChangeInput, HookOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: ConfigChangeInput, _ctx| async move {
+///     if input.source == "policy_settings" {
+///         return HookOutput::stop("Managed settings changed; restart the session.");
+///     }
+///     HookOutput::default()
+/// });
+///
+/// let input: ConfigChangeInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"ConfigChange","source":"project_settings","file_path":"/tmp/ws/.claude/settings.json"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.file_path.as_deref(), Some("/tmp/ws/.claude/settings.json"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ConfigChangeInput {
@@ -20,6 +40,26 @@ pub struct ConfigChangeInput {
 }
 
 /// `WorktreeCreate`: a git worktree is to be created; the hook answers with its path.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateInput, WorktreeCreateOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: WorktreeCreateInput, _ctx| async move {
+///     let path = format!("/tmp/worktrees/{}", input.name);
+///     // … run `git worktree add` for `path` here …
+///     HookOutput::default()
+///         .with_hook_specific_output(HookSpecificOutput::WorktreeCreate(WorktreeCreateOutput { worktree_path: path }))
+/// });
+///
+/// let input: WorktreeCreateInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"WorktreeCreate","name":"fix-flaky-test"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.name, "fix-flaky-test");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct WorktreeCreateInput {
@@ -31,6 +71,24 @@ pub struct WorktreeCreateInput {
 }
 
 /// `WorktreeRemove`: a git worktree is to be removed.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, WorktreeRemoveInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: WorktreeRemoveInput, _ctx| async move {
+///     eprintln!("removing {}", input.worktree_path);
+///     HookOutput::default()
+/// });
+///
+/// let input: WorktreeRemoveInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"WorktreeRemove","worktree_path":"/tmp/worktrees/fix-flaky-test"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.worktree_path, "/tmp/worktrees/fix-flaky-test");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct WorktreeRemoveInput {
@@ -42,6 +100,26 @@ pub struct WorktreeRemoveInput {
 }
 
 /// `InstructionsLoaded`: an instructions file was loaded.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, InstructionsLoadedInput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: InstructionsLoadedInput, _ctx| async move {
+///     eprintln!("loaded {} ({}, {})", input.file_path, input.memory_type, input.load_reason);
+///     HookOutput::default()
+/// });
+///
+/// let input: InstructionsLoadedInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"InstructionsLoaded","file_path":"/tmp/ws/CLAUDE.md","memory_type":"Project",
+///     "load_reason":"session_start"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.memory_type.as_str(), input.load_reason.as_str()), ("Project", "session_start"));
+/// assert_eq!(input.globs, None);
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct InstructionsLoadedInput {
@@ -66,6 +144,25 @@ pub struct InstructionsLoadedInput {
 }
 
 /// `CwdChanged`: the working directory changed.
+///
+/// ```
+/// use claude_agent_core::hooks::{CwdChangedInput, HookOutput, HookSpecificOutput, WatchPathsOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: CwdChangedInput, _ctx| async move {
+///     // Watch the new directory's manifest (changes to it fire `FileChanged`).
+///     let watch = WatchPathsOutput { watch_paths: Some(vec![format!("{}/Cargo.toml", input.new_cwd)]) };
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::CwdChanged(watch))
+/// });
+///
+/// let input: CwdChangedInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"CwdChanged","old_cwd":"/tmp/ws","new_cwd":"/tmp/ws/core"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.old_cwd.as_str(), input.new_cwd.as_str()), ("/tmp/ws", "/tmp/ws/core"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct CwdChangedInput {
@@ -79,6 +176,24 @@ pub struct CwdChangedInput {
 }
 
 /// `FileChanged`: a watched file changed.
+///
+/// ```
+/// use claude_agent_core::hooks::{FileChangedInput, HookOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: FileChangedInput, _ctx| async move {
+///     let note = format!("{} was {}d outside the session.", input.file_path, input.event);
+///     HookOutput::default().with_system_message(note)
+/// });
+///
+/// let input: FileChangedInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"FileChanged","file_path":"/tmp/ws/Cargo.toml","event":"change"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.file_path.as_str(), input.event.as_str()), ("/tmp/ws/Cargo.toml", "change"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct FileChangedInput {
@@ -92,6 +207,24 @@ pub struct FileChangedInput {
 }
 
 /// `DirectoryAdded`: a working directory was added.
+///
+/// ```
+/// use claude_agent_core::hooks::{DirectoryAddedInput, HookOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: DirectoryAddedInput, _ctx| async move {
+///     eprintln!("now also working in {} (via {})", input.directory, input.source);
+///     HookOutput::default()
+/// });
+///
+/// let input: DirectoryAddedInput = serde_json::from_str(
+///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
+///     "transcript_path":"/home/user/.claude/projects/-tmp-ws/739ce4ca-b59b-45ac-8b21-272330895f34.jsonl",
+///     "hook_event_name":"DirectoryAdded","directory":"/tmp/shared-lib","source":"slash_command"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(input.directory, "/tmp/shared-lib");
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct DirectoryAddedInput {

@@ -7,6 +7,14 @@ use crate::permission::PermissionUpdate;
 use crate::raw_text::same_text;
 
 /// Top-level `decision` of a hook output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookDecision, HookOutput};
+///
+/// let output = HookOutput::block("Fix the lint errors first.");
+/// assert_eq!(output.decision, Some(HookDecision::Block));
+/// assert_eq!(output.reason.as_deref(), Some("Fix the lint errors first."));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -18,6 +26,20 @@ pub enum HookDecision {
 }
 
 /// `permissionDecision` of a `PreToolUse` (or `PreModelSwitch`) output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseOutput};
+///
+/// // `HookOutput::allow_tool`, `deny_tool` and `ask_tool` cover the usual cases; `Defer` is written out.
+/// let defer = HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreToolUse(PreToolUseOutput {
+///     permission_decision: Some(PermissionDecision::Defer),
+///     ..Default::default()
+/// }));
+/// assert_eq!(
+///     defer.to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]

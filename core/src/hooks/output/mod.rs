@@ -85,6 +85,20 @@ impl HookOutput {
     }
 
     /// `{"continue":false,"stopReason":…}`: stop the agent.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseInput, _ctx| async move {
+    ///     if input.tool_response.get().contains("No space left on device") {
+    ///         HookOutput::stop("The disk is full; stopping.")
+    ///     } else {
+    ///         HookOutput::default()
+    ///     }
+    /// });
+    /// assert_eq!(HookOutput::stop("The disk is full; stopping.").to_wire_json(), r#"{"continue":false,"stopReason":"The disk is full; stopping."}"#);
+    /// ```
     pub fn stop(reason: impl Into<String>) -> Self {
         HookOutput {
             continue_: Some(false),
@@ -95,6 +109,23 @@ impl HookOutput {
 
     /// `{"decision":"block","reason":…}`: block the action (e.g. keep a `Stop` from stopping, or
     /// report a `PostToolUse` problem to the model).
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, StopInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
+    ///     if input.stop_hook_active {
+    ///         HookOutput::default()
+    ///     } else {
+    ///         HookOutput::block("Run `cargo test` before you stop.")
+    ///     }
+    /// });
+    /// assert_eq!(
+    ///     HookOutput::block("Run `cargo test` before you stop.").to_wire_json(),
+    ///     r#"{"decision":"block","reason":"Run `cargo test` before you stop."}"#
+    /// );
+    /// ```
     pub fn block(reason: impl Into<String>) -> Self {
         HookOutput {
             decision: Some(HookDecision::Block),
@@ -104,16 +135,62 @@ impl HookOutput {
     }
 
     /// A `PreToolUse` answer that refuses the tool; the model sees `reason`.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let _options = Options::new().on_hook(Some("Write|Edit"), |input: PreToolUseInput, _ctx| async move {
+    ///     if input.tool_input.get().contains("/migrations/") {
+    ///         HookOutput::deny_tool("Migrations are generated; change the schema instead.")
+    ///     } else {
+    ///         HookOutput::default()
+    ///     }
+    /// });
+    /// ```
     pub fn deny_tool(reason: impl Into<String>) -> Self {
         Self::tool_decision(PermissionDecision::Deny, Some(reason.into()))
     }
 
     /// A `PreToolUse` answer that lets the tool run without asking.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+    ///     #[derive(serde::Deserialize)]
+    ///     struct Bash {
+    ///         command: String,
+    ///     }
+    ///     match input.tool_input_as::<Bash>() {
+    ///         Ok(bash) if bash.command == "cargo test" => HookOutput::allow_tool(),
+    ///         _ => HookOutput::default(), // the usual permission check
+    ///     }
+    /// });
+    /// assert_eq!(
+    ///     HookOutput::allow_tool().to_wire_json(),
+    ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#
+    /// );
+    /// ```
     pub fn allow_tool() -> Self {
         Self::tool_decision(PermissionDecision::Allow, None)
     }
 
     /// A `PreToolUse` answer that makes the CLI ask as usual, with `reason`.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+    ///     if input.tool_input.get().contains("git push") {
+    ///         HookOutput::ask_tool("Pushing changes the shared branch.")
+    ///     } else {
+    ///         HookOutput::default()
+    ///     }
+    /// });
+    /// ```
     pub fn ask_tool(reason: impl Into<String>) -> Self {
         Self::tool_decision(PermissionDecision::Ask, Some(reason.into()))
     }
@@ -129,6 +206,18 @@ impl HookOutput {
     }
 
     /// `{"async":true,"asyncTimeout":ms}`: the hook runs on in the background.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// // Report to an audit log without making the agent wait for it.
+    /// let _options = Options::new().on_hook(None, |_input: PostToolUseInput, _ctx| async move {
+    ///     HookOutput::async_(Some(Duration::from_secs(30)))
+    /// });
+    /// assert_eq!(HookOutput::async_(Some(Duration::from_secs(30))).to_wire_json(), r#"{"async":true,"asyncTimeout":30000}"#);
+    /// ```
     pub fn async_(timeout: Option<Duration>) -> Self {
         HookOutput {
             async_: true,
@@ -140,6 +229,23 @@ impl HookOutput {
     /// Adds text to the model's context for `event` (pass the input's [`super::HookInput::event`],
     /// or a typed input's [`super::EventInput::EVENT`]).
     /// Keeps the other fields of an existing `hookSpecificOutput` of the same event.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{EventInput, HookEvent, HookOutput, UserPromptSubmitInput};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let _options = Options::new().on_hook(None, |_input: UserPromptSubmitInput, _ctx| async move {
+    ///     HookOutput::default().with_additional_context(UserPromptSubmitInput::EVENT, "Today is 2026-11-22.")
+    /// });
+    ///
+    /// // Added to an answer that already has a `PreToolUse` part, the context joins it.
+    /// let output = HookOutput::deny_tool("not in CI")
+    ///     .with_additional_context(HookEvent::PreToolUse, "CI runs the tests itself.");
+    /// assert_eq!(
+    ///     output.to_wire_json(),
+    ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not in CI","additionalContext":"CI runs the tests itself."}}"#
+    /// );
+    /// ```
     pub fn with_additional_context(mut self, event: HookEvent, context: impl Into<String>) -> Self {
         let context = context.into();
         if let Some(existing) = &mut self.hook_specific_output {
@@ -155,12 +261,31 @@ impl HookOutput {
     }
 
     /// Adds a message shown to the user.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::HookOutput;
+    ///
+    /// let output = HookOutput::deny_tool("no network in tests").with_system_message("Blocked a curl call.");
+    /// assert_eq!(output.system_message.as_deref(), Some("Blocked a curl call."));
+    /// ```
     pub fn with_system_message(mut self, message: impl Into<String>) -> Self {
         self.system_message = Some(message.into());
         self
     }
 
     /// Sets the event-specific part.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitOutput};
+    ///
+    /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::UserPromptSubmit(
+    ///     UserPromptSubmitOutput { session_title: Some("Fix the flaky test".into()), ..Default::default() },
+    /// ));
+    /// assert_eq!(
+    ///     output.to_wire_json(),
+    ///     r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","sessionTitle":"Fix the flaky test"}}"#
+    /// );
+    /// ```
     pub fn with_hook_specific_output(mut self, output: HookSpecificOutput) -> Self {
         self.hook_specific_output = Some(output);
         self

@@ -170,6 +170,14 @@ impl HookSpecificOutput {
     }
 
     /// The event this output is for; `None` for [`HookSpecificOutput::Raw`].
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookEvent, HookOutput};
+    ///
+    /// let output = HookOutput::deny_tool("no");
+    /// let part = output.hook_specific_output.as_ref().unwrap();
+    /// assert_eq!(part.event(), Some(HookEvent::PreToolUse));
+    /// ```
     pub fn event(&self) -> Option<HookEvent> {
         Some(match self {
             HookSpecificOutput::PreToolUse(_) => HookEvent::PreToolUse,
@@ -200,6 +208,32 @@ impl HookSpecificOutput {
 }
 
 /// `PreToolUse` output.
+///
+/// Rewrite a tool call before it runs:
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseInput, PreToolUseOutput};
+/// use claude_agent_core::options::Options;
+/// use serde_json::value::to_raw_value;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Bash {
+///     command: String,
+/// }
+///
+/// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+///     let Ok(bash) = input.tool_input_as::<Bash>() else { return HookOutput::default() };
+///     if !bash.command.starts_with("npm ") {
+///         return HookOutput::default();
+///     }
+///     let command = bash.command.replacen("npm ", "npm --offline ", 1);
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreToolUse(PreToolUseOutput {
+///         permission_decision: Some(PermissionDecision::Allow),
+///         updated_input: Some(to_raw_value(&serde_json::json!({ "command": command })).unwrap()),
+///         ..Default::default()
+///     }))
+/// });
+/// ```
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreToolUseOutput {
@@ -218,6 +252,24 @@ pub struct PreToolUseOutput {
 }
 
 /// `PostToolUse` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PostToolUseInput, PostToolUseOutput};
+/// use claude_agent_core::options::Options;
+/// use serde_json::value::RawValue;
+///
+/// // Keep secrets that a tool printed out of the conversation.
+/// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseInput, _ctx| async move {
+///     if !input.tool_response.get().contains("AWS_SECRET_ACCESS_KEY") {
+///         return HookOutput::default();
+///     }
+///     let redacted = RawValue::from_string(r#"{"stdout":"[output withheld: it contained credentials]","stderr":""}"#.into()).unwrap();
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PostToolUse(PostToolUseOutput {
+///         updated_tool_output: Some(redacted),
+///         ..Default::default()
+///     }))
+/// });
+/// ```
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PostToolUseOutput {
@@ -239,6 +291,22 @@ pub struct PostToolUseOutput {
 }
 
 /// The output of the events whose only specific field is `additionalContext`.
+///
+/// ```
+/// use claude_agent_core::hooks::{AdditionalContextOutput, HookEvent, HookOutput, HookSpecificOutput};
+///
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::PostToolUseFailure(
+///     AdditionalContextOutput { additional_context: Some("The test database is not running; start it with `make db`.".into()) },
+/// ));
+/// // The same as:
+/// assert_eq!(
+///     output,
+///     HookOutput::default().with_additional_context(
+///         HookEvent::PostToolUseFailure,
+///         "The test database is not running; start it with `make db`."
+///     )
+/// );
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdditionalContextOutput {
@@ -248,6 +316,19 @@ pub struct AdditionalContextOutput {
 }
 
 /// `PermissionRequest` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestOutput};
+///
+/// let deny = PermissionRequestOutput {
+///     decision: PermissionRequestDecision::Deny { message: Some("Not during the release freeze.".into()), interrupt: Some(true) },
+/// };
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::PermissionRequest(deny));
+/// assert_eq!(
+///     output.to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Not during the release freeze.","interrupt":true}}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PermissionRequestOutput {
     /// The answer to the prompt.
@@ -255,6 +336,14 @@ pub struct PermissionRequestOutput {
 }
 
 /// `PermissionDenied` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDeniedOutput};
+///
+/// let retry = HookOutput::default()
+///     .with_hook_specific_output(HookSpecificOutput::PermissionDenied(PermissionDeniedOutput { retry: Some(true) }));
+/// assert_eq!(retry.to_wire_json(), r#"{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}"#);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PermissionDeniedOutput {
     /// Let the model try again.
@@ -263,6 +352,20 @@ pub struct PermissionDeniedOutput {
 }
 
 /// `UserPromptSubmit` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitInput, UserPromptSubmitOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: UserPromptSubmitInput, _ctx| async move {
+///     let title = input.prompt.lines().next().unwrap_or_default().chars().take(40).collect::<String>();
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::UserPromptSubmit(UserPromptSubmitOutput {
+///         session_title: Some(title),
+///         additional_context: Some("Answer in British English.".into()),
+///         ..Default::default()
+///     }))
+/// });
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPromptSubmitOutput {
@@ -278,6 +381,21 @@ pub struct UserPromptSubmitOutput {
 }
 
 /// `UserPromptExpansion` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptExpansionInput, UserPromptExpansionOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook(None, |input: UserPromptExpansionInput, _ctx| async move {
+///     if input.command_name != "review" {
+///         return HookOutput::default();
+///     }
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::UserPromptExpansion(UserPromptExpansionOutput {
+///         additional_context: Some("Reviews follow REVIEWING.md in the repository root.".into()),
+///         ..Default::default()
+///     }))
+/// });
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPromptExpansionOutput {
@@ -290,6 +408,21 @@ pub struct UserPromptExpansionOutput {
 }
 
 /// `SessionStart` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, SessionStartOutput};
+///
+/// let start = SessionStartOutput {
+///     additional_context: Some("The main branch is `trunk`.".into()),
+///     watch_paths: Some(vec!["/tmp/ws/.env".into()]),
+///     ..Default::default()
+/// };
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::SessionStart(start));
+/// assert_eq!(
+///     output.to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"The main branch is `trunk`.","watchPaths":["/tmp/ws/.env"]}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionStartOutput {
@@ -311,6 +444,24 @@ pub struct SessionStartOutput {
 }
 
 /// `PreModelSwitch` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{
+///     HookOutput, HookSpecificOutput, PermissionDecision, PreModelSwitchInput, PreModelSwitchOutput,
+/// };
+/// use claude_agent_core::options::Options;
+///
+/// // Refuse a switch that would rewrite a large prompt cache.
+/// let _options = Options::new().on_hook(None, |input: PreModelSwitchInput, _ctx| async move {
+///     if input.estimated_cache_write_usd < 1.0 {
+///         return HookOutput::default();
+///     }
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreModelSwitch(PreModelSwitchOutput {
+///         permission_decision: Some(PermissionDecision::Deny),
+///         permission_decision_reason: Some(format!("switching would cost ${:.2}", input.estimated_cache_write_usd)),
+///     }))
+/// });
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreModelSwitchOutput {
@@ -323,6 +474,18 @@ pub struct PreModelSwitchOutput {
 }
 
 /// `Elicitation` and `ElicitationResult` output.
+///
+/// ```
+/// use claude_agent_core::control::ElicitationAction;
+/// use claude_agent_core::hooks::{ElicitationOutput, HookOutput, HookSpecificOutput};
+///
+/// // Decline in the user's place.
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::Elicitation(ElicitationOutput {
+///     action: Some(ElicitationAction::Decline),
+///     content: None,
+/// }));
+/// assert_eq!(output.to_wire_json(), r#"{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"decline"}}"#);
+/// ```
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ElicitationOutput {
     /// Accept, decline or cancel.
@@ -334,6 +497,17 @@ pub struct ElicitationOutput {
 }
 
 /// `WorktreeCreate` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateOutput};
+///
+/// let made = WorktreeCreateOutput { worktree_path: "/tmp/worktrees/fix-flaky-test".into() };
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::WorktreeCreate(made));
+/// assert_eq!(
+///     output.to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/tmp/worktrees/fix-flaky-test"}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorktreeCreateOutput {
@@ -342,6 +516,17 @@ pub struct WorktreeCreateOutput {
 }
 
 /// `CwdChanged` and `FileChanged` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WatchPathsOutput};
+///
+/// let watch = WatchPathsOutput { watch_paths: Some(vec!["/tmp/ws/package.json".into()]) };
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::FileChanged(watch));
+/// assert_eq!(
+///     output.to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"FileChanged","watchPaths":["/tmp/ws/package.json"]}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WatchPathsOutput {
@@ -351,6 +536,17 @@ pub struct WatchPathsOutput {
 }
 
 /// `MessageDisplay` output.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, MessageDisplayOutput};
+///
+/// let shown = MessageDisplayOutput { display_content: Some("[redacted]".into()) };
+/// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::MessageDisplay(shown));
+/// assert_eq!(
+///     output.to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"MessageDisplay","displayContent":"[redacted]"}}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageDisplayOutput {

@@ -11,6 +11,26 @@ message_struct! {
     ///
     /// Printed at the start of **each** turn. The scalar settings (`cwd()`, `model()`,
     /// `permission_mode()`, …) are read from the stored line by methods.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"a15484fc-b16c-479a-a5cb-6d08565127b0","tools":["Task","Bash","Read","mcp__calc__add"],"mcp_servers":[{"name":"calc","status":"connected","source":"sdk"}],"model":"claude-opus-5-5","permissionMode":"default","slash_commands":["compact","context","review"],"apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"2.1.330","output_style":"default","agents":["general-purpose","Explore","Plan"],"skills":[],"plugins":[{"name":"cc-plugin-privacy","path":"builtin","source":"cc-plugin-privacy@builtin"}],"capabilities":["interrupt_receipt_v1","msg_lifecycle_v1"],"uuid":"64cd43b5-3c62-43f2-8f36-e7527d9317da","fast_mode_state":"off"}"#;
+    /// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };
+    /// assert_eq!(init.session_id(), "a15484fc-b16c-479a-a5cb-6d08565127b0");
+    /// assert_eq!(init.cwd(), Some("/tmp/ws"));
+    /// assert_eq!(init.model(), Some("claude-opus-5-5"));
+    /// assert_eq!(init.permission_mode(), Some("default"));
+    /// assert_eq!(init.api_key_source(), Some("ANTHROPIC_API_KEY"));
+    /// assert_eq!(init.claude_code_version(), Some("2.1.330"));
+    /// assert_eq!(init.output_style(), Some("default"));
+    /// assert_eq!(init.fast_mode_state(), Some("off"));
+    /// assert_eq!(init.effort(), None);
+    /// assert!(init.tools.contains("Bash") && init.capabilities.contains("msg_lifecycle_v1"));
+    /// assert_eq!(init.mcp_servers[0].status, "connected");
+    /// assert_eq!(init.plugins()[0].name, "cc-plugin-privacy");
+    /// assert_eq!(init.plugin_errors(), None);
+    /// ```
     pub struct Init {
         #[serde(default, deserialize_with = "line_text::optional_str")]
         cwd: Option<LineText>,
@@ -122,6 +142,16 @@ impl Init {
 }
 
 /// One MCP server of [`Init::mcp_servers`].
+///
+/// ```
+/// use claude_agent_core::message::{Message, SystemMessage};
+///
+/// let line = r#"{"type":"system","subtype":"init","session_id":"s","mcp_servers":[{"name":"calc","status":"connected","source":"sdk"},{"name":"github","status":"needs-auth","source":"user"}]}"#;
+/// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };
+/// let not_ready: Vec<_> = init.mcp_servers.iter().filter(|s| s.status != "connected").map(|s| s.name.as_str()).collect();
+/// assert_eq!(not_ready, ["github"]);
+/// assert_eq!(init.mcp_servers[0].source.as_deref(), Some("sdk"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerStatus {
@@ -137,6 +167,17 @@ pub struct McpServerStatus {
 }
 
 /// One plugin of [`Init::plugins()`].
+///
+/// ```
+/// use claude_agent_core::message::{Message, SystemMessage};
+///
+/// let line = r#"{"type":"system","subtype":"init","session_id":"s","plugins":[{"name":"cc-plugin-agents-md","path":"builtin","source":"cc-plugin-agents-md@builtin"},{"name":"formatter","path":"/home/user/.claude/plugins/formatter","source":"formatter@acme","version":"1.2.0"}]}"#;
+/// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };
+/// for plugin in init.plugins() {
+///     println!("{} {} ({})", plugin.name, plugin.version.as_deref().unwrap_or(""), plugin.path);
+/// }
+/// assert_eq!(init.plugins()[1].source.as_deref(), Some("formatter@acme"));
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct PluginInfo {

@@ -38,6 +38,17 @@ use serde_json::value::RawValue;
 /// };
 /// assert_eq!(s.state, SessionState::Idle);
 /// ```
+///
+/// A subtype this crate does not model is kept whole:
+///
+/// ```
+/// use claude_agent_core::message::{Message, SystemMessage};
+///
+/// let line = r#"{"type":"system","subtype":"post_turn_summary","summary":{"files_changed":2},"session_id":"s"}"#;
+/// let Message::System(system) = Message::parse(line).unwrap() else { panic!("not a system message") };
+/// assert!(matches!(system, SystemMessage::Unknown(_)));
+/// assert_eq!(system.raw_json(), line);
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum SystemMessage {

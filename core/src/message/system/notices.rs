@@ -6,6 +6,14 @@ use serde_json::value::RawValue;
 
 message_struct! {
     /// `system`/`notification`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"notification","key":"auto-update","text":"Claude Code has been updated to 2.1.330","priority":"low","timeout_ms":5000,"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::Notification(note)) = Message::parse(line).unwrap() else { panic!("not a notification") };
+    /// assert_eq!((note.key.as_str(), note.priority.as_deref(), note.timeout_ms), ("auto-update", Some("low"), Some(5000)));
+    /// ```
     pub struct Notification {
         /// A key identifying the notification.
         #[serde(default)]
@@ -24,6 +32,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`informational`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"informational","content":"Context is 90% full; it will be compacted soon.","level":"warning","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::Informational(info)) = Message::parse(line).unwrap() else { panic!("not informational") };
+    /// assert_eq!(info.level.as_deref(), Some("warning"));
+    /// assert_eq!(info.prevent_continuation, None);
+    /// ```
     pub struct Informational {
         /// The text.
         #[serde(default)]
@@ -42,6 +59,14 @@ message_struct! {
 
 message_struct! {
     /// `system`/`local_command_output`: output of a local slash command.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"local_command_output","content":"Total cost: $0.0042","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::LocalCommandOutput(output)) = Message::parse(line).unwrap() else { panic!("not local_command_output") };
+    /// assert_eq!(output.content, "Total cost: $0.0042");
+    /// ```
     pub struct LocalCommandOutput {
         /// The output.
         #[serde(default)]
@@ -51,6 +76,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`memory_recall`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"memory_recall","mode":"select","memories":[{"path":"/home/user/.claude/projects/-tmp-ws/memory/build.md","scope":"project"}],"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::MemoryRecall(recall)) = Message::parse(line).unwrap() else { panic!("not memory_recall") };
+    /// let memories: serde_json::Value = serde_json::from_str(recall.memories.as_ref().unwrap().get()).unwrap();
+    /// assert_eq!((recall.mode.as_str(), memories[0]["scope"].as_str()), ("select", Some("project")));
+    /// ```
     pub struct MemoryRecall {
         /// `select` or `synthesize`.
         #[serde(default)]
@@ -63,6 +97,14 @@ message_struct! {
 
 message_struct! {
     /// `system`/`elicitation_complete`: an MCP elicitation finished.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"elicitation_complete","mcp_server_name":"github","elicitation_id":"elic_01","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::ElicitationComplete(done)) = Message::parse(line).unwrap() else { panic!("not elicitation_complete") };
+    /// assert_eq!((done.mcp_server_name.as_str(), done.elicitation_id.as_str()), ("github", "elic_01"));
+    /// ```
     pub struct ElicitationComplete {
         /// The MCP server.
         #[serde(default)]
@@ -75,6 +117,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`permission_denied`: a tool call was denied.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"permission_denied","tool_name":"Bash","tool_use_id":"toolu_fake_4_1","message":"This session may only read files.","decision_reason_type":"other","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::PermissionDenied(denied)) = Message::parse(line).unwrap() else { panic!("not permission_denied") };
+    /// assert_eq!(format!("{}: {}", denied.tool_name, denied.message), "Bash: This session may only read files.");
+    /// assert_eq!(denied.agent_id, None);
+    /// ```
     pub struct PermissionDenied {
         /// The tool.
         #[serde(default)]
@@ -99,6 +150,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`model_refusal_fallback`: the model refused and another model was used.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"model_refusal_fallback","direction":"retry","original_model":"claude-opus-4-5","fallback_model":"claude-sonnet-4-5","request_id":"req_011CV1","api_refusal_category":"cyber","content":"Retrying with claude-sonnet-4-5","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::ModelRefusalFallback(swap)) = Message::parse(line).unwrap() else { panic!("not model_refusal_fallback") };
+    /// assert_eq!((swap.original_model.as_str(), swap.fallback_model.as_str()), ("claude-opus-4-5", "claude-sonnet-4-5"));
+    /// assert_eq!(swap.direction.as_deref(), Some("retry"));
+    /// ```
     pub struct ModelRefusalFallback {
         /// `retry`, `revert` or `sticky`.
         #[serde(default)]
@@ -123,6 +183,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`model_refusal_no_fallback`: the model refused and no fallback was available.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"model_refusal_no_fallback","original_model":"claude-opus-4-5","request_id":"req_011CV2","api_refusal_category":"cyber","content":"Claude declined this request.","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::ModelRefusalNoFallback(refusal)) = Message::parse(line).unwrap() else { panic!("not model_refusal_no_fallback") };
+    /// assert_eq!(refusal.content, "Claude declined this request.");
+    /// assert_eq!(refusal.request_id.as_deref(), Some("req_011CV2"));
+    /// ```
     pub struct ModelRefusalNoFallback {
         /// The model that refused.
         #[serde(default)]

@@ -6,6 +6,15 @@ use serde_json::value::RawValue;
 
 message_struct! {
     /// `system`/`status`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"status","status":"requesting","session_id":"f89550ef-8444-4a3f-9393-f1d96094a371","uuid":"fb82ac72-8383-4f03-9c89-e8cd6c0f323b"}"#;
+    /// let Message::System(SystemMessage::Status(status)) = Message::parse(line).unwrap() else { panic!("not status") };
+    /// assert_eq!(status.status.as_deref(), Some("requesting"));
+    /// assert_eq!(status.permission_mode, None);
+    /// ```
     pub struct Status {
         /// `compacting`, `requesting`, or `None`.
         #[serde(default)]
@@ -18,6 +27,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`api_retry`: an API call failed and will be retried.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":1250,"error_status":529,"error":{"type":"overloaded_error","message":"Overloaded"},"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::ApiRetry(retry)) = Message::parse(line).unwrap() else { panic!("not api_retry") };
+    /// let note = format!("API returned {:?}; retry {}/{} in {} ms", retry.error_status, retry.attempt, retry.max_retries, retry.retry_delay_ms);
+    /// assert_eq!(note, "API returned Some(529); retry 1/10 in 1250 ms");
+    /// ```
     pub struct ApiRetry {
         /// This attempt's number.
         #[serde(default)]
@@ -39,6 +57,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`compact_boundary`: the conversation was compacted here.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":167000},"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::CompactBoundary(boundary)) = Message::parse(line).unwrap() else { panic!("not compact_boundary") };
+    /// let meta: serde_json::Value = serde_json::from_str(boundary.compact_metadata.as_ref().unwrap().get()).unwrap();
+    /// assert_eq!((meta["trigger"].as_str(), meta["pre_tokens"].as_u64()), (Some("auto"), Some(167000)));
+    /// ```
     pub struct CompactBoundary {
         /// `{trigger: manual|auto, pre_tokens, …}`, as raw JSON.
         #[serde(default)]
@@ -48,6 +75,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`session_state_changed`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SessionState, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"session_state_changed","state":"requires_action","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::SessionStateChanged(change)) = Message::parse(line).unwrap() else { panic!("not session_state_changed") };
+    /// assert_eq!(change.state, SessionState::RequiresAction);
+    /// assert!(!change.sdk_host_only);
+    /// ```
     pub struct SessionStateChanged {
         /// The new state.
         pub state: SessionState,
@@ -58,6 +94,25 @@ message_struct! {
 }
 
 /// The state of a [`SessionStateChanged`].
+///
+/// ```
+/// use claude_agent_core::message::SessionState;
+///
+/// fn label(state: &SessionState) -> &str {
+///     match state {
+///         SessionState::Idle => "ready",
+///         SessionState::Running => "working…",
+///         SessionState::RequiresAction => "waiting for you",
+///         other => other.as_str(), // a state newer than this crate, by its wire name
+///     }
+/// }
+///
+/// let state: SessionState = serde_json::from_str(r#""requires_action""#).unwrap();
+/// assert_eq!((label(&state), state.as_str()), ("waiting for you", "requires_action"));
+/// let newer: SessionState = serde_json::from_str(r#""dreaming""#).unwrap();
+/// assert_eq!(newer, SessionState::Other("dreaming".into()));
+/// assert_eq!(label(&newer), "dreaming");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SessionState {
@@ -97,6 +152,15 @@ impl<'de> Deserialize<'de> for SessionState {
 
 message_struct! {
     /// `system`/`files_persisted`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"files_persisted","files":[{"filename":"report.md","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}],"failed":[],"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::FilesPersisted(persisted)) = Message::parse(line).unwrap() else { panic!("not files_persisted") };
+    /// let files: serde_json::Value = serde_json::from_str(persisted.files.as_ref().unwrap().get()).unwrap();
+    /// assert_eq!(files[0]["filename"], "report.md");
+    /// ```
     pub struct FilesPersisted {
         /// `[{filename, file_id}]`, as raw JSON.
         #[serde(default)]
@@ -109,6 +173,14 @@ message_struct! {
 
 message_struct! {
     /// `system`/`thinking_tokens`: an estimate of thinking tokens so far.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"thinking_tokens","estimated_tokens":1536,"estimated_tokens_delta":512,"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::ThinkingTokens(thinking)) = Message::parse(line).unwrap() else { panic!("not thinking_tokens") };
+    /// assert_eq!((thinking.estimated_tokens, thinking.estimated_tokens_delta), (1536, 512));
+    /// ```
     pub struct ThinkingTokens {
         /// Estimated thinking tokens.
         #[serde(default)]
@@ -121,6 +193,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`commands_changed`: the slash commands changed.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"commands_changed","commands":[{"name":"review","description":"Review a pull request","argumentHint":"<pr>"}],"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::CommandsChanged(changed)) = Message::parse(line).unwrap() else { panic!("not commands_changed") };
+    /// let commands: serde_json::Value = serde_json::from_str(changed.commands.as_ref().unwrap().get()).unwrap();
+    /// assert_eq!(commands[0]["name"], "review");
+    /// ```
     pub struct CommandsChanged {
         /// The commands (`[{name, description, argumentHint}]`), as raw JSON.
         #[serde(default)]
@@ -130,6 +211,15 @@ message_struct! {
 
 message_struct! {
     /// `system`/`plugin_install`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"plugin_install","status":"failed","name":"formatter","error":"marketplace not found: acme","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::PluginInstall(install)) = Message::parse(line).unwrap() else { panic!("not plugin_install") };
+    /// assert_eq!((install.status.as_str(), install.name.as_deref()), ("failed", Some("formatter")));
+    /// assert_eq!(install.error.as_deref(), Some("marketplace not found: acme"));
+    /// ```
     pub struct PluginInstall {
         /// `started`, `installed`, `failed` or `completed`.
         #[serde(default)]
@@ -145,6 +235,14 @@ message_struct! {
 
 message_struct! {
     /// `system`/`control_request_progress`: progress of a slow control request.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"control_request_progress","request_id":"req_3","status":"api_retry","attempt":2,"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::ControlRequestProgress(progress)) = Message::parse(line).unwrap() else { panic!("not control_request_progress") };
+    /// assert_eq!((progress.request_id.as_str(), progress.status.as_str(), progress.attempt), ("req_3", "api_retry", Some(2)));
+    /// ```
     pub struct ControlRequestProgress {
         /// The control request's id.
         #[serde(default)]
@@ -160,6 +258,14 @@ message_struct! {
 
 message_struct! {
     /// `system`/`worker_shutting_down`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"worker_shutting_down","reason":"idle timeout","uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::WorkerShuttingDown(shutdown)) = Message::parse(line).unwrap() else { panic!("not worker_shutting_down") };
+    /// assert_eq!(shutdown.reason, "idle timeout");
+    /// ```
     pub struct WorkerShuttingDown {
         /// Why.
         #[serde(default)]
@@ -169,6 +275,14 @@ message_struct! {
 
 message_struct! {
     /// `system`/`session_writes_lost`: the transcript could not be written.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"session_writes_lost","error_code":"ENOSPC","lost":{"entries":3},"uuid":"u","session_id":"s"}"#;
+    /// let Message::System(SystemMessage::SessionWritesLost(lost)) = Message::parse(line).unwrap() else { panic!("not session_writes_lost") };
+    /// assert_eq!(lost.error_code, "ENOSPC");
+    /// ```
     pub struct SessionWritesLost {
         /// `ENOSPC` or `EDQUOT`.
         #[serde(default)]

@@ -1,0 +1,1048 @@
+//! Sessions the CLI has stored on disk: list them, read their conversations, rename, tag, fork
+//! and delete them.
+//!
+//! The CLI writes every session to a transcript file, one JSON entry a line, at
+//! `<config>/projects/<folder>/<session id>.jsonl`: `<config>` is `$CLAUDE_CONFIG_DIR`, else
+//! `~/.claude`, and `<folder>` is the session's working directory with every character that is
+//! not an ASCII letter or digit replaced by `-` (`/home/me/app` → `-home-me-app`; a name longer
+//! than 200 characters is cut and ends with a hash). The subagents of a session write theirs under
+//! `<folder>/<session id>/subagents/agent-<agent id>.jsonl`.
+//!
+//! These are plain blocking functions: they need no async runtime, and run anywhere (in an async
+//! program, off the executor, e.g. with `spawn_blocking`, if the history is large). Each has a
+//! free-function form that uses the configuration directory of this process's environment, and a
+//! method of [`History`] for any other (say, the `HOME` a CLI was started with).
+//!
+//! - [`list_sessions`]: a summary of each session ([`SessionInfo`]), newest first. It reads only
+//!   the first and last 64 KiB of each transcript, so listing thousands of sessions stays fast.
+//! - [`get_session_info`]: the same summary for one session.
+//! - [`get_session_messages`]: the conversation as typed [`Message`]s ([`SessionMessage`]).
+//! - [`list_subagents`], [`get_subagent_messages`]: the subagents' own conversations.
+//! - [`rename_session`], [`tag_session`], [`delete_session`], [`fork_session`]: changes the CLI
+//!   itself understands (a renamed session shows its title in the CLI's `/resume` list; a fork
+//!   can be resumed with [`Options::resume`](crate::options::Options::resume)).
+//!
+//! ```no_run
+//! use claude_agent_core::history::{self, ListSessions};
+//!
+//! # fn main() -> Result<(), history::HistoryError> {
+//! for session in history::list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
+//!     println!("{} {}", session.session_id, session.summary);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+mod chain;
+mod clock;
+mod lite;
+mod paths;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::message::Message;
+
+/// Why an operation on the stored sessions failed.
+///
+/// One error for every operation: they all fail in the same few ways (an id that is not a UUID,
+/// a session or message that is not there, a file that cannot be read or written), and each
+/// variant names what it looked for and where.
+///
+/// ```
+/// use claude_agent_core::history::{History, HistoryError};
+///
+/// let history = History::at("/nonexistent/.claude");
+/// match history.get_session_info("not-a-uuid", None) {
+///     Err(HistoryError::InvalidId { id }) => assert_eq!(id, "not-a-uuid"),
+///     other => panic!("{other:?}"),
+/// }
+/// let missing = history.get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None).unwrap_err();
+/// assert!(matches!(missing, HistoryError::NotFound { .. }));
+/// assert!(missing.to_string().contains("/nonexistent/.claude/projects"), "{missing}");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HistoryError {
+    /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` (`USERPROFILE` on Windows) is set.
+    #[error("cannot find the Claude configuration directory: set CLAUDE_CONFIG_DIR or HOME")]
+    NoConfigDir,
+    /// A session id that is not a UUID.
+    #[error("{id:?} is not a session id (a UUID)")]
+    InvalidId {
+        /// The id given.
+        id: String,
+    },
+    /// No transcript of this session where it was looked for.
+    #[error("no session {session_id} under {}", searched.display())]
+    NotFound {
+        /// The session looked for.
+        session_id: String,
+        /// The project folder, or the projects folder, that was searched.
+        searched: PathBuf,
+    },
+    /// The session has no subagent with this id.
+    #[error("session {session_id} has no subagent {agent_id} under {}", searched.display())]
+    SubagentNotFound {
+        /// The parent session.
+        session_id: String,
+        /// The subagent looked for.
+        agent_id: String,
+        /// The session's `subagents` folder.
+        searched: PathBuf,
+    },
+    /// [`fork_session`]'s `up_to` message is not in the session.
+    #[error("message {uuid} is not in session {session_id} ({})", path.display())]
+    MessageNotFound {
+        /// The session.
+        session_id: String,
+        /// The message looked for.
+        uuid: String,
+        /// The session's transcript.
+        path: PathBuf,
+    },
+    /// [`fork_session`] found no conversation to copy.
+    #[error("session {session_id} has no messages to fork ({})", path.display())]
+    NothingToFork {
+        /// The session.
+        session_id: String,
+        /// The session's transcript.
+        path: PathBuf,
+    },
+    /// A title or tag that is empty once trimmed.
+    #[error("the {what} is empty")]
+    Empty {
+        /// `"title"` or `"tag"`.
+        what: &'static str,
+    },
+    /// Reading or writing a file or folder failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HistoryError + '_ {
+    move |source| HistoryError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A session's summary, as [`list_sessions`] and [`get_session_info`] give it.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let info = history::get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+/// println!("{} ({} bytes, on {:?})", info.summary, info.file_size, info.git_branch);
+/// if let Some(cwd) = &info.cwd {
+///     println!("ran in {}", cwd.display());
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionInfo {
+    /// The session id (the transcript's file name).
+    pub session_id: String,
+    /// What to show for the session: its title, else the last prompt, else the CLI's summary,
+    /// else the first prompt.
+    pub summary: String,
+    /// The title: set with [`rename_session`] (or the CLI's `/rename`), else the one the CLI
+    /// generated.
+    pub custom_title: Option<String>,
+    /// The first prompt a person typed (slash commands and the CLI's own messages passed over),
+    /// on one line, cut at 200 characters.
+    pub first_prompt: Option<String>,
+    /// The working directory the session ran in.
+    pub cwd: Option<PathBuf>,
+    /// The git branch the session was last on.
+    pub git_branch: Option<String>,
+    /// The tag set with [`tag_session`].
+    pub tag: Option<String>,
+    /// When the session started (its first entry's timestamp).
+    pub created: Option<SystemTime>,
+    /// When the transcript was last written.
+    pub modified: SystemTime,
+    /// The transcript's size in bytes.
+    pub file_size: u64,
+    /// The transcript file.
+    pub path: PathBuf,
+}
+
+/// One message of a stored conversation: the transcript entry parsed as the message the CLI
+/// prints on stdout, with the entry's place in the conversation.
+///
+/// A transcript entry is the stream-json message with the CLI's bookkeeping around it
+/// (`parentUuid`, `sessionId`, `cwd`, `gitBranch`, …), so it parses into the same types:
+/// [`Message::User`] and [`Message::Assistant`], with every field at hand through
+/// [`Message::raw_json`]. An entry that does not fit them is [`Message::Unknown`], kept whole.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+/// use claude_agent_core::message::{ContentBlock, Message, MessageContent};
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// for entry in history::get_session_messages("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None, None, 0)? {
+///     match &entry.message {
+///         Message::User(user) => {
+///             if let MessageContent::Text(text) = &user.content {
+///                 println!("you: {text}");
+///             }
+///         }
+///         Message::Assistant(reply) => {
+///             for block in &reply.message.content {
+///                 if let ContentBlock::Text(text) = block {
+///                     println!("Claude: {}", text.text);
+///                 }
+///             }
+///         }
+///         _ => {}
+///     }
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SessionMessage {
+    /// The message.
+    pub message: Message,
+    /// The entry's id (`uuid`): what [`fork_session`]'s `up_to` names.
+    pub uuid: String,
+    /// The entry it follows (`parentUuid`); `None` for the first.
+    pub parent_uuid: Option<String>,
+    /// The session it was written in (`sessionId`).
+    pub session_id: String,
+    /// When it was written (ISO 8601).
+    pub timestamp: Option<String>,
+}
+
+/// What [`list_sessions`] lists: one project's sessions or every project's, a page of them.
+///
+/// ```no_run
+/// use claude_agent_core::history::{self, ListSessions};
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let everything = history::list_sessions(&ListSessions::all())?;
+/// let second_page = history::list_sessions(&ListSessions::in_dir("/home/me/app").offset(20).limit(20))?;
+/// let this_checkout_only =
+///     history::list_sessions(&ListSessions::in_dir("/home/me/app").include_worktrees(false))?;
+/// # let _ = (everything, second_page, this_checkout_only);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ListSessions {
+    /// The project directory (the working directory sessions ran in), or `None` for every project.
+    pub dir: Option<PathBuf>,
+    /// At most this many sessions.
+    pub limit: Option<usize>,
+    /// Skip this many of the newest first.
+    pub offset: usize,
+    /// With `dir` in a git repository, the sessions of every worktree of the repository too (the
+    /// default).
+    pub include_worktrees: bool,
+}
+
+impl ListSessions {
+    /// Every project's sessions.
+    ///
+    /// ```
+    /// use claude_agent_core::history::ListSessions;
+    ///
+    /// assert_eq!(ListSessions::all().dir, None);
+    /// ```
+    pub fn all() -> ListSessions {
+        ListSessions {
+            dir: None,
+            limit: None,
+            offset: 0,
+            include_worktrees: true,
+        }
+    }
+
+    /// The sessions that ran in `dir`, and in the other worktrees of its git repository.
+    ///
+    /// ```
+    /// use claude_agent_core::history::ListSessions;
+    ///
+    /// let list = ListSessions::in_dir("/home/me/app");
+    /// assert!(list.include_worktrees);
+    /// ```
+    pub fn in_dir(dir: impl Into<PathBuf>) -> ListSessions {
+        ListSessions {
+            dir: Some(dir.into()),
+            ..ListSessions::all()
+        }
+    }
+
+    /// At most `limit` sessions.
+    ///
+    /// ```
+    /// use claude_agent_core::history::ListSessions;
+    ///
+    /// assert_eq!(ListSessions::all().limit(10).limit, Some(10));
+    /// ```
+    pub fn limit(mut self, limit: usize) -> ListSessions {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Skip the `offset` newest sessions.
+    ///
+    /// ```
+    /// use claude_agent_core::history::ListSessions;
+    ///
+    /// assert_eq!(ListSessions::all().offset(20).offset, 20);
+    /// ```
+    pub fn offset(mut self, offset: usize) -> ListSessions {
+        self.offset = offset;
+        self
+    }
+
+    /// Whether to list the other worktrees' sessions too.
+    ///
+    /// ```
+    /// use claude_agent_core::history::ListSessions;
+    ///
+    /// assert!(!ListSessions::in_dir("/repo").include_worktrees(false).include_worktrees);
+    /// ```
+    pub fn include_worktrees(mut self, include: bool) -> ListSessions {
+        self.include_worktrees = include;
+        self
+    }
+}
+
+impl Default for ListSessions {
+    fn default() -> ListSessions {
+        ListSessions::all()
+    }
+}
+
+/// The sessions of one Claude configuration directory.
+///
+/// The free functions of this module use [`History::from_env`]; a `History` made with
+/// [`History::at`] reads another directory, such as the one of a CLI started with its own `HOME`
+/// or `CLAUDE_CONFIG_DIR`.
+///
+/// ```
+/// use claude_agent_core::history::{History, ListSessions};
+///
+/// let config = std::env::temp_dir().join(format!("history-doc-{}", std::process::id()));
+/// let folder = config.join("projects").join("-home-me-app");
+/// std::fs::create_dir_all(&folder).unwrap();
+/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+/// std::fs::write(
+///     folder.join(format!("{id}.jsonl")),
+///     concat!(
+///         r#"{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"first question"},"uuid":"b9bd7f99-6d18-47a5-a25e-5ada83f6b5e2","timestamp":"2026-11-23T06:03:37.276Z","cwd":"/home/me/app","sessionId":"13dbd64f-f8d4-4686-ab4c-e5b537e0a952","gitBranch":"main"}"#, "\n",
+///         r#"{"parentUuid":"b9bd7f99-6d18-47a5-a25e-5ada83f6b5e2","isSidechain":false,"type":"assistant","message":{"id":"msg_1","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"echo: first question"}]},"uuid":"75e74a84-6c56-4ba7-a73d-35b37d06a7a4","timestamp":"2026-11-23T06:03:37.900Z","cwd":"/home/me/app","sessionId":"13dbd64f-f8d4-4686-ab4c-e5b537e0a952"}"#, "\n",
+///     ),
+/// )
+/// .unwrap();
+///
+/// let history = History::at(&config);
+/// let sessions = history.list_sessions(&ListSessions::in_dir("/home/me/app")).unwrap();
+/// assert_eq!(sessions[0].first_prompt.as_deref(), Some("first question"));
+/// assert_eq!(sessions[0].git_branch.as_deref(), Some("main"));
+///
+/// history.rename_session(id, "Questions", None).unwrap();
+/// assert_eq!(history.get_session_info(id, None).unwrap().summary, "Questions");
+/// assert_eq!(history.get_session_messages(id, None, None, 0).unwrap().len(), 2);
+/// std::fs::remove_dir_all(&config).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct History {
+    config_dir: PathBuf,
+}
+
+impl History {
+    /// The configuration directory of this process's environment: `$CLAUDE_CONFIG_DIR`, else
+    /// `~/.claude`.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::history::History;
+    ///
+    /// let history = History::from_env().expect("HOME is set");
+    /// println!("sessions are under {}", history.projects_dir().display());
+    /// ```
+    pub fn from_env() -> Result<History, HistoryError> {
+        if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+            return Ok(History::at(dir));
+        }
+        let home = std::env::var_os("HOME")
+            .or_else(|| std::env::var_os("USERPROFILE"))
+            .filter(|h| !h.is_empty())
+            .ok_or(HistoryError::NoConfigDir)?;
+        Ok(History::at(Path::new(&home).join(".claude")))
+    }
+
+    /// The configuration directory `config_dir` (what `CLAUDE_CONFIG_DIR` would name; `~/.claude`
+    /// by default).
+    ///
+    /// ```
+    /// use claude_agent_core::history::History;
+    ///
+    /// let history = History::at("/home/me/.claude");
+    /// assert_eq!(history.projects_dir(), std::path::Path::new("/home/me/.claude/projects"));
+    /// ```
+    pub fn at(config_dir: impl Into<PathBuf>) -> History {
+        History {
+            config_dir: config_dir.into(),
+        }
+    }
+
+    /// The folder that holds one folder per project.
+    ///
+    /// ```
+    /// use claude_agent_core::history::History;
+    ///
+    /// assert!(History::at("/c").projects_dir().ends_with("projects"));
+    /// ```
+    pub fn projects_dir(&self) -> PathBuf {
+        self.config_dir.join("projects")
+    }
+
+    /// The folder the CLI stores the sessions that run in `cwd` in (whether or not it exists).
+    ///
+    /// ```
+    /// use claude_agent_core::history::History;
+    /// use std::path::Path;
+    ///
+    /// let history = History::at("/home/me/.claude");
+    /// assert_eq!(
+    ///     history.project_dir("/home/me/my_app"),
+    ///     Path::new("/home/me/.claude/projects/-home-me-my-app"),
+    /// );
+    /// ```
+    pub fn project_dir(&self, cwd: impl AsRef<Path>) -> PathBuf {
+        self.projects_dir()
+            .join(paths::project_folder_name(&cwd.as_ref().to_string_lossy()))
+    }
+
+    /// [`list_sessions`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::{History, ListSessions};
+    ///
+    /// let sessions = History::at("/nonexistent").list_sessions(&ListSessions::all()).unwrap();
+    /// assert!(sessions.is_empty());
+    /// ```
+    pub fn list_sessions(&self, list: &ListSessions) -> Result<Vec<SessionInfo>, HistoryError> {
+        let projects = self.projects_dir();
+        let mut candidates = Vec::new();
+        match &list.dir {
+            None => {
+                for folder in subfolders(&projects)? {
+                    transcripts(&folder, None, &mut candidates)?;
+                }
+            }
+            Some(dir) => {
+                let dir = paths::canonical(dir);
+                let own = paths::find_project_dir(&projects, &dir);
+                if let Some(folder) = &own {
+                    transcripts(folder, Some(&dir), &mut candidates)?;
+                }
+                let trees = if list.include_worktrees {
+                    paths::worktrees(&dir)
+                } else {
+                    Vec::new()
+                };
+                if trees.len() > 1 {
+                    let mut wanted: Vec<(String, &PathBuf)> = trees
+                        .iter()
+                        .map(|t| (paths::project_folder_name(&t.to_string_lossy()), t))
+                        .collect();
+                    // The longest (most specific) name first.
+                    wanted.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
+                    for folder in subfolders(&projects)? {
+                        if Some(&folder) == own.as_ref() {
+                            continue;
+                        }
+                        let name = folder.file_name().unwrap_or_default().to_string_lossy();
+                        if let Some((_, tree)) =
+                            wanted.iter().find(|(w, _)| paths::folder_matches(&name, w))
+                        {
+                            transcripts(&folder, Some(tree), &mut candidates)?;
+                        }
+                    }
+                }
+            }
+        }
+        // Newest first by the file's time, then read only as far as the page goes. A session in
+        // two folders (a worktree moved, a copy) is listed once, its newest copy.
+        candidates.sort_by(|a, b| b.modified.cmp(&a.modified).then_with(|| a.id.cmp(&b.id)));
+        let mut seen = HashSet::new();
+        let wanted = list.limit.unwrap_or(usize::MAX);
+        let mut skipped = 0;
+        let mut sessions = Vec::new();
+        for candidate in candidates {
+            if sessions.len() >= wanted {
+                break;
+            }
+            if seen.contains(&candidate.id) {
+                continue;
+            }
+            let Some(info) = lite::read_lite(&candidate.path).and_then(|l| {
+                lite::session_info(
+                    &candidate.id,
+                    candidate.path.clone(),
+                    &l,
+                    candidate.cwd.as_deref(),
+                )
+            }) else {
+                continue;
+            };
+            seen.insert(candidate.id);
+            if skipped < list.offset {
+                skipped += 1;
+            } else {
+                sessions.push(info);
+            }
+        }
+        Ok(sessions)
+    }
+
+    /// [`get_session_info`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::{History, HistoryError};
+    ///
+    /// let missing = History::at("/nonexistent").get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
+    /// assert!(matches!(missing, Err(HistoryError::NotFound { .. })));
+    /// ```
+    pub fn get_session_info(
+        &self,
+        session_id: &str,
+        dir: Option<&Path>,
+    ) -> Result<SessionInfo, HistoryError> {
+        let (path, project_cwd) = self.find_session(session_id, dir)?;
+        lite::read_lite(&path)
+            .and_then(|l| lite::session_info(session_id, path.clone(), &l, project_cwd.as_deref()))
+            .ok_or_else(|| HistoryError::NotFound {
+                session_id: session_id.to_owned(),
+                searched: path,
+            })
+    }
+
+    /// [`get_session_messages`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::History;
+    ///
+    /// let history = History::at("/nonexistent");
+    /// assert!(history.get_session_messages("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None, Some(10), 0).is_err());
+    /// ```
+    pub fn get_session_messages(
+        &self,
+        session_id: &str,
+        dir: Option<&Path>,
+        limit: Option<usize>,
+        offset: usize,
+    ) -> Result<Vec<SessionMessage>, HistoryError> {
+        let (path, _) = self.find_session(session_id, dir)?;
+        let text = read_text(&path)?;
+        let entries = chain::conversation(chain::parse_entries(&text));
+        Ok(page(entries, limit, offset))
+    }
+
+    /// [`list_subagents`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::History;
+    ///
+    /// assert!(History::at("/nonexistent").list_subagents("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None).is_err());
+    /// ```
+    pub fn list_subagents(
+        &self,
+        session_id: &str,
+        dir: Option<&Path>,
+    ) -> Result<Vec<String>, HistoryError> {
+        let (path, _) = self.find_session(session_id, dir)?;
+        let mut agents = Vec::new();
+        collect_agents(&path.with_extension("").join("subagents"), &mut agents);
+        let mut seen = HashSet::new();
+        Ok(agents
+            .into_iter()
+            .map(|(id, _)| id)
+            .filter(|id| seen.insert(id.clone()))
+            .collect())
+    }
+
+    /// [`get_subagent_messages`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::History;
+    ///
+    /// let history = History::at("/nonexistent");
+    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+    /// assert!(history.get_subagent_messages(id, "a1b2c3", None, None, 0).is_err());
+    /// ```
+    pub fn get_subagent_messages(
+        &self,
+        session_id: &str,
+        agent_id: &str,
+        dir: Option<&Path>,
+        limit: Option<usize>,
+        offset: usize,
+    ) -> Result<Vec<SessionMessage>, HistoryError> {
+        let (path, _) = self.find_session(session_id, dir)?;
+        let folder = path.with_extension("").join("subagents");
+        let mut agents = Vec::new();
+        collect_agents(&folder, &mut agents);
+        let Some((_, file)) = agents.into_iter().find(|(id, _)| id == agent_id) else {
+            return Err(HistoryError::SubagentNotFound {
+                session_id: session_id.to_owned(),
+                agent_id: agent_id.to_owned(),
+                searched: folder,
+            });
+        };
+        let text = read_text(&file)?;
+        Ok(page(
+            chain::subagent_conversation(chain::parse_entries(&text)),
+            limit,
+            offset,
+        ))
+    }
+
+    /// [`rename_session`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::{History, HistoryError};
+    ///
+    /// let history = History::at("/nonexistent");
+    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+    /// assert!(matches!(history.rename_session(id, "  ", None), Err(HistoryError::Empty { what: "title" })));
+    /// ```
+    pub fn rename_session(
+        &self,
+        session_id: &str,
+        title: &str,
+        dir: Option<&Path>,
+    ) -> Result<(), HistoryError> {
+        check_id(session_id)?;
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(HistoryError::Empty { what: "title" });
+        }
+        let line = write::metadata_line("custom-title", "customTitle", title, session_id);
+        let (path, _) = self.find_session(session_id, dir)?;
+        write::append(&path, &line)
+    }
+
+    /// [`tag_session`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::{History, HistoryError};
+    ///
+    /// let history = History::at("/nonexistent");
+    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+    /// assert!(matches!(history.tag_session(id, Some("\u{200b}"), None), Err(HistoryError::Empty { what: "tag" })));
+    /// ```
+    pub fn tag_session(
+        &self,
+        session_id: &str,
+        tag: Option<&str>,
+        dir: Option<&Path>,
+    ) -> Result<(), HistoryError> {
+        check_id(session_id)?;
+        let tag = match tag {
+            Some(tag) => {
+                let clean = write::clean_tag(tag);
+                if clean.is_empty() {
+                    return Err(HistoryError::Empty { what: "tag" });
+                }
+                clean
+            }
+            None => String::new(),
+        };
+        let line = write::metadata_line("tag", "tag", &tag, session_id);
+        let (path, _) = self.find_session(session_id, dir)?;
+        write::append(&path, &line)
+    }
+
+    /// [`delete_session`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::{History, HistoryError};
+    ///
+    /// let gone = History::at("/nonexistent").delete_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
+    /// assert!(matches!(gone, Err(HistoryError::NotFound { .. })));
+    /// ```
+    pub fn delete_session(&self, session_id: &str, dir: Option<&Path>) -> Result<(), HistoryError> {
+        let (path, _) = self.find_session(session_id, dir)?;
+        std::fs::remove_file(&path).map_err(io_error(&path))?;
+        let subfolder = path.with_extension("");
+        match std::fs::remove_dir_all(&subfolder) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(&subfolder)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    /// [`fork_session`] in this directory.
+    ///
+    /// ```
+    /// use claude_agent_core::history::{History, HistoryError};
+    ///
+    /// let history = History::at("/nonexistent");
+    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+    /// assert!(matches!(history.fork_session("../other", None, None), Err(HistoryError::InvalidId { .. })));
+    /// assert!(matches!(history.fork_session(id, None, None), Err(HistoryError::NotFound { .. })));
+    /// ```
+    pub fn fork_session(
+        &self,
+        session_id: &str,
+        dir: Option<&Path>,
+        up_to: Option<&str>,
+    ) -> Result<String, HistoryError> {
+        let (path, _) = self.find_session(session_id, dir)?;
+        write::fork(session_id, &path, up_to)
+    }
+
+    /// The transcript of `session_id` (a non-empty file), and the project directory it was found
+    /// for: in `dir`'s folder, then its worktrees' folders; or without `dir`, in every folder.
+    fn find_session(
+        &self,
+        session_id: &str,
+        dir: Option<&Path>,
+    ) -> Result<(PathBuf, Option<PathBuf>), HistoryError> {
+        check_id(session_id)?;
+        let file = format!("{session_id}.jsonl");
+        let projects = self.projects_dir();
+        let present = |folder: &Path| {
+            let path = folder.join(&file);
+            std::fs::metadata(&path)
+                .is_ok_and(|m| m.is_file() && m.len() > 0)
+                .then_some(path)
+        };
+        let not_found = |searched: PathBuf| HistoryError::NotFound {
+            session_id: session_id.to_owned(),
+            searched,
+        };
+        match dir {
+            Some(dir) => {
+                let dir = paths::canonical(dir);
+                let candidates = std::iter::once(dir.clone())
+                    .chain(paths::worktrees(&dir).into_iter().filter(|t| *t != dir));
+                for cwd in candidates {
+                    if let Some(path) =
+                        paths::find_project_dir(&projects, &cwd).and_then(|f| present(&f))
+                    {
+                        return Ok((path, Some(cwd)));
+                    }
+                }
+                Err(not_found(self.project_dir(&dir)))
+            }
+            None => subfolders(&projects)
+                .unwrap_or_default()
+                .iter()
+                .find_map(|folder| present(folder))
+                .map(|path| (path, None))
+                .ok_or_else(|| not_found(projects)),
+        }
+    }
+}
+
+fn check_id(id: &str) -> Result<(), HistoryError> {
+    if clock::is_uuid(id) {
+        Ok(())
+    } else {
+        Err(HistoryError::InvalidId { id: id.to_owned() })
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, HistoryError> {
+    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+fn page(entries: Vec<chain::Entry>, limit: Option<usize>, offset: usize) -> Vec<SessionMessage> {
+    entries
+        .into_iter()
+        .skip(offset)
+        .take(limit.unwrap_or(usize::MAX))
+        .map(chain::Entry::into_session_message)
+        .collect()
+}
+
+/// The folders in `projects` (none if it does not exist).
+fn subfolders(projects: &Path) -> Result<Vec<PathBuf>, HistoryError> {
+    let entries = match std::fs::read_dir(projects) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error(projects)(e)),
+    };
+    Ok(entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect())
+}
+
+/// A transcript found by a listing, not read yet.
+struct Candidate {
+    id: String,
+    path: PathBuf,
+    modified: SystemTime,
+    cwd: Option<PathBuf>,
+}
+
+/// The session transcripts (`<uuid>.jsonl`) in one project folder, with their modification
+/// times (files that vanish on the way are passed over).
+fn transcripts(
+    folder: &Path,
+    cwd: Option<&Path>,
+    out: &mut Vec<Candidate>,
+) -> Result<(), HistoryError> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_error(folder)(e)),
+    };
+    out.extend(entries.flatten().filter_map(|entry| {
+        let name = entry.file_name();
+        let id = name.to_str()?.strip_suffix(".jsonl")?;
+        if !clock::is_uuid(id) {
+            return None;
+        }
+        let meta = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file() && m.len() > 0)?;
+        Some(Candidate {
+            id: id.to_owned(),
+            path: entry.path(),
+            modified: meta.modified().ok()?,
+            cwd: cwd.map(Path::to_path_buf),
+        })
+    }));
+    Ok(())
+}
+
+/// The `agent-<id>.jsonl` files under `folder`, at any depth, in name order.
+fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        match name
+            .strip_prefix("agent-")
+            .and_then(|n| n.strip_suffix(".jsonl"))
+        {
+            Some(id) if path.is_file() => out.push((id.to_owned(), path)),
+            _ if path.is_dir() => collect_agents(&path, out),
+            _ => {}
+        }
+    }
+}
+
+/// The sessions stored for a project (`list.dir`) or for every project, newest first: each
+/// session once, with its title, first prompt, working directory, branch, tag, times and size.
+///
+/// Reads only the first and last 64 KiB of each transcript, and with a `limit`, only the
+/// transcripts the page needs (newest first, by their files' times). Subagents' transcripts and sessions
+/// with nothing to show (no prompt, no title) are left out. Uses the configuration directory of
+/// this process's environment ([`History::from_env`]); a project folder that does not exist
+/// gives no sessions.
+///
+/// ```no_run
+/// use claude_agent_core::history::{self, ListSessions};
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// for session in history::list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
+///     let tag = session.tag.as_deref().unwrap_or("-");
+///     println!("{}  {:<40}  [{tag}]", session.session_id, session.summary);
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub fn list_sessions(list: &ListSessions) -> Result<Vec<SessionInfo>, HistoryError> {
+    History::from_env()?.list_sessions(list)
+}
+
+/// The summary of one session, as [`list_sessions`] gives it, looked up by id in `dir`'s project
+/// folder (and its worktrees'), or in every project with `dir` `None`.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+/// use std::path::Path;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let info = history::get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/home/me/app")))?;
+/// println!("{}: {:?}", info.summary, info.first_prompt);
+/// # Ok(())
+/// # }
+/// ```
+pub fn get_session_info(session_id: &str, dir: Option<&Path>) -> Result<SessionInfo, HistoryError> {
+    History::from_env()?.get_session_info(session_id, dir)
+}
+
+/// The conversation of a session, oldest first, `offset` messages skipped and at most `limit`
+/// kept: the user and assistant messages on the chain of entries (`parentUuid`) that ends at the
+/// last message, as typed messages.
+///
+/// A turn that ran several tools at once comes back whole, every call and every result (the
+/// chain alone keeps one branch of them). Left out: the subagents' messages (see
+/// [`get_subagent_messages`]), the CLI's meta messages and bookkeeping entries, and the branches a
+/// rewind or an edit abandoned. After a compaction, the conversation starts at the summary.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+/// use claude_agent_core::message::Message;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+/// let last_ten = history::get_session_messages(id, None, Some(10), 0)?;
+/// let replies = last_ten.iter().filter(|m| matches!(m.message, Message::Assistant(_))).count();
+/// println!("{replies} replies");
+/// # Ok(())
+/// # }
+/// ```
+pub fn get_session_messages(
+    session_id: &str,
+    dir: Option<&Path>,
+    limit: Option<usize>,
+    offset: usize,
+) -> Result<Vec<SessionMessage>, HistoryError> {
+    History::from_env()?.get_session_messages(session_id, dir, limit, offset)
+}
+
+/// The ids of the subagents a session ran (those that wrote a transcript), in name order.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+/// for agent in history::list_subagents(id, None)? {
+///     let messages = history::get_subagent_messages(id, &agent, None, None, 0)?;
+///     println!("{agent}: {} messages", messages.len());
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub fn list_subagents(session_id: &str, dir: Option<&Path>) -> Result<Vec<String>, HistoryError> {
+    History::from_env()?.list_subagents(session_id, dir)
+}
+
+/// The conversation of one subagent of a session (see [`list_subagents`]), oldest first.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let messages = history::get_subagent_messages("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", "a1b2c3d4e5f6", None, Some(5), 0)?;
+/// # let _ = messages;
+/// # Ok(())
+/// # }
+/// ```
+pub fn get_subagent_messages(
+    session_id: &str,
+    agent_id: &str,
+    dir: Option<&Path>,
+    limit: Option<usize>,
+    offset: usize,
+) -> Result<Vec<SessionMessage>, HistoryError> {
+    History::from_env()?.get_subagent_messages(session_id, agent_id, dir, limit, offset)
+}
+
+/// Gives a session a title, as the CLI's `/rename` does: appends a `custom-title` entry to its
+/// transcript (the last one wins). The title is trimmed and must not be empty.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// history::rename_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", "Refactor the parser", None)?;
+/// # Ok(())
+/// # }
+/// ```
+pub fn rename_session(
+    session_id: &str,
+    title: &str,
+    dir: Option<&Path>,
+) -> Result<(), HistoryError> {
+    History::from_env()?.rename_session(session_id, title, dir)
+}
+
+/// Tags a session, or with `None` clears its tag: appends a `tag` entry to its transcript (the
+/// last one wins). The tag is trimmed, invisible formatting characters removed, and must not be
+/// empty.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+/// history::tag_session(id, Some("experiment"), None)?;
+/// history::tag_session(id, None, None)?;
+/// # Ok(())
+/// # }
+/// ```
+pub fn tag_session(
+    session_id: &str,
+    tag: Option<&str>,
+    dir: Option<&Path>,
+) -> Result<(), HistoryError> {
+    History::from_env()?.tag_session(session_id, tag, dir)
+}
+
+/// Deletes a session for good: its transcript, and the folder of its subagents' transcripts.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// history::delete_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+/// # Ok(())
+/// # }
+/// ```
+pub fn delete_session(session_id: &str, dir: Option<&Path>) -> Result<(), HistoryError> {
+    History::from_env()?.delete_session(session_id, dir)
+}
+
+/// Copies a session into a new one and returns its id: the whole conversation, or with `up_to`
+/// the entries up to and including that message ([`SessionMessage::uuid`]). The copy lives next
+/// to the original, so the CLI resumes it from the same working directory
+/// ([`Options::resume`](crate::options::Options::resume)); its entries get new ids, remember
+/// where they were copied from (`forkedFrom`), and it is titled after the original, with
+/// " (fork)". Subagents' transcripts and the undo history of file edits are not copied.
+///
+/// ```no_run
+/// use claude_agent_core::history;
+///
+/// # fn main() -> Result<(), history::HistoryError> {
+/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+/// let messages = history::get_session_messages(id, None, None, 0)?;
+/// let branch_point = &messages[1].uuid;
+/// let fork = history::fork_session(id, None, Some(branch_point))?;
+/// println!("resume {fork} to try another answer to the first question");
+/// # Ok(())
+/// # }
+/// ```
+pub fn fork_session(
+    session_id: &str,
+    dir: Option<&Path>,
+    up_to: Option<&str>,
+) -> Result<String, HistoryError> {
+    History::from_env()?.fork_session(session_id, dir, up_to)
+}

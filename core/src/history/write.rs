@@ -1,0 +1,206 @@
+//! Changes to stored sessions: metadata entries appended to a transcript, and forks.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+use std::time::SystemTime;
+
+use serde_json::{json, Map, Value};
+
+use super::clock::{format_timestamp, new_uuid};
+use super::{io_error, lite, HistoryError};
+
+/// A metadata line as the CLI writes it: `{"type":…,"<key>":…,"sessionId":…}`, `type` first
+/// (listings find tag lines by their start).
+pub(crate) fn metadata_line(ty: &str, key: &str, value: &str, session_id: &str) -> String {
+    let value = Value::from(value);
+    format!("{{\"type\":\"{ty}\",\"{key}\":{value},\"sessionId\":\"{session_id}\"}}\n")
+}
+
+/// Appends `line` to an existing transcript (never creating one).
+pub(crate) fn append(path: &Path, line: &str) -> Result<(), HistoryError> {
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(io_error(path))?;
+    file.write_all(line.as_bytes()).map_err(io_error(path))
+}
+
+/// A tag without the characters that do not show (zero-width, direction marks, byte order
+/// mark, private use, other format characters), trimmed.
+pub(crate) fn clean_tag(tag: &str) -> String {
+    tag.chars()
+        .filter(|&c| {
+            !matches!(c,
+                '\u{00ad}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+                | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10ffff}')
+        })
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// The entry kinds a fork copies (those that are links of the conversation chain).
+const COPIED: [&str; 5] = ["user", "assistant", "attachment", "system", "progress"];
+
+/// Writes a copy of the session at `path` next to it, with new ids, and returns the new id.
+pub(crate) fn fork(
+    session_id: &str,
+    path: &Path,
+    up_to: Option<&str>,
+) -> Result<String, HistoryError> {
+    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut entries: Vec<Map<String, Value>> = Vec::new();
+    let mut replacements: Vec<Value> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Ok(Value::Object(entry)) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let ty = entry.get("type").and_then(Value::as_str).unwrap_or("");
+        if COPIED.contains(&ty) && entry.get("uuid").is_some_and(Value::is_string) {
+            if entry.get("isSidechain") != Some(&Value::Bool(true)) {
+                entries.push(entry);
+            }
+        } else if ty == "content-replacement"
+            && entry.get("sessionId").and_then(Value::as_str) == Some(session_id)
+        {
+            if let Some(Value::Array(r)) = entry.get("replacements") {
+                replacements.extend(r.iter().cloned());
+            }
+        }
+    }
+    let uuid_of = |e: &Map<String, Value>| e["uuid"].as_str().unwrap_or("").to_owned();
+    if let Some(up_to) = up_to {
+        let cut = entries
+            .iter()
+            .position(|e| uuid_of(e) == up_to)
+            .ok_or_else(|| HistoryError::MessageNotFound {
+                session_id: session_id.to_owned(),
+                uuid: up_to.to_owned(),
+                path: path.to_path_buf(),
+            })?;
+        entries.truncate(cut + 1);
+    }
+    let is_progress =
+        |e: &Map<String, Value>| e.get("type").and_then(Value::as_str) == Some("progress");
+    if entries.iter().all(is_progress) {
+        return Err(HistoryError::NothingToFork {
+            session_id: session_id.to_owned(),
+            path: path.to_path_buf(),
+        });
+    }
+
+    let new_ids: HashMap<String, String> =
+        entries.iter().map(|e| (uuid_of(e), new_uuid())).collect();
+    let by_uuid: HashMap<String, &Map<String, Value>> =
+        entries.iter().map(|e| (uuid_of(e), e)).collect();
+    let fork_id = new_uuid();
+    let now = format_timestamp(SystemTime::now());
+    let written: Vec<&Map<String, Value>> = entries.iter().filter(|e| !is_progress(e)).collect();
+    let mut out = String::new();
+    for (i, original) in written.iter().enumerate() {
+        let old = uuid_of(original);
+        // The parent, past any progress entries (which are not copied).
+        let mut parent = original
+            .get("parentUuid")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut new_parent = None;
+        while let Some(p) = parent {
+            let Some(entry) = by_uuid.get(&p) else { break };
+            if !is_progress(entry) {
+                new_parent = new_ids.get(&p).cloned();
+                break;
+            }
+            parent = entry
+                .get("parentUuid")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+        let mut entry = (*original).clone();
+        for key in ["teamName", "agentName", "slug", "sourceToolAssistantUUID"] {
+            entry.remove(key);
+        }
+        let logical = match original.get("logicalParentUuid") {
+            Some(Value::String(l)) => new_ids.get(l).cloned().map_or(Value::Null, Value::String),
+            other => other.cloned().unwrap_or(Value::Null),
+        };
+        let timestamp = match original.get("timestamp") {
+            Some(t) if i + 1 < written.len() => t.clone(),
+            _ => Value::from(now.as_str()),
+        };
+        entry.insert("uuid".into(), Value::from(new_ids[&old].as_str()));
+        entry.insert(
+            "parentUuid".into(),
+            new_parent.map_or(Value::Null, Value::String),
+        );
+        entry.insert("logicalParentUuid".into(), logical);
+        entry.insert("sessionId".into(), Value::from(fork_id.as_str()));
+        entry.insert("timestamp".into(), timestamp);
+        entry.insert("isSidechain".into(), Value::Bool(false));
+        entry.insert(
+            "forkedFrom".into(),
+            json!({"sessionId": session_id, "messageUuid": old}),
+        );
+        out.push_str(&Value::Object(entry).to_string());
+        out.push('\n');
+    }
+    if !replacements.is_empty() {
+        let line = json!({
+            "type": "content-replacement",
+            "sessionId": fork_id,
+            "replacements": replacements,
+            "uuid": new_uuid(),
+            "timestamp": now,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let title = fork_title(&text);
+    out.push_str(&metadata_line(
+        "custom-title",
+        "customTitle",
+        &format!("{title} (fork)"),
+        &fork_id,
+    ));
+
+    let target = path.with_file_name(format!("{fork_id}.jsonl"));
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&target).map_err(io_error(&target))?;
+    file.write_all(out.as_bytes()).map_err(io_error(&target))?;
+    Ok(fork_id)
+}
+
+/// The original's title (its own, or the one the CLI generated), else its first prompt.
+fn fork_title(text: &str) -> String {
+    let head = &text[..floor_boundary(text, lite::CHUNK)];
+    let tail = &text[ceil_boundary(text, text.len().saturating_sub(lite::CHUNK))..];
+    lite::last_string_field(tail, "customTitle")
+        .or_else(|| lite::last_string_field(head, "customTitle"))
+        .or_else(|| lite::last_string_field(tail, "aiTitle"))
+        .or_else(|| lite::last_string_field(head, "aiTitle"))
+        .filter(|t| !t.is_empty())
+        .or_else(|| lite::first_prompt(head))
+        .unwrap_or_else(|| "Forked session".to_owned())
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}

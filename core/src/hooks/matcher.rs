@@ -1,0 +1,121 @@
+//! [`HookMatcher`]: which calls of an event a hook gets, and how the CLI treats the hook.
+
+use std::time::Duration;
+
+use crate::session::HookFailurePolicy;
+
+/// Which calls of an event a hook callback gets (for tool events, a tool-name pattern), how long
+/// the CLI waits for it, and whether a failing callback blocks the action it guards. Given to
+/// `Options::on_hook_with` or `Options::hook_with` (with the `client` feature).
+///
+/// By default a hook fails open: when its callback panics, or its input cannot be read, the CLI
+/// reports the failure and the tool runs anyway. A guard must not let a tool through because it
+/// broke, so make it [`fail_closed`](HookMatcher::fail_closed).
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_core::hooks::{HookMatcher, HookOutput, PreToolUseInput};
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::session::HookFailurePolicy;
+///
+/// #[derive(serde::Deserialize)]
+/// struct Bash {
+///     command: String,
+/// }
+///
+/// let guard = HookMatcher::new("Bash").timeout(Duration::from_secs(5)).fail_closed();
+/// let options = Options::new().on_hook_with(guard, |input: PreToolUseInput, _ctx| async move {
+///     // A command that does not parse panics here, and the Bash call is blocked.
+///     let bash: Bash = input.tool_input_as().expect("a Bash call has a command");
+///     if bash.command.contains("rm -rf") {
+///         HookOutput::deny_tool("rm -rf is not allowed here")
+///     } else {
+///         HookOutput::proceed()
+///     }
+/// });
+/// let declared = &options.get_declared_hooks()[0];
+/// assert_eq!(declared.matcher.as_deref(), Some("Bash"));
+/// assert_eq!(declared.timeout_secs, Some(5.0));
+/// assert_eq!(declared.on_failure, Some(HookFailurePolicy::Block));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[must_use = "the builder methods return the updated matcher"]
+pub struct HookMatcher {
+    pub(crate) pattern: Option<String>,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) on_failure: Option<HookFailurePolicy>,
+}
+
+impl HookMatcher {
+    /// The calls that match `pattern`: for tool events a tool-name pattern (`"Bash"`,
+    /// `"Write|Edit"`, `"mcp__github__.*"`), for other events what the CLI matches them on.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::HookMatcher;
+    /// let writes = HookMatcher::new("Write|Edit");
+    /// # let _ = writes;
+    /// ```
+    pub fn new(pattern: impl Into<String>) -> Self {
+        HookMatcher {
+            pattern: Some(pattern.into()),
+            ..HookMatcher::all()
+        }
+    }
+
+    /// Every call of the event (no pattern; `None` in `Options::on_hook`).
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::HookMatcher;
+    /// let every_tool = HookMatcher::all().fail_closed();
+    /// # let _ = every_tool;
+    /// ```
+    pub fn all() -> Self {
+        HookMatcher {
+            pattern: None,
+            timeout: None,
+            on_failure: None,
+        }
+    }
+
+    /// How long the CLI waits for the callback (`timeout`, in seconds on the wire; the CLI's
+    /// default is 60 s).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use claude_agent_core::hooks::HookMatcher;
+    /// let quick = HookMatcher::new("Bash").timeout(Duration::from_millis(2500));
+    /// # let _ = quick;
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// A failing callback blocks the action the event guards (`onFailure: "block"`): a tool
+    /// call, a permission request, a prompt. The callback fails when it panics or when its input
+    /// cannot be read (a typed callback given another event's input): the SDK then answers the
+    /// CLI with an error, and the CLI counts that as a block, as it does an answer it cannot use.
+    /// The CLI ignores the setting on `Stop`, `SubagentStop`, `TaskCompleted` and
+    /// `TeammateIdle`.
+    ///
+    /// The session sends no prompt until the CLI's answer to `initialize` confirms that it
+    /// honours the setting; a CLI that does not (older than the one this SDK is tested with)
+    /// ends the session with `Error::Unconfirmed` instead of running the hook fail-open.
+    ///
+    /// ```
+    /// # use claude_agent_core::hooks::HookMatcher;
+    /// let guard = HookMatcher::new("Bash").fail_closed();
+    /// # let _ = guard;
+    /// ```
+    pub fn fail_closed(mut self) -> Self {
+        self.on_failure = Some(HookFailurePolicy::Block);
+        self
+    }
+}
+
+impl Default for HookMatcher {
+    /// [`HookMatcher::all`].
+    fn default() -> Self {
+        HookMatcher::all()
+    }
+}
