@@ -55,7 +55,12 @@ macro_rules! e2e_tests {
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
             mcp_secrets_stay_off_argv, hook_fail_closed, session_history, mcp_tool_options,
-            mcp_resources, set_in_process_mcp_servers,
+            mcp_resources, set_in_process_mcp_servers, server_info_fields,
+            settings_control_requests, reload_control_requests, file_and_task_control_requests,
+            permission_decision_classification, initialize_fields, tool_aliases,
+            permission_prompts_nobody, managed_settings, project_config_root, tool_config,
+            mcp_config_text_and_file, agent_definition_fields, environment_options,
+            run_as_another_user,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -665,7 +670,7 @@ pub async fn control_requests<R: Runtime>(rt: R) {
     let names = server_states(&status);
     assert_eq!(names, [("calc", "connected")]);
 
-    let usage = within(&rt, STEP, "context_usage", client.context_usage())
+    let usage = within(&rt, STEP, "context_usage", client.context_usage(None))
         .await
         .unwrap();
     assert!(usage.total_tokens > 0, "{usage:?}");
@@ -1758,4 +1763,758 @@ pub async fn session_history<R: Runtime>(rt: R) {
         "{left:?}"
     );
     assert!(!left.iter().any(|id| id == second), "{left:?}");
+}
+
+/// `server_info` keeps the whole `initialize` answer: the typed fields, the accessors, and the
+/// fields this crate does not type, by name; `reinitialize` gets a fresh answer of the same CLI.
+pub async fn server_info_fields<R: Runtime>(rt: R) {
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let info = client.server_info().expect("initialize answered");
+    assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
+    assert!(info.pid.is_some_and(|pid| pid > 0), "{info:?}");
+    assert_eq!(info.hook_on_failure_supported, Some(true));
+    assert!(!info.models.is_empty(), "{info:?}");
+    assert_eq!(info.other["current_permission_mode"], "default");
+    assert_eq!(info.other["session_state"], "idle");
+    let commands: Vec<String> = client
+        .supported_commands()
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert!(commands.iter().any(|c| c == "compact"), "{commands:?}");
+    let models = client.supported_models();
+    assert_eq!(models.len(), info.models.len());
+    assert!(models.iter().all(|m| !m.value.is_empty()), "{models:?}");
+    assert!(
+        models.iter().any(|m| m.supports_effort.is_some()),
+        "{models:?}"
+    );
+    assert_eq!(client.supported_agents().len(), info.agents.len());
+    let account = client.account_info().expect("an account");
+    assert_eq!(account.api_key_source.as_deref(), Some("ANTHROPIC_API_KEY"));
+
+    let fresh = within(&rt, STEP, "reinitialize", client.reinitialize())
+        .await
+        .unwrap();
+    assert_eq!(fresh.claude_code_version, info.claude_code_version);
+    assert_eq!(fresh.pid, info.pid);
+    assert_eq!(fresh.commands.len(), info.commands.len());
+    // The session still works after the second initialize.
+    within(&rt, STEP, "send", client.send("after reinitialize"))
+        .await
+        .unwrap();
+    let turn = all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(texts(&turn), ["echo: after reinitialize"]);
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `apply_flag_settings` changes the model of the next API call; `update_settings` writes the
+/// local and the user settings files; `set_max_thinking_tokens` with a display and
+/// `context_usage` with a detail level are accepted; `usage` reports the session's cost.
+pub async fn settings_control_requests<R: Runtime>(rt: R) {
+    use claude_agent_core::control::{ContextUsageDetail, SettingsFile, ThinkingDisplay};
+
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    within(
+        &rt,
+        STEP,
+        "apply_flag_settings",
+        client.apply_flag_settings(&json!({"model": "claude-flag-model"})),
+    )
+    .await
+    .unwrap();
+    within(
+        &rt,
+        STEP,
+        "set_max_thinking_tokens",
+        client.set_max_thinking_tokens(Some(2_000), ThinkingDisplay::Summarized),
+    )
+    .await
+    .unwrap();
+    within(&rt, STEP, "send", client.send("which model now"))
+        .await
+        .unwrap();
+    let turn = all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(texts(&turn), ["echo: which model now"]);
+    let model = env
+        .stub
+        .main_requests()
+        .last()
+        .and_then(|r| r.model().map(str::to_owned));
+    assert_eq!(model.as_deref(), Some("claude-flag-model"));
+
+    within(
+        &rt,
+        STEP,
+        "update_settings local",
+        client.update_settings(SettingsFile::Local, &json!({"outputStyle": "Explanatory"})),
+    )
+    .await
+    .unwrap();
+    let local = std::fs::read_to_string(env.work.path().join(".claude/settings.local.json"))
+        .expect("the local settings file was written");
+    let local: serde_json::Value = serde_json::from_str(&local).expect("JSON");
+    assert_eq!(local["outputStyle"], "Explanatory");
+    within(
+        &rt,
+        STEP,
+        "update_settings user",
+        client.update_settings(SettingsFile::User, &json!({"effortLevel": "high"})),
+    )
+    .await
+    .unwrap();
+    let user = std::fs::read_to_string(env.home.path().join(".claude/settings.json"))
+        .expect("the user settings file was written");
+    assert!(user.contains("high"), "{user}");
+    // A key the CLI does not write is refused.
+    match within(
+        &rt,
+        STEP,
+        "update_settings refused",
+        client.update_settings(SettingsFile::Local, &json!({"model": "opus"})),
+    )
+    .await
+    {
+        Err(Error::ControlRefused { message, .. }) => assert!(!message.is_empty()),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+
+    let usage = within(
+        &rt,
+        STEP,
+        "context_usage",
+        client.context_usage(ContextUsageDetail::Summary),
+    )
+    .await
+    .unwrap();
+    assert!(usage.total_tokens > 0, "{usage:?}");
+    assert!(
+        usage
+            .categories
+            .iter()
+            .any(|c| c.id.as_deref() == Some("system_tools") && c.tokens > 0),
+        "{usage:?}"
+    );
+    assert!(
+        usage
+            .api_usage
+            .as_ref()
+            .is_some_and(|u| u.output_tokens > 0),
+        "{usage:?}"
+    );
+    let report = within(&rt, STEP, "usage", client.usage(true))
+        .await
+        .unwrap();
+    assert!(report.session.total_cost_usd > 0.0, "{report:?}");
+    assert!(!report.rate_limits_available);
+    assert!(
+        report.session.model_usage.contains_key("claude-flag-model"),
+        "{report:?}"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `reload_plugins`, `reload_skills` and `reload_output_styles` answer with the refreshed lists.
+pub async fn reload_control_requests<R: Runtime>(rt: R) {
+    use claude_agent_core::control::ReloadPlugins;
+
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let plugins = within(
+        &rt,
+        STEP,
+        "reload_plugins",
+        client.reload_plugins(ReloadPlugins::new().hold_on_cache_impact(true)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(plugins.error_count, 0, "{plugins:?}");
+    assert_eq!(plugins.held, Some(false), "{plugins:?}");
+    assert!(
+        plugins.commands.iter().any(|c| c.name == "compact"),
+        "{plugins:?}"
+    );
+    let skills = within(&rt, STEP, "reload_skills", client.reload_skills())
+        .await
+        .unwrap();
+    assert!(!skills.skills.is_empty(), "{skills:?}");
+    let styles = within(
+        &rt,
+        STEP,
+        "reload_output_styles",
+        client.reload_output_styles(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        styles
+            .available_output_styles
+            .iter()
+            .any(|s| s == "Explanatory"),
+        "{styles:?}"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `read_file` reads a file of the working directory (whole, or cut and base64) and refuses
+/// one that is missing; `seed_read_state`, `background_tasks` and
+/// `set_mcp_permission_mode_override` are answered; `read_mcp_resource` of an unknown server
+/// is refused with the CLI's text.
+pub async fn file_and_task_control_requests<R: Runtime>(rt: R) {
+    use claude_agent_core::control::{McpPermissionMode, ReadFile};
+
+    let env = env();
+    let path = env.work.path().join("hello.txt");
+    std::fs::write(&path, "hello world\n").expect("write a file");
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let whole = within(
+        &rt,
+        STEP,
+        "read_file",
+        client.read_file(ReadFile::new("hello.txt")),
+    )
+    .await
+    .unwrap();
+    assert_eq!(whole.contents, "hello world\n");
+    assert!(whole.abs_path.ends_with("/hello.txt"), "{whole:?}");
+    assert!(!whole.truncated && !whole.is_base64());
+    let cut = within(
+        &rt,
+        STEP,
+        "read_file base64",
+        client.read_file(ReadFile::new("hello.txt").max_bytes(3).base64()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(cut.contents, "aGVs");
+    assert!(cut.truncated && cut.is_base64(), "{cut:?}");
+    match within(
+        &rt,
+        STEP,
+        "read_file missing",
+        client.read_file(ReadFile::new("missing.txt")),
+    )
+    .await
+    {
+        Err(Error::ControlRefused { message, .. }) => {
+            assert_eq!(message, "read denied: missing.txt")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+
+    let mtime = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    within(
+        &rt,
+        STEP,
+        "seed_read_state",
+        client.seed_read_state("hello.txt", mtime),
+    )
+    .await
+    .unwrap();
+    let all = within(&rt, STEP, "background_tasks", client.background_tasks(None))
+        .await
+        .unwrap();
+    assert!(all);
+    let one = within(
+        &rt,
+        STEP,
+        "background_tasks one",
+        client.background_tasks(Some("toolu_none")),
+    )
+    .await
+    .unwrap();
+    assert!(!one);
+    let outcome = within(
+        &rt,
+        STEP,
+        "set_mcp_permission_mode_override",
+        client.set_mcp_permission_mode_override("later", Some(McpPermissionMode::Default)),
+    )
+    .await
+    .unwrap();
+    assert!(
+        outcome
+            .warning
+            .as_deref()
+            .unwrap_or_default()
+            .contains("'later'"),
+        "{outcome:?}"
+    );
+    let cleared = within(
+        &rt,
+        STEP,
+        "clear the override",
+        client.set_mcp_permission_mode_override("later", None),
+    )
+    .await
+    .unwrap();
+    assert!(
+        cleared
+            .warning
+            .as_deref()
+            .unwrap_or_default()
+            .contains("cleared"),
+        "{cleared:?}"
+    );
+    match within(
+        &rt,
+        STEP,
+        "read_mcp_resource",
+        client.read_mcp_resource("nope", "ui://nope/widget"),
+    )
+    .await
+    {
+        Err(Error::ControlRefused { message, .. }) => {
+            assert_eq!(message, "Server not found: nope")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A permission answer's `decisionClassification` reaches the CLI: it records it with the tool's
+/// result (`tool_result_meta[].permission_decision.source`); an answer without one is taken as
+/// allowed once.
+pub async fn permission_decision_classification<R: Runtime>(rt: R) {
+    use claude_agent_core::permission::DecisionClassification;
+
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "touch always && ls", "description": "first"}),
+    ));
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "touch once && ls", "description": "second"}),
+    ));
+    env.stub.push_reply(Reply::text("both ran"));
+    let options = env
+        .options
+        .clone()
+        .can_use_tool(|request, _ctx| async move {
+            let input: serde_json::Value =
+                serde_json::from_str(request.input.get()).unwrap_or_default();
+            let answer = PermissionResult::allow().with_tool_use_id(request.tool_use_id);
+            if input["command"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("always")
+            {
+                answer.with_decision_classification(DecisionClassification::UserPermanent)
+            } else {
+                answer
+            }
+        });
+    let messages = all_ok(collect(&rt, "query", query_with(rt.clone(), "run both", options)).await);
+    assert_eq!(only_result(&messages).result.as_deref(), Some("both ran"));
+    let sources: Vec<String> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::User(user) => user.tool_result_meta(),
+            _ => None,
+        })
+        .map(|meta| {
+            let meta: serde_json::Value = serde_json::from_str(meta).expect("JSON");
+            meta[0]["permission_decision"]["source"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(sources, ["user_permanent", "user_temporary"]);
+    assert!(env.work.path().join("always").exists());
+    assert!(env.work.path().join("once").exists());
+}
+
+/// The newer `initialize` fields reach the CLI: a system prompt of blocks split by the dynamic
+/// boundary becomes the API request's system prompt (the marker itself is not sent), plan-mode
+/// instructions replace the plan workflow the model is told in plan mode, and a session that
+/// declares dialog kinds, a per-task stop control, progress summaries, no prompt snapshot and an
+/// extra field through the escape hatch runs normally.
+pub async fn initialize_fields<R: Runtime>(rt: R) {
+    use claude_agent_core::control::UserDialogResult;
+    use claude_agent_core::options::SystemPrompt;
+
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .system_prompt(
+            SystemPrompt::blocks([
+                "STATIC-BLOCK",
+                SystemPrompt::DYNAMIC_BOUNDARY,
+                "DYNAMIC-BLOCK",
+            ])
+            .with_snapshot(false),
+        )
+        .permission_mode(PermissionMode::Plan)
+        .plan_mode_instructions("PLAN-WORKFLOW: list the files, then stop.")
+        .agent_progress_summaries(true)
+        .per_task_stop_affordance(true)
+        .initialize_field("rapidFollowupPreempt", false)
+        .on_user_dialog(["refusal_fallback_prompt"], |_request, _ctx| async {
+            UserDialogResult::cancelled()
+        });
+    let messages =
+        all_ok(collect(&rt, "query", query_with(rt.clone(), "make a plan", options)).await);
+    assert_eq!(texts(&messages), ["echo: make a plan"]);
+    let request = env.stub.main_requests().pop().expect("a request");
+    let system = request.body["system"].to_string();
+    assert!(
+        system.contains("STATIC-BLOCK") && system.contains("DYNAMIC-BLOCK"),
+        "{system}"
+    );
+    assert!(!system.contains(SystemPrompt::DYNAMIC_BOUNDARY), "{system}");
+    let conversation = request.body["messages"].to_string();
+    assert!(
+        conversation.contains("## Plan Workflow\\n\\nPLAN-WORKFLOW: list the files, then stop."),
+        "{conversation}"
+    );
+}
+
+/// `tool_alias`: the model calls `Shell`, and the CLI runs (and asks about) `Bash`.
+pub async fn tool_aliases<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Shell",
+        json!({"command": "touch aliased && ls", "description": "aliased"}),
+    ));
+    env.stub.push_reply(Reply::text("ran it"));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone()).tool_alias("Shell", "Bash");
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "use the alias", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).result.as_deref(), Some("ran it"));
+    assert_eq!(*asked.lock().unwrap(), ["Bash:touch aliased && ls"]);
+    assert!(env.work.path().join("aliased").exists());
+}
+
+/// `permission_prompts(Nobody)`: what would be asked is refused at once, and the model is told
+/// no one can approve it.
+pub async fn permission_prompts_nobody<R: Runtime>(rt: R) {
+    use claude_agent_core::options::PermissionPrompts;
+
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .permission_prompts(PermissionPrompts::Nobody);
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch unapproved && ls", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).subtype, "success");
+    assert!(!env.work.path().join("unapproved").exists());
+    let refusal = last_tool_result(&env.stub);
+    assert!(refusal.contains("no approval surface"), "{refusal}");
+}
+
+/// `managed_settings`: a deny rule of the host's policy refuses the tool before anyone is asked.
+pub async fn managed_settings<R: Runtime>(rt: R) {
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone())
+        .managed_settings(json!({"permissions": {"deny": ["Bash(touch:*)"]}}));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:touch forbidden && ls", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).subtype, "success");
+    assert!(asked.lock().unwrap().is_empty());
+    assert!(!env.work.path().join("forbidden").exists());
+    assert_eq!(
+        last_tool_result(&env.stub),
+        "Permission to use Bash with command touch forbidden && ls has been denied."
+    );
+}
+
+/// `project_config_root`: the `.claude` commands of the root are the session's, not those of
+/// the working directory.
+pub async fn project_config_root<R: Runtime>(rt: R) {
+    let env = env();
+    let root = TestDir::new("root").expect("temp root");
+    let commands = |dir: &std::path::Path, name: &str| {
+        let dir = dir.join(".claude/commands");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join(format!("{name}.md")),
+            "---\ndescription: a test command\n---\nSay hi\n",
+        )
+        .expect("write a command");
+    };
+    commands(root.path(), "from-the-root");
+    commands(env.work.path(), "from-the-worktree");
+    let options = env.options.clone().project_config_root(root.path());
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let names: Vec<String> = client
+        .supported_commands()
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert!(names.iter().any(|n| n == "from-the-root"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "from-the-worktree"), "{names:?}");
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `tool_config`: HTML previews change what the model is told about `AskUserQuestion`.
+pub async fn tool_config<R: Runtime>(rt: R) {
+    use claude_agent_core::options::{PreviewFormat, ToolConfig};
+
+    let env = env();
+    let description = |format: PreviewFormat| {
+        let options = env
+            .options
+            .clone()
+            .tool_config(ToolConfig::new().ask_user_question_preview_format(format))
+            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        let stub = &env.stub;
+        let rt = rt.clone();
+        async move {
+            all_ok(collect(&rt, "query", query_with(rt.clone(), "hello", options)).await);
+            let request = stub.main_requests().pop().expect("a request");
+            request.body["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|tool| tool["name"] == "AskUserQuestion")
+                .map(|tool| tool.to_string())
+                .expect("AskUserQuestion is offered")
+        }
+    };
+    let html = description(PreviewFormat::Html).await;
+    assert!(html.contains("self-contained HTML fragment"), "{html}");
+    let markdown = description(PreviewFormat::Markdown).await;
+    assert!(!markdown.contains("HTML fragment"), "{markdown}");
+}
+
+/// `mcp_config` with JSON text or a file path, next to a server of `mcp_server`: the CLI loads
+/// all of them.
+pub async fn mcp_config_text_and_file<R: Runtime>(rt: R) {
+    use claude_agent_core::options::McpServerConfig;
+
+    let env = env();
+    let file = env.work.path().join("mcp.json");
+    std::fs::write(
+        &file,
+        r#"{"mcpServers":{"from-file":{"type":"stdio","command":"/nonexistent/mcp-server"}}}"#,
+    )
+    .expect("write the MCP config");
+    let status_of = |options: Options| {
+        let rt = rt.clone();
+        async move {
+            let client = within(
+                &rt,
+                STEP,
+                "connect",
+                Client::connect_with(rt.clone(), options),
+            )
+            .await
+            .expect("connected");
+            let status = within(&rt, STEP, "mcp_status", client.mcp_status())
+                .await
+                .unwrap();
+            within(&rt, STEP, "close", client.close()).await;
+            let mut names: Vec<String> = status.mcp_servers.into_iter().map(|s| s.name).collect();
+            names.sort();
+            names
+        }
+    };
+    let text = env
+        .options
+        .clone()
+        .mcp_server(
+            "typed",
+            McpServerConfig::stdio("/nonexistent/typed-server", Vec::<String>::new()),
+        )
+        .mcp_config(
+            r#"{"mcpServers":{"from-text":{"type":"stdio","command":"/nonexistent/other"}}}"#,
+        );
+    assert_eq!(status_of(text).await, ["from-text", "typed"]);
+    let path = env.options.clone().mcp_config(file.display().to_string());
+    assert_eq!(status_of(path).await, ["from-file"]);
+}
+
+/// An agent with the newer fields (observer, omitted CLAUDE.md, compaction window, numeric
+/// effort) is taken by the CLI and listed in its `initialize` answer. (CLI 2.1.330 drops every
+/// agent when a window is under 100,000 tokens, which `Options` refuses.)
+pub async fn agent_definition_fields<R: Runtime>(rt: R) {
+    use claude_agent_core::options::{AgentDefinition, AgentEffort};
+
+    let env = env();
+    let agent = AgentDefinition::new("Reviews diffs", "You review diffs.")
+        .model("haiku")
+        .auto_compact_window(120_000)
+        .omit_claude_md(true)
+        .observer("auditor")
+        .observer_message("Watch the shell.")
+        .effort(AgentEffort::Value(2))
+        .critical_system_reminder("Never push.");
+    let auditor = AgentDefinition::new("Audits activity", "Report anything risky.");
+    let options = env
+        .options
+        .clone()
+        .agent_definition("reviewer", agent)
+        .agent_definition("auditor", auditor);
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), options),
+    )
+    .await
+    .expect("connected");
+    let agents = client.supported_agents();
+    let reviewer = agents
+        .iter()
+        .find(|a| a.name == "reviewer")
+        .unwrap_or_else(|| panic!("{agents:?}"));
+    assert_eq!(reviewer.description, "Reviews diffs");
+    assert_eq!(reviewer.model.as_deref(), Some("haiku"));
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `env_remove` keeps an inherited variable from the CLI (and so from its Bash tool), and
+/// `trace_context` hands the CLI the caller's `TRACEPARENT` and `TRACESTATE`.
+pub async fn environment_options<R: Runtime>(rt: R) {
+    let env = env();
+    let inherited = "CARGO_MANIFEST_DIR";
+    assert!(
+        std::env::var_os(inherited).is_some(),
+        "cargo sets {inherited} for its tests"
+    );
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": format!("echo \"[${inherited}] [$TRACEPARENT] [$TRACESTATE]\""),
+               "description": "show the environment"}),
+    ));
+    env.stub.push_reply(Reply::text("shown"));
+    let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let options = env
+        .options
+        .clone()
+        .env_remove(inherited)
+        .trace_context(parent, Some("vendor=1"))
+        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "show the environment", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).result.as_deref(), Some("shown"));
+    let shown = env
+        .stub
+        .main_requests()
+        .pop()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default();
+    assert_eq!(shown, format!("[] [{parent}] [vendor=1]"));
+}
+
+/// `user`: as root, the CLI runs as `nobody` (its Bash tool says so); as anyone else, starting
+/// fails with the system's refusal.
+pub async fn run_as_another_user<R: Runtime>(rt: R) {
+    use std::os::unix::fs::{chown, MetadataExt};
+
+    let env = env();
+    let nobody = 65534;
+    let is_root = std::fs::metadata(env.work.path()).is_ok_and(|m| m.uid() == 0);
+    let home = TestDir::new("nobody-home").expect("temp HOME");
+    let options = env
+        .options
+        .clone()
+        .user("nobody")
+        .env("HOME", home.path().display().to_string())
+        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    if !is_root {
+        match within(
+            &rt,
+            STEP,
+            "connect",
+            Client::connect_with(rt.clone(), options),
+        )
+        .await
+        {
+            Err(Error::Spawn { source, .. }) => {
+                assert_eq!(source.kind(), std::io::ErrorKind::PermissionDenied)
+            }
+            other => panic!("expected Error::Spawn, got {other:?}"),
+        }
+        return;
+    }
+    for dir in [home.path(), env.work.path()] {
+        chown(dir, Some(nobody), Some(nobody)).expect("chown");
+    }
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "id -u && touch mine", "description": "who am I"}),
+    ));
+    env.stub.push_reply(Reply::text("found out"));
+    let messages =
+        all_ok(collect(&rt, "query", query_with(rt.clone(), "who are you", options)).await);
+    assert_eq!(only_result(&messages).result.as_deref(), Some("found out"));
+    let shown = env
+        .stub
+        .main_requests()
+        .pop()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default();
+    assert_eq!(shown.trim(), nobody.to_string());
+    let made = std::fs::metadata(env.work.path().join("mine")).expect("the tool made a file");
+    assert_eq!(made.uid(), nobody);
 }

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::fake::{idle, Fake};
 use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
-use crate::sdk::control::ElicitationResult;
+use crate::sdk::control::{ElicitationResult, ThinkingDisplayChange, UserDialogResult};
 use crate::sdk::hooks::{HookEvent, HookOutput};
 use crate::sdk::mcp::ToolResult;
 use crate::sdk::options::McpServerConfig;
@@ -190,7 +190,10 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
             .set_permission_mode(PermissionMode::AcceptEdits)
             .await
             .unwrap();
-        client.set_max_thinking_tokens(Some(2048)).await.unwrap();
+        client
+            .set_max_thinking_tokens(Some(2048), ThinkingDisplayChange::Keep)
+            .await
+            .unwrap();
         let rewind = client.rewind_files("u-1", true).await.unwrap();
         assert!(!rewind.can_rewind);
         let status = client.mcp_status().await.unwrap();
@@ -202,7 +205,7 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         let applied = client.set_mcp_servers(servers).await.unwrap();
         assert!(applied.added.is_empty());
         client.stop_task("task-1").await.unwrap();
-        let usage = client.context_usage().await.unwrap();
+        let usage = client.context_usage(None).await.unwrap();
         assert_eq!(usage.total_tokens, 1200);
         match client.set_model(Some("bogus")).await {
             Err(Error::ControlRefused { message, .. }) => {
@@ -483,6 +486,52 @@ fn elicitation_is_answered_by_the_callback_or_declined() {
         collect(fake.options(), "go").await;
         let reply = fake.response_to("elicit-1").expect("answered");
         assert_eq!(reply["response"]["action"], "decline", "{reply}");
+    });
+}
+
+#[test]
+fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
+    block_on(async {
+        let script = || {
+            one_turn(|s| {
+                s.request_and_wait(
+                    "dialog-1",
+                    json!({"subtype": "request_user_dialog", "dialog_kind": "refusal_fallback_prompt",
+                           "payload": {"fallbackModel": "claude-sonnet-4-5"}, "tool_use_id": "toolu_7"}),
+                )
+            })
+        };
+        let fake = Fake::new(script());
+        let options =
+            fake.options()
+                .on_user_dialog(["refusal_fallback_prompt"], |request, ctx| async move {
+                    assert_eq!(request.dialog_kind, "refusal_fallback_prompt");
+                    assert_eq!(request.tool_use_id.as_deref(), Some("toolu_7"));
+                    assert!(ctx.client().is_some());
+                    let payload: Value = serde_json::from_str(request.payload.get()).unwrap();
+                    let choice = json!({"choice": "retry", "model": payload["fallbackModel"]});
+                    UserDialogResult::completed(serde_json::value::to_raw_value(&choice).unwrap())
+                });
+        collect(options, "go").await;
+        let init = &fake.requests("initialize")[0];
+        assert_eq!(
+            init["supportedDialogKinds"],
+            json!(["refusal_fallback_prompt"])
+        );
+        let reply = fake.response_to("dialog-1").expect("answered");
+        assert_eq!(
+            reply["response"],
+            json!({"behavior": "completed", "result": {"choice": "retry", "model": "claude-sonnet-4-5"}}),
+            "{reply}"
+        );
+
+        let fake = Fake::new(script());
+        collect(fake.options(), "go").await;
+        let reply = fake.response_to("dialog-1").expect("answered");
+        assert_eq!(reply["subtype"], "error", "{reply}");
+        assert!(fake.requests("initialize")[0]
+            .get("supportedDialogKinds")
+            .is_none());
     });
 }
 

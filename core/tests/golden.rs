@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use claude_agent_core::control::{ControlRequest, InboundKind, Reply};
+use claude_agent_core::control::{ControlRequest, InboundKind, Reply, ThinkingDisplayChange};
 use claude_agent_core::hooks::HookOutput;
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::Message;
@@ -56,7 +56,7 @@ fn typed_request(request: &Value) -> ControlRequest {
         "get_context_usage" => ControlRequest::GetContextUsage { detail: None },
         "set_max_thinking_tokens" => ControlRequest::SetMaxThinkingTokens {
             max_thinking_tokens: request["max_thinking_tokens"].as_u64(),
-            thinking_display: None,
+            thinking_display: ThinkingDisplayChange::Keep,
         },
         other => ControlRequest::Raw {
             subtype: other.to_owned(),

@@ -99,7 +99,7 @@ impl RequestKind {
             },
             RequestKind::SetMaxThinkingTokens => ControlRequest::SetMaxThinkingTokens {
                 max_thinking_tokens: Some(1000),
-                thinking_display: Some(ThinkingDisplay::Summarized),
+                thinking_display: ThinkingDisplay::Summarized.into(),
             },
             RequestKind::StopTask => ControlRequest::StopTask {
                 task_id: "t1".into(),

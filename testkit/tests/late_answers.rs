@@ -48,7 +48,7 @@ fn a_late_answer_to_a_timed_out_request_does_not_reach_the_next_turn() {
     let (usage, turn) = runtime
         .block_on(async {
             let client = Client::connect_with(runtime.clone(), options(&fake)).await?;
-            let usage = client.context_usage().await;
+            let usage = client.context_usage(None).await;
             // Only now does the CLI see a line from us, and answer `get_context_usage`.
             client.send("next").await?;
             let turn = turn(&client).await;

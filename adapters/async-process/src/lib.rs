@@ -48,6 +48,9 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+#[cfg(unix)]
+mod user;
+
 use std::fmt;
 use std::future::Future;
 use std::io;
@@ -83,6 +86,9 @@ where
     command.envs(spec.env.iter().map(|(k, v)| (k, v)));
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);
+    }
+    if let Some(user) = &spec.user {
+        run_as(&mut command, user)?;
     }
     // Its own process group, so that a shutdown's signals reach what it starts in that group
     // (the guard below reaches the rest).
@@ -223,6 +229,27 @@ impl Drop for AsyncProcessChild {
         // Still running or not yet reaped: kill it and all it started (a no-op once reaped).
         let _ = self.signal(Signal::Kill);
     }
+}
+
+/// Start the child as `user` (`Options::user`): its uid and primary group.
+#[cfg(unix)]
+fn run_as(command: &mut std::process::Command, user: &str) -> io::Result<()> {
+    use std::os::unix::process::CommandExt;
+
+    let (uid, gid) = user::user_ids(user)?;
+    command.uid(uid);
+    if let Some(gid) = gid {
+        command.gid(gid);
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn run_as(_command: &mut std::process::Command, user: &str) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("running the CLI as another user ({user:?}) needs Unix"),
+    ))
 }
 
 #[cfg(unix)]

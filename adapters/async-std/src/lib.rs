@@ -82,7 +82,7 @@ pub use claude_agent_core::client::{
     find_cli, prompt_channel, prompt_template, query_with, resource, resource_template, tool,
     Connection, ElicitationContext, Error, HookContext, McpServerSet, Messages, PermissionContext,
     Prompt, PromptSender, PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
-    ToolHandler, Transport, CLI_PATH_ENV, INSTALL_HINT,
+    ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;

@@ -6,14 +6,18 @@ use std::time::Duration;
 
 use claude_agent_core::client::{Error, McpServerSet};
 use claude_agent_core::control::{
-    ContextUsage, ControlRequest, InitializeResponse, InterruptReceipt, McpSetServersResult,
-    McpStatus, ResponseBody, RewindFilesResult,
+    AccountInfo, AgentInfo, ContextUsage, ContextUsageDetail, ControlRequest, InitializeResponse,
+    InterruptReceipt, McpPermissionMode, McpPermissionOverrideResult, McpResource,
+    McpSetServersResult, McpStatus, ModelInfo, OutputStyles, ReadFile, ReadFileResult,
+    ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult,
+    SettingsFile, SlashCommand, ThinkingDisplayChange, UsageReport,
 };
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::VersionCheck;
 use claude_agent_smol::runtime::SmolRuntime;
+use serde::Serialize;
 
 use crate::executor::{self, next_within, wait};
 use crate::TimedOut;
@@ -238,16 +242,28 @@ impl Client {
         with_client!(self, |client| wait(client.set_permission_mode(mode)))
     }
 
-    /// Change the extended-thinking budget; `None` clears it.
+    /// Change the extended-thinking budget (`None` clears it), and the thinking display: kept
+    /// with [`ThinkingDisplayChange::Keep`], reset to the CLI's default with
+    /// [`ThinkingDisplayChange::Reset`], or set with a
+    /// [`ThinkingDisplay`](claude_agent_core::control::ThinkingDisplay).
     ///
     /// ```no_run
+    /// use claude_agent_blocking::control::{ThinkingDisplay, ThinkingDisplayChange};
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// client.set_max_thinking_tokens(Some(8_000))?;
+    /// client.set_max_thinking_tokens(Some(8_000), ThinkingDisplay::Summarized)?;
+    /// client.set_max_thinking_tokens(None, ThinkingDisplayChange::Keep)?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn set_max_thinking_tokens(&self, tokens: Option<u64>) -> Result<(), Error> {
-        with_client!(self, |client| wait(client.set_max_thinking_tokens(tokens)))
+    pub fn set_max_thinking_tokens(
+        &self,
+        tokens: Option<u64>,
+        display: impl Into<ThinkingDisplayChange>,
+    ) -> Result<(), Error> {
+        let display = display.into();
+        with_client!(self, |client| wait(
+            client.set_max_thinking_tokens(tokens, display)
+        ))
     }
 
     /// Undo file changes made after the user message `user_message_id` (needs
@@ -356,21 +372,214 @@ impl Client {
         with_client!(self, |client| wait(client.stop_task(task_id)))
     }
 
-    /// How the context window is used.
+    /// How the context window is used. `detail` is `None` for the CLI's default (`Full`: each
+    /// category counted with the token-count API), or [`ContextUsageDetail::Summary`] for an
+    /// estimate from the last response.
     ///
     /// ```no_run
+    /// use claude_agent_blocking::control::ContextUsageDetail;
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// let usage = client.context_usage()?;
+    /// let usage = client.context_usage(ContextUsageDetail::Summary)?;
     /// println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
     /// # Ok(())
     /// # }
     /// ```
-    pub fn context_usage(&self) -> Result<ContextUsage, Error> {
-        with_client!(self, |client| wait(client.context_usage()))
+    pub fn context_usage(
+        &self,
+        detail: impl Into<Option<ContextUsageDetail>>,
+    ) -> Result<ContextUsage, Error> {
+        let detail = detail.into();
+        with_client!(self, |client| wait(client.context_usage(detail)))
     }
 
-    /// What the CLI said in answer to `initialize`: commands, models, agents, account. It does
-    /// not block.
+    /// Send `initialize` again, as the session first sent it, and get the CLI's fresh answer.
+    /// The CLI redelivers the permission prompts and dialogs it is still waiting on, and they
+    /// reach the callbacks again (a prompt still open in this session is not asked twice).
+    /// [`Client::server_info`] keeps the first answer.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let fresh = client.reinitialize()?;
+    /// println!("{} commands", fresh.commands.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn reinitialize(&self) -> Result<InitializeResponse, Error> {
+        with_client!(self, |client| wait(client.reinitialize()))
+    }
+
+    /// Merge `settings` (a JSON object) into the session's flag-settings layer, the one
+    /// `Options::settings` fills: each top-level key replaces the earlier value, and a `null`
+    /// removes it.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.apply_flag_settings(&serde_json::json!({"model": "claude-sonnet-4-5"}))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn apply_flag_settings(&self, settings: &impl Serialize) -> Result<(), Error> {
+        with_client!(self, |client| wait(client.apply_flag_settings(settings)))
+    }
+
+    /// Write `settings` into a settings file the way `/config` does, and apply them: `outputStyle`
+    /// in [`SettingsFile::Local`], `effortLevel` in [`SettingsFile::User`].
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::control::SettingsFile;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.update_settings(SettingsFile::Local, &serde_json::json!({"outputStyle": "Explanatory"}))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn update_settings(
+        &self,
+        file: SettingsFile,
+        settings: &impl Serialize,
+    ) -> Result<(), Error> {
+        with_client!(self, |client| wait(client.update_settings(file, settings)))
+    }
+
+    /// Reload plugins from disk and get the session's commands, agents, plugins and MCP servers
+    /// afterwards.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::control::ReloadPlugins;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let reloaded = client.reload_plugins(ReloadPlugins::new().refuse_if_busy(true))?;
+    /// println!("{} plugins", reloaded.plugins.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn reload_plugins(&self, reload: ReloadPlugins) -> Result<ReloadPluginsResult, Error> {
+        with_client!(self, |client| wait(client.reload_plugins(reload)))
+    }
+
+    /// Reload skills from disk and get the refreshed list.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// for skill in client.reload_skills()?.skills {
+    ///     println!("{}", skill.name);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn reload_skills(&self) -> Result<ReloadSkillsResult, Error> {
+        with_client!(self, |client| wait(client.reload_skills()))
+    }
+
+    /// Read the output-style directories again and get every style's name.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// println!("{:?}", client.reload_output_styles()?.available_output_styles);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn reload_output_styles(&self) -> Result<OutputStyles, Error> {
+        with_client!(self, |client| wait(client.reload_output_styles()))
+    }
+
+    /// Read a `ui://` resource of the MCP server `server` (one the CLI connected itself).
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let widget = client.read_mcp_resource("charts", "ui://charts/bar")?;
+    /// println!("{} parts", widget.contents.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn read_mcp_resource(
+        &self,
+        server: impl Into<String>,
+        uri: impl Into<String>,
+    ) -> Result<McpResource, Error> {
+        let (server, uri) = (server.into(), uri.into());
+        with_client!(self, |client| wait(client.read_mcp_resource(server, uri)))
+    }
+
+    /// Read a file of the session under the Read tool's permission rules; one that may not be
+    /// read, or does not exist, is [`Error::ControlRefused`].
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::control::ReadFile;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// println!("{}", client.read_file(ReadFile::new("NOTES.md"))?.contents);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn read_file(&self, file: ReadFile) -> Result<ReadFileResult, Error> {
+        with_client!(self, |client| wait(client.read_file(file)))
+    }
+
+    /// Tell the CLI that `path` was read when it had the modification time `mtime`, so that an
+    /// Edit of it needs no fresh Read.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let mtime = std::fs::metadata("src/main.rs").and_then(|m| m.modified()).expect("a file");
+    /// client.seed_read_state("src/main.rs", mtime)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn seed_read_state(
+        &self,
+        path: impl Into<String>,
+        mtime: std::time::SystemTime,
+    ) -> Result<(), Error> {
+        let path = path.into();
+        with_client!(self, |client| wait(client.seed_read_state(path, mtime)))
+    }
+
+    /// Move running foreground tasks to the background: every one, or only the one started by
+    /// the tool use `tool_use_id`. `false` when `tool_use_id` matched no foreground task.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.background_tasks(None)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool, Error> {
+        with_client!(self, |client| wait(client.background_tasks(tool_use_id)))
+    }
+
+    /// Pin the permission mode of the MCP server `server`'s tools, or clear it with `None`.
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::control::McpPermissionMode;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.set_mcp_permission_mode_override("github", Some(McpPermissionMode::Default))?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_mcp_permission_mode_override(
+        &self,
+        server: impl Into<String>,
+        mode: Option<McpPermissionMode>,
+    ) -> Result<McpPermissionOverrideResult, Error> {
+        let server = server.into();
+        with_client!(self, |client| wait(
+            client.set_mcp_permission_mode_override(server, mode)
+        ))
+    }
+
+    /// The data behind `/usage`: the session's cost and totals, and the plan's rate limits where
+    /// they apply (experimental in the TypeScript SDK).
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// println!("${:.4}", client.usage(true)?.session.total_cost_usd);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn usage(&self, skip_behaviors: bool) -> Result<UsageReport, Error> {
+        with_client!(self, |client| wait(client.usage(skip_behaviors)))
+    }
+
+    /// What the CLI said in answer to `initialize`: commands, models, agents, account, and every
+    /// other field it sent. It does not block.
     ///
     /// ```no_run
     /// # fn example(client: claude_agent_blocking::Client) {
@@ -378,6 +587,7 @@ impl Client {
     ///     for command in &info.commands {
     ///         println!("/{}", command.name);
     ///     }
+    ///     println!("{:?}", info.other.get("current_permission_mode"));
     /// }
     /// # }
     /// ```
@@ -400,6 +610,55 @@ impl Client {
     /// ```
     pub fn version_check(&self) -> Option<VersionCheck> {
         with_client!(self, |client| client.version_check())
+    }
+
+    /// The slash commands and skills the CLI offers. It does not block.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// let count = client.supported_commands().len();
+    /// # let _ = count;
+    /// # }
+    /// ```
+    pub fn supported_commands(&self) -> Vec<SlashCommand> {
+        with_client!(self, |client| client.supported_commands())
+    }
+
+    /// The models the account can use. It does not block.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// for model in client.supported_models() {
+    ///     println!("{}", model.value);
+    /// }
+    /// # }
+    /// ```
+    pub fn supported_models(&self) -> Vec<ModelInfo> {
+        with_client!(self, |client| client.supported_models())
+    }
+
+    /// The subagents the session knows. It does not block.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// for agent in client.supported_agents() {
+    ///     println!("{}: {}", agent.name, agent.description);
+    /// }
+    /// # }
+    /// ```
+    pub fn supported_agents(&self) -> Vec<AgentInfo> {
+        with_client!(self, |client| client.supported_agents())
+    }
+
+    /// The account the CLI runs as. It does not block.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) {
+    /// println!("{:?}", client.account_info().and_then(|a| a.email));
+    /// # }
+    /// ```
+    pub fn account_info(&self) -> Option<AccountInfo> {
+        with_client!(self, |client| client.account_info())
     }
 
     /// Send any control request and get its raw answer.

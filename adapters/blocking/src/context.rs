@@ -123,3 +123,27 @@ context! {
     /// ```
     ElicitationContext
 }
+
+context! {
+    /// What an [`on_user_dialog_blocking`](crate::OptionsExt::on_user_dialog_blocking) callback
+    /// gets besides the request.
+    ///
+    /// The default context has no session behind it: it is what a unit test passes to call the
+    /// callback directly, with no CLI running.
+    ///
+    /// ```
+    /// use claude_agent_blocking::control::{UserDialogRequest, UserDialogResult};
+    /// use claude_agent_blocking::{Options, OptionsExt, UserDialogContext};
+    ///
+    /// fn dismiss(_request: UserDialogRequest, _ctx: UserDialogContext) -> UserDialogResult {
+    ///     UserDialogResult::cancelled()
+    /// }
+    /// let _options = Options::new().on_user_dialog_blocking(["refusal_fallback_prompt"], dismiss);
+    ///
+    /// // In a unit test:
+    /// let request: UserDialogRequest =
+    ///     serde_json::from_str(r#"{"dialog_kind":"refusal_fallback_prompt","payload":{}}"#).unwrap();
+    /// assert_eq!(dismiss(request, UserDialogContext::default()), UserDialogResult::cancelled());
+    /// ```
+    UserDialogContext
+}

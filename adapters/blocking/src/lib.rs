@@ -60,6 +60,7 @@
 //! | hooks, typed by event | [`on_hook_blocking`](OptionsExt::on_hook_blocking), [`on_hook_with_timeout_blocking`](OptionsExt::on_hook_with_timeout_blocking) | [`HookContext`] |
 //! | hooks, any event | [`hook_blocking`](OptionsExt::hook_blocking), [`hook_with_timeout_blocking`](OptionsExt::hook_with_timeout_blocking) | [`HookContext`] |
 //! | MCP elicitation | [`on_elicitation_blocking`](OptionsExt::on_elicitation_blocking) | [`ElicitationContext`] |
+//! | dialogs the CLI asks the host to show | [`on_user_dialog_blocking`](OptionsExt::on_user_dialog_blocking) | [`UserDialogContext`] |
 //! | in-process MCP tools | [`tool`], [`typed_tool`] in an [`SdkMcpServer`] given to [`Options::sdk_mcp_server`] | |
 //! | in-process MCP resources and prompts | [`resource`], [`resource_template`], [`prompt_template`] in an [`SdkMcpServer`] | |
 //! | stderr lines | [`Options::stderr`] (already plain) | |
@@ -199,7 +200,7 @@ pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{control, history, hooks, mcp, message, options, permission, session};
 pub use client::{Client, Messages};
-pub use context::{ElicitationContext, HookContext, PermissionContext};
+pub use context::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use options_ext::OptionsExt;
 pub use prompt::{prompt_channel, PromptSender};
 pub use query::{query, Query};

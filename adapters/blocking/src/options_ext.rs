@@ -4,15 +4,18 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent_core::control::{ElicitationRequest, ElicitationResult};
+use claude_agent_core::control::{
+    ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult,
+};
 use claude_agent_core::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 
-use crate::{ElicitationContext, HookContext, PermissionContext};
+use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 
 /// Callbacks as plain closures on [`Options`]: `use claude_agent_blocking::OptionsExt;` and each
-/// async builder method (`can_use_tool`, `on_hook`, `hook`, `on_elicitation`) has a counterpart
+/// async builder method (`can_use_tool`, `on_hook`, `hook`, `on_elicitation`, `on_user_dialog`)
+/// has a counterpart
 /// named with `_blocking` that takes a closure returning the answer itself.
 ///
 /// Each call of a callback runs on a thread of smol's `blocking` pool, never on the thread that
@@ -244,6 +247,25 @@ pub trait OptionsExt: sealed::Sealed + Sized {
     fn on_elicitation_blocking<F>(self, callback: F) -> Self
     where
         F: Fn(ElicitationRequest, ElicitationContext) -> ElicitationResult + Send + Sync + 'static;
+
+    /// Show the user the CLI's dialogs of the kinds `kinds` with a plain closure: the
+    /// counterpart of [`Options::on_user_dialog`]. The CLI sends only the kinds declared here.
+    ///
+    /// ```
+    /// use claude_agent_blocking::control::UserDialogResult;
+    /// use claude_agent_blocking::{Options, OptionsExt};
+    ///
+    /// let options = Options::new().on_user_dialog_blocking(["refusal_fallback_prompt"], |request, _ctx| {
+    ///     eprintln!("dialog {}: {}", request.dialog_kind, request.payload.get());
+    ///     UserDialogResult::cancelled()
+    /// });
+    /// # let _ = options;
+    /// ```
+    fn on_user_dialog_blocking<I, S, F>(self, kinds: I, callback: F) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+        F: Fn(UserDialogRequest, UserDialogContext) -> UserDialogResult + Send + Sync + 'static;
 }
 
 impl OptionsExt for Options {
@@ -322,6 +344,19 @@ impl OptionsExt for Options {
         self.on_elicitation(move |request, ctx| {
             let callback = callback.clone();
             smol::unblock(move || callback(request, ElicitationContext::new(ctx)))
+        })
+    }
+
+    fn on_user_dialog_blocking<I, S, F>(self, kinds: I, callback: F) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+        F: Fn(UserDialogRequest, UserDialogContext) -> UserDialogResult + Send + Sync + 'static,
+    {
+        let callback = Arc::new(callback);
+        self.on_user_dialog(kinds, move |request, ctx| {
+            let callback = callback.clone();
+            smol::unblock(move || callback(request, UserDialogContext::new(ctx)))
         })
     }
 }

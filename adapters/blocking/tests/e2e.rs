@@ -197,12 +197,99 @@ fn a_client_holds_one_conversation_over_many_turns_with_control_calls_between() 
             body.contains("first question") && body.contains("echo: second question"),
             "{body}"
         );
-        let usage = client.context_usage().unwrap();
+        let usage = client.context_usage(None).unwrap();
         assert!(usage.total_tokens > 0, "{usage:?}");
         let closing = Instant::now();
         client.close();
         assert!(closing.elapsed() < Duration::from_secs(10));
         assert!(matches!(client.send("still there?"), Err(Error::Closed)));
+    });
+}
+
+#[test]
+fn the_blocking_client_makes_every_control_call_of_the_typescript_sdk() {
+    use claude_agent_blocking::control::{
+        ContextUsageDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsFile,
+        ThinkingDisplay,
+    };
+
+    within(|| {
+        let env = env();
+        std::fs::write(env.work.path().join("notes.txt"), "blocking notes").unwrap();
+        let client = Client::connect(env.options.clone()).expect("connected");
+        assert!(client
+            .supported_commands()
+            .iter()
+            .any(|c| c.name == "compact"));
+        assert_eq!(
+            client.supported_models().len(),
+            client.server_info().unwrap().models.len()
+        );
+        assert!(client.supported_agents().iter().all(|a| !a.name.is_empty()));
+        assert!(client.account_info().is_some());
+        let fresh = client.reinitialize().unwrap();
+        assert_eq!(fresh.claude_code_version.as_deref(), Some("2.1.330"));
+        client
+            .apply_flag_settings(&serde_json::json!({"model": "claude-blocking-flag"}))
+            .unwrap();
+        client
+            .set_max_thinking_tokens(Some(1_000), ThinkingDisplay::Omitted)
+            .unwrap();
+        client.send("flagged").unwrap();
+        let mut reply = client.receive_response();
+        let messages = collect(|timeout| reply.next_timeout(timeout));
+        assert_eq!(texts(&messages), ["echo: flagged"]);
+        let last = env.stub.main_requests().pop().expect("a request");
+        assert_eq!(last.model(), Some("claude-blocking-flag"));
+        client
+            .update_settings(
+                SettingsFile::Local,
+                &serde_json::json!({"outputStyle": "Concise"}),
+            )
+            .unwrap();
+        assert!(env.work.path().join(".claude/settings.local.json").exists());
+        assert_eq!(
+            client
+                .read_file(ReadFile::new("notes.txt"))
+                .unwrap()
+                .contents,
+            "blocking notes"
+        );
+        client
+            .seed_read_state("notes.txt", std::time::SystemTime::now())
+            .unwrap();
+        assert!(client.background_tasks(None).unwrap());
+        assert!(client
+            .set_mcp_permission_mode_override("later", Some(McpPermissionMode::Auto))
+            .unwrap()
+            .warning
+            .is_some());
+        assert!(matches!(
+            client.read_mcp_resource("nope", "ui://nope/x"),
+            Err(Error::ControlRefused { .. })
+        ));
+        assert_eq!(
+            client
+                .reload_plugins(ReloadPlugins::new())
+                .unwrap()
+                .error_count,
+            0
+        );
+        assert!(!client.reload_skills().unwrap().skills.is_empty());
+        assert!(!client
+            .reload_output_styles()
+            .unwrap()
+            .available_output_styles
+            .is_empty());
+        assert!(client.usage(true).unwrap().session.total_cost_usd > 0.0);
+        assert!(
+            client
+                .context_usage(ContextUsageDetail::Summary)
+                .unwrap()
+                .total_tokens
+                > 0
+        );
+        client.close();
     });
 }
 

@@ -536,7 +536,7 @@ fn a_client_runs_many_turns_and_control_calls_and_close_waits_for_the_end() {
         assert_eq!(results, ["one", "two"]);
         client.set_model(Some("claude-next")).unwrap();
         client.stop_task("task-1").unwrap();
-        let refused = client.context_usage();
+        let refused = client.context_usage(None);
         assert!(
             matches!(refused, Err(Error::ControlRefused { .. })),
             "{refused:?}"

@@ -54,6 +54,9 @@ impl Runtime for TokioRuntime {
         if let Some(cwd) = &spec.cwd {
             command.current_dir(cwd);
         }
+        if let Some(user) = &spec.user {
+            run_as(&mut command, user)?;
+        }
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -163,6 +166,25 @@ impl Drop for TokioChild {
         // Still running or not yet reaped: kill it and all it started (a no-op once reaped).
         let _ = self.signal(Signal::Kill);
     }
+}
+
+/// Start the child as `user` (`Options::user`): its uid and primary group.
+#[cfg(unix)]
+fn run_as(command: &mut Command, user: &str) -> io::Result<()> {
+    let (uid, gid) = crate::user::user_ids(user)?;
+    command.uid(uid);
+    if let Some(gid) = gid {
+        command.gid(gid);
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn run_as(_command: &mut Command, user: &str) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("running the CLI as another user ({user:?}) needs Unix"),
+    ))
 }
 
 #[cfg(unix)]

@@ -13,6 +13,7 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use super::handlers::{
     ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
+    UserDialogContext,
 };
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
@@ -117,6 +118,13 @@ impl Dispatcher {
                     Reply::Elicitation,
                 ),
                 None => ready(Reply::Elicitation(ElicitationResult::decline())),
+            },
+            InboundKind::UserDialog(request) => match &handlers.user_dialog {
+                Some(f) => map(
+                    f(request, UserDialogContext::new(session.clone())),
+                    Reply::UserDialog,
+                ),
+                None => ready(Reply::error("no user dialog callback is registered")),
             },
         }
     }

@@ -8,6 +8,7 @@ use std::task::{Context, Poll};
 
 use futures_lite::Stream;
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use super::error::Error;
 use super::link::{Command, Shared};
@@ -15,8 +16,12 @@ use super::mcp_servers::McpServerSet;
 use super::runtime::Runtime;
 use super::spawn::{spawn_session, Start};
 use crate::control::{
-    ContextUsage, ControlRequest, InitializeResponse, InterruptReceipt, McpSetServersResult,
-    McpStatus, ResponseBody, RewindFilesResult,
+    AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsage, ContextUsageDetail,
+    ControlRequest, InitializeResponse, InterruptReceipt, McpPermissionMode,
+    McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus, ModelInfo,
+    OutputStyles, ReadFile, ReadFileResult, ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult,
+    ResponseBody, RewindFilesResult, SettingsFile, SlashCommand, ThinkingDisplayChange,
+    UsageReport,
 };
 use crate::message::{Message, UserInput};
 use crate::options::Options;
@@ -271,20 +276,28 @@ impl<R> Client<R> {
             .map(drop)
     }
 
-    /// Change the extended-thinking budget; `None` clears it.
+    /// Change the extended-thinking budget (`None` clears it), and the thinking display: kept
+    /// with [`ThinkingDisplayChange::Keep`], reset to the CLI's default with
+    /// [`ThinkingDisplayChange::Reset`], or set with a
+    /// [`ThinkingDisplay`](crate::control::ThinkingDisplay).
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::{ThinkingDisplay, ThinkingDisplayChange};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// client.set_max_thinking_tokens(Some(16_000)).await?;
-    /// client.send("Find the race in the scheduler.").await?;
+    /// client.set_max_thinking_tokens(Some(8_000), ThinkingDisplay::Summarized).await?;
+    /// client.set_max_thinking_tokens(None, ThinkingDisplayChange::Keep).await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn set_max_thinking_tokens(&self, tokens: Option<u64>) -> Result<(), Error> {
+    pub async fn set_max_thinking_tokens(
+        &self,
+        tokens: Option<u64>,
+        display: impl Into<ThinkingDisplayChange>,
+    ) -> Result<(), Error> {
         let request = ControlRequest::SetMaxThinkingTokens {
             max_thinking_tokens: tokens,
-            thinking_display: None,
+            thinking_display: display.into(),
         };
         self.request(request).await.map(drop)
     }
@@ -448,35 +461,312 @@ impl<R> Client<R> {
         .map(drop)
     }
 
-    /// How the context window is used.
+    /// How the context window is used. `detail` is `None` for the CLI's default (`Full`: each
+    /// category counted with the token-count API), or [`ContextUsageDetail::Summary`] for an
+    /// estimate from the last response.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::ContextUsageDetail;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let usage = client.context_usage(ContextUsageDetail::Summary).await?;
+    /// for category in &usage.categories {
+    ///     println!("{}: {} tokens", category.name, category.tokens);
+    /// }
+    /// println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn context_usage(
+        &self,
+        detail: impl Into<Option<ContextUsageDetail>>,
+    ) -> Result<ContextUsage, Error> {
+        self.typed(ControlRequest::GetContextUsage {
+            detail: detail.into(),
+        })
+        .await
+    }
+
+    /// Send `initialize` again, as the session first sent it, and get the CLI's fresh answer.
+    /// The CLI redelivers the permission prompts and dialogs it is still waiting on with its
+    /// answer, and they reach the callbacks again (a prompt still open in this session is not
+    /// asked twice). [`Client::server_info`] keeps the first answer.
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// let usage = client.context_usage().await?;
-    /// if usage.percentage > 80.0 {
-    ///     client.send("/compact").await?;
+    /// let fresh = client.reinitialize().await?;
+    /// println!("{} commands", fresh.commands.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reinitialize(&self) -> Result<InitializeResponse, Error> {
+        self.typed(ControlRequest::Reinitialize).await
+    }
+
+    /// Merge `settings` (a JSON object) into the session's flag-settings layer, the one
+    /// `Options::settings` fills: each top-level key replaces the earlier value, and a `null`
+    /// removes it. The CLI refuses the whole call when a value would make it drop that layer;
+    /// the settings of earlier calls stay then.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let settings = serde_json::json!({
+    ///     "model": "claude-sonnet-4-5",
+    ///     "permissions": {"deny": ["Bash(rm:*)"]},
+    /// });
+    /// client.apply_flag_settings(&settings).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn apply_flag_settings(&self, settings: &impl Serialize) -> Result<(), Error> {
+        let settings = serde_json::value::to_raw_value(settings).map_err(Error::Response)?;
+        self.request(ControlRequest::ApplyFlagSettings { settings })
+            .await
+            .map(drop)
+    }
+
+    /// Write `settings` (a JSON object of string values) into a settings file the way `/config`
+    /// does, and apply them. The CLI takes only some keys: `outputStyle` in
+    /// [`SettingsFile::Local`], `effortLevel` in [`SettingsFile::User`]; it refuses others.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::SettingsFile;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let style = serde_json::json!({"outputStyle": "Explanatory"});
+    /// client.update_settings(SettingsFile::Local, &style).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn update_settings(
+        &self,
+        file: SettingsFile,
+        settings: &impl Serialize,
+    ) -> Result<(), Error> {
+        let settings = serde_json::value::to_raw_value(settings).map_err(Error::Response)?;
+        self.request(ControlRequest::UpdateSettings {
+            source: file,
+            settings,
+        })
+        .await
+        .map(drop)
+    }
+
+    /// Reload plugins from disk and get the session's commands, agents, plugins and MCP servers
+    /// afterwards. [`ReloadPlugins`] can add plugins, hold back a reload that would change the
+    /// tools under the prompt cache, or refuse while the session is busy (then the call fails
+    /// with [`Error::ControlRefused`] and the code `reload_plugins_busy`).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::ReloadPlugins;
+    /// use claude_agent_core::options::PluginConfig;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let reload = ReloadPlugins::new().add_plugin(PluginConfig::local("/srv/plugins/review"));
+    /// let reloaded = client.reload_plugins(reload).await?;
+    /// println!("{} plugins, {} failed", reloaded.plugins.len(), reloaded.error_count);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reload_plugins(
+        &self,
+        reload: ReloadPlugins,
+    ) -> Result<ReloadPluginsResult, Error> {
+        self.typed(ControlRequest::ReloadPlugins(reload)).await
+    }
+
+    /// Reload skills from disk and get the refreshed list.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// for skill in client.reload_skills().await?.skills {
+    ///     println!("{}: {}", skill.name, skill.description);
     /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn context_usage(&self) -> Result<ContextUsage, Error> {
-        self.typed(ControlRequest::GetContextUsage { detail: None })
-            .await
+    pub async fn reload_skills(&self) -> Result<ReloadSkillsResult, Error> {
+        self.typed(ControlRequest::ReloadSkills).await
     }
 
-    /// What the CLI said in answer to `initialize`: commands, models, agents, account.
+    /// Read the output-style directories again (a style written during the session is otherwise
+    /// not seen) and get every style's name.
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// if let Some(info) = client.server_info() {
-    ///     println!("Claude Code {}", info.claude_code_version.as_deref().unwrap_or("?"));
-    ///     for model in &info.models {
-    ///         println!("  {} ({})", model.display_name, model.value);
-    ///     }
+    /// let styles = client.reload_output_styles().await?;
+    /// println!("{:?}", styles.available_output_styles);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reload_output_styles(&self) -> Result<OutputStyles, Error> {
+        self.typed(ControlRequest::ReloadOutputStyles).await
+    }
+
+    /// Read a `ui://` resource (an MCP Apps widget) of the MCP server `server`, one the CLI
+    /// connected itself. The contents come from a third party: render them sandboxed.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let widget = client.read_mcp_resource("charts", "ui://charts/bar").await?;
+    /// for part in widget.contents {
+    ///     println!("{} {:?}", part.uri, part.mime_type);
     /// }
     /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn read_mcp_resource(
+        &self,
+        server: impl Into<String>,
+        uri: impl Into<String>,
+    ) -> Result<McpResource, Error> {
+        self.typed(ControlRequest::McpReadResource {
+            server_name: server.into(),
+            uri: uri.into(),
+        })
+        .await
+    }
+
+    /// Read a file of the session (relative to its working directory, or absolute), under the
+    /// Read tool's permission rules. A file that may not be read, or does not exist, is
+    /// [`Error::ControlRefused`] (`read denied: <path>`).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::ReadFile;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let notes = client.read_file(ReadFile::new("NOTES.md")).await?;
+    /// println!("{}", notes.contents);
+    /// let logo = client.read_file(ReadFile::new("logo.png").base64()).await?;
+    /// assert!(logo.is_base64());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn read_file(&self, file: ReadFile) -> Result<ReadFileResult, Error> {
+        self.typed(ControlRequest::ReadFile(file)).await
+    }
+
+    /// Tell the CLI that `path` was read when it had the modification time `mtime`, so that an
+    /// Edit of it needs no fresh Read (after the Read fell out of the context). If the file
+    /// changed since, the CLI ignores this and an Edit still needs a Read.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let mtime = std::fs::metadata("src/main.rs").and_then(|m| m.modified()).expect("a file");
+    /// client.seed_read_state("src/main.rs", mtime).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn seed_read_state(
+        &self,
+        path: impl Into<String>,
+        mtime: std::time::SystemTime,
+    ) -> Result<(), Error> {
+        let millis = mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| {
+                u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+            });
+        self.request(ControlRequest::SeedReadState {
+            path: path.into(),
+            mtime: millis,
+        })
+        .await
+        .map(drop)
+    }
+
+    /// Move running foreground tasks (Bash commands, subagents) to the background, as Ctrl+B
+    /// does: every one, or only the one started by the tool use `tool_use_id`. Each blocked
+    /// tool call returns at once and the turn goes on; the task reports with a
+    /// `task_notification` when it ends. Returns `false` only when `tool_use_id` matched no
+    /// foreground task.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.background_tasks(None).await?;
+    /// let moved = client.background_tasks(Some("toolu_01")).await?;
+    /// # let _ = moved;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool, Error> {
+        let result: BackgroundTasksResult = self
+            .typed(ControlRequest::BackgroundTasks {
+                tool_use_id: tool_use_id.map(str::to_owned),
+            })
+            .await?;
+        Ok(result.backgrounded)
+    }
+
+    /// Pin the permission mode of the MCP server `server`'s tools, or clear it with `None`. It
+    /// only tightens: it applies where the session's mode would allow the tool without asking.
+    /// The override is stored even for a server not connected yet; the answer's `warning` says
+    /// so.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::McpPermissionMode;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let outcome = client
+    ///     .set_mcp_permission_mode_override("github", Some(McpPermissionMode::Default))
+    ///     .await?;
+    /// if let Some(warning) = outcome.warning {
+    ///     eprintln!("{warning}");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn set_mcp_permission_mode_override(
+        &self,
+        server: impl Into<String>,
+        mode: Option<McpPermissionMode>,
+    ) -> Result<McpPermissionOverrideResult, Error> {
+        self.typed(ControlRequest::SetMcpPermissionModeOverride {
+            server_name: server.into(),
+            mode,
+        })
+        .await
+    }
+
+    /// The data behind `/usage`: the session's cost and totals, and the plan's rate-limit
+    /// windows where they apply. `skip_behaviors` leaves out the scan of local transcripts that
+    /// fills [`UsageReport::behaviors`]. The TypeScript SDK marks this call experimental: the
+    /// CLI may change its answer.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let usage = client.usage(true).await?;
+    /// println!("${:.4} so far", usage.session.total_cost_usd);
+    /// if let Some(five_hour) = usage.rate_limits.and_then(|limits| limits.five_hour) {
+    ///     println!("5-hour window: {:?}% used", five_hour.utilization);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn usage(&self, skip_behaviors: bool) -> Result<UsageReport, Error> {
+        self.typed(ControlRequest::GetUsage { skip_behaviors })
+            .await
+    }
+
+    /// What the CLI said in answer to `initialize`: commands, models, agents, account, its
+    /// version, and every other field it sent ([`InitializeResponse::other`]). `None` only
+    /// before the answer came (a client taken from a callback can see that).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Client;
+    /// # fn example(client: Client) {
+    /// if let Some(info) = client.server_info() {
+    ///     println!("CLI {:?}, pid {:?}", info.claude_code_version, info.pid);
+    ///     println!("permission mode: {:?}", info.other.get("current_permission_mode"));
+    /// }
     /// # }
     /// ```
     pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
@@ -505,6 +795,66 @@ impl<R> Client<R> {
     /// ```
     pub fn version_check(&self) -> Option<VersionCheck> {
         self.shared.link.version_check()
+    }
+
+    /// The slash commands and skills the CLI offers (from its `initialize` answer).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Client;
+    /// # fn example(client: Client) {
+    /// let names: Vec<String> = client.supported_commands().into_iter().map(|c| c.name).collect();
+    /// # let _ = names;
+    /// # }
+    /// ```
+    pub fn supported_commands(&self) -> Vec<SlashCommand> {
+        self.server_info()
+            .map(|info| info.commands.clone())
+            .unwrap_or_default()
+    }
+
+    /// The models the account can use (from the CLI's `initialize` answer).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Client;
+    /// # fn example(client: Client) {
+    /// for model in client.supported_models() {
+    ///     println!("{}: {}", model.value, model.display_name);
+    /// }
+    /// # }
+    /// ```
+    pub fn supported_models(&self) -> Vec<ModelInfo> {
+        self.server_info()
+            .map(|info| info.models.clone())
+            .unwrap_or_default()
+    }
+
+    /// The subagents the session knows (from the CLI's `initialize` answer).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Client;
+    /// # fn example(client: Client) {
+    /// let reviewers = client.supported_agents().iter().filter(|a| a.name.contains("review")).count();
+    /// # let _ = reviewers;
+    /// # }
+    /// ```
+    pub fn supported_agents(&self) -> Vec<AgentInfo> {
+        self.server_info()
+            .map(|info| info.agents.clone())
+            .unwrap_or_default()
+    }
+
+    /// The account the CLI runs as (from its `initialize` answer).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Client;
+    /// # fn example(client: Client) {
+    /// if let Some(account) = client.account_info() {
+    ///     println!("{:?} via {:?}", account.email, account.api_key_source);
+    /// }
+    /// # }
+    /// ```
+    pub fn account_info(&self) -> Option<AccountInfo> {
+        self.server_info().and_then(|info| info.account.clone())
     }
 
     /// Send any control request and get its raw answer.

@@ -7,7 +7,7 @@ use super::link::Shared;
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use super::Client;
-use crate::control::{ElicitationRequest, ElicitationResult};
+use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
 use crate::hooks::{HookInput, HookOutput};
 use crate::permission::{PermissionRequest, PermissionResult};
 
@@ -28,12 +28,19 @@ pub(crate) type ElicitationFn = Arc<
         + Send
         + Sync,
 >;
+pub(crate) type UserDialogFn = Arc<
+    dyn Fn(UserDialogRequest, UserDialogContext) -> BoxFuture<'static, UserDialogResult>
+        + Send
+        + Sync,
+>;
 pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// The user's callbacks: permission prompt, hooks, in-process MCP servers, elicitation, stderr.
+/// The user's callbacks: permission prompt, hooks, in-process MCP servers, elicitation, dialogs,
+/// stderr.
 ///
 /// Filled by the builder methods on [`crate::options::Options`] (`can_use_tool`, `hook`,
-/// `sdk_mcp_server`, `on_elicitation`, `stderr`); each of them also declares the callback to
+/// `sdk_mcp_server`, `on_elicitation`, `on_user_dialog`, `stderr`); each of them also declares
+/// the callback to
 /// the session, so the CLI is told about it in `initialize`.
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
@@ -42,6 +49,7 @@ pub(crate) struct Handlers {
     pub(crate) hooks: Vec<(usize, HookFn)>,
     pub(crate) mcp_servers: Vec<SdkMcpServer>,
     pub(crate) elicitation: Option<ElicitationFn>,
+    pub(crate) user_dialog: Option<UserDialogFn>,
     pub(crate) stderr: Option<StderrFn>,
 }
 
@@ -52,6 +60,7 @@ impl fmt::Debug for Handlers {
             .field("hooks", &self.hooks.len())
             .field("mcp_servers", &self.mcp_servers)
             .field("elicitation", &self.elicitation.is_some())
+            .field("user_dialog", &self.user_dialog.is_some())
             .field("stderr", &self.stderr.is_some())
             .finish()
     }
@@ -172,6 +181,36 @@ pub struct ElicitationContext {
     session: SessionRef,
 }
 
+/// What a dialog callback gets besides the request.
+///
+/// The default context has no session behind it ([`UserDialogContext::client`] is `None`): it is
+/// what a unit test passes to call the callback directly, with no CLI running.
+///
+/// ```
+/// use claude_agent_core::client::UserDialogContext;
+/// use claude_agent_core::control::{UserDialogRequest, UserDialogResult};
+/// use claude_agent_core::options::Options;
+///
+/// // The callback under test, as it is registered with `Options::on_user_dialog`.
+/// async fn always_dismiss(_request: UserDialogRequest, _ctx: UserDialogContext) -> UserDialogResult {
+///     UserDialogResult::cancelled()
+/// }
+/// let _options = Options::default().on_user_dialog(["refusal_fallback_prompt"], always_dismiss);
+///
+/// // In a test (e.g. `#[tokio::test] async fn ...`):
+/// # futures_lite::future::block_on(async {
+/// let request: UserDialogRequest =
+///     serde_json::from_str(r#"{"dialog_kind":"refusal_fallback_prompt","payload":{}}"#).unwrap();
+/// let result = always_dismiss(request, UserDialogContext::default()).await;
+/// assert_eq!(result, UserDialogResult::cancelled());
+/// # });
+/// ```
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct UserDialogContext {
+    session: SessionRef,
+}
+
 macro_rules! context_impl {
     ($name:ident, $example:literal) => {
         impl $name {
@@ -224,7 +263,7 @@ use claude_agent_core::options::Options;
 // When the agent stops with the context nearly full, tell the user.
 let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move {
     let Some(client) = ctx.client() else { return HookOutput::default() };
-    match client.context_usage().await {
+    match client.context_usage(None).await {
         Ok(usage) if usage.percentage > 90.0 => {
             HookOutput::default().with_system_message("The context is over 90% full; consider /compact.")
         }
@@ -247,6 +286,21 @@ let _options = Options::new().on_elicitation(|request, ctx| async move {
         }
     }
     ElicitationResult::decline()
+});
+```"#
+);
+context_impl!(
+    UserDialogContext,
+    r#"```
+use claude_agent_core::control::UserDialogResult;
+use claude_agent_core::options::Options;
+
+// The user closed the dialog: dismiss it, and stop the turn too.
+let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], |_request, ctx| async move {
+    if let Some(client) = ctx.client() {
+        let _ = client.interrupt().await;
+    }
+    UserDialogResult::cancelled()
 });
 ```"#
 );
@@ -279,6 +333,7 @@ mod tests {
         assert!(PermissionContext::default().client().is_none());
         assert!(HookContext::default().client().is_none());
         assert!(ElicitationContext::default().client().is_none());
+        assert!(UserDialogContext::default().client().is_none());
     }
 
     #[test]

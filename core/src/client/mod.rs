@@ -61,7 +61,7 @@ pub use client::{Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub(crate) use handlers::Handlers;
-pub use handlers::{ElicitationContext, HookContext, PermissionContext};
+pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use mcp_servers::McpServerSet;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;

@@ -5,10 +5,12 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::handlers::{ElicitationContext, HookContext, HookFn, PermissionContext};
+use super::handlers::{
+    ElicitationContext, HookContext, HookFn, PermissionContext, UserDialogContext,
+};
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
-use crate::control::{ElicitationRequest, ElicitationResult};
+use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::options::Options;
 use crate::permission::{PermissionRequest, PermissionResult};
@@ -340,6 +342,39 @@ impl Options {
             Box::pin(callback(request, ctx))
         }));
         self.declare_elicitation()
+    }
+
+    /// Show the user the CLI's dialogs of the kinds `kinds` (`request_user_dialog`), with
+    /// `callback` answering each: what the user chose, or
+    /// [`UserDialogResult::cancelled`] when they dismissed it (the CLI then takes the dialog's
+    /// default). The CLI sends only the kinds declared here (initialize `supportedDialogKinds`),
+    /// and without them takes each dialog's fallback (for `refusal_fallback_prompt`, the plain
+    /// refusal error). Declare only kinds the application really shows; the payload and answer
+    /// of each kind are the kind's own.
+    ///
+    /// ```
+    /// use claude_agent_core::control::UserDialogResult;
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::default().on_user_dialog(["refusal_fallback_prompt"], |request, _ctx| async move {
+    ///     let payload: serde_json::Value = serde_json::from_str(request.payload.get()).unwrap_or_default();
+    ///     println!("The model refused; retry on {}?", payload["fallbackModel"]);
+    ///     let choice = serde_json::value::to_raw_value(&serde_json::json!({"choice": "retry"})).unwrap();
+    ///     UserDialogResult::completed(choice)
+    /// });
+    /// # let _ = options;
+    /// ```
+    pub fn on_user_dialog<I, S, F, Fut>(mut self, kinds: I, callback: F) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+        F: Fn(UserDialogRequest, UserDialogContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = UserDialogResult> + Send + 'static,
+    {
+        self.handlers.user_dialog = Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
+            Box::pin(callback(request, ctx))
+        }));
+        self.declare_user_dialog(kinds)
     }
 
     /// Get each line the CLI writes on stderr (trimmed; blank lines skipped). The last 8 KiB of

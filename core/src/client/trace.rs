@@ -331,6 +331,18 @@ impl Trace {
                     );
                     "elicitation"
                 }
+                InboundKind::UserDialog(ask) => {
+                    let dialog_kind = ask.dialog_kind.as_str();
+                    event!(
+                        "cli_request",
+                        DEBUG,
+                        subtype = "request_user_dialog",
+                        request_id,
+                        dialog_kind,
+                        "request from the CLI"
+                    );
+                    "request_user_dialog"
+                }
             };
             let asked = Asked {
                 subtype,
@@ -556,6 +568,7 @@ fn reply_kind(reply: &Reply) -> &'static str {
         Reply::Resource(_) => "resource",
         Reply::Prompt(_) => "prompt",
         Reply::Elicitation(_) => "elicitation",
+        Reply::UserDialog(_) => "user_dialog",
         Reply::Error { .. } => "error",
         _ => "raw",
     }

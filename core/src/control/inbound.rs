@@ -103,6 +103,9 @@ pub enum InboundKind {
     McpPromptGet(PromptGet),
     /// An MCP server asks the user for input. Answer with [`super::Reply::Elicitation`].
     Elicitation(ElicitationRequest),
+    /// The CLI asks the host to show the user a dialog of a kind it declared. Answer with
+    /// [`super::Reply::UserDialog`].
+    UserDialog(UserDialogRequest),
 }
 
 /// A `hook_callback` request, resolved to the hook the host registered.
@@ -188,4 +191,28 @@ pub struct ElicitationRequest {
     pub display_name: Option<String>,
     /// Longer description.
     pub description: Option<String>,
+}
+
+/// A `request_user_dialog` request: the CLI asks the host to show the user a dialog and send
+/// back their choice. Only kinds the host declared (`Options::on_user_dialog`) are sent; each
+/// kind defines its own payload and answer.
+///
+/// ```
+/// # use claude_agent_core::control::UserDialogRequest;
+/// let request: UserDialogRequest = serde_json::from_str(
+///     r#"{"dialog_kind":"refusal_fallback_prompt","payload":{"originalModel":"claude-opus-4-1","fallbackModel":"claude-sonnet-4-5"},"tool_use_id":"toolu_1"}"#,
+/// )?;
+/// assert_eq!(request.dialog_kind, "refusal_fallback_prompt");
+/// assert!(request.payload.get().contains("fallbackModel"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct UserDialogRequest {
+    /// Which dialog (`refusal_fallback_prompt`, …): the kinds are an open set.
+    pub dialog_kind: String,
+    /// The data to show, as the kind defines it (a JSON object).
+    pub payload: Box<RawValue>,
+    /// The tool use the dialog is about, if any: the same id `can_use_tool` gives.
+    pub tool_use_id: Option<String>,
 }

@@ -37,11 +37,19 @@ mod reply;
 mod responses;
 
 pub use ids::{InboundId, RequestId};
-pub use inbound::{ElicitationRequest, HookCallback, InboundKind, InboundRequest};
-pub use outgoing::{ContextUsageDetail, ControlRequest, ThinkingDisplay};
-pub use reply::{ElicitationAction, ElicitationResult, Reply};
+pub use inbound::{
+    ElicitationRequest, HookCallback, InboundKind, InboundRequest, UserDialogRequest,
+};
+pub use outgoing::{
+    ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
+    SettingsFile, ThinkingDisplay, ThinkingDisplayChange,
+};
+pub use reply::{ElicitationAction, ElicitationResult, Reply, UserDialogResult};
 pub use responses::{
-    AccountInfo, AgentInfo, ContextUsage, InitializeResponse, InterruptReceipt, McpServerStatus,
-    McpSetServersResult, McpStatus, ModelInfo, RequestFailure, ResponseBody, RewindFilesResult,
-    SlashCommand,
+    AccountInfo, AgentInfo, BackgroundTasksResult, ContextCategory, ContextMcpTool,
+    ContextMemoryFile, ContextUsage, InitializeResponse, InterruptReceipt,
+    McpPermissionOverrideResult, McpResource, McpResourceContents, McpServerStatus,
+    McpSetServersResult, McpStatus, ModelInfo, ModelRateLimit, OutputStyles, PluginInfo,
+    RateLimitWindow, RateLimits, ReadFileResult, ReloadPluginsResult, ReloadSkillsResult,
+    RequestFailure, ResponseBody, RewindFilesResult, SessionUsage, SlashCommand, UsageReport,
 };

@@ -28,6 +28,8 @@ pub enum Reply {
     Prompt(PromptResult),
     /// Answer to an elicitation.
     Elicitation(ElicitationResult),
+    /// Answer to a dialog.
+    UserDialog(UserDialogResult),
     /// Refuse the request: the CLI receives a control error with this text.
     Error {
         /// Error text.
@@ -135,6 +137,74 @@ pub enum ElicitationAction {
     Cancel,
 }
 
+/// The answer to a [`super::UserDialogRequest`]: what the user chose, or that they dismissed
+/// it (then the CLI takes the dialog's default). Answers compare by value, a result by its exact
+/// JSON text.
+///
+/// ```
+/// # use claude_agent_core::control::UserDialogResult;
+/// # use serde_json::value::to_raw_value;
+/// let retry = UserDialogResult::completed(to_raw_value(&serde_json::json!({"choice": "retry"})).unwrap());
+/// assert_eq!(serde_json::to_string(&retry).unwrap(), r#"{"behavior":"completed","result":{"choice":"retry"}}"#);
+/// assert_eq!(
+///     serde_json::to_string(&UserDialogResult::cancelled()).unwrap(),
+///     r#"{"behavior":"cancelled"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "behavior", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum UserDialogResult {
+    /// The user answered (`{"behavior":"completed","result":…}`).
+    Completed {
+        /// The answer, shaped as the dialog's kind defines; left out when `None`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<Box<RawValue>>,
+    },
+    /// The user dismissed the dialog (`{"behavior":"cancelled"}`); the CLI takes its default.
+    Cancelled,
+}
+
+impl UserDialogResult {
+    /// The user answered with `result`.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::UserDialogResult;
+    /// let choice = serde_json::value::to_raw_value(&serde_json::json!({"choice": "edit"})).unwrap();
+    /// let answer = UserDialogResult::completed(choice);
+    /// assert!(matches!(answer, UserDialogResult::Completed { result: Some(_) }));
+    /// ```
+    pub fn completed(result: Box<RawValue>) -> Self {
+        UserDialogResult::Completed {
+            result: Some(result),
+        }
+    }
+
+    /// The user dismissed the dialog.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::UserDialogResult;
+    /// assert_eq!(UserDialogResult::cancelled(), UserDialogResult::Cancelled);
+    /// ```
+    pub fn cancelled() -> Self {
+        UserDialogResult::Cancelled
+    }
+}
+
+/// Compares by value; a result by its exact JSON text.
+impl PartialEq for UserDialogResult {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                UserDialogResult::Completed { result },
+                UserDialogResult::Completed { result: other },
+            ) => same_text(result, other),
+            (UserDialogResult::Cancelled, UserDialogResult::Cancelled) => true,
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +225,32 @@ mod tests {
             content: None,
         };
         assert_ne!(cancel, ElicitationResult::decline());
+    }
+
+    /// The bodies the TypeScript SDK 0.3.330 writes for the same answers of its `onUserDialog`
+    /// (captured from its stdin).
+    #[test]
+    fn dialog_answers_are_written_as_the_typescript_sdk_writes_them() {
+        let json = |result: &UserDialogResult| serde_json::to_string(result).unwrap();
+        assert_eq!(
+            json(&UserDialogResult::completed(raw(r#"{"choice":"retry"}"#))),
+            r#"{"behavior":"completed","result":{"choice":"retry"}}"#
+        );
+        assert_eq!(
+            json(&UserDialogResult::cancelled()),
+            r#"{"behavior":"cancelled"}"#
+        );
+        assert_eq!(
+            json(&UserDialogResult::Completed { result: None }),
+            r#"{"behavior":"completed"}"#
+        );
+        assert_eq!(
+            UserDialogResult::completed(raw("1")),
+            UserDialogResult::completed(raw("1"))
+        );
+        assert_ne!(
+            UserDialogResult::completed(raw("1")),
+            UserDialogResult::cancelled()
+        );
     }
 }

@@ -101,23 +101,21 @@ pub enum RequestFailure {
 
 /// The CLI's answer to `initialize`: what this CLI offers.
 ///
-/// The session keeps it ([`Session::server_info`](crate::session::Session::server_info), `Client::server_info`). Shortened from a real CLI's answer:
+/// The fields the official SDKs describe are typed; every other field the CLI sends is kept in
+/// [`InitializeResponse::other`], so nothing of the answer is lost.
 ///
 /// ```
-/// use claude_agent_core::control::InitializeResponse;
-///
-/// let info: InitializeResponse = serde_json::from_str(r#"{
-///     "commands":[{"name":"compact","description":"Clear conversation history but keep a summary in context","argumentHint":"<optional custom summarization instructions>"}],
-///     "agents":[{"name":"Explore","description":"Fast read-only search agent for locating code."}],
-///     "output_style":"default","available_output_styles":["default","Explanatory","Learning"],
-///     "models":[{"value":"default","resolvedModel":"claude-opus-5-5","displayName":"Default (recommended)","description":"Use the default model (currently Opus 5.5)"}],
-///     "account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"},
-///     "pid":3913,"claude_code_version":"2.1.330","hook_on_failure_supported":true,
-///     "capabilities":["ui_surface_v1","mcp_call_check_permissions_v1"]}"#).unwrap();
+/// # use claude_agent_core::control::{InitializeResponse, ResponseBody};
+/// let body = ResponseBody::from_json(
+///     r#"{"commands":[{"name":"compact","description":"Compact the conversation"}],
+///         "models":[],"agents":[],"account":{"apiKeySource":"ANTHROPIC_API_KEY"},
+///         "claude_code_version":"2.1.330","session_state":"idle"}"#,
+/// )?;
+/// let info: InitializeResponse = body.parse()?;
+/// assert_eq!(info.commands[0].name, "compact");
 /// assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
-/// assert_eq!(info.pid, Some(3913));
-/// assert!(info.capabilities.iter().any(|c| c == "mcp_call_check_permissions_v1"));
-/// assert_eq!(info.hooks_applied, None); // absent on this CLI
+/// assert_eq!(info.other["session_state"], "idle");
+/// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[non_exhaustive]
@@ -146,15 +144,23 @@ pub struct InitializeResponse {
     pub hooks_applied: Option<bool>,
     /// Whether `onFailure` on hook matchers is supported.
     pub hook_on_failure_supported: Option<bool>,
-    /// Whether the CLI read the MCP servers sent in `initialize` at launch (absent when none were
-    /// sent, and on CLIs that cannot read them).
-    pub mcp_servers_applied: Option<bool>,
     /// Whether every plugin listed in `initialize` is loaded (absent when none were listed, and
     /// on CLIs that cannot read them).
     pub plugins_applied: Option<bool>,
+    /// Whether the CLI read the MCP servers sent in `initialize` at launch (absent when none were
+    /// sent, and on CLIs that cannot read them).
+    pub mcp_servers_applied: Option<bool>,
+    /// Fast mode: `off`, `cooldown` or `on`.
+    pub fast_mode_state: Option<String>,
+    /// Why fast mode is unavailable, when it is.
+    pub fast_mode_disabled_reason: Option<String>,
     /// Capability flags.
     #[serde(default)]
     pub capabilities: Vec<String>,
+    /// Every other field of the answer, by name, as sent (e.g. `current_permission_mode`,
+    /// `session_state`).
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A slash command.
@@ -241,6 +247,21 @@ pub struct ModelInfo {
     /// Description.
     #[serde(default)]
     pub description: String,
+    /// Whether it takes an effort level.
+    #[serde(rename = "supportsEffort")]
+    pub supports_effort: Option<bool>,
+    /// The effort levels it takes (`low`, `medium`, `high`, `xhigh`, `max`).
+    #[serde(rename = "supportedEffortLevels", default)]
+    pub supported_effort_levels: Vec<String>,
+    /// Whether it supports adaptive thinking.
+    #[serde(rename = "supportsAdaptiveThinking")]
+    pub supports_adaptive_thinking: Option<bool>,
+    /// Whether it supports fast mode.
+    #[serde(rename = "supportsFastMode")]
+    pub supports_fast_mode: Option<bool>,
+    /// Whether it supports auto mode.
+    #[serde(rename = "supportsAutoMode")]
+    pub supports_auto_mode: Option<bool>,
 }
 
 /// The account the CLI runs as.
@@ -408,36 +429,496 @@ pub struct RewindFilesResult {
     pub deletions: Option<u64>,
 }
 
-/// Answer to `get_context_usage`.
+/// Answer to `get_context_usage`: how the context window is used.
 ///
 /// ```
-/// use claude_agent_core::control::ContextUsage;
-///
-/// // What `Client::context_usage` returns (shortened from a real CLI's answer).
-/// let usage: ContextUsage = serde_json::from_str(r#"{"categories":[
-///     {"id":"system_prompt","name":"System prompt","tokens":90,"kind":"used"},
-///     {"id":"skills","name":"Skills","tokens":2067,"kind":"used"},
-///     {"id":"free_space","name":"Free space","tokens":964833,"kind":"free"}],
-///     "totalTokens":2167,"maxTokens":1000000,"percentage":0,"model":"claude-opus-5-5"}"#).unwrap();
-/// println!("{} of {} tokens ({}%)", usage.total_tokens, usage.max_tokens, usage.percentage);
-/// assert_eq!(usage.categories[1]["name"], "Skills");
+/// # use claude_agent_core::control::{ContextUsage, ResponseBody};
+/// let body = ResponseBody::from_json(
+///     r#"{"categories":[{"id":"system_prompt","name":"System prompt","tokens":2264,"color":"promptBorder","kind":"used"}],
+///         "totalTokens":12848,"maxTokens":1000000,"rawMaxTokens":1000000,"percentage":1,
+///         "model":"claude-sonnet-4-5","isAutoCompactEnabled":true,"gridRows":[]}"#,
+/// )?;
+/// let usage: ContextUsage = body.parse()?;
+/// assert_eq!(usage.categories[0].tokens, 2264);
+/// assert_eq!(usage.is_auto_compact_enabled, Some(true));
+/// assert!(usage.other.contains_key("gridRows"));
+/// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ContextUsage {
     /// Tokens used.
-    #[serde(rename = "totalTokens", default)]
+    #[serde(default)]
     pub total_tokens: u64,
-    /// Context window size.
-    #[serde(rename = "maxTokens", default)]
+    /// Context window size (after any configured cap).
+    #[serde(default)]
     pub max_tokens: u64,
+    /// The model's own context window size.
+    pub raw_max_tokens: Option<u64>,
     /// Percentage used.
     #[serde(default)]
     pub percentage: f64,
     /// The model.
     #[serde(default)]
     pub model: String,
-    /// Usage by category (system prompt, tools, messages, …), as sent.
+    /// Usage by category (system prompt, tools, messages, free space, …).
     #[serde(default)]
-    pub categories: Vec<serde_json::Value>,
+    pub categories: Vec<ContextCategory>,
+    /// Whether the conversation is compacted automatically when it fills up.
+    pub is_auto_compact_enabled: Option<bool>,
+    /// The token count at which it is compacted.
+    pub auto_compact_threshold: Option<u64>,
+    /// Memory files (`CLAUDE.md` and the like) in the context.
+    #[serde(default)]
+    pub memory_files: Vec<ContextMemoryFile>,
+    /// MCP tools in the context.
+    #[serde(default)]
+    pub mcp_tools: Vec<ContextMcpTool>,
+    /// The token counts of the last API response (`input_tokens`, `output_tokens`, cache
+    /// reads and writes); `None` before the first one.
+    pub api_usage: Option<crate::message::Usage>,
+    /// Every other field of the answer, by name, as sent (the grid behind `/context`, agents,
+    /// skills, the message breakdown, …).
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One category of [`ContextUsage`].
+///
+/// ```
+/// # use claude_agent_core::control::ContextCategory;
+/// let free: ContextCategory = serde_json::from_str(
+///     r#"{"id":"free_space","name":"Free space","tokens":954152,"color":"promptBorder","kind":"free"}"#,
+/// )?;
+/// assert_eq!((free.kind.as_str(), free.tokens), ("free", 954_152));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ContextCategory {
+    /// Stable id (`system_prompt`, `system_tools`, `messages`, `free_space`, …), when given.
+    pub id: Option<String>,
+    /// Name to show.
+    pub name: String,
+    /// Tokens it takes.
+    #[serde(default)]
+    pub tokens: u64,
+    /// `used`, `free`, `buffer` or `deferred`.
+    #[serde(default)]
+    pub kind: String,
+    /// Whether its tools are loaded only when used.
+    #[serde(default)]
+    pub is_deferred: bool,
+}
+
+/// A memory file of [`ContextUsage`].
+///
+/// ```
+/// # use claude_agent_core::control::ContextMemoryFile;
+/// let file: ContextMemoryFile =
+///     serde_json::from_str(r#"{"path":"/w/CLAUDE.md","type":"Project","tokens":310}"#)?;
+/// assert_eq!(file.kind, "Project");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ContextMemoryFile {
+    /// Its path.
+    pub path: String,
+    /// Which kind of memory (`Project`, `User`, …).
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    /// Tokens it takes.
+    #[serde(default)]
+    pub tokens: u64,
+}
+
+/// An MCP tool of [`ContextUsage`].
+///
+/// ```
+/// # use claude_agent_core::control::ContextMcpTool;
+/// let tool: ContextMcpTool =
+///     serde_json::from_str(r#"{"name":"mcp__calc__add","serverName":"calc","tokens":120,"isLoaded":true}"#)?;
+/// assert_eq!(tool.server_name, "calc");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ContextMcpTool {
+    /// The tool's name.
+    pub name: String,
+    /// Its server.
+    #[serde(default)]
+    pub server_name: String,
+    /// Tokens it takes.
+    #[serde(default)]
+    pub tokens: u64,
+    /// Whether it is loaded (deferred tools are not, until used).
+    pub is_loaded: Option<bool>,
+}
+
+/// Answer to `reload_plugins`: the session's commands, agents, plugins and MCP servers after
+/// the reload.
+///
+/// ```
+/// # use claude_agent_core::control::{ReloadPluginsResult, ResponseBody};
+/// let body = ResponseBody::from_json(
+///     r#"{"commands":[],"agents":[],"plugins":[{"name":"review","path":"/srv/review","source":"review@local"}],
+///         "mcpServers":[],"error_count":0,"held":false}"#,
+/// )?;
+/// let reloaded: ReloadPluginsResult = body.parse()?;
+/// assert_eq!(reloaded.plugins[0].name, "review");
+/// assert_eq!(reloaded.held, Some(false));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct ReloadPluginsResult {
+    /// Slash commands.
+    #[serde(default)]
+    pub commands: Vec<SlashCommand>,
+    /// Sub-agents.
+    #[serde(default)]
+    pub agents: Vec<AgentInfo>,
+    /// Loaded plugins.
+    #[serde(default)]
+    pub plugins: Vec<PluginInfo>,
+    /// MCP servers.
+    #[serde(rename = "mcpServers", default)]
+    pub mcp_servers: Vec<McpServerStatus>,
+    /// How many plugins failed to load.
+    #[serde(default)]
+    pub error_count: u64,
+    /// `Some(true)` when nothing was applied because of `hold_on_cache_impact`.
+    pub held: Option<bool>,
+    /// What applying would have changed, when held: as sent (`mcp_servers_added`,
+    /// `mcp_servers_removed`, `lsp_tool_change`).
+    pub cache_impact: Option<serde_json::Value>,
+}
+
+/// A plugin of [`ReloadPluginsResult`].
+///
+/// ```
+/// # use claude_agent_core::control::PluginInfo;
+/// let plugin: PluginInfo =
+///     serde_json::from_str(r#"{"name":"review","path":"/srv/review","source":"review@local","version":"1.2.0"}"#)?;
+/// assert_eq!(plugin.version.as_deref(), Some("1.2.0"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct PluginInfo {
+    /// Its name.
+    pub name: String,
+    /// Its directory.
+    #[serde(default)]
+    pub path: String,
+    /// Where it comes from (`name@marketplace`).
+    pub source: Option<String>,
+    /// Its version.
+    pub version: Option<String>,
+}
+
+/// Answer to `reload_skills`.
+///
+/// ```
+/// # use claude_agent_core::control::{ReloadSkillsResult, ResponseBody};
+/// let body = ResponseBody::from_json(r#"{"skills":[{"name":"pdf","description":"Read PDFs","argumentHint":""}]}"#)?;
+/// let reloaded: ReloadSkillsResult = body.parse()?;
+/// assert_eq!(reloaded.skills[0].name, "pdf");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct ReloadSkillsResult {
+    /// The skills, as slash commands.
+    #[serde(default)]
+    pub skills: Vec<SlashCommand>,
+}
+
+/// Answer to `reload_output_styles`.
+///
+/// ```
+/// # use claude_agent_core::control::{OutputStyles, ResponseBody};
+/// let body = ResponseBody::from_json(r#"{"available_output_styles":["default","Explanatory"]}"#)?;
+/// let styles: OutputStyles = body.parse()?;
+/// assert_eq!(styles.available_output_styles, ["default", "Explanatory"]);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct OutputStyles {
+    /// Every output style, built-in and the user's own.
+    #[serde(default)]
+    pub available_output_styles: Vec<String>,
+}
+
+/// Answer to `mcp_read_resource`: the resource's contents, as the MCP server sent them.
+///
+/// ```
+/// # use claude_agent_core::control::{McpResource, ResponseBody};
+/// let body = ResponseBody::from_json(
+///     r#"{"contents":[{"uri":"ui://chart","mimeType":"text/html","text":"<div></div>"}]}"#,
+/// )?;
+/// let resource: McpResource = body.parse()?;
+/// assert_eq!(resource.contents[0].text.as_deref(), Some("<div></div>"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct McpResource {
+    /// One entry per part.
+    #[serde(default)]
+    pub contents: Vec<McpResourceContents>,
+}
+
+/// One part of an [`McpResource`]: text or a base64 blob. It comes from a third party: show
+/// HTML sandboxed.
+///
+/// ```
+/// # use claude_agent_core::control::McpResourceContents;
+/// let part: McpResourceContents =
+///     serde_json::from_str(r#"{"uri":"ui://charts/bar","mimeType":"image/png","blob":"iVBORw0KGgo="}"#)?;
+/// assert!(part.text.is_none() && part.blob.is_some());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct McpResourceContents {
+    /// The part's URI.
+    pub uri: String,
+    /// Its MIME type.
+    #[serde(rename = "mimeType")]
+    pub mime_type: Option<String>,
+    /// Text contents.
+    pub text: Option<String>,
+    /// Binary contents, base64-encoded.
+    pub blob: Option<String>,
+    /// The server's metadata, as sent.
+    #[serde(rename = "_meta")]
+    pub meta: Option<serde_json::Value>,
+}
+
+/// Answer to `read_file`.
+///
+/// ```
+/// # use claude_agent_core::control::{ReadFileResult, ResponseBody};
+/// let body = ResponseBody::from_json(
+///     r#"{"contents":"aGVs","absPath":"/w/hello.txt","truncated":true,"encoding":"base64","requested_path":"hello.txt"}"#,
+/// )?;
+/// let file: ReadFileResult = body.parse()?;
+/// assert_eq!(file.abs_path, "/w/hello.txt");
+/// assert!(file.truncated && file.is_base64());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct ReadFileResult {
+    /// The contents: text, or base64 when [`ReadFileResult::is_base64`].
+    #[serde(default)]
+    pub contents: String,
+    /// The file's absolute path.
+    #[serde(rename = "absPath", default)]
+    pub abs_path: String,
+    /// The path as asked for.
+    pub requested_path: Option<String>,
+    /// Whether the file was cut at the size cap.
+    #[serde(default)]
+    pub truncated: bool,
+    /// `base64` for base64 contents.
+    pub encoding: Option<String>,
+    /// Whether bytes that are not UTF-8 were replaced in text contents.
+    #[serde(default)]
+    pub lossy: bool,
+}
+
+impl ReadFileResult {
+    /// Whether [`ReadFileResult::contents`] is base64.
+    ///
+    /// ```
+    /// # use claude_agent_core::control::ReadFileResult;
+    /// let text: ReadFileResult = serde_json::from_str(r#"{"contents":"hi","absPath":"/w/a.txt"}"#)?;
+    /// assert!(!text.is_base64());
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn is_base64(&self) -> bool {
+        self.encoding.as_deref() == Some("base64")
+    }
+}
+
+/// Answer to `background_tasks`.
+///
+/// ```
+/// # use claude_agent_core::control::{BackgroundTasksResult, ResponseBody};
+/// let all: BackgroundTasksResult = ResponseBody::from_json("{}")?.parse()?;
+/// assert!(all.backgrounded);
+/// let none: BackgroundTasksResult = ResponseBody::from_json(r#"{"backgrounded":false}"#)?.parse()?;
+/// assert!(!none.backgrounded);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct BackgroundTasksResult {
+    /// `false` only when a tool use id was given and no foreground task matched it (an answer
+    /// without the field counts as `true`).
+    #[serde(default = "yes")]
+    pub backgrounded: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Answer to `set_mcp_permission_mode_override`.
+///
+/// ```
+/// # use claude_agent_core::control::{McpPermissionOverrideResult, ResponseBody};
+/// let body = ResponseBody::from_json(r#"{"warning":"MCP server 'gh' is not yet known"}"#)?;
+/// let outcome: McpPermissionOverrideResult = body.parse()?;
+/// assert!(outcome.warning.is_some());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct McpPermissionOverrideResult {
+    /// Set when no MCP server of that name is known (yet); the override is stored all the same.
+    pub warning: Option<String>,
+}
+
+/// Answer to `get_usage`: the data behind the `/usage` command.
+///
+/// ```
+/// # use claude_agent_core::control::{ResponseBody, UsageReport};
+/// let body = ResponseBody::from_json(
+///     r#"{"session":{"total_cost_usd":0.25,"total_api_duration_ms":900,"total_duration_ms":4000,
+///                    "total_lines_added":3,"total_lines_removed":1,"model_usage":{}},
+///         "subscription_type":null,"rate_limits_available":false,"rate_limits":null,"behaviors":null}"#,
+/// )?;
+/// let usage: UsageReport = body.parse()?;
+/// assert_eq!(usage.session.total_cost_usd, 0.25);
+/// assert!(usage.rate_limits.is_none());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct UsageReport {
+    /// This session's cost and totals.
+    #[serde(default)]
+    pub session: SessionUsage,
+    /// The claude.ai plan, when logged in with one.
+    pub subscription_type: Option<String>,
+    /// Whether plan rate limits apply (not for API keys, Bedrock, Vertex, …).
+    #[serde(default)]
+    pub rate_limits_available: bool,
+    /// The plan's rate-limit windows, when they apply.
+    pub rate_limits: Option<RateLimits>,
+    /// What the local transcripts of the last day and week were spent on, as sent; `None` when
+    /// skipped.
+    pub behaviors: Option<serde_json::Value>,
+}
+
+/// The session part of a [`UsageReport`].
+///
+/// ```
+/// # use claude_agent_core::control::SessionUsage;
+/// let session: SessionUsage = serde_json::from_str(
+///     r#"{"total_cost_usd":0.5,"total_api_duration_ms":1200,"total_duration_ms":9000,
+///         "total_lines_added":12,"total_lines_removed":4,"model_usage":{}}"#,
+/// )?;
+/// assert_eq!(session.total_lines_added, 12);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct SessionUsage {
+    /// Cost so far, in US dollars.
+    #[serde(default)]
+    pub total_cost_usd: f64,
+    /// Time spent in API calls, in milliseconds.
+    #[serde(default)]
+    pub total_api_duration_ms: u64,
+    /// Time since the session started, in milliseconds.
+    #[serde(default)]
+    pub total_duration_ms: u64,
+    /// Lines added to files.
+    #[serde(default)]
+    pub total_lines_added: u64,
+    /// Lines removed from files.
+    #[serde(default)]
+    pub total_lines_removed: u64,
+    /// Usage by model.
+    #[serde(default)]
+    pub model_usage: std::collections::BTreeMap<String, crate::message::ModelUsage>,
+}
+
+/// The plan's rate-limit windows of a [`UsageReport`].
+///
+/// ```
+/// # use claude_agent_core::control::RateLimits;
+/// let limits: RateLimits = serde_json::from_str(
+///     r#"{"five_hour":{"utilization":42.0,"resets_at":"2026-01-01T12:00:00Z"},"seven_day":null,
+///         "model_scoped":[{"display_name":"Opus","utilization":10.0,"resets_at":null}]}"#,
+/// )?;
+/// assert_eq!(limits.five_hour.and_then(|w| w.utilization), Some(42.0));
+/// assert_eq!(limits.model_scoped[0].display_name, "Opus");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct RateLimits {
+    /// The 5-hour window.
+    pub five_hour: Option<RateLimitWindow>,
+    /// The 7-day window.
+    pub seven_day: Option<RateLimitWindow>,
+    /// The 7-day window of OAuth apps.
+    pub seven_day_oauth_apps: Option<RateLimitWindow>,
+    /// The 7-day window of Opus models.
+    pub seven_day_opus: Option<RateLimitWindow>,
+    /// The 7-day window of Sonnet models.
+    pub seven_day_sonnet: Option<RateLimitWindow>,
+    /// Windows of single models.
+    #[serde(default)]
+    pub model_scoped: Vec<ModelRateLimit>,
+    /// Extra usage beyond the plan, as sent (`is_enabled`, `monthly_limit`, `used_credits`, …).
+    pub extra_usage: Option<serde_json::Value>,
+}
+
+/// One rate-limit window.
+///
+/// ```
+/// # use claude_agent_core::control::RateLimitWindow;
+/// let window: RateLimitWindow = serde_json::from_str(r#"{"utilization":null,"resets_at":null}"#)?;
+/// assert!(window.utilization.is_none());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[non_exhaustive]
+pub struct RateLimitWindow {
+    /// How much of it is used (0–100), when known.
+    pub utilization: Option<f64>,
+    /// When it resets (ISO 8601), when known.
+    pub resets_at: Option<String>,
+}
+
+/// The rate-limit window of one model.
+///
+/// ```
+/// # use claude_agent_core::control::ModelRateLimit;
+/// let opus: ModelRateLimit =
+///     serde_json::from_str(r#"{"display_name":"Opus","utilization":87.5,"resets_at":"2026-01-02T00:00:00Z"}"#)?;
+/// assert_eq!(opus.utilization, Some(87.5));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct ModelRateLimit {
+    /// The model's name.
+    pub display_name: String,
+    /// How much of it is used (0–100), when known.
+    pub utilization: Option<f64>,
+    /// When it resets (ISO 8601), when known.
+    pub resets_at: Option<String>,
 }

@@ -9,7 +9,8 @@ use crate::permission::PermissionMode;
 
 /// A subagent the main agent can hand tasks to. Serialized with the wire names
 /// (`description, prompt, tools, disallowedTools, model, skills, memory, mcpServers, initialPrompt,
-/// maxTurns, background, effort, permissionMode`); unset fields are left out.
+/// maxTurns, autoCompactWindow, background, omitClaudeMd, effort, permissionMode, observer,
+/// observerMessage, criticalSystemReminder_EXPERIMENTAL`); unset fields are left out.
 ///
 /// ```
 /// # use claude_agent_core::options::AgentDefinition;
@@ -74,18 +75,86 @@ pub struct AgentDefinition {
     /// Most turns it may take.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_turns: Option<u32>,
+    /// The token count at which it compacts its own conversation when it runs as a subagent
+    /// (it can only lower the window it would inherit); at least
+    /// [`AgentDefinition::MIN_AUTO_COMPACT_WINDOW`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_compact_window: Option<u64>,
     /// Whether it runs in the background.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<bool>,
+    /// Whether it runs without the user, project and local `CLAUDE.md` files when it runs as a
+    /// subagent (managed policy files are kept).
+    #[serde(rename = "omitClaudeMd", skip_serializing_if = "Option::is_none")]
+    pub omit_claude_md: Option<bool>,
     /// Its effort level.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub effort: Option<Effort>,
+    pub effort: Option<AgentEffort>,
     /// Its permission mode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_mode: Option<PermissionMode>,
+    /// The agent type started as a background observer whenever this one runs, or up to four
+    /// of them separated by commas. An observer gets read-only digests of the activity and
+    /// reports through its own tool; it takes no part in the task.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observer: Option<String>,
+    /// Text added after the default at the end of each digest sent to the observer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observer_message: Option<String>,
+    /// A reminder added to its system prompt (experimental in the CLI).
+    #[serde(
+        rename = "criticalSystemReminder_EXPERIMENTAL",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub critical_system_reminder: Option<String>,
+}
+
+/// An agent's effort: a named level, or a number.
+///
+/// ```
+/// # use claude_agent_core::options::{AgentDefinition, AgentEffort, Effort};
+/// let named = AgentDefinition::new("d", "p").effort(Effort::High);
+/// let numeric = AgentDefinition::new("d", "p").effort(AgentEffort::Value(3));
+/// assert_eq!(named.effort, Some(AgentEffort::Level(Effort::High)));
+/// # let _ = numeric;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AgentEffort {
+    /// A named level (`"high"`).
+    Level(Effort),
+    /// A number (`3`).
+    Value(u32),
+}
+
+impl From<Effort> for AgentEffort {
+    fn from(level: Effort) -> Self {
+        AgentEffort::Level(level)
+    }
+}
+
+impl Serialize for AgentEffort {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AgentEffort::Level(level) => level.serialize(serializer),
+            AgentEffort::Value(value) => serializer.serialize_u32(*value),
+        }
+    }
 }
 
 impl AgentDefinition {
+    /// The smallest [`AgentDefinition::auto_compact_window`] the CLI takes. CLI 2.1.330 drops
+    /// every agent of the session when one has a smaller window, so the options refuse it
+    /// ([`OptionsError::AgentAutoCompactWindow`](super::OptionsError::AgentAutoCompactWindow)).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{AgentDefinition, Options, OptionsError};
+    /// let tiny = AgentDefinition::new("d", "p").auto_compact_window(50_000);
+    /// let refused = Options::new().agent_definition("tiny", tiny).launch_spec("claude".into());
+    /// assert!(matches!(refused, Err(OptionsError::AgentAutoCompactWindow { .. })));
+    /// ```
+    pub const MIN_AUTO_COMPACT_WINDOW: u64 = 100_000;
+
     /// An agent with a description (when to use it) and a system prompt.
     pub fn new(description: impl Into<String>, prompt: impl Into<String>) -> Self {
         AgentDefinition {
@@ -99,9 +168,14 @@ impl AgentDefinition {
             mcp_servers: None,
             initial_prompt: None,
             max_turns: None,
+            auto_compact_window: None,
             background: None,
+            omit_claude_md: None,
             effort: None,
             permission_mode: None,
+            observer: None,
+            observer_message: None,
+            critical_system_reminder: None,
         }
     }
 
@@ -171,9 +245,74 @@ impl AgentDefinition {
         self
     }
 
-    /// Its effort level.
-    pub fn effort(mut self, effort: Effort) -> Self {
-        self.effort = Some(effort);
+    /// Its effort: a level ([`Effort`]) or a number ([`AgentEffort::Value`]).
+    pub fn effort(mut self, effort: impl Into<AgentEffort>) -> Self {
+        self.effort = Some(effort.into());
+        self
+    }
+
+    /// Compact its own conversation at this many tokens when it runs as a subagent (at least
+    /// [`AgentDefinition::MIN_AUTO_COMPACT_WINDOW`]).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::AgentDefinition;
+    /// let scanner = AgentDefinition::new("Scans logs", "Summarize the errors.").auto_compact_window(120_000);
+    /// # let _ = scanner;
+    /// ```
+    pub fn auto_compact_window(mut self, tokens: u64) -> Self {
+        self.auto_compact_window = Some(tokens);
+        self
+    }
+
+    /// Run it without the user, project and local `CLAUDE.md` files when it runs as a subagent.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::AgentDefinition;
+    /// let translator = AgentDefinition::new("Translates text", "Translate to French.").omit_claude_md(true);
+    /// # let _ = translator;
+    /// ```
+    pub fn omit_claude_md(mut self, omit: bool) -> Self {
+        self.omit_claude_md = Some(omit);
+        self
+    }
+
+    /// Start this agent type (or up to four, separated by commas) as an observer whenever this
+    /// agent runs.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::AgentDefinition;
+    /// let coder = AgentDefinition::new("Writes code", "Implement the task.")
+    ///     .observer("security-reviewer")
+    ///     .observer_message("Flag any secret written to disk.");
+    /// # let _ = coder;
+    /// ```
+    pub fn observer(mut self, agent_types: impl Into<String>) -> Self {
+        self.observer = Some(agent_types.into());
+        self
+    }
+
+    /// Text added at the end of each activity digest the observer gets.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::AgentDefinition;
+    /// let agent = AgentDefinition::new("d", "p").observer("auditor").observer_message("Watch the shell.");
+    /// # let _ = agent;
+    /// ```
+    pub fn observer_message(mut self, message: impl Into<String>) -> Self {
+        self.observer_message = Some(message.into());
+        self
+    }
+
+    /// A reminder added to its system prompt (`criticalSystemReminder_EXPERIMENTAL`, an
+    /// experimental field of the CLI).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::AgentDefinition;
+    /// let agent = AgentDefinition::new("d", "p").critical_system_reminder("Never push to main.");
+    /// # let _ = agent;
+    /// ```
+    pub fn critical_system_reminder(mut self, reminder: impl Into<String>) -> Self {
+        self.critical_system_reminder = Some(reminder.into());
         self
     }
 
@@ -254,18 +393,30 @@ mod tests {
             ])
             .initial_prompt("start")
             .max_turns(3)
+            .auto_compact_window(150_000)
             .background(true)
+            .omit_claude_md(true)
             .effort(Effort::XHigh)
-            .permission_mode(PermissionMode::AcceptEdits);
+            .permission_mode(PermissionMode::AcceptEdits)
+            .observer("auditor,linter")
+            .observer_message("Watch the shell.")
+            .critical_system_reminder("Never push.");
         assert_eq!(
             to_json(&agent),
             concat!(
                 r#"{"description":"d","prompt":"p","tools":["Read"],"disallowedTools":["Bash"],"#,
                 r#""model":"haiku","skills":["pdf"],"memory":"project","#,
                 r#""mcpServers":["calc",{"web":{"type":"http","url":"https://w"}}],"#,
-                r#""initialPrompt":"start","maxTurns":3,"background":true,"effort":"xhigh","#,
-                r#""permissionMode":"acceptEdits"}"#
+                r#""initialPrompt":"start","maxTurns":3,"autoCompactWindow":150000,"background":true,"#,
+                r#""omitClaudeMd":true,"effort":"xhigh","permissionMode":"acceptEdits","#,
+                r#""observer":"auditor,linter","observerMessage":"Watch the shell.","#,
+                r#""criticalSystemReminder_EXPERIMENTAL":"Never push."}"#
             )
+        );
+        let numeric = AgentDefinition::new("d", "p").effort(AgentEffort::Value(2));
+        assert_eq!(
+            to_json(&numeric),
+            r#"{"description":"d","prompt":"p","effort":2}"#
         );
     }
 }

@@ -109,6 +109,27 @@ pub enum OptionsError {
         /// The path, lossily converted for display.
         path: String,
     },
+    /// An agent's compaction window is below what the CLI takes
+    /// ([`super::AgentDefinition::MIN_AUTO_COMPACT_WINDOW`]); the CLI would drop every agent.
+    #[error(
+        "agent {agent:?} has auto_compact_window {tokens}, but the CLI takes no less than 100000 \
+         tokens (and drops every agent of the session otherwise); raise it or remove it"
+    )]
+    AgentAutoCompactWindow {
+        /// The agent's name.
+        agent: String,
+        /// The window given.
+        tokens: u64,
+    },
+    /// [`super::Options::initialize_field`] named a field the session writes itself.
+    #[error(
+        "the initialize field {name:?} is written by the session itself and cannot be set with \
+         initialize_field; remove it (hooks are set with Options::hook)"
+    )]
+    ReservedInitializeField {
+        /// The field's name.
+        name: String,
+    },
     /// A NUL byte in an argument or environment value; no process can receive it.
     #[error("{what} contains a NUL byte; remove it")]
     NulByte {

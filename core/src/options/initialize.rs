@@ -33,9 +33,15 @@ struct InitializeFields<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     json_schema: Option<&'a serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    system_prompt: Option<[&'a str; 1]>,
+    system_prompt: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     append_system_prompt: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan_mode_instructions: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_prompt_snapshot: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_aliases: Option<OrderedMap<'a, String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     exclude_dynamic_sections: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,7 +53,13 @@ struct InitializeFields<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     prompt_suggestions: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    agent_progress_summaries: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     forward_subagent_text: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    supported_dialog_kinds: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    per_task_stop_affordance: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     plugins: Option<Vec<PluginEntry<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,12 +75,15 @@ struct PluginEntry<'a> {
     path: &'a str,
 }
 
+/// The empty system prompt sent when none is set.
+const EMPTY_PROMPT: &[String] = &[String::new()];
+
 impl Options {
     /// What the session needs up front: the `initialize` fields (only keys that are set; with no
     /// system prompt option, `systemPrompt: [""]`; external MCP servers and plugins unless their
     /// [`Delivery`](super::Delivery) is `Argv`), the declared hooks (in `hook_N` id order, see
-    /// [`Options::declare_hook`]), in-process MCP servers, whether the host answers `can_use_tool`
-    /// and `elicitation`, timeouts and limits.
+    /// [`Options::declare_hook`]), in-process MCP servers, whether the host answers `can_use_tool`,
+    /// `elicitation` and `request_user_dialog`, timeouts and limits.
     ///
     /// The run-end ceiling comes from `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` in [`Options::env`],
     /// else in this process's environment: milliseconds, 0 for none, at most 2³¹−1, default 600 s.
@@ -94,6 +109,7 @@ impl Options {
         config.delivers_mcp_servers = self.mcp_servers_in_initialize();
         config.can_use_tool = self.can_use_tool;
         config.elicitation = self.elicitation;
+        config.user_dialog = self.user_dialog_kinds.is_some();
         if let Some(timeout) = self.initialize_timeout {
             config.timeouts.initialize = timeout;
         }
@@ -114,14 +130,23 @@ impl Options {
     }
 
     fn initialize_fields(&self) -> Option<Box<RawValue>> {
-        let (system_prompt, append, exclude_dynamic_sections) = match &self.system_prompt {
-            None => (Some([""]), None, None),
-            Some(SystemPrompt::Text(text)) => (Some([text.as_str()]), None, None),
+        let (system_prompt, append, exclude_dynamic_sections, snapshot) = match &self.system_prompt
+        {
+            None => (Some(EMPTY_PROMPT), None, None, None),
+            Some(SystemPrompt::Custom { blocks, snapshot }) => {
+                (Some(blocks.as_slice()), None, None, *snapshot)
+            }
             Some(SystemPrompt::Preset {
                 append,
                 exclude_dynamic_sections,
-            }) => (None, append.as_deref(), *exclude_dynamic_sections),
-            Some(SystemPrompt::File(_)) => (None, None, None),
+                snapshot,
+            }) => (
+                None,
+                append.as_deref(),
+                *exclude_dynamic_sections,
+                *snapshot,
+            ),
+            Some(SystemPrompt::File(_)) => (None, None, None, None),
         };
         let fields = InitializeFields {
             sdk_mcp_servers: (!self.sdk_mcp_servers.is_empty()).then(|| {
@@ -136,6 +161,9 @@ impl Options {
                 .map(|OutputFormat::JsonSchema(schema)| schema),
             system_prompt,
             append_system_prompt: append,
+            plan_mode_instructions: self.plan_mode_instructions.as_deref(),
+            system_prompt_snapshot: snapshot,
+            tool_aliases: (!self.tool_aliases.is_empty()).then(|| OrderedMap(&self.tool_aliases)),
             exclude_dynamic_sections,
             agents: (!self.agents.is_empty()).then(|| OrderedMap(&self.agents)),
             title: self.title.as_deref(),
@@ -144,7 +172,10 @@ impl Options {
                 _ => None,
             },
             prompt_suggestions: self.prompt_suggestions,
+            agent_progress_summaries: self.agent_progress_summaries,
             forward_subagent_text: self.forward_subagent_text.then_some(true),
+            supported_dialog_kinds: self.user_dialog_kinds.as_deref(),
+            per_task_stop_affordance: self.per_task_stop_affordance,
             plugins: self.plugins_in_initialize().then(|| {
                 self.plugins
                     .iter()
@@ -159,9 +190,58 @@ impl Options {
                 .mcp_servers_in_initialize()
                 .then(|| OrderedMap(&self.mcp_servers)),
         };
-        let json = to_json(&fields);
+        let json = with_extra_fields(to_json(&fields), &self.extra_initialize_fields);
         (json != "{}")
             .then(|| RawValue::from_string(json).expect("serde_json output is valid JSON"))
+    }
+}
+
+/// `object` (a JSON object's text) with each of `extra` set in it: a field it already has takes
+/// the new value where it stands, any other is added at the end.
+fn with_extra_fields(object: String, extra: &[(String, serde_json::Value)]) -> String {
+    if extra.is_empty() {
+        return object;
+    }
+    let mut fields: Vec<(String, Box<RawValue>)> = serde_json::from_str::<OrderedFields>(&object)
+        .expect("serde_json output is a JSON object")
+        .0;
+    for (name, value) in extra {
+        let value = serde_json::value::to_raw_value(value).expect("a JSON value always serializes");
+        match fields.iter_mut().find(|(field, _)| field == name) {
+            Some(field) => field.1 = value,
+            None => fields.push((name.clone(), value)),
+        }
+    }
+    to_json(&OrderedMap(&fields))
+}
+
+/// A JSON object's fields in the order they were written.
+struct OrderedFields(Vec<(String, Box<RawValue>)>);
+
+impl<'de> serde::Deserialize<'de> for OrderedFields {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = OrderedFields;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OrderedFields, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    fields.push(entry);
+                }
+                Ok(OrderedFields(fields))
+            }
+        }
+
+        deserializer.deserialize_map(Fields)
     }
 }
 
@@ -192,7 +272,7 @@ pub(crate) fn run_end_ceiling(value: Option<&str>) -> Option<Duration> {
 mod tests {
     use serde_json::json;
 
-    use super::super::{AgentDefinition, Skills};
+    use super::super::{AgentDefinition, OptionsError, Skills};
     use super::*;
     use crate::hooks::HookEvent;
     use crate::mcp::McpServerSpec;
@@ -235,6 +315,7 @@ mod tests {
         let exclude = SystemPrompt::Preset {
             append: None,
             exclude_dynamic_sections: Some(true),
+            snapshot: None,
         };
         assert_eq!(
             fields(Options::new().system_prompt(exclude)).as_deref(),
@@ -248,6 +329,93 @@ mod tests {
             fields(Options::new().system_prompt(SystemPrompt::File("/p".into()))),
             None
         );
+    }
+
+    /// The `initialize` requests the TypeScript SDK 0.3.330 writes for the same options
+    /// (captured from its stdin), without their `subtype`.
+    #[test]
+    fn newer_initialize_fields_are_written_as_the_typescript_sdk_writes_them() {
+        let options = Options::new()
+            .system_prompt(
+                SystemPrompt::blocks(["static", SystemPrompt::DYNAMIC_BOUNDARY, "dynamic"])
+                    .with_snapshot(false),
+            )
+            .plan_mode_instructions("Plan carefully.")
+            .tool_alias("Bash", "mcp__ws__bash")
+            .agent_progress_summaries(true)
+            .declare_user_dialog(["refusal_fallback_prompt"])
+            .per_task_stop_affordance(true);
+        assert_eq!(
+            fields(options).as_deref(),
+            Some(concat!(
+                r#"{"systemPrompt":["static","__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__","dynamic"],"#,
+                r#""planModeInstructions":"Plan carefully.","systemPromptSnapshot":false,"#,
+                r#""toolAliases":{"Bash":"mcp__ws__bash"},"agentProgressSummaries":true,"#,
+                r#""supportedDialogKinds":["refusal_fallback_prompt"],"perTaskStopAffordance":true}"#
+            ))
+        );
+        let preset = Options::new().system_prompt(
+            SystemPrompt::preset_with_append("Always explain your reasoning.").with_snapshot(true),
+        );
+        assert_eq!(
+            fields(preset).as_deref(),
+            Some(
+                r#"{"appendSystemPrompt":"Always explain your reasoning.","systemPromptSnapshot":true}"#
+            )
+        );
+        let file =
+            Options::new().system_prompt(SystemPrompt::File("/p".into()).with_snapshot(true));
+        assert_eq!(fields(file), None);
+    }
+
+    #[test]
+    fn extra_fields_replace_in_place_or_follow_in_call_order() {
+        let options = Options::new()
+            .title("from options")
+            .initialize_field("rapidFollowupPreempt", true)
+            .initialize_field("title", "from the escape hatch")
+            .initialize_field(
+                "workspaceTrust",
+                json!({"accepted": true, "directory": "/w"}),
+            )
+            .initialize_field("rapidFollowupPreempt", false);
+        assert_eq!(
+            fields(options).as_deref(),
+            Some(concat!(
+                r#"{"systemPrompt":[""],"title":"from the escape hatch","rapidFollowupPreempt":false,"#,
+                r#""workspaceTrust":{"accepted":true,"directory":"/w"}}"#
+            ))
+        );
+        let preset_only = Options::new()
+            .system_prompt(SystemPrompt::preset())
+            .initialize_field("keepsBypassHeld", true);
+        assert_eq!(
+            fields(preset_only).as_deref(),
+            Some(r#"{"keepsBypassHeld":true}"#)
+        );
+        for reserved in ["subtype", "hooks"] {
+            let options = Options::new().initialize_field(reserved, json!(null));
+            assert_eq!(
+                options.session_config(InputMode::Streaming).map(|_| ()),
+                Err(OptionsError::ReservedInitializeField {
+                    name: reserved.into()
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn a_dialog_callback_makes_the_cli_a_caller_back() {
+        let config = config(&Options::new().declare_user_dialog(Vec::<String>::new()));
+        assert!(config.user_dialog && config.has_bidirectional_needs());
+        assert_eq!(
+            config
+                .initialize_fields
+                .map(|raw| raw.get().to_owned())
+                .as_deref(),
+            Some(r#"{"systemPrompt":[""],"supportedDialogKinds":[]}"#)
+        );
+        assert!(!self::config(&Options::new()).user_dialog);
     }
 
     #[test]
@@ -290,6 +458,7 @@ mod tests {
             .system_prompt(SystemPrompt::Preset {
                 append: Some("A".into()),
                 exclude_dynamic_sections: Some(false),
+                snapshot: None,
             })
             .json_schema(json!({"type": "object"}))
             .declare_sdk_mcp_server(sdk_server("calc"))

@@ -54,6 +54,10 @@ pub struct LaunchSpec {
     pub env_remove: Vec<String>,
     /// Working directory of the child.
     pub cwd: Option<PathBuf>,
+    /// The Unix user to run the child as (a name or a numeric id), from `Options::user`: the
+    /// runtime starts it with that user's id and primary group. A runtime or transport of your
+    /// own must do the same, or refuse to start.
+    pub user: Option<String>,
 }
 
 impl fmt::Debug for LaunchSpec {
@@ -64,6 +68,7 @@ impl fmt::Debug for LaunchSpec {
             .field("env", &RedactedPairs(&self.env))
             .field("env_remove", &self.env_remove)
             .field("cwd", &self.cwd)
+            .field("user", &self.user)
             .finish()
     }
 }
@@ -71,9 +76,19 @@ impl fmt::Debug for LaunchSpec {
 /// The value of `CLAUDE_CODE_ENTRYPOINT` unless the user sets it.
 const ENTRYPOINT: &str = "sdk-rust";
 /// Inherited variables the child must not see (unless the user sets them): `CLAUDECODE` makes the
-/// CLI think it runs nested inside Claude Code; `NODE_OPTIONS` can break or hijack the CLI's runtime.
-const REMOVED_VARS: [&str; 2] = ["CLAUDECODE", "NODE_OPTIONS"];
+/// CLI think it runs nested inside Claude Code; `NODE_OPTIONS` can break or hijack the CLI's
+/// runtime; the others are switches the TypeScript SDK sets only from its options (progress
+/// summaries are an `initialize` field here), so a stray inherited one does not change the CLI.
+const REMOVED_VARS: [&str; 5] = [
+    "CLAUDECODE",
+    "NODE_OPTIONS",
+    "CLAUDE_CODE_QUESTION_EXTENDED",
+    "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
+    "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+];
 const SESSION_STATE_VAR: &str = "CLAUDE_CODE_SDK_READS_SESSION_STATE";
+const TRACEPARENT: &str = "TRACEPARENT";
+const TRACESTATE: &str = "TRACESTATE";
 
 /// Builds the argument list.
 struct Args(Vec<String>);
@@ -150,8 +165,14 @@ impl Options {
     /// The environment sets `CLAUDE_CODE_ENTRYPOINT=sdk-rust` (overridable), then the user's
     /// variables, then `CLAUDE_AGENT_SDK_VERSION` (not overridable),
     /// `CLAUDE_CODE_SDK_READS_SESSION_STATE=1` (unless the user set it, in any case),
-    /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, `CLAUDE_AGENT_SDK_CLIENT_APP` and `PWD` when
-    /// those options are set; it removes the inherited `CLAUDECODE` and `NODE_OPTIONS`.
+    /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, `CLAUDE_AGENT_SDK_CLIENT_APP`,
+    /// `CLAUDE_CODE_QUESTION_PREVIEW_FORMAT` (from [`Options::tool_config`]), `TRACEPARENT` and
+    /// `TRACESTATE` (from [`Options::trace_context`], unless the user set them) and `PWD` when
+    /// those options are set. It removes the inherited `CLAUDECODE`, `NODE_OPTIONS`,
+    /// `CLAUDE_CODE_QUESTION_EXTENDED`, `CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS` and
+    /// `CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES`, the variables of [`Options::env_remove`], and
+    /// `TRACESTATE` when a trace context without one is set; a variable the user sets is never
+    /// removed.
     ///
     /// ```
     /// # use claude_agent_core::options::Options;
@@ -172,17 +193,25 @@ impl Options {
                 what: format!("environment variable {name}"),
             });
         }
-        let env_remove = REMOVED_VARS
+        let stale_tracestate = matches!(&self.trace_context, Some((_, None)));
+        let mut env_remove: Vec<String> = Vec::new();
+        for var in REMOVED_VARS
             .iter()
-            .filter(|var| !env.iter().any(|(name, _)| name == *var))
-            .map(|var| (*var).to_owned())
-            .collect();
+            .copied()
+            .chain(stale_tracestate.then_some(TRACESTATE))
+            .chain(self.env_removed.iter().map(String::as_str))
+        {
+            if !env.iter().any(|(name, _)| name == var) && !env_remove.iter().any(|v| v == var) {
+                env_remove.push(var.to_owned());
+            }
+        }
         Ok(LaunchSpec {
             program,
             args,
             env,
             env_remove,
             cwd: self.cwd.clone(),
+            user: self.user.clone(),
         })
     }
 
@@ -240,6 +269,10 @@ impl Options {
                 self.permission_prompt_tool_name.as_ref(),
             );
         }
+        a.opt(
+            "permission-prompts",
+            self.permission_prompts.map(|who| who.as_str()),
+        );
         a.switch("continue", self.continue_conversation);
         a.opt("resume", self.resume.as_ref());
         a.list(
@@ -254,6 +287,9 @@ impl Options {
         }
         if !self.mcp_servers.is_empty() && self.mcp_servers_delivery == Delivery::Argv {
             a.pair("mcp-config", &self.mcp_config_json());
+        }
+        if let Some(config) = &self.mcp_config {
+            a.pair("mcp-config", config);
         }
         if let Some(sources) = &self.setting_sources {
             let names: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
@@ -271,6 +307,9 @@ impl Options {
         a.opt("fallback-model", self.fallback_model.as_ref());
         a.switch("include-hook-events", self.include_hook_events);
         a.switch("include-partial-messages", self.include_partial_messages);
+        if let Some(root) = &self.project_config_root {
+            a.value("project-config-root", utf8("project_config_root", root)?);
+        }
         for dir in &self.add_dirs {
             a.value("add-dir", utf8("add_dirs", dir)?);
         }
@@ -285,6 +324,9 @@ impl Options {
         a.opt("resume-drops-turn", self.resume_drops_turn.as_ref());
         a.opt("session-id", self.session_id.as_ref());
         a.switch("no-session-persistence", self.no_session_persistence);
+        if let Some(managed) = &self.managed_settings {
+            a.pair("managed-settings", &to_json(managed));
+        }
         if let Some(settings) = settings_arg(self.settings.as_ref(), self.sandbox.as_ref())? {
             a.pair("settings", &settings);
         }
@@ -357,6 +399,25 @@ impl Options {
         if let Some(label) = &self.client_app {
             env.set("CLAUDE_AGENT_SDK_CLIENT_APP".into(), label.clone());
         }
+        if let Some(format) = self
+            .tool_config
+            .as_ref()
+            .and_then(|config| config.ask_user_question_preview_format)
+        {
+            env.set(
+                "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(),
+                format.as_str().into(),
+            );
+        }
+        if let Some((traceparent, tracestate)) = &self.trace_context {
+            let user_set = |var: &str| self.env.0.iter().any(|(name, _)| name == var);
+            if !user_set(TRACEPARENT) {
+                env.set(TRACEPARENT.into(), traceparent.clone());
+            }
+            if let (Some(state), false) = (tracestate, user_set(TRACESTATE)) {
+                env.set(TRACESTATE.into(), state.clone());
+            }
+        }
         if let Some(cwd) = &self.cwd {
             env.set("PWD".into(), utf8("cwd", cwd)?.to_owned());
         }
@@ -369,8 +430,9 @@ mod tests {
     use serde_json::json;
 
     use super::super::{
-        Delivery, Effort, McpRemoteServer, McpServerConfig, PluginConfig, SandboxSettings,
-        SettingSource, Skills, SystemPrompt, Thinking, ThinkingDisplay,
+        Delivery, Effort, McpRemoteServer, McpServerConfig, PermissionPrompts, PluginConfig,
+        PreviewFormat, SandboxSettings, SettingSource, Skills, SystemPrompt, Thinking,
+        ThinkingDisplay, ToolConfig,
     };
     use super::*;
     use crate::mcp::McpServerSpec;
@@ -434,8 +496,18 @@ mod tests {
                 ("CLAUDE_CODE_SDK_READS_SESSION_STATE", "1"),
             ])
         );
-        assert_eq!(spec.env_remove, ["CLAUDECODE", "NODE_OPTIONS"]);
+        assert_eq!(
+            spec.env_remove,
+            [
+                "CLAUDECODE",
+                "NODE_OPTIONS",
+                "CLAUDE_CODE_QUESTION_EXTENDED",
+                "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
+                "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+            ]
+        );
         assert_eq!(spec.cwd, None);
+        assert_eq!(spec.user, None);
     }
 
     #[test]
@@ -445,6 +517,7 @@ mod tests {
             .settings_json(json!({"model": "x"}))
             .extra_arg("replay-user-messages", None)
             .extra_arg("foo", Some("bar".into()))
+            .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
             .persist_session(false)
             .session_id("sid")
             .resume_drops_turn("u-2")
@@ -452,6 +525,7 @@ mod tests {
             .fork_session(true)
             .plugin(PluginConfig::local("/plug"))
             .add_dirs(["/a", "/b"])
+            .project_config_root("/repo")
             .include_partial_messages(true)
             .include_hook_events(true)
             .fallback_model("sonnet")
@@ -463,6 +537,7 @@ mod tests {
                 SettingSource::Project,
                 SettingSource::Local,
             ])
+            .mcp_config("/etc/mcp.json")
             .mcp_server("fs", McpServerConfig::stdio("npx", ["srv"]))
             .mcp_servers_delivery(Delivery::Argv)
             .plugin_delivery(Delivery::Argv)
@@ -472,6 +547,7 @@ mod tests {
             .allowed_tools(["Read", "Bash(git:*)"])
             .resume("sess-1")
             .continue_conversation(true)
+            .permission_prompts(PermissionPrompts::Nobody)
             .permission_prompt_tool_name("mcp__perm__ask")
             .debug_file("/tmp/d.log")
             .json_schema(json!({"type": "object"}))
@@ -502,6 +578,7 @@ mod tests {
                 r#"--json-schema={"type":"object"}"#,
                 "--debug-file=/tmp/d.log",
                 "--permission-prompt-tool=mcp__perm__ask",
+                "--permission-prompts=none",
                 "--continue",
                 "--resume=sess-1",
                 "--allowedTools=Read,Bash(git:*),Skill(pdf)",
@@ -509,6 +586,8 @@ mod tests {
                 "--tools=Read,Bash",
                 "--mcp-config",
                 r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["srv"]}}}"#,
+                "--mcp-config",
+                "/etc/mcp.json",
                 "--setting-sources=user,project,local",
                 "--strict-mcp-config",
                 "--permission-mode=acceptEdits",
@@ -516,6 +595,7 @@ mod tests {
                 "--fallback-model=sonnet",
                 "--include-hook-events",
                 "--include-partial-messages",
+                "--project-config-root=/repo",
                 "--add-dir=/a",
                 "--add-dir=/b",
                 "--plugin-dir=/plug",
@@ -524,6 +604,8 @@ mod tests {
                 "--resume-drops-turn=u-2",
                 "--session-id=sid",
                 "--no-session-persistence",
+                "--managed-settings",
+                r#"{"permissions":{"deny":["WebFetch"]}}"#,
                 "--settings",
                 r#"{"model":"x"}"#,
                 "--replay-user-messages",
@@ -531,6 +613,45 @@ mod tests {
                 "bar",
             ]
         );
+    }
+
+    /// The command line the TypeScript SDK 0.3.330 builds for the same options (captured from
+    /// its `spawnClaudeCodeProcess`; its MCP servers go on the command line by default),
+    /// tool configuration in the environment.
+    #[test]
+    fn newer_flags_as_the_typescript_sdk_places_them() {
+        let options = Options::new()
+            .permission_prompt_tool_name("mcp__perm__ask")
+            .permission_prompts(PermissionPrompts::Nobody)
+            .continue_conversation(true)
+            .mcp_server("fs", McpServerConfig::stdio("npx", Vec::<String>::new()))
+            .mcp_servers_delivery(Delivery::Argv)
+            .include_partial_messages(true)
+            .project_config_root("/repo")
+            .add_dir("/a")
+            .persist_session(false)
+            .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
+            .settings_json(json!({"model": "x"}))
+            .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
+        let typescript = [
+            "--permission-prompt-tool=mcp__perm__ask",
+            "--permission-prompts=none",
+            "--continue",
+            "--mcp-config",
+            r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx"}}}"#,
+            "--include-partial-messages",
+            "--project-config-root=/repo",
+            "--add-dir=/a",
+            "--no-session-persistence",
+            "--managed-settings",
+            r#"{"permissions":{"deny":["WebFetch"]}}"#,
+            "--settings",
+            r#"{"model":"x"}"#,
+        ];
+        assert_eq!(tail(options.clone()), typescript);
+        assert!(spec(&options)
+            .env
+            .contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
     }
 
     #[test]
@@ -872,9 +993,108 @@ mod tests {
                 ("PWD", "/w"),
             ])
         );
-        assert_eq!(spec.env_remove, ["CLAUDECODE"]);
+        assert_eq!(
+            spec.env_remove,
+            [
+                "CLAUDECODE",
+                "CLAUDE_CODE_QUESTION_EXTENDED",
+                "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
+                "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+            ]
+        );
         assert_eq!(spec.cwd, Some(PathBuf::from("/w")));
         assert_eq!(spec.args, FIXED);
+    }
+
+    #[test]
+    fn removed_variables_last_call_wins_and_set_ones_are_never_removed() {
+        let options = Options::new()
+            .env("KEEP", "1")
+            .env_remove("KEEP")
+            .env_remove("GONE")
+            .env("BACK", "2")
+            .env_remove("BACK")
+            .env("BACK", "3")
+            .env_remove("GONE")
+            .env("NODE_OPTIONS", "--x");
+        let spec = spec(&options);
+        assert!(spec.env.iter().all(|(name, _)| name != "KEEP"));
+        assert!(spec.env.contains(&("BACK".into(), "3".into())));
+        assert_eq!(
+            spec.env_remove,
+            [
+                "CLAUDECODE",
+                "CLAUDE_CODE_QUESTION_EXTENDED",
+                "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
+                "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+                "KEEP",
+                "GONE",
+            ]
+        );
+    }
+
+    /// The TypeScript SDK 0.3.330 sets `TRACEPARENT` and `TRACESTATE` from the active trace,
+    /// drops inherited ones first, and lets its `env` option win.
+    #[test]
+    fn trace_context_sets_traceparent_and_drops_a_stale_tracestate() {
+        let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        let spec_of = |options: Options| spec(&options);
+        let with_state = spec_of(Options::new().trace_context(parent, Some("a=1")));
+        assert!(with_state
+            .env
+            .contains(&("TRACEPARENT".into(), parent.into())));
+        assert!(with_state
+            .env
+            .contains(&("TRACESTATE".into(), "a=1".into())));
+        assert!(!with_state.env_remove.iter().any(|v| v == "TRACESTATE"));
+        let without = spec_of(Options::new().trace_context(parent, None));
+        assert!(without.env.contains(&("TRACEPARENT".into(), parent.into())));
+        assert!(without.env_remove.iter().any(|v| v == "TRACESTATE"));
+        let user_wins = spec_of(
+            Options::new()
+                .env("TRACEPARENT", "00-mine-01")
+                .env("TRACESTATE", "mine=1")
+                .trace_context(parent, None),
+        );
+        assert!(user_wins
+            .env
+            .contains(&("TRACEPARENT".into(), "00-mine-01".into())));
+        assert!(user_wins
+            .env
+            .contains(&("TRACESTATE".into(), "mine=1".into())));
+        assert!(!user_wins.env.iter().any(|(_, v)| v == parent));
+        assert!(!user_wins.env_remove.iter().any(|v| v == "TRACESTATE"));
+        let untouched = spec_of(Options::new());
+        assert!(!untouched.env.iter().any(|(n, _)| n.starts_with("TRACE")));
+        assert!(!untouched.env_remove.iter().any(|n| n.starts_with("TRACE")));
+    }
+
+    #[test]
+    fn tool_config_and_user() {
+        let options = Options::new()
+            .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html))
+            .user("agent");
+        let spec = spec(&options);
+        assert!(spec
+            .env
+            .contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
+        assert_eq!(spec.user.as_deref(), Some("agent"));
+        assert!(format!("{spec:?}").contains(r#"user: Some("agent")"#));
+        let markdown = spec_of_markdown();
+        assert!(markdown.env.contains(&(
+            "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(),
+            "markdown".into()
+        )));
+        assert_eq!(
+            tail(Options::new().permission_prompts(PermissionPrompts::Host)),
+            ["--permission-prompts=host"]
+        );
+    }
+
+    fn spec_of_markdown() -> LaunchSpec {
+        spec(&Options::new().tool_config(
+            ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown),
+        ))
     }
 
     #[test]

@@ -42,14 +42,14 @@ mod validate;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use agent::{AgentDefinition, AgentMcpServer};
+pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer};
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Delivery, Effort, OutputFormat, PluginConfig, SettingSource, Skills, SystemPrompt, Thinking,
-    ThinkingDisplay, Tools,
+    Delivery, Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource,
+    Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
 
 use crate::mcp::McpServerSpec;
@@ -111,6 +111,7 @@ pub struct Options {
     betas: Vec<String>,
     permission_prompt_tool_name: Option<String>,
     permission_mode: Option<PermissionMode>,
+    permission_prompts: Option<PermissionPrompts>,
     allow_dangerously_skip_permissions: bool,
     continue_conversation: bool,
     resume: Option<String>,
@@ -119,9 +120,13 @@ pub struct Options {
     resume_session_at: Option<String>,
     resume_drops_turn: Option<String>,
     settings: Option<Settings>,
+    managed_settings: Option<serde_json::Value>,
     sandbox: Option<SandboxSettings>,
+    project_config_root: Option<PathBuf>,
     add_dirs: Vec<PathBuf>,
     mcp_servers: Vec<(String, McpServerConfig)>,
+    /// MCP configuration as a file path or JSON text, passed on as is.
+    mcp_config: Option<String>,
     mcp_servers_delivery: Delivery,
     include_partial_messages: bool,
     include_hook_events: bool,
@@ -142,6 +147,12 @@ pub struct Options {
     debug: bool,
     debug_file: Option<PathBuf>,
     env: Pairs,
+    /// Inherited variables the child must not see.
+    env_removed: Vec<String>,
+    /// `(traceparent, tracestate)` of the caller's trace.
+    trace_context: Option<(String, Option<String>)>,
+    tool_config: Option<ToolConfig>,
+    user: Option<String>,
     cwd: Option<PathBuf>,
     cli_path: Option<PathBuf>,
     max_buffer_size: Option<usize>,
@@ -151,6 +162,13 @@ pub struct Options {
     forward_subagent_text: bool,
     title: Option<String>,
     prompt_suggestions: Option<bool>,
+    plan_mode_instructions: Option<String>,
+    tool_aliases: Vec<(String, String)>,
+    agent_progress_summaries: Option<bool>,
+    per_task_stop_affordance: Option<bool>,
+    /// Dialog kinds the host renders; `Some` once a dialog callback is declared.
+    user_dialog_kinds: Option<Vec<String>>,
+    extra_initialize_fields: Vec<(String, serde_json::Value)>,
     enable_file_checkpointing: bool,
     client_app: Option<String>,
     can_use_tool: bool,
@@ -218,6 +236,32 @@ impl Options {
     /// ```
     pub fn declare_elicitation(mut self) -> Self {
         self.elicitation = true;
+        self
+    }
+
+    /// The host renders these `request_user_dialog` kinds and answers the dialogs
+    /// ([`crate::session::SessionConfig::user_dialog`]; initialize `supportedDialogKinds`). The
+    /// CLI sends only the kinds declared here; without any, it sends none and takes each
+    /// dialog's fallback. The client layer calls this from `Options::on_user_dialog`.
+    ///
+    /// ```
+    /// # use claude_agent_core::{options::Options, session::InputMode};
+    /// let config = Options::new()
+    ///     .declare_user_dialog(["refusal_fallback_prompt"])
+    ///     .session_config(InputMode::Streaming)?;
+    /// assert!(config.user_dialog);
+    /// assert_eq!(
+    ///     config.initialize_fields.unwrap().get(),
+    ///     r#"{"systemPrompt":[""],"supportedDialogKinds":["refusal_fallback_prompt"]}"#
+    /// );
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn declare_user_dialog<I, S>(mut self, kinds: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.user_dialog_kinds = Some(kinds.into_iter().map(Into::into).collect());
         self
     }
 

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use super::ordered_map::upsert;
 use super::{
-    AgentDefinition, Delivery, Effort, McpServerConfig, Options, OutputFormat, PluginConfig,
-    SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay,
-    Tools,
+    AgentDefinition, Delivery, Effort, McpServerConfig, Options, OutputFormat, PermissionPrompts,
+    PluginConfig, SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, ToolConfig, Tools,
 };
 use crate::permission::PermissionMode;
 
@@ -203,6 +203,21 @@ impl Options {
         self
     }
 
+    /// Who answers permission prompts (`--permission-prompts=…`): this process (the default),
+    /// or nobody, so that what would be asked is refused at once.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{Options, PermissionPrompts};
+    /// let unattended = Options::new()
+    ///     .allowed_tools(["Read", "Grep"])
+    ///     .permission_prompts(PermissionPrompts::Nobody);
+    /// # let _ = unattended;
+    /// ```
+    pub fn permission_prompts(mut self, who: PermissionPrompts) -> Self {
+        self.permission_prompts = Some(who);
+        self
+    }
+
     /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
     ///
     /// ```
@@ -345,6 +360,42 @@ impl Options {
         self
     }
 
+    /// Policy settings from the application that starts the CLI (`--managed-settings <json>`), for
+    /// an embedding application that enforces its own lockdown. The CLI applies them as its
+    /// policy tier only in ways that restrict (a permissive list that would widen a lock is
+    /// dropped), and drops them altogether when the machine has an administrator's managed
+    /// settings that do not opt in to merging them.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let locked = Options::new().managed_settings(serde_json::json!({
+    ///     "permissions": {"deny": ["Bash(curl:*)", "WebFetch"]},
+    /// }));
+    /// # let _ = locked;
+    /// ```
+    pub fn managed_settings(mut self, settings: serde_json::Value) -> Self {
+        self.managed_settings = Some(settings);
+        self
+    }
+
+    /// The trusted checkout that the working directory is a worktree of
+    /// (`--project-config-root=…`): project settings and hooks, `.mcp.json`, the `.claude`
+    /// directories (commands, agents, skills, output styles) and `CLAUDE_PROJECT_DIR` come from
+    /// there instead of the working directory, so a branch checked out in the worktree cannot
+    /// change them. An absolute path.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let review = Options::new()
+    ///     .cwd("/srv/worktrees/pr-1234")
+    ///     .project_config_root("/srv/repo");
+    /// # let _ = review;
+    /// ```
+    pub fn project_config_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.project_config_root = Some(root.into());
+        self
+    }
+
     /// Sandbox settings, deep-merged into the settings' `sandbox` block (`--settings <json>`).
     ///
     /// ```
@@ -446,6 +497,23 @@ impl Options {
         servers.into_iter().fold(self, |options, (name, config)| {
             options.mcp_server(name, config)
         })
+    }
+
+    /// MCP servers from a configuration file or JSON text (`--mcp-config <value>`, passed as
+    /// is), as the Python SDK takes `mcp_servers` as a path or a string; the CLI loads them
+    /// with those of [`Options::mcp_server`]. Being on the command line, the text can be read
+    /// by every local user: keep secrets in a file, or use [`Options::mcp_server`], whose
+    /// servers travel in `initialize`.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let from_file = Options::new().mcp_config("/etc/claude/mcp.json");
+    /// let inline = Options::new().mcp_config(r#"{"mcpServers":{"fs":{"command":"mcp-fs"}}}"#);
+    /// # let _ = (from_file, inline);
+    /// ```
+    pub fn mcp_config(mut self, path_or_json: impl Into<String>) -> Self {
+        self.mcp_config = Some(path_or_json.into());
+        self
     }
 
     /// How the external MCP servers reach the CLI: in `initialize` (the default, which keeps
@@ -842,9 +910,78 @@ impl Options {
     }
 
     /// Set a variable in the child's environment (on top of the inherited one); a later value for
-    /// the same name replaces it. `CLAUDE_AGENT_SDK_VERSION` cannot be overridden.
+    /// the same name replaces it, and so does a later [`Options::env_remove`] of it.
+    /// `CLAUDE_AGENT_SDK_VERSION` cannot be overridden.
     pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.env.set(name.into(), value.into());
+        let name = name.into();
+        self.env_removed.retain(|removed| *removed != name);
+        self.env.set(name, value.into());
+        self
+    }
+
+    /// Keep an inherited variable out of the child's environment; a later [`Options::env`] of
+    /// the same name sets it again. The SDK itself keeps out `CLAUDECODE`, `NODE_OPTIONS` and a
+    /// few of the CLI's own switches (see [`Options::launch_spec`]).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let spec = Options::new()
+    ///     .env_remove("AWS_PROFILE")
+    ///     .env_remove("HTTPS_PROXY")
+    ///     .launch_spec("claude".into())?;
+    /// assert!(spec.env_remove.iter().any(|name| name == "AWS_PROFILE"));
+    /// assert!(spec.env.iter().all(|(name, _)| name != "HTTPS_PROXY"));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn env_remove(mut self, name: impl Into<String>) -> Self {
+        let name = name.into();
+        self.env.0.retain(|(set, _)| *set != name);
+        if !self.env_removed.contains(&name) {
+            self.env_removed.push(name);
+        }
+        self
+    }
+
+    /// Continue the caller's W3C trace in the CLI: `traceparent` (and `tracestate`, if any)
+    /// become the child's `TRACEPARENT` and `TRACESTATE`, which the CLI's OpenTelemetry export
+    /// continues. An inherited `TRACESTATE` is dropped when no `tracestate` is given, so it is
+    /// never paired with another trace's parent; [`Options::env`] of either name wins. Without
+    /// this option the child inherits whatever `TRACEPARENT` and `TRACESTATE` the process has.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let spec = Options::new()
+    ///     .trace_context("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", Some("vendor=1"))
+    ///     .launch_spec("claude".into())?;
+    /// assert!(spec.env.contains(&(
+    ///     "TRACEPARENT".into(),
+    ///     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()
+    /// )));
+    /// assert!(spec.env.contains(&("TRACESTATE".into(), "vendor=1".into())));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn trace_context(
+        mut self,
+        traceparent: impl Into<String>,
+        tracestate: Option<&str>,
+    ) -> Self {
+        self.trace_context = Some((traceparent.into(), tracestate.map(str::to_owned)));
+        self
+    }
+
+    /// Start the CLI as another Unix user (a name, or a numeric user id), with that user's id
+    /// and primary group; this process needs the privilege to switch (root, usually). The
+    /// environment is not changed: set `HOME` with [`Options::env`] so the CLI keeps its
+    /// settings and sessions in that user's home. Starting fails with `Error::Spawn` when the
+    /// user does not exist or the switch is not allowed, and on platforms other than Unix.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().user("agent").env("HOME", "/home/agent");
+    /// # let _ = options;
+    /// ```
+    pub fn user(mut self, name: impl Into<String>) -> Self {
+        self.user = Some(name.into());
         self
     }
 
@@ -867,6 +1004,19 @@ impl Options {
     {
         vars.into_iter()
             .fold(self, |options, (name, value)| options.env(name, value))
+    }
+
+    /// Settings of the CLI's built-in tools, passed in the child's environment.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
+    /// let web_ui = Options::new()
+    ///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
+    /// # let _ = web_ui;
+    /// ```
+    pub fn tool_config(mut self, config: ToolConfig) -> Self {
+        self.tool_config = Some(config);
+        self
     }
 
     /// The child's working directory (also sets `PWD`). Starting a session fails with
@@ -993,6 +1143,113 @@ impl Options {
     /// ```
     pub fn prompt_suggestions(mut self, suggest: bool) -> Self {
         self.prompt_suggestions = Some(suggest);
+        self
+    }
+
+    /// The workflow the model follows in plan mode (initialize `planModeInstructions`): it
+    /// replaces the default implementation-planning steps of the plan-mode reminder, which the
+    /// CLI still opens with its read-only rules and closes with how to leave plan mode.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::permission::PermissionMode;
+    /// let options = Options::new()
+    ///     .permission_mode(PermissionMode::Plan)
+    ///     .plan_mode_instructions("List the files to change, then the tests to add. Nothing else.");
+    /// # let _ = options;
+    /// ```
+    pub fn plan_mode_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.plan_mode_instructions = Some(instructions.into());
+        self
+    }
+
+    /// When the model calls the tool `alias`, run `tool` instead (initialize `toolAliases`). One
+    /// hop only: an alias of an alias is not followed. A later alias of the same name replaces
+    /// it. Unlike `disallowed_tools`, this only changes what a name the model uses leads to.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// // A skill tells the model to run `Bash`; run it in the sandbox's MCP tool instead.
+    /// let options = Options::new()
+    ///     .tool_alias("Bash", "mcp__workspace__bash")
+    ///     .disallowed_tools(["Bash"]);
+    /// # let _ = options;
+    /// ```
+    pub fn tool_alias(mut self, alias: impl Into<String>, tool: impl Into<String>) -> Self {
+        upsert(&mut self.tool_aliases, alias.into(), tool.into());
+        self
+    }
+
+    /// Several aliases, as [`Options::tool_alias`] each.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().tool_aliases([("Read", "mcp__vfs__read"), ("Write", "mcp__vfs__write")]);
+    /// # let _ = options;
+    /// ```
+    pub fn tool_aliases<I, A, T>(self, aliases: I) -> Self
+    where
+        I: IntoIterator<Item = (A, T)>,
+        A: Into<String>,
+        T: Into<String>,
+    {
+        aliases.into_iter().fold(self, |options, (alias, tool)| {
+            options.tool_alias(alias, tool)
+        })
+    }
+
+    /// Short progress summaries of running subagents, about every 30 s, in the `summary` of
+    /// their `task_progress` messages (initialize `agentProgressSummaries`; off by default).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().agent_progress_summaries(true);
+    /// # let _ = options;
+    /// ```
+    pub fn agent_progress_summaries(mut self, summaries: bool) -> Self {
+        self.agent_progress_summaries = Some(summaries);
+        self
+    }
+
+    /// Declare that the application lets the user stop each background task on its own (with
+    /// `Client::stop_task`); an interrupt then stops only the current turn and spares running
+    /// background agents (initialize `perTaskStopAffordance`). Without it, an interrupt stops
+    /// them too.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let options = Options::new().per_task_stop_affordance(true);
+    /// # let _ = options;
+    /// ```
+    pub fn per_task_stop_affordance(mut self, declared: bool) -> Self {
+        self.per_task_stop_affordance = Some(declared);
+        self
+    }
+
+    /// Any other `initialize` field, for what the CLI reads there and these options do not
+    /// set. A field these options set takes this value instead, where it stands; others follow
+    /// the options' fields in call order, and a later value of the same name replaces an
+    /// earlier one. `subtype` and `hooks` cannot be set so
+    /// ([`OptionsError::ReservedInitializeField`](super::OptionsError::ReservedInitializeField)).
+    ///
+    /// ```
+    /// # use claude_agent_core::{options::Options, session::InputMode};
+    /// let config = Options::new()
+    ///     .initialize_field("rapidFollowupPreempt", true)
+    ///     .initialize_field("webSearchIsolationExemptMcpServers", serde_json::json!(["docs"]))
+    ///     .session_config(InputMode::Streaming)?;
+    /// assert_eq!(
+    ///     config.initialize_fields.unwrap().get(),
+    ///     r#"{"systemPrompt":[""],"rapidFollowupPreempt":true,"webSearchIsolationExemptMcpServers":["docs"]}"#
+    /// );
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn initialize_field(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        upsert(&mut self.extra_initialize_fields, name.into(), value.into());
         self
     }
 

@@ -4,7 +4,7 @@
 use super::error::OptionsError;
 use super::settings::settings_arg;
 use super::types::Thinking;
-use super::{skills, Options};
+use super::{skills, AgentDefinition, Options};
 
 impl Options {
     /// Refuse contradictory or unusable options, naming what to change.
@@ -68,6 +68,24 @@ impl Options {
         if self.thinking_display.is_some() && self.effective_thinking() == Some(Thinking::Disabled)
         {
             return Err(OptionsError::ThinkingDisplayWhileDisabled);
+        }
+        if let Some((agent, tokens)) = self.agents.iter().find_map(|(name, agent)| {
+            agent
+                .auto_compact_window
+                .filter(|tokens| *tokens < AgentDefinition::MIN_AUTO_COMPACT_WINDOW)
+                .map(|tokens| (name, tokens))
+        }) {
+            return Err(OptionsError::AgentAutoCompactWindow {
+                agent: agent.clone(),
+                tokens,
+            });
+        }
+        if let Some((name, _)) = self
+            .extra_initialize_fields
+            .iter()
+            .find(|(name, _)| name == "subtype" || name == "hooks")
+        {
+            return Err(OptionsError::ReservedInitializeField { name: name.clone() });
         }
         Ok(())
     }
@@ -151,6 +169,25 @@ mod tests {
             .expect_err("session_config must refuse");
         assert_eq!(launch.to_string(), session.to_string());
         launch
+    }
+
+    #[test]
+    fn an_agent_compaction_window_below_the_cli_minimum() {
+        let small = AgentDefinition::new("d", "p").auto_compact_window(99_999);
+        let err = refused(Options::new().agent_definition("scanner", small));
+        assert_eq!(
+            err,
+            OptionsError::AgentAutoCompactWindow {
+                agent: "scanner".into(),
+                tokens: 99_999
+            }
+        );
+        let enough = AgentDefinition::new("d", "p")
+            .auto_compact_window(AgentDefinition::MIN_AUTO_COMPACT_WINDOW);
+        assert!(Options::new()
+            .agent_definition("scanner", enough)
+            .launch_spec("claude".into())
+            .is_ok());
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //!
 //! An allow can change the tool's input ([`PermissionResult::with_updated_input`]) and apply
 //! permission rules ([`PermissionUpdate`], e.g. the request's own suggestions for "always
-//! allow"); [`PermissionResult::deny_and_interrupt`] also stops the turn. The wire shapes are in
+//! allow"); [`PermissionResult::deny_and_interrupt`] also stops the turn. A host that asks a
+//! person can say how they decided ([`DecisionClassification`]). The wire shapes are in
 //! "Permission prompts" of `docs/PROTOCOL.md` in the repository.
 
 mod mode;
@@ -31,7 +32,7 @@ mod update;
 
 pub use mode::PermissionMode;
 pub use request::{MatchedAskRule, McpServerOrigin, PermissionRequest};
-pub use result::PermissionResult;
+pub use result::{DecisionClassification, PermissionResult};
 pub use update::{
     DirectoryUpdate, ModeUpdate, PermissionRule, PermissionUpdate, RuleBehavior, RuleUpdate,
     UpdateDestination,

@@ -22,6 +22,22 @@ use crate::raw_text::same_text;
 /// );
 /// ```
 ///
+/// An answer can say how the user decided ([`PermissionResult::with_decision_classification`])
+/// and name the tool use it answers ([`PermissionResult::with_tool_use_id`]):
+///
+/// ```
+/// # use claude_agent_core::permission::{DecisionClassification, PermissionResult};
+/// # use serde_json::value::RawValue;
+/// # let original = RawValue::from_string(r#"{"command":"ls"}"#.into()).unwrap();
+/// let always = PermissionResult::allow()
+///     .with_decision_classification(DecisionClassification::UserPermanent)
+///     .with_tool_use_id("toolu_1");
+/// assert_eq!(
+///     always.to_wire_json(&original),
+///     r#"{"behavior":"allow","updatedInput":{"command":"ls"},"decisionClassification":"user_permanent","toolUseID":"toolu_1"}"#
+/// );
+/// ```
+///
 /// Results compare by value, an `updated_input` by its exact JSON text, so a test can check what
 /// a callback answered:
 ///
@@ -45,6 +61,10 @@ pub enum PermissionResult {
         updated_input: Option<Box<RawValue>>,
         /// Permission changes to apply, e.g. the request's suggestions for "always allow".
         updated_permissions: Vec<PermissionUpdate>,
+        /// How the user decided (`decisionClassification`), when the host knows.
+        decision_classification: Option<DecisionClassification>,
+        /// The tool use this answers (`toolUseID`), when the host names it.
+        tool_use_id: Option<String>,
     },
     /// Refuse the tool.
     Deny {
@@ -52,7 +72,39 @@ pub enum PermissionResult {
         message: String,
         /// Also stop the whole turn.
         interrupt: bool,
+        /// How the user decided (`decisionClassification`), when the host knows.
+        decision_classification: Option<DecisionClassification>,
+        /// The tool use this answers (`toolUseID`), when the host names it.
+        tool_use_id: Option<String>,
     },
+}
+
+/// How a user decided a permission prompt: what a host that asks a person reports in
+/// [`PermissionResult::with_decision_classification`] (`decisionClassification`).
+///
+/// Without it the CLI assumes [`UserTemporary`](Self::UserTemporary) for an allow and
+/// [`UserReject`](Self::UserReject) for a deny. It records the value with the tool's result
+/// (`tool_result_meta[].permission_decision.source` of the next `user` message) and in its
+/// telemetry.
+///
+/// ```
+/// use claude_agent_core::permission::{DecisionClassification, PermissionResult};
+///
+/// // The user clicked "always allow".
+/// let answer = PermissionResult::allow()
+///     .with_decision_classification(DecisionClassification::UserPermanent);
+/// # let _ = answer;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DecisionClassification {
+    /// Allowed this once (`user_temporary`).
+    UserTemporary,
+    /// Allowed for good: the click, and later uses the rule it made allows (`user_permanent`).
+    UserPermanent,
+    /// Refused (`user_reject`).
+    UserReject,
 }
 
 impl PermissionResult {
@@ -61,6 +113,8 @@ impl PermissionResult {
         PermissionResult::Allow {
             updated_input: None,
             updated_permissions: Vec::new(),
+            decision_classification: None,
+            tool_use_id: None,
         }
     }
 
@@ -69,6 +123,8 @@ impl PermissionResult {
         PermissionResult::Deny {
             message: message.into(),
             interrupt: false,
+            decision_classification: None,
+            tool_use_id: None,
         }
     }
 
@@ -77,6 +133,8 @@ impl PermissionResult {
         PermissionResult::Deny {
             message: message.into(),
             interrupt: true,
+            decision_classification: None,
+            tool_use_id: None,
         }
     }
 
@@ -114,23 +172,77 @@ impl PermissionResult {
         self
     }
 
+    /// Say how the user decided: allowed once, allowed for good, or refused.
+    ///
+    /// ```
+    /// # use claude_agent_core::permission::{DecisionClassification, PermissionResult};
+    /// let refused = PermissionResult::deny("The user said no.")
+    ///     .with_decision_classification(DecisionClassification::UserReject);
+    /// # let _ = refused;
+    /// ```
+    pub fn with_decision_classification(mut self, classification: DecisionClassification) -> Self {
+        match &mut self {
+            PermissionResult::Allow {
+                decision_classification,
+                ..
+            }
+            | PermissionResult::Deny {
+                decision_classification,
+                ..
+            } => *decision_classification = Some(classification),
+        }
+        self
+    }
+
+    /// Name the tool use this answers: the request's
+    /// [`tool_use_id`](super::PermissionRequest::tool_use_id). The TypeScript SDK names it in
+    /// every answer; the Python SDK in none; the CLI takes both.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::permission::PermissionResult;
+    /// let options = Options::new().can_use_tool(|request, _ctx| async move {
+    ///     PermissionResult::allow().with_tool_use_id(request.tool_use_id)
+    /// });
+    /// # let _ = options;
+    /// ```
+    pub fn with_tool_use_id(mut self, id: impl Into<String>) -> Self {
+        match &mut self {
+            PermissionResult::Allow { tool_use_id, .. }
+            | PermissionResult::Deny { tool_use_id, .. } => *tool_use_id = Some(id.into()),
+        }
+        self
+    }
+
     /// The success body of the control response. An allow always carries `updatedInput` (the
     /// request's `original_input` when no other was given) and `updatedPermissions` only when
-    /// there are some; a deny carries `interrupt` only when it is true.
+    /// there are some; a deny carries `interrupt` only when it is true. `decisionClassification`
+    /// and `toolUseID` follow, when set.
     pub fn to_wire_json(&self, original_input: &RawValue) -> String {
         let json = match self {
             PermissionResult::Allow {
                 updated_input,
                 updated_permissions,
+                decision_classification,
+                tool_use_id,
             } => serde_json::to_string(&AllowBody {
                 behavior: "allow",
                 updated_input: updated_input.as_deref().unwrap_or(original_input),
                 updated_permissions,
+                decision_classification: *decision_classification,
+                tool_use_id: tool_use_id.as_deref(),
             }),
-            PermissionResult::Deny { message, interrupt } => serde_json::to_string(&DenyBody {
+            PermissionResult::Deny {
+                message,
+                interrupt,
+                decision_classification,
+                tool_use_id,
+            } => serde_json::to_string(&DenyBody {
                 behavior: "deny",
                 message,
                 interrupt: *interrupt,
+                decision_classification: *decision_classification,
+                tool_use_id: tool_use_id.as_deref(),
             }),
         };
         json.expect("serializing strings, raw JSON and permission updates cannot fail")
@@ -144,16 +256,31 @@ impl PartialEq for PermissionResult {
             PermissionResult::Allow {
                 updated_input,
                 updated_permissions,
+                decision_classification,
+                tool_use_id,
             } => matches!(other, PermissionResult::Allow {
                 updated_input: input,
                 updated_permissions: permissions,
-            } if same_text(updated_input, input) && updated_permissions == permissions),
-            PermissionResult::Deny { message, interrupt } => {
-                matches!(other, PermissionResult::Deny {
+                decision_classification: classification,
+                tool_use_id: id,
+            } if same_text(updated_input, input)
+                && updated_permissions == permissions
+                && decision_classification == classification
+                && tool_use_id == id),
+            PermissionResult::Deny {
+                message,
+                interrupt,
+                decision_classification,
+                tool_use_id,
+            } => matches!(other, PermissionResult::Deny {
                 message: m,
                 interrupt: i,
-            } if message == m && interrupt == i)
-            }
+                decision_classification: classification,
+                tool_use_id: id,
+            } if message == m
+                && interrupt == i
+                && decision_classification == classification
+                && tool_use_id == id),
         }
     }
 }
@@ -165,14 +292,23 @@ struct AllowBody<'a> {
     updated_input: &'a RawValue,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     updated_permissions: &'a [PermissionUpdate],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decision_classification: Option<DecisionClassification>,
+    #[serde(rename = "toolUseID", skip_serializing_if = "Option::is_none")]
+    tool_use_id: Option<&'a str>,
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct DenyBody<'a> {
     behavior: &'static str,
     message: &'a str,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     interrupt: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decision_classification: Option<DecisionClassification>,
+    #[serde(rename = "toolUseID", skip_serializing_if = "Option::is_none")]
+    tool_use_id: Option<&'a str>,
 }
 
 #[cfg(test)]
@@ -257,6 +393,51 @@ mod tests {
             PermissionResult::deny_and_interrupt("no")
         );
         assert_ne!(PermissionResult::deny("no"), PermissionResult::allow());
+    }
+
+    /// The bodies the TypeScript SDK 0.3.330 writes for the same answers (its `canUseTool`
+    /// answer with `toolUseID`, which it sets to the request's, captured from its stdin); ours
+    /// always carries `updatedInput` too, as the Python SDK's does.
+    #[test]
+    fn classification_and_tool_use_id_are_written_as_the_typescript_sdk_writes_them() {
+        let original = raw(r#"{"command":"ls"}"#);
+        let cases = [
+            (
+                PermissionResult::allow()
+                    .with_updated_input(raw(r#"{"command":"ls -la"}"#))
+                    .with_decision_classification(DecisionClassification::UserPermanent)
+                    .with_tool_use_id("toolu_1"),
+                r#"{"behavior":"allow","updatedInput":{"command":"ls -la"},"decisionClassification":"user_permanent","toolUseID":"toolu_1"}"#,
+            ),
+            (
+                PermissionResult::deny("no")
+                    .with_decision_classification(DecisionClassification::UserReject)
+                    .with_tool_use_id("toolu_2"),
+                r#"{"behavior":"deny","message":"no","decisionClassification":"user_reject","toolUseID":"toolu_2"}"#,
+            ),
+            (
+                PermissionResult::deny_and_interrupt("no")
+                    .with_tool_use_id("toolu_3")
+                    .with_decision_classification(DecisionClassification::UserTemporary),
+                r#"{"behavior":"deny","message":"no","interrupt":true,"decisionClassification":"user_temporary","toolUseID":"toolu_3"}"#,
+            ),
+            (
+                PermissionResult::allow().with_tool_use_id("toolu_0"),
+                r#"{"behavior":"allow","updatedInput":{"command":"ls"},"toolUseID":"toolu_0"}"#,
+            ),
+        ];
+        for (result, expected) in cases {
+            assert_eq!(result.to_wire_json(&original), expected);
+        }
+        assert_ne!(
+            PermissionResult::allow(),
+            PermissionResult::allow().with_tool_use_id("t")
+        );
+        assert_ne!(
+            PermissionResult::deny("no"),
+            PermissionResult::deny("no")
+                .with_decision_classification(DecisionClassification::UserReject)
+        );
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub struct SessionConfig {
     pub can_use_tool: bool,
     /// Whether the host answers `elicitation` (otherwise the session declines it).
     pub elicitation: bool,
+    /// Whether the host answers `request_user_dialog` (otherwise the session refuses it).
+    pub user_dialog: bool,
     /// Whether the host keeps a callback the CLI may call back later (OAuth refresh and the like);
     /// counts as a bidirectional need for the run-end rule.
     pub other_bidirectional_needs: bool,
@@ -72,6 +74,7 @@ impl SessionConfig {
             delivers_mcp_servers: false,
             can_use_tool: false,
             elicitation: false,
+            user_dialog: false,
             other_bidirectional_needs: false,
             check_cli_version: true,
             timeouts: Timeouts::default(),
@@ -80,11 +83,12 @@ impl SessionConfig {
     }
 
     /// Whether the CLI may send requests the host must answer (permission prompts, hooks,
-    /// in-process MCP tools, elicitations). Then stdin stays open after a `result` until the CLI
+    /// in-process MCP tools, elicitations, dialogs). Then stdin stays open after a `result` until the CLI
     /// is idle, since a later turn of its own may still ask something.
     pub fn has_bidirectional_needs(&self) -> bool {
         self.can_use_tool
             || self.elicitation
+            || self.user_dialog
             || self.other_bidirectional_needs
             || !self.hooks.is_empty()
             || !self.mcp_servers.is_empty()

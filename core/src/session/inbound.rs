@@ -20,6 +20,7 @@ pub(crate) enum Awaiting {
     McpResource(Box<RawValue>),
     McpPrompt(Box<RawValue>),
     Elicitation,
+    UserDialog,
 }
 
 impl Awaiting {
@@ -31,6 +32,7 @@ impl Awaiting {
             Awaiting::McpResource(_) => "mcp resources/read",
             Awaiting::McpPrompt(_) => "mcp prompts/get",
             Awaiting::Elicitation => "elicitation",
+            Awaiting::UserDialog => "request_user_dialog",
         }
     }
 }

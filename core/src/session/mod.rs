@@ -55,6 +55,7 @@ pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 use crate::control::{
     ControlRequest, ElicitationRequest, ElicitationResult, HookCallback, InboundId, InboundKind,
     InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
+    UserDialogRequest,
 };
 use crate::hooks::HookInput;
 use crate::mcp::{self, McpRoute, McpServerSpec, ToolCall};
@@ -147,6 +148,8 @@ pub struct Session {
     hook_refs: Vec<HookRef>,
     run_end: RunEnd,
     initialize_id: RequestId,
+    /// The `initialize` request body, sent again for [`ControlRequest::Reinitialize`].
+    initialize_body: String,
     server_info: Option<InitializeResponse>,
     /// The CLI's version is still to be checked ([`Event::CliVersion`]).
     version_unchecked: bool,
@@ -188,6 +191,7 @@ impl Session {
             hook_refs,
             run_end,
             initialize_id: RequestId::from_raw(0),
+            initialize_body: String::new(),
             server_info: None,
             version_unchecked: config.check_cli_version,
             unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
@@ -200,6 +204,7 @@ impl Session {
         };
         let timeout = session.config.timeouts.initialize;
         session.initialize_id = session.send_request(now, &init_body, timeout);
+        session.initialize_body = init_body;
         session
     }
 
@@ -337,8 +342,9 @@ impl Session {
     }
 
     /// Send a control request. Its outcome comes back as [`Event::RequestDone`] with the returned
-    /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`], or the end
-    /// of the session. Exactly one `RequestDone` comes for each id: an answer the CLI sends after
+    /// id: the CLI's answer, its refusal, a timeout after [`Timeouts::control_request`]
+    /// ([`Timeouts::initialize`] for [`ControlRequest::Reinitialize`], which sends the session's
+    /// `initialize` request again), or the end of the session. Exactly one `RequestDone` comes for each id: an answer the CLI sends after
     /// a timeout or the end is dropped.
     ///
     /// ```
@@ -372,6 +378,12 @@ impl Session {
         }
         if self.pending.len() >= self.config.limits.max_pending_requests {
             return Err(RequestError::TooManyPending(self.pending.len()));
+        }
+        if let ControlRequest::Reinitialize = req {
+            let body = std::mem::take(&mut self.initialize_body);
+            let id = self.send_request(now, &body, self.config.timeouts.initialize);
+            self.initialize_body = body;
+            return Ok(id);
         }
         let timeout = self.config.timeouts.control_request;
         Ok(self.send_request(now, &req.body_json(), timeout))
@@ -440,8 +452,8 @@ impl Session {
     /// Answer an inbound request ([`Event::Inbound`]). The reply must fit the request: a
     /// [`Reply::Permission`] for `CanUseTool`, [`Reply::Hook`] for `HookCallback`,
     /// [`Reply::ToolResult`] for `McpToolCall`, [`Reply::Resource`] for `McpResourceRead`,
-    /// [`Reply::Prompt`] for `McpPromptGet`, [`Reply::Elicitation`] for `Elicitation`;
-    /// [`Reply::Error`] and [`Reply::Raw`] fit any.
+    /// [`Reply::Prompt`] for `McpPromptGet`, [`Reply::Elicitation`] for `Elicitation`,
+    /// [`Reply::UserDialog`] for `UserDialog`; [`Reply::Error`] and [`Reply::Raw`] fit any.
     ///
     /// ```
     /// use std::time::Instant;
@@ -532,6 +544,10 @@ impl Session {
             (Awaiting::Elicitation, Reply::Elicitation(result)) => {
                 let body =
                     serde_json::to_string(&result).expect("elicitation results always serialize");
+                wire::write_success(&mut self.outgoing, wire_id, &body);
+            }
+            (Awaiting::UserDialog, Reply::UserDialog(result)) => {
+                let body = serde_json::to_string(&result).expect("dialog results always serialize");
                 wire::write_success(&mut self.outgoing, wire_id, &body);
             }
             _ => unreachable!("reply_fits checked the pairing"),
@@ -918,6 +934,7 @@ impl Session {
         for pending in payload
             .pending_permission_requests
             .into_iter()
+            .chain(payload.pending_user_dialog_requests)
             .chain(payload.pending_elicitation_requests)
         {
             self.handle_inbound_request(now, pending.get());
@@ -1004,6 +1021,7 @@ impl Session {
             "hook_callback" => self.inbound_hook(wire_id, body),
             "mcp_message" => self.inbound_mcp(wire_id, body),
             "elicitation" => self.inbound_elicitation(wire_id, body),
+            "request_user_dialog" => self.inbound_user_dialog(wire_id, body),
             other => {
                 let message = format!("Unsupported control request subtype: {other}");
                 self.refuse(&wire_id, &message, Some("unsupported_request"));
@@ -1127,6 +1145,26 @@ impl Session {
         }
     }
 
+    fn inbound_user_dialog(&mut self, wire_id: String, body: &str) {
+        if !self.config.user_dialog {
+            // The CLI sends dialogs only of kinds a host declared; one that comes all the same is
+            // refused (the CLI drops an error answer and keeps the dialog up until its deadline).
+            return self.refuse(&wire_id, "no user dialog callback is registered", None);
+        }
+        match serde_json::from_str::<UserDialogRequest>(body) {
+            Ok(request) => self.open_inbound(
+                wire_id,
+                Awaiting::UserDialog,
+                InboundKind::UserDialog(request),
+            ),
+            Err(e) => self.refuse(
+                &wire_id,
+                &format!("malformed request_user_dialog request: {e}"),
+                None,
+            ),
+        }
+    }
+
     fn open_inbound(&mut self, wire_id: String, awaiting: Awaiting, kind: InboundKind) {
         let id = self.inbound.insert(wire_id.clone(), awaiting);
         self.push_event(Event::Inbound(Box::new(InboundRequest {
@@ -1203,6 +1241,7 @@ fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {
             | (Awaiting::McpResource(_), Reply::Resource(_))
             | (Awaiting::McpPrompt(_), Reply::Prompt(_))
             | (Awaiting::Elicitation, Reply::Elicitation(_))
+            | (Awaiting::UserDialog, Reply::UserDialog(_))
     )
 }
 
@@ -1214,6 +1253,7 @@ fn reply_name(reply: &Reply) -> &'static str {
         Reply::Resource(_) => "resource",
         Reply::Prompt(_) => "prompt",
         Reply::Elicitation(_) => "elicitation",
+        Reply::UserDialog(_) => "user dialog",
         Reply::Error { .. } => "error",
         Reply::Raw(_) => "raw",
     }

@@ -150,6 +150,46 @@ fn no_version_check_when_it_is_turned_off() {
 }
 
 #[test]
+fn reinitialize_sends_the_first_initialize_again_and_keeps_the_first_answer() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.hooks.push(HookMatcherConfig::new(
+        crate::hooks::HookEvent::PreToolUse,
+        Some("Bash".into()),
+        1,
+    ));
+    config.initialize_fields = Some(
+        serde_json::value::RawValue::from_string(r#"{"systemPrompt":["Be brief."]}"#.into())
+            .unwrap(),
+    );
+    let now = Instant::now();
+    let mut s = Session::new(config, now);
+    let first = lines(s.poll_transmit());
+    feed(
+        &mut s,
+        now,
+        &success("req_0", r#"{"commands":[],"session_state":"idle"}"#),
+    );
+    let again = s.request(now, ControlRequest::Reinitialize).unwrap();
+    let second = lines(s.poll_transmit());
+    assert_eq!(second[0]["request_id"], again.to_string());
+    assert_eq!(second[0]["request"], first[0]["request"]);
+    feed(
+        &mut s,
+        now,
+        &success(&again.to_string(), r#"{"commands":[{"name":"fresh"}]}"#),
+    );
+    let done = events(&mut s).into_iter().find_map(|event| match event {
+        Event::RequestDone { id, outcome } if id == again => Some(outcome),
+        _ => None,
+    });
+    let fresh: InitializeResponse = done.unwrap().unwrap().parse().unwrap();
+    assert_eq!(fresh.commands[0].name, "fresh");
+    let info = s.server_info().unwrap();
+    assert!(info.commands.is_empty());
+    assert_eq!(info.other["session_state"], "idle");
+}
+
+#[test]
 fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
     let a = s
@@ -332,7 +372,7 @@ fn unknown_inbound_subtype_and_unconfigured_callbacks_are_refused() {
     feed(
         &mut s,
         now,
-        r#"{"type":"control_request","request_id":"u1","request":{"subtype":"request_user_dialog","dialog_kind":"x"}}"#,
+        r#"{"type":"control_request","request_id":"u1","request":{"subtype":"oauth_token_refresh"}}"#,
     );
     feed(
         &mut s,
@@ -353,7 +393,7 @@ fn unknown_inbound_subtype_and_unconfigured_callbacks_are_refused() {
     let written = lines(s.poll_transmit());
     assert_eq!(
         written[0],
-        serde_json::json!({"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"Unsupported control request subtype: request_user_dialog","error_code":"unsupported_request"}})
+        serde_json::json!({"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"Unsupported control request subtype: oauth_token_refresh","error_code":"unsupported_request"}})
     );
     assert_eq!(
         written[1]["response"]["error"],
@@ -529,6 +569,82 @@ fn pending_permission_requests_in_the_initialize_answer_are_served() {
     let ev = events(&mut s);
     assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
     assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "p1"));
+}
+
+const USER_DIALOG: &str = r#"{"type":"control_request","request_id":"d1","request":{"subtype":"request_user_dialog","dialog_kind":"refusal_fallback_prompt","payload":{"fallbackModel":"m2"},"tool_use_id":"toolu_1"}}"#;
+
+#[test]
+fn a_user_dialog_goes_to_the_host_and_its_answer_to_the_cli() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.user_dialog = true;
+    let (mut s, now) = started(config);
+    feed(&mut s, now, USER_DIALOG);
+    let request = match events(&mut s).pop() {
+        Some(Event::Inbound(request)) => request,
+        other => panic!("expected a dialog, got {other:?}"),
+    };
+    let InboundKind::UserDialog(dialog) = &request.kind else {
+        panic!("{request:?}")
+    };
+    assert_eq!(dialog.dialog_kind, "refusal_fallback_prompt");
+    assert_eq!(dialog.payload.get(), r#"{"fallbackModel":"m2"}"#);
+    assert_eq!(dialog.tool_use_id.as_deref(), Some("toolu_1"));
+    assert_eq!(
+        s.respond(
+            now,
+            request.id,
+            Reply::Hook(crate::hooks::HookOutput::default())
+        ),
+        Err(RespondError::WrongKind {
+            reply: "hook output",
+            request: "request_user_dialog"
+        })
+    );
+    let choice = serde_json::value::RawValue::from_string(r#"{"choice":"retry"}"#.into()).unwrap();
+    s.respond(
+        now,
+        request.id,
+        Reply::UserDialog(crate::control::UserDialogResult::completed(choice)),
+    )
+    .unwrap();
+    let answer = lines(s.poll_transmit());
+    assert_eq!(
+        answer[0],
+        serde_json::json!({"type":"control_response","response":{"subtype":"success","request_id":"d1",
+            "response":{"behavior":"completed","result":{"choice":"retry"}}}})
+    );
+}
+
+#[test]
+fn a_user_dialog_without_a_callback_is_refused() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, USER_DIALOG);
+    assert!(events(&mut s).is_empty());
+    let answer = lines(s.poll_transmit());
+    assert_eq!(answer[0]["response"]["subtype"], "error");
+    assert_eq!(
+        answer[0]["response"]["error"],
+        "no user dialog callback is registered"
+    );
+}
+
+#[test]
+fn pending_user_dialogs_in_the_initialize_answer_are_served() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.user_dialog = true;
+    let (mut s, now) = started(config);
+    let body = format!(r#"{{"commands":[]}},"pending_user_dialog_requests":[{USER_DIALOG}]"#);
+    feed(&mut s, now, &success("req_0", &body));
+    let ev = events(&mut s);
+    assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
+    assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "d1"));
+    // Redelivered again (a second initialize): the dialog is still open, so it is not asked twice.
+    let again = s.request(now, ControlRequest::Reinitialize).unwrap();
+    let _ = s.poll_transmit();
+    feed(&mut s, now, &success(&again.to_string(), &body));
+    let ev = events(&mut s);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert!(matches!(&ev[0], Event::RequestDone { id, .. } if *id == again));
 }
 
 const RESULT_OK: &str = r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"result":"hi","session_id":"s"}"#;

@@ -31,6 +31,8 @@ pub(crate) struct ResponsePayload<'a> {
     #[serde(default, borrow)]
     pub(crate) pending_permission_requests: Vec<&'a RawValue>,
     #[serde(default, borrow)]
+    pub(crate) pending_user_dialog_requests: Vec<&'a RawValue>,
+    #[serde(default, borrow)]
     pub(crate) pending_elicitation_requests: Vec<&'a RawValue>,
 }
 

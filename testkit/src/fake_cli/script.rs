@@ -1113,7 +1113,7 @@ impl Script {
     /// let options = Options::new().transport(FakeTransport::new(script));
     /// let usage = runtime.block_on(async {
     ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
-    ///     client.context_usage().await
+    ///     client.context_usage(None).await
     /// });
     /// assert_eq!(usage.unwrap().percentage, 91.0);
     /// ```
