@@ -129,6 +129,10 @@ impl<R> Client<R> {
         }
     }
 
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
     /// Send a user message (a `&str`, a `String` or a [`UserInput`]) and return the uuid it went
     /// out with: the message's own ([`UserInput::with_uuid`]), or else a new random one. The CLI
     /// keeps the message under that uuid, and echoes it as `user_message_uuid`; it is the id

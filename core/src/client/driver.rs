@@ -24,13 +24,15 @@ use futures_lite::Stream;
 use super::callbacks::{Dispatcher, Running};
 use super::error::Error;
 use super::link::{Command, Item, Link, Reply};
+use super::prompt::PromptKind;
 use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
 use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use super::sdk_mcp::SdkMcpServer;
+use super::spare::ClaimError;
 use super::stderr::StderrSink;
 use super::trace::{Subtype, Trace};
-use crate::control::{ControlRequest, RequestFailure, RequestId, ResponseBody};
+use crate::control::{ClaimInfo, ControlRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::UserInput;
 use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
 
@@ -118,6 +120,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     running: Running,
     pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
     init_reply: Option<Reply<Result<(), Error>>>,
+    /// A claim waits for its outcome.
+    claim_reply: Option<Reply<Result<Box<ClaimInfo>, ClaimError>>>,
     /// `initialize` is answered; `init_reply` waits until the in-process MCP servers are
     /// connected.
     ready: Option<ReadyWait>,
@@ -170,6 +174,7 @@ where
             running: Running::default(),
             pending: HashMap::new(),
             init_reply: parts.init_reply,
+            claim_reply: None,
             ready: None,
             recorder: parts.recorder,
             record_error: None,
@@ -305,8 +310,33 @@ where
                     }
                 }
             }
+            Command::Prompt(prompt) => self.start_prompt(prompt, now),
+            Command::Claim(claim, prompt, reply) => match self.session.claim(now, &claim) {
+                Ok(_) => {
+                    self.claim_reply = Some(reply);
+                    if let Some(prompt) = prompt {
+                        self.start_prompt(prompt, now);
+                    }
+                }
+                Err(_) => {
+                    let _ = reply.try_send(Err(ClaimError::SpareExited));
+                }
+            },
             Command::EndInput => self.session.end_input(now),
             Command::Close => self.begin_shutdown(now, true),
+        }
+    }
+
+    /// The first prompt of a warm session: a text is the one message, a stream is read as the
+    /// streaming prompt of a cold session is.
+    fn start_prompt(&mut self, prompt: PromptKind, now: Instant) {
+        match prompt {
+            PromptKind::Text(text) => {
+                // A failure shows as the end of the stream (the CLI is gone).
+                let _ = self.session.send_user(now, UserInput::text(text));
+                self.session.end_input(now);
+            }
+            PromptKind::Stream(stream) => self.input = Some(stream),
         }
     }
 
@@ -429,6 +459,13 @@ where
                     let _ = reply.try_send(outcome.map_err(Error::from_failure));
                 }
             }
+            Event::Claimed(outcome) => {
+                if let Some(reply) = self.claim_reply.take() {
+                    let _ = reply.try_send(outcome.map_err(ClaimError::Refused));
+                }
+            }
+            // Start-up progress; the session keeps the last one.
+            Event::StartupMark(_) => {}
             Event::Finished(termination) => {
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
@@ -749,6 +786,9 @@ where
                 }
                 (None, None) => {}
             }
+        }
+        if let Some(reply) = self.claim_reply.take() {
+            let _ = reply.try_send(Err(ClaimError::SpareExited));
         }
         // Failed requests were answered through their events; anything left has no answer.
         for (_, reply) in self.pending.drain() {

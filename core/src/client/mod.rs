@@ -46,16 +46,19 @@ mod mcp_servers;
 mod options_ext;
 #[cfg(unix)]
 mod orphan_guard;
+mod pool;
 mod prompt;
 mod query;
 mod ready;
 mod recorder;
 mod runtime;
 mod sdk_mcp;
+mod spare;
 mod spawn;
 mod stderr;
 mod trace;
 pub(crate) mod transport;
+mod warm;
 
 pub use client::{Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
@@ -65,6 +68,7 @@ pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialo
 pub use mcp_servers::McpServerSet;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
+pub use pool::{PoolStart, PooledQuery, SparePool};
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
@@ -74,4 +78,6 @@ pub use sdk_mcp::{
     prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
     SdkTool, ToolError, ToolHandler,
 };
+pub use spare::{prewarm_with, ClaimError, Claimed, Spare};
 pub use transport::{Connection, Transport};
+pub use warm::{startup_with, WarmQuery};

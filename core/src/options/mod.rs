@@ -26,6 +26,7 @@
 //! ("Launching the CLI", "The initialize request") in the repository.
 
 mod agent;
+mod claimed;
 mod error;
 mod initialize;
 mod launch;
@@ -43,6 +44,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer};
+pub(crate) use claimed::AWAIT_CLAIM as AWAIT_CLAIM_FLAG;
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
