@@ -1156,8 +1156,14 @@ impl Session {
                     self.claim = ClaimState::Done;
                     if result.is_err() {
                         // The spare is let go: nothing more is sent, and the CLI exits once it
-                        // has answered what it was sent.
+                        // has answered what it was sent; a prompt held back was never sent, so
+                        // there is nothing to wait for.
                         self.run_end.end_input();
+                        if self.held.as_ref().is_some_and(|hold| hold.failed) && !self.stdin_closed
+                        {
+                            self.stdin_closed = true;
+                            self.close_pending = true;
+                        }
                     }
                     self.push_event(Event::Claimed(result.map(Box::new).map_err(Box::new)));
                 }
