@@ -149,7 +149,7 @@ pub type PooledQuery = claude_agent_core::client::PooledQuery<AsyncStdRuntime>;
 /// # }
 /// ```
 pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
-    startup_with(AsyncStdRuntime::default(), options).await
+    startup_with(AsyncStdRuntime, options).await
 }
 
 /// Start a spare: a CLI parked with the host-level `options` (`--await-claim`), to be claimed
@@ -169,5 +169,5 @@ pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// # }
 /// ```
 pub async fn prewarm(options: Options) -> Result<Spare, Error> {
-    prewarm_with(AsyncStdRuntime::default(), options).await
+    prewarm_with(AsyncStdRuntime, options).await
 }

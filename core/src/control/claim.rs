@@ -38,6 +38,9 @@ const FOLLOWING_KEYS: [&str; 6] = [
     "disableAutoMode",
 ];
 
+/// A settings overlay: a JSON object.
+pub(crate) type Overlay = Map<String, Value>;
+
 /// An environment variable the CLI takes at claim time. Every other variable is read while the
 /// spare starts, so it belongs to the spare's own options.
 ///
@@ -233,9 +236,7 @@ impl ClaimOptions {
     }
 
     /// The overlay's keys sent ahead of the claim, and those sent behind it.
-    pub(crate) fn split_settings(
-        &self,
-    ) -> (Option<Map<String, Value>>, Option<Map<String, Value>>) {
+    pub(crate) fn split_settings(&self) -> (Option<Overlay>, Option<Overlay>) {
         let Some(overlay) = &self.settings else {
             return (None, None);
         };
