@@ -28,7 +28,8 @@ impl Options {
     /// let spec = cold.launch_spec("claude".into())?;
     /// assert_eq!(spec.cwd.as_deref(), Some(std::path::Path::new("/srv/app")));
     /// assert!(spec.args.contains(&"--model=claude-sonnet-5".to_owned()));
-    /// assert!(spec.args.contains(&r#"--settings={"cleanupPeriodDays":7,"effortLevel":"high"}"#.to_owned()));
+    /// // The overlay is merged into the inline settings.
+    /// assert!(spec.args.iter().any(|arg| arg.contains(r#"{"cleanupPeriodDays":7,"effortLevel":"high"}"#)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn claimed(&self, claim: &ClaimOptions) -> Result<Options, OptionsError> {
