@@ -65,7 +65,7 @@ macro_rules! e2e_tests {
             permission_prompts_nobody, managed_settings, project_config_root, tool_config,
             mcp_config_text_and_file, agent_definition_fields, environment_options,
             run_as_another_user, warm_startup, prewarm_claim, claim_refused,
-            pool_hands_out_and_refills, pool_drop_reaps_spares,
+            pool_hands_out_and_refills, pool_drop_reaps_spares, spare_close_removes_folder,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -2529,6 +2529,15 @@ fn process_gone(pid: u32) -> bool {
     !std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
+/// Where the process `pid` runs: a parked spare's own folder.
+fn parked_in(pid: u32) -> std::path::PathBuf {
+    let dir = std::fs::read_link(format!("/proc/{pid}/cwd")).expect("the spare's folder");
+    let temp = std::fs::canonicalize(std::env::temp_dir()).unwrap();
+    assert!(dir.starts_with(&temp), "{dir:?} is not under {temp:?}");
+    assert!(dir.is_dir());
+    dir
+}
+
 /// Host-level options for spares: the CLI and its environment, but no working directory (a
 /// spare is parked away from any session's folder).
 fn host_options(env: &Env) -> Options {
@@ -2580,6 +2589,7 @@ pub async fn prewarm_claim<R: Runtime>(rt: R) {
     .await
     .expect("parked");
     assert!(spare.is_alive());
+    let parking = parked_in(spare.pid().expect("the spare's pid"));
     let claim = ClaimOptions::new(env.work.path())
         .model("claude-haiku-9")
         .permission_mode(PermissionMode::AcceptEdits)
@@ -2605,6 +2615,10 @@ pub async fn prewarm_claim<R: Runtime>(rt: R) {
     assert_eq!(texts(&messages), ["echo: hello there"]);
     let asked = env.stub.main_requests();
     assert_eq!(asked.last().and_then(|r| r.model()), Some("claude-haiku-9"));
+    wait_until(&rt, STEP, "the parking folder removed", || {
+        !parking.exists()
+    })
+    .await;
 }
 
 /// A claim the CLI cannot honour (a folder that does not exist) is a typed refusal, and the
@@ -2620,6 +2634,7 @@ pub async fn claim_refused<R: Runtime>(rt: R) {
     .await
     .expect("parked");
     let pid = spare.pid().expect("the spare's pid");
+    let parking = parked_in(pid);
     let missing = env.work.path().join("no-such-folder");
     let refused = within(
         &rt,
@@ -2639,6 +2654,10 @@ pub async fn claim_refused<R: Runtime>(rt: R) {
         refusal.message
     );
     wait_until(&rt, STEP, "the refused spare exits", || process_gone(pid)).await;
+    wait_until(&rt, STEP, "the parking folder removed", || {
+        !parking.exists()
+    })
+    .await;
     assert!(
         env.stub.main_requests().is_empty(),
         "the prompt did not run"
@@ -2701,8 +2720,36 @@ pub async fn pool_drop_reaps_spares<R: Runtime>(rt: R) {
     wait_until(&rt, STEP, "two spares parked", || pool.ready(&host) == 2).await;
     let pids = pool.pids();
     assert_eq!(pids.len(), 2);
+    let folders: Vec<_> = pids.iter().map(|&pid| parked_in(pid)).collect();
+    assert_ne!(folders[0], folders[1], "each spare has a folder of its own");
     drop(pool);
     for pid in pids {
         wait_until(&rt, STEP, "the pool's spares exit", || process_gone(pid)).await;
     }
+    for folder in folders {
+        wait_until(&rt, STEP, "the parking folders removed", || {
+            !folder.exists()
+        })
+        .await;
+    }
+}
+
+/// A spare closed unused shuts its CLI down and removes its parking folder.
+pub async fn spare_close_removes_folder<R: Runtime>(rt: R) {
+    let env = env();
+    let spare = within(
+        &rt,
+        STEP,
+        "prewarm",
+        prewarm_with(rt.clone(), host_options(&env)),
+    )
+    .await
+    .expect("parked");
+    let pid = spare.pid().expect("the spare's pid");
+    let parking = parked_in(pid);
+    within(&rt, STEP, "close", spare.close()).await;
+    wait_until(&rt, STEP, "the parking folder removed", || {
+        !parking.exists()
+    })
+    .await;
 }

@@ -5,7 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::{query_with, tool, Client, Error, SdkMcpServer};
+use claude_agent_core::client::{
+    prewarm_with, query_with, tool, Client, Error, PrewarmError, SdkMcpServer, SparePool,
+};
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
@@ -756,4 +758,69 @@ fn resource_reads_and_prompt_gets_reach_their_handlers() {
         answer_to(&fake, "p1").unwrap()["mcp_response"]["result"]["messages"][0]["content"]["text"],
         "Say hello to Ada."
     );
+}
+
+#[test]
+fn prewarm_refuses_options_that_describe_a_session() {
+    let runtime = TestRuntime::new();
+    let cases = [
+        (Options::new().resume("46eb1b6d"), "resume"),
+        (
+            Options::new().continue_conversation(true),
+            "continue_conversation",
+        ),
+        (Options::new().fork_session(true), "fork_session"),
+        (Options::new().session_id("9b2f1c3e"), "session_id"),
+        (
+            Options::new().resume_session_at("70565fc4"),
+            "resume_session_at",
+        ),
+        (Options::new().resume_drops_turn(""), "resume_drops_turn"),
+    ];
+    for (options, name) in cases {
+        let fake = FakeTransport::new(Script::new().answer_initialize());
+        let options = options.transport(fake.clone());
+        let result = runtime.block_on(prewarm_with(runtime.clone(), options.clone()));
+        assert!(
+            matches!(&result, Err(PrewarmError::SessionOption { option }) if *option == name),
+            "{result:?}"
+        );
+        let pool = SparePool::new(runtime.clone());
+        assert!(matches!(
+            pool.prewarm(&options),
+            Err(PrewarmError::SessionOption { option }) if option == name
+        ));
+        assert!(fake.launch().is_none(), "nothing was started for {name}");
+    }
+}
+
+#[test]
+fn a_spare_is_parked_in_a_folder_of_its_own_removed_when_it_closes() {
+    let runtime = TestRuntime::new();
+    let mut folders = Vec::new();
+    for _ in 0..2 {
+        let fake = FakeTransport::new(Script::new().answer_initialize());
+        let options = Options::new().transport(fake.clone());
+        let spare = runtime
+            .block_on(prewarm_with(runtime.clone(), options))
+            .expect("parked");
+        let folder = fake.launch().and_then(|spec| spec.cwd).expect("a cwd");
+        assert!(folder.starts_with(std::env::temp_dir()), "{folder:?}");
+        assert!(folder.is_dir());
+        assert!(!folders.contains(&folder), "a folder per spare");
+        runtime.block_on(spare.close());
+        assert!(!folder.exists(), "{folder:?} is left behind");
+        folders.push(folder);
+    }
+    // A folder the options name is the caller's: it stays.
+    let mine = std::env::temp_dir().join(format!("claude-agent-own-{}", std::process::id()));
+    std::fs::create_dir_all(&mine).unwrap();
+    let fake = FakeTransport::new(Script::new().answer_initialize());
+    let options = Options::new().transport(fake.clone()).cwd(&mine);
+    let spare = runtime
+        .block_on(prewarm_with(runtime.clone(), options))
+        .expect("parked");
+    runtime.block_on(spare.close());
+    assert!(mine.is_dir());
+    std::fs::remove_dir(&mine).unwrap();
 }

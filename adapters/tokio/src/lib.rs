@@ -80,9 +80,9 @@ pub use claude_agent_core::client::typed_tool;
 pub use claude_agent_core::client::{
     find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
     resource_template, startup_with, tool, ClaimError, Connection, ElicitationContext, Error,
-    HookContext, McpServerSet, Messages, PermissionContext, PoolStart, Prompt, PromptSender,
-    PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError, ToolHandler, Transport,
-    UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
+    HookContext, McpServerSet, Messages, PermissionContext, PoolStart, PrewarmError, Prompt,
+    PromptSender, PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
+    ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
@@ -166,6 +166,6 @@ pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// # Ok(())
 /// # }
 /// ```
-pub async fn prewarm(options: Options) -> Result<Spare, Error> {
+pub async fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
     prewarm_with(TokioRuntime, options).await
 }

@@ -29,7 +29,7 @@ use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
 use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use super::sdk_mcp::SdkMcpServer;
-use super::spare::ClaimError;
+use super::spare::{ClaimError, ParkingDir};
 use super::stderr::StderrSink;
 use super::trace::{Subtype, Trace};
 use crate::control::{ClaimInfo, ControlRequest, RequestFailure, RequestId, ResponseBody};
@@ -88,6 +88,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
     pub(crate) recorder: Option<Recorder>,
     pub(crate) trace: Trace,
+    pub(crate) parking: Option<ParkingDir>,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
@@ -138,6 +139,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     reported: bool,
     shutdown: Shutdown,
     trace: Trace,
+    /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
+    _parking: Option<ParkingDir>,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -183,6 +186,7 @@ where
             reported: false,
             shutdown: Shutdown::No,
             trace: parts.trace,
+            _parking: parts.parking,
         }
     }
 

@@ -78,6 +78,6 @@ pub use sdk_mcp::{
     prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
     SdkTool, ToolError, ToolHandler,
 };
-pub use spare::{prewarm_with, ClaimError, Claimed, Spare};
+pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
 pub use transport::{Connection, Transport};
 pub use warm::{startup_with, WarmQuery};

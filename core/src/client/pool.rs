@@ -11,7 +11,7 @@ use super::link::Command;
 use super::prompt::Prompt;
 use super::query::{query_with, Query};
 use super::runtime::Runtime;
-use super::spare::{prewarm_with, ClaimError, Spare};
+use super::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::options::{LaunchSpec, Options};
 use crate::session::InputMode;
@@ -221,19 +221,23 @@ impl<R: Runtime> SparePool<R> {
     }
 
     /// Start spares for `options` in the background until [`SparePool::per_options`] are parked
-    /// or starting. Errors in the options are reported at once; a spare that fails to start is
-    /// not retried until the pool is asked for one again.
+    /// or starting. Errors in the options (and options that describe a session, which a spare
+    /// cannot take: [`PrewarmError::SessionOption`]) are reported at once; a spare that fails
+    /// to start is not retried until the pool is asked for one again.
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Runtime, SparePool};
+    /// # use claude_agent_core::client::{PrewarmError, Runtime, SparePool};
     /// # use claude_agent_core::options::Options;
-    /// # fn example<R: Runtime>(pool: SparePool<R>) -> Result<(), claude_agent_core::client::Error> {
+    /// # fn example<R: Runtime>(pool: SparePool<R>) -> Result<(), PrewarmError> {
     /// // At start-up, before any session is asked for:
     /// pool.prewarm(&Options::new().model("sonnet"))?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn prewarm(&self, options: &Options) -> Result<(), Error> {
+    pub fn prewarm(&self, options: &Options) -> Result<(), PrewarmError> {
+        if let Some(option) = options.session_option() {
+            return Err(PrewarmError::SessionOption { option });
+        }
         let key = Key::of(options)?;
         let mut state = self.inner.lock();
         let at = state.group(&key, options, self.inner.option_sets);

@@ -41,7 +41,7 @@ use crate::options::Options;
 /// }
 /// ```
 pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query<R> {
-    let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0)) {
+    let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0), None) {
         Ok(shared) => State::Running(shared),
         Err(error) => State::Failed(Some(error)),
     };

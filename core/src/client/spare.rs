@@ -13,6 +13,7 @@ use super::warm::STARTUP_MARKS_ENV;
 use super::Client;
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::options::Options;
+use crate::uuid::new_uuid;
 
 /// Why a claim did not give a running session. The prompt did not run: start the session cold
 /// ([`Options::claimed`] gives its options).
@@ -44,6 +45,39 @@ pub enum ClaimError {
     SpareExited,
 }
 
+/// Why `prewarm` did not park a CLI.
+///
+/// ```
+/// use claude_agent_core::client::PrewarmError;
+///
+/// fn explain(error: &PrewarmError) -> String {
+///     match error {
+///         PrewarmError::SessionOption { option } => format!("{option} belongs to query()"),
+///         PrewarmError::Start(error) => format!("the CLI did not start: {error}"),
+///         _ => error.to_string(),
+///     }
+/// }
+/// let error = PrewarmError::SessionOption { option: "resume" };
+/// assert_eq!(explain(&error), "resume belongs to query()");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrewarmError {
+    /// The options describe a session (resume, continue, fork, or the session's id), and a
+    /// spare has none until it is claimed: start that session with `query` instead. Nothing was
+    /// started.
+    #[error(
+        "prewarm: {option} describes a session, and a spare has none; pass it to query() instead"
+    )]
+    SessionOption {
+        /// The setter of the option, e.g. `"resume"` or `"session_id"`.
+        option: &'static str,
+    },
+    /// The CLI did not start, or did not answer `initialize`.
+    #[error(transparent)]
+    Start(#[from] Error),
+}
+
 /// A parked CLI: started and initialized with the host-level options, bound to no session yet.
 /// Made by [`prewarm_with`] (`prewarm` in the adapters); [`Spare::claim`] binds it to a session.
 /// Dropping it (or [`Spare::close`]) shuts the CLI down, like any session's last handle.
@@ -51,18 +85,45 @@ pub struct Spare<R = ()> {
     client: Client<R>,
 }
 
-/// Where spares are parked until claimed unless the options name a directory: an empty folder
-/// of their own, so that no project settings apply before the claim.
-fn parking_dir() -> PathBuf {
-    std::env::temp_dir().join("claude-agent-spares")
+/// Where a spare is parked until claimed unless the options name a directory: an empty folder
+/// of its own under the temp directory, so that no project settings apply before the claim.
+/// The session's driver owns it and removes it (with anything written there) once the CLI is
+/// gone: after the claimed session, a close, a drop or a refusal.
+pub(crate) struct ParkingDir(PathBuf);
+
+impl ParkingDir {
+    /// Make a new, private, empty folder.
+    fn create() -> Result<Self, Error> {
+        let path = std::env::temp_dir().join(format!("claude-agent-spare-{}", new_uuid()));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&path) {
+            Ok(()) => Ok(ParkingDir(path)),
+            Err(source) => Err(Error::WorkingDirectory { path, source }),
+        }
+    }
+}
+
+impl Drop for ParkingDir {
+    fn drop(&mut self) {
+        // Nothing to report to: a folder that cannot be removed stays in the temp directory.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Start a spare: the CLI with `--await-claim`, which starts up (configuration, auth, tools,
 /// plugins, the options' MCP servers and hooks, `initialize`) in a parking directory and then
 /// waits. The options are the host-level ones, fixed for the life of the spare; the
 /// per-session ones come with the claim ([`ClaimOptions`]). Without [`Options::cwd`] the spare
-/// is parked in an empty folder under the temp directory; a `cwd` given must not be a session's
-/// folder. A parked CLI holds about 250 MB.
+/// is parked in an empty folder of its own under the temp directory, removed once its CLI is
+/// gone (the claimed session ended, or the spare was closed, dropped or refused); a `cwd` given
+/// must not be a session's folder. A parked CLI holds about 250 MB.
+///
+/// Options that describe a session ([`Options::resume`], [`Options::continue_conversation`],
+/// [`Options::fork_session`], [`Options::session_id`], [`Options::resume_session_at`],
+/// [`Options::resume_drops_turn`]) are refused with [`PrewarmError::SessionOption`], as the
+/// TypeScript SDK's `prewarm()` refuses them: give them to `query`.
 ///
 /// ```no_run
 /// use claude_agent_core::client::{prewarm_with, Error, Runtime};
@@ -81,19 +142,25 @@ fn parking_dir() -> PathBuf {
 ///     Ok(())
 /// }
 /// ```
-pub async fn prewarm_with<R: Runtime>(runtime: R, options: Options) -> Result<Spare<R>, Error> {
+pub async fn prewarm_with<R: Runtime>(
+    runtime: R,
+    options: Options,
+) -> Result<Spare<R>, PrewarmError> {
+    if let Some(option) = options.session_option() {
+        return Err(PrewarmError::SessionOption { option });
+    }
     let mut options = options
         .extra_arg(crate::options::AWAIT_CLAIM_FLAG, None)
         .env(STARTUP_MARKS_ENV, "1");
-    if options.get_cwd().is_none() {
-        let dir = parking_dir();
-        std::fs::create_dir_all(&dir).map_err(|source| Error::WorkingDirectory {
-            path: dir.clone(),
-            source,
-        })?;
-        options = options.cwd(dir);
-    }
-    let client = Client::connect_with(runtime, options).await?;
+    let parking = match options.get_cwd() {
+        Some(_) => None,
+        None => {
+            let dir = ParkingDir::create()?;
+            options = options.cwd(&dir.0);
+            Some(dir)
+        }
+    };
+    let client = Client::connect_parked(runtime, options, parking).await?;
     Ok(Spare { client })
 }
 

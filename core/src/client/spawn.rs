@@ -15,6 +15,7 @@ use super::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use super::prompt::PromptKind;
 use super::recorder::Recorder;
 use super::runtime::{ChildProcess, Runtime};
+use super::spare::ParkingDir;
 use super::trace::Trace;
 use crate::message::UserInput;
 use crate::options::Options;
@@ -29,11 +30,13 @@ pub(crate) enum Start {
 }
 
 /// Start the CLI for `options` (spawned on `runtime`, or reached through the options'
-/// transport) and put its driver on `runtime`.
+/// transport) and put its driver on `runtime`. A spare's `parking` folder goes with the driver,
+/// which removes it once the CLI is gone.
 pub(crate) fn spawn_session<R: Runtime>(
     runtime: &R,
     options: &Options,
     start: Start,
+    parking: Option<ParkingDir>,
 ) -> Result<Arc<Shared>, Error> {
     let input_mode = match &start {
         Start::Prompt(PromptKind::Text(_)) => InputMode::SingleTurn,
@@ -63,9 +66,13 @@ pub(crate) fn spawn_session<R: Runtime>(
             stdout,
             stderr,
         };
-        return Ok(start_driver(
-            runtime, options, config, endpoints, start, recorder, trace,
-        ));
+        let parts = Extras {
+            start,
+            recorder,
+            trace,
+            parking,
+        };
+        return Ok(start_driver(runtime, options, config, endpoints, parts));
     }
     let program = super::discovery::find_cli(options.get_cli_path())?;
     let spec = options.launch_spec(program.clone())?;
@@ -79,9 +86,21 @@ pub(crate) fn spawn_session<R: Runtime>(
         stdout: child.stdout,
         stderr: Some(child.stderr),
     };
-    Ok(start_driver(
-        runtime, options, config, endpoints, start, recorder, trace,
-    ))
+    let parts = Extras {
+        start,
+        recorder,
+        trace,
+        parking,
+    };
+    Ok(start_driver(runtime, options, config, endpoints, parts))
+}
+
+/// What a driver starts with besides the options and the CLI's endpoints.
+struct Extras {
+    start: Start,
+    recorder: Option<Recorder>,
+    trace: Trace,
+    parking: Option<ParkingDir>,
 }
 
 /// What a failed start of `program` in `cwd` means. The operating system says only "not found"
@@ -109,9 +128,7 @@ fn start_driver<R, C, I, O, E>(
     options: &Options,
     config: SessionConfig,
     endpoints: Endpoints<C, I, O, E>,
-    start: Start,
-    recorder: Option<Recorder>,
-    mut trace: Trace,
+    extras: Extras,
 ) -> Arc<Shared>
 where
     R: Runtime,
@@ -120,6 +137,12 @@ where
     O: AsyncRead + Unpin + Send + 'static,
     E: AsyncRead + Unpin + Send + 'static,
 {
+    let Extras {
+        start,
+        recorder,
+        mut trace,
+        parking,
+    } = extras;
     let now = runtime.now();
     let mut session = Session::new(config, now);
     trace.initialize_sent(session.initialize_id(), now);
@@ -160,6 +183,7 @@ where
         init_reply,
         recorder,
         trace,
+        parking,
     });
     runtime.spawn_task(driver.into_task());
     shared

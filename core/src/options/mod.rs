@@ -344,6 +344,22 @@ impl Options {
         &self.allowed_tools
     }
 
+    /// The first option set that describes a session (one to resume, continue or fork, or the
+    /// new session's id), by its setter's name: a spare has no session until it is claimed.
+    #[cfg(feature = "client")]
+    pub(crate) fn session_option(&self) -> Option<&'static str> {
+        [
+            (self.resume.is_some(), "resume"),
+            (self.continue_conversation, "continue_conversation"),
+            (self.fork_session, "fork_session"),
+            (self.session_id.is_some(), "session_id"),
+            (self.resume_session_at.is_some(), "resume_session_at"),
+            (self.resume_drops_turn.is_some(), "resume_drops_turn"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name))
+    }
+
     /// The CLI executable set with [`Options::cli_path`], if any.
     pub fn get_cli_path(&self) -> Option<&Path> {
         self.cli_path.as_deref()
