@@ -316,7 +316,8 @@ where
             }
             Command::Prompt(prompt) => self.start_prompt(prompt, now),
             Command::Claim(claim, prompt, reply) => match self.session.claim(now, &claim) {
-                Ok(_) => {
+                Ok(id) => {
+                    self.trace.claim_sent(id, now);
                     self.claim_reply = Some(reply);
                     if let Some(prompt) = prompt {
                         self.start_prompt(prompt, now);
@@ -464,12 +465,13 @@ where
                 }
             }
             Event::Claimed(outcome) => {
+                self.trace.claimed(&outcome, now);
                 if let Some(reply) = self.claim_reply.take() {
                     let _ = reply.try_send(outcome.map_err(ClaimError::Refused));
                 }
             }
             // Start-up progress; the session keeps the last one.
-            Event::StartupMark(_) => {}
+            Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
             Event::Finished(termination) => {
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
