@@ -268,7 +268,12 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
-            Event::Message(_) | Event::LineError(_) | Event::CliVersion(_) => {}
+            // Any CLI may print a start-up mark; nothing depends on it.
+            Event::Message(_)
+            | Event::LineError(_)
+            | Event::CliVersion(_)
+            | Event::StartupMark(_) => {}
+            Event::Claimed(outcome) => panic!("Claimed {outcome:?}, but no claim was sent"),
             other => panic!("unknown event {other:?}"),
         }
     }
