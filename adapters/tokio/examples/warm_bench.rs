@@ -6,13 +6,19 @@
 //! * `startup`: `startup()` done beforehand, timed from `WarmQuery::query`;
 //! * `claim`: a spare parked beforehand by `prewarm()`, timed from `Spare::claim`.
 //!
+//! With `--ts DIR` (a folder holding `bench/warm/peer_ts.mjs` and its `npm install`), the
+//! TypeScript Agent SDK's `query`, `startup()` → `query` and `prewarm()` → `claim` run in the
+//! same rounds, against the same CLI, stub API and folder (`ts-cold`, `ts-startup`, `ts-claim`).
+//!
 //! The modes take turns, round after round; medians (and the range) are printed per mode.
 //!
 //! ```sh
-//! cargo run --release -p claude-agent-tokio --example warm_bench -- /path/to/claude [ROUNDS]
+//! (cd bench/warm && npm install)
+//! cargo run --release -p claude-agent-tokio --example warm_bench -- /path/to/claude 10 --ts bench/warm
 //! ```
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -53,7 +59,7 @@ where
 }
 
 /// No SDK: the CLI's own pipes, the two lines written by hand, lines read until the result.
-fn raw(cli: &str, env: &[(String, String)], cwd: &std::path::Path) -> Marks {
+fn raw(cli: &str, env: &[(String, String)], cwd: &Path) -> Marks {
     let start = Instant::now();
     let mut child = Command::new(cli)
         .args([
@@ -97,6 +103,32 @@ fn raw(cli: &str, env: &[(String, String)], cwd: &std::path::Path) -> Marks {
     marks
 }
 
+/// One run of `peer_ts.mjs` in `mode`: it prints the three marks, timed inside node.
+fn typescript(dir: &str, mode: &str, cli: &str, env: &[(String, String)], cwd: &Path) -> Marks {
+    let output = Command::new("node")
+        .arg(Path::new(dir).join("peer_ts.mjs"))
+        .args([mode, cli])
+        .arg(cwd)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("node runs");
+    assert!(output.status.success(), "peer_ts.mjs {mode} failed");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let values: Vec<f64> = text
+        .split_whitespace()
+        .map(|v| v.parse().expect("a number of milliseconds"))
+        .collect();
+    let [init, assistant, result] = values[..] else {
+        panic!("peer_ts.mjs {mode} printed {text:?}");
+    };
+    Marks {
+        init,
+        assistant,
+        result,
+    }
+}
+
 fn report(name: &str, runs: &[Marks]) {
     let column = |pick: fn(&Marks) -> f64| {
         let mut values: Vec<f64> = runs.iter().map(pick).collect();
@@ -109,7 +141,7 @@ fn report(name: &str, runs: &[Marks]) {
         )
     };
     println!(
-        "{name:<8} init {}  first assistant {}  result {}",
+        "{name:<10} init {}  first assistant {}  result {}",
         column(|m| m.init),
         column(|m| m.assistant),
         column(|m| m.result)
@@ -118,9 +150,17 @@ fn report(name: &str, runs: &[Marks]) {
 
 #[tokio::main]
 async fn main() {
+    let usage = "usage: warm_bench CLAUDE [ROUNDS] [--ts DIR]";
     let mut args = std::env::args().skip(1);
-    let cli = args.next().expect("usage: warm_bench CLAUDE [ROUNDS]");
-    let rounds: usize = args.next().map_or(10, |n| n.parse().expect("a number"));
+    let cli = args.next().expect(usage);
+    let mut rounds = 10;
+    let mut ts = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--ts" => ts = Some(args.next().expect(usage)),
+            n => rounds = n.parse().expect(usage),
+        }
+    }
     let stub = StubApi::start_with_conventions();
     let home = TestDir::new("bench-home").expect("a HOME");
     let work = TestDir::new("bench-work").expect("a folder");
@@ -129,6 +169,7 @@ async fn main() {
     let session = host.clone().cwd(work.path());
 
     let (mut r, mut c, mut s, mut p) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut peer = [Vec::new(), Vec::new(), Vec::new()];
     for round in 0..=rounds {
         let raw_marks = raw(&cli, &env, work.path());
 
@@ -149,12 +190,19 @@ async fn main() {
             .expect("claimed");
         let claim = timed(start, claimed.messages).await;
 
+        let ts_marks = ts.as_deref().map(|dir| {
+            ["cold", "startup", "claim"].map(|mode| typescript(dir, mode, &cli, &env, work.path()))
+        });
+
         // Round 0 warms the page cache and is not counted.
         if round > 0 {
             r.push(raw_marks);
             c.push(cold);
             s.push(warm);
             p.push(claim);
+            for (runs, marks) in peer.iter_mut().zip(ts_marks.into_iter().flatten()) {
+                runs.push(marks);
+            }
         }
     }
     println!("{rounds} rounds, medians (range):");
@@ -162,4 +210,9 @@ async fn main() {
     report("cold", &c);
     report("startup", &s);
     report("claim", &p);
+    if ts.is_some() {
+        report("ts-cold", &peer[0]);
+        report("ts-startup", &peer[1]);
+        report("ts-claim", &peer[2]);
+    }
 }
