@@ -30,6 +30,7 @@ use super::recorder::Recorder;
 use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use super::sdk_mcp::SdkMcpServer;
 use super::stderr::StderrSink;
+use super::store_resume::ResumeDir;
 use super::trace::{Subtype, Trace};
 use crate::control::{ControlRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::{Message, UserInput};
@@ -88,6 +89,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) recorder: Option<Recorder>,
     pub(crate) trace: Trace,
     pub(crate) mirror: Option<Mirror>,
+    pub(crate) resume_dir: Option<ResumeDir>,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
@@ -132,6 +134,9 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// A result held back until the lines of its turn are in the store; nothing else is taken
     /// from the session meanwhile.
     held_result: Option<Message>,
+    /// The temporary configuration directory of a session resumed from a store: removed before
+    /// the stream ends.
+    resume_dir: Option<ResumeDir>,
 
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
@@ -182,6 +187,7 @@ where
             record_error: None,
             mirror: parts.mirror,
             held_result: None,
+            resume_dir: parts.resume_dir,
             stalled: None,
             termination: None,
             reported: false,
@@ -901,7 +907,6 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             commands.close();
             while commands.try_recv().is_ok() {}
         }
-        self.link.finish();
         if self.exit.is_none() {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
             // task was cancelled): kill it and everything it started; the adapter's child
@@ -910,5 +915,8 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             let reason = "the session was dropped before the CLI exited";
             self.trace.signal(Signal::Kill, reason, &sent);
         }
+        // Nothing of the session is left behind once its stream has ended.
+        drop(self.resume_dir.take());
+        self.link.finish();
     }
 }

@@ -118,7 +118,7 @@ fn resume_then_start<R: Runtime>(
                 .map_err(Error::from),
             Err(error) => Err(error),
         };
-        let (options, _dir): (Options, Option<ResumeDir>) = match loaded {
+        let (options, dir): (Options, Option<ResumeDir>) = match loaded {
             Ok(Some(resumed)) => (resumed.apply(options), Some(resumed.dir)),
             // Nothing in the store: `resume` goes to the CLI as it is; `continue_conversation`
             // starts a fresh session (the store, not this disk, holds the conversations).
@@ -126,7 +126,10 @@ fn resume_then_start<R: Runtime>(
             Err(error) => return start.fail(&channels, error),
         };
         match prepare(&runtime, &options, start.input_mode()) {
-            Ok(prepared) => prepared.launch(&runtime, &options, start, channels).await,
+            Ok(mut prepared) => {
+                prepared.common().resume_dir = dir;
+                prepared.launch(&runtime, &options, start, channels).await
+            }
             Err(error) => start.fail(&channels, error),
         }
     })
@@ -172,6 +175,7 @@ struct Common {
     recorder: Option<Recorder>,
     trace: Trace,
     mirror: Option<Mirror>,
+    resume_dir: Option<ResumeDir>,
 }
 
 fn prepare<R: Runtime>(
@@ -213,6 +217,7 @@ fn prepare<R: Runtime>(
                 recorder,
                 trace,
                 mirror,
+                resume_dir: None,
             },
         });
     }
@@ -232,11 +237,18 @@ fn prepare<R: Runtime>(
             recorder,
             trace,
             mirror,
+            resume_dir: None,
         },
     })
 }
 
 impl<R: Runtime> Prepared<R> {
+    fn common(&mut self) -> &mut Common {
+        match self {
+            Prepared::Spawned { common, .. } | Prepared::Connected { common, .. } => common,
+        }
+    }
+
     fn launch(
         self,
         runtime: &R,
@@ -295,6 +307,7 @@ where
         recorder,
         mut trace,
         mirror,
+        resume_dir,
     } = common;
     let now = runtime.now();
     let mut session = Session::new(config, now);
@@ -328,6 +341,7 @@ where
         recorder,
         trace,
         mirror,
+        resume_dir,
     });
     driver.into_task()
 }
