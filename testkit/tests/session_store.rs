@@ -314,3 +314,106 @@ fn without_a_store_mirror_frames_are_not_messages() {
         .iter()
         .all(|i| matches!(i, Ok(m) if !m.raw_json().contains("transcript_mirror"))));
 }
+
+/// `continue_conversation` with a store resumes the newest main session of the working
+/// directory from the store: the CLI gets `--resume` and a temporary `CLAUDE_CONFIG_DIR` holding
+/// the transcript (not `--continue`), and the directory is gone when the session ends.
+#[test]
+fn continuing_resumes_the_newest_stored_session() {
+    let work = TestDir::new("work").unwrap();
+    let project = claude_agent_core::store::project_key_for_directory(Some(work.path()));
+    let store = Arc::new(InMemorySessionStore::new());
+    let older = "11111111-1111-4111-8111-111111111111";
+    let newer = "22222222-2222-4222-8222-222222222222";
+    let subagent = "33333333-3333-4333-8333-333333333333";
+    futures_lite::future::block_on(async {
+        for (id, first) in [
+            (older, json!({"type": "user", "uuid": "o"})),
+            (newer, json!({"type": "user", "uuid": "n"})),
+            (
+                subagent,
+                json!({"type": "user", "uuid": "s", "isSidechain": true}),
+            ),
+        ] {
+            store
+                .append(&SessionKey::new(project.clone(), id), &[first])
+                .await
+                .unwrap();
+        }
+    });
+    let fake = FakeTransport::new(
+        Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_result("ok"),
+    );
+    let runtime = TestRuntime::new();
+    let opts = Options::new()
+        .cwd(work.path())
+        .transport(fake.clone())
+        .session_store(store.clone())
+        .continue_conversation(true);
+    let client = runtime
+        .block_on(Client::connect_with(runtime.clone(), opts))
+        .unwrap();
+    // While the session runs, the transcript is in the temporary configuration directory.
+    let spec = fake.launch().expect("connected");
+    let config = spec
+        .env
+        .iter()
+        .find(|(name, _)| name == "CLAUDE_CONFIG_DIR")
+        .map(|(_, dir)| std::path::PathBuf::from(dir))
+        .expect("CLAUDE_CONFIG_DIR");
+    let transcript = config
+        .join("projects")
+        .join(&project)
+        .join(format!("{newer}.jsonl"));
+    assert_eq!(
+        std::fs::read_to_string(&transcript).unwrap(),
+        "{\"type\":\"user\",\"uuid\":\"n\"}\n"
+    );
+    assert!(
+        spec.args.contains(&format!("--resume={newer}")),
+        "{:?}",
+        spec.args
+    );
+    assert!(!spec.args.contains(&"--continue".to_owned()));
+    runtime.block_on(client.send("go on")).unwrap();
+    let _: Vec<_> = runtime.block_on(client.receive_response().collect());
+    runtime.block_on(client.close());
+    assert!(
+        !config.exists(),
+        "the temporary configuration directory is removed"
+    );
+}
+
+/// A store that fails while the session is loaded fails the start with `Error::Resume`.
+#[test]
+fn a_store_failing_to_load_fails_the_start() {
+    struct Broken;
+    impl SessionStore for Broken {
+        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+            Box::pin(async { Ok(()) })
+        }
+        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            Box::pin(async { Err(StoreError::backend("connection refused")) })
+        }
+    }
+    let fake = FakeTransport::new(Script::new().answer_initialize());
+    let runtime = TestRuntime::new();
+    let opts = options(&fake).session_store(Broken).resume(SESSION);
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts.clone()).collect());
+    assert!(
+        matches!(items.as_slice(), [Err(Error::Resume(_))]),
+        "{items:?}"
+    );
+    assert_eq!(fake.connections(), 0, "the CLI was not started");
+    let connected = runtime.block_on(Client::connect_with(runtime.clone(), opts));
+    let error = connected.err().expect("connect fails");
+    assert!(
+        error
+            .to_string()
+            .contains("`load` failed: session store failed: connection refused"),
+        "{error}"
+    );
+}
