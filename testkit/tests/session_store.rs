@@ -409,7 +409,9 @@ fn a_store_failing_to_load_fails_the_start() {
     );
     assert_eq!(fake.connections(), 0, "the CLI was not started");
     let connected = runtime.block_on(Client::connect_with(runtime.clone(), opts));
-    let error = connected.err().expect("connect fails");
+    let Err(error) = connected else {
+        panic!("connect fails")
+    };
     assert!(
         error
             .to_string()

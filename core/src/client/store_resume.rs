@@ -222,7 +222,7 @@ impl<R: Runtime> Calls<'_, R> {
         let mut listed = self
             .run("list_sessions", self.store.list_sessions(project_key))
             .await?;
-        listed.sort_by(|a, b| b.mtime.cmp(&a.mtime));
+        listed.sort_by_key(|l| std::cmp::Reverse(l.mtime));
         for candidate in listed {
             if !is_uuid(&candidate.session_id) {
                 continue;
