@@ -6,7 +6,7 @@
 //! order and their values, an empty append stores nothing, unknown keys load as `None`, subkeys
 //! and projects are separate, and for each optional method the store implements, what listing,
 //! summaries, deletion and subkeys must do. An optional method that returns
-//! [`StoreError::Unsupported`](claude_agent_core::store::StoreError::Unsupported) is skipped,
+//! [`StoreError::Unsupported`] is skipped,
 //! and so is one named with [`Conformance::skip`].
 //!
 //! It is plain async code: run it with any executor (`futures_lite::future::block_on`,
