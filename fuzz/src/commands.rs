@@ -1,18 +1,23 @@
 //! The host's commands in fuzzable form: which control request to send, which reply to give,
 //! which user message to queue. Each kind maps to one real value of the core's API.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use arbitrary::Arbitrary;
 use claude_agent_core::control::{
-    ContextUsageDetail, ControlRequest, ElicitationResult, Reply, ThinkingDisplay,
+    ContextUsageDetail, ControlRequest, ElicitationResult, ReadFile, ReloadPlugins, Reply,
+    RequestId, SettingsFile, ThinkingDisplay, UserDialogResult,
 };
 use claude_agent_core::hooks::{HookEvent, HookOutput};
-use claude_agent_core::mcp::ToolResult;
+use claude_agent_core::mcp::McpServerSpec;
+use claude_agent_core::mcp::{PromptResult, ResourceResult, ToolResult};
 use claude_agent_core::message::{InputBlock, UserInput};
+use claude_agent_core::options::McpServerConfig;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
+use claude_agent_core::session::{RequestError, Session};
 use serde_json::value::RawValue;
 
+use crate::configs;
 use crate::driver::InboundTag;
 
 fn raw(json: &str) -> Box<RawValue> {
@@ -44,13 +49,27 @@ pub enum RequestKind {
     McpToggle,
     /// `mcp_set_servers`.
     McpSetServers,
+    /// `initialize` again, mid-session.
+    Reinitialize,
+    /// `update_settings`.
+    UpdateSettings,
+    /// `reload_plugins`.
+    ReloadPlugins,
+    /// `read_file`.
+    ReadFile,
+    /// `mcp_read_resource`.
+    McpReadResource,
+    /// [`Session::set_mcp_servers`] keeping `calc` and adding an in-process `extra` server.
+    AddInProcessServer,
+    /// [`Session::set_mcp_servers`] with no in-process server: the session stops serving `calc`.
+    DropInProcessServers,
     /// A subtype the core has no variant for.
     Raw,
 }
 
 impl RequestKind {
     /// Every variant, in declaration order (the order `arbitrary` numbers them).
-    pub const ALL: [RequestKind; 12] = [
+    pub const ALL: [RequestKind; 19] = [
         RequestKind::Interrupt,
         RequestKind::SetModel,
         RequestKind::ResetModel,
@@ -62,6 +81,13 @@ impl RequestKind {
         RequestKind::RewindFiles,
         RequestKind::McpToggle,
         RequestKind::McpSetServers,
+        RequestKind::Reinitialize,
+        RequestKind::UpdateSettings,
+        RequestKind::ReloadPlugins,
+        RequestKind::ReadFile,
+        RequestKind::McpReadResource,
+        RequestKind::AddInProcessServer,
+        RequestKind::DropInProcessServers,
         RequestKind::Raw,
     ];
 
@@ -78,12 +104,34 @@ impl RequestKind {
             "rewind_files" => RequestKind::RewindFiles,
             "mcp_toggle" => RequestKind::McpToggle,
             "mcp_set_servers" => RequestKind::McpSetServers,
+            "update_settings" => RequestKind::UpdateSettings,
+            "reload_plugins" => RequestKind::ReloadPlugins,
+            "read_file" => RequestKind::ReadFile,
+            "mcp_read_resource" => RequestKind::McpReadResource,
             _ => RequestKind::Raw,
         }
     }
 
-    /// The request.
-    pub fn request(self) -> ControlRequest {
+    /// Send the request on `session`.
+    pub fn issue(self, session: &mut Session, now: Instant) -> Result<RequestId, RequestError> {
+        let request = match self {
+            RequestKind::AddInProcessServer => {
+                let servers = vec![configs::calc(), McpServerSpec::new("extra", "0.1.0")];
+                return session.set_mcp_servers(now, servers, &[]);
+            }
+            RequestKind::DropInProcessServers => {
+                let external = [(
+                    "docs".to_owned(),
+                    McpServerConfig::http("http://127.0.0.1:9/mcp"),
+                )];
+                return session.set_mcp_servers(now, Vec::new(), &external);
+            }
+            other => other.request(),
+        };
+        session.request(now, request)
+    }
+
+    fn request(self) -> ControlRequest {
         match self {
             RequestKind::Interrupt => ControlRequest::Interrupt,
             RequestKind::SetModel => ControlRequest::SetModel {
@@ -115,6 +163,20 @@ impl RequestKind {
             RequestKind::McpSetServers => ControlRequest::McpSetServers {
                 servers: raw(r#"{"x":{"type":"stdio","command":"x"}}"#),
             },
+            RequestKind::Reinitialize => ControlRequest::Reinitialize,
+            RequestKind::UpdateSettings => ControlRequest::UpdateSettings {
+                source: SettingsFile::Local,
+                settings: raw(r#"{"model":"claude-haiku-9"}"#),
+            },
+            RequestKind::ReloadPlugins => ControlRequest::ReloadPlugins(ReloadPlugins::new()),
+            RequestKind::ReadFile => ControlRequest::ReadFile(ReadFile::new("/tmp/notes.md")),
+            RequestKind::McpReadResource => ControlRequest::McpReadResource {
+                server_name: "calc".into(),
+                uri: "calc://constants/pi".into(),
+            },
+            RequestKind::AddInProcessServer | RequestKind::DropInProcessServers => {
+                unreachable!("issue() sends these with Session::set_mcp_servers")
+            }
             RequestKind::Raw => ControlRequest::Raw {
                 subtype: "bogus_subtype".into(),
                 body: raw(r#"{"a":[1,2]}"#),
@@ -152,6 +214,14 @@ pub enum ReplyKind {
     ElicitAccept,
     /// Decline an elicitation.
     ElicitDecline,
+    /// A resource's contents.
+    Resource,
+    /// A prompt's messages.
+    Prompt,
+    /// The user's choice in a dialog.
+    DialogCompleted,
+    /// The user closed a dialog.
+    DialogCancelled,
     /// A control error.
     Error,
     /// A control error with a code.
@@ -164,7 +234,7 @@ pub enum ReplyKind {
 
 impl ReplyKind {
     /// Every variant, in declaration order (the order `arbitrary` numbers them).
-    pub const ALL: [ReplyKind; 17] = [
+    pub const ALL: [ReplyKind; 21] = [
         ReplyKind::Allow,
         ReplyKind::AllowUpdatedInput,
         ReplyKind::Deny,
@@ -178,6 +248,10 @@ impl ReplyKind {
         ReplyKind::ToolError,
         ReplyKind::ElicitAccept,
         ReplyKind::ElicitDecline,
+        ReplyKind::Resource,
+        ReplyKind::Prompt,
+        ReplyKind::DialogCompleted,
+        ReplyKind::DialogCancelled,
         ReplyKind::Error,
         ReplyKind::ErrorWithCode,
         ReplyKind::Raw,
@@ -190,7 +264,10 @@ impl ReplyKind {
             (ReplyKind::Fitting, InboundTag::Permission) => ReplyKind::Allow,
             (ReplyKind::Fitting, InboundTag::Hook) => ReplyKind::HookProceed,
             (ReplyKind::Fitting, InboundTag::ToolCall) => ReplyKind::ToolText,
+            (ReplyKind::Fitting, InboundTag::Resource) => ReplyKind::Resource,
+            (ReplyKind::Fitting, InboundTag::Prompt) => ReplyKind::Prompt,
             (ReplyKind::Fitting, InboundTag::Elicitation) => ReplyKind::ElicitDecline,
+            (ReplyKind::Fitting, InboundTag::UserDialog) => ReplyKind::DialogCancelled,
             (ReplyKind::Fitting, InboundTag::Other) => ReplyKind::Raw,
             (kind, _) => kind,
         };
@@ -219,6 +296,16 @@ impl ReplyKind {
                 Reply::Elicitation(ElicitationResult::accept(raw(r#"{"name":"x"}"#)))
             }
             ReplyKind::ElicitDecline => Reply::Elicitation(ElicitationResult::decline()),
+            ReplyKind::Resource => {
+                Reply::Resource(ResourceResult::text("calc://constants/pi", "3.14159"))
+            }
+            ReplyKind::Prompt => {
+                Reply::Prompt(PromptResult::user("Explain \"sums\"\n").with_description("explain"))
+            }
+            ReplyKind::DialogCompleted => {
+                Reply::UserDialog(UserDialogResult::completed(raw(r#"{"choice":"fallback"}"#)))
+            }
+            ReplyKind::DialogCancelled => Reply::UserDialog(UserDialogResult::cancelled()),
             ReplyKind::Error => Reply::error("host failed"),
             ReplyKind::ErrorWithCode => Reply::Error {
                 message: "nope".into(),

@@ -4,7 +4,9 @@
 use std::time::Duration;
 
 use claude_agent_core::hooks::HookEvent;
-use claude_agent_core::mcp::{McpServerSpec, ToolSpec};
+use claude_agent_core::mcp::{
+    McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec,
+};
 use claude_agent_core::session::{HookMatcherConfig, InputMode, SessionConfig};
 use serde_json::value::RawValue;
 
@@ -18,21 +20,32 @@ fn raw(json: &str) -> Box<RawValue> {
     RawValue::from_string(json.to_owned()).expect("the harness's JSON literals are valid")
 }
 
-/// Hooks, `can_use_tool`, elicitation and the in-process `calc` server, as the recordings use.
+/// The in-process `calc` server of the rich configurations: a tool, a resource, a resource
+/// template and a prompt.
+pub fn calc() -> McpServerSpec {
+    let schema =
+        raw(r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#);
+    McpServerSpec::new("calc", "1.0.0")
+        .tool(ToolSpec::new("add", "add two numbers", schema))
+        .resource(ResourceSpec::new("calc://constants/pi", "pi"))
+        .resource_template(ResourceTemplateSpec::new("calc://numbers/{n}", "number"))
+        .prompt(PromptSpec::new("explain").argument(PromptArgument::required("topic")))
+        .with_instructions("adds")
+}
+
+/// Hooks, `can_use_tool`, elicitation, dialogs and the in-process `calc` server, as the
+/// recordings use.
 fn rich(input: InputMode) -> SessionConfig {
     let mut config = SessionConfig::new(input);
     config.can_use_tool = true;
     config.elicitation = true;
+    config.user_dialog = true;
     config.hooks = vec![
         HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 2),
         HookMatcherConfig::new(HookEvent::PostToolUse, None, 1),
         HookMatcherConfig::new(HookEvent::UserPromptSubmit, None, 1),
     ];
-    let schema =
-        raw(r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#);
-    config.mcp_servers = vec![McpServerSpec::new("calc", "1.0.0")
-        .tool(ToolSpec::new("add", "add two numbers", schema))
-        .with_instructions("adds")];
+    config.mcp_servers = vec![calc()];
     config.initialize_fields = Some(raw(r#"{"sdkMcpServers":["calc"]}"#));
     config
 }

@@ -22,8 +22,14 @@ pub enum InboundTag {
     Hook,
     /// `mcp_message` `tools/call`.
     ToolCall,
+    /// `mcp_message` `resources/read`.
+    Resource,
+    /// `mcp_message` `prompts/get`.
+    Prompt,
     /// `elicitation`.
     Elicitation,
+    /// `request_user_dialog`.
+    UserDialog,
     /// A kind this harness does not know.
     Other,
 }
@@ -238,7 +244,10 @@ impl Driver {
                     InboundKind::CanUseTool(_) => InboundTag::Permission,
                     InboundKind::HookCallback(_) => InboundTag::Hook,
                     InboundKind::McpToolCall(_) => InboundTag::ToolCall,
+                    InboundKind::McpResourceRead(_) => InboundTag::Resource,
+                    InboundKind::McpPromptGet(_) => InboundTag::Prompt,
                     InboundKind::Elicitation(_) => InboundTag::Elicitation,
+                    InboundKind::UserDialog(_) => InboundTag::UserDialog,
                     _ => InboundTag::Other,
                 };
                 self.open.push((request.id, tag));

@@ -64,6 +64,13 @@ pub enum Frame {
         /// Picks the wire id.
         id: u8,
     },
+    /// `control_request` `request_user_dialog`.
+    UserDialog {
+        /// Picks the wire id.
+        id: u8,
+        /// With a `tool_use_id`.
+        about_tool: bool,
+    },
     /// A `control_request` of a subtype nobody knows.
     UnknownRequest {
         /// Picks the wire id.
@@ -96,7 +103,7 @@ pub enum Frame {
 
 impl Frame {
     /// Number of variants (for the seed encoder).
-    pub const COUNT: usize = 16;
+    pub const COUNT: usize = 17;
 }
 
 fn wire_id(id: u8) -> String {
@@ -146,14 +153,20 @@ pub fn render(frame: Frame, issued: &[RequestId]) -> String {
         ),
         Frame::McpMessage { id, method, known_server } => {
             let server = if known_server { "calc" } else { "nope" };
-            let message = match method % 7 {
+            let message = match method % 13 {
                 0 => r#"{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"1"}},"jsonrpc":"2.0","id":0}"#,
                 1 => r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
                 2 => r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#,
                 3 => r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}},"jsonrpc":"2.0","id":2}"#,
                 4 => r#"{"method":"tools/call","params":{"name":"missing","arguments":{}},"jsonrpc":"2.0","id":"x"}"#,
                 5 => r#"{"method":"ping","jsonrpc":"2.0","id":3}"#,
-                _ => r#"{"method":"resources/list","jsonrpc":"2.0","id":4}"#,
+                6 => r#"{"method":"resources/list","jsonrpc":"2.0","id":4}"#,
+                7 => r#"{"method":"resources/read","params":{"uri":"calc://constants/pi"},"jsonrpc":"2.0","id":5}"#,
+                8 => r#"{"method":"resources/read","params":{"uri":"calc://numbers/7"},"jsonrpc":"2.0","id":6}"#,
+                9 => r#"{"method":"resources/templates/list","jsonrpc":"2.0","id":7}"#,
+                10 => r#"{"method":"prompts/list","jsonrpc":"2.0","id":8}"#,
+                11 => r#"{"method":"prompts/get","params":{"name":"explain","arguments":{"topic":"sums"}},"jsonrpc":"2.0","id":9}"#,
+                _ => r#"{"method":"prompts/get","params":{"name":"missing"},"jsonrpc":"2.0","id":10}"#,
             };
             format!(
                 r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"mcp_message","server_name":"{server}","message":{message}}}}}"#,
@@ -164,6 +177,13 @@ pub fn render(frame: Frame, issued: &[RequestId]) -> String {
             r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"elicitation","mcp_server_name":"calc","message":"name?","requested_schema":{{"type":"object"}}}}}}"#,
             wire_id(id)
         ),
+        Frame::UserDialog { id, about_tool } => {
+            let tool_use = if about_tool { r#","tool_use_id":"toolu_1""# } else { "" };
+            format!(
+                r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"request_user_dialog","dialog_kind":"refusal_fallback_prompt","payload":{{"originalModel":"claude-opus","fallbackModel":"claude-sonnet"}}{tool_use}}}}}"#,
+                wire_id(id)
+            )
+        }
         Frame::UnknownRequest { id } => format!(
             r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"brand_new","x":1}}}}"#,
             wire_id(id)

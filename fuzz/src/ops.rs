@@ -66,7 +66,7 @@ pub fn run(config: u8, ops: &[Op]) {
                 driver.drain();
             }
             Op::Request(kind) => {
-                if let Ok(id) = driver.session.request(now, kind.request()) {
+                if let Ok(id) = kind.issue(&mut driver.session, now) {
                     driver.issued_request(id);
                 }
                 driver.drain();
@@ -188,8 +188,13 @@ impl Encoder {
                 self.tag(9, count);
                 self.u8(id);
             }
-            Frame::UnknownRequest { id } => {
+            Frame::UserDialog { id, about_tool } => {
                 self.tag(10, count);
+                self.u8(id);
+                self.bool(about_tool);
+            }
+            Frame::UnknownRequest { id } => {
+                self.tag(11, count);
                 self.u8(id);
             }
             Frame::ControlResponse {
@@ -197,19 +202,19 @@ impl Encoder {
                 success,
                 with_pending,
             } => {
-                self.tag(11, count);
+                self.tag(12, count);
                 self.u8(ours);
                 self.bool(success);
                 self.bool(with_pending);
             }
             Frame::Cancel { id } => {
-                self.tag(12, count);
+                self.tag(13, count);
                 self.u8(id);
             }
-            Frame::KeepAlive => self.tag(13, count),
-            Frame::UnknownType => self.tag(14, count),
+            Frame::KeepAlive => self.tag(14, count),
+            Frame::UnknownType => self.tag(15, count),
             Frame::Malformed { which } => {
-                self.tag(15, count);
+                self.tag(16, count);
                 self.u8(which);
             }
         }

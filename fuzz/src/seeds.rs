@@ -89,6 +89,9 @@ pub fn recorded_ops(recording: &str) -> Vec<Op> {
                     }
                     Some("hook_callback") => ReplyKind::HookProceed,
                     Some("tools/call") => ReplyKind::ToolText,
+                    Some("resources/read") => ReplyKind::Resource,
+                    Some("prompts/get") => ReplyKind::Prompt,
+                    Some("request_user_dialog") => ReplyKind::DialogCompleted,
                     _ => continue,
                 };
                 ops.push(Op::Respond(0, reply));
@@ -181,6 +184,68 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             line(StreamEvent),
             Op::Exit(1),
             Op::Eof,
+        ],
+        vec![
+            Op::SendUser(0),
+            line(ControlResponse {
+                ours: 0,
+                success: true,
+                with_pending: false,
+            }),
+            line(McpMessage {
+                id: 1,
+                method: 7,
+                known_server: true,
+            }),
+            line(McpMessage {
+                id: 2,
+                method: 8,
+                known_server: true,
+            }),
+            line(McpMessage {
+                id: 3,
+                method: 11,
+                known_server: true,
+            }),
+            line(McpMessage {
+                id: 4,
+                method: 12,
+                known_server: true,
+            }),
+            line(UserDialog {
+                id: 5,
+                about_tool: true,
+            }),
+            Op::Respond(0, ReplyKind::Resource),
+            Op::Respond(0, ReplyKind::Fitting),
+            Op::Respond(0, ReplyKind::Prompt),
+            Op::Respond(1, ReplyKind::DialogCompleted),
+            Op::Respond(0, ReplyKind::Fitting),
+            Op::Request(RequestKind::AddInProcessServer),
+            Op::Request(RequestKind::DropInProcessServers),
+            line(McpMessage {
+                id: 6,
+                method: 3,
+                known_server: true,
+            }),
+            Op::Request(RequestKind::Reinitialize),
+            line(ControlResponse {
+                ours: 3,
+                success: true,
+                with_pending: false,
+            }),
+            line(UserDialog {
+                id: 7,
+                about_tool: false,
+            }),
+            line(Cancel { id: 7 }),
+            line(Result {
+                is_error: false,
+                subtype: 0,
+            }),
+            Op::EndInput,
+            Op::Eof,
+            Op::Exit(0),
         ],
     ]
 }

@@ -113,6 +113,10 @@ fn encoded_ops_decode_to_themselves() {
                 known_server: true,
             },
             Frame::Elicitation { id: 6 },
+            Frame::UserDialog {
+                id: 6,
+                about_tool: true,
+            },
             Frame::UnknownRequest { id: 7 },
             Frame::ControlResponse {
                 ours: 8,
@@ -126,7 +130,7 @@ fn encoded_ops_decode_to_themselves() {
         ]
         .map(Op::StdoutLine),
     );
-    assert_eq!(every_variant.len(), 8 + 12 + 17 + 16);
+    assert_eq!(every_variant.len(), 8 + 19 + 21 + 17);
     sequences.push(every_variant);
     for ops in sequences {
         let data = encode(5, &ops);

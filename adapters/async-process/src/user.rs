@@ -1,44 +1,27 @@
 //! `Options::user`: the uid and primary gid of the user the CLI runs as.
 
-use std::ffi::CString;
 use std::io;
+
+use nix::unistd::{Uid, User};
 
 /// The user id of `user`, a user name or a numeric user id, and its primary group id, from the
 /// system's user database (so NSS sources such as LDAP count too). A numeric id the database
 /// does not know is taken as it is, with no group.
 pub(crate) fn user_ids(user: &str) -> io::Result<(u32, Option<u32>)> {
-    let not_found = || io::Error::new(io::ErrorKind::NotFound, format!("no user {user:?}"));
-    let name = CString::new(user).map_err(|_| not_found())?;
-    let uid: Option<libc::uid_t> = user.parse().ok();
-    let mut buf = vec![0 as libc::c_char; 1024];
-    loop {
-        // SAFETY: all-zero bytes are a valid `passwd` (null pointers and zero ids); it is only
-        // read after getpw*_r filled it.
-        let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
-        let mut found: *mut libc::passwd = std::ptr::null_mut();
-        // SAFETY: every pointer is valid for the call: `name` is NUL-terminated, `entry` and
-        // `found` are locals, and `buf` is writable for `buf.len()` bytes; the strings the entry
-        // points to live in `buf`, which is not read here.
-        let code = unsafe {
-            match uid {
-                Some(uid) => {
-                    libc::getpwuid_r(uid, &mut entry, buf.as_mut_ptr(), buf.len(), &mut found)
-                }
-                None => libc::getpwnam_r(
-                    name.as_ptr(),
-                    &mut entry,
-                    buf.as_mut_ptr(),
-                    buf.len(),
-                    &mut found,
-                ),
-            }
-        };
-        match code {
-            libc::ERANGE if buf.len() < 1 << 20 => buf.resize(buf.len() * 2, 0),
-            0 if found.is_null() => return uid.map(|uid| (uid, None)).ok_or_else(not_found),
-            0 => return Ok((entry.pw_uid, Some(entry.pw_gid))),
-            code => return Err(io::Error::from_raw_os_error(code)),
-        }
+    let uid: Option<u32> = user.parse().ok();
+    let entry = match uid {
+        Some(uid) => User::from_uid(Uid::from_raw(uid)),
+        None if user.contains('\0') => Ok(None),
+        None => User::from_name(user),
+    }
+    .map_err(io::Error::from)?;
+    match (entry, uid) {
+        (Some(entry), _) => Ok((entry.uid.as_raw(), Some(entry.gid.as_raw()))),
+        (None, Some(uid)) => Ok((uid, None)),
+        (None, None) => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("no user {user:?}"),
+        )),
     }
 }
 

@@ -175,6 +175,7 @@
 //! that kills the CLI's whole process tree, its Bash tools included, should this process die
 //! first. Dropping a [`Query`], or the last [`Client`] of a session, shuts the CLI down in the
 //! background; [`Client::close`] waits until it is gone.
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.

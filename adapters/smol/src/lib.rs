@@ -69,6 +69,7 @@
 //! milliseconds at start; a kill takes some tens of milliseconds. On macOS and the BSDs the tree
 //! is read with `ps` and there is no environment marker, so a tool that left the CLI's group and
 //! whose parent has already exited is not found. On Windows only the CLI itself is killed.
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.

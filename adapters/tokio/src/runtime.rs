@@ -189,20 +189,20 @@ fn run_as(_command: &mut Command, user: &str) -> io::Result<()> {
 
 #[cfg(unix)]
 fn signal_group(pid: u32, signal: Signal, _child: &mut Child) -> io::Result<()> {
+    use nix::errno::Errno;
+    use nix::sys::signal::{killpg, Signal as Signo};
+    use nix::unistd::Pid;
+
     let signo = match signal {
-        Signal::Terminate => libc::SIGTERM,
-        _ => libc::SIGKILL,
+        Signal::Terminate => Signo::SIGTERM,
+        _ => Signo::SIGKILL,
     };
-    let group = -(i32::try_from(pid).map_err(io::Error::other)?);
-    // SAFETY: kill(2) has no memory-safety preconditions; a negative pid names a process group.
-    if unsafe { libc::kill(group, signo) } == -1 {
-        let error = io::Error::last_os_error();
+    let group = Pid::from_raw(i32::try_from(pid).map_err(io::Error::other)?);
+    match killpg(group, signo) {
         // ESRCH: the group is already gone.
-        if error.raw_os_error() != Some(libc::ESRCH) {
-            return Err(error);
-        }
+        Ok(()) | Err(Errno::ESRCH) => Ok(()),
+        Err(errno) => Err(errno.into()),
     }
-    Ok(())
 }
 
 #[cfg(not(unix))]
