@@ -182,8 +182,9 @@ fn the_cli_is_started_with_session_mirror() {
     );
 }
 
-/// Appends that fail: each batch is tried 3 times, then reported once as `mirror_error`,
-/// before the result; every message still arrives, and the next batch is tried again.
+/// Appends that fail: each flush is tried 3 times, then reported once as `mirror_error`,
+/// before the result; every message still arrives, and the last flush tries the kept lines
+/// again with the newer ones.
 #[test]
 fn a_failing_store_costs_no_message() {
     #[derive(Default)]
@@ -230,14 +231,20 @@ fn a_failing_store_costs_no_message() {
             .collect()
     };
     let got = shape(&items);
-    let mirror_error = format!("mirror_error session store failed: down -work/{SESSION}");
+    let mirror_error = |outcome: &str| {
+        format!("mirror_error session store failed: down; {outcome} -work/{SESSION}")
+    };
     let mut expected = shape(&without);
     let result_at = expected
         .iter()
         .position(|l| l.contains(r#""type":"result""#))
         .unwrap();
-    expected.insert(result_at, mirror_error.clone());
-    expected.push(mirror_error);
+    expected.insert(
+        result_at,
+        mirror_error("2 lines kept, to be tried again with the next turn"),
+    );
+    // The last flush brings the kept lines back with the newer one.
+    expected.push(mirror_error("3 lines not stored (the session has ended)"));
     assert_eq!(got, expected);
     assert_eq!(
         store.calls.load(Ordering::SeqCst),

@@ -230,7 +230,7 @@ where
             return false;
         };
         if self.termination.is_some() {
-            mirror.flush();
+            mirror.finish();
         }
         mirror.poll(cx, &self.runtime)
     }
@@ -421,7 +421,7 @@ where
             progress = true;
             match event {
                 Event::Message(message @ Message::Result(_))
-                    if self.mirror.as_ref().is_some_and(|m| !m.is_idle()) =>
+                    if self.mirror.as_ref().is_some_and(|m| m.has_unstored()) =>
                 {
                     // The turn's lines go to the store before its result goes to the user.
                     if let Some(mirror) = self.mirror.as_mut() {

@@ -6,7 +6,10 @@
 //! holds the result back until the flush is done, so a turn's lines are in the store when its
 //! result is read), and when the session ends. An append that fails is tried again twice (after
 //! 200 ms, then 800 ms); one that does not finish within 60 s is not. A batch that could not be
-//! stored becomes a `mirror_error` message for the stream; the session goes on.
+//! stored becomes a `mirror_error` message for the stream; the session goes on, and its lines are
+//! kept (up to the saturation limits below) and tried again, ahead of newer lines, with the next
+//! turn's flush and at the end of the session, so a store that comes back gets the transcript
+//! without a hole.
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -71,8 +74,53 @@ struct Pending {
     bytes: usize,
 }
 
-/// What a finished flush could not store: the key (if the file had one) and why.
-type Failures = Vec<(Option<SessionKey>, String)>;
+/// What a finished flush could not store.
+struct Failure {
+    /// The transcript file the lines came from.
+    file_path: String,
+    /// Its key; `None` when the file is outside the projects folder (never storable).
+    key: Option<SessionKey>,
+    error: String,
+    entries: Vec<Value>,
+}
+
+impl Pending {
+    fn push(&mut self, file_path: String, values: Vec<Value>, bytes: usize) {
+        self.entries += values.len();
+        self.bytes += bytes;
+        match self.files.iter_mut().find(|(path, _)| *path == file_path) {
+            Some((_, entries)) => entries.extend(values),
+            None => self.files.push((file_path, values)),
+        }
+    }
+
+    /// Put `older` ahead of what is pending, file by file.
+    fn prepend(&mut self, mut older: Pending) {
+        for (path, entries) in std::mem::take(&mut self.files) {
+            match older.files.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, kept)) => kept.extend(entries),
+                None => older.files.push((path, entries)),
+            }
+        }
+        self.files = older.files;
+        self.entries += older.entries;
+        self.bytes += older.bytes;
+    }
+}
+
+/// "1 line", "2 lines".
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{n} lines")
+    }
+}
+
+/// The JSON size of `entries`, as the limits count it.
+fn size_of(entries: &[Value]) -> usize {
+    entries.iter().map(|e| e.to_string().len()).sum()
+}
 
 /// The mirror of one session: pending lines, the flush under way, and failures to report.
 pub(crate) struct Mirror {
@@ -83,7 +131,11 @@ pub(crate) struct Mirror {
     pending: Pending,
     /// A flush of everything pending was asked for (a result, or the end of the session).
     flush_asked: bool,
-    in_flight: Option<BoxFuture<'static, Failures>>,
+    in_flight: Option<BoxFuture<'static, Vec<Failure>>>,
+    /// Lines a flush could not store, tried again with the next asked-for flush.
+    retained: Pending,
+    /// The end of the session has brought the retained lines back for their last try.
+    finishing: bool,
     failures: VecDeque<Message>,
 }
 
@@ -100,6 +152,8 @@ impl Mirror {
             pending: Pending::default(),
             flush_asked: false,
             in_flight: None,
+            retained: Pending::default(),
+            finishing: false,
             failures: VecDeque::new(),
         }
     }
@@ -107,33 +161,45 @@ impl Mirror {
     /// Take a frame's entries.
     pub(crate) fn enqueue(&mut self, mirror: TranscriptMirror) {
         let mut values = Vec::with_capacity(mirror.entries.len());
+        let mut bytes = 0;
         for raw in &mirror.entries {
-            self.pending.bytes += raw.get().len();
+            bytes += raw.get().len();
             // A `RawValue` is valid JSON, so this cannot fail; a failure would only drop the entry.
             if let Ok(value) = serde_json::from_str(raw.get()) {
                 values.push(value);
             }
         }
-        self.pending.entries += values.len();
-        match self
-            .pending
-            .files
-            .iter_mut()
-            .find(|(path, _)| *path == mirror.file_path)
-        {
-            Some((_, entries)) => entries.extend(values),
-            None => self.pending.files.push((mirror.file_path, values)),
+        self.pending.push(mirror.file_path, values, bytes);
+    }
+
+    /// Ask for everything pending to be stored, lines an earlier flush could not store first
+    /// (and wait with [`Mirror::is_idle`]). Once per turn: each call tries the retained lines
+    /// once more.
+    pub(crate) fn flush(&mut self) {
+        self.flush_asked = true;
+        let retained = std::mem::take(&mut self.retained);
+        self.pending.prepend(retained);
+    }
+
+    /// The session is over: flush everything, the retained lines one last time. Called on every
+    /// poll from then on; only the first call brings the retained lines back.
+    pub(crate) fn finish(&mut self) {
+        if self.finishing {
+            self.flush_asked = true;
+        } else {
+            self.finishing = true;
+            self.flush();
         }
     }
 
-    /// Ask for everything pending to be stored (and wait with [`Mirror::is_idle`]).
-    pub(crate) fn flush(&mut self) {
-        self.flush_asked = true;
-    }
-
-    /// Nothing pending, nothing being stored.
+    /// Nothing pending, nothing being stored (retained lines wait for the next flush).
     pub(crate) fn is_idle(&self) -> bool {
         self.in_flight.is_none() && self.pending.entries == 0
+    }
+
+    /// A flush would store something: lines are pending or retained.
+    pub(crate) fn has_unstored(&self) -> bool {
+        !self.is_idle() || self.retained.entries > 0
     }
 
     /// So much is waiting that the CLI's output should wait too.
@@ -164,11 +230,9 @@ impl Mirror {
                     Poll::Ready(failures) => {
                         self.in_flight = None;
                         progress = true;
-                        self.failures.extend(
-                            failures
-                                .into_iter()
-                                .map(|(key, error)| mirror_error(key.as_ref(), &error)),
-                        );
+                        for failure in failures {
+                            self.retain(failure);
+                        }
                     }
                 }
             }
@@ -188,27 +252,74 @@ impl Mirror {
         }
     }
 
+    /// Keep a failed batch's lines for the next flush (unless they can never be stored, or too
+    /// much is kept already), and report the failure.
+    fn retain(&mut self, failure: Failure) {
+        let Failure {
+            file_path,
+            key,
+            error,
+            entries,
+        } = failure;
+        let count = entries.len();
+        let bytes = size_of(&entries);
+        let fits = self.retained.entries + count <= SATURATION * MAX_PENDING_ENTRIES
+            && self.retained.bytes + bytes <= SATURATION * MAX_PENDING_BYTES;
+        let outcome = if key.is_none() {
+            String::new()
+        } else if self.finishing {
+            format!("; {} not stored (the session has ended)", lines(count))
+        } else if fits {
+            self.retained.push(file_path, entries, bytes);
+            format!(
+                "; {} kept, to be tried again with the next turn",
+                lines(count)
+            )
+        } else {
+            format!(
+                "; {} dropped (at most {} or {} MiB are kept for a store that is down)",
+                lines(count),
+                lines(SATURATION * MAX_PENDING_ENTRIES),
+                (SATURATION * MAX_PENDING_BYTES) >> 20
+            )
+        };
+        self.failures
+            .push_back(mirror_error(key.as_ref(), &format!("{error}{outcome}")));
+    }
+
     /// One append per transcript file, in order.
-    fn store_batch<R: Runtime>(&self, runtime: &R, batch: Pending) -> BoxFuture<'static, Failures> {
+    fn store_batch<R: Runtime>(
+        &self,
+        runtime: &R,
+        batch: Pending,
+    ) -> BoxFuture<'static, Vec<Failure>> {
         let store = self.store.clone();
         let runtime = runtime.clone();
-        let keyed: Vec<(Result<SessionKey, String>, Vec<Value>)> = batch
+        let keyed: Vec<(String, Result<SessionKey, String>, Vec<Value>)> = batch
             .files
             .into_iter()
             .filter(|(_, entries)| !entries.is_empty())
-            .map(|(path, entries)| (self.key_of(&path), entries))
+            .map(|(path, entries)| {
+                let key = self.key_of(&path);
+                (path, key, entries)
+            })
             .collect();
         Box::pin(async move {
             let mut failures = Vec::new();
-            for (key, entries) in keyed {
-                match key {
-                    Ok(key) => {
-                        if let Err(error) = append(&runtime, &*store, &key, &entries).await {
-                            failures.push((Some(key), error));
-                        }
-                    }
-                    Err(error) => failures.push((None, error)),
-                }
+            for (file_path, key, entries) in keyed {
+                let (key, error) = match key {
+                    Ok(key) => match append(&runtime, &*store, &key, &entries).await {
+                        Ok(()) => continue,
+                        Err(error) => (Some(key), error),
+                    },
+                    Err(error) => (None, error),
+                };
+                failures.push(Failure {
+                    file_path,
+                    key,
+                    error,
+                    entries,
+                });
             }
             failures
         })

@@ -29,7 +29,8 @@ impl Options {
     ///
     /// A store that fails does not end the session: a
     /// [`SystemMessage::MirrorError`](crate::message::SystemMessage::MirrorError) comes in the
-    /// message stream. A store that fails while resuming fails the start
+    /// message stream, and the lines it missed are kept (up to 2,000 lines or 4 MiB) and tried
+    /// again ahead of the next turn's and at the end of the session. A store that fails while resuming fails the start
     /// ([`Error::Resume`](super::Error::Resume)).
     ///
     /// ```

@@ -27,6 +27,15 @@
 //! summary update is lost. Times are the database's clock (`clock_timestamp()`), in
 //! milliseconds, and never go backwards for one transcript.
 //!
+//! # Lost connections
+//!
+//! A store made with [`PostgresSessionStore::connect`] connects again when its connection has
+//! been lost (the server restarted, a proxy dropped it): the call that finds it closed opens a
+//! new one. The calls under way when it went fail with [`StoreError`]; a session mirroring to
+//! the store reports them as `mirror_error` items and stores the lines with a later turn. A
+//! store made with [`PostgresSessionStore::from_client`] cannot connect again: once that
+//! client's connection is gone, every call fails.
+//!
 //! # Runtime
 //!
 //! The client is `tokio-postgres`: its connection is a task on tokio (it reads and writes with
@@ -38,6 +47,7 @@
 #![forbid(unsafe_code)]
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use claude_agent_core::store::{
     fold_session_summary, SessionKey, SessionListing, SessionStore, SessionSummary, StoreError,
@@ -45,10 +55,13 @@ use claude_agent_core::store::{
 };
 use serde_json::Value;
 use tokio_postgres::types::Json;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{Client, Config, NoTls};
 
 /// The schema the tables go in unless [`PostgresSessionStore::with_schema`] says otherwise.
 pub const DEFAULT_SCHEMA: &str = "claude_agent";
+
+/// How long opening a connection may take, unless the configuration says.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The database's clock, in milliseconds since the Unix epoch.
 const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -65,7 +78,10 @@ const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConnectError {
-    /// The connection could not be opened (bad configuration, server down, refused login).
+    /// The configuration string does not parse.
+    #[error("invalid PostgreSQL configuration: {0}")]
+    Config(#[source] tokio_postgres::Error),
+    /// The connection could not be opened (server down, refused login).
     #[error("could not connect to PostgreSQL: {0}")]
     Connect(#[source] tokio_postgres::Error),
     /// `connect` was called outside a tokio runtime, which the connection's task needs.
@@ -91,12 +107,50 @@ pub enum ConnectError {
 /// ```
 #[derive(Clone)]
 pub struct PostgresSessionStore {
-    client: Arc<Client>,
+    link: Arc<Link>,
     schema: String,
     /// The tables exist (created, or found, by this store).
     ready: Arc<tokio::sync::OnceCell<()>>,
+}
+
+/// The connection the store's clones share, and how to open it again.
+struct Link {
+    client: tokio::sync::Mutex<Arc<Client>>,
+    /// `None` for a client the user connected: it cannot be opened again.
+    reconnect: Option<(Config, tokio::runtime::Handle)>,
     /// A transaction spans several statements on the one connection: one at a time.
-    writing: Arc<tokio::sync::Mutex<()>>,
+    writing: tokio::sync::Mutex<()>,
+}
+
+impl Link {
+    /// The open client, connecting again if the connection has been lost.
+    async fn client(&self) -> Result<Arc<Client>, StoreError> {
+        let mut client = self.client.lock().await;
+        if !client.is_closed() {
+            return Ok(client.clone());
+        }
+        let Some((config, runtime)) = &self.reconnect else {
+            return Err(StoreError::backend(
+                "the PostgreSQL connection is closed (a store made with from_client does not \
+                 connect again)",
+            ));
+        };
+        *client = Arc::new(open(config, runtime).await.map_err(backend)?);
+        Ok(client.clone())
+    }
+}
+
+/// Connect, and run the connection as a task on `runtime`.
+async fn open(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Client, tokio_postgres::Error> {
+    let (client, connection) = config.connect(NoTls).await?;
+    // Ends when the client is dropped; an error ends it too, and the next call connects again.
+    runtime.spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(client)
 }
 
 impl std::fmt::Debug for PostgresSessionStore {
@@ -110,7 +164,8 @@ impl std::fmt::Debug for PostgresSessionStore {
 impl PostgresSessionStore {
     /// Connect with a `tokio-postgres` configuration string (`host=… user=… dbname=…`, or a
     /// `postgresql://` URL), without TLS, and run the connection as a task on the current tokio
-    /// runtime.
+    /// runtime. A lost connection is opened again by the next call. Opening one may take 10 s
+    /// unless the configuration sets `connect_timeout`.
     ///
     /// ```no_run
     /// use claude_agent_store_postgres::PostgresSessionStore;
@@ -123,18 +178,22 @@ impl PostgresSessionStore {
     /// ```
     pub async fn connect(config: &str) -> Result<PostgresSessionStore, ConnectError> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
-        let (client, connection) = tokio_postgres::connect(config, NoTls)
+        let mut config: Config = config.parse().map_err(ConnectError::Config)?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let client = open(&config, &runtime)
             .await
             .map_err(ConnectError::Connect)?;
-        // Ends when the client is dropped; an error ends it too, and then each call fails.
-        runtime.spawn(async move {
-            let _ = connection.await;
-        });
-        Ok(PostgresSessionStore::from_client(client))
+        Ok(PostgresSessionStore::with_link(Link {
+            client: tokio::sync::Mutex::new(Arc::new(client)),
+            reconnect: Some((config, runtime)),
+            writing: tokio::sync::Mutex::new(()),
+        }))
     }
 
     /// A store over a client you connected yourself (with TLS, say); its connection must be
-    /// running.
+    /// running. This store cannot connect again: once the connection is lost, every call fails.
     ///
     /// ```no_run
     /// use claude_agent_store_postgres::PostgresSessionStore;
@@ -148,11 +207,18 @@ impl PostgresSessionStore {
     /// # }
     /// ```
     pub fn from_client(client: Client) -> PostgresSessionStore {
+        PostgresSessionStore::with_link(Link {
+            client: tokio::sync::Mutex::new(Arc::new(client)),
+            reconnect: None,
+            writing: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    fn with_link(link: Link) -> PostgresSessionStore {
         PostgresSessionStore {
-            client: Arc::new(client),
+            link: Arc::new(link),
             schema: DEFAULT_SCHEMA.to_owned(),
             ready: Arc::new(tokio::sync::OnceCell::new()),
-            writing: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 
@@ -216,9 +282,10 @@ impl PostgresSessionStore {
                 );
                 // Two stores creating the same schema at once: one of them may fail on the
                 // catalog's unique index although the other succeeded; a second try finds it.
-                match self.client.batch_execute(&ddl).await {
+                let client = self.link.client().await?;
+                match client.batch_execute(&ddl).await {
                     Ok(()) => Ok(()),
-                    Err(_) => self.client.batch_execute(&ddl).await.map_err(backend),
+                    Err(_) => client.batch_execute(&ddl).await.map_err(backend),
                 }
             })
             .await
@@ -263,8 +330,8 @@ impl PostgresSessionStore {
                  DO UPDATE SET mtime_ms = EXCLUDED.mtime_ms, data = EXCLUDED.data"
             ),
         ];
-        let client = &self.client;
-        let _writing = self.writing.lock().await;
+        let _writing = self.link.writing.lock().await;
+        let client = self.link.client().await?;
         client.batch_execute(sql[0]).await.map_err(backend)?;
         let outcome = async {
             let row = client
@@ -315,7 +382,9 @@ impl PostgresSessionStore {
             self.table("session_entries")
         );
         let rows = self
-            .client
+            .link
+            .client()
+            .await?
             .query(&sql, &[&key.project_key, &key.session_id, &subpath])
             .await
             .map_err(backend)?;
@@ -336,7 +405,9 @@ impl PostgresSessionStore {
             self.table("sessions")
         );
         let rows = self
-            .client
+            .link
+            .client()
+            .await?
             .query(&sql, &[&project_key])
             .await
             .map_err(backend)?;
@@ -356,7 +427,9 @@ impl PostgresSessionStore {
             self.table("session_summaries")
         );
         let rows = self
-            .client
+            .link
+            .client()
+            .await?
             .query(&sql, &[&project_key])
             .await
             .map_err(backend)?;
@@ -396,11 +469,12 @@ impl PostgresSessionStore {
             ));
         }
         let used = if key.is_main() { &args[..2] } else { &args[..] };
-        let _writing = self.writing.lock().await;
-        self.client.batch_execute("BEGIN").await.map_err(backend)?;
+        let _writing = self.link.writing.lock().await;
+        let client = self.link.client().await?;
+        client.batch_execute("BEGIN").await.map_err(backend)?;
         let mut outcome = Ok(());
         for sql in &statements {
-            if let Err(e) = self.client.execute(sql.as_str(), used).await {
+            if let Err(e) = client.execute(sql.as_str(), used).await {
                 outcome = Err(backend(e));
                 break;
             }
@@ -410,7 +484,7 @@ impl PostgresSessionStore {
         } else {
             "ROLLBACK"
         };
-        let ended = self.client.batch_execute(end).await.map_err(backend);
+        let ended = client.batch_execute(end).await.map_err(backend);
         outcome.and(ended)
     }
 
@@ -425,7 +499,9 @@ impl PostgresSessionStore {
             self.table("sessions")
         );
         let rows = self
-            .client
+            .link
+            .client()
+            .await?
             .query(&sql, &[&project_key, &session_id])
             .await
             .map_err(backend)?;

@@ -1,16 +1,24 @@
-//! The PostgreSQL store against a throwaway PostgreSQL 15 cluster: started in a temporary
+//! The PostgreSQL store against throwaway PostgreSQL 15 clusters: each started in a temporary
 //! directory on a free 127.0.0.1 port (as `nobody` when the tests run as root, which `initdb`
 //! refuses), and stopped and removed afterwards. Needs the server's binaries in
-//! `/usr/lib/postgresql/15/bin` (or `CLAUDE_AGENT_PG_BIN`): the test fails, never skips,
+//! `/usr/lib/postgresql/15/bin` (or `CLAUDE_AGENT_PG_BIN`), and the session test the real CLI
+//! (`scripts/install-claude-cli`, or `CLAUDE_AGENT_E2E_CLI`): the tests fail, never skip,
 //! without them.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
-use claude_agent_core::store::{SessionKey, SessionStore};
+use claude_agent_core::message::{ContentBlock, Message, SystemMessage};
+use claude_agent_core::store::{project_key_for_directory, SessionKey, SessionStore};
 use claude_agent_store_postgres::PostgresSessionStore;
+use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::store_conformance::run_session_store_conformance;
+use claude_agent_testkit::stub_api::StubApi;
+use claude_agent_tokio::{Client, Options, StreamExt};
 use serde_json::{json, Value};
 
 /// A PostgreSQL cluster of its own, removed on drop.
@@ -33,9 +41,14 @@ impl Cluster {
             "PostgreSQL 15 server binaries not found in {} (apt-get install postgresql-15, or set CLAUDE_AGENT_PG_BIN)",
             bin.display()
         );
+        static CLUSTERS: AtomicUsize = AtomicUsize::new(0);
         let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
         let user = root.then_some("nobody");
-        let dir = std::env::temp_dir().join(format!("claude-agent-pg-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "claude-agent-pg-{}-{}",
+            std::process::id(),
+            CLUSTERS.fetch_add(1, Ordering::SeqCst)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         if root {
@@ -68,12 +81,18 @@ impl Cluster {
                 "--no-sync",
             ],
         );
+        cluster.start_server();
+        cluster
+    }
+
+    fn start_server(&self) {
         let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
-            cluster.dir.display()
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.display()
         );
-        let log = cluster.dir.join("log");
-        cluster.run(
+        let (data, log) = (self.dir.join("data"), self.dir.join("log"));
+        self.run(
             "pg_ctl",
             &[
                 "-D",
@@ -86,7 +105,15 @@ impl Cluster {
                 "start",
             ],
         );
-        cluster
+    }
+
+    /// Stop the server, closing every connection (as a crash or a restart would).
+    fn stop_server(&self) {
+        let data = self.dir.join("data");
+        self.run(
+            "pg_ctl",
+            &["-D", path(&data), "-m", "immediate", "-w", "stop"],
+        );
     }
 
     fn run(&self, program: &str, args: &[&str]) {
@@ -120,12 +147,19 @@ impl Cluster {
 impl Drop for Cluster {
     fn drop(&mut self) {
         let data = self.dir.join("data");
-        self.run(
-            "pg_ctl",
-            &["-D", path(&data), "-m", "immediate", "-w", "stop"],
-        );
+        if data.join("postmaster.pid").exists() {
+            self.stop_server();
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+fn tokio_rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 fn path(p: &Path) -> &str {
@@ -144,11 +178,7 @@ fn id_of(flag: &str) -> u32 {
 #[test]
 fn the_postgres_store() {
     let cluster = Cluster::start();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tokio_rt();
     runtime.block_on(async {
         let base = PostgresSessionStore::connect(&cluster.config())
             .await
@@ -158,6 +188,7 @@ fn the_postgres_store() {
         concurrent_writers(&cluster.config()).await;
         retried_appends_add_no_duplicates(&base).await;
         times_come_from_the_database(&base).await;
+        connects_again_after_a_restart(&base, &cluster).await;
     });
     drop(runtime);
     let dir = cluster.dir.clone();
@@ -285,4 +316,204 @@ async fn times_come_from_the_database(base: &PostgresSessionStore) {
         .as_millis() as u64;
     // The same machine here, so the two clocks agree to within a minute.
     assert!(now.abs_diff(second) < 60_000, "{now} vs {second}");
+}
+
+/// The server goes away: calls fail with a store error (no hang, no panic); once it is back,
+/// the next call connects again and finds everything stored before.
+async fn connects_again_after_a_restart(base: &PostgresSessionStore, cluster: &Cluster) {
+    let store = base.clone().with_schema("restart");
+    let key = SessionKey::new("p", "s");
+    let line = |uuid: &str| json!({"type": "user", "uuid": uuid});
+    store.append(&key, &[line("before")]).await.unwrap();
+    cluster.stop_server();
+    let error = store.append(&key, &[line("during")]).await.unwrap_err();
+    assert!(
+        error.to_string().starts_with("session store failed: "),
+        "{error}"
+    );
+    assert!(store.load(&key).await.is_err());
+    cluster.start_server();
+    store.append(&key, &[line("after")]).await.unwrap();
+    let uuids: Vec<Value> = store
+        .load(&key)
+        .await
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(|e| e["uuid"].clone())
+        .collect();
+    assert_eq!(uuids, ["before", "after"]);
+}
+
+/// The machine A and machine B, with PostgreSQL between them and the real CLI on each:
+/// a session is mirrored to the database; the database goes away for one turn (that turn's
+/// lines come back as `mirror_error` items, and every message still arrives) and comes back
+/// (the next turn stores the missed lines ahead of its own); then another HOME, empty, resumes
+/// the session from a new connection alone, the model sees every earlier turn, and the new
+/// turn is mirrored back.
+#[test]
+fn a_session_outlives_its_machine_and_a_database_restart() {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    let cluster = Cluster::start();
+    let stub = StubApi::start_with_conventions();
+    let work = TestDir::new("pg-work").unwrap();
+    let machine = |home: &TestDir, store: PostgresSessionStore| {
+        Options::new()
+            .cli_path(cli.path())
+            .cwd(work.path())
+            .envs(real_cli_env(&stub, home.path()))
+            .session_store(Arc::new(store))
+    };
+    let runtime = tokio_rt();
+    runtime.block_on(async {
+        let connect = || async {
+            PostgresSessionStore::connect(&cluster.config())
+                .await
+                .unwrap()
+                .with_schema("machines")
+        };
+        let home_a = TestDir::new("pg-home-a").unwrap();
+        let client = Client::connect(machine(&home_a, connect().await))
+            .await
+            .unwrap();
+        let turn = |prompt: &'static str| {
+            let client = &client;
+            async move {
+                client.send(prompt).await.unwrap();
+                let messages: Vec<Message> = tokio::time::timeout(
+                    Duration::from_secs(60),
+                    client.receive_response().map(Result::unwrap).collect(),
+                )
+                .await
+                .expect("the turn ends");
+                messages
+            }
+        };
+        let first = turn("remember PINEAPPLE").await;
+        let session_id = session_of(&first);
+        let key = SessionKey::new(project_key_for_directory(Some(work.path())), &session_id);
+        let reader = connect().await;
+        assert_eq!(
+            stored_texts(&reader.load(&key).await.unwrap().unwrap()),
+            [
+                "user: remember PINEAPPLE",
+                "assistant: echo: remember PINEAPPLE"
+            ]
+        );
+
+        cluster.stop_server();
+        let second = turn("remember MANGO").await;
+        let errors: Vec<String> = second
+            .iter()
+            .filter_map(|m| match m {
+                Message::System(SystemMessage::MirrorError(e)) => Some(e.error.clone()),
+                _ => None,
+            })
+            .collect();
+        assert!(!errors.is_empty(), "no mirror_error in {second:#?}");
+        for error in &errors {
+            assert!(
+                error.ends_with("kept, to be tried again with the next turn"),
+                "{error}"
+            );
+        }
+        assert_eq!(texts(&second), ["echo: remember MANGO"]);
+
+        cluster.start_server();
+        let third = turn("remember KIWI").await;
+        assert_eq!(texts(&third), ["echo: remember KIWI"]);
+        assert!(
+            !third
+                .iter()
+                .any(|m| matches!(m, Message::System(SystemMessage::MirrorError(_)))),
+            "{third:#?}"
+        );
+        client.close().await;
+        let remembered = [
+            "user: remember PINEAPPLE",
+            "assistant: echo: remember PINEAPPLE",
+            "user: remember MANGO",
+            "assistant: echo: remember MANGO",
+            "user: remember KIWI",
+            "assistant: echo: remember KIWI",
+        ];
+        assert_eq!(
+            stored_texts(&reader.load(&key).await.unwrap().unwrap()),
+            remembered
+        );
+
+        let home_b = TestDir::new("pg-home-b").unwrap();
+        let resumed: Vec<Message> = claude_agent_tokio::query(
+            "which fruits?",
+            machine(&home_b, connect().await).resume(session_id.clone()),
+        )
+        .map(Result::unwrap)
+        .collect()
+        .await;
+        assert_eq!(texts(&resumed), ["echo: which fruits?"]);
+        assert_eq!(session_of(&resumed), session_id);
+        let body = stub.main_requests().pop().unwrap().body.to_string();
+        for word in ["PINEAPPLE", "MANGO", "KIWI"] {
+            assert!(body.contains(&format!("echo: remember {word}")), "{body}");
+        }
+        let mut all = remembered.to_vec();
+        all.extend(["user: which fruits?", "assistant: echo: which fruits?"]);
+        assert_eq!(
+            stored_texts(&reader.load(&key).await.unwrap().unwrap()),
+            all
+        );
+        assert!(!home_b
+            .path()
+            .join(".claude/projects")
+            .join(&key.project_key)
+            .exists());
+    });
+}
+
+fn session_of(messages: &[Message]) -> String {
+    messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Result(r) => Some(r.session_id().to_owned()),
+            _ => None,
+        })
+        .expect("a result")
+}
+
+/// The assistant's texts.
+fn texts(messages: &[Message]) -> Vec<String> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Assistant(a) => Some(&a.message.content),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text of every `user` and `assistant` entry of a stored transcript, in order.
+fn stored_texts(entries: &[Value]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|e| e["type"] == "user" || e["type"] == "assistant")
+        .map(|e| {
+            let content = &e["message"]["content"];
+            let text = match content.as_str() {
+                Some(text) => text.to_owned(),
+                None => content
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            format!("{}: {text}", e["type"].as_str().unwrap_or(""))
+        })
+        .collect()
 }

@@ -172,28 +172,134 @@ fn a_failing_append_is_tried_three_times() {
     assert!(m.take_failure().is_none());
 }
 
+fn next_error(m: &mut Mirror) -> crate::message::MirrorError {
+    match m.take_failure() {
+        Some(Message::System(SystemMessage::MirrorError(error))) => *error,
+        other => panic!("no mirror_error: {other:?}"),
+    }
+}
+
 #[test]
-fn a_batch_that_cannot_be_stored_becomes_a_mirror_error_and_later_ones_still_go() {
+fn a_batch_the_store_refuses_is_reported_kept_and_stored_ahead_of_the_next_turn() {
     let store = Arc::new(Recording::default());
     store.failures.store(3, Ordering::SeqCst);
     let mut m = mirror(store.clone(), StoreFlush::Batched);
-    m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "lost"})]));
+    m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "first"})]));
     m.flush();
     settle(&mut m);
-    let Some(Message::System(SystemMessage::MirrorError(error))) = m.take_failure() else {
-        panic!("no mirror_error")
-    };
-    assert_eq!(error.error, "session store failed: database unavailable");
+    let error = next_error(&mut m);
+    assert_eq!(
+        error.error,
+        "session store failed: database unavailable; 1 line kept, to be tried again with the next turn"
+    );
     assert_eq!(error.key, Some(SessionKey::new("-app", "s1")));
     assert_eq!(error.session_id(), "s1");
     assert!(m.take_failure().is_none());
+    assert!(m.is_idle(), "kept lines do not hold the stream");
+    assert!(m.has_unstored());
 
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "next"})]));
     m.flush();
     settle(&mut m);
     assert_eq!(
         store.appends.lock().unwrap().clone(),
-        [(SessionKey::new("-app", "s1"), vec![json!({"uuid": "next"})])]
+        [(
+            SessionKey::new("-app", "s1"),
+            vec![json!({"uuid": "first"}), json!({"uuid": "next"})]
+        )]
+    );
+    assert!(!m.has_unstored());
+}
+
+#[test]
+fn kept_lines_are_tried_once_per_flush_not_in_a_loop() {
+    let store = Arc::new(Recording::default());
+    store.failures.store(6, Ordering::SeqCst);
+    let mut m = mirror(store.clone(), StoreFlush::Batched);
+    m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
+    m.flush();
+    settle(&mut m);
+    settle(&mut m);
+    assert_eq!(
+        store.failures.load(Ordering::SeqCst),
+        3,
+        "one flush, three tries"
+    );
+    m.flush();
+    settle(&mut m);
+    assert_eq!(store.failures.load(Ordering::SeqCst), 0);
+    assert_eq!(next_error(&mut m).key, Some(SessionKey::new("-app", "s1")));
+    assert_eq!(next_error(&mut m).key, Some(SessionKey::new("-app", "s1")));
+    assert!(store.appends.lock().unwrap().is_empty());
+}
+
+#[test]
+fn the_end_of_the_session_tries_kept_lines_one_last_time() {
+    let store = Arc::new(Recording::default());
+    store.failures.store(3, Ordering::SeqCst);
+    let mut m = mirror(store.clone(), StoreFlush::Batched);
+    m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
+    m.flush();
+    settle(&mut m);
+    next_error(&mut m);
+    // The store is back; the driver calls finish on every poll after the end.
+    for _ in 0..3 {
+        m.finish();
+        settle(&mut m);
+    }
+    assert_eq!(
+        store.appends.lock().unwrap().clone(),
+        [(SessionKey::new("-app", "s1"), vec![json!({"uuid": "a"})])]
+    );
+
+    let down = Arc::new(Recording::default());
+    down.failures.store(usize::MAX, Ordering::SeqCst);
+    let mut m = mirror(down.clone(), StoreFlush::Batched);
+    m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
+    m.flush();
+    settle(&mut m);
+    next_error(&mut m);
+    for _ in 0..3 {
+        m.finish();
+        settle(&mut m);
+    }
+    assert_eq!(
+        next_error(&mut m).error,
+        "session store failed: database unavailable; 1 line not stored (the session has ended)"
+    );
+    assert!(
+        m.take_failure().is_none(),
+        "no further tries after the last"
+    );
+    assert_eq!(usize::MAX - down.failures.load(Ordering::SeqCst), 6);
+}
+
+#[test]
+fn kept_lines_are_bounded() {
+    let store = Arc::new(Recording::default());
+    store.failures.store(usize::MAX, Ordering::SeqCst);
+    let mut m = mirror(store, StoreFlush::Batched);
+    let big: Vec<Value> = (0..MAX_PENDING_ENTRIES)
+        .map(|i| json!({"uuid": i}))
+        .collect();
+    for _ in 0..SATURATION {
+        m.enqueue(frame("-app/s1.jsonl", &big));
+        m.flush();
+        settle(&mut m);
+        assert!(next_error(&mut m)
+            .error
+            .ends_with("to be tried again with the next turn"));
+    }
+    m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "one more"})]));
+    m.flush();
+    settle(&mut m);
+    assert_eq!(
+        next_error(&mut m).error,
+        format!(
+            "session store failed: database unavailable; {} lines dropped (at most {} lines or 4 MiB are kept for a store that is down)",
+            SATURATION * MAX_PENDING_ENTRIES + 1,
+            SATURATION * MAX_PENDING_ENTRIES
+        )
     );
 }
 
