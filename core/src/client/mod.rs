@@ -43,6 +43,7 @@ mod error;
 mod handlers;
 mod link;
 mod mcp_servers;
+mod mirror;
 mod options_ext;
 #[cfg(unix)]
 mod orphan_guard;
@@ -54,6 +55,7 @@ mod runtime;
 mod sdk_mcp;
 mod spawn;
 mod stderr;
+mod store_resume;
 mod trace;
 pub(crate) mod transport;
 
@@ -63,6 +65,7 @@ pub use error::{Error, INSTALL_HINT};
 pub(crate) use handlers::Handlers;
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use mcp_servers::McpServerSet;
+pub use mirror::StoreFlush;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
@@ -74,4 +77,5 @@ pub use sdk_mcp::{
     prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
     SdkTool, ToolError, ToolHandler,
 };
+pub use store_resume::ResumeError;
 pub use transport::{Connection, Transport};

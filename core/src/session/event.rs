@@ -1,6 +1,6 @@
 use std::fmt;
 
-use super::VersionCheck;
+use super::{TranscriptMirror, VersionCheck};
 use crate::control::{InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::Message;
 
@@ -60,6 +60,10 @@ pub enum Event {
     /// from the first `system/init` (just before its message). Not at all when
     /// [`SessionConfig::check_cli_version`](super::SessionConfig::check_cli_version) is off.
     CliVersion(VersionCheck),
+    /// Transcript lines to copy into a session store (a `transcript_mirror` frame: the CLI
+    /// prints them only when started with `--session-mirror`). They are not messages; a host
+    /// without a store drops them.
+    Mirror(Box<TranscriptMirror>),
     /// The session is over: stdout ended and the CLI exited. No events follow.
     Finished(Termination),
 }
