@@ -37,6 +37,10 @@ use claude_agent_core::options::{
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};
+use claude_agent_core::store::{
+    project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
+    StoreFuture,
+};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 use futures_lite::{Stream, StreamExt};
@@ -64,8 +68,9 @@ macro_rules! e2e_tests {
             permission_decision_classification, initialize_fields, tool_aliases,
             permission_prompts_nobody, managed_settings, project_config_root, tool_config,
             mcp_config_text_and_file, agent_definition_fields, environment_options,
-            run_as_another_user, warm_startup, prewarm_claim, claim_refused,
-            pool_hands_out_and_refills, pool_drop_reaps_spares, spare_close_removes_folder,
+            run_as_another_user, session_store_resume, session_store_failing, warm_startup,
+            prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
+            spare_close_removes_folder,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -2752,4 +2757,202 @@ pub async fn spare_close_removes_folder<R: Runtime>(rt: R) {
         !parking.exists()
     })
     .await;
+}
+/// The text of every `user` and `assistant` entry of a stored transcript, in order.
+fn stored_texts(entries: &[serde_json::Value]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|e| e["type"] == "user" || e["type"] == "assistant")
+        .map(|e| {
+            let content = &e["message"]["content"];
+            let text = match content.as_str() {
+                Some(text) => text.to_owned(),
+                None => content
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            format!("{}: {text}", e["type"].as_str().unwrap_or(""))
+        })
+        .collect()
+}
+
+/// A session mirrored to a store from one machine (a HOME of its own), then resumed on another
+/// whose HOME is empty, from the store alone: the model's next request carries the first turn,
+/// the new turn is mirrored back, and the temporary configuration directory is gone afterwards.
+pub async fn session_store_resume<R: Runtime>(rt: R) {
+    let env = env();
+    let store = Arc::new(InMemorySessionStore::new());
+    let machine_a = env.options.clone().session_store(store.clone());
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        Client::connect_with(rt.clone(), machine_a),
+    )
+    .await
+    .expect("connected");
+    within(&rt, STEP, "send", client.send("remember PINEAPPLE"))
+        .await
+        .unwrap();
+    let first = all_ok(collect(&rt, "first turn", client.receive_response()).await);
+    let session_id = only_result(&first).session_id().to_owned();
+    let key = SessionKey::new(
+        project_key_for_directory(Some(env.work.path())),
+        &session_id,
+    );
+    // The turn is in the store as soon as its result is read, before the session ends.
+    assert_eq!(
+        stored_texts(&store.entries(&key)),
+        [
+            "user: remember PINEAPPLE",
+            "assistant: echo: remember PINEAPPLE"
+        ]
+    );
+    within(&rt, STEP, "close", client.close()).await;
+
+    let machine_b_home = TestDir::new("home-b").expect("temp HOME");
+    let machine_b = env
+        .options
+        .clone()
+        .env("HOME", machine_b_home.path().display().to_string())
+        .session_store(store.clone())
+        .resume(session_id.clone());
+    let second = all_ok(
+        collect(
+            &rt,
+            "resumed from the store",
+            query_with(rt.clone(), "what word?", machine_b),
+        )
+        .await,
+    );
+    assert_eq!(texts(&second), ["echo: what word?"]);
+    assert_eq!(only_result(&second).session_id(), session_id);
+    let last = env.stub.main_requests().pop().expect("a request");
+    let body = last.body.to_string();
+    assert!(
+        body.contains("remember PINEAPPLE") && body.contains("echo: remember PINEAPPLE"),
+        "{body}"
+    );
+    assert_eq!(
+        stored_texts(&store.entries(&key)),
+        [
+            "user: remember PINEAPPLE",
+            "assistant: echo: remember PINEAPPLE",
+            "user: what word?",
+            "assistant: echo: what word?",
+        ]
+    );
+    // Machine B kept nothing: not in its HOME, and the temporary config dir is removed.
+    let transcript = format!("{session_id}.jsonl");
+    let leftovers: Vec<std::path::PathBuf> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("claude-agent-resume-"))
+        })
+        .filter(|p| {
+            p.join("projects")
+                .join(&key.project_key)
+                .join(&transcript)
+                .exists()
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert!(!machine_b_home
+        .path()
+        .join(".claude/projects")
+        .join(&key.project_key)
+        .join(&transcript)
+        .exists());
+}
+
+/// A store whose appends fail.
+struct FailingStore;
+
+impl SessionStore for FailingStore {
+    fn append<'a>(
+        &'a self,
+        _key: &'a SessionKey,
+        _entries: &'a [serde_json::Value],
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async { Err(StoreError::backend("the store is down")) })
+    }
+
+    fn load<'a>(&'a self, _key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<serde_json::Value>>> {
+        Box::pin(async { Ok(None) })
+    }
+}
+
+/// A store that fails every append: the session goes on, each failed batch comes as a
+/// `mirror_error` naming the session, before the result, and every message still arrives.
+pub async fn session_store_failing<R: Runtime>(rt: R) {
+    let env = env();
+    let plain = all_ok(
+        collect(
+            &rt,
+            "without a store",
+            query_with(rt.clone(), "hello", env.options.clone()),
+        )
+        .await,
+    );
+    let items = collect(
+        &rt,
+        "with a failing store",
+        query_with(
+            rt.clone(),
+            "hello",
+            env.options.clone().session_store(FailingStore),
+        ),
+    )
+    .await;
+    let messages = all_ok(items);
+    let session_id = only_result(&messages).session_id().to_owned();
+    let errors: Vec<(usize, &claude_agent_core::message::MirrorError)> = messages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| match m {
+            Message::System(SystemMessage::MirrorError(e)) => Some((i, &**e)),
+            _ => None,
+        })
+        .collect();
+    assert!(!errors.is_empty(), "no mirror_error in {messages:#?}");
+    for (_, error) in &errors {
+        assert!(
+            error
+                .error
+                .starts_with("session store failed: the store is down; "),
+            "{}",
+            error.error
+        );
+        let key = error.key.as_ref().expect("the key of the failed batch");
+        assert_eq!(key.session_id, session_id);
+        assert_eq!(error.session_id(), session_id);
+    }
+    let result_at = messages
+        .iter()
+        .position(|m| matches!(m, Message::Result(_)))
+        .unwrap();
+    assert!(
+        errors[0].0 < result_at,
+        "the turn's failure comes before its result"
+    );
+    // Everything else is what the same session without a store delivers.
+    assert_eq!(texts(&messages), texts(&plain));
+    let kinds = |ms: &[Message]| -> Vec<String> {
+        ms.iter()
+            .filter(|m| !matches!(m, Message::System(SystemMessage::MirrorError(_))))
+            .map(|m| {
+                let v: serde_json::Value = serde_json::from_str(m.raw_json()).unwrap();
+                format!("{}/{}", v["type"], v["subtype"])
+            })
+            .collect()
+    };
+    assert_eq!(kinds(&messages), kinds(&plain));
+    assert_eq!(only_result(&messages).subtype, "success");
 }

@@ -7,6 +7,7 @@
 //! * [`message`] — typed messages the CLI prints, with raw passthrough of anything unknown.
 //! * [`control`] — control requests we send, requests the CLI sends us, and our replies.
 //! * [`history`] — the sessions the CLI stored on disk: list, read, rename, tag, fork, delete.
+//! * [`store`] — session stores: transcripts mirrored to storage of your own, and resumed from it.
 //! * [`options`] — every SDK option, turned into a [`options::LaunchSpec`] and a [`session::SessionConfig`].
 //! * [`hooks`], [`permission`], [`mcp`] — payloads of hook callbacks, permission prompts and in-process MCP tools.
 //!
@@ -126,6 +127,7 @@ pub mod permission;
 mod raw_text;
 pub mod recording;
 pub mod session;
+pub mod store;
 #[cfg(test)]
 mod test_fixtures;
 mod uuid;

@@ -484,10 +484,19 @@ impl Recording {
                 config.hooks.push(matcher);
             }
         }
+        // Every other field of the recorded `initialize` (system prompt, MCP servers, agents…)
+        // goes out again as it was.
+        if let Some(recorded) = init.and_then(Value::as_object) {
+            let fields: serde_json::Map<String, Value> = recorded
+                .iter()
+                .filter(|(name, _)| *name != "subtype" && *name != "hooks")
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect();
+            if !fields.is_empty() {
+                config.initialize_fields = serde_json::value::to_raw_value(&fields).ok();
+            }
+        }
         if let Some(servers) = init.and_then(|i| i["sdkMcpServers"].as_array()) {
-            let mut fields = serde_json::Map::new();
-            fields.insert("sdkMcpServers".into(), Value::Array(servers.clone()));
-            config.initialize_fields = serde_json::value::to_raw_value(&fields).ok();
             let tools = values
                 .iter()
                 .filter(|(d, _)| *d == Direction::ToCli)

@@ -14,7 +14,9 @@ use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::recording::{Direction, Recording};
-use claude_agent_core::session::{CliVersion, Event, InputMode, Session, Transmit, VersionCheck};
+use claude_agent_core::session::{
+    CliVersion, Event, InputMode, Session, TranscriptMirror, Transmit, VersionCheck,
+};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -106,6 +108,7 @@ fn normalise_written(v: &mut Value) {
 struct Outcome {
     written: Vec<Value>,
     messages: Vec<Message>,
+    mirrors: Vec<TranscriptMirror>,
     errors: Vec<String>,
     versions: Vec<VersionCheck>,
 }
@@ -115,6 +118,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
     let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     let mut written = Vec::new();
     let mut messages = Vec::new();
+    let mut mirrors = Vec::new();
     let mut errors = Vec::new();
     let mut versions = Vec::new();
     recording.replay(&mut session, now, chunk, |session| {
@@ -131,6 +135,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
         while let Some(event) = session.poll_event() {
             match event {
                 Event::Message(m) => messages.push(m),
+                Event::Mirror(m) => mirrors.push(*m),
                 Event::Inbound(req) => {
                     let recorded = recording
                         .answer_to(&req.wire_id)
@@ -162,6 +167,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
     Outcome {
         written,
         messages,
+        mirrors,
         errors,
         versions,
     }
@@ -181,7 +187,15 @@ fn check(name: &str) {
     let out_messages = steps
         .iter()
         .filter(|s| !s.dir_in && !s.value["type"].as_str().unwrap().starts_with("control_"))
+        .filter(|s| s.value["type"] != "transcript_mirror")
+        // `session_state_changed` frames the CLI sends for the SDK only are consumed.
+        .filter(|s| s.value["sdk_host_only"] != true)
         .count();
+    let out_mirrors: Vec<&Value> = steps
+        .iter()
+        .filter(|s| !s.dir_in && s.value["type"] == "transcript_mirror")
+        .map(|s| &s.value)
+        .collect();
     for chunk in [1, 7, 4096] {
         let outcome = replay(&recording, chunk);
         let mut written = outcome.written.clone();
@@ -199,6 +213,21 @@ fn check(name: &str) {
             out_messages,
             "{name} chunk {chunk}: every message delivered once"
         );
+        // Mirror frames are events of their own, whole and in order, never messages.
+        assert_eq!(
+            outcome.mirrors.len(),
+            out_mirrors.len(),
+            "{name} chunk {chunk}: every mirror frame once"
+        );
+        for (mirror, recorded) in outcome.mirrors.iter().zip(&out_mirrors) {
+            assert_eq!(mirror.file_path, recorded["filePath"].as_str().unwrap());
+            let entries: Vec<Value> = mirror
+                .entries
+                .iter()
+                .map(|e| serde_json::from_str(e.get()).unwrap())
+                .collect();
+            assert_eq!(&Value::Array(entries), &recorded["entries"]);
+        }
         for m in &outcome.messages {
             assert!(
                 !matches!(m, Message::Unknown(_)),
@@ -271,6 +300,7 @@ golden! {
     partial_messages => "partial_messages.jsonl",
     permission_deny => "permission_deny.jsonl",
     sdk_mcp => "sdk_mcp.jsonl",
+    session_mirror => "session_mirror.jsonl",
     tool_bash => "tool_bash.jsonl",
 }
 
@@ -438,4 +468,42 @@ fn claim_refused_by_the_cli() {
             .any(|e| matches!(e, Event::Message(Message::Result(r)) if r.is_error)));
         assert!(out.closed_stdin, "chunk {chunk}");
     }
+}
+
+/// A session run with `--session-mirror` (two turns of a `Client` with a session store): the
+/// CLI prints its transcript lines as `transcript_mirror` frames, before each result and after
+/// the last one; each is one `Event::Mirror` naming the session's transcript file.
+#[test]
+fn session_mirror_frames_carry_the_transcript() {
+    let (recording, _) = load(&fixtures().join("session_mirror.jsonl"));
+    let outcome = replay(&recording, 4096);
+    let session_id = outcome
+        .messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Result(r) => Some(r.session_id().to_owned()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(outcome.mirrors.len(), 7);
+    assert!(outcome
+        .mirrors
+        .iter()
+        .all(|m| m.file_path.ends_with(&format!(
+            "/projects/-tmp-claude-agent-testkit-work-5726-1/{session_id}.jsonl"
+        ))));
+    let types: Vec<String> = outcome
+        .mirrors
+        .iter()
+        .flat_map(|m| &m.entries)
+        .map(|e| {
+            serde_json::from_str::<Value>(e.get()).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    let count = |t: &str| types.iter().filter(|x| *x == t).count();
+    assert_eq!((count("user"), count("assistant")), (2, 2), "{types:?}");
+    assert_eq!(types.len(), 23);
 }

@@ -11,6 +11,8 @@
 //! * [`stub_api`] — a stub of the Anthropic Messages API on `127.0.0.1` with scripted replies, for
 //!   running the **real** CLI end to end without network access; its [`stub_api::intents`] play
 //!   the model for prompts written for a real one (the SDK's examples run offline against them).
+//! * [`store_conformance`] — the conformance kit for session stores: run it against a
+//!   `SessionStore` of your own.
 //! * [`real_cli`] — where the pinned real CLI is installed (`scripts/install-claude-cli`) and the one
 //!   environment every end-to-end test runs it with.
 //!
@@ -70,5 +72,6 @@ struct ReadmeDoctests;
 pub mod fake_cli;
 pub mod real_cli;
 pub mod runtime;
+pub mod store_conformance;
 pub mod stub_api;
 pub mod transport;

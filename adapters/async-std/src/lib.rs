@@ -83,12 +83,14 @@ pub use claude_agent_core::client::{
     find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
     resource_template, startup_with, tool, ClaimError, Connection, ElicitationContext, Error,
     HookContext, McpServerSet, Messages, PermissionContext, PoolStart, PrewarmError, Prompt,
-    PromptSender, PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
-    ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
+    PromptSender, PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool,
+    StoreFlush, ToolError, ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
-pub use claude_agent_core::{control, history, hooks, mcp, message, options, permission, session};
+pub use claude_agent_core::{
+    control, history, hooks, mcp, message, options, permission, session, store,
+};
 pub use futures_lite::StreamExt;
 use runtime::AsyncStdRuntime;
 

@@ -215,12 +215,14 @@ use std::fmt;
 
 pub use claude_agent_core::client::{
     find_cli, ClaimError, Connection, Error, McpServerSet, PoolStart, PrewarmError, Prompt,
-    PromptStream, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError, Transport,
-    CLI_PATH_ENV, INSTALL_HINT,
+    PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, StoreFlush,
+    ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
-pub use claude_agent_core::{control, history, hooks, mcp, message, options, permission, session};
+pub use claude_agent_core::{
+    control, history, hooks, mcp, message, options, permission, session, store,
+};
 pub use client::{Client, Messages};
 pub use context::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use options_ext::OptionsExt;

@@ -24,6 +24,7 @@ use futures_lite::Stream;
 use super::callbacks::{Dispatcher, Running};
 use super::error::Error;
 use super::link::{Command, Item, Link, Reply};
+use super::mirror::Mirror;
 use super::prompt::PromptKind;
 use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
@@ -31,9 +32,10 @@ use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use super::sdk_mcp::SdkMcpServer;
 use super::spare::{ClaimError, ParkingDir};
 use super::stderr::StderrSink;
+use super::store_resume::ResumeDir;
 use super::trace::{Subtype, Trace};
 use crate::control::{ClaimInfo, ControlRequest, RequestFailure, RequestId, ResponseBody};
-use crate::message::UserInput;
+use crate::message::{Message, UserInput};
 use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
 
 /// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
@@ -89,6 +91,8 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) recorder: Option<Recorder>,
     pub(crate) trace: Trace,
     pub(crate) parking: Option<ParkingDir>,
+    pub(crate) mirror: Option<Mirror>,
+    pub(crate) resume_dir: Option<ResumeDir>,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
@@ -130,6 +134,14 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     recorder: Option<Recorder>,
     /// Recording failed: this goes to the message stream as soon as there is room.
     record_error: Option<Error>,
+    /// `Options::session_store`: the transcript lines on their way to the store.
+    mirror: Option<Mirror>,
+    /// A result held back until the lines of its turn are in the store; nothing else is taken
+    /// from the session meanwhile.
+    held_result: Option<Message>,
+    /// The temporary configuration directory of a session resumed from a store: removed before
+    /// the stream ends.
+    resume_dir: Option<ResumeDir>,
 
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
@@ -181,6 +193,9 @@ where
             ready: None,
             recorder: parts.recorder,
             record_error: None,
+            mirror: parts.mirror,
+            held_result: None,
+            resume_dir: parts.resume_dir,
             stalled: None,
             termination: None,
             reported: false,
@@ -209,12 +224,24 @@ where
         progress |= self.poll_stdout(cx, now);
         progress |= self.poll_callbacks(cx, now);
         progress |= self.drain_events(cx, now);
+        progress |= self.poll_mirror(cx);
         progress |= self.poll_stdin(cx);
         progress |= self.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_init_wait(now);
         progress |= self.poll_deadlines(cx, now);
         progress
+    }
+
+    /// Drive the store's flush; once the session has finished, everything left is flushed.
+    fn poll_mirror(&mut self, cx: &mut Context<'_>) -> bool {
+        let Some(mirror) = self.mirror.as_mut() else {
+            return false;
+        };
+        if self.termination.is_some() {
+            mirror.finish();
+        }
+        mirror.poll(cx, &self.runtime)
     }
 
     /// `connect` is told the session is ready once the in-process servers are connected, or
@@ -400,6 +427,26 @@ where
                 progress = true;
                 continue;
             }
+            if let Some(mirror) = self.mirror.as_mut() {
+                // A store failure comes before the result whose flush found it.
+                if let Some(failure) = mirror.take_failure() {
+                    self.stalled = Some(Ok(failure));
+                    progress = true;
+                    continue;
+                }
+                if self.held_result.is_some() {
+                    if !mirror.is_idle() {
+                        return progress;
+                    }
+                    self.stalled = self.held_result.take().map(Ok);
+                    progress = true;
+                    continue;
+                }
+                if mirror.is_saturated() {
+                    // The store is behind: let the CLI wait rather than memory grow.
+                    return progress;
+                }
+            }
             if self.running.is_full() || self.termination.is_some() {
                 return progress;
             }
@@ -408,6 +455,17 @@ where
             };
             progress = true;
             match event {
+                Event::Message(message @ Message::Result(_))
+                    if self.mirror.as_ref().is_some_and(|m| m.has_unstored()) =>
+                {
+                    // The turn's lines go to the store before its result goes to the user.
+                    if let Some(mirror) = self.mirror.as_mut() {
+                        mirror.flush();
+                        mirror.poll(cx, &self.runtime);
+                    }
+                    self.trace.message(&message);
+                    self.held_result = Some(message);
+                }
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
                     self.trace.message(&message);
@@ -427,6 +485,12 @@ where
             Event::LineError(error) => {
                 self.trace.line_error(&error);
                 self.stalled = Some(Err(Error::Protocol(error)));
+            }
+            Event::Mirror(frame) => {
+                // Without a store, nobody asked for them.
+                if let Some(mirror) = self.mirror.as_mut() {
+                    mirror.enqueue(*frame);
+                }
             }
             Event::CliVersion(check) => {
                 self.trace.cli_version(&check);
@@ -772,6 +836,14 @@ where
         if self.stderr.is_some() || self.stalled.is_some() {
             return false;
         }
+        // The last lines go to the store, and its last failure to the stream, before the end.
+        if self
+            .mirror
+            .as_ref()
+            .is_some_and(|m| !m.is_idle() || m.has_failures())
+        {
+            return false;
+        }
         if !self.reported {
             self.reported = true;
             let error = match termination {
@@ -881,7 +953,6 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             commands.close();
             while commands.try_recv().is_ok() {}
         }
-        self.link.finish();
         if self.exit.is_none() {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
             // task was cancelled): kill it and everything it started; the adapter's child
@@ -890,5 +961,8 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             let reason = "the session was dropped before the CLI exited";
             self.trace.signal(Signal::Kill, reason, &sent);
         }
+        // Nothing of the session is left behind once its stream has ended.
+        drop(self.resume_dir.take());
+        self.link.finish();
     }
 }

@@ -21,6 +21,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, beside the program, on `PATH` or in the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
 /// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
+/// | [`Resume`](Error::Resume) | `Options::session_store` with `resume` or `continue_conversation`: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened (no session) or written (recording stops) | fix the path or its permissions |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
@@ -87,6 +88,10 @@ pub enum Error {
         /// The operating system's error.
         source: io::Error,
     },
+    /// The session could not be loaded from the session store to be resumed
+    /// ([`Options::session_store`](crate::options::Options::session_store)).
+    #[error(transparent)]
+    Resume(#[from] super::ResumeError),
     /// The transport set with `Options::transport` could not open a connection.
     #[error("the transport given to `Options::transport` could not connect: {0}")]
     Connect(#[source] io::Error),

@@ -51,6 +51,10 @@ pub(crate) struct Handlers {
     pub(crate) elicitation: Option<ElicitationFn>,
     pub(crate) user_dialog: Option<UserDialogFn>,
     pub(crate) stderr: Option<StderrFn>,
+    /// Where transcripts are mirrored to and resumed from.
+    pub(crate) session_store: Option<std::sync::Arc<dyn crate::store::SessionStore>>,
+    pub(crate) store_flush: super::StoreFlush,
+    pub(crate) store_load_timeout: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for Handlers {
@@ -62,6 +66,9 @@ impl fmt::Debug for Handlers {
             .field("elicitation", &self.elicitation.is_some())
             .field("user_dialog", &self.user_dialog.is_some())
             .field("stderr", &self.stderr.is_some())
+            .field("session_store", &self.session_store.is_some())
+            .field("store_flush", &self.store_flush)
+            .field("store_load_timeout", &self.store_load_timeout)
             .finish()
     }
 }

@@ -43,6 +43,7 @@ mod error;
 mod handlers;
 mod link;
 mod mcp_servers;
+mod mirror;
 mod options_ext;
 #[cfg(unix)]
 mod orphan_guard;
@@ -56,6 +57,7 @@ mod sdk_mcp;
 mod spare;
 mod spawn;
 mod stderr;
+mod store_resume;
 mod trace;
 pub(crate) mod transport;
 mod warm;
@@ -66,6 +68,7 @@ pub use error::{Error, INSTALL_HINT};
 pub(crate) use handlers::Handlers;
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use mcp_servers::McpServerSet;
+pub use mirror::StoreFlush;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
 pub use pool::{PoolStart, PooledQuery, SparePool};
@@ -79,5 +82,6 @@ pub use sdk_mcp::{
     SdkTool, ToolError, ToolHandler,
 };
 pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
+pub use store_resume::ResumeError;
 pub use transport::{Connection, Transport};
 pub use warm::{startup_with, WarmQuery};

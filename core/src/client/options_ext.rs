@@ -10,13 +10,87 @@ use super::handlers::{
 };
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
+use super::StoreFlush;
 use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::options::Options;
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
+use crate::store::SessionStore;
 
 impl Options {
+    /// Mirror the session's transcript to `store`, and resume from it: the CLI prints every
+    /// batch of transcript lines it writes (`--session-mirror`), and they are appended to the
+    /// store once per turn, before the turn's result reaches you (see
+    /// [`Options::session_store_flush`]). With [`Options::resume`] or
+    /// [`Options::continue_conversation`], the session is loaded from the store before the CLI
+    /// starts, into a temporary configuration directory (`CLAUDE_CONFIG_DIR`) that is removed
+    /// when the session ends; the machine that resumes needs nothing on its disk.
+    ///
+    /// A store that fails does not end the session: a
+    /// [`SystemMessage::MirrorError`](crate::message::SystemMessage::MirrorError) comes in the
+    /// message stream, and the lines it missed are kept (up to 2,000 lines or 4 MiB) and tried
+    /// again ahead of the next turn's and at the end of the session. A store that fails while resuming fails the start
+    /// ([`Error::Resume`](super::Error::Resume)).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::store::InMemorySessionStore;
+    ///
+    /// let store = Arc::new(InMemorySessionStore::new());
+    /// let first = Options::new().cwd("/srv/app").session_store(store.clone());
+    /// // … later, on any machine with the same store and working directory:
+    /// let again = Options::new()
+    ///     .cwd("/srv/app")
+    ///     .session_store(store.clone())
+    ///     .resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    /// assert!(first.launch_spec("claude".into())?.args.contains(&"--session-mirror".to_owned()));
+    /// # let _ = again;
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn session_store(mut self, store: impl SessionStore + 'static) -> Self {
+        self.handlers.session_store = Some(Arc::new(store));
+        self.declare_session_mirror()
+    }
+
+    /// When mirrored lines are written to the session store: [`StoreFlush::Batched`] (once per
+    /// turn, and whenever 500 entries or 1 MiB wait; the default) or [`StoreFlush::Eager`] (as
+    /// soon as the CLI prints them).
+    ///
+    /// ```
+    /// use claude_agent_core::client::StoreFlush;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::store::FileSessionStore;
+    ///
+    /// let options = Options::new()
+    ///     .session_store(FileSessionStore::new("/srv/agent-sessions"))
+    ///     .session_store_flush(StoreFlush::Eager);
+    /// # let _ = options;
+    /// ```
+    pub fn session_store_flush(mut self, flush: StoreFlush) -> Self {
+        self.handlers.store_flush = flush;
+        self
+    }
+
+    /// How long each store call may take while a session is resumed from the store (default
+    /// 60 s); past it, the start fails with [`Error::Resume`](super::Error::Resume).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::store::InMemorySessionStore;
+    ///
+    /// let options = Options::new()
+    ///     .session_store(InMemorySessionStore::new())
+    ///     .session_store_load_timeout(Duration::from_secs(10));
+    /// # let _ = options;
+    /// ```
+    pub fn session_store_load_timeout(mut self, timeout: Duration) -> Self {
+        self.handlers.store_load_timeout = Some(timeout);
+        self
+    }
+
     /// Decide tool permission prompts with an async callback (the CLI's `can_use_tool`).
     ///
     /// ```

@@ -1,5 +1,6 @@
 //! Starting a session: build its command line and session configuration, spawn the CLI (or
-//! open the options' transport), and put the driver on the runtime.
+//! open the options' transport), and put the driver on the runtime. A session resumed from a
+//! session store is loaded first, in the driver's task, before the CLI starts.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -12,13 +13,16 @@ use super::driver::{Driver, DriverParts, Endpoints};
 use super::error::Error;
 use super::handlers::SessionRef;
 use super::link::{Link, Reply, Shared, COMMAND_CAPACITY};
+use super::mirror::{self, Mirror};
 use super::prompt::PromptKind;
 use super::recorder::Recorder;
-use super::runtime::{ChildProcess, Runtime};
+use super::runtime::{BoxFuture, ChildProcess, Runtime};
 use super::spare::ParkingDir;
+use super::store_resume::{self, ResumeDir};
 use super::trace::Trace;
+use super::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
 use crate::message::UserInput;
-use crate::options::Options;
+use crate::options::{LaunchSpec, Options};
 use crate::session::{InputMode, Session, SessionConfig};
 
 /// What the session's first input is.
@@ -27,6 +31,58 @@ pub(crate) enum Start {
     Prompt(PromptKind),
     /// `Client::connect`: tell `reply` when `initialize` is answered.
     Connect(Reply<Result<(), Error>>),
+}
+
+impl Start {
+    /// A text prompt is one turn; anything else streams.
+    fn input_mode(&self) -> InputMode {
+        match self {
+            Start::Prompt(PromptKind::Text(_)) => InputMode::SingleTurn,
+            _ => InputMode::Streaming,
+        }
+    }
+
+    /// Report a session that could not start: to `connect`, or as the stream's only item.
+    fn fail(self, channels: &Channels, error: Error) {
+        match self {
+            Start::Connect(reply) => {
+                let _ = reply.try_send(Err(error));
+            }
+            Start::Prompt(_) => {
+                // A fresh queue has room, and nobody waits on the driver's side.
+                let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+                let _ = channels.link.push(&mut cx, Err(error));
+            }
+        }
+        channels.link.finish();
+    }
+}
+
+/// The handles' side of a session, made before its driver.
+struct Channels {
+    shared: Arc<Shared>,
+    link: Arc<Link>,
+    commands: async_channel::Receiver<super::link::Command>,
+    done: async_channel::Sender<()>,
+}
+
+impl Channels {
+    fn new() -> Channels {
+        let (commands_tx, commands) = async_channel::bounded(COMMAND_CAPACITY);
+        let (done, done_rx) = async_channel::bounded(1);
+        let link = Link::new();
+        let shared = Arc::new(Shared {
+            commands: commands_tx,
+            link: link.clone(),
+            done: done_rx,
+        });
+        Channels {
+            shared,
+            link,
+            commands,
+            done,
+        }
+    }
 }
 
 /// Start the CLI for `options` (spawned on `runtime`, or reached through the options'
@@ -38,10 +94,105 @@ pub(crate) fn spawn_session<R: Runtime>(
     start: Start,
     parking: Option<ParkingDir>,
 ) -> Result<Arc<Shared>, Error> {
-    let input_mode = match &start {
-        Start::Prompt(PromptKind::Text(_)) => InputMode::SingleTurn,
-        _ => InputMode::Streaming,
+    let channels = Channels::new();
+    let shared = channels.shared.clone();
+    if store_resume::wanted(options) {
+        let task = resume_then_start(runtime.clone(), options.clone(), start, channels, parking);
+        runtime.spawn_task(task);
+        return Ok(shared);
+    }
+    let driver = start_session(runtime, options, start, channels, parking)?;
+    runtime.spawn_task(driver);
+    Ok(shared)
+}
+
+/// Load the session from the store, then start the CLI on it and run the driver; the temporary
+/// configuration directory lives as long as the driver.
+fn resume_then_start<R: Runtime>(
+    runtime: R,
+    options: Options,
+    start: Start,
+    channels: Channels,
+    parking: Option<ParkingDir>,
+) -> BoxFuture<'static, ()> {
+    Box::pin(async move {
+        let loaded = match launch_spec(&options) {
+            Ok(spec) => store_resume::materialize(&runtime, &options, &spec)
+                .await
+                .map_err(Error::from),
+            Err(error) => Err(error),
+        };
+        let (options, dir): (Options, Option<ResumeDir>) = match loaded {
+            Ok(Some(resumed)) => (resumed.apply(options), Some(resumed.dir)),
+            // Nothing in the store: `resume` goes to the CLI as it is; `continue_conversation`
+            // starts a fresh session (the store, not this disk, holds the conversations).
+            Ok(None) => (options.continue_conversation(false), None),
+            Err(error) => return start.fail(&channels, error),
+        };
+        match prepare(&runtime, &options, start.input_mode()) {
+            Ok(mut prepared) => {
+                prepared.common().resume_dir = dir;
+                prepared.common().parking = parking;
+                prepared.launch(&runtime, &options, start, channels).await
+            }
+            Err(error) => start.fail(&channels, error),
+        }
+    })
+}
+
+/// The driver of a new session for `options`, ready to be run.
+fn start_session<R: Runtime>(
+    runtime: &R,
+    options: &Options,
+    start: Start,
+    channels: Channels,
+    parking: Option<ParkingDir>,
+) -> Result<BoxFuture<'static, ()>, Error> {
+    let mut prepared = prepare(runtime, options, start.input_mode())?;
+    prepared.common().parking = parking;
+    Ok(prepared.launch(runtime, options, start, channels))
+}
+
+/// The command line for `options`, with the CLI found (unless a transport reaches it).
+fn launch_spec(options: &Options) -> Result<LaunchSpec, Error> {
+    let program = if options.transport.is_some() {
+        options
+            .get_cli_path()
+            .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf)
+    } else {
+        super::discovery::find_cli(options.get_cli_path())?
     };
+    Ok(options.launch_spec(program)?)
+}
+
+/// A started CLI (or an open transport), before its driver exists.
+enum Prepared<R: Runtime> {
+    Spawned {
+        endpoints: Endpoints<R::Child, R::Stdin, R::Stdout, R::Stderr>,
+        common: Common,
+    },
+    Connected {
+        endpoints: Endpoints<ConnectionProcess, BoxedWrite, BoxedRead, BoxedRead>,
+        common: Common,
+    },
+}
+
+/// What every start has besides its endpoints.
+struct Common {
+    config: SessionConfig,
+    recorder: Option<Recorder>,
+    trace: Trace,
+    mirror: Option<Mirror>,
+    resume_dir: Option<ResumeDir>,
+    /// A spare's own folder, removed once the CLI is gone.
+    parking: Option<ParkingDir>,
+}
+
+fn prepare<R: Runtime>(
+    runtime: &R,
+    options: &Options,
+    input_mode: InputMode,
+) -> Result<Prepared<R>, Error> {
     let config = options.session_config(input_mode)?;
     let recorder = options
         .get_record_to()
@@ -52,55 +203,80 @@ pub(crate) fn spawn_session<R: Runtime>(
             })
         })
         .transpose()?;
+    let spec = launch_spec(options)?;
+    let mirror = options.handlers.session_store.clone().map(|store| {
+        Mirror::new(
+            store,
+            mirror::projects_dir(&spec),
+            options.handlers.store_flush,
+        )
+    });
     if let Some(transport) = &options.transport {
-        let program = options
-            .get_cli_path()
-            .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf);
-        let spec = options.launch_spec(program)?;
         let connection = transport.0.connect(&spec).map_err(Error::Connect)?;
         let (child, stdin, stdout, stderr) = connection.into_parts();
         let trace = Trace::start(&spec, &child, true, options);
-        let endpoints = Endpoints {
-            child,
-            stdin,
-            stdout,
-            stderr,
-        };
-        let parts = Extras {
-            start,
-            recorder,
-            trace,
-            parking,
-        };
-        return Ok(start_driver(runtime, options, config, endpoints, parts));
+        return Ok(Prepared::Connected {
+            endpoints: Endpoints {
+                child,
+                stdin,
+                stdout,
+                stderr,
+            },
+            common: Common {
+                config,
+                recorder,
+                trace,
+                mirror,
+                resume_dir: None,
+                parking: None,
+            },
+        });
     }
-    let program = super::discovery::find_cli(options.get_cli_path())?;
-    let spec = options.launch_spec(program.clone())?;
     let child = runtime
         .spawn_child(&spec)
-        .map_err(|source| spawn_error(program, spec.cwd.as_deref(), source))?;
+        .map_err(|source| spawn_error(spec.program.clone(), spec.cwd.as_deref(), source))?;
     let trace = Trace::start(&spec, &child.child, false, options);
-    let endpoints = Endpoints {
-        child: child.child,
-        stdin: child.stdin,
-        stdout: child.stdout,
-        stderr: Some(child.stderr),
-    };
-    let parts = Extras {
-        start,
-        recorder,
-        trace,
-        parking,
-    };
-    Ok(start_driver(runtime, options, config, endpoints, parts))
+    Ok(Prepared::Spawned {
+        endpoints: Endpoints {
+            child: child.child,
+            stdin: child.stdin,
+            stdout: child.stdout,
+            stderr: Some(child.stderr),
+        },
+        common: Common {
+            config,
+            recorder,
+            trace,
+            mirror,
+            resume_dir: None,
+            parking: None,
+        },
+    })
 }
 
-/// What a driver starts with besides the options and the CLI's endpoints.
-struct Extras {
-    start: Start,
-    recorder: Option<Recorder>,
-    trace: Trace,
-    parking: Option<ParkingDir>,
+impl<R: Runtime> Prepared<R> {
+    fn common(&mut self) -> &mut Common {
+        match self {
+            Prepared::Spawned { common, .. } | Prepared::Connected { common, .. } => common,
+        }
+    }
+
+    fn launch(
+        self,
+        runtime: &R,
+        options: &Options,
+        start: Start,
+        channels: Channels,
+    ) -> BoxFuture<'static, ()> {
+        match self {
+            Prepared::Spawned { endpoints, common } => {
+                start_driver(runtime, options, endpoints, start, channels, common)
+            }
+            Prepared::Connected { endpoints, common } => {
+                start_driver(runtime, options, endpoints, start, channels, common)
+            }
+        }
+    }
 }
 
 /// What a failed start of `program` in `cwd` means. The operating system says only "not found"
@@ -122,14 +298,15 @@ fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error
     Error::Spawn { program, source }
 }
 
-/// Make the session and its driver over `endpoints`, and run the driver on `runtime`.
+/// Make the session and its driver over `endpoints`: the future to run on `runtime`.
 fn start_driver<R, C, I, O, E>(
     runtime: &R,
     options: &Options,
-    config: SessionConfig,
     endpoints: Endpoints<C, I, O, E>,
-    extras: Extras,
-) -> Arc<Shared>
+    start: Start,
+    channels: Channels,
+    common: Common,
+) -> BoxFuture<'static, ()>
 where
     R: Runtime,
     C: ChildProcess,
@@ -137,12 +314,14 @@ where
     O: AsyncRead + Unpin + Send + 'static,
     E: AsyncRead + Unpin + Send + 'static,
 {
-    let Extras {
-        start,
+    let Common {
+        config,
         recorder,
         mut trace,
+        mirror,
+        resume_dir,
         parking,
-    } = extras;
+    } = common;
     let now = runtime.now();
     let mut session = Session::new(config, now);
     trace.initialize_sent(session.initialize_id(), now);
@@ -155,16 +334,7 @@ where
         Start::Prompt(PromptKind::Stream(stream)) => (Some(stream), None),
         Start::Connect(reply) => (None, Some(reply)),
     };
-
-    let (commands_tx, commands_rx) = async_channel::bounded(COMMAND_CAPACITY);
-    let (done_tx, done_rx) = async_channel::bounded(1);
-    let link = Link::new();
-    let shared = Arc::new(Shared {
-        commands: commands_tx,
-        link: link.clone(),
-        done: done_rx,
-    });
-    let session_ref = SessionRef(Arc::downgrade(&shared));
+    let session_ref = SessionRef(Arc::downgrade(&channels.shared));
     let dispatcher = Dispatcher::new(
         options.handlers.clone(),
         &options.hook_matcher_order(),
@@ -176,15 +346,16 @@ where
         endpoints,
         dispatcher,
         stderr: options.handlers.stderr.clone(),
-        commands: commands_rx,
-        link,
-        done: done_tx,
+        commands: channels.commands,
+        link: channels.link,
+        done: channels.done,
         input,
         init_reply,
         recorder,
         trace,
+        mirror,
+        resume_dir,
         parking,
     });
-    runtime.spawn_task(driver.into_task());
-    shared
+    driver.into_task()
 }

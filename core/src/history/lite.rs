@@ -184,38 +184,66 @@ pub(crate) fn first_prompt(head: &str) -> Option<String> {
         let Ok(entry) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
-        if entry["type"] != "user" {
-            continue;
-        }
-        let texts: Vec<&str> = match &entry["message"]["content"] {
-            serde_json::Value::String(text) => vec![text],
-            serde_json::Value::Array(blocks) => blocks
-                .iter()
-                .filter(|b| b["type"] == "text")
-                .filter_map(|b| b["text"].as_str())
-                .collect(),
-            _ => continue,
-        };
-        for text in texts {
-            let text = text.replace('\n', " ");
-            let text = text.trim();
-            if text.is_empty() {
-                continue;
+        match prompt_of_entry(&entry) {
+            Some(Prompt::Typed(text)) => return Some(text),
+            Some(Prompt::Command(name)) => {
+                command.get_or_insert(name);
             }
-            if let Some(name) = between(text, "<command-name>", "</command-name>") {
-                command.get_or_insert_with(|| name.to_owned());
-                continue;
-            }
-            if made_up(text) {
-                continue;
-            }
-            return Some(match text.char_indices().nth(200) {
-                Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
-                None => text.to_owned(),
-            });
+            None => {}
         }
     }
     command
+}
+
+/// What a transcript entry says about the session's first prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Prompt {
+    /// Text a person typed, on one line and cut at 200 characters.
+    Typed(String),
+    /// Only a slash command, by name: the first prompt if nothing typed follows.
+    Command(String),
+}
+
+/// The prompt in one transcript entry: the text of a `user` entry that is not a tool result, a
+/// meta or compaction entry, or a message the CLI makes up; else a slash command's name.
+pub(crate) fn prompt_of_entry(entry: &serde_json::Value) -> Option<Prompt> {
+    if entry["type"] != "user" || entry["isMeta"] == true || entry["isCompactSummary"] == true {
+        return None;
+    }
+    let texts: Vec<&str> = match &entry["message"]["content"] {
+        serde_json::Value::String(text) => vec![text],
+        serde_json::Value::Array(blocks) => {
+            if blocks.iter().any(|b| b["type"] == "tool_result") {
+                return None;
+            }
+            blocks
+                .iter()
+                .filter(|b| b["type"] == "text")
+                .filter_map(|b| b["text"].as_str())
+                .collect()
+        }
+        _ => return None,
+    };
+    let mut command = None;
+    for text in texts {
+        let text = text.replace('\n', " ");
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if let Some(name) = between(text, "<command-name>", "</command-name>") {
+            command.get_or_insert_with(|| name.to_owned());
+            continue;
+        }
+        if made_up(text) {
+            continue;
+        }
+        return Some(Prompt::Typed(match text.char_indices().nth(200) {
+            Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+            None => text.to_owned(),
+        }));
+    }
+    command.map(Prompt::Command)
 }
 
 fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {

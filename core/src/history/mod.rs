@@ -33,10 +33,10 @@
 //! # }
 //! ```
 
-mod chain;
-mod clock;
-mod lite;
-mod paths;
+pub(crate) mod chain;
+pub(crate) mod clock;
+pub(crate) mod lite;
+pub(crate) mod paths;
 mod write;
 
 #[cfg(test)]
@@ -714,7 +714,7 @@ impl History {
 
     /// The transcript of `session_id` (a non-empty file), and the project directory it was found
     /// for: in `dir`'s folder, then its worktrees' folders; or without `dir`, in every folder.
-    fn find_session(
+    pub(crate) fn find_session(
         &self,
         session_id: &str,
         dir: Option<&Path>,
@@ -764,13 +764,17 @@ fn check_id(id: &str) -> Result<(), HistoryError> {
     }
 }
 
-fn read_text(path: &Path) -> Result<String, HistoryError> {
+pub(crate) fn read_text(path: &Path) -> Result<String, HistoryError> {
     let bytes = std::fs::read(path).map_err(io_error(path))?;
     Ok(String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-fn page(entries: Vec<chain::Entry>, limit: Option<usize>, offset: usize) -> Vec<SessionMessage> {
+pub(crate) fn page(
+    entries: Vec<chain::Entry>,
+    limit: Option<usize>,
+    offset: usize,
+) -> Vec<SessionMessage> {
     entries
         .into_iter()
         .skip(offset)
@@ -834,7 +838,7 @@ fn transcripts(
 }
 
 /// The `agent-<id>.jsonl` files under `folder`, at any depth, in name order.
-fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
+pub(crate) fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return;
     };

@@ -324,6 +324,7 @@ impl Options {
         a.opt("resume-drops-turn", self.resume_drops_turn.as_ref());
         a.opt("session-id", self.session_id.as_ref());
         a.switch("no-session-persistence", self.no_session_persistence);
+        a.switch("session-mirror", self.session_mirror);
         if let Some(managed) = &self.managed_settings {
             a.pair("managed-settings", &to_json(managed));
         }

@@ -175,6 +175,8 @@ pub struct Options {
     client_app: Option<String>,
     can_use_tool: bool,
     elicitation: bool,
+    /// `--session-mirror`: the CLI prints `transcript_mirror` frames for a session store.
+    session_mirror: bool,
     hooks: Vec<HookMatcherConfig>,
     sdk_mcp_servers: Vec<McpServerSpec>,
     /// The user's callbacks; filled by the client layer, carried along here.
@@ -223,6 +225,23 @@ impl Options {
     /// ```
     pub fn declare_can_use_tool(mut self) -> Self {
         self.can_use_tool = true;
+        self
+    }
+
+    /// The CLI prints each batch of transcript lines it writes as a `transcript_mirror` frame
+    /// (`--session-mirror`), which the session hands out as
+    /// [`Event::Mirror`](crate::session::Event::Mirror). The client layer calls this when a
+    /// session store is set ([`Options::session_store`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let spec = Options::new().declare_session_mirror().launch_spec("claude".into())?;
+    /// assert!(spec.args.contains(&"--session-mirror".to_owned()));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn declare_session_mirror(mut self) -> Self {
+        self.session_mirror = true;
         self
     }
 
@@ -363,6 +382,16 @@ impl Options {
     /// The CLI executable set with [`Options::cli_path`], if any.
     pub fn get_cli_path(&self) -> Option<&Path> {
         self.cli_path.as_deref()
+    }
+
+    /// The session id set with [`Options::resume`], if any.
+    pub fn get_resume(&self) -> Option<&str> {
+        self.resume.as_deref()
+    }
+
+    /// Whether [`Options::continue_conversation`] is set.
+    pub fn get_continue_conversation(&self) -> bool {
+        self.continue_conversation
     }
 
     /// The working directory set with [`Options::cwd`], if any.

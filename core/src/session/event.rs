@@ -1,6 +1,6 @@
 use std::fmt;
 
-use super::VersionCheck;
+use super::{TranscriptMirror, VersionCheck};
 use crate::control::{
     ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody,
 };
@@ -70,6 +70,10 @@ pub enum Event {
     /// CLI writes before it answers `initialize` when `CLAUDE_CODE_SDK_READS_STARTUP_MARKS=1` is
     /// in its environment).
     StartupMark(String),
+    /// Transcript lines to copy into a session store (a `transcript_mirror` frame: the CLI
+    /// prints them only when started with `--session-mirror`). They are not messages; a host
+    /// without a store drops them.
+    Mirror(Box<TranscriptMirror>),
     /// The session is over: stdout ended and the CLI exited. No events follow.
     Finished(Termination),
 }

@@ -34,6 +34,7 @@ mod framer;
 mod given_up;
 mod inbound;
 mod initialize;
+mod mirror;
 mod run_end;
 mod version;
 mod wire;
@@ -51,6 +52,7 @@ pub use config::{
 };
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termination, Transmit};
+pub use mirror::TranscriptMirror;
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
 use crate::control::{
@@ -994,6 +996,7 @@ impl Session {
             "control_request" => self.handle_inbound_request(now, text),
             "control_cancel_request" => self.handle_cancel(text),
             "keep_alive" => self.handle_keep_alive(text),
+            "transcript_mirror" => self.handle_mirror(text),
             _ => {
                 let message = match Message::parse_tagged(text, &tags) {
                     Ok(message) => message,
@@ -1036,6 +1039,17 @@ impl Session {
         }
         if !activity::is_sdk_host_only(&message) {
             self.push_event(Event::Message(message));
+        }
+    }
+
+    /// A `transcript_mirror` frame: for the host's session store, never a message.
+    fn handle_mirror(&mut self, text: &str) {
+        match serde_json::from_str::<TranscriptMirror>(text) {
+            Ok(mirror) => self.push_event(Event::Mirror(Box::new(mirror))),
+            Err(e) => self.push_event(Event::LineError(LineError::Malformed {
+                kind: "transcript_mirror".into(),
+                error: e.to_string(),
+            })),
         }
     }
 

@@ -657,7 +657,7 @@ impl Script {
     /// let script = Script::new()
     ///     .answer_initialize()
     ///     .expect_user()
-    ///     .emit(r#"{"type":"transcript_mirror","entries":[],"session_id":"s"}"#)
+    ///     .emit(r#"{"type":"hologram_update","beam":[1,2],"session_id":"s"}"#)
     ///     .emit_result("ok");
     /// let fake = FakeTransport::new(script);
     /// let runtime = TestRuntime::new();

@@ -9,8 +9,9 @@ mod tasks;
 pub use hooks::{HookProgress, HookResponse, HookStarted};
 pub use init::{Init, McpServerStatus, PluginInfo};
 pub use notices::{
-    ElicitationComplete, Informational, LocalCommandOutput, MemoryRecall, ModelConsentFallback,
-    ModelFallback, ModelRefusalFallback, ModelRefusalNoFallback, Notification, PermissionDenied,
+    ElicitationComplete, Informational, LocalCommandOutput, MemoryRecall, MirrorError,
+    ModelConsentFallback, ModelFallback, ModelRefusalFallback, ModelRefusalNoFallback,
+    Notification, PermissionDenied,
 };
 pub use session::{
     ApiRetry, CommandsChanged, CompactBoundary, ControlRequestProgress, FilesPersisted,
@@ -112,6 +113,9 @@ pub enum SystemMessage {
     WorkerShuttingDown(Box<WorkerShuttingDown>),
     /// `session_writes_lost`.
     SessionWritesLost(Box<SessionWritesLost>),
+    /// `mirror_error`: the session store failed to take a batch of transcript lines (made by
+    /// the SDK, not the CLI; the session goes on).
+    MirrorError(Box<MirrorError>),
     /// Any other subtype (or none): the whole line, unchanged.
     Unknown(Box<RawValue>),
 }
@@ -157,6 +161,7 @@ impl SystemMessage {
             "control_request_progress" => S::ControlRequestProgress(parse_line(line)?),
             "worker_shutting_down" => S::WorkerShuttingDown(parse_line(line)?),
             "session_writes_lost" => S::SessionWritesLost(parse_line(line)?),
+            "mirror_error" => S::MirrorError(parse_line(line)?),
             _ => S::Unknown(RawValue::from_string(line.to_owned())?),
         })
     }
@@ -195,6 +200,7 @@ impl SystemMessage {
             S::ControlRequestProgress(m) => m.raw_json(),
             S::WorkerShuttingDown(m) => m.raw_json(),
             S::SessionWritesLost(m) => m.raw_json(),
+            S::MirrorError(m) => m.raw_json(),
             S::Unknown(raw) => raw.get(),
         }
     }

@@ -294,3 +294,28 @@ message_struct! {
         pub content: String,
     }
 }
+
+message_struct! {
+    /// `system`/`mirror_error`: a batch of transcript lines could not be stored in the session
+    /// store (its append failed 3 times, or timed out). The SDK makes this message, not the CLI;
+    /// the session goes on, and the CLI's own transcript on disk is complete. The store may be
+    /// missing the batch: [`import_session_to_store`](crate::store::import_session_to_store)
+    /// copies the session again.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{Message, SystemMessage};
+    ///
+    /// let line = r#"{"type":"system","subtype":"mirror_error","error":"session store failed: disk full","key":{"project_key":"-home-me-app","session_id":"s1"},"uuid":"u","session_id":"s1"}"#;
+    /// let Message::System(SystemMessage::MirrorError(error)) = Message::parse(line).unwrap() else { panic!("not a mirror error") };
+    /// assert_eq!(error.error, "session store failed: disk full");
+    /// assert_eq!(error.key.as_ref().map(|k| k.session_id.as_str()), Some("s1"));
+    /// ```
+    pub struct MirrorError {
+        /// What the store said.
+        #[serde(default)]
+        pub error: String,
+        /// The transcript whose lines were not stored.
+        #[serde(default)]
+        pub key: Option<crate::store::SessionKey>,
+    }
+}

@@ -1,0 +1,555 @@
+//! A PostgreSQL [`SessionStore`]: session transcripts mirrored to a database, and resumed from
+//! it on any machine.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use claude_agent_core::options::Options;
+//! use claude_agent_store_postgres::PostgresSessionStore;
+//!
+//! # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
+//! let store = Arc::new(PostgresSessionStore::connect("host=db.internal user=agent dbname=agent").await?);
+//! let options = Options::new().cwd("/srv/app").session_store(store.clone());
+//! # let _ = options;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The tables are created on first use, in the schema `claude_agent` unless
+//! [`PostgresSessionStore::with_schema`] names another:
+//!
+//! - `session_entries`: one row per transcript line (`jsonb`), in append order. A line with a
+//!   `uuid` is stored once per transcript, so an append that is tried again adds no duplicates.
+//! - `sessions`: one row per transcript (main or subkey) with its last write time.
+//! - `session_summaries`: the [`SessionSummary`] of each main transcript.
+//!
+//! Each append is one transaction that first locks (or creates) its transcript's row in
+//! `sessions`, so concurrent writers, on one machine or many, serialize per transcript and no
+//! summary update is lost. Times are the database's clock (`clock_timestamp()`), in
+//! milliseconds, and never go backwards for one transcript.
+//!
+//! # Lost connections
+//!
+//! A store made with [`PostgresSessionStore::connect`] connects again when its connection has
+//! been lost (the server restarted, a proxy dropped it): the call that finds it closed opens a
+//! new one. The calls under way when it went fail with [`StoreError`]; a session mirroring to
+//! the store reports them as `mirror_error` items and stores the lines with a later turn. A
+//! store made with [`PostgresSessionStore::from_client`] cannot connect again: once that
+//! client's connection is gone, every call fails.
+//!
+//! # Runtime
+//!
+//! The client is `tokio-postgres`: its connection is a task on tokio (it reads and writes with
+//! tokio's sockets), so [`PostgresSessionStore::connect`] must be called inside a tokio runtime,
+//! which must keep running. The store's futures talk to that task through channels and can be
+//! awaited from any executor: the store works with `claude-agent-smol` or
+//! `claude-agent-blocking` too, given a tokio runtime somewhere in the process.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use claude_agent_core::store::{
+    fold_session_summary, SessionKey, SessionListing, SessionStore, SessionSummary, StoreError,
+    StoreFuture,
+};
+use serde_json::Value;
+use tokio_postgres::types::Json;
+use tokio_postgres::{Client, Config, NoTls};
+
+/// The schema the tables go in unless [`PostgresSessionStore::with_schema`] says otherwise.
+pub const DEFAULT_SCHEMA: &str = "claude_agent";
+
+/// How long opening a connection may take, unless the configuration says.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The database's clock, in milliseconds since the Unix epoch.
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// Why [`PostgresSessionStore::connect`] failed.
+///
+/// ```
+/// use claude_agent_store_postgres::ConnectError;
+///
+/// fn explain(error: &ConnectError) -> String {
+///     format!("the session database is unreachable: {error}")
+/// }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConnectError {
+    /// The configuration string does not parse.
+    #[error("invalid PostgreSQL configuration: {0}")]
+    Config(#[source] tokio_postgres::Error),
+    /// The connection could not be opened (server down, refused login).
+    #[error("could not connect to PostgreSQL: {0}")]
+    Connect(#[source] tokio_postgres::Error),
+    /// `connect` was called outside a tokio runtime, which the connection's task needs.
+    #[error("PostgresSessionStore::connect must be called inside a tokio runtime")]
+    NoRuntime,
+}
+
+/// A [`SessionStore`] in PostgreSQL, with every optional method. See the [crate docs](crate).
+///
+/// ```no_run
+/// use claude_agent_core::store::{SessionKey, SessionStore};
+/// use claude_agent_store_postgres::PostgresSessionStore;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let store = PostgresSessionStore::connect("host=127.0.0.1 user=postgres")
+///     .await?
+///     .with_schema("tenant_42");
+/// let key = SessionKey::new("-srv-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
+/// let stored = store.load(&key).await?;
+/// println!("{} lines", stored.map_or(0, |lines| lines.len()));
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct PostgresSessionStore {
+    link: Arc<Link>,
+    schema: String,
+    /// The tables exist (created, or found, by this store).
+    ready: Arc<tokio::sync::OnceCell<()>>,
+}
+
+/// The connection the store's clones share, and how to open it again.
+struct Link {
+    client: tokio::sync::Mutex<Arc<Client>>,
+    /// `None` for a client the user connected: it cannot be opened again.
+    reconnect: Option<(Config, tokio::runtime::Handle)>,
+    /// A transaction spans several statements on the one connection: one at a time.
+    writing: tokio::sync::Mutex<()>,
+}
+
+impl Link {
+    /// The open client, connecting again if the connection has been lost.
+    async fn client(&self) -> Result<Arc<Client>, StoreError> {
+        let mut client = self.client.lock().await;
+        if !client.is_closed() {
+            return Ok(client.clone());
+        }
+        let Some((config, runtime)) = &self.reconnect else {
+            return Err(StoreError::backend(
+                "the PostgreSQL connection is closed (a store made with from_client does not \
+                 connect again)",
+            ));
+        };
+        *client = Arc::new(open(config, runtime).await.map_err(backend)?);
+        Ok(client.clone())
+    }
+}
+
+/// Connect, and run the connection as a task on `runtime`.
+async fn open(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Client, tokio_postgres::Error> {
+    let (client, connection) = config.connect(NoTls).await?;
+    // Ends when the client is dropped; an error ends it too, and the next call connects again.
+    runtime.spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+impl std::fmt::Debug for PostgresSessionStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresSessionStore")
+            .field("schema", &self.schema)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PostgresSessionStore {
+    /// Connect with a `tokio-postgres` configuration string (`host=… user=… dbname=…`, or a
+    /// `postgresql://` URL), without TLS, and run the connection as a task on the current tokio
+    /// runtime. A lost connection is opened again by the next call. Opening one may take 10 s
+    /// unless the configuration sets `connect_timeout`.
+    ///
+    /// ```no_run
+    /// use claude_agent_store_postgres::PostgresSessionStore;
+    ///
+    /// # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
+    /// let store = PostgresSessionStore::connect("postgresql://agent@db.internal/agent").await?;
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn connect(config: &str) -> Result<PostgresSessionStore, ConnectError> {
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
+        let mut config: Config = config.parse().map_err(ConnectError::Config)?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let client = open(&config, &runtime)
+            .await
+            .map_err(ConnectError::Connect)?;
+        Ok(PostgresSessionStore::with_link(Link {
+            client: tokio::sync::Mutex::new(Arc::new(client)),
+            reconnect: Some((config, runtime)),
+            writing: tokio::sync::Mutex::new(()),
+        }))
+    }
+
+    /// A store over a client you connected yourself (with TLS, say); its connection must be
+    /// running. This store cannot connect again: once the connection is lost, every call fails.
+    ///
+    /// ```no_run
+    /// use claude_agent_store_postgres::PostgresSessionStore;
+    ///
+    /// # async fn run() -> Result<(), tokio_postgres::Error> {
+    /// let (client, connection) = tokio_postgres::connect("host=127.0.0.1 user=postgres", tokio_postgres::NoTls).await?;
+    /// tokio::spawn(connection);
+    /// let store = PostgresSessionStore::from_client(client);
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn from_client(client: Client) -> PostgresSessionStore {
+        PostgresSessionStore::with_link(Link {
+            client: tokio::sync::Mutex::new(Arc::new(client)),
+            reconnect: None,
+            writing: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    fn with_link(link: Link) -> PostgresSessionStore {
+        PostgresSessionStore {
+            link: Arc::new(link),
+            schema: DEFAULT_SCHEMA.to_owned(),
+            ready: Arc::new(tokio::sync::OnceCell::new()),
+        }
+    }
+
+    /// Keep the tables in `schema` (created on first use) instead of [`DEFAULT_SCHEMA`]: one
+    /// schema per tenant, or per test.
+    ///
+    /// ```no_run
+    /// # use claude_agent_store_postgres::PostgresSessionStore;
+    /// # async fn run(store: PostgresSessionStore) {
+    /// let tenant = store.with_schema("tenant_42");
+    /// # let _ = tenant;
+    /// # }
+    /// ```
+    pub fn with_schema(mut self, schema: impl Into<String>) -> PostgresSessionStore {
+        self.schema = schema.into();
+        self.ready = Arc::new(tokio::sync::OnceCell::new());
+        self
+    }
+
+    /// `name` qualified with the schema, quoted.
+    fn table(&self, name: &str) -> String {
+        format!("\"{}\".\"{name}\"", self.schema.replace('"', "\"\""))
+    }
+
+    /// Create the schema and tables unless they exist.
+    async fn ensure_schema(&self) -> Result<(), StoreError> {
+        self.ready
+            .get_or_try_init(|| async {
+                let schema = self.schema.replace('"', "\"\"");
+                let (entries, sessions, summaries) = (
+                    self.table("session_entries"),
+                    self.table("sessions"),
+                    self.table("session_summaries"),
+                );
+                let ddl = format!(
+                    "CREATE SCHEMA IF NOT EXISTS \"{schema}\";
+                     CREATE TABLE IF NOT EXISTS {sessions} (
+                         project_key text NOT NULL,
+                         session_id text NOT NULL,
+                         subpath text NOT NULL,
+                         mtime_ms bigint NOT NULL,
+                         PRIMARY KEY (project_key, session_id, subpath));
+                     CREATE TABLE IF NOT EXISTS {entries} (
+                         seq bigserial PRIMARY KEY,
+                         project_key text NOT NULL,
+                         session_id text NOT NULL,
+                         subpath text NOT NULL,
+                         uuid text,
+                         entry jsonb NOT NULL);
+                     CREATE INDEX IF NOT EXISTS session_entries_key
+                         ON {entries} (project_key, session_id, subpath, seq);
+                     CREATE UNIQUE INDEX IF NOT EXISTS session_entries_uuid
+                         ON {entries} (project_key, session_id, subpath, uuid)
+                         WHERE uuid IS NOT NULL;
+                     CREATE TABLE IF NOT EXISTS {summaries} (
+                         project_key text NOT NULL,
+                         session_id text NOT NULL,
+                         mtime_ms bigint NOT NULL,
+                         data jsonb NOT NULL,
+                         PRIMARY KEY (project_key, session_id));"
+                );
+                // Two stores creating the same schema at once: one of them may fail on the
+                // catalog's unique index although the other succeeded; a second try finds it.
+                let client = self.link.client().await?;
+                match client.batch_execute(&ddl).await {
+                    Ok(()) => Ok(()),
+                    Err(_) => client.batch_execute(&ddl).await.map_err(backend),
+                }
+            })
+            .await
+            .map(|_| ())
+    }
+
+    async fn append_now(&self, key: &SessionKey, entries: &[Value]) -> Result<(), StoreError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        self.ensure_schema().await?;
+        let subpath = key.subpath.as_deref().unwrap_or("");
+        let (sessions, table, summaries) = (
+            self.table("sessions"),
+            self.table("session_entries"),
+            self.table("session_summaries"),
+        );
+        let sql = [
+            "BEGIN",
+            // The write time, which also locks this transcript's row until the commit.
+            &format!(
+                "INSERT INTO {sessions} AS s (project_key, session_id, subpath, mtime_ms)
+                 VALUES ($1, $2, $3, {NOW_MS})
+                 ON CONFLICT (project_key, session_id, subpath)
+                 DO UPDATE SET mtime_ms = GREATEST(s.mtime_ms + 1, {NOW_MS})
+                 RETURNING mtime_ms"
+            ),
+            &format!(
+                "INSERT INTO {table} (project_key, session_id, subpath, uuid, entry)
+                 SELECT $1, $2, $3, e.value ->> 'uuid', e.value
+                 FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, n)
+                 ORDER BY e.n
+                 ON CONFLICT DO NOTHING"
+            ),
+            &format!(
+                "SELECT mtime_ms, data FROM {summaries} WHERE project_key = $1 AND session_id = $2"
+            ),
+            &format!(
+                "INSERT INTO {summaries} (project_key, session_id, mtime_ms, data)
+                 VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (project_key, session_id)
+                 DO UPDATE SET mtime_ms = EXCLUDED.mtime_ms, data = EXCLUDED.data"
+            ),
+        ];
+        let _writing = self.link.writing.lock().await;
+        let client = self.link.client().await?;
+        client.batch_execute(sql[0]).await.map_err(backend)?;
+        let outcome = async {
+            let row = client
+                .query_one(sql[1], &[&key.project_key, &key.session_id, &subpath])
+                .await
+                .map_err(backend)?;
+            let mtime: i64 = row.get(0);
+            let batch = Json(Value::Array(entries.to_vec()));
+            client
+                .execute(
+                    sql[2],
+                    &[&key.project_key, &key.session_id, &subpath, &batch],
+                )
+                .await
+                .map_err(backend)?;
+            if key.is_main() {
+                let prev = client
+                    .query_opt(sql[3], &[&key.project_key, &key.session_id])
+                    .await
+                    .map_err(backend)?
+                    .map(|row| summary(&key.session_id, row.get(0), row.get(1)));
+                let mut folded = fold_session_summary(prev.as_ref(), key, entries);
+                folded.mtime = u64::try_from(mtime).unwrap_or(0);
+                let data = Json(Value::Object(folded.data));
+                client
+                    .execute(sql[4], &[&key.project_key, &key.session_id, &mtime, &data])
+                    .await
+                    .map_err(backend)?;
+            }
+            Ok(())
+        }
+        .await;
+        let end = if outcome.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        let ended = client.batch_execute(end).await.map_err(backend);
+        outcome.and(ended)
+    }
+
+    async fn load_now(&self, key: &SessionKey) -> Result<Option<Vec<Value>>, StoreError> {
+        self.ensure_schema().await?;
+        let subpath = key.subpath.as_deref().unwrap_or("");
+        let sql = format!(
+            "SELECT entry FROM {} WHERE project_key = $1 AND session_id = $2 AND subpath = $3
+             ORDER BY seq",
+            self.table("session_entries")
+        );
+        let rows = self
+            .link
+            .client()
+            .await?
+            .query(&sql, &[&key.project_key, &key.session_id, &subpath])
+            .await
+            .map_err(backend)?;
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(
+            rows.iter()
+                .map(|row| row.get::<_, Json<Value>>(0).0)
+                .collect(),
+        ))
+    }
+
+    async fn list_now(&self, project_key: &str) -> Result<Vec<SessionListing>, StoreError> {
+        self.ensure_schema().await?;
+        let sql = format!(
+            "SELECT session_id, mtime_ms FROM {} WHERE project_key = $1 AND subpath = ''",
+            self.table("sessions")
+        );
+        let rows = self
+            .link
+            .client()
+            .await?
+            .query(&sql, &[&project_key])
+            .await
+            .map_err(backend)?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let mtime: i64 = row.get(1);
+                SessionListing::new(row.get::<_, String>(0), u64::try_from(mtime).unwrap_or(0))
+            })
+            .collect())
+    }
+
+    async fn summaries_now(&self, project_key: &str) -> Result<Vec<SessionSummary>, StoreError> {
+        self.ensure_schema().await?;
+        let sql = format!(
+            "SELECT session_id, mtime_ms, data FROM {} WHERE project_key = $1",
+            self.table("session_summaries")
+        );
+        let rows = self
+            .link
+            .client()
+            .await?
+            .query(&sql, &[&project_key])
+            .await
+            .map_err(backend)?;
+        Ok(rows
+            .iter()
+            .map(|row| summary(&row.get::<_, String>(0), row.get(1), row.get(2)))
+            .collect())
+    }
+
+    async fn delete_now(&self, key: &SessionKey) -> Result<(), StoreError> {
+        self.ensure_schema().await?;
+        let args: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [
+            &key.project_key,
+            &key.session_id,
+            &key.subpath.as_deref().unwrap_or(""),
+        ];
+        // A main key takes its subkeys and summary along; a subkey only itself.
+        let only_subpath = if key.is_main() {
+            ""
+        } else {
+            " AND subpath = $3"
+        };
+        let mut statements = vec![
+            format!(
+                "DELETE FROM {} WHERE project_key = $1 AND session_id = $2{only_subpath}",
+                self.table("session_entries")
+            ),
+            format!(
+                "DELETE FROM {} WHERE project_key = $1 AND session_id = $2{only_subpath}",
+                self.table("sessions")
+            ),
+        ];
+        if key.is_main() {
+            statements.push(format!(
+                "DELETE FROM {} WHERE project_key = $1 AND session_id = $2",
+                self.table("session_summaries")
+            ));
+        }
+        let used = if key.is_main() { &args[..2] } else { &args[..] };
+        let _writing = self.link.writing.lock().await;
+        let client = self.link.client().await?;
+        client.batch_execute("BEGIN").await.map_err(backend)?;
+        let mut outcome = Ok(());
+        for sql in &statements {
+            if let Err(e) = client.execute(sql.as_str(), used).await {
+                outcome = Err(backend(e));
+                break;
+            }
+        }
+        let end = if outcome.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        let ended = client.batch_execute(end).await.map_err(backend);
+        outcome.and(ended)
+    }
+
+    async fn subkeys_now(
+        &self,
+        project_key: &str,
+        session_id: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        self.ensure_schema().await?;
+        let sql = format!(
+            "SELECT subpath FROM {} WHERE project_key = $1 AND session_id = $2 AND subpath <> ''",
+            self.table("sessions")
+        );
+        let rows = self
+            .link
+            .client()
+            .await?
+            .query(&sql, &[&project_key, &session_id])
+            .await
+            .map_err(backend)?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
+    }
+}
+
+impl SessionStore for PostgresSessionStore {
+    fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+        Box::pin(self.append_now(key, entries))
+    }
+
+    fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+        Box::pin(self.load_now(key))
+    }
+
+    fn list_sessions<'a>(&'a self, project_key: &'a str) -> StoreFuture<'a, Vec<SessionListing>> {
+        Box::pin(self.list_now(project_key))
+    }
+
+    fn list_session_summaries<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> StoreFuture<'a, Vec<SessionSummary>> {
+        Box::pin(self.summaries_now(project_key))
+    }
+
+    fn delete<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, ()> {
+        Box::pin(self.delete_now(key))
+    }
+
+    fn list_subkeys<'a>(
+        &'a self,
+        project_key: &'a str,
+        session_id: &'a str,
+    ) -> StoreFuture<'a, Vec<String>> {
+        Box::pin(self.subkeys_now(project_key, session_id))
+    }
+}
+
+fn summary(session_id: &str, mtime: i64, data: Json<Value>) -> SessionSummary {
+    let data = match data.0 {
+        Value::Object(data) => data,
+        _ => serde_json::Map::new(),
+    };
+    SessionSummary::new(session_id, u64::try_from(mtime).unwrap_or(0), data)
+}
+
+fn backend(error: tokio_postgres::Error) -> StoreError {
+    StoreError::backend(error)
+}

@@ -1,0 +1,519 @@
+//! The PostgreSQL store against throwaway PostgreSQL 15 clusters: each started in a temporary
+//! directory on a free 127.0.0.1 port (as `nobody` when the tests run as root, which `initdb`
+//! refuses), and stopped and removed afterwards. Needs the server's binaries in
+//! `/usr/lib/postgresql/15/bin` (or `CLAUDE_AGENT_PG_BIN`), and the session test the real CLI
+//! (`scripts/install-claude-cli`, or `CLAUDE_AGENT_E2E_CLI`): the tests fail, never skip,
+//! without them.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use claude_agent_core::message::{ContentBlock, Message, SystemMessage};
+use claude_agent_core::store::{project_key_for_directory, SessionKey, SessionStore};
+use claude_agent_store_postgres::PostgresSessionStore;
+use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
+use claude_agent_testkit::store_conformance::run_session_store_conformance;
+use claude_agent_testkit::stub_api::StubApi;
+use claude_agent_tokio::{Client, Options, StreamExt};
+use serde_json::{json, Value};
+
+/// A PostgreSQL cluster of its own, removed on drop.
+struct Cluster {
+    bin: PathBuf,
+    dir: PathBuf,
+    port: u16,
+    /// Run the server's programs as this user (`nobody` under root).
+    user: Option<&'static str>,
+}
+
+impl Cluster {
+    fn start() -> Cluster {
+        let bin = std::env::var_os("CLAUDE_AGENT_PG_BIN").map_or_else(
+            || PathBuf::from("/usr/lib/postgresql/15/bin"),
+            PathBuf::from,
+        );
+        assert!(
+            bin.join("initdb").is_file(),
+            "PostgreSQL 15 server binaries not found in {} (apt-get install postgresql-15, or set CLAUDE_AGENT_PG_BIN)",
+            bin.display()
+        );
+        static CLUSTERS: AtomicUsize = AtomicUsize::new(0);
+        let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+        let user = root.then_some("nobody");
+        let dir = std::env::temp_dir().join(format!(
+            "claude-agent-pg-{}-{}",
+            std::process::id(),
+            CLUSTERS.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if root {
+            let uid = id_of("-u");
+            let gid = id_of("-g");
+            std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).unwrap();
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let cluster = Cluster {
+            bin,
+            dir,
+            port,
+            user,
+        };
+        let data = cluster.dir.join("data");
+        cluster.run(
+            "initdb",
+            &[
+                "-D",
+                path(&data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+        );
+        cluster.start_server();
+        cluster
+    }
+
+    fn start_server(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.display()
+        );
+        let (data, log) = (self.dir.join("data"), self.dir.join("log"));
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                path(&data),
+                "-l",
+                path(&log),
+                "-o",
+                &options,
+                "-w",
+                "start",
+            ],
+        );
+    }
+
+    /// Stop the server, closing every connection (as a crash or a restart would).
+    fn stop_server(&self) {
+        let data = self.dir.join("data");
+        self.run(
+            "pg_ctl",
+            &["-D", path(&data), "-m", "immediate", "-w", "stop"],
+        );
+    }
+
+    fn run(&self, program: &str, args: &[&str]) {
+        let program = self.bin.join(program);
+        let mut command = match self.user {
+            Some(user) => {
+                let mut c = Command::new("runuser");
+                c.args(["-u", user, "--"]).arg(&program);
+                c
+            }
+            None => Command::new(&program),
+        };
+        let out = command.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{} failed: {}{}",
+            program.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn config(&self) -> String {
+        format!(
+            "host=127.0.0.1 port={} user=postgres dbname=postgres",
+            self.port
+        )
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let data = self.dir.join("data");
+        if data.join("postmaster.pid").exists() {
+            self.stop_server();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn tokio_rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn id_of(flag: &str) -> u32 {
+    let out = Command::new("id").args([flag, "nobody"]).output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn the_postgres_store() {
+    let cluster = Cluster::start();
+    let runtime = tokio_rt();
+    runtime.block_on(async {
+        let base = PostgresSessionStore::connect(&cluster.config())
+            .await
+            .unwrap();
+        conforms(&base).await;
+        schema_on_first_use(&base, &cluster.config()).await;
+        concurrent_writers(&cluster.config()).await;
+        retried_appends_add_no_duplicates(&base).await;
+        times_come_from_the_database(&base).await;
+        connects_again_after_a_restart(&base, &cluster).await;
+    });
+    drop(runtime);
+    let dir = cluster.dir.clone();
+    drop(cluster);
+    assert!(!dir.exists(), "the cluster is removed");
+}
+
+async fn conforms(base: &PostgresSessionStore) {
+    let mut n = 0;
+    let report = run_session_store_conformance(|| {
+        n += 1;
+        let store = base.clone().with_schema(format!("conformance_{n}"));
+        async move { store }
+    })
+    .await
+    .unwrap_or_else(|v| panic!("{v}"));
+    assert_eq!((report.checked.len(), report.skipped.len()), (14, 0));
+}
+
+async fn schema_on_first_use(base: &PostgresSessionStore, config: &str) {
+    let store = base.clone().with_schema("fresh");
+    let key = SessionKey::new("p", "s");
+    assert_eq!(store.load(&key).await.unwrap(), None);
+    store
+        .append(&key, &[json!({"type": "user"})])
+        .await
+        .unwrap();
+    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let tables: Vec<String> = client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'fresh' ORDER BY 1",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(tables, ["session_entries", "session_summaries", "sessions"]);
+}
+
+/// Two connections (two machines, say) append to one session at once: every line is stored,
+/// each writer's in its order, and the summary has folded every batch.
+async fn concurrent_writers(config: &str) {
+    let a = PostgresSessionStore::connect(config)
+        .await
+        .unwrap()
+        .with_schema("concurrent");
+    let b = PostgresSessionStore::connect(config)
+        .await
+        .unwrap()
+        .with_schema("concurrent");
+    let key = SessionKey::new("p", "s");
+    let mut tasks = Vec::new();
+    for (writer, store) in [
+        ("a", a.clone()),
+        ("b", b.clone()),
+        ("c", a.clone()),
+        ("d", b),
+    ] {
+        let key = key.clone();
+        tasks.push(tokio::spawn(async move {
+            for batch in 0..20 {
+                let entries: Vec<Value> = (0..3)
+                    .map(|i| {
+                        json!({"type": "user", "uuid": format!("{writer}-{batch}-{i}"),
+                               "message": {"content": format!("{writer} {batch}")}})
+                    })
+                    .collect();
+                store.append(&key, &entries).await.unwrap();
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let stored = a.load(&key).await.unwrap().unwrap();
+    assert_eq!(stored.len(), 4 * 20 * 3);
+    for writer in ["a", "b", "c", "d"] {
+        let mine: Vec<&str> = stored
+            .iter()
+            .filter_map(|e| e["uuid"].as_str())
+            .filter(|u| u.starts_with(&format!("{writer}-")))
+            .collect();
+        let expected: Vec<String> = (0..20)
+            .flat_map(|b| (0..3).map(move |i| format!("{writer}-{b}-{i}")))
+            .collect();
+        assert_eq!(mine, expected, "{writer}'s lines in order");
+    }
+    let listed = a.list_sessions("p").await.unwrap();
+    let summaries = a.list_session_summaries("p").await.unwrap();
+    assert_eq!(summaries.len(), 1);
+    assert_eq!(summaries[0].mtime, listed[0].mtime);
+    assert!(summaries[0].data["first_prompt"].is_string());
+}
+
+async fn retried_appends_add_no_duplicates(base: &PostgresSessionStore) {
+    let store = base.clone().with_schema("retries");
+    let key = SessionKey::new("p", "s");
+    let batch = [
+        json!({"type": "user", "uuid": "u1"}),
+        json!({"type": "last-prompt", "lastPrompt": "x"}),
+    ];
+    store.append(&key, &batch).await.unwrap();
+    store.append(&key, &batch).await.unwrap();
+    let stored = store.load(&key).await.unwrap().unwrap();
+    // The line with a uuid once; the one without twice (it has no identity to dedupe by).
+    assert_eq!(stored.len(), 3, "{stored:?}");
+}
+
+async fn times_come_from_the_database(base: &PostgresSessionStore) {
+    let store = base.clone().with_schema("clock");
+    let key = SessionKey::new("p", "s");
+    store.append(&key, &[json!({"type": "x"})]).await.unwrap();
+    let first = store.list_sessions("p").await.unwrap()[0].mtime;
+    store.append(&key, &[json!({"type": "x"})]).await.unwrap();
+    let second = store.list_sessions("p").await.unwrap()[0].mtime;
+    assert!(second > first, "{first} then {second}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    // The same machine here, so the two clocks agree to within a minute.
+    assert!(now.abs_diff(second) < 60_000, "{now} vs {second}");
+}
+
+/// The server goes away: calls fail with a store error (no hang, no panic); once it is back,
+/// the next call connects again and finds everything stored before.
+async fn connects_again_after_a_restart(base: &PostgresSessionStore, cluster: &Cluster) {
+    let store = base.clone().with_schema("restart");
+    let key = SessionKey::new("p", "s");
+    let line = |uuid: &str| json!({"type": "user", "uuid": uuid});
+    store.append(&key, &[line("before")]).await.unwrap();
+    cluster.stop_server();
+    let error = store.append(&key, &[line("during")]).await.unwrap_err();
+    assert!(
+        error.to_string().starts_with("session store failed: "),
+        "{error}"
+    );
+    assert!(store.load(&key).await.is_err());
+    cluster.start_server();
+    store.append(&key, &[line("after")]).await.unwrap();
+    let uuids: Vec<Value> = store
+        .load(&key)
+        .await
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(|e| e["uuid"].clone())
+        .collect();
+    assert_eq!(uuids, ["before", "after"]);
+}
+
+/// The machine A and machine B, with PostgreSQL between them and the real CLI on each:
+/// a session is mirrored to the database; the database goes away for one turn (that turn's
+/// lines come back as `mirror_error` items, and every message still arrives) and comes back
+/// (the next turn stores the missed lines ahead of its own); then another HOME, empty, resumes
+/// the session from a new connection alone, the model sees every earlier turn, and the new
+/// turn is mirrored back.
+#[test]
+fn a_session_outlives_its_machine_and_a_database_restart() {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    let cluster = Cluster::start();
+    let stub = StubApi::start_with_conventions();
+    let work = TestDir::new("pg-work").unwrap();
+    let machine = |home: &TestDir, store: PostgresSessionStore| {
+        Options::new()
+            .cli_path(cli.path())
+            .cwd(work.path())
+            .envs(real_cli_env(&stub, home.path()))
+            .session_store(Arc::new(store))
+    };
+    let runtime = tokio_rt();
+    runtime.block_on(async {
+        let connect = || async {
+            PostgresSessionStore::connect(&cluster.config())
+                .await
+                .unwrap()
+                .with_schema("machines")
+        };
+        let home_a = TestDir::new("pg-home-a").unwrap();
+        let client = Client::connect(machine(&home_a, connect().await))
+            .await
+            .unwrap();
+        let turn = |prompt: &'static str| {
+            let client = &client;
+            async move {
+                client.send(prompt).await.unwrap();
+                let messages: Vec<Message> = tokio::time::timeout(
+                    Duration::from_secs(60),
+                    client.receive_response().map(Result::unwrap).collect(),
+                )
+                .await
+                .expect("the turn ends");
+                messages
+            }
+        };
+        let first = turn("remember PINEAPPLE").await;
+        let session_id = session_of(&first);
+        let key = SessionKey::new(project_key_for_directory(Some(work.path())), &session_id);
+        let reader = connect().await;
+        assert_eq!(
+            stored_texts(&reader.load(&key).await.unwrap().unwrap()),
+            [
+                "user: remember PINEAPPLE",
+                "assistant: echo: remember PINEAPPLE"
+            ]
+        );
+
+        cluster.stop_server();
+        let second = turn("remember MANGO").await;
+        let errors: Vec<String> = second
+            .iter()
+            .filter_map(|m| match m {
+                Message::System(SystemMessage::MirrorError(e)) => Some(e.error.clone()),
+                _ => None,
+            })
+            .collect();
+        assert!(!errors.is_empty(), "no mirror_error in {second:#?}");
+        for error in &errors {
+            assert!(
+                error.ends_with("kept, to be tried again with the next turn"),
+                "{error}"
+            );
+        }
+        assert_eq!(texts(&second), ["echo: remember MANGO"]);
+
+        cluster.start_server();
+        let third = turn("remember KIWI").await;
+        assert_eq!(texts(&third), ["echo: remember KIWI"]);
+        assert!(
+            !third
+                .iter()
+                .any(|m| matches!(m, Message::System(SystemMessage::MirrorError(_)))),
+            "{third:#?}"
+        );
+        client.close().await;
+        let remembered = [
+            "user: remember PINEAPPLE",
+            "assistant: echo: remember PINEAPPLE",
+            "user: remember MANGO",
+            "assistant: echo: remember MANGO",
+            "user: remember KIWI",
+            "assistant: echo: remember KIWI",
+        ];
+        assert_eq!(
+            stored_texts(&reader.load(&key).await.unwrap().unwrap()),
+            remembered
+        );
+
+        let home_b = TestDir::new("pg-home-b").unwrap();
+        let resumed: Vec<Message> = claude_agent_tokio::query(
+            "which fruits?",
+            machine(&home_b, connect().await).resume(session_id.clone()),
+        )
+        .map(Result::unwrap)
+        .collect()
+        .await;
+        assert_eq!(texts(&resumed), ["echo: which fruits?"]);
+        assert_eq!(session_of(&resumed), session_id);
+        let body = stub.main_requests().pop().unwrap().body.to_string();
+        for word in ["PINEAPPLE", "MANGO", "KIWI"] {
+            assert!(body.contains(&format!("echo: remember {word}")), "{body}");
+        }
+        let mut all = remembered.to_vec();
+        all.extend(["user: which fruits?", "assistant: echo: which fruits?"]);
+        assert_eq!(
+            stored_texts(&reader.load(&key).await.unwrap().unwrap()),
+            all
+        );
+        assert!(!home_b
+            .path()
+            .join(".claude/projects")
+            .join(&key.project_key)
+            .exists());
+    });
+}
+
+fn session_of(messages: &[Message]) -> String {
+    messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Result(r) => Some(r.session_id().to_owned()),
+            _ => None,
+        })
+        .expect("a result")
+}
+
+/// The assistant's texts.
+fn texts(messages: &[Message]) -> Vec<String> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Assistant(a) => Some(&a.message.content),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text of every `user` and `assistant` entry of a stored transcript, in order.
+fn stored_texts(entries: &[Value]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|e| e["type"] == "user" || e["type"] == "assistant")
+        .map(|e| {
+            let content = &e["message"]["content"];
+            let text = match content.as_str() {
+                Some(text) => text.to_owned(),
+                None => content
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            format!("{}: {text}", e["type"].as_str().unwrap_or(""))
+        })
+        .collect()
+}
