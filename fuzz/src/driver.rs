@@ -268,7 +268,8 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
-            Event::Message(_) | Event::LineError(_) | Event::CliVersion(_) => {}
+            // A transcript mirror is the host's to store; the session keeps nothing of it.
+            Event::Message(_) | Event::LineError(_) | Event::CliVersion(_) | Event::Mirror(_) => {}
             other => panic!("unknown event {other:?}"),
         }
     }
