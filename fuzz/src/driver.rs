@@ -268,11 +268,12 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
-            // Any CLI may print a start-up mark; nothing depends on it.
+            // Any CLI may print a start-up mark; a transcript mirror is the host's to store.
             Event::Message(_)
             | Event::LineError(_)
             | Event::CliVersion(_)
-            | Event::StartupMark(_) => {}
+            | Event::StartupMark(_)
+            | Event::Mirror(_) => {}
             Event::Claimed(outcome) => panic!("Claimed {outcome:?}, but no claim was sent"),
             other => panic!("unknown event {other:?}"),
         }
