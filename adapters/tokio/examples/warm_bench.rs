@@ -6,6 +6,9 @@
 //! * `startup`: `startup()` done beforehand, timed from `WarmQuery::query`;
 //! * `claim`: a spare parked beforehand by `prewarm()`, timed from `Spare::claim`.
 //!
+//! The warm modes wait `--park MS` (200 by default) between the warm start resolving and the
+//! prompt: how long a CLI has sat ready before a session needs it.
+//!
 //! With `--ts DIR` (a folder holding `bench/warm/peer_ts.mjs` and its `npm install`), the
 //! TypeScript Agent SDK's `query`, `startup()` → `query` and `prewarm()` → `claim` run in the
 //! same rounds, against the same CLI, stub API and folder (`ts-cold`, `ts-startup`, `ts-claim`).
@@ -14,7 +17,7 @@
 //!
 //! ```sh
 //! (cd bench/warm && npm install)
-//! cargo run --release -p claude-agent-tokio --example warm_bench -- /path/to/claude 10 --ts bench/warm
+//! cargo run --release -p claude-agent-tokio --example warm_bench -- /path/to/claude 10 --ts bench/warm --park 200
 //! ```
 
 use std::io::{BufRead, BufReader, Write};
@@ -104,11 +107,19 @@ fn raw(cli: &str, env: &[(String, String)], cwd: &Path) -> Marks {
 }
 
 /// One run of `peer_ts.mjs` in `mode`: it prints the three marks, timed inside node.
-fn typescript(dir: &str, mode: &str, cli: &str, env: &[(String, String)], cwd: &Path) -> Marks {
+fn typescript(
+    dir: &str,
+    mode: &str,
+    cli: &str,
+    env: &[(String, String)],
+    cwd: &Path,
+    park: Duration,
+) -> Marks {
     let output = Command::new("node")
         .arg(Path::new(dir).join("peer_ts.mjs"))
         .args([mode, cli])
         .arg(cwd)
+        .arg(park.as_millis().to_string())
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stderr(Stdio::inherit())
         .output()
@@ -150,14 +161,18 @@ fn report(name: &str, runs: &[Marks]) {
 
 #[tokio::main]
 async fn main() {
-    let usage = "usage: warm_bench CLAUDE [ROUNDS] [--ts DIR]";
+    let usage = "usage: warm_bench CLAUDE [ROUNDS] [--ts DIR] [--park MS]";
     let mut args = std::env::args().skip(1);
     let cli = args.next().expect(usage);
     let mut rounds = 10;
     let mut ts = None;
+    let mut park = Duration::from_millis(200);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ts" => ts = Some(args.next().expect(usage)),
+            "--park" => {
+                park = Duration::from_millis(args.next().expect(usage).parse().expect(usage))
+            }
             n => rounds = n.parse().expect(usage),
         }
     }
@@ -177,12 +192,12 @@ async fn main() {
         let cold = timed(start, query("hello", session.clone())).await;
 
         let warm = startup(session.clone()).await.expect("started");
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(park).await;
         let start = Instant::now();
         let warm = timed(start, warm.query("hello")).await;
 
         let spare = prewarm(host.clone()).await.expect("parked");
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(park).await;
         let start = Instant::now();
         let claimed = spare
             .claim("hello", ClaimOptions::new(work.path()))
@@ -191,7 +206,8 @@ async fn main() {
         let claim = timed(start, claimed.messages).await;
 
         let ts_marks = ts.as_deref().map(|dir| {
-            ["cold", "startup", "claim"].map(|mode| typescript(dir, mode, &cli, &env, work.path()))
+            ["cold", "startup", "claim"]
+                .map(|mode| typescript(dir, mode, &cli, &env, work.path(), park))
         });
 
         // Round 0 warms the page cache and is not counted.
@@ -205,7 +221,10 @@ async fn main() {
             }
         }
     }
-    println!("{rounds} rounds, medians (range):");
+    println!(
+        "{rounds} rounds, parked {} ms, medians (range):",
+        park.as_millis()
+    );
     report("raw", &r);
     report("cold", &c);
     report("startup", &s);
