@@ -4,7 +4,9 @@
 //! * `raw`: no SDK — spawn the CLI, write `initialize` and the prompt, read to the result;
 //! * `cold`: `query`;
 //! * `startup`: `startup()` done beforehand, timed from `WarmQuery::query`;
-//! * `claim`: a spare parked beforehand by `prewarm()`, timed from `Spare::claim`.
+//! * `claim`: a spare parked beforehand by `prewarm()`, timed from `Spare::claim`;
+//! * `turn`: the second prompt of a `Client` session whose first turn is done, timed from
+//!   `Client::send`: the CLI's own work for any prompt, the floor under every warm mode.
 //!
 //! The warm modes wait `--park MS` (200 by default) between the warm start resolving and the
 //! prompt: how long a CLI has sat ready before a session needs it.
@@ -28,7 +30,7 @@ use std::time::{Duration, Instant};
 use claude_agent_testkit::real_cli::{real_cli_env, TestDir};
 use claude_agent_testkit::stub_api::StubApi;
 use claude_agent_tokio::control::ClaimOptions;
-use claude_agent_tokio::{prewarm, query, startup, Message, Options, StreamExt};
+use claude_agent_tokio::{prewarm, query, startup, Client, Message, Options, StreamExt};
 
 /// Milliseconds from the start to `system/init`, the first assistant message and the result.
 #[derive(Debug, Clone, Copy, Default)]
@@ -184,6 +186,7 @@ async fn main() {
     let session = host.clone().cwd(work.path());
 
     let (mut r, mut c, mut s, mut p) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut t = Vec::new();
     let mut peer = [Vec::new(), Vec::new(), Vec::new()];
     for round in 0..=rounds {
         let raw_marks = raw(&cli, &env, work.path());
@@ -205,6 +208,15 @@ async fn main() {
             .expect("claimed");
         let claim = timed(start, claimed.messages).await;
 
+        let client = Client::connect(session.clone()).await.expect("connected");
+        client.send("hello").await.expect("sent");
+        timed(Instant::now(), client.receive_response()).await;
+        tokio::time::sleep(park).await;
+        let start = Instant::now();
+        client.send("hello").await.expect("sent");
+        let turn = timed(start, client.receive_response()).await;
+        client.close().await;
+
         let ts_marks = ts.as_deref().map(|dir| {
             ["cold", "startup", "claim"]
                 .map(|mode| typescript(dir, mode, &cli, &env, work.path(), park))
@@ -216,6 +228,7 @@ async fn main() {
             c.push(cold);
             s.push(warm);
             p.push(claim);
+            t.push(turn);
             for (runs, marks) in peer.iter_mut().zip(ts_marks.into_iter().flatten()) {
                 runs.push(marks);
             }
@@ -229,6 +242,7 @@ async fn main() {
     report("cold", &c);
     report("startup", &s);
     report("claim", &p);
+    report("turn", &t);
     if ts.is_some() {
         report("ts-cold", &peer[0]);
         report("ts-startup", &peer[1]);
