@@ -70,7 +70,7 @@ macro_rules! e2e_tests {
             mcp_config_text_and_file, agent_definition_fields, environment_options,
             run_as_another_user, session_store_resume, session_store_failing, warm_startup,
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
-            spare_close_removes_folder,
+            pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -2737,6 +2737,55 @@ pub async fn pool_drop_reaps_spares<R: Runtime>(rt: R) {
         })
         .await;
     }
+}
+
+/// A spare whose CLI died is no longer counted as ready, costs the next query nothing (it starts
+/// cold, with no refusal), and a new spare takes its place. `discard` lets go of a set of options' spares at once.
+pub async fn pool_replaces_a_dead_spare_and_discards<R: Runtime>(rt: R) {
+    let env = env();
+    let host = host_options(&env);
+    let pool = SparePool::new(rt.clone());
+    pool.prewarm(&host).expect("options");
+    wait_until(&rt, STEP, "a spare parked", || pool.ready(&host) == 1).await;
+    let dead = pool.pids()[0];
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &dead.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    wait_until(&rt, STEP, "the killed CLI reaped", || process_gone(dead)).await;
+    wait_until(&rt, STEP, "the dead spare no longer ready", || {
+        pool.ready(&host) == 0
+    })
+    .await;
+    let session = within(
+        &rt,
+        STEP,
+        "pool query",
+        pool.query(&host, "still there?", ClaimOptions::new(env.work.path())),
+    )
+    .await
+    .expect("started");
+    assert!(
+        matches!(session.start, PoolStart::Cold { refused: None }),
+        "{:?}",
+        session.start
+    );
+    let messages = all_ok(collect(&rt, "cold query", session.messages).await);
+    assert_eq!(texts(&messages), ["echo: still there?"]);
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+    assert_eq!(init_of(&messages).cwd(), work.to_str());
+    wait_until(&rt, STEP, "a new spare parked", || pool.ready(&host) == 1).await;
+    let fresh = pool.pids();
+    assert_eq!(fresh.len(), 1);
+    assert_ne!(fresh[0], dead);
+    pool.discard(&host);
+    assert_eq!(pool.ready(&host), 0);
+    assert!(pool.pids().is_empty());
+    wait_until(&rt, STEP, "the discarded spare exits", || {
+        process_gone(fresh[0])
+    })
+    .await;
 }
 
 /// A spare closed unused shuts its CLI down and removes its parking folder.

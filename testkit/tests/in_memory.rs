@@ -824,3 +824,54 @@ fn a_spare_is_parked_in_a_folder_of_its_own_removed_when_it_closes() {
     assert!(mine.is_dir());
     std::fs::remove_dir(&mine).unwrap();
 }
+
+#[test]
+fn a_pool_lets_go_of_the_least_recently_used_options_and_of_an_updated_clis_spares() {
+    use claude_agent_core::client::Runtime;
+
+    let runtime = TestRuntime::new();
+    let settle = || runtime.block_on(runtime.sleep_until(runtime.now() + Duration::from_secs(1)));
+    let cli = std::env::temp_dir().join(format!("claude-agent-pool-cli-{}", std::process::id()));
+    std::fs::write(&cli, "").unwrap();
+    // Each spare tells its pid in its answer to `initialize`: 1, 2, 3, then 4 for every later one.
+    let parked = |pid: u32| Script::new().answer_initialize_with(json!({ "pid": pid }));
+    let fake = FakeTransport::new(parked(1))
+        .then(parked(2))
+        .then(parked(3))
+        .then(parked(4));
+    let first = Options::new().transport(fake.clone()).cli_path(&cli);
+    let second = first.clone().env("POOL_SET", "second");
+    let third = first.clone().env("POOL_SET", "third");
+    let sorted = |mut pids: Vec<u32>| {
+        pids.sort_unstable();
+        pids
+    };
+    let ready = |pool: &SparePool<TestRuntime>| {
+        [&first, &second, &third].map(|options| pool.ready(options))
+    };
+
+    let pool = SparePool::new(runtime.clone());
+    pool.prewarm(&first).unwrap();
+    pool.prewarm(&second).unwrap();
+    settle();
+    assert_eq!(ready(&pool), [1, 1, 0]);
+    assert_eq!(sorted(pool.pids()), [1, 2]);
+
+    // Two sets by default: a third lets go of the one asked for least recently.
+    pool.prewarm(&third).unwrap();
+    settle();
+    assert_eq!(ready(&pool), [0, 1, 1]);
+    assert_eq!(sorted(pool.pids()), [2, 3]);
+
+    // The CLI was updated: no spare of the old build is ready, and the first set asked for
+    // again lets go of every old spare, not only of its own.
+    let file = std::fs::File::options().write(true).open(&cli).unwrap();
+    file.set_modified(std::time::SystemTime::now() + Duration::from_secs(60))
+        .unwrap();
+    assert_eq!(ready(&pool), [0, 0, 0]);
+    pool.prewarm(&second).unwrap();
+    settle();
+    assert_eq!(ready(&pool), [0, 1, 0]);
+    assert_eq!(pool.pids(), [4]);
+    std::fs::remove_file(&cli).unwrap();
+}

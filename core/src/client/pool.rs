@@ -123,8 +123,9 @@ impl<R> fmt::Debug for PooledQuery<R> {
 /// live spare is ready, or the one taken refuses the claim, the session starts cold with the
 /// same options ([`Options::claimed`]): the caller gets a session either way. Spares whose
 /// process died are dropped; spares of options not asked for lately are let go once more than
-/// [`SparePool::option_sets`] sets are in use, and an updated CLI executable makes older spares
-/// stale. A spare runs the callbacks (hooks, `can_use_tool`, in-process MCP servers) of the
+/// [`SparePool::option_sets`] sets are in use, and when the CLI executable has been updated, the
+/// spares of its older build are let go the next time the pool is asked for options that start
+/// it. A spare runs the callbacks (hooks, `can_use_tool`, in-process MCP servers) of the
 /// options it was started with: the first options of their set that reached the pool.
 ///
 /// A parked CLI holds about 250 MB, so the pool is bounded: [`SparePool::per_options`] spares
@@ -405,10 +406,13 @@ impl<R> Inner<R> {
 
 impl<R> State<R> {
     /// The index of the group of `key`, made if needed; the least recently used group goes when
-    /// there are more than `limit`.
+    /// there are more than `limit`. Groups of an older build of `key`'s CLI executable go at
+    /// once: their spares can never be handed out again.
     fn group(&mut self, key: &Key, options: &Options, limit: usize) -> usize {
         self.uses += 1;
         let uses = self.uses;
+        self.groups
+            .retain(|g| g.key.spec.program != key.spec.program || g.key.modified == key.modified);
         if let Some(at) = self.groups.iter().position(|g| g.key == *key) {
             self.groups[at].used = uses;
             return at;
