@@ -67,6 +67,10 @@
 //! | `cli_version` | DEBUG; WARN when the CLI is older than the supported minimum or reports no version | the CLI's version was checked (above, "Supported CLI versions") | `version` (when reported), `minimum` |
 //! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as `Error::Protocol`) | `error` |
 //! | `tool_refused` | WARN | the CLI refused the model a tool of an in-process MCP server that `allowed_tools` does not list (below) | `tool`, `server`, `tool_use_id`, `reason` (the CLI's text) |
+//! | `startup_mark` | DEBUG | a start-up checkpoint the CLI passed (`startup` and `prewarm` ask for them) | `mark`, `since_us` (since `initialize` was sent) |
+//! | `claim` | DEBUG | the claim of a parked CLI went out (`Spare::claim`) | `request_id` |
+//! | `claim_answered` | DEBUG | the CLI took the claim | `session_id`, `cwd`, `parked_ms`, `not_applied` (how many options it did not take), `duration_us` |
+//! | `claim_refused` | WARN | the CLI refused the claim (it exits) | `reason`, `error`, `duration_us` |
 //! | `stderr` | DEBUG | a line the CLI wrote to stderr: the line is the event's message | |
 //!
 //! `tool_refused`: Claude Code lets the model use an MCP tool, in-process ones included, only when

@@ -6,10 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use claude_agent_core::control::{ControlRequest, InboundKind, Reply, ThinkingDisplayChange};
+use claude_agent_core::control::{
+    ClaimOptions, ClaimRefusalReason, ControlRequest, InboundKind, Reply, ThinkingDisplayChange,
+};
 use claude_agent_core::hooks::HookOutput;
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::Message;
+use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::recording::{Direction, Recording};
 use claude_agent_core::session::{
@@ -277,7 +279,8 @@ macro_rules! golden {
         $(#[test] fn $test() { check($file); })*
         #[test]
         fn every_recording_has_a_golden_test() {
-            let mut covered = vec![$($file),*];
+            // The claim recordings have tests of their own (`claim_*` below).
+            let mut covered = vec![$($file,)* "claim.jsonl", "claim_refused.jsonl"];
             covered.sort();
             let mut found: Vec<String> = std::fs::read_dir(fixtures()).unwrap()
                 .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -299,6 +302,172 @@ golden! {
     sdk_mcp => "sdk_mcp.jsonl",
     session_mirror => "session_mirror.jsonl",
     tool_bash => "tool_bash.jsonl",
+}
+
+/// What replaying a claim recording gave.
+struct ClaimReplay {
+    written: Vec<Value>,
+    events: Vec<Event>,
+    closed_stdin: bool,
+}
+
+/// Replay a recording of a spare (`--await-claim`) that was claimed: the claim is made with
+/// [`Session::claim`] from the options the recording's claim carried (its `claim_session`,
+/// `set_model` and `set_max_thinking_tokens`), the prompt with `send_user`.
+fn replay_claim(name: &str, chunk: usize) -> (ClaimReplay, Vec<Value>) {
+    let (recording, steps) = load(&fixtures().join(name));
+    let sent = |subtype: &str| {
+        steps
+            .iter()
+            .find(|s| s.dir_in && s.value["request"]["subtype"] == subtype)
+            .map(|s| s.value["request"].clone())
+    };
+    let body = sent("claim_session").expect("a claim");
+    let mut claim = ClaimOptions::new(body["cwd"].as_str().unwrap());
+    if let Some(mode) = body["permission_mode"].as_str() {
+        claim = claim.permission_mode(mode.parse::<PermissionMode>().unwrap());
+    }
+    if let Some(model) = sent("set_model") {
+        claim = claim.model(model["model"].as_str().unwrap());
+    }
+    if let Some(tokens) = sent("set_max_thinking_tokens") {
+        claim = claim.max_thinking_tokens(tokens["max_thinking_tokens"].as_u64());
+    }
+    let mut config = recording.session_config(InputMode::Streaming);
+    config.await_claim = true;
+    // The `initialize` fields other than hooks, as the recording sent them.
+    let mut fields = sent("initialize").expect("an initialize");
+    let fields = fields.as_object_mut().unwrap();
+    fields.remove("subtype");
+    fields.remove("hooks");
+    config.initialize_fields = serde_json::value::to_raw_value(fields).ok();
+    let now = Instant::now();
+    let mut session = Session::new(config, now);
+    let mut out = ClaimReplay {
+        written: Vec::new(),
+        events: Vec::new(),
+        closed_stdin: false,
+    };
+    let drain = |session: &mut Session, out: &mut ClaimReplay| {
+        while let Some(t) = session.poll_transmit() {
+            match t {
+                Transmit::Write(bytes) => {
+                    for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                        out.written.push(serde_json::from_slice(line).unwrap());
+                    }
+                }
+                Transmit::CloseStdin => out.closed_stdin = true,
+                _ => {}
+            }
+        }
+        out.events
+            .extend(std::iter::from_fn(|| session.poll_event()));
+    };
+    for line in recording.lines() {
+        let value: Value = serde_json::from_str(line.json.get()).unwrap();
+        if line.direction == Direction::ToCli {
+            match (value["type"].as_str(), value["request"]["subtype"].as_str()) {
+                (Some("control_request"), Some("claim_session")) => {
+                    assert!(session.is_parked());
+                    session.claim(now, &claim).unwrap();
+                }
+                (Some("user"), _) => {
+                    let text = value["message"]["content"].as_str().unwrap();
+                    session.send_user(now, UserInput::text(text)).unwrap();
+                    session.end_input(now);
+                }
+                // `initialize` is written at construction; the claim writes what follows it.
+                _ => {}
+            }
+        } else {
+            let text = format!("{}\n", line.json.get());
+            for piece in text.as_bytes().chunks(chunk) {
+                session.handle_stdout(now, piece);
+                drain(&mut session, &mut out);
+            }
+        }
+        drain(&mut session, &mut out);
+    }
+    let expected = steps
+        .into_iter()
+        .filter(|s| s.dir_in)
+        .map(|s| s.value)
+        .collect();
+    (out, expected)
+}
+
+#[test]
+fn claim_of_a_parked_cli() {
+    for chunk in [1, 7, 4096] {
+        let (out, expected) = replay_claim("claim.jsonl", chunk);
+        assert_eq!(out.written, expected, "chunk {chunk}");
+        let marks = out
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::StartupMark(_)))
+            .count();
+        assert_eq!(marks, 31, "chunk {chunk}: every start-up mark");
+        let claimed: Vec<_> = out
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Claimed(outcome) => Some(outcome),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(claimed.len(), 1, "chunk {chunk}: one outcome");
+        let info = claimed[0].as_ref().expect("claimed");
+        assert!(info
+            .cwd
+            .as_deref()
+            .unwrap()
+            .starts_with("/tmp/claude-agent-testkit-work-"));
+        assert!(info.parked_ms.is_some());
+        assert!(info.not_applied.is_empty());
+        assert!(info
+            .initialize
+            .as_ref()
+            .is_some_and(|i| !i.commands.is_empty()));
+        // No `RequestDone` for the claim's own requests, and none failed.
+        let done = out
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::RequestDone { .. }))
+            .count();
+        assert_eq!(done, 1, "chunk {chunk}: only initialize");
+        let init = out.events.iter().find_map(|e| match e {
+            Event::Message(Message::System(claude_agent_core::message::SystemMessage::Init(i))) => {
+                Some(i)
+            }
+            _ => None,
+        });
+        assert_eq!(init.unwrap().model(), Some("claude-haiku-9"));
+        assert!(out.closed_stdin, "chunk {chunk}: the run ended");
+    }
+}
+
+#[test]
+fn claim_refused_by_the_cli() {
+    for chunk in [1, 7, 4096] {
+        let (out, expected) = replay_claim("claim_refused.jsonl", chunk);
+        assert_eq!(out.written, expected, "chunk {chunk}");
+        let refusal = out
+            .events
+            .iter()
+            .find_map(|e| match e {
+                Event::Claimed(Err(refusal)) => Some(refusal),
+                _ => None,
+            })
+            .expect("refused");
+        assert_eq!(refusal.reason, ClaimRefusalReason::CwdNotFound);
+        assert!(!refusal.recurs());
+        // The prompt written with the claim is answered with an error result; then stdin closes.
+        assert!(out
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Message(Message::Result(r)) if r.is_error)));
+        assert!(out.closed_stdin, "chunk {chunk}");
+    }
 }
 
 /// A session run with `--session-mirror` (two turns of a `Client` with a session store): the

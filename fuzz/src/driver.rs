@@ -268,8 +268,13 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
-            // A transcript mirror is the host's to store; the session keeps nothing of it.
-            Event::Message(_) | Event::LineError(_) | Event::CliVersion(_) | Event::Mirror(_) => {}
+            // Any CLI may print a start-up mark; a transcript mirror is the host's to store.
+            Event::Message(_)
+            | Event::LineError(_)
+            | Event::CliVersion(_)
+            | Event::StartupMark(_)
+            | Event::Mirror(_) => {}
+            Event::Claimed(outcome) => panic!("Claimed {outcome:?}, but no claim was sent"),
             other => panic!("unknown event {other:?}"),
         }
     }

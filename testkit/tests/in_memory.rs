@@ -5,7 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::{query_with, tool, Client, Error, SdkMcpServer};
+use claude_agent_core::client::{
+    prewarm_with, query_with, tool, Client, Error, PrewarmError, SdkMcpServer, SparePool,
+};
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
@@ -756,4 +758,120 @@ fn resource_reads_and_prompt_gets_reach_their_handlers() {
         answer_to(&fake, "p1").unwrap()["mcp_response"]["result"]["messages"][0]["content"]["text"],
         "Say hello to Ada."
     );
+}
+
+#[test]
+fn prewarm_refuses_options_that_describe_a_session() {
+    let runtime = TestRuntime::new();
+    let cases = [
+        (Options::new().resume("46eb1b6d"), "resume"),
+        (
+            Options::new().continue_conversation(true),
+            "continue_conversation",
+        ),
+        (Options::new().fork_session(true), "fork_session"),
+        (Options::new().session_id("9b2f1c3e"), "session_id"),
+        (
+            Options::new().resume_session_at("70565fc4"),
+            "resume_session_at",
+        ),
+        (Options::new().resume_drops_turn(""), "resume_drops_turn"),
+    ];
+    for (options, name) in cases {
+        let fake = FakeTransport::new(Script::new().answer_initialize());
+        let options = options.transport(fake.clone());
+        let result = runtime.block_on(prewarm_with(runtime.clone(), options.clone()));
+        assert!(
+            matches!(&result, Err(PrewarmError::SessionOption { option }) if *option == name),
+            "{result:?}"
+        );
+        let pool = SparePool::new(runtime.clone());
+        assert!(matches!(
+            pool.prewarm(&options),
+            Err(PrewarmError::SessionOption { option }) if option == name
+        ));
+        assert!(fake.launch().is_none(), "nothing was started for {name}");
+    }
+}
+
+#[test]
+fn a_spare_is_parked_in_a_folder_of_its_own_removed_when_it_closes() {
+    let runtime = TestRuntime::new();
+    let mut folders = Vec::new();
+    for _ in 0..2 {
+        let fake = FakeTransport::new(Script::new().answer_initialize());
+        let options = Options::new().transport(fake.clone());
+        let spare = runtime
+            .block_on(prewarm_with(runtime.clone(), options))
+            .expect("parked");
+        let folder = fake.launch().and_then(|spec| spec.cwd).expect("a cwd");
+        assert!(folder.starts_with(std::env::temp_dir()), "{folder:?}");
+        assert!(folder.is_dir());
+        assert!(!folders.contains(&folder), "a folder per spare");
+        runtime.block_on(spare.close());
+        assert!(!folder.exists(), "{folder:?} is left behind");
+        folders.push(folder);
+    }
+    // A folder the options name is the caller's: it stays.
+    let mine = std::env::temp_dir().join(format!("claude-agent-own-{}", std::process::id()));
+    std::fs::create_dir_all(&mine).unwrap();
+    let fake = FakeTransport::new(Script::new().answer_initialize());
+    let options = Options::new().transport(fake.clone()).cwd(&mine);
+    let spare = runtime
+        .block_on(prewarm_with(runtime.clone(), options))
+        .expect("parked");
+    runtime.block_on(spare.close());
+    assert!(mine.is_dir());
+    std::fs::remove_dir(&mine).unwrap();
+}
+
+#[test]
+fn a_pool_lets_go_of_the_least_recently_used_options_and_of_an_updated_clis_spares() {
+    use claude_agent_core::client::Runtime;
+
+    let runtime = TestRuntime::new();
+    let settle = || runtime.block_on(runtime.sleep_until(runtime.now() + Duration::from_secs(1)));
+    let cli = std::env::temp_dir().join(format!("claude-agent-pool-cli-{}", std::process::id()));
+    std::fs::write(&cli, "").unwrap();
+    // Each spare tells its pid in its answer to `initialize`: 1, 2, 3, then 4 for every later one.
+    let parked = |pid: u32| Script::new().answer_initialize_with(json!({ "pid": pid }));
+    let fake = FakeTransport::new(parked(1))
+        .then(parked(2))
+        .then(parked(3))
+        .then(parked(4));
+    let first = Options::new().transport(fake.clone()).cli_path(&cli);
+    let second = first.clone().env("POOL_SET", "second");
+    let third = first.clone().env("POOL_SET", "third");
+    let sorted = |mut pids: Vec<u32>| {
+        pids.sort_unstable();
+        pids
+    };
+    let ready = |pool: &SparePool<TestRuntime>| {
+        [&first, &second, &third].map(|options| pool.ready(options))
+    };
+
+    let pool = SparePool::new(runtime.clone());
+    pool.prewarm(&first).unwrap();
+    pool.prewarm(&second).unwrap();
+    settle();
+    assert_eq!(ready(&pool), [1, 1, 0]);
+    assert_eq!(sorted(pool.pids()), [1, 2]);
+
+    // Two sets by default: a third lets go of the one asked for least recently.
+    pool.prewarm(&third).unwrap();
+    settle();
+    assert_eq!(ready(&pool), [0, 1, 1]);
+    assert_eq!(sorted(pool.pids()), [2, 3]);
+
+    // The CLI was updated: no spare of the old build is ready, and the first set asked for
+    // again lets go of every old spare, not only of its own.
+    let file = std::fs::File::options().write(true).open(&cli).unwrap();
+    file.set_modified(std::time::SystemTime::now() + Duration::from_secs(60))
+        .unwrap();
+    assert_eq!(ready(&pool), [0, 0, 0]);
+    pool.prewarm(&second).unwrap();
+    settle();
+    assert_eq!(ready(&pool), [0, 1, 0]);
+    assert_eq!(pool.pids(), [4]);
+    std::fs::remove_file(&cli).unwrap();
 }

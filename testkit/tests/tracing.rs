@@ -2,12 +2,13 @@
 //! in-memory fake CLI on the [`TestRuntime`], seen by a subscriber that keeps every span and
 //! event, with a permission prompt, hooks (one panics), an in-process tool call, a withdrawn
 //! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
-//! and a shutdown that needs `SIGTERM`.
+//! and a shutdown that needs `SIGTERM`; and a spare's start-up marks and claims.
 
 #[path = "support/trace_log.rs"]
 mod trace_log;
 
-use claude_agent_core::client::{tool, Client, SdkMcpServer};
+use claude_agent_core::client::{prewarm_with, tool, Client, SdkMcpServer};
+use claude_agent_core::control::ClaimOptions;
 use claude_agent_core::hooks::{HookEvent, HookOutput};
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::options::Options;
@@ -278,5 +279,60 @@ fn a_cli_older_than_the_minimum_is_warned_about() {
     assert!(
         warning.fields["message"].contains("CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK"),
         "{warning:?}"
+    );
+}
+
+#[test]
+fn a_spare_reports_its_start_up_marks_and_its_claim() {
+    let script = || {
+        Script::new()
+            .emit_json(&json!({"type": "keep_alive", "startup_mark": "action_handler_start"}))
+            .answer_initialize()
+            .expect_request_as("claim_session", "claim")
+    };
+    let taken = script().respond(
+        "claim",
+        Answer::success(
+            json!({"status": "ok", "cwd": "/srv/app", "session_id": "sess-9",
+            "parked_ms": 1003, "sdk_mcp_settled": true}),
+        ),
+    );
+    let refused = script().respond(
+        "claim",
+        Answer::error("cwd_not_found: the claim cwd does not exist or is not accessible"),
+    );
+    let runtime = TestRuntime::new();
+    let claim = |script: Script| {
+        let options = Options::new().transport(FakeTransport::new(script));
+        let runtime = runtime.clone();
+        capture(move || {
+            runtime.block_on(async {
+                let spare = prewarm_with(runtime.clone(), options)
+                    .await
+                    .expect("parked");
+                let claim = ClaimOptions::new("/srv/app");
+                let claimed = spare.claim("go", claim).await;
+                claimed.map(|claimed| claimed.info.session_id.clone())
+            })
+        })
+    };
+
+    let (outcome, log) = claim(taken);
+    assert_eq!(outcome.ok().as_deref(), Some("sess-9"));
+    let mark = one(&log, "startup_mark", &[("mark", "action_handler_start")]);
+    assert_eq!(mark.level, Level::DEBUG);
+    one(&log, "claim", &[]);
+    let answered = one(&log, "claim_answered", &[("session_id", "sess-9")]);
+    assert_eq!(answered.fields["cwd"], "/srv/app");
+    assert_eq!(answered.fields["parked_ms"], "1003");
+    assert_eq!(answered.fields["not_applied"], "0");
+
+    let (outcome, log) = claim(refused);
+    assert!(outcome.is_err());
+    let refusal = one(&log, "claim_refused", &[("reason", "CwdNotFound")]);
+    assert_eq!(refusal.level, Level::WARN);
+    assert!(
+        refusal.fields["error"].starts_with("cwd_not_found"),
+        "{refusal:?}"
     );
 }

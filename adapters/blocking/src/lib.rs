@@ -110,6 +110,25 @@
 //! # Ok::<(), claude_agent_blocking::Error>(())
 //! ```
 //!
+//! # Warm start
+//!
+//! [`startup`] starts and initializes the CLI before the prompt is known (while the user types);
+//! [`prewarm`] parks a CLI before even the session's folder is known, and [`Spare::claim`] binds
+//! it to a session; a [`SparePool`] keeps spares ready and hands them out.
+//!
+//! ```no_run
+//! use claude_agent_blocking::control::ClaimOptions;
+//! use claude_agent_blocking::{prewarm, Options};
+//!
+//! let spare = prewarm(Options::new())?; // at start-up
+//! // … the user opens a folder and asks:
+//! let claimed = spare.claim("Summarise README.md", ClaimOptions::new("/srv/app"))?;
+//! for message in claimed.messages {
+//!     println!("{:?}", message?);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Time-outs
 //!
 //! [`Query::next_timeout`] and [`Messages::next_timeout`] wait at most a given time for the next
@@ -190,12 +209,14 @@ mod options_ext;
 mod prompt;
 mod query;
 mod tool;
+mod warm;
 
 use std::fmt;
 
 pub use claude_agent_core::client::{
-    find_cli, Connection, Error, McpServerSet, Prompt, PromptStream, ResumeError, SdkMcpServer,
-    SdkPrompt, SdkResource, SdkTool, StoreFlush, ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
+    find_cli, ClaimError, Connection, Error, McpServerSet, PoolStart, PrewarmError, Prompt,
+    PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, StoreFlush,
+    ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
@@ -210,6 +231,7 @@ pub use query::{query, Query};
 #[cfg(feature = "schemars")]
 pub use tool::typed_tool;
 pub use tool::{prompt_template, resource, resource_template, tool, BlockingToolHandler};
+pub use warm::{prewarm, startup, Claimed, PooledQuery, Spare, SparePool, WarmQuery};
 
 /// No message came within the time given to [`Query::next_timeout`] or
 /// [`Messages::next_timeout`]. Nothing was lost: the next call goes on waiting.

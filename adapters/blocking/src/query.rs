@@ -61,6 +61,11 @@ pub struct Query {
 }
 
 impl Query {
+    /// The blocking face of a session's message stream started some other way (warm start).
+    pub(crate) fn from_inner(inner: claude_agent_core::client::Query<SmolRuntime>) -> Query {
+        Query { inner }
+    }
+
     /// A [`Client`] for this query's session, to send control requests (`interrupt`,
     /// `set_model`, …) while the messages are read, from this thread or another. Messages still
     /// come through the query. `None` if the CLI could not be started.

@@ -425,3 +425,83 @@ fn a_hook_closure_and_an_in_process_tool_closure_run_for_the_models_tool_call() 
         );
     });
 }
+
+/// Host-level options for spares: the CLI and its environment, no working directory.
+fn host_options(env: &Env) -> Options {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    Options::new()
+        .cli_path(cli.path())
+        .envs(real_cli_env(&env.stub, env.home.path()))
+}
+
+/// Waits until `done` holds, at most [`STEP`].
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < STEP, "{what}: not within {STEP:?}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn warm_start_startup_prewarm_claim_and_a_pool() {
+    use claude_agent_blocking::control::ClaimOptions;
+    use claude_agent_blocking::{prewarm, startup, PoolStart, PrewarmError, SparePool};
+    within(|| {
+        let env = env();
+        // startup, then the prompt.
+        let warm = startup(env.options.clone()).expect("started");
+        assert!(warm.server_info().is_some());
+        let mut messages = warm.query("hello there");
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        assert_eq!(texts(&messages), ["echo: hello there"]);
+
+        // prewarm, then a claim into the session's folder.
+        let host = host_options(&env);
+        let spare = prewarm(host.clone()).expect("parked");
+        assert!(spare.is_alive());
+        let pid = spare.pid().expect("a pid");
+        let parking = std::fs::read_link(format!("/proc/{pid}/cwd")).expect("its folder");
+        let claimed = spare
+            .claim("hello again", ClaimOptions::new(env.work.path()))
+            .expect("claimed");
+        let work = std::fs::canonicalize(env.work.path()).unwrap();
+        assert_eq!(claimed.info.cwd.as_deref(), work.to_str());
+        let mut messages = claimed.messages;
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        assert_eq!(texts(&messages), ["echo: hello again"]);
+        wait_until("the parking folder removed", || !parking.exists());
+
+        // A session option is refused before anything starts.
+        let refused = prewarm(host.clone().resume("46eb1b6d"));
+        assert!(matches!(
+            refused,
+            Err(PrewarmError::SessionOption { option: "resume" })
+        ));
+
+        // A pool hands out a parked spare, parks another, and reaps its spares when dropped.
+        let pool = SparePool::new();
+        pool.prewarm(&host).expect("options");
+        wait_until("a spare parked", || pool.ready(&host) == 1);
+        let session = pool
+            .query(&host, "pooled", ClaimOptions::new(env.work.path()))
+            .expect("started");
+        assert!(
+            matches!(session.start, PoolStart::Claimed(_)),
+            "{:?}",
+            session.start
+        );
+        let mut messages = session.messages;
+        let messages = collect(|timeout| messages.next_timeout(timeout));
+        assert_eq!(texts(&messages), ["echo: pooled"]);
+        wait_until("a new spare parked", || pool.ready(&host) == 1);
+        let pids = pool.pids();
+        drop(pool);
+        for pid in pids {
+            let proc = format!("/proc/{pid}");
+            wait_until("the pool's spare exits", || {
+                !std::path::Path::new(&proc).exists()
+            });
+        }
+    });
+}

@@ -78,9 +78,10 @@ mod user;
 #[cfg(feature = "schemars")]
 pub use claude_agent_core::client::typed_tool;
 pub use claude_agent_core::client::{
-    find_cli, prompt_channel, prompt_template, query_with, resource, resource_template, tool,
-    Connection, ElicitationContext, Error, HookContext, McpServerSet, Messages, PermissionContext,
-    Prompt, PromptSender, PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool,
+    find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
+    resource_template, startup_with, tool, ClaimError, Connection, ElicitationContext, Error,
+    HookContext, McpServerSet, Messages, PermissionContext, PoolStart, PrewarmError, Prompt,
+    PromptSender, PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool,
     StoreFlush, ToolError, ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
@@ -116,4 +117,57 @@ pub type Query = claude_agent_core::client::Query<TokioRuntime>;
 /// ```
 pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
     query_with(TokioRuntime, prompt, options)
+}
+
+/// A CLI started and initialized ahead of its prompt ([`startup`]), on this runtime.
+pub type WarmQuery = claude_agent_core::client::WarmQuery<TokioRuntime>;
+
+/// A parked CLI waiting for its session ([`prewarm`]), on this runtime.
+pub type Spare = claude_agent_core::client::Spare<TokioRuntime>;
+
+/// A claimed [`Spare`]: the claim's answer and the session's messages.
+pub type Claimed = claude_agent_core::client::Claimed<TokioRuntime>;
+
+/// Parked CLIs kept ready per set of host-level options, on this runtime.
+pub type SparePool = claude_agent_core::client::SparePool<TokioRuntime>;
+
+/// A session from a [`SparePool`]: its messages and how it started.
+pub type PooledQuery = claude_agent_core::client::PooledQuery<TokioRuntime>;
+
+/// Start the CLI for `options` now and wait until it is initialized; the [`WarmQuery`] then runs
+/// its prompt with no start-up to wait for.
+///
+/// ```no_run
+/// use claude_agent_tokio::{startup, Options, StreamExt};
+/// # async fn run() -> Result<(), claude_agent_tokio::Error> {
+/// let warm = startup(Options::new()).await?; // while the user types
+/// let mut messages = warm.query("What is 2 + 2?");
+/// while let Some(message) = messages.next().await {
+///     println!("{}", message?.raw_json());
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
+    startup_with(TokioRuntime, options).await
+}
+
+/// Start a spare: a CLI parked with the host-level `options` (`--await-claim`), to be claimed
+/// later for a session with [`Spare::claim`](claude_agent_core::client::Spare::claim).
+///
+/// ```no_run
+/// use claude_agent_tokio::{prewarm, control::ClaimOptions, Options, StreamExt};
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let spare = prewarm(Options::new()).await?;
+/// // … when the user opens a folder and asks:
+/// let claimed = spare.claim("Summarise README.md", ClaimOptions::new("/srv/app")).await?;
+/// let mut messages = claimed.messages;
+/// while let Some(message) = messages.next().await {
+///     println!("{}", message?.raw_json());
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub async fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
+    prewarm_with(TokioRuntime, options).await
 }

@@ -14,6 +14,7 @@ use super::error::Error;
 use super::link::{Command, Shared};
 use super::mcp_servers::McpServerSet;
 use super::runtime::Runtime;
+use super::spare::ParkingDir;
 use super::spawn::{spawn_session, Start};
 use crate::control::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsage, ContextUsageDetail,
@@ -113,8 +114,17 @@ impl<R: Runtime> Client<R> {
     /// }
     /// ```
     pub async fn connect_with(runtime: R, options: Options) -> Result<Self, Error> {
+        Self::connect_parked(runtime, options, None).await
+    }
+
+    /// [`Client::connect_with`] for a spare: its parking folder goes with the session's driver.
+    pub(crate) async fn connect_parked(
+        runtime: R,
+        options: Options,
+        parking: Option<ParkingDir>,
+    ) -> Result<Self, Error> {
         let (reply, ready) = async_channel::bounded(1);
-        let shared = spawn_session(&runtime, &options, Start::Connect(reply))?;
+        let shared = spawn_session(&runtime, &options, Start::Connect(reply), parking)?;
         let client = Client::from_shared(shared);
         ready.recv().await.map_err(|_| Error::Closed)??;
         Ok(client)
@@ -127,6 +137,10 @@ impl<R> Client<R> {
             shared,
             runtime: PhantomData,
         }
+    }
+
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
     }
 
     /// Send a user message (a `&str`, a `String` or a [`UserInput`]) and return the uuid it went

@@ -25,14 +25,16 @@ use super::callbacks::{Dispatcher, Running};
 use super::error::Error;
 use super::link::{Command, Item, Link, Reply};
 use super::mirror::Mirror;
+use super::prompt::PromptKind;
 use super::ready::{self, ReadyStep, ReadyWait};
 use super::recorder::Recorder;
 use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use super::sdk_mcp::SdkMcpServer;
+use super::spare::{ClaimError, ParkingDir};
 use super::stderr::StderrSink;
 use super::store_resume::ResumeDir;
 use super::trace::{Subtype, Trace};
-use crate::control::{ControlRequest, RequestFailure, RequestId, ResponseBody};
+use crate::control::{ClaimInfo, ControlRequest, RequestFailure, RequestId, ResponseBody};
 use crate::message::{Message, UserInput};
 use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
 
@@ -88,6 +90,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
     pub(crate) recorder: Option<Recorder>,
     pub(crate) trace: Trace,
+    pub(crate) parking: Option<ParkingDir>,
     pub(crate) mirror: Option<Mirror>,
     pub(crate) resume_dir: Option<ResumeDir>,
 }
@@ -122,6 +125,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     running: Running,
     pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
     init_reply: Option<Reply<Result<(), Error>>>,
+    /// A claim waits for its outcome.
+    claim_reply: Option<Reply<Result<Box<ClaimInfo>, ClaimError>>>,
     /// `initialize` is answered; `init_reply` waits until the in-process MCP servers are
     /// connected.
     ready: Option<ReadyWait>,
@@ -146,6 +151,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     reported: bool,
     shutdown: Shutdown,
     trace: Trace,
+    /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
+    _parking: Option<ParkingDir>,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -182,6 +189,7 @@ where
             running: Running::default(),
             pending: HashMap::new(),
             init_reply: parts.init_reply,
+            claim_reply: None,
             ready: None,
             recorder: parts.recorder,
             record_error: None,
@@ -193,6 +201,7 @@ where
             reported: false,
             shutdown: Shutdown::No,
             trace: parts.trace,
+            _parking: parts.parking,
         }
     }
 
@@ -332,8 +341,34 @@ where
                     }
                 }
             }
+            Command::Prompt(prompt) => self.start_prompt(prompt, now),
+            Command::Claim(claim, prompt, reply) => match self.session.claim(now, &claim) {
+                Ok(id) => {
+                    self.trace.claim_sent(id, now);
+                    self.claim_reply = Some(reply);
+                    if let Some(prompt) = prompt {
+                        self.start_prompt(prompt, now);
+                    }
+                }
+                Err(_) => {
+                    let _ = reply.try_send(Err(ClaimError::SpareExited));
+                }
+            },
             Command::EndInput => self.session.end_input(now),
             Command::Close => self.begin_shutdown(now, true),
+        }
+    }
+
+    /// The first prompt of a warm session: a text is the one message, a stream is read as the
+    /// streaming prompt of a cold session is.
+    fn start_prompt(&mut self, prompt: PromptKind, now: Instant) {
+        match prompt {
+            PromptKind::Text(text) => {
+                // A failure shows as the end of the stream (the CLI is gone).
+                let _ = self.session.send_user(now, UserInput::text(text));
+                self.session.end_input(now);
+            }
+            PromptKind::Stream(stream) => self.input = Some(stream),
         }
     }
 
@@ -493,6 +528,14 @@ where
                     let _ = reply.try_send(outcome.map_err(Error::from_failure));
                 }
             }
+            Event::Claimed(outcome) => {
+                self.trace.claimed(&outcome, now);
+                if let Some(reply) = self.claim_reply.take() {
+                    let _ = reply.try_send(outcome.map_err(ClaimError::Refused));
+                }
+            }
+            // Start-up progress; the session keeps the last one.
+            Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
             Event::Finished(termination) => {
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
@@ -821,6 +864,9 @@ where
                 }
                 (None, None) => {}
             }
+        }
+        if let Some(reply) = self.claim_reply.take() {
+            let _ = reply.try_send(Err(ClaimError::SpareExited));
         }
         // Failed requests were answered through their events; anything left has no answer.
         for (_, reply) in self.pending.drain() {

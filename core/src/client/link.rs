@@ -11,7 +11,9 @@ use std::task::{Context, Poll, Waker};
 
 use super::error::Error;
 use super::mcp_servers::McpServerSet;
-use crate::control::{ControlRequest, InitializeResponse, ResponseBody};
+use super::prompt::PromptKind;
+use super::spare::ClaimError;
+use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
 use crate::message::{Message, UserInput};
 use crate::session::VersionCheck;
 
@@ -29,6 +31,16 @@ pub(crate) enum Command {
     Request(ControlRequest, Reply<Result<ResponseBody, Error>>),
     /// Replace the added and in-process MCP servers, and report the outcome.
     SetMcpServers(McpServerSet, Reply<Result<ResponseBody, Error>>),
+    /// The first prompt of a warm session: a text ends the input after it, a stream is written
+    /// as it yields.
+    Prompt(PromptKind),
+    /// Claim a parked CLI, write the prompt (if any) behind the claim, and report the claim's
+    /// outcome.
+    Claim(
+        Box<ClaimOptions>,
+        Option<PromptKind>,
+        Reply<Result<Box<ClaimInfo>, ClaimError>>,
+    ),
     /// No more user messages.
     EndInput,
     /// Shut the CLI down now.

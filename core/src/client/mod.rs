@@ -47,17 +47,20 @@ mod mirror;
 mod options_ext;
 #[cfg(unix)]
 mod orphan_guard;
+mod pool;
 mod prompt;
 mod query;
 mod ready;
 mod recorder;
 mod runtime;
 mod sdk_mcp;
+mod spare;
 mod spawn;
 mod stderr;
 mod store_resume;
 mod trace;
 pub(crate) mod transport;
+mod warm;
 
 pub use client::{Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
@@ -68,6 +71,7 @@ pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
 #[cfg(unix)]
 pub use orphan_guard::OrphanGuard;
+pub use pool::{PoolStart, PooledQuery, SparePool};
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
@@ -77,5 +81,7 @@ pub use sdk_mcp::{
     prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
     SdkTool, ToolError, ToolHandler,
 };
+pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
 pub use store_resume::ResumeError;
 pub use transport::{Connection, Transport};
+pub use warm::{startup_with, WarmQuery};

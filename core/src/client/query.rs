@@ -41,7 +41,7 @@ use crate::options::Options;
 /// }
 /// ```
 pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query<R> {
-    let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0)) {
+    let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0), None) {
         Ok(shared) => State::Running(shared),
         Err(error) => State::Failed(Some(error)),
     };
@@ -92,6 +92,14 @@ enum State {
 }
 
 impl<R> Query<R> {
+    /// The stream of a session that is already running.
+    pub(crate) fn running(shared: Arc<Shared>) -> Self {
+        Query {
+            state: State::Running(shared),
+            runtime: PhantomData,
+        }
+    }
+
     /// A [`Client`] for this query's session, to send control requests (`interrupt`,
     /// `set_model`, …) while the stream is read. Messages still come through this stream (or
     /// whichever reader asks first). `None` if the CLI could not be started.

@@ -17,6 +17,7 @@ use super::mirror::{self, Mirror};
 use super::prompt::PromptKind;
 use super::recorder::Recorder;
 use super::runtime::{BoxFuture, ChildProcess, Runtime};
+use super::spare::ParkingDir;
 use super::store_resume::{self, ResumeDir};
 use super::trace::Trace;
 use super::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
@@ -85,20 +86,22 @@ impl Channels {
 }
 
 /// Start the CLI for `options` (spawned on `runtime`, or reached through the options'
-/// transport) and put its driver on `runtime`.
+/// transport) and put its driver on `runtime`. A spare's `parking` folder goes with the driver,
+/// which removes it once the CLI is gone.
 pub(crate) fn spawn_session<R: Runtime>(
     runtime: &R,
     options: &Options,
     start: Start,
+    parking: Option<ParkingDir>,
 ) -> Result<Arc<Shared>, Error> {
     let channels = Channels::new();
     let shared = channels.shared.clone();
     if store_resume::wanted(options) {
-        let task = resume_then_start(runtime.clone(), options.clone(), start, channels);
+        let task = resume_then_start(runtime.clone(), options.clone(), start, channels, parking);
         runtime.spawn_task(task);
         return Ok(shared);
     }
-    let driver = start_session(runtime, options, start, channels)?;
+    let driver = start_session(runtime, options, start, channels, parking)?;
     runtime.spawn_task(driver);
     Ok(shared)
 }
@@ -110,6 +113,7 @@ fn resume_then_start<R: Runtime>(
     options: Options,
     start: Start,
     channels: Channels,
+    parking: Option<ParkingDir>,
 ) -> BoxFuture<'static, ()> {
     Box::pin(async move {
         let loaded = match launch_spec(&options) {
@@ -128,6 +132,7 @@ fn resume_then_start<R: Runtime>(
         match prepare(&runtime, &options, start.input_mode()) {
             Ok(mut prepared) => {
                 prepared.common().resume_dir = dir;
+                prepared.common().parking = parking;
                 prepared.launch(&runtime, &options, start, channels).await
             }
             Err(error) => start.fail(&channels, error),
@@ -141,8 +146,11 @@ fn start_session<R: Runtime>(
     options: &Options,
     start: Start,
     channels: Channels,
+    parking: Option<ParkingDir>,
 ) -> Result<BoxFuture<'static, ()>, Error> {
-    Ok(prepare(runtime, options, start.input_mode())?.launch(runtime, options, start, channels))
+    let mut prepared = prepare(runtime, options, start.input_mode())?;
+    prepared.common().parking = parking;
+    Ok(prepared.launch(runtime, options, start, channels))
 }
 
 /// The command line for `options`, with the CLI found (unless a transport reaches it).
@@ -176,6 +184,8 @@ struct Common {
     trace: Trace,
     mirror: Option<Mirror>,
     resume_dir: Option<ResumeDir>,
+    /// A spare's own folder, removed once the CLI is gone.
+    parking: Option<ParkingDir>,
 }
 
 fn prepare<R: Runtime>(
@@ -218,6 +228,7 @@ fn prepare<R: Runtime>(
                 trace,
                 mirror,
                 resume_dir: None,
+                parking: None,
             },
         });
     }
@@ -238,6 +249,7 @@ fn prepare<R: Runtime>(
             trace,
             mirror,
             resume_dir: None,
+            parking: None,
         },
     })
 }
@@ -308,6 +320,7 @@ where
         mut trace,
         mirror,
         resume_dir,
+        parking,
     } = common;
     let now = runtime.now();
     let mut session = Session::new(config, now);
@@ -342,6 +355,7 @@ where
         trace,
         mirror,
         resume_dir,
+        parking,
     });
     driver.into_task()
 }

@@ -13,7 +13,8 @@ use std::time::Instant;
 use super::runtime::{BoxFuture, ChildProcess, Signal};
 use super::sdk_mcp::SdkMcpServer;
 use crate::control::{
-    ControlRequest, InboundId, InboundRequest, Reply, RequestFailure, RequestId, ResponseBody,
+    ClaimInfo, ClaimRefusal, ControlRequest, InboundId, InboundRequest, Reply, RequestFailure,
+    RequestId, ResponseBody,
 };
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
@@ -65,6 +66,10 @@ struct State {
     sdk_servers: Vec<String>,
     /// `Options::allowed_tools`.
     allowed_tools: Vec<String>,
+    /// When `initialize` was sent: what the start-up marks are timed from.
+    started: Option<Instant>,
+    /// When the claim in flight was sent.
+    claim_sent: Option<Instant>,
 }
 
 #[cfg(feature = "tracing")]
@@ -173,6 +178,8 @@ impl Trace {
                     session_id: None,
                     sdk_servers,
                     allowed_tools,
+                    started: None,
+                    claim_sent: None,
                 },
             }
         }
@@ -211,6 +218,62 @@ impl Trace {
                 name: "initialize".into(),
             };
             span.in_scope(|| self.request_sent(id, subtype, now));
+            self.state.started = Some(now);
+        }
+    }
+
+    /// The CLI passed the start-up checkpoint `mark` (a `keep_alive` line with `startup_mark`,
+    /// which `startup` and `prewarm` ask for).
+    #[inline]
+    pub(crate) fn startup_mark(&self, mark: &str, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            let since = self.state.started.map(|t| now.saturating_duration_since(t));
+            let since_us = since.map(micros);
+            event!(
+                "startup_mark",
+                DEBUG,
+                mark,
+                since_us,
+                "CLI start-up checkpoint"
+            );
+        }
+    }
+
+    /// We sent the claim `id` of a parked CLI.
+    #[inline]
+    pub(crate) fn claim_sent(&mut self, id: RequestId, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            event!("claim", DEBUG, request_id = %id, "claim sent");
+            self.state.claim_sent = Some(now);
+        }
+    }
+
+    /// The CLI answered the claim, or refused it.
+    #[inline]
+    pub(crate) fn claimed(
+        &mut self,
+        outcome: &Result<Box<ClaimInfo>, Box<ClaimRefusal>>,
+        now: Instant,
+    ) {
+        #[cfg(feature = "tracing")]
+        {
+            let sent = self.state.claim_sent.take();
+            let duration_us = sent.map(|t| micros(now.saturating_duration_since(t)));
+            match outcome {
+                Ok(info) => event!(
+                    "claim_answered", DEBUG,
+                    session_id = %info.session_id, cwd = info.cwd.as_deref(),
+                    parked_ms = info.parked_ms, not_applied = info.not_applied.len(), duration_us,
+                    "claim answered"
+                ),
+                Err(refusal) => event!(
+                    "claim_refused", WARN,
+                    reason = ?refusal.reason, error = %refusal.message, duration_us,
+                    "claim refused"
+                ),
+            }
         }
     }
 
@@ -590,6 +653,8 @@ mod tests {
             session_id: None,
             sdk_servers: vec!["calc".to_owned(), "calc2".to_owned()],
             allowed_tools: allowed_tools.iter().map(|rule| rule.to_string()).collect(),
+            started: None,
+            claim_sent: None,
         }
     }
 

@@ -30,12 +30,17 @@
 //! The envelopes themselves are built and matched by the session; they are described in
 //! "Control envelopes" of `docs/PROTOCOL.md` in the repository.
 
+mod claim;
 mod ids;
 mod inbound;
 mod outgoing;
 mod reply;
 mod responses;
 
+pub use claim::{
+    ClaimInfo, ClaimOption, ClaimOptions, ClaimOptionsError, ClaimRefusal, ClaimRefusalReason,
+    ClaimableVar, NotApplied,
+};
 pub use ids::{InboundId, RequestId};
 pub use inbound::{
     ElicitationRequest, HookCallback, InboundKind, InboundRequest, UserDialogRequest,

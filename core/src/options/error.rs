@@ -35,6 +35,16 @@ pub enum OptionsError {
         /// The settings path.
         path: String,
     },
+    /// A claim's settings overlay cannot be merged into settings given as a file path, for a
+    /// cold start of the claimed session ([`super::Options::claimed`]).
+    #[error(
+        "settings is a file path ({path:?}) and the claim has a settings overlay; pass the \
+         settings as inline JSON (settings_json) so the overlay can be merged into them"
+    )]
+    SettingsFileWithOverlay {
+        /// The settings path.
+        path: String,
+    },
     /// Inline settings that must be merged with `sandbox` are not a JSON object.
     #[error("settings must be a JSON object to merge the sandbox into them: {reason}; fix the settings JSON")]
     InvalidSettingsJson {

@@ -110,6 +110,10 @@ impl Options {
         config.can_use_tool = self.can_use_tool;
         config.elicitation = self.elicitation;
         config.user_dialog = self.user_dialog_kinds.is_some();
+        config.await_claim = self
+            .extra_args
+            .iter()
+            .any(|(flag, _)| flag == super::claimed::AWAIT_CLAIM);
         if let Some(timeout) = self.initialize_timeout {
             config.timeouts.initialize = timeout;
         }

@@ -26,6 +26,7 @@
 //! ("Launching the CLI", "The initialize request") in the repository.
 
 mod agent;
+mod claimed;
 mod error;
 mod initialize;
 mod launch;
@@ -43,6 +44,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer};
+pub(crate) use claimed::AWAIT_CLAIM as AWAIT_CLAIM_FLAG;
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
@@ -359,6 +361,22 @@ impl Options {
     #[cfg(feature = "tracing")]
     pub(crate) fn allowed_tool_rules(&self) -> &[String] {
         &self.allowed_tools
+    }
+
+    /// The first option set that describes a session (one to resume, continue or fork, or the
+    /// new session's id), by its setter's name: a spare has no session until it is claimed.
+    #[cfg(feature = "client")]
+    pub(crate) fn session_option(&self) -> Option<&'static str> {
+        [
+            (self.resume.is_some(), "resume"),
+            (self.continue_conversation, "continue_conversation"),
+            (self.fork_session, "fork_session"),
+            (self.session_id.is_some(), "session_id"),
+            (self.resume_session_at.is_some(), "resume_session_at"),
+            (self.resume_drops_turn.is_some(), "resume_drops_turn"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name))
     }
 
     /// The CLI executable set with [`Options::cli_path`], if any.

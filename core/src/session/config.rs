@@ -57,6 +57,9 @@ pub struct SessionConfig {
     /// ([`super::Event::CliVersion`]). On by default; [`crate::options::Options::session_config`]
     /// turns it off when [`super::SKIP_VERSION_CHECK_ENV`] is set.
     pub check_cli_version: bool,
+    /// The CLI was started with `--await-claim`: a spare that starts up, answers `initialize`
+    /// and then waits for [`super::Session::claim`] before it takes any user message.
+    pub await_claim: bool,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -77,6 +80,7 @@ impl SessionConfig {
             user_dialog: false,
             other_bidirectional_needs: false,
             check_cli_version: true,
+            await_claim: false,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }

@@ -20,6 +20,36 @@ pub enum SendError {
     /// The session is over.
     #[error("the session is closed")]
     Closed,
+    /// The CLI is a spare waiting for its claim: [`super::Session::claim`] it first.
+    #[error("the CLI waits for a claim; claim it before sending a message")]
+    NotClaimed,
+}
+
+/// Why [`super::Session::claim`] wrote nothing.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::control::ClaimOptions;
+/// use claude_agent_core::session::{InputMode, Session, SessionConfig, StartClaimError};
+///
+/// let now = Instant::now();
+/// // A CLI started without `--await-claim` is no spare.
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// let refused = session.claim(now, &ClaimOptions::new("/srv/app"));
+/// assert_eq!(refused, Err(StartClaimError::NotASpare));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartClaimError {
+    /// The session's configuration has no [`super::SessionConfig::await_claim`].
+    #[error("the CLI was not started with --await-claim")]
+    NotASpare,
+    /// The spare was claimed already (claims are single use).
+    #[error("the spare was claimed already")]
+    AlreadyClaimed,
+    /// The session cannot write any more (closed, or the CLI exited).
+    #[error("the session is closed")]
+    Closed,
 }
 
 /// Why [`super::Session::request`] refused a control request.

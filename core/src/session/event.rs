@@ -1,7 +1,9 @@
 use std::fmt;
 
 use super::{TranscriptMirror, VersionCheck};
-use crate::control::{InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody};
+use crate::control::{
+    ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody,
+};
 use crate::message::Message;
 
 /// Something that happened in the session, for the host to act on. Read with
@@ -60,6 +62,14 @@ pub enum Event {
     /// from the first `system/init` (just before its message). Not at all when
     /// [`SessionConfig::check_cli_version`](super::SessionConfig::check_cli_version) is off.
     CliVersion(VersionCheck),
+    /// The outcome of [`super::Session::claim`], once every request of the claim is answered:
+    /// the claim's answer (with [`ClaimInfo::not_applied`], the options the session runs
+    /// without), or why the CLI refused it.
+    Claimed(Result<Box<ClaimInfo>, Box<ClaimRefusal>>),
+    /// The CLI passed a start-up checkpoint (a `keep_alive` line with `startup_mark`, which the
+    /// CLI writes before it answers `initialize` when `CLAUDE_CODE_SDK_READS_STARTUP_MARKS=1` is
+    /// in its environment).
+    StartupMark(String),
     /// Transcript lines to copy into a session store (a `transcript_mirror` frame: the CLI
     /// prints them only when started with `--session-mirror`). They are not messages; a host
     /// without a store drops them.

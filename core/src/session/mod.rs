@@ -26,6 +26,7 @@
 //! ```
 
 mod activity;
+mod claim;
 mod config;
 mod error;
 mod event;
@@ -49,21 +50,22 @@ use serde_json::value::RawValue;
 pub use config::{
     HookFailurePolicy, HookMatcherConfig, HookRef, InputMode, Limits, SessionConfig, Timeouts,
 };
-pub use error::{RequestError, RespondError, SendError};
+pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termination, Transmit};
 pub use mirror::TranscriptMirror;
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
 use crate::control::{
-    ControlRequest, ElicitationRequest, ElicitationResult, HookCallback, InboundId, InboundKind,
-    InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId, ResponseBody,
-    UserDialogRequest,
+    ClaimOption, ClaimOptions, ControlRequest, ElicitationRequest, ElicitationResult, HookCallback,
+    InboundId, InboundKind, InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId,
+    ResponseBody, ThinkingDisplayChange, UserDialogRequest,
 };
 use crate::hooks::HookInput;
 use crate::mcp::{self, McpRoute, McpServerSpec, ToolCall};
 use crate::message::{peek_tags, Message, SystemMessage, UserInput};
 use crate::options::McpServerConfig;
 use crate::permission::PermissionRequest;
+use claim::{ClaimState, Claiming};
 use framer::{Frame, LineFramer};
 use given_up::GivenUp;
 use inbound::{Awaiting, InboundTable};
@@ -135,9 +137,14 @@ pub struct Session {
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
     outgoing: Vec<u8>,
-    /// User messages that wait for the answer to `initialize`, when the session depends on
-    /// something the CLI must confirm there; `None` once they may be written.
-    held: Option<Vec<u8>>,
+    /// User messages that wait for answers: to `initialize`, when the session depends on
+    /// something the CLI must confirm there, and to a claim's settings overlay; `None` once they
+    /// may be written.
+    held: Option<Hold>,
+    /// Where the session stands with respect to a claim (`--await-claim`).
+    claim: ClaimState,
+    /// The last start-up checkpoint the CLI reported.
+    startup_mark: Option<String>,
     /// stdin is closed (or closing): nothing more is written.
     stdin_closed: bool,
     /// `Transmit::CloseStdin` has not been handed out yet.
@@ -165,6 +172,16 @@ pub struct Session {
     finished: bool,
 }
 
+/// User messages held until some requests are answered.
+#[derive(Debug, Default)]
+struct Hold {
+    bytes: Vec<u8>,
+    /// The requests still to be answered; the messages go out when none is left.
+    waiting: Vec<RequestId>,
+    /// One of them failed: the messages are dropped, and more are refused.
+    failed: bool,
+}
+
 #[derive(Debug)]
 struct PendingRequest {
     deadline: Instant,
@@ -183,7 +200,13 @@ impl Session {
             framer: LineFramer::new(config.limits.max_line_bytes),
             events: VecDeque::new(),
             outgoing: Vec::with_capacity(4096),
-            held: initialize::needs_confirmation(&config).then(Vec::new),
+            held: None,
+            claim: if config.await_claim {
+                ClaimState::Parked
+            } else {
+                ClaimState::NotSpare
+            },
+            startup_mark: None,
             stdin_closed: false,
             close_pending: false,
             next_request: 0,
@@ -207,6 +230,12 @@ impl Session {
         let timeout = session.config.timeouts.initialize;
         session.initialize_id = session.send_request(now, &init_body, timeout);
         session.initialize_body = init_body;
+        if initialize::needs_confirmation(&session.config) {
+            session.held = Some(Hold {
+                waiting: vec![session.initialize_id],
+                ..Hold::default()
+            });
+        }
         session
     }
 
@@ -301,10 +330,7 @@ impl Session {
         for id in overdue {
             if let Some(p) = self.pending.remove(&id) {
                 self.given_up.insert(id);
-                self.push_event(Event::RequestDone {
-                    id,
-                    outcome: Err(RequestFailure::Timeout(p.timeout)),
-                });
+                self.request_done(id, Err(RequestFailure::Timeout(p.timeout)));
             }
         }
         self.run_end.handle_timeout(now);
@@ -328,12 +354,13 @@ impl Session {
         if self.stdin_closed || self.run_end.input_ended() {
             return Err(SendError::InputEnded);
         }
+        if matches!(self.claim, ClaimState::Parked) {
+            return Err(SendError::NotClaimed);
+        }
         match &mut self.held {
-            // `initialize` is no longer pending, yet the messages were never let through: it failed.
-            Some(_) if !self.pending.contains_key(&self.initialize_id) => {
-                return Err(SendError::Closed)
-            }
-            Some(held) => held.extend_from_slice(&msg.to_json_line()),
+            // What the messages waited for failed.
+            Some(held) if held.failed => return Err(SendError::Closed),
+            Some(held) => held.bytes.extend_from_slice(&msg.to_json_line()),
             None => self.outgoing.extend_from_slice(&msg.to_json_line()),
         }
         self.run_end.user_sent();
@@ -341,6 +368,109 @@ impl Session {
             self.run_end.end_input();
         }
         Ok(())
+    }
+
+    /// Claim a parked CLI ([`SessionConfig::await_claim`]) for a session: writes the settings
+    /// overlay's keys that decide what the claim starts (if any), the `claim_session` request,
+    /// then `set_model`, `set_max_thinking_tokens` and the overlay's other keys, in the order the
+    /// CLI applies them before it reads the first message. User messages may be sent right after
+    /// (they are refused before): they go out at once, or, when the claim has a settings overlay,
+    /// once the CLI has accepted the overlay and the claim.
+    ///
+    /// The outcome comes back as one [`Event::Claimed`] once every request of the claim is
+    /// answered (no [`Event::RequestDone`] for them): the claim's answer, with the options behind
+    /// it that the CLI did not take, or its refusal. After a refusal the input ends: a message
+    /// already written is answered with an error result, and the CLI then exits.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_core::message::UserInput;
+    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig, Transmit};
+    ///
+    /// let now = Instant::now();
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.await_claim = true;
+    /// let mut session = Session::new(config, now);
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}
+    /// "#);
+    /// let _ = session.poll_event(); // `initialize` answered: the spare is parked
+    ///
+    /// session.claim(now, &ClaimOptions::new("/srv/app").model("claude-haiku-9")).unwrap();
+    /// session.send_user(now, UserInput::text("hello")).unwrap();
+    /// let Some(Transmit::Write(bytes)) = session.poll_transmit() else { panic!() };
+    /// let written = String::from_utf8(bytes).unwrap();
+    /// assert!(written.contains(r#""subtype":"claim_session","cwd":"/srv/app""#));
+    /// assert!(written.contains(r#""subtype":"set_model""#));
+    ///
+    /// // The CLI's answers (a real CLI's, shortened):
+    /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_1","response":{"status":"ok","cwd":"/srv/app","session_id":"18b620a1-95ad-4207-99b4-ce6500c5e5c2","parked_ms":841,"sdk_mcp_settled":true}}}
+    /// {"type":"control_response","response":{"subtype":"success","request_id":"req_2","response":{"model":"claude-haiku-9"}}}
+    /// "#);
+    /// let Some(Event::Claimed(Ok(info))) = session.poll_event() else { panic!() };
+    /// assert_eq!((info.cwd.as_deref(), info.parked_ms), (Some("/srv/app"), Some(841)));
+    /// assert!(info.not_applied.is_empty());
+    /// ```
+    pub fn claim(
+        &mut self,
+        now: Instant,
+        options: &ClaimOptions,
+    ) -> Result<RequestId, StartClaimError> {
+        match self.claim {
+            ClaimState::NotSpare => return Err(StartClaimError::NotASpare),
+            ClaimState::Claiming(_) | ClaimState::Done => {
+                return Err(StartClaimError::AlreadyClaimed)
+            }
+            ClaimState::Parked => {}
+        }
+        if self.finished || self.closed_by_host || self.exit.is_some() || self.stdin_closed {
+            return Err(StartClaimError::Closed);
+        }
+        let timeout = self.config.timeouts.control_request;
+        let overlay = |settings: serde_json::Map<String, serde_json::Value>| {
+            let settings =
+                serde_json::value::to_raw_value(&settings).expect("a JSON map always serializes");
+            ControlRequest::ApplyFlagSettings { settings }.body_json()
+        };
+        let (before, after) = options.split_settings();
+        let settings_before = before.map(|s| self.send_request(now, &overlay(s), timeout));
+        let servers: Vec<String> = self
+            .config
+            .mcp_servers
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let claim = self.send_request(now, &options.claim_body(&servers), timeout);
+        let mut following = Vec::new();
+        if let Some(model) = &options.model {
+            let request = ControlRequest::SetModel {
+                model: Some(model.clone()),
+            };
+            let id = self.send_request(now, &request.body_json(), timeout);
+            following.push((ClaimOption::Model, id));
+        }
+        if let Some(tokens) = options.max_thinking_tokens {
+            let request = ControlRequest::SetMaxThinkingTokens {
+                max_thinking_tokens: tokens,
+                thinking_display: ThinkingDisplayChange::Keep,
+            };
+            let id = self.send_request(now, &request.body_json(), timeout);
+            following.push((ClaimOption::MaxThinkingTokens, id));
+        }
+        let settings_after = after.map(|s| self.send_request(now, &overlay(s), timeout));
+        if options.settings.is_some() {
+            let hold = self.held.get_or_insert_with(Hold::default);
+            hold.waiting.push(claim);
+            hold.waiting.extend(settings_before);
+            hold.waiting.extend(settings_after);
+        }
+        self.claim = ClaimState::Claiming(Box::new(Claiming::new(
+            claim,
+            settings_before,
+            settings_after,
+            following,
+        )));
+        Ok(claim)
     }
 
     /// Send a control request. Its outcome comes back as [`Event::RequestDone`] with the returned
@@ -757,6 +887,37 @@ impl Session {
         self.unlisted_servers.is_empty()
     }
 
+    /// The last start-up checkpoint the CLI reported ([`Event::StartupMark`]), if any: where a
+    /// CLI that is slow to answer `initialize` is.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.handle_stdout(now, br#"{"type":"keep_alive","startup_mark":"before_connectMcp"}
+    /// "#);
+    /// assert_eq!(session.startup_mark(), Some("before_connectMcp"));
+    /// ```
+    pub fn startup_mark(&self) -> Option<&str> {
+        self.startup_mark.as_deref()
+    }
+
+    /// Whether the CLI is a spare that waits for its claim ([`Session::claim`]).
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.await_claim = true;
+    /// assert!(Session::new(config, Instant::now()).is_parked());
+    /// ```
+    pub fn is_parked(&self) -> bool {
+        matches!(self.claim, ClaimState::Parked)
+    }
+
     /// Whether the session is over ([`Event::Finished`] was queued).
     pub fn is_finished(&self) -> bool {
         self.finished
@@ -834,7 +995,7 @@ impl Session {
             "control_response" => self.handle_control_response(now, text),
             "control_request" => self.handle_inbound_request(now, text),
             "control_cancel_request" => self.handle_cancel(text),
-            "keep_alive" => {}
+            "keep_alive" => self.handle_keep_alive(text),
             "transcript_mirror" => self.handle_mirror(text),
             _ => {
                 let message = match Message::parse_tagged(text, &tags) {
@@ -944,7 +1105,7 @@ impl Session {
         } else {
             outcome
         };
-        self.push_event(Event::RequestDone { id, outcome });
+        self.request_done(id, outcome);
         for pending in payload
             .pending_permission_requests
             .into_iter()
@@ -980,17 +1141,60 @@ impl Session {
                 None => Ok(body),
             }
         });
-        match (&outcome, &mut self.held) {
-            (Ok(_), held @ Some(_)) => {
-                let messages = held.take().unwrap_or_default();
-                if !self.stdin_closed {
-                    self.outgoing.extend_from_slice(&messages);
+        outcome
+    }
+
+    /// A request of ours is done: let held messages through (or drop them), route the answer to
+    /// the claim it belongs to, or report it.
+    fn request_done(&mut self, id: RequestId, outcome: Result<ResponseBody, RequestFailure>) {
+        if let Some(hold) = &mut self.held {
+            if let Some(at) = hold.waiting.iter().position(|w| *w == id) {
+                if outcome.is_ok() {
+                    hold.waiting.remove(at);
+                    if hold.waiting.is_empty() && !hold.failed {
+                        let bytes = std::mem::take(&mut hold.bytes);
+                        self.held = None;
+                        if !self.stdin_closed {
+                            self.outgoing.extend_from_slice(&bytes);
+                        }
+                    }
+                } else {
+                    hold.failed = true;
+                    hold.bytes.clear();
                 }
             }
-            (Err(_), Some(held)) => held.clear(),
-            (_, None) => {}
         }
-        outcome
+        if let ClaimState::Claiming(claiming) = &mut self.claim {
+            if claiming.owns(id) {
+                if let Some(result) = claiming.answered(id, outcome) {
+                    self.claim = ClaimState::Done;
+                    if result.is_err() {
+                        // The spare is let go: nothing more is sent, and the CLI exits once it
+                        // has answered what it was sent; a prompt held back was never sent, so
+                        // there is nothing to wait for.
+                        self.run_end.end_input();
+                        if self.held.as_ref().is_some_and(|hold| hold.failed) && !self.stdin_closed
+                        {
+                            self.stdin_closed = true;
+                            self.close_pending = true;
+                        }
+                    }
+                    self.push_event(Event::Claimed(result.map(Box::new).map_err(Box::new)));
+                }
+                return;
+            }
+        }
+        self.push_event(Event::RequestDone { id, outcome });
+    }
+
+    fn handle_keep_alive(&mut self, text: &str) {
+        if let Ok(wire::KeepAlive {
+            startup_mark: Some(mark),
+        }) = serde_json::from_str(text)
+        {
+            self.startup_mark = Some(mark.to_string());
+            self.push_event(Event::StartupMark(mark.into_owned()));
+        }
     }
 
     fn handle_cancel(&mut self, text: &str) {
@@ -1198,10 +1402,7 @@ impl Session {
         let pending = std::mem::take(&mut self.pending);
         for id in pending.into_keys() {
             self.given_up.insert(id);
-            self.push_event(Event::RequestDone {
-                id,
-                outcome: Err(RequestFailure::Closed(cause.clone())),
-            });
+            self.request_done(id, Err(RequestFailure::Closed(cause.clone())));
         }
         for id in self.inbound.cancel_all() {
             self.push_event(Event::Cancelled(id));

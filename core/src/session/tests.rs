@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use super::given_up::REMEMBERED_GIVEN_UP;
 use super::*;
-use crate::control::{ControlRequest, InboundKind, Reply, RequestFailure};
+use crate::control::{ClaimOptions, ControlRequest, InboundKind, Reply, RequestFailure};
 use crate::message::UserInput;
 
 fn lines(t: Option<Transmit>) -> Vec<serde_json::Value> {
@@ -1229,4 +1229,146 @@ fn a_failed_initialize_releases_no_held_prompt() {
     let (mut plain, now) = started(SessionConfig::new(InputMode::SingleTurn));
     plain.send_user(now, UserInput::text("hi")).unwrap();
     assert_eq!(lines(plain.poll_transmit())[0]["type"], "user");
+}
+
+fn parked() -> (Session, Instant) {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.await_claim = true;
+    let (mut s, now) = started(config);
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}"#,
+    );
+    events(&mut s);
+    (s, now)
+}
+
+fn ok(id: u64) -> String {
+    format!(
+        r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"req_{id}","response":{{"status":"ok","session_id":"s","cwd":"/w","sdk_mcp_settled":true}}}}}}"#
+    )
+}
+
+fn refused(id: u64, error: &str) -> String {
+    format!(
+        r#"{{"type":"control_response","response":{{"subtype":"error","request_id":"req_{id}","error":"{error}"}}}}"#
+    )
+}
+
+#[test]
+fn a_parked_cli_takes_no_message_before_its_claim_and_one_claim_only() {
+    let (mut s, now) = parked();
+    assert_eq!(
+        s.send_user(now, UserInput::text("hi")),
+        Err(SendError::NotClaimed)
+    );
+    s.claim(now, &ClaimOptions::new("/w")).unwrap();
+    assert!(!s.is_parked());
+    assert_eq!(
+        s.claim(now, &ClaimOptions::new("/w")),
+        Err(StartClaimError::AlreadyClaimed)
+    );
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(written[0]["request"]["subtype"], "claim_session");
+    assert_eq!(written[1]["type"], "user");
+}
+
+#[test]
+fn an_overlay_holds_the_prompt_until_it_and_the_claim_are_accepted() {
+    let (mut s, now) = parked();
+    let claim = ClaimOptions::new("/w")
+        .settings(serde_json::json!({"effortLevel": "high", "fastMode": true}))
+        .unwrap();
+    s.claim(now, &claim).unwrap();
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    let written = lines(s.poll_transmit());
+    let subtypes: Vec<&str> = written
+        .iter()
+        .map(|l| l["request"]["subtype"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subtypes,
+        [
+            "apply_flag_settings",
+            "claim_session",
+            "apply_flag_settings"
+        ]
+    );
+    assert_eq!(
+        written[0]["request"]["settings"],
+        serde_json::json!({"effortLevel": "high"})
+    );
+    assert_eq!(
+        written[2]["request"]["settings"],
+        serde_json::json!({"fastMode": true})
+    );
+    feed(&mut s, now, &ok(1));
+    feed(&mut s, now, &ok(2));
+    assert_eq!(
+        s.poll_transmit(),
+        None,
+        "the prompt waits for the last overlay"
+    );
+    feed(&mut s, now, &ok(3));
+    assert_eq!(lines(s.poll_transmit())[0]["type"], "user");
+    assert!(matches!(events(&mut s).as_slice(), [Event::Claimed(Ok(_))]));
+}
+
+#[test]
+fn a_refused_overlay_refuses_the_claim_and_drops_the_prompt() {
+    let (mut s, now) = parked();
+    let claim = ClaimOptions::new("/w")
+        .settings(serde_json::json!({"effortLevel": "high"}))
+        .unwrap();
+    s.claim(now, &claim).unwrap();
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    let _ = s.poll_transmit();
+    feed(&mut s, now, &refused(1, "bad effortLevel"));
+    feed(
+        &mut s,
+        now,
+        &refused(2, "settings_not_applied: bad effortLevel"),
+    );
+    let happened = events(&mut s);
+    let [Event::Claimed(Err(refusal))] = happened.as_slice() else {
+        panic!("not refused")
+    };
+    assert_eq!(
+        refusal.reason,
+        crate::control::ClaimRefusalReason::SettingsNotApplied
+    );
+    assert_eq!(refusal.message, "settings_not_applied: bad effortLevel");
+    // Nothing was written, and nothing more will be: stdin closes.
+    assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin));
+}
+
+#[test]
+fn an_option_the_cli_does_not_take_is_reported_and_the_session_runs() {
+    let (mut s, now) = parked();
+    let claim = ClaimOptions::new("/w")
+        .model("nope")
+        .max_thinking_tokens(Some(10));
+    s.claim(now, &claim).unwrap();
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    let _ = s.poll_transmit();
+    feed(&mut s, now, &ok(1));
+    feed(&mut s, now, &refused(2, "Invalid model: nope"));
+    feed(&mut s, now, &ok(3));
+    let happened = events(&mut s);
+    let [Event::Claimed(Ok(info))] = happened.as_slice() else {
+        panic!("not claimed")
+    };
+    assert_eq!(info.not_applied.len(), 1);
+    assert_eq!(
+        info.not_applied[0].option,
+        crate::control::ClaimOption::Model
+    );
+    assert_eq!(info.not_applied[0].message, "Invalid model: nope");
+    assert_eq!(
+        s.poll_transmit(),
+        None,
+        "stdin stays open: the session runs"
+    );
 }

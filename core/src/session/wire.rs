@@ -56,6 +56,13 @@ pub(crate) struct CancelEnvelope {
     pub(crate) request_id: String,
 }
 
+/// `{"type":"keep_alive"}`, which carries a `startup_mark` while a CLI told to report them starts.
+#[derive(Deserialize)]
+pub(crate) struct KeepAlive<'a> {
+    #[serde(borrow, default)]
+    pub(crate) startup_mark: Option<std::borrow::Cow<'a, str>>,
+}
+
 /// The `hook_callback` request body.
 #[derive(Deserialize)]
 pub(crate) struct HookCallbackBody<'a> {

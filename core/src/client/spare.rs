@@ -1,0 +1,294 @@
+//! `prewarm`: a CLI started before its session is known (`--await-claim`), and its claim.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::error::Error;
+use super::link::{Command, Shared};
+use super::prompt::{Prompt, PromptKind};
+use super::query::Query;
+use super::runtime::Runtime;
+use super::warm::STARTUP_MARKS_ENV;
+use super::Client;
+use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
+use crate::options::Options;
+use crate::uuid::new_uuid;
+
+/// Why a claim did not give a running session. The prompt did not run: start the session cold
+/// ([`Options::claimed`] gives its options).
+///
+/// ```
+/// use claude_agent_core::client::ClaimError;
+/// use claude_agent_core::control::ClaimRefusalReason;
+///
+/// fn explain(error: &ClaimError) -> String {
+///     match error {
+///         ClaimError::Refused(refusal) if refusal.reason == ClaimRefusalReason::CwdNotFound => {
+///             "no such folder".into()
+///         }
+///         ClaimError::Refused(refusal) => format!("refused: {}", refusal.message),
+///         ClaimError::SpareExited => "the spare died; start cold".into(),
+///         _ => error.to_string(),
+///     }
+/// }
+/// assert_eq!(explain(&ClaimError::SpareExited), "the spare died; start cold");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClaimError {
+    /// The CLI refused the claim; it exits once it has answered.
+    #[error(transparent)]
+    Refused(Box<ClaimRefusal>),
+    /// The spare's process ended before the claim was answered.
+    #[error("the spare's process ended before it was claimed")]
+    SpareExited,
+}
+
+/// Why `prewarm` did not park a CLI.
+///
+/// ```
+/// use claude_agent_core::client::PrewarmError;
+///
+/// fn explain(error: &PrewarmError) -> String {
+///     match error {
+///         PrewarmError::SessionOption { option } => format!("{option} belongs to query()"),
+///         PrewarmError::Start(error) => format!("the CLI did not start: {error}"),
+///         _ => error.to_string(),
+///     }
+/// }
+/// let error = PrewarmError::SessionOption { option: "resume" };
+/// assert_eq!(explain(&error), "resume belongs to query()");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrewarmError {
+    /// The options describe a session (resume, continue, fork, or the session's id), and a
+    /// spare has none until it is claimed: start that session with `query` instead. Nothing was
+    /// started.
+    #[error(
+        "prewarm: {option} describes a session, and a spare has none; pass it to query() instead"
+    )]
+    SessionOption {
+        /// The setter of the option, e.g. `"resume"` or `"session_id"`.
+        option: &'static str,
+    },
+    /// The CLI did not start, or did not answer `initialize`.
+    #[error(transparent)]
+    Start(#[from] Error),
+}
+
+/// A parked CLI: started and initialized with the host-level options, bound to no session yet.
+/// Made by [`prewarm_with`] (`prewarm` in the adapters); [`Spare::claim`] binds it to a session.
+/// Dropping it (or [`Spare::close`]) shuts the CLI down, like any session's last handle.
+pub struct Spare<R = ()> {
+    client: Client<R>,
+}
+
+/// Where a spare is parked until claimed unless the options name a directory: an empty folder
+/// of its own under the temp directory, so that no project settings apply before the claim.
+/// The session's driver owns it and removes it (with anything written there) once the CLI is
+/// gone: after the claimed session, a close, a drop or a refusal.
+pub(crate) struct ParkingDir(PathBuf);
+
+impl ParkingDir {
+    /// Make a new, private, empty folder.
+    fn create() -> Result<Self, Error> {
+        let path = std::env::temp_dir().join(format!("claude-agent-spare-{}", new_uuid()));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&path) {
+            Ok(()) => Ok(ParkingDir(path)),
+            Err(source) => Err(Error::WorkingDirectory { path, source }),
+        }
+    }
+}
+
+impl Drop for ParkingDir {
+    fn drop(&mut self) {
+        // Nothing to report to: a folder that cannot be removed stays in the temp directory.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Start a spare: the CLI with `--await-claim`, which starts up (configuration, auth, tools,
+/// plugins, the options' MCP servers and hooks, `initialize`) in a parking directory and then
+/// waits. The options are the host-level ones, fixed for the life of the spare; the
+/// per-session ones come with the claim ([`ClaimOptions`]). Without [`Options::cwd`] the spare
+/// is parked in an empty folder of its own under the temp directory, removed once its CLI is
+/// gone (the claimed session ended, or the spare was closed, dropped or refused); a `cwd` given
+/// must not be a session's folder. A parked CLI holds about 250 MB.
+///
+/// Options that describe a session ([`Options::resume`], [`Options::continue_conversation`],
+/// [`Options::fork_session`], [`Options::session_id`], [`Options::resume_session_at`],
+/// [`Options::resume_drops_turn`]) are refused with [`PrewarmError::SessionOption`], as the
+/// TypeScript SDK's `prewarm()` refuses them: give them to `query`.
+///
+/// ```no_run
+/// use claude_agent_core::client::{prewarm_with, Error, Runtime};
+/// use claude_agent_core::control::ClaimOptions;
+/// use claude_agent_core::options::Options;
+/// use futures_lite::StreamExt;
+///
+/// async fn serve<R: Runtime>(runtime: R) -> Result<(), Box<dyn std::error::Error>> {
+///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
+///     // … later, the user opens a folder and asks:
+///     let claimed = spare.claim("Summarise README.md", ClaimOptions::new("/srv/app")).await?;
+///     let mut messages = claimed.messages;
+///     while let Some(message) = messages.next().await {
+///         println!("{}", message?.raw_json());
+///     }
+///     Ok(())
+/// }
+/// ```
+pub async fn prewarm_with<R: Runtime>(
+    runtime: R,
+    options: Options,
+) -> Result<Spare<R>, PrewarmError> {
+    if let Some(option) = options.session_option() {
+        return Err(PrewarmError::SessionOption { option });
+    }
+    let mut options = options
+        .extra_arg(crate::options::AWAIT_CLAIM_FLAG, None)
+        .env(STARTUP_MARKS_ENV, "1");
+    let parking = match options.get_cwd() {
+        Some(_) => None,
+        None => {
+            let dir = ParkingDir::create()?;
+            options = options.cwd(&dir.0);
+            Some(dir)
+        }
+    };
+    let client = Client::connect_parked(runtime, options, parking).await?;
+    Ok(Spare { client })
+}
+
+/// A claimed spare: how the CLI answered the claim, and the session's messages.
+#[non_exhaustive]
+pub struct Claimed<R = ()> {
+    /// The claim's answer: the session id, its working directory, how long the spare was
+    /// parked, and the options behind the claim the CLI did not take
+    /// ([`ClaimInfo::not_applied`]: the session runs without them; do not start it again).
+    pub info: Box<ClaimInfo>,
+    /// Every message of the session, as a `query` streams them.
+    pub messages: Query<R>,
+}
+
+impl<R> fmt::Debug for Claimed<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Claimed")
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R> Spare<R> {
+    /// Bind the spare to a session and run `prompt` there. The claim, the options behind it and
+    /// the prompt are written together (the prompt waits one round trip more when the claim has
+    /// a settings overlay); this resolves once the CLI has answered the claim, which it does
+    /// before the prompt's first message.
+    ///
+    /// A refusal ([`ClaimError::Refused`]) or a spare that died ([`ClaimError::SpareExited`])
+    /// means the prompt did not run: start the session cold. Options the CLI did not take
+    /// (`option_not_applied`) are no refusal: the session runs without them, and they are listed
+    /// in [`ClaimInfo::not_applied`].
+    ///
+    /// ```no_run
+    /// use claude_agent_core::client::{query_with, ClaimError, Runtime, Spare};
+    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionMode;
+    ///
+    /// async fn start<R: Runtime>(runtime: R, spare: Spare<R>, host: Options) -> Result<(), Box<dyn std::error::Error>> {
+    ///     let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").permission_mode(PermissionMode::AcceptEdits);
+    ///     let messages = match spare.claim("Fix the failing test", claim.clone()).await {
+    ///         Ok(claimed) => claimed.messages,
+    ///         Err(ClaimError::Refused(refusal)) => {
+    ///             eprintln!("cold start: {}", refusal.message);
+    ///             query_with(runtime, "Fix the failing test", host.claimed(&claim)?)
+    ///         }
+    ///         Err(other) => return Err(other.into()),
+    ///     };
+    ///     # let _ = messages;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub async fn claim(
+        self,
+        prompt: impl Into<Prompt>,
+        options: ClaimOptions,
+    ) -> Result<Claimed<R>, ClaimError> {
+        let (info, shared) = self.claim_session(options, Some(prompt.into().0)).await?;
+        Ok(Claimed {
+            info,
+            messages: Query::running(shared),
+        })
+    }
+
+    /// Claim with the prompt written along (`Some`) or by the caller once the claim succeeded.
+    pub(crate) async fn claim_session(
+        self,
+        options: ClaimOptions,
+        prompt: Option<PromptKind>,
+    ) -> Result<(Box<ClaimInfo>, Arc<Shared>), ClaimError> {
+        let shared = self.client.shared().clone();
+        let (reply, outcome) = async_channel::bounded(1);
+        shared
+            .commands
+            .send(Command::Claim(Box::new(options), prompt, reply))
+            .await
+            .map_err(|_| ClaimError::SpareExited)?;
+        let info = outcome
+            .recv()
+            .await
+            .map_err(|_| ClaimError::SpareExited)??;
+        Ok((info, shared))
+    }
+
+    /// Whether the spare's process is still running (a parked CLI can die; replace it then).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Spare;
+    /// # fn example(spare: Spare) {
+    /// if !spare.is_alive() {
+    ///     drop(spare); // start another
+    /// }
+    /// # }
+    /// ```
+    pub fn is_alive(&self) -> bool {
+        !self.client.shared().done.is_closed()
+    }
+
+    /// The spare's process id, as its answer to `initialize` gave it.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Spare;
+    /// # fn example(spare: Spare) {
+    /// println!("parked CLI: pid {:?}", spare.pid());
+    /// # }
+    /// ```
+    pub fn pid(&self) -> Option<u32> {
+        self.client.server_info().and_then(|info| info.pid)
+    }
+
+    /// Shut the spare's CLI down unused, and wait until it is gone.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Spare;
+    /// # async fn example(spare: Spare) {
+    /// spare.close().await; // the host's options changed: this spare is stale
+    /// # }
+    /// ```
+    pub async fn close(self) {
+        self.client.close().await;
+    }
+}
+
+impl<R> fmt::Debug for Spare<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Spare")
+            .field("pid", &self.pid())
+            .finish_non_exhaustive()
+    }
+}

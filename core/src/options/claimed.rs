@@ -1,0 +1,99 @@
+//! [`Options::claimed`]: the options of a cold start that does what a claim of a spare does.
+
+use serde_json::Value;
+
+use super::error::OptionsError;
+use super::settings::Settings;
+use super::Options;
+use crate::control::ClaimOptions;
+
+/// The flag that parks the CLI until it is claimed.
+pub(crate) const AWAIT_CLAIM: &str = "await-claim";
+
+impl Options {
+    /// These options (a spare's, fixed when it started) with the per-session options of `claim`
+    /// on top: what starts the same session cold, when no spare is at hand or a claim was
+    /// refused. The working directory, added directories, model, permission mode, thinking
+    /// budget, system prompt addition, title, subagents and claimable variables are set as
+    /// options; a settings overlay is merged into the inline settings (a settings *file* gives
+    /// [`OptionsError::SettingsFileWithOverlay`]); `--await-claim` is dropped.
+    ///
+    /// ```
+    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let host = Options::new().settings_json(serde_json::json!({"cleanupPeriodDays": 7}));
+    /// let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").settings(serde_json::json!({"effortLevel": "high"}))?;
+    /// let cold = host.claimed(&claim)?;
+    /// let spec = cold.launch_spec("claude".into())?;
+    /// assert_eq!(spec.cwd.as_deref(), Some(std::path::Path::new("/srv/app")));
+    /// assert!(spec.args.contains(&"--model=claude-sonnet-5".to_owned()));
+    /// // The overlay is merged into the inline settings.
+    /// assert!(spec.args.iter().any(|arg| arg.contains(r#"{"cleanupPeriodDays":7,"effortLevel":"high"}"#)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn claimed(&self, claim: &ClaimOptions) -> Result<Options, OptionsError> {
+        let mut options = self.clone();
+        options.extra_args.retain(|(flag, _)| flag != AWAIT_CLAIM);
+        options.cwd = Some(claim.cwd.clone());
+        for (var, value) in &claim.env {
+            options = options.env(var.name(), value.clone());
+        }
+        options.add_dirs.extend(
+            claim
+                .additional_directories
+                .iter()
+                .map(|dir| claim.cwd.join(dir)),
+        );
+        if let Some(model) = &claim.model {
+            options.model = Some(model.clone());
+        }
+        if let Some(mode) = &claim.permission_mode {
+            options.permission_mode = Some(mode.clone());
+        }
+        if let Some(tokens) = claim.max_thinking_tokens {
+            options.max_thinking_tokens = tokens.map(|t| u32::try_from(t).unwrap_or(u32::MAX));
+        }
+        if let Some(overlay) = &claim.settings {
+            let mut merged = match &options.settings {
+                None => serde_json::Map::new(),
+                Some(Settings::Json(Value::Object(object))) => object.clone(),
+                Some(Settings::Text(text)) if text.trim_start().starts_with('{') => {
+                    match serde_json::from_str(text) {
+                        Ok(Value::Object(object)) => object,
+                        Ok(other) => {
+                            return Err(OptionsError::InvalidSettingsJson {
+                                reason: format!("got {other}, not an object"),
+                            })
+                        }
+                        Err(e) => {
+                            return Err(OptionsError::InvalidSettingsJson {
+                                reason: e.to_string(),
+                            })
+                        }
+                    }
+                }
+                Some(Settings::Text(path)) => {
+                    return Err(OptionsError::SettingsFileWithOverlay { path: path.clone() })
+                }
+                Some(Settings::Json(other)) => {
+                    return Err(OptionsError::InvalidSettingsJson {
+                        reason: format!("got {other}, not an object"),
+                    })
+                }
+            };
+            merged.extend(overlay.clone());
+            options.settings = Some(Settings::Json(Value::Object(merged)));
+        }
+        if let Some(append) = &claim.append_system_prompt {
+            options = options.initialize_field("appendSystemPrompt", append.clone());
+        }
+        if let Some(title) = &claim.title {
+            options.title = Some(title.clone());
+        }
+        for (name, agent) in &claim.agents {
+            options = options.agent_definition(name.clone(), agent.clone());
+        }
+        Ok(options)
+    }
+}
