@@ -100,6 +100,25 @@ pub enum PoolStart {
 }
 
 /// A session from a [`SparePool`]: its messages, and how it started.
+///
+/// ```no_run
+/// use claude_agent_core::client::{Error, PoolStart, PooledQuery, Runtime};
+/// use claude_agent_core::message::Message;
+/// use futures_lite::StreamExt;
+///
+/// async fn show<R: Runtime>(session: PooledQuery<R>) -> Result<(), Error> {
+///     if let PoolStart::Cold { refused: Some(refusal) } = &session.start {
+///         eprintln!("no spare took the session: {}", refusal.message);
+///     }
+///     let mut messages = session.messages;
+///     while let Some(message) = messages.next().await {
+///         if let Message::Result(result) = message? {
+///             println!("{}", result.result.unwrap_or_default());
+///         }
+///     }
+///     Ok(())
+/// }
+/// ```
 #[non_exhaustive]
 pub struct PooledQuery<R = ()> {
     /// Every message of the session, as a `query` streams them.
@@ -206,6 +225,14 @@ impl<R: Runtime> SparePool<R> {
 
     /// For how many distinct sets of options to keep spares (at least 1). Set it before the pool
     /// is used.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Runtime, SparePool};
+    /// # fn pool<R: Runtime>(runtime: R) -> SparePool<R> {
+    /// // Spares for three kinds of session (say: read-only, editing, and a reviewer's tools).
+    /// SparePool::new(runtime).option_sets(3)
+    /// # }
+    /// ```
     pub fn option_sets(self, sets: usize) -> Self {
         self.reconfigure(|inner| inner.option_sets = sets.max(1))
     }

@@ -81,6 +81,23 @@ pub enum PrewarmError {
 /// A parked CLI: started and initialized with the host-level options, bound to no session yet.
 /// Made by [`prewarm_with`] (`prewarm` in the adapters); [`Spare::claim`] binds it to a session.
 /// Dropping it (or [`Spare::close`]) shuts the CLI down, like any session's last handle.
+///
+/// ```no_run
+/// use claude_agent_core::client::{prewarm_with, Runtime};
+/// use claude_agent_core::control::ClaimOptions;
+/// use claude_agent_core::options::Options;
+///
+/// async fn serve<R: Runtime>(runtime: R) -> Result<(), Box<dyn std::error::Error>> {
+///     // At boot, before any user has picked a project:
+///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
+///     // … a user opens /srv/app and asks:
+///     if spare.is_alive() {
+///         let claimed = spare.claim("What does this app do?", ClaimOptions::new("/srv/app")).await?;
+///         # let _ = claimed;
+///     }
+///     Ok(())
+/// }
+/// ```
 pub struct Spare<R = ()> {
     client: Client<R>,
 }
@@ -165,6 +182,23 @@ pub async fn prewarm_with<R: Runtime>(
 }
 
 /// A claimed spare: how the CLI answered the claim, and the session's messages.
+///
+/// ```no_run
+/// use claude_agent_core::client::{Claimed, Error, Runtime};
+/// use futures_lite::StreamExt;
+///
+/// async fn run<R: Runtime>(claimed: Claimed<R>) -> Result<(), Error> {
+///     println!("session {} in {:?}", claimed.info.session_id, claimed.info.cwd);
+///     for option in &claimed.info.not_applied {
+///         eprintln!("the CLI did not take {option:?}; the session runs without it");
+///     }
+///     let mut messages = claimed.messages;
+///     while let Some(message) = messages.next().await {
+///         println!("{:?}", message?);
+///     }
+///     Ok(())
+/// }
+/// ```
 #[non_exhaustive]
 pub struct Claimed<R = ()> {
     /// The claim's answer: the session id, its working directory, how long the spare was

@@ -50,6 +50,21 @@ pub async fn startup_with<R: Runtime>(runtime: R, options: Options) -> Result<Wa
 /// A CLI that has started and answered `initialize`, waiting for its prompt: made by
 /// [`startup_with`] (`startup` in the adapters). [`WarmQuery::query`] sends the prompt; dropping
 /// the handle (or [`WarmQuery::close`]) shuts the CLI down unused.
+///
+/// ```no_run
+/// use claude_agent_core::client::{Runtime, WarmQuery};
+///
+/// async fn ask_or_drop<R: Runtime>(warm: WarmQuery<R>, prompt: Option<&str>) {
+///     match prompt {
+///         Some(prompt) => {
+///             let messages = warm.query(prompt);
+///             # let _ = messages;
+///         }
+///         // The user left before asking: shut the CLI down now.
+///         None => warm.close().await,
+///     }
+/// }
+/// ```
 pub struct WarmQuery<R = ()> {
     client: Client<R>,
 }

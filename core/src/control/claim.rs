@@ -181,6 +181,13 @@ impl ClaimOptions {
 
     /// The extended-thinking budget (`None` clears it), set right behind the claim, like
     /// [`ClaimOptions::model`].
+    ///
+    /// ```
+    /// use claude_agent_core::control::ClaimOptions;
+    ///
+    /// let deep = ClaimOptions::new("/srv/app").max_thinking_tokens(Some(16_000));
+    /// # let _ = deep;
+    /// ```
     pub fn max_thinking_tokens(mut self, tokens: Option<u64>) -> Self {
         self.max_thinking_tokens = Some(tokens);
         self
@@ -219,7 +226,16 @@ impl ClaimOptions {
         self
     }
 
-    /// A subagent for this session.
+    /// A subagent for this session (one of the same name given before is replaced).
+    ///
+    /// ```
+    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_core::options::AgentDefinition;
+    ///
+    /// let reviewer = AgentDefinition::new("Reviews a diff", "You review diffs for bugs.").tools(["Read", "Grep"]);
+    /// let claim = ClaimOptions::new("/srv/app").agent_definition("reviewer", reviewer);
+    /// # let _ = claim;
+    /// ```
     pub fn agent_definition(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
         let name = name.into();
         self.agents.retain(|(n, _)| *n != name);
@@ -230,6 +246,14 @@ impl ClaimOptions {
     /// Whether the claim's answer carries the claimed session's `initialize` payload (commands,
     /// agents, models, account) in [`ClaimInfo::initialize`]. On by default; off saves the CLI
     /// that work on the way to the first message.
+    ///
+    /// ```
+    /// use claude_agent_core::control::ClaimOptions;
+    ///
+    /// // The app never reads the session's commands or models: skip building them.
+    /// let claim = ClaimOptions::new("/srv/app").include_initialize(false);
+    /// # let _ = claim;
+    /// ```
     pub fn include_initialize(mut self, include: bool) -> Self {
         self.include_initialize = include;
         self
