@@ -44,6 +44,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer};
+#[cfg(feature = "client")]
 pub(crate) use claimed::AWAIT_CLAIM as AWAIT_CLAIM_FLAG;
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
