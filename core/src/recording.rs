@@ -85,7 +85,8 @@ pub fn redact_secrets(msg: &mut Value) -> bool {
 /// ```
 /// use claude_agent_core::recording::{Direction, Recording};
 ///
-/// let recording = Recording::parse(include_str!("../tests/transcripts/tool_bash.jsonl")).unwrap();
+/// let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/tool_bash.jsonl"));
+/// let recording = Recording::parse(text).unwrap();
 /// let (mut written, mut printed) = (0, 0);
 /// for line in recording.lines() {
 ///     match line.direction {
@@ -110,7 +111,8 @@ pub enum Direction {
 /// ```
 /// use claude_agent_core::recording::{Direction, Recording};
 ///
-/// let recording = Recording::parse(include_str!("../tests/transcripts/hello.jsonl")).unwrap();
+/// let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/hello.jsonl"));
+/// let recording = Recording::parse(text).unwrap();
 /// let written: Vec<&str> = recording
 ///     .lines()
 ///     .iter()
@@ -140,7 +142,8 @@ pub struct RecordedLine {
 /// use claude_agent_core::recording::Recording;
 /// use claude_agent_core::session::{Event, InputMode, Session};
 ///
-/// let recording = Recording::parse(include_str!("../tests/transcripts/hook_deny.jsonl")).unwrap();
+/// let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/hook_deny.jsonl"));
+/// let recording = Recording::parse(text).unwrap();
 /// let config = recording.session_config(InputMode::Streaming);
 /// assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
 ///
@@ -371,7 +374,8 @@ impl Recording {
     /// use claude_agent_core::recording::Recording;
     /// use claude_agent_core::session::{Event, InputMode, Session};
     ///
-    /// let recording = Recording::parse(include_str!("../tests/transcripts/hello.jsonl")).unwrap();
+    /// let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/hello.jsonl"));
+    /// let recording = Recording::parse(text).unwrap();
     /// let now = Instant::now();
     /// let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
     /// let mut messages = 0;

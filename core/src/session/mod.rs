@@ -1122,7 +1122,7 @@ impl Session {
         &mut self,
         outcome: Result<ResponseBody, RequestFailure>,
     ) -> Result<ResponseBody, RequestFailure> {
-        let outcome = outcome.and_then(|body| {
+        outcome.and_then(|body| {
             // A body we cannot read is still a success; the raw body is in the event.
             let info: InitializeResponse = body.parse().unwrap_or_default();
             // Without a version here, the first `system/init` is asked.
@@ -1140,8 +1140,7 @@ impl Session {
                 Some(message) => Err(RequestFailure::Unconfirmed(message)),
                 None => Ok(body),
             }
-        });
-        outcome
+        })
     }
 
     /// A request of ours is done: let held messages through (or drop them), route the answer to
