@@ -7,7 +7,9 @@
 //! prints the round-trip time (the fake's own mean, and the median between our callbacks).
 //! `rtt-floor`: the same round trips answered by a blocking loop with no SDK at all (it only copies
 //! the request id into a canned reply): the least any SDK can take on this machine and fake CLI.
-//! All modes print the process's peak RSS.
+//! `stream-floor`: the `stream` work with no SDK at all: a blocking reader that frames the lines
+//! and checks that each is JSON (skipping over it, building nothing): what any SDK that reads every
+//! message must at least do. All modes print the process's peak RSS.
 //!
 //! The fake CLI is `bench/fakecli` (`cargo build --release -p fakecli`); README.md ("Benchmarks")
 //! has the commands.
@@ -25,15 +27,19 @@ use futures_lite::StreamExt;
 pub async fn run<R: Runtime>(runtime: R) {
     let args: Vec<String> = std::env::args().collect();
     let (Some(mode), Some(cli)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: {} stream|rtt|rtt-floor FAKECLI", args[0]);
+        eprintln!(
+            "usage: {} stream|stream-floor|rtt|rtt-floor FAKECLI",
+            args[0]
+        );
         std::process::exit(2);
     };
     match mode.as_str() {
         "stream" => stream(runtime, cli).await,
+        "stream-floor" => stream_floor(cli),
         "rtt" => rtt(runtime, cli).await,
         "rtt-floor" => rtt_floor(cli),
         _ => {
-            eprintln!("mode must be stream, rtt or rtt-floor");
+            eprintln!("mode must be stream, stream-floor, rtt or rtt-floor");
             std::process::exit(2);
         }
     }
@@ -106,9 +112,15 @@ async fn rtt<R: Runtime>(runtime: R, cli: &str) {
     }
 }
 
-/// The `rtt` work without an SDK: blocking reads, no JSON parsing, a canned reply per request.
-fn rtt_floor(cli: &str) {
-    use std::io::{BufRead, BufReader, Write};
+/// The fake CLI started, asked to `initialize` and given the prompt "go", as the SDK does.
+fn start_fake(
+    cli: &str,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::process::ChildStdout,
+) {
+    use std::io::Write;
     use std::process::{Command, Stdio};
 
     let mut child = Command::new(cli)
@@ -117,7 +129,7 @@ fn rtt_floor(cli: &str) {
         .spawn()
         .unwrap_or_else(|error| panic!("cannot start the fake CLI {cli}: {error}"));
     let mut stdin = child.stdin.take().expect("piped stdin");
-    let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let stdout = child.stdout.take().expect("piped stdout");
     let opening = concat!(
         r#"{"type":"control_request","request_id":"req_0","request":{"subtype":"initialize"}}"#,
         "\n",
@@ -127,6 +139,58 @@ fn rtt_floor(cli: &str) {
     stdin
         .write_all(opening.as_bytes())
         .expect("write to the fake CLI");
+    (child, stdin, stdout)
+}
+
+/// The `stream` work without an SDK: blocking reads into one reused buffer, each line checked to
+/// be JSON and its `type` read (serde skips the rest, building nothing), stdin closed at the
+/// result, read to EOF.
+fn stream_floor(cli: &str) {
+    use std::io::{BufRead, BufReader};
+
+    /// A line's `type`, every other field skipped over.
+    #[derive(serde::Deserialize)]
+    struct Kind<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<&'a str>,
+    }
+
+    let started = Instant::now();
+    let (mut child, stdin, stdout) = start_fake(cli);
+    let mut stdin = Some(stdin);
+    let mut stdout = BufReader::with_capacity(1 << 16, stdout);
+    let mut line = Vec::with_capacity(1 << 16);
+    let mut count = 0u64;
+    loop {
+        line.clear();
+        let read = stdout
+            .read_until(b'\n', &mut line)
+            .expect("read from the fake CLI");
+        if read == 0 {
+            break;
+        }
+        let kind = serde_json::from_slice::<Kind>(&line)
+            .expect("a JSON line")
+            .kind;
+        match kind {
+            // The answer to `initialize`: not a message, as `stream` counts them.
+            Some("control_response") => continue,
+            Some("result") => stdin = None,
+            _ => {}
+        }
+        count += 1;
+    }
+    drop(stdin);
+    let _ = child.wait();
+    report(count, started);
+}
+
+/// The `rtt` work without an SDK: blocking reads, no JSON parsing, a canned reply per request.
+fn rtt_floor(cli: &str) {
+    use std::io::{BufRead, BufReader, Write};
+
+    let (mut child, mut stdin, stdout) = start_fake(cli);
+    let stdout = BufReader::new(stdout);
     let mut stamps = Vec::with_capacity(8192);
     for line in stdout.lines() {
         let line = line.expect("read from the fake CLI");
