@@ -124,6 +124,7 @@ pub mod mcp;
 pub mod message;
 pub mod options;
 pub mod permission;
+mod private_files;
 mod raw_text;
 pub mod recording;
 pub mod session;

@@ -565,6 +565,34 @@ fn a_recording_that_cannot_be_opened_stops_the_start() {
     assert_eq!(fake.connections(), 0);
 }
 
+/// A recording is its owner's only (0600), and a symbolic link planted at its path (another
+/// user's, in a shared folder) is refused before the session starts: nothing reaches its target.
+#[cfg(unix)]
+#[test]
+fn a_recording_is_private_and_never_written_through_a_link() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+
+    let dir = claude_agent_testkit::real_cli::TestDir::new("recording-modes").unwrap();
+    let path = dir.path().join("session.jsonl");
+    let fake = FakeTransport::new(Script::single_turn("hello"));
+    run(&fake, Options::new().record_to(&path));
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    let target = dir.path().join("elsewhere.jsonl");
+    std::fs::write(&target, "").unwrap();
+    let planted = dir.path().join("planted.jsonl");
+    symlink(&target, &planted).unwrap();
+    let fake = FakeTransport::new(Script::single_turn("never"));
+    let items = run(&fake, Options::new().record_to(&planted));
+    let [Err(Error::Record { path, .. })] = items.as_slice() else {
+        panic!("{items:?}")
+    };
+    assert_eq!(path, &planted);
+    assert_eq!(fake.connections(), 0);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+}
+
 /// The `tools/list` JSON-RPC request with which the CLI finishes connecting a server.
 fn tools_list() -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})

@@ -41,6 +41,38 @@ fn the_file_store_conforms() {
     assert_eq!((report.checked.len(), report.skipped.len()), (14, 0));
 }
 
+/// What the file store writes is its owner's only: the folders it creates 0700, the transcripts
+/// and summaries 0600; a symbolic link planted where a transcript goes is refused, and its
+/// target is left alone.
+#[cfg(unix)]
+#[test]
+fn the_file_store_keeps_its_files_to_their_owner() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+
+    let dir = TestDir::new("file-store-modes").unwrap();
+    let root = dir.path().join("sessions");
+    let store = FileSessionStore::new(&root);
+    let entry = json!({"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hi"}});
+    futures_lite::future::block_on(store.append(&key(), std::slice::from_ref(&entry))).unwrap();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&root), 0o700);
+    assert_eq!(mode(&root.join("-work")), 0o700);
+    assert_eq!(mode(&root.join(format!("-work/{SESSION}.jsonl"))), 0o600);
+    assert_eq!(
+        mode(&root.join(format!("-work/{SESSION}.summary.json"))),
+        0o600
+    );
+
+    let target = dir.path().join("elsewhere.jsonl");
+    std::fs::write(&target, "").unwrap();
+    let planted = SessionKey::new("-work", "planted");
+    symlink(&target, root.join("-work/planted.jsonl")).unwrap();
+    let refused = futures_lite::future::block_on(store.append(&planted, &[entry]));
+    assert!(refused.is_err(), "{refused:?}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+}
+
 /// A store with only the required methods passes what applies to it.
 #[test]
 fn optional_methods_a_store_lacks_are_skipped() {

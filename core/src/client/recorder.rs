@@ -1,6 +1,6 @@
 //! [`Options::record_to`]: every line of a session, both ways, appended to a recording file.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -20,9 +20,9 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
-    /// Open `path` for appending, creating it if needed.
+    /// Open `path` for appending, creating it owner-only if needed (never through a link).
     pub(crate) fn open(path: &Path) -> io::Result<Recorder> {
-        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        let file = crate::private_files::open_append(path)?;
         Ok(Recorder {
             path: path.to_path_buf(),
             file: BufWriter::new(file),
@@ -123,7 +123,9 @@ impl Options {
     /// (`claude-agent-testkit`'s `FakeTransport::replay`).
     ///
     /// The file is created if needed and appended to; lines are written as they pass and
-    /// flushed after every step of the session. A line that is not JSON is kept as a JSON
+    /// flushed after every step of the session. It is readable by its owner only (mode 0600,
+    /// also when it existed with a wider mode), and a symbolic link at `path` is refused
+    /// ([`Error::Record`]), so another local user can neither read the session nor redirect it. A line that is not JSON is kept as a JSON
     /// string. Secrets stay out of it: the values of external MCP servers' `env` and `headers`
     /// are recorded as `"[redacted]"` ([`redact_secrets`]), so a recording can be kept with a
     /// project's tests. If the file cannot be opened the session does not start ([`Error::Record`]); if
@@ -135,9 +137,10 @@ impl Options {
     /// ```
     /// use claude_agent_core::options::Options;
     ///
-    /// let path = std::env::temp_dir().join("session.jsonl");
-    /// let options = Options::new().record_to(&path);
-    /// assert_eq!(options.get_record_to(), Some(path.as_path()));
+    /// // A folder of the project's, not a shared one such as /tmp.
+    /// let path = std::path::Path::new("tests/recordings/session.jsonl");
+    /// let options = Options::new().record_to(path);
+    /// assert_eq!(options.get_record_to(), Some(path));
     /// ```
     pub fn record_to(mut self, path: impl Into<PathBuf>) -> Self {
         self.record_to = Some(path.into());

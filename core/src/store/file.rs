@@ -1,11 +1,13 @@
 //! [`FileSessionStore`]: a store in a directory.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde_json::Value;
+
+use crate::private_files;
 
 use super::{
     epoch_ms, fold_session_summary, SessionKey, SessionListing, SessionStore, SessionSummary,
@@ -25,6 +27,9 @@ use super::{
 /// one and run it with your runtime's `spawn_blocking`). Appends from this process are
 /// serialized; several processes may share the directory if each session is written by one of
 /// them at a time (which is how mirroring writes).
+///
+/// What it writes is its owner's only: the folders it creates are mode 0700 and its files 0600,
+/// and it writes through no symbolic link (a link planted where a transcript goes is an error).
 ///
 /// [`list_session_summaries`]: SessionStore::list_session_summaries
 ///
@@ -119,13 +124,9 @@ impl FileSessionStore {
         }
         let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(io_error(parent))?;
+            private_files::create_dir_all(parent).map_err(io_error(parent))?;
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(io_error(&path))?;
+        let mut file = private_files::open_append(&path).map_err(io_error(&path))?;
         file.write_all(&lines).map_err(io_error(&path))?;
         let mtime = file
             .metadata()
@@ -138,7 +139,7 @@ impl FileSessionStore {
             summary.mtime = epoch_ms(mtime);
             let text = serde_json::to_vec(&summary).map_err(StoreError::backend)?;
             let partial = summary_path.with_extension("json.partial");
-            fs::write(&partial, text).map_err(io_error(&partial))?;
+            private_files::write(&partial, &text).map_err(io_error(&partial))?;
             fs::rename(&partial, &summary_path).map_err(io_error(&summary_path))?;
         }
         Ok(())
