@@ -188,9 +188,13 @@ impl<R: Runtime> Calls<'_, R> {
         operation: &'static str,
         call: impl std::future::Future<Output = Result<T, StoreError>>,
     ) -> Result<T, ResumeError> {
-        let deadline = self.runtime.now() + self.limit;
+        // A limit too long for an `Instant` (`Duration::MAX`) is no limit.
+        let deadline = self.runtime.now().checked_add(self.limit);
         let timeout = async {
-            self.runtime.sleep_until(deadline).await;
+            match deadline {
+                Some(deadline) => self.runtime.sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
             Err(ResumeError::Timeout {
                 operation,
                 after: self.limit,

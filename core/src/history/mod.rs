@@ -837,7 +837,8 @@ fn transcripts(
     Ok(())
 }
 
-/// The `agent-<id>.jsonl` files under `folder`, at any depth, in name order.
+/// The `agent-<id>.jsonl` files under `folder`, at any depth, in name order. Symbolic links to
+/// folders are not followed: two links to `.` would otherwise make the walk endless.
 pub(crate) fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return;
@@ -853,7 +854,7 @@ pub(crate) fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
             .and_then(|n| n.strip_suffix(".jsonl"))
         {
             Some(id) if path.is_file() => out.push((id.to_owned(), path)),
-            _ if path.is_dir() => collect_agents(&path, out),
+            _ if entry.file_type().is_ok_and(|kind| kind.is_dir()) => collect_agents(&path, out),
             _ => {}
         }
     }

@@ -476,6 +476,66 @@ fn rename_tag_delete() {
     ));
 }
 
+/// Progress entries whose parents loop (a damaged or hostile transcript) do not hold the fork
+/// for ever: the entry after them is copied with no parent.
+#[test]
+fn a_loop_of_progress_parents_ends_the_fork_walk() {
+    let config = TempConfig::new();
+    let entries = [
+        user("u1", None, "question"),
+        json!({"parentUuid": "p2", "type": "progress", "uuid": "p1", "sessionId": A}),
+        json!({"parentUuid": "p1", "type": "progress", "uuid": "p2", "sessionId": A}),
+        json!({"parentUuid": "p3", "type": "progress", "uuid": "p3", "sessionId": A}),
+        assistant(
+            "a1",
+            "p1",
+            "msg_1",
+            text("answer"),
+            "2026-11-23T06:00:01.000Z",
+        ),
+        assistant(
+            "a2",
+            "p3",
+            "msg_2",
+            text("again"),
+            "2026-11-23T06:00:02.000Z",
+        ),
+    ];
+    config.session("/work/app", A, &entries, 0);
+    let history = config.history();
+    let fork = history.fork_session(A, None, None).unwrap();
+    let path = history
+        .project_dir("/work/app")
+        .join(format!("{fork}.jsonl"));
+    let copied: Vec<serde_json::Value> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .filter(|entry: &serde_json::Value| entry["type"] == "assistant")
+        .collect();
+    assert_eq!(copied.len(), 2);
+    assert!(copied.iter().all(|entry| entry["parentUuid"].is_null()));
+}
+
+/// Symbolic links to folders among a session's subagent folders are not followed: two links to
+/// `.` would make the walk take about 2^40 paths.
+#[cfg(unix)]
+#[test]
+fn subagent_folders_linked_to_themselves_are_walked_once() {
+    let config = TempConfig::new();
+    let path = config.session("/work/app", A, &[user("u1", None, "delegate")], 0);
+    let folder = path.with_extension("").join("subagents");
+    std::fs::create_dir_all(&folder).unwrap();
+    let line = json!({"parentUuid": null, "isSidechain": true, "agentId": "a1", "type": "user",
+        "message": {"role": "user", "content": "task"}, "uuid": "s1", "sessionId": A});
+    std::fs::write(folder.join("agent-a1.jsonl"), format!("{line}\n")).unwrap();
+    for name in ["x", "y"] {
+        std::os::unix::fs::symlink(".", folder.join(name)).unwrap();
+    }
+    let history = config.history();
+    assert_eq!(history.list_subagents(A, None).unwrap(), ["a1"]);
+}
+
 #[test]
 fn fork_copies_the_conversation_with_new_ids() {
     let config = TempConfig::new();

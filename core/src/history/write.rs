@@ -110,7 +110,10 @@ pub(crate) fn fork(
             .and_then(Value::as_str)
             .map(str::to_owned);
         let mut new_parent = None;
-        while let Some(p) = parent {
+        // At most one step an entry: progress entries whose parents loop (a damaged or hostile
+        // transcript) end the walk instead of holding it for ever.
+        for _ in 0..by_uuid.len() {
+            let Some(p) = parent else { break };
             let Some(entry) = by_uuid.get(&p) else { break };
             if !is_progress(entry) {
                 new_parent = new_ids.get(&p).cloned();

@@ -184,7 +184,8 @@ struct Hold {
 
 #[derive(Debug)]
 struct PendingRequest {
-    deadline: Instant,
+    /// `None` when the timeout is too long for an `Instant` (`Duration::MAX`): it never expires.
+    deadline: Option<Instant>,
     timeout: Duration,
 }
 
@@ -324,7 +325,7 @@ impl Session {
         let overdue: Vec<RequestId> = self
             .pending
             .iter()
-            .filter(|(_, p)| p.deadline <= now)
+            .filter(|(_, p)| p.deadline.is_some_and(|deadline| deadline <= now))
             .map(|(id, _)| *id)
             .collect();
         for id in overdue {
@@ -795,7 +796,7 @@ impl Session {
     /// ```
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let request = self.pending.values().map(|p| p.deadline).min();
+        let request = self.pending.values().filter_map(|p| p.deadline).min();
         match (request, self.run_end.deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -958,7 +959,7 @@ impl Session {
         let id = RequestId::from_raw(self.next_request);
         self.next_request += 1;
         wire::write_request(&mut self.outgoing, &id.to_string(), body);
-        let deadline = now.checked_add(timeout).unwrap_or(now);
+        let deadline = now.checked_add(timeout);
         self.pending
             .insert(id, PendingRequest { deadline, timeout });
         id

@@ -258,6 +258,20 @@ fn unmatched_response_is_a_recoverable_line_error() {
     );
 }
 
+/// A timeout too long for an `Instant` (`Duration::MAX`: "never") never expires; before, the
+/// request failed at once.
+#[test]
+fn a_timeout_too_long_to_represent_never_expires() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.timeouts.control_request = Duration::MAX;
+    config.timeouts.initialize = Duration::MAX;
+    let (mut s, now) = started(config);
+    s.request(now, ControlRequest::Interrupt).unwrap();
+    assert_eq!(s.poll_timeout(), None);
+    s.handle_timeout(now + Duration::from_secs(365 * 24 * 3600));
+    assert!(events(&mut s).is_empty());
+}
+
 #[test]
 fn requests_time_out_at_their_deadline() {
     let mut config = SessionConfig::new(InputMode::Streaming);
