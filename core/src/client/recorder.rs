@@ -11,23 +11,35 @@ use crate::recording::redact_secrets;
 pub(crate) struct Recorder {
     path: PathBuf,
     file: BufWriter<File>,
+    /// The longest line recorded (the session's own limit): a longer one is recorded as a note
+    /// of its length, and never held in memory whole.
+    max_line: usize,
     /// Bytes written to stdin since its last `\n`.
-    stdin_partial: Vec<u8>,
+    stdin_partial: Partial,
     /// Bytes read from stdout since its last `\n`.
-    stdout_partial: Vec<u8>,
+    stdout_partial: Partial,
     /// Lines written since the last flush.
     dirty: bool,
 }
 
+/// The part of a line read so far.
+#[derive(Default)]
+struct Partial {
+    bytes: Vec<u8>,
+    /// Bytes of this line already dropped because it is over `max_line`.
+    dropped: usize,
+}
+
 impl Recorder {
     /// Open `path` for appending, creating it owner-only if needed (never through a link).
-    pub(crate) fn open(path: &Path) -> io::Result<Recorder> {
+    pub(crate) fn open(path: &Path, max_line: usize) -> io::Result<Recorder> {
         let file = crate::private_files::open_append(path)?;
         Ok(Recorder {
             path: path.to_path_buf(),
             file: BufWriter::new(file),
-            stdin_partial: Vec::new(),
-            stdout_partial: Vec::new(),
+            max_line,
+            stdin_partial: Partial::default(),
+            stdout_partial: Partial::default(),
             dirty: false,
         })
     }
@@ -63,27 +75,43 @@ impl Recorder {
     /// The session is over: record the last lines that had no `\n`, and flush.
     pub(crate) fn finish(&mut self) -> io::Result<()> {
         let stdin = std::mem::take(&mut self.stdin_partial);
-        self.line("in", &stdin)?;
+        self.end_line("in", stdin, &[])?;
         let stdout = std::mem::take(&mut self.stdout_partial);
-        self.line("out", &stdout)?;
+        self.end_line("out", stdout, &[])?;
         self.flush()
     }
 
     /// Record each whole line of `partial` + `bytes`; returns what is left after the last `\n`.
-    fn lines(&mut self, dir: &str, mut partial: Vec<u8>, bytes: &[u8]) -> io::Result<Vec<u8>> {
+    fn lines(&mut self, dir: &str, mut partial: Partial, bytes: &[u8]) -> io::Result<Partial> {
         let mut rest = bytes;
         while let Some(end) = memchr::memchr(b'\n', rest) {
-            if partial.is_empty() {
-                self.line(dir, &rest[..end])?;
-            } else {
-                partial.extend_from_slice(&rest[..end]);
-                self.line(dir, &partial)?;
-                partial.clear();
-            }
+            self.end_line(dir, std::mem::take(&mut partial), &rest[..end])?;
             rest = &rest[end + 1..];
         }
-        partial.extend_from_slice(rest);
+        if partial.dropped > 0 || partial.bytes.len() + rest.len() > self.max_line {
+            partial.dropped += partial.bytes.len() + rest.len();
+            partial.bytes = Vec::new();
+        } else {
+            partial.bytes.extend_from_slice(rest);
+        }
         Ok(partial)
+    }
+
+    /// Record the line made of `partial` and `end`, or a note of its length if it is too long.
+    fn end_line(&mut self, dir: &str, mut partial: Partial, end: &[u8]) -> io::Result<()> {
+        let len = partial.dropped + partial.bytes.len() + end.len();
+        if len > self.max_line {
+            let note = format!(
+                "[not recorded: a line of {len} bytes, over the limit of {} bytes]",
+                self.max_line
+            );
+            return self.line(dir, note.as_bytes());
+        }
+        if partial.bytes.is_empty() {
+            return self.line(dir, end);
+        }
+        partial.bytes.extend_from_slice(end);
+        self.line(dir, &partial.bytes)
     }
 
     fn line(&mut self, dir: &str, line: &[u8]) -> io::Result<()> {
@@ -123,7 +151,9 @@ impl Options {
     /// (`claude-agent-testkit`'s `FakeTransport::replay`).
     ///
     /// The file is created if needed and appended to; lines are written as they pass and
-    /// flushed after every step of the session. It is readable by its owner only (mode 0600,
+    /// flushed after every step of the session. A line longer than the session takes
+    /// ([`Options::max_buffer_size`], 16 MiB by default) is recorded as a note of its length, so
+    /// that recording holds no more in memory than the session. It is readable by its owner only (mode 0600,
     /// also when it existed with a wider mode), and a symbolic link at `path` is refused
     /// ([`Error::Record`]), so another local user can neither read the session nor redirect it. A line that is not JSON is kept as a JSON
     /// string. Secrets stay out of it: the values of external MCP servers' `env` and `headers`
@@ -165,7 +195,7 @@ mod tests {
     fn lines_split_across_chunks_are_recorded_whole_and_in_order() {
         let path = temp_path("recorder-chunks");
         let _ = std::fs::remove_file(&path);
-        let mut recorder = Recorder::open(&path).unwrap();
+        let mut recorder = Recorder::open(&path, 1 << 20).unwrap();
         recorder.stdin(b"{\"type\":\"us").unwrap();
         recorder.stdout(b"{\"a\":1}\n{\"b\"").unwrap();
         recorder.stdin(b"er\"}\r\n\n").unwrap();
@@ -187,11 +217,39 @@ mod tests {
         crate::recording::Recording::parse(&text).expect("the recording format reads it");
     }
 
+    /// A line over the limit is never held whole (the CLI could print one without end): it is
+    /// recorded as a note of its length, and the lines after it as they are.
+    #[test]
+    fn a_line_over_the_limit_is_recorded_as_a_note_and_never_held_whole() {
+        let path = temp_path("recorder-long");
+        let _ = std::fs::remove_file(&path);
+        let mut recorder = Recorder::open(&path, 8).unwrap();
+        for _ in 0..1000 {
+            recorder.stdout(b"0123456789").unwrap();
+            assert!(recorder.stdout_partial.bytes.capacity() <= 16);
+        }
+        recorder.stdout(b"xyz\n{}\n").unwrap();
+        recorder.stdin(b"{\"a\":1}\n").unwrap();
+        recorder.stdout(b"0123456789").unwrap();
+        recorder.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            text,
+            concat!(
+                "{\"dir\":\"out\",\"msg\":\"[not recorded: a line of 10003 bytes, over the limit of 8 bytes]\"}\n",
+                "{\"dir\":\"out\",\"msg\":{}}\n",
+                "{\"dir\":\"in\",\"msg\":{\"a\":1}}\n",
+                "{\"dir\":\"out\",\"msg\":\"[not recorded: a line of 10 bytes, over the limit of 8 bytes]\"}\n",
+            )
+        );
+    }
+
     #[test]
     fn a_recorder_appends_to_an_existing_file() {
         let path = temp_path("recorder-append");
         std::fs::write(&path, "{\"dir\":\"in\",\"msg\":{}}\n").unwrap();
-        let mut recorder = Recorder::open(&path).unwrap();
+        let mut recorder = Recorder::open(&path, 1 << 20).unwrap();
         recorder.stdout(b"{}\n").unwrap();
         recorder.flush().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();

@@ -197,7 +197,7 @@ fn prepare<R: Runtime>(
     let recorder = options
         .get_record_to()
         .map(|path| {
-            Recorder::open(path).map_err(|source| Error::Record {
+            Recorder::open(path, config.limits.max_line_bytes).map_err(|source| Error::Record {
                 path: path.to_path_buf(),
                 source,
             })
