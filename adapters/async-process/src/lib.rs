@@ -232,16 +232,13 @@ impl Drop for AsyncProcessChild {
     }
 }
 
-/// Start the child as `user` (`Options::user`): its uid and primary group.
+/// Start the child as `user` (`Options::user`): its uid, and its primary group or the one named.
 #[cfg(unix)]
 fn run_as(command: &mut std::process::Command, user: &str) -> io::Result<()> {
     use std::os::unix::process::CommandExt;
 
     let (uid, gid) = user::user_ids(user)?;
-    command.uid(uid);
-    if let Some(gid) = gid {
-        command.gid(gid);
-    }
+    command.uid(uid).gid(gid);
     Ok(())
 }
 

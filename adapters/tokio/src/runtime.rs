@@ -172,10 +172,7 @@ impl Drop for TokioChild {
 #[cfg(unix)]
 fn run_as(command: &mut Command, user: &str) -> io::Result<()> {
     let (uid, gid) = crate::user::user_ids(user)?;
-    command.uid(uid);
-    if let Some(gid) = gid {
-        command.gid(gid);
-    }
+    command.uid(uid).gid(gid);
     Ok(())
 }
 

@@ -970,10 +970,13 @@ impl Options {
     }
 
     /// Start the CLI as another Unix user (a name, or a numeric user id), with that user's id
-    /// and primary group; this process needs the privilege to switch (root, usually). The
-    /// environment is not changed: set `HOME` with [`Options::env`] so the CLI keeps its
-    /// settings and sessions in that user's home. Starting fails with `Error::Spawn` when the
-    /// user does not exist or the switch is not allowed, and on platforms other than Unix.
+    /// and primary group, or the numeric group named after a `:` (`"agent:1500"`,
+    /// `"1500:1500"`); this process needs the privilege to switch (root, usually), and the CLI
+    /// keeps no supplementary group. A numeric user id that the user database does not know must
+    /// name its group: without one the CLI would keep this process's group. The environment is
+    /// not changed: set `HOME` with [`Options::env`] so the CLI keeps its settings and sessions in
+    /// that user's home. Starting fails with `Error::Spawn` when the user does not exist, its
+    /// group is unknown, or the switch is not allowed, and on platforms other than Unix.
     ///
     /// ```
     /// # use claude_agent_core::options::Options;
