@@ -121,7 +121,7 @@ impl Recorder {
         }
         self.dirty = true;
         write!(self.file, r#"{{"dir":"{dir}","msg":"#)?;
-        if let Some(redacted) = redacted(dir, line) {
+        if let Some(redacted) = redacted(line) {
             self.file.write_all(redacted.as_bytes())?;
         } else if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
             self.file.write_all(line)?;
@@ -134,10 +134,11 @@ impl Recorder {
     }
 }
 
-/// A line the SDK wrote with the secrets [`redact_secrets`] blanks, if it carries any. Only lines
-/// that name MCP servers are parsed; the others are recorded byte for byte.
-fn redacted(dir: &str, line: &[u8]) -> Option<String> {
-    if dir != "in" || memchr::memmem::find(line, b"ervers\"").is_none() {
+/// The line with the secrets [`redact_secrets`] blanks, if it carries any. Only lines that have
+/// an `"env"` or a `"headers"` key are parsed; the others are recorded byte for byte.
+fn redacted(line: &[u8]) -> Option<String> {
+    let finder = |key: &[u8]| memchr::memmem::find(line, key).is_some();
+    if !finder(b"\"env\"") && !finder(b"\"headers\"") {
         return None;
     }
     let mut msg: serde_json::Value = serde_json::from_slice(line).ok()?;
@@ -156,9 +157,10 @@ impl Options {
     /// that recording holds no more in memory than the session. It is readable by its owner only (mode 0600,
     /// also when it existed with a wider mode), and a symbolic link at `path` is refused
     /// ([`Error::Record`]), so another local user can neither read the session nor redirect it. A line that is not JSON is kept as a JSON
-    /// string. Secrets stay out of it: the values of external MCP servers' `env` and `headers`
-    /// are recorded as `"[redacted]"` ([`redact_secrets`]), so a recording can be kept with a
-    /// project's tests. If the file cannot be opened the session does not start ([`Error::Record`]); if
+    /// string. Secrets stay out of it: the values of every `env` and `headers` object, in
+    /// either direction (MCP servers', subagents' servers', a claim's environment, what the CLI
+    /// echoes back), are recorded as `"[redacted]"` ([`redact_secrets`]), so a recording can be
+    /// kept with a project's tests. If the file cannot be opened the session does not start ([`Error::Record`]); if
     /// writing fails later, recording stops and the message stream gets one [`Error::Record`]
     /// item, and the session goes on.
     ///
@@ -242,6 +244,37 @@ mod tests {
                 "{\"dir\":\"in\",\"msg\":{\"a\":1}}\n",
                 "{\"dir\":\"out\",\"msg\":\"[not recorded: a line of 10 bytes, over the limit of 8 bytes]\"}\n",
             )
+        );
+    }
+
+    /// Every `env` and `headers` object is blanked, whichever way its line went: a claim's
+    /// tokens, a subagent's server, what the CLI echoes back in `mcp_status`.
+    #[test]
+    fn secrets_are_blanked_both_ways_wherever_they_are() {
+        let path = temp_path("recorder-secrets");
+        let _ = std::fs::remove_file(&path);
+        let mut recorder = Recorder::open(&path, 1 << 20).unwrap();
+        let claim = r#"{"type":"control_request","request_id":"req_1","request":{"subtype":"claim","cwd":"/srv","env":{"CLAUDE_CODE_OAUTH_TOKEN":"sk-ant-oat-secret"}}}"#;
+        let agent = r#"{"type":"control_request","request_id":"req_2","request":{"subtype":"initialize","agents":{"a":{"mcpServers":[{"db":{"command":"db","env":{"PASSWORD":"hunter2"}}}]}}}}"#;
+        let status = r#"{"type":"control_response","response":{"subtype":"success","request_id":"req_3","response":{"mcpServers":[{"name":"t","config":{"type":"http","headers":{"Authorization":"Bearer sk-live"}}}]}}}"#;
+        recorder
+            .stdin(format!("{claim}\n{agent}\n").as_bytes())
+            .unwrap();
+        recorder.stdout(format!("{status}\n").as_bytes()).unwrap();
+        recorder.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        for secret in ["sk-ant-oat-secret", "hunter2", "sk-live"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert_eq!(
+            text.matches(crate::recording::REDACTED).count(),
+            3,
+            "{text}"
+        );
+        assert!(
+            text.contains("CLAUDE_CODE_OAUTH_TOKEN"),
+            "the names are kept"
         );
     }
 

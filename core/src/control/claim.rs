@@ -112,7 +112,7 @@ pub enum ClaimOptionsError {
 /// assert_eq!(claim.get_cwd(), std::path::Path::new("/srv/app"));
 /// # Ok::<(), claude_agent_core::control::ClaimOptionsError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct ClaimOptions {
     pub(crate) cwd: PathBuf,
     pub(crate) env: Vec<(ClaimableVar, String)>,
@@ -125,6 +125,37 @@ pub struct ClaimOptions {
     pub(crate) title: Option<String>,
     pub(crate) agents: Vec<(String, AgentDefinition)>,
     pub(crate) include_initialize: bool,
+}
+
+/// The values of the variables (tokens among them) and of the settings' `env` print as
+/// `"[redacted]"`, and subagents by name: a claim can be logged.
+impl fmt::Debug for ClaimOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let env: Vec<(ClaimableVar, &str)> = self
+            .env
+            .iter()
+            .map(|(var, _)| (*var, crate::recording::REDACTED))
+            .collect();
+        let settings = self.settings.clone().map(|settings| {
+            let mut settings = Value::Object(settings);
+            crate::recording::redact_secrets(&mut settings);
+            settings
+        });
+        let agents: Vec<&str> = self.agents.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("ClaimOptions")
+            .field("cwd", &self.cwd)
+            .field("env", &env)
+            .field("additional_directories", &self.additional_directories)
+            .field("model", &self.model)
+            .field("permission_mode", &self.permission_mode)
+            .field("max_thinking_tokens", &self.max_thinking_tokens)
+            .field("settings", &settings)
+            .field("append_system_prompt", &self.append_system_prompt)
+            .field("title", &self.title)
+            .field("agents", &agents)
+            .field("include_initialize", &self.include_initialize)
+            .finish()
+    }
 }
 
 impl ClaimOptions {
@@ -547,6 +578,24 @@ impl ClaimRefusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A claim's tokens and its settings' `env` stay out of `Debug` (logs).
+    #[test]
+    fn debug_leaves_the_secrets_out() {
+        let claim = ClaimOptions::new("/srv/app")
+            .env(ClaimableVar::OauthToken, "sk-ant-oat-secret")
+            .settings(serde_json::json!({"env": {"API_KEY": "sk-live"}, "model": "opus"}))
+            .unwrap();
+        let printed = format!("{claim:?}");
+        assert!(
+            !printed.contains("sk-ant-oat-secret") && !printed.contains("sk-live"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("OauthToken") && printed.contains("opus"),
+            "{printed}"
+        );
+    }
 
     #[test]
     fn the_claim_body_has_the_typescript_sdks_fields() {
