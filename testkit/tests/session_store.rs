@@ -454,6 +454,30 @@ fn a_load_timeout_of_duration_max_is_no_limit() {
     assert!(error.to_string().contains("connection refused"), "{error}");
 }
 
+/// A store that panics while the session is loaded fails the start with an error naming the
+/// call, and the stream ends; before, the stream waited for ever.
+#[test]
+fn a_store_panicking_on_load_fails_the_start() {
+    struct Panicking;
+    impl SessionStore for Panicking {
+        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+            Box::pin(async { Ok(()) })
+        }
+        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            Box::pin(async { panic!("a bug in the store") })
+        }
+    }
+    let fake = FakeTransport::new(Script::new().answer_initialize());
+    let runtime = TestRuntime::new();
+    let opts = options(&fake).session_store(Panicking).resume(SESSION);
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
+    let [Err(Error::Resume(error))] = items.as_slice() else {
+        panic!("{items:?}")
+    };
+    assert!(error.to_string().contains("`load` panicked"), "{error}");
+    assert_eq!(fake.connections(), 0, "the CLI was not started");
+}
+
 #[test]
 fn a_store_failing_to_load_fails_the_start() {
     struct Broken;

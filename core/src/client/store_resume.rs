@@ -5,6 +5,7 @@
 
 use std::fs;
 use std::io::{self, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -149,7 +150,13 @@ pub(crate) async fn materialize<R: Runtime>(
     let project_dir = dir.path().join("projects").join(&project_key);
     write_jsonl(&project_dir.join(format!("{session_id}.jsonl")), &entries)?;
     copy_user_config(dir.path(), spec)?;
-    match store.list_subkeys(&project_key, &session_id).await {
+    match call
+        .call(
+            "list_subkeys",
+            store.list_subkeys(&project_key, &session_id),
+        )
+        .await?
+    {
         Ok(subpaths) => {
             let session_dir = project_dir.join(&session_id);
             for subpath in subpaths {
@@ -183,11 +190,13 @@ struct Calls<'a, R> {
 }
 
 impl<R: Runtime> Calls<'_, R> {
-    async fn run<T>(
+    /// The store's answer to `call`, a store that panics answering with an error; the time
+    /// limit is the error of its own.
+    async fn call<T>(
         &self,
         operation: &'static str,
         call: impl std::future::Future<Output = Result<T, StoreError>>,
-    ) -> Result<T, ResumeError> {
+    ) -> Result<Result<T, StoreError>, ResumeError> {
         // A limit too long for an `Instant` (`Duration::MAX`) is no limit.
         let deadline = self.runtime.now().checked_add(self.limit);
         let timeout = async {
@@ -200,12 +209,26 @@ impl<R: Runtime> Calls<'_, R> {
                 after: self.limit,
             })
         };
-        async {
-            call.await
-                .map_err(|source| ResumeError::Store { operation, source })
-        }
-        .or(timeout)
-        .await
+        let answer = async {
+            Ok(match AssertUnwindSafe(call).catch_unwind().await {
+                Ok(answer) => answer,
+                Err(_) => Err(StoreError::backend(format!(
+                    "the session store's `{operation}` panicked"
+                ))),
+            })
+        };
+        answer.or(timeout).await
+    }
+
+    /// `call`'s value, its error being the resume's.
+    async fn run<T>(
+        &self,
+        operation: &'static str,
+        call: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, ResumeError> {
+        self.call(operation, call)
+            .await?
+            .map_err(|source| ResumeError::Store { operation, source })
     }
 
     /// The main transcript of `session_id`, if the store has one with entries.
