@@ -127,6 +127,7 @@ pub mod permission;
 mod private_files;
 mod raw_text;
 pub mod recording;
+mod redact;
 pub mod session;
 pub mod store;
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::options::Options;
-use crate::recording::redact_secrets;
+use crate::redact::redact_secrets;
 
 /// Appends the lines the SDK writes and reads, as `{"dir":"in"|"out","msg":…}` lines.
 pub(crate) struct Recorder {
@@ -268,7 +268,7 @@ mod tests {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
         assert_eq!(
-            text.matches(crate::recording::REDACTED).count(),
+            text.matches(crate::redact::REDACTED).count(),
             3,
             "{text}"
         );

@@ -134,11 +134,11 @@ impl fmt::Debug for ClaimOptions {
         let env: Vec<(ClaimableVar, &str)> = self
             .env
             .iter()
-            .map(|(var, _)| (*var, crate::recording::REDACTED))
+            .map(|(var, _)| (*var, crate::redact::REDACTED))
             .collect();
         let settings = self.settings.clone().map(|settings| {
             let mut settings = Value::Object(settings);
-            crate::recording::redact_secrets(&mut settings);
+            crate::redact::redact_secrets(&mut settings);
             settings
         });
         let agents: Vec<&str> = self.agents.iter().map(|(name, _)| name.as_str()).collect();
