@@ -267,11 +267,7 @@ mod tests {
         for secret in ["sk-ant-oat-secret", "hunter2", "sk-live"] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
-        assert_eq!(
-            text.matches(crate::redact::REDACTED).count(),
-            3,
-            "{text}"
-        );
+        assert_eq!(text.matches(crate::redact::REDACTED).count(), 3, "{text}");
         assert!(
             text.contains("CLAUDE_CODE_OAUTH_TOKEN"),
             "the names are kept"
