@@ -8,8 +8,8 @@
 //! `rtt-floor`: the same round trips answered by a blocking loop with no SDK at all (it only copies
 //! the request id into a canned reply): the least any SDK can take on this machine and fake CLI.
 //! `stream-floor`: the `stream` work with no SDK at all: a blocking reader that frames the lines
-//! and checks that each is JSON (skipping over it, building nothing): what any SDK that reads every
-//! message must at least do. All modes print the process's peak RSS.
+//! and checks that each is JSON, reading only its `type` (serde skips the rest, building
+//! nothing): what any SDK that reads every message must at least do. All modes print the process's peak RSS.
 //!
 //! The fake CLI is `bench/fakecli` (`cargo build --release -p fakecli`); README.md ("Benchmarks")
 //! has the commands.

@@ -427,23 +427,26 @@ fn continuing_resumes_the_newest_stored_session() {
 }
 
 /// A store that fails while the session is loaded fails the start with `Error::Resume`.
+/// A store whose every load fails, as a store whose database is down.
+struct LoadRefused;
+
+impl SessionStore for LoadRefused {
+    fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+    fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+        Box::pin(async { Err(StoreError::backend("connection refused")) })
+    }
+}
+
 /// `session_store_load_timeout(Duration::MAX)` means no limit; before, adding it to the clock
 /// panicked inside the start.
 #[test]
 fn a_load_timeout_of_duration_max_is_no_limit() {
-    struct Refusing;
-    impl SessionStore for Refusing {
-        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
-            Box::pin(async { Ok(()) })
-        }
-        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
-            Box::pin(async { Err(StoreError::backend("connection refused")) })
-        }
-    }
     let fake = FakeTransport::new(Script::new().answer_initialize());
     let runtime = TestRuntime::new();
     let opts = options(&fake)
-        .session_store(Refusing)
+        .session_store(LoadRefused)
         .session_store_load_timeout(std::time::Duration::MAX)
         .resume(SESSION);
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
@@ -480,18 +483,9 @@ fn a_store_panicking_on_load_fails_the_start() {
 
 #[test]
 fn a_store_failing_to_load_fails_the_start() {
-    struct Broken;
-    impl SessionStore for Broken {
-        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
-            Box::pin(async { Ok(()) })
-        }
-        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
-            Box::pin(async { Err(StoreError::backend("connection refused")) })
-        }
-    }
     let fake = FakeTransport::new(Script::new().answer_initialize());
     let runtime = TestRuntime::new();
-    let opts = options(&fake).session_store(Broken).resume(SESSION);
+    let opts = options(&fake).session_store(LoadRefused).resume(SESSION);
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts.clone()).collect());
     assert!(
         matches!(items.as_slice(), [Err(Error::Resume(_))]),

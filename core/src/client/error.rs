@@ -23,7 +23,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with `resume` or `continue_conversation`: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
-/// | [`Record`](Error::Record) | the `record_to` file cannot be opened (no session) or written (recording stops) | fix the path or its permissions |
+/// | [`Record`](Error::Record) | the `record_to` file cannot be opened (no session) or written (recording stops) | fix the path or its permissions; give the file's own path, not a symbolic link |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
 /// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error) and exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error_status`; raise `max_turns`/`max_budget_usd`, check the API key |
 /// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
@@ -99,7 +99,8 @@ pub enum Error {
     /// written (recording stopped; this came as one item of the stream, which goes on).
     #[error(
         "could not record the session to {}: {source}; check that its directory exists and is \
-         writable, or drop `record_to`",
+         writable and that the path is not a symbolic link (a recording is never written through \
+         one), or drop `record_to`",
         path.display()
     )]
     Record {
