@@ -903,3 +903,58 @@ fn a_pool_lets_go_of_the_least_recently_used_options_and_of_an_updated_clis_spar
     assert_eq!(pool.pids(), [4]);
     std::fs::remove_file(&cli).unwrap();
 }
+
+#[test]
+fn a_pool_never_claims_a_spare_under_another_options_sets_callbacks() {
+    use claude_agent_core::client::{PoolStart, Runtime};
+    use claude_agent_core::control::ClaimOptions;
+
+    let runtime = TestRuntime::new();
+    let settle = || runtime.block_on(runtime.sleep_until(runtime.now() + Duration::from_secs(1)));
+    let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    // A spare for tenant A, then the cold session tenant B gets, then B's own spare.
+    let cold = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_tool_use(&ls)
+        .can_use_tool("perm-1", "Bash", json!({"command": "ls"}))
+        .emit_result("done");
+    let fake = FakeTransport::new(Script::new().answer_initialize())
+        .then(cold)
+        .then(Script::new().answer_initialize());
+    // Two tenants whose options differ only in their permission callback.
+    let host = Options::new().transport(fake.clone());
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let tenant = |name: &'static str| {
+        let asked = asked.clone();
+        host.clone().can_use_tool(move |_request, _ctx| {
+            asked.lock().unwrap().push(name);
+            async move { PermissionResult::deny(name) }
+        })
+    };
+    let (a, b) = (tenant("tenant a decides"), tenant("tenant b decides"));
+
+    let pool = SparePool::new(runtime.clone());
+    pool.prewarm(&a).unwrap();
+    settle();
+    assert_eq!(pool.ready(&a), 1);
+    assert_eq!(
+        pool.ready(&a.clone()),
+        1,
+        "a clone of A's options is A's set"
+    );
+    assert_eq!(pool.ready(&b), 0, "A's spare is not B's");
+
+    let session = runtime
+        .block_on(pool.query(&b, "go", ClaimOptions::new(std::env::temp_dir())))
+        .expect("a cold start");
+    assert!(
+        matches!(session.start, PoolStart::Cold { refused: None }),
+        "{:?}",
+        session.start
+    );
+    let items = runtime.block_on(session.messages.collect::<Vec<_>>());
+    assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
+    assert_eq!(*asked.lock().unwrap(), ["tenant b decides"]);
+    assert_eq!(pool.ready(&a), 1, "A's spare is still parked for A");
+}

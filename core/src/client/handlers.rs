@@ -73,6 +73,34 @@ impl fmt::Debug for Handlers {
     }
 }
 
+impl Handlers {
+    /// Identities of every callback, store and transport: what tells two option sets apart that
+    /// their JSON does not show. Clones of one `Options` share them; options built separately do
+    /// not, even from the same functions.
+    pub(crate) fn identities(
+        &self,
+        transport: Option<&super::transport::TransportRef>,
+    ) -> Vec<usize> {
+        let mut ids = Vec::new();
+        ids.extend(self.can_use_tool.as_ref().map(address));
+        ids.extend(self.hooks.iter().map(|(_, hook)| address(hook)));
+        for server in &self.mcp_servers {
+            server.handler_identities(&mut ids);
+        }
+        ids.extend(self.elicitation.as_ref().map(address));
+        ids.extend(self.user_dialog.as_ref().map(address));
+        ids.extend(self.stderr.as_ref().map(address));
+        ids.extend(self.session_store.as_ref().map(address));
+        ids.extend(transport.map(|transport| address(&transport.0)));
+        ids
+    }
+}
+
+/// Where an `Arc`'s value lives: equal for clones, distinct for live values made apart.
+pub(crate) fn address<T: ?Sized>(arc: &Arc<T>) -> usize {
+    Arc::as_ptr(arc).cast::<()>() as usize
+}
+
 /// A way back to the session from inside a callback, that does not keep the session alive.
 /// The default one has no session behind it.
 #[derive(Clone, Default)]

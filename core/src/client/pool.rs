@@ -21,13 +21,15 @@ use crate::session::InputMode;
 const DEFAULT_OPTION_SETS: usize = 2;
 
 /// What tells two sets of host-level options apart: the command line and environment they start
-/// the CLI with, their `initialize` request, and the executable's modification time (an updated
-/// CLI makes older spares stale).
+/// the CLI with, their `initialize` request, the executable's modification time (an updated
+/// CLI makes older spares stale), and which callbacks, store and transport they hold: a spare
+/// runs the callbacks it was started with, so it only serves options that hold the same ones.
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     spec: LaunchSpec,
     initialize: Option<String>,
     modified: Option<SystemTime>,
+    callbacks: Vec<usize>,
 }
 
 impl Key {
@@ -43,13 +45,15 @@ impl Key {
             spec,
             initialize: config.initialize_fields.map(|raw| raw.get().to_owned()),
             modified,
+            callbacks: options.handlers.identities(options.transport.as_ref()),
         })
     }
 }
 
 struct Group<R> {
     key: Key,
-    /// The options the group's spares start with (their callbacks included).
+    /// The options the group's spares start with. It holds their callbacks, so the identities in
+    /// `key` stay theirs while the group lives.
     options: Options,
     spares: Vec<Spare<R>>,
     /// Spares being started.
@@ -144,8 +148,13 @@ impl<R> fmt::Debug for PooledQuery<R> {
 /// process died are dropped; spares of options not asked for lately are let go once more than
 /// [`SparePool::option_sets`] sets are in use, and when the CLI executable has been updated, the
 /// spares of its older build are let go the next time the pool is asked for options that start
-/// it. A spare runs the callbacks (hooks, `can_use_tool`, in-process MCP servers) of the
-/// options it was started with: the first options of their set that reached the pool.
+/// it.
+///
+/// A spare runs the callbacks (hooks, `can_use_tool`, in-process MCP servers, `stderr`) of the
+/// options it was started with, so a set is one `Options` value and its clones: options built
+/// separately are separate sets even when every setting matches, and one tenant's session never
+/// runs with another tenant's callbacks. Build each kind of host options once and pass that
+/// value (or a clone) to the pool; options built afresh for every session never find a spare.
 ///
 /// A parked CLI holds about 250 MB, so the pool is bounded: [`SparePool::per_options`] spares
 /// (default 1) for each of at most [`SparePool::option_sets`] sets (default 2). Dropping the
