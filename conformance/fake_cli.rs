@@ -13,6 +13,7 @@ use crate::rt::{block_on, sleep};
 use crate::sdk::control::{ElicitationResult, ThinkingDisplayChange, UserDialogResult};
 use crate::sdk::hooks::{HookEvent, HookOutput};
 use crate::sdk::mcp::ToolResult;
+use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::options::McpServerConfig;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
 use crate::sdk::{
@@ -741,7 +742,7 @@ fn stderr_lines_reach_the_callback() {
 }
 
 #[test]
-fn a_line_that_is_not_json_is_a_recoverable_error_item() {
+fn a_line_that_is_not_json_is_a_notice_and_the_stream_goes_on() {
     block_on(async {
         let script = Script::new()
             .answer_initialize()
@@ -751,13 +752,16 @@ fn a_line_that_is_not_json_is_a_recoverable_error_item() {
             .emit_result("ok");
         let fake = Fake::builder(script).build();
         let items = collect(fake.options(), "hi").await;
-        assert!(matches!(items[0], Err(Error::Protocol(_))), "{items:?}");
+        assert!(
+            matches!(&items[0], Ok(Message::Notice(notice)) if matches!(notice.kind, NoticeKind::UnreadableLine(LineError::NotJson { .. }))),
+            "{items:?}"
+        );
         assert_eq!(kinds(&items[1..]), ["assistant", "result"]);
     });
 }
 
 #[test]
-fn an_over_long_line_is_skipped_as_a_recoverable_error_item() {
+fn an_over_long_line_is_skipped_with_a_notice() {
     block_on(async {
         let limit = 64 * 1024;
         let script = Script::new()
@@ -772,8 +776,11 @@ fn an_over_long_line_is_skipped_as_a_recoverable_error_item() {
         assert_eq!(items.len(), 4, "{items:?}");
         for index in [0, 2] {
             match &items[index] {
-                Err(Error::Protocol(error)) => {
-                    assert!(error.to_string().contains("exceeds the limit"), "{error}")
+                Ok(Message::Notice(notice)) => {
+                    assert!(
+                        notice.raw_json().contains("exceeds the limit"),
+                        "{notice:?}"
+                    )
                 }
                 other => panic!("expected a too-long line error, got {other:?}"),
             }

@@ -18,8 +18,8 @@ use serde_json::{json, Value};
 use super::fake::Fake;
 use super::{json, kind, kinds, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
+use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::permission::PermissionResult;
-use crate::sdk::session::LineError;
 use crate::sdk::{query, Client, Error, Message, Options, Prompt, StreamExt};
 
 const LIMIT: Duration = Duration::from_secs(10);
@@ -221,7 +221,12 @@ fn a_ten_mib_line_arrives_whole_and_an_over_limit_line_is_skipped() {
         assert_eq!(got.len(), text.len());
         assert!(got == text, "the 10 MiB text changed on the way");
         match &items[1] {
-            Err(Error::Protocol(LineError::TooLong { limit: l, .. })) => assert_eq!(*l, limit),
+            Ok(Message::Notice(notice)) => match &notice.kind {
+                NoticeKind::UnreadableLine(LineError::TooLong { limit: l, .. }) => {
+                    assert_eq!(*l, limit)
+                }
+                other => panic!("expected a too-long line, got {other:?}"),
+            },
             other => panic!("expected a too-long line error, got {other:?}"),
         }
         assert_eq!(kinds(&items[2..]), ["assistant", "result"]);
@@ -231,7 +236,7 @@ fn a_ten_mib_line_arrives_whole_and_an_over_limit_line_is_skipped() {
 }
 
 #[test]
-fn garbage_and_ansi_prefixed_lines_are_recoverable_and_nothing_is_lost() {
+fn garbage_and_ansi_prefixed_lines_are_notices_and_nothing_is_lost() {
     block_on(async {
         let hidden = canned::assistant_text("behind escapes", 90).to_string();
         let script = Script::new()
@@ -251,11 +256,18 @@ fn garbage_and_ansi_prefixed_lines_are_recoverable_and_nothing_is_lost() {
         let shape: Vec<&str> = items
             .iter()
             .map(|item| match item {
-                Ok(_) => "message",
                 // A cut-off line of a known type is `Malformed`, the others `NotJson`.
-                Err(Error::Protocol(LineError::NotJson { .. } | LineError::Malformed { .. })) => {
+                Ok(Message::Notice(notice))
+                    if matches!(
+                        notice.kind,
+                        NoticeKind::UnreadableLine(
+                            LineError::NotJson { .. } | LineError::Malformed { .. }
+                        )
+                    ) =>
+                {
                     "bad line"
                 }
+                Ok(_) => "message",
                 Err(_) => "other error",
             })
             .collect();
@@ -270,6 +282,7 @@ fn garbage_and_ansi_prefixed_lines_are_recoverable_and_nothing_is_lost() {
         let texts: Vec<Value> = items
             .iter()
             .filter_map(|item| item.as_ref().ok())
+            .filter(|m| !matches!(m, Message::Notice(_)))
             .map(|m| json(m)["message"]["content"][0]["text"].clone())
             .collect();
         assert_eq!(texts[..3], [json!("one"), json!("two"), json!("three")]);

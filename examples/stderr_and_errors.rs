@@ -17,6 +17,8 @@ async fn run(label: &str, prompt: &str, options: Options) {
                 "result: {} (is_error: {}, turns: {})",
                 result.subtype, result.is_error, result.num_turns
             ),
+            // A stdout line that could not be used: a notice, and the stream goes on.
+            Ok(Message::Notice(notice)) => println!("notice: {}", notice.raw_json()),
             Ok(_) => {}
             Err(Error::CliNotFound { searched, hint }) => {
                 println!("CLI not found (looked at {searched:?}); install it: {hint}")
@@ -25,8 +27,6 @@ async fn run(label: &str, prompt: &str, options: Options) {
                 println!("CLI failed ({exit}); its stderr ended with: {stderr_tail}")
             }
             Err(Error::Result(error)) => println!("session ended with an error: {error}"),
-            // A stdout line that could not be used; the stream goes on.
-            Err(Error::Protocol(line)) => println!("skipped a line: {line}"),
             Err(other) => println!("error: {other}"),
         }
     }

@@ -65,7 +65,7 @@
 //! | `callback_error` | WARN | a callback returned an error or panicked (or none was registered); the CLI is answered with an error | `subtype`, `request_id`, `panicked`, `error` |
 //! | `callback_cancelled` | DEBUG | the CLI withdrew its request, or the session ended before the answer | `subtype`, `request_id`, `running` (whether a running callback was dropped) |
 //! | `cli_version` | DEBUG; WARN when the CLI is older than the supported minimum or reports no version | the CLI's version was checked (above, "Supported CLI versions") | `version` (when reported), `minimum` |
-//! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as `Error::Protocol`) | `error` |
+//! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as a `Message::Notice`) | `error` |
 //! | `tool_refused` | WARN | the CLI refused the model a tool of an in-process MCP server that `allowed_tools` does not list (below) | `tool`, `server`, `tool_use_id`, `reason` (the CLI's text) |
 //! | `startup_mark` | DEBUG | a start-up checkpoint the CLI passed (`startup` and `prewarm` ask for them) | `mark`, `since_us` (since `initialize` was sent) |
 //! | `claim` | DEBUG | the claim of a parked CLI went out (`Spare::claim`) | `request_id` |

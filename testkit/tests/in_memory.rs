@@ -2,6 +2,7 @@
 //! runtime, no process, virtual time. What the SDK's client layer does with callbacks, hooks,
 //! tools, time-outs and shutdown, seen from the CLI's side of the pipe.
 
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,7 @@ use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::message::{Message, NoticeKind, UserInput};
 use claude_agent_core::options::{McpRemoteServer, McpServerConfig, McpStdioServer, Options};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
@@ -531,23 +532,88 @@ fn a_recording_keeps_mcp_secrets_out_and_still_checks_out() {
 }
 
 #[test]
-fn a_recording_that_cannot_be_written_is_one_error_item_and_nothing_is_lost() {
+fn a_recording_that_cannot_be_written_is_one_notice_and_nothing_is_lost() {
     let fake = FakeTransport::new(Script::single_turn("kept"));
     let items = run(&fake, Options::new().record_to("/dev/full"));
-    let errors: Vec<&Error> = items
+    let notices: Vec<&NoticeKind> = items
         .iter()
-        .filter_map(|item| item.as_ref().err())
+        .filter_map(|item| match item {
+            Ok(Message::Notice(notice)) => Some(&notice.kind),
+            _ => None,
+        })
         .collect();
     assert!(
-        matches!(errors.as_slice(), [Error::Record { .. }]),
+        matches!(notices.as_slice(), [NoticeKind::RecordingStopped { path, .. }] if path.as_path() == Path::new("/dev/full")),
         "{items:?}"
     );
     assert_eq!(
         kinds(&items)
             .into_iter()
-            .filter(|kind| *kind != "error")
+            .filter(|kind| *kind != "other")
             .collect::<Vec<_>>(),
         ["system", "assistant", "result"]
+    );
+}
+
+/// The idiom every example uses: `message?` in the loop. Bad stdout lines and a recording that
+/// stops are notices, so the loop reads the whole session.
+#[test]
+fn a_question_mark_loop_reads_through_bad_lines_and_a_failed_recording() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_garbage()
+        .emit(r#"{"type":"result","subtype":"success","is_error":"not a bool"}"#)
+        .emit_long_line(128 * 1024)
+        .emit_assistant_text("still here")
+        .emit_result("done");
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake.clone())
+        .max_buffer_size(64 * 1024)
+        .record_to("/dev/full");
+    let read = async {
+        let mut messages = query_with(runtime.clone(), "go", options);
+        let mut seen = Vec::new();
+        while let Some(message) = messages.next().await {
+            seen.push(match message? {
+                Message::Notice(notice) => match notice.kind {
+                    NoticeKind::UnreadableLine(_) => "unreadable line",
+                    NoticeKind::RecordingStopped { .. } => "recording stopped",
+                    _ => "other notice",
+                },
+                Message::Unknown(_) => "unknown",
+                Message::Assistant(_) => "assistant",
+                Message::Result(_) => "result",
+                _ => "other",
+            });
+        }
+        Ok::<_, Error>(seen)
+    };
+    let seen = runtime.block_on(read).expect("no item ended the loop");
+    let lines: Vec<&str> = seen
+        .iter()
+        .copied()
+        .filter(|kind| *kind != "recording stopped")
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "unreadable line",
+            "unreadable line",
+            "unknown",
+            "unreadable line",
+            "assistant",
+            "result"
+        ]
+    );
+    assert_eq!(
+        seen.iter()
+            .filter(|kind| **kind == "recording stopped")
+            .count(),
+        1,
+        "{seen:?}"
     );
 }
 

@@ -35,7 +35,7 @@ use super::stderr::StderrSink;
 use super::store_resume::ResumeDir;
 use super::trace::{Subtype, Trace};
 use crate::control::{ClaimInfo, ControlRequest, RequestFailure, RequestId, ResponseBody};
-use crate::message::{Message, UserInput};
+use crate::message::{Message, Notice, NoticeKind, UserInput};
 use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
 
 /// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
@@ -133,7 +133,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// `Options::record_to`: where the lines go, while writing them works.
     recorder: Option<Recorder>,
     /// Recording failed: this goes to the message stream as soon as there is room.
-    record_error: Option<Error>,
+    /// The notice of a recording that stopped, for the stream.
+    record_error: Option<Message>,
     /// `Options::session_store`: the transcript lines on their way to the store.
     mirror: Option<Mirror>,
     /// A result held back until the lines of its turn are in the store; nothing else is taken
@@ -422,8 +423,8 @@ where
                     }
                 }
             }
-            if let Some(error) = self.record_error.take() {
-                self.stalled = Some(Err(error));
+            if let Some(notice) = self.record_error.take() {
+                self.stalled = Some(Ok(notice));
                 progress = true;
                 continue;
             }
@@ -484,7 +485,8 @@ where
             Event::Message(message) => self.stalled = Some(Ok(message)),
             Event::LineError(error) => {
                 self.trace.line_error(&error);
-                self.stalled = Some(Err(Error::Protocol(error)));
+                let notice = Notice::new(NoticeKind::UnreadableLine(error));
+                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
             }
             Event::Mirror(frame) => {
                 // Without a store, nobody asked for them.
@@ -844,6 +846,12 @@ where
         {
             return false;
         }
+        // The recording's lines so far are written, and a failure reaches the stream, before the
+        // session's end does.
+        record(&mut self.recorder, &mut self.record_error, Recorder::flush);
+        if self.record_error.is_some() {
+            return false;
+        }
         if !self.reported {
             self.reported = true;
             let error = match termination {
@@ -875,7 +883,8 @@ where
         if self.exit.is_none() {
             return false;
         }
-        // Nobody reads the stream any more: a failure to finish the file can only be dropped.
+        // The end has been reported: a failure to finish the file (the few lines since the flush
+        // above) can only be dropped.
         if let Some(mut recorder) = self.recorder.take() {
             let _ = recorder.finish();
         }
@@ -894,19 +903,23 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
     }
 }
 
-/// Feed `recorder` with `write`; on failure, stop recording and keep the error for the stream.
+/// Feed `recorder` with `write`; on failure, stop recording and keep its notice for the stream.
 fn record(
     recorder: &mut Option<Recorder>,
-    error: &mut Option<Error>,
+    stopped: &mut Option<Message>,
     write: impl FnOnce(&mut Recorder) -> io::Result<()>,
 ) {
     let Some(active) = recorder.as_mut() else {
         return;
     };
-    if let Err(source) = write(active) {
+    if let Err(error) = write(active) {
         let path = active.path().to_path_buf();
         *recorder = None;
-        *error = Some(Error::Record { path, source });
+        let kind = NoticeKind::RecordingStopped {
+            path,
+            error: Arc::new(error),
+        };
+        *stopped = Some(Message::Notice(Box::new(Notice::new(kind))));
     }
 }
 

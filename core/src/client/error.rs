@@ -4,17 +4,18 @@ use std::time::Duration;
 
 use crate::control::RequestFailure;
 use crate::options::OptionsError;
-use crate::session::{ExitStatusInfo, LineError, RequestError, ResultError, SendError};
+use crate::session::{ExitStatusInfo, RequestError, ResultError, SendError};
 
 /// How to install the CLI, shown when it cannot be found.
 pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 
 /// Everything that can go wrong in [`super::query_with`] and [`super::Client`].
 ///
-/// [`Error::Protocol`] and a failed write of [`Error::Record`] are recoverable: they come as one
-/// item of the message stream, and the stream goes on. [`Error::ControlTimeout`],
-/// [`Error::ControlRefused`], [`Error::Response`] and [`Error::TooManyPendingRequests`] fail only
-/// the control call that returns them. The others end the session they are reported from.
+/// An `Err` in a message stream means the session is over: reading messages with `?` never ends
+/// a healthy session. A stdout line the SDK could not use and a recording that stopped are not
+/// errors of the stream but [`Message::Notice`](crate::message::Message::Notice) items, and the
+/// session goes on. [`Error::ControlTimeout`], [`Error::ControlRefused`], [`Error::Response`] and
+/// [`Error::TooManyPendingRequests`] fail only the control call that returns them.
 ///
 /// | Error | What happened | What to do |
 /// |---|---|---|
@@ -23,14 +24,13 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with `resume` or `continue_conversation`: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
-/// | [`Record`](Error::Record) | the `record_to` file cannot be opened (no session) or written (recording stops) | fix the path or its permissions; give the file's own path, not a symbolic link |
+/// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
 /// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error) and exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error_status`; raise `max_turns`/`max_budget_usd`, check the API key |
 /// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
 /// | [`ControlRefused`](Error::ControlRefused) | the CLI answered a control call with an error (an unknown model, no such MCP server, a call the CLI does not support) | read its message; the session goes on |
 /// | [`Unconfirmed`](Error::Unconfirmed) | the CLI did not confirm a fail-closed hook or the MCP servers sent in `initialize`, so no prompt was sent | update the CLI (`claude --version`), or follow the message: drop `fail_closed`, or deliver MCP servers on the command line |
 /// | [`Response`](Error::Response) | a control answer did not have the shape this SDK expects | the CLI's version is not one this SDK supports (`claude --version`) |
-/// | [`Protocol`](Error::Protocol) | one stdout line could not be used (not JSON, a field that did not fit, too long) | nothing is lost: a valid JSON line still comes as `Message::Unknown`; report it if it repeats |
 /// | [`InputEnded`](Error::InputEnded) | `send` after input ended (a one-turn prompt, or `end_input`) | use a `Client` or `Prompt::stream` for more turns |
 /// | [`Closed`](Error::Closed) | the session is over (closed, or the CLI exited) | start a new session, with `resume` to continue the conversation |
 /// | [`TooManyPendingRequests`](Error::TooManyPendingRequests) | 256 control calls were already waiting | wait for some to finish |
@@ -95,8 +95,9 @@ pub enum Error {
     /// The transport set with `Options::transport` could not open a connection.
     #[error("the transport given to `Options::transport` could not connect: {0}")]
     Connect(#[source] io::Error),
-    /// The file of `Options::record_to` could not be opened (the session did not start) or
-    /// written (recording stopped; this came as one item of the stream, which goes on).
+    /// The file of `Options::record_to` could not be opened: the session did not start. (A
+    /// write that fails later stops the recording; that comes as a
+    /// [`Message::Notice`](crate::message::Message::Notice), and the session goes on.)
     #[error(
         "could not record the session to {}: {source}; check that its directory exists and is \
          writable and that the path is not a symbolic link (a recording is never written through \
@@ -154,9 +155,6 @@ pub enum Error {
          a version this SDK does not support (see `claude --version`)"
     )]
     Response(#[source] serde_json::Error),
-    /// A stdout line could not be used. Recoverable: the stream goes on.
-    #[error(transparent)]
-    Protocol(LineError),
     /// User input has already ended (the prompt was a single turn, or input was ended).
     #[error(
         "user input has already ended (the prompt was a single turn, or `end_input` was called); \

@@ -16,9 +16,10 @@ use crate::control::{
     ClaimInfo, ClaimRefusal, ControlRequest, InboundId, InboundRequest, Reply, RequestFailure,
     RequestId, ResponseBody,
 };
+use crate::message::LineError;
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
-use crate::session::{ExitStatusInfo, LineError, VersionCheck};
+use crate::session::{ExitStatusInfo, VersionCheck};
 
 #[cfg(feature = "tracing")]
 use std::collections::HashMap;

@@ -30,6 +30,7 @@ mod assistant;
 mod content;
 mod lenient;
 mod line_text;
+mod notice;
 mod other;
 mod raw;
 mod result;
@@ -51,6 +52,7 @@ pub use content::{
     ServerToolResultBlock, TextBlock, ThinkingBlock, ToolReferenceBlock, ToolResultBlock,
     ToolUseBlock,
 };
+pub use notice::{LineError, Notice, NoticeKind};
 pub use other::{
     AuthStatus, CommandLifecycle, ConversationReset, PromptSuggestion, RateLimitEvent,
     RateLimitInfo, ToolProgress, ToolUseSummary,
@@ -136,6 +138,9 @@ pub enum Message {
     CommandLifecycle(Box<CommandLifecycle>),
     /// A message type this crate does not model: the whole line, unchanged.
     Unknown(Box<RawValue>),
+    /// Not from the CLI: the SDK's report of a line it could not use or of a recording that
+    /// stopped. The session goes on.
+    Notice(Box<Notice>),
 }
 
 impl Message {
@@ -208,7 +213,8 @@ impl Message {
         })
     }
 
-    /// The exact line the CLI printed, for every variant.
+    /// The exact line the CLI printed, for every variant but [`Message::Notice`], which gives the
+    /// notice as JSON ([`Notice::raw_json`]).
     ///
     /// Fields this crate does not model are still there, for the host to read itself:
     ///
@@ -237,6 +243,7 @@ impl Message {
             Message::ConversationReset(m) => m.raw_json(),
             Message::CommandLifecycle(m) => m.raw_json(),
             Message::Unknown(raw) => raw.get(),
+            Message::Notice(notice) => notice.raw_json(),
         }
     }
 }

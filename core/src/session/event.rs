@@ -4,7 +4,7 @@ use super::{TranscriptMirror, VersionCheck};
 use crate::control::{
     ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestFailure, RequestId, ResponseBody,
 };
-use crate::message::Message;
+use crate::message::{LineError, Message};
 
 /// Something that happened in the session, for the host to act on. Read with
 /// [`super::Session::poll_event`]; each event is handed out exactly once.
@@ -103,63 +103,6 @@ pub enum Transmit {
     Write(Vec<u8>),
     /// Close stdin; nothing more will be written.
     CloseStdin,
-}
-
-/// A stdout line the session could not use.
-///
-/// ```
-/// use std::time::Instant;
-/// use claude_agent_core::session::{Event, InputMode, LineError, Session, SessionConfig};
-///
-/// let now = Instant::now();
-/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
-/// // Something else wrote to the CLI's stdout, and a known message came with a field of the wrong type.
-/// session.handle_stdout(now, b"Debugger attached.\n");
-/// session.handle_stdout(now, br#"{"type":"result","subtype":"success","is_error":"no","session_id":"s"}
-/// "#);
-/// let errors: Vec<LineError> = std::iter::from_fn(|| session.poll_event())
-///     .filter_map(|event| match event {
-///         Event::LineError(error) => Some(error),
-///         _ => None,
-///     })
-///     .collect();
-/// assert!(matches!(&errors[0], LineError::NotJson { snippet, .. } if snippet == "Debugger attached."));
-/// assert!(matches!(&errors[1], LineError::Malformed { kind, .. } if kind == "result/success"));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LineError {
-    /// The line is not a JSON object with a string `type`.
-    #[error("stdout line is not a protocol message ({error}): {snippet}")]
-    NotJson {
-        /// The parser's complaint.
-        error: String,
-        /// The start of the line (at most 200 bytes, lossy UTF-8).
-        snippet: String,
-    },
-    /// A line of a known kind that did not parse into its type. If the line is valid JSON (only
-    /// its fields did not fit), it is not lost: it comes as [`crate::message::Message::Unknown`]
-    /// right after this error. A line cut off mid-JSON comes only as this error.
-    #[error("malformed {kind} message ({error})")]
-    Malformed {
-        /// The message `type` (and subtype).
-        kind: String,
-        /// The parser's complaint.
-        error: String,
-    },
-    /// The line was longer than the limit and was skipped up to its end.
-    #[error("stdout line of {len} bytes exceeds the limit of {limit} bytes; skipped")]
-    TooLong {
-        /// Bytes in the line (as far as read when reported).
-        len: usize,
-        /// The configured limit.
-        limit: usize,
-    },
-    /// A control response for a request id we never sent, or for one already answered. (A late
-    /// answer to a request that timed out or failed when the session closed is dropped
-    /// without a word: that request's [`Event::RequestDone`] has already told its outcome.)
-    #[error("control response for unknown request id {0}")]
-    UnmatchedResponse(String),
 }
 
 /// How the CLI process ended, as the host observed it.

@@ -51,7 +51,7 @@ pub use config::{
     HookFailurePolicy, HookMatcherConfig, HookRef, InputMode, Limits, SessionConfig, Timeouts,
 };
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
-pub use event::{CloseCause, Event, ExitStatusInfo, LineError, ResultError, Termination, Transmit};
+pub use event::{CloseCause, Event, ExitStatusInfo, ResultError, Termination, Transmit};
 pub use mirror::TranscriptMirror;
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
@@ -62,7 +62,7 @@ use crate::control::{
 };
 use crate::hooks::HookInput;
 use crate::mcp::{self, McpRoute, McpServerSpec, ToolCall};
-use crate::message::{peek_tags, Message, SystemMessage, UserInput};
+use crate::message::{peek_tags, LineError, Message, SystemMessage, UserInput};
 use crate::options::McpServerConfig;
 use crate::permission::PermissionRequest;
 use claim::{ClaimState, Claiming};

@@ -809,17 +809,16 @@ impl Script {
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::client::Error;
-    /// use claude_agent_core::message::Message;
-    /// use claude_agent_core::session::LineError;
+    /// use claude_agent_core::message::{LineError, Message, NoticeKind};
     ///
-    /// // A stray line on stdout is reported, and the session goes on.
+    /// // A stray line on stdout is reported as a notice, and the session goes on.
     /// let script = Script::new().answer_initialize().expect_user().emit_garbage().emit_result("still here");
     /// let fake = FakeTransport::new(script);
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(fake.clone());
     /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
-    /// assert!(matches!(items[0], Err(Error::Protocol(LineError::NotJson { .. }))));
+    /// let Ok(Message::Notice(notice)) = &items[0] else { panic!("{items:?}") };
+    /// assert!(matches!(notice.kind, NoticeKind::UnreadableLine(LineError::NotJson { .. })));
     /// assert!(matches!(items[1], Ok(Message::Result(_))));
     /// ```
     #[must_use]
@@ -836,8 +835,7 @@ impl Script {
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::client::Error;
-    /// use claude_agent_core::session::LineError;
+    /// use claude_agent_core::message::{LineError, Message, NoticeKind};
     ///
     /// let script = Script::new()
     ///     .answer_initialize()
@@ -848,7 +846,8 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(fake.clone());
     /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
-    /// assert!(matches!(items[0], Err(Error::Protocol(LineError::NotJson { .. }))));
+    /// let Ok(Message::Notice(notice)) = &items[0] else { panic!("{items:?}") };
+    /// assert!(matches!(notice.kind, NoticeKind::UnreadableLine(LineError::NotJson { .. })));
     /// ```
     #[must_use]
     pub fn emit_ansi_prefixed(self, line: &str) -> Self {
@@ -864,8 +863,7 @@ impl Script {
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::client::Error;
-    /// use claude_agent_core::session::LineError;
+    /// use claude_agent_core::message::{LineError, Message, NoticeKind};
     ///
     /// // One line over the app's limit is skipped and reported; the rest of the session is intact.
     /// let script = Script::new().answer_initialize().expect_user().emit_long_line(2 * 1024 * 1024).emit_result("ok");
@@ -873,7 +871,8 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(fake.clone()).max_buffer_size(1024 * 1024);
     /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
-    /// assert!(matches!(items[0], Err(Error::Protocol(LineError::TooLong { .. }))));
+    /// let Ok(Message::Notice(notice)) = &items[0] else { panic!("{items:?}") };
+    /// assert!(matches!(notice.kind, NoticeKind::UnreadableLine(LineError::TooLong { .. })));
     /// assert!(items[1].is_ok());
     /// ```
     #[must_use]

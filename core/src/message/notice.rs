@@ -1,0 +1,160 @@
+//! What the SDK itself reports in the message stream: a stdout line it could not use, a
+//! recording that stopped. Never a line the CLI printed, and never the end of a session.
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+#[cfg(doc)]
+use super::Message;
+
+/// A report from the SDK in the message stream ([`Message::Notice`]): something went wrong
+/// with one line or with the recording, and the session goes on. A loop that reads messages
+/// with `?` keeps running through it; look at it, log it, or let the `_` arm skip it.
+///
+/// ```
+/// use claude_agent_core::message::{LineError, Message, Notice, NoticeKind};
+///
+/// fn show(message: &Message) {
+///     match message {
+///         Message::Notice(notice) => match &notice.kind {
+///             NoticeKind::UnreadableLine(error) => eprintln!("skipped a line: {error}"),
+///             NoticeKind::RecordingStopped { path, error } => {
+///                 eprintln!("no longer recording to {}: {error}", path.display())
+///             }
+///             _ => eprintln!("{}", notice.raw_json()),
+///         },
+///         other => println!("{}", other.raw_json()),
+///     }
+/// }
+/// let notice = Notice::new(NoticeKind::UnreadableLine(LineError::TooLong { len: 20, limit: 10 }));
+/// assert_eq!(
+///     notice.raw_json(),
+///     r#"{"type":"sdk_notice","kind":"unreadable_line","message":"stdout line of 20 bytes exceeds the limit of 10 bytes; skipped"}"#
+/// );
+/// show(&Message::Notice(Box::new(notice)));
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Notice {
+    /// What happened.
+    pub kind: NoticeKind,
+    raw: Box<RawValue>,
+}
+
+/// What a [`Notice`] reports.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum NoticeKind {
+    /// A stdout line could not be used. A line of a known kind whose fields did not fit comes
+    /// next as [`Message::Unknown`]; a line that is not JSON, or over the line limit, is skipped.
+    /// Report it if it repeats: the CLI may be a version this SDK does not know.
+    UnreadableLine(LineError),
+    /// Writing the recording (`Options::record_to`) failed: recording stopped, the session goes
+    /// on without it.
+    RecordingStopped {
+        /// The recording's file.
+        path: PathBuf,
+        /// The operating system's error.
+        error: Arc<io::Error>,
+    },
+}
+
+/// The JSON form of a notice, `type` first as in the CLI's own lines.
+#[derive(Serialize)]
+struct NoticeJson<'a> {
+    #[serde(rename = "type")]
+    kind_of_message: &'static str,
+    kind: &'static str,
+    message: &'a str,
+}
+
+impl Notice {
+    /// A notice of `kind`, with its JSON form.
+    pub fn new(kind: NoticeKind) -> Notice {
+        let (name, message) = match &kind {
+            NoticeKind::UnreadableLine(error) => ("unreadable_line", error.to_string()),
+            NoticeKind::RecordingStopped { path, error } => (
+                "recording_stopped",
+                format!("recording to {} stopped: {error}", path.display()),
+            ),
+        };
+        let json = NoticeJson {
+            kind_of_message: "sdk_notice",
+            kind: name,
+            message: &message,
+        };
+        let raw = serde_json::value::to_raw_value(&json).expect("strings serialize");
+        Notice { kind, raw }
+    }
+
+    /// The notice as one JSON object: `{"type":"sdk_notice","kind":…,"message":…}`. The CLI
+    /// never prints this type; it is what [`Message::raw_json`] gives for a notice, so that a
+    /// log of `raw_json` lines stays JSON.
+    pub fn raw_json(&self) -> &str {
+        self.raw.get()
+    }
+}
+
+/// A stdout line the session could not use.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_core::message::LineError;
+/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// // Something else wrote to the CLI's stdout, and a known message came with a field of the wrong type.
+/// session.handle_stdout(now, b"Debugger attached.\n");
+/// session.handle_stdout(now, br#"{"type":"result","subtype":"success","is_error":"no","session_id":"s"}
+/// "#);
+/// let errors: Vec<LineError> = std::iter::from_fn(|| session.poll_event())
+///     .filter_map(|event| match event {
+///         Event::LineError(error) => Some(error),
+///         _ => None,
+///     })
+///     .collect();
+/// assert!(matches!(&errors[0], LineError::NotJson { snippet, .. } if snippet == "Debugger attached."));
+/// assert!(matches!(&errors[1], LineError::Malformed { kind, .. } if kind == "result/success"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LineError {
+    /// The line is not a JSON object with a string `type`.
+    #[error("stdout line is not a protocol message ({error}): {snippet}")]
+    NotJson {
+        /// The parser's complaint.
+        error: String,
+        /// The start of the line (at most 200 bytes, lossy UTF-8).
+        snippet: String,
+    },
+    /// A line of a known kind that did not parse into its type. If the line is valid JSON (only
+    /// its fields did not fit), it is not lost: it comes as [`Message::Unknown`]
+    /// right after this error. A line cut off mid-JSON comes only as this error.
+    #[error("malformed {kind} message ({error})")]
+    Malformed {
+        /// The message `type` (and subtype).
+        kind: String,
+        /// The parser's complaint.
+        error: String,
+    },
+    /// The line was longer than the limit and was skipped up to its end.
+    #[error("stdout line of {len} bytes exceeds the limit of {limit} bytes; skipped")]
+    TooLong {
+        /// Bytes in the line (as far as read when reported).
+        len: usize,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// A control response for a request id we never sent, or for one already answered. (A late
+    /// answer to a request that timed out or failed when the session closed is dropped without
+    /// a word: that request's
+    /// [`Event::RequestDone`](crate::session::Event::RequestDone) has already told its
+    /// outcome.)
+    #[error("control response for unknown request id {0}")]
+    UnmatchedResponse(String),
+}
