@@ -23,8 +23,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{
-    prewarm_with, query_with, startup_with, ClaimError, Client, Error, McpServerSet, PoolStart,
-    Runtime, SdkMcpServer, SparePool,
+    connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, McpServerSet,
+    PoolStart, Runtime, SdkMcpServer, SparePool,
 };
 use claude_agent_core::control::{ClaimOptions, ClaimRefusalReason};
 use claude_agent_core::history::{History, ListSessions};
@@ -480,14 +480,9 @@ pub async fn interrupt_long_tool<R: Runtime>(rt: R) {
     let env = env();
     let asked = Arc::new(Mutex::new(Vec::new()));
     let options = allow_and_record(env.options.clone(), asked.clone());
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     within(
         &rt,
         STEP,
@@ -569,14 +564,9 @@ pub async fn cancel_pending_hook<R: Runtime>(rt: R) {
             }
         },
     );
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     within(&rt, STEP, "send", client.send("BASH:echo never-runs"))
         .await
         .unwrap();
@@ -607,14 +597,9 @@ pub async fn control_requests<R: Runtime>(rt: R) {
     let env = env();
     let calc = SdkMcpServer::new("calc", "1.0.0");
     let options = env.options.clone().sdk_mcp_server(calc);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     let info = client.server_info().expect("initialize answered");
     assert!(
         info.commands.iter().any(|c| c.name == "compact"),
@@ -695,7 +680,7 @@ pub async fn multi_turn<R: Runtime>(rt: R) {
         &rt,
         STEP,
         "connect",
-        Client::connect_with(rt.clone(), env.options.clone()),
+        connect_with(rt.clone(), env.options.clone()),
     )
     .await
     .expect("connected");
@@ -869,7 +854,7 @@ pub async fn api_401_retries<R: Runtime>(rt: R) {
         &rt,
         STEP,
         "connect",
-        Client::connect_with(rt.clone(), env.options.clone()),
+        connect_with(rt.clone(), env.options.clone()),
     )
     .await
     .expect("connected");
@@ -912,14 +897,7 @@ pub async fn invalid_option<R: Runtime>(rt: R) {
         .clone()
         .permission_mode(PermissionMode::from_name("bogus"));
     let started = Instant::now();
-    match within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    {
+    match within(&rt, STEP, "connect", connect_with(rt.clone(), options)).await {
         Err(Error::Process { exit, stderr_tail }) => {
             assert_eq!(exit.code, Some(1));
             assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
@@ -1111,14 +1089,9 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
     let calc = SdkMcpServer::new("calc", "1.0.0");
     let options = env.options.clone().sdk_mcp_server(calc);
     let started = Instant::now();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .unwrap();
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .unwrap();
     let connected_after = started.elapsed();
     let status = within(&rt, STEP, "mcp_status", client.mcp_status())
         .await
@@ -1168,14 +1141,7 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
         .clone()
         .permission_mode(PermissionMode::from_name("bogus"))
         .transport(transport);
-    match within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), failing),
-    )
-    .await
-    {
+    match within(&rt, STEP, "connect", connect_with(rt.clone(), failing)).await {
         Err(Error::Process { exit, stderr_tail }) => {
             assert_eq!(exit.code, Some(1));
             assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
@@ -1238,14 +1204,9 @@ pub async fn mcp_tool_options<R: Runtime>(rt: R) {
         .clone()
         .sdk_mcp_server(shop)
         .allowed_tools(["mcp__shop"]);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
 
     // The annotations, as the CLI reports them (it names a hint only when it is true).
     let status = within(&rt, STEP, "mcp_status", client.mcp_status())
@@ -1341,14 +1302,9 @@ pub async fn mcp_resources<R: Runtime>(rt: R) {
             },
         ));
     let options = env.options.clone().sdk_mcp_server(library);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     let mut results = Vec::new();
     for prompt in [
         r#"TOOL:ListMcpResourcesTool:{"server": "lib"}"#,
@@ -1408,14 +1364,9 @@ pub async fn set_in_process_mcp_servers<R: Runtime>(rt: R) {
         .clone()
         .sdk_mcp_server(server("calc", "add", "sum=42"))
         .allowed_tools(["mcp__calc", "mcp__clock"]);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     // Keep `calc` (a new definition under the same name is not taken), add `clock`.
     let set = McpServerSet::new()
         .sdk(server("calc", "mul", "not served"))
@@ -1513,7 +1464,7 @@ fn command_line(pid: u32) -> String {
 }
 
 /// Asks `mcp_status` until no server is `pending`; returns each server's name and status.
-async fn settled_mcp_servers<R: Runtime>(rt: &R, client: &Client<R>) -> Vec<(String, String)> {
+async fn settled_mcp_servers<R: Runtime>(rt: &R, client: &Client) -> Vec<(String, String)> {
     let deadline = Instant::now() + STEP;
     loop {
         let status = within(rt, STEP, "mcp_status", client.mcp_status())
@@ -1560,14 +1511,9 @@ pub async fn mcp_secrets_stay_off_argv<R: Runtime>(rt: R) {
         .clone()
         .mcp_server("local", stdio(ENV_SECRET))
         .mcp_server("remote", http);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     let pid = client
         .server_info()
         .and_then(|info| info.pid)
@@ -1601,14 +1547,9 @@ pub async fn mcp_secrets_stay_off_argv<R: Runtime>(rt: R) {
         .clone()
         .mcp_server("local", stdio(ENV_SECRET))
         .mcp_servers_delivery(Delivery::Argv);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), on_argv),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), on_argv))
+        .await
+        .expect("connected");
     let pid = client.server_info().and_then(|info| info.pid).expect("pid");
     let argv = command_line(pid);
     assert!(argv.contains(ENV_SECRET), "{argv}");
@@ -1783,7 +1724,7 @@ pub async fn server_info_fields<R: Runtime>(rt: R) {
         &rt,
         STEP,
         "connect",
-        Client::connect_with(rt.clone(), env.options.clone()),
+        connect_with(rt.clone(), env.options.clone()),
     )
     .await
     .expect("connected");
@@ -1837,7 +1778,7 @@ pub async fn settings_control_requests<R: Runtime>(rt: R) {
         &rt,
         STEP,
         "connect",
-        Client::connect_with(rt.clone(), env.options.clone()),
+        connect_with(rt.clone(), env.options.clone()),
     )
     .await
     .expect("connected");
@@ -1949,7 +1890,7 @@ pub async fn reload_control_requests<R: Runtime>(rt: R) {
         &rt,
         STEP,
         "connect",
-        Client::connect_with(rt.clone(), env.options.clone()),
+        connect_with(rt.clone(), env.options.clone()),
     )
     .await
     .expect("connected");
@@ -2003,7 +1944,7 @@ pub async fn file_and_task_control_requests<R: Runtime>(rt: R) {
         &rt,
         STEP,
         "connect",
-        Client::connect_with(rt.clone(), env.options.clone()),
+        connect_with(rt.clone(), env.options.clone()),
     )
     .await
     .expect("connected");
@@ -2301,14 +2242,9 @@ pub async fn project_config_root<R: Runtime>(rt: R) {
     commands(root.path(), "from-the-root");
     commands(env.work.path(), "from-the-worktree");
     let options = env.options.clone().project_config_root(root.path());
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     let names: Vec<String> = client
         .supported_commands()
         .into_iter()
@@ -2365,14 +2301,9 @@ pub async fn mcp_config_text_and_file<R: Runtime>(rt: R) {
     let status_of = |options: Options| {
         let rt = rt.clone();
         async move {
-            let client = within(
-                &rt,
-                STEP,
-                "connect",
-                Client::connect_with(rt.clone(), options),
-            )
-            .await
-            .expect("connected");
+            let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+                .await
+                .expect("connected");
             let status = within(&rt, STEP, "mcp_status", client.mcp_status())
                 .await
                 .unwrap();
@@ -2418,14 +2349,9 @@ pub async fn agent_definition_fields<R: Runtime>(rt: R) {
         .clone()
         .agent_definition("reviewer", agent)
         .agent_definition("auditor", auditor);
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), options),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
     let agents = client.supported_agents();
     let reviewer = agents
         .iter()
@@ -2492,14 +2418,7 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
         .env("HOME", home.path().display().to_string())
         .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
     if !is_root {
-        match within(
-            &rt,
-            STEP,
-            "connect",
-            Client::connect_with(rt.clone(), options),
-        )
-        .await
-        {
+        match within(&rt, STEP, "connect", connect_with(rt.clone(), options)).await {
             Err(Error::Spawn { source, .. }) => {
                 assert_eq!(source.kind(), std::io::ErrorKind::PermissionDenied)
             }
@@ -2836,14 +2755,9 @@ pub async fn session_store_resume<R: Runtime>(rt: R) {
     let env = env();
     let store = Arc::new(InMemorySessionStore::new());
     let machine_a = env.options.clone().session_store(store.clone());
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        Client::connect_with(rt.clone(), machine_a),
-    )
-    .await
-    .expect("connected");
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), machine_a))
+        .await
+        .expect("connected");
     within(&rt, STEP, "send", client.send("remember PINEAPPLE"))
         .await
         .unwrap();

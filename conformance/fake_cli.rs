@@ -17,8 +17,8 @@ use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::options::McpServerConfig;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
 use crate::sdk::{
-    prompt_channel, query, typed_tool, Client, Error, McpServerSet, Message, Options, Prompt,
-    SdkMcpServer, StreamExt, UserInput,
+    connect, prompt_channel, query, typed_tool, Client, Error, McpServerSet, Message, Options,
+    Prompt, SdkMcpServer, StreamExt, UserInput,
 };
 
 const LIMIT: Duration = Duration::from_secs(10);
@@ -111,9 +111,7 @@ fn prompt_channel_keeps_input_open_until_the_sender_is_dropped() {
 fn client_runs_several_turns_and_knows_the_server() {
     block_on(async {
         let fake = Fake::new(two_turns());
-        let client = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap();
+        let client = within(LIMIT, connect(fake.options())).await.unwrap();
         let info = client.server_info().expect("initialize answered");
         assert_eq!(info.commands[0].name, "debug");
         let mut uuids = Vec::new();
@@ -180,9 +178,7 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         }
         let script = ask(script, "set_model", Answer::error("unknown model bogus"));
         let fake = Fake::new(script);
-        let client = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap();
+        let client = within(LIMIT, connect(fake.options())).await.unwrap();
 
         let receipt = client.interrupt().await.unwrap();
         assert!(receipt.still_queued.is_empty());
@@ -468,6 +464,55 @@ fn a_hook_can_interrupt_through_its_context() {
     });
 }
 
+/// One handle type: the client a callback's context hands out and the one `connect` returned
+/// go in the same field, and either steers the session.
+#[test]
+fn a_callbacks_client_and_a_connected_client_share_one_type() {
+    struct App {
+        clients: Vec<Client>,
+    }
+    block_on(async {
+        let fake = Fake::new(
+            Script::new()
+                .answer_initialize()
+                .expect_user()
+                .send_request("hook-1", pre_tool_use("toolu_8"))
+                .expect_response("hook-1")
+                .expect_request_as("interrupt", "int")
+                .respond("int", Answer::success(json!({"still_queued": []})))
+                .emit_result("ok")
+                .expect_eof(),
+        );
+        let from_callback = Arc::new(Mutex::new(None::<Client>));
+        let kept = from_callback.clone();
+        let options = fake
+            .options()
+            .hook(HookEvent::PreToolUse, None, move |_input, _id, ctx| {
+                *kept.lock().unwrap() = ctx.client();
+                async { HookOutput::default() }
+            });
+        let mut app = App {
+            clients: vec![within(LIMIT, connect(options)).await.expect("connected")],
+        };
+        app.clients[0].send("go").await.expect("sent");
+        within(LIMIT, async {
+            while from_callback.lock().unwrap().is_none() {
+                sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await;
+        let callback_client = from_callback.lock().unwrap().take().expect("a client");
+        app.clients.push(callback_client);
+        within(LIMIT, app.clients[1].interrupt())
+            .await
+            .expect("the callback's client steers the session");
+        let reply: Vec<_> = within(LIMIT, app.clients[0].receive_response().collect()).await;
+        assert!(reply.iter().all(Result::is_ok), "{reply:?}");
+        assert_eq!(fake.requests("interrupt").len(), 1);
+        app.clients[0].close().await;
+    });
+}
+
 #[test]
 fn elicitation_is_answered_by_the_callback_or_declined() {
     block_on(async {
@@ -540,9 +585,7 @@ fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
 fn dropping_the_client_shuts_the_cli_down() {
     block_on(async {
         let fake = Fake::builder(Script::new().answer_initialize().hang()).build();
-        let client = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap();
+        let client = within(LIMIT, connect(fake.options())).await.unwrap();
         let pid = fake.pid();
         assert!(!process_gone(pid));
         drop(client);
@@ -562,9 +605,7 @@ fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
             .ignore_sigterm()
             .with_tools()
             .build();
-        let client = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap();
+        let client = within(LIMIT, connect(fake.options())).await.unwrap();
         assert!(fake.wait_for_tools(LIMIT), "the tools did not start");
         let pid = fake.pid();
         let started = Instant::now();
@@ -619,9 +660,7 @@ fn cli_exiting_early_is_reported_with_its_stderr_within_a_second() {
     block_on(async {
         let fake = Fake::builder(die_early()).build();
         let started = Instant::now();
-        let error = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap_err();
+        let error = within(LIMIT, connect(fake.options())).await.unwrap_err();
         let took = started.elapsed();
         assert!(took < Duration::from_secs(1), "took {took:?}");
         match error {
@@ -684,7 +723,7 @@ fn missing_cli_is_cli_not_found() {
             }
             other => panic!("expected CliNotFound, got {other:?}"),
         }
-        let connected = within(LIMIT, Client::connect(options)).await;
+        let connected = within(LIMIT, connect(options)).await;
         assert!(matches!(connected, Err(Error::CliNotFound { .. })));
     });
 }
@@ -695,9 +734,7 @@ fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
         // The CLI is there; the directory it is to run in is not.
         let fake = Fake::new(Script::single_turn("ok"));
         let options = fake.options().cwd("/no/such/dir");
-        let error = within(LIMIT, Client::connect(options.clone()))
-            .await
-            .unwrap_err();
+        let error = within(LIMIT, connect(options.clone())).await.unwrap_err();
         match &error {
             Error::WorkingDirectory { path, .. } => assert_eq!(path.to_str(), Some("/no/such/dir")),
             other => panic!("expected WorkingDirectory, got {other:?}"),
@@ -712,7 +749,7 @@ fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
 
         // A file is no working directory either.
         let file = std::env::current_exe().unwrap();
-        let error = within(LIMIT, Client::connect(fake.options().cwd(&file)))
+        let error = within(LIMIT, connect(fake.options().cwd(&file)))
             .await
             .unwrap_err();
         assert!(

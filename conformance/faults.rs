@@ -20,7 +20,7 @@ use super::{json, kind, kinds, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
 use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::permission::PermissionResult;
-use crate::sdk::{query, Client, Error, Message, Options, Prompt, StreamExt};
+use crate::sdk::{connect, query, Error, Message, Options, Prompt, StreamExt};
 
 const LIMIT: Duration = Duration::from_secs(10);
 
@@ -83,7 +83,7 @@ fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at
         let fake = Fake::builder(script).build();
         // A long control timeout: a pending call must fail because the CLI died, not time out.
         let options = fake.options().control_timeout(Duration::from_secs(30));
-        let client = within(LIMIT, Client::connect(options)).await.unwrap();
+        let client = within(LIMIT, connect(options)).await.unwrap();
         within(LIMIT, client.send("go")).await.unwrap();
         let mut messages = client.receive_messages();
         let mut seen = Vec::new();
@@ -135,9 +135,7 @@ fn send_after_the_cli_was_killed_fails_at_once() {
             .emit_assistant_text("half")
             .hang();
         let fake = Fake::builder(script).build();
-        let client = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap();
+        let client = within(LIMIT, connect(fake.options())).await.unwrap();
         within(LIMIT, client.send("go")).await.unwrap();
         let mut messages = client.receive_messages();
         within(LIMIT, messages.next()).await.unwrap().unwrap();
@@ -157,9 +155,7 @@ fn initialize_never_answered_times_out_at_the_deadline() {
         let options = fake.options().initialize_timeout(deadline);
 
         let started = Instant::now();
-        let error = within(LIMIT, Client::connect(options.clone()))
-            .await
-            .unwrap_err();
+        let error = within(LIMIT, connect(options.clone())).await.unwrap_err();
         let took = started.elapsed();
         assert!(
             matches!(error, Error::ControlTimeout(after) if after == deadline),
@@ -329,7 +325,7 @@ fn a_callback_that_never_returns_is_freed_by_the_cli_cancel_and_the_session_goes
                 PermissionResult::allow()
             }
         });
-        let client = within(LIMIT, Client::connect(options)).await.unwrap();
+        let client = within(LIMIT, connect(options)).await.unwrap();
         client.send("one").await.unwrap();
         let first: Vec<_> = within(LIMIT, client.receive_response().collect()).await;
         assert_eq!(kinds(&first), ["assistant", "result"]);
@@ -363,9 +359,7 @@ fn a_stalled_consumer_loses_nothing_of_a_flood_and_memory_stays_bounded() {
             .emit_result("flooded")
             .auto_answer("interrupt", Answer::success(json!({"still_queued": []})));
         let fake = Fake::builder(script).build();
-        let client = within(LIMIT, Client::connect(fake.options()))
-            .await
-            .unwrap();
+        let client = within(LIMIT, connect(fake.options())).await.unwrap();
         let before = rss_mib();
         client.send("go").await.unwrap();
         let started = Instant::now();
@@ -478,7 +472,7 @@ fn a_cli_that_closes_its_stdin_early_gives_a_clean_error_and_no_deadlock() {
             .emit_assistant_text("still talking")
             .expect_user();
         let cli = closes_stdin_after_one_line(dir.path(), &script);
-        let client = within(LIMIT, Client::connect(Options::new().cli_path(cli)))
+        let client = within(LIMIT, connect(Options::new().cli_path(cli)))
             .await
             .unwrap();
         let started = Instant::now();
@@ -574,9 +568,7 @@ fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors() {
         assert!(!debug.contains(SECRET), "{debug}");
         assert!(debug.contains("ANTHROPIC_API_KEY"), "{debug}");
 
-        let error = within(LIMIT, Client::connect(options.clone()))
-            .await
-            .unwrap_err();
+        let error = within(LIMIT, connect(options.clone())).await.unwrap_err();
         assert!(matches!(error, Error::Process { .. }), "{error:?}");
         let items = collect(options.clone(), "hi").await;
         let last = items.last().and_then(|item| item.as_ref().err());
@@ -586,7 +578,7 @@ fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors() {
         let not_executable = TestDir::new("faults-secret").unwrap();
         let cli = not_executable.path().join("claude");
         std::fs::write(&cli, "not a program").unwrap();
-        let spawn = within(LIMIT, Client::connect(options.cli_path(&cli)))
+        let spawn = within(LIMIT, connect(options.cli_path(&cli)))
             .await
             .unwrap_err();
         assert!(matches!(spawn, Error::Spawn { .. }), "{spawn:?}");

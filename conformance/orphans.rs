@@ -17,7 +17,7 @@ use super::fake::{Fake, TREE_VAR};
 use super::within;
 use crate::rt::{block_on, runtime, sleep};
 use crate::sdk::runtime::Runtime;
-use crate::sdk::{Client, Options};
+use crate::sdk::{connect, Options};
 
 /// How long the processes of a killed tree may take to be gone.
 const GONE_WITHIN: Duration = Duration::from_secs(5);
@@ -153,7 +153,7 @@ fn host_of_a_session() {
     };
     let options = Options::new().cli_path(cli).env(TREE_VAR, marker);
     block_on(async {
-        let _client = within(STARTED_WITHIN, Client::connect(options))
+        let _client = within(STARTED_WITHIN, connect(options))
             .await
             .expect("connected");
         println!("{CONNECTED}");

@@ -7,11 +7,11 @@
 use std::time::{Duration, Instant};
 
 use claude_agent_tokio::message::ContentBlock;
-use claude_agent_tokio::{Client, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, Message, Options, StreamExt};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {
-    let client = Client::connect(Options::new()).await?;
+    let client = connect(Options::new()).await?;
     client
         .send("Run `sleep 20 && echo finished` in the shell.")
         .await?;

@@ -4,11 +4,11 @@
 //! Run: `cargo run --example multi_turn_client` (needs the `claude` CLI and an API key), or
 //! offline with the real CLI and a stub model: `scripts/quick-start multi_turn_client`.
 
-use claude_agent_tokio::{Client, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, Message, Options, StreamExt};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {
-    let client = Client::connect(Options::new()).await?;
+    let client = connect(Options::new()).await?;
     if let Some(info) = client.server_info() {
         println!(
             "connected to Claude Code {} ({} slash commands)",

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use claude_agent_tokio::control::ClaimOptions;
+use claude_agent_tokio::runtime::TokioRuntime;
 use claude_agent_tokio::{
     query, startup, Error, Message, Options, PoolStart, SparePool, StreamExt,
 };
@@ -42,7 +43,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Parked CLIs for sessions in any folder: one spare per set of host options by default.
     let host = Options::new();
-    let pool = SparePool::new(Default::default());
+    let pool = SparePool::new(TokioRuntime);
     pool.prewarm(&host)?;
     while pool.ready(&host) == 0 {
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -1,7 +1,7 @@
 //! Test tools for the Claude Agent SDK.
 //!
 //! * [`transport`] — the fake CLI as an in-memory `Options::transport`: test an agent app
-//!   through its ordinary `query` / `Client::connect` calls, with no process, on any runtime;
+//!   through its ordinary `query` / `connect` calls, with no process, on any runtime;
 //!   replay a recorded session and check the SDK wrote what it wrote then.
 //! * [`runtime`] — [`runtime::TestRuntime`], for tests with no async runtime at all, in virtual
 //!   time.

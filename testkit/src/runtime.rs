@@ -3,7 +3,7 @@
 //! A test of an app's multi-turn client code, start to end, in a plain `#[test]`:
 //!
 //! ```
-//! use claude_agent_core::client::Client;
+//! use claude_agent_core::client::{connect_with, Client};
 //! use claude_agent_core::message::Message;
 //! use claude_agent_core::options::Options;
 //! use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
@@ -18,7 +18,7 @@
 //! let fake = FakeTransport::new(script);
 //! let runtime = TestRuntime::new();
 //! let answers = runtime.block_on(async {
-//!     let client = Client::connect_with(runtime.clone(), Options::new().transport(fake.clone())).await.unwrap();
+//!     let client = connect_with(runtime.clone(), Options::new().transport(fake.clone())).await.unwrap();
 //!     let mut answers = Vec::new();
 //!     for question in ["Pick a number.", "Double it."] {
 //!         client.send(question).await.unwrap();

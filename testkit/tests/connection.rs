@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use claude_agent_core::client::{query_with, Client, Connection, Error};
+use claude_agent_core::client::{connect_with, query_with, Connection, Error};
 use claude_agent_core::message::Message;
 use claude_agent_core::options::{LaunchSpec, Options};
 use claude_agent_testkit::runtime::TestRuntime;
@@ -65,9 +65,7 @@ fn closing_a_session_over_a_bare_connection_does_not_wait_for_the_other_side_for
     });
     let runtime = TestRuntime::new();
     runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options)
-            .await
-            .unwrap();
+        let client = connect_with(runtime.clone(), options).await.unwrap();
         client.close().await;
     });
     // stdin closed, then the grace period the CLI gets to exit, then the SDK hangs up.

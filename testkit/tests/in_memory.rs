@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{
-    prewarm_with, query_with, tool, Client, Error, PrewarmError, SdkMcpServer, SparePool,
+    connect_with, prewarm_with, query_with, tool, Error, PrewarmError, SdkMcpServer, SparePool,
 };
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
@@ -321,7 +321,7 @@ fn an_unanswered_initialize_times_out_in_virtual_time() {
         .transport(fake.clone())
         .initialize_timeout(Duration::from_secs(30));
     let wall = Instant::now();
-    let result = runtime.block_on(Client::connect_with(runtime.clone(), options));
+    let result = runtime.block_on(connect_with(runtime.clone(), options));
     assert!(
         matches!(result, Err(Error::ControlTimeout(t)) if t == Duration::from_secs(30)),
         "{result:?}"
@@ -347,7 +347,7 @@ fn a_control_request_times_out_and_the_session_goes_on() {
         .transport(fake.clone())
         .control_timeout(Duration::from_secs(5));
     let result = runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options).await?;
+        let client = connect_with(runtime.clone(), options).await?;
         let interrupted = client.interrupt().await;
         client.send("next").await?;
         let mut reply = client.receive_response();
@@ -380,7 +380,7 @@ fn send_returns_the_uuid_the_message_went_out_with_and_rewind_files_takes_it() {
     let (first, second) = runtime
         .block_on(async {
             let options = Options::new().transport(fake.clone());
-            let client = Client::connect_with(runtime.clone(), options).await?;
+            let client = connect_with(runtime.clone(), options).await?;
             let first = client.send("one").await?;
             client.receive_response().for_each(drop).await;
             let second = client
@@ -435,9 +435,7 @@ fn closing_a_client_ends_a_cli_that_never_exits_by_signal_in_virtual_time() {
     let runtime = TestRuntime::new();
     let options = Options::new().transport(fake.clone());
     runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options)
-            .await
-            .unwrap();
+        let client = connect_with(runtime.clone(), options).await.unwrap();
         client.close().await;
     });
     // stdin closed, 2 s, SIGTERM: the fake dies of it.
@@ -678,9 +676,7 @@ fn connect_returns_once_the_cli_reports_the_in_process_servers_connected() {
         .transport(fake.clone())
         .sdk_mcp_server(SdkMcpServer::new("calc", "1.0"));
     let (listed_at_connect, status) = runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options)
-            .await
-            .unwrap();
+        let client = connect_with(runtime.clone(), options).await.unwrap();
         let listed = fake.answers().iter().any(|(id, _)| id == "m1");
         let status = client.mcp_status().await.unwrap();
         client.close().await;
@@ -709,9 +705,7 @@ fn connect_time(script: Script) -> Duration {
         .transport(fake.clone())
         .sdk_mcp_server(SdkMcpServer::new("calc", "1.0"));
     runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), options)
-            .await
-            .unwrap();
+        let client = connect_with(runtime.clone(), options).await.unwrap();
         let waited = runtime.elapsed();
         drop(client);
         waited
@@ -742,7 +736,7 @@ fn any_executor_can_drive_the_test_runtime_in_virtual_time() {
         .transport(fake)
         .initialize_timeout(Duration::from_secs(30));
     let wall = Instant::now();
-    let connect = Client::connect_with(runtime.clone(), options);
+    let connect = connect_with(runtime.clone(), options);
     let result = futures_lite::future::block_on(runtime.run(connect));
     assert!(
         matches!(result, Err(Error::ControlTimeout(_))),
@@ -778,9 +772,7 @@ fn the_client_tells_the_cli_version_from_initialize_or_else_the_first_init() {
         let mut checks = Vec::new();
         for fake in [old, later] {
             let options = Options::new().transport(fake);
-            let client = Client::connect_with(runtime.clone(), options)
-                .await
-                .unwrap();
+            let client = connect_with(runtime.clone(), options).await.unwrap();
             checks.push(client.version_check());
             client.send("go").await.unwrap();
             let turn: Vec<_> = client.receive_response().collect().await;
@@ -940,9 +932,7 @@ fn a_pool_lets_go_of_the_least_recently_used_options_and_of_an_updated_clis_spar
         pids.sort_unstable();
         pids
     };
-    let ready = |pool: &SparePool<TestRuntime>| {
-        [&first, &second, &third].map(|options| pool.ready(options))
-    };
+    let ready = |pool: &SparePool| [&first, &second, &third].map(|options| pool.ready(options));
 
     let pool = SparePool::new(runtime.clone());
     pool.prewarm(&first).unwrap();

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use claude_agent_core::client::{Client, Error};
+use claude_agent_core::client::{connect_with, Client, Error};
 use claude_agent_core::message::Message;
 use claude_agent_core::options::Options;
 use claude_agent_testkit::fake_cli::{Answer, Script};
@@ -25,7 +25,7 @@ fn options(fake: &FakeTransport) -> Options {
 }
 
 /// Every item up to the next result, stopping at the first error the way user code does.
-async fn turn(client: &Client<TestRuntime>) -> Result<Vec<Message>, Error> {
+async fn turn(client: &Client) -> Result<Vec<Message>, Error> {
     let mut messages = Vec::new();
     let mut reply = client.receive_response();
     while let Some(item) = reply.next().await {
@@ -47,7 +47,7 @@ fn a_late_answer_to_a_timed_out_request_does_not_reach_the_next_turn() {
     let runtime = TestRuntime::new();
     let (usage, turn) = runtime
         .block_on(async {
-            let client = Client::connect_with(runtime.clone(), options(&fake)).await?;
+            let client = connect_with(runtime.clone(), options(&fake)).await?;
             let usage = client.context_usage(None).await;
             // Only now does the CLI see a line from us, and answer `get_context_usage`.
             client.send("next").await?;
@@ -82,7 +82,7 @@ fn a_late_answer_to_an_interrupt_mid_turn_leaves_the_turn_whole() {
     let runtime = TestRuntime::new();
     let (interrupted, messages) = runtime
         .block_on(async {
-            let client = Client::connect_with(runtime.clone(), options(&fake)).await?;
+            let client = connect_with(runtime.clone(), options(&fake)).await?;
             client.send("start").await?;
             let mut reply = client.receive_response();
             let mut messages = vec![reply.next().await.expect("a first message")?];
@@ -120,7 +120,7 @@ fn a_late_answer_after_close_is_not_an_item_of_the_stream() {
     let fake = FakeTransport::new(script);
     let runtime = TestRuntime::new();
     let (status, items) = runtime.block_on(async {
-        let client = Client::connect_with(runtime.clone(), Options::new().transport(fake.clone()))
+        let client = connect_with(runtime.clone(), Options::new().transport(fake.clone()))
             .await
             .unwrap();
         let messages = client.receive_messages();

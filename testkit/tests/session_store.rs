@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use claude_agent_core::client::{query_with, Client, Error, StoreFlush};
+use claude_agent_core::client::{connect_with, query_with, Error, StoreFlush};
 use claude_agent_core::message::{Message, SystemMessage};
 use claude_agent_core::options::Options;
 use claude_agent_core::store::{
@@ -177,7 +177,7 @@ fn a_turns_lines_are_in_the_store_when_its_result_is_read_and_the_rest_at_the_en
     let runtime = TestRuntime::new();
     let store = Arc::new(InMemorySessionStore::new());
     let client = runtime
-        .block_on(Client::connect_with(
+        .block_on(connect_with(
             runtime.clone(),
             options(&fake).session_store(store.clone()),
         ))
@@ -317,7 +317,7 @@ fn eager_flushes_before_the_turn_ends() {
         let runtime = TestRuntime::new();
         let store = Arc::new(InMemorySessionStore::new());
         let client = runtime
-            .block_on(Client::connect_with(
+            .block_on(connect_with(
                 runtime.clone(),
                 options(&fake)
                     .session_store(store.clone())
@@ -393,7 +393,7 @@ fn continuing_resumes_the_newest_stored_session() {
         .session_store(store.clone())
         .continue_conversation(true);
     let client = runtime
-        .block_on(Client::connect_with(runtime.clone(), opts))
+        .block_on(connect_with(runtime.clone(), opts))
         .unwrap();
     // While the session runs, the transcript is in the temporary configuration directory.
     let spec = fake.launch().expect("connected");
@@ -492,7 +492,7 @@ fn a_store_failing_to_load_fails_the_start() {
         "{items:?}"
     );
     assert_eq!(fake.connections(), 0, "the CLI was not started");
-    let connected = runtime.block_on(Client::connect_with(runtime.clone(), opts));
+    let connected = runtime.block_on(connect_with(runtime.clone(), opts));
     let Err(error) = connected else {
         panic!("connect fails")
     };

@@ -7,7 +7,7 @@
 #[path = "support/trace_log.rs"]
 mod trace_log;
 
-use claude_agent_core::client::{prewarm_with, tool, Client, SdkMcpServer};
+use claude_agent_core::client::{connect_with, prewarm_with, tool, SdkMcpServer};
 use claude_agent_core::control::ClaimOptions;
 use claude_agent_core::hooks::{HookEvent, HookOutput};
 use claude_agent_core::mcp::ToolResult;
@@ -98,7 +98,7 @@ fn traced_session() -> Log {
     let runtime = TestRuntime::new();
     let ((), log) = capture(|| {
         runtime.block_on(async {
-            let client = Client::connect_with(runtime.clone(), options)
+            let client = connect_with(runtime.clone(), options)
                 .await
                 .expect("connected");
             client.send("go").await.expect("sent");

@@ -21,13 +21,13 @@
 //!
 //! ```no_run
 //! use claude_agent_async_std::permission::PermissionResult;
-//! use claude_agent_async_std::{Client, Message, Options, StreamExt};
+//! use claude_agent_async_std::{connect, Message, Options, StreamExt};
 //!
 //! # async fn run() -> Result<(), claude_agent_async_std::Error> {
 //! let options = Options::new().can_use_tool(|request, _ctx| async move {
 //!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
 //! });
-//! let client = Client::connect(options).await?;
+//! let client = connect(options).await?;
 //! client.send("List the files here.").await?;
 //! let mut reply = client.receive_response();
 //! while let Some(message) = reply.next().await {
@@ -80,11 +80,12 @@ pub mod runtime;
 #[cfg(feature = "schemars")]
 pub use claude_agent_core::client::typed_tool;
 pub use claude_agent_core::client::{
-    find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
-    resource_template, startup_with, tool, ClaimError, Connection, ElicitationContext, Error,
-    HookContext, McpServerSet, Messages, PermissionContext, PoolStart, PrewarmError, Prompt,
-    PromptSender, PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool,
-    StoreFlush, ToolError, ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
+    connect_with, find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
+    resource_template, startup_with, tool, ClaimError, Claimed, Client, Connection,
+    ElicitationContext, Error, HookContext, McpServerSet, Messages, PermissionContext, PoolStart,
+    PooledQuery, PrewarmError, Prompt, PromptSender, PromptStream, Query, ResumeError,
+    SdkMcpServer, SdkPrompt, SdkResource, SdkTool, Spare, SparePool, StoreFlush, ToolError,
+    ToolHandler, Transport, UserDialogContext, WarmQuery, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
@@ -94,11 +95,28 @@ pub use claude_agent_core::{
 pub use futures_lite::StreamExt;
 use runtime::AsyncStdRuntime;
 
-/// A [`claude_agent_core::client::Client`] on async-std: `Client::connect(options).await`.
-pub type Client = claude_agent_core::client::Client<AsyncStdRuntime>;
-
-/// The message stream of [`query`] ([`claude_agent_core::client::Query`] on async-std).
-pub type Query = claude_agent_core::client::Query<AsyncStdRuntime>;
+/// Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then
+/// sends prompts, reads messages and steers the session. [`connect_with`] on this crate's
+/// runtime. Works from any executor (the session runs on async-std's).
+///
+/// ```no_run
+/// use claude_agent_async_std::{connect, Message, Options, StreamExt};
+/// # async fn run() -> Result<(), claude_agent_async_std::Error> {
+/// let client = connect(Options::new()).await?;
+/// client.send("What is 2 + 2?").await?;
+/// let mut reply = client.receive_response();
+/// while let Some(message) = reply.next().await {
+///     if let Message::Result(result) = message? {
+///         println!("{}", result.result.unwrap_or_default());
+///     }
+/// }
+/// client.close().await;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn connect(options: Options) -> Result<Client, Error> {
+    connect_with(AsyncStdRuntime, options).await
+}
 
 /// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
 /// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
@@ -121,21 +139,6 @@ pub type Query = claude_agent_core::client::Query<AsyncStdRuntime>;
 pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
     query_with(AsyncStdRuntime, prompt, options)
 }
-
-/// A CLI started and initialized ahead of its prompt ([`startup`]), on this runtime.
-pub type WarmQuery = claude_agent_core::client::WarmQuery<AsyncStdRuntime>;
-
-/// A parked CLI waiting for its session ([`prewarm`]), on this runtime.
-pub type Spare = claude_agent_core::client::Spare<AsyncStdRuntime>;
-
-/// A claimed [`Spare`]: the claim's answer and the session's messages.
-pub type Claimed = claude_agent_core::client::Claimed<AsyncStdRuntime>;
-
-/// Parked CLIs kept ready per set of host-level options, on this runtime.
-pub type SparePool = claude_agent_core::client::SparePool<AsyncStdRuntime>;
-
-/// A session from a [`SparePool`]: its messages and how it started.
-pub type PooledQuery = claude_agent_core::client::PooledQuery<AsyncStdRuntime>;
 
 /// Start the CLI for `options` now and wait until it is initialized; the [`WarmQuery`] then runs
 /// its prompt with no start-up to wait for.

@@ -16,7 +16,6 @@ use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::VersionCheck;
-use claude_agent_smol::runtime::SmolRuntime;
 use serde::Serialize;
 
 use crate::executor::{self, next_within, wait};
@@ -55,25 +54,8 @@ use crate::TimedOut;
 /// ```
 #[derive(Clone)]
 pub struct Client {
-    handle: Handle,
-}
-
-/// The async client behind a [`Client`]: one that was connected (or taken from a query), or one
-/// a callback's context handed out.
-#[derive(Clone)]
-enum Handle {
-    Started(claude_agent_core::client::Client<SmolRuntime>),
-    Callback(claude_agent_core::client::Client),
-}
-
-/// `$body` with `$client` bound to the async client, whichever kind it is.
-macro_rules! with_client {
-    ($self:ident, |$client:ident| $body:expr) => {
-        match &$self.handle {
-            Handle::Started($client) => $body,
-            Handle::Callback($client) => $body,
-        }
-    };
+    /// The async client: connected, taken from a query, or handed out by a callback's context.
+    inner: claude_agent_core::client::Client,
 }
 
 impl fmt::Debug for Client {
@@ -99,20 +81,12 @@ impl Client {
     /// # Ok::<(), claude_agent_blocking::Error>(())
     /// ```
     pub fn connect(options: Options) -> Result<Client, Error> {
-        let connect = claude_agent_core::client::Client::connect_with(executor::runtime(), options);
-        wait(connect).map(Client::started)
+        let connect = claude_agent_core::client::connect_with(executor::runtime(), options);
+        wait(connect).map(Client::from_async)
     }
 
-    pub(crate) fn started(client: claude_agent_core::client::Client<SmolRuntime>) -> Client {
-        Client {
-            handle: Handle::Started(client),
-        }
-    }
-
-    pub(crate) fn from_callback(client: claude_agent_core::client::Client) -> Client {
-        Client {
-            handle: Handle::Callback(client),
-        }
+    pub(crate) fn from_async(inner: claude_agent_core::client::Client) -> Client {
+        Client { inner }
     }
 
     /// Send a user message (a `&str`, a `String` or a [`UserInput`]) and return the uuid it went
@@ -131,7 +105,7 @@ impl Client {
     /// ```
     pub fn send(&self, message: impl Into<UserInput>) -> Result<String, Error> {
         let message = message.into();
-        with_client!(self, |client| wait(client.send(message)))
+        wait(self.inner.send(message))
     }
 
     /// No more user messages: the CLI's stdin is closed once the current run has ended, and the
@@ -149,7 +123,7 @@ impl Client {
     /// # }
     /// ```
     pub fn end_input(&self) -> Result<(), Error> {
-        with_client!(self, |client| wait(client.end_input()))
+        wait(self.inner.end_input())
     }
 
     /// Every message from now on, until the CLI's stdout ends.
@@ -173,7 +147,7 @@ impl Client {
     /// # }
     /// ```
     pub fn receive_messages(&self) -> Messages {
-        Messages::new(with_client!(self, |client| client.receive_messages()))
+        Messages::new(self.inner.receive_messages())
     }
 
     /// Messages up to and including the next `result` (the end of the current turn).
@@ -191,7 +165,7 @@ impl Client {
     /// # }
     /// ```
     pub fn receive_response(&self) -> Messages {
-        Messages::new(with_client!(self, |client| client.receive_response()))
+        Messages::new(self.inner.receive_response())
     }
 
     /// Stop the current turn. The CLI then ends the turn with an error `result`. Call it from any
@@ -214,7 +188,7 @@ impl Client {
     /// # }
     /// ```
     pub fn interrupt(&self) -> Result<InterruptReceipt, Error> {
-        with_client!(self, |client| wait(client.interrupt()))
+        wait(self.inner.interrupt())
     }
 
     /// Use another model from the next turn on; `None` goes back to the default.
@@ -226,7 +200,7 @@ impl Client {
     /// # }
     /// ```
     pub fn set_model(&self, model: Option<&str>) -> Result<(), Error> {
-        with_client!(self, |client| wait(client.set_model(model)))
+        wait(self.inner.set_model(model))
     }
 
     /// Change the permission mode.
@@ -239,7 +213,7 @@ impl Client {
     /// # }
     /// ```
     pub fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), Error> {
-        with_client!(self, |client| wait(client.set_permission_mode(mode)))
+        wait(self.inner.set_permission_mode(mode))
     }
 
     /// Change the extended-thinking budget (`None` clears it), and the thinking display: kept
@@ -261,9 +235,7 @@ impl Client {
         display: impl Into<ThinkingDisplayChange>,
     ) -> Result<(), Error> {
         let display = display.into();
-        with_client!(self, |client| wait(
-            client.set_max_thinking_tokens(tokens, display)
-        ))
+        wait(self.inner.set_max_thinking_tokens(tokens, display))
     }
 
     /// Undo file changes made after the user message `user_message_id` (needs
@@ -289,7 +261,7 @@ impl Client {
         dry_run: bool,
     ) -> Result<RewindFilesResult, Error> {
         let id = user_message_id.into();
-        with_client!(self, |client| wait(client.rewind_files(id, dry_run)))
+        wait(self.inner.rewind_files(id, dry_run))
     }
 
     /// The state of every MCP server.
@@ -303,7 +275,7 @@ impl Client {
     /// # }
     /// ```
     pub fn mcp_status(&self) -> Result<McpStatus, Error> {
-        with_client!(self, |client| wait(client.mcp_status()))
+        wait(self.inner.mcp_status())
     }
 
     /// Reconnect the MCP server `name`.
@@ -316,7 +288,7 @@ impl Client {
     /// ```
     pub fn reconnect_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
         let name = name.into();
-        with_client!(self, |client| wait(client.reconnect_mcp_server(name)))
+        wait(self.inner.reconnect_mcp_server(name))
     }
 
     /// Enable or disable the MCP server `name`.
@@ -329,7 +301,7 @@ impl Client {
     /// ```
     pub fn toggle_mcp_server(&self, name: impl Into<String>, enabled: bool) -> Result<(), Error> {
         let name = name.into();
-        with_client!(self, |client| wait(client.toggle_mcp_server(name, enabled)))
+        wait(self.inner.toggle_mcp_server(name, enabled))
     }
 
     /// Replace the MCP servers added since the CLI started, and the in-process servers (those of
@@ -356,7 +328,7 @@ impl Client {
     /// # }
     /// ```
     pub fn set_mcp_servers(&self, servers: McpServerSet) -> Result<McpSetServersResult, Error> {
-        with_client!(self, |client| wait(client.set_mcp_servers(servers)))
+        wait(self.inner.set_mcp_servers(servers))
     }
 
     /// Stop the background task `task_id`.
@@ -369,7 +341,7 @@ impl Client {
     /// ```
     pub fn stop_task(&self, task_id: impl Into<String>) -> Result<(), Error> {
         let task_id = task_id.into();
-        with_client!(self, |client| wait(client.stop_task(task_id)))
+        wait(self.inner.stop_task(task_id))
     }
 
     /// How the context window is used. `detail` is `None` for the CLI's default (`Full`: each
@@ -389,7 +361,7 @@ impl Client {
         detail: impl Into<Option<ContextUsageDetail>>,
     ) -> Result<ContextUsage, Error> {
         let detail = detail.into();
-        with_client!(self, |client| wait(client.context_usage(detail)))
+        wait(self.inner.context_usage(detail))
     }
 
     /// Send `initialize` again, as the session first sent it, and get the CLI's fresh answer.
@@ -405,7 +377,7 @@ impl Client {
     /// # }
     /// ```
     pub fn reinitialize(&self) -> Result<InitializeResponse, Error> {
-        with_client!(self, |client| wait(client.reinitialize()))
+        wait(self.inner.reinitialize())
     }
 
     /// Merge `settings` (a JSON object) into the session's flag-settings layer, the one
@@ -419,7 +391,7 @@ impl Client {
     /// # }
     /// ```
     pub fn apply_flag_settings(&self, settings: &impl Serialize) -> Result<(), Error> {
-        with_client!(self, |client| wait(client.apply_flag_settings(settings)))
+        wait(self.inner.apply_flag_settings(settings))
     }
 
     /// Write `settings` into a settings file the way `/config` does, and apply them: `outputStyle`
@@ -437,7 +409,7 @@ impl Client {
         file: SettingsFile,
         settings: &impl Serialize,
     ) -> Result<(), Error> {
-        with_client!(self, |client| wait(client.update_settings(file, settings)))
+        wait(self.inner.update_settings(file, settings))
     }
 
     /// Reload plugins from disk and get the session's commands, agents, plugins and MCP servers
@@ -452,7 +424,7 @@ impl Client {
     /// # }
     /// ```
     pub fn reload_plugins(&self, reload: ReloadPlugins) -> Result<ReloadPluginsResult, Error> {
-        with_client!(self, |client| wait(client.reload_plugins(reload)))
+        wait(self.inner.reload_plugins(reload))
     }
 
     /// Reload skills from disk and get the refreshed list.
@@ -466,7 +438,7 @@ impl Client {
     /// # }
     /// ```
     pub fn reload_skills(&self) -> Result<ReloadSkillsResult, Error> {
-        with_client!(self, |client| wait(client.reload_skills()))
+        wait(self.inner.reload_skills())
     }
 
     /// Read the output-style directories again and get every style's name.
@@ -478,7 +450,7 @@ impl Client {
     /// # }
     /// ```
     pub fn reload_output_styles(&self) -> Result<OutputStyles, Error> {
-        with_client!(self, |client| wait(client.reload_output_styles()))
+        wait(self.inner.reload_output_styles())
     }
 
     /// Read a `ui://` resource of the MCP server `server` (one the CLI connected itself).
@@ -496,7 +468,7 @@ impl Client {
         uri: impl Into<String>,
     ) -> Result<McpResource, Error> {
         let (server, uri) = (server.into(), uri.into());
-        with_client!(self, |client| wait(client.read_mcp_resource(server, uri)))
+        wait(self.inner.read_mcp_resource(server, uri))
     }
 
     /// Read a file of the session under the Read tool's permission rules; one that may not be
@@ -510,7 +482,7 @@ impl Client {
     /// # }
     /// ```
     pub fn read_file(&self, file: ReadFile) -> Result<ReadFileResult, Error> {
-        with_client!(self, |client| wait(client.read_file(file)))
+        wait(self.inner.read_file(file))
     }
 
     /// Tell the CLI that `path` was read when it had the modification time `mtime`, so that an
@@ -529,7 +501,7 @@ impl Client {
         mtime: std::time::SystemTime,
     ) -> Result<(), Error> {
         let path = path.into();
-        with_client!(self, |client| wait(client.seed_read_state(path, mtime)))
+        wait(self.inner.seed_read_state(path, mtime))
     }
 
     /// Move running foreground tasks to the background: every one, or only the one started by
@@ -542,7 +514,7 @@ impl Client {
     /// # }
     /// ```
     pub fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool, Error> {
-        with_client!(self, |client| wait(client.background_tasks(tool_use_id)))
+        wait(self.inner.background_tasks(tool_use_id))
     }
 
     /// Pin the permission mode of the MCP server `server`'s tools, or clear it with `None`.
@@ -560,9 +532,7 @@ impl Client {
         mode: Option<McpPermissionMode>,
     ) -> Result<McpPermissionOverrideResult, Error> {
         let server = server.into();
-        with_client!(self, |client| wait(
-            client.set_mcp_permission_mode_override(server, mode)
-        ))
+        wait(self.inner.set_mcp_permission_mode_override(server, mode))
     }
 
     /// The data behind `/usage`: the session's cost and totals, and the plan's rate limits where
@@ -575,7 +545,7 @@ impl Client {
     /// # }
     /// ```
     pub fn usage(&self, skip_behaviors: bool) -> Result<UsageReport, Error> {
-        with_client!(self, |client| wait(client.usage(skip_behaviors)))
+        wait(self.inner.usage(skip_behaviors))
     }
 
     /// What the CLI said in answer to `initialize`: commands, models, agents, account, and every
@@ -592,7 +562,7 @@ impl Client {
     /// # }
     /// ```
     pub fn server_info(&self) -> Option<Arc<InitializeResponse>> {
-        with_client!(self, |client| client.server_info())
+        self.inner.server_info()
     }
 
     /// The CLI's version and whether this SDK supports it, as soon as the CLI said it (in its
@@ -609,7 +579,7 @@ impl Client {
     /// # }
     /// ```
     pub fn version_check(&self) -> Option<VersionCheck> {
-        with_client!(self, |client| client.version_check())
+        self.inner.version_check()
     }
 
     /// The slash commands and skills the CLI offers. It does not block.
@@ -621,7 +591,7 @@ impl Client {
     /// # }
     /// ```
     pub fn supported_commands(&self) -> Vec<SlashCommand> {
-        with_client!(self, |client| client.supported_commands())
+        self.inner.supported_commands()
     }
 
     /// The models the account can use. It does not block.
@@ -634,7 +604,7 @@ impl Client {
     /// # }
     /// ```
     pub fn supported_models(&self) -> Vec<ModelInfo> {
-        with_client!(self, |client| client.supported_models())
+        self.inner.supported_models()
     }
 
     /// The subagents the session knows. It does not block.
@@ -647,7 +617,7 @@ impl Client {
     /// # }
     /// ```
     pub fn supported_agents(&self) -> Vec<AgentInfo> {
-        with_client!(self, |client| client.supported_agents())
+        self.inner.supported_agents()
     }
 
     /// The account the CLI runs as. It does not block.
@@ -658,7 +628,7 @@ impl Client {
     /// # }
     /// ```
     pub fn account_info(&self) -> Option<AccountInfo> {
-        with_client!(self, |client| client.account_info())
+        self.inner.account_info()
     }
 
     /// Send any control request and get its raw answer.
@@ -672,7 +642,7 @@ impl Client {
     /// # }
     /// ```
     pub fn request(&self, request: ControlRequest) -> Result<ResponseBody, Error> {
-        with_client!(self, |client| wait(client.request(request)))
+        wait(self.inner.request(request))
     }
 
     /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
@@ -686,7 +656,7 @@ impl Client {
     /// # }
     /// ```
     pub fn close(&self) {
-        with_client!(self, |client| wait(client.close()))
+        wait(self.inner.close())
     }
 }
 

@@ -29,7 +29,7 @@ macro_rules! context {
             #[doc = concat!("assert!(", stringify!($name), "::default().client().is_none());")]
             /// ```
             pub fn client(&self) -> Option<Client> {
-                self.inner.client().map(Client::from_callback)
+                self.inner.client().map(Client::from_async)
             }
         }
 

@@ -6,7 +6,6 @@ use std::time::Duration;
 use claude_agent_core::client::{query_with, Error, Prompt};
 use claude_agent_core::message::Message;
 use claude_agent_core::options::Options;
-use claude_agent_smol::runtime::SmolRuntime;
 
 use crate::executor::{self, next_within, wait};
 use crate::{Client, TimedOut};
@@ -58,12 +57,12 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
 /// # drop(first);
 /// ```
 pub struct Query {
-    inner: claude_agent_core::client::Query<SmolRuntime>,
+    inner: claude_agent_core::client::Query,
 }
 
 impl Query {
     /// The blocking face of a session's message stream started some other way (warm start).
-    pub(crate) fn from_inner(inner: claude_agent_core::client::Query<SmolRuntime>) -> Query {
+    pub(crate) fn from_inner(inner: claude_agent_core::client::Query) -> Query {
         Query { inner }
     }
 
@@ -84,7 +83,7 @@ impl Query {
     /// # Ok::<(), claude_agent_blocking::Error>(())
     /// ```
     pub fn client(&self) -> Option<Client> {
-        self.inner.client().map(Client::started)
+        self.inner.client().map(Client::from_async)
     }
 
     /// The next message, waiting at most `timeout` for it: `Ok(None)` at the end, `Err(TimedOut)`

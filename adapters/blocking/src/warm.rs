@@ -7,7 +7,6 @@ use std::sync::Arc;
 use claude_agent_core::client::{ClaimError, Error, PoolStart, PrewarmError, Prompt};
 use claude_agent_core::control::{ClaimInfo, ClaimOptions, InitializeResponse};
 use claude_agent_core::options::Options;
-use claude_agent_smol::runtime::SmolRuntime;
 
 use crate::executor::{self, wait};
 use crate::query::Query;
@@ -48,7 +47,7 @@ pub fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// # Ok::<(), claude_agent_blocking::Error>(())
 /// ```
 pub struct WarmQuery {
-    inner: claude_agent_core::client::WarmQuery<SmolRuntime>,
+    inner: claude_agent_core::client::WarmQuery,
 }
 
 impl WarmQuery {
@@ -140,7 +139,7 @@ pub fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
 /// # Ok::<(), claude_agent_blocking::PrewarmError>(())
 /// ```
 pub struct Spare {
-    inner: claude_agent_core::client::Spare<SmolRuntime>,
+    inner: claude_agent_core::client::Spare,
 }
 
 impl Spare {
@@ -278,7 +277,7 @@ impl fmt::Debug for Claimed {
 /// ```
 #[derive(Clone)]
 pub struct SparePool {
-    inner: claude_agent_core::client::SparePool<SmolRuntime>,
+    inner: claude_agent_core::client::SparePool,
 }
 
 impl Default for SparePool {

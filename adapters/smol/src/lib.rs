@@ -21,13 +21,13 @@
 //!
 //! ```no_run
 //! use claude_agent_smol::permission::PermissionResult;
-//! use claude_agent_smol::{Client, Message, Options, StreamExt};
+//! use claude_agent_smol::{connect, Message, Options, StreamExt};
 //!
 //! # async fn run() -> Result<(), claude_agent_smol::Error> {
 //! let options = Options::new().can_use_tool(|request, _ctx| async move {
 //!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
 //! });
-//! let client = Client::connect(options).await?;
+//! let client = connect(options).await?;
 //! client.send("List the files here.").await?;
 //! let mut reply = client.receive_response();
 //! while let Some(message) = reply.next().await {
@@ -44,7 +44,7 @@
 //! whatever executor or `block_on` your own code runs on. Code that reads many messages is
 //! fastest when it runs on that executor too (`smol::block_on(smol::spawn(app))`): messages then
 //! pass between tasks on one thread instead of crossing threads. To run it on an executor of your own,
-//! use [`runtime::SmolRuntime::with_executor`] with [`query_with`] or [`Client::connect_with`].
+//! use [`runtime::SmolRuntime::with_executor`] with [`query_with`] or [`connect_with`].
 //!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
 //! async-process children, async-io timers and smol's task spawning ([`runtime::SmolRuntime`]).
@@ -82,11 +82,12 @@ pub mod runtime;
 #[cfg(feature = "schemars")]
 pub use claude_agent_core::client::typed_tool;
 pub use claude_agent_core::client::{
-    find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
-    resource_template, startup_with, tool, ClaimError, Connection, ElicitationContext, Error,
-    HookContext, McpServerSet, Messages, PermissionContext, PoolStart, PrewarmError, Prompt,
-    PromptSender, PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool,
-    StoreFlush, ToolError, ToolHandler, Transport, UserDialogContext, CLI_PATH_ENV, INSTALL_HINT,
+    connect_with, find_cli, prewarm_with, prompt_channel, prompt_template, query_with, resource,
+    resource_template, startup_with, tool, ClaimError, Claimed, Client, Connection,
+    ElicitationContext, Error, HookContext, McpServerSet, Messages, PermissionContext, PoolStart,
+    PooledQuery, PrewarmError, Prompt, PromptSender, PromptStream, Query, ResumeError,
+    SdkMcpServer, SdkPrompt, SdkResource, SdkTool, Spare, SparePool, StoreFlush, ToolError,
+    ToolHandler, Transport, UserDialogContext, WarmQuery, CLI_PATH_ENV, INSTALL_HINT,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
@@ -96,11 +97,28 @@ pub use claude_agent_core::{
 pub use futures_lite::StreamExt;
 use runtime::SmolRuntime;
 
-/// A [`claude_agent_core::client::Client`] on smol: `Client::connect(options).await`.
-pub type Client = claude_agent_core::client::Client<SmolRuntime>;
-
-/// The message stream of [`query`] ([`claude_agent_core::client::Query`] on smol).
-pub type Query = claude_agent_core::client::Query<SmolRuntime>;
+/// Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then
+/// sends prompts, reads messages and steers the session. [`connect_with`] on this crate's
+/// runtime. Works from any executor (the session runs on smol's global one).
+///
+/// ```no_run
+/// use claude_agent_smol::{connect, Message, Options, StreamExt};
+/// # async fn run() -> Result<(), claude_agent_smol::Error> {
+/// let client = connect(Options::new()).await?;
+/// client.send("What is 2 + 2?").await?;
+/// let mut reply = client.receive_response();
+/// while let Some(message) = reply.next().await {
+///     if let Message::Result(result) = message? {
+///         println!("{}", result.result.unwrap_or_default());
+///     }
+/// }
+/// client.close().await;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn connect(options: Options) -> Result<Client, Error> {
+    connect_with(SmolRuntime::default(), options).await
+}
 
 /// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
 /// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
@@ -123,21 +141,6 @@ pub type Query = claude_agent_core::client::Query<SmolRuntime>;
 pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
     query_with(SmolRuntime::default(), prompt, options)
 }
-
-/// A CLI started and initialized ahead of its prompt ([`startup`]), on this runtime.
-pub type WarmQuery = claude_agent_core::client::WarmQuery<SmolRuntime>;
-
-/// A parked CLI waiting for its session ([`prewarm`]), on this runtime.
-pub type Spare = claude_agent_core::client::Spare<SmolRuntime>;
-
-/// A claimed [`Spare`]: the claim's answer and the session's messages.
-pub type Claimed = claude_agent_core::client::Claimed<SmolRuntime>;
-
-/// Parked CLIs kept ready per set of host-level options, on this runtime.
-pub type SparePool = claude_agent_core::client::SparePool<SmolRuntime>;
-
-/// A session from a [`SparePool`]: its messages and how it started.
-pub type PooledQuery = claude_agent_core::client::PooledQuery<SmolRuntime>;
 
 /// Start the CLI for `options` now and wait until it is initialized; the [`WarmQuery`] then runs
 /// its prompt with no start-up to wait for.

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use claude_agent_testkit::real_cli::{real_cli_env, TestDir};
 use claude_agent_testkit::stub_api::StubApi;
 use claude_agent_tokio::control::ClaimOptions;
-use claude_agent_tokio::{prewarm, query, startup, Client, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, prewarm, query, startup, Message, Options, StreamExt};
 
 /// Milliseconds from the start to `system/init`, the first assistant message and the result.
 #[derive(Debug, Clone, Copy, Default)]
@@ -208,7 +208,7 @@ async fn main() {
             .expect("claimed");
         let claim = timed(start, claimed.messages).await;
 
-        let client = Client::connect(session.clone()).await.expect("connected");
+        let client = connect(session.clone()).await.expect("connected");
         client.send("hello").await.expect("sent");
         timed(Instant::now(), client.receive_response()).await;
         tokio::time::sleep(park).await;

@@ -1,7 +1,7 @@
 //! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
 //! it by name: to run sessions on an executor of their own ([`crate::query_with`],
-//! `Client::connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
-//! Applications that call `query` and `Client::connect` never touch this module.
+//! `connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! Applications that call `query` and `connect` never touch this module.
 //!
 //! [`TokioRuntime`] is tokio itself: `tokio::process` children in their own process group,
 //! `tokio::time` timers and `tokio::spawn` for the session's driver.

@@ -34,8 +34,8 @@ use claude_agent_tokio as sdk;
 fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
     use std::time::{Duration, Instant};
 
+    use sdk::connect;
     use sdk::permission::PermissionResult;
-    use sdk::Client;
 
     let env = e2e_scenarios::env();
     let marker = env.work.path().display().to_string();
@@ -46,7 +46,7 @@ fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
         .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
     let runtime = tokio_rt();
     let client = runtime.block_on(async {
-        let client = Client::connect(options).await.expect("connected");
+        let client = connect(options).await.expect("connected");
         client
             .send("BASH:echo start && sleep 40; echo slept")
             .await

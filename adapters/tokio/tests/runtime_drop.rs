@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use claude_agent_testkit::fake_cli::Script;
 use claude_agent_tokio as sdk;
-use sdk::Client;
+use sdk::{connect, Client};
 
 // The suite's fake CLI helper; this test uses a part of it.
 #[allow(dead_code)]
@@ -31,7 +31,7 @@ fn current_thread() -> tokio::runtime::Runtime {
 fn dropping_the_runtime_kills_the_cli() {
     let fake = fake::Fake::builder(Script::new().answer_initialize().hang()).build();
     let runtime = current_thread();
-    let client = runtime.block_on(async { Client::connect(fake.options()).await.unwrap() });
+    let client = runtime.block_on(async { connect(fake.options()).await.unwrap() });
     let pid = fake.pid();
     assert!(matches!(process_state(pid), Some(s) if s != 'Z'));
     drop(runtime);
@@ -52,7 +52,7 @@ fn session_with_tools(runtime: &tokio::runtime::Runtime) -> (fake::Fake, Client)
     let fake = fake::Fake::builder(Script::new().answer_initialize().hang())
         .with_tools()
         .build();
-    let client = runtime.block_on(async { Client::connect(fake.options()).await.unwrap() });
+    let client = runtime.block_on(async { connect(fake.options()).await.unwrap() });
     assert!(
         fake.wait_for_tools(Duration::from_secs(10)),
         "the fake and its tools did not start"

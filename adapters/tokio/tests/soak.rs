@@ -8,7 +8,7 @@ use claude_agent_testkit::fake_cli::{fake_claude_binary, Script};
 use claude_agent_testkit::real_cli::TestDir;
 use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_tokio::permission::PermissionResult;
-use claude_agent_tokio::{Client, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, Message, Options, StreamExt};
 use serde_json::json;
 
 const TURNS: usize = 10_000;
@@ -85,7 +85,7 @@ fn ten_thousand_turns_keep_memory_fds_and_threads_flat() {
             .on_hook(Some("Bash"), |_input: PreToolUseInput, _ctx| async {
                 HookOutput::proceed()
             });
-        let client = Client::connect(options).await.unwrap();
+        let client = connect(options).await.unwrap();
         let started = Instant::now();
         let mut warm = None;
         for turn in 0..TURNS {

@@ -1,7 +1,6 @@
 //! `Client`: a long-lived session for many turns, with control requests.
 
 use std::fmt;
-use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -42,18 +41,18 @@ use crate::uuid::new_uuid;
 /// reading the CLI's output, and with it control responses. Keep a reader going
 /// ([`Client::receive_messages`] or [`Client::receive_response`]) while you wait on control requests.
 ///
-/// `R` is the runtime the client was connected with; a client obtained from inside a callback
-/// is a `Client<()>`, with every method but `connect`. The adapter crates name it for you
-/// (`claude_agent_tokio::Client`).
+/// One type wherever it comes from: [`connect_with`] (the adapters' `connect`), a callback's
+/// context ([`HookContext::client`](super::HookContext::client)) or [`Query::client`](super::Query::client),
+/// whatever the runtime, so a handle from any of them fits the same struct field.
 ///
 /// ```no_run
-/// # use claude_agent_core::client::{Client, Error, Runtime};
+/// # use claude_agent_core::client::{connect_with, Error, Runtime};
 /// # use claude_agent_core::message::Message;
 /// # use claude_agent_core::options::Options;
 /// use futures_lite::StreamExt;
 ///
-/// async fn two_turns<R: Runtime + Default>() -> Result<(), Error> {
-///     let client = Client::<R>::connect(Options::new()).await?;
+/// async fn two_turns(runtime: impl Runtime) -> Result<(), Error> {
+///     let client = connect_with(runtime, Options::new()).await?;
 ///     for question in ["Pick a number.", "Double it."] {
 ///         client.send(question).await?;
 ///         let mut reply = client.receive_response();
@@ -67,58 +66,42 @@ use crate::uuid::new_uuid;
 ///     Ok(())
 /// }
 /// ```
-pub struct Client<R = ()> {
+#[derive(Clone)]
+pub struct Client {
     shared: Arc<Shared>,
-    runtime: PhantomData<fn() -> R>,
 }
 
-impl<R> Clone for Client<R> {
-    fn clone(&self) -> Self {
-        Client {
-            shared: self.shared.clone(),
-            runtime: PhantomData,
-        }
-    }
-}
-
-impl<R> fmt::Debug for Client<R> {
+impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client").finish_non_exhaustive()
     }
 }
 
-impl<R: Runtime + Default> Client<R> {
-    /// Start the CLI and wait for it to answer `initialize`, and to connect the in-process MCP
-    /// servers of the options (it does so just after answering; a few hundred milliseconds for
-    /// CLI 2.1.330), so that [`Client::mcp_status`] lists them as soon as `connect` returns. The
-    /// wait for the servers is at most 5 s (or the initialize timeout, if shorter); after that
-    /// `connect` returns all the same.
-    ///
-    /// A CLI that exits before answering (a bad flag, a crash) gives [`Error::Process`] with its
-    /// stderr, as soon as it has exited.
-    pub async fn connect(options: Options) -> Result<Self, Error> {
-        Self::connect_with(R::default(), options).await
-    }
+/// Start the CLI on `runtime` and wait for it to answer `initialize`, and to connect the
+/// in-process MCP servers of the options (it does so just after answering; a few hundred
+/// milliseconds for CLI 2.1.330), so that [`Client::mcp_status`] lists them as soon as this
+/// returns. The wait for the servers is at most 5 s (or the initialize timeout, if shorter);
+/// after that it returns all the same.
+///
+/// A CLI that exits before answering (a bad flag, a crash) gives [`Error::Process`] with its
+/// stderr, as soon as it has exited. The adapter crates' `connect(options)` is this with their
+/// runtime filled in.
+///
+/// ```
+/// use claude_agent_core::client::{connect_with, Client, Error, Runtime};
+/// use claude_agent_core::options::Options;
+///
+/// async fn start(runtime: impl Runtime) -> Result<Client, Error> {
+///     connect_with(runtime, Options::new().model("sonnet")).await
+/// }
+/// ```
+pub async fn connect_with(runtime: impl Runtime, options: Options) -> Result<Client, Error> {
+    Client::connect_parked(runtime, options, None).await
 }
 
-impl<R: Runtime> Client<R> {
-    /// [`Client::connect`] on a given runtime value.
-    ///
-    /// ```
-    /// use claude_agent_core::client::{Client, Error, Runtime};
-    /// use claude_agent_core::options::Options;
-    ///
-    /// async fn start<R: Runtime>(runtime: R) -> Result<Client<R>, Error> {
-    ///     // The adapters' `Client::connect(options)` is this with their runtime filled in.
-    ///     Client::connect_with(runtime, Options::new().model("sonnet")).await
-    /// }
-    /// ```
-    pub async fn connect_with(runtime: R, options: Options) -> Result<Self, Error> {
-        Self::connect_parked(runtime, options, None).await
-    }
-
-    /// [`Client::connect_with`] for a spare: its parking folder goes with the session's driver.
-    pub(crate) async fn connect_parked(
+impl Client {
+    /// [`connect_with`] for a spare: its parking folder goes with the session's driver.
+    pub(crate) async fn connect_parked<R: Runtime>(
         runtime: R,
         options: Options,
         parking: Option<ParkingDir>,
@@ -129,14 +112,9 @@ impl<R: Runtime> Client<R> {
         ready.recv().await.map_err(|_| Error::Closed)??;
         Ok(client)
     }
-}
 
-impl<R> Client<R> {
     pub(crate) fn from_shared(shared: Arc<Shared>) -> Self {
-        Client {
-            shared,
-            runtime: PhantomData,
-        }
+        Client { shared }
     }
 
     pub(crate) fn shared(&self) -> &Arc<Shared> {
@@ -321,13 +299,13 @@ impl<R> Client<R> {
     /// [`Client::send`] returned for that message.
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Client, Error, Runtime};
+    /// # use claude_agent_core::client::{connect_with, Error, Runtime};
     /// # use claude_agent_core::options::Options;
     /// use futures_lite::StreamExt;
     ///
-    /// async fn try_and_undo<R: Runtime + Default>() -> Result<(), Error> {
+    /// async fn try_and_undo(runtime: impl Runtime) -> Result<(), Error> {
     ///     let options = Options::new().enable_file_checkpointing(true);
-    ///     let client = Client::<R>::connect(options).await?;
+    ///     let client = connect_with(runtime, options).await?;
     ///     let uuid = client.send("Add a CHANGELOG.md.").await?;
     ///     let mut turn = client.receive_response();
     ///     while let Some(message) = turn.next().await {
@@ -795,12 +773,12 @@ impl<R> Client<R> {
     /// `tracing` warning, with the `tracing` feature.
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Client, Error, Runtime};
+    /// # use claude_agent_core::client::{connect_with, Error, Runtime};
     /// # use claude_agent_core::options::Options;
     /// use claude_agent_core::session::{CliVersion, VersionCheck};
     ///
-    /// async fn check<R: Runtime + Default>() -> Result<(), Error> {
-    ///     let client = Client::<R>::connect(Options::new()).await?;
+    /// async fn check(runtime: impl Runtime) -> Result<(), Error> {
+    ///     let client = connect_with(runtime, Options::new()).await?;
     ///     if let Some(VersionCheck::TooOld(version)) = client.version_check() {
     ///         eprintln!("Claude Code {version} is too old; {} or later is needed", CliVersion::MINIMUM);
     ///     }

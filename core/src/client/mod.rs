@@ -3,9 +3,9 @@
 //!
 //! Users normally reach this through a runtime crate (`claude-agent-tokio`, `claude-agent-smol`,
 //! `claude-agent-async-std`), which re-exports it with the runtime filled in: `query(prompt,
-//! options)` and `Client::connect(options)`. This module is written once over the `futures-io`
+//! options)` and `connect(options)`. This module is written once over the `futures-io`
 //! traits and a small [`Runtime`] trait that those crates implement; [`query_with`] and
-//! [`Client::connect_with`] take the runtime explicitly.
+//! [`connect_with`] take the runtime explicitly.
 //!
 //! ```no_run
 //! use claude_agent_core::client::{query_with, Runtime};
@@ -25,7 +25,7 @@
 //! }
 //! ```
 //!
-//! How a session runs: [`query_with`] or [`Client::connect`] finds the CLI ([`find_cli`]), spawns
+//! How a session runs: [`query_with`] or [`connect_with`] finds the CLI ([`find_cli`]), spawns
 //! it in its own process group (or opens the connection of `Options::transport`), and puts one
 //! driver future on the runtime. The driver feeds the [`crate::session::Session`] with stdout,
 //! writes its transmits to stdin, keeps stderr drained, runs the callbacks given to
@@ -62,7 +62,7 @@ mod trace;
 pub(crate) mod transport;
 mod warm;
 
-pub use client::{Client, Messages};
+pub use client::{connect_with, Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub(crate) use handlers::Handlers;

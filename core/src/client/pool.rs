@@ -10,7 +10,7 @@ use super::error::Error;
 use super::link::Command;
 use super::prompt::Prompt;
 use super::query::{query_with, Query};
-use super::runtime::Runtime;
+use super::runtime::{BoxFuture, Runtime};
 use super::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::options::{LaunchSpec, Options};
@@ -50,28 +50,50 @@ impl Key {
     }
 }
 
-struct Group<R> {
+struct Group {
     key: Key,
     /// The options the group's spares start with. It holds their callbacks, so the identities in
     /// `key` stay theirs while the group lives.
     options: Options,
-    spares: Vec<Spare<R>>,
+    spares: Vec<Spare>,
     /// Spares being started.
     starting: usize,
     /// When the group was last asked for (a counter, not a clock).
     used: u64,
 }
 
-struct Inner<R> {
-    runtime: R,
+struct Inner {
+    runtime: Arc<dyn Starter>,
     per_options: usize,
     option_sets: usize,
-    state: Mutex<State<R>>,
+    state: Mutex<State>,
 }
 
-struct State<R> {
-    groups: Vec<Group<R>>,
+struct State {
+    groups: Vec<Group>,
     uses: u64,
+}
+
+/// What a pool needs of its runtime, without its type: start a spare, start a session cold, run
+/// a task.
+trait Starter: Send + Sync {
+    fn prewarm(&self, options: Options) -> BoxFuture<'static, Result<Spare, PrewarmError>>;
+    fn cold(&self, prompt: Prompt, options: Options) -> Query;
+    fn spawn(&self, task: BoxFuture<'static, ()>);
+}
+
+impl<R: Runtime> Starter for R {
+    fn prewarm(&self, options: Options) -> BoxFuture<'static, Result<Spare, PrewarmError>> {
+        Box::pin(prewarm_with(self.clone(), options))
+    }
+
+    fn cold(&self, prompt: Prompt, options: Options) -> Query {
+        query_with(self.clone(), prompt, options)
+    }
+
+    fn spawn(&self, task: BoxFuture<'static, ()>) {
+        self.spawn_task(task);
+    }
 }
 
 /// How a pooled session started.
@@ -106,11 +128,11 @@ pub enum PoolStart {
 /// A session from a [`SparePool`]: its messages, and how it started.
 ///
 /// ```no_run
-/// use claude_agent_core::client::{Error, PoolStart, PooledQuery, Runtime};
+/// use claude_agent_core::client::{Error, PoolStart, PooledQuery};
 /// use claude_agent_core::message::Message;
 /// use futures_lite::StreamExt;
 ///
-/// async fn show<R: Runtime>(session: PooledQuery<R>) -> Result<(), Error> {
+/// async fn show(session: PooledQuery) -> Result<(), Error> {
 ///     if let PoolStart::Cold { refused: Some(refusal) } = &session.start {
 ///         eprintln!("no spare took the session: {}", refusal.message);
 ///     }
@@ -124,14 +146,14 @@ pub enum PoolStart {
 /// }
 /// ```
 #[non_exhaustive]
-pub struct PooledQuery<R = ()> {
+pub struct PooledQuery {
     /// Every message of the session, as a `query` streams them.
-    pub messages: Query<R>,
+    pub messages: Query,
     /// From a spare, or cold.
     pub start: PoolStart,
 }
 
-impl<R> fmt::Debug for PooledQuery<R> {
+impl fmt::Debug for PooledQuery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PooledQuery")
             .field("start", &self.start)
@@ -166,7 +188,7 @@ impl<R> fmt::Debug for PooledQuery<R> {
 /// use claude_agent_core::options::Options;
 /// use futures_lite::StreamExt;
 ///
-/// async fn serve<R: Runtime>(runtime: R) -> Result<(), Box<dyn std::error::Error>> {
+/// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
 ///     let host = Options::new().allowed_tools(["Read", "Grep"]);
 ///     let pool = SparePool::new(runtime).per_options(2);
 ///     pool.prewarm(&host)?; // start two spares now
@@ -182,11 +204,11 @@ impl<R> fmt::Debug for PooledQuery<R> {
 ///     Ok(())
 /// }
 /// ```
-pub struct SparePool<R: Runtime> {
-    inner: Arc<Inner<R>>,
+pub struct SparePool {
+    inner: Arc<Inner>,
 }
 
-impl<R: Runtime> Clone for SparePool<R> {
+impl Clone for SparePool {
     fn clone(&self) -> Self {
         SparePool {
             inner: self.inner.clone(),
@@ -194,7 +216,7 @@ impl<R: Runtime> Clone for SparePool<R> {
     }
 }
 
-impl<R: Runtime> fmt::Debug for SparePool<R> {
+impl fmt::Debug for SparePool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SparePool")
             .field("per_options", &self.inner.per_options)
@@ -203,19 +225,19 @@ impl<R: Runtime> fmt::Debug for SparePool<R> {
     }
 }
 
-impl<R: Runtime> SparePool<R> {
+impl SparePool {
     /// An empty pool on `runtime`, keeping one spare per set of options, for at most two sets.
     ///
     /// ```
     /// use claude_agent_core::client::{Runtime, SparePool};
-    /// fn pool<R: Runtime>(runtime: R) -> SparePool<R> {
+    /// fn pool(runtime: impl Runtime) -> SparePool {
     ///     SparePool::new(runtime).per_options(2).option_sets(1)
     /// }
     /// ```
-    pub fn new(runtime: R) -> Self {
+    pub fn new(runtime: impl Runtime) -> Self {
         SparePool {
             inner: Arc::new(Inner {
-                runtime,
+                runtime: Arc::new(runtime),
                 per_options: 1,
                 option_sets: DEFAULT_OPTION_SETS,
                 state: Mutex::new(State {
@@ -237,7 +259,7 @@ impl<R: Runtime> SparePool<R> {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Runtime, SparePool};
-    /// # fn pool<R: Runtime>(runtime: R) -> SparePool<R> {
+    /// # fn pool(runtime: impl Runtime) -> SparePool {
     /// // Spares for three kinds of session (say: read-only, editing, and a reviewer's tools).
     /// SparePool::new(runtime).option_sets(3)
     /// # }
@@ -246,7 +268,7 @@ impl<R: Runtime> SparePool<R> {
         self.reconfigure(|inner| inner.option_sets = sets.max(1))
     }
 
-    fn reconfigure(self, change: impl FnOnce(&mut Inner<R>)) -> Self {
+    fn reconfigure(self, change: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = match Arc::try_unwrap(self.inner) {
             Ok(inner) => inner,
             Err(shared) => return SparePool { inner: shared },
@@ -263,9 +285,9 @@ impl<R: Runtime> SparePool<R> {
     /// to start is not retried until the pool is asked for one again.
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{PrewarmError, Runtime, SparePool};
+    /// # use claude_agent_core::client::{PrewarmError, SparePool};
     /// # use claude_agent_core::options::Options;
-    /// # fn example<R: Runtime>(pool: SparePool<R>) -> Result<(), PrewarmError> {
+    /// # fn example(pool: SparePool) -> Result<(), PrewarmError> {
     /// // At start-up, before any session is asked for:
     /// pool.prewarm(&Options::new().model("sonnet"))?;
     /// # Ok(())
@@ -285,9 +307,9 @@ impl<R: Runtime> SparePool<R> {
     /// Live spares parked for `options` now (not counting those still starting).
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Runtime, SparePool};
+    /// # use claude_agent_core::client::SparePool;
     /// # use claude_agent_core::options::Options;
-    /// # fn example<R: Runtime>(pool: SparePool<R>, options: Options) {
+    /// # fn example(pool: SparePool, options: Options) {
     /// println!("{} spares ready", pool.ready(&options));
     /// # }
     /// ```
@@ -309,8 +331,8 @@ impl<R: Runtime> SparePool<R> {
     /// The process ids of every live spare of the pool, parked or not.
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Runtime, SparePool};
-    /// # fn example<R: Runtime>(pool: SparePool<R>) {
+    /// # use claude_agent_core::client::SparePool;
+    /// # fn example(pool: SparePool) {
     /// println!("parked CLIs: {:?}", pool.pids());
     /// # }
     /// ```
@@ -326,9 +348,9 @@ impl<R: Runtime> SparePool<R> {
     /// Let go of the spares of `options` (the host's options changed: sign-out, new settings).
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Runtime, SparePool};
+    /// # use claude_agent_core::client::SparePool;
     /// # use claude_agent_core::options::Options;
-    /// # fn example<R: Runtime>(pool: SparePool<R>, old: Options) {
+    /// # fn example(pool: SparePool, old: Options) {
     /// pool.discard(&old);
     /// # }
     /// ```
@@ -336,7 +358,7 @@ impl<R: Runtime> SparePool<R> {
         let Ok(key) = Key::of(options) else {
             return;
         };
-        let removed: Vec<Group<R>> = {
+        let removed: Vec<Group> = {
             let mut state = self.inner.lock();
             let (gone, kept) = std::mem::take(&mut state.groups)
                 .into_iter()
@@ -353,10 +375,10 @@ impl<R: Runtime> SparePool<R> {
     /// (a spare's refusal only makes the start cold: see [`PooledQuery::start`]).
     ///
     /// ```no_run
-    /// # use claude_agent_core::client::{Runtime, SparePool, Error};
+    /// # use claude_agent_core::client::{SparePool, Error};
     /// # use claude_agent_core::control::ClaimOptions;
     /// # use claude_agent_core::options::Options;
-    /// # async fn example<R: Runtime>(pool: SparePool<R>, host: Options) -> Result<(), Error> {
+    /// # async fn example(pool: SparePool, host: Options) -> Result<(), Error> {
     /// let session = pool.query(&host, "What changed since yesterday?", ClaimOptions::new("/srv/app").model("sonnet")).await?;
     /// # let _ = session;
     /// # Ok(())
@@ -367,7 +389,7 @@ impl<R: Runtime> SparePool<R> {
         options: &Options,
         prompt: impl Into<Prompt>,
         claim: ClaimOptions,
-    ) -> Result<PooledQuery<R>, Error> {
+    ) -> Result<PooledQuery, Error> {
         let cold = options.claimed(&claim)?;
         let key = Key::of(options)?;
         let spare = {
@@ -396,22 +418,22 @@ impl<R: Runtime> SparePool<R> {
             },
         };
         Ok(PooledQuery {
-            messages: query_with(self.inner.runtime.clone(), Prompt(prompt), cold),
+            messages: self.inner.runtime.cold(Prompt(prompt), cold),
             start: PoolStart::Cold { refused },
         })
     }
 
     /// Start spares for the group at `at` until it has its count.
-    fn refill(&self, state: &mut State<R>, at: usize) {
+    fn refill(&self, state: &mut State, at: usize) {
         let group = &mut state.groups[at];
         while group.spares.len() + group.starting < self.inner.per_options {
             group.starting += 1;
             let pool = Arc::downgrade(&self.inner);
             let key = group.key.clone();
             let options = group.options.clone();
-            let runtime = self.inner.runtime.clone();
-            self.inner.runtime.spawn_task(Box::pin(async move {
-                let spare = prewarm_with(runtime, options).await.ok();
+            let start = self.inner.runtime.prewarm(options);
+            self.inner.runtime.spawn(Box::pin(async move {
+                let spare = start.await.ok();
                 park(&pool, &key, spare);
             }));
         }
@@ -420,7 +442,7 @@ impl<R: Runtime> SparePool<R> {
 
 /// A spare finished starting (or failed to): park it in its group, if the pool and the group
 /// are still there; otherwise it is dropped, which shuts it down.
-fn park<R: Runtime>(pool: &Weak<Inner<R>>, key: &Key, spare: Option<Spare<R>>) {
+fn park(pool: &Weak<Inner>, key: &Key, spare: Option<Spare>) {
     let Some(inner) = pool.upgrade() else {
         return;
     };
@@ -433,14 +455,14 @@ fn park<R: Runtime>(pool: &Weak<Inner<R>>, key: &Key, spare: Option<Spare<R>>) {
     }
 }
 
-impl<R> Inner<R> {
-    fn lock(&self) -> MutexGuard<'_, State<R>> {
+impl Inner {
+    fn lock(&self) -> MutexGuard<'_, State> {
         // Nothing panics while the lock is held; a poisoned lock still holds consistent state.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-impl<R> State<R> {
+impl State {
     /// The index of the group of `key`, made if needed; the least recently used group goes when
     /// there are more than `limit`. Groups of an older build of `key`'s CLI executable go at
     /// once: their spares can never be handed out again.

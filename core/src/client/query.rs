@@ -1,7 +1,6 @@
 //! `query()`: run a prompt and stream every message the CLI prints.
 
 use std::fmt;
-use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -31,7 +30,7 @@ use crate::options::Options;
 /// # use claude_agent_core::options::Options;
 /// use futures_lite::StreamExt;
 ///
-/// async fn ask<R: Runtime>(runtime: R) {
+/// async fn ask(runtime: impl Runtime) {
 ///     let mut messages = query_with(runtime, "What is 2 + 2?", Options::new().max_turns(1));
 ///     while let Some(item) = messages.next().await {
 ///         match item {
@@ -41,23 +40,18 @@ use crate::options::Options;
 ///     }
 /// }
 /// ```
-pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Options) -> Query<R> {
+pub fn query_with(runtime: impl Runtime, prompt: impl Into<Prompt>, options: Options) -> Query {
     let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0), None) {
         Ok(shared) => State::Running(shared),
         Err(error) => State::Failed(Some(error)),
     };
-    Query {
-        state,
-        runtime: PhantomData,
-    }
+    Query { state }
 }
 
 /// The message stream of a [`query_with`] (`query` in the adapter crates).
 ///
 /// Items are `Result<Message, Error>`; the stream ends when the CLI's stdout has ended and the
 /// process has exited.
-///
-/// `R` is the runtime it runs on; it only fixes the type of [`Query::client`].
 ///
 /// ```
 /// use claude_agent_core::client::{query_with, Error, Runtime};
@@ -66,7 +60,7 @@ pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Op
 /// use futures_lite::StreamExt;
 ///
 /// /// Run a prompt, but interrupt the turn if it runs more than 20 tool calls.
-/// async fn bounded<R: Runtime>(runtime: R) -> Result<(), Error> {
+/// async fn bounded(runtime: impl Runtime) -> Result<(), Error> {
 ///     let mut messages = query_with(runtime, "Tidy up the test suite.", Options::new());
 ///     let client = messages.client().expect("the CLI started");
 ///     let (mut tool_calls, mut interrupted) = (0, false);
@@ -82,9 +76,8 @@ pub fn query_with<R: Runtime>(runtime: R, prompt: impl Into<Prompt>, options: Op
 ///     Ok(())
 /// }
 /// ```
-pub struct Query<R = ()> {
+pub struct Query {
     state: State,
-    runtime: PhantomData<fn() -> R>,
 }
 
 enum State {
@@ -92,19 +85,18 @@ enum State {
     Failed(Option<Error>),
 }
 
-impl<R> Query<R> {
+impl Query {
     /// The stream of a session that is already running.
     pub(crate) fn running(shared: Arc<Shared>) -> Self {
         Query {
             state: State::Running(shared),
-            runtime: PhantomData,
         }
     }
 
     /// A [`Client`] for this query's session, to send control requests (`interrupt`,
     /// `set_model`, …) while the stream is read. Messages still come through this stream (or
     /// whichever reader asks first). `None` if the CLI could not be started.
-    pub fn client(&self) -> Option<Client<R>> {
+    pub fn client(&self) -> Option<Client> {
         match &self.state {
             State::Running(shared) => Some(Client::from_shared(shared.clone())),
             State::Failed(_) => None,
@@ -112,7 +104,7 @@ impl<R> Query<R> {
     }
 }
 
-impl<R> Stream for Query<R> {
+impl Stream for Query {
     type Item = Result<Message, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
@@ -123,7 +115,7 @@ impl<R> Stream for Query<R> {
     }
 }
 
-impl<R> fmt::Debug for Query<R> {
+impl fmt::Debug for Query {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
             State::Running(_) => "running",

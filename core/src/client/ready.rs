@@ -1,4 +1,4 @@
-//! When `Client::connect` returns: `initialize` answered, and the options' in-process MCP
+//! When `connect` returns: `initialize` answered, and the options' in-process MCP
 //! servers connected as the CLI itself reports them.
 //!
 //! The CLI answers `initialize` first and connects in-process servers afterwards (their

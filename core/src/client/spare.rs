@@ -87,7 +87,7 @@ pub enum PrewarmError {
 /// use claude_agent_core::control::ClaimOptions;
 /// use claude_agent_core::options::Options;
 ///
-/// async fn serve<R: Runtime>(runtime: R) -> Result<(), Box<dyn std::error::Error>> {
+/// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
 ///     // At boot, before any user has picked a project:
 ///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
 ///     // … a user opens /srv/app and asks:
@@ -98,8 +98,8 @@ pub enum PrewarmError {
 ///     Ok(())
 /// }
 /// ```
-pub struct Spare<R = ()> {
-    client: Client<R>,
+pub struct Spare {
+    client: Client,
 }
 
 /// Where a spare is parked until claimed unless the options name a directory: an empty folder
@@ -148,7 +148,7 @@ impl Drop for ParkingDir {
 /// use claude_agent_core::options::Options;
 /// use futures_lite::StreamExt;
 ///
-/// async fn serve<R: Runtime>(runtime: R) -> Result<(), Box<dyn std::error::Error>> {
+/// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
 ///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
 ///     // … later, the user opens a folder and asks:
 ///     let claimed = spare.claim("Summarise README.md", ClaimOptions::new("/srv/app")).await?;
@@ -159,10 +159,7 @@ impl Drop for ParkingDir {
 ///     Ok(())
 /// }
 /// ```
-pub async fn prewarm_with<R: Runtime>(
-    runtime: R,
-    options: Options,
-) -> Result<Spare<R>, PrewarmError> {
+pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spare, PrewarmError> {
     if let Some(option) = options.session_option() {
         return Err(PrewarmError::SessionOption { option });
     }
@@ -184,10 +181,10 @@ pub async fn prewarm_with<R: Runtime>(
 /// A claimed spare: how the CLI answered the claim, and the session's messages.
 ///
 /// ```no_run
-/// use claude_agent_core::client::{Claimed, Error, Runtime};
+/// use claude_agent_core::client::{Claimed, Error};
 /// use futures_lite::StreamExt;
 ///
-/// async fn run<R: Runtime>(claimed: Claimed<R>) -> Result<(), Error> {
+/// async fn run(claimed: Claimed) -> Result<(), Error> {
 ///     println!("session {} in {:?}", claimed.info.session_id, claimed.info.cwd);
 ///     for option in &claimed.info.not_applied {
 ///         eprintln!("the CLI did not take {option:?}; the session runs without it");
@@ -200,16 +197,16 @@ pub async fn prewarm_with<R: Runtime>(
 /// }
 /// ```
 #[non_exhaustive]
-pub struct Claimed<R = ()> {
+pub struct Claimed {
     /// The claim's answer: the session id, its working directory, how long the spare was
     /// parked, and the options behind the claim the CLI did not take
     /// ([`ClaimInfo::not_applied`]: the session runs without them; do not start it again).
     pub info: Box<ClaimInfo>,
     /// Every message of the session, as a `query` streams them.
-    pub messages: Query<R>,
+    pub messages: Query,
 }
 
-impl<R> fmt::Debug for Claimed<R> {
+impl fmt::Debug for Claimed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Claimed")
             .field("info", &self.info)
@@ -217,7 +214,7 @@ impl<R> fmt::Debug for Claimed<R> {
     }
 }
 
-impl<R> Spare<R> {
+impl Spare {
     /// Bind the spare to a session and run `prompt` there. The claim, the options behind it and
     /// the prompt are written together (the prompt waits one round trip more when the claim has
     /// a settings overlay); this resolves once the CLI has answered the claim, which it does
@@ -234,7 +231,7 @@ impl<R> Spare<R> {
     /// use claude_agent_core::options::Options;
     /// use claude_agent_core::permission::PermissionMode;
     ///
-    /// async fn start<R: Runtime>(runtime: R, spare: Spare<R>, host: Options) -> Result<(), Box<dyn std::error::Error>> {
+    /// async fn start(runtime: impl Runtime, spare: Spare, host: Options) -> Result<(), Box<dyn std::error::Error>> {
     ///     let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").permission_mode(PermissionMode::AcceptEdits);
     ///     let messages = match spare.claim("Fix the failing test", claim.clone()).await {
     ///         Ok(claimed) => claimed.messages,
@@ -252,7 +249,7 @@ impl<R> Spare<R> {
         self,
         prompt: impl Into<Prompt>,
         options: ClaimOptions,
-    ) -> Result<Claimed<R>, ClaimError> {
+    ) -> Result<Claimed, ClaimError> {
         let (info, shared) = self.claim_session(options, Some(prompt.into().0)).await?;
         Ok(Claimed {
             info,
@@ -319,7 +316,7 @@ impl<R> Spare<R> {
     }
 }
 
-impl<R> fmt::Debug for Spare<R> {
+impl fmt::Debug for Spare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Spare")
             .field("pid", &self.pid())

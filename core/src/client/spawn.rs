@@ -29,7 +29,7 @@ use crate::session::{InputMode, Session, SessionConfig};
 pub(crate) enum Start {
     /// `query` with a prompt.
     Prompt(PromptKind),
-    /// `Client::connect`: tell `reply` when `initialize` is answered.
+    /// `connect_with`: tell `reply` when `initialize` is answered.
     Connect(Reply<Result<(), Error>>),
 }
 

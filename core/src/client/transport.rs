@@ -5,7 +5,7 @@
 //! [`Connection`] instead: any `futures-io` writer for the CLI's stdin and reader for its stdout
 //! (a socket to a CLI running elsewhere, a container's `exec -i`, an SSH channel, or an in-memory
 //! fake CLI in a test), plus its stderr and its process where the transport has them. The app's
-//! code does not change: `query(prompt, options)` and `Client::connect(options)` run the same
+//! code does not change: `query(prompt, options)` and `connect(options)` run the same
 //! session over whatever the transport hands back. CLI discovery does not run.
 
 use std::fmt;
@@ -22,7 +22,7 @@ use crate::session::ExitStatusInfo;
 
 /// Opens the connection a session talks to the CLI over, in place of spawning `claude`.
 ///
-/// `connect` is called once per session, from `query` or `Client::connect`, with the
+/// `connect` is called once per session, from `query` or `connect`, with the
 /// [`LaunchSpec`] the session would have spawned (program, arguments, environment changes,
 /// working directory), so a transport that starts the CLI somewhere else can pass the same
 /// command line on. It must not block for long: do slow set-up (dialling, authenticating)

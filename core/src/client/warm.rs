@@ -20,7 +20,7 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 /// [`WarmQuery`] it gives then runs its prompt with no start-up left to wait for. The adapters'
 /// `startup(options)` is this with their runtime.
 ///
-/// A CLI that fails to start gives the error [`Client::connect_with`] gives.
+/// A CLI that fails to start gives the error [`connect_with`](super::connect_with) gives.
 ///
 /// ```no_run
 /// use claude_agent_core::client::{startup_with, Error, Runtime};
@@ -28,7 +28,7 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 /// use claude_agent_core::options::Options;
 /// use futures_lite::StreamExt;
 ///
-/// async fn answer<R: Runtime>(runtime: R) -> Result<(), Error> {
+/// async fn answer(runtime: impl Runtime) -> Result<(), Error> {
 ///     // While the user is still typing:
 ///     let warm = startup_with(runtime, Options::new().cwd("/srv/app")).await?;
 ///     // … the prompt is there: it goes straight to a CLI that is ready.
@@ -41,9 +41,9 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 ///     Ok(())
 /// }
 /// ```
-pub async fn startup_with<R: Runtime>(runtime: R, options: Options) -> Result<WarmQuery<R>, Error> {
+pub async fn startup_with(runtime: impl Runtime, options: Options) -> Result<WarmQuery, Error> {
     let options = options.env(STARTUP_MARKS_ENV, "1");
-    let client = Client::connect_with(runtime, options).await?;
+    let client = super::connect_with(runtime, options).await?;
     Ok(WarmQuery { client })
 }
 
@@ -52,9 +52,9 @@ pub async fn startup_with<R: Runtime>(runtime: R, options: Options) -> Result<Wa
 /// the handle (or [`WarmQuery::close`]) shuts the CLI down unused.
 ///
 /// ```no_run
-/// use claude_agent_core::client::{Runtime, WarmQuery};
+/// use claude_agent_core::client::WarmQuery;
 ///
-/// async fn ask_or_drop<R: Runtime>(warm: WarmQuery<R>, prompt: Option<&str>) {
+/// async fn ask_or_drop(warm: WarmQuery, prompt: Option<&str>) {
 ///     match prompt {
 ///         Some(prompt) => {
 ///             let messages = warm.query(prompt);
@@ -65,11 +65,11 @@ pub async fn startup_with<R: Runtime>(runtime: R, options: Options) -> Result<Wa
 ///     }
 /// }
 /// ```
-pub struct WarmQuery<R = ()> {
-    client: Client<R>,
+pub struct WarmQuery {
+    client: Client,
 }
 
-impl<R> WarmQuery<R> {
+impl WarmQuery {
     /// Send `prompt` and stream every message until the CLI's stdout ends, as a cold `query`
     /// does: a text prompt is the one message, after which the input ends; a
     /// [`Prompt::stream`] is written as it yields.
@@ -82,7 +82,7 @@ impl<R> WarmQuery<R> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn query(self, prompt: impl Into<Prompt>) -> Query<R> {
+    pub fn query(self, prompt: impl Into<Prompt>) -> Query {
         let shared = self.client.shared().clone();
         // A fresh session's command queue is empty, so there is room; if the CLI is gone, the
         // stream tells how it ended.
@@ -117,7 +117,7 @@ impl<R> WarmQuery<R> {
     }
 }
 
-impl<R> fmt::Debug for WarmQuery<R> {
+impl fmt::Debug for WarmQuery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WarmQuery").finish_non_exhaustive()
     }

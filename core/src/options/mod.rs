@@ -1,7 +1,7 @@
 //! Every SDK option, in one plain-data builder: [`Options`].
 //!
 //! Start with [`Options::new`] and chain the setters (`model`, `system_prompt`, `allowed_tools`,
-//! `permission_mode`, `cwd`, `env`, …), then hand the options to `query` or `Client::connect`.
+//! `permission_mode`, `cwd`, `env`, …), then hand the options to `query` or `connect`.
 //! With the `client` feature (on in the runtime crates) the same builder also takes the
 //! callbacks: `can_use_tool`, `hook`/`on_hook`, `sdk_mcp_server`, `on_elicitation`, `stderr`.
 //!

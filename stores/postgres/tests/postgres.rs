@@ -18,7 +18,7 @@ use claude_agent_store_postgres::PostgresSessionStore;
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::store_conformance::run_session_store_conformance;
 use claude_agent_testkit::stub_api::StubApi;
-use claude_agent_tokio::{Client, Options, StreamExt};
+use claude_agent_tokio::{Options, StreamExt};
 use serde_json::{json, Value};
 
 /// A PostgreSQL cluster of its own, removed on drop.
@@ -373,7 +373,7 @@ fn a_session_outlives_its_machine_and_a_database_restart() {
                 .with_schema("machines")
         };
         let home_a = TestDir::new("pg-home-a").unwrap();
-        let client = Client::connect(machine(&home_a, connect().await))
+        let client = claude_agent_tokio::connect(machine(&home_a, connect().await))
             .await
             .unwrap();
         let turn = |prompt: &'static str| {

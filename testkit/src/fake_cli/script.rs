@@ -617,7 +617,7 @@ impl Script {
     /// Answers the SDK's `initialize` with this response body.
     ///
     /// ```
-    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::client::{connect_with, Client};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
@@ -631,7 +631,7 @@ impl Script {
     /// }));
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(FakeTransport::new(script));
-    /// let client = runtime.block_on(Client::connect_with(runtime.clone(), options)).unwrap();
+    /// let client = runtime.block_on(connect_with(runtime.clone(), options)).unwrap();
     /// assert_eq!(client.server_info().unwrap().models[0].display_name, "Haiku");
     /// runtime.block_on(client.close());
     /// ```
@@ -972,7 +972,7 @@ impl Script {
     /// [`Script::respond`].
     ///
     /// ```
-    /// use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::client::{connect_with, Client, Error};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
@@ -986,7 +986,7 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(FakeTransport::new(script));
     /// let refused = runtime.block_on(async {
-    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     let client = connect_with(runtime.clone(), options).await.unwrap();
     ///     client.set_model(Some("claude-opus-9")).await
     /// });
     /// assert!(matches!(refused, Err(Error::ControlRefused { message, .. }) if message.contains("not available")));
@@ -1097,7 +1097,7 @@ impl Script {
     /// Answers the SDK request bound as `name` (see [`Script::expect_request_as`]).
     ///
     /// ```
-    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::client::{connect_with, Client};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
@@ -1111,7 +1111,7 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(FakeTransport::new(script));
     /// let usage = runtime.block_on(async {
-    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     let client = connect_with(runtime.clone(), options).await.unwrap();
     ///     client.context_usage(None).await
     /// });
     /// assert_eq!(usage.unwrap().percentage, 91.0);
@@ -1699,7 +1699,7 @@ impl Script {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::client::{connect_with, Client, Error};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
@@ -1710,7 +1710,7 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(FakeTransport::new(script)).control_timeout(Duration::from_secs(10));
     /// let status = runtime.block_on(async {
-    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     let client = connect_with(runtime.clone(), options).await.unwrap();
     ///     client.mcp_status().await
     /// });
     /// assert!(matches!(status, Err(Error::ControlTimeout(_))));
@@ -1731,7 +1731,7 @@ impl Script {
     /// Answers SDK control requests of subtypes without their own automatic answer.
     ///
     /// ```
-    /// use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::client::{connect_with, Client, Error};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
@@ -1742,7 +1742,7 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(FakeTransport::new(script));
     /// let result = runtime.block_on(async {
-    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     let client = connect_with(runtime.clone(), options).await.unwrap();
     ///     client.stop_task("b41d").await
     /// });
     /// assert!(matches!(result, Err(Error::ControlRefused { code: Some(code), .. }) if code == "unsupported_request"));
@@ -1759,7 +1759,7 @@ impl Script {
     /// else. (`mcp_status` is always answered, with the SDK's in-process servers connected.)
     ///
     /// ```
-    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::client::{connect_with, Client};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_core::permission::PermissionMode;
     /// use claude_agent_testkit::fake_cli::Script;
@@ -1770,7 +1770,7 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let options = Options::new().transport(FakeTransport::new(script));
     /// runtime.block_on(async {
-    ///     let client = Client::connect_with(runtime.clone(), options).await.unwrap();
+    ///     let client = connect_with(runtime.clone(), options).await.unwrap();
     ///     client.set_permission_mode(PermissionMode::AcceptEdits).await.unwrap();
     ///     client.set_model(Some("haiku")).await.unwrap();
     ///     assert!(client.interrupt().await.unwrap().still_queued.is_empty());

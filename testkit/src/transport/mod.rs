@@ -1,5 +1,5 @@
 //! The fake CLI as a [`Transport`]: test an agent app through its ordinary `query` /
-//! `Client::connect` calls, with no process.
+//! `connect` calls, with no process.
 //!
 //! [`FakeTransport`] plugs into [`Options::transport`]: each session the app starts talks to an
 //! in-memory [`FakeCli`] running a [`Script`] (or replaying a recording), on whatever runtime
@@ -316,7 +316,7 @@ impl FakeTransport {
     /// in the message of a test that hangs or fails.
     ///
     /// ```
-    /// use claude_agent_core::client::Client;
+    /// use claude_agent_core::client::{connect_with, Client};
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
@@ -325,7 +325,7 @@ impl FakeTransport {
     /// let fake = FakeTransport::new(script);
     /// let runtime = TestRuntime::new();
     /// runtime.block_on(async {
-    ///     let client = Client::connect_with(runtime.clone(), Options::new().transport(fake.clone())).await.unwrap();
+    ///     let client = connect_with(runtime.clone(), Options::new().transport(fake.clone())).await.unwrap();
     ///     client.send("Pick a number.").await.unwrap();
     ///     let _turn: Vec<_> = client.receive_response().collect().await;
     ///     // The app stops after one turn, but the script expects a second prompt:
