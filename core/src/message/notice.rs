@@ -46,6 +46,20 @@ pub struct Notice {
 }
 
 /// What a [`Notice`] reports.
+///
+/// ```
+/// use claude_agent_core::message::{LineError, NoticeKind};
+///
+/// /// Worth waking someone for? A stray line is not; a recording that stopped is.
+/// fn serious(kind: &NoticeKind) -> bool {
+///     !matches!(kind, NoticeKind::UnreadableLine(_))
+/// }
+/// let stray = NoticeKind::UnreadableLine(LineError::NotJson {
+///     error: "expected value".into(),
+///     snippet: "Debugger attached.".into(),
+/// });
+/// assert!(!serious(&stray));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum NoticeKind {
