@@ -67,11 +67,11 @@ async fn rtt<R: Runtime>(runtime: R, cli: &str) {
     let (seen, said) = (stamps.clone(), fake_report.clone());
     let options = Options::new()
         .cli_path(cli)
-        .can_use_tool(move |_request, _ctx| {
+        .on_permission_request(move |_request, _ctx| {
             seen.lock().unwrap().push(Instant::now());
             async { PermissionResult::allow() }
         })
-        .stderr(move |line| {
+        .on_stderr(move |line| {
             // "fakecli: replay …, rtt N x -> … (X us each)"
             if let Some(each) = line
                 .rsplit_once('(')

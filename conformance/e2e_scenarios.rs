@@ -224,7 +224,7 @@ fn server_states(status: &claude_agent_core::control::McpStatus) -> Vec<(&str, &
 
 /// A `can_use_tool` that allows everything and records the Bash commands it was asked about.
 fn allow_and_record(options: Options, asked: Arc<Mutex<Vec<String>>>) -> Options {
-    options.can_use_tool(move |request, _ctx| {
+    options.on_permission_request(move |request, _ctx| {
         let input: serde_json::Value =
             serde_json::from_str(request.input.get()).unwrap_or_default();
         asked.lock().unwrap().push(format!(
@@ -310,10 +310,13 @@ pub async fn bash_denied<R: Runtime>(rt: R) {
     let env = env();
     let asked = Arc::new(AtomicUsize::new(0));
     let count = asked.clone();
-    let options = env.options.clone().can_use_tool(move |_request, _ctx| {
-        count.fetch_add(1, Ordering::SeqCst);
-        async { PermissionResult::deny("denied by the e2e test") }
-    });
+    let options = env
+        .options
+        .clone()
+        .on_permission_request(move |_request, _ctx| {
+            count.fetch_add(1, Ordering::SeqCst);
+            async { PermissionResult::deny("denied by the e2e test") }
+        });
     let messages = all_ok(
         collect(
             &rt,
@@ -335,13 +338,16 @@ pub async fn bash_denied<R: Runtime>(rt: R) {
 /// `updatedInput` rewrites the command: the rewritten one is what runs.
 pub async fn updated_input<R: Runtime>(rt: R) {
     let env = env();
-    let options = env.options.clone().can_use_tool(|_request, _ctx| async {
-        let rewritten = serde_json::value::to_raw_value(
-            &json!({"command": "touch rewritten && ls", "description": "rewritten"}),
-        )
-        .expect("a JSON object serializes");
-        PermissionResult::allow().with_updated_input(rewritten)
-    });
+    let options = env
+        .options
+        .clone()
+        .on_permission_request(|_request, _ctx| async {
+            let rewritten = serde_json::value::to_raw_value(
+                &json!({"command": "touch rewritten && ls", "description": "rewritten"}),
+            )
+            .expect("a JSON object serializes");
+            PermissionResult::allow().with_updated_input(rewritten)
+        });
     let messages = all_ok(
         collect(
             &rt,
@@ -373,7 +379,7 @@ pub async fn hooks<R: Runtime>(rt: R) {
     let seen = Arc::new(Mutex::new(Vec::<String>::new()));
     let record = |seen: &Arc<Mutex<Vec<String>>>| {
         let seen = seen.clone();
-        move |input: HookInput, _id: Option<String>, _ctx| {
+        move |input: HookInput, _ctx| {
             let (entry, output) = match &input {
                 HookInput::UserPromptSubmit(i) => {
                     (format!("prompt:{}", i.prompt), HookOutput::proceed())
@@ -406,10 +412,10 @@ pub async fn hooks<R: Runtime>(rt: R) {
     let options = env
         .options
         .clone()
-        .hook(HookEvent::UserPromptSubmit, None, record(&seen))
-        .hook(HookEvent::PreToolUse, Some("Bash"), record(&seen))
-        .hook(HookEvent::PostToolUse, Some("Bash"), record(&seen))
-        .hook(HookEvent::Stop, None, record(&seen));
+        .on_hook_event(HookEvent::UserPromptSubmit, None, record(&seen))
+        .on_hook_event(HookEvent::PreToolUse, "Bash", record(&seen))
+        .on_hook_event(HookEvent::PostToolUse, "Bash", record(&seen))
+        .on_hook_event(HookEvent::Stop, None, record(&seen));
     let messages = all_ok(
         collect(
             &rt,
@@ -552,10 +558,10 @@ pub async fn cancel_pending_hook<R: Runtime>(rt: R) {
     let started = Arc::new(AtomicBool::new(false));
     let dropped = Arc::new(AtomicBool::new(false));
     let (s, d) = (started.clone(), dropped.clone());
-    let options = env.options.clone().hook(
+    let options = env.options.clone().on_hook_event(
         HookEvent::PreToolUse,
         Some("Bash"),
-        move |_input, _id, _ctx| {
+        move |_input, _ctx| {
             s.store(true, Ordering::SeqCst);
             let guard = DropFlag(d.clone());
             async move {
@@ -1014,7 +1020,7 @@ fn recorded_app(options: Options) -> Options {
                 HookOutput::proceed()
             },
         )
-        .can_use_tool(|request, _ctx| async move {
+        .on_permission_request(|request, _ctx| async move {
             match request.tool_name.as_str() {
                 "Bash" => PermissionResult::deny("this app does not run commands"),
                 _ => PermissionResult::allow(),
@@ -1575,8 +1581,8 @@ pub async fn hook_fail_closed<R: Runtime>(rt: R) {
         let options = env
             .options
             .clone()
-            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() })
-            .on_hook_with(matcher, move |_input: PreToolUseInput, _ctx| {
+            .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
+            .on_hook(matcher, move |_input: PreToolUseInput, _ctx| {
                 count.fetch_add(1, Ordering::SeqCst);
                 async move { panic!("the e2e guard broke") }
             });
@@ -2074,7 +2080,7 @@ pub async fn permission_decision_classification<R: Runtime>(rt: R) {
     let options = env
         .options
         .clone()
-        .can_use_tool(|request, _ctx| async move {
+        .on_permission_request(|request, _ctx| async move {
             let input: serde_json::Value =
                 serde_json::from_str(request.input.get()).unwrap_or_default();
             let answer = PermissionResult::allow().with_tool_use_id(request.tool_use_id);
@@ -2265,7 +2271,7 @@ pub async fn tool_config<R: Runtime>(rt: R) {
             .options
             .clone()
             .tool_config(ToolConfig::new().ask_user_question_preview_format(format))
-            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+            .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
         let stub = &env.stub;
         let rt = rt.clone();
         async move {
@@ -2383,7 +2389,7 @@ pub async fn environment_options<R: Runtime>(rt: R) {
         .clone()
         .env_remove(inherited)
         .trace_context(parent, Some("vendor=1"))
-        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
     let messages = all_ok(
         collect(
             &rt,
@@ -2416,7 +2422,7 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
         .clone()
         .user("nobody")
         .env("HOME", home.path().display().to_string())
-        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
     if !is_root {
         match within(&rt, STEP, "connect", connect_with(rt.clone(), options)).await {
             Err(Error::Spawn { source, .. }) => {

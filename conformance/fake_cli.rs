@@ -247,7 +247,7 @@ fn can_use_tool_answers_allow_and_deny() {
         let fake = Fake::new(permission_script());
         let asked = Arc::new(Mutex::new(Vec::new()));
         let seen = asked.clone();
-        let options = fake.options().can_use_tool(move |request, _ctx| {
+        let options = fake.options().on_permission_request(move |request, _ctx| {
             seen.lock().unwrap().push(request.input.get().to_owned());
             async { PermissionResult::deny("no shell") }
         });
@@ -262,7 +262,7 @@ fn can_use_tool_answers_allow_and_deny() {
         let fake = Fake::new(permission_script());
         let options = fake
             .options()
-            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+            .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
         collect(options, "go").await;
         let reply = fake.response_to("perm-1").expect("answered");
         assert_eq!(reply["response"]["behavior"], "allow", "{reply}");
@@ -284,15 +284,15 @@ fn hook_callback_gets_its_input_and_its_answer_reaches_the_cli() {
         }));
         let seen = Arc::new(Mutex::new(None));
         let seen_in_hook = seen.clone();
-        let options = fake.options().hook(
-            HookEvent::PreToolUse,
-            Some("Bash"),
-            move |input, tool_use_id, _ctx| {
-                *seen_in_hook.lock().unwrap() =
-                    Some((input.event().as_str().to_owned(), tool_use_id));
-                async { HookOutput::deny_tool("blocked") }
-            },
-        );
+        let options =
+            fake.options()
+                .on_hook_event(HookEvent::PreToolUse, "Bash", move |input, ctx| {
+                    *seen_in_hook.lock().unwrap() = Some((
+                        input.event().as_str().to_owned(),
+                        ctx.tool_use_id().map(str::to_owned),
+                    ));
+                    async { HookOutput::deny_tool("blocked") }
+                });
         let items = collect(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         let seen = seen.lock().unwrap().clone();
@@ -392,7 +392,7 @@ fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
         let flag = dropped.clone();
         let options = fake
             .options()
-            .hook(HookEvent::PreToolUse, None, move |_input, _id, _ctx| {
+            .on_hook_event(HookEvent::PreToolUse, None, move |_input, _ctx| {
                 let guard = SetOnDrop(flag.clone());
                 async move {
                     let _guard = guard;
@@ -400,7 +400,7 @@ fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
                     HookOutput::default()
                 }
             })
-            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+            .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
         let items = collect(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         assert!(
@@ -420,12 +420,14 @@ fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
             s.can_use_tool("perm-1", "Explode", json!({}))
                 .can_use_tool("perm-2", "Read", json!({}))
         }));
-        let options = fake.options().can_use_tool(|request, _ctx| async move {
-            if request.tool_name == "Explode" {
-                panic!("kaboom");
-            }
-            PermissionResult::allow()
-        });
+        let options = fake
+            .options()
+            .on_permission_request(|request, _ctx| async move {
+                if request.tool_name == "Explode" {
+                    panic!("kaboom");
+                }
+                PermissionResult::allow()
+            });
         let items = collect(options, "go").await;
         assert_eq!(kinds(&items), ["result"]);
         let first = fake.response_to("perm-1").expect("answered");
@@ -451,7 +453,7 @@ fn a_hook_can_interrupt_through_its_context() {
         }));
         let options =
             fake.options()
-                .hook(HookEvent::PreToolUse, None, |_input, _id, ctx| async move {
+                .on_hook_event(HookEvent::PreToolUse, None, |_input, ctx| async move {
                     let client = ctx.client().expect("session alive");
                     client.interrupt().await.expect("interrupt answered");
                     HookOutput::default()
@@ -485,12 +487,12 @@ fn a_callbacks_client_and_a_connected_client_share_one_type() {
         );
         let from_callback = Arc::new(Mutex::new(None::<Client>));
         let kept = from_callback.clone();
-        let options = fake
-            .options()
-            .hook(HookEvent::PreToolUse, None, move |_input, _id, ctx| {
-                *kept.lock().unwrap() = ctx.client();
-                async { HookOutput::default() }
-            });
+        let options =
+            fake.options()
+                .on_hook_event(HookEvent::PreToolUse, None, move |_input, ctx| {
+                    *kept.lock().unwrap() = ctx.client();
+                    async { HookOutput::default() }
+                });
         let mut app = App {
             clients: vec![within(LIMIT, connect(options)).await.expect("connected")],
         };
@@ -772,7 +774,7 @@ fn stderr_lines_reach_the_callback() {
         let sink = lines.clone();
         let options = fake
             .options()
-            .stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+            .on_stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
         collect(options, "hi").await;
         assert_eq!(*lines.lock().unwrap(), ["fake claude started"]);
     });

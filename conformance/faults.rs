@@ -315,7 +315,7 @@ fn a_callback_that_never_returns_is_freed_by_the_cli_cancel_and_the_session_goes
         let fake = Fake::new(script);
         let dropped = Arc::new(AtomicBool::new(false));
         let flag = dropped.clone();
-        let options = fake.options().can_use_tool(move |request, _ctx| {
+        let options = fake.options().on_permission_request(move |request, _ctx| {
             let guard = SetOnDrop(flag.clone());
             async move {
                 let _guard = guard;

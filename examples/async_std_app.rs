@@ -31,7 +31,7 @@ fn main() -> Result<(), claude_agent_async_std::Error> {
     let options = Options::new()
         .sdk_mcp_server(units)
         .allowed_tools(["mcp__units__to_celsius"])
-        .can_use_tool(|request, _ctx| async move {
+        .on_permission_request(|request, _ctx| async move {
             println!("permission asked for {}: denied", request.tool_name);
             PermissionResult::deny("This app only converts units.")
         });

@@ -16,7 +16,7 @@ struct Bash {
 
 fn main() -> Result<(), claude_agent_async_std::Error> {
     let options = Options::new()
-        .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+        .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
             let command = input.tool_input_as::<Bash>().map(|b| b.command);
             match command {
                 Ok(command) if command.split_whitespace().any(|word| word == "rm") => {

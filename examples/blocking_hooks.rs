@@ -18,7 +18,7 @@ struct Bash {
 fn main() -> Result<(), claude_agent_blocking::Error> {
     let options = Options::new()
         // Each call runs on a thread of its own: reading the terminal holds up nothing else.
-        .can_use_tool_blocking(|request, _ctx| {
+        .on_permission_request_blocking(|request, _ctx| {
             eprint!(
                 "Allow {} {}? [y/N] ",
                 request.tool_name,
@@ -45,12 +45,12 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
                 _ => HookOutput::proceed(),
             }
         })
-        .hook_blocking(HookEvent::PostToolUse, None, |input, tool_use_id, _ctx| {
+        .on_hook_event_blocking(HookEvent::PostToolUse, None, |input, ctx| {
             if let HookInput::PostToolUse(post) = input {
                 println!(
                     "tool finished: {} ({})",
                     post.tool_name,
-                    tool_use_id.unwrap_or_default()
+                    ctx.tool_use_id().unwrap_or_default()
                 );
             }
             HookOutput::proceed()

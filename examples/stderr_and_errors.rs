@@ -9,7 +9,7 @@ use claude_agent_tokio::{query, Error, Message, Options, StreamExt};
 
 async fn run(label: &str, prompt: &str, options: Options) {
     println!("== {label}");
-    let options = options.stderr(|line| println!("[claude stderr] {line}"));
+    let options = options.on_stderr(|line| println!("[claude stderr] {line}"));
     let mut messages = query(prompt, options);
     while let Some(item) = messages.next().await {
         match item {

@@ -53,7 +53,7 @@ mod app {
         ));
         base.sdk_mcp_server(words)
             .allowed_tools(["mcp__words__count"])
-            .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+            .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
                 match input.tool_input_as::<Bash>() {
                     Ok(bash) if bash.command.contains("rm ") => {
                         HookOutput::deny_tool("this agent never deletes files")
@@ -61,7 +61,7 @@ mod app {
                     _ => HookOutput::proceed(),
                 }
             })
-            .can_use_tool(|request, _ctx| async move {
+            .on_permission_request(|request, _ctx| async move {
                 match request.tool_name.as_str() {
                     "Read" | "Glob" | "Grep" => PermissionResult::allow(),
                     other => PermissionResult::deny(format!("{other}: this agent only reads")),

@@ -10,7 +10,7 @@ use claude_agent_tokio::{query, Message, Options, StreamExt};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {
-    let options = Options::new().can_use_tool(|request, _ctx| async move {
+    let options = Options::new().on_permission_request(|request, _ctx| async move {
         let allowed = matches!(request.tool_name.as_str(), "Read" | "Glob" | "Grep");
         println!(
             "permission asked for {} {} → {}",

@@ -75,8 +75,8 @@
 //!
 //! `tool_refused`: Claude Code lets the model use an MCP tool, in-process ones included, only when
 //! a rule allows it (`allowed_tools(["mcp__calc__add"])`, or `mcp__calc` or `mcp__calc__*` for every
-//! tool of the server) or a `can_use_tool` callback says yes. Without the rule and without the
-//! callback, the CLI refuses the call by itself: the model gets the error "Claude requested
+//! tool of the server) or an `on_permission_request` callback says yes. Without the rule and
+//! without the callback, the CLI refuses the call by itself: the model gets the error "Claude requested
 //! permissions to use mcp__calc__add, but you haven't granted it yet.", and the CLI prints a
 //! `system/permission_denied` message. The warning is raised on that message, for a tool of one
 //! of the session's in-process servers that no rule of `allowed_tools` names. (With a

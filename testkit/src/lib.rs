@@ -35,7 +35,7 @@
 //!
 //! /// The app under test: read-only tools only.
 //! fn read_only(options: Options) -> Options {
-//!     options.can_use_tool(|request, _ctx| async move {
+//!     options.on_permission_request(|request, _ctx| async move {
 //!         match request.tool_name.as_str() {
 //!             "Read" | "Glob" | "Grep" => PermissionResult::allow(),
 //!             _ => PermissionResult::deny("This agent may only read files."),

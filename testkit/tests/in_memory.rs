@@ -99,7 +99,7 @@ fn the_permission_callback_decides_and_the_script_follows_its_answer() {
             |denied| denied.emit_tool_error(&bash, "denied").emit_result("kept"),
         );
     let fake = FakeTransport::new(script);
-    let options = Options::new().can_use_tool(|request, _ctx| async move {
+    let options = Options::new().on_permission_request(|request, _ctx| async move {
         match request.tool_name.as_str() {
             "Bash" => PermissionResult::deny("not here"),
             _ => PermissionResult::allow(),
@@ -130,7 +130,7 @@ fn a_typed_hook_gets_its_event_input() {
         .emit_result("done");
     let fake = FakeTransport::new(script);
     let options = Options::new()
-        .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+        .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
             #[derive(serde::Deserialize)]
             struct Bash {
                 command: String,
@@ -160,15 +160,12 @@ fn a_typed_hook_gets_its_event_input() {
 #[test]
 fn an_untyped_hook_gets_the_whole_input_and_the_id_beside_it() {
     let fake = one_hook_call(pre_tool_use("ls"));
-    let options = Options::new().hook(
-        HookEvent::PreToolUse,
-        None,
-        |input, tool_use_id, _ctx| async move {
+    let options =
+        Options::new().on_hook_event(HookEvent::PreToolUse, None, |input, ctx| async move {
             assert!(matches!(input, HookInput::PreToolUse(_)), "{input:?}");
-            assert_eq!(tool_use_id, None, "the script sends null");
+            assert_eq!(ctx.tool_use_id(), None, "the script sends null");
             HookOutput::allow_tool()
-        },
-    );
+        });
     let items = run(&fake, options);
     assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
     let answer = answer_to(&fake, "h1").unwrap();
@@ -198,7 +195,7 @@ fn a_typed_hook_given_another_events_input_is_an_error_reply() {
 #[test]
 fn a_fail_closed_hook_that_panics_is_answered_with_an_error_the_cli_blocks_on() {
     let fake = one_hook_call(pre_tool_use("ls"));
-    let options = Options::new().on_hook_with(
+    let options = Options::new().on_hook(
         HookMatcher::new("Bash").fail_closed(),
         |_input: PreToolUseInput, _ctx| async move { panic!("the guard broke") },
     );
@@ -228,7 +225,7 @@ fn a_cli_that_does_not_confirm_a_fail_closed_hook_gets_no_prompt() {
             .expect_user()
             .emit_result("never"),
     );
-    let options = Options::new().on_hook_with(
+    let options = Options::new().on_hook(
         HookMatcher::all().fail_closed(),
         |_input: PreToolUseInput, _ctx| async { HookOutput::proceed() },
     );
@@ -272,10 +269,10 @@ fn registered_hooks_are_called_by_the_ids_the_sdk_declared() {
     let fake = FakeTransport::new(script);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let options = Options::new()
-        .on_hook(Some("Read"), |_: PreToolUseInput, _ctx| async {
+        .on_hook("Read", |_: PreToolUseInput, _ctx| async {
             HookOutput::deny_tool("the Read hook must not run for Bash")
         })
-        .on_hook(Some("Bash"), {
+        .on_hook("Bash", {
             let seen = seen.clone();
             move |input: PreToolUseInput, _ctx| {
                 seen.lock().unwrap().push(input.tool_use_id.clone());
@@ -983,7 +980,7 @@ fn a_pool_never_claims_a_spare_under_another_options_sets_callbacks() {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let tenant = |name: &'static str| {
         let asked = asked.clone();
-        host.clone().can_use_tool(move |_request, _ctx| {
+        host.clone().on_permission_request(move |_request, _ctx| {
             asked.lock().unwrap().push(name);
             async move { PermissionResult::deny(name) }
         })

@@ -22,10 +22,10 @@ const PROMPT: &str = "BASH:touch never-made && ls";
 /// through to it.
 fn recorded_app(bash: PermissionResult) -> Options {
     Options::new()
-        .on_hook(Some("Bash"), |_input: PreToolUseInput, _ctx| async {
+        .on_hook("Bash", |_input: PreToolUseInput, _ctx| async {
             HookOutput::proceed()
         })
-        .can_use_tool(move |request, _ctx| {
+        .on_permission_request(move |request, _ctx| {
             let bash = bash.clone();
             async move {
                 match request.tool_name.as_str() {
@@ -86,7 +86,7 @@ fn an_app_that_answers_differently_is_caught() {
 
 #[test]
 fn an_app_without_the_hook_is_caught_by_its_initialize_request() {
-    let app = Options::new().can_use_tool(|_request, _ctx| async {
+    let app = Options::new().on_permission_request(|_request, _ctx| async {
         PermissionResult::deny("this app does not run commands")
     });
     let fake = FakeTransport::replay(RECORDING).unwrap();

@@ -81,17 +81,17 @@ fn traced_session() -> Log {
         .transport(fake.clone())
         .sdk_mcp_server(calc)
         .allowed_tools(["Read", "mcp__calc__sub"])
-        .can_use_tool(|request, _ctx| async move {
+        .on_permission_request(|request, _ctx| async move {
             tracing::info!(tool = request.tool_name.as_str(), "the app decides");
             if request.tool_name == "Slow" {
                 futures_lite::future::pending::<()>().await;
             }
             PermissionResult::allow()
         })
-        .hook(HookEvent::PreToolUse, None, |_input, _id, _ctx| async {
+        .on_hook_event(HookEvent::PreToolUse, None, |_input, _ctx| async {
             HookOutput::proceed()
         })
-        .hook(HookEvent::Stop, None, |_input, _id, _ctx| async {
+        .on_hook_event(HookEvent::Stop, None, |_input, _ctx| async {
             panic!("the stop hook broke")
         });
 

@@ -24,7 +24,7 @@
 //! use claude_agent_async_std::{connect, Message, Options, StreamExt};
 //!
 //! # async fn run() -> Result<(), claude_agent_async_std::Error> {
-//! let options = Options::new().can_use_tool(|request, _ctx| async move {
+//! let options = Options::new().on_permission_request(|request, _ctx| async move {
 //!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
 //! });
 //! let client = connect(options).await?;

@@ -4,6 +4,20 @@ use std::fmt;
 
 use crate::Client;
 
+impl HookContext {
+    /// The id of the tool use the call is about, as the CLI sent it beside the input; `None`
+    /// for events that concern no tool use.
+    ///
+    /// ```
+    /// use claude_agent_blocking::HookContext;
+    ///
+    /// assert_eq!(HookContext::default().tool_use_id(), None);
+    /// ```
+    pub fn tool_use_id(&self) -> Option<&str> {
+        self.inner.tool_use_id()
+    }
+}
+
 macro_rules! context {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
@@ -42,8 +56,9 @@ macro_rules! context {
 }
 
 context! {
-    /// What a [`can_use_tool_blocking`](crate::OptionsExt::can_use_tool_blocking) callback gets
-    /// besides the request.
+    /// What an
+    /// [`on_permission_request_blocking`](crate::OptionsExt::on_permission_request_blocking)
+    /// callback gets besides the request.
     ///
     /// The default context has no session behind it: it is what a unit test passes to call the
     /// callback directly, with no CLI running.
@@ -59,7 +74,7 @@ context! {
     ///         PermissionResult::allow()
     ///     }
     /// }
-    /// let _options = Options::new().can_use_tool_blocking(no_shell);
+    /// let _options = Options::new().on_permission_request_blocking(no_shell);
     ///
     /// // In a unit test:
     /// let request: PermissionRequest =
@@ -71,7 +86,8 @@ context! {
 
 context! {
     /// What a hook callback ([`on_hook_blocking`](crate::OptionsExt::on_hook_blocking),
-    /// [`hook_blocking`](crate::OptionsExt::hook_blocking)) gets besides its input.
+    /// [`on_hook_event_blocking`](crate::OptionsExt::on_hook_event_blocking)) gets besides its
+    /// input.
     ///
     /// The default context has no session behind it: it is what a unit test passes to call the
     /// callback directly, with no CLI running.

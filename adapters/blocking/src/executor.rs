@@ -47,7 +47,7 @@ pub(crate) fn runtime() -> SmolRuntime {
 ///
 /// # Panics
 ///
-/// On the executor thread (a call from an `Options::stderr` callback, which runs there): the
+/// On the executor thread (a call from an `Options::on_stderr` callback, which runs there): the
 /// future would wait for that thread, which would be waiting for it.
 pub(crate) fn wait<F: Future>(future: F) -> F::Output {
     let on_executor = BACKGROUND
@@ -55,7 +55,7 @@ pub(crate) fn wait<F: Future>(future: F) -> F::Output {
         .is_some_and(|background| background.thread == thread::current().id());
     assert!(
         !on_executor,
-        "a claude-agent-blocking call was made on the SDK's own thread (from an `Options::stderr` \
+        "a claude-agent-blocking call was made on the SDK's own thread (from an `Options::on_stderr` \
          callback?), where it would wait for itself for ever"
     );
     smol::block_on(future)

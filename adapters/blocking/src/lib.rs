@@ -56,14 +56,14 @@
 //!
 //! | Callback | Plain closure | Its context |
 //! |---|---|---|
-//! | permission prompts | [`can_use_tool_blocking`](OptionsExt::can_use_tool_blocking) | [`PermissionContext`] |
-//! | hooks, typed by event | [`on_hook_blocking`](OptionsExt::on_hook_blocking), [`on_hook_with_timeout_blocking`](OptionsExt::on_hook_with_timeout_blocking) | [`HookContext`] |
-//! | hooks, any event | [`hook_blocking`](OptionsExt::hook_blocking), [`hook_with_timeout_blocking`](OptionsExt::hook_with_timeout_blocking) | [`HookContext`] |
+//! | permission prompts | [`on_permission_request_blocking`](OptionsExt::on_permission_request_blocking) | [`PermissionContext`] |
+//! | hooks, typed by event | [`on_hook_blocking`](OptionsExt::on_hook_blocking) | [`HookContext`] |
+//! | hooks, any event | [`on_hook_event_blocking`](OptionsExt::on_hook_event_blocking) | [`HookContext`] |
 //! | MCP elicitation | [`on_elicitation_blocking`](OptionsExt::on_elicitation_blocking) | [`ElicitationContext`] |
 //! | dialogs the CLI asks the host to show | [`on_user_dialog_blocking`](OptionsExt::on_user_dialog_blocking) | [`UserDialogContext`] |
 //! | in-process MCP tools | [`tool`], [`typed_tool`] in an [`SdkMcpServer`] given to [`Options::sdk_mcp_server`] | |
 //! | in-process MCP resources and prompts | [`resource`], [`resource_template`], [`prompt_template`] in an [`SdkMcpServer`] | |
-//! | stderr lines | [`Options::stderr`] (already plain) | |
+//! | stderr lines | [`Options::on_stderr`] (already plain) | |
 //!
 //! Each call of a callback runs on a thread of its own, so a slow one (a question on the
 //! terminal) holds up nothing else, and it may call the session through its context's
@@ -88,7 +88,7 @@
 //! let options = Options::new()
 //!     .sdk_mcp_server(clock)
 //!     .allowed_tools(["mcp__clock__now"])
-//!     .can_use_tool_blocking(|request, _ctx| match request.tool_name.as_str() {
+//!     .on_permission_request_blocking(|request, _ctx| match request.tool_name.as_str() {
 //!         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
 //!         _ => PermissionResult::deny("This session may only read files."),
 //!     })
@@ -142,7 +142,7 @@
 //!
 //! * `claude-agent`: runs every session of the process: it reads and writes the CLIs' pipes,
 //!   runs their protocol and their timers, and shuts them down. It lives as long as the process.
-//!   Of your code it runs only the [`Options::stderr`] callback; a blocking call of this crate
+//!   Of your code it runs only the [`Options::on_stderr`] callback; a blocking call of this crate
 //!   made there panics instead of waiting for itself.
 //! * `blocking-N`: the thread pool of smol's `blocking` crate, where callbacks and tool handlers
 //!   run. It grows to as many calls as run at once (at most 500, `BLOCKING_MAX_THREADS`), and its
@@ -181,7 +181,7 @@
 //! );
 //! let options = Options::new()
 //!     .transport(fake.clone())
-//!     .can_use_tool_blocking(|_request, _ctx| PermissionResult::deny("read-only"));
+//!     .on_permission_request_blocking(|_request, _ctx| PermissionResult::deny("read-only"));
 //! let last = query("clean up", options).last().unwrap().unwrap();
 //! assert!(matches!(last, Message::Result(result) if result.result.as_deref() == Some("kept")));
 //! assert_eq!(fake.answers()[0].1.as_ref().unwrap()["behavior"], "deny");

@@ -2,7 +2,6 @@
 //! take async callbacks.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use claude_agent_core::control::{
     ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult,
@@ -14,9 +13,9 @@ use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 
 /// Callbacks as plain closures on [`Options`]: `use claude_agent_blocking::OptionsExt;` and each
-/// async builder method (`can_use_tool`, `on_hook`, `hook`, `on_elicitation`, `on_user_dialog`)
-/// has a counterpart
-/// named with `_blocking` that takes a closure returning the answer itself.
+/// async builder method (`on_permission_request`, `on_hook`, `on_hook_event`, `on_elicitation`,
+/// `on_user_dialog`) has a counterpart named with `_blocking` that takes a closure returning the
+/// answer itself.
 ///
 /// Each call of a callback runs on a thread of smol's `blocking` pool, never on the thread that
 /// drives sessions: a callback may take its time (ask the user on the terminal, call a service),
@@ -25,7 +24,7 @@ use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContex
 /// [`Client::interrupt`](crate::Client::interrupt)). A panic in a callback becomes an error answer
 /// to the CLI; the session goes on.
 ///
-/// The other callbacks of `Options` are already plain: [`Options::stderr`] (which runs on the
+/// The other callbacks of `Options` are already plain: [`Options::on_stderr`] (which runs on the
 /// session's own thread, so keep it short and make no [`Client`](crate::Client) call from it) and
 /// in-process MCP tools made with this crate's [`tool`](crate::tool) or
 /// [`typed_tool`](crate::typed_tool).
@@ -36,7 +35,7 @@ use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContex
 /// use claude_agent_blocking::{Options, OptionsExt};
 ///
 /// let options = Options::new()
-///     .can_use_tool_blocking(|request, _ctx| match request.tool_name.as_str() {
+///     .on_permission_request_blocking(|request, _ctx| match request.tool_name.as_str() {
 ///         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
 ///         _ => PermissionResult::deny("This session may only read files."),
 ///     })
@@ -48,7 +47,7 @@ use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContex
 /// ```
 pub trait OptionsExt: sealed::Sealed + Sized {
     /// Decide tool permission prompts (the CLI's `can_use_tool`) with a plain closure: the
-    /// counterpart of [`Options::can_use_tool`].
+    /// counterpart of [`Options::on_permission_request`].
     ///
     /// ```
     /// use std::io::{BufRead, Write};
@@ -56,7 +55,7 @@ pub trait OptionsExt: sealed::Sealed + Sized {
     /// use claude_agent_blocking::{Options, OptionsExt};
     ///
     /// // Ask on the terminal: the closure may block as long as it needs.
-    /// let options = Options::new().can_use_tool_blocking(|request, _ctx| {
+    /// let options = Options::new().on_permission_request_blocking(|request, _ctx| {
     ///     eprint!("Allow {}? [y/N] ", request.tool_name);
     ///     std::io::stderr().flush().ok();
     ///     let mut answer = String::new();
@@ -69,70 +68,18 @@ pub trait OptionsExt: sealed::Sealed + Sized {
     /// });
     /// # let _ = options;
     /// ```
-    fn can_use_tool_blocking<F>(self, callback: F) -> Self
+    fn on_permission_request_blocking<F>(self, callback: F) -> Self
     where
         F: Fn(PermissionRequest, PermissionContext) -> PermissionResult + Send + Sync + 'static;
 
     /// Run `callback` on the hook event whose input type it takes (a [`PreToolUseInput`] on
     /// `PreToolUse`, a [`StopInput`] on `Stop`, …): the counterpart of [`Options::on_hook`].
-    /// For tool events `matcher` is a tool-name pattern (`"Bash"`, `"Write|Edit"`); `None`
-    /// matches everything.
+    /// `matcher` is a tool-name pattern for tool events (`"Bash"`, `"Write|Edit"`), `None` for
+    /// every call, or a [`HookMatcher`] that also sets a timeout and makes the hook fail closed
+    /// (a fail-closed hook whose closure panics blocks the tool call instead of letting it run).
     ///
     /// [`PreToolUseInput`]: crate::hooks::PreToolUseInput
     /// [`StopInput`]: crate::hooks::StopInput
-    ///
-    /// ```
-    /// use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_blocking::{Options, OptionsExt};
-    ///
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let options = Options::new().on_hook_blocking(Some("Bash"), |input: PreToolUseInput, _ctx| {
-    ///     match input.tool_input_as::<Bash>() {
-    ///         Ok(bash) if bash.command.starts_with("rm ") => HookOutput::deny_tool("no rm"),
-    ///         _ => HookOutput::proceed(),
-    ///     }
-    /// });
-    /// # let _ = options;
-    /// ```
-    fn on_hook_blocking<I, F>(self, matcher: Option<&str>, callback: F) -> Self
-    where
-        I: EventInput + Send + 'static,
-        F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static;
-
-    /// [`OptionsExt::on_hook_blocking`] with a timeout the CLI applies to the callback (default
-    /// 60 s).
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use claude_agent_blocking::hooks::{HookOutput, PostToolUseInput};
-    /// use claude_agent_blocking::{Options, OptionsExt};
-    ///
-    /// let options = Options::new().on_hook_with_timeout_blocking(
-    ///     Some("Write|Edit"),
-    ///     Duration::from_secs(5),
-    ///     |input: PostToolUseInput, _ctx| {
-    ///         HookOutput::default().with_system_message(format!("{} done", input.tool_name))
-    ///     },
-    /// );
-    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(5.0));
-    /// ```
-    fn on_hook_with_timeout_blocking<I, F>(
-        self,
-        matcher: Option<&str>,
-        timeout: Duration,
-        callback: F,
-    ) -> Self
-    where
-        I: EventInput + Send + 'static,
-        F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static;
-
-    /// [`OptionsExt::on_hook_blocking`] with a [`HookMatcher`], which can also set a timeout
-    /// and make the hook fail closed: the counterpart of [`Options::on_hook_with`]. A fail-closed
-    /// hook whose closure panics blocks the tool call instead of letting it run.
     ///
     /// ```
     /// use claude_agent_blocking::hooks::{HookMatcher, HookOutput, PreToolUseInput};
@@ -143,7 +90,7 @@ pub trait OptionsExt: sealed::Sealed + Sized {
     ///     command: String,
     /// }
     ///
-    /// let options = Options::new().on_hook_with_blocking(
+    /// let options = Options::new().on_hook_blocking(
     ///     HookMatcher::new("Bash").fail_closed(),
     ///     |input: PreToolUseInput, _ctx| {
     ///         let bash: Bash = input.tool_input_as().expect("a Bash call has a command");
@@ -156,79 +103,35 @@ pub trait OptionsExt: sealed::Sealed + Sized {
     /// );
     /// # let _ = options;
     /// ```
-    fn on_hook_with_blocking<I, F>(self, matcher: HookMatcher, callback: F) -> Self
+    fn on_hook_blocking<I, F>(self, matcher: impl Into<HookMatcher>, callback: F) -> Self
     where
         I: EventInput + Send + 'static,
         F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static;
 
-    /// Run `callback` on `event`, with the event's input as a [`HookInput`] and the tool use id
-    /// the CLI sends beside it: the counterpart of [`Options::hook`]. Prefer
-    /// [`OptionsExt::on_hook_blocking`], whose callback takes its event's own input type.
+    /// Run `callback` on `event`, with the event's input as a [`HookInput`]: the counterpart of
+    /// [`Options::on_hook_event`]. The tool use id the CLI sends beside the input is
+    /// [`HookContext::tool_use_id`].
     ///
     /// ```
     /// use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput};
     /// use claude_agent_blocking::{Options, OptionsExt};
     ///
-    /// let options = Options::new().hook_blocking(HookEvent::PostToolUse, None, |input, tool_use_id, _ctx| {
+    /// let options = Options::new().on_hook_event_blocking(HookEvent::PostToolUse, None, |input, ctx| {
     ///     if let HookInput::PostToolUse(post) = input {
-    ///         println!("{} finished ({})", post.tool_name, tool_use_id.unwrap_or_default());
+    ///         println!("{} finished ({})", post.tool_name, ctx.tool_use_id().unwrap_or_default());
     ///     }
     ///     HookOutput::proceed()
     /// });
     /// # let _ = options;
     /// ```
-    fn hook_blocking<F>(self, event: HookEvent, matcher: Option<&str>, callback: F) -> Self
-    where
-        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static;
-
-    /// [`OptionsExt::hook_blocking`] with a timeout the CLI applies to the callback (default
-    /// 60 s).
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use claude_agent_blocking::hooks::{HookEvent, HookOutput};
-    /// use claude_agent_blocking::{Options, OptionsExt};
-    ///
-    /// let options = Options::new().hook_with_timeout_blocking(
-    ///     HookEvent::Stop,
-    ///     None,
-    ///     Duration::from_secs(10),
-    ///     |_input, _tool_use_id, _ctx| HookOutput::proceed(),
-    /// );
-    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(10.0));
-    /// ```
-    fn hook_with_timeout_blocking<F>(
+    fn on_hook_event_blocking<F>(
         self,
         event: HookEvent,
-        matcher: Option<&str>,
-        timeout: Duration,
+        matcher: impl Into<HookMatcher>,
         callback: F,
     ) -> Self
     where
-        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static;
-
-    /// [`OptionsExt::hook_blocking`] with a [`HookMatcher`]: the counterpart of
-    /// [`Options::hook_with`].
-    ///
-    /// ```
-    /// use claude_agent_blocking::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
-    /// use claude_agent_blocking::{Options, OptionsExt};
-    ///
-    /// let options = Options::new().hook_with_blocking(
-    ///     HookEvent::PreToolUse,
-    ///     HookMatcher::all().fail_closed(),
-    ///     |input, _tool_use_id, _ctx| match input {
-    ///         HookInput::PreToolUse(pre) if pre.tool_name == "WebFetch" => {
-    ///             HookOutput::deny_tool("no network")
-    ///         }
-    ///         _ => HookOutput::proceed(),
-    ///     },
-    /// );
-    /// # let _ = options;
-    /// ```
-    fn hook_with_blocking<F>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
-    where
-        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static;
+        F: Fn(HookInput, HookContext) -> HookOutput + Send + Sync + 'static;
 
     /// Answer MCP elicitations (a server asking the user for input) with a plain closure: the
     /// counterpart of [`Options::on_elicitation`]. Without one they are declined.
@@ -269,71 +172,35 @@ pub trait OptionsExt: sealed::Sealed + Sized {
 }
 
 impl OptionsExt for Options {
-    fn can_use_tool_blocking<F>(self, callback: F) -> Self
+    fn on_permission_request_blocking<F>(self, callback: F) -> Self
     where
         F: Fn(PermissionRequest, PermissionContext) -> PermissionResult + Send + Sync + 'static,
     {
         let callback = Arc::new(callback);
-        self.can_use_tool(move |request, ctx| {
+        self.on_permission_request(move |request, ctx| {
             let callback = callback.clone();
             smol::unblock(move || callback(request, PermissionContext::new(ctx)))
         })
     }
 
-    fn on_hook_blocking<I, F>(self, matcher: Option<&str>, callback: F) -> Self
+    fn on_hook_blocking<I, F>(self, matcher: impl Into<HookMatcher>, callback: F) -> Self
     where
         I: EventInput + Send + 'static,
         F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
     {
-        self.on_hook(matcher, typed_hook(callback))
+        self.on_hook(matcher, unblocked(callback))
     }
 
-    fn on_hook_with_timeout_blocking<I, F>(
-        self,
-        matcher: Option<&str>,
-        timeout: Duration,
-        callback: F,
-    ) -> Self
-    where
-        I: EventInput + Send + 'static,
-        F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
-    {
-        self.on_hook_with_timeout(matcher, timeout, typed_hook(callback))
-    }
-
-    fn on_hook_with_blocking<I, F>(self, matcher: HookMatcher, callback: F) -> Self
-    where
-        I: EventInput + Send + 'static,
-        F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
-    {
-        self.on_hook_with(matcher, typed_hook(callback))
-    }
-
-    fn hook_blocking<F>(self, event: HookEvent, matcher: Option<&str>, callback: F) -> Self
-    where
-        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
-    {
-        self.hook(event, matcher, untyped_hook(callback))
-    }
-
-    fn hook_with_timeout_blocking<F>(
+    fn on_hook_event_blocking<F>(
         self,
         event: HookEvent,
-        matcher: Option<&str>,
-        timeout: Duration,
+        matcher: impl Into<HookMatcher>,
         callback: F,
     ) -> Self
     where
-        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
+        F: Fn(HookInput, HookContext) -> HookOutput + Send + Sync + 'static,
     {
-        self.hook_with_timeout(event, matcher, timeout, untyped_hook(callback))
-    }
-
-    fn hook_with_blocking<F>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
-    where
-        F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
-    {
-        self.hook_with(event, matcher, untyped_hook(callback))
+        self.on_hook_event(event, matcher, unblocked(callback))
     }
 
     fn on_elicitation_blocking<F>(self, callback: F) -> Self
@@ -361,39 +228,19 @@ impl OptionsExt for Options {
     }
 }
 
-/// A typed hook closure as the async callback `Options::on_hook` takes.
-fn typed_hook<I, F>(
+/// A hook closure as the async callback `Options::on_hook` and `Options::on_hook_event` take:
+/// each call runs on smol's blocking pool.
+fn unblocked<I, F>(
     callback: F,
 ) -> impl Fn(I, claude_agent_core::client::HookContext) -> smol::Task<HookOutput> + Send + Sync + 'static
 where
-    I: EventInput + Send + 'static,
+    I: Send + 'static,
     F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
 {
     let callback = Arc::new(callback);
     move |input, ctx| {
         let callback = callback.clone();
         smol::unblock(move || callback(input, HookContext::new(ctx)))
-    }
-}
-
-/// An untyped hook closure as the async callback `Options::hook` takes.
-fn untyped_hook<F>(
-    callback: F,
-) -> impl Fn(
-    HookInput,
-    Option<String>,
-    claude_agent_core::client::HookContext,
-) -> smol::Task<HookOutput>
-       + Send
-       + Sync
-       + 'static
-where
-    F: Fn(HookInput, Option<String>, HookContext) -> HookOutput + Send + Sync + 'static,
-{
-    let callback = Arc::new(callback);
-    move |input, tool_use_id, ctx| {
-        let callback = callback.clone();
-        smol::unblock(move || callback(input, tool_use_id, HookContext::new(ctx)))
     }
 }
 

@@ -298,7 +298,7 @@ fn a_permission_closure_is_asked_on_a_pool_thread_and_its_allow_runs_the_tool() 
     within(|| {
         let env = env();
         let asked = Arc::new(Mutex::new(Vec::new()));
-        let options = env.options.clone().can_use_tool_blocking({
+        let options = env.options.clone().on_permission_request_blocking({
             let asked = asked.clone();
             move |request, _ctx| {
                 let input: serde_json::Value = request.input_as().unwrap_or_default();
@@ -337,7 +337,7 @@ fn another_thread_interrupts_a_long_tool_while_one_thread_reads_the_turn() {
         let options = env
             .options
             .clone()
-            .can_use_tool_blocking(move |_request, _ctx| {
+            .on_permission_request_blocking(move |_request, _ctx| {
                 let _ = asked.lock().unwrap().send(());
                 PermissionResult::allow()
             });

@@ -162,7 +162,7 @@ fn a_permission_closure_runs_off_the_sessions_thread_and_its_answer_reaches_the_
         );
     let fake = FakeTransport::new(script);
     let ran_on = Arc::new(Mutex::new(Vec::new()));
-    let options = Options::new().can_use_tool_blocking({
+    let options = Options::new().on_permission_request_blocking({
         let ran_on = ran_on.clone();
         move |request, _ctx| {
             ran_on.lock().unwrap().push(thread_name());
@@ -202,7 +202,7 @@ fn hook_closures_typed_and_untyped_answer_the_cli() {
             let bash: Bash = input.tool_input_as().unwrap();
             HookOutput::deny_tool(format!("not {}", bash.command))
         })
-        .hook_blocking(HookEvent::Stop, None, |input, _tool_use_id, _ctx| {
+        .on_hook_event_blocking(HookEvent::Stop, None, |input, _ctx| {
             assert!(matches!(input, HookInput::Stop(_)), "{input:?}");
             HookOutput::block("run the tests first")
         });
@@ -294,7 +294,7 @@ fn a_panicking_closure_is_an_error_answer_and_the_session_goes_on() {
         .emit_result("still here");
     let fake = FakeTransport::new(script);
     let options = Options::new()
-        .can_use_tool_blocking(|_request, _ctx| -> PermissionResult { panic!("boom") });
+        .on_permission_request_blocking(|_request, _ctx| -> PermissionResult { panic!("boom") });
     let items = run(&fake, "go", options);
     assert_eq!(last_result(&items), "still here");
     let error = answer_to(&fake, "p1").unwrap_err();
@@ -402,7 +402,7 @@ fn client_methods_called_from_inside_a_callback_do_not_deadlock() {
         )
         .auto_answer("set_model", Answer::ack());
     let fake = FakeTransport::new(script);
-    let options = Options::new().can_use_tool_blocking(|_request, ctx| {
+    let options = Options::new().on_permission_request_blocking(|_request, ctx| {
         let client = ctx.client().expect("the session is running");
         client.set_model(Some("claude-from-callback")).unwrap();
         let status = client.mcp_status().unwrap();
@@ -439,7 +439,7 @@ fn a_slow_callback_holds_up_no_other_session() {
     let released = Mutex::new(released);
     let options = Options::new()
         .transport(slow.clone())
-        .can_use_tool_blocking(move |_request, _ctx| {
+        .on_permission_request_blocking(move |_request, _ctx| {
             started.send(()).unwrap();
             released.lock().unwrap().recv_timeout(LIMIT).unwrap();
             PermissionResult::allow()
@@ -472,7 +472,7 @@ fn dropping_a_query_ends_its_session() {
     let flag = DropFlag(dropped.clone());
     let options = Options::new()
         .transport(fake.clone())
-        .can_use_tool_blocking(move |_request, _ctx| {
+        .on_permission_request_blocking(move |_request, _ctx| {
             let _held = &flag;
             PermissionResult::allow()
         });
@@ -601,7 +601,7 @@ fn a_client_call_from_the_stderr_callback_panics_instead_of_waiting_for_ever() {
     // session can end.
     let slot: Arc<Mutex<Option<Client>>> = Arc::default();
     let outcomes = Arc::new(Mutex::new(Vec::new()));
-    let options = Options::new().transport(fake.clone()).stderr({
+    let options = Options::new().transport(fake.clone()).on_stderr({
         let slot = slot.clone();
         let outcomes = outcomes.clone();
         move |_line| {
@@ -636,7 +636,7 @@ fn closing_the_session_from_inside_a_callback_returns_and_ends_the_query() {
         .emit_result("never");
     let fake = FakeTransport::new(script);
     let closed = Arc::new(AtomicBool::new(false));
-    let options = Options::new().can_use_tool_blocking({
+    let options = Options::new().on_permission_request_blocking({
         let closed = closed.clone();
         move |_request, ctx| {
             ctx.client().expect("the session is running").close();

@@ -43,7 +43,7 @@ fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
         .options
         .clone()
         .env(fake::TREE_VAR, &marker)
-        .can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
     let runtime = tokio_rt();
     let client = runtime.block_on(async {
         let client = connect(options).await.expect("connected");

@@ -81,8 +81,8 @@ fn ten_thousand_turns_keep_memory_fds_and_threads_flat() {
     runtime.block_on(async {
         let options = Options::new()
             .cli_path(&cli)
-            .can_use_tool(|_request, _ctx| async { PermissionResult::allow() })
-            .on_hook(Some("Bash"), |_input: PreToolUseInput, _ctx| async {
+            .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
+            .on_hook("Bash", |_input: PreToolUseInput, _ctx| async {
                 HookOutput::proceed()
             });
         let client = connect(options).await.unwrap();

@@ -74,7 +74,9 @@ impl Dispatcher {
                     f(request, PermissionContext::new(session.clone())),
                     Reply::Permission,
                 ),
-                None => ready(Reply::error("no can_use_tool callback is registered")),
+                None => ready(Reply::error(
+                    "no on_permission_request callback is registered",
+                )),
             },
             InboundKind::HookCallback(call) => {
                 // One callback per matcher is registered, so only `hook_index` 0 has one.
@@ -86,8 +88,7 @@ impl Dispatcher {
                     Some(f) => map(
                         f(
                             call.input,
-                            call.tool_use_id,
-                            HookContext::new(session.clone()),
+                            HookContext::new(session.clone()).for_tool_use(call.tool_use_id),
                         ),
                         |output| output.map_or_else(Reply::error, Reply::Hook),
                     ),

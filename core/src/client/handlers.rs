@@ -19,9 +19,7 @@ pub(crate) type CanUseToolFn = Arc<
 /// A hook callback; `Err` is an error reply to the CLI instead of an output (a typed callback
 /// given another event's input).
 pub(crate) type HookFn = Arc<
-    dyn Fn(HookInput, Option<String>, HookContext) -> BoxFuture<'static, Result<HookOutput, String>>
-        + Send
-        + Sync,
+    dyn Fn(HookInput, HookContext) -> BoxFuture<'static, Result<HookOutput, String>> + Send + Sync,
 >;
 pub(crate) type ElicitationFn = Arc<
     dyn Fn(ElicitationRequest, ElicitationContext) -> BoxFuture<'static, ElicitationResult>
@@ -38,8 +36,9 @@ pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 /// The user's callbacks: permission prompt, hooks, in-process MCP servers, elicitation, dialogs,
 /// stderr.
 ///
-/// Filled by the builder methods on [`crate::options::Options`] (`can_use_tool`, `hook`,
-/// `sdk_mcp_server`, `on_elicitation`, `on_user_dialog`, `stderr`); each of them also declares
+/// Filled by the builder methods on [`crate::options::Options`] (`on_permission_request`,
+/// `on_hook`, `on_hook_event`, `sdk_mcp_server`, `on_elicitation`, `on_user_dialog`,
+/// `on_stderr`); each of them also declares
 /// the callback to
 /// the session, so the CLI is told about it in `initialize`.
 #[derive(Clone, Default)]
@@ -112,7 +111,7 @@ impl SessionRef {
     }
 }
 
-/// What a `can_use_tool` callback gets besides the request.
+/// What an `on_permission_request` callback gets besides the request.
 ///
 /// The default context has no session behind it ([`PermissionContext::client`] is `None`): it is
 /// what a unit test passes to call the callback directly, with no CLI running.
@@ -122,7 +121,7 @@ impl SessionRef {
 /// use claude_agent_core::options::Options;
 /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 ///
-/// // The callback under test, as it is registered with `Options::can_use_tool`.
+/// // The callback under test, as it is registered with `Options::on_permission_request`.
 /// async fn no_shell(request: PermissionRequest, _ctx: PermissionContext) -> PermissionResult {
 ///     if request.tool_name == "Bash" {
 ///         PermissionResult::deny("no shell here")
@@ -130,7 +129,7 @@ impl SessionRef {
 ///         PermissionResult::allow()
 ///     }
 /// }
-/// let _options = Options::default().can_use_tool(no_shell);
+/// let _options = Options::default().on_permission_request(no_shell);
 ///
 /// // In a test (e.g. `#[tokio::test] async fn ...`):
 /// # futures_lite::future::block_on(async {
@@ -158,16 +157,16 @@ pub struct PermissionContext {
 /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
 /// use claude_agent_core::options::Options;
 ///
-/// // The callback under test, as it is registered with `Options::hook`.
-/// async fn no_rm(input: HookInput, _tool_use_id: Option<String>, _ctx: HookContext) -> HookOutput {
+/// // The callback under test, as it is registered with `Options::on_hook_event`.
+/// async fn no_rm(input: HookInput, ctx: HookContext) -> HookOutput {
 ///     match input {
 ///         HookInput::PreToolUse(pre) if pre.tool_input.get().contains("rm ") => {
-///             HookOutput::deny_tool("no rm")
+///             HookOutput::deny_tool(format!("no rm ({})", ctx.tool_use_id().unwrap_or("?")))
 ///         }
 ///         _ => HookOutput::default(),
 ///     }
 /// }
-/// let _options = Options::default().hook(HookEvent::PreToolUse, Some("Bash"), no_rm);
+/// let _options = Options::default().on_hook_event(HookEvent::PreToolUse, "Bash", no_rm);
 ///
 /// // In a test (e.g. `#[tokio::test] async fn ...`):
 /// # futures_lite::future::block_on(async {
@@ -176,14 +175,50 @@ pub struct PermissionContext {
 ///         "tool_name":"Bash","tool_input":{"command":"rm x"},"tool_use_id":"toolu_1"}"#,
 /// )
 /// .unwrap();
-/// let output = no_rm(input, Some("toolu_1".into()), HookContext::default()).await;
-/// assert_eq!(output, HookOutput::deny_tool("no rm"));
+/// let output = no_rm(input, HookContext::default().with_tool_use_id("toolu_1")).await;
+/// assert_eq!(output, HookOutput::deny_tool("no rm (toolu_1)"));
 /// # });
 /// ```
 #[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct HookContext {
     session: SessionRef,
+    tool_use_id: Option<String>,
+}
+
+impl HookContext {
+    /// This context for a call the CLI sent with `tool_use_id` beside its input.
+    pub(crate) fn for_tool_use(mut self, tool_use_id: Option<String>) -> Self {
+        self.tool_use_id = tool_use_id;
+        self
+    }
+
+    /// The id of the tool use the call is about, as the CLI sent it beside the input (the tool
+    /// events' inputs also carry it: `PreToolUseInput::tool_use_id`, …). `None` for events that
+    /// concern no tool use.
+    ///
+    /// ```
+    /// use claude_agent_core::client::HookContext;
+    ///
+    /// let ctx = HookContext::default().with_tool_use_id("toolu_1");
+    /// assert_eq!(ctx.tool_use_id(), Some("toolu_1"));
+    /// assert_eq!(HookContext::default().tool_use_id(), None);
+    /// ```
+    pub fn tool_use_id(&self) -> Option<&str> {
+        self.tool_use_id.as_deref()
+    }
+
+    /// A context with `tool_use_id`, to call a callback in a unit test as the session would.
+    ///
+    /// ```
+    /// use claude_agent_core::client::HookContext;
+    ///
+    /// let ctx = HookContext::default().with_tool_use_id("toolu_1");
+    /// assert!(ctx.client().is_none());
+    /// ```
+    pub fn with_tool_use_id(self, tool_use_id: impl Into<String>) -> Self {
+        self.for_tool_use(Some(tool_use_id.into()))
+    }
 }
 
 /// What an elicitation callback gets besides the request.
@@ -250,7 +285,10 @@ macro_rules! context_impl {
     ($name:ident, $example:literal) => {
         impl $name {
             pub(crate) fn new(session: SessionRef) -> Self {
-                $name { session }
+                $name {
+                    session,
+                    ..Default::default()
+                }
             }
 
             /// A [`Client`] for the running session, to send control requests from inside the
@@ -279,7 +317,7 @@ use claude_agent_core::options::Options;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 
 // After the first edit is approved, stop asking about edits for the rest of the session.
-let _options = Options::new().can_use_tool(|request, ctx| async move {
+let _options = Options::new().on_permission_request(|request, ctx| async move {
     if request.tool_name == "Edit" {
         if let Some(client) = ctx.client() {
             let _ = client.set_permission_mode(PermissionMode::AcceptEdits).await;
@@ -373,7 +411,7 @@ mod tests {
 
     #[test]
     fn a_registered_callback_runs_with_a_default_context() {
-        let options = Options::default().can_use_tool(|request, ctx| async move {
+        let options = Options::default().on_permission_request(|request, ctx| async move {
             assert!(ctx.client().is_none());
             PermissionResult::deny(format!("no {}", request.tool_name))
         });

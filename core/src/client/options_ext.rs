@@ -96,7 +96,7 @@ impl Options {
     /// ```
     /// # use claude_agent_core::options::Options;
     /// # use claude_agent_core::permission::PermissionResult;
-    /// let options = Options::default().can_use_tool(|request, _ctx| async move {
+    /// let options = Options::default().on_permission_request(|request, _ctx| async move {
     ///     if request.tool_name == "Bash" {
     ///         PermissionResult::deny("no shell here")
     ///     } else {
@@ -105,7 +105,8 @@ impl Options {
     /// });
     /// # let _ = options;
     /// ```
-    pub fn can_use_tool<F, Fut>(mut self, callback: F) -> Self
+    #[doc(alias = "can_use_tool")]
+    pub fn on_permission_request<F, Fut>(mut self, callback: F) -> Self
     where
         F: Fn(PermissionRequest, PermissionContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = PermissionResult> + Send + 'static,
@@ -116,83 +117,25 @@ impl Options {
         self.declare_can_use_tool()
     }
 
-    /// Run `callback` on `event`; for tool events `matcher` is a tool-name pattern (`"Bash"`,
-    /// `"Write|Edit"`), `None` matches everything. The callback gets the event's input, the
-    /// tool use id when there is one, and a context. [`Options::on_hook`] registers a callback
-    /// that takes its event's own input type instead.
-    ///
-    /// ```
-    /// # use claude_agent_core::options::Options;
-    /// # use claude_agent_core::hooks::{HookEvent, HookOutput};
-    /// let options = Options::default().hook(HookEvent::PreToolUse, Some("Bash"), |_input, _tool_use_id, _ctx| async {
-    ///     HookOutput::default()
-    /// });
-    /// # let _ = options;
-    /// ```
-    pub fn hook<F, Fut>(self, event: HookEvent, matcher: Option<&str>, callback: F) -> Self
-    where
-        F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HookOutput> + Send + 'static,
-    {
-        self.add_hook(
-            HookMatcherConfig::new(event, matcher.map(str::to_owned), 1),
-            untyped_hook(callback),
-        )
-    }
-
-    /// [`Options::hook`] with a timeout the CLI applies to the callback (default 60 s).
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-    /// use claude_agent_core::options::Options;
-    ///
-    /// // A policy check over the network: give it 10 s, not the default 60.
-    /// let options = Options::new().hook_with_timeout(
-    ///     HookEvent::PreToolUse,
-    ///     Some("Bash"),
-    ///     Duration::from_secs(10),
-    ///     |input, _tool_use_id, _ctx| async move {
-    ///         match input {
-    ///             HookInput::PreToolUse(pre) if pre.tool_input.get().contains("curl ") => HookOutput::deny_tool("no network"),
-    ///             _ => HookOutput::default(),
-    ///         }
-    ///     },
-    /// );
-    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(10.0));
-    /// ```
-    pub fn hook_with_timeout<F, Fut>(
-        self,
-        event: HookEvent,
-        matcher: Option<&str>,
-        timeout: Duration,
-        callback: F,
-    ) -> Self
-    where
-        F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HookOutput> + Send + 'static,
-    {
-        let mut config = HookMatcherConfig::new(event, matcher.map(str::to_owned), 1);
-        config.timeout_secs = Some(timeout.as_secs_f64());
-        self.add_hook(config, untyped_hook(callback))
-    }
-
     /// Run `callback` on the event whose input type it takes: a callback taking a
     /// [`PreToolUseInput`](crate::hooks::PreToolUseInput) runs on `PreToolUse`, one taking a
     /// [`StopInput`](crate::hooks::StopInput) on `Stop`, and so on for every type that
-    /// implements [`EventInput`]. `matcher` is as for [`Options::hook`].
+    /// implements [`EventInput`]. [`Options::on_hook_event`] takes the event as a value instead,
+    /// with every event's input in one [`HookInput`].
     ///
-    /// The callback gets no tool use id beside its input: the inputs of the tool events carry
-    /// theirs (`PreToolUseInput::tool_use_id`, …). Use [`Options::hook`] for the id the CLI sends
-    /// beside the input, or for an event this crate has no type for.
+    /// `matcher` says which calls of the event the callback gets: a tool-name pattern for tool
+    /// events (`"Bash"`, `"Write|Edit"`), `None` for every call, or a [`HookMatcher`] that also
+    /// sets the timeout the CLI applies and whether a failing callback blocks the action it
+    /// guards ([`HookMatcher::fail_closed`]).
     ///
     /// The CLI sends a hook only inputs of the event it was registered for. Should an input of
     /// another event come all the same, the callback is not called and the CLI gets an error
     /// reply, as it does for any hook input that fails to parse; the CLI then treats the hook as
-    /// failed (see [`HookMatcher::fail_closed`]).
+    /// failed.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookEvent, HookOutput, PreToolUseInput, StopInput};
+    /// use std::time::Duration;
+    /// use claude_agent_core::hooks::{HookEvent, HookMatcher, HookOutput, PreToolUseInput, StopInput};
     /// use claude_agent_core::options::Options;
     ///
     /// #[derive(serde::Deserialize)]
@@ -201,7 +144,7 @@ impl Options {
     /// }
     ///
     /// let options = Options::default()
-    ///     .on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+    ///     .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
     ///         match input.tool_input_as::<Bash>() {
     ///             Ok(bash) if bash.command.starts_with("rm ") => HookOutput::deny_tool("no rm"),
     ///             _ => HookOutput::default(),
@@ -213,9 +156,22 @@ impl Options {
     ///         } else {
     ///             HookOutput::block("run the tests first")
     ///         }
-    ///     });
+    ///     })
+    ///     // Writes outside /srv/app are refused, and so is every write if the check breaks.
+    ///     .on_hook(
+    ///         HookMatcher::new("Write|Edit").timeout(Duration::from_secs(5)).fail_closed(),
+    ///         |input: PreToolUseInput, _ctx| async move {
+    ///             let path = input.tool_input_as::<serde_json::Value>().expect("JSON")["file_path"].clone();
+    ///             if path.as_str().is_some_and(|p| p.starts_with("/srv/app/")) {
+    ///                 HookOutput::proceed()
+    ///             } else {
+    ///                 HookOutput::deny_tool("only /srv/app may be written")
+    ///             }
+    ///         },
+    ///     );
     /// let events: Vec<&HookEvent> = options.get_declared_hooks().iter().map(|h| &h.event).collect();
-    /// assert_eq!(events, [&HookEvent::PreToolUse, &HookEvent::Stop]);
+    /// assert_eq!(events, [&HookEvent::PreToolUse, &HookEvent::Stop, &HookEvent::PreToolUse]);
+    /// assert_eq!(options.get_declared_hooks()[2].timeout_secs, Some(5.0));
     /// ```
     ///
     /// A callback written as a function can be called directly in a unit test, with an input read
@@ -245,102 +201,34 @@ impl Options {
     /// assert_eq!(output, HookOutput::block("run the tests first"));
     /// # });
     /// ```
-    pub fn on_hook<I, F, Fut>(self, matcher: Option<&str>, callback: F) -> Self
+    pub fn on_hook<I, F, Fut>(self, matcher: impl Into<HookMatcher>, callback: F) -> Self
     where
         I: EventInput,
         F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
         self.add_hook(
-            HookMatcherConfig::new(I::EVENT, matcher.map(str::to_owned), 1),
+            matcher_config(matcher.into(), I::EVENT),
             typed_hook(callback),
         )
     }
 
-    /// [`Options::on_hook`] with a timeout the CLI applies to the callback (default 60 s).
-    ///
-    /// ```
-    /// # use std::time::Duration;
-    /// # use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
-    /// # use claude_agent_core::options::Options;
-    /// let options = Options::default().on_hook_with_timeout(
-    ///     Some("Write|Edit"),
-    ///     Duration::from_secs(5),
-    ///     |input: PostToolUseInput, _ctx| async move {
-    ///         HookOutput::default().with_system_message(format!("{} done", input.tool_name))
-    ///     },
-    /// );
-    /// assert_eq!(options.get_declared_hooks()[0].timeout_secs, Some(5.0));
-    /// ```
-    pub fn on_hook_with_timeout<I, F, Fut>(
-        self,
-        matcher: Option<&str>,
-        timeout: Duration,
-        callback: F,
-    ) -> Self
-    where
-        I: EventInput,
-        F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HookOutput> + Send + 'static,
-    {
-        let mut config = HookMatcherConfig::new(I::EVENT, matcher.map(str::to_owned), 1);
-        config.timeout_secs = Some(timeout.as_secs_f64());
-        self.add_hook(config, typed_hook(callback))
-    }
-
-    /// [`Options::on_hook`] with a [`HookMatcher`]: a pattern, or every call, plus a timeout
-    /// and whether a failing callback blocks the action it guards.
-    ///
-    /// A hook fails when its callback panics or its input cannot be read: the SDK answers the
-    /// CLI with an error. By default the CLI then goes on as if the hook had no opinion; with
-    /// [`HookMatcher::fail_closed`] it blocks the tool call (or the prompt, the permission
-    /// request) instead, so a broken guard stops the agent rather than letting it through.
-    ///
-    /// ```
-    /// use claude_agent_core::hooks::{HookMatcher, HookOutput, PreToolUseInput};
-    /// use claude_agent_core::options::Options;
-    ///
-    /// #[derive(serde::Deserialize)]
-    /// struct Write {
-    ///     file_path: String,
-    /// }
-    ///
-    /// // Only files under /srv/app may be written; if the check itself fails, nothing is.
-    /// let options = Options::new().on_hook_with(
-    ///     HookMatcher::new("Write|Edit").fail_closed(),
-    ///     |input: PreToolUseInput, _ctx| async move {
-    ///         let write: Write = input.tool_input_as().expect("Write and Edit name a file");
-    ///         if write.file_path.starts_with("/srv/app/") {
-    ///             HookOutput::proceed()
-    ///         } else {
-    ///             HookOutput::deny_tool("only /srv/app may be written")
-    ///         }
-    ///     },
-    /// );
-    /// # let _ = options;
-    /// ```
-    pub fn on_hook_with<I, F, Fut>(self, matcher: HookMatcher, callback: F) -> Self
-    where
-        I: EventInput,
-        F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = HookOutput> + Send + 'static,
-    {
-        self.add_hook(matcher_config(matcher, I::EVENT), typed_hook(callback))
-    }
-
-    /// [`Options::hook`] with a [`HookMatcher`] (see [`Options::on_hook_with`]).
+    /// Run `callback` on `event`, with the event's input as a [`HookInput`]: for an event this
+    /// crate has no input type for, or one callback for several events. `matcher` is as for
+    /// [`Options::on_hook`]; the tool use id the CLI sends beside the input is
+    /// [`HookContext::tool_use_id`].
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
     /// use claude_agent_core::options::Options;
     ///
-    /// let options = Options::new().hook_with(
+    /// let options = Options::new().on_hook_event(
     ///     HookEvent::PreToolUse,
     ///     HookMatcher::all().fail_closed(),
-    ///     |input, _tool_use_id, _ctx| async move {
+    ///     |input, ctx| async move {
     ///         match input {
     ///             HookInput::PreToolUse(pre) if pre.tool_name == "WebFetch" => {
-    ///                 HookOutput::deny_tool("no network")
+    ///                 HookOutput::deny_tool(format!("no network ({:?})", ctx.tool_use_id()))
     ///             }
     ///             _ => HookOutput::proceed(),
     ///         }
@@ -348,12 +236,20 @@ impl Options {
     /// );
     /// # let _ = options;
     /// ```
-    pub fn hook_with<F, Fut>(self, event: HookEvent, matcher: HookMatcher, callback: F) -> Self
+    pub fn on_hook_event<F, Fut>(
+        self,
+        event: HookEvent,
+        matcher: impl Into<HookMatcher>,
+        callback: F,
+    ) -> Self
     where
-        F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
+        F: Fn(HookInput, HookContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
-        self.add_hook(matcher_config(matcher, event), untyped_hook(callback))
+        self.add_hook(
+            matcher_config(matcher.into(), event),
+            untyped_hook(callback),
+        )
     }
 
     fn add_hook(mut self, config: HookMatcherConfig, callback: HookFn) -> Self {
@@ -460,10 +356,10 @@ impl Options {
     ///
     /// let log = Arc::new(Mutex::new(Vec::<String>::new()));
     /// let sink = log.clone();
-    /// let options = Options::new().debug(true).stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+    /// let options = Options::new().debug(true).on_stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
     /// # let _ = options;
     /// ```
-    pub fn stderr<F>(mut self, callback: F) -> Self
+    pub fn on_stderr<F>(mut self, callback: F) -> Self
     where
         F: Fn(&str) + Send + Sync + 'static,
     {
@@ -480,14 +376,14 @@ fn matcher_config(matcher: HookMatcher, event: HookEvent) -> HookMatcherConfig {
     config
 }
 
-/// A callback of [`Options::hook`], stored type-erased.
+/// A callback of [`Options::on_hook_event`], stored type-erased.
 fn untyped_hook<F, Fut>(callback: F) -> HookFn
 where
-    F: Fn(HookInput, Option<String>, HookContext) -> Fut + Send + Sync + 'static,
+    F: Fn(HookInput, HookContext) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = HookOutput> + Send + 'static,
 {
-    Arc::new(move |input, tool_use_id, ctx| -> BoxFuture<'static, _> {
-        let output = callback(input, tool_use_id, ctx);
+    Arc::new(move |input, ctx| -> BoxFuture<'static, _> {
+        let output = callback(input, ctx);
         Box::pin(async move { Ok(output.await) })
     })
 }
@@ -500,7 +396,7 @@ where
     F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = HookOutput> + Send + 'static,
 {
-    Arc::new(move |input, _tool_use_id, ctx| -> BoxFuture<'static, _> {
+    Arc::new(move |input, ctx| -> BoxFuture<'static, _> {
         match I::from_hook_input(input) {
             Ok(input) => {
                 let output = callback(input, ctx);

@@ -172,7 +172,7 @@ impl fmt::Debug for PooledQuery {
 /// spares of its older build are let go the next time the pool is asked for options that start
 /// it.
 ///
-/// A spare runs the callbacks (hooks, `can_use_tool`, in-process MCP servers, `stderr`) of the
+/// A spare runs the callbacks (permission requests, hooks, in-process MCP servers, stderr) of the
 /// options it was started with, so a set is one `Options` value and its clones: options built
 /// separately are separate sets even when every setting matches, and one tenant's session never
 /// runs with another tenant's callbacks. Build each kind of host options once and pass that

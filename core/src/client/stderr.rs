@@ -1,4 +1,4 @@
-//! The CLI's stderr: split into lines for the user's `stderr` callback, with a bounded tail kept
+//! The CLI's stderr: split into lines for the user's `on_stderr` callback, with a bounded tail kept
 //! for error reports. The CLI reports a bad option there, and exits, before it prints any JSON.
 
 use std::collections::VecDeque;

@@ -99,7 +99,7 @@ impl Connection {
         }
     }
 
-    /// Also read the CLI's stderr: passed to the `stderr` callback, and its tail kept for
+    /// Also read the CLI's stderr: passed to the `on_stderr` callback, and its tail kept for
     /// [`Error::Process`](super::Error::Process).
     #[must_use]
     pub fn with_stderr(mut self, stderr: impl AsyncRead + Send + Unpin + 'static) -> Self {

@@ -6,7 +6,8 @@ use crate::session::HookFailurePolicy;
 
 /// Which calls of an event a hook callback gets (for tool events, a tool-name pattern), how long
 /// the CLI waits for it, and whether a failing callback blocks the action it guards. Given to
-/// `Options::on_hook_with` or `Options::hook_with` (with the `client` feature).
+/// `Options::on_hook` or `Options::on_hook_event` (with the `client` feature), which also take a
+/// bare pattern (`"Bash"`) or `None` for every call.
 ///
 /// By default a hook fails open: when its callback panics, or its input cannot be read, the CLI
 /// reports the failure and the tool runs anyway. A guard must not let a tool through because it
@@ -24,7 +25,7 @@ use crate::session::HookFailurePolicy;
 /// }
 ///
 /// let guard = HookMatcher::new("Bash").timeout(Duration::from_secs(5)).fail_closed();
-/// let options = Options::new().on_hook_with(guard, |input: PreToolUseInput, _ctx| async move {
+/// let options = Options::new().on_hook(guard, |input: PreToolUseInput, _ctx| async move {
 ///     // A command that does not parse panics here, and the Bash call is blocked.
 ///     let bash: Bash = input.tool_input_as().expect("a Bash call has a command");
 ///     if bash.command.contains("rm -rf") {
@@ -110,6 +111,34 @@ impl HookMatcher {
     pub fn fail_closed(mut self) -> Self {
         self.on_failure = Some(HookFailurePolicy::Block);
         self
+    }
+}
+
+/// A tool-name pattern: [`HookMatcher::new`].
+impl From<&str> for HookMatcher {
+    fn from(pattern: &str) -> Self {
+        HookMatcher::new(pattern)
+    }
+}
+
+/// A tool-name pattern: [`HookMatcher::new`].
+impl From<String> for HookMatcher {
+    fn from(pattern: String) -> Self {
+        HookMatcher::new(pattern)
+    }
+}
+
+/// A pattern, or `None` for every call ([`HookMatcher::all`]).
+///
+/// ```
+/// use claude_agent_core::hooks::HookMatcher;
+///
+/// assert_eq!(HookMatcher::from(None::<&str>), HookMatcher::all());
+/// assert_eq!(HookMatcher::from(Some("Bash")), HookMatcher::new("Bash"));
+/// ```
+impl From<Option<&str>> for HookMatcher {
+    fn from(pattern: Option<&str>) -> Self {
+        pattern.map_or_else(HookMatcher::all, HookMatcher::new)
     }
 }
 

@@ -4,10 +4,10 @@
 //!
 //! Register a hook on the options, with the `client` feature (on in the runtime crates):
 //! `Options::on_hook` takes a callback whose parameter type picks the event ([`PreToolUseInput`]
-//! for `PreToolUse`, and so on); `Options::hook` takes a [`HookEvent`] and the untyped
+//! for `PreToolUse`, and so on); `Options::on_hook_event` takes a [`HookEvent`] and the untyped
 //! [`HookInput`]. For tool events the matcher is a tool-name pattern (`"Bash"`, `"Write|Edit"`);
-//! `None` matches everything. `Options::on_hook_with` and `Options::hook_with` take a
-//! [`HookMatcher`] instead, which can also set a timeout and make the hook fail closed.
+//! `None` matches everything; a [`HookMatcher`] in its place can also set a timeout and make the
+//! hook fail closed.
 //!
 //! ```
 //! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
@@ -18,7 +18,7 @@
 //!     command: String,
 //! }
 //!
-//! let options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+//! let options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
 //!     match input.tool_input_as::<Bash>() {
 //!         Ok(bash) if bash.command.contains("rm -rf") => HookOutput::deny_tool("not here"),
 //!         _ => HookOutput::default(), // no opinion: the CLI goes on as it would have

@@ -134,7 +134,7 @@ pub enum OptionsError {
     /// [`super::Options::initialize_field`] named a field the session writes itself.
     #[error(
         "the initialize field {name:?} is written by the session itself and cannot be set with \
-         initialize_field; remove it (hooks are set with Options::hook)"
+         initialize_field; remove it (hooks are set with Options::on_hook_event)"
     )]
     ReservedInitializeField {
         /// The field's name.

@@ -1,7 +1,7 @@
 //! Permission prompts: the CLI asks whether a tool may run ([`PermissionRequest`]), and the host
 //! answers allow or deny ([`PermissionResult`]).
 //!
-//! Register the deciding callback with `Options::can_use_tool` (with the `client` feature, on in
+//! Register the deciding callback with `Options::on_permission_request` (with the `client` feature, on in
 //! the runtime crates). It launches the CLI with `--permission-prompt-tool=stdio`, and the CLI
 //! then asks about every tool use its own rules and [`PermissionMode`] do not settle.
 //!
@@ -9,7 +9,7 @@
 //! use claude_agent_core::options::Options;
 //! use claude_agent_core::permission::PermissionResult;
 //!
-//! let options = Options::new().can_use_tool(|request, _ctx| async move {
+//! let options = Options::new().on_permission_request(|request, _ctx| async move {
 //!     match request.tool_name.as_str() {
 //!         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
 //!         // The model sees this text as the tool's error, and the turn goes on.

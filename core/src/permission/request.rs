@@ -114,7 +114,7 @@ impl PermissionRequest {
 /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 ///
 /// // Allow the tools of in-process servers; ask a person about the rest.
-/// let _options = Options::new().can_use_tool(|request, _ctx| async move {
+/// let _options = Options::new().on_permission_request(|request, _ctx| async move {
 ///     match &request.mcp_server {
 ///         Some(server) if server.source.as_deref() == Some("sdk") => PermissionResult::allow(),
 ///         _ => PermissionResult::deny("not approved for this agent"),

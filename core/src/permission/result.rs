@@ -153,7 +153,7 @@ impl PermissionResult {
     /// use claude_agent_core::permission::PermissionResult;
     ///
     /// // Allow, and take the CLI's suggestions ("always allow this") so it stops asking.
-    /// let _options = Options::new().can_use_tool(|request, _ctx| async move {
+    /// let _options = Options::new().on_permission_request(|request, _ctx| async move {
     ///     if request.tool_name == "WebFetch" {
     ///         PermissionResult::allow().with_updated_permissions(request.permission_suggestions)
     ///     } else {
@@ -201,7 +201,7 @@ impl PermissionResult {
     /// ```
     /// # use claude_agent_core::options::Options;
     /// # use claude_agent_core::permission::PermissionResult;
-    /// let options = Options::new().can_use_tool(|request, _ctx| async move {
+    /// let options = Options::new().on_permission_request(|request, _ctx| async move {
     ///     PermissionResult::allow().with_tool_use_id(request.tool_use_id)
     /// });
     /// # let _ = options;

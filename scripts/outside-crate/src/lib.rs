@@ -17,7 +17,7 @@ pub struct Answer {
 
 /// The app's policy on top of `base`: reading is fine, anything else is refused.
 pub fn read_only(base: Options) -> Options {
-    base.can_use_tool(|request, _ctx| async move {
+    base.on_permission_request(|request, _ctx| async move {
         match request.tool_name.as_str() {
             "Read" | "Glob" | "Grep" => PermissionResult::allow(),
             other => PermissionResult::deny(format!("{other} is not allowed: read-only agent")),

@@ -924,7 +924,7 @@ impl Script {
     /// let fake = FakeTransport::new(script);
     /// let lines = Arc::new(Mutex::new(Vec::new()));
     /// let sink = lines.clone();
-    /// let options = Options::new().transport(fake.clone()).stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
+    /// let options = Options::new().transport(fake.clone()).on_stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
     /// assert_eq!(*lines.lock().unwrap(), ["[DEBUG] loading settings"]);
@@ -1024,7 +1024,7 @@ impl Script {
     /// let fake = FakeTransport::new(script);
     /// let options = Options::new()
     ///     .transport(fake.clone())
-    ///     .can_use_tool(|_request, _ctx| async { PermissionResult::deny("no deleting") });
+    ///     .on_permission_request(|_request, _ctx| async { PermissionResult::deny("no deleting") });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "clean up", options).collect());
     /// let (id, answer) = &fake.answers()[0];
@@ -1203,7 +1203,7 @@ impl Script {
     /// let fake = FakeTransport::new(script);
     /// let options = Options::new()
     ///     .transport(fake.clone())
-    ///     .can_use_tool(|_request, _ctx| std::future::pending::<PermissionResult>()); // waits for a person
+    ///     .on_permission_request(|_request, _ctx| std::future::pending::<PermissionResult>()); // waits for a person
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
     /// assert!(fake.answers().is_empty());

@@ -137,7 +137,7 @@ impl FakeTransport {
     ///
     /// // The app, as it was when the session was recorded (`Options::record_to`).
     /// fn app() -> Options {
-    ///     Options::new().can_use_tool(|request, _ctx| async move {
+    ///     Options::new().on_permission_request(|request, _ctx| async move {
     ///         match request.tool_name.as_str() {
     ///             "Bash" => PermissionResult::deny("this app does not run commands"),
     ///             _ => PermissionResult::allow(),
@@ -165,7 +165,7 @@ impl FakeTransport {
     ///
     /// // An app that now allows the command is caught:
     /// let fake = FakeTransport::replay(&recording).unwrap();
-    /// let allowing = Options::new().can_use_tool(|_request, _ctx| async { PermissionResult::allow() });
+    /// let allowing = Options::new().on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
     /// let _ = runtime.block_on(query_with(runtime.clone(), "BASH:ls", allowing.transport(fake.clone())).collect::<Vec<_>>());
     /// assert!(fake.verify().is_err());
     /// ```
@@ -290,7 +290,7 @@ impl FakeTransport {
     /// let fake = FakeTransport::new(script);
     /// let options = Options::new()
     ///     .transport(fake.clone())
-    ///     .can_use_tool(|_request, _ctx| async { PermissionResult::deny("no deleting") });
+    ///     .on_permission_request(|_request, _ctx| async { PermissionResult::deny("no deleting") });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "clean up", options).collect());
     /// let answers = fake.answers();

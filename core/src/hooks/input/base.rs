@@ -79,7 +79,7 @@ impl HookBase {
 /// use claude_agent_core::options::Options;
 ///
 /// // Let only high-effort turns run the slow integration tests.
-/// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+/// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
 ///     let high = input.base.effort.as_ref().is_some_and(|effort| effort.level == "high");
 ///     if !high && input.tool_input.get().contains("--ignored") {
 ///         HookOutput::deny_tool("Run the integration tests only at high effort.")

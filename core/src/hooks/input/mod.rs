@@ -117,22 +117,22 @@ macro_rules! hook_inputs {
         /// assert_eq!(input.raw_json(), Some(raw.get()));
         /// ```
         ///
-        /// An `Options::hook` callback gets this untyped input, so one callback can serve several
-        /// events (with the `client` feature):
+        /// An `Options::on_hook_event` callback gets this untyped input, so one callback can
+        /// serve several events (with the `client` feature):
         ///
         /// ```
         /// use claude_agent_core::client::HookContext;
         /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
         /// use claude_agent_core::options::Options;
         ///
-        /// let audit = |input: HookInput, tool_use_id: Option<String>, _ctx: HookContext| async move {
+        /// let audit = |input: HookInput, ctx: HookContext| async move {
         ///     let cwd = input.base().map_or("?", |base| base.cwd.as_str());
-        ///     eprintln!("{} {tool_use_id:?} in {cwd}", input.event().as_str());
+        ///     eprintln!("{} {:?} in {cwd}", input.event().as_str(), ctx.tool_use_id());
         ///     HookOutput::default()
         /// };
         /// let _options = Options::new()
-        ///     .hook(HookEvent::PreToolUse, None, audit)
-        ///     .hook(HookEvent::PostToolUse, None, audit);
+        ///     .on_hook_event(HookEvent::PreToolUse, None, audit)
+        ///     .on_hook_event(HookEvent::PostToolUse, None, audit);
         /// ```
         #[derive(Debug, Clone)]
         #[non_exhaustive]

@@ -26,7 +26,7 @@ use crate::permission::{McpServerOrigin, PermissionUpdate};
 ///         _ => HookOutput::default(),
 ///     }
 /// }
-/// let _options = Options::new().on_hook(Some("Bash"), stay_in_workspace);
+/// let _options = Options::new().on_hook("Bash", stay_in_workspace);
 ///
 /// // What the CLI sends (from a recorded session), and the hook's answer, as a test would check it:
 /// let input: PreToolUseInput = serde_json::from_str(
@@ -71,7 +71,7 @@ pub struct PreToolUseInput {
 ///     stderr: String,
 /// }
 ///
-/// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseInput, _ctx| async move {
+/// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
 ///     let output: Option<BashOutput> = serde_json::from_str(input.tool_response.get()).ok();
 ///     match output {
 ///         Some(out) if out.stderr.contains("warning:") => HookOutput::default()
@@ -120,7 +120,7 @@ pub struct PostToolUseInput {
 /// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseFailureInput};
 /// use claude_agent_core::options::Options;
 ///
-/// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseFailureInput, _ctx| async move {
+/// let _options = Options::new().on_hook("Bash", |input: PostToolUseFailureInput, _ctx| async move {
 ///     if input.error.contains("command not found") {
 ///         HookOutput::default()
 ///             .with_additional_context(HookEvent::PostToolUseFailure, "Use npm here; pnpm is not installed.")

@@ -90,7 +90,7 @@ impl HookOutput {
     /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
     /// use claude_agent_core::options::Options;
     ///
-    /// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseInput, _ctx| async move {
+    /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
     ///     if input.tool_response.get().contains("No space left on device") {
     ///         HookOutput::stop("The disk is full; stopping.")
     ///     } else {
@@ -140,7 +140,7 @@ impl HookOutput {
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     /// use claude_agent_core::options::Options;
     ///
-    /// let _options = Options::new().on_hook(Some("Write|Edit"), |input: PreToolUseInput, _ctx| async move {
+    /// let _options = Options::new().on_hook("Write|Edit", |input: PreToolUseInput, _ctx| async move {
     ///     if input.tool_input.get().contains("/migrations/") {
     ///         HookOutput::deny_tool("Migrations are generated; change the schema instead.")
     ///     } else {
@@ -158,7 +158,7 @@ impl HookOutput {
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     /// use claude_agent_core::options::Options;
     ///
-    /// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+    /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
     ///     #[derive(serde::Deserialize)]
     ///     struct Bash {
     ///         command: String,
@@ -183,7 +183,7 @@ impl HookOutput {
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     /// use claude_agent_core::options::Options;
     ///
-    /// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+    /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
     ///     if input.tool_input.get().contains("git push") {
     ///         HookOutput::ask_tool("Pushing changes the shared branch.")
     ///     } else {

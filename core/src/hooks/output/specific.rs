@@ -221,7 +221,7 @@ impl HookSpecificOutput {
 ///     command: String,
 /// }
 ///
-/// let _options = Options::new().on_hook(Some("Bash"), |input: PreToolUseInput, _ctx| async move {
+/// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
 ///     let Ok(bash) = input.tool_input_as::<Bash>() else { return HookOutput::default() };
 ///     if !bash.command.starts_with("npm ") {
 ///         return HookOutput::default();
@@ -259,7 +259,7 @@ pub struct PreToolUseOutput {
 /// use serde_json::value::RawValue;
 ///
 /// // Keep secrets that a tool printed out of the conversation.
-/// let _options = Options::new().on_hook(Some("Bash"), |input: PostToolUseInput, _ctx| async move {
+/// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
 ///     if !input.tool_response.get().contains("AWS_SECRET_ACCESS_KEY") {
 ///         return HookOutput::default();
 ///     }
