@@ -21,7 +21,6 @@ use claude_agent_core::client::{prompt_channel, query_with, Prompt, Runtime};
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionResult;
-use futures_lite::StreamExt;
 
 /// Run the mode named by the command line (`NAME stream|rtt FAKECLI`) on `runtime`.
 pub async fn run<R: Runtime>(runtime: R) {

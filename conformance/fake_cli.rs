@@ -18,8 +18,9 @@ use crate::sdk::options::McpServerConfig;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
 use crate::sdk::{
     connect, prompt_channel, query, typed_tool, Client, Error, McpServerSet, Message, Options,
-    Prompt, SdkMcpServer, StreamExt, UserInput,
+    Prompt, SdkMcpServer, UserInput,
 };
+use futures_lite::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(10);
 

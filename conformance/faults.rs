@@ -20,7 +20,8 @@ use super::{json, kind, kinds, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
 use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::permission::PermissionResult;
-use crate::sdk::{connect, query, Error, Message, Options, Prompt, StreamExt};
+use crate::sdk::{connect, query, Error, Message, Options, Prompt};
+use futures_lite::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(10);
 

@@ -9,7 +9,7 @@
 
 use claude_agent_tokio::message::{ContentBlock, SystemMessage};
 use claude_agent_tokio::options::AgentDefinition;
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {

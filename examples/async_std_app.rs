@@ -10,7 +10,7 @@
 
 use claude_agent_async_std::mcp::ToolResult;
 use claude_agent_async_std::permission::PermissionResult;
-use claude_agent_async_std::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
+use claude_agent_async_std::{query, typed_tool, Message, Options, SdkMcpServer};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

@@ -6,7 +6,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start async_std_hooks`.
 
 use claude_agent_async_std::hooks::{HookOutput, PostToolUseInput, PreToolUseInput};
-use claude_agent_async_std::{query, Message, Options, StreamExt};
+use claude_agent_async_std::{query, Message, Options};
 
 /// The input of the `Bash` tool (the fields this app reads).
 #[derive(serde::Deserialize)]

@@ -5,7 +5,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start async_std_mcp`.
 
 use claude_agent_async_std::mcp::ToolResult;
-use claude_agent_async_std::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
+use claude_agent_async_std::{query, typed_tool, Message, Options, SdkMcpServer};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

@@ -5,7 +5,7 @@
 //! offline with the real CLI and a stub model: `scripts/quick-start async_std_quick_start`.
 
 use claude_agent_async_std::message::ContentBlock;
-use claude_agent_async_std::{query, Message, Options, StreamExt};
+use claude_agent_async_std::{query, Message, Options};
 
 fn main() -> std::process::ExitCode {
     // Errors say what to do (e.g. how to install the CLI): print them as text, not as Debug.

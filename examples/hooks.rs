@@ -5,7 +5,7 @@
 //! real CLI and a stub model: `scripts/quick-start hooks`.
 
 use claude_agent_tokio::hooks::{HookOutput, PostToolUseInput, PreToolUseInput};
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 /// The input of the `Bash` tool (the fields this app reads).
 #[derive(serde::Deserialize)]

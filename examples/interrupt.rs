@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use claude_agent_tokio::message::ContentBlock;
-use claude_agent_tokio::{connect, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, Message, Options};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {

@@ -7,7 +7,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start mcp_calculator`.
 
 use claude_agent_tokio::mcp::ToolResult;
-use claude_agent_tokio::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
+use claude_agent_tokio::{query, typed_tool, Message, Options, SdkMcpServer};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Operands {

@@ -4,7 +4,7 @@
 //! Run: `cargo run --example multi_turn_client` (needs the `claude` CLI and an API key), or
 //! offline with the real CLI and a stub model: `scripts/quick-start multi_turn_client`.
 
-use claude_agent_tokio::{connect, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, Message, Options};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {

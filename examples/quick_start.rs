@@ -4,7 +4,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start`.
 
 use claude_agent_tokio::message::ContentBlock;
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {

@@ -4,7 +4,7 @@
 //! Run: `cargo run --example resume_and_fork` (needs the `claude` CLI and an API key), or
 //! offline with the real CLI and a stub model: `scripts/quick-start resume_and_fork`.
 
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 /// Runs one turn; returns the id of the session it ran in and the answer.
 async fn ask(

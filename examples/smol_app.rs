@@ -10,7 +10,7 @@
 
 use claude_agent_smol::mcp::ToolResult;
 use claude_agent_smol::permission::PermissionResult;
-use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
+use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

@@ -6,7 +6,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start smol_hooks`.
 
 use claude_agent_smol::hooks::{HookOutput, PostToolUseInput, PreToolUseInput};
-use claude_agent_smol::{query, Message, Options, StreamExt};
+use claude_agent_smol::{query, Message, Options};
 
 /// The input of the `Bash` tool (the fields this app reads).
 #[derive(serde::Deserialize)]

@@ -5,7 +5,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start smol_mcp`.
 
 use claude_agent_smol::mcp::ToolResult;
-use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer, StreamExt};
+use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

@@ -5,7 +5,7 @@
 //! offline with the real CLI and a stub model: `scripts/quick-start smol_quick_start`.
 
 use claude_agent_smol::message::ContentBlock;
-use claude_agent_smol::{query, Message, Options, StreamExt};
+use claude_agent_smol::{query, Message, Options};
 
 fn main() -> std::process::ExitCode {
     // Errors say what to do (e.g. how to install the CLI): print them as text, not as Debug.

@@ -5,7 +5,7 @@
 //! Run: `cargo run --example stderr_and_errors` (needs the `claude` CLI and an API key), or
 //! offline with the real CLI and a stub model: `scripts/quick-start stderr_and_errors`.
 
-use claude_agent_tokio::{query, Error, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Error, Message, Options};
 
 async fn run(label: &str, prompt: &str, options: Options) {
     println!("== {label}");

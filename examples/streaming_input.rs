@@ -6,7 +6,7 @@
 //! offline with the real CLI and a stub model: `scripts/quick-start streaming_input`.
 
 use claude_agent_tokio::message::ContentBlock;
-use claude_agent_tokio::{prompt_channel, query, Message, Options, StreamExt};
+use claude_agent_tokio::{prompt_channel, query, Message, Options};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {

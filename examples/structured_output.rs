@@ -4,7 +4,7 @@
 //! Run: `cargo run --example structured_output` (needs the `claude` CLI and an API key), or
 //! offline with the real CLI and a stub model: `scripts/quick-start structured_output`.
 
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 /// A capital city. The doc comments and examples go into the schema the model sees.
 #[derive(serde::Deserialize, schemars::JsonSchema)]

@@ -4,7 +4,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start system_prompt`.
 
 use claude_agent_tokio::options::SystemPrompt;
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 async fn ask(label: &str, options: Options) -> Result<(), claude_agent_tokio::Error> {
     let mut messages = query("Who are you, in one sentence?", options);

@@ -6,7 +6,7 @@
 //! or offline with the real CLI and a stub model: `scripts/quick-start tool_permission_callback`.
 
 use claude_agent_tokio::permission::PermissionResult;
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {

@@ -6,7 +6,7 @@
 //! with the real CLI and a stub model: `scripts/quick-start tools_option`.
 
 use claude_agent_tokio::message::{ContentBlock, SystemMessage};
-use claude_agent_tokio::{query, Message, Options, StreamExt};
+use claude_agent_tokio::{query, Message, Options};
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {

@@ -10,14 +10,10 @@ use std::time::{Duration, Instant};
 
 use claude_agent_tokio::control::ClaimOptions;
 use claude_agent_tokio::runtime::TokioRuntime;
-use claude_agent_tokio::{
-    query, startup, Error, Message, Options, PoolStart, SparePool, StreamExt,
-};
+use claude_agent_tokio::{query, startup, Error, Message, Options, PoolStart, Query, SparePool};
 
 /// Reads a session's messages to its result; returns the answer.
-async fn answer(
-    mut messages: impl futures_lite::Stream<Item = Result<Message, Error>> + Unpin,
-) -> Result<String, Error> {
+async fn answer(mut messages: Query) -> Result<String, Error> {
     let mut answer = String::new();
     while let Some(message) = messages.next().await {
         if let Message::Result(result) = message? {

@@ -5,7 +5,7 @@
 //! permission prompts, hooks and in-process MCP tools.
 //!
 //! ```no_run
-//! use claude_agent_async_std::{query, Message, Options, StreamExt};
+//! use claude_agent_async_std::{query, Message, Options};
 //!
 //! async_std::task::block_on(async {
 //!     let mut messages = query("What is 2 + 2?", Options::default());
@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! use claude_agent_async_std::permission::PermissionResult;
-//! use claude_agent_async_std::{connect, Message, Options, StreamExt};
+//! use claude_agent_async_std::{connect, Message, Options};
 //!
 //! # async fn run() -> Result<(), claude_agent_async_std::Error> {
 //! let options = Options::new().on_permission_request(|request, _ctx| async move {
@@ -92,7 +92,6 @@ pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
     control, history, hooks, mcp, message, options, permission, session, store,
 };
-pub use futures_lite::StreamExt;
 use runtime::AsyncStdRuntime;
 
 /// Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then
@@ -100,7 +99,7 @@ use runtime::AsyncStdRuntime;
 /// runtime. Works from any executor (the session runs on async-std's).
 ///
 /// ```no_run
-/// use claude_agent_async_std::{connect, Message, Options, StreamExt};
+/// use claude_agent_async_std::{connect, Message, Options};
 /// # async fn run() -> Result<(), claude_agent_async_std::Error> {
 /// let client = connect(Options::new()).await?;
 /// client.send("What is 2 + 2?").await?;
@@ -125,7 +124,7 @@ pub async fn connect(options: Options) -> Result<Client, Error> {
 /// the stream is dropped.
 ///
 /// ```no_run
-/// use claude_agent_async_std::{query, Options, StreamExt};
+/// use claude_agent_async_std::{query, Options};
 /// # async fn run() {
 /// let mut messages = query("Hello", Options::default());
 /// while let Some(item) = messages.next().await {
@@ -144,7 +143,7 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
 /// its prompt with no start-up to wait for.
 ///
 /// ```no_run
-/// use claude_agent_async_std::{startup, Options, StreamExt};
+/// use claude_agent_async_std::{startup, Options};
 /// # async fn run() -> Result<(), claude_agent_async_std::Error> {
 /// let warm = startup(Options::new()).await?; // while the user types
 /// let mut messages = warm.query("What is 2 + 2?");
@@ -162,7 +161,7 @@ pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// later for a session with [`Spare::claim`](claude_agent_core::client::Spare::claim).
 ///
 /// ```no_run
-/// use claude_agent_async_std::{prewarm, control::ClaimOptions, Options, StreamExt};
+/// use claude_agent_async_std::{prewarm, control::ClaimOptions, Options};
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let spare = prewarm(Options::new()).await?;
 /// // … when the user opens a folder and asks:

@@ -5,7 +5,7 @@
 //! permission prompts, hooks and in-process MCP tools.
 //!
 //! ```no_run
-//! use claude_agent_smol::{query, Message, Options, StreamExt};
+//! use claude_agent_smol::{query, Message, Options};
 //!
 //! smol::block_on(async {
 //!     let mut messages = query("What is 2 + 2?", Options::default());
@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! use claude_agent_smol::permission::PermissionResult;
-//! use claude_agent_smol::{connect, Message, Options, StreamExt};
+//! use claude_agent_smol::{connect, Message, Options};
 //!
 //! # async fn run() -> Result<(), claude_agent_smol::Error> {
 //! let options = Options::new().on_permission_request(|request, _ctx| async move {
@@ -94,7 +94,6 @@ pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
     control, history, hooks, mcp, message, options, permission, session, store,
 };
-pub use futures_lite::StreamExt;
 use runtime::SmolRuntime;
 
 /// Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then
@@ -102,7 +101,7 @@ use runtime::SmolRuntime;
 /// runtime. Works from any executor (the session runs on smol's global one).
 ///
 /// ```no_run
-/// use claude_agent_smol::{connect, Message, Options, StreamExt};
+/// use claude_agent_smol::{connect, Message, Options};
 /// # async fn run() -> Result<(), claude_agent_smol::Error> {
 /// let client = connect(Options::new()).await?;
 /// client.send("What is 2 + 2?").await?;
@@ -127,7 +126,7 @@ pub async fn connect(options: Options) -> Result<Client, Error> {
 /// the stream is dropped.
 ///
 /// ```no_run
-/// use claude_agent_smol::{query, Options, StreamExt};
+/// use claude_agent_smol::{query, Options};
 /// # async fn run() {
 /// let mut messages = query("Hello", Options::default());
 /// while let Some(item) = messages.next().await {
@@ -146,7 +145,7 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
 /// its prompt with no start-up to wait for.
 ///
 /// ```no_run
-/// use claude_agent_smol::{startup, Options, StreamExt};
+/// use claude_agent_smol::{startup, Options};
 /// # async fn run() -> Result<(), claude_agent_smol::Error> {
 /// let warm = startup(Options::new()).await?; // while the user types
 /// let mut messages = warm.query("What is 2 + 2?");
@@ -164,7 +163,7 @@ pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// later for a session with [`Spare::claim`](claude_agent_core::client::Spare::claim).
 ///
 /// ```no_run
-/// use claude_agent_smol::{prewarm, control::ClaimOptions, Options, StreamExt};
+/// use claude_agent_smol::{prewarm, control::ClaimOptions, Options};
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let spare = prewarm(Options::new()).await?;
 /// // … when the user opens a folder and asks:

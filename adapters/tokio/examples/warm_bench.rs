@@ -30,7 +30,8 @@ use std::time::{Duration, Instant};
 use claude_agent_testkit::real_cli::{real_cli_env, TestDir};
 use claude_agent_testkit::stub_api::StubApi;
 use claude_agent_tokio::control::ClaimOptions;
-use claude_agent_tokio::{connect, prewarm, query, startup, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, prewarm, query, startup, Message, Options};
+use futures_lite::StreamExt;
 
 /// Milliseconds from the start to `system/init`, the first assistant message and the result.
 #[derive(Debug, Clone, Copy, Default)]

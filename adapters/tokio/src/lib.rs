@@ -5,7 +5,7 @@
 //! permission prompts, hooks and in-process MCP tools.
 //!
 //! ```no_run
-//! use claude_agent_tokio::{query, Message, Options, StreamExt};
+//! use claude_agent_tokio::{query, Message, Options};
 //!
 //! # async fn run() -> Result<(), claude_agent_tokio::Error> {
 //! let mut messages = query("What is 2 + 2?", Options::default());
@@ -20,7 +20,7 @@
 //!
 //! ```no_run
 //! use claude_agent_tokio::permission::PermissionResult;
-//! use claude_agent_tokio::{connect, Message, Options, StreamExt};
+//! use claude_agent_tokio::{connect, Message, Options};
 //!
 //! # async fn run() -> Result<(), claude_agent_tokio::Error> {
 //! let options = Options::new().on_permission_request(|request, _ctx| async move {
@@ -90,7 +90,6 @@ pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
     control, history, hooks, mcp, message, options, permission, session, store,
 };
-pub use futures_lite::StreamExt;
 use runtime::TokioRuntime;
 
 /// Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then
@@ -98,7 +97,7 @@ use runtime::TokioRuntime;
 /// runtime. Must be called inside a tokio runtime.
 ///
 /// ```no_run
-/// use claude_agent_tokio::{connect, Message, Options, StreamExt};
+/// use claude_agent_tokio::{connect, Message, Options};
 /// # async fn run() -> Result<(), claude_agent_tokio::Error> {
 /// let client = connect(Options::new()).await?;
 /// client.send("What is 2 + 2?").await?;
@@ -122,7 +121,7 @@ pub async fn connect(options: Options) -> Result<Client, Error> {
 /// Must be called inside a tokio runtime. The CLI is shut down when the stream is dropped.
 ///
 /// ```no_run
-/// use claude_agent_tokio::{query, Options, StreamExt};
+/// use claude_agent_tokio::{query, Options};
 /// # async fn run() {
 /// let mut messages = query("Hello", Options::default());
 /// while let Some(item) = messages.next().await {
@@ -141,7 +140,7 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
 /// its prompt with no start-up to wait for.
 ///
 /// ```no_run
-/// use claude_agent_tokio::{startup, Options, StreamExt};
+/// use claude_agent_tokio::{startup, Options};
 /// # async fn run() -> Result<(), claude_agent_tokio::Error> {
 /// let warm = startup(Options::new()).await?; // while the user types
 /// let mut messages = warm.query("What is 2 + 2?");
@@ -159,7 +158,7 @@ pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// later for a session with [`Spare::claim`](claude_agent_core::client::Spare::claim).
 ///
 /// ```no_run
-/// use claude_agent_tokio::{prewarm, control::ClaimOptions, Options, StreamExt};
+/// use claude_agent_tokio::{prewarm, control::ClaimOptions, Options};
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let spare = prewarm(Options::new()).await?;
 /// // … when the user opens a folder and asks:

@@ -8,7 +8,7 @@ use claude_agent_testkit::fake_cli::{fake_claude_binary, Script};
 use claude_agent_testkit::real_cli::TestDir;
 use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_tokio::permission::PermissionResult;
-use claude_agent_tokio::{connect, Message, Options, StreamExt};
+use claude_agent_tokio::{connect, Message, Options};
 use serde_json::json;
 
 const TURNS: usize = 10_000;

@@ -14,10 +14,10 @@ mod trace_log;
 use claude_agent_testkit::fake_cli::{canned, Script};
 use claude_agent_testkit::real_cli::TestDir;
 use claude_agent_tokio as sdk;
-use sdk::StreamExt;
 use tracing::Level;
 
 use fake::Fake;
+use futures_lite::StreamExt;
 use trace_log::{capture, one, session_span};
 
 #[test]

@@ -927,6 +927,29 @@ pub struct Messages {
     done: bool,
 }
 
+impl Messages {
+    /// The next message; `None` when the stream has ended. The same as `StreamExt::next` of
+    /// `futures-lite` or `futures`, with no trait to import (and none to clash with another).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # use claude_agent_core::message::Message;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.send("Hello!").await?;
+    /// let mut reply = client.receive_response();
+    /// while let Some(message) = reply.next().await {
+    ///     if let Message::Result(result) = message? {
+    ///         println!("{}", result.result.unwrap_or_default());
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn next(&mut self) -> Option<Result<Message, Error>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+}
+
 impl Stream for Messages {
     type Item = Result<Message, Error>;
 

@@ -104,6 +104,26 @@ impl Query {
     }
 }
 
+impl Query {
+    /// The next message; `None` when the session has ended. The same as `StreamExt::next` of
+    /// `futures-lite` or `futures`, with no trait to import (and none to clash with another).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{query_with, Error, Runtime};
+    /// # use claude_agent_core::options::Options;
+    /// # async fn example(runtime: impl Runtime) -> Result<(), Error> {
+    /// let mut messages = query_with(runtime, "What is 2 + 2?", Options::new());
+    /// while let Some(message) = messages.next().await {
+    ///     println!("{}", message?.raw_json());
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn next(&mut self) -> Option<Result<Message, Error>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+}
+
 impl Stream for Query {
     type Item = Result<Message, Error>;
 

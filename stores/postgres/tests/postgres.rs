@@ -18,7 +18,8 @@ use claude_agent_store_postgres::PostgresSessionStore;
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::store_conformance::run_session_store_conformance;
 use claude_agent_testkit::stub_api::StubApi;
-use claude_agent_tokio::{Options, StreamExt};
+use claude_agent_tokio::Options;
+use futures_lite::StreamExt;
 use serde_json::{json, Value};
 
 /// A PostgreSQL cluster of its own, removed on drop.
