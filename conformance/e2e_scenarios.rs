@@ -26,7 +26,9 @@ use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, McpServerSet,
     PoolStart, Runtime, SdkMcpServer, SparePool,
 };
-use claude_agent_core::control::{ClaimOptions, ClaimRefusalReason};
+use claude_agent_core::control::{
+    ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
+};
 use claude_agent_core::history::{History, ListSessions};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
 use claude_agent_core::message::{
@@ -671,9 +673,14 @@ pub async fn control_requests<R: Runtime>(rt: R) {
     let names = server_states(&status);
     assert_eq!(names, [("calc", "connected")]);
 
-    let usage = within(&rt, STEP, "context_usage", client.context_usage(None))
-        .await
-        .unwrap();
+    let usage = within(
+        &rt,
+        STEP,
+        "context_usage",
+        client.context_usage(ContextUsageDetail::Full),
+    )
+    .await
+    .unwrap();
     assert!(usage.total_tokens > 0, "{usage:?}");
     assert!(usage.max_tokens >= usage.total_tokens, "{usage:?}");
     within(&rt, STEP, "close", client.close()).await;
@@ -1875,9 +1882,14 @@ pub async fn settings_control_requests<R: Runtime>(rt: R) {
             .is_some_and(|u| u.output_tokens > 0),
         "{usage:?}"
     );
-    let report = within(&rt, STEP, "usage", client.usage(true))
-        .await
-        .unwrap();
+    let report = within(
+        &rt,
+        STEP,
+        "usage",
+        client.usage(UsageDetail::WithoutBehaviors),
+    )
+    .await
+    .unwrap();
     assert!(report.session.total_cost_usd > 0.0, "{report:?}");
     assert!(!report.rate_limits_available);
     assert!(
@@ -2000,15 +2012,14 @@ pub async fn file_and_task_control_requests<R: Runtime>(rt: R) {
     )
     .await
     .unwrap();
-    let all = within(&rt, STEP, "background_tasks", client.background_tasks(None))
+    within(&rt, STEP, "background_tasks", client.background_tasks())
         .await
         .unwrap();
-    assert!(all);
     let one = within(
         &rt,
         STEP,
         "background_tasks one",
-        client.background_tasks(Some("toolu_none")),
+        client.background_task("toolu_none"),
     )
     .await
     .unwrap();

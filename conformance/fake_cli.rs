@@ -10,7 +10,9 @@ use serde_json::{json, Value};
 use super::fake::{idle, Fake};
 use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
-use crate::sdk::control::{ElicitationResult, ThinkingDisplayChange, UserDialogResult};
+use crate::sdk::control::{
+    ContextUsageDetail, ElicitationResult, ThinkingDisplayChange, UserDialogResult,
+};
 use crate::sdk::hooks::{HookEvent, HookOutput};
 use crate::sdk::mcp::ToolResult;
 use crate::sdk::message::{LineError, NoticeKind};
@@ -192,18 +194,21 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
             .set_max_thinking_tokens(Some(2048), ThinkingDisplayChange::Keep)
             .await
             .unwrap();
-        let rewind = client.rewind_files("u-1", true).await.unwrap();
+        let rewind = client.preview_rewind_files("u-1").await.unwrap();
         assert!(!rewind.can_rewind);
         let status = client.mcp_status().await.unwrap();
         assert_eq!(status.mcp_servers[0].name, "calc");
         client.reconnect_mcp_server("calc").await.unwrap();
-        client.toggle_mcp_server("calc", false).await.unwrap();
+        client.disable_mcp_server("calc").await.unwrap();
         let docs = McpServerConfig::http("http://127.0.0.1:1/mcp");
         let servers = McpServerSet::new().external("docs", docs);
         let applied = client.set_mcp_servers(servers).await.unwrap();
         assert!(applied.added.is_empty());
         client.stop_task("task-1").await.unwrap();
-        let usage = client.context_usage(None).await.unwrap();
+        let usage = client
+            .context_usage(ContextUsageDetail::Full)
+            .await
+            .unwrap();
         assert_eq!(usage.total_tokens, 1200);
         match client.set_model(Some("bogus")).await {
             Err(Error::ControlRefused { message, .. }) => {

@@ -384,7 +384,7 @@ fn send_returns_the_uuid_the_message_went_out_with_and_rewind_files_takes_it() {
                 .send(UserInput::text("two").with_uuid("my-own-id"))
                 .await?;
             client.receive_response().for_each(drop).await;
-            client.rewind_files(&first, true).await?;
+            client.preview_rewind_files(&first).await?;
             client.close().await;
             Ok::<_, Error>((first, second))
         })

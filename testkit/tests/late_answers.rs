@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use claude_agent_core::client::{connect_with, Client, Error};
+use claude_agent_core::control::ContextUsageDetail;
 use claude_agent_core::message::Message;
 use claude_agent_core::options::Options;
 use claude_agent_testkit::fake_cli::{Answer, Script};
@@ -48,7 +49,7 @@ fn a_late_answer_to_a_timed_out_request_does_not_reach_the_next_turn() {
     let (usage, turn) = runtime
         .block_on(async {
             let client = connect_with(runtime.clone(), options(&fake)).await?;
-            let usage = client.context_usage(None).await;
+            let usage = client.context_usage(ContextUsageDetail::Full).await;
             // Only now does the CLI see a line from us, and answer `get_context_usage`.
             client.send("next").await?;
             let turn = turn(&client).await;

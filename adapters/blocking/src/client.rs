@@ -10,7 +10,7 @@ use claude_agent_core::control::{
     InterruptReceipt, McpPermissionMode, McpPermissionOverrideResult, McpResource,
     McpSetServersResult, McpStatus, ModelInfo, OutputStyles, ReadFile, ReadFileResult,
     ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult,
-    SettingsFile, SlashCommand, ThinkingDisplayChange, UsageReport,
+    SettingsFile, SlashCommand, ThinkingDisplayChange, UsageDetail, UsageReport,
 };
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
@@ -239,8 +239,8 @@ impl Client {
     }
 
     /// Undo file changes made after the user message `user_message_id` (needs
-    /// `Options::enable_file_checkpointing`); with `dry_run`, only report what would change. The
-    /// id is the uuid [`Client::send`] returned for that message.
+    /// `Options::enable_file_checkpointing`). The id is the uuid [`Client::send`] returned for
+    /// that message; [`Client::preview_rewind_files`] says what would change without changing it.
     ///
     /// ```no_run
     /// use claude_agent_blocking::{Client, Options};
@@ -250,18 +250,33 @@ impl Client {
     /// for message in client.receive_response() {
     ///     message?;
     /// }
-    /// if client.rewind_files(&uuid, true)?.can_rewind {
-    ///     client.rewind_files(&uuid, false)?;
+    /// if client.preview_rewind_files(&uuid)?.can_rewind {
+    ///     client.rewind_files(&uuid)?;
     /// }
     /// # Ok::<(), claude_agent_blocking::Error>(())
     /// ```
     pub fn rewind_files(
         &self,
         user_message_id: impl Into<String>,
-        dry_run: bool,
     ) -> Result<RewindFilesResult, Error> {
         let id = user_message_id.into();
-        wait(self.inner.rewind_files(id, dry_run))
+        wait(self.inner.rewind_files(id))
+    }
+
+    /// What [`Client::rewind_files`] would undo for `user_message_id`, without undoing it.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client, uuid: String) -> Result<(), claude_agent_blocking::Error> {
+    /// println!("{:?}", client.preview_rewind_files(&uuid)?);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn preview_rewind_files(
+        &self,
+        user_message_id: impl Into<String>,
+    ) -> Result<RewindFilesResult, Error> {
+        let id = user_message_id.into();
+        wait(self.inner.preview_rewind_files(id))
     }
 
     /// The state of every MCP server.
@@ -291,17 +306,30 @@ impl Client {
         wait(self.inner.reconnect_mcp_server(name))
     }
 
-    /// Enable or disable the MCP server `name`.
+    /// Disable the MCP server `name`: its tools disappear until [`Client::enable_mcp_server`].
     ///
     /// ```no_run
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// client.toggle_mcp_server("github", false)?;
+    /// client.disable_mcp_server("github")?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn toggle_mcp_server(&self, name: impl Into<String>, enabled: bool) -> Result<(), Error> {
+    pub fn disable_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
         let name = name.into();
-        wait(self.inner.toggle_mcp_server(name, enabled))
+        wait(self.inner.disable_mcp_server(name))
+    }
+
+    /// Enable the MCP server `name` again after [`Client::disable_mcp_server`].
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// client.enable_mcp_server("github")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn enable_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
+        let name = name.into();
+        wait(self.inner.enable_mcp_server(name))
     }
 
     /// Replace the MCP servers added since the CLI started, and the in-process servers (those of
@@ -344,9 +372,9 @@ impl Client {
         wait(self.inner.stop_task(task_id))
     }
 
-    /// How the context window is used. `detail` is `None` for the CLI's default (`Full`: each
-    /// category counted with the token-count API), or [`ContextUsageDetail::Summary`] for an
-    /// estimate from the last response.
+    /// How the context window is used: [`ContextUsageDetail::Full`] counts each category with
+    /// the token-count API (the CLI's default), [`ContextUsageDetail::Summary`] estimates from
+    /// the last response.
     ///
     /// ```no_run
     /// use claude_agent_blocking::control::ContextUsageDetail;
@@ -356,11 +384,7 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn context_usage(
-        &self,
-        detail: impl Into<Option<ContextUsageDetail>>,
-    ) -> Result<ContextUsage, Error> {
-        let detail = detail.into();
+    pub fn context_usage(&self, detail: ContextUsageDetail) -> Result<ContextUsage, Error> {
         wait(self.inner.context_usage(detail))
     }
 
@@ -504,17 +528,31 @@ impl Client {
         wait(self.inner.seed_read_state(path, mtime))
     }
 
-    /// Move running foreground tasks to the background: every one, or only the one started by
-    /// the tool use `tool_use_id`. `false` when `tool_use_id` matched no foreground task.
+    /// Move every running foreground task to the background, as Ctrl+B does.
     ///
     /// ```no_run
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// client.background_tasks(None)?;
+    /// client.background_tasks()?;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool, Error> {
-        wait(self.inner.background_tasks(tool_use_id))
+    pub fn background_tasks(&self) -> Result<(), Error> {
+        wait(self.inner.background_tasks())
+    }
+
+    /// Move the foreground task started by the tool use `tool_use_id` to the background.
+    /// `false` when no foreground task of that tool use runs.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let moved = client.background_task("toolu_01")?;
+    /// # let _ = moved;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn background_task(&self, tool_use_id: impl Into<String>) -> Result<bool, Error> {
+        let tool_use_id = tool_use_id.into();
+        wait(self.inner.background_task(tool_use_id))
     }
 
     /// Pin the permission mode of the MCP server `server`'s tools, or clear it with `None`.
@@ -540,12 +578,13 @@ impl Client {
     ///
     /// ```no_run
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// println!("${:.4}", client.usage(true)?.session.total_cost_usd);
+    /// use claude_agent_blocking::control::UsageDetail;
+    /// println!("${:.4}", client.usage(UsageDetail::WithoutBehaviors)?.session.total_cost_usd);
     /// # Ok(())
     /// # }
     /// ```
-    pub fn usage(&self, skip_behaviors: bool) -> Result<UsageReport, Error> {
-        wait(self.inner.usage(skip_behaviors))
+    pub fn usage(&self, detail: UsageDetail) -> Result<UsageReport, Error> {
+        wait(self.inner.usage(detail))
     }
 
     /// What the CLI said in answer to `initialize`: commands, models, agents, account, and every

@@ -197,7 +197,9 @@ fn a_client_holds_one_conversation_over_many_turns_with_control_calls_between() 
             body.contains("first question") && body.contains("echo: second question"),
             "{body}"
         );
-        let usage = client.context_usage(None).unwrap();
+        let usage = client
+            .context_usage(claude_agent_blocking::control::ContextUsageDetail::Full)
+            .unwrap();
         assert!(usage.total_tokens > 0, "{usage:?}");
         let closing = Instant::now();
         client.close();
@@ -210,7 +212,7 @@ fn a_client_holds_one_conversation_over_many_turns_with_control_calls_between() 
 fn the_blocking_client_makes_every_control_call_of_the_typescript_sdk() {
     use claude_agent_blocking::control::{
         ContextUsageDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsFile,
-        ThinkingDisplay,
+        ThinkingDisplay, UsageDetail,
     };
 
     within(|| {
@@ -258,7 +260,7 @@ fn the_blocking_client_makes_every_control_call_of_the_typescript_sdk() {
         client
             .seed_read_state("notes.txt", std::time::SystemTime::now())
             .unwrap();
-        assert!(client.background_tasks(None).unwrap());
+        client.background_tasks().unwrap();
         assert!(client
             .set_mcp_permission_mode_override("later", Some(McpPermissionMode::Auto))
             .unwrap()
@@ -281,7 +283,14 @@ fn the_blocking_client_makes_every_control_call_of_the_typescript_sdk() {
             .unwrap()
             .available_output_styles
             .is_empty());
-        assert!(client.usage(true).unwrap().session.total_cost_usd > 0.0);
+        assert!(
+            client
+                .usage(UsageDetail::WithoutBehaviors)
+                .unwrap()
+                .session
+                .total_cost_usd
+                > 0.0
+        );
         assert!(
             client
                 .context_usage(ContextUsageDetail::Summary)

@@ -7,7 +7,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use claude_agent_blocking::control::{ElicitationAction, ElicitationResult};
+use claude_agent_blocking::control::{ContextUsageDetail, ElicitationAction, ElicitationResult};
 use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput};
 use claude_agent_blocking::mcp::ToolResult;
 use claude_agent_blocking::permission::PermissionResult;
@@ -536,7 +536,7 @@ fn a_client_runs_many_turns_and_control_calls_and_close_waits_for_the_end() {
         assert_eq!(results, ["one", "two"]);
         client.set_model(Some("claude-next")).unwrap();
         client.stop_task("task-1").unwrap();
-        let refused = client.context_usage(None);
+        let refused = client.context_usage(ContextUsageDetail::Full);
         assert!(
             matches!(refused, Err(Error::ControlRefused { .. })),
             "{refused:?}"

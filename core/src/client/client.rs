@@ -21,7 +21,7 @@ use crate::control::{
     McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus, ModelInfo,
     OutputStyles, ReadFile, ReadFileResult, ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult,
     ResponseBody, RewindFilesResult, SettingsFile, SlashCommand, ThinkingDisplayChange,
-    UsageReport,
+    UsageDetail, UsageReport,
 };
 use crate::message::{Message, UserInput};
 use crate::options::Options;
@@ -133,7 +133,7 @@ impl Client {
     /// let uuid = client.send("Rename `foo` to `bar` everywhere.").await?;
     /// // … read the turn with `client.receive_response()` …
     /// // Undo the file changes that message led to:
-    /// client.rewind_files(&uuid, false).await?;
+    /// client.rewind_files(&uuid).await?;
     ///
     /// // A uuid of your own is sent as it is:
     /// let mine = client.send(UserInput::text("Now tidy up.").with_uuid("tidy-up-1")).await?;
@@ -294,9 +294,10 @@ impl Client {
         self.request(request).await.map(drop)
     }
 
-    /// Undo file changes made after the user message `user_message_id` (needs file
-    /// checkpointing); with `dry_run`, only report what would change. The id is the uuid
-    /// [`Client::send`] returned for that message.
+    /// Undo file changes made after the user message `user_message_id` (needs
+    /// `Options::enable_file_checkpointing`). The id is the uuid [`Client::send`] returned for
+    /// that message. [`Client::preview_rewind_files`] says what would change, without changing
+    /// it.
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{connect_with, Error, Runtime};
@@ -311,9 +312,9 @@ impl Client {
     ///     while let Some(message) = turn.next().await {
     ///         message?;
     ///     }
-    ///     let preview = client.rewind_files(&uuid, true).await?;
+    ///     let preview = client.preview_rewind_files(&uuid).await?;
     ///     if preview.can_rewind {
-    ///         client.rewind_files(&uuid, false).await?;
+    ///         client.rewind_files(&uuid).await?;
     ///     }
     ///     client.close().await;
     ///     Ok(())
@@ -322,11 +323,32 @@ impl Client {
     pub async fn rewind_files(
         &self,
         user_message_id: impl Into<String>,
-        dry_run: bool,
     ) -> Result<RewindFilesResult, Error> {
         self.typed(ControlRequest::RewindFiles {
             user_message_id: user_message_id.into(),
-            dry_run,
+            dry_run: false,
+        })
+        .await
+    }
+
+    /// What [`Client::rewind_files`] would undo for `user_message_id`, without undoing it
+    /// (the CLI's dry run): whether it can, and the files it would change.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client, uuid: String) -> Result<(), Error> {
+    /// let preview = client.preview_rewind_files(&uuid).await?;
+    /// println!("{preview:?}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn preview_rewind_files(
+        &self,
+        user_message_id: impl Into<String>,
+    ) -> Result<RewindFilesResult, Error> {
+        self.typed(ControlRequest::RewindFiles {
+            user_message_id: user_message_id.into(),
+            dry_run: true,
         })
         .await
     }
@@ -367,25 +389,39 @@ impl Client {
         .map(drop)
     }
 
-    /// Enable or disable the MCP server `name`.
+    /// Disable the MCP server `name`: its tools disappear until [`Client::enable_mcp_server`].
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// client.toggle_mcp_server("github", false).await?; // its tools disappear for now
+    /// client.disable_mcp_server("github").await?; // its tools disappear for now
     /// // …
-    /// client.toggle_mcp_server("github", true).await?;
+    /// client.enable_mcp_server("github").await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn toggle_mcp_server(
-        &self,
-        name: impl Into<String>,
-        enabled: bool,
-    ) -> Result<(), Error> {
+    pub async fn disable_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
         self.request(ControlRequest::McpToggle {
             server_name: name.into(),
-            enabled,
+            enabled: false,
+        })
+        .await
+        .map(drop)
+    }
+
+    /// Enable the MCP server `name` again after [`Client::disable_mcp_server`].
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// client.enable_mcp_server("github").await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn enable_mcp_server(&self, name: impl Into<String>) -> Result<(), Error> {
+        self.request(ControlRequest::McpToggle {
+            server_name: name.into(),
+            enabled: true,
         })
         .await
         .map(drop)
@@ -453,9 +489,9 @@ impl Client {
         .map(drop)
     }
 
-    /// How the context window is used. `detail` is `None` for the CLI's default (`Full`: each
-    /// category counted with the token-count API), or [`ContextUsageDetail::Summary`] for an
-    /// estimate from the last response.
+    /// How the context window is used: [`ContextUsageDetail::Full`] counts each category with
+    /// the token-count API (the CLI's default), [`ContextUsageDetail::Summary`] estimates from
+    /// the last response.
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
@@ -469,14 +505,10 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn context_usage(
-        &self,
-        detail: impl Into<Option<ContextUsageDetail>>,
-    ) -> Result<ContextUsage, Error> {
-        self.typed(ControlRequest::GetContextUsage {
-            detail: detail.into(),
-        })
-        .await
+    pub async fn context_usage(&self, detail: ContextUsageDetail) -> Result<ContextUsage, Error> {
+        // The CLI's default is the full count: ask for it as it is asked for by default.
+        let detail = Some(detail).filter(|detail| *detail != ContextUsageDetail::Full);
+        self.typed(ControlRequest::GetContextUsage { detail }).await
     }
 
     /// Send `initialize` again, as the session first sent it, and get the CLI's fresh answer.
@@ -673,25 +705,40 @@ impl Client {
         .map(drop)
     }
 
-    /// Move running foreground tasks (Bash commands, subagents) to the background, as Ctrl+B
-    /// does: every one, or only the one started by the tool use `tool_use_id`. Each blocked
-    /// tool call returns at once and the turn goes on; the task reports with a
-    /// `task_notification` when it ends. Returns `false` only when `tool_use_id` matched no
-    /// foreground task.
+    /// Move every running foreground task (Bash commands, subagents) to the background, as
+    /// Ctrl+B does. Each blocked tool call returns at once and the turn goes on; each task
+    /// reports with a `task_notification` when it ends.
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// client.background_tasks(None).await?;
-    /// let moved = client.background_tasks(Some("toolu_01")).await?;
-    /// # let _ = moved;
+    /// client.background_tasks().await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool, Error> {
+    pub async fn background_tasks(&self) -> Result<(), Error> {
+        let _: BackgroundTasksResult = self
+            .typed(ControlRequest::BackgroundTasks { tool_use_id: None })
+            .await?;
+        Ok(())
+    }
+
+    /// Move the foreground task started by the tool use `tool_use_id` to the background (see
+    /// [`Client::background_tasks`]). `false` when no foreground task of that tool use runs.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// if !client.background_task("toolu_01").await? {
+    ///     println!("that command had already finished");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn background_task(&self, tool_use_id: impl Into<String>) -> Result<bool, Error> {
         let result: BackgroundTasksResult = self
             .typed(ControlRequest::BackgroundTasks {
-                tool_use_id: tool_use_id.map(str::to_owned),
+                tool_use_id: Some(tool_use_id.into()),
             })
             .await?;
         Ok(result.backgrounded)
@@ -728,14 +775,15 @@ impl Client {
     }
 
     /// The data behind `/usage`: the session's cost and totals, and the plan's rate-limit
-    /// windows where they apply. `skip_behaviors` leaves out the scan of local transcripts that
-    /// fills [`UsageReport::behaviors`]. The TypeScript SDK marks this call experimental: the
-    /// CLI may change its answer.
+    /// windows where they apply. [`UsageDetail::WithoutBehaviors`] leaves out the scan of local
+    /// transcripts that fills [`UsageReport::behaviors`]. The TypeScript SDK marks this call
+    /// experimental: the CLI may change its answer.
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// let usage = client.usage(true).await?;
+    /// use claude_agent_core::control::UsageDetail;
+    /// let usage = client.usage(UsageDetail::WithoutBehaviors).await?;
     /// println!("${:.4} so far", usage.session.total_cost_usd);
     /// if let Some(five_hour) = usage.rate_limits.and_then(|limits| limits.five_hour) {
     ///     println!("5-hour window: {:?}% used", five_hour.utilization);
@@ -743,7 +791,8 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn usage(&self, skip_behaviors: bool) -> Result<UsageReport, Error> {
+    pub async fn usage(&self, detail: UsageDetail) -> Result<UsageReport, Error> {
+        let skip_behaviors = detail == UsageDetail::WithoutBehaviors;
         self.typed(ControlRequest::GetUsage { skip_behaviors })
             .await
     }

@@ -330,13 +330,14 @@ let _options = Options::new().on_permission_request(|request, ctx| async move {
 context_impl!(
     HookContext,
     r#"```
+use claude_agent_core::control::ContextUsageDetail;
 use claude_agent_core::hooks::{HookOutput, StopInput};
 use claude_agent_core::options::Options;
 
 // When the agent stops with the context nearly full, tell the user.
 let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move {
     let Some(client) = ctx.client() else { return HookOutput::default() };
-    match client.context_usage(None).await {
+    match client.context_usage(ContextUsageDetail::Full).await {
         Ok(usage) if usage.percentage > 90.0 => {
             HookOutput::default().with_system_message("The context is over 90% full; consider /compact.")
         }

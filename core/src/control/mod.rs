@@ -47,7 +47,7 @@ pub use inbound::{
 };
 pub use outgoing::{
     ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
-    SettingsFile, ThinkingDisplay, ThinkingDisplayChange,
+    SettingsFile, ThinkingDisplay, ThinkingDisplayChange, UsageDetail,
 };
 pub use reply::{ElicitationAction, ElicitationResult, Reply, UserDialogResult};
 pub use responses::{

@@ -503,6 +503,24 @@ pub enum FileEncoding {
     Base64,
 }
 
+/// How much of `/usage` to compute: `Client::usage` takes it.
+///
+/// ```
+/// use claude_agent_core::control::UsageDetail;
+///
+/// // The scan of local transcripts behind `behaviors` takes a while; skip it for a quick look.
+/// let quick = UsageDetail::WithoutBehaviors;
+/// assert_ne!(quick, UsageDetail::Full);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UsageDetail {
+    /// Everything, with the behaviors read from local transcripts.
+    Full,
+    /// Everything but the behaviors (`skip_behaviors`).
+    WithoutBehaviors,
+}
+
 /// Detail level of a context-usage answer.
 ///
 /// ```

@@ -401,7 +401,7 @@ pub struct McpSetServersResult {
 /// ```
 /// use claude_agent_core::control::RewindFilesResult;
 ///
-/// // What `Client::rewind_files(uuid, true)` (a dry run) returns.
+/// // What `Client::preview_rewind_files(uuid)` (a dry run) returns.
 /// let preview: RewindFilesResult = serde_json::from_str(
 ///     r#"{"canRewind":true,"filesChanged":["/tmp/ws/CHANGELOG.md","/tmp/ws/Cargo.toml"],"insertions":1,"deletions":12}"#,
 /// )

@@ -1097,7 +1097,8 @@ impl Script {
     /// Answers the SDK request bound as `name` (see [`Script::expect_request_as`]).
     ///
     /// ```
-    /// use claude_agent_core::client::{connect_with, Client};
+    /// use claude_agent_core::client::connect_with;
+    /// use claude_agent_core::control::ContextUsageDetail;
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
@@ -1112,7 +1113,7 @@ impl Script {
     /// let options = Options::new().transport(FakeTransport::new(script));
     /// let usage = runtime.block_on(async {
     ///     let client = connect_with(runtime.clone(), options).await.unwrap();
-    ///     client.context_usage(None).await
+    ///     client.context_usage(ContextUsageDetail::Full).await
     /// });
     /// assert_eq!(usage.unwrap().percentage, 91.0);
     /// ```
