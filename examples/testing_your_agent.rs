@@ -80,7 +80,8 @@ mod app {
         while let Some(message) = messages.next().await {
             if let Message::Result(result) = message? {
                 answer.text = result.result.clone().unwrap_or_default();
-                answer.cost_usd += result.total_cost_usd.unwrap_or_default();
+                // The session's cost so far: the last result's figure covers every turn.
+                answer.cost_usd = result.total_cost_usd.unwrap_or_default();
             }
         }
         Ok(answer)

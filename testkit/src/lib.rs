@@ -69,6 +69,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod callback_inputs;
 pub mod fake_cli;
 pub mod real_cli;
 pub mod runtime;

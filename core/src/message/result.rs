@@ -64,7 +64,9 @@ message_struct! {
         /// The final stop reason of the model.
         #[serde(default)]
         pub stop_reason: Option<String>,
-        /// Cost in US dollars, cumulative over the query.
+        /// Cost in US dollars of the whole session so far, not of this turn: the CLI adds each
+        /// turn to it (a `Client` session of two turns reports the first turn's cost, then the
+        /// sum of both). The cost of a turn is this figure minus the previous result's.
         #[serde(default)]
         pub total_cost_usd: Option<f64>,
         /// Usage of the main loop in this turn.

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::canned;
+use super::{canned, ToolUse};
 
 /// The working directory the canned messages report.
 const CWD: &str = "/tmp/fake-claude";
@@ -41,6 +41,22 @@ pub(crate) fn input(event: &str, tool_name: Option<&str>, fields: Value) -> Valu
         other => panic!("hook fields must be a JSON object, not {other}"),
     }
     input
+}
+
+/// The fields of a `PreToolUse` input for `tool_use`, beside the common ones of [`input`].
+pub(crate) fn pre_tool_use_fields(tool_use: &ToolUse) -> Value {
+    json!({"tool_input": tool_use.input, "tool_use_id": tool_use.id})
+}
+
+/// The fields of a `PostToolUse` input for `tool_use`, which returned `tool_response`.
+pub(crate) fn post_tool_use_fields(tool_use: &ToolUse, tool_response: Value) -> Value {
+    json!({"tool_input": tool_use.input, "tool_response": tool_response, "tool_use_id": tool_use.id})
+}
+
+/// The fields of a `Stop` input at the end of a turn whose last text was `last_assistant_message`.
+pub(crate) fn stop_fields(last_assistant_message: &str) -> Value {
+    json!({"stop_hook_active": false, "last_assistant_message": last_assistant_message,
+           "background_tasks": [], "session_crons": []})
 }
 
 /// The callbacks an event reaches.

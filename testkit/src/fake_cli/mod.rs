@@ -38,10 +38,10 @@
 
 mod binary;
 pub mod canned;
-mod hooks;
+pub(crate) mod hooks;
 mod machine;
 mod result;
-mod script;
+pub(crate) mod script;
 mod transcript;
 
 pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};

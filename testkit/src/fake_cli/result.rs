@@ -172,7 +172,8 @@ impl FakeResult {
         }
     }
 
-    /// `total_cost_usd` (and the model's `costUSD`).
+    /// `total_cost_usd` (and the model's `costUSD`): as the real CLI reports it, the cost of the
+    /// whole session so far, so a later turn's result gives the sum of every turn's.
     ///
     /// ```
     /// use claude_agent_testkit::fake_cli::FakeResult;

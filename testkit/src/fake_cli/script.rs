@@ -1533,7 +1533,7 @@ impl Script {
             request_id,
             "PreToolUse",
             Some(&tool_use.name),
-            json!({"tool_input": tool_use.input, "tool_use_id": tool_use.id}),
+            hooks::pre_tool_use_fields(tool_use),
         )
     }
 
@@ -1564,8 +1564,7 @@ impl Script {
             request_id,
             "PostToolUse",
             Some(&tool_use.name),
-            json!({"tool_input": tool_use.input, "tool_response": tool_response,
-                   "tool_use_id": tool_use.id}),
+            hooks::post_tool_use_fields(tool_use, tool_response),
         )
     }
 
@@ -1614,8 +1613,7 @@ impl Script {
             request_id,
             "Stop",
             None,
-            json!({"stop_hook_active": false, "last_assistant_message": last_assistant_message,
-                   "background_tasks": [], "session_crons": []}),
+            hooks::stop_fields(last_assistant_message),
         )
     }
 
@@ -1796,7 +1794,7 @@ impl Script {
 }
 
 /// The `can_use_tool` request body.
-fn can_use_tool_request(tool_name: &str, input: &Value, tool_use_id: &str) -> Value {
+pub(crate) fn can_use_tool_request(tool_name: &str, input: &Value, tool_use_id: &str) -> Value {
     json!({"subtype": "can_use_tool", "tool_name": tool_name, "input": input,
            "tool_use_id": tool_use_id})
 }
