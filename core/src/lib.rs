@@ -132,4 +132,7 @@ pub mod session;
 pub mod store;
 #[cfg(test)]
 mod test_fixtures;
+mod unknown_name;
 mod uuid;
+
+pub use unknown_name::UnknownName;

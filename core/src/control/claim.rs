@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::InitializeResponse;
 use crate::options::AgentDefinition;
 use crate::permission::PermissionMode;
+use crate::UnknownName;
 
 /// Keys of a settings overlay that govern hooks: a claim cannot apply them (they must be in force
 /// before any hook runs), so they belong to the spare's own options.
@@ -498,7 +499,7 @@ pub enum ClaimRefusalReason {
     /// The spare did not take the claim for another reason (`not_claimed`).
     NotClaimed,
     /// A reason this crate does not know, as the CLI named it.
-    Other(String),
+    Other(UnknownName),
 }
 
 impl ClaimRefusalReason {
@@ -529,7 +530,7 @@ impl ClaimRefusalReason {
             "settings_not_applied" => ClaimRefusalReason::SettingsNotApplied,
             "claim_failed" => ClaimRefusalReason::ClaimFailed,
             "not_claimed" => ClaimRefusalReason::NotClaimed,
-            other => ClaimRefusalReason::Other(other.to_owned()),
+            other => ClaimRefusalReason::Other(UnknownName::new(other)),
         }
     }
 }

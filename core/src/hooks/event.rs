@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::UnknownName;
+
 /// Declares [`HookEvent`] with one variant per wire name, plus `as_str`, `from_name` and `ALL`.
 macro_rules! hook_events {
     ($($(#[doc = $doc:literal])* $name:ident,)*) => {
@@ -16,7 +18,7 @@ macro_rules! hook_events {
         /// # use claude_agent_core::hooks::HookEvent;
         /// assert_eq!(HookEvent::from_name("PreToolUse"), HookEvent::PreToolUse);
         /// assert_eq!(HookEvent::PostToolBatch.as_str(), "PostToolBatch");
-        /// assert_eq!("Later".parse::<HookEvent>().unwrap(), HookEvent::Other("Later".into()));
+        /// assert_eq!("Later".parse::<HookEvent>().unwrap().as_str(), "Later");
         /// assert_eq!(HookEvent::ALL.len(), 33);
         /// ```
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -24,7 +26,7 @@ macro_rules! hook_events {
         pub enum HookEvent {
             $($(#[doc = $doc])* $name,)*
             /// Any event this crate does not know by name.
-            Other(String),
+            Other(UnknownName),
         }
 
         impl HookEvent {
@@ -35,7 +37,7 @@ macro_rules! hook_events {
             pub fn as_str(&self) -> &str {
                 match self {
                     $(HookEvent::$name => stringify!($name),)*
-                    HookEvent::Other(name) => name,
+                    HookEvent::Other(name) => name.as_str(),
                 }
             }
 
@@ -43,7 +45,7 @@ macro_rules! hook_events {
             pub fn from_name(name: &str) -> Self {
                 match name {
                     $(stringify!($name) => HookEvent::$name,)*
-                    other => HookEvent::Other(other.to_owned()),
+                    other => HookEvent::Other(UnknownName::new(other)),
                 }
             }
         }
@@ -165,7 +167,7 @@ mod tests {
     #[test]
     fn unknown_event_is_kept_by_name() {
         let event: HookEvent = serde_json::from_str(r#""BeforeLunch""#).unwrap();
-        assert_eq!(event, HookEvent::Other("BeforeLunch".into()));
+        assert_eq!(event, HookEvent::from_name("BeforeLunch"));
         assert_eq!(event.to_string(), "BeforeLunch");
     }
 }

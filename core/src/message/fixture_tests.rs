@@ -380,7 +380,10 @@ fn session_and_task_system_messages() {
     };
     assert_eq!(
         (s.state, s.sdk_host_only),
-        (SessionState::Other("dreaming".into()), false)
+        (
+            serde_json::from_str::<SessionState>(r#""dreaming""#).unwrap(),
+            false
+        )
     );
 
     let line = r#"{"type":"system","subtype":"task_started","task_id":"t1","task_type":"local_agent","description":"d","session_id":"s"}"#;

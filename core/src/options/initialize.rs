@@ -561,7 +561,7 @@ mod tests {
 
     #[test]
     fn hooks_are_grouped_event_then_matcher() {
-        let stop = HookEvent::Other("Stop".into());
+        let stop = HookEvent::Stop;
         let options = Options::new()
             .declare_hook(HookMatcherConfig::new(
                 HookEvent::PreToolUse,

@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::UnknownName;
+
 /// How the CLI decides about tool use. Sent with `--permission-mode` or `set_permission_mode`,
 /// and reported in hook inputs and `system` messages.
 ///
@@ -54,7 +56,7 @@ pub enum PermissionMode {
     /// `manual`: ask for everything.
     Manual,
     /// A mode this crate does not know, as its wire string.
-    Other(String),
+    Other(UnknownName),
 }
 
 impl PermissionMode {
@@ -68,7 +70,7 @@ impl PermissionMode {
             PermissionMode::DontAsk => "dontAsk",
             PermissionMode::Auto => "auto",
             PermissionMode::Manual => "manual",
-            PermissionMode::Other(s) => s,
+            PermissionMode::Other(name) => name.as_str(),
         }
     }
 
@@ -82,7 +84,7 @@ impl PermissionMode {
             "dontAsk" => PermissionMode::DontAsk,
             "auto" => PermissionMode::Auto,
             "manual" => PermissionMode::Manual,
-            other => PermissionMode::Other(other.to_owned()),
+            other => PermissionMode::Other(UnknownName::new(other)),
         }
     }
 }
@@ -140,7 +142,7 @@ mod tests {
     #[test]
     fn unknown_mode_is_kept_by_name() {
         let mode: PermissionMode = serde_json::from_str(r#""futureMode""#).unwrap();
-        assert_eq!(mode, PermissionMode::Other("futureMode".into()));
+        assert_eq!(mode, PermissionMode::from_name("futureMode"));
         assert_eq!(serde_json::to_string(&mode).unwrap(), r#""futureMode""#);
     }
 

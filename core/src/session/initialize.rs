@@ -175,11 +175,9 @@ mod tests {
         let mut pre = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
         pre.timeout_secs = Some(30.0);
         config.hooks.push(pre);
-        config.hooks.push(HookMatcherConfig::new(
-            HookEvent::Other("Stop".into()),
-            None,
-            2,
-        ));
+        config
+            .hooks
+            .push(HookMatcherConfig::new(HookEvent::Stop, None, 2));
         config
             .hooks
             .push(HookMatcherConfig::new(HookEvent::PreToolUse, None, 1));

@@ -174,7 +174,7 @@ fn unknown_event_is_kept_raw() {
     };
     assert_eq!(event, "TeaTime");
     assert_eq!(kept.get(), json);
-    assert_eq!(input.event(), HookEvent::Other("TeaTime".into()));
+    assert_eq!(input.event(), HookEvent::from_name("TeaTime"));
     assert!(input.base().is_none());
     assert_eq!(input.raw_json(), Some(json));
 }

@@ -115,7 +115,7 @@ fn additional_context_for_each_kind_of_event() {
             r#"{"hookEventName":"SessionEnd","additionalContext":"c"}"#,
         ),
         (
-            HookEvent::Other("Later".into()),
+            HookEvent::from_name("Later"),
             r#"{"hookEventName":"Later","additionalContext":"c"}"#,
         ),
     ];

@@ -1,6 +1,7 @@
 //! `system` messages about the session itself: state, status, retries, compaction, persistence.
 
 use crate::message::raw::message_struct;
+use crate::UnknownName;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
@@ -110,7 +111,7 @@ message_struct! {
 /// let state: SessionState = serde_json::from_str(r#""requires_action""#).unwrap();
 /// assert_eq!((label(&state), state.as_str()), ("waiting for you", "requires_action"));
 /// let newer: SessionState = serde_json::from_str(r#""dreaming""#).unwrap();
-/// assert_eq!(newer, SessionState::Other("dreaming".into()));
+/// assert_eq!(newer.as_str(), "dreaming");
 /// assert_eq!(label(&newer), "dreaming");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +124,7 @@ pub enum SessionState {
     /// `requires_action`: the CLI waits for an answer (a permission prompt, …).
     RequiresAction,
     /// A state this crate does not know.
-    Other(String),
+    Other(UnknownName),
 }
 
 impl SessionState {
@@ -133,7 +134,7 @@ impl SessionState {
             SessionState::Idle => "idle",
             SessionState::Running => "running",
             SessionState::RequiresAction => "requires_action",
-            SessionState::Other(s) => s,
+            SessionState::Other(name) => name.as_str(),
         }
     }
 }
@@ -145,7 +146,7 @@ impl<'de> Deserialize<'de> for SessionState {
             "idle" => SessionState::Idle,
             "running" => SessionState::Running,
             "requires_action" => SessionState::RequiresAction,
-            _ => SessionState::Other(s),
+            _ => SessionState::Other(UnknownName::new(s)),
         })
     }
 }

@@ -1,0 +1,49 @@
+//! [`UnknownName`]: a name from the CLI that this crate does not know, kept as sent.
+
+use std::fmt;
+
+/// A name the CLI sent that this crate does not know (a newer permission mode, hook event,
+/// session state or claim refusal reason), kept as it came. It is the content of the `Other`
+/// variant of those enums, and only the crate makes one: a known name always becomes its own
+/// variant, so `Other` never stands for a value that also has a variant of its own, and two
+/// values that name the same thing always compare equal.
+///
+/// ```
+/// use claude_agent_core::permission::PermissionMode;
+///
+/// let newer = PermissionMode::from_name("yolo");
+/// match &newer {
+///     PermissionMode::Other(name) => assert_eq!(name.as_str(), "yolo"),
+///     known => panic!("{known} is known"),
+/// }
+/// // A known name is never `Other`:
+/// assert_eq!(PermissionMode::from_name("plan"), PermissionMode::Plan);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnknownName(String);
+
+impl UnknownName {
+    /// For the enums' `from_name`, after every known name was tried.
+    pub(crate) fn new(name: impl Into<String>) -> Self {
+        UnknownName(name.into())
+    }
+
+    /// The name as the CLI sent it.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::HookEvent;
+    ///
+    /// if let HookEvent::Other(name) = HookEvent::from_name("TeaTime") {
+    ///     assert_eq!(name.as_str(), "TeaTime");
+    /// }
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
