@@ -2,8 +2,6 @@
 
 use std::time::Duration;
 
-use crate::session::HookFailurePolicy;
-
 /// Which calls of an event a hook callback gets (for tool events, a tool-name pattern), how long
 /// the CLI waits for it, and whether a failing callback blocks the action it guards. Given to
 /// `Options::on_hook` or `Options::on_hook_event` (with the `client` feature), which also take a
@@ -15,9 +13,8 @@ use crate::session::HookFailurePolicy;
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_core::hooks::{HookMatcher, HookOutput, PreToolUseInput};
+/// use claude_agent_core::hooks::{HookFailurePolicy, HookMatcher, HookOutput, PreToolUseInput};
 /// use claude_agent_core::options::Options;
-/// use claude_agent_core::session::HookFailurePolicy;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
@@ -147,4 +144,25 @@ impl Default for HookMatcher {
     fn default() -> Self {
         HookMatcher::all()
     }
+}
+
+/// What the CLI does when a hook callback fails: the host answered it with an error (the
+/// callback panicked, or its input could not be read), or with an answer the CLI cannot use.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookEvent, HookFailurePolicy};
+/// use claude_agent_core::session::HookMatcherConfig;
+///
+/// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
+/// guard.on_failure = Some(HookFailurePolicy::Block);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HookFailurePolicy {
+    /// The CLI reports the failure and the action goes ahead (`"continue"`, the CLI's default).
+    Continue,
+    /// The failure counts as a block: the action the event guards (a tool call, a permission
+    /// request, a prompt) does not happen (`"block"`). The CLI ignores it on `Stop`,
+    /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`.
+    Block,
 }

@@ -39,5 +39,5 @@ mod output;
 
 pub use event::HookEvent;
 pub use input::*;
-pub use matcher::HookMatcher;
+pub use matcher::{HookFailurePolicy, HookMatcher};
 pub use output::*;

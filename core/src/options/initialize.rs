@@ -511,8 +511,8 @@ mod tests {
     /// and `onFailure: 'block'`), byte for byte.
     #[test]
     fn servers_plugins_and_a_fail_closed_hook_as_the_typescript_sdk_writes_them() {
+        use crate::hooks::HookFailurePolicy;
         use crate::options::{McpRemoteServer, McpServerConfig, McpStdioServer, PluginConfig};
-        use crate::session::HookFailurePolicy;
 
         let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
         guard.timeout_secs = Some(5.0);

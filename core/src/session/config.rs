@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use serde_json::value::RawValue;
 
-use crate::hooks::HookEvent;
+use crate::hooks::{HookEvent, HookFailurePolicy};
 use crate::mcp::McpServerSpec;
 
 /// Everything a [`super::Session`] needs to know up front. Built by
@@ -132,7 +132,8 @@ pub enum InputMode {
 ///
 /// ```
 /// use claude_agent_core::hooks::HookEvent;
-/// use claude_agent_core::session::{HookFailurePolicy, HookMatcherConfig};
+/// use claude_agent_core::hooks::HookFailurePolicy;
+/// use claude_agent_core::session::HookMatcherConfig;
 ///
 /// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write|Edit".into()), 1);
 /// guard.timeout_secs = Some(5.0);
@@ -170,27 +171,6 @@ impl HookMatcherConfig {
             callbacks,
         }
     }
-}
-
-/// What the CLI does when a hook callback fails: the host answered it with an error (the
-/// callback panicked, or its input could not be read), or with an answer the CLI cannot use.
-///
-/// ```
-/// use claude_agent_core::hooks::HookEvent;
-/// use claude_agent_core::session::{HookFailurePolicy, HookMatcherConfig};
-///
-/// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
-/// guard.on_failure = Some(HookFailurePolicy::Block);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum HookFailurePolicy {
-    /// The CLI reports the failure and the action goes ahead (`"continue"`, the CLI's default).
-    Continue,
-    /// The failure counts as a block: the action the event guards (a tool call, a permission
-    /// request, a prompt) does not happen (`"block"`). The CLI ignores it on `Stop`,
-    /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`.
-    Block,
 }
 
 /// Which registered hook a `hook_callback` is for.

@@ -5,9 +5,10 @@
 
 use serde::Serialize;
 
-use super::config::{HookFailurePolicy, SessionConfig};
+use super::config::SessionConfig;
 use super::HookRef;
 use crate::control::InitializeResponse;
+use crate::hooks::HookFailurePolicy;
 
 #[derive(Serialize)]
 struct MatcherEntry<'a> {

@@ -47,9 +47,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-pub use config::{
-    HookFailurePolicy, HookMatcherConfig, HookRef, InputMode, Limits, SessionConfig, Timeouts,
-};
+pub use config::{HookMatcherConfig, HookRef, InputMode, Limits, SessionConfig, Timeouts};
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{CloseCause, Event, ExitStatusInfo, ResultError, Termination, Transmit};
 pub use mirror::TranscriptMirror;

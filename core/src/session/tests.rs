@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use super::given_up::REMEMBERED_GIVEN_UP;
 use super::*;
 use crate::control::{ClaimOptions, ControlRequest, InboundKind, Reply, RequestFailure};
+use crate::hooks::HookFailurePolicy;
 use crate::message::{LineError, UserInput};
 
 fn lines(t: Option<Transmit>) -> Vec<serde_json::Value> {
