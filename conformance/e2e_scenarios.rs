@@ -228,7 +228,7 @@ fn server_states(status: &claude_agent_core::control::McpStatus) -> Vec<(&str, &
 fn allow_and_record(options: Options, asked: Arc<Mutex<Vec<String>>>) -> Options {
     options.on_permission_request(move |request, _ctx| {
         let input: serde_json::Value =
-            serde_json::from_str(request.input.get()).unwrap_or_default();
+            serde_json::from_str(request.tool_input.get()).unwrap_or_default();
         asked.lock().unwrap().push(format!(
             "{}:{}",
             request.tool_name,
@@ -2093,7 +2093,7 @@ pub async fn permission_decision_classification<R: Runtime>(rt: R) {
         .clone()
         .on_permission_request(|request, _ctx| async move {
             let input: serde_json::Value =
-                serde_json::from_str(request.input.get()).unwrap_or_default();
+                serde_json::from_str(request.tool_input.get()).unwrap_or_default();
             let answer = PermissionResult::allow().with_tool_use_id(request.tool_use_id);
             if input["command"]
                 .as_str()

@@ -254,7 +254,9 @@ fn can_use_tool_answers_allow_and_deny() {
         let asked = Arc::new(Mutex::new(Vec::new()));
         let seen = asked.clone();
         let options = fake.options().on_permission_request(move |request, _ctx| {
-            seen.lock().unwrap().push(request.input.get().to_owned());
+            seen.lock()
+                .unwrap()
+                .push(request.tool_input.get().to_owned());
             async { PermissionResult::deny("no shell") }
         });
         let items = collect(options, "go").await;

@@ -22,7 +22,7 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
             eprint!(
                 "Allow {} {}? [y/N] ",
                 request.tool_name,
-                request.input.get()
+                request.tool_input.get()
             );
             let _ = std::io::stderr().flush();
             let mut answer = String::new();

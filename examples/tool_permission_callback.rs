@@ -15,7 +15,7 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
         println!(
             "permission asked for {} {} → {}",
             request.tool_name,
-            request.input.get(),
+            request.tool_input.get(),
             if allowed { "allowed" } else { "denied" }
         );
         if allowed {

@@ -134,7 +134,7 @@ pub fn stop(last_assistant_message: &str) -> StopInput {
 ///
 /// let request = permission_request(&ToolUse::new("toolu_1", "Write", json!({"file_path": "/etc/hosts"})));
 /// assert_eq!(request.tool_name, "Write");
-/// assert_eq!(request.input.get(), r#"{"file_path":"/etc/hosts"}"#);
+/// assert_eq!(request.tool_input.get(), r#"{"file_path":"/etc/hosts"}"#);
 /// ```
 pub fn permission_request(tool_use: &ToolUse) -> PermissionRequest {
     let json = can_use_tool_request(&tool_use.name, &tool_use.input, &tool_use.id);

@@ -93,6 +93,9 @@ impl Options {
 
     /// Decide tool permission prompts with an async callback (the CLI's `can_use_tool`).
     ///
+    /// The options hold one permission callback: a second call replaces the first, so combine
+    /// policies inside one callback. (Hooks add up instead: each `on_hook` registers one more.)
+    ///
     /// ```
     /// # use claude_agent_core::options::Options;
     /// # use claude_agent_core::permission::PermissionResult;
@@ -285,7 +288,7 @@ impl Options {
     }
 
     /// Answer MCP elicitations (a server asking the user for input). Without this they are
-    /// declined.
+    /// declined. A second call replaces the callback set before.
     ///
     /// ```
     /// use claude_agent_core::control::ElicitationResult;
@@ -320,7 +323,8 @@ impl Options {
     /// default). The CLI sends only the kinds declared here (initialize `supportedDialogKinds`),
     /// and without them takes each dialog's fallback (for `refusal_fallback_prompt`, the plain
     /// refusal error). Declare only kinds the application really shows; the payload and answer
-    /// of each kind are the kind's own.
+    /// of each kind are the kind's own. A second call replaces the callback set before (and the
+    /// kinds it declared).
     ///
     /// ```
     /// use claude_agent_core::control::UserDialogResult;
@@ -348,7 +352,8 @@ impl Options {
     }
 
     /// Get each line the CLI writes on stderr (trimmed; blank lines skipped). The last 8 KiB of
-    /// stderr are kept for error reports either way.
+    /// stderr are kept for error reports either way. A second call replaces the callback set
+    /// before.
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};

@@ -23,7 +23,7 @@ use super::PermissionUpdate;
 ///         "blocked_path":"/","tool_use_id":"toolu_1"}"#,
 /// ).unwrap();
 /// assert_eq!(req.tool_name, "Bash");
-/// assert_eq!(req.input.get(), r#"{"command":"ls /"}"#);
+/// assert_eq!(req.tool_input.get(), r#"{"command":"ls /"}"#);
 /// assert_eq!(req.blocked_path.as_deref(), Some("/"));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
@@ -31,8 +31,10 @@ use super::PermissionUpdate;
 pub struct PermissionRequest {
     /// Name of the tool, e.g. `Bash` or `mcp__calc__add`.
     pub tool_name: String,
-    /// The tool's input as the model wrote it.
-    pub input: Box<RawValue>,
+    /// The tool's input as the model wrote it (`input` on the wire); [`Self::tool_input_as`]
+    /// reads it as a type.
+    #[serde(rename = "input")]
+    pub tool_input: Box<RawValue>,
     /// The `tool_use` block this request is about.
     pub tool_use_id: String,
     /// Rule changes the CLI suggests for "always allow" (send them back in the allow answer to apply them).
@@ -98,12 +100,12 @@ impl PermissionRequest {
     ///     r#"{"tool_name":"Bash","input":{"command":"ls /"},"tool_use_id":"toolu_1"}"#,
     /// )
     /// .unwrap();
-    /// let bash: Bash = request.input_as().unwrap();
+    /// let bash: Bash = request.tool_input_as().unwrap();
     /// assert_eq!(bash.command, "ls /");
-    /// assert!(request.input_as::<Vec<String>>().is_err());
+    /// assert!(request.tool_input_as::<Vec<String>>().is_err());
     /// ```
-    pub fn input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.input.get())
+    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.tool_input.get())
     }
 }
 
@@ -187,7 +189,7 @@ mod tests {
         assert_eq!(reqs.len(), 1);
         let req = &reqs[0];
         assert_eq!(req.tool_name, "Bash");
-        let input: serde_json::Value = serde_json::from_str(req.input.get()).unwrap();
+        let input: serde_json::Value = serde_json::from_str(req.tool_input.get()).unwrap();
         assert_eq!(input["command"], "ls -la /");
         assert_eq!(req.tool_use_id, "toolu_fake_1_1");
         assert_eq!(req.blocked_path.as_deref(), Some("/"));
@@ -203,7 +205,7 @@ mod tests {
         assert_eq!(reqs.len(), 1);
         let req = &reqs[0];
         assert_eq!(req.tool_name, "mcp__calc__add");
-        assert_eq!(req.input.get(), r#"{"a":2,"b":40}"#);
+        assert_eq!(req.tool_input.get(), r#"{"a":2,"b":40}"#);
         let server = req.mcp_server.as_ref().unwrap();
         assert_eq!(
             (server.name.as_str(), server.source.as_deref()),
@@ -256,10 +258,10 @@ mod tests {
             b: i64,
         }
         let req = &recorded("sdk_mcp")[0];
-        assert_eq!(req.input_as::<Add>().unwrap(), Add { a: 2, b: 40 });
-        let value: serde_json::Value = req.input_as().unwrap();
+        assert_eq!(req.tool_input_as::<Add>().unwrap(), Add { a: 2, b: 40 });
+        let value: serde_json::Value = req.tool_input_as().unwrap();
         assert_eq!(value["b"], 40);
-        let err = req.input_as::<String>().unwrap_err();
+        let err = req.tool_input_as::<String>().unwrap_err();
         assert!(err.is_data(), "{err}");
     }
 

@@ -332,7 +332,7 @@ mod tests {
         assert_eq!(exchanges.len(), 1);
         let (request, reply) = &exchanges[0];
         let req: PermissionRequest = serde_json::from_str(request.get()).unwrap();
-        let ours = PermissionResult::deny("not allowed by policy").to_wire_json(&req.input);
+        let ours = PermissionResult::deny("not allowed by policy").to_wire_json(&req.tool_input);
         assert_eq!(value(&ours), value(reply.get()));
     }
 
@@ -342,7 +342,7 @@ mod tests {
         assert_eq!(exchanges.len(), 1);
         let (request, reply) = &exchanges[0];
         let req: PermissionRequest = serde_json::from_str(request.get()).unwrap();
-        let ours = PermissionResult::allow().to_wire_json(&req.input);
+        let ours = PermissionResult::allow().to_wire_json(&req.tool_input);
         assert_eq!(value(&ours), value(reply.get()));
         assert_eq!(value(&ours)["updatedInput"], value(r#"{"a":2,"b":40}"#));
     }

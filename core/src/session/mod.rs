@@ -1251,7 +1251,7 @@ impl Session {
         }
         match serde_json::from_str::<PermissionRequest>(body) {
             Ok(request) => {
-                let original_input = request.input.clone();
+                let original_input = request.tool_input.clone();
                 let awaiting = Awaiting::Permission { original_input };
                 self.open_inbound(wire_id, awaiting, InboundKind::CanUseTool(request));
             }

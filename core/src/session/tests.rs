@@ -442,7 +442,7 @@ fn can_use_tool_is_surfaced_and_answered_once() {
             match &req.kind {
                 InboundKind::CanUseTool(p) => {
                     assert_eq!(p.tool_name, "Bash");
-                    assert_eq!(p.input.get(), r#"{"command":"ls"}"#);
+                    assert_eq!(p.tool_input.get(), r#"{"command":"ls"}"#);
                 }
                 other => panic!("{other:?}"),
             }
