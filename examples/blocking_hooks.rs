@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 
 use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput};
 use claude_agent_blocking::permission::PermissionResult;
-use claude_agent_blocking::{query, Message, Options, OptionsExt};
+use claude_agent_blocking::{callback, query, Message, Options};
 
 #[derive(serde::Deserialize)]
 struct Bash {
@@ -18,7 +18,7 @@ struct Bash {
 fn main() -> Result<(), claude_agent_blocking::Error> {
     let options = Options::new()
         // Each call runs on a thread of its own: reading the terminal holds up nothing else.
-        .on_permission_request_blocking(|request, _ctx| {
+        .on_permission_request(callback::permission(|request, _ctx| {
             eprint!(
                 "Allow {} {}? [y/N] ",
                 request.tool_name,
@@ -32,29 +32,36 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
             } else {
                 PermissionResult::deny("The user said no.")
             }
-        })
-        .on_hook_blocking(Some("Bash"), |input: PreToolUseInput, ctx| {
-            match input.tool_input_as::<Bash>() {
-                Ok(bash) if bash.command.contains("rm -rf") => {
-                    // Stop the whole turn, not only this command.
-                    if let Some(client) = ctx.client() {
-                        let _ = client.interrupt();
+        }))
+        .on_hook(
+            Some("Bash"),
+            callback::hook(|input: PreToolUseInput, ctx| {
+                match input.tool_input_as::<Bash>() {
+                    Ok(bash) if bash.command.contains("rm -rf") => {
+                        // Stop the whole turn, not only this command.
+                        if let Some(client) = ctx.client() {
+                            let _ = client.interrupt();
+                        }
+                        HookOutput::deny_tool("rm -rf is not allowed here")
                     }
-                    HookOutput::deny_tool("rm -rf is not allowed here")
+                    _ => HookOutput::proceed(),
                 }
-                _ => HookOutput::proceed(),
-            }
-        })
-        .on_hook_event_blocking(HookEvent::PostToolUse, None, |input, ctx| {
-            if let HookInput::PostToolUse(post) = input {
-                println!(
-                    "tool finished: {} ({})",
-                    post.tool_name,
-                    ctx.tool_use_id().unwrap_or_default()
-                );
-            }
-            HookOutput::proceed()
-        });
+            }),
+        )
+        .on_hook_event(
+            HookEvent::PostToolUse,
+            None,
+            callback::hook(|input, ctx| {
+                if let HookInput::PostToolUse(post) = input {
+                    println!(
+                        "tool finished: {} ({})",
+                        post.tool_name,
+                        ctx.tool_use_id().unwrap_or_default()
+                    );
+                }
+                HookOutput::proceed()
+            }),
+        );
     for message in query("Run `echo hello` in the shell.", options) {
         if let Message::Result(result) = message? {
             println!("{}", result.result.unwrap_or_default());

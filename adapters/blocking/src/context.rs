@@ -56,16 +56,15 @@ macro_rules! context {
 }
 
 context! {
-    /// What an
-    /// [`on_permission_request_blocking`](crate::OptionsExt::on_permission_request_blocking)
-    /// callback gets besides the request.
+    /// What a [`callback::permission`](crate::callback::permission) closure gets besides the
+    /// request.
     ///
     /// The default context has no session behind it: it is what a unit test passes to call the
     /// callback directly, with no CLI running.
     ///
     /// ```
     /// use claude_agent_blocking::permission::{PermissionRequest, PermissionResult};
-    /// use claude_agent_blocking::{Options, OptionsExt, PermissionContext};
+    /// use claude_agent_blocking::{Options, callback, PermissionContext};
     ///
     /// fn no_shell(request: PermissionRequest, _ctx: PermissionContext) -> PermissionResult {
     ///     if request.tool_name == "Bash" {
@@ -74,7 +73,7 @@ context! {
     ///         PermissionResult::allow()
     ///     }
     /// }
-    /// let _options = Options::new().on_permission_request_blocking(no_shell);
+    /// let _options = Options::new().on_permission_request(callback::permission(no_shell));
     ///
     /// // In a unit test:
     /// let request: PermissionRequest =
@@ -85,16 +84,14 @@ context! {
 }
 
 context! {
-    /// What a hook callback ([`on_hook_blocking`](crate::OptionsExt::on_hook_blocking),
-    /// [`on_hook_event_blocking`](crate::OptionsExt::on_hook_event_blocking)) gets besides its
-    /// input.
+    /// What a [`callback::hook`](crate::callback::hook) closure gets besides its input.
     ///
     /// The default context has no session behind it: it is what a unit test passes to call the
     /// callback directly, with no CLI running.
     ///
     /// ```
     /// use claude_agent_blocking::hooks::{HookOutput, StopInput};
-    /// use claude_agent_blocking::{HookContext, Options, OptionsExt};
+    /// use claude_agent_blocking::{HookContext, Options, callback};
     ///
     /// fn keep_going(input: StopInput, _ctx: HookContext) -> HookOutput {
     ///     if input.stop_hook_active {
@@ -103,7 +100,7 @@ context! {
     ///         HookOutput::block("run the tests first")
     ///     }
     /// }
-    /// let _options = Options::new().on_hook_blocking(None, keep_going);
+    /// let _options = Options::new().on_hook(None, callback::hook(keep_going));
     ///
     /// // In a unit test:
     /// let input: StopInput = serde_json::from_str(
@@ -116,7 +113,7 @@ context! {
 }
 
 context! {
-    /// What an [`on_elicitation_blocking`](crate::OptionsExt::on_elicitation_blocking) callback
+    /// What a [`callback::elicitation`](crate::callback::elicitation) closure
     /// gets besides the request.
     ///
     /// The default context has no session behind it: it is what a unit test passes to call the
@@ -124,12 +121,12 @@ context! {
     ///
     /// ```
     /// use claude_agent_blocking::control::{ElicitationAction, ElicitationRequest, ElicitationResult};
-    /// use claude_agent_blocking::{ElicitationContext, Options, OptionsExt};
+    /// use claude_agent_blocking::{ElicitationContext, Options, callback};
     ///
     /// fn decline_all(_request: ElicitationRequest, _ctx: ElicitationContext) -> ElicitationResult {
     ///     ElicitationResult::decline()
     /// }
-    /// let _options = Options::new().on_elicitation_blocking(decline_all);
+    /// let _options = Options::new().on_elicitation(callback::elicitation(decline_all));
     ///
     /// // In a unit test:
     /// let request: ElicitationRequest =
@@ -141,7 +138,7 @@ context! {
 }
 
 context! {
-    /// What an [`on_user_dialog_blocking`](crate::OptionsExt::on_user_dialog_blocking) callback
+    /// What a [`callback::user_dialog`](crate::callback::user_dialog) closure
     /// gets besides the request.
     ///
     /// The default context has no session behind it: it is what a unit test passes to call the
@@ -149,12 +146,12 @@ context! {
     ///
     /// ```
     /// use claude_agent_blocking::control::{UserDialogRequest, UserDialogResult};
-    /// use claude_agent_blocking::{Options, OptionsExt, UserDialogContext};
+    /// use claude_agent_blocking::{Options, callback, UserDialogContext};
     ///
     /// fn dismiss(_request: UserDialogRequest, _ctx: UserDialogContext) -> UserDialogResult {
     ///     UserDialogResult::cancelled()
     /// }
-    /// let _options = Options::new().on_user_dialog_blocking(["refusal_fallback_prompt"], dismiss);
+    /// let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], callback::user_dialog(dismiss));
     ///
     /// // In a unit test:
     /// let request: UserDialogRequest =

@@ -3,8 +3,8 @@
 //!
 //! Drives the Claude Code CLI (`claude`) as a child process. [`query`] runs one prompt and is an
 //! iterator over its messages; [`Client`] is a long-lived session whose methods block until they
-//! have their answer; [`Options`] configures both, and [`OptionsExt`] gives it callbacks that are
-//! plain closures.
+//! have their answer; [`Options`] configures both, and [`callback`] makes plain closures into its
+//! callbacks.
 //!
 //! ```no_run
 //! use claude_agent_blocking::{query, Message, Options};
@@ -51,16 +51,16 @@
 //! # Options and callbacks
 //!
 //! [`Options`] is the SDK's one options type, with every option the CLI understands. Its
-//! callback methods take async closures; with `use claude_agent_blocking::OptionsExt`, each has a
-//! counterpart named with `_blocking` that takes a plain closure:
+//! callback methods take async closures; wrap a plain closure with the [`callback`] function
+//! named after it and give it to the same method:
 //!
 //! | Callback | Plain closure | Its context |
 //! |---|---|---|
-//! | permission prompts | [`on_permission_request_blocking`](OptionsExt::on_permission_request_blocking) | [`PermissionContext`] |
-//! | hooks, typed by event | [`on_hook_blocking`](OptionsExt::on_hook_blocking) | [`HookContext`] |
-//! | hooks, any event | [`on_hook_event_blocking`](OptionsExt::on_hook_event_blocking) | [`HookContext`] |
-//! | MCP elicitation | [`on_elicitation_blocking`](OptionsExt::on_elicitation_blocking) | [`ElicitationContext`] |
-//! | dialogs the CLI asks the host to show | [`on_user_dialog_blocking`](OptionsExt::on_user_dialog_blocking) | [`UserDialogContext`] |
+//! | permission prompts | `on_permission_request(`[`callback::permission`]`(f))` | [`PermissionContext`] |
+//! | hooks, typed by event | `on_hook(matcher, `[`callback::hook`]`(f))` | [`HookContext`] |
+//! | hooks, any event | `on_hook_event(event, matcher, `[`callback::hook`]`(f))` | [`HookContext`] |
+//! | MCP elicitation | `on_elicitation(`[`callback::elicitation`]`(f))` | [`ElicitationContext`] |
+//! | dialogs the CLI asks the host to show | `on_user_dialog(kinds, `[`callback::user_dialog`]`(f))` | [`UserDialogContext`] |
 //! | in-process MCP tools | [`tool`], [`typed_tool`] in an [`SdkMcpServer`] given to [`Options::sdk_mcp_server`] | |
 //! | in-process MCP resources and prompts | [`resource`], [`resource_template`], [`prompt_template`] in an [`SdkMcpServer`] | |
 //! | stderr lines | [`Options::on_stderr`] (already plain) | |
@@ -73,7 +73,7 @@
 //! use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
 //! use claude_agent_blocking::mcp::ToolResult;
 //! use claude_agent_blocking::permission::PermissionResult;
-//! use claude_agent_blocking::{query, tool, Message, Options, OptionsExt, SdkMcpServer};
+//! use claude_agent_blocking::{query, tool, Message, Options, callback, SdkMcpServer};
 //! use serde_json::json;
 //!
 //! let clock = SdkMcpServer::new("clock", "1.0").tool(tool(
@@ -88,11 +88,11 @@
 //! let options = Options::new()
 //!     .sdk_mcp_server(clock)
 //!     .allowed_tools(["mcp__clock__now"])
-//!     .on_permission_request_blocking(|request, _ctx| match request.tool_name.as_str() {
+//!     .on_permission_request(callback::permission(|request, _ctx| match request.tool_name.as_str() {
 //!         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
 //!         _ => PermissionResult::deny("This session may only read files."),
-//!     })
-//!     .on_hook_blocking(Some("Bash"), |input: PreToolUseInput, ctx| {
+//!     }))
+//!     .on_hook(Some("Bash"), callback::hook(|input: PreToolUseInput, ctx| {
 //!         if input.tool_input.get().contains("rm -rf") {
 //!             // Stop the whole turn, not just this command.
 //!             if let Some(client) = ctx.client() {
@@ -101,7 +101,7 @@
 //!             return HookOutput::deny_tool("no rm -rf");
 //!         }
 //!         HookOutput::proceed()
-//!     });
+//!     }));
 //! for message in query("What time is it? Then list the Rust files.", options) {
 //!     if let Message::Result(result) = message? {
 //!         println!("{}", result.result.unwrap_or_default());
@@ -161,7 +161,7 @@
 //!
 //! ```
 //! use claude_agent_blocking::permission::PermissionResult;
-//! use claude_agent_blocking::{query, Message, Options, OptionsExt};
+//! use claude_agent_blocking::{query, Message, Options, callback};
 //! use claude_agent_testkit::fake_cli::{Script, ToolUse};
 //! use claude_agent_testkit::transport::FakeTransport;
 //! use serde_json::json;
@@ -181,7 +181,7 @@
 //! );
 //! let options = Options::new()
 //!     .transport(fake.clone())
-//!     .on_permission_request_blocking(|_request, _ctx| PermissionResult::deny("read-only"));
+//!     .on_permission_request(callback::permission(|_request, _ctx| PermissionResult::deny("read-only")));
 //! let last = query("clean up", options).last().unwrap().unwrap();
 //! assert!(matches!(last, Message::Result(result) if result.result.as_deref() == Some("kept")));
 //! assert_eq!(fake.answers()[0].1.as_ref().unwrap()["behavior"], "deny");
@@ -202,10 +202,11 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod callback;
 mod client;
 mod context;
 mod executor;
-mod options_ext;
+
 mod prompt;
 mod query;
 mod tool;
@@ -225,7 +226,7 @@ pub use claude_agent_core::{
 };
 pub use client::{Client, Messages};
 pub use context::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
-pub use options_ext::OptionsExt;
+
 pub use prompt::{prompt_channel, PromptSender};
 pub use query::{query, Query};
 #[cfg(feature = "schemars")]

@@ -14,7 +14,7 @@ use claude_agent_blocking::mcp::ToolResult;
 use claude_agent_blocking::message::ContentBlock;
 use claude_agent_blocking::permission::PermissionResult;
 use claude_agent_blocking::{
-    query, typed_tool, Client, Error, Message, Options, OptionsExt, SdkMcpServer, TimedOut,
+    callback, query, typed_tool, Client, Error, Message, Options, SdkMcpServer, TimedOut,
 };
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, StubApi};
@@ -307,22 +307,25 @@ fn a_permission_closure_is_asked_on_a_pool_thread_and_its_allow_runs_the_tool() 
     within(|| {
         let env = env();
         let asked = Arc::new(Mutex::new(Vec::new()));
-        let options = env.options.clone().on_permission_request_blocking({
-            let asked = asked.clone();
-            move |request, _ctx| {
-                let input: serde_json::Value = request.tool_input_as().unwrap_or_default();
-                let thread = thread::current().name().unwrap_or_default().to_owned();
-                asked.lock().unwrap().push((
-                    format!(
-                        "{}:{}",
-                        request.tool_name,
-                        input["command"].as_str().unwrap_or("")
-                    ),
-                    thread,
-                ));
-                PermissionResult::allow()
-            }
-        });
+        let options = env
+            .options
+            .clone()
+            .on_permission_request(callback::permission({
+                let asked = asked.clone();
+                move |request, _ctx| {
+                    let input: serde_json::Value = request.tool_input_as().unwrap_or_default();
+                    let thread = thread::current().name().unwrap_or_default().to_owned();
+                    asked.lock().unwrap().push((
+                        format!(
+                            "{}:{}",
+                            request.tool_name,
+                            input["command"].as_str().unwrap_or("")
+                        ),
+                        thread,
+                    ));
+                    PermissionResult::allow()
+                }
+            }));
         let mut messages = query("BASH:touch made-by-e2e && ls", options);
         let messages = collect(|timeout| messages.next_timeout(timeout));
         let asked = asked.lock().unwrap();
@@ -346,10 +349,10 @@ fn another_thread_interrupts_a_long_tool_while_one_thread_reads_the_turn() {
         let options = env
             .options
             .clone()
-            .on_permission_request_blocking(move |_request, _ctx| {
+            .on_permission_request(callback::permission(move |_request, _ctx| {
                 let _ = asked.lock().unwrap().send(());
                 PermissionResult::allow()
-            });
+            }));
         let client = Client::connect(options).expect("connected");
         client.send("BASH:sleep 20 && touch slept").unwrap();
         let reader = {
@@ -407,19 +410,22 @@ fn a_hook_closure_and_an_in_process_tool_closure_run_for_the_models_tool_call() 
             .clone()
             .sdk_mcp_server(calc)
             .allowed_tools(["mcp__calc__add"])
-            .on_hook_blocking(Some("mcp__calc__add"), {
-                let hooked = hooked.clone();
-                move |input: PreToolUseInput, ctx| {
-                    // A control call from inside the callback.
-                    let status = ctx.client().expect("a session").mcp_status().unwrap();
-                    let calc = status.mcp_servers.iter().find(|s| s.name == "calc");
-                    hooked
-                        .lock()
-                        .unwrap()
-                        .push((input.tool_name.clone(), calc.map(|s| s.status.clone())));
-                    HookOutput::proceed()
-                }
-            });
+            .on_hook(
+                Some("mcp__calc__add"),
+                callback::hook({
+                    let hooked = hooked.clone();
+                    move |input: PreToolUseInput, ctx| {
+                        // A control call from inside the callback.
+                        let status = ctx.client().expect("a session").mcp_status().unwrap();
+                        let calc = status.mcp_servers.iter().find(|s| s.name == "calc");
+                        hooked
+                            .lock()
+                            .unwrap()
+                            .push((input.tool_name.clone(), calc.map(|s| s.status.clone())));
+                        HookOutput::proceed()
+                    }
+                }),
+            );
         let prompt = r#"TOOL:mcp__calc__add:{"a": 2, "b": 40}"#;
         let mut messages = query(prompt, options);
         let messages = collect(|timeout| messages.next_timeout(timeout));

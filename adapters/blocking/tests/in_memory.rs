@@ -12,7 +12,7 @@ use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseI
 use claude_agent_blocking::mcp::ToolResult;
 use claude_agent_blocking::permission::PermissionResult;
 use claude_agent_blocking::{
-    prompt_channel, query, tool, typed_tool, Client, Error, Message, Messages, Options, OptionsExt,
+    callback, prompt_channel, query, tool, typed_tool, Client, Error, Message, Messages, Options,
     Query, SdkMcpServer, TimedOut,
 };
 use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script, ToolUse};
@@ -162,7 +162,7 @@ fn a_permission_closure_runs_off_the_sessions_thread_and_its_answer_reaches_the_
         );
     let fake = FakeTransport::new(script);
     let ran_on = Arc::new(Mutex::new(Vec::new()));
-    let options = Options::new().on_permission_request_blocking({
+    let options = Options::new().on_permission_request(callback::permission({
         let ran_on = ran_on.clone();
         move |request, _ctx| {
             ran_on.lock().unwrap().push(thread_name());
@@ -171,7 +171,7 @@ fn a_permission_closure_runs_off_the_sessions_thread_and_its_answer_reaches_the_
                 _ => PermissionResult::allow(),
             }
         }
-    });
+    }));
     let items = run(&fake, "clean up", options);
     assert_eq!(last_result(&items), "kept");
     let answer = answer_to(&fake, "p1").unwrap();
@@ -194,18 +194,25 @@ fn hook_closures_typed_and_untyped_answer_the_cli() {
         .emit_result("done");
     let fake = FakeTransport::new(script);
     let options = Options::new()
-        .on_hook_blocking(Some("Bash"), |input: PreToolUseInput, _ctx| {
-            #[derive(serde::Deserialize)]
-            struct Bash {
-                command: String,
-            }
-            let bash: Bash = input.tool_input_as().unwrap();
-            HookOutput::deny_tool(format!("not {}", bash.command))
-        })
-        .on_hook_event_blocking(HookEvent::Stop, None, |input, _ctx| {
-            assert!(matches!(input, HookInput::Stop(_)), "{input:?}");
-            HookOutput::block("run the tests first")
-        });
+        .on_hook(
+            Some("Bash"),
+            callback::hook(|input: PreToolUseInput, _ctx| {
+                #[derive(serde::Deserialize)]
+                struct Bash {
+                    command: String,
+                }
+                let bash: Bash = input.tool_input_as().unwrap();
+                HookOutput::deny_tool(format!("not {}", bash.command))
+            }),
+        )
+        .on_hook_event(
+            HookEvent::Stop,
+            None,
+            callback::hook(|input, _ctx| {
+                assert!(matches!(input, HookInput::Stop(_)), "{input:?}");
+                HookOutput::block("run the tests first")
+            }),
+        );
     let items = run(&fake, "go", options);
     assert_eq!(last_result(&items), "done");
     let deny = answer_to(&fake, "h1").unwrap();
@@ -268,11 +275,11 @@ fn an_elicitation_closure_answers_the_cli() {
         .elicitation("e1", "tickets", "Which project?")
         .emit_result("done");
     let fake = FakeTransport::new(script);
-    let options = Options::new().on_elicitation_blocking(|request, _ctx| {
+    let options = Options::new().on_elicitation(callback::elicitation(|request, _ctx| {
         assert_eq!(request.message, "Which project?");
         let content = serde_json::value::to_raw_value(&json!({"project": "core"})).unwrap();
         ElicitationResult::accept(content)
-    });
+    }));
     let items = run(&fake, "go", options);
     assert_eq!(last_result(&items), "done");
     let answer = answer_to(&fake, "e1").unwrap();
@@ -293,8 +300,9 @@ fn a_panicking_closure_is_an_error_answer_and_the_session_goes_on() {
         .can_use_tool("p1", "Bash", json!({"command": "ls"}))
         .emit_result("still here");
     let fake = FakeTransport::new(script);
-    let options = Options::new()
-        .on_permission_request_blocking(|_request, _ctx| -> PermissionResult { panic!("boom") });
+    let options = Options::new().on_permission_request(callback::permission(
+        |_request, _ctx| -> PermissionResult { panic!("boom") },
+    ));
     let items = run(&fake, "go", options);
     assert_eq!(last_result(&items), "still here");
     let error = answer_to(&fake, "p1").unwrap_err();
@@ -402,13 +410,13 @@ fn client_methods_called_from_inside_a_callback_do_not_deadlock() {
         )
         .auto_answer("set_model", Answer::ack());
     let fake = FakeTransport::new(script);
-    let options = Options::new().on_permission_request_blocking(|_request, ctx| {
+    let options = Options::new().on_permission_request(callback::permission(|_request, ctx| {
         let client = ctx.client().expect("the session is running");
         client.set_model(Some("claude-from-callback")).unwrap();
         let status = client.mcp_status().unwrap();
         assert!(status.mcp_servers.is_empty(), "{status:?}");
         PermissionResult::allow()
-    });
+    }));
     let items = run(&fake, "list", options);
     assert_eq!(last_result(&items), "allowed");
     let written = fake.written();
@@ -439,11 +447,11 @@ fn a_slow_callback_holds_up_no_other_session() {
     let released = Mutex::new(released);
     let options = Options::new()
         .transport(slow.clone())
-        .on_permission_request_blocking(move |_request, _ctx| {
+        .on_permission_request(callback::permission(move |_request, _ctx| {
             started.send(()).unwrap();
             released.lock().unwrap().recv_timeout(LIMIT).unwrap();
             PermissionResult::allow()
-        });
+        }));
     let slow_session = thread::spawn(move || query("slow", options).collect::<Vec<_>>());
     has_started
         .recv_timeout(LIMIT)
@@ -472,10 +480,10 @@ fn dropping_a_query_ends_its_session() {
     let flag = DropFlag(dropped.clone());
     let options = Options::new()
         .transport(fake.clone())
-        .on_permission_request_blocking(move |_request, _ctx| {
+        .on_permission_request(callback::permission(move |_request, _ctx| {
             let _held = &flag;
             PermissionResult::allow()
-        });
+        }));
     let first = within("the first message", {
         let fake = fake.clone();
         move || {
@@ -636,14 +644,14 @@ fn closing_the_session_from_inside_a_callback_returns_and_ends_the_query() {
         .emit_result("never");
     let fake = FakeTransport::new(script);
     let closed = Arc::new(AtomicBool::new(false));
-    let options = Options::new().on_permission_request_blocking({
+    let options = Options::new().on_permission_request(callback::permission({
         let closed = closed.clone();
         move |_request, ctx| {
             ctx.client().expect("the session is running").close();
             closed.store(true, Ordering::SeqCst);
             PermissionResult::allow()
         }
-    });
+    }));
     let items = run(&fake, "go", options);
     assert!(
         !items
