@@ -12,13 +12,12 @@
 //! ```
 
 mod app {
-    use claude_agent_core::client::{typed_tool, Error, SdkMcpServer};
+    use claude_agent_core::client::{typed_tool, Error, Query, SdkMcpServer};
     use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     use claude_agent_core::mcp::ToolResult;
     use claude_agent_core::message::Message;
     use claude_agent_core::options::Options;
     use claude_agent_core::permission::PermissionResult;
-    use futures_lite::{Stream, StreamExt};
 
     /// What the app makes of one question.
     #[derive(Debug, Clone, PartialEq)]
@@ -69,10 +68,9 @@ mod app {
             })
     }
 
-    /// The answer and cost of the session's results.
-    pub async fn fold(
-        mut messages: impl Stream<Item = Result<Message, Error>> + Unpin,
-    ) -> Result<Answer, Error> {
+    /// The answer and cost of a session: the same function for the stream of every runtime's
+    /// `query` (and for the testkit's runtime), since they are one type.
+    pub async fn fold(mut messages: Query) -> Result<Answer, Error> {
         let mut answer = Answer {
             text: String::new(),
             cost_usd: 0.0,
@@ -85,35 +83,6 @@ mod app {
             }
         }
         Ok(answer)
-    }
-
-    /// Ask on tokio.
-    pub async fn ask_tokio(prompt: &str, base: Options) -> Result<Answer, Error> {
-        fold(claude_agent_tokio::query(prompt, agent(base))).await
-    }
-
-    /// Ask on smol.
-    pub async fn ask_smol(prompt: &str, base: Options) -> Result<Answer, Error> {
-        fold(claude_agent_smol::query(prompt, agent(base))).await
-    }
-
-    /// Ask on async-std.
-    pub async fn ask_async_std(prompt: &str, base: Options) -> Result<Answer, Error> {
-        fold(claude_agent_async_std::query(prompt, agent(base))).await
-    }
-
-    /// Ask on any runtime, e.g. the testkit's, with no async runtime at all.
-    pub async fn ask_on<R: claude_agent_core::client::Runtime>(
-        runtime: R,
-        prompt: &str,
-        base: Options,
-    ) -> Result<Answer, Error> {
-        fold(claude_agent_core::client::query_with(
-            runtime,
-            prompt,
-            agent(base),
-        ))
-        .await
     }
 }
 
@@ -186,6 +155,7 @@ mod fake_session {
     }
 }
 
+use claude_agent_core::client::query_with;
 use claude_agent_core::options::Options;
 use claude_agent_testkit::runtime::TestRuntime;
 
@@ -198,7 +168,9 @@ fn on_tokio() -> app::Answer {
         .build()
         .expect("a tokio runtime");
     let options = Options::new().transport(fake.clone());
-    let answer = runtime.block_on(app::ask_tokio(PROMPT, options)).unwrap();
+    let answer = runtime
+        .block_on(async { app::fold(claude_agent_tokio::query(PROMPT, app::agent(options))).await })
+        .unwrap();
     fake_session::check(&fake, &answer);
     answer
 }
@@ -206,7 +178,11 @@ fn on_tokio() -> app::Answer {
 fn on_smol() -> app::Answer {
     let fake = fake_session::fake();
     let options = Options::new().transport(fake.clone());
-    let answer = smol::block_on(app::ask_smol(PROMPT, options)).unwrap();
+    let answer = smol::block_on(app::fold(claude_agent_smol::query(
+        PROMPT,
+        app::agent(options),
+    )))
+    .unwrap();
     fake_session::check(&fake, &answer);
     answer
 }
@@ -214,7 +190,11 @@ fn on_smol() -> app::Answer {
 fn on_async_std() -> app::Answer {
     let fake = fake_session::fake();
     let options = Options::new().transport(fake.clone());
-    let answer = async_std::task::block_on(app::ask_async_std(PROMPT, options)).unwrap();
+    let answer = async_std::task::block_on(app::fold(claude_agent_async_std::query(
+        PROMPT,
+        app::agent(options),
+    )))
+    .unwrap();
     fake_session::check(&fake, &answer);
     answer
 }
@@ -224,7 +204,11 @@ fn without_a_runtime() -> app::Answer {
     let runtime = TestRuntime::new();
     let options = Options::new().transport(fake.clone());
     let answer = runtime
-        .block_on(app::ask_on(runtime.clone(), PROMPT, options))
+        .block_on(app::fold(query_with(
+            runtime.clone(),
+            PROMPT,
+            app::agent(options),
+        )))
         .unwrap();
     fake_session::check(&fake, &answer);
     answer
@@ -279,7 +263,8 @@ mod tests {
         let options = super::Options::new()
             .transport(FakeTransport::new(Script::new().hang()))
             .initialize_timeout(std::time::Duration::from_secs(30));
-        let answer = super::app::ask_tokio(super::PROMPT, options).await;
+        let messages = claude_agent_tokio::query(super::PROMPT, super::app::agent(options));
+        let answer = super::app::fold(messages).await;
         assert!(
             matches!(answer, Err(Error::ControlTimeout(_))),
             "{answer:?}"
