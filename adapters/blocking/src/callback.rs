@@ -76,11 +76,7 @@ pub fn permission<F>(
 where
     F: Fn(PermissionRequest, PermissionContext) -> PermissionResult + Send + Sync + 'static,
 {
-    let callback = Arc::new(callback);
-    move |request, ctx| {
-        let callback = callback.clone();
-        smol::unblock(move || callback(request, PermissionContext::new(ctx)))
-    }
+    unblocked(callback, PermissionContext::new)
 }
 
 /// A plain closure as the callback `Options::on_hook` (whose input type picks the event: a
@@ -130,11 +126,7 @@ where
     I: Send + 'static,
     F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
 {
-    let callback = Arc::new(callback);
-    move |input, ctx| {
-        let callback = callback.clone();
-        smol::unblock(move || callback(input, HookContext::new(ctx)))
-    }
+    unblocked(callback, HookContext::new)
 }
 
 /// A plain closure as the callback `Options::on_elicitation` takes (an MCP server asking the
@@ -160,11 +152,7 @@ pub fn elicitation<F>(
 where
     F: Fn(ElicitationRequest, ElicitationContext) -> ElicitationResult + Send + Sync + 'static,
 {
-    let callback = Arc::new(callback);
-    move |request, ctx| {
-        let callback = callback.clone();
-        smol::unblock(move || callback(request, ElicitationContext::new(ctx)))
-    }
+    unblocked(callback, ElicitationContext::new)
 }
 
 /// A plain closure as the callback `Options::on_user_dialog` takes (the CLI's dialogs of the
@@ -192,9 +180,25 @@ pub fn user_dialog<F>(
 where
     F: Fn(UserDialogRequest, UserDialogContext) -> UserDialogResult + Send + Sync + 'static,
 {
+    unblocked(callback, UserDialogContext::new)
+}
+
+/// `callback` as an async callback: each call runs on smol's blocking pool, with the session's
+/// context turned into this crate's by `context`.
+fn unblocked<A, C, B, R, F>(
+    callback: F,
+    context: fn(C) -> B,
+) -> impl Fn(A, C) -> smol::Task<R> + Send + Sync + 'static
+where
+    A: Send + 'static,
+    C: Send + 'static,
+    B: 'static,
+    R: Send + 'static,
+    F: Fn(A, B) -> R + Send + Sync + 'static,
+{
     let callback = Arc::new(callback);
-    move |request, ctx| {
+    move |input, ctx| {
         let callback = callback.clone();
-        smol::unblock(move || callback(request, UserDialogContext::new(ctx)))
+        smol::unblock(move || callback(input, context(ctx)))
     }
 }
