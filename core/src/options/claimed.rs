@@ -58,22 +58,7 @@ impl Options {
             let mut merged = match &options.settings {
                 None => serde_json::Map::new(),
                 Some(Settings::Json(Value::Object(object))) => object.clone(),
-                Some(Settings::Text(text)) if text.trim_start().starts_with('{') => {
-                    match serde_json::from_str(text) {
-                        Ok(Value::Object(object)) => object,
-                        Ok(other) => {
-                            return Err(OptionsError::InvalidSettingsJson {
-                                reason: format!("got {other}, not an object"),
-                            })
-                        }
-                        Err(e) => {
-                            return Err(OptionsError::InvalidSettingsJson {
-                                reason: e.to_string(),
-                            })
-                        }
-                    }
-                }
-                Some(Settings::Text(path)) => {
+                Some(Settings::File(path)) => {
                     return Err(OptionsError::SettingsFileWithOverlay { path: path.clone() })
                 }
                 Some(Settings::Json(other)) => {

@@ -1,5 +1,7 @@
 //! Why [`super::Options::launch_spec`] or [`super::Options::session_config`] refused the options.
 
+use std::path::PathBuf;
+
 /// Options that contradict each other or cannot be passed to the CLI. Each message says what to change.
 ///
 /// ```
@@ -32,8 +34,8 @@ pub enum OptionsError {
          (settings_json) so the sandbox can be merged into them, or move the sandbox into that file"
     )]
     SettingsFileWithSandbox {
-        /// The settings path.
-        path: String,
+        /// The settings file.
+        path: PathBuf,
     },
     /// A claim's settings overlay cannot be merged into settings given as a file path, for a
     /// cold start of the claimed session ([`super::Options::claimed`]).
@@ -42,8 +44,8 @@ pub enum OptionsError {
          settings as inline JSON (settings_json) so the overlay can be merged into them"
     )]
     SettingsFileWithOverlay {
-        /// The settings path.
-        path: String,
+        /// The settings file.
+        path: PathBuf,
     },
     /// Inline settings that must be merged with `sandbox` are not a JSON object.
     #[error("settings must be a JSON object to merge the sandbox into them: {reason}; fix the settings JSON")]

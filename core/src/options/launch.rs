@@ -879,9 +879,9 @@ mod tests {
     #[test]
     fn settings_and_sandbox_merge_into_one_flag() {
         let options = Options::new()
-            .settings(
-                r#"{"permissions":{"allow":["Read"]},"sandbox":{"excludedCommands":["git"]}}"#,
-            )
+            .settings_json(serde_json::json!(
+                {"permissions":{"allow":["Read"]},"sandbox":{"excludedCommands":["git"]}}
+            ))
             .sandbox(
                 SandboxSettings::new()
                     .enabled(true)

@@ -327,8 +327,9 @@ impl Options {
         self
     }
 
-    /// Settings as a file path or inline JSON text (`--settings <value>`, passed as is).
-    /// With [`Options::sandbox`] it must be inline JSON: files are not read here.
+    /// A settings file (`--settings <path>`; the CLI reads it). For settings written here, use
+    /// [`Options::settings_json`]; with [`Options::sandbox`] the settings must be those, since
+    /// files are not read here.
     ///
     /// ```
     /// use claude_agent_core::options::Options;
@@ -338,8 +339,8 @@ impl Options {
     /// assert!(args.ends_with(&["--settings".to_owned(), ".claude/ci-settings.json".to_owned()]));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
-    pub fn settings(mut self, path_or_json: impl Into<String>) -> Self {
-        self.settings = Some(Settings::Text(path_or_json.into()));
+    pub fn settings(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.settings = Some(Settings::File(path.into()));
         self
     }
 

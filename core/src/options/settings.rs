@@ -1,4 +1,6 @@
-//! The `--settings` value: the user's settings (a path or JSON) with the sandbox merged in.
+//! The `--settings` value: the user's settings (a file or JSON) with the sandbox merged in.
+
+use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
@@ -9,8 +11,8 @@ use super::sandbox::{merge_into_settings, SandboxSettings};
 /// Settings as the user gave them.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Settings {
-    /// A path to a settings file, or inline JSON text; passed on as is when there is no sandbox.
-    Text(String),
+    /// A settings file, passed on by path (the CLI reads it).
+    File(PathBuf),
     /// Inline settings.
     Json(Value),
 }
@@ -23,21 +25,14 @@ pub(crate) fn settings_arg(
 ) -> Result<Option<String>, OptionsError> {
     let Some(sandbox) = sandbox else {
         return Ok(settings.map(|settings| match settings {
-            Settings::Text(text) => text.clone(),
+            Settings::File(path) => path.display().to_string(),
             Settings::Json(value) => to_json(value),
         }));
     };
     let mut object = match settings {
         None => Map::new(),
         Some(Settings::Json(value)) => as_object(value.clone())?,
-        Some(Settings::Text(text)) if text.trim_start().starts_with('{') => {
-            let value =
-                serde_json::from_str(text).map_err(|e| OptionsError::InvalidSettingsJson {
-                    reason: e.to_string(),
-                })?;
-            as_object(value)?
-        }
-        Some(Settings::Text(path)) => {
+        Some(Settings::File(path)) => {
             return Err(OptionsError::SettingsFileWithSandbox { path: path.clone() });
         }
     };
@@ -61,7 +56,7 @@ mod tests {
 
     #[test]
     fn without_sandbox_settings_pass_verbatim() {
-        let path = Settings::Text("./settings.json".into());
+        let path = Settings::File("./settings.json".into());
         assert_eq!(
             settings_arg(Some(&path), None),
             Ok(Some("./settings.json".into()))
@@ -75,11 +70,11 @@ mod tests {
     }
 
     #[test]
-    fn sandbox_is_merged_into_inline_text() {
-        let text = Settings::Text(r#" {"sandbox":{"excludedCommands":["git"]}}"#.into());
+    fn sandbox_is_merged_into_inline_settings() {
+        let inline = Settings::Json(json!({"sandbox":{"excludedCommands":["git"]}}));
         let sandbox = SandboxSettings::new().excluded_commands(["docker"]);
         assert_eq!(
-            settings_arg(Some(&text), Some(&sandbox)),
+            settings_arg(Some(&inline), Some(&sandbox)),
             Ok(Some(
                 r#"{"sandbox":{"excludedCommands":["git","docker"]}}"#.into()
             ))
@@ -87,20 +82,15 @@ mod tests {
     }
 
     #[test]
-    fn sandbox_with_a_path_or_bad_json_is_refused() {
+    fn sandbox_with_a_file_or_settings_that_are_no_object_is_refused() {
         let sandbox = SandboxSettings::new().enabled(true);
-        let path = Settings::Text("/etc/claude.json".into());
+        let path = Settings::File("/etc/claude.json".into());
         assert_eq!(
             settings_arg(Some(&path), Some(&sandbox)),
             Err(OptionsError::SettingsFileWithSandbox {
                 path: "/etc/claude.json".into()
             })
         );
-        let broken = Settings::Text("{nope".into());
-        assert!(matches!(
-            settings_arg(Some(&broken), Some(&sandbox)),
-            Err(OptionsError::InvalidSettingsJson { .. })
-        ));
         let list = Settings::Json(json!([1]));
         assert_eq!(
             settings_arg(Some(&list), Some(&sandbox)),

@@ -241,7 +241,7 @@ mod tests {
     #[test]
     fn invalid_settings_json_with_sandbox() {
         let err = Options::new()
-            .settings("{broken")
+            .settings_json(serde_json::json!(["not", "an", "object"]))
             .sandbox(SandboxSettings::new())
             .launch_spec("c".into())
             .expect_err("broken JSON");
