@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::error::OptionsError;
 use super::settings::Settings;
-use super::Options;
+use super::{Options, Thinking};
 use crate::control::ClaimOptions;
 
 /// The flag that parks the CLI until it is claimed.
@@ -52,7 +52,12 @@ impl Options {
             options.permission_mode = Some(mode.clone());
         }
         if let Some(tokens) = claim.max_thinking_tokens {
-            options.max_thinking_tokens = tokens.map(|t| u32::try_from(t).unwrap_or(u32::MAX));
+            options.thinking = tokens.map(|tokens| match tokens {
+                0 => Thinking::Disabled,
+                tokens => Thinking::Enabled {
+                    budget_tokens: Some(u32::try_from(tokens).unwrap_or(u32::MAX)),
+                },
+            });
         }
         if let Some(overlay) = &claim.settings {
             let mut merged = match &options.settings {

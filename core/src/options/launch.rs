@@ -229,7 +229,7 @@ impl Options {
         if let Some(SystemPrompt::File(path)) = &self.system_prompt {
             a.value("system-prompt-file", utf8("system_prompt file", path)?);
         }
-        let thinking = self.effective_thinking();
+        let thinking = self.thinking;
         match thinking {
             None => {}
             Some(
@@ -916,7 +916,7 @@ mod tests {
 
     #[test]
     fn thinking_variants() {
-        let cases: [(Options, &[&str]); 9] = [
+        let cases: [(Options, &[&str]); 6] = [
             (
                 Options::new().thinking(Thinking::Adaptive),
                 &["--thinking=adaptive"],
@@ -936,20 +936,6 @@ mod tests {
                     budget_tokens: Some(1000),
                 }),
                 &["--max-thinking-tokens=1000"],
-            ),
-            (
-                Options::new().max_thinking_tokens(0),
-                &["--thinking=disabled"],
-            ),
-            (
-                Options::new().max_thinking_tokens(5),
-                &["--max-thinking-tokens=5"],
-            ),
-            (
-                Options::new()
-                    .max_thinking_tokens(5)
-                    .thinking(Thinking::Adaptive),
-                &["--thinking=adaptive"],
             ),
             (
                 Options::new()

@@ -140,7 +140,6 @@ pub struct Options {
     extra_args: Vec<(String, Option<String>)>,
     thinking: Option<Thinking>,
     thinking_display: Option<ThinkingDisplay>,
-    max_thinking_tokens: Option<u32>,
     effort: Option<Effort>,
     output_format: Option<OutputFormat>,
     agents: Vec<(String, AgentDefinition)>,

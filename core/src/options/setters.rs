@@ -703,22 +703,6 @@ impl Options {
         self
     }
 
-    /// Older form of [`Options::thinking`], used only when that is unset: 0 disables thinking,
-    /// any other value is a thinking budget.
-    ///
-    /// ```
-    /// use claude_agent_core::options::Options;
-    ///
-    /// let options = Options::new().max_thinking_tokens(0);
-    /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.contains(&"--thinking=disabled".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
-    /// ```
-    pub fn max_thinking_tokens(mut self, tokens: u32) -> Self {
-        self.max_thinking_tokens = Some(tokens);
-        self
-    }
-
     /// The effort level (`--effort=L`).
     ///
     /// ```

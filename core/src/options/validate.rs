@@ -65,8 +65,7 @@ impl Options {
                 matcher: hook.matcher.clone(),
             });
         }
-        if self.thinking_display.is_some() && self.effective_thinking() == Some(Thinking::Disabled)
-        {
+        if self.thinking_display.is_some() && self.thinking == Some(Thinking::Disabled) {
             return Err(OptionsError::ThinkingDisplayWhileDisabled);
         }
         if let Some((agent, tokens)) = self.agents.iter().find_map(|(name, agent)| {
@@ -88,18 +87,6 @@ impl Options {
             return Err(OptionsError::ReservedInitializeField { name: name.clone() });
         }
         Ok(())
-    }
-
-    /// Thinking as configured: [`Options::thinking`], else derived from `max_thinking_tokens`
-    /// (0 → disabled, N → enabled with budget N).
-    pub(crate) fn effective_thinking(&self) -> Option<Thinking> {
-        self.thinking.or(match self.max_thinking_tokens {
-            None => None,
-            Some(0) => Some(Thinking::Disabled),
-            Some(tokens) => Some(Thinking::Enabled {
-                budget_tokens: Some(tokens),
-            }),
-        })
     }
 
     fn check_positive(&self) -> Result<(), OptionsError> {
@@ -371,7 +358,7 @@ mod tests {
     fn thinking_display_while_disabled() {
         let err = refused(
             Options::new()
-                .max_thinking_tokens(0)
+                .thinking(Thinking::Disabled)
                 .thinking_display(ThinkingDisplay::Summarized),
         );
         assert_eq!(err, OptionsError::ThinkingDisplayWhileDisabled);
