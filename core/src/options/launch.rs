@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::error::OptionsError;
 use super::mcp_config::McpServerConfig;
 use super::ordered_map::{to_json, OrderedMap};
-use super::redact::{Pairs, RedactedPairs};
+use super::redact::{Pairs, RedactedArgs, RedactedPairs};
 use super::settings::settings_arg;
 use super::types::{Delivery, OutputFormat, SystemPrompt, Thinking, Tools};
 use super::{skills, Options};
@@ -64,7 +64,7 @@ impl fmt::Debug for LaunchSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LaunchSpec")
             .field("program", &self.program)
-            .field("args", &self.args)
+            .field("args", &RedactedArgs(&self.args))
             .field("env", &RedactedPairs(&self.env))
             .field("env_remove", &self.env_remove)
             .field("cwd", &self.cwd)
@@ -326,7 +326,7 @@ impl Options {
         a.switch("no-session-persistence", self.no_session_persistence);
         a.switch("session-mirror", self.session_mirror);
         if let Some(managed) = &self.managed_settings {
-            a.pair("managed-settings", &to_json(managed));
+            a.pair("managed-settings", &to_json(&managed.0));
         }
         if let Some(settings) = settings_arg(self.settings.as_ref(), self.sandbox.as_ref())? {
             a.pair("settings", &settings);

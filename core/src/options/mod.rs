@@ -123,7 +123,7 @@ pub struct Options {
     resume_session_at: Option<String>,
     resume_drops_turn: Option<String>,
     settings: Option<Settings>,
-    managed_settings: Option<serde_json::Value>,
+    managed_settings: Option<redact::SecretJson>,
     sandbox: Option<SandboxSettings>,
     project_config_root: Option<PathBuf>,
     add_dirs: Vec<PathBuf>,

@@ -54,6 +54,54 @@ impl fmt::Debug for Pairs {
     }
 }
 
+/// Inline JSON settings whose `Debug` blanks the values of every `env` and `headers` object,
+/// as a recording does: settings commonly carry API keys in `env`.
+#[derive(Clone, PartialEq)]
+pub(crate) struct SecretJson(pub(crate) serde_json::Value);
+
+impl fmt::Debug for SecretJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut shown = self.0.clone();
+        crate::redact::redact_secrets(&mut shown);
+        write!(f, "{shown}")
+    }
+}
+
+/// Command-line arguments whose `Debug` blanks the secrets of inline settings: the value of
+/// `--settings` or `--managed-settings` when it is JSON, as [`SecretJson`] shows it.
+pub(crate) struct RedactedArgs<'a>(pub(crate) &'a [String]);
+
+/// The flags whose value can be inline settings.
+const SETTINGS_FLAGS: [&str; 2] = ["--settings", "--managed-settings"];
+
+impl fmt::Debug for RedactedArgs<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        let mut after_settings_flag = false;
+        for arg in self.0 {
+            let (flag, value) = match arg.split_once('=') {
+                Some((flag, value)) if SETTINGS_FLAGS.contains(&flag) => (Some(flag), value),
+                _ if after_settings_flag => (None, arg.as_str()),
+                _ => (None, ""),
+            };
+            after_settings_flag = SETTINGS_FLAGS.contains(&arg.as_str());
+            match serde_json::from_str::<serde_json::Value>(value) {
+                Ok(json) if json.is_object() => {
+                    let shown = format!("{:?}", SecretJson(json));
+                    match flag {
+                        Some(flag) => list.entry(&format_args!("{flag}={shown}")),
+                        None => list.entry(&format_args!("{shown}")),
+                    };
+                }
+                _ => {
+                    list.entry(arg);
+                }
+            }
+        }
+        list.finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +126,50 @@ mod tests {
         assert_eq!(
             text,
             r#"{"ANTHROPIC_API_KEY": <redacted>, "HOME": "/home/me"}"#
+        );
+    }
+
+    #[test]
+    fn inline_settings_keep_their_secrets_out_of_debug() {
+        let options = crate::options::Options::new()
+            .settings_json(serde_json::json!({
+                "env": {"ANTHROPIC_API_KEY": "sk-ant-settings"},
+                "model": "opus"
+            }))
+            .managed_settings(serde_json::json!({
+                "env": {"PROXY_PASSWORD": "hunter2"},
+                "permissions": {"deny": ["WebFetch"]}
+            }));
+        let spec = options.launch_spec("claude".into()).unwrap();
+        // The secrets do go to the CLI...
+        let argv = spec.args.join(" ");
+        assert!(
+            argv.contains("sk-ant-settings") && argv.contains("hunter2"),
+            "{argv}"
+        );
+        // ...but neither options nor the launch spec prints them.
+        for shown in [format!("{options:?}"), format!("{spec:?}")] {
+            assert!(!shown.contains("sk-ant-settings"), "{shown}");
+            assert!(!shown.contains("hunter2"), "{shown}");
+            assert!(shown.contains(r#""model":"opus""#), "{shown}");
+            assert!(shown.contains("WebFetch"), "{shown}");
+            assert!(shown.contains(crate::redact::REDACTED), "{shown}");
+        }
+    }
+
+    #[test]
+    fn args_other_than_inline_settings_show_as_they_are() {
+        let args = [
+            "--settings",
+            "./team.json",
+            "--model",
+            "opus",
+            "--settings={\"x\":1}",
+        ]
+        .map(String::from);
+        assert_eq!(
+            format!("{:?}", RedactedArgs(&args)),
+            r#"["--settings", "./team.json", "--model", "opus", --settings={"x":1}]"#
         );
     }
 

@@ -375,7 +375,7 @@ impl Options {
     /// # let _ = locked;
     /// ```
     pub fn managed_settings(mut self, settings: serde_json::Value) -> Self {
-        self.managed_settings = Some(settings);
+        self.managed_settings = Some(super::redact::SecretJson(settings));
         self
     }
 

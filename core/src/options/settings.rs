@@ -1,20 +1,35 @@
 //! The `--settings` value: the user's settings (a file or JSON) with the sandbox merged in.
 
+use std::fmt;
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
 use super::error::OptionsError;
 use super::ordered_map::to_json;
+use super::redact::SecretJson;
 use super::sandbox::{merge_into_settings, SandboxSettings};
 
 /// Settings as the user gave them.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub(crate) enum Settings {
     /// A settings file, passed on by path (the CLI reads it).
     File(PathBuf),
     /// Inline settings.
     Json(Value),
+}
+
+/// The path of a file; inline settings with the values of their `env` and `headers` blanked.
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Settings::File(path) => f.debug_tuple("File").field(path).finish(),
+            Settings::Json(value) => f
+                .debug_tuple("Json")
+                .field(&SecretJson(value.clone()))
+                .finish(),
+        }
+    }
 }
 
 /// The `--settings` value, if any. Without a sandbox the settings pass unchanged; with one, they
