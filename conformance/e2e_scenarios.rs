@@ -35,7 +35,8 @@ use claude_agent_core::message::{
     ContentBlock, Message, MessageContent, ResultMessage, SystemMessage,
 };
 use claude_agent_core::options::{
-    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat,
+    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat, Resume,
+    SessionStart,
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};
@@ -730,7 +731,10 @@ pub async fn resume<R: Runtime>(rt: R) {
         .await,
     );
     let session_id = only_result(&first).session_id().to_owned();
-    let options = env.options.clone().resume(session_id.clone());
+    let options = env
+        .options
+        .clone()
+        .session_start(SessionStart::Resume(Resume::new(session_id.clone())));
     let second = all_ok(
         collect(
             &rt,
@@ -1704,7 +1708,9 @@ pub async fn session_history<R: Runtime>(rt: R) {
             query_with(
                 rt.clone(),
                 "what came before?",
-                env.options.clone().resume(fork.clone()),
+                env.options
+                    .clone()
+                    .session_start(SessionStart::Resume(Resume::new(fork.clone()))),
             ),
         )
         .await,
@@ -2800,7 +2806,7 @@ pub async fn session_store_resume<R: Runtime>(rt: R) {
         .clone()
         .env("HOME", machine_b_home.path().display().to_string())
         .session_store(store.clone())
-        .resume(session_id.clone());
+        .session_start(SessionStart::Resume(Resume::new(session_id.clone())));
     let second = all_ok(
         collect(
             &rt,

@@ -14,7 +14,9 @@ use claude_agent_core::hooks::{
 };
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, NoticeKind, UserInput};
-use claude_agent_core::options::{McpRemoteServer, McpServerConfig, McpStdioServer, Options};
+use claude_agent_core::options::{
+    Fork, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
+};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;
@@ -846,21 +848,17 @@ fn resource_reads_and_prompt_gets_reach_their_handlers() {
 #[test]
 fn prewarm_refuses_options_that_describe_a_session() {
     let runtime = TestRuntime::new();
-    let cases = [
-        (Options::new().resume("46eb1b6d"), "resume"),
-        (
-            Options::new().continue_conversation(true),
-            "continue_conversation",
-        ),
-        (Options::new().fork_session(true), "fork_session"),
-        (Options::new().session_id("9b2f1c3e"), "session_id"),
-        (
-            Options::new().resume_session_at("70565fc4"),
-            "resume_session_at",
-        ),
-        (Options::new().resume_drops_turn(""), "resume_drops_turn"),
+    let starts = [
+        SessionStart::Resume(Resume::new("46eb1b6d")),
+        SessionStart::Resume(Resume::new("46eb1b6d").at_message("70565fc4")),
+        SessionStart::Continue { fork: None },
+        SessionStart::Continue {
+            fork: Some(Fork::new()),
+        },
+        SessionStart::NewWithId("9b2f1c3e".into()),
     ];
-    for (options, name) in cases {
+    for start in starts {
+        let (options, name) = (Options::new().session_start(start), "session_start");
         let fake = FakeTransport::new(Script::new().answer_initialize());
         let options = options.transport(fake.clone());
         let result = runtime.block_on(prewarm_with(runtime.clone(), options.clone()));

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use claude_agent_core::client::{connect_with, query_with, Error, StoreFlush};
 use claude_agent_core::message::{Message, SystemMessage};
-use claude_agent_core::options::Options;
+use claude_agent_core::options::{Options, Resume, SessionStart};
 use claude_agent_core::store::{
     FileSessionStore, InMemorySessionStore, SessionKey, SessionStore, StoreError, StoreFuture,
 };
@@ -391,7 +391,7 @@ fn continuing_resumes_the_newest_stored_session() {
         .cwd(work.path())
         .transport(fake.clone())
         .session_store(store.clone())
-        .continue_conversation(true);
+        .session_start(SessionStart::Continue { fork: None });
     let client = runtime
         .block_on(connect_with(runtime.clone(), opts))
         .unwrap();
@@ -448,7 +448,7 @@ fn a_load_timeout_of_duration_max_is_no_limit() {
     let opts = options(&fake)
         .session_store(LoadRefused)
         .session_store_load_timeout(std::time::Duration::MAX)
-        .resume(SESSION);
+        .session_start(SessionStart::Resume(Resume::new(SESSION)));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
     // The store's own failure, reported as with any limit.
     let [Err(Error::Resume(error))] = items.as_slice() else {
@@ -472,7 +472,9 @@ fn a_store_panicking_on_load_fails_the_start() {
     }
     let fake = FakeTransport::new(Script::new().answer_initialize());
     let runtime = TestRuntime::new();
-    let opts = options(&fake).session_store(Panicking).resume(SESSION);
+    let opts = options(&fake)
+        .session_store(Panicking)
+        .session_start(SessionStart::Resume(Resume::new(SESSION)));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
     let [Err(Error::Resume(error))] = items.as_slice() else {
         panic!("{items:?}")
@@ -485,7 +487,9 @@ fn a_store_panicking_on_load_fails_the_start() {
 fn a_store_failing_to_load_fails_the_start() {
     let fake = FakeTransport::new(Script::new().answer_initialize());
     let runtime = TestRuntime::new();
-    let opts = options(&fake).session_store(LoadRefused).resume(SESSION);
+    let opts = options(&fake)
+        .session_store(LoadRefused)
+        .session_start(SessionStart::Resume(Resume::new(SESSION)));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts.clone()).collect());
     assert!(
         matches!(items.as_slice(), [Err(Error::Resume(_))]),

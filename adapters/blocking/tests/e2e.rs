@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_blocking::mcp::ToolResult;
 use claude_agent_blocking::message::ContentBlock;
+use claude_agent_blocking::options::{Resume, SessionStart};
 use claude_agent_blocking::permission::PermissionResult;
 use claude_agent_blocking::{
     callback, query, typed_tool, Client, Error, Message, Options, SdkMcpServer, TimedOut,
@@ -152,7 +153,12 @@ fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() 
         assert_eq!(texts(&read), ["echo: remember MANGO"]);
 
         let fork = history.fork_session(&id, Some(&work), None).unwrap();
-        let mut messages = query("which fruit?", env.options.clone().resume(fork));
+        let mut messages = query(
+            "which fruit?",
+            env.options
+                .clone()
+                .session_start(SessionStart::Resume(Resume::new(fork))),
+        );
         let messages = collect(|timeout| messages.next_timeout(timeout));
         assert_eq!(texts(&messages), ["echo: which fruit?"]);
         let body = env
@@ -488,10 +494,15 @@ fn warm_start_startup_prewarm_claim_and_a_pool() {
         wait_until("the parking folder removed", || !parking.exists());
 
         // A session option is refused before anything starts.
-        let refused = prewarm(host.clone().resume("46eb1b6d"));
+        let refused = prewarm(
+            host.clone()
+                .session_start(SessionStart::Resume(Resume::new("46eb1b6d"))),
+        );
         assert!(matches!(
             refused,
-            Err(PrewarmError::SessionOption { option: "resume" })
+            Err(PrewarmError::SessionOption {
+                option: "session_start"
+            })
         ));
 
         // A pool hands out a parked spare, parks another, and reaps its spares when dropped.

@@ -22,7 +22,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, beside the program, on `PATH` or in the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
 /// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
-/// | [`Resume`](Error::Resume) | `Options::session_store` with `resume` or `continue_conversation`: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
+/// | [`Resume`](Error::Resume) | `Options::session_store` with a `SessionStart::Resume` or `Continue` start: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
@@ -32,7 +32,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Unconfirmed`](Error::Unconfirmed) | the CLI did not confirm a fail-closed hook or the MCP servers sent in `initialize`, so no prompt was sent | update the CLI (`claude --version`), or follow the message: drop `fail_closed`, or deliver MCP servers on the command line |
 /// | [`Response`](Error::Response) | a control answer did not have the shape this SDK expects | the CLI's version is not one this SDK supports (`claude --version`) |
 /// | [`InputEnded`](Error::InputEnded) | `send` after input ended (a one-turn prompt, or `end_input`) | use a `Client` or `Prompt::stream` for more turns |
-/// | [`Closed`](Error::Closed) | the session is over (closed, or the CLI exited) | start a new session, with `resume` to continue the conversation |
+/// | [`Closed`](Error::Closed) | the session is over (closed, or the CLI exited) | start a new session, with `SessionStart::Resume` to continue the conversation |
 /// | [`TooManyPendingRequests`](Error::TooManyPendingRequests) | 256 control calls were already waiting | wait for some to finish |
 /// | [`Options`](Error::Options) | options that contradict each other or cannot be passed to the CLI | its message names the option to change ([`OptionsError`]) |
 ///
@@ -164,7 +164,7 @@ pub enum Error {
     /// The session is over (closed, or the CLI is gone).
     #[error(
         "the session is closed (closed by the application, or the CLI has exited); start a new \
-         session, with `resume` to continue its conversation"
+         session, with `SessionStart::Resume` to continue its conversation"
     )]
     Closed,
     /// Too many control requests are waiting for the CLI's answer at once; this one was not

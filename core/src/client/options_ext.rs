@@ -14,6 +14,8 @@ use super::StoreFlush;
 use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::options::Options;
+#[cfg(doc)]
+use crate::options::SessionStart;
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
 use crate::store::SessionStore;
@@ -22,8 +24,8 @@ impl Options {
     /// Mirror the session's transcript to `store`, and resume from it: the CLI prints every
     /// batch of transcript lines it writes (`--session-mirror`), and they are appended to the
     /// store once per turn, before the turn's result reaches you (see
-    /// [`Options::session_store_flush`]). With [`Options::resume`] or
-    /// [`Options::continue_conversation`], the session is loaded from the store before the CLI
+    /// [`Options::session_store_flush`]). With a [`SessionStart::Resume`] or
+    /// [`SessionStart::Continue`] start, the session is loaded from the store before the CLI
     /// starts, into a temporary configuration directory (`CLAUDE_CONFIG_DIR`) that is removed
     /// when the session ends; the machine that resumes needs nothing on its disk.
     ///
@@ -35,7 +37,7 @@ impl Options {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{Options, Resume, SessionStart};
     /// use claude_agent_core::store::InMemorySessionStore;
     ///
     /// let store = Arc::new(InMemorySessionStore::new());
@@ -44,7 +46,7 @@ impl Options {
     /// let again = Options::new()
     ///     .cwd("/srv/app")
     ///     .session_store(store.clone())
-    ///     .resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    ///     .session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
     /// assert!(first.launch_spec("claude".into())?.args.contains(&"--session-mirror".to_owned()));
     /// # let _ = again;
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())

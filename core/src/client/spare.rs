@@ -57,8 +57,8 @@ pub enum ClaimError {
 ///         _ => error.to_string(),
 ///     }
 /// }
-/// let error = PrewarmError::SessionOption { option: "resume" };
-/// assert_eq!(explain(&error), "resume belongs to query()");
+/// let error = PrewarmError::SessionOption { option: "session_start" };
+/// assert_eq!(explain(&error), "session_start belongs to query()");
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -70,7 +70,7 @@ pub enum PrewarmError {
         "prewarm: {option} describes a session, and a spare has none; pass it to query() instead"
     )]
     SessionOption {
-        /// The setter of the option, e.g. `"resume"` or `"session_id"`.
+        /// The setter of the option: `"session_start"`.
         option: &'static str,
     },
     /// The CLI did not start, or did not answer `initialize`.
@@ -137,9 +137,9 @@ impl Drop for ParkingDir {
 /// gone (the claimed session ended, or the spare was closed, dropped or refused); a `cwd` given
 /// must not be a session's folder. A parked CLI holds about 250 MB.
 ///
-/// Options that describe a session ([`Options::resume`], [`Options::continue_conversation`],
-/// [`Options::fork_session`], [`Options::session_id`], [`Options::resume_session_at`],
-/// [`Options::resume_drops_turn`]) are refused with [`PrewarmError::SessionOption`], as the
+/// Options that describe a session (an [`Options::session_start`] other than
+/// [`SessionStart::New`](crate::options::SessionStart::New): one to resume, continue or fork, or
+/// the new session's id) are refused with [`PrewarmError::SessionOption`], as the
 /// TypeScript SDK's `prewarm()` refuses them: give them to `query`.
 ///
 /// ```no_run

@@ -124,9 +124,12 @@ fn resume_then_start<R: Runtime>(
         };
         let (options, dir): (Options, Option<ResumeDir>) = match loaded {
             Ok(Some(resumed)) => (resumed.apply(options), Some(resumed.dir)),
-            // Nothing in the store: `resume` goes to the CLI as it is; `continue_conversation`
+            // Nothing in the store: a resume goes to the CLI as it is; a continue
             // starts a fresh session (the store, not this disk, holds the conversations).
-            Ok(None) => (options.continue_conversation(false), None),
+            Ok(None) => {
+                let start = options.get_session_start().clone().without_continue();
+                (options.session_start(start), None)
+            }
             Err(error) => return start.fail(&channels, error),
         };
         match prepare(&runtime, &options, start.input_mode()) {

@@ -106,23 +106,27 @@ pub(crate) struct Resumed {
 impl Resumed {
     /// `options` pointed at the loaded session.
     pub(crate) fn apply(&self, options: Options) -> Options {
+        let start = options
+            .get_session_start()
+            .clone()
+            .resuming(self.session_id.clone());
         options
             .env("CLAUDE_CONFIG_DIR", self.dir.path().display().to_string())
-            .resume(self.session_id.clone())
-            .continue_conversation(false)
+            .session_start(start)
     }
 }
 
 /// Whether `options` resume a session through a store.
 pub(crate) fn wanted(options: &Options) -> bool {
     options.handlers.session_store.is_some()
-        && (options.get_resume().is_some() || options.get_continue_conversation())
+        && (options.get_session_start().resume_id().is_some()
+            || options.get_session_start().continues())
 }
 
-/// Load the session `options` resume (or, for `continue_conversation`, the newest one of the
+/// Load the session `options` resume (or, for a continue, the newest one of the
 /// working directory) from the store into a temporary configuration directory. `None` when the
-/// store has nothing to resume: an explicit `resume` then goes to the CLI unchanged (it may be on
-/// this machine's disk), and `continue_conversation` starts a fresh session.
+/// store has nothing to resume: an explicit resume then goes to the CLI unchanged (it may be on
+/// this machine's disk), and a continue starts a fresh session.
 pub(crate) async fn materialize<R: Runtime>(
     runtime: &R,
     options: &Options,
@@ -138,7 +142,7 @@ pub(crate) async fn materialize<R: Runtime>(
         limit,
     };
     let project_key = project_key_for_directory(options.get_cwd());
-    let found = match options.get_resume() {
+    let found = match options.get_session_start().resume_id() {
         Some(id) if is_uuid(id) => call.load_main(&project_key, id).await?,
         Some(_) => None,
         None => call.newest(&project_key).await?,

@@ -20,7 +20,7 @@
 //! - [`list_subagents`], [`get_subagent_messages`]: the subagents' own conversations.
 //! - [`rename_session`], [`tag_session`], [`delete_session`], [`fork_session`]: changes the CLI
 //!   itself understands (a renamed session shows its title in the CLI's `/resume` list; a fork
-//!   can be resumed with [`Options::resume`](crate::options::Options::resume)).
+//!   can be resumed with [`SessionStart::Resume`](crate::options::SessionStart::Resume)).
 //!
 //! ```no_run
 //! use claude_agent_core::history::{self, ListSessions};
@@ -1028,7 +1028,7 @@ pub fn delete_session(session_id: &str, dir: Option<&Path>) -> Result<(), Histor
 /// Copies a session into a new one and returns its id: the whole conversation, or with `up_to`
 /// the entries up to and including that message ([`SessionMessage::uuid`]). The copy lives next
 /// to the original, so the CLI resumes it from the same working directory
-/// ([`Options::resume`](crate::options::Options::resume)); its entries get new ids, remember
+/// ([`SessionStart::Resume`](crate::options::SessionStart::Resume)); its entries get new ids, remember
 /// where they were copied from (`forkedFrom`), and it is titled after the original, with
 /// " (fork)". Subagents' transcripts and the undo history of file edits are not copied.
 ///

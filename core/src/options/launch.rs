@@ -273,8 +273,8 @@ impl Options {
             "permission-prompts",
             self.permission_prompts.map(|who| who.as_str()),
         );
-        a.switch("continue", self.continue_conversation);
-        a.opt("resume", self.resume.as_ref());
+        a.switch("continue", self.session_start.continues());
+        a.opt("resume", self.session_start.resume_id());
         a.list(
             "allowedTools",
             &skills::allowed_tools_with_skills(&self.allowed_tools, self.skills.as_ref()),
@@ -319,10 +319,11 @@ impl Options {
                 a.value("plugin-dir", utf8("plugins", &plugin.path)?);
             }
         }
-        a.switch("fork-session", self.fork_session);
-        a.opt("resume-session-at", self.resume_session_at.as_ref());
-        a.opt("resume-drops-turn", self.resume_drops_turn.as_ref());
-        a.opt("session-id", self.session_id.as_ref());
+        let (resume_at, resume_drops) = self.session_start.resume_points();
+        a.switch("fork-session", self.session_start.fork().is_some());
+        a.opt("resume-session-at", resume_at);
+        a.opt("resume-drops-turn", resume_drops);
+        a.opt("session-id", self.session_start.new_session_id());
         a.switch("no-session-persistence", self.no_session_persistence);
         a.switch("session-mirror", self.session_mirror);
         if let Some(managed) = &self.managed_settings {
@@ -431,9 +432,9 @@ mod tests {
     use serde_json::json;
 
     use super::super::{
-        Delivery, Effort, McpRemoteServer, McpServerConfig, PermissionPrompts, PluginConfig,
-        PreviewFormat, SandboxSettings, SettingSource, Skills, SystemPrompt, Thinking,
-        ThinkingDisplay, ToolConfig,
+        Delivery, Effort, Fork, McpRemoteServer, McpServerConfig, PermissionPrompts, PluginConfig,
+        PreviewFormat, Resume, SandboxSettings, SessionStart, SettingSource, Skills, SystemPrompt,
+        Thinking, ThinkingDisplay, ToolConfig,
     };
     use super::*;
     use crate::mcp::McpServerSpec;
@@ -520,10 +521,12 @@ mod tests {
             .extra_arg("foo", Some("bar".into()))
             .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
             .persist_session(false)
-            .session_id("sid")
-            .resume_drops_turn("u-2")
-            .resume_session_at("u-1")
-            .fork_session(true)
+            .session_start(SessionStart::Resume(
+                Resume::new("sess-1")
+                    .drop_turn("u-2")
+                    .at_message("u-1")
+                    .fork(Fork::new().session_id("sid")),
+            ))
             .plugin(PluginConfig::local("/plug"))
             .add_dirs(["/a", "/b"])
             .project_config_root("/repo")
@@ -546,8 +549,6 @@ mod tests {
             .disallowed_tools(["Write"])
             .skills(Skills::list(["pdf"]))
             .allowed_tools(["Read", "Bash(git:*)"])
-            .resume("sess-1")
-            .continue_conversation(true)
             .permission_prompts(PermissionPrompts::Nobody)
             .permission_prompt_tool_name("mcp__perm__ask")
             .debug_file("/tmp/d.log")
@@ -580,7 +581,6 @@ mod tests {
                 "--debug-file=/tmp/d.log",
                 "--permission-prompt-tool=mcp__perm__ask",
                 "--permission-prompts=none",
-                "--continue",
                 "--resume=sess-1",
                 "--allowedTools=Read,Bash(git:*),Skill(pdf)",
                 "--disallowedTools=Write",
@@ -624,7 +624,7 @@ mod tests {
         let options = Options::new()
             .permission_prompt_tool_name("mcp__perm__ask")
             .permission_prompts(PermissionPrompts::Nobody)
-            .continue_conversation(true)
+            .session_start(SessionStart::Continue { fork: None })
             .mcp_server("fs", McpServerConfig::stdio("npx", Vec::<String>::new()))
             .mcp_servers_delivery(Delivery::Argv)
             .include_partial_messages(true)
@@ -700,8 +700,10 @@ mod tests {
             ["--max-budget-usd=3"]
         );
         assert_eq!(
-            tail(Options::new().resume_drops_turn("")),
-            ["--resume-drops-turn="]
+            tail(
+                Options::new().session_start(SessionStart::Resume(Resume::new("s").drop_turn("")))
+            ),
+            ["--resume=s", "--resume-drops-turn="]
         );
         assert_eq!(
             tail(Options::new().declare_can_use_tool()),
@@ -738,8 +740,9 @@ mod tests {
     fn dash_leading_values_stay_one_token() {
         let options = Options::new()
             .model("-x")
-            .resume("--evil")
-            .session_id("-s")
+            .session_start(SessionStart::Resume(
+                Resume::new("--evil").fork(Fork::new().session_id("-s")),
+            ))
             .fallback_model("--print")
             .allowed_tools(["-a", "b"]);
         assert_eq!(
@@ -749,6 +752,7 @@ mod tests {
                 "--resume=--evil",
                 "--allowedTools=-a,b",
                 "--fallback-model=--print",
+                "--fork-session",
                 "--session-id=-s"
             ]
         );
@@ -835,11 +839,14 @@ mod tests {
             .strict_mcp_config(true)
             .plugin(PluginConfig::local("/opt/p"))
             .add_dir("/a")
-            .fork_session(true);
+            .session_start(SessionStart::Continue {
+                fork: Some(Fork::new()),
+            });
         let args = tail(options.clone());
         assert_eq!(
             args,
             [
+                "--continue",
                 "--strict-mcp-config",
                 "--add-dir=/a",
                 "--await-initialize",

@@ -34,6 +34,7 @@ mod mcp_config;
 mod ordered_map;
 mod redact;
 mod sandbox;
+mod session_start;
 mod setters;
 mod settings;
 mod skills;
@@ -50,6 +51,7 @@ pub use error::OptionsError;
 pub use launch::LaunchSpec;
 pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
+pub use session_start::{Fork, Resume, SessionStart};
 pub use types::{
     Delivery, Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource,
     Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
@@ -116,12 +118,7 @@ pub struct Options {
     permission_mode: Option<PermissionMode>,
     permission_prompts: Option<PermissionPrompts>,
     allow_dangerously_skip_permissions: bool,
-    continue_conversation: bool,
-    resume: Option<String>,
-    session_id: Option<String>,
-    fork_session: bool,
-    resume_session_at: Option<String>,
-    resume_drops_turn: Option<String>,
+    session_start: SessionStart,
     settings: Option<Settings>,
     managed_settings: Option<redact::SecretJson>,
     sandbox: Option<SandboxSettings>,
@@ -363,20 +360,11 @@ impl Options {
         &self.allowed_tools
     }
 
-    /// The first option set that describes a session (one to resume, continue or fork, or the
-    /// new session's id), by its setter's name: a spare has no session until it is claimed.
+    /// `Some("session_start")` when the options describe a session (one to resume, continue or
+    /// fork, or the new session's id): a spare has no session until it is claimed.
     #[cfg(feature = "client")]
     pub(crate) fn session_option(&self) -> Option<&'static str> {
-        [
-            (self.resume.is_some(), "resume"),
-            (self.continue_conversation, "continue_conversation"),
-            (self.fork_session, "fork_session"),
-            (self.session_id.is_some(), "session_id"),
-            (self.resume_session_at.is_some(), "resume_session_at"),
-            (self.resume_drops_turn.is_some(), "resume_drops_turn"),
-        ]
-        .into_iter()
-        .find_map(|(set, name)| set.then_some(name))
+        (self.session_start != SessionStart::New).then_some("session_start")
     }
 
     /// The CLI executable set with [`Options::cli_path`], if any.
@@ -384,14 +372,17 @@ impl Options {
         self.cli_path.as_deref()
     }
 
-    /// The session id set with [`Options::resume`], if any.
-    pub fn get_resume(&self) -> Option<&str> {
-        self.resume.as_deref()
-    }
-
-    /// Whether [`Options::continue_conversation`] is set.
-    pub fn get_continue_conversation(&self) -> bool {
-        self.continue_conversation
+    /// How the session starts, as set with [`Options::session_start`].
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Options, Resume, SessionStart};
+    ///
+    /// assert_eq!(Options::new().get_session_start(), &SessionStart::New);
+    /// let resume = SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
+    /// assert_eq!(Options::new().session_start(resume.clone()).get_session_start(), &resume);
+    /// ```
+    pub fn get_session_start(&self) -> &SessionStart {
+        &self.session_start
     }
 
     /// The working directory set with [`Options::cwd`], if any.

@@ -7,8 +7,8 @@ use std::time::Duration;
 use super::ordered_map::upsert;
 use super::{
     AgentDefinition, Delivery, Effort, McpServerConfig, Options, OutputFormat, PermissionPrompts,
-    PluginConfig, SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking,
-    ThinkingDisplay, ToolConfig, Tools,
+    PluginConfig, SandboxSettings, SessionStart, SettingSource, Settings, Skills, SystemPrompt,
+    Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
 use crate::permission::PermissionMode;
 
@@ -233,97 +233,20 @@ impl Options {
         self
     }
 
-    /// Continue the most recent conversation in the working directory (`--continue`).
+    /// Which conversation the session starts with: a new one (the default), the most recent one
+    /// of the working directory (`--continue`), or a given one (`--resume`), each optionally
+    /// forked into a new session (`--fork-session`). See [`SessionStart`].
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{Options, Resume, SessionStart};
     ///
-    /// let options = Options::new().cwd("/srv/project").continue_conversation(true);
-    /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.contains(&"--continue".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
-    /// ```
-    pub fn continue_conversation(mut self, continue_: bool) -> Self {
-        self.continue_conversation = continue_;
-        self
-    }
-
-    /// Resume the session with this id (`--resume=ID`).
-    ///
-    /// ```
-    /// use claude_agent_core::options::Options;
-    ///
-    /// let options = Options::new().resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    /// let options = Options::new().session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
     /// let args = options.launch_spec("claude".into())?.args;
     /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
-    pub fn resume(mut self, session_id: impl Into<String>) -> Self {
-        self.resume = Some(session_id.into());
-        self
-    }
-
-    /// Use this UUID as the new session's id (`--session-id=UUID`).
-    ///
-    /// ```
-    /// use claude_agent_core::options::Options;
-    ///
-    /// let options = Options::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
-    /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
-    /// ```
-    pub fn session_id(mut self, session_id: impl Into<String>) -> Self {
-        self.session_id = Some(session_id.into());
-        self
-    }
-
-    /// When resuming, continue in a new session instead of appending to the old one (`--fork-session`).
-    ///
-    /// ```
-    /// use claude_agent_core::options::Options;
-    ///
-    /// let options = Options::new().resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65").fork_session(true);
-    /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.contains(&"--fork-session".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
-    /// ```
-    pub fn fork_session(mut self, fork: bool) -> Self {
-        self.fork_session = fork;
-        self
-    }
-
-    /// When resuming, resume at this message UUID (`--resume-session-at=UUID`).
-    ///
-    /// ```
-    /// use claude_agent_core::options::Options;
-    ///
-    /// let options = Options::new()
-    ///     .resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
-    ///     .resume_session_at("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
-    /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.contains(&"--resume-session-at=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
-    /// ```
-    pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
-        self.resume_session_at = Some(message_uuid.into());
-        self
-    }
-
-    /// When resuming, drop the turn starting at this message UUID (`--resume-drops-turn=UUID`; may be empty).
-    ///
-    /// ```
-    /// use claude_agent_core::options::Options;
-    ///
-    /// let options = Options::new()
-    ///     .resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
-    ///     .resume_drops_turn("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
-    /// let args = options.launch_spec("claude".into())?.args;
-    /// assert!(args.contains(&"--resume-drops-turn=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
-    /// ```
-    pub fn resume_drops_turn(mut self, message_uuid: impl Into<String>) -> Self {
-        self.resume_drops_turn = Some(message_uuid.into());
+    pub fn session_start(mut self, start: SessionStart) -> Self {
+        self.session_start = start;
         self
     }
 

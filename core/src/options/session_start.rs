@@ -1,0 +1,229 @@
+//! [`SessionStart`]: which conversation a session starts with, as one value.
+
+/// Which conversation a session starts with: a new one (the default), the most recent one of the
+/// working directory, or a given one, each optionally forked into a new session. One value, so
+/// that contradictions (resume and continue, a resume point with no session to resume) cannot be
+/// written. Given to `Options::session_start`.
+///
+/// ```
+/// use claude_agent_core::options::{Fork, Options, Resume, SessionStart};
+///
+/// let again = Options::new().session_start(SessionStart::Continue { fork: None });
+/// let args = again.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--continue".to_owned()));
+///
+/// // Try another ending: the conversation up to a message, in a new session of its own.
+/// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
+///     .at_message("70565fc4-6cce-40b8-adc7-42a6e28ebda1")
+///     .fork(Fork::new());
+/// let args = Options::new().session_start(SessionStart::Resume(resume)).launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
+/// assert!(args.contains(&"--resume-session-at=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
+/// assert!(args.contains(&"--fork-session".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SessionStart {
+    /// A new conversation, with an id the CLI makes.
+    #[default]
+    New,
+    /// A new conversation with this id (`--session-id`, a UUID).
+    NewWithId(String),
+    /// The most recent conversation in the working directory (`--continue`).
+    Continue {
+        /// Go on in a new session instead of appending to that one (`--fork-session`).
+        fork: Option<Fork>,
+    },
+    /// The conversation with this session id (`--resume`).
+    Resume(Resume),
+}
+
+/// The conversation [`SessionStart::Resume`] resumes, and how.
+///
+/// ```
+/// use claude_agent_core::options::Resume;
+///
+/// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+/// assert_eq!(resume.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+/// assert!(resume.at_message.is_none() && resume.fork.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Resume {
+    /// The session to resume.
+    pub session_id: String,
+    /// Resume at this message's uuid: the messages after it are left out
+    /// (`--resume-session-at`).
+    pub at_message: Option<String>,
+    /// Leave out the turn that starts at this message's uuid (`--resume-drops-turn`; may be
+    /// empty).
+    pub drop_turn: Option<String>,
+    /// Go on in a new session instead of appending to the resumed one (`--fork-session`).
+    pub fork: Option<Fork>,
+}
+
+impl Resume {
+    /// Resume the session `session_id` as it is, appending to it.
+    pub fn new(session_id: impl Into<String>) -> Self {
+        Resume {
+            session_id: session_id.into(),
+            at_message: None,
+            drop_turn: None,
+            fork: None,
+        }
+    }
+
+    /// Resume at the message `message_uuid`, leaving out the messages after it.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Resume;
+    ///
+    /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").at_message("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
+    /// assert_eq!(resume.at_message.as_deref(), Some("70565fc4-6cce-40b8-adc7-42a6e28ebda1"));
+    /// ```
+    pub fn at_message(mut self, message_uuid: impl Into<String>) -> Self {
+        self.at_message = Some(message_uuid.into());
+        self
+    }
+
+    /// Leave out the turn that starts at the message `message_uuid`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Resume;
+    ///
+    /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").drop_turn("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
+    /// assert_eq!(resume.drop_turn.as_deref(), Some("70565fc4-6cce-40b8-adc7-42a6e28ebda1"));
+    /// ```
+    pub fn drop_turn(mut self, message_uuid: impl Into<String>) -> Self {
+        self.drop_turn = Some(message_uuid.into());
+        self
+    }
+
+    /// Go on in a new session, `fork`, instead of appending to the resumed one.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Fork, Resume};
+    ///
+    /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").fork(Fork::new());
+    /// assert_eq!(resume.fork, Some(Fork::new()));
+    /// ```
+    pub fn fork(mut self, fork: Fork) -> Self {
+        self.fork = Some(fork);
+        self
+    }
+}
+
+/// A new session that goes on from a resumed or continued conversation (`--fork-session`),
+/// leaving that one as it was.
+///
+/// ```
+/// use claude_agent_core::options::{Fork, Options, SessionStart};
+///
+/// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
+/// let options = Options::new().session_start(SessionStart::Continue { fork: Some(fork) });
+/// let args = options.launch_spec("claude".into())?.args;
+/// assert!(args.contains(&"--fork-session".to_owned()));
+/// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Fork {
+    /// The new session's id (`--session-id`, a UUID); the CLI makes one without it.
+    pub session_id: Option<String>,
+}
+
+impl Fork {
+    /// A fork whose id the CLI makes.
+    pub fn new() -> Self {
+        Fork::default()
+    }
+
+    /// A fork with the id `session_id`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Fork;
+    ///
+    /// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
+    /// assert_eq!(fork.session_id.as_deref(), Some("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68"));
+    /// ```
+    pub fn session_id(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = Some(session_id.into());
+        self
+    }
+}
+
+impl SessionStart {
+    /// `--continue`.
+    pub(crate) fn continues(&self) -> bool {
+        matches!(self, SessionStart::Continue { .. })
+    }
+
+    /// `--resume=<id>`.
+    pub(crate) fn resume_id(&self) -> Option<&str> {
+        match self {
+            SessionStart::Resume(resume) => Some(&resume.session_id),
+            _ => None,
+        }
+    }
+
+    /// The fork, if the start makes one (`--fork-session`).
+    pub(crate) fn fork(&self) -> Option<&Fork> {
+        match self {
+            SessionStart::Continue { fork } => fork.as_ref(),
+            SessionStart::Resume(resume) => resume.fork.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// `--session-id=<id>`: the new session's, or the fork's.
+    pub(crate) fn new_session_id(&self) -> Option<&str> {
+        match self {
+            SessionStart::NewWithId(id) => Some(id),
+            _ => self.fork().and_then(|fork| fork.session_id.as_deref()),
+        }
+    }
+
+    /// This start pointed at the session `session_id`, found in a store: a continue becomes a
+    /// resume of it, with its fork; a resume keeps its resume points and fork.
+    #[cfg(feature = "client")]
+    pub(crate) fn resuming(self, session_id: String) -> SessionStart {
+        match self {
+            SessionStart::Continue { fork } => SessionStart::Resume(Resume {
+                fork,
+                ..Resume::new(session_id)
+            }),
+            SessionStart::Resume(resume) => SessionStart::Resume(Resume {
+                session_id,
+                ..resume
+            }),
+            other => other,
+        }
+    }
+
+    /// This start with nothing to continue: a new session (with the fork's id, if it named
+    /// one). Other starts are unchanged.
+    #[cfg(feature = "client")]
+    pub(crate) fn without_continue(self) -> SessionStart {
+        match self {
+            SessionStart::Continue {
+                fork: Some(Fork {
+                    session_id: Some(id),
+                }),
+            } => SessionStart::NewWithId(id),
+            SessionStart::Continue { .. } => SessionStart::New,
+            other => other,
+        }
+    }
+
+    /// The resume's `--resume-session-at` and `--resume-drops-turn`.
+    pub(crate) fn resume_points(&self) -> (Option<&str>, Option<&str>) {
+        match self {
+            SessionStart::Resume(resume) => {
+                (resume.at_message.as_deref(), resume.drop_turn.as_deref())
+            }
+            _ => (None, None),
+        }
+    }
+}
