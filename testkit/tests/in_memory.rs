@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, tool, Error, PrewarmError, SdkMcpServer, SparePool,
+    StoreFlush,
 };
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
@@ -995,6 +996,12 @@ fn a_pool_never_claims_a_spare_under_another_options_sets_callbacks() {
         "a clone of A's options is A's set"
     );
     assert_eq!(pool.ready(&b), 0, "A's spare is not B's");
+    let eager = a.clone().session_store_flush(StoreFlush::Eager);
+    assert_eq!(
+        pool.ready(&eager),
+        0,
+        "nor a spare for another flush policy"
+    );
 
     let session = runtime
         .block_on(pool.query(&b, "go", ClaimOptions::new(std::env::temp_dir())))

@@ -8,6 +8,7 @@ use std::time::SystemTime;
 
 use super::error::Error;
 use super::link::Command;
+use super::mirror::StoreFlush;
 use super::prompt::Prompt;
 use super::query::{query_with, Query};
 use super::runtime::{BoxFuture, Runtime};
@@ -22,14 +23,16 @@ const DEFAULT_OPTION_SETS: usize = 2;
 
 /// What tells two sets of host-level options apart: the command line and environment they start
 /// the CLI with, their `initialize` request, the executable's modification time (an updated
-/// CLI makes older spares stale), and which callbacks, store and transport they hold: a spare
-/// runs the callbacks it was started with, so it only serves options that hold the same ones.
+/// CLI makes older spares stale), which callbacks, store and transport they hold (a spare runs
+/// the callbacks it was started with, so it only serves options that hold the same ones), and
+/// when the store is written to.
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     spec: LaunchSpec,
     initialize: Option<String>,
     modified: Option<SystemTime>,
     callbacks: Vec<usize>,
+    store_flush: StoreFlush,
 }
 
 impl Key {
@@ -46,6 +49,7 @@ impl Key {
             initialize: config.initialize_fields.map(|raw| raw.get().to_owned()),
             modified,
             callbacks: options.handlers.identities(options.transport.as_ref()),
+            store_flush: options.handlers.store_flush,
         })
     }
 }
