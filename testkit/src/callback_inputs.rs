@@ -30,6 +30,7 @@ use claude_agent_core::hooks::{
     EventInput, HookInput, PostToolUseInput, PreToolUseInput, StopInput, UserPromptSubmitInput,
 };
 use claude_agent_core::permission::PermissionRequest;
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
@@ -138,7 +139,7 @@ pub fn stop(last_assistant_message: &str) -> StopInput {
 /// ```
 pub fn permission_request(tool_use: &ToolUse) -> PermissionRequest {
     let json = can_use_tool_request(&tool_use.name, &tool_use.input, &tool_use.id);
-    serde_json::from_value(json.clone())
+    PermissionRequest::deserialize(&json)
         .unwrap_or_else(|error| panic!("not a permission request ({error}): {json}"))
 }
 

@@ -132,9 +132,9 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     ready: Option<ReadyWait>,
     /// `Options::record_to`: where the lines go, while writing them works.
     recorder: Option<Recorder>,
-    /// Recording failed: this goes to the message stream as soon as there is room.
-    /// The notice of a recording that stopped, for the stream.
-    record_error: Option<Message>,
+    /// Recording failed: the notice that says so, for the message stream as soon as there is
+    /// room.
+    recording_stopped: Option<Message>,
     /// `Options::session_store`: the transcript lines on their way to the store.
     mirror: Option<Mirror>,
     /// A result held back until the lines of its turn are in the store; nothing else is taken
@@ -193,7 +193,7 @@ where
             claim_reply: None,
             ready: None,
             recorder: parts.recorder,
-            record_error: None,
+            recording_stopped: None,
             mirror: parts.mirror,
             held_result: None,
             resume_dir: parts.resume_dir,
@@ -423,7 +423,7 @@ where
                     }
                 }
             }
-            if let Some(notice) = self.record_error.take() {
+            if let Some(notice) = self.recording_stopped.take() {
                 self.stalled = Some(Ok(notice));
                 progress = true;
                 continue;
@@ -618,9 +618,11 @@ where
             match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
                 Poll::Ready(Ok(n)) if n > 0 => {
                     let written = self.out_pos..self.out_pos + n;
-                    record(&mut self.recorder, &mut self.record_error, |recorder| {
-                        recorder.stdin(&self.out_buf[written])
-                    });
+                    record(
+                        &mut self.recorder,
+                        &mut self.recording_stopped,
+                        |recorder| recorder.stdin(&self.out_buf[written]),
+                    );
                     self.out_pos += n;
                     progress = true;
                 }
@@ -657,9 +659,11 @@ where
             match Pin::new(stdout).poll_read(cx, &mut self.read_buf) {
                 Poll::Pending => return progress,
                 Poll::Ready(Ok(n)) if n > 0 => {
-                    record(&mut self.recorder, &mut self.record_error, |recorder| {
-                        recorder.stdout(&self.read_buf[..n])
-                    });
+                    record(
+                        &mut self.recorder,
+                        &mut self.recording_stopped,
+                        |recorder| recorder.stdout(&self.read_buf[..n]),
+                    );
                     self.session.handle_stdout(now, &self.read_buf[..n]);
                     progress = true;
                     self.drain_events(cx, now);
@@ -848,8 +852,12 @@ where
         }
         // The recording's lines so far are written, and a failure reaches the stream, before the
         // session's end does.
-        record(&mut self.recorder, &mut self.record_error, Recorder::flush);
-        if self.record_error.is_some() {
+        record(
+            &mut self.recorder,
+            &mut self.recording_stopped,
+            Recorder::flush,
+        );
+        if self.recording_stopped.is_some() {
             return false;
         }
         if !self.reported {
@@ -895,8 +903,12 @@ where
 impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
     /// Write out the recorded lines before the driver waits; a failure goes to the stream.
     fn flush_recording(&mut self, cx: &mut Context<'_>) {
-        record(&mut self.recorder, &mut self.record_error, Recorder::flush);
-        if self.record_error.is_some() {
+        record(
+            &mut self.recorder,
+            &mut self.recording_stopped,
+            Recorder::flush,
+        );
+        if self.recording_stopped.is_some() {
             // Come back to deliver it.
             cx.waker().wake_by_ref();
         }

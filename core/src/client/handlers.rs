@@ -38,9 +38,8 @@ pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 ///
 /// Filled by the builder methods on [`crate::options::Options`] (`on_permission_request`,
 /// `on_hook`, `on_hook_event`, `sdk_mcp_server`, `on_elicitation`, `on_user_dialog`,
-/// `on_stderr`); each of them also declares
-/// the callback to
-/// the session, so the CLI is told about it in `initialize`.
+/// `on_stderr`); each of them also declares the callback to the session, so the CLI is told about
+/// it in `initialize`.
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
     pub(crate) can_use_tool: Option<CanUseToolFn>,
