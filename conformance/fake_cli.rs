@@ -10,11 +10,9 @@ use serde_json::{json, Value};
 use super::fake::{idle, Fake};
 use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
-use crate::sdk::control::{
-    ContextUsageDetail, ElicitationResult, ThinkingDisplayChange, UserDialogResult,
-};
+use crate::sdk::control::{ContextUsageDetail, ThinkingDisplayChange, UserDialogResult};
 use crate::sdk::hooks::{HookEvent, HookOutput};
-use crate::sdk::mcp::ToolResult;
+use crate::sdk::mcp::{ElicitationResult, ToolResult};
 use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::options::McpServerConfig;
 use crate::sdk::permission::{PermissionMode, PermissionResult};

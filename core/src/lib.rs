@@ -122,6 +122,7 @@ pub mod history;
 pub mod hooks;
 pub mod mcp;
 pub mod message;
+mod option_types;
 pub mod options;
 pub mod permission;
 mod private_files;
@@ -129,6 +130,7 @@ mod raw_text;
 pub mod recording;
 mod redact;
 pub mod session;
+mod session_key;
 pub mod store;
 #[cfg(test)]
 mod test_fixtures;

@@ -5,12 +5,13 @@ use std::time::{Duration, Instant};
 
 use arbitrary::Arbitrary;
 use claude_agent_core::control::{
-    ContextUsageDetail, ControlRequest, ElicitationResult, ReadFile, ReloadPlugins, Reply,
-    RequestId, SettingsFile, ThinkingDisplay, UserDialogResult,
+    ContextUsageDetail, ControlRequest, ReadFile, ReloadPlugins, Reply, RequestId, SettingsFile,
+    ThinkingDisplay, UserDialogResult,
 };
 use claude_agent_core::hooks::{HookEvent, HookOutput};
-use claude_agent_core::mcp::McpServerSpec;
-use claude_agent_core::mcp::{PromptResult, ResourceResult, ToolResult};
+use claude_agent_core::mcp::{
+    ElicitationResult, McpServerSpec, PromptResult, ResourceResult, ToolResult,
+};
 use claude_agent_core::message::{InputBlock, UserInput};
 use claude_agent_core::options::McpServerConfig;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};

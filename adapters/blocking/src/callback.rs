@@ -38,10 +38,9 @@
 use std::sync::Arc;
 
 use claude_agent_core::client;
-use claude_agent_core::control::{
-    ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult,
-};
+use claude_agent_core::control::{UserDialogRequest, UserDialogResult};
 use claude_agent_core::hooks::HookOutput;
+use claude_agent_core::mcp::{ElicitationRequest, ElicitationResult};
 use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 
 use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
@@ -133,7 +132,7 @@ where
 /// user for input; without a callback it is declined).
 ///
 /// ```
-/// use claude_agent_blocking::control::ElicitationResult;
+/// use claude_agent_blocking::mcp::ElicitationResult;
 /// use claude_agent_blocking::{callback, Options};
 ///
 /// let options = Options::new().on_elicitation(callback::elicitation(|request, _ctx| {

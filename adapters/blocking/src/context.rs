@@ -120,7 +120,7 @@ context! {
     /// callback directly, with no CLI running.
     ///
     /// ```
-    /// use claude_agent_blocking::control::{ElicitationAction, ElicitationRequest, ElicitationResult};
+    /// use claude_agent_blocking::mcp::{ElicitationAction, ElicitationRequest, ElicitationResult};
     /// use claude_agent_blocking::{ElicitationContext, Options, callback};
     ///
     /// fn decline_all(_request: ElicitationRequest, _ctx: ElicitationContext) -> ElicitationResult {

@@ -7,9 +7,9 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use claude_agent_blocking::control::{ContextUsageDetail, ElicitationAction, ElicitationResult};
+use claude_agent_blocking::control::ContextUsageDetail;
 use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput};
-use claude_agent_blocking::mcp::ToolResult;
+use claude_agent_blocking::mcp::{ElicitationAction, ElicitationResult, ToolResult};
 use claude_agent_blocking::permission::PermissionResult;
 use claude_agent_blocking::{
     callback, prompt_channel, query, tool, typed_tool, Client, Error, Message, Messages, Options,

@@ -17,8 +17,8 @@ use super::handlers::{
 };
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
-use crate::control::{ElicitationResult, InboundId, InboundKind, InboundRequest, Reply};
-use crate::mcp::ToolResult;
+use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
+use crate::mcp::{ElicitationResult, ToolResult};
 
 /// Callbacks running at once; past this the driver leaves inbound requests queued in the session.
 pub(crate) const MAX_RUNNING: usize = 256;

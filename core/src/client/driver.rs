@@ -34,8 +34,9 @@ use super::spare::{ClaimError, ParkingDir};
 use super::stderr::StderrSink;
 use super::store_resume::ResumeDir;
 use super::trace::{Subtype, Trace};
-use crate::control::{ClaimInfo, ControlRequest, RequestFailure, RequestId, ResponseBody};
+use crate::control::{ClaimInfo, ControlRequest, RequestId, ResponseBody};
 use crate::message::{Message, Notice, NoticeKind, UserInput};
+use crate::session::RequestFailure;
 use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
 
 /// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.

@@ -2,8 +2,8 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::control::RequestFailure;
 use crate::options::OptionsError;
+use crate::session::RequestFailure;
 use crate::session::{ExitStatusInfo, RequestError, ResultError, SendError};
 
 /// How to install the CLI, shown when it cannot be found.

@@ -7,8 +7,9 @@ use super::link::Shared;
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use super::Client;
-use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
+use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{HookInput, HookOutput};
+use crate::mcp::{ElicitationRequest, ElicitationResult};
 use crate::permission::{PermissionRequest, PermissionResult};
 
 pub(crate) type CanUseToolFn = Arc<
@@ -227,7 +228,7 @@ impl HookContext {
 ///
 /// ```
 /// use claude_agent_core::client::ElicitationContext;
-/// use claude_agent_core::control::{ElicitationAction, ElicitationRequest, ElicitationResult};
+/// use claude_agent_core::mcp::{ElicitationAction, ElicitationRequest, ElicitationResult};
 /// use claude_agent_core::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_elicitation`.
@@ -348,7 +349,7 @@ let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move 
 context_impl!(
     ElicitationContext,
     r#"```
-use claude_agent_core::control::ElicitationResult;
+use claude_agent_core::mcp::ElicitationResult;
 use claude_agent_core::options::Options;
 
 // An MCP server that asks for a login the host cannot give: decline, and stop the turn.
@@ -379,7 +380,7 @@ let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], |_requ
 );
 
 impl Handlers {
-    /// The hook callbacks by [`crate::session::HookRef::matcher_index`] (the session's order),
+    /// The hook callbacks by [`crate::hooks::HookRef::matcher_index`] (the session's order),
     /// given `order`, the declaration index of each of the session's matchers
     /// (`Options::hook_matcher_order`).
     pub(crate) fn hooks_in_session_order(&self, order: &[usize]) -> Vec<Option<HookFn>> {

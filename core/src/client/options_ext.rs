@@ -11,8 +11,9 @@ use super::handlers::{
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
 use super::StoreFlush;
-use crate::control::{ElicitationRequest, ElicitationResult, UserDialogRequest, UserDialogResult};
+use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
+use crate::mcp::{ElicitationRequest, ElicitationResult};
 use crate::options::Options;
 #[cfg(doc)]
 use crate::options::SessionStart;
@@ -293,7 +294,7 @@ impl Options {
     /// declined. A second call replaces the callback set before.
     ///
     /// ```
-    /// use claude_agent_core::control::ElicitationResult;
+    /// use claude_agent_core::mcp::ElicitationResult;
     /// use claude_agent_core::options::Options;
     /// use serde_json::value::RawValue;
     ///

@@ -9,7 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::control::{McpStatus, RequestFailure, RequestId, ResponseBody};
+use crate::control::{McpStatus, RequestId, ResponseBody};
+use crate::session::RequestFailure;
 
 /// How long `connect` waits at most for the servers (never longer than the initialize timeout).
 pub(crate) const BOUND: Duration = Duration::from_secs(5);

@@ -13,12 +13,13 @@ use std::time::Instant;
 use super::runtime::{BoxFuture, ChildProcess, Signal};
 use super::sdk_mcp::SdkMcpServer;
 use crate::control::{
-    ClaimInfo, ClaimRefusal, ControlRequest, InboundId, InboundRequest, Reply, RequestFailure,
-    RequestId, ResponseBody,
+    ClaimInfo, ClaimRefusal, ControlRequest, InboundId, InboundRequest, Reply, RequestId,
+    ResponseBody,
 };
 use crate::message::LineError;
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
+use crate::session::RequestFailure;
 use crate::session::{ExitStatusInfo, VersionCheck};
 
 #[cfg(feature = "tracing")]

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::InitializeResponse;
-use crate::options::AgentDefinition;
+use crate::option_types::agent::AgentDefinition;
 use crate::permission::PermissionMode;
 use crate::UnknownName;
 

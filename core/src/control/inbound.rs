@@ -3,9 +3,9 @@ use serde_json::value::RawValue;
 
 use super::InboundId;
 use crate::hooks::HookInput;
-use crate::mcp::{PromptGet, ResourceRead, ToolCall};
+use crate::hooks::HookRef;
+use crate::mcp::{ElicitationRequest, PromptGet, ResourceRead, ToolCall};
 use crate::permission::PermissionRequest;
-use crate::session::HookRef;
 
 /// A request from the CLI that the host must answer with [`crate::session::Session::respond`].
 ///
@@ -56,7 +56,8 @@ pub struct InboundRequest {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::{ElicitationResult, InboundKind, Reply};
+/// use claude_agent_core::control::{InboundKind, Reply};
+/// use claude_agent_core::mcp::ElicitationResult;
 /// use claude_agent_core::hooks::{HookEvent, HookOutput};
 /// use claude_agent_core::mcp::ToolResult;
 /// use claude_agent_core::permission::PermissionResult;
@@ -142,55 +143,6 @@ pub struct HookCallback {
     pub input: HookInput,
     /// The tool use this is about, when the CLI gives one.
     pub tool_use_id: Option<String>,
-}
-
-/// An `elicitation` request: an MCP server wants input from the user.
-///
-/// The client hands it to the `Options::on_elicitation` callback (with the `client` feature):
-///
-/// ```
-/// use claude_agent_core::control::{ElicitationRequest, ElicitationResult};
-/// use claude_agent_core::options::Options;
-/// use serde_json::value::RawValue;
-///
-/// let _options = Options::new().on_elicitation(|request: ElicitationRequest, _ctx| async move {
-///     println!("{} asks: {}", request.display_name.as_deref().unwrap_or(&request.mcp_server_name), request.message);
-///     match request.mode.as_deref() {
-///         Some("url") => ElicitationResult::decline(), // this host opens no browser
-///         _ => ElicitationResult::accept(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap()),
-///     }
-/// });
-///
-/// // What the CLI sends:
-/// let request: ElicitationRequest = serde_json::from_str(
-///     r#"{"subtype":"elicitation","mcp_server_name":"deploy","message":"Which environment?","mode":"form",
-///         "requested_schema":{"type":"object","properties":{"environment":{"type":"string","enum":["staging","production"]}},"required":["environment"]}}"#,
-/// )
-/// .unwrap();
-/// assert_eq!(request.mcp_server_name, "deploy");
-/// assert!(request.requested_schema.unwrap().get().contains("staging"));
-/// ```
-#[derive(Debug, Clone, Deserialize)]
-#[non_exhaustive]
-pub struct ElicitationRequest {
-    /// The MCP server asking.
-    pub mcp_server_name: String,
-    /// What to ask the user.
-    pub message: String,
-    /// `form` or `url`.
-    pub mode: Option<String>,
-    /// For `url` mode, the page to open.
-    pub url: Option<String>,
-    /// The elicitation's id.
-    pub elicitation_id: Option<String>,
-    /// JSON Schema of the wanted answer (`form` mode).
-    pub requested_schema: Option<Box<RawValue>>,
-    /// Title to show.
-    pub title: Option<String>,
-    /// Display name of the server.
-    pub display_name: Option<String>,
-    /// Longer description.
-    pub description: Option<String>,
 }
 
 /// A `request_user_dialog` request: the CLI asks the host to show the user a dialog and send

@@ -42,19 +42,17 @@ pub use claim::{
     ClaimableVar, NotApplied,
 };
 pub use ids::{InboundId, RequestId};
-pub use inbound::{
-    ElicitationRequest, HookCallback, InboundKind, InboundRequest, UserDialogRequest,
-};
+pub use inbound::{HookCallback, InboundKind, InboundRequest, UserDialogRequest};
 pub use outgoing::{
     ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
     SettingsFile, ThinkingDisplay, ThinkingDisplayChange, UsageDetail,
 };
-pub use reply::{ElicitationAction, ElicitationResult, Reply, UserDialogResult};
+pub use reply::{Reply, UserDialogResult};
 pub use responses::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextCategory, ContextMcpTool,
     ContextMemoryFile, ContextUsage, InitializeResponse, InterruptReceipt,
     McpPermissionOverrideResult, McpResource, McpResourceContents, McpServerStatus,
     McpSetServersResult, McpStatus, ModelInfo, ModelRateLimit, OutputStyles, PluginInfo,
     RateLimitWindow, RateLimits, ReadFileResult, ReloadPluginsResult, ReloadSkillsResult,
-    RequestFailure, ResponseBody, RewindFilesResult, SessionUsage, SlashCommand, UsageReport,
+    ResponseBody, RewindFilesResult, SessionUsage, SlashCommand, UsageReport,
 };

@@ -1,7 +1,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::options::PluginConfig;
+use crate::option_types::types::PluginConfig;
 use crate::permission::PermissionMode;
 
 /// A control request the host sends to the CLI.

@@ -2,8 +2,6 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::session::CloseCause;
-
 /// The success body of a control response; empty for plain acknowledgements.
 ///
 /// ```
@@ -40,63 +38,6 @@ impl ResponseBody {
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         serde_json::from_str(self.0.as_deref().map_or("{}", RawValue::get))
     }
-}
-
-/// Why a control request did not succeed.
-///
-/// A request the CLI does not know is refused (the answer below is a real CLI's):
-///
-/// ```
-/// use std::time::Instant;
-/// use claude_agent_core::control::{ControlRequest, RequestFailure};
-/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
-/// use serde_json::value::RawValue;
-///
-/// let now = Instant::now();
-/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
-/// let body = RawValue::from_string("{}".into()).unwrap();
-/// let id = session.request(now, ControlRequest::Raw { subtype: "bogus_subtype".into(), body }).unwrap();
-/// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"error","request_id":"req_1","error":"Unsupported control request subtype: bogus_subtype","error_code":"unsupported_request"}}
-/// "#);
-/// let Some(Event::RequestDone { id: done, outcome }) = session.poll_event() else { panic!("no answer") };
-/// assert_eq!(done, id);
-/// match outcome {
-///     Err(RequestFailure::Refused { code: Some(code), .. }) if code == "unsupported_request" => {
-///         // An older CLI: go on without this feature.
-///     }
-///     Err(failure) => panic!("{failure}"),
-///     Ok(_) => panic!("unexpected success"),
-/// }
-/// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RequestFailure {
-    /// The CLI answered with an error.
-    #[error("the CLI refused the request: {message}")]
-    Refused {
-        /// The CLI's error text.
-        message: String,
-        /// The CLI's `error_code`, e.g. `unsupported_request`.
-        code: Option<String>,
-    },
-    /// No answer came before the deadline.
-    #[error("no answer within {0:?}")]
-    Timeout(std::time::Duration),
-    /// The session ended before an answer came.
-    #[error("the session ended before the CLI answered: {0}")]
-    Closed(CloseCause),
-    /// The CLI answered `initialize` without confirming something the session must not run
-    /// without: that it honours fail-closed hooks (`hook_on_failure_supported`, `hooks_applied`),
-    /// or that it read the MCP servers sent in `initialize` (`mcp_servers_applied`). The text
-    /// says which, and what to change. No user message was written.
-    ///
-    /// ```
-    /// # use claude_agent_core::control::RequestFailure;
-    /// let failure = RequestFailure::Unconfirmed("the CLI did not register the hooks".into());
-    /// assert_eq!(failure.to_string(), "the CLI did not register the hooks");
-    /// ```
-    #[error("{0}")]
-    Unconfirmed(String),
 }
 
 /// The CLI's answer to `initialize`: what this CLI offers.

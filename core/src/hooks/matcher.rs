@@ -1,6 +1,9 @@
-//! [`HookMatcher`]: which calls of an event a hook gets, and how the CLI treats the hook.
+//! [`HookMatcher`]: which calls of an event a hook gets, and how the CLI treats the hook;
+//! [`HookRef`]: which registered hook a callback request names.
 
 use std::time::Duration;
+
+use super::HookEvent;
 
 /// Which calls of an event a hook callback gets (for tool events, a tool-name pattern), how long
 /// the CLI waits for it, and whether a failing callback blocks the action it guards. Given to
@@ -165,4 +168,30 @@ pub enum HookFailurePolicy {
     /// request, a prompt) does not happen (`"block"`). The CLI ignores it on `Stop`,
     /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`.
     Block,
+}
+
+/// Which registered hook a `hook_callback` is for.
+///
+/// ```
+/// use claude_agent_core::control::InboundKind;
+/// use claude_agent_core::hooks::HookEvent;
+///
+/// // With several matchers, `matcher_index` tells which one fired.
+/// fn which(kind: &InboundKind) -> Option<(HookEvent, usize)> {
+///     match kind {
+///         InboundKind::HookCallback(callback) => Some((callback.hook.event.clone(), callback.hook.matcher_index)),
+///         _ => None,
+///     }
+/// }
+/// # let _ = which;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HookRef {
+    /// The event.
+    pub event: HookEvent,
+    /// Index into [`SessionConfig::hooks`](crate::session::SessionConfig::hooks).
+    pub matcher_index: usize,
+    /// Index of the callback within that matcher.
+    pub hook_index: usize,
 }

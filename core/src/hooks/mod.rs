@@ -39,5 +39,5 @@ mod output;
 
 pub use event::HookEvent;
 pub use input::*;
-pub use matcher::{HookFailurePolicy, HookMatcher};
+pub use matcher::{HookFailurePolicy, HookMatcher, HookRef};
 pub use output::*;

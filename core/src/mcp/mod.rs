@@ -35,6 +35,7 @@
 //! travel inside `mcp_message` control requests; see "In-process MCP servers" in
 //! `docs/PROTOCOL.md` in the repository.
 
+mod elicitation;
 mod jsonrpc;
 mod prompt;
 mod resource;
@@ -43,6 +44,7 @@ mod route;
 mod server;
 mod uri_template;
 
+pub use elicitation::{ElicitationAction, ElicitationRequest, ElicitationResult};
 pub(crate) use jsonrpc::result;
 pub use prompt::{PromptMessage, PromptResult, PromptRole};
 pub use resource::{ResourceContents, ResourceResult};

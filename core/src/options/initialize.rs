@@ -7,12 +7,12 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::agent::AgentDefinition;
 use super::error::OptionsError;
-use super::mcp_config::McpServerConfig;
-use super::ordered_map::{to_json, OrderedMap};
-use super::types::{OutputFormat, Skills, SystemPrompt};
 use super::Options;
+use crate::option_types::agent::AgentDefinition;
+use crate::option_types::mcp_config::McpServerConfig;
+use crate::option_types::ordered_map::{to_json, OrderedMap};
+use crate::option_types::types::{OutputFormat, Skills, SystemPrompt};
 use crate::session::{HookMatcherConfig, InputMode, SessionConfig, SKIP_VERSION_CHECK_ENV};
 
 /// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::error::OptionsError;
-use super::mcp_config::McpServerConfig;
-use super::ordered_map::{to_json, OrderedMap};
-use super::redact::{Pairs, RedactedArgs, RedactedPairs};
 use super::settings::settings_arg;
-use super::types::{Delivery, OutputFormat, SystemPrompt, Thinking, Tools};
 use super::{skills, Options};
+use crate::option_types::mcp_config::McpServerConfig;
+use crate::option_types::ordered_map::{to_json, OrderedMap};
+use crate::option_types::redact::{Pairs, RedactedArgs, RedactedPairs};
+use crate::option_types::types::{Delivery, OutputFormat, SystemPrompt, Thinking, Tools};
 use crate::permission::PermissionMode;
 
 /// What to start: program, arguments in a fixed order, environment changes, working directory.

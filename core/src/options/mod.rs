@@ -25,42 +25,37 @@
 //! on the command line and which travels in `initialize` is described in `docs/PROTOCOL.md`
 //! ("Launching the CLI", "The initialize request") in the repository.
 
-mod agent;
 mod claimed;
 mod error;
 mod initialize;
 mod launch;
-mod mcp_config;
-mod ordered_map;
-mod redact;
 mod sandbox;
 mod session_start;
 mod setters;
 mod settings;
 mod skills;
-mod types;
 mod validate;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer};
+pub use crate::option_types::agent::{AgentDefinition, AgentEffort, AgentMcpServer};
+pub use crate::option_types::mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
+pub use crate::option_types::types::{
+    Delivery, Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource,
+    Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
+};
 #[cfg(feature = "client")]
 pub(crate) use claimed::AWAIT_CLAIM as AWAIT_CLAIM_FLAG;
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
-pub use mcp_config::{McpRemoteServer, McpServerConfig, McpStdioServer};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use session_start::{Fork, Resume, SessionStart};
-pub use types::{
-    Delivery, Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource,
-    Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
-};
 
 use crate::mcp::McpServerSpec;
+use crate::option_types::redact::Pairs;
 use crate::permission::PermissionMode;
 use crate::session::HookMatcherConfig;
-use redact::Pairs;
 use settings::Settings;
 
 /// Everything that configures one CLI session. Build it with [`Options::new`] and the consuming
@@ -120,7 +115,7 @@ pub struct Options {
     allow_dangerously_skip_permissions: bool,
     session_start: SessionStart,
     settings: Option<Settings>,
-    managed_settings: Option<redact::SecretJson>,
+    managed_settings: Option<crate::option_types::redact::SecretJson>,
     sandbox: Option<SandboxSettings>,
     project_config_root: Option<PathBuf>,
     add_dirs: Vec<PathBuf>,

@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::ordered_map::upsert;
 use super::{
     AgentDefinition, Delivery, Effort, McpServerConfig, Options, OutputFormat, PermissionPrompts,
     PluginConfig, SandboxSettings, SessionStart, SettingSource, Settings, Skills, SystemPrompt,
     Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
+use crate::option_types::ordered_map::upsert;
 use crate::permission::PermissionMode;
 
 fn strings<I, S>(items: I) -> Vec<String>
@@ -298,7 +298,7 @@ impl Options {
     /// # let _ = locked;
     /// ```
     pub fn managed_settings(mut self, settings: serde_json::Value) -> Self {
-        self.managed_settings = Some(super::redact::SecretJson(settings));
+        self.managed_settings = Some(crate::option_types::redact::SecretJson(settings));
         self
     }
 

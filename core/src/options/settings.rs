@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 use super::error::OptionsError;
-use super::ordered_map::to_json;
-use super::redact::SecretJson;
 use super::sandbox::{merge_into_settings, SandboxSettings};
+use crate::option_types::ordered_map::to_json;
+use crate::option_types::redact::SecretJson;
 
 /// Settings as the user gave them.
 #[derive(Clone, PartialEq)]

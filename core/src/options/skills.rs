@@ -4,7 +4,7 @@
 //! surrounding whitespace and the like would be read as something else; such names are refused.
 
 use super::error::OptionsError;
-use super::types::Skills;
+use crate::option_types::types::Skills;
 
 /// Why the CLI would misread `name` as a skill name, if it would.
 fn skill_name_problem(name: &str) -> Option<&'static str> {

@@ -3,8 +3,8 @@
 
 use super::error::OptionsError;
 use super::settings::settings_arg;
-use super::types::Thinking;
 use super::{skills, AgentDefinition, Options};
+use crate::option_types::types::Thinking;
 
 impl Options {
     /// Refuse contradictory or unusable options, naming what to change.

@@ -3,9 +3,9 @@
 //! outcome.
 
 use crate::control::{
-    ClaimInfo, ClaimOption, ClaimRefusal, ClaimRefusalReason, NotApplied, RequestFailure,
-    RequestId, ResponseBody,
+    ClaimInfo, ClaimOption, ClaimRefusal, ClaimRefusalReason, NotApplied, RequestId, ResponseBody,
 };
+use crate::session::RequestFailure;
 
 /// Where a session stands with respect to claims.
 #[derive(Debug)]

@@ -42,7 +42,7 @@ pub struct SessionConfig {
     /// no user message until the CLI's answer says it read them (`mcp_servers_applied: true`),
     /// and otherwise fails `initialize` with [`RequestFailure::Unconfirmed`].
     ///
-    /// [`RequestFailure::Unconfirmed`]: crate::control::RequestFailure::Unconfirmed
+    /// [`RequestFailure::Unconfirmed`]: crate::session::RequestFailure::Unconfirmed
     pub delivers_mcp_servers: bool,
     /// Whether the host answers `can_use_tool` (otherwise the session refuses it).
     pub can_use_tool: bool,
@@ -154,7 +154,7 @@ pub struct HookMatcherConfig {
     /// CLI's answer to `initialize` says it honours the setting (`hook_on_failure_supported`),
     /// and otherwise fails `initialize` with [`RequestFailure::Unconfirmed`].
     ///
-    /// [`RequestFailure::Unconfirmed`]: crate::control::RequestFailure::Unconfirmed
+    /// [`RequestFailure::Unconfirmed`]: crate::session::RequestFailure::Unconfirmed
     pub on_failure: Option<HookFailurePolicy>,
     /// Number of callbacks under this matcher; each gets its own `hook_N` id.
     pub callbacks: usize,
@@ -171,32 +171,6 @@ impl HookMatcherConfig {
             callbacks,
         }
     }
-}
-
-/// Which registered hook a `hook_callback` is for.
-///
-/// ```
-/// use claude_agent_core::control::InboundKind;
-/// use claude_agent_core::hooks::HookEvent;
-///
-/// // With several matchers, `matcher_index` tells which one fired.
-/// fn which(kind: &InboundKind) -> Option<(HookEvent, usize)> {
-///     match kind {
-///         InboundKind::HookCallback(callback) => Some((callback.hook.event.clone(), callback.hook.matcher_index)),
-///         _ => None,
-///     }
-/// }
-/// # let _ = which;
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct HookRef {
-    /// The event.
-    pub event: HookEvent,
-    /// Index into [`SessionConfig::hooks`].
-    pub matcher_index: usize,
-    /// Index of the callback within that matcher.
-    pub hook_index: usize,
 }
 
 /// Deadlines of the session.

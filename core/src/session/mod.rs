@@ -47,21 +47,24 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-pub use config::{HookMatcherConfig, HookRef, InputMode, Limits, SessionConfig, Timeouts};
+use crate::hooks::HookRef;
+pub use config::{HookMatcherConfig, InputMode, Limits, SessionConfig, Timeouts};
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
-pub use event::{CloseCause, Event, ExitStatusInfo, ResultError, Termination, Transmit};
+pub use event::{
+    CloseCause, Event, ExitStatusInfo, RequestFailure, ResultError, Termination, Transmit,
+};
 pub use mirror::TranscriptMirror;
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
 use crate::control::{
-    ClaimOption, ClaimOptions, ControlRequest, ElicitationRequest, ElicitationResult, HookCallback,
-    InboundId, InboundKind, InboundRequest, InitializeResponse, Reply, RequestFailure, RequestId,
-    ResponseBody, ThinkingDisplayChange, UserDialogRequest,
+    ClaimOption, ClaimOptions, ControlRequest, HookCallback, InboundId, InboundKind,
+    InboundRequest, InitializeResponse, Reply, RequestId, ResponseBody, ThinkingDisplayChange,
+    UserDialogRequest,
 };
 use crate::hooks::HookInput;
-use crate::mcp::{self, McpRoute, McpServerSpec, ToolCall};
+use crate::mcp::{self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, ToolCall};
 use crate::message::{peek_tags, LineError, Message, SystemMessage, UserInput};
-use crate::options::McpServerConfig;
+use crate::option_types::mcp_config::McpServerConfig;
 use crate::permission::PermissionRequest;
 use claim::{ClaimState, Claiming};
 use framer::{Frame, LineFramer};
@@ -303,7 +306,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::{Duration, Instant};
-    /// use claude_agent_core::control::{ControlRequest, RequestFailure};
+    /// use claude_agent_core::control::ControlRequest;
+    /// use claude_agent_core::session::RequestFailure;
     /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
     ///
     /// let start = Instant::now();
@@ -722,7 +726,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::control::{ControlRequest, RequestFailure};
+    /// use claude_agent_core::control::ControlRequest;
+    /// use claude_agent_core::session::RequestFailure;
     /// use claude_agent_core::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
     ///
     /// let now = Instant::now();

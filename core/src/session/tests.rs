@@ -4,9 +4,10 @@ use std::time::{Duration, Instant};
 
 use super::given_up::REMEMBERED_GIVEN_UP;
 use super::*;
-use crate::control::{ClaimOptions, ControlRequest, InboundKind, Reply, RequestFailure};
+use crate::control::{ClaimOptions, ControlRequest, InboundKind, Reply};
 use crate::hooks::HookFailurePolicy;
 use crate::message::{LineError, UserInput};
+use crate::session::RequestFailure;
 
 fn lines(t: Option<Transmit>) -> Vec<serde_json::Value> {
     match t {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::mcp::McpServerSpec;
-use crate::options::McpServerConfig;
+use crate::option_types::mcp_config::McpServerConfig;
 
 /// `{"type":"control_response","response":{…}}` from the CLI.
 #[derive(Deserialize)]

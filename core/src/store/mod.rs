@@ -50,13 +50,13 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+pub use crate::session_key::SessionKey;
 pub use file::FileSessionStore;
 pub use functions::{
     delete_session_via_store, get_session_messages_from_store, import_session_to_store,
     list_sessions_from_store, project_key_for_directory, ImportError, ImportOptions,
     StoredSessionInfo,
 };
-pub use key::SessionKey;
 pub use memory::InMemorySessionStore;
 pub use summary::{fold_session_summary, SessionSummary};
 

@@ -1157,7 +1157,7 @@ impl Script {
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::control::ElicitationResult;
+    /// use claude_agent_core::mcp::ElicitationResult;
     /// use serde_json::json;
     ///
     /// let script = Script::new()
@@ -1626,7 +1626,7 @@ impl Script {
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::control::ElicitationResult;
+    /// use claude_agent_core::mcp::ElicitationResult;
     /// use serde_json::value::RawValue;
     ///
     /// let script = Script::new().answer_initialize().expect_user().elicitation("e1", "deploy", "Which environment?").emit_result("ok");

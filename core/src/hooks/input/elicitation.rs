@@ -8,7 +8,7 @@ use super::HookBase;
 /// `Elicitation`: an MCP server asks the user for input.
 ///
 /// ```
-/// use claude_agent_core::control::ElicitationAction;
+/// use claude_agent_core::mcp::ElicitationAction;
 /// use claude_agent_core::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
 /// use claude_agent_core::options::Options;
 /// use serde_json::value::RawValue;

@@ -4,8 +4,8 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::{PermissionDecision, PermissionRequestDecision};
-use crate::control::ElicitationAction;
 use crate::hooks::HookEvent;
+use crate::mcp::ElicitationAction;
 use crate::raw_text::same_text;
 
 /// `hookSpecificOutput`: what a hook answers for its particular event. Serialized with
@@ -476,7 +476,7 @@ pub struct PreModelSwitchOutput {
 /// `Elicitation` and `ElicitationResult` output.
 ///
 /// ```
-/// use claude_agent_core::control::ElicitationAction;
+/// use claude_agent_core::mcp::ElicitationAction;
 /// use claude_agent_core::hooks::{ElicitationOutput, HookOutput, HookSpecificOutput};
 ///
 /// // Decline in the user's place.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::control::ElicitationAction;
+use crate::mcp::ElicitationAction;
 use crate::test_fixtures::recorded_exchanges;
 use serde_json::value::RawValue;
 use serde_json::Value;

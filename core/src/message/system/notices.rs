@@ -316,6 +316,6 @@ message_struct! {
         pub error: String,
         /// The transcript whose lines were not stored.
         #[serde(default)]
-        pub key: Option<crate::store::SessionKey>,
+        pub key: Option<crate::session_key::SessionKey>,
     }
 }

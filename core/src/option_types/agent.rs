@@ -145,7 +145,7 @@ impl Serialize for AgentEffort {
 impl AgentDefinition {
     /// The smallest [`AgentDefinition::auto_compact_window`] the CLI takes. CLI 2.1.330 drops
     /// every agent of the session when one has a smaller window, so the options refuse it
-    /// ([`OptionsError::AgentAutoCompactWindow`](super::OptionsError::AgentAutoCompactWindow)).
+    /// ([`OptionsError::AgentAutoCompactWindow`](crate::options::OptionsError::AgentAutoCompactWindow)).
     ///
     /// ```
     /// # use claude_agent_core::options::{AgentDefinition, Options, OptionsError};

@@ -1,6 +1,6 @@
 //! External MCP servers the CLI starts or connects to itself (`--mcp-config`).
 //!
-//! In-process servers are declared with [`super::Options::declare_sdk_mcp_server`] instead; they
+//! In-process servers are declared with [`crate::options::Options::declare_sdk_mcp_server`] instead; they
 //! never appear on the command line.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Small value types of [`super::Options`]: system prompt, tools, thinking, effort, setting sources,
+//! Small value types of [`crate::options::Options`]: system prompt, tools, thinking, effort, setting sources,
 //! skills, output format, plugins, how MCP servers and plugins are delivered.
 
 use std::path::PathBuf;
@@ -338,7 +338,7 @@ impl Serialize for SettingSource {
 /// [`Skills::All`] allows the bare `Skill` tool; a list allows `Skill(<name>)` per name and is also
 /// sent as initialize `skills`. A name the CLI would misread in `Skill(<name>)` (empty, with
 /// surrounding whitespace, `(`, `)`, `,`, `*`, a control character, a leading `/`, …) is refused
-/// with [`super::OptionsError::InvalidSkillName`].
+/// with [`crate::options::OptionsError::InvalidSkillName`].
 ///
 /// ```
 /// use claude_agent_core::options::{Options, OptionsError, Skills};
@@ -438,7 +438,7 @@ impl PluginConfig {
         }
     }
 
-    /// A plugin of another type (rejected by [`super::Options::launch_spec`] until the CLI supports it).
+    /// A plugin of another type (rejected by [`crate::options::Options::launch_spec`] until the CLI supports it).
     pub fn new(kind: impl Into<String>, path: impl Into<PathBuf>) -> Self {
         PluginConfig {
             kind: kind.into(),
@@ -562,9 +562,9 @@ impl PreviewFormat {
     }
 }
 
-/// How external MCP servers ([`super::Options::mcp_server`]) or plugins
-/// ([`super::Options::plugin`]) reach the CLI: [`super::Options::mcp_servers_delivery`],
-/// [`super::Options::plugin_delivery`].
+/// How external MCP servers ([`crate::options::Options::mcp_server`]) or plugins
+/// ([`crate::options::Options::plugin`]) reach the CLI: [`crate::options::Options::mcp_servers_delivery`],
+/// [`crate::options::Options::plugin_delivery`].
 ///
 /// By default they travel over stdin in the `initialize` request, and the CLI is started with
 /// `--await-initialize` so that it reads them before it starts. The command line of a process
@@ -595,7 +595,7 @@ pub enum Delivery {
     /// In the `initialize` request (`mcpServers`, `plugins`), with `--await-initialize`. For
     /// MCP servers, the first prompt is written only once the CLI has said it read them
     /// (`mcp_servers_applied: true`); otherwise `initialize` fails with
-    /// [`RequestFailure::Unconfirmed`](crate::control::RequestFailure::Unconfirmed).
+    /// [`RequestFailure::Unconfirmed`](crate::session::RequestFailure::Unconfirmed).
     #[default]
     Initialize,
     /// On the command line: `--mcp-config <json>` for MCP servers, one `--plugin-dir=<path>`
