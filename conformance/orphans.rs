@@ -46,7 +46,9 @@ fn dropping_the_cli_handle_kills_every_process_it_started() {
     let fake = fake_with_tools();
     let options = fake.options();
     let program = options.get_cli_path().expect("a CLI path").to_path_buf();
-    let spec = options.launch_spec(program).expect("a launch spec");
+    let spec = options
+        .launch_spec(program, &options.get_host_declarations())
+        .expect("a launch spec");
     let dropped = block_on(async {
         let parts = runtime().spawn_child(&spec).expect("spawned");
         // Blocks the task a moment: nothing else needs to run meanwhile.

@@ -121,7 +121,7 @@ impl Dispatcher {
                 None => ready(Reply::Elicitation(ElicitationResult::decline())),
             },
             InboundKind::UserDialog(request) => match &handlers.user_dialog {
-                Some(f) => map(
+                Some((_, f)) => map(
                     f(request, UserDialogContext::new(session.clone())),
                     Reply::UserDialog,
                 ),

@@ -1,16 +1,20 @@
 //! The user's callbacks, stored type-erased in [`Handlers`] and carried by the options.
 
 use std::fmt;
-use std::sync::{Arc, Weak};
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock, Weak};
 
 use super::link::Shared;
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
+use super::transport::TransportRef;
 use super::Client;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{HookInput, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
+use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
+use crate::session::HookMatcherConfig;
 
 pub(crate) type CanUseToolFn = Arc<
     dyn Fn(PermissionRequest, PermissionContext) -> BoxFuture<'static, PermissionResult>
@@ -34,26 +38,32 @@ pub(crate) type UserDialogFn = Arc<
 >;
 pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// The user's callbacks: permission prompt, hooks, in-process MCP servers, elicitation, dialogs,
-/// stderr.
+/// The client layer's part of the options: the user's callbacks (permission prompt, hooks,
+/// in-process MCP servers, elicitation, dialogs, stderr), the session store, the transport and
+/// the recording.
 ///
 /// Filled by the builder methods on [`crate::options::Options`] (`on_permission_request`,
 /// `on_hook`, `on_hook_event`, `sdk_mcp_server`, `on_elicitation`, `on_user_dialog`,
-/// `on_stderr`); each of them also declares the callback to the session, so the CLI is told about
-/// it in `initialize`.
+/// `on_stderr`, `session_store`, `transport`, `record_to`), which the options carry opaquely;
+/// [`Handlers::declarations`] tells the session which requests they answer.
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
     pub(crate) can_use_tool: Option<CanUseToolFn>,
-    /// Hook callbacks, each with the index of its `Options::declare_hook` call.
-    pub(crate) hooks: Vec<(usize, HookFn)>,
+    /// Hook callbacks with their matchers, in registration order.
+    pub(crate) hooks: Vec<(HookMatcherConfig, HookFn)>,
     pub(crate) mcp_servers: Vec<SdkMcpServer>,
     pub(crate) elicitation: Option<ElicitationFn>,
-    pub(crate) user_dialog: Option<UserDialogFn>,
+    /// The dialog kinds the callback renders, and the callback.
+    pub(crate) user_dialog: Option<(Vec<String>, UserDialogFn)>,
     pub(crate) stderr: Option<StderrFn>,
     /// Where transcripts are mirrored to and resumed from.
-    pub(crate) session_store: Option<std::sync::Arc<dyn crate::store::SessionStore>>,
+    pub(crate) session_store: Option<Arc<dyn crate::store::SessionStore>>,
     pub(crate) store_flush: super::StoreFlush,
     pub(crate) store_load_timeout: Option<std::time::Duration>,
+    /// The file every line of the session is appended to.
+    pub(crate) record_to: Option<PathBuf>,
+    /// Where the session's connection comes from, in place of spawning the CLI.
+    pub(crate) transport: Option<TransportRef>,
 }
 
 impl fmt::Debug for Handlers {
@@ -63,23 +73,42 @@ impl fmt::Debug for Handlers {
             .field("hooks", &self.hooks.len())
             .field("mcp_servers", &self.mcp_servers)
             .field("elicitation", &self.elicitation.is_some())
-            .field("user_dialog", &self.user_dialog.is_some())
+            .field(
+                "user_dialog",
+                &self.user_dialog.as_ref().map(|(kinds, _)| kinds),
+            )
             .field("stderr", &self.stderr.is_some())
             .field("session_store", &self.session_store.is_some())
             .field("store_flush", &self.store_flush)
             .field("store_load_timeout", &self.store_load_timeout)
+            .field("record_to", &self.record_to)
+            .field("transport", &self.transport.is_some())
             .finish()
     }
 }
 
 impl Handlers {
+    /// Which of the CLI's requests these callbacks answer, and what the CLI must print for the
+    /// session store.
+    pub(crate) fn declarations(&self) -> HostDeclarations {
+        HostDeclarations {
+            can_use_tool: self.can_use_tool.is_some(),
+            elicitation: self.elicitation.is_some(),
+            user_dialog_kinds: self.user_dialog.as_ref().map(|(kinds, _)| kinds.clone()),
+            session_mirror: self.session_store.is_some(),
+            hooks: self
+                .hooks
+                .iter()
+                .map(|(matcher, _)| matcher.clone())
+                .collect(),
+            sdk_mcp_servers: self.mcp_servers.iter().map(SdkMcpServer::spec).collect(),
+        }
+    }
+
     /// Identities of every callback, store and transport: what tells two option sets apart that
     /// their JSON does not show. Clones of one `Options` share them; options built separately do
     /// not, even from the same functions.
-    pub(crate) fn identities(
-        &self,
-        transport: Option<&super::transport::TransportRef>,
-    ) -> Vec<usize> {
+    pub(crate) fn identities(&self) -> Vec<usize> {
         let mut ids = Vec::new();
         ids.extend(self.can_use_tool.as_ref().map(address));
         ids.extend(self.hooks.iter().map(|(_, hook)| address(hook)));
@@ -87,11 +116,29 @@ impl Handlers {
             server.handler_identities(&mut ids);
         }
         ids.extend(self.elicitation.as_ref().map(address));
-        ids.extend(self.user_dialog.as_ref().map(address));
+        ids.extend(self.user_dialog.as_ref().map(|(_, f)| address(f)));
         ids.extend(self.stderr.as_ref().map(address));
         ids.extend(self.session_store.as_ref().map(address));
-        ids.extend(transport.map(|transport| address(&transport.0)));
+        ids.extend(
+            self.transport
+                .as_ref()
+                .map(|transport| address(&transport.0)),
+        );
         ids
+    }
+}
+
+impl Options {
+    /// The client layer's part of these options; empty until a builder method of this layer
+    /// fills it.
+    pub(crate) fn handlers(&self) -> &Handlers {
+        static NONE: LazyLock<Handlers> = LazyLock::new(Handlers::default);
+        self.client.get().unwrap_or(&NONE)
+    }
+
+    /// The client layer's part, to change (copied first if a clone of the options shares it).
+    pub(crate) fn handlers_mut(&mut self) -> &mut Handlers {
+        self.client.make_mut()
     }
 }
 
@@ -381,17 +428,12 @@ let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], |_requ
 
 impl Handlers {
     /// The hook callbacks by [`crate::hooks::HookRef::matcher_index`] (the session's order),
-    /// given `order`, the declaration index of each of the session's matchers
-    /// (`Options::hook_matcher_order`).
+    /// given `order`, the registration index of each of the session's matchers
+    /// ([`HostDeclarations::hook_matcher_order`]).
     pub(crate) fn hooks_in_session_order(&self, order: &[usize]) -> Vec<Option<HookFn>> {
         order
             .iter()
-            .map(|declared| {
-                self.hooks
-                    .iter()
-                    .find(|(d, _)| d == declared)
-                    .map(|(_, f)| f.clone())
-            })
+            .map(|&registered| self.hooks.get(registered).map(|(_, f)| f.clone()))
             .collect()
     }
 }
@@ -416,7 +458,7 @@ mod tests {
             assert!(ctx.client().is_none());
             PermissionResult::deny(format!("no {}", request.tool_name))
         });
-        let callback = options.handlers.can_use_tool.expect("registered");
+        let callback = options.handlers().can_use_tool.clone().expect("registered");
         let request: PermissionRequest =
             serde_json::from_str(r#"{"tool_name":"Bash","input":{},"tool_use_id":"t"}"#).unwrap();
         let result = block_on(callback(request, PermissionContext::default()));

@@ -65,7 +65,6 @@ mod warm;
 pub use client::{connect_with, Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
-pub(crate) use handlers::Handlers;
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;

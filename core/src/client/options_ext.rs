@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::handlers::{
-    ElicitationContext, HookContext, HookFn, PermissionContext, UserDialogContext,
+    ElicitationContext, HookContext, HookFn, PermissionContext, UserDialogContext, UserDialogFn,
 };
 use super::runtime::BoxFuture;
 use super::sdk_mcp::SdkMcpServer;
@@ -14,14 +14,33 @@ use super::StoreFlush;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
-use crate::options::Options;
 #[cfg(doc)]
 use crate::options::SessionStart;
+use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
 use crate::store::SessionStore;
 
 impl Options {
+    /// Which of the CLI's requests the callbacks registered on these options answer, and what
+    /// the session store needs printed: what a session started from them declares to the CLI.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionResult;
+    ///
+    /// let options = Options::new()
+    ///     .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
+    ///     .on_hook("Bash", |_input: PreToolUseInput, _ctx| async { HookOutput::default() });
+    /// let host = options.get_host_declarations();
+    /// assert!(host.can_use_tool && !host.elicitation);
+    /// assert_eq!(host.hooks[0].matcher.as_deref(), Some("Bash"));
+    /// ```
+    pub fn get_host_declarations(&self) -> HostDeclarations {
+        self.handlers().declarations()
+    }
+
     /// Mirror the session's transcript to `store`, and resume from it: the CLI prints every
     /// batch of transcript lines it writes (`--session-mirror`), and they are appended to the
     /// store once per turn, before the turn's result reaches you (see
@@ -48,13 +67,14 @@ impl Options {
     ///     .cwd("/srv/app")
     ///     .session_store(store.clone())
     ///     .session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
-    /// assert!(first.launch_spec("claude".into())?.args.contains(&"--session-mirror".to_owned()));
+    /// let spec = first.launch_spec("claude".into(), &first.get_host_declarations())?;
+    /// assert!(spec.args.contains(&"--session-mirror".to_owned()));
     /// # let _ = again;
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn session_store(mut self, store: impl SessionStore + 'static) -> Self {
-        self.handlers.session_store = Some(Arc::new(store));
-        self.declare_session_mirror()
+        self.handlers_mut().session_store = Some(Arc::new(store));
+        self
     }
 
     /// When mirrored lines are written to the session store: [`StoreFlush::Batched`] (once per
@@ -72,7 +92,7 @@ impl Options {
     /// # let _ = options;
     /// ```
     pub fn session_store_flush(mut self, flush: StoreFlush) -> Self {
-        self.handlers.store_flush = flush;
+        self.handlers_mut().store_flush = flush;
         self
     }
 
@@ -90,7 +110,7 @@ impl Options {
     /// # let _ = options;
     /// ```
     pub fn session_store_load_timeout(mut self, timeout: Duration) -> Self {
-        self.handlers.store_load_timeout = Some(timeout);
+        self.handlers_mut().store_load_timeout = Some(timeout);
         self
     }
 
@@ -117,10 +137,11 @@ impl Options {
         F: Fn(PermissionRequest, PermissionContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = PermissionResult> + Send + 'static,
     {
-        self.handlers.can_use_tool = Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
-            Box::pin(callback(request, ctx))
-        }));
-        self.declare_can_use_tool()
+        self.handlers_mut().can_use_tool =
+            Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
+                Box::pin(callback(request, ctx))
+            }));
+        self
     }
 
     /// Run `callback` on the event whose input type it takes: a callback taking a
@@ -175,9 +196,10 @@ impl Options {
     ///             }
     ///         },
     ///     );
-    /// let events: Vec<&HookEvent> = options.get_declared_hooks().iter().map(|h| &h.event).collect();
+    /// let host = options.get_host_declarations();
+    /// let events: Vec<&HookEvent> = host.hooks.iter().map(|h| &h.event).collect();
     /// assert_eq!(events, [&HookEvent::PreToolUse, &HookEvent::Stop, &HookEvent::PreToolUse]);
-    /// assert_eq!(options.get_declared_hooks()[2].timeout_secs, Some(5.0));
+    /// assert_eq!(host.hooks[2].timeout_secs, Some(5.0));
     /// ```
     ///
     /// A callback written as a function can be called directly in a unit test, with an input read
@@ -259,9 +281,8 @@ impl Options {
     }
 
     fn add_hook(mut self, config: HookMatcherConfig, callback: HookFn) -> Self {
-        let declared = self.get_declared_hooks().len();
-        self.handlers.hooks.push((declared, callback));
-        self.declare_hook(config)
+        self.handlers_mut().hooks.push((config, callback));
+        self
     }
 
     /// Serve an in-process MCP server; the model sees its tools as `mcp__<server>__<tool>`
@@ -282,12 +303,11 @@ impl Options {
     ///     },
     /// ));
     /// let options = Options::new().sdk_mcp_server(clock).allowed_tools(["mcp__clock__now"]);
-    /// assert_eq!(options.get_sdk_mcp_servers()[0].name, "clock");
+    /// assert_eq!(options.get_host_declarations().sdk_mcp_servers[0].name, "clock");
     /// ```
     pub fn sdk_mcp_server(mut self, server: SdkMcpServer) -> Self {
-        let spec = server.spec();
-        self.handlers.mcp_servers.push(server);
-        self.declare_sdk_mcp_server(spec)
+        self.handlers_mut().mcp_servers.push(server);
+        self
     }
 
     /// Answer MCP elicitations (a server asking the user for input). Without this they are
@@ -314,10 +334,11 @@ impl Options {
         F: Fn(ElicitationRequest, ElicitationContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ElicitationResult> + Send + 'static,
     {
-        self.handlers.elicitation = Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
-            Box::pin(callback(request, ctx))
-        }));
-        self.declare_elicitation()
+        self.handlers_mut().elicitation =
+            Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
+                Box::pin(callback(request, ctx))
+            }));
+        self
     }
 
     /// Show the user the CLI's dialogs of the kinds `kinds` (`request_user_dialog`), with
@@ -348,10 +369,12 @@ impl Options {
         F: Fn(UserDialogRequest, UserDialogContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = UserDialogResult> + Send + 'static,
     {
-        self.handlers.user_dialog = Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
+        let kinds = kinds.into_iter().map(Into::into).collect();
+        let callback: UserDialogFn = Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
             Box::pin(callback(request, ctx))
-        }));
-        self.declare_user_dialog(kinds)
+        });
+        self.handlers_mut().user_dialog = Some((kinds, callback));
+        self
     }
 
     /// Get each line the CLI writes on stderr (trimmed; blank lines skipped). The last 8 KiB of
@@ -371,7 +394,7 @@ impl Options {
     where
         F: Fn(&str) + Send + Sync + 'static,
     {
-        self.handlers.stderr = Some(Arc::new(callback));
+        self.handlers_mut().stderr = Some(Arc::new(callback));
         self
     }
 }

@@ -42,14 +42,15 @@ impl Key {
             None => super::discovery::find_cli(None).unwrap_or_else(|_| PathBuf::from("claude")),
         };
         let modified = std::fs::metadata(&program).and_then(|m| m.modified()).ok();
-        let spec = options.launch_spec(program)?;
-        let config = options.session_config(InputMode::Streaming)?;
+        let host = options.handlers().declarations();
+        let spec = options.launch_spec(program, &host)?;
+        let config = options.session_config(InputMode::Streaming, &host)?;
         Ok(Key {
             spec,
             initialize: config.initialize_fields.map(|raw| raw.get().to_owned()),
             modified,
-            callbacks: options.handlers.identities(options.transport.as_ref()),
-            store_flush: options.handlers.store_flush,
+            callbacks: options.handlers().identities(),
+            store_flush: options.handlers().store_flush,
         })
     }
 }

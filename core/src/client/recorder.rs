@@ -175,13 +175,13 @@ impl Options {
     /// assert_eq!(options.get_record_to(), Some(path));
     /// ```
     pub fn record_to(mut self, path: impl Into<PathBuf>) -> Self {
-        self.record_to = Some(path.into());
+        self.handlers_mut().record_to = Some(path.into());
         self
     }
 
     /// The file [`Options::record_to`] appends the session to.
     pub fn get_record_to(&self) -> Option<&Path> {
-        self.record_to.as_deref()
+        self.handlers().record_to.as_deref()
     }
 }
 

@@ -158,14 +158,14 @@ fn start_session<R: Runtime>(
 
 /// The command line for `options`, with the CLI found (unless a transport reaches it).
 fn launch_spec(options: &Options) -> Result<LaunchSpec, Error> {
-    let program = if options.transport.is_some() {
+    let program = if options.handlers().transport.is_some() {
         options
             .get_cli_path()
             .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf)
     } else {
         super::discovery::find_cli(options.get_cli_path())?
     };
-    Ok(options.launch_spec(program)?)
+    Ok(options.launch_spec(program, &options.handlers().declarations())?)
 }
 
 /// A started CLI (or an open transport), before its driver exists.
@@ -196,7 +196,7 @@ fn prepare<R: Runtime>(
     options: &Options,
     input_mode: InputMode,
 ) -> Result<Prepared<R>, Error> {
-    let config = options.session_config(input_mode)?;
+    let config = options.session_config(input_mode, &options.handlers().declarations())?;
     let recorder = options
         .get_record_to()
         .map(|path| {
@@ -207,14 +207,14 @@ fn prepare<R: Runtime>(
         })
         .transpose()?;
     let spec = launch_spec(options)?;
-    let mirror = options.handlers.session_store.clone().map(|store| {
+    let mirror = options.handlers().session_store.clone().map(|store| {
         Mirror::new(
             store,
             mirror::projects_dir(&spec),
-            options.handlers.store_flush,
+            options.handlers().store_flush,
         )
     });
-    if let Some(transport) = &options.transport {
+    if let Some(transport) = &options.handlers().transport {
         let connection = transport.0.connect(&spec).map_err(Error::Connect)?;
         let (child, stdin, stdout, stderr) = connection.into_parts();
         let trace = Trace::start(&spec, &child, true, options);
@@ -339,8 +339,8 @@ where
     };
     let session_ref = SessionRef(Arc::downgrade(&channels.shared));
     let dispatcher = Dispatcher::new(
-        options.handlers.clone(),
-        &options.hook_matcher_order(),
+        options.handlers().clone(),
+        &options.handlers().declarations().hook_matcher_order(),
         session_ref,
     );
     let driver = Driver::new(DriverParts {
@@ -348,7 +348,7 @@ where
         session,
         endpoints,
         dispatcher,
-        stderr: options.handlers.stderr.clone(),
+        stderr: options.handlers().stderr.clone(),
         commands: channels.commands,
         link: channels.link,
         done: channels.done,

@@ -118,7 +118,7 @@ impl Resumed {
 
 /// Whether `options` resume a session through a store.
 pub(crate) fn wanted(options: &Options) -> bool {
-    options.handlers.session_store.is_some()
+    options.handlers().session_store.is_some()
         && (options.get_session_start().resume_id().is_some()
             || options.get_session_start().continues())
 }
@@ -132,10 +132,13 @@ pub(crate) async fn materialize<R: Runtime>(
     options: &Options,
     spec: &LaunchSpec,
 ) -> Result<Option<Resumed>, ResumeError> {
-    let Some(store) = options.handlers.session_store.as_deref() else {
+    let Some(store) = options.handlers().session_store.as_deref() else {
         return Ok(None);
     };
-    let limit = options.handlers.store_load_timeout.unwrap_or(LOAD_TIMEOUT);
+    let limit = options
+        .handlers()
+        .store_load_timeout
+        .unwrap_or(LOAD_TIMEOUT);
     let call = Calls {
         runtime,
         store,

@@ -168,8 +168,8 @@ impl Trace {
                     event!("spawn", INFO, %program, cwd, "CLI started");
                 }
             });
-            let servers = options.get_sdk_mcp_servers().iter();
-            let sdk_servers: Vec<String> = servers.map(|server| server.name.clone()).collect();
+            let servers = options.handlers().mcp_servers.iter();
+            let sdk_servers: Vec<String> = servers.map(|server| server.name().to_owned()).collect();
             // Kept even with no in-process server: `set_mcp_servers` may add one.
             let allowed_tools = options.allowed_tool_rules().to_vec();
             Trace {

@@ -275,10 +275,10 @@ impl Options {
     ///     assert!(spec.args.contains(&"stream-json".to_owned()));
     ///     Ok(Connection::new(futures_lite::io::sink(), futures_lite::io::empty()))
     /// });
-    /// assert!(format!("{options:?}").contains("Transport"));
+    /// assert!(format!("{options:?}").contains("transport: true"));
     /// ```
     pub fn transport(mut self, transport: impl Transport) -> Self {
-        self.transport = Some(TransportRef(Arc::new(transport)));
+        self.handlers_mut().transport = Some(TransportRef(Arc::new(transport)));
         self
     }
 }

@@ -34,7 +34,8 @@ use super::HookEvent;
 ///         HookOutput::proceed()
 ///     }
 /// });
-/// let declared = &options.get_declared_hooks()[0];
+/// let host = options.get_host_declarations();
+/// let declared = &host.hooks[0];
 /// assert_eq!(declared.matcher.as_deref(), Some("Bash"));
 /// assert_eq!(declared.timeout_secs, Some(5.0));
 /// assert_eq!(declared.on_failure, Some(HookFailurePolicy::Block));

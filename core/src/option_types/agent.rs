@@ -148,9 +148,9 @@ impl AgentDefinition {
     /// ([`OptionsError::AgentAutoCompactWindow`](crate::options::OptionsError::AgentAutoCompactWindow)).
     ///
     /// ```
-    /// # use claude_agent_core::options::{AgentDefinition, Options, OptionsError};
+    /// # use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options, OptionsError};
     /// let tiny = AgentDefinition::new("d", "p").auto_compact_window(50_000);
-    /// let refused = Options::new().agent_definition("tiny", tiny).launch_spec("claude".into());
+    /// let refused = Options::new().agent_definition("tiny", tiny).launch_spec("claude".into(), &HostDeclarations::NONE);
     /// assert!(matches!(refused, Err(OptionsError::AgentAutoCompactWindow { .. })));
     /// ```
     pub const MIN_AUTO_COMPACT_WINDOW: u64 = 100_000;

@@ -1,7 +1,9 @@
 //! External MCP servers the CLI starts or connects to itself (`--mcp-config`).
 //!
-//! In-process servers are declared with [`crate::options::Options::declare_sdk_mcp_server`] instead; they
-//! never appear on the command line.
+//! In-process servers are declared in
+//! [`HostDeclarations::sdk_mcp_servers`](crate::options::HostDeclarations::sdk_mcp_servers)
+//! instead (`Options::sdk_mcp_server` with the `client` feature); they never appear on the
+//! command line.
 
 use std::fmt;
 

@@ -140,7 +140,12 @@ mod tests {
                 "env": {"PROXY_PASSWORD": "hunter2"},
                 "permissions": {"deny": ["WebFetch"]}
             }));
-        let spec = options.launch_spec("claude".into()).unwrap();
+        let spec = options
+            .launch_spec(
+                "claude".into(),
+                &crate::options::HostDeclarations::default(),
+            )
+            .unwrap();
         // The secrets do go to the CLI...
         let argv = spec.args.join(" ");
         assert!(

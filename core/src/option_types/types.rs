@@ -24,15 +24,15 @@ use serde::{Serialize, Serializer};
 /// Where each goes: text and the preset travel in `initialize`, a file on the command line.
 ///
 /// ```
-/// use claude_agent_core::options::{Options, SystemPrompt};
+/// use claude_agent_core::options::{HostDeclarations, Options, SystemPrompt};
 /// use claude_agent_core::session::InputMode;
 ///
 /// let options = Options::new().system_prompt(SystemPrompt::preset());
-/// let fields = options.session_config(InputMode::Streaming)?.initialize_fields;
+/// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields;
 /// assert!(fields.is_none()); // Claude Code's own prompt: nothing to send
 ///
 /// let options = Options::new().system_prompt(SystemPrompt::File("prompts/reviewer.md".into()));
-/// let args = options.launch_spec("claude".into())?.args;
+/// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--system-prompt-file=prompts/reviewer.md".to_owned()));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -164,7 +164,7 @@ impl From<String> for SystemPrompt {
 /// The set of built-in tools the model sees (`--tools`).
 ///
 /// ```
-/// use claude_agent_core::options::{Options, Tools};
+/// use claude_agent_core::options::{HostDeclarations, Options, Tools};
 ///
 /// // `Options::tools` and `Options::default_tools` set it; the value reads back in a match:
 /// let chosen = Tools::List(vec!["Read".into(), "Grep".into()]);
@@ -173,7 +173,7 @@ impl From<String> for SystemPrompt {
 ///     Tools::Default => "--tools=default".to_owned(),
 ///     _ => unreachable!(),
 /// };
-/// let args = Options::new().tools(["Read", "Grep"]).launch_spec("claude".into())?.args;
+/// let args = Options::new().tools(["Read", "Grep"]).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&flag));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -189,14 +189,14 @@ pub enum Tools {
 /// Extended thinking (`--thinking`, `--max-thinking-tokens`).
 ///
 /// ```
-/// use claude_agent_core::options::{Options, Thinking};
+/// use claude_agent_core::options::{HostDeclarations, Options, Thinking};
 ///
 /// for (thinking, flag) in [
 ///     (Thinking::Adaptive, "--thinking=adaptive"),
 ///     (Thinking::Disabled, "--thinking=disabled"),
 ///     (Thinking::Enabled { budget_tokens: Some(16_000) }, "--max-thinking-tokens=16000"),
 /// ] {
-///     let args = Options::new().thinking(thinking).launch_spec("claude".into())?.args;
+///     let args = Options::new().thinking(thinking).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 ///     assert!(args.contains(&flag.to_owned()));
 /// }
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -219,10 +219,10 @@ pub enum Thinking {
 /// How thinking is shown in assistant messages (`--thinking-display`).
 ///
 /// ```
-/// use claude_agent_core::options::{Options, ThinkingDisplay};
+/// use claude_agent_core::options::{HostDeclarations, Options, ThinkingDisplay};
 ///
 /// let display = ThinkingDisplay::Omitted;
-/// let args = Options::new().thinking_display(display).launch_spec("claude".into())?.args;
+/// let args = Options::new().thinking_display(display).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&format!("--thinking-display={}", display.as_str())));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -251,9 +251,9 @@ impl ThinkingDisplay {
 /// How much effort the model puts in (`--effort`).
 ///
 /// ```
-/// use claude_agent_core::options::{Effort, Options};
+/// use claude_agent_core::options::{Effort, HostDeclarations, Options};
 ///
-/// let args = Options::new().effort(Effort::XHigh).launch_spec("claude".into())?.args;
+/// let args = Options::new().effort(Effort::XHigh).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&format!("--effort={}", Effort::XHigh.as_str())));
 /// assert_eq!(Effort::XHigh.as_str(), "xhigh");
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -295,12 +295,12 @@ impl Serialize for Effort {
 /// A place the CLI reads settings from (`--setting-sources`), also the scope of an agent's memory.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentDefinition, Options, SettingSource};
+/// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options, SettingSource};
 ///
 /// let options = Options::new()
 ///     .setting_sources([SettingSource::User, SettingSource::Project])
 ///     .agent_definition("planner", AgentDefinition::new("Plans work", "You plan.").memory(SettingSource::Project));
-/// let args = options.launch_spec("claude".into())?.args;
+/// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--setting-sources=user,project".to_owned()));
 /// assert_eq!(SettingSource::Local.as_str(), "local");
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -341,15 +341,15 @@ impl Serialize for SettingSource {
 /// with [`crate::options::OptionsError::InvalidSkillName`].
 ///
 /// ```
-/// use claude_agent_core::options::{Options, OptionsError, Skills};
+/// use claude_agent_core::options::{HostDeclarations, Options, OptionsError, Skills};
 ///
-/// let all = Options::new().skills(Skills::All).launch_spec("claude".into())?;
+/// let all = Options::new().skills(Skills::All).launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(all.args.contains(&"--allowedTools=Skill".to_owned()));
 ///
-/// let some = Options::new().skills(Skills::list(["pdf", "code-review"])).launch_spec("claude".into())?;
+/// let some = Options::new().skills(Skills::list(["pdf", "code-review"])).launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(some.args.contains(&"--allowedTools=Skill(pdf),Skill(code-review)".to_owned()));
 ///
-/// let bad = Options::new().skills(Skills::list(["/pdf"])).launch_spec("claude".into());
+/// let bad = Options::new().skills(Skills::list(["/pdf"])).launch_spec("claude".into(), &HostDeclarations::NONE);
 /// assert!(matches!(bad, Err(OptionsError::InvalidSkillName { .. })));
 /// # Ok::<(), OptionsError>(())
 /// ```
@@ -407,17 +407,17 @@ pub enum OutputFormat {
 /// or as `--plugin-dir=<path>` (see [`Delivery`]).
 ///
 /// ```
-/// use claude_agent_core::options::{Delivery, Options, OptionsError, PluginConfig};
+/// use claude_agent_core::options::{Delivery, HostDeclarations, Options, OptionsError, PluginConfig};
 ///
 /// let options = Options::new()
 ///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
 ///     .plugin_delivery(Delivery::Argv);
-/// let args = options.launch_spec("claude".into())?.args;
+/// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
 ///
 /// // Other types cannot be loaded yet:
 /// let marketplace = Options::new().plugin(PluginConfig::new("marketplace", "formatter@acme"));
-/// assert!(matches!(marketplace.launch_spec("claude".into()), Err(OptionsError::UnsupportedPluginType { .. })));
+/// assert!(matches!(marketplace.launch_spec("claude".into(), &HostDeclarations::NONE), Err(OptionsError::UnsupportedPluginType { .. })));
 /// # Ok::<(), OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -450,12 +450,12 @@ impl PluginConfig {
 /// Who answers permission prompts (`--permission-prompts`).
 ///
 /// ```
-/// use claude_agent_core::options::{Options, PermissionPrompts};
+/// use claude_agent_core::options::{HostDeclarations, Options, PermissionPrompts};
 ///
 /// // An unattended job: what the rules do not allow is refused at once, with no one asked.
 /// let spec = Options::new()
 ///     .permission_prompts(PermissionPrompts::Nobody)
-///     .launch_spec("claude".into())?;
+///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert_eq!(spec.args.last().map(String::as_str), Some("--permission-prompts=none"));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -490,11 +490,11 @@ impl PermissionPrompts {
 /// in its environment.
 ///
 /// ```
-/// use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
+/// use claude_agent_core::options::{HostDeclarations, Options, PreviewFormat, ToolConfig};
 ///
 /// let spec = Options::new()
 ///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html))
-///     .launch_spec("claude".into())?;
+///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(spec.env.contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -574,18 +574,18 @@ impl PreviewFormat {
 /// no `--await-initialize`.
 ///
 /// ```
-/// use claude_agent_core::options::{Delivery, McpServerConfig, McpStdioServer, Options};
+/// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, McpStdioServer, Options};
 ///
 /// let github = McpServerConfig::Stdio(
 ///     McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_example"),
 /// );
 /// let options = Options::new().mcp_server("github", github.clone());
-/// let args = options.launch_spec("claude".into())?.args;
+/// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(!args.iter().any(|arg| arg.contains("ghp_example")));
 /// assert!(args.iter().any(|arg| arg == "--await-initialize"));
 ///
 /// let on_argv = options.mcp_servers_delivery(Delivery::Argv);
-/// let args = on_argv.launch_spec("claude".into())?.args;
+/// let args = on_argv.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.iter().any(|arg| arg.contains("ghp_example")));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```

@@ -20,12 +20,12 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let host = Options::new().settings_json(serde_json::json!({"cleanupPeriodDays": 7}));
     /// let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").settings(serde_json::json!({"effortLevel": "high"}))?;
     /// let cold = host.claimed(&claim)?;
-    /// let spec = cold.launch_spec("claude".into())?;
+    /// let spec = cold.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.cwd.as_deref(), Some(std::path::Path::new("/srv/app")));
     /// assert!(spec.args.contains(&"--model=claude-sonnet-5".to_owned()));
     /// // The overlay is merged into the inline settings.

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 /// Options that contradict each other or cannot be passed to the CLI. Each message says what to change.
 ///
 /// ```
-/// # use claude_agent_core::options::{Options, OptionsError};
-/// let err = Options::new().model("opus").fallback_model("opus").launch_spec("claude".into());
+/// # use claude_agent_core::options::{HostDeclarations, Options, OptionsError};
+/// let err = Options::new().model("opus").fallback_model("opus").launch_spec("claude".into(), &HostDeclarations::NONE);
 /// assert!(matches!(err, Err(OptionsError::FallbackModelSameAsModel { .. })));
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -8,12 +8,12 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::error::OptionsError;
-use super::Options;
+use super::{HostDeclarations, Options};
 use crate::option_types::agent::AgentDefinition;
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
 use crate::option_types::types::{OutputFormat, Skills, SystemPrompt};
-use crate::session::{HookMatcherConfig, InputMode, SessionConfig, SKIP_VERSION_CHECK_ENV};
+use crate::session::{InputMode, SessionConfig, SKIP_VERSION_CHECK_ENV};
 
 /// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session
 /// waits for a busy CLI to go idle before it closes stdin anyway.
@@ -81,9 +81,9 @@ const EMPTY_PROMPT: &[String] = &[String::new()];
 impl Options {
     /// What the session needs up front: the `initialize` fields (only keys that are set; with no
     /// system prompt option, `systemPrompt: [""]`; external MCP servers and plugins unless their
-    /// [`Delivery`](super::Delivery) is `Argv`), the declared hooks (in `hook_N` id order, see
-    /// [`Options::declare_hook`]), in-process MCP servers, whether the host answers `can_use_tool`,
-    /// `elicitation` and `request_user_dialog`, timeouts and limits.
+    /// [`Delivery`](super::Delivery) is `Argv`), timeouts and limits; and from `host`, the hooks
+    /// (in `hook_N` id order, see [`HostDeclarations::hooks`]), the in-process MCP servers, and
+    /// whether the host answers `can_use_tool`, `elicitation` and `request_user_dialog`.
     ///
     /// The run-end ceiling comes from `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` in [`Options::env`],
     /// else in this process's environment: milliseconds, 0 for none, at most 2³¹−1, default 600 s.
@@ -91,25 +91,31 @@ impl Options {
     /// empty) in this process's environment.
     ///
     /// ```
+    /// # use claude_agent_core::options::HostDeclarations;
     /// # use claude_agent_core::{options::Options, session::InputMode};
-    /// let config = Options::new().title("Nightly triage").session_config(InputMode::Streaming)?;
+    /// let config = Options::new().title("Nightly triage").session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields = config.initialize_fields.expect("a title and the default system prompt are set");
     /// assert_eq!(fields.get(), r#"{"systemPrompt":[""],"title":"Nightly triage"}"#);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
-    pub fn session_config(&self, input: InputMode) -> Result<SessionConfig, OptionsError> {
-        self.validate()?;
+    pub fn session_config(
+        &self,
+        input: InputMode,
+        host: &HostDeclarations,
+    ) -> Result<SessionConfig, OptionsError> {
+        self.validate(host)?;
         let mut config = SessionConfig::new(input);
-        config.initialize_fields = self.initialize_fields();
-        config.hooks = hook_matcher_order(&self.hooks)
+        config.initialize_fields = self.initialize_fields(host);
+        config.hooks = host
+            .hook_matcher_order()
             .into_iter()
-            .map(|i| self.hooks[i].clone())
+            .map(|i| host.hooks[i].clone())
             .collect();
-        config.mcp_servers = self.sdk_mcp_servers.clone();
+        config.mcp_servers = host.sdk_mcp_servers.clone();
         config.delivers_mcp_servers = self.mcp_servers_in_initialize();
-        config.can_use_tool = self.can_use_tool;
-        config.elicitation = self.elicitation;
-        config.user_dialog = self.user_dialog_kinds.is_some();
+        config.can_use_tool = host.can_use_tool;
+        config.elicitation = host.elicitation;
+        config.user_dialog = host.user_dialog_kinds.is_some();
         config.await_claim = self
             .extra_args
             .iter()
@@ -132,7 +138,7 @@ impl Options {
         Ok(config)
     }
 
-    fn initialize_fields(&self) -> Option<Box<RawValue>> {
+    fn initialize_fields(&self, host: &HostDeclarations) -> Option<Box<RawValue>> {
         let (system_prompt, append, exclude_dynamic_sections, snapshot) = match &self.system_prompt
         {
             None => (Some(EMPTY_PROMPT), None, None, None),
@@ -152,8 +158,8 @@ impl Options {
             Some(SystemPrompt::File(_)) => (None, None, None, None),
         };
         let fields = InitializeFields {
-            sdk_mcp_servers: (!self.sdk_mcp_servers.is_empty()).then(|| {
-                self.sdk_mcp_servers
+            sdk_mcp_servers: (!host.sdk_mcp_servers.is_empty()).then(|| {
+                host.sdk_mcp_servers
                     .iter()
                     .map(|server| server.name.as_str())
                     .collect()
@@ -177,7 +183,7 @@ impl Options {
             prompt_suggestions: self.prompt_suggestions,
             agent_progress_summaries: self.agent_progress_summaries,
             forward_subagent_text: self.forward_subagent_text.then_some(true),
-            supported_dialog_kinds: self.user_dialog_kinds.as_deref(),
+            supported_dialog_kinds: host.user_dialog_kinds.as_deref(),
             per_task_stop_affordance: self.per_task_stop_affordance,
             plugins: self.plugins_in_initialize().then(|| {
                 self.plugins
@@ -248,20 +254,6 @@ impl<'de> serde::Deserialize<'de> for OrderedFields {
     }
 }
 
-/// For each hook matcher in `hook_N` id order, the index of its declaration: grouped by event
-/// (events in order of first declaration), matchers of one event in declaration order.
-pub(crate) fn hook_matcher_order(hooks: &[HookMatcherConfig]) -> Vec<usize> {
-    let mut order: Vec<usize> = Vec::with_capacity(hooks.len());
-    for (index, hook) in hooks.iter().enumerate() {
-        let event = hook.event.as_str();
-        if order.iter().any(|&i| hooks[i].event.as_str() == event) {
-            continue;
-        }
-        order.extend((index..hooks.len()).filter(|&i| hooks[i].event.as_str() == event));
-    }
-    order
-}
-
 /// The run-end ceiling for a `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` value: milliseconds, `0`
 /// for none, capped at 2³¹−1 ms; unset or not a whole number gives the 600 s default.
 pub(crate) fn run_end_ceiling(value: Option<&str>) -> Option<Duration> {
@@ -285,19 +277,28 @@ mod tests {
     use super::*;
     use crate::hooks::HookEvent;
     use crate::mcp::McpServerSpec;
+    use crate::session::HookMatcherConfig;
 
     fn sdk_server(name: &str) -> McpServerSpec {
         McpServerSpec::new(name, "1.0.0")
     }
 
     fn config(options: &Options) -> SessionConfig {
+        config_with(options, &HostDeclarations::default())
+    }
+
+    fn config_with(options: &Options, host: &HostDeclarations) -> SessionConfig {
         options
-            .session_config(InputMode::Streaming)
+            .session_config(InputMode::Streaming, host)
             .expect("test options are valid")
     }
 
     fn fields(options: Options) -> Option<String> {
-        config(&options)
+        fields_with(options, &HostDeclarations::default())
+    }
+
+    fn fields_with(options: Options, host: &HostDeclarations) -> Option<String> {
+        config_with(&options, host)
             .initialize_fields
             .map(|raw| raw.get().to_owned())
     }
@@ -352,10 +353,11 @@ mod tests {
             .plan_mode_instructions("Plan carefully.")
             .tool_alias("Bash", "mcp__ws__bash")
             .agent_progress_summaries(true)
-            .declare_user_dialog(["refusal_fallback_prompt"])
             .per_task_stop_affordance(true);
+        let host = HostDeclarations::default()
+            .with(|host| host.user_dialog_kinds = Some(vec!["refusal_fallback_prompt".into()]));
         assert_eq!(
-            fields(options).as_deref(),
+            fields_with(options, &host).as_deref(),
             Some(concat!(
                 r#"{"systemPrompt":["static","__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__","dynamic"],"#,
                 r#""planModeInstructions":"Plan carefully.","systemPromptSnapshot":false,"#,
@@ -405,7 +407,9 @@ mod tests {
         for reserved in ["subtype", "hooks"] {
             let options = Options::new().initialize_field(reserved, json!(null));
             assert_eq!(
-                options.session_config(InputMode::Streaming).map(|_| ()),
+                options
+                    .session_config(InputMode::Streaming, &HostDeclarations::default())
+                    .map(|_| ()),
                 Err(OptionsError::ReservedInitializeField {
                     name: reserved.into()
                 })
@@ -415,7 +419,8 @@ mod tests {
 
     #[test]
     fn a_dialog_callback_makes_the_cli_a_caller_back() {
-        let config = config(&Options::new().declare_user_dialog(Vec::<String>::new()));
+        let host = HostDeclarations::default().with(|host| host.user_dialog_kinds = Some(vec![]));
+        let config = config_with(&Options::new(), &host);
         assert!(config.user_dialog && config.has_bidirectional_needs());
         assert_eq!(
             config
@@ -443,10 +448,9 @@ mod tests {
 
     #[test]
     fn sdk_servers_are_announced_by_name() {
-        let options = Options::new()
-            .declare_sdk_mcp_server(sdk_server("calc"))
-            .declare_sdk_mcp_server(sdk_server("db"));
-        let config = config(&options);
+        let host = HostDeclarations::default()
+            .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc"), sdk_server("db")]);
+        let config = config_with(&Options::new(), &host);
         assert_eq!(
             config.initialize_fields.as_ref().map(|raw| raw.get()),
             Some(r#"{"sdkMcpServers":["calc","db"],"systemPrompt":[""]}"#)
@@ -470,11 +474,12 @@ mod tests {
                 snapshot: None,
             })
             .json_schema(json!({"type": "object"}))
-            .declare_sdk_mcp_server(sdk_server("calc"))
             .mcp_server("fs", crate::options::McpServerConfig::stdio("srv", ["/w"]))
             .plugin(crate::options::PluginConfig::local("/p"));
+        let host = HostDeclarations::default()
+            .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc")]);
         assert_eq!(
-            fields(options).as_deref(),
+            fields_with(options, &host).as_deref(),
             Some(concat!(
                 r#"{"sdkMcpServers":["calc"],"jsonSchema":{"type":"object"},"appendSystemPrompt":"A","#,
                 r#""excludeDynamicSections":false,"agents":{"a":{"description":"d","prompt":"p"}},"title":"T","#,
@@ -494,8 +499,9 @@ mod tests {
     }
 
     /// The `request` of the first stdin line, as the session writes it for `options`.
-    fn initialize_request(options: &Options) -> String {
-        let mut session = crate::session::Session::new(config(options), std::time::Instant::now());
+    fn initialize_request(options: &Options, host: &HostDeclarations) -> String {
+        let config = config_with(options, host);
+        let mut session = crate::session::Session::new(config, std::time::Instant::now());
         let Some(crate::session::Transmit::Write(line)) = session.poll_transmit() else {
             panic!("initialize is written first")
         };
@@ -532,10 +538,10 @@ mod tests {
                     McpRemoteServer::new("https://x/mcp").header("Authorization", "Bearer s3cret"),
                 ),
             )
-            .plugin(PluginConfig::local("/opt/p"))
-            .declare_hook(guard);
+            .plugin(PluginConfig::local("/opt/p"));
+        let host = HostDeclarations::default().with(|host| host.hooks.push(guard));
         assert_eq!(
-            initialize_request(&options),
+            initialize_request(&options, &host),
             concat!(
                 r#"{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":5,"onFailure":"block"}]},"#,
                 r#""systemPrompt":[""],"plugins":[{"type":"local","path":"/opt/p"}],"#,
@@ -550,7 +556,7 @@ mod tests {
             .mcp_servers_delivery(crate::options::Delivery::Argv)
             .plugin_delivery(crate::options::Delivery::Argv);
         assert_eq!(
-            initialize_request(&argv),
+            initialize_request(&argv, &host),
             concat!(
                 r#"{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"timeout":5,"onFailure":"block"}]},"#,
                 r#""systemPrompt":[""]}"#
@@ -562,21 +568,16 @@ mod tests {
     #[test]
     fn hooks_are_grouped_event_then_matcher() {
         let stop = HookEvent::Stop;
-        let options = Options::new()
-            .declare_hook(HookMatcherConfig::new(
-                HookEvent::PreToolUse,
-                Some("Bash".into()),
-                2,
-            ))
-            .declare_hook(HookMatcherConfig::new(stop.clone(), None, 1))
-            .declare_hook(HookMatcherConfig::new(
-                HookEvent::PreToolUse,
-                Some("Write".into()),
-                1,
-            ))
-            .declare_hook(HookMatcherConfig::new(stop, Some("x".into()), 1));
-        assert_eq!(options.hook_matcher_order(), [0, 2, 1, 3]);
-        let config = config(&options);
+        let host = HostDeclarations::default().with(|host| {
+            host.hooks = vec![
+                HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 2),
+                HookMatcherConfig::new(stop.clone(), None, 1),
+                HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write".into()), 1),
+                HookMatcherConfig::new(stop, Some("x".into()), 1),
+            ]
+        });
+        assert_eq!(host.hook_matcher_order(), [0, 2, 1, 3]);
+        let config = config_with(&Options::new(), &host);
         // Ids in SessionConfig::hooks order: hook_0..hook_1 Bash, hook_2 Write, hook_3 Stop, hook_4 Stop/x.
         let mut next = 0;
         let ids: Vec<(String, Option<String>, Vec<String>)> = config
@@ -611,19 +612,21 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(options.get_declared_hooks()[1].event.as_str(), "Stop");
+        assert_eq!(host.hooks[1].event.as_str(), "Stop");
     }
 
     #[test]
     fn callbacks_timeouts_and_limits() {
         let options = Options::new()
-            .declare_can_use_tool()
-            .declare_elicitation()
             .control_timeout(Duration::from_secs(5))
             .initialize_timeout(Duration::from_secs(90))
             .max_buffer_size(4096)
             .env(CEILING_VAR, "2500");
-        let config = config(&options);
+        let host = HostDeclarations::default().with(|host| {
+            host.can_use_tool = true;
+            host.elicitation = true;
+        });
+        let config = config_with(&options, &host);
         assert!(config.can_use_tool && config.elicitation);
         assert_eq!(config.input, InputMode::Streaming);
         assert_eq!(config.timeouts.control_request, Duration::from_secs(5));
@@ -635,10 +638,10 @@ mod tests {
         assert_eq!(config.limits.max_line_bytes, 4096);
         let none = Options::new()
             .env(CEILING_VAR, "0")
-            .session_config(InputMode::SingleTurn);
+            .session_config(InputMode::SingleTurn, &HostDeclarations::default());
         assert_eq!(none.map(|c| c.timeouts.run_end_ceiling), Ok(None));
         let plain = Options::new()
-            .session_config(InputMode::SingleTurn)
+            .session_config(InputMode::SingleTurn, &HostDeclarations::default())
             .expect("valid");
         assert!(!plain.can_use_tool && !plain.elicitation && plain.hooks.is_empty());
         assert_eq!(

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::error::OptionsError;
 use super::settings::settings_arg;
-use super::{skills, Options};
+use super::{skills, HostDeclarations, Options};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
 use crate::option_types::redact::{Pairs, RedactedArgs, RedactedPairs};
@@ -26,9 +26,9 @@ use crate::permission::PermissionMode;
 ///
 /// ```no_run
 /// use std::process::{Command, Stdio};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::options::{HostDeclarations, Options};
 ///
-/// let spec = Options::new().model("sonnet").cwd("/srv/project").launch_spec("claude".into())?;
+/// let spec = Options::new().model("sonnet").cwd("/srv/project").launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// let mut command = Command::new(&spec.program);
 /// command.args(&spec.args).envs(spec.env.iter().map(|(k, v)| (k, v)));
 /// for name in &spec.env_remove {
@@ -153,7 +153,8 @@ fn permission_mode_wire(mode: &PermissionMode) -> String {
 }
 
 impl Options {
-    /// The command line and environment changes that start the CLI `program` for these options.
+    /// The command line and environment changes that start the CLI `program` for these options,
+    /// with what `host` declares (`--permission-prompt-tool=stdio`, `--session-mirror`).
     ///
     /// Arguments start with `--output-format stream-json --verbose --input-format stream-json`,
     /// then follow the TypeScript SDK's order; `--settings` (with the sandbox merged in) and the
@@ -175,14 +176,18 @@ impl Options {
     /// removed.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
-    /// let spec = Options::new().model("-x").launch_spec("claude".into())?;
+    /// # use claude_agent_core::options::{HostDeclarations, Options};
+    /// let spec = Options::new().model("-x").launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.args.last().map(String::as_str), Some("--model=-x"));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
-    pub fn launch_spec(&self, program: PathBuf) -> Result<LaunchSpec, OptionsError> {
-        self.validate()?;
-        let args = self.args()?;
+    pub fn launch_spec(
+        &self,
+        program: PathBuf,
+        host: &HostDeclarations,
+    ) -> Result<LaunchSpec, OptionsError> {
+        self.validate(host)?;
+        let args = self.args(host)?;
         let env = self.child_env()?;
         if let Some(what) = args.iter().find(|arg| arg.contains('\0')) {
             let what = what.split('=').next().unwrap_or(what).to_owned();
@@ -215,7 +220,7 @@ impl Options {
         })
     }
 
-    fn args(&self) -> Result<Vec<String>, OptionsError> {
+    fn args(&self, host: &HostDeclarations) -> Result<Vec<String>, OptionsError> {
         let mut a = Args(Vec::new());
         for token in [
             "--output-format",
@@ -261,7 +266,7 @@ impl Options {
             (Some(path), _) => a.value("debug-file", utf8("debug_file", path)?),
             (None, debug) => a.switch("debug", debug),
         }
-        if self.can_use_tool {
+        if host.can_use_tool {
             a.value("permission-prompt-tool", "stdio");
         } else {
             a.opt(
@@ -325,7 +330,7 @@ impl Options {
         a.opt("resume-drops-turn", resume_drops);
         a.opt("session-id", self.session_start.new_session_id());
         a.switch("no-session-persistence", self.no_session_persistence);
-        a.switch("session-mirror", self.session_mirror);
+        a.switch("session-mirror", host.session_mirror);
         if let Some(managed) = &self.managed_settings {
             a.pair("managed-settings", &to_json(&managed.0));
         }
@@ -449,14 +454,22 @@ mod tests {
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
     fn spec(options: &Options) -> LaunchSpec {
+        spec_with(options, &HostDeclarations::default())
+    }
+
+    fn spec_with(options: &Options, host: &HostDeclarations) -> LaunchSpec {
         options
-            .launch_spec("claude".into())
+            .launch_spec("claude".into(), host)
             .expect("test options are valid")
     }
 
     /// The arguments after the fixed five.
     fn tail(options: Options) -> Vec<String> {
-        let args = spec(&options).args;
+        tail_with(options, &HostDeclarations::default())
+    }
+
+    fn tail_with(options: Options, host: &HostDeclarations) -> Vec<String> {
+        let args = spec_with(&options, host).args;
         assert_eq!(args[..5], FIXED);
         args[5..].to_vec()
     }
@@ -664,14 +677,16 @@ mod tests {
             .prompt_suggestions(true)
             .forward_subagent_text(true)
             .verbatim_prompts(true)
-            .declare_elicitation()
-            .declare_sdk_mcp_server(sdk_server("calc"))
             .max_buffer_size(1024)
             .control_timeout(std::time::Duration::from_secs(5))
             .initialize_timeout(std::time::Duration::from_secs(5))
             .persist_session(true)
             .debug(false);
-        assert_eq!(tail(options), Vec::<String>::new());
+        let host = HostDeclarations::default().with(|host| {
+            host.elicitation = true;
+            host.sdk_mcp_servers.push(sdk_server("calc"));
+        });
+        assert_eq!(tail_with(options, &host), Vec::<String>::new());
     }
 
     #[test]
@@ -706,7 +721,10 @@ mod tests {
             ["--resume=s", "--resume-drops-turn="]
         );
         assert_eq!(
-            tail(Options::new().declare_can_use_tool()),
+            tail_with(
+                Options::new(),
+                &HostDeclarations::default().with(|host| host.can_use_tool = true)
+            ),
             ["--permission-prompt-tool=stdio"]
         );
         assert_eq!(
@@ -793,7 +811,6 @@ mod tests {
     fn mcp_config_holds_external_servers_only_in_order() {
         let options = Options::new()
             .mcp_servers_delivery(Delivery::Argv)
-            .declare_sdk_mcp_server(sdk_server("calc"))
             .mcp_server("zeta", McpServerConfig::sse("https://z/sse"))
             .mcp_server(
                 "alpha",
@@ -803,8 +820,10 @@ mod tests {
                 "raw",
                 McpServerConfig::Raw(json!({"type": "stdio", "command": "r"})),
             );
+        let calc =
+            HostDeclarations::default().with(|host| host.sdk_mcp_servers.push(sdk_server("calc")));
         assert_eq!(
-            tail(options),
+            tail_with(options, &calc),
             [
                 "--mcp-config",
                 concat!(
@@ -814,10 +833,7 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(
-            tail(Options::new().declare_sdk_mcp_server(sdk_server("calc"))),
-            Vec::<String>::new()
-        );
+        assert_eq!(tail_with(Options::new(), &calc), Vec::<String>::new());
     }
 
     /// What the TypeScript SDK 0.3.330 puts on the command line with
@@ -1123,14 +1139,18 @@ mod tests {
 
     #[test]
     fn nul_bytes_and_non_utf8_paths_are_refused() {
-        let err = Options::new().model("a\0b").launch_spec("claude".into());
+        let err = Options::new()
+            .model("a\0b")
+            .launch_spec("claude".into(), &HostDeclarations::default());
         assert_eq!(
             err,
             Err(OptionsError::NulByte {
                 what: "--model".into()
             })
         );
-        let err = Options::new().env("X", "a\0b").launch_spec("claude".into());
+        let err = Options::new()
+            .env("X", "a\0b")
+            .launch_spec("claude".into(), &HostDeclarations::default());
         assert_eq!(
             err,
             Err(OptionsError::NulByte {
@@ -1141,7 +1161,9 @@ mod tests {
         {
             use std::os::unix::ffi::OsStrExt;
             let bad = std::ffi::OsStr::from_bytes(b"/tmp/\xff");
-            let err = Options::new().add_dir(bad).launch_spec("claude".into());
+            let err = Options::new()
+                .add_dir(bad)
+                .launch_spec("claude".into(), &HostDeclarations::default());
             assert_eq!(
                 err,
                 Err(OptionsError::NonUtf8Path {

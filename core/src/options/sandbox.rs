@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 /// The other settings, and the `--settings` JSON they end up in:
 ///
 /// ```
-/// use claude_agent_core::options::{Options, SandboxSettings};
+/// use claude_agent_core::options::{HostDeclarations, Options, SandboxSettings};
 ///
 /// let sandbox = SandboxSettings::new()
 ///     .enabled(true)
@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 ///     .allow_unsandboxed_commands(false)
 ///     .enable_weaker_nested_sandbox(true) // inside a container
 ///     .set("ignoreViolations", serde_json::json!({"*": ["/tmp"]}));
-/// let args = Options::new().sandbox(sandbox).launch_spec("claude".into())?.args;
+/// let args = Options::new().sandbox(sandbox).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert_eq!(
 ///     args.last().unwrap(),
 ///     r#"{"sandbox":{"allowUnsandboxedCommands":false,"autoAllowBashIfSandboxed":true,"enableWeakerNestedSandbox":true,"enabled":true,"failIfUnavailable":true,"ignoreViolations":{"*":["/tmp"]}}}"#
@@ -89,7 +89,7 @@ impl SandboxSettings {
 /// Network rules of a [`SandboxSettings`].
 ///
 /// ```
-/// use claude_agent_core::options::{Options, SandboxNetwork, SandboxSettings};
+/// use claude_agent_core::options::{HostDeclarations, Options, SandboxNetwork, SandboxSettings};
 ///
 /// let network = SandboxNetwork::new()
 ///     .allow_unix_sockets(["/var/run/docker.sock"])
@@ -99,7 +99,7 @@ impl SandboxSettings {
 ///     .socks_proxy_port(1080)
 ///     .set("allowedDomains", serde_json::json!(["crates.io", "static.crates.io"]));
 /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).network(network));
-/// let settings = options.launch_spec("claude".into())?.args.pop().unwrap();
+/// let settings = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args.pop().unwrap();
 /// assert!(settings.contains(r#""network":{"allowAllUnixSockets":false,"allowLocalBinding":true,"allowUnixSockets":["/var/run/docker.sock"],"allowedDomains":["crates.io","static.crates.io"],"httpProxyPort":3128,"socksProxyPort":1080}"#));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```

@@ -6,17 +6,17 @@
 /// written. Given to `Options::session_start`.
 ///
 /// ```
-/// use claude_agent_core::options::{Fork, Options, Resume, SessionStart};
+/// use claude_agent_core::options::{Fork, HostDeclarations, Options, Resume, SessionStart};
 ///
 /// let again = Options::new().session_start(SessionStart::Continue { fork: None });
-/// let args = again.launch_spec("claude".into())?.args;
+/// let args = again.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--continue".to_owned()));
 ///
 /// // Try another ending: the conversation up to a message, in a new session of its own.
 /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
 ///     .at_message("70565fc4-6cce-40b8-adc7-42a6e28ebda1")
 ///     .fork(Fork::new());
-/// let args = Options::new().session_start(SessionStart::Resume(resume)).launch_spec("claude".into())?.args;
+/// let args = Options::new().session_start(SessionStart::Resume(resume)).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
 /// assert!(args.contains(&"--resume-session-at=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
 /// assert!(args.contains(&"--fork-session".to_owned()));
@@ -118,11 +118,11 @@ impl Resume {
 /// leaving that one as it was.
 ///
 /// ```
-/// use claude_agent_core::options::{Fork, Options, SessionStart};
+/// use claude_agent_core::options::{Fork, HostDeclarations, Options, SessionStart};
 ///
 /// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
 /// let options = Options::new().session_start(SessionStart::Continue { fork: Some(fork) });
-/// let args = options.launch_spec("claude".into())?.args;
+/// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--fork-session".to_owned()));
 /// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())

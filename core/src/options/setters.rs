@@ -31,14 +31,14 @@ impl Options {
     /// Only these built-in tools (`--tools=a,b`; an empty list disables all of them).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().tools(["Read", "Grep", "Glob"]);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--tools=Read,Grep,Glob".to_owned()));
     ///
     /// // No built-in tools at all, for an agent that only has its MCP tools:
-    /// let none = Options::new().tools(Vec::<String>::new()).launch_spec("claude".into())?;
+    /// let none = Options::new().tools(Vec::<String>::new()).launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(none.args.contains(&"--tools=".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -54,10 +54,10 @@ impl Options {
     /// Claude Code's default tool set (`--tools=default`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().default_tools();
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--tools=default".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -79,10 +79,10 @@ impl Options {
     /// Tools (or rules) that are always refused (`--disallowedTools=a,b`). Adds to earlier calls.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().disallowed_tools(["WebFetch", "Bash(git push:*)"]);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--disallowedTools=WebFetch,Bash(git push:*)".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -104,10 +104,10 @@ impl Options {
     /// Spending limit in US dollars (`--max-budget-usd=X`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().max_budget_usd(0.50);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--max-budget-usd=0.5".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -119,10 +119,10 @@ impl Options {
     /// Token budget of the whole task (`--task-budget=N`); must be positive.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().task_budget(200_000);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--task-budget=200000".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -140,10 +140,10 @@ impl Options {
     /// The model to use when the main one is overloaded (`--fallback-model=M`); must differ from the model.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().model("opus").fallback_model("sonnet");
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--fallback-model=sonnet".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -155,10 +155,10 @@ impl Options {
     /// API beta headers, e.g. `context-1m-2025-08-07` (`--betas=a,b`). Adds to earlier calls.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().betas(["context-1m-2025-08-07"]);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--betas=context-1m-2025-08-07".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -175,10 +175,10 @@ impl Options {
     /// Not together with a `can_use_tool` callback.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().permission_prompt_tool_name("mcp__approvals__ask");
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--permission-prompt-tool=mcp__approvals__ask".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -190,11 +190,11 @@ impl Options {
     /// The starting permission mode (`--permission-mode=M`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::permission::PermissionMode;
     ///
     /// let options = Options::new().permission_mode(PermissionMode::AcceptEdits);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--permission-mode=acceptEdits".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -221,10 +221,10 @@ impl Options {
     /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().allow_dangerously_skip_permissions(true);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--allow-dangerously-skip-permissions".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -238,10 +238,10 @@ impl Options {
     /// forked into a new session (`--fork-session`). See [`SessionStart`].
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, Resume, SessionStart};
+    /// use claude_agent_core::options::{HostDeclarations, Options, Resume, SessionStart};
     ///
     /// let options = Options::new().session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -255,10 +255,10 @@ impl Options {
     /// files are not read here.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().settings(".claude/ci-settings.json");
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--settings".to_owned(), ".claude/ci-settings.json".to_owned()]));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -270,12 +270,12 @@ impl Options {
     /// Settings as a JSON object (`--settings <json>`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().settings_json(serde_json::json!({
     ///     "permissions": {"deny": ["Read(./.env)"]}
     /// }));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--settings".to_owned(), r#"{"permissions":{"deny":["Read(./.env)"]}}"#.to_owned()]));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -323,10 +323,10 @@ impl Options {
     /// Sandbox settings, deep-merged into the settings' `sandbox` block (`--settings <json>`).
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, SandboxSettings};
+    /// use claude_agent_core::options::{HostDeclarations, Options, SandboxSettings};
     ///
     /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).excluded_commands(["docker"]));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let settings = args.last().unwrap();
     /// assert_eq!(settings, r#"{"sandbox":{"enabled":true,"excludedCommands":["docker"],"failIfUnavailable":true}}"#);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -339,10 +339,10 @@ impl Options {
     /// One more directory the agent may access (`--add-dir=D`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().cwd("/srv/app").add_dir("/srv/shared-lib");
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--add-dir=/srv/shared-lib".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -354,10 +354,10 @@ impl Options {
     /// More directories the agent may access (`--add-dir=D`, once per directory).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().add_dirs(["/srv/shared-lib", "/srv/assets"]);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--add-dir=/srv/shared-lib".to_owned(), "--add-dir=/srv/assets".to_owned()]));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -375,16 +375,16 @@ impl Options {
     /// (`--mcp-config {"mcpServers":{…}}`) with [`Options::mcp_servers_delivery`].
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_server("fs", McpServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "/tmp/ws"]))
     ///     .allowed_tools(["mcp__fs__read_file"]);
     /// // By default the server travels in `initialize`, so nothing of it is on the command line.
-    /// let args = options.clone().launch_spec("claude".into())?.args;
+    /// let args = options.clone().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(!args.iter().any(|a| a == "--mcp-config"));
     ///
-    /// let args = options.mcp_servers_delivery(Delivery::Argv).launch_spec("claude".into())?.args;
+    /// let args = options.mcp_servers_delivery(Delivery::Argv).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
     /// assert_eq!(
     ///     args[at + 1],
@@ -400,7 +400,7 @@ impl Options {
     /// Several external MCP servers, as [`Options::mcp_server`] each.
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_servers([
@@ -408,7 +408,7 @@ impl Options {
     ///         ("tickets", McpServerConfig::sse("https://mcp.example.com/tickets/sse")),
     ///     ])
     ///     .mcp_servers_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
     /// assert!(args[at + 1].starts_with(r#"{"mcpServers":{"docs":{"type":"http""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -444,12 +444,12 @@ impl Options {
     /// their `env` and `headers` off the command line) or on the command line ([`Delivery`]).
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, McpServerConfig, Options};
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_server("docs", McpServerConfig::http("https://mcp.example.com/mcp"))
     ///     .mcp_servers_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert_eq!(args[5..], ["--mcp-config", r#"{"mcpServers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"}}}"#]);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -461,10 +461,10 @@ impl Options {
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().include_partial_messages(true);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--include-partial-messages".to_owned()));
     /// // Messages now include `Message::StreamEvent`s with the model's text as it streams.
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -477,10 +477,10 @@ impl Options {
     /// Report hook activity as `system` messages (`--include-hook-events`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().include_hook_events(true);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--include-hook-events".to_owned()));
     /// // Messages now include `SystemMessage::HookStarted`/`HookResponse` for shell hooks from settings.
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -493,10 +493,10 @@ impl Options {
     /// Use only the MCP servers given here, ignoring every other MCP configuration (`--strict-mcp-config`).
     ///
     /// ```
-    /// use claude_agent_core::options::{McpServerConfig, Options};
+    /// use claude_agent_core::options::{HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new().mcp_server("docs", McpServerConfig::http("https://mcp.example.com/docs")).strict_mcp_config(true);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--strict-mcp-config".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -508,14 +508,14 @@ impl Options {
     /// Which settings files the CLI reads (`--setting-sources=user,project`; an empty list reads none).
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, SettingSource};
+    /// use claude_agent_core::options::{HostDeclarations, Options, SettingSource};
     ///
     /// let options = Options::new().setting_sources([SettingSource::Project]);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--setting-sources=project".to_owned()));
     ///
     /// // None: the agent ignores the user's and the project's settings files.
-    /// let isolated = Options::new().setting_sources([]).launch_spec("claude".into())?;
+    /// let isolated = Options::new().setting_sources([]).launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(isolated.args.contains(&"--setting-sources=".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -528,12 +528,12 @@ impl Options {
     /// `--plugin-dir=P` with [`Options::plugin_delivery`].
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
     ///     .plugin_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -545,12 +545,12 @@ impl Options {
     /// Load several plugins, as [`Options::plugin`] each.
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugins(["/srv/plugins/formatter", "/srv/plugins/linter"].map(PluginConfig::local))
     ///     .plugin_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--plugin-dir=/srv/plugins/formatter".to_owned(), "--plugin-dir=/srv/plugins/linter".to_owned()]));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -563,12 +563,12 @@ impl Options {
     /// grow with them) or as one `--plugin-dir` flag each ([`Delivery`]).
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, Options, PluginConfig};
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugin(PluginConfig::local("/opt/plugins/review"))
     ///     .plugin_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert_eq!(args[5..], ["--plugin-dir=/opt/plugins/review"]);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -581,10 +581,10 @@ impl Options {
     /// `--flag value` (or `--flag=value` when the value starts with `-`). Emitted last, in call order.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().extra_arg("replay-user-messages", None).extra_arg("name", Some("nightly".into()));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--replay-user-messages".to_owned(), "--name".to_owned(), "nightly".to_owned()]));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -596,13 +596,13 @@ impl Options {
     /// Extended thinking (`--thinking=…` or `--max-thinking-tokens=N`).
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, Thinking};
+    /// use claude_agent_core::options::{HostDeclarations, Options, Thinking};
     ///
     /// let options = Options::new().thinking(Thinking::Enabled { budget_tokens: Some(8_000) });
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--max-thinking-tokens=8000".to_owned()));
     ///
-    /// let adaptive = Options::new().thinking(Thinking::Adaptive).launch_spec("claude".into())?;
+    /// let adaptive = Options::new().thinking(Thinking::Adaptive).launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(adaptive.args.contains(&"--thinking=adaptive".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -614,10 +614,10 @@ impl Options {
     /// How thinking is shown (`--thinking-display=D`); refused while thinking is disabled.
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, Thinking, ThinkingDisplay};
+    /// use claude_agent_core::options::{HostDeclarations, Options, Thinking, ThinkingDisplay};
     ///
     /// let options = Options::new().thinking(Thinking::Adaptive).thinking_display(ThinkingDisplay::Summarized);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--thinking-display=summarized".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -629,10 +629,10 @@ impl Options {
     /// The effort level (`--effort=L`).
     ///
     /// ```
-    /// use claude_agent_core::options::{Effort, Options};
+    /// use claude_agent_core::options::{Effort, HostDeclarations, Options};
     ///
     /// let options = Options::new().effort(Effort::High);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--effort=high".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -648,7 +648,7 @@ impl Options {
     /// writes.
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, OutputFormat};
+    /// use claude_agent_core::options::{HostDeclarations, Options, OutputFormat};
     ///
     /// let options = Options::new().output_format(OutputFormat::JsonSchema(serde_json::json!({
     ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -656,7 +656,7 @@ impl Options {
     ///     "properties": {"answer": {"type": "integer"}},
     ///     "required": ["answer"]
     /// })));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
     /// assert!(schema.contains(r#""required":["answer"]"#) && !schema.contains("$schema"));
     /// // The turn's `ResultMessage::structured_output` then holds e.g. `{"answer":4}`.
@@ -678,14 +678,14 @@ impl Options {
     /// `output_format(OutputFormat::JsonSchema(schema))`.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().json_schema(serde_json::json!({
     ///     "type": "object",
     ///     "properties": {"summary": {"type": "string"}, "risk": {"enum": ["low", "medium", "high"]}},
     ///     "required": ["summary", "risk"]
     /// }));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.iter().any(|a| a.starts_with("--json-schema=")));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -696,7 +696,7 @@ impl Options {
     /// A subagent (initialize `agents`); a later one with the same name replaces it.
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentDefinition, Options};
+    /// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().agent_definition(
@@ -706,7 +706,7 @@ impl Options {
     ///         .model("sonnet"),
     /// );
     /// // Subagents travel in `initialize`, not on the command line.
-    /// let fields = options.session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.get().contains(r#""agents":{"reviewer":{"description":"Reviews a diff for bugs before it is committed""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -718,14 +718,14 @@ impl Options {
     /// Several subagents, as [`Options::agent_definition`] each.
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentDefinition, Options};
+    /// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().agents([
     ///     ("reviewer", AgentDefinition::new("Reviews diffs", "You review code.")),
     ///     ("tester", AgentDefinition::new("Writes and runs tests", "You write tests.").tools(["Read", "Write", "Bash"])),
     /// ]);
-    /// let fields = options.session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.get().contains(r#""tester":{"description":"Writes and runs tests""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -742,12 +742,12 @@ impl Options {
     /// Run the main thread as this agent (`--agent=NAME`).
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentDefinition, Options};
+    /// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options};
     ///
     /// let options = Options::new()
     ///     .agent_definition("reviewer", AgentDefinition::new("Reviews diffs", "You review code."))
     ///     .agent("reviewer");
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--agent=reviewer".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -760,10 +760,10 @@ impl Options {
     /// sent as initialize `skills`.
     ///
     /// ```
-    /// use claude_agent_core::options::{Options, Skills};
+    /// use claude_agent_core::options::{HostDeclarations, Options, Skills};
     ///
     /// let options = Options::new().allowed_tools(["Read"]).skills(Skills::list(["pdf", "xlsx"]));
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--allowedTools=Read,Skill(pdf),Skill(xlsx)".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -775,10 +775,10 @@ impl Options {
     /// Whether the session is saved to disk (default true; false gives `--no-session-persistence`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().persist_session(false);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--no-session-persistence".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -790,10 +790,10 @@ impl Options {
     /// Debug logging of the CLI (`--debug`), to stderr unless [`Options::debug_file`] is set.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().debug(true);
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--debug".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -805,10 +805,10 @@ impl Options {
     /// Write the CLI's debug log to this file (`--debug-file=P`; replaces `--debug`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().debug_file("/tmp/claude-debug.log");
-    /// let args = options.launch_spec("claude".into())?.args;
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--debug-file=/tmp/claude-debug.log".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -832,11 +832,11 @@ impl Options {
     /// few of the CLI's own switches (see [`Options::launch_spec`]).
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::options::{HostDeclarations, Options};
     /// let spec = Options::new()
     ///     .env_remove("AWS_PROFILE")
     ///     .env_remove("HTTPS_PROXY")
-    ///     .launch_spec("claude".into())?;
+    ///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env_remove.iter().any(|name| name == "AWS_PROFILE"));
     /// assert!(spec.env.iter().all(|(name, _)| name != "HTTPS_PROXY"));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -857,10 +857,10 @@ impl Options {
     /// this option the child inherits whatever `TRACEPARENT` and `TRACESTATE` the process has.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::options::{HostDeclarations, Options};
     /// let spec = Options::new()
     ///     .trace_context("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", Some("vendor=1"))
-    ///     .launch_spec("claude".into())?;
+    ///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&(
     ///     "TRACEPARENT".into(),
     ///     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()
@@ -900,10 +900,10 @@ impl Options {
     ///
     /// ```
     /// use std::collections::BTreeMap;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
     /// let vars = BTreeMap::from([("HTTPS_PROXY", "http://proxy.internal:3128"), ("NO_PROXY", "localhost")]);
-    /// let spec = Options::new().envs(vars).launch_spec("claude".into())?;
+    /// let spec = Options::new().envs(vars).launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("NO_PROXY".into(), "localhost".into())));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -953,10 +953,10 @@ impl Options {
     /// Longest stdout line accepted, in bytes ([`crate::session::Limits::max_line_bytes`], default 16 MiB).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let config = Options::new().max_buffer_size(64 * 1024 * 1024).session_config(InputMode::Streaming)?;
+    /// let config = Options::new().max_buffer_size(64 * 1024 * 1024).session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.limits.max_line_bytes, 64 * 1024 * 1024);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -969,10 +969,10 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let config = Options::new().control_timeout(Duration::from_secs(10)).session_config(InputMode::Streaming)?;
+    /// let config = Options::new().control_timeout(Duration::from_secs(10)).session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.timeouts.control_request, Duration::from_secs(10));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -985,11 +985,11 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// // A slow first start (a plugin marketplace to clone, many MCP servers):
-    /// let config = Options::new().initialize_timeout(Duration::from_secs(180)).session_config(InputMode::Streaming)?;
+    /// let config = Options::new().initialize_timeout(Duration::from_secs(180)).session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.timeouts.initialize, Duration::from_secs(180));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -1014,10 +1014,10 @@ impl Options {
     /// Forward subagents' text output to the host (initialize `forwardSubagentText: true`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let fields = Options::new().forward_subagent_text(true).session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// let fields = Options::new().forward_subagent_text(true).session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.get().contains(r#""forwardSubagentText":true"#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -1029,10 +1029,10 @@ impl Options {
     /// The session's title (initialize `title`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let fields = Options::new().title("Nightly triage").session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// let fields = Options::new().title("Nightly triage").session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.get().contains(r#""title":"Nightly triage""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -1044,11 +1044,11 @@ impl Options {
     /// Whether the CLI suggests a next prompt after each result (initialize `promptSuggestions`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// // After each result a `Message::PromptSuggestion` follows.
-    /// let fields = Options::new().prompt_suggestions(true).session_config(InputMode::Streaming)?.initialize_fields.unwrap();
+    /// let fields = Options::new().prompt_suggestions(true).session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.get().contains(r#""promptSuggestions":true"#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -1144,11 +1144,12 @@ impl Options {
     /// ([`OptionsError::ReservedInitializeField`](super::OptionsError::ReservedInitializeField)).
     ///
     /// ```
+    /// # use claude_agent_core::options::HostDeclarations;
     /// # use claude_agent_core::{options::Options, session::InputMode};
     /// let config = Options::new()
     ///     .initialize_field("rapidFollowupPreempt", true)
     ///     .initialize_field("webSearchIsolationExemptMcpServers", serde_json::json!(["docs"]))
-    ///     .session_config(InputMode::Streaming)?;
+    ///     .session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(
     ///     config.initialize_fields.unwrap().get(),
     ///     r#"{"systemPrompt":[""],"rapidFollowupPreempt":true,"webSearchIsolationExemptMcpServers":["docs"]}"#
@@ -1167,9 +1168,9 @@ impl Options {
     /// Track file changes so they can be rewound (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
-    /// let spec = Options::new().enable_file_checkpointing(true).launch_spec("claude".into())?;
+    /// let spec = Options::new().enable_file_checkpointing(true).launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(), "true".into())));
     /// // `Client::rewind_files` can now undo the file changes of a turn.
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -1182,9 +1183,9 @@ impl Options {
     /// A label for the application using the SDK (`CLAUDE_AGENT_SDK_CLIENT_APP`).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
     ///
-    /// let spec = Options::new().client_app("acme-review-bot/2.3").launch_spec("claude".into())?;
+    /// let spec = Options::new().client_app("acme-review-bot/2.3").launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("CLAUDE_AGENT_SDK_CLIENT_APP".into(), "acme-review-bot/2.3".into())));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```

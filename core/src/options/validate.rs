@@ -3,13 +3,13 @@
 
 use super::error::OptionsError;
 use super::settings::settings_arg;
-use super::{skills, AgentDefinition, Options};
+use super::{skills, AgentDefinition, HostDeclarations, Options};
 use crate::option_types::types::Thinking;
 
 impl Options {
     /// Refuse contradictory or unusable options, naming what to change.
-    pub(crate) fn validate(&self) -> Result<(), OptionsError> {
-        if let (true, Some(tool)) = (self.can_use_tool, &self.permission_prompt_tool_name) {
+    pub(crate) fn validate(&self, host: &HostDeclarations) -> Result<(), OptionsError> {
+        if let (true, Some(tool)) = (host.can_use_tool, &self.permission_prompt_tool_name) {
             return Err(OptionsError::CanUseToolWithPromptTool { tool: tool.clone() });
         }
         if let (Some(model), Some(fallback)) = (&self.model, &self.fallback_model) {
@@ -43,7 +43,7 @@ impl Options {
         }
         skills::check(self.skills.as_ref())?;
         settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?;
-        self.check_mcp_server_names()?;
+        self.check_mcp_server_names(host)?;
         if let Some((flag, _)) = self
             .extra_args
             .iter()
@@ -59,7 +59,7 @@ impl Options {
         {
             return Err(OptionsError::InvalidEnvName { key: key.clone() });
         }
-        if let Some(hook) = self.hooks.iter().find(|hook| hook.callbacks == 0) {
+        if let Some(hook) = host.hooks.iter().find(|hook| hook.callbacks == 0) {
             return Err(OptionsError::HookWithoutCallbacks {
                 event: hook.event.as_str().to_owned(),
                 matcher: hook.matcher.clone(),
@@ -109,8 +109,8 @@ impl Options {
         }
     }
 
-    fn check_mcp_server_names(&self) -> Result<(), OptionsError> {
-        let sdk = self
+    fn check_mcp_server_names(&self, host: &HostDeclarations) -> Result<(), OptionsError> {
+        let sdk = host
             .sdk_mcp_servers
             .iter()
             .map(|server| server.name.as_str());
@@ -148,11 +148,15 @@ mod tests {
 
     /// Both entry points refuse the options with the same error.
     fn refused(options: Options) -> OptionsError {
+        refused_with(options, &HostDeclarations::default())
+    }
+
+    fn refused_with(options: Options, host: &HostDeclarations) -> OptionsError {
         let launch = options
-            .launch_spec("claude".into())
+            .launch_spec("claude".into(), host)
             .expect_err("launch_spec must refuse");
         let session = options
-            .session_config(InputMode::Streaming)
+            .session_config(InputMode::Streaming, host)
             .expect_err("session_config must refuse");
         assert_eq!(launch.to_string(), session.to_string());
         launch
@@ -173,16 +177,15 @@ mod tests {
             .auto_compact_window(AgentDefinition::MIN_AUTO_COMPACT_WINDOW);
         assert!(Options::new()
             .agent_definition("scanner", enough)
-            .launch_spec("claude".into())
+            .launch_spec("claude".into(), &HostDeclarations::default())
             .is_ok());
     }
 
     #[test]
     fn can_use_tool_with_prompt_tool() {
-        let err = refused(
-            Options::new()
-                .permission_prompt_tool_name("mcp__p__ask")
-                .declare_can_use_tool(),
+        let err = refused_with(
+            Options::new().permission_prompt_tool_name("mcp__p__ask"),
+            &HostDeclarations::default().with(|host| host.can_use_tool = true),
         );
         assert_eq!(
             err,
@@ -205,7 +208,7 @@ mod tests {
         assert!(Options::new()
             .model("opus")
             .fallback_model("sonnet")
-            .launch_spec("c".into())
+            .launch_spec("c".into(), &HostDeclarations::default())
             .is_ok());
     }
 
@@ -230,7 +233,7 @@ mod tests {
         let err = Options::new()
             .settings_json(serde_json::json!(["not", "an", "object"]))
             .sandbox(SandboxSettings::new())
-            .launch_spec("c".into())
+            .launch_spec("c".into(), &HostDeclarations::default())
             .expect_err("broken JSON");
         assert!(
             matches!(err, OptionsError::InvalidSettingsJson { .. }),
@@ -252,20 +255,19 @@ mod tests {
 
     #[test]
     fn duplicate_mcp_server_names() {
-        let twice = Options::new()
-            .declare_sdk_mcp_server(sdk_server("calc"))
-            .declare_sdk_mcp_server(sdk_server("calc"));
+        let twice = HostDeclarations::default()
+            .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc"), sdk_server("calc")]);
         assert_eq!(
-            refused(twice),
+            refused_with(Options::new(), &twice),
             OptionsError::DuplicateMcpServerName {
                 name: "calc".into()
             }
         );
-        let clash = Options::new()
-            .declare_sdk_mcp_server(sdk_server("fs"))
-            .mcp_server("fs", McpServerConfig::sse("u"));
+        let clash = Options::new().mcp_server("fs", McpServerConfig::sse("u"));
+        let fs =
+            HostDeclarations::default().with(|host| host.sdk_mcp_servers.push(sdk_server("fs")));
         assert_eq!(
-            refused(clash),
+            refused_with(clash, &fs),
             OptionsError::DuplicateMcpServerName { name: "fs".into() }
         );
     }
@@ -340,11 +342,11 @@ mod tests {
 
     #[test]
     fn hook_without_callbacks() {
-        let err = refused(Options::new().declare_hook(HookMatcherConfig::new(
-            HookEvent::PreToolUse,
-            Some("Bash".into()),
-            0,
-        )));
+        let no_callbacks = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 0);
+        let err = refused_with(
+            Options::new(),
+            &HostDeclarations::default().with(|host| host.hooks.push(no_callbacks)),
+        );
         assert_eq!(
             err,
             OptionsError::HookWithoutCallbacks {

@@ -14,13 +14,15 @@ use crate::mcp::McpServerSpec;
 /// assert_eq!(config.limits.max_line_bytes, 16 * 1024 * 1024);
 /// ```
 ///
-/// Usually built from the options, which also say which requests the host answers:
+/// Usually built from the options, beside the declarations of which requests the host answers:
 ///
 /// ```
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::options::{HostDeclarations, Options};
 /// use claude_agent_core::session::InputMode;
 ///
-/// let config = Options::new().declare_can_use_tool().session_config(InputMode::Streaming)?;
+/// let mut host = HostDeclarations::default();
+/// host.can_use_tool = true;
+/// let config = Options::new().session_config(InputMode::Streaming, &host)?;
 /// assert!(config.can_use_tool);
 /// // The CLI may then call back at any time, so stdin stays open after a result until it is idle.
 /// assert!(config.has_bidirectional_needs());

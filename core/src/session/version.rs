@@ -8,13 +8,13 @@ use std::fmt;
 /// official SDKs.
 ///
 /// ```
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::options::{HostDeclarations, Options};
 /// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
 ///
 /// // Usually set in the environment the program starts with: CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1
 /// // SAFETY: first thing in `main`, before any other thread could read the environment.
 /// unsafe { std::env::set_var(SKIP_VERSION_CHECK_ENV, "1") };
-/// let config = Options::new().session_config(InputMode::Streaming).unwrap();
+/// let config = Options::new().session_config(InputMode::Streaming, &HostDeclarations::NONE).unwrap();
 /// assert!(!config.check_cli_version);
 /// ```
 pub const SKIP_VERSION_CHECK_ENV: &str = "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK";
