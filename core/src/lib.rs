@@ -14,6 +14,21 @@
 //! The runtime adapters (`claude-agent-tokio`, `claude-agent-smol`, `claude-agent-async-std`) drive a
 //! [`session::Session`] over a real child process; tests and fuzzers drive it directly.
 //!
+//! # Features
+//!
+//! | Feature | Default | What it adds |
+//! |---|---|---|
+//! | `client` | on | The runtime-agnostic async layer, `client`: `query`, `Client`, callbacks, warm starts. Implies `history`. |
+//! | `history` | on | [`history`] and [`store`]: the sessions the CLI keeps, on disk or in a session store. They read and write files and the clock. |
+//! | `schemars` | on | `typed_tool`: an in-process tool's JSON Schema derived from its argument type. |
+//! | `jsonschema` | on | In-process tools check each call's arguments against their schema. |
+//! | `tracing` | off | Spans and events of each session (below, "Tracing"). |
+//!
+//! Without default features the crate is the pure protocol state machine and its data: `session`,
+//! `message`, `control`, `options`, `hooks`, `permission`, `mcp` and `recording` open no file,
+//! read no clock (time is passed in), start no process and touch no network. That build is what
+//! the fuzz targets drive.
+//!
 //! # Supported CLI versions
 //!
 //! The SDK supports Claude Code CLI 2.1.330 and later ([`session::CliVersion::MINIMUM`]): it is
@@ -118,6 +133,7 @@ struct ReadmeDoctests;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod control;
+#[cfg(feature = "history")]
 pub mod history;
 pub mod hooks;
 pub mod mcp;
@@ -125,16 +141,19 @@ pub mod message;
 mod option_types;
 pub mod options;
 pub mod permission;
+#[cfg(feature = "history")]
 mod private_files;
 mod raw_text;
 pub mod recording;
 mod redact;
 pub mod session;
 mod session_key;
+#[cfg(feature = "history")]
 pub mod store;
 #[cfg(test)]
 mod test_fixtures;
 mod unknown_name;
+#[cfg(feature = "history")]
 mod uuid;
 
 pub use unknown_name::UnknownName;
