@@ -229,7 +229,7 @@ fn server_states(status: &claude_agent_core::control::McpStatus) -> Vec<(&str, &
 fn allow_and_record(options: Options, asked: Arc<Mutex<Vec<String>>>) -> Options {
     options.on_permission_request(move |request, _ctx| {
         let input: serde_json::Value =
-            serde_json::from_str(request.tool_input.get()).unwrap_or_default();
+            serde_json::from_str(request.tool_input.as_str()).unwrap_or_default();
         asked.lock().unwrap().push(format!(
             "{}:{}",
             request.tool_name,
@@ -345,10 +345,7 @@ pub async fn updated_input<R: Runtime>(rt: R) {
         .options
         .clone()
         .on_permission_request(|_request, _ctx| async {
-            let rewritten = serde_json::value::to_raw_value(
-                &json!({"command": "touch rewritten && ls", "description": "rewritten"}),
-            )
-            .expect("a JSON object serializes");
+            let rewritten = json!({"command": "touch rewritten && ls", "description": "rewritten"});
             PermissionResult::allow().with_updated_input(rewritten)
         });
     let messages = all_ok(
@@ -387,7 +384,7 @@ pub async fn hooks<R: Runtime>(rt: R) {
                 HookInput::UserPromptSubmit(i) => {
                     (format!("prompt:{}", i.prompt), HookOutput::proceed())
                 }
-                HookInput::PreToolUse(i) if i.tool_input.get().contains("second-tool") => (
+                HookInput::PreToolUse(i) if i.tool_input.as_str().contains("second-tool") => (
                     format!("pre:{}:deny", i.tool_name),
                     HookOutput::deny_tool("blocked by the e2e hook"),
                 ),
@@ -398,7 +395,7 @@ pub async fn hooks<R: Runtime>(rt: R) {
                     format!(
                         "post:{}:{}",
                         i.tool_name,
-                        i.tool_response.get().contains("first-tool")
+                        i.tool_response.as_str().contains("first-tool")
                     ),
                     HookOutput::proceed(),
                 ),
@@ -1014,7 +1011,7 @@ pub async fn structured_output<R: Runtime>(rt: R) {
             .structured_output
             .as_ref()
             .expect("structured_output")
-            .get(),
+            .as_str(),
     )
     .expect("JSON");
     assert_eq!(structured, json!({"answer": 42}));
@@ -1071,7 +1068,7 @@ pub async fn record_and_replay<R: Runtime>(rt: R) {
         .lines()
         .iter()
         .filter_map(|line| {
-            let json: serde_json::Value = serde_json::from_str(line.json.get()).ok()?;
+            let json: serde_json::Value = serde_json::from_str(line.json.as_str()).ok()?;
             Some(json.pointer("/request/subtype")?.as_str()?.to_owned())
         })
         .collect();
@@ -2099,7 +2096,7 @@ pub async fn permission_decision_classification<R: Runtime>(rt: R) {
         .clone()
         .on_permission_request(|request, _ctx| async move {
             let input: serde_json::Value =
-                serde_json::from_str(request.tool_input.get()).unwrap_or_default();
+                serde_json::from_str(request.tool_input.as_str()).unwrap_or_default();
             let answer = PermissionResult::allow().with_tool_use_id(request.tool_use_id);
             if input["command"]
                 .as_str()

@@ -254,7 +254,7 @@ fn can_use_tool_answers_allow_and_deny() {
         let options = fake.options().on_permission_request(move |request, _ctx| {
             seen.lock()
                 .unwrap()
-                .push(request.tool_input.get().to_owned());
+                .push(request.tool_input.as_str().to_owned());
             async { PermissionResult::deny("no shell") }
         });
         let items = collect(options, "go").await;
@@ -529,8 +529,7 @@ fn elicitation_is_answered_by_the_callback_or_declined() {
         let fake = Fake::new(script());
         let options = fake.options().on_elicitation(|request, _ctx| async move {
             assert_eq!(request.message, "Which repository?");
-            let content = serde_json::value::to_raw_value(&json!({"repo": "octo/demo"})).unwrap();
-            ElicitationResult::accept(content)
+            ElicitationResult::accept(json!({"repo": "octo/demo"}))
         });
         collect(options, "go").await;
         let reply = fake.response_to("elicit-1").expect("answered");
@@ -563,9 +562,9 @@ fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
                     assert_eq!(request.dialog_kind, "refusal_fallback_prompt");
                     assert_eq!(request.tool_use_id.as_deref(), Some("toolu_7"));
                     assert!(ctx.client().is_some());
-                    let payload: Value = serde_json::from_str(request.payload.get()).unwrap();
+                    let payload: Value = serde_json::from_str(request.payload.as_str()).unwrap();
                     let choice = json!({"choice": "retry", "model": payload["fallbackModel"]});
-                    UserDialogResult::completed(serde_json::value::to_raw_value(&choice).unwrap())
+                    UserDialogResult::completed(choice)
                 });
         collect(options, "go").await;
         let init = &fake.requests("initialize")[0];

@@ -22,7 +22,7 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
             eprint!(
                 "Allow {} {}? [y/N] ",
                 request.tool_name,
-                request.tool_input.get()
+                request.tool_input.as_str()
             );
             let _ = std::io::stderr().flush();
             let mut answer = String::new();
@@ -36,7 +36,7 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
         .on_hook(
             Some("Bash"),
             callback::hook(|input: PreToolUseInput, ctx| {
-                match input.tool_input_as::<Bash>() {
+                match input.tool_input.parse::<Bash>() {
                     Ok(bash) if bash.command.contains("rm -rf") => {
                         // Stop the whole turn, not only this command.
                         if let Some(client) = ctx.client() {

@@ -17,7 +17,7 @@ struct Bash {
 async fn main() -> Result<(), claude_agent_tokio::Error> {
     let options = Options::new()
         .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-            let command = input.tool_input_as::<Bash>().map(|b| b.command);
+            let command = input.tool_input.parse::<Bash>().map(|b| b.command);
             match command {
                 Ok(command) if command.split_whitespace().any(|word| word == "rm") => {
                     println!("PreToolUse hook: refused `{command}`");
@@ -34,7 +34,7 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
             println!(
                 "PostToolUse hook: {} returned {}",
                 input.tool_name,
-                input.tool_response.get()
+                input.tool_response.as_str()
             );
             HookOutput::proceed()
         });

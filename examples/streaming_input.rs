@@ -26,7 +26,7 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
                     let ContentBlock::ToolUse(call) = block else {
                         continue;
                     };
-                    println!("tool use: {} {}", call.name, call.input.get());
+                    println!("tool use: {} {}", call.name, call.input.as_str());
                     // The agent is busy: add to its task without waiting for the result.
                     if let (Some(input), false) = (&input, added) {
                         let more = "Also run `echo tested` in the shell.";

@@ -32,8 +32,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Message::Result(result) = message? {
             match result.structured_output {
                 Some(json) => {
-                    println!("structured output: {}", json.get());
-                    let c: Capital = serde_json::from_str(json.get())?;
+                    println!("structured output: {}", json.as_str());
+                    let c: Capital = serde_json::from_str(json.as_str())?;
                     println!(
                         "{} is the capital of {} ({} million people)",
                         c.capital, c.country, c.population_millions

@@ -53,7 +53,7 @@ mod app {
         base.sdk_mcp_server(words)
             .allowed_tools(["mcp__words__count"])
             .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-                match input.tool_input_as::<Bash>() {
+                match input.tool_input.parse::<Bash>() {
                     Ok(bash) if bash.command.contains("rm ") => {
                         HookOutput::deny_tool("this agent never deletes files")
                     }

@@ -15,7 +15,7 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
         println!(
             "permission asked for {} {} → {}",
             request.tool_name,
-            request.tool_input.get(),
+            request.tool_input.as_str(),
             if allowed { "allowed" } else { "denied" }
         );
         if allowed {

@@ -20,7 +20,7 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
             Message::Assistant(reply) => {
                 for block in &reply.message.content {
                     if let ContentBlock::ToolUse(call) = block {
-                        println!("tool use: {} {}", call.name, call.input.get());
+                        println!("tool use: {} {}", call.name, call.input.as_str());
                     }
                 }
             }

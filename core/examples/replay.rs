@@ -21,7 +21,7 @@ use claude_agent_core::control::{InboundId, Reply};
 use claude_agent_core::message::Message;
 use claude_agent_core::recording::{Direction, Recording};
 use claude_agent_core::session::{Event, InputMode, Session};
-use serde_json::value::RawValue;
+use claude_agent_core::Json;
 use serde_json::Value;
 
 #[derive(Default)]
@@ -139,7 +139,7 @@ fn recorded_replies(recording: &Recording) -> HashMap<String, Reply> {
         .iter()
         .filter(|l| l.direction == Direction::ToCli)
     {
-        let Ok(value) = serde_json::from_str::<Value>(line.json.get()) else {
+        let Ok(value) = serde_json::from_str::<Value>(line.json.as_str()) else {
             continue;
         };
         let response = &value["response"];
@@ -155,7 +155,7 @@ fn recorded_replies(recording: &Recording) -> HashMap<String, Reply> {
                     Some(body) => body.to_string(),
                     None => "{}".to_owned(),
                 };
-                match RawValue::from_string(body) {
+                match Json::try_from(body) {
                     Ok(body) => Reply::Raw(body),
                     Err(_) => continue,
                 }
@@ -272,7 +272,7 @@ mod tests {
         );
         let recording = Recording::parse(&text).unwrap();
         let replies = recorded_replies(&recording);
-        assert!(matches!(&replies["p1"], Reply::Raw(body) if body.get().contains("allow")));
+        assert!(matches!(&replies["p1"], Reply::Raw(body) if body.as_str().contains("allow")));
         assert!(matches!(&replies["p2"],
             Reply::Error { message, code } if message == "no" && code.as_deref() == Some("denied")));
         let (out, counts) = run(&text);

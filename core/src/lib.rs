@@ -136,6 +136,7 @@ pub mod control;
 #[cfg(feature = "history")]
 pub mod history;
 pub mod hooks;
+mod json;
 pub mod mcp;
 pub mod message;
 mod option_types;
@@ -143,7 +144,6 @@ pub mod options;
 pub mod permission;
 #[cfg(feature = "history")]
 mod private_files;
-mod raw_text;
 pub mod recording;
 mod redact;
 pub mod session;
@@ -156,4 +156,5 @@ mod unknown_name;
 #[cfg(feature = "history")]
 mod uuid;
 
+pub use json::Json;
 pub use unknown_name::UnknownName;

@@ -27,6 +27,7 @@ use crate::hooks::HookEvent;
 use crate::mcp::{McpServerSpec, ToolSpec};
 use crate::message::{InputBlock, UserInput};
 use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
+use crate::Json;
 
 pub use crate::redact::{redact_secrets, REDACTED};
 
@@ -67,7 +68,7 @@ pub enum Direction {
 ///     .lines()
 ///     .iter()
 ///     .filter(|line| line.direction == Direction::ToCli)
-///     .map(|line| line.json.get())
+///     .map(|line| line.json.as_str())
 ///     .collect();
 /// assert!(written[1].contains(r#""content":"hello there""#));
 /// ```
@@ -77,7 +78,7 @@ pub struct RecordedLine {
     /// Which way it went.
     pub direction: Direction,
     /// The message, as recorded.
-    pub json: Box<RawValue>,
+    pub json: Json,
 }
 
 /// A parsed recording. See the [module docs](self).
@@ -117,13 +118,13 @@ pub struct RecordedLine {
 /// assert_eq!(result.as_deref(), Some("done: PreToolUse:Bash hook error: hook says no"));
 ///
 /// // The CLI's side alone, e.g. to check a parser against every line:
-/// let printed = recording.cli_output().filter(|line| Message::parse(line.get()).is_ok()).count();
+/// let printed = recording.cli_output().filter(|line| Message::parse(line.as_str()).is_ok()).count();
 /// assert_eq!(printed, recording.cli_output().count());
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Recording {
     lines: Vec<RecordedLine>,
-    answers: HashMap<String, Box<RawValue>>,
+    answers: HashMap<String, Json>,
 }
 
 /// A recording line that could not be read.
@@ -163,7 +164,7 @@ struct Answer {
 #[derive(Deserialize)]
 struct AnswerBody {
     request_id: String,
-    response: Option<Box<RawValue>>,
+    response: Option<Json>,
 }
 
 /// The recorded user message as a [`UserInput`] (text or content blocks, uuid, session id).
@@ -174,7 +175,7 @@ fn user_input(value: &Value) -> Option<UserInput> {
         Value::Array(blocks) => UserInput::blocks(
             blocks
                 .iter()
-                .filter_map(|b| serde_json::value::to_raw_value(b).ok())
+                .filter_map(|b| Json::from_serialize(b).ok())
                 .map(InputBlock::raw)
                 .collect(),
         ),
@@ -196,7 +197,7 @@ fn control_request(request: &Value) -> Option<ControlRequest> {
     body.remove("subtype");
     Some(ControlRequest::Raw {
         subtype,
-        body: serde_json::value::to_raw_value(&body).ok()?,
+        body: Json::from_serialize(&body).ok()?,
     })
 }
 
@@ -267,10 +268,10 @@ impl Recording {
                 error,
             };
             let (direction, json) = match serde_json::from_str::<Line<'_>>(line) {
-                Ok(Line { dir: "in", msg }) => (Direction::ToCli, msg.to_owned()),
-                Ok(Line { dir: "out", msg }) => (Direction::FromCli, msg.to_owned()),
+                Ok(Line { dir: "in", msg }) => (Direction::ToCli, Json::from(msg.to_owned())),
+                Ok(Line { dir: "out", msg }) => (Direction::FromCli, Json::from(msg.to_owned())),
                 Ok(Line { dir, .. }) => return Err(bad(format!("unknown direction {dir:?}"))),
-                Err(_) => match RawValue::from_string(line.to_owned()) {
+                Err(_) => match Json::try_from(line.to_owned()) {
                     Ok(raw) => (Direction::FromCli, raw),
                     Err(e) => return Err(bad(e.to_string())),
                 },
@@ -279,7 +280,7 @@ impl Recording {
                 if let Ok(Answer {
                     ty,
                     response: Some(body),
-                }) = serde_json::from_str(json.get())
+                }) = serde_json::from_str(json.as_str())
                 {
                     if ty == "control_response" {
                         if let Some(answer) = body.response {
@@ -299,16 +300,16 @@ impl Recording {
     }
 
     /// The lines the CLI printed, in order.
-    pub fn cli_output(&self) -> impl Iterator<Item = &RawValue> {
+    pub fn cli_output(&self) -> impl Iterator<Item = &Json> {
         self.lines
             .iter()
             .filter(|l| l.direction == Direction::FromCli)
-            .map(|l| &*l.json)
+            .map(|l| &l.json)
     }
 
     /// The success body the recording answered the CLI's request `wire_id` with.
-    pub fn answer_to(&self, wire_id: &str) -> Option<&RawValue> {
-        self.answers.get(wire_id).map(|b| &**b)
+    pub fn answer_to(&self, wire_id: &str) -> Option<&Json> {
+        self.answers.get(wire_id)
     }
 
     /// Drive `session` (made from [`Recording::session_config`]) through the recording, in order:
@@ -349,7 +350,7 @@ impl Recording {
         let mut ours: Vec<(String, RequestId)> = Vec::new();
         let mut line = String::new();
         for recorded in &self.lines {
-            let Ok(value) = serde_json::from_str::<Value>(recorded.json.get()) else {
+            let Ok(value) = serde_json::from_str::<Value>(recorded.json.as_str()) else {
                 continue;
             };
             match recorded.direction {
@@ -390,7 +391,7 @@ impl Recording {
                             rewritten["response"]["request_id"] = Value::String(id.to_string());
                             line.push_str(&rewritten.to_string());
                         }
-                        _ => line.push_str(recorded.json.get()),
+                        _ => line.push_str(recorded.json.as_str()),
                     }
                     line.push('\n');
                     for piece in line.as_bytes().chunks(chunk) {
@@ -411,7 +412,7 @@ impl Recording {
             .lines
             .iter()
             .filter_map(|l| {
-                serde_json::from_str(l.json.get())
+                serde_json::from_str(l.json.as_str())
                     .ok()
                     .map(|v| (l.direction, v))
             })
@@ -425,7 +426,7 @@ impl Recording {
             .lines
             .iter()
             .filter(|l| l.direction == Direction::ToCli)
-            .find_map(|l| serde_json::from_str::<InitializeRequest>(l.json.get()).ok());
+            .find_map(|l| serde_json::from_str::<InitializeRequest>(l.json.as_str()).ok());
         for (event, matchers) in init_raw
             .and_then(|i| i.request.hooks)
             .map(|h| h.0)
@@ -447,7 +448,7 @@ impl Recording {
                 .map(|(name, value)| (name.clone(), value.clone()))
                 .collect();
             if !fields.is_empty() {
-                config.initialize_fields = serde_json::value::to_raw_value(&fields).ok();
+                config.initialize_fields = Json::from_serialize(&fields).ok();
             }
         }
         if let Some(servers) = init.and_then(|i| i["sdkMcpServers"].as_array()) {
@@ -462,7 +463,7 @@ impl Recording {
                 for tool in tools.into_iter().flatten() {
                     let (Some(tool_name), Ok(schema)) = (
                         tool["name"].as_str(),
-                        serde_json::value::to_raw_value(&tool["inputSchema"]),
+                        Json::from_serialize(&tool["inputSchema"]),
                     ) else {
                         continue;
                     };
@@ -512,14 +513,14 @@ mod tests {
         assert_eq!(config.mcp_servers[0].tools[0].name, "add");
         assert!(config.can_use_tool);
         assert_eq!(
-            config.initialize_fields.unwrap().get(),
+            config.initialize_fields.unwrap().as_str(),
             r#"{"sdkMcpServers":["calc"]}"#
         );
         let answer = recording
             .answer_to("adc7bdd8-dc59-4636-8436-ff54812be869")
             .unwrap();
         assert_eq!(
-            answer.get(),
+            answer.as_str(),
             r#"{"behavior":"allow","updatedInput":{"a":2,"b":40}}"#
         );
     }

@@ -1,12 +1,12 @@
 //! Test-only access to the recorded CLI transcripts in `tests/transcripts/`.
 
+use crate::Json;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 #[derive(Deserialize)]
 struct Line {
     dir: String,
-    msg: Box<RawValue>,
+    msg: Json,
 }
 
 #[derive(Deserialize)]
@@ -16,7 +16,7 @@ struct Envelope {
     #[serde(default)]
     request_id: Option<String>,
     #[serde(default)]
-    request: Option<Box<RawValue>>,
+    request: Option<Json>,
     #[serde(default)]
     response: Option<InnerResponse>,
 }
@@ -25,7 +25,7 @@ struct Envelope {
 struct InnerResponse {
     request_id: String,
     #[serde(default)]
-    response: Option<Box<RawValue>>,
+    response: Option<Json>,
 }
 
 #[derive(Deserialize)]
@@ -44,21 +44,21 @@ fn lines(name: &str) -> Vec<(String, Envelope)> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let line: Line = serde_json::from_str(l).unwrap();
-            (line.dir, serde_json::from_str(line.msg.get()).unwrap())
+            (line.dir, serde_json::from_str(line.msg.as_str()).unwrap())
         })
         .collect()
 }
 
 /// The `request` objects of the CLI's `control_request`s with `subtype`, each paired with the
 /// success body the recording answered it with (the inner `response`), in order.
-pub(crate) fn recorded_exchanges(name: &str, subtype: &str) -> Vec<(Box<RawValue>, Box<RawValue>)> {
+pub(crate) fn recorded_exchanges(name: &str, subtype: &str) -> Vec<(Json, Json)> {
     let all = lines(name);
     let mut out = Vec::new();
     for (dir, msg) in &all {
         let (Some(id), Some(request)) = (&msg.request_id, &msg.request) else {
             continue;
         };
-        let kind: Subtype = serde_json::from_str(request.get()).unwrap();
+        let kind: Subtype = serde_json::from_str(request.as_str()).unwrap();
         if dir != "out" || msg.kind != "control_request" || kind.subtype != subtype {
             continue;
         }
@@ -75,7 +75,7 @@ pub(crate) fn recorded_exchanges(name: &str, subtype: &str) -> Vec<(Box<RawValue
 }
 
 /// The `request` objects of the CLI's `control_request`s with `subtype`, in order.
-pub(crate) fn recorded_requests(name: &str, subtype: &str) -> Vec<Box<RawValue>> {
+pub(crate) fn recorded_requests(name: &str, subtype: &str) -> Vec<Json> {
     recorded_exchanges(name, subtype)
         .into_iter()
         .map(|(request, _)| request)

@@ -17,7 +17,7 @@ use claude_agent_core::recording::{Direction, Recording};
 use claude_agent_core::session::{
     CliVersion, Event, InputMode, Session, TranscriptMirror, Transmit, VersionCheck,
 };
-use serde_json::value::RawValue;
+use claude_agent_core::Json;
 use serde_json::Value;
 
 struct Step {
@@ -36,7 +36,7 @@ fn load(path: &Path) -> (Recording, Vec<Step>) {
         .iter()
         .map(|l| Step {
             dir_in: l.direction == Direction::ToCli,
-            value: serde_json::from_str(l.json.get()).unwrap(),
+            value: serde_json::from_str(l.json.as_str()).unwrap(),
         })
         .collect();
     (recording, steps)
@@ -64,7 +64,7 @@ fn typed_request(request: &Value) -> ControlRequest {
         },
         other => ControlRequest::Raw {
             subtype: other.to_owned(),
-            body: RawValue::from_string("{}".into()).unwrap(),
+            body: "{}".parse().unwrap(),
         },
     }
 }
@@ -91,7 +91,7 @@ fn typed_reply(kind: &InboundKind, recorded: &Value) -> Reply {
         }
         InboundKind::McpToolCall(call) => {
             assert_eq!(call.tool, "add");
-            let args: Value = serde_json::from_str(call.arguments.get()).unwrap();
+            let args: Value = serde_json::from_str(call.arguments.as_str()).unwrap();
             let sum = args["a"].as_f64().unwrap() + args["b"].as_f64().unwrap();
             Reply::ToolResult(ToolResult::text(format!("{sum}")))
         }
@@ -141,7 +141,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
                         .answer_to(&req.wire_id)
                         .unwrap_or_else(|| panic!("the recording answered {}", req.wire_id));
                     let reply =
-                        typed_reply(&req.kind, &serde_json::from_str(recorded.get()).unwrap());
+                        typed_reply(&req.kind, &serde_json::from_str(recorded.as_str()).unwrap());
                     session.respond(now, req.id, reply).unwrap();
                     // The answer is written at once.
                     assert!(
@@ -224,7 +224,7 @@ fn check(name: &str) {
             let entries: Vec<Value> = mirror
                 .entries
                 .iter()
-                .map(|e| serde_json::from_str(e.get()).unwrap())
+                .map(|e| serde_json::from_str(e.as_str()).unwrap())
                 .collect();
             assert_eq!(&Value::Array(entries), &recorded["entries"]);
         }
@@ -340,7 +340,7 @@ fn replay_claim(name: &str, chunk: usize) -> (ClaimReplay, Vec<Value>) {
     let fields = fields.as_object_mut().unwrap();
     fields.remove("subtype");
     fields.remove("hooks");
-    config.initialize_fields = serde_json::value::to_raw_value(fields).ok();
+    config.initialize_fields = Json::from_serialize(fields).ok();
     let now = Instant::now();
     let mut session = Session::new(config, now);
     let mut out = ClaimReplay {
@@ -364,7 +364,7 @@ fn replay_claim(name: &str, chunk: usize) -> (ClaimReplay, Vec<Value>) {
             .extend(std::iter::from_fn(|| session.poll_event()));
     };
     for line in recording.lines() {
-        let value: Value = serde_json::from_str(line.json.get()).unwrap();
+        let value: Value = serde_json::from_str(line.json.as_str()).unwrap();
         if line.direction == Direction::ToCli {
             match (value["type"].as_str(), value["request"]["subtype"].as_str()) {
                 (Some("control_request"), Some("claim_session")) => {
@@ -380,7 +380,7 @@ fn replay_claim(name: &str, chunk: usize) -> (ClaimReplay, Vec<Value>) {
                 _ => {}
             }
         } else {
-            let text = format!("{}\n", line.json.get());
+            let text = format!("{}\n", line.json.as_str());
             for piece in text.as_bytes().chunks(chunk) {
                 session.handle_stdout(now, piece);
                 drain(&mut session, &mut out);
@@ -497,7 +497,7 @@ fn session_mirror_frames_carry_the_transcript() {
         .iter()
         .flat_map(|m| &m.entries)
         .map(|e| {
-            serde_json::from_str::<Value>(e.get()).unwrap()["type"]
+            serde_json::from_str::<Value>(e.as_str()).unwrap()["type"]
                 .as_str()
                 .unwrap()
                 .to_owned()

@@ -16,13 +16,13 @@ use claude_agent_core::message::{InputBlock, UserInput};
 use claude_agent_core::options::McpServerConfig;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{RequestError, Session};
-use serde_json::value::RawValue;
+use claude_agent_core::Json;
 
 use crate::configs;
 use crate::driver::InboundTag;
 
-fn raw(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_owned()).expect("the harness's JSON literals are valid")
+fn raw(json: &str) -> Json {
+    json.parse().expect("the harness's JSON literals are valid")
 }
 
 /// A control request of ours.

@@ -8,7 +8,7 @@ use claude_agent_core::mcp::{
     McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec,
 };
 use claude_agent_core::session::{HookMatcherConfig, InputMode, SessionConfig};
-use serde_json::value::RawValue;
+use claude_agent_core::Json;
 
 /// Number of configurations [`config`] chooses from.
 pub const COUNT: u8 = 6;
@@ -16,8 +16,8 @@ pub const COUNT: u8 = 6;
 /// Line limit of the small-limit configurations.
 pub const SMALL_LINE: usize = 96;
 
-fn raw(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_owned()).expect("the harness's JSON literals are valid")
+fn raw(json: &str) -> Json {
+    json.parse().expect("the harness's JSON literals are valid")
 }
 
 /// The in-process `calc` server of the rich configurations: a tool, a resource, a resource

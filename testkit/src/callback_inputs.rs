@@ -16,7 +16,7 @@
 //!     if request.tool_name == "Bash" { PermissionResult::deny("no shell") } else { PermissionResult::allow() }
 //! }
 //! async fn no_rm(input: PreToolUseInput, _ctx: HookContext) -> HookOutput {
-//!     if input.tool_input.get().contains("rm ") { HookOutput::deny_tool("no rm") } else { HookOutput::proceed() }
+//!     if input.tool_input.as_str().contains("rm ") { HookOutput::deny_tool("no rm") } else { HookOutput::proceed() }
 //! }
 //!
 //! # futures_lite::future::block_on(async {
@@ -31,7 +31,6 @@ use claude_agent_core::hooks::{
 };
 use claude_agent_core::permission::PermissionRequest;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use crate::fake_cli::hooks;
@@ -58,8 +57,7 @@ use crate::fake_cli::ToolUse;
 pub fn hook_input<I: EventInput>(fields: Value) -> I {
     let event = I::EVENT;
     let json = hooks::input(event.as_str(), None, fields);
-    let raw = RawValue::from_string(json.to_string()).expect("serialized JSON is JSON");
-    let input = HookInput::parse(&raw)
+    let input = HookInput::parse(&json.to_string())
         .unwrap_or_else(|error| panic!("not a {event} hook input ({error}): {json}"));
     I::from_hook_input(input)
         .unwrap_or_else(|other| panic!("a {event} input was read as {}", other.event()))
@@ -74,7 +72,7 @@ pub fn hook_input<I: EventInput>(fields: Value) -> I {
 ///
 /// let input = pre_tool_use(&ToolUse::new("toolu_1", "Bash", json!({"command": "ls"})));
 /// assert_eq!((input.tool_name.as_str(), input.tool_use_id.as_str()), ("Bash", "toolu_1"));
-/// assert_eq!(input.tool_input.get(), r#"{"command":"ls"}"#);
+/// assert_eq!(input.tool_input.as_str(), r#"{"command":"ls"}"#);
 /// ```
 pub fn pre_tool_use(tool_use: &ToolUse) -> PreToolUseInput {
     hook_input(with_tool_name(
@@ -92,7 +90,7 @@ pub fn pre_tool_use(tool_use: &ToolUse) -> PreToolUseInput {
 ///
 /// let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
 /// let input = post_tool_use(&ls, json!({"stdout": "src", "stderr": "", "interrupted": false}));
-/// assert!(input.tool_response.get().contains("src"));
+/// assert!(input.tool_response.as_str().contains("src"));
 /// ```
 pub fn post_tool_use(tool_use: &ToolUse, tool_response: Value) -> PostToolUseInput {
     hook_input(with_tool_name(
@@ -135,7 +133,7 @@ pub fn stop(last_assistant_message: &str) -> StopInput {
 ///
 /// let request = permission_request(&ToolUse::new("toolu_1", "Write", json!({"file_path": "/etc/hosts"})));
 /// assert_eq!(request.tool_name, "Write");
-/// assert_eq!(request.tool_input.get(), r#"{"file_path":"/etc/hosts"}"#);
+/// assert_eq!(request.tool_input.as_str(), r#"{"file_path":"/etc/hosts"}"#);
 /// ```
 pub fn permission_request(tool_use: &ToolUse) -> PermissionRequest {
     let json = can_use_tool_request(&tool_use.name, &tool_use.input, &tool_use.id);

@@ -139,7 +139,7 @@ fn a_typed_hook_gets_its_event_input() {
                 command: String,
             }
             assert_eq!(input.tool_use_id, "toolu_1");
-            let bash: Bash = input.tool_input_as().unwrap();
+            let bash: Bash = input.tool_input.parse().unwrap();
             HookOutput::deny_tool(format!("not {}", bash.command))
         })
         .on_hook(None, |input: StopInput, _ctx| async move {

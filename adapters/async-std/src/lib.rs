@@ -90,7 +90,7 @@ pub use claude_agent_core::client::{
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, mcp, message, options, permission, session, store,
+    control, history, hooks, mcp, message, options, permission, session, store, Json, UnknownName,
 };
 use runtime::AsyncStdRuntime;
 

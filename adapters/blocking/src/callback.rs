@@ -98,7 +98,7 @@ where
 ///     .on_hook(
 ///         HookMatcher::new("Bash").fail_closed(),
 ///         callback::hook(|input: PreToolUseInput, _ctx| {
-///             let bash: Bash = input.tool_input_as().expect("a Bash call has a command");
+///             let bash: Bash = input.tool_input.parse().expect("a Bash call has a command");
 ///             if bash.command.starts_with("rm ") {
 ///                 HookOutput::deny_tool("no rm")
 ///             } else {
@@ -137,8 +137,7 @@ where
 ///
 /// let options = Options::new().on_elicitation(callback::elicitation(|request, _ctx| {
 ///     eprintln!("{} asks: {}", request.mcp_server_name, request.message);
-///     let answer = serde_json::value::to_raw_value(&serde_json::json!({"name": "Ada"})).unwrap();
-///     ElicitationResult::accept(answer)
+///     ElicitationResult::accept(serde_json::json!({"name": "Ada"}))
 /// }));
 /// # let _ = options;
 /// ```
@@ -164,7 +163,7 @@ where
 /// let options = Options::new().on_user_dialog(
 ///     ["refusal_fallback_prompt"],
 ///     callback::user_dialog(|request, _ctx| {
-///         eprintln!("dialog {}: {}", request.dialog_kind, request.payload.get());
+///         eprintln!("dialog {}: {}", request.dialog_kind, request.payload);
 ///         UserDialogResult::cancelled()
 ///     }),
 /// );

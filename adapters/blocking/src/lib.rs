@@ -93,7 +93,8 @@
 //!         _ => PermissionResult::deny("This session may only read files."),
 //!     }))
 //!     .on_hook(Some("Bash"), callback::hook(|input: PreToolUseInput, ctx| {
-//!         if input.tool_input.get().contains("rm -rf") {
+//!         let command = input.tool_input.to_value()["command"].as_str().unwrap_or_default().to_owned();
+//!         if command.contains("rm -rf") {
 //!             // Stop the whole turn, not just this command.
 //!             if let Some(client) = ctx.client() {
 //!                 let _ = client.interrupt();
@@ -222,7 +223,7 @@ pub use claude_agent_core::client::{
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, mcp, message, options, permission, session, store,
+    control, history, hooks, mcp, message, options, permission, session, store, Json, UnknownName,
 };
 pub use client::{Client, Messages};
 pub use context::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};

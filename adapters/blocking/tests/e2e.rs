@@ -319,7 +319,7 @@ fn a_permission_closure_is_asked_on_a_pool_thread_and_its_allow_runs_the_tool() 
             .on_permission_request(callback::permission({
                 let asked = asked.clone();
                 move |request, _ctx| {
-                    let input: serde_json::Value = request.tool_input_as().unwrap_or_default();
+                    let input: serde_json::Value = request.tool_input.parse().unwrap_or_default();
                     let thread = thread::current().name().unwrap_or_default().to_owned();
                     asked.lock().unwrap().push((
                         format!(

@@ -201,7 +201,7 @@ fn hook_closures_typed_and_untyped_answer_the_cli() {
                 struct Bash {
                     command: String,
                 }
-                let bash: Bash = input.tool_input_as().unwrap();
+                let bash: Bash = input.tool_input.parse().unwrap();
                 HookOutput::deny_tool(format!("not {}", bash.command))
             }),
         )
@@ -277,8 +277,7 @@ fn an_elicitation_closure_answers_the_cli() {
     let fake = FakeTransport::new(script);
     let options = Options::new().on_elicitation(callback::elicitation(|request, _ctx| {
         assert_eq!(request.message, "Which project?");
-        let content = serde_json::value::to_raw_value(&json!({"project": "core"})).unwrap();
-        ElicitationResult::accept(content)
+        ElicitationResult::accept(json!({"project": "core"}))
     }));
     let items = run(&fake, "go", options);
     assert_eq!(last_result(&items), "done");

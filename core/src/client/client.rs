@@ -28,6 +28,7 @@ use crate::options::Options;
 use crate::permission::PermissionMode;
 use crate::session::VersionCheck;
 use crate::uuid::new_uuid;
+use crate::Json;
 
 /// A connected CLI session for many turns: send user messages, read messages, and steer the
 /// session with control requests.
@@ -545,7 +546,7 @@ impl Client {
     /// # }
     /// ```
     pub async fn apply_flag_settings(&self, settings: &impl Serialize) -> Result<(), Error> {
-        let settings = serde_json::value::to_raw_value(settings).map_err(Error::Response)?;
+        let settings = Json::from_serialize(settings).map_err(Error::Response)?;
         self.request(ControlRequest::ApplyFlagSettings { settings })
             .await
             .map(drop)
@@ -569,7 +570,7 @@ impl Client {
         file: SettingsFile,
         settings: &impl Serialize,
     ) -> Result<(), Error> {
-        let settings = serde_json::value::to_raw_value(settings).map_err(Error::Response)?;
+        let settings = Json::from_serialize(settings).map_err(Error::Response)?;
         self.request(ControlRequest::UpdateSettings {
             source: file,
             settings,

@@ -207,7 +207,7 @@ pub struct PermissionContext {
 /// // The callback under test, as it is registered with `Options::on_hook_event`.
 /// async fn no_rm(input: HookInput, ctx: HookContext) -> HookOutput {
 ///     match input {
-///         HookInput::PreToolUse(pre) if pre.tool_input.get().contains("rm ") => {
+///         HookInput::PreToolUse(pre) if pre.tool_input.as_str().contains("rm ") => {
 ///             HookOutput::deny_tool(format!("no rm ({})", ctx.tool_use_id().unwrap_or("?")))
 ///         }
 ///         _ => HookOutput::default(),

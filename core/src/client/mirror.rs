@@ -163,9 +163,9 @@ impl Mirror {
         let mut values = Vec::with_capacity(mirror.entries.len());
         let mut bytes = 0;
         for raw in &mirror.entries {
-            bytes += raw.get().len();
+            bytes += raw.as_str().len();
             // A `RawValue` is valid JSON, so this cannot fail; a failure would only drop the entry.
-            if let Ok(value) = serde_json::from_str(raw.get()) {
+            if let Ok(value) = serde_json::from_str(raw.as_str()) {
                 values.push(value);
             }
         }

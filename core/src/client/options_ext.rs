@@ -172,7 +172,7 @@ impl Options {
     ///
     /// let options = Options::default()
     ///     .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-    ///         match input.tool_input_as::<Bash>() {
+    ///         match input.tool_input.parse::<Bash>() {
     ///             Ok(bash) if bash.command.starts_with("rm ") => HookOutput::deny_tool("no rm"),
     ///             _ => HookOutput::default(),
     ///         }
@@ -188,7 +188,7 @@ impl Options {
     ///     .on_hook(
     ///         HookMatcher::new("Write|Edit").timeout(Duration::from_secs(5)).fail_closed(),
     ///         |input: PreToolUseInput, _ctx| async move {
-    ///             let path = input.tool_input_as::<serde_json::Value>().expect("JSON")["file_path"].clone();
+    ///             let path = input.tool_input.parse::<serde_json::Value>().expect("JSON")["file_path"].clone();
     ///             if path.as_str().is_some_and(|p| p.starts_with("/srv/app/")) {
     ///                 HookOutput::proceed()
     ///             } else {
@@ -314,15 +314,15 @@ impl Options {
     /// declined. A second call replaces the callback set before.
     ///
     /// ```
+    /// # use claude_agent_core::Json;
     /// use claude_agent_core::mcp::ElicitationResult;
     /// use claude_agent_core::options::Options;
-    /// use serde_json::value::RawValue;
     ///
     /// // Fill in the form an MCP server asks for, from the host's configuration.
     /// let options = Options::new().on_elicitation(|request, _ctx| async move {
     ///     match (request.mcp_server_name.as_str(), request.mode.as_deref()) {
     ///         ("deploy", Some("form") | None) => {
-    ///             ElicitationResult::accept(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap())
+    ///             ElicitationResult::accept(serde_json::json!({"environment": "staging"}))
     ///         }
     ///         _ => ElicitationResult::decline(),
     ///     }
@@ -351,13 +351,14 @@ impl Options {
     /// kinds it declared).
     ///
     /// ```
+    /// # use claude_agent_core::Json;
     /// use claude_agent_core::control::UserDialogResult;
     /// use claude_agent_core::options::Options;
     ///
     /// let options = Options::default().on_user_dialog(["refusal_fallback_prompt"], |request, _ctx| async move {
-    ///     let payload: serde_json::Value = serde_json::from_str(request.payload.get()).unwrap_or_default();
+    ///     let payload: serde_json::Value = serde_json::from_str(request.payload.as_str()).unwrap_or_default();
     ///     println!("The model refused; retry on {}?", payload["fallbackModel"]);
-    ///     let choice = serde_json::value::to_raw_value(&serde_json::json!({"choice": "retry"})).unwrap();
+    ///     let choice = Json::from_serialize(&serde_json::json!({"choice": "retry"})).unwrap();
     ///     UserDialogResult::completed(choice)
     /// });
     /// # let _ = options;

@@ -47,7 +47,7 @@ impl Key {
         let config = options.session_config(InputMode::Streaming, &host)?;
         Ok(Key {
             spec,
-            initialize: config.initialize_fields.map(|raw| raw.get().to_owned()),
+            initialize: config.initialize_fields.map(|raw| raw.as_str().to_owned()),
             modified,
             callbacks: options.handlers().identities(),
             store_flush: options.handlers().store_flush,

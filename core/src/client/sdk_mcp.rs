@@ -7,11 +7,10 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
 use super::runtime::BoxFuture;
 use crate::control::Reply;
 use crate::mcp::{McpServerSpec, PromptGet, ResourceRead, ToolAnnotations, ToolResult, ToolSpec};
+use crate::Json;
 
 mod arguments;
 mod extras;
@@ -19,7 +18,7 @@ mod extras;
 use arguments::ArgumentCheck;
 pub use extras::{prompt_template, resource, resource_template, SdkPrompt, SdkResource};
 
-type ToolFn = Arc<dyn Fn(Box<RawValue>) -> BoxFuture<'static, ToolResult> + Send + Sync>;
+type ToolFn = Arc<dyn Fn(Json) -> BoxFuture<'static, ToolResult> + Send + Sync>;
 
 /// The error type tool handlers may return; it becomes an `isError` tool result.
 pub type ToolError = Box<dyn std::error::Error + Send + Sync>;
@@ -253,7 +252,7 @@ impl SdkMcpServer {
     pub(crate) fn call(
         &self,
         tool: &str,
-        arguments: Box<RawValue>,
+        arguments: Json,
     ) -> Option<BoxFuture<'static, ToolResult>> {
         let found = self.tools.iter().find(|t| t.spec.name == tool)?;
         Some((found.handler)(arguments))
@@ -347,12 +346,12 @@ impl SdkTool {
     /// let add = typed_tool::<Add>("add", "Add two numbers", |args| async move {
     ///     Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
     /// });
-    /// let schema: serde_json::Value = serde_json::from_str(add.input_schema().get()).unwrap();
+    /// let schema: serde_json::Value = serde_json::from_str(add.input_schema().as_str()).unwrap();
     /// assert_eq!(schema["properties"]["a"]["type"], "number");
     /// assert_eq!(schema["properties"]["a"]["description"], "The first number.");
     /// assert_eq!(schema["required"], serde_json::json!(["a", "b"]));
     /// ```
-    pub fn input_schema(&self) -> &RawValue {
+    pub fn input_schema(&self) -> &Json {
         &self.spec.input_schema
     }
 
@@ -472,8 +471,8 @@ pub fn tool(
 ) -> SdkTool {
     let name = name.into();
     let check = ArgumentCheck::new(&name, &input_schema);
-    let handler: ToolFn = Arc::new(move |raw: Box<RawValue>| {
-        let args = match serde_json::from_str::<serde_json::Value>(raw.get()) {
+    let handler: ToolFn = Arc::new(move |raw: Json| {
+        let args = match serde_json::from_str::<serde_json::Value>(raw.as_str()) {
             Ok(args) => args,
             Err(e) => return ready_error(format!("invalid arguments: {e}")),
         };
@@ -482,7 +481,7 @@ pub fn tool(
             Err(message) => ready_error(message),
         }
     });
-    let schema = serde_json::value::to_raw_value(&input_schema).unwrap_or_else(|_| empty_schema());
+    let schema = Json::from_serialize(&input_schema).unwrap_or_else(|_| empty_schema());
     SdkTool {
         spec: ToolSpec::new(name, description, schema),
         handler,
@@ -524,12 +523,12 @@ where
     let mut schema = schemars::schema_for!(Args);
     schema.remove("$schema");
     let check = ArgumentCheck::new(&name, schema.as_value());
-    let schema = serde_json::value::to_raw_value(&schema).unwrap_or_else(|_| empty_schema());
-    let handler: ToolFn = Arc::new(move |raw: Box<RawValue>| {
-        if let Err(message) = check.check_raw(&raw) {
+    let schema = Json::from_serialize(&schema).unwrap_or_else(|_| empty_schema());
+    let handler: ToolFn = Arc::new(move |raw: Json| {
+        if let Err(message) = check.check_raw(raw.as_raw()) {
             return ready_error(message);
         }
-        match serde_json::from_str::<Args>(raw.get()) {
+        match serde_json::from_str::<Args>(raw.as_str()) {
             Ok(args) => finish(handler(args)),
             Err(e) => ready_error(format!("invalid arguments: {e}")),
         }
@@ -557,8 +556,8 @@ fn ready_error(message: String) -> BoxFuture<'static, ToolResult> {
     Box::pin(std::future::ready(ToolResult::error(message)))
 }
 
-fn empty_schema() -> Box<RawValue> {
-    RawValue::from_string(r#"{"type":"object"}"#.to_owned()).expect("a constant JSON object")
+fn empty_schema() -> Json {
+    r#"{"type":"object"}"#.parse().expect("a constant JSON object")
 }
 
 #[cfg(test)]
@@ -569,7 +568,7 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn call(server: &SdkMcpServer, tool: &str, args: &str) -> ToolResult {
-        let args = RawValue::from_string(args.to_owned()).unwrap();
+        let args = Json::try_from(args.to_owned()).unwrap();
         block_on(server.call(tool, args).expect("a declared tool"))
     }
 

@@ -1,11 +1,11 @@
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::InboundId;
 use crate::hooks::HookInput;
 use crate::hooks::HookRef;
 use crate::mcp::{ElicitationRequest, PromptGet, ResourceRead, ToolCall};
 use crate::permission::PermissionRequest;
+use crate::Json;
 
 /// A request from the CLI that the host must answer with [`crate::session::Session::respond`].
 ///
@@ -155,7 +155,7 @@ pub struct HookCallback {
 ///     r#"{"dialog_kind":"refusal_fallback_prompt","payload":{"originalModel":"claude-opus-4-1","fallbackModel":"claude-sonnet-4-5"},"tool_use_id":"toolu_1"}"#,
 /// )?;
 /// assert_eq!(request.dialog_kind, "refusal_fallback_prompt");
-/// assert!(request.payload.get().contains("fallbackModel"));
+/// assert!(request.payload.as_str().contains("fallbackModel"));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, Deserialize)]
@@ -164,7 +164,7 @@ pub struct UserDialogRequest {
     /// Which dialog (`refusal_fallback_prompt`, …): the kinds are an open set.
     pub dialog_kind: String,
     /// The data to show, as the kind defines it (a JSON object).
-    pub payload: Box<RawValue>,
+    pub payload: Json,
     /// The tool use the dialog is about, if any: the same id `can_use_tool` gives.
     pub tool_use_id: Option<String>,
 }

@@ -1,8 +1,8 @@
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use crate::option_types::types::PluginConfig;
 use crate::permission::PermissionMode;
+use crate::Json;
 
 /// A control request the host sends to the CLI.
 ///
@@ -19,11 +19,11 @@ use crate::permission::PermissionMode;
 /// A subtype this crate has no variant for goes as [`ControlRequest::Raw`]:
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::control::ControlRequest;
-/// # use serde_json::value::RawValue;
 /// let req = ControlRequest::Raw {
 ///     subtype: "reload_plugins".into(),
-///     body: RawValue::from_string("{}".into()).unwrap(),
+///     body: "{}".parse::<Json>().unwrap(),
 /// };
 /// assert_eq!(req.subtype(), "reload_plugins");
 /// assert_eq!(req.body_json(), r#"{"subtype":"reload_plugins"}"#);
@@ -83,7 +83,7 @@ pub enum ControlRequest {
     #[serde(rename = "mcp_set_servers")]
     McpSetServers {
         /// Server configurations by name, as the `--mcp-config` JSON would hold them.
-        servers: Box<RawValue>,
+        servers: Json,
     },
     /// Stop a background task.
     StopTask {
@@ -106,14 +106,14 @@ pub enum ControlRequest {
     /// top-level keys replace earlier ones, a `null` value removes a key.
     ApplyFlagSettings {
         /// A JSON object of settings.
-        settings: Box<RawValue>,
+        settings: Json,
     },
     /// Write settings into a settings file through the CLI, and apply them.
     UpdateSettings {
         /// Which file.
         source: SettingsFile,
         /// A JSON object of the keys to set.
-        settings: Box<RawValue>,
+        settings: Json,
     },
     /// Reload plugins from disk.
     ReloadPlugins(ReloadPlugins),
@@ -165,7 +165,7 @@ pub enum ControlRequest {
         /// The request subtype.
         subtype: String,
         /// The other request fields, as a JSON object.
-        body: Box<RawValue>,
+        body: Json,
     },
 }
 
@@ -254,10 +254,9 @@ impl Serialize for ThinkingDisplayChange {
 ///
 /// ```
 /// # use claude_agent_core::control::{ControlRequest, SettingsFile};
-/// # use serde_json::value::to_raw_value;
 /// let request = ControlRequest::UpdateSettings {
 ///     source: SettingsFile::Local,
-///     settings: to_raw_value(&serde_json::json!({"outputStyle": "Explanatory"})).unwrap(),
+///     settings: serde_json::json!({"outputStyle": "Explanatory"}).into(),
 /// };
 /// assert_eq!(
 ///     request.body_json(),
@@ -581,7 +580,7 @@ impl ControlRequest {
         match self {
             ControlRequest::Raw { subtype, body } => {
                 let mut fields: serde_json::Map<String, serde_json::Value> =
-                    serde_json::from_str(body.get()).unwrap_or_default();
+                    serde_json::from_str(body.as_str()).unwrap_or_default();
                 fields.insert("subtype".into(), serde_json::Value::String(subtype.clone()));
                 serde_json::to_string(&fields).expect("a JSON map always serializes")
             }
@@ -594,8 +593,8 @@ impl ControlRequest {
 mod tests {
     use super::*;
 
-    fn raw(json: &str) -> Box<RawValue> {
-        RawValue::from_string(json.to_owned()).unwrap()
+    fn raw(json: &str) -> Json {
+        Json::try_from(json.to_owned()).unwrap()
     }
 
     /// Each request next to the line the TypeScript SDK 0.3.330 writes for the same call

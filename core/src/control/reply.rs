@@ -1,10 +1,9 @@
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use crate::hooks::HookOutput;
 use crate::mcp::{ElicitationResult, PromptResult, ResourceResult, ToolResult};
 use crate::permission::PermissionResult;
-use crate::raw_text::same_text;
+use crate::Json;
 
 /// The host's answer to an [`super::InboundRequest`].
 ///
@@ -38,7 +37,7 @@ pub enum Reply {
         code: Option<String>,
     },
     /// A success body written as is (must be a JSON object).
-    Raw(Box<RawValue>),
+    Raw(Json),
 }
 
 impl Reply {
@@ -57,15 +56,14 @@ impl Reply {
 ///
 /// ```
 /// # use claude_agent_core::control::UserDialogResult;
-/// # use serde_json::value::to_raw_value;
-/// let retry = UserDialogResult::completed(to_raw_value(&serde_json::json!({"choice": "retry"})).unwrap());
+/// let retry = UserDialogResult::completed(serde_json::json!({"choice": "retry"}));
 /// assert_eq!(serde_json::to_string(&retry).unwrap(), r#"{"behavior":"completed","result":{"choice":"retry"}}"#);
 /// assert_eq!(
 ///     serde_json::to_string(&UserDialogResult::cancelled()).unwrap(),
 ///     r#"{"behavior":"cancelled"}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "behavior", rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum UserDialogResult {
@@ -73,7 +71,7 @@ pub enum UserDialogResult {
     Completed {
         /// The answer, shaped as the dialog's kind defines; left out when `None`.
         #[serde(skip_serializing_if = "Option::is_none")]
-        result: Option<Box<RawValue>>,
+        result: Option<Json>,
     },
     /// The user dismissed the dialog (`{"behavior":"cancelled"}`); the CLI takes its default.
     Cancelled,
@@ -83,14 +81,15 @@ impl UserDialogResult {
     /// The user answered with `result`.
     ///
     /// ```
+    /// # use claude_agent_core::Json;
     /// # use claude_agent_core::control::UserDialogResult;
-    /// let choice = serde_json::value::to_raw_value(&serde_json::json!({"choice": "edit"})).unwrap();
+    /// let choice = Json::from_serialize(&serde_json::json!({"choice": "edit"})).unwrap();
     /// let answer = UserDialogResult::completed(choice);
     /// assert!(matches!(answer, UserDialogResult::Completed { result: Some(_) }));
     /// ```
-    pub fn completed(result: Box<RawValue>) -> Self {
+    pub fn completed(result: impl Into<Json>) -> Self {
         UserDialogResult::Completed {
-            result: Some(result),
+            result: Some(result.into()),
         }
     }
 
@@ -105,27 +104,13 @@ impl UserDialogResult {
     }
 }
 
-/// Compares by value; a result by its exact JSON text.
-impl PartialEq for UserDialogResult {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (
-                UserDialogResult::Completed { result },
-                UserDialogResult::Completed { result: other },
-            ) => same_text(result, other),
-            (UserDialogResult::Cancelled, UserDialogResult::Cancelled) => true,
-            _ => false,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mcp::ElicitationAction;
 
-    fn raw(json: &str) -> Box<RawValue> {
-        RawValue::from_string(json.to_owned()).unwrap()
+    fn raw(json: &str) -> Json {
+        Json::try_from(json.to_owned()).unwrap()
     }
 
     #[test]

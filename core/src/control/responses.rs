@@ -1,6 +1,6 @@
+use crate::Json;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 /// The success body of a control response; empty for plain acknowledgements.
 ///
@@ -9,34 +9,34 @@ use serde_json::value::RawValue;
 /// let body = ResponseBody::from_json(r#"{"mcpServers":[]}"#).unwrap();
 /// let status: McpStatus = body.parse().unwrap();
 /// assert!(status.mcp_servers.is_empty());
-/// assert_eq!(body.raw().map(|raw| raw.get()), Some(r#"{"mcpServers":[]}"#));
+/// assert_eq!(body.json().map(|json| json.as_str()), Some(r#"{"mcpServers":[]}"#));
 ///
 /// // A plain acknowledgement has no body; it parses as `{}`.
 /// let ack = ResponseBody::default();
-/// assert!(ack.raw().is_none());
+/// assert!(ack.json().is_none());
 /// let _: serde_json::Value = ack.parse().unwrap();
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct ResponseBody(Option<Box<RawValue>>);
+pub struct ResponseBody(Option<Json>);
 
 impl ResponseBody {
     /// A body from its JSON text.
     pub fn from_json(json: &str) -> Result<Self, serde_json::Error> {
-        Ok(ResponseBody(Some(RawValue::from_string(json.to_owned())?)))
+        Ok(ResponseBody(Some(Json::try_from(json.to_owned())?)))
     }
 
-    pub(crate) fn from_raw(raw: Option<Box<RawValue>>) -> Self {
+    pub(crate) fn from_raw(raw: Option<Json>) -> Self {
         ResponseBody(raw)
     }
 
-    /// The raw JSON, if the CLI sent a body.
-    pub fn raw(&self) -> Option<&RawValue> {
-        self.0.as_deref()
+    /// The body's JSON, if the CLI sent one.
+    pub fn json(&self) -> Option<&Json> {
+        self.0.as_ref()
     }
 
     /// Parse the body into `T`; an absent body parses as `{}`.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.0.as_deref().map_or("{}", RawValue::get))
+        serde_json::from_str(self.0.as_ref().map_or("{}", Json::as_str))
     }
 }
 

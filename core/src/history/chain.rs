@@ -4,10 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::SessionMessage;
 use crate::message::Message;
+use crate::Json;
 
 /// What the chain needs of one transcript line; the line itself is kept for the typed parse.
 #[derive(Deserialize)]
@@ -137,7 +137,7 @@ impl Entry {
     /// The typed message of this entry (an unknown message when it does not fit the types).
     pub(crate) fn into_session_message(self) -> SessionMessage {
         let message = Message::parse(&self.line).unwrap_or_else(|_| {
-            Message::Unknown(RawValue::from_string(self.line.clone()).expect("a parsed JSON line"))
+            Message::Unknown(Json::try_from(self.line.clone()).expect("a parsed JSON line"))
         });
         SessionMessage {
             message,

@@ -27,7 +27,7 @@ use super::HookEvent;
 /// let guard = HookMatcher::new("Bash").timeout(Duration::from_secs(5)).fail_closed();
 /// let options = Options::new().on_hook(guard, |input: PreToolUseInput, _ctx| async move {
 ///     // A command that does not parse panics here, and the Bash call is blocked.
-///     let bash: Bash = input.tool_input_as().expect("a Bash call has a command");
+///     let bash: Bash = input.tool_input.parse().expect("a Bash call has a command");
 ///     if bash.command.contains("rm -rf") {
 ///         HookOutput::deny_tool("rm -rf is not allowed here")
 ///     } else {

@@ -19,7 +19,7 @@
 //! }
 //!
 //! let options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-//!     match input.tool_input_as::<Bash>() {
+//!     match input.tool_input.parse::<Bash>() {
 //!         Ok(bash) if bash.command.contains("rm -rf") => HookOutput::deny_tool("not here"),
 //!         _ => HookOutput::default(), // no opinion: the CLI goes on as it would have
 //!     }

@@ -1,24 +1,23 @@
 //! MCP elicitation: a server asks the user for input through the CLI, and the host answers.
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
-use crate::raw_text::same_text;
+use crate::Json;
 
 /// An `elicitation` request: an MCP server wants input from the user.
 ///
 /// The client hands it to the `Options::on_elicitation` callback (with the `client` feature):
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::{ElicitationRequest, ElicitationResult};
 /// use claude_agent_core::options::Options;
-/// use serde_json::value::RawValue;
 ///
 /// let _options = Options::new().on_elicitation(|request: ElicitationRequest, _ctx| async move {
 ///     println!("{} asks: {}", request.display_name.as_deref().unwrap_or(&request.mcp_server_name), request.message);
 ///     match request.mode.as_deref() {
 ///         Some("url") => ElicitationResult::decline(), // this host opens no browser
-///         _ => ElicitationResult::accept(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap()),
+///         _ => ElicitationResult::accept(serde_json::json!({"environment": "staging"})),
 ///     }
 /// });
 ///
@@ -29,7 +28,7 @@ use crate::raw_text::same_text;
 /// )
 /// .unwrap();
 /// assert_eq!(request.mcp_server_name, "deploy");
-/// assert!(request.requested_schema.unwrap().get().contains("staging"));
+/// assert!(request.requested_schema.unwrap().as_str().contains("staging"));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -45,7 +44,7 @@ pub struct ElicitationRequest {
     /// The elicitation's id.
     pub elicitation_id: Option<String>,
     /// JSON Schema of the wanted answer (`form` mode).
-    pub requested_schema: Option<Box<RawValue>>,
+    pub requested_schema: Option<Json>,
     /// Title to show.
     pub title: Option<String>,
     /// Display name of the server.
@@ -58,28 +57,20 @@ pub struct ElicitationRequest {
 /// its exact JSON text.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::ElicitationResult;
-/// # use serde_json::value::RawValue;
-/// let name = || RawValue::from_string(r#"{"name":"Ada"}"#.into()).unwrap();
+/// let name = || r#"{"name":"Ada"}"#.parse::<Json>().unwrap();
 /// assert_eq!(ElicitationResult::accept(name()), ElicitationResult::accept(name()));
 /// assert_ne!(ElicitationResult::accept(name()), ElicitationResult::decline());
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationResult {
     /// What the user did.
     pub action: ElicitationAction,
     /// The form data, for `accept`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<Box<RawValue>>,
-}
-
-/// Compares by value; `content` by its exact JSON text.
-impl PartialEq for ElicitationResult {
-    fn eq(&self, other: &Self) -> bool {
-        let ElicitationResult { action, content } = self;
-        *action == other.action && same_text(content, &other.content)
-    }
+    pub content: Option<Json>,
 }
 
 impl ElicitationResult {
@@ -108,10 +99,10 @@ impl ElicitationResult {
     }
 
     /// The user accepted with `content` (a JSON object matching the requested schema).
-    pub fn accept(content: Box<RawValue>) -> Self {
+    pub fn accept(content: impl Into<Json>) -> Self {
         ElicitationResult {
             action: ElicitationAction::Accept,
-            content: Some(content),
+            content: Some(content.into()),
         }
     }
 }

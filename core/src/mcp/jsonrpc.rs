@@ -1,5 +1,6 @@
 //! JSON-RPC 2.0 response bodies the in-process servers answer with.
 
+use crate::Json;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -36,7 +37,7 @@ struct ErrorObject<'a> {
 struct Empty {}
 
 /// `{"jsonrpc":"2.0","id":id,"result":result}`.
-pub(crate) fn result(id: &RawValue, result: &impl Serialize) -> Box<RawValue> {
+pub(crate) fn result(id: &RawValue, result: &impl Serialize) -> Json {
     to_raw(&ResultResponse {
         jsonrpc: "2.0",
         id,
@@ -45,7 +46,7 @@ pub(crate) fn result(id: &RawValue, result: &impl Serialize) -> Box<RawValue> {
 }
 
 /// `{"jsonrpc":"2.0","id":id,"error":{"code","message"}}`; `id` is `null` when unknown.
-pub(super) fn error(id: Option<&RawValue>, code: i32, message: &str) -> Box<RawValue> {
+pub(super) fn error(id: Option<&RawValue>, code: i32, message: &str) -> Json {
     to_raw(&ErrorResponse {
         jsonrpc: "2.0",
         id,
@@ -55,7 +56,7 @@ pub(super) fn error(id: Option<&RawValue>, code: i32, message: &str) -> Box<RawV
 
 /// `{"jsonrpc":"2.0","result":{},"id":0}`: the ack a notification gets (as the CLI was answered
 /// in the recordings and by the TypeScript SDK).
-pub(super) fn notification_ack() -> Box<RawValue> {
+pub(super) fn notification_ack() -> Json {
     to_raw(&ResultResponse {
         jsonrpc: "2.0",
         id: 0,
@@ -64,13 +65,13 @@ pub(super) fn notification_ack() -> Box<RawValue> {
 }
 
 /// `{}`.
-pub(super) fn empty_result(id: &RawValue) -> Box<RawValue> {
+pub(super) fn empty_result(id: &RawValue) -> Json {
     result(id, &Empty {})
 }
 
 /// Serializes one of this crate's response bodies.
-pub(super) fn to_raw(body: &impl Serialize) -> Box<RawValue> {
-    serde_json::value::to_raw_value(body).expect(
+pub(super) fn to_raw(body: &impl Serialize) -> Json {
+    Json::from_serialize(body).expect(
         "response bodies hold only strings, numbers, booleans and raw JSON, which always serialize",
     )
 }

@@ -2,9 +2,8 @@
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
 
-use crate::raw_text::same_text;
+use crate::Json;
 
 /// The result of a tool call. Serializes as an MCP `CallToolResult`; tool failures are results
 /// with `isError`, never JSON-RPC errors.
@@ -31,17 +30,17 @@ use crate::raw_text::same_text;
 /// Several blocks, and structured output for a tool with an output schema:
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::{ToolContent, ToolResult};
-/// # use serde_json::value::RawValue;
 /// let chart = ToolResult::new(vec![ToolContent::text("Revenue by month:")])
 ///     .with_image("iVBORw0KGgo=", "image/png")
-///     .with_structured_content(RawValue::from_string(r#"{"months":12,"total":48200}"#.into()).unwrap());
+///     .with_structured_content(serde_json::json!({"months": 12, "total": 48200}));
 /// assert_eq!(
 ///     serde_json::to_string(&chart).unwrap(),
 ///     r#"{"content":[{"type":"text","text":"Revenue by month:"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"structuredContent":{"months":12,"total":48200}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolResult {
@@ -52,7 +51,7 @@ pub struct ToolResult {
     pub is_error: bool,
     /// Structured output matching the tool's output schema.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub structured_content: Option<Box<RawValue>>,
+    pub structured_content: Option<Json>,
 }
 
 impl ToolResult {
@@ -94,8 +93,8 @@ impl ToolResult {
     }
 
     /// Sets the structured output.
-    pub fn with_structured_content(mut self, content: Box<RawValue>) -> Self {
-        self.structured_content = Some(content);
+    pub fn with_structured_content(mut self, content: impl Into<Json>) -> Self {
+        self.structured_content = Some(content.into());
         self
     }
 }
@@ -104,13 +103,13 @@ impl ToolResult {
 /// their exact JSON text.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::ToolContent;
-/// # use serde_json::value::RawValue;
 /// assert_eq!(ToolContent::text("a"), ToolContent::text("a"));
-/// let raw = |json: &str| ToolContent::Raw(RawValue::from_string(json.into()).unwrap());
+/// let raw = |json: &str| ToolContent::Raw(json.parse::<Json>().unwrap());
 /// assert_ne!(raw(r#"{"type":"text","text":"a"}"#), ToolContent::text("a"));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ToolContent {
     /// `{"type":"text","text"}`.
@@ -146,63 +145,13 @@ pub enum ToolContent {
         mime_type: Option<String>,
     },
     /// Any other block, written as is.
-    Raw(Box<RawValue>),
+    Raw(Json),
 }
 
 impl ToolContent {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
         ToolContent::Text { text: text.into() }
-    }
-}
-
-/// Compares by value; `structured_content` by its exact JSON text.
-impl PartialEq for ToolResult {
-    fn eq(&self, other: &Self) -> bool {
-        let ToolResult {
-            content,
-            is_error,
-            structured_content,
-        } = self;
-        *content == other.content
-            && *is_error == other.is_error
-            && same_text(structured_content, &other.structured_content)
-    }
-}
-
-/// Compares by value; [`ToolContent::Raw`] blocks by their exact JSON text.
-impl PartialEq for ToolContent {
-    fn eq(&self, other: &Self) -> bool {
-        match self {
-            ToolContent::Text { text } => {
-                matches!(other, ToolContent::Text { text: t } if text == t)
-            }
-            ToolContent::Image { data, mime_type } => matches!(other, ToolContent::Image {
-                data: d,
-                mime_type: m,
-            } if data == d && mime_type == m),
-            ToolContent::ResourceLink {
-                uri,
-                name,
-                description,
-                mime_type,
-            } => matches!(other, ToolContent::ResourceLink {
-                uri: u,
-                name: n,
-                description: d,
-                mime_type: m,
-            } if uri == u && name == n && description == d && mime_type == m),
-            ToolContent::Resource {
-                uri,
-                text,
-                mime_type,
-            } => matches!(other, ToolContent::Resource {
-                uri: u,
-                text: t,
-                mime_type: m,
-            } if uri == u && text == t && mime_type == m),
-            ToolContent::Raw(raw) => matches!(other, ToolContent::Raw(r) if raw.get() == r.get()),
-        }
     }
 }
 
@@ -300,15 +249,14 @@ mod tests {
                 mime_type: Some("text/plain".into()),
             },
             ToolContent::Raw(
-                RawValue::from_string(
-                    r#"{"type":"audio","data":"AA==","mimeType":"audio/wav"}"#.into(),
-                )
-                .unwrap(),
+                r#"{"type":"audio","data":"AA==","mimeType":"audio/wav"}"#
+                    .parse::<Json>()
+                    .unwrap(),
             ),
         ])
         .with_text("t")
         .with_image("iVBO", "image/png")
-        .with_structured_content(RawValue::from_string(r#"{"sum":42}"#.into()).unwrap());
+        .with_structured_content(r#"{"sum":42}"#.parse::<Json>().unwrap());
         let expected: Value = serde_json::from_str(
             r#"{"content":[
                 {"type":"resource_link","uri":"file:///a","name":"a","description":"the a"},
@@ -324,7 +272,7 @@ mod tests {
 
     #[test]
     fn results_and_blocks_compare_by_value() {
-        let raw = |json: &str| RawValue::from_string(json.to_owned()).unwrap();
+        let raw = |json: &str| Json::try_from(json.to_owned()).unwrap();
         let blocks = vec![
             ToolContent::text("t"),
             ToolContent::text("u"),

@@ -11,6 +11,7 @@ use super::{
     McpServerSpec, PromptResult, PromptSpec, ResourceResult, ResourceSpec, ResourceTemplateSpec,
     ToolResult, ToolSpec,
 };
+use crate::Json;
 
 /// The MCP protocol version the servers answer `initialize` with. It is the version the real CLI
 /// (2.1.330, which asks for `2025-11-25`) was answered with in the recordings, and every field
@@ -20,18 +21,15 @@ pub const PROTOCOL_VERSION: &str = "2024-11-05";
 /// What [`route`] decided about one JSON-RPC message from the CLI.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
-/// use serde_json::value::RawValue;
 ///
-/// let schema = RawValue::from_string(r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#.into()).unwrap();
+/// let schema = r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#.parse::<Json>().unwrap();
 /// let servers = [McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema))];
 ///
 /// // The `tools/call` a real CLI sent when the model called `mcp__calc__add`:
-/// let message = RawValue::from_string(
-///     r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_fake_6_0","progressToken":2}},"jsonrpc":"2.0","id":2}"#.into(),
-/// )
-/// .unwrap();
-/// let answer = match route(&servers, "calc", &message) {
+/// let message = r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_fake_6_0","progressToken":2}},"jsonrpc":"2.0","id":2}"#;
+/// let answer = match route(&servers, "calc", message) {
 ///     McpRoute::Reply(reply) => reply, // handshake, tools/list, errors: answered already
 ///     McpRoute::ToolCall(call) => {
 ///         #[derive(serde::Deserialize)]
@@ -39,18 +37,18 @@ pub const PROTOCOL_VERSION: &str = "2024-11-05";
 ///             a: f64,
 ///             b: f64,
 ///         }
-///         let args: Add = serde_json::from_str(call.arguments.get()).unwrap();
+///         let args: Add = serde_json::from_str(call.arguments.as_str()).unwrap();
 ///         call.response(&ToolResult::text((args.a + args.b).to_string()))
 ///     }
 ///     _ => unreachable!(),
 /// };
-/// assert_eq!(answer.get(), r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"42"}]}}"#);
+/// assert_eq!(answer.as_str(), r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"42"}]}}"#);
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum McpRoute {
     /// Answer at once with this JSON-RPC message (the `mcp_response` body).
-    Reply(Box<RawValue>),
+    Reply(Json),
     /// A `tools/call` the host must run; answer with [`ToolCall::response`].
     ToolCall(ToolCall),
     /// A `resources/read` of a declared resource (or of a URI that fits a declared template) the
@@ -64,25 +62,22 @@ pub enum McpRoute {
 /// A `tools/call` request for a declared tool.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
-/// use serde_json::value::RawValue;
 ///
-/// let schema = RawValue::from_string(r#"{"type":"object"}"#.into()).unwrap();
+/// let schema = r#"{"type":"object"}"#.parse::<Json>().unwrap();
 /// let servers = [McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema))];
-/// let message = RawValue::from_string(
-///     r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_fake_6_0","progressToken":2}},"jsonrpc":"2.0","id":2}"#.into(),
-/// )
-/// .unwrap();
-/// let McpRoute::ToolCall(call) = route(&servers, "calc", &message) else { panic!("not a tool call") };
+/// let message = r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_fake_6_0","progressToken":2}},"jsonrpc":"2.0","id":2}"#;
+/// let McpRoute::ToolCall(call) = route(&servers, "calc", message) else { panic!("not a tool call") };
 /// assert_eq!((call.server.as_str(), call.tool.as_str()), ("calc", "add"));
-/// assert_eq!(call.arguments.get(), r#"{"a":2,"b":40}"#);
+/// assert_eq!(call.arguments.as_str(), r#"{"a":2,"b":40}"#);
 /// assert_eq!(call.tool_use_id.as_deref(), Some("toolu_fake_6_0"));
-/// assert_eq!(call.jsonrpc_id.get(), "2");
+/// assert_eq!(call.jsonrpc_id.as_str(), "2");
 ///
 /// // A tool failure is a result with `isError`, still inside a JSON-RPC success:
 /// let answer = call.response(&ToolResult::error("b must not be 40"));
 /// assert_eq!(
-///     answer.get(),
+///     answer.as_str(),
 ///     r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"b must not be 40"}],"isError":true}}"#
 /// );
 /// ```
@@ -94,37 +89,35 @@ pub struct ToolCall {
     /// Tool name within the server.
     pub tool: String,
     /// The arguments object (`{}` when the CLI sent none).
-    pub arguments: Box<RawValue>,
+    pub arguments: Json,
     /// The JSON-RPC id to answer with.
-    pub jsonrpc_id: Box<RawValue>,
+    pub jsonrpc_id: Json,
     /// The `tool_use` block this call runs (`_meta["claudecode/toolUseId"]`).
     pub tool_use_id: Option<String>,
     /// The MCP progress token (`_meta.progressToken`), for progress notifications.
-    pub progress_token: Option<Box<RawValue>>,
+    pub progress_token: Option<Json>,
 }
 
 impl ToolCall {
     /// The JSON-RPC response (the `mcp_response` body) carrying `result`.
-    pub fn response(&self, result: &ToolResult) -> Box<RawValue> {
-        jsonrpc::result(&self.jsonrpc_id, result)
+    pub fn response(&self, result: &ToolResult) -> Json {
+        jsonrpc::result(self.jsonrpc_id.as_raw(), result)
     }
 }
 
 /// A `resources/read` request for a resource the server declares.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ResourceResult, ResourceTemplateSpec};
-/// # use serde_json::value::RawValue;
 /// let servers = [McpServerSpec::new("logs", "1.0.0")
 ///     .resource_template(ResourceTemplateSpec::new("logs://{day}", "Log of a day"))];
-/// let read = RawValue::from_string(
-///     r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"logs://monday"}}"#.into(),
-/// ).unwrap();
-/// let McpRoute::ResourceRead(read) = route(&servers, "logs", &read) else { unreachable!() };
+/// let read = r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"logs://monday"}}"#;
+/// let McpRoute::ResourceRead(read) = route(&servers, "logs", read) else { unreachable!() };
 /// assert_eq!(read.template.as_deref(), Some("logs://{day}"));
 /// assert_eq!(read.variables["day"], "monday");
 /// let answer = read.response(&ResourceResult::text("logs://monday", "quiet"));
-/// assert_eq!(answer.get(), r#"{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"logs://monday","text":"quiet"}]}}"#);
+/// assert_eq!(answer.as_str(), r#"{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"logs://monday","text":"quiet"}]}}"#);
 /// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -138,30 +131,28 @@ pub struct ResourceRead {
     /// The template's variables in the URI (empty for a resource at a fixed URI).
     pub variables: BTreeMap<String, String>,
     /// The JSON-RPC id to answer with.
-    pub jsonrpc_id: Box<RawValue>,
+    pub jsonrpc_id: Json,
 }
 
 impl ResourceRead {
     /// The JSON-RPC response (the `mcp_response` body) carrying `result`.
-    pub fn response(&self, result: &ResourceResult) -> Box<RawValue> {
-        jsonrpc::result(&self.jsonrpc_id, result)
+    pub fn response(&self, result: &ResourceResult) -> Json {
+        jsonrpc::result(self.jsonrpc_id.as_raw(), result)
     }
 }
 
 /// A `prompts/get` request for a prompt the server declares, with every argument it requires.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, PromptArgument, PromptResult, PromptSpec};
-/// # use serde_json::value::RawValue;
 /// let servers = [McpServerSpec::new("team", "1.0.0")
 ///     .prompt(PromptSpec::new("greet").argument(PromptArgument::required("name")))];
-/// let get = RawValue::from_string(
-///     r#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet","arguments":{"name":"Ada"}}}"#.into(),
-/// ).unwrap();
-/// let McpRoute::PromptGet(get) = route(&servers, "team", &get) else { unreachable!() };
+/// let get = r#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet","arguments":{"name":"Ada"}}}"#;
+/// let McpRoute::PromptGet(get) = route(&servers, "team", get) else { unreachable!() };
 /// assert_eq!(get.arguments["name"], "Ada");
 /// let answer = get.response(&PromptResult::user("Say hello to Ada."));
-/// assert!(answer.get().starts_with(r#"{"jsonrpc":"2.0","id":4,"result":{"messages":"#));
+/// assert!(answer.as_str().starts_with(r#"{"jsonrpc":"2.0","id":4,"result":{"messages":"#));
 /// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -173,13 +164,13 @@ pub struct PromptGet {
     /// The arguments given, by name.
     pub arguments: BTreeMap<String, String>,
     /// The JSON-RPC id to answer with.
-    pub jsonrpc_id: Box<RawValue>,
+    pub jsonrpc_id: Json,
 }
 
 impl PromptGet {
     /// The JSON-RPC response (the `mcp_response` body) carrying `result`.
-    pub fn response(&self, result: &PromptResult) -> Box<RawValue> {
-        jsonrpc::result(&self.jsonrpc_id, result)
+    pub fn response(&self, result: &PromptResult) -> Json {
+        jsonrpc::result(self.jsonrpc_id.as_raw(), result)
     }
 }
 
@@ -203,7 +194,7 @@ struct CallParams<'a> {
     #[serde(borrow)]
     name: Cow<'a, str>,
     #[serde(default)]
-    arguments: Option<Box<RawValue>>,
+    arguments: Option<Json>,
     #[serde(default, rename = "_meta")]
     meta: Option<CallMeta>,
 }
@@ -213,7 +204,7 @@ struct CallMeta {
     #[serde(default, rename = "claudecode/toolUseId")]
     tool_use_id: Option<String>,
     #[serde(default, rename = "progressToken")]
-    progress_token: Option<Box<RawValue>>,
+    progress_token: Option<Json>,
 }
 
 #[derive(Serialize)]
@@ -299,17 +290,17 @@ pub(crate) fn is_tools_list(message: &RawValue) -> bool {
 /// [`McpRoute::ToolCall`], [`McpRoute::ResourceRead`] and [`McpRoute::PromptGet`]. Never panics.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec};
-/// # use serde_json::value::RawValue;
 /// let servers = [McpServerSpec::new("calc", "1.0.0")];
-/// let ping = RawValue::from_string(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#.into()).unwrap();
-/// let McpRoute::Reply(reply) = route(&servers, "calc", &ping) else { unreachable!() };
-/// assert_eq!(reply.get(), r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+/// let ping = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+/// let McpRoute::Reply(reply) = route(&servers, "calc", ping) else { unreachable!() };
+/// assert_eq!(reply.as_str(), r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
 /// ```
-pub fn route(servers: &[McpServerSpec], server_name: &str, message: &RawValue) -> McpRoute {
+pub fn route(servers: &[McpServerSpec], server_name: &str, message: &str) -> McpRoute {
     // Only an object is a JSON-RPC message (serde would also read a struct from an array).
-    let parsed = if message.get().trim_start().starts_with('{') {
-        serde_json::from_str::<Incoming<'_>>(message.get()).ok()
+    let parsed = if message.trim_start().starts_with('{') {
+        serde_json::from_str::<Incoming<'_>>(message).ok()
     } else {
         None
     };
@@ -428,7 +419,7 @@ fn resource_read(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue
             uri: parsed.uri.clone(),
             template: template.map(|t| t.uri_template.clone()),
             variables,
-            jsonrpc_id: id.to_owned(),
+            jsonrpc_id: Json::from(id.to_owned()),
         })
     };
     if server.resources.iter().any(|r| r.uri == parsed.uri) {
@@ -473,7 +464,7 @@ fn prompt_get(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) 
         server: server.name.clone(),
         name: parsed.name,
         arguments,
-        jsonrpc_id: id.to_owned(),
+        jsonrpc_id: Json::from(id.to_owned()),
     })
 }
 
@@ -488,7 +479,7 @@ fn tool_call(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) -
         return McpRoute::Reply(jsonrpc::result(id, &result));
     }
     let arguments = match parsed.arguments {
-        Some(arguments) if arguments.get() != "null" => arguments,
+        Some(arguments) if arguments.as_str() != "null" => arguments,
         _ => jsonrpc::to_raw(&Empty {}),
     };
     let meta = parsed.meta.unwrap_or(CallMeta {
@@ -499,7 +490,7 @@ fn tool_call(server: &McpServerSpec, id: &RawValue, params: Option<&RawValue>) -
         server: server.name.clone(),
         tool: parsed.name.into_owned(),
         arguments,
-        jsonrpc_id: id.to_owned(),
+        jsonrpc_id: Json::from(id.to_owned()),
         tool_use_id: meta.tool_use_id,
         progress_token: meta.progress_token,
     })

@@ -2,18 +2,16 @@
 
 use std::collections::BTreeMap;
 
+use crate::Json;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
 
 /// An in-process MCP server the host serves through the control protocol.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::{McpServerSpec, ToolSpec};
-/// # use serde_json::value::RawValue;
-/// let schema = RawValue::from_string(
-///     r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}"#.into(),
-/// ).unwrap();
+/// let schema = r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}"#.parse::<Json>().unwrap();
 /// let calc = McpServerSpec::new("calc", "1.0.0")
 ///     .tool(ToolSpec::new("add", "add two numbers", schema))
 ///     .with_instructions("Use `add` for arithmetic instead of working sums out yourself.");
@@ -368,9 +366,9 @@ impl PromptArgument {
 /// One tool of an [`McpServerSpec`]. Serializes as an entry of the MCP `tools/list` answer.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::{ToolSpec, ToolAnnotations};
-/// # use serde_json::value::RawValue;
-/// let tool = ToolSpec::new("now", "current time", RawValue::from_string(r#"{"type":"object"}"#.into()).unwrap())
+/// let tool = ToolSpec::new("now", "current time", r#"{"type":"object"}"#.parse::<Json>().unwrap())
 ///     .with_annotations(ToolAnnotations { read_only_hint: Some(true), ..Default::default() })
 ///     .always_load();
 /// assert_eq!(
@@ -382,9 +380,9 @@ impl PromptArgument {
 /// A tool the CLI keeps behind tool search until a search matches it, with its results capped:
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::mcp::ToolSpec;
-/// # use serde_json::value::RawValue;
-/// let schema = RawValue::from_string(r#"{"type":"object","properties":{"query":{"type":"string"}}}"#.into()).unwrap();
+/// let schema = r#"{"type":"object","properties":{"query":{"type":"string"}}}"#.parse::<Json>().unwrap();
 /// let tool = ToolSpec::new("search_tickets", "Search the issue tracker", schema)
 ///     .search_hint("jira issues tickets bugs")
 ///     .max_result_size_chars(20_000);
@@ -402,7 +400,7 @@ pub struct ToolSpec {
     /// What the tool does, shown to the model.
     pub description: String,
     /// JSON Schema of the arguments (an object schema).
-    pub input_schema: Box<RawValue>,
+    pub input_schema: Json,
     /// Behaviour hints.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
@@ -416,12 +414,12 @@ impl ToolSpec {
     pub fn new(
         name: impl Into<String>,
         description: impl Into<String>,
-        input_schema: Box<RawValue>,
+        input_schema: impl Into<Json>,
     ) -> Self {
         ToolSpec {
             name: name.into(),
             description: description.into(),
-            input_schema,
+            input_schema: input_schema.into(),
             annotations: None,
             meta: ToolMeta::default(),
         }
@@ -455,10 +453,10 @@ impl ToolSpec {
 /// MCP tool annotations: hints about what a tool does.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::{ToolAnnotations, ToolSpec};
-/// use serde_json::value::RawValue;
 ///
-/// let schema = RawValue::from_string(r#"{"type":"object","properties":{"path":{"type":"string"}}}"#.into()).unwrap();
+/// let schema = r#"{"type":"object","properties":{"path":{"type":"string"}}}"#.parse::<Json>().unwrap();
 /// let delete = ToolSpec::new("delete_file", "Delete a file", schema).with_annotations(ToolAnnotations {
 ///     title: Some("Delete file".into()),
 ///     destructive_hint: Some(true),
@@ -492,10 +490,10 @@ pub struct ToolAnnotations {
 /// Claude Code's `_meta` extensions of a tool.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::ToolSpec;
-/// use serde_json::value::RawValue;
 ///
-/// let schema = RawValue::from_string(r#"{"type":"object"}"#.into()).unwrap();
+/// let schema = r#"{"type":"object"}"#.parse::<Json>().unwrap();
 /// let plain = ToolSpec::new("now", "current time", schema.clone());
 /// assert!(plain.meta.is_empty()); // no `_meta` is sent
 /// let eager = ToolSpec::new("now", "current time", schema).always_load();

@@ -4,8 +4,8 @@ use super::content::{self, ContentBlock};
 use super::line_text::{self, LineText};
 use super::raw::message_struct;
 use super::usage::Usage;
+use crate::Json;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 message_struct! {
     /// An `assistant` message.
@@ -94,7 +94,7 @@ pub struct AssistantBody {
     pub usage: Option<Usage>,
     /// Context management details, as raw JSON.
     #[serde(default)]
-    pub context_management: Option<Box<RawValue>>,
+    pub context_management: Option<Json>,
 }
 
 impl AssistantMessage {

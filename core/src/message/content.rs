@@ -1,14 +1,14 @@
 //! Content blocks of assistant and user messages, read in one pass with a hand-written tag dispatch.
 //!
 //! serde's internally tagged enums buffer every field into an intermediate tree (slow) and cannot hold
-//! [`RawValue`]s, so [`ContentBlock`] reads its `type` key itself and hands the rest of the map straight
+//! raw JSON, so [`ContentBlock`] reads its `type` key itself and hands the rest of the map straight
 //! to the variant's struct. When `type` is not the first key (the CLI's `tool_result` blocks start with
 //! `tool_use_id`), the keys before it are kept as raw JSON and replayed first.
 
+use crate::Json;
 use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, StringDeserializer};
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -24,7 +24,7 @@ use std::fmt;
 ///     r#"[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]"#,
 /// ).unwrap();
 /// let ContentBlock::ToolUse(tool) = &blocks[1] else { panic!() };
-/// assert_eq!((tool.name.as_str(), tool.input.get()), ("Bash", r#"{"command":"ls"}"#));
+/// assert_eq!((tool.name.as_str(), tool.input.as_str()), ("Bash", r#"{"command":"ls"}"#));
 /// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -72,7 +72,7 @@ pub enum ContentBlock {
     /// `fallback`: the rest of this reply comes from another model.
     Fallback(FallbackBlock),
     /// A block type this crate does not model: the whole block as JSON.
-    Unknown(Box<RawValue>),
+    Unknown(Json),
 }
 
 /// A `text` block.
@@ -93,7 +93,7 @@ pub struct TextBlock {
     pub text: String,
     /// Citations, if any, as raw JSON.
     #[serde(default)]
-    pub citations: Option<Box<RawValue>>,
+    pub citations: Option<Json>,
 }
 
 /// A `thinking` block.
@@ -155,7 +155,7 @@ pub struct RedactedThinkingBlock {
 /// .unwrap();
 /// let ContentBlock::ToolUse(call) = block else { panic!("not a tool call") };
 /// assert_eq!((call.id.as_str(), call.name.as_str()), ("toolu_fake_2_1", "Bash"));
-/// let input: BashInput = serde_json::from_str(call.input.get()).unwrap();
+/// let input: BashInput = serde_json::from_str(call.input.as_str()).unwrap();
 /// assert_eq!(input.command, "echo hi-from-bash");
 /// ```
 #[derive(Debug, Clone, Deserialize)]
@@ -168,10 +168,10 @@ pub struct ToolUseBlock {
     #[serde(default)]
     pub name: String,
     /// The tool input, as raw JSON (usually an object).
-    pub input: Box<RawValue>,
+    pub input: Json,
     /// Who called the tool (programmatic tool calling), as raw JSON.
     #[serde(default)]
-    pub caller: Option<Box<RawValue>>,
+    pub caller: Option<Json>,
 }
 
 /// A `tool_result` block.
@@ -214,7 +214,7 @@ pub struct ToolResultBlock {
 /// .unwrap();
 /// let ContentBlock::WebSearchToolResult(result) = block else { panic!("not a web search result") };
 /// assert_eq!(result.tool_use_id, "srvtoolu_01");
-/// let hits: serde_json::Value = serde_json::from_str(result.content.unwrap().get()).unwrap();
+/// let hits: serde_json::Value = serde_json::from_str(result.content.unwrap().as_str()).unwrap();
 /// assert_eq!(hits[0]["url"], "https://www.rust-lang.org/");
 /// ```
 #[derive(Debug, Clone, Deserialize)]
@@ -225,7 +225,7 @@ pub struct ServerToolResultBlock {
     pub tool_use_id: String,
     /// The result, as raw JSON (its shape depends on the tool).
     #[serde(default)]
-    pub content: Option<Box<RawValue>>,
+    pub content: Option<Json>,
 }
 
 /// An `mcp_tool_use` block.
@@ -239,7 +239,7 @@ pub struct ServerToolResultBlock {
 /// .unwrap();
 /// let ContentBlock::McpToolUse(call) = block else { panic!("not an MCP tool call") };
 /// assert_eq!((call.server_name.as_str(), call.name.as_str()), ("example-mcp", "echo"));
-/// assert_eq!(call.input.get(), r#"{"param1":"value1"}"#);
+/// assert_eq!(call.input.as_str(), r#"{"param1":"value1"}"#);
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -254,7 +254,7 @@ pub struct McpToolUseBlock {
     #[serde(default)]
     pub server_name: String,
     /// The tool input, as raw JSON.
-    pub input: Box<RawValue>,
+    pub input: Json,
 }
 
 /// An `mcp_tool_result` block.
@@ -311,14 +311,14 @@ pub struct ContainerUploadBlock {
 /// )
 /// .unwrap();
 /// let ContentBlock::Image(image) = block else { panic!("not an image") };
-/// let source: serde_json::Value = serde_json::from_str(image.source.get()).unwrap();
+/// let source: serde_json::Value = serde_json::from_str(image.source.as_str()).unwrap();
 /// assert_eq!(source["media_type"], "image/png");
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct ImageBlock {
     /// The image source (`base64`, `url` or `file`), as raw JSON.
-    pub source: Box<RawValue>,
+    pub source: Json,
 }
 
 /// A `document` block.
@@ -333,13 +333,13 @@ pub struct ImageBlock {
 /// let ContentBlock::Document(document) = block else { panic!("not a document") };
 /// assert_eq!(document.title.as_deref(), Some("Notes"));
 /// assert_eq!(document.context, None);
-/// assert!(document.source.get().contains("The grass is green."));
+/// assert!(document.source.as_str().contains("The grass is green."));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
 pub struct DocumentBlock {
     /// The document source, as raw JSON.
-    pub source: Box<RawValue>,
+    pub source: Json,
     /// The document title.
     #[serde(default)]
     pub title: Option<String>,
@@ -348,7 +348,7 @@ pub struct DocumentBlock {
     pub context: Option<String>,
     /// Citation settings, as raw JSON.
     #[serde(default)]
-    pub citations: Option<Box<RawValue>>,
+    pub citations: Option<Json>,
 }
 
 /// A `tool_reference` block: the name of a tool that a tool search found.
@@ -403,7 +403,7 @@ pub struct SearchResultBlock {
     pub content: Vec<TextBlock>,
     /// Citation settings (`{"enabled": …}`), as raw JSON.
     #[serde(default)]
-    pub citations: Option<Box<RawValue>>,
+    pub citations: Option<Json>,
 }
 
 /// A `fallback` block: the model named in `from_model` stopped (for instance, it refused), and
@@ -589,7 +589,7 @@ impl<'de> Visitor<'de> for BlockVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContentBlock, A::Error> {
-        let mut before: Vec<(Cow<'de, str>, Box<RawValue>)> = Vec::new();
+        let mut before: Vec<(Cow<'de, str>, Json)> = Vec::new();
         loop {
             match map.next_key_seed(BlockKeySeed)? {
                 Some(BlockKey::Type) => break,
@@ -717,8 +717,8 @@ impl BlockKind {
 
 /// A map that first replays the pairs read before `type`, then continues with the rest of the block.
 struct Replay<'de, A> {
-    before: std::vec::IntoIter<(Cow<'de, str>, Box<RawValue>)>,
-    pending: Option<Box<RawValue>>,
+    before: std::vec::IntoIter<(Cow<'de, str>, Json)>,
+    pending: Option<Json>,
     rest: A,
 }
 
@@ -744,7 +744,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'de, A> {
         match self.pending.take() {
             // An owned reader works for any lifetime `'de`; these values are short (ids, flags).
             Some(raw) => {
-                let mut de = serde_json::Deserializer::from_reader(raw.get().as_bytes());
+                let mut de = serde_json::Deserializer::from_reader(raw.as_str().as_bytes());
                 seed.deserialize(&mut de).map_err(A::Error::custom)
             }
             None => self.rest.next_value_seed(seed),
@@ -754,7 +754,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'de, A> {
 
 /// The JSON text of a block of unknown type, rebuilt from its pairs in their original order.
 fn rebuild_unknown<'de, A: MapAccess<'de>>(
-    before: Vec<(Cow<'de, str>, Box<RawValue>)>,
+    before: Vec<(Cow<'de, str>, Json)>,
     tag: Option<&str>,
     mut rest: A,
 ) -> Result<ContentBlock, A::Error> {
@@ -769,7 +769,7 @@ fn rebuild_unknown<'de, A: MapAccess<'de>>(
     };
     for (key, value) in &before {
         push_key(&mut out, key)?;
-        out.push_str(value.get());
+        out.push_str(value.as_str());
     }
     if let Some(tag) = tag {
         push_key(&mut out, "type")?;
@@ -781,10 +781,10 @@ fn rebuild_unknown<'de, A: MapAccess<'de>>(
             BlockKey::Other(key) => key,
         };
         push_key(&mut out, &key)?;
-        out.push_str(rest.next_value::<Box<RawValue>>()?.get());
+        out.push_str(rest.next_value::<Json>()?.as_str());
     }
     out.push('}');
-    RawValue::from_string(out)
+    Json::try_from(out)
         .map(ContentBlock::Unknown)
         .map_err(A::Error::custom)
 }
@@ -814,14 +814,17 @@ mod tests {
         ) else {
             panic!()
         };
-        assert_eq!((t.id.as_str(), t.input.get()), ("s1", r#"{"query":"q"}"#));
+        assert_eq!(
+            (t.id.as_str(), t.input.as_str()),
+            ("s1", r#"{"query":"q"}"#)
+        );
         let ContentBlock::WebSearchToolResult(r) = block(
             r#"{"type":"web_search_tool_result","tool_use_id":"s1","content":[{"type":"web_search_result"}]}"#,
         ) else {
             panic!()
         };
         assert_eq!(
-            r.content.unwrap().get(),
+            r.content.unwrap().as_str(),
             r#"[{"type":"web_search_result"}]"#
         );
     }
@@ -844,7 +847,7 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            (t.id.as_str(), t.name.as_str(), t.input.get()),
+            (t.id.as_str(), t.name.as_str(), t.input.as_str()),
             ("x", "N", r#"{"a":[1,2]}"#)
         );
     }
@@ -860,7 +863,7 @@ mod tests {
             let ContentBlock::Unknown(raw) = block(json) else {
                 panic!("{json} should be unknown")
             };
-            assert_eq!(raw.get(), json);
+            assert_eq!(raw.as_str(), json);
         }
     }
 

@@ -233,7 +233,7 @@ fn tool_use_and_tool_result() {
     let tool_use = first_tool_use(&msgs);
     assert_eq!(tool_use.name, "Bash");
     assert_eq!(
-        tool_use.input.get(),
+        tool_use.input.as_str(),
         r#"{"command":"echo hi-from-bash","description":"run"}"#
     );
     // tool_result blocks start with `tool_use_id`, before `type`.
@@ -254,9 +254,12 @@ fn denied_tool_use() {
     let msgs = out_messages("permission_deny");
     let tool_use = first_tool_use(&msgs);
     assert!(
-        tool_use.input.get().starts_with(r#"{"command":"ls -la /""#),
+        tool_use
+            .input
+            .as_str()
+            .starts_with(r#"{"command":"ls -la /""#),
         "{}",
-        tool_use.input.get()
+        tool_use.input.as_str()
     );
     let (u, r) = first_tool_result(&msgs);
     assert_eq!(
@@ -322,14 +325,14 @@ fn stream_events() {
 fn unknown_kinds_are_kept_raw() {
     let line = r#"{"type":"transcript_mirror","filePath":"/x","entries":[1,{"a":null}]}"#;
     let msg = parse(line);
-    assert!(matches!(&msg, Message::Unknown(raw) if raw.get() == line));
+    assert!(matches!(&msg, Message::Unknown(raw) if raw.as_str() == line));
     assert_eq!(msg.raw_json(), line);
     assert_eq!(serde_json::to_string(&msg).unwrap(), line);
 
     let line =
         r#"{"type":"system","subtype":"post_turn_summary","summary":{"x":1},"session_id":"s"}"#;
     let msg = parse(line);
-    assert!(matches!(&msg, Message::System(SystemMessage::Unknown(raw)) if raw.get() == line));
+    assert!(matches!(&msg, Message::System(SystemMessage::Unknown(raw)) if raw.as_str() == line));
 
     let block = r#"{"type":"hologram","beam":[1,2],"id":"h1"}"#;
     let line = format!(
@@ -338,7 +341,7 @@ fn unknown_kinds_are_kept_raw() {
     let Message::Assistant(a) = parse(&line) else {
         panic!()
     };
-    assert!(matches!(&a.message.content[1], ContentBlock::Unknown(raw) if raw.get() == block));
+    assert!(matches!(&a.message.content[1], ContentBlock::Unknown(raw) if raw.as_str() == block));
     assert_eq!(a.raw_json(), line);
 }
 
@@ -526,7 +529,7 @@ fn user_input_matches_the_recorded_stdin_lines() {
 fn user_input_options() {
     let line = UserInput::blocks(vec![
         InputBlock::text("hi"),
-        InputBlock::raw(RawValue::from_string(r#"{"type":"x"}"#.into()).unwrap()),
+        InputBlock::raw(r#"{"type":"x"}"#.parse::<Json>().unwrap()),
     ])
     .with_uuid("u1")
     .with_session_id("default")
@@ -743,7 +746,7 @@ fn search_result_block_from_the_cli_shape() {
     let texts: Vec<&str> = s.content.iter().map(|t| t.text.as_str()).collect();
     assert_eq!(texts, ["Example Domain\n", "More text"]);
     assert_eq!(
-        s.citations.as_ref().map(|c| c.get()),
+        s.citations.as_ref().map(|c| c.as_str()),
         Some(r#"{"enabled":true}"#)
     );
 }

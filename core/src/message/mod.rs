@@ -27,6 +27,7 @@
 //! ```
 
 mod assistant;
+use crate::Json;
 mod content;
 mod lenient;
 mod line_text;
@@ -137,7 +138,7 @@ pub enum Message {
     /// `command_lifecycle`: what became of a user message sent with a `uuid`.
     CommandLifecycle(Box<CommandLifecycle>),
     /// A message type this crate does not model: the whole line, unchanged.
-    Unknown(Box<RawValue>),
+    Unknown(Json),
     /// Not from the CLI: the SDK's report of a line it could not use or of a recording that
     /// stopped. The session goes on.
     Notice(Box<Notice>),
@@ -209,7 +210,7 @@ impl Message {
             "prompt_suggestion" => Message::PromptSuggestion(parse_line(line)?),
             "conversation_reset" => Message::ConversationReset(parse_line(line)?),
             "command_lifecycle" => Message::CommandLifecycle(parse_line(line)?),
-            _ => Message::Unknown(RawValue::from_string(line.to_owned())?),
+            _ => Message::Unknown(Json::try_from(line.to_owned())?),
         })
     }
 
@@ -242,7 +243,7 @@ impl Message {
             Message::PromptSuggestion(m) => m.raw_json(),
             Message::ConversationReset(m) => m.raw_json(),
             Message::CommandLifecycle(m) => m.raw_json(),
-            Message::Unknown(raw) => raw.get(),
+            Message::Unknown(raw) => raw.as_str(),
             Message::Notice(notice) => notice.raw_json(),
         }
     }

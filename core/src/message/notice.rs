@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 #[cfg(doc)]
 use super::Message;
+use crate::Json;
 
 /// A report from the SDK in the message stream ([`Message::Notice`]): something went wrong
 /// with one line or with the recording, and the session goes on. A loop that reads messages
@@ -42,7 +42,7 @@ use super::Message;
 pub struct Notice {
     /// What happened.
     pub kind: NoticeKind,
-    raw: Box<RawValue>,
+    raw: Json,
 }
 
 /// What a [`Notice`] reports.
@@ -101,7 +101,7 @@ impl Notice {
             kind: name,
             message: &message,
         };
-        let raw = serde_json::value::to_raw_value(&json).expect("strings serialize");
+        let raw = Json::from_serialize(&json).expect("strings serialize");
         Notice { kind, raw }
     }
 
@@ -109,7 +109,7 @@ impl Notice {
     /// never prints this type; it is what [`Message::raw_json`] gives for a notice, so that a
     /// log of `raw_json` lines stays JSON.
     pub fn raw_json(&self) -> &str {
-        self.raw.get()
+        self.raw.as_str()
     }
 }
 

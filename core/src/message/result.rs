@@ -3,8 +3,8 @@
 use super::lenient;
 use super::raw::message_struct;
 use super::usage::{ModelUsage, Usage};
+use crate::Json;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
 message_struct! {
@@ -80,7 +80,7 @@ message_struct! {
         pub permission_denials: Vec<PermissionDenial>,
         /// The structured output (with an output format), as raw JSON.
         #[serde(default)]
-        pub structured_output: Option<Box<RawValue>>,
+        pub structured_output: Option<Json>,
         /// A tool call a PreToolUse hook deferred.
         #[serde(default)]
         pub deferred_tool_use: Option<DeferredToolUse>,
@@ -110,7 +110,7 @@ message_struct! {
         pub startup_failure_reason: Option<String>,
         /// Where the turn came from, as raw JSON.
         #[serde(default)]
-        pub origin: Option<Box<RawValue>>,
+        pub origin: Option<Json>,
     }
 }
 
@@ -125,7 +125,7 @@ message_struct! {
 ///     println!("denied {} ({})", denial.tool_name, denial.tool_use_id);
 /// }
 /// assert_eq!(result.permission_denials[0].tool_name, "Bash");
-/// assert!(result.permission_denials[0].tool_input.as_ref().unwrap().get().contains("rm -rf build"));
+/// assert!(result.permission_denials[0].tool_input.as_ref().unwrap().as_str().contains("rm -rf build"));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -138,7 +138,7 @@ pub struct PermissionDenial {
     pub tool_use_id: String,
     /// The input that was denied, as raw JSON.
     #[serde(default)]
-    pub tool_input: Option<Box<RawValue>>,
+    pub tool_input: Option<Json>,
 }
 
 /// A tool call deferred by a PreToolUse hook.
@@ -162,5 +162,5 @@ pub struct DeferredToolUse {
     pub name: String,
     /// The tool input, as raw JSON.
     #[serde(default)]
-    pub input: Option<Box<RawValue>>,
+    pub input: Option<Json>,
 }

@@ -1,5 +1,6 @@
 //! [`StringList`]: a JSON array of strings kept as raw text and read on demand.
 
+use crate::Json;
 use serde::de::{Deserialize, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -37,7 +38,7 @@ use std::fmt;
 /// assert!(init.skills.is_empty()); // absent from the line
 /// ```
 #[derive(Clone)]
-pub struct StringList(Option<Box<RawValue>>);
+pub struct StringList(Option<Json>);
 
 impl Default for StringList {
     /// An empty list.
@@ -54,7 +55,7 @@ impl StringList {
         };
         // The text was checked to be a JSON array when it was read, so this cannot fail;
         // an empty list is the safe answer if it ever did.
-        serde_json::from_str::<Vec<Loose<'_>>>(raw.get())
+        serde_json::from_str::<Vec<Loose<'_>>>(raw.as_str())
             .map(|items| items.into_iter().filter_map(|item| item.0).collect())
             .unwrap_or_default()
     }
@@ -81,7 +82,7 @@ impl StringList {
 
     /// The array as the CLI printed it (`[]` when the field was absent).
     pub fn raw_json(&self) -> &str {
-        self.0.as_ref().map_or("[]", |raw| raw.get())
+        self.0.as_ref().map_or("[]", |raw| raw.as_str())
     }
 }
 
@@ -100,7 +101,7 @@ impl<'de> Deserialize<'de> for StringList {
         if !raw.get().starts_with('[') {
             return Err(D::Error::custom("expected an array of strings"));
         }
-        Ok(StringList(Some(raw)))
+        Ok(StringList(Some(Json::from(raw))))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Token usage as the Messages API reports it, and the CLI's per-model totals.
 
+use crate::Json;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 /// Token usage of one model call or turn (`usage` of assistant and result messages).
 ///
@@ -35,10 +35,10 @@ pub struct Usage {
     pub service_tier: Option<String>,
     /// Server tool calls (`web_search_requests`, `web_fetch_requests`), as raw JSON.
     #[serde(default)]
-    pub server_tool_use: Option<Box<RawValue>>,
+    pub server_tool_use: Option<Json>,
     /// Cache writes by lifetime (`ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`), as raw JSON.
     #[serde(default)]
-    pub cache_creation: Option<Box<RawValue>>,
+    pub cache_creation: Option<Json>,
 }
 
 /// Cumulative usage of one model in a query (`modelUsage` of a result).

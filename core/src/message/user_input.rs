@@ -1,8 +1,8 @@
 //! User messages the host writes to the CLI's stdin.
 
+use crate::Json;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
 
 /// A user message to write to the CLI.
 ///
@@ -78,10 +78,10 @@ pub enum UserInputContent {
 /// One content block of a [`UserInput`].
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::message::{InputBlock, UserInput};
-/// use serde_json::value::RawValue;
 ///
-/// let document = RawValue::from_string(
+/// let document = Json::try_from(
 ///     r#"{"type":"document","source":{"type":"text","media_type":"text/plain","data":"The grass is green."},"title":"Notes"}"#.to_owned(),
 /// )
 /// .unwrap();
@@ -109,7 +109,7 @@ pub enum InputBlock {
         data: String,
     },
     /// Any other block, written as given.
-    Raw(Box<RawValue>),
+    Raw(Json),
 }
 
 impl InputBlock {
@@ -127,8 +127,8 @@ impl InputBlock {
     }
 
     /// A block given as raw JSON, written unchanged.
-    pub fn raw(block: Box<RawValue>) -> Self {
-        InputBlock::Raw(block)
+    pub fn raw(block: impl Into<Json>) -> Self {
+        InputBlock::Raw(block.into())
     }
 }
 

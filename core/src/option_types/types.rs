@@ -393,7 +393,7 @@ impl Skills {
 /// struct Answer {
 ///     answer: i64,
 /// }
-/// let answer: Answer = serde_json::from_str(result.structured_output.unwrap().get()).unwrap();
+/// let answer: Answer = serde_json::from_str(result.structured_output.unwrap().as_str()).unwrap();
 /// assert_eq!(answer.answer, 4);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

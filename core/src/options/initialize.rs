@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use super::error::OptionsError;
 use super::{HostDeclarations, Options};
@@ -14,6 +13,7 @@ use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
 use crate::option_types::types::{OutputFormat, Skills, SystemPrompt};
 use crate::session::{InputMode, SessionConfig, SKIP_VERSION_CHECK_ENV};
+use crate::Json;
 
 /// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session
 /// waits for a busy CLI to go idle before it closes stdin anyway.
@@ -95,7 +95,7 @@ impl Options {
     /// # use claude_agent_core::{options::Options, session::InputMode};
     /// let config = Options::new().title("Nightly triage").session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields = config.initialize_fields.expect("a title and the default system prompt are set");
-    /// assert_eq!(fields.get(), r#"{"systemPrompt":[""],"title":"Nightly triage"}"#);
+    /// assert_eq!(fields.as_str(), r#"{"systemPrompt":[""],"title":"Nightly triage"}"#);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn session_config(
@@ -138,7 +138,7 @@ impl Options {
         Ok(config)
     }
 
-    fn initialize_fields(&self, host: &HostDeclarations) -> Option<Box<RawValue>> {
+    fn initialize_fields(&self, host: &HostDeclarations) -> Option<Json> {
         let (system_prompt, append, exclude_dynamic_sections, snapshot) = match &self.system_prompt
         {
             None => (Some(EMPTY_PROMPT), None, None, None),
@@ -200,8 +200,7 @@ impl Options {
                 .then(|| OrderedMap(&self.mcp_servers)),
         };
         let json = with_extra_fields(to_json(&fields), &self.extra_initialize_fields);
-        (json != "{}")
-            .then(|| RawValue::from_string(json).expect("serde_json output is valid JSON"))
+        (json != "{}").then(|| Json::try_from(json).expect("serde_json output is valid JSON"))
     }
 }
 
@@ -211,11 +210,11 @@ fn with_extra_fields(object: String, extra: &[(String, serde_json::Value)]) -> S
     if extra.is_empty() {
         return object;
     }
-    let mut fields: Vec<(String, Box<RawValue>)> = serde_json::from_str::<OrderedFields>(&object)
+    let mut fields: Vec<(String, Json)> = serde_json::from_str::<OrderedFields>(&object)
         .expect("serde_json output is a JSON object")
         .0;
     for (name, value) in extra {
-        let value = serde_json::value::to_raw_value(value).expect("a JSON value always serializes");
+        let value = Json::from_serialize(value).expect("a JSON value always serializes");
         match fields.iter_mut().find(|(field, _)| field == name) {
             Some(field) => field.1 = value,
             None => fields.push((name.clone(), value)),
@@ -225,7 +224,7 @@ fn with_extra_fields(object: String, extra: &[(String, serde_json::Value)]) -> S
 }
 
 /// A JSON object's fields in the order they were written.
-struct OrderedFields(Vec<(String, Box<RawValue>)>);
+struct OrderedFields(Vec<(String, Json)>);
 
 impl<'de> serde::Deserialize<'de> for OrderedFields {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -300,7 +299,7 @@ mod tests {
     fn fields_with(options: Options, host: &HostDeclarations) -> Option<String> {
         config_with(&options, host)
             .initialize_fields
-            .map(|raw| raw.get().to_owned())
+            .map(|raw| raw.as_str().to_owned())
     }
 
     #[test]
@@ -425,7 +424,7 @@ mod tests {
         assert_eq!(
             config
                 .initialize_fields
-                .map(|raw| raw.get().to_owned())
+                .map(|raw| raw.as_str().to_owned())
                 .as_deref(),
             Some(r#"{"systemPrompt":[""],"supportedDialogKinds":[]}"#)
         );
@@ -452,7 +451,7 @@ mod tests {
             .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc"), sdk_server("db")]);
         let config = config_with(&Options::new(), &host);
         assert_eq!(
-            config.initialize_fields.as_ref().map(|raw| raw.get()),
+            config.initialize_fields.as_ref().map(|raw| raw.as_str()),
             Some(r#"{"sdkMcpServers":["calc","db"],"systemPrompt":[""]}"#)
         );
         let names: Vec<&str> = config.mcp_servers.iter().map(|s| s.name.as_str()).collect();

@@ -707,7 +707,7 @@ impl Options {
     /// );
     /// // Subagents travel in `initialize`, not on the command line.
     /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
-    /// assert!(fields.get().contains(r#""agents":{"reviewer":{"description":"Reviews a diff for bugs before it is committed""#));
+    /// assert!(fields.as_str().contains(r#""agents":{"reviewer":{"description":"Reviews a diff for bugs before it is committed""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn agent_definition(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
@@ -726,7 +726,7 @@ impl Options {
     ///     ("tester", AgentDefinition::new("Writes and runs tests", "You write tests.").tools(["Read", "Write", "Bash"])),
     /// ]);
     /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
-    /// assert!(fields.get().contains(r#""tester":{"description":"Writes and runs tests""#));
+    /// assert!(fields.as_str().contains(r#""tester":{"description":"Writes and runs tests""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn agents<I, S>(self, agents: I) -> Self
@@ -1018,7 +1018,7 @@ impl Options {
     /// use claude_agent_core::session::InputMode;
     ///
     /// let fields = Options::new().forward_subagent_text(true).session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
-    /// assert!(fields.get().contains(r#""forwardSubagentText":true"#));
+    /// assert!(fields.as_str().contains(r#""forwardSubagentText":true"#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn forward_subagent_text(mut self, forward: bool) -> Self {
@@ -1033,7 +1033,7 @@ impl Options {
     /// use claude_agent_core::session::InputMode;
     ///
     /// let fields = Options::new().title("Nightly triage").session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
-    /// assert!(fields.get().contains(r#""title":"Nightly triage""#));
+    /// assert!(fields.as_str().contains(r#""title":"Nightly triage""#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {
@@ -1049,7 +1049,7 @@ impl Options {
     ///
     /// // After each result a `Message::PromptSuggestion` follows.
     /// let fields = Options::new().prompt_suggestions(true).session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
-    /// assert!(fields.get().contains(r#""promptSuggestions":true"#));
+    /// assert!(fields.as_str().contains(r#""promptSuggestions":true"#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn prompt_suggestions(mut self, suggest: bool) -> Self {
@@ -1151,7 +1151,7 @@ impl Options {
     ///     .initialize_field("webSearchIsolationExemptMcpServers", serde_json::json!(["docs"]))
     ///     .session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(
-    ///     config.initialize_fields.unwrap().get(),
+    ///     config.initialize_fields.unwrap().as_str(),
     ///     r#"{"systemPrompt":[""],"rapidFollowupPreempt":true,"webSearchIsolationExemptMcpServers":["docs"]}"#
     /// );
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())

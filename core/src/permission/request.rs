@@ -1,10 +1,9 @@
 //! `PermissionRequest`: the fields of a `can_use_tool` control request.
 
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::PermissionUpdate;
+use crate::Json;
 
 /// A `can_use_tool` request: the CLI asks whether a tool may run. It asks only when launched with
 /// `--permission-prompt-tool=stdio` (which a `can_use_tool` callback adds), and only about uses its
@@ -23,7 +22,7 @@ use super::PermissionUpdate;
 ///         "blocked_path":"/","tool_use_id":"toolu_1"}"#,
 /// ).unwrap();
 /// assert_eq!(req.tool_name, "Bash");
-/// assert_eq!(req.tool_input.get(), r#"{"command":"ls /"}"#);
+/// assert_eq!(req.tool_input.as_str(), r#"{"command":"ls /"}"#);
 /// assert_eq!(req.blocked_path.as_deref(), Some("/"));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
@@ -31,10 +30,10 @@ use super::PermissionUpdate;
 pub struct PermissionRequest {
     /// Name of the tool, e.g. `Bash` or `mcp__calc__add`.
     pub tool_name: String,
-    /// The tool's input as the model wrote it (`input` on the wire); [`Self::tool_input_as`]
-    /// reads it as a type.
+    /// The tool's input as the model wrote it (`input` on the wire);
+    /// [`Json::parse`](crate::Json::parse) reads it as the tool's argument type.
     #[serde(rename = "input")]
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// The `tool_use` block this request is about.
     pub tool_use_id: String,
     /// Rule changes the CLI suggests for "always allow" (send them back in the allow answer to apply them).
@@ -83,30 +82,6 @@ pub struct PermissionRequest {
     /// Whether the server's policy only allows asking (seen on SDK MCP tools; internal to the CLI).
     #[serde(default)]
     pub server_policy_ask_only: Option<bool>,
-}
-
-impl PermissionRequest {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::permission::PermissionRequest;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let request: PermissionRequest = serde_json::from_str(
-    ///     r#"{"tool_name":"Bash","input":{"command":"ls /"},"tool_use_id":"toolu_1"}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = request.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls /");
-    /// assert!(request.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
 }
 
 /// Which MCP server a tool comes from (`mcp_server` on the wire).
@@ -179,7 +154,7 @@ mod tests {
     fn recorded(transcript: &str) -> Vec<PermissionRequest> {
         recorded_requests(transcript, "can_use_tool")
             .iter()
-            .map(|raw| serde_json::from_str(raw.get()).unwrap())
+            .map(|raw| serde_json::from_str(raw.as_str()).unwrap())
             .collect()
     }
 
@@ -189,7 +164,7 @@ mod tests {
         assert_eq!(reqs.len(), 1);
         let req = &reqs[0];
         assert_eq!(req.tool_name, "Bash");
-        let input: serde_json::Value = serde_json::from_str(req.tool_input.get()).unwrap();
+        let input: serde_json::Value = serde_json::from_str(req.tool_input.as_str()).unwrap();
         assert_eq!(input["command"], "ls -la /");
         assert_eq!(req.tool_use_id, "toolu_fake_1_1");
         assert_eq!(req.blocked_path.as_deref(), Some("/"));
@@ -205,7 +180,7 @@ mod tests {
         assert_eq!(reqs.len(), 1);
         let req = &reqs[0];
         assert_eq!(req.tool_name, "mcp__calc__add");
-        assert_eq!(req.tool_input.get(), r#"{"a":2,"b":40}"#);
+        assert_eq!(req.tool_input.as_str(), r#"{"a":2,"b":40}"#);
         let server = req.mcp_server.as_ref().unwrap();
         assert_eq!(
             (server.name.as_str(), server.source.as_deref()),
@@ -258,10 +233,10 @@ mod tests {
             b: i64,
         }
         let req = &recorded("sdk_mcp")[0];
-        assert_eq!(req.tool_input_as::<Add>().unwrap(), Add { a: 2, b: 40 });
-        let value: serde_json::Value = req.tool_input_as().unwrap();
+        assert_eq!(req.tool_input.parse::<Add>().unwrap(), Add { a: 2, b: 40 });
+        let value: serde_json::Value = req.tool_input.parse().unwrap();
         assert_eq!(value["b"], 40);
-        let err = req.tool_input_as::<String>().unwrap_err();
+        let err = req.tool_input.parse::<String>().unwrap_err();
         assert!(err.is_data(), "{err}");
     }
 

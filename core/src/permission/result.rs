@@ -4,14 +4,14 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::PermissionUpdate;
-use crate::raw_text::same_text;
+use crate::Json;
 
 /// The host's answer to a [`super::PermissionRequest`].
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::permission::PermissionResult;
-/// # use serde_json::value::RawValue;
-/// let original = RawValue::from_string(r#"{"command":"ls"}"#.into()).unwrap();
+/// let original = r#"{"command":"ls"}"#.parse::<Json>().unwrap();
 /// assert_eq!(
 ///     PermissionResult::allow().to_wire_json(&original),
 ///     r#"{"behavior":"allow","updatedInput":{"command":"ls"}}"#
@@ -26,9 +26,9 @@ use crate::raw_text::same_text;
 /// and name the tool use it answers ([`PermissionResult::with_tool_use_id`]):
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::permission::{DecisionClassification, PermissionResult};
-/// # use serde_json::value::RawValue;
-/// # let original = RawValue::from_string(r#"{"command":"ls"}"#.into()).unwrap();
+/// # let original = r#"{"command":"ls"}"#.parse::<Json>().unwrap();
 /// let always = PermissionResult::allow()
 ///     .with_decision_classification(DecisionClassification::UserPermanent)
 ///     .with_tool_use_id("toolu_1");
@@ -42,9 +42,9 @@ use crate::raw_text::same_text;
 /// a callback answered:
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::permission::PermissionResult;
-/// # use serde_json::value::RawValue;
-/// let input = || RawValue::from_string(r#"{"command":"ls"}"#.into()).unwrap();
+/// let input = || r#"{"command":"ls"}"#.parse::<Json>().unwrap();
 /// assert_eq!(
 ///     PermissionResult::allow().with_updated_input(input()),
 ///     PermissionResult::allow().with_updated_input(input())
@@ -52,13 +52,13 @@ use crate::raw_text::same_text;
 /// assert_ne!(PermissionResult::allow(), PermissionResult::allow().with_updated_input(input()));
 /// assert_ne!(PermissionResult::deny("no"), PermissionResult::deny_and_interrupt("no"));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum PermissionResult {
     /// Let the tool run.
     Allow {
         /// Run the tool with this input instead of the model's (`None`: the model's input).
-        updated_input: Option<Box<RawValue>>,
+        updated_input: Option<Json>,
         /// Permission changes to apply, e.g. the request's suggestions for "always allow".
         updated_permissions: Vec<PermissionUpdate>,
         /// How the user decided (`decisionClassification`), when the host knows.
@@ -139,9 +139,9 @@ impl PermissionResult {
     }
 
     /// Run the tool with `input` (a JSON object) instead. Has no effect on a `Deny`.
-    pub fn with_updated_input(mut self, input: Box<RawValue>) -> Self {
+    pub fn with_updated_input(mut self, input: impl Into<Json>) -> Self {
         if let PermissionResult::Allow { updated_input, .. } = &mut self {
-            *updated_input = Some(input);
+            *updated_input = Some(input.into());
         }
         self
     }
@@ -218,7 +218,7 @@ impl PermissionResult {
     /// request's `original_input` when no other was given) and `updatedPermissions` only when
     /// there are some; a deny carries `interrupt` only when it is true. `decisionClassification`
     /// and `toolUseID` follow, when set.
-    pub fn to_wire_json(&self, original_input: &RawValue) -> String {
+    pub fn to_wire_json(&self, original_input: &Json) -> String {
         let json = match self {
             PermissionResult::Allow {
                 updated_input,
@@ -227,7 +227,7 @@ impl PermissionResult {
                 tool_use_id,
             } => serde_json::to_string(&AllowBody {
                 behavior: "allow",
-                updated_input: updated_input.as_deref().unwrap_or(original_input),
+                updated_input: updated_input.as_ref().unwrap_or(original_input).as_raw(),
                 updated_permissions,
                 decision_classification: *decision_classification,
                 tool_use_id: tool_use_id.as_deref(),
@@ -246,42 +246,6 @@ impl PermissionResult {
             }),
         };
         json.expect("serializing strings, raw JSON and permission updates cannot fail")
-    }
-}
-
-/// Compares by value; `updated_input` by its exact JSON text.
-impl PartialEq for PermissionResult {
-    fn eq(&self, other: &Self) -> bool {
-        match self {
-            PermissionResult::Allow {
-                updated_input,
-                updated_permissions,
-                decision_classification,
-                tool_use_id,
-            } => matches!(other, PermissionResult::Allow {
-                updated_input: input,
-                updated_permissions: permissions,
-                decision_classification: classification,
-                tool_use_id: id,
-            } if same_text(updated_input, input)
-                && updated_permissions == permissions
-                && decision_classification == classification
-                && tool_use_id == id),
-            PermissionResult::Deny {
-                message,
-                interrupt,
-                decision_classification,
-                tool_use_id,
-            } => matches!(other, PermissionResult::Deny {
-                message: m,
-                interrupt: i,
-                decision_classification: classification,
-                tool_use_id: id,
-            } if message == m
-                && interrupt == i
-                && decision_classification == classification
-                && tool_use_id == id),
-        }
     }
 }
 
@@ -322,8 +286,8 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
-    fn raw(json: &str) -> Box<RawValue> {
-        RawValue::from_string(json.to_owned()).unwrap()
+    fn raw(json: &str) -> Json {
+        Json::try_from(json.to_owned()).unwrap()
     }
 
     #[test]
@@ -331,9 +295,9 @@ mod tests {
         let exchanges = recorded_exchanges("permission_deny", "can_use_tool");
         assert_eq!(exchanges.len(), 1);
         let (request, reply) = &exchanges[0];
-        let req: PermissionRequest = serde_json::from_str(request.get()).unwrap();
+        let req: PermissionRequest = serde_json::from_str(request.as_str()).unwrap();
         let ours = PermissionResult::deny("not allowed by policy").to_wire_json(&req.tool_input);
-        assert_eq!(value(&ours), value(reply.get()));
+        assert_eq!(value(&ours), value(reply.as_str()));
     }
 
     #[test]
@@ -341,9 +305,9 @@ mod tests {
         let exchanges = recorded_exchanges("sdk_mcp", "can_use_tool");
         assert_eq!(exchanges.len(), 1);
         let (request, reply) = &exchanges[0];
-        let req: PermissionRequest = serde_json::from_str(request.get()).unwrap();
+        let req: PermissionRequest = serde_json::from_str(request.as_str()).unwrap();
         let ours = PermissionResult::allow().to_wire_json(&req.tool_input);
-        assert_eq!(value(&ours), value(reply.get()));
+        assert_eq!(value(&ours), value(reply.as_str()));
         assert_eq!(value(&ours)["updatedInput"], value(r#"{"a":2,"b":40}"#));
     }
 

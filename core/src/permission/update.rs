@@ -5,6 +5,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use super::PermissionMode;
+use crate::Json;
 
 /// One change to the permission settings (`type` on the wire).
 ///
@@ -30,19 +31,19 @@ use super::PermissionMode;
 /// switch to accepting edits after the first one, or to open another directory:
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::permission::{PermissionMode, PermissionResult, PermissionUpdate, UpdateDestination};
-/// # use serde_json::value::RawValue;
 /// let answer = PermissionResult::allow().with_updated_permissions(vec![
 ///     PermissionUpdate::set_mode(PermissionMode::AcceptEdits, UpdateDestination::Session),
 ///     PermissionUpdate::add_directories(vec!["/tmp/shared-lib".into()], UpdateDestination::Session),
 /// ]);
-/// let input = RawValue::from_string(r#"{"file_path":"/tmp/ws/README.md"}"#.into()).unwrap();
+/// let input = r#"{"file_path":"/tmp/ws/README.md"}"#.parse::<Json>().unwrap();
 /// assert_eq!(
 ///     answer.to_wire_json(&input),
 ///     r#"{"behavior":"allow","updatedInput":{"file_path":"/tmp/ws/README.md"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"},{"type":"addDirectories","directories":["/tmp/shared-lib"],"destination":"session"}]}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum PermissionUpdate {
@@ -60,7 +61,7 @@ pub enum PermissionUpdate {
     RemoveDirectories(DirectoryUpdate),
     /// Any other update, as the raw JSON object.
     #[serde(untagged)]
-    Unknown(Box<RawValue>),
+    Unknown(Json),
 }
 
 impl PermissionUpdate {
@@ -91,23 +92,6 @@ impl PermissionUpdate {
     }
 }
 
-/// Typed updates compare by value; [`PermissionUpdate::Unknown`] ones by their exact JSON text.
-impl PartialEq for PermissionUpdate {
-    fn eq(&self, other: &Self) -> bool {
-        use PermissionUpdate::*;
-        match (self, other) {
-            (AddRules(a), AddRules(b))
-            | (ReplaceRules(a), ReplaceRules(b))
-            | (RemoveRules(a), RemoveRules(b)) => a == b,
-            (SetMode(a), SetMode(b)) => a == b,
-            (AddDirectories(a), AddDirectories(b))
-            | (RemoveDirectories(a), RemoveDirectories(b)) => a == b,
-            (Unknown(a), Unknown(b)) => a.get() == b.get(),
-            _ => false,
-        }
-    }
-}
-
 /// The known update kinds, for parsing; the public enum adds the raw fallback.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
@@ -130,7 +114,7 @@ impl<'de> Deserialize<'de> for PermissionUpdate {
             Ok(KnownUpdate::SetMode(u)) => PermissionUpdate::SetMode(u),
             Ok(KnownUpdate::AddDirectories(u)) => PermissionUpdate::AddDirectories(u),
             Ok(KnownUpdate::RemoveDirectories(u)) => PermissionUpdate::RemoveDirectories(u),
-            Err(_) => PermissionUpdate::Unknown(raw),
+            Err(_) => PermissionUpdate::Unknown(Json::from(raw)),
         })
     }
 }
@@ -339,7 +323,7 @@ mod tests {
         let PermissionUpdate::Unknown(raw) = update else {
             panic!("typed: {update:?}")
         };
-        assert_eq!(raw.get(), unknown);
+        assert_eq!(raw.as_str(), unknown);
 
         let odd = r#"{"type":"setMode","mode":"plan","destination":"orgSettings"}"#;
         assert!(matches!(round_trip(odd), PermissionUpdate::Unknown(_)));

@@ -1,9 +1,8 @@
 use std::time::Duration;
 
-use serde_json::value::RawValue;
-
 use crate::hooks::{HookEvent, HookFailurePolicy};
 use crate::mcp::McpServerSpec;
+use crate::Json;
 
 /// Everything a [`super::Session`] needs to know up front. Built by
 /// [`crate::options::Options::session_config`], or by hand in tests.
@@ -35,7 +34,7 @@ pub struct SessionConfig {
     pub input: InputMode,
     /// The fields of the `initialize` request other than `subtype` and `hooks` (a JSON object:
     /// `sdkMcpServers`, `agents`, `systemPrompt`, …). `None` sends `{"subtype":"initialize","hooks":…}` only.
-    pub initialize_fields: Option<Box<RawValue>>,
+    pub initialize_fields: Option<Json>,
     /// Registered hooks, in the order their `hook_N` callback ids are given out.
     pub hooks: Vec<HookMatcherConfig>,
     /// In-process MCP servers the session answers for.

@@ -22,7 +22,7 @@ use crate::message::{LineError, Message};
 ///             let _ = session.respond(now, request.id, Reply::error("this host answers nothing"));
 ///         }
 ///         Event::Cancelled(id) => println!("the CLI withdrew {id}"),
-///         Event::RequestDone { id, outcome } => println!("{id}: {:?}", outcome.map(|body| body.raw().map(|raw| raw.get().to_owned()))),
+///         Event::RequestDone { id, outcome } => println!("{id}: {:?}", outcome.map(|body| body.json().map(|json| json.to_string()))),
 ///         Event::LineError(error) => eprintln!("skipped a stdout line: {error}"),
 ///         Event::Finished(Termination::Completed) => println!("done"),
 ///         Event::Finished(other) => eprintln!("ended: {other:?}"),
@@ -207,15 +207,15 @@ impl fmt::Display for CloseCause {
 /// A request the CLI does not know is refused (the answer below is a real CLI's):
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use std::time::Instant;
 /// use claude_agent_core::control::ControlRequest;
 /// use claude_agent_core::session::RequestFailure;
 /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
-/// use serde_json::value::RawValue;
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
-/// let body = RawValue::from_string("{}".into()).unwrap();
+/// let body = "{}".parse::<Json>().unwrap();
 /// let id = session.request(now, ControlRequest::Raw { subtype: "bogus_subtype".into(), body }).unwrap();
 /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"error","request_id":"req_1","error":"Unsupported control request subtype: bogus_subtype","error_code":"unsupported_request"}}
 /// "#);

@@ -2,23 +2,22 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use serde_json::value::RawValue;
-
 use crate::control::InboundId;
 use crate::mcp::ToolCall;
+use crate::Json;
 
 /// What kind of answer an inbound request takes, and what is needed to write it.
 #[derive(Debug)]
 pub(crate) enum Awaiting {
     /// `can_use_tool`: the original input, sent back when the host allows without changes.
     Permission {
-        original_input: Box<RawValue>,
+        original_input: Json,
     },
     Hook,
     McpTool(ToolCall),
     /// `resources/read` and `prompts/get`: the JSON-RPC id to answer with.
-    McpResource(Box<RawValue>),
-    McpPrompt(Box<RawValue>),
+    McpResource(Json),
+    McpPrompt(Json),
     Elicitation,
     UserDialog,
 }

@@ -72,7 +72,7 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
     }
     if let Some(fields) = &config.initialize_fields {
         // Splice the other fields of the object in after "hooks".
-        let inner = fields.get().trim();
+        let inner = fields.as_str().trim();
         let inner = inner
             .strip_prefix('{')
             .and_then(|s| s.strip_suffix('}'))
@@ -182,10 +182,8 @@ mod tests {
         config
             .hooks
             .push(HookMatcherConfig::new(HookEvent::PreToolUse, None, 1));
-        config.initialize_fields = Some(
-            serde_json::value::RawValue::from_string(r#"{"sdkMcpServers":["calc"]}"#.into())
-                .unwrap(),
-        );
+        config.initialize_fields =
+            Some(r#"{"sdkMcpServers":["calc"]}"#.parse::<crate::Json>().unwrap());
         let (body, refs) = initialize_body(&config);
         assert_eq!(
             body,

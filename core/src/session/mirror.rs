@@ -1,8 +1,8 @@
 //! `transcript_mirror` frames: the transcript lines the CLI wrote, printed again for a session
 //! store (only when it runs with `--session-mirror`).
 
+use crate::Json;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 /// Lines the CLI appended to a transcript file, for the host to copy into a session store
 /// ([`Event::Mirror`](super::Event::Mirror)). The CLI prints them only when started with
@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 /// "#);
 /// let Some(Event::Mirror(mirror)) = session.poll_event() else { panic!("no mirror event") };
 /// assert!(mirror.file_path.ends_with("s1.jsonl"));
-/// assert_eq!(mirror.entries[0].get(), r#"{"type":"user","uuid":"u1"}"#);
+/// assert_eq!(mirror.entries[0].as_str(), r#"{"type":"user","uuid":"u1"}"#);
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -28,5 +28,5 @@ pub struct TranscriptMirror {
     #[serde(rename = "filePath")]
     pub file_path: String,
     /// The entries, one transcript line each, exactly as the CLI printed them.
-    pub entries: Vec<Box<RawValue>>,
+    pub entries: Vec<Json>,
 }

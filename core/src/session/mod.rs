@@ -47,7 +47,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-use crate::hooks::HookRef;
 pub use config::{HookMatcherConfig, InputMode, Limits, SessionConfig, Timeouts};
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{
@@ -61,11 +60,12 @@ use crate::control::{
     InboundRequest, InitializeResponse, Reply, RequestId, ResponseBody, ThinkingDisplayChange,
     UserDialogRequest,
 };
-use crate::hooks::HookInput;
+use crate::hooks::{HookInput, HookRef};
 use crate::mcp::{self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, ToolCall};
 use crate::message::{peek_tags, LineError, Message, SystemMessage, UserInput};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::permission::PermissionRequest;
+use crate::Json;
 use claim::{ClaimState, Claiming};
 use framer::{Frame, LineFramer};
 use given_up::GivenUp;
@@ -431,8 +431,7 @@ impl Session {
         }
         let timeout = self.config.timeouts.control_request;
         let overlay = |settings: serde_json::Map<String, serde_json::Value>| {
-            let settings =
-                serde_json::value::to_raw_value(&settings).expect("a JSON map always serializes");
+            let settings = Json::from_serialize(&settings).expect("a JSON map always serializes");
             ControlRequest::ApplyFlagSettings { settings }.body_json()
         };
         let (before, after) = options.split_settings();
@@ -574,8 +573,8 @@ impl Session {
             external,
             sdk: &served,
         };
-        let servers = serde_json::value::to_raw_value(&servers)
-            .expect("server configurations always serialize");
+        let servers =
+            Json::from_serialize(&servers).expect("server configurations always serialize");
         let id = self.request(now, ControlRequest::McpSetServers { servers })?;
         if !served.is_empty() {
             self.run_end.expect_callbacks();
@@ -639,7 +638,9 @@ impl Session {
         }
         let wire_id = entry.wire_id.as_str();
         match (&entry.awaiting, reply) {
-            (_, Reply::Raw(body)) => wire::write_success(&mut self.outgoing, wire_id, body.get()),
+            (_, Reply::Raw(body)) => {
+                wire::write_success(&mut self.outgoing, wire_id, body.as_str())
+            }
             (
                 Awaiting::McpTool(ToolCall { jsonrpc_id, .. })
                 | Awaiting::McpResource(jsonrpc_id)
@@ -648,11 +649,10 @@ impl Session {
             ) => {
                 // A failing in-process server answers with a JSON-RPC error inside a successful
                 // control response (as the Python SDK does), not with a control error.
-                let error = serde_json::json!({"jsonrpc": "2.0", "id": &**jsonrpc_id,
+                let error = serde_json::json!({"jsonrpc": "2.0", "id": jsonrpc_id,
                     "error": {"code": -32603, "message": message}});
-                let error = serde_json::value::to_raw_value(&error)
-                    .expect("a JSON value always serializes");
-                write_mcp_response(&mut self.outgoing, wire_id, &error);
+                let error = Json::from_serialize(&error).expect("a JSON value always serializes");
+                write_mcp_response(&mut self.outgoing, wire_id, error.as_raw());
             }
             (_, Reply::Error { message, code }) => {
                 wire::write_error(&mut self.outgoing, wire_id, &message, code.as_deref());
@@ -668,13 +668,21 @@ impl Session {
                 wire::write_success(&mut self.outgoing, wire_id, &output.to_wire_json());
             }
             (Awaiting::McpTool(call), Reply::ToolResult(result)) => {
-                write_mcp_response(&mut self.outgoing, wire_id, &call.response(&result));
+                write_mcp_response(&mut self.outgoing, wire_id, call.response(&result).as_raw());
             }
             (Awaiting::McpResource(id), Reply::Resource(result)) => {
-                write_mcp_response(&mut self.outgoing, wire_id, &mcp::result(id, &result));
+                write_mcp_response(
+                    &mut self.outgoing,
+                    wire_id,
+                    mcp::result(id.as_raw(), &result).as_raw(),
+                );
             }
             (Awaiting::McpPrompt(id), Reply::Prompt(result)) => {
-                write_mcp_response(&mut self.outgoing, wire_id, &mcp::result(id, &result));
+                write_mcp_response(
+                    &mut self.outgoing,
+                    wire_id,
+                    mcp::result(id.as_raw(), &result).as_raw(),
+                );
             }
             (Awaiting::Elicitation, Reply::Elicitation(result)) => {
                 let body =
@@ -1013,7 +1021,7 @@ impl Session {
                             kind,
                             error: e.to_string(),
                         }));
-                        match RawValue::from_string(text.to_owned()) {
+                        match Json::try_from(text.to_owned()) {
                             Ok(raw) => Message::Unknown(raw),
                             Err(_) => return,
                         }
@@ -1289,7 +1297,7 @@ impl Session {
             let message = format!("No hook callback found for ID: {}", request.callback_id);
             return self.refuse(&wire_id, &message, None);
         };
-        match HookInput::parse(request.input) {
+        match HookInput::parse(request.input.get()) {
             Ok(input) => {
                 let callback = HookCallback {
                     callback_id: request.callback_id,
@@ -1321,11 +1329,11 @@ impl Session {
         match mcp::route(
             &self.config.mcp_servers,
             &request.server_name,
-            request.message,
+            request.message.get(),
         ) {
             // Once stdin is closed (or the CLI exited) nothing more may be written.
             McpRoute::Reply(response) if !self.stdin_closed => {
-                write_mcp_response(&mut self.outgoing, &wire_id, &response)
+                write_mcp_response(&mut self.outgoing, &wire_id, response.as_raw())
             }
             McpRoute::Reply(_) => {}
             McpRoute::ToolCall(call) => {

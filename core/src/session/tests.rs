@@ -159,10 +159,8 @@ fn reinitialize_sends_the_first_initialize_again_and_keeps_the_first_answer() {
         Some("Bash".into()),
         1,
     ));
-    config.initialize_fields = Some(
-        serde_json::value::RawValue::from_string(r#"{"systemPrompt":["Be brief."]}"#.into())
-            .unwrap(),
-    );
+    config.initialize_fields =
+        Some(r#"{"systemPrompt":["Be brief."]}"#.parse::<crate::Json>().unwrap());
     let now = Instant::now();
     let mut s = Session::new(config, now);
     let first = lines(s.poll_transmit());
@@ -207,7 +205,7 @@ fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
             now,
             ControlRequest::Raw {
                 subtype: "bogus_subtype".into(),
-                body: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
+                body: "{}".parse::<crate::Json>().unwrap(),
             },
         )
         .unwrap();
@@ -244,7 +242,7 @@ fn requests_are_matched_by_id_and_errors_carry_text_and_code() {
             );
             assert_eq!(code.as_deref(), Some("unsupported_request"));
             assert_eq!(*id2, a);
-            assert_eq!(body.raw().unwrap().get(), r#"{"model":"m"}"#);
+            assert_eq!(body.json().unwrap().as_str(), r#"{"model":"m"}"#);
         }
         other => panic!("{other:?}"),
     }
@@ -443,7 +441,7 @@ fn can_use_tool_is_surfaced_and_answered_once() {
             match &req.kind {
                 InboundKind::CanUseTool(p) => {
                     assert_eq!(p.tool_name, "Bash");
-                    assert_eq!(p.tool_input.get(), r#"{"command":"ls"}"#);
+                    assert_eq!(p.tool_input.as_str(), r#"{"command":"ls"}"#);
                 }
                 other => panic!("{other:?}"),
             }
@@ -603,7 +601,7 @@ fn a_user_dialog_goes_to_the_host_and_its_answer_to_the_cli() {
         panic!("{request:?}")
     };
     assert_eq!(dialog.dialog_kind, "refusal_fallback_prompt");
-    assert_eq!(dialog.payload.get(), r#"{"fallbackModel":"m2"}"#);
+    assert_eq!(dialog.payload.as_str(), r#"{"fallbackModel":"m2"}"#);
     assert_eq!(dialog.tool_use_id.as_deref(), Some("toolu_1"));
     assert_eq!(
         s.respond(
@@ -616,7 +614,7 @@ fn a_user_dialog_goes_to_the_host_and_its_answer_to_the_cli() {
             request: "request_user_dialog"
         })
     );
-    let choice = serde_json::value::RawValue::from_string(r#"{"choice":"retry"}"#.into()).unwrap();
+    let choice = r#"{"choice":"retry"}"#.parse::<crate::Json>().unwrap();
     s.respond(
         now,
         request.id,
@@ -1048,7 +1046,7 @@ fn set_mcp_servers_changes_which_in_process_servers_the_session_answers_for() {
         ToolSpec::new(
             name,
             "d",
-            serde_json::value::to_raw_value(&serde_json::json!({"type":"object"})).unwrap(),
+            Json::from_serialize(&serde_json::json!({"type":"object"})).unwrap(),
         )
     };
     let mut config = SessionConfig::new(InputMode::Streaming);

@@ -7,6 +7,7 @@ use serde_json::value::RawValue;
 
 use crate::mcp::McpServerSpec;
 use crate::option_types::mcp_config::McpServerConfig;
+use crate::Json;
 
 /// `{"type":"control_response","response":{…}}` from the CLI.
 #[derive(Deserialize)]
@@ -22,7 +23,7 @@ pub(crate) struct ResponsePayload<'a> {
     #[serde(borrow)]
     pub(crate) request_id: Cow<'a, str>,
     #[serde(default)]
-    pub(crate) response: Option<Box<RawValue>>,
+    pub(crate) response: Option<Json>,
     #[serde(default)]
     pub(crate) error: Option<String>,
     #[serde(default)]

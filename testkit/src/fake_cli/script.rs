@@ -1627,13 +1627,12 @@ impl Script {
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
     /// use claude_agent_core::mcp::ElicitationResult;
-    /// use serde_json::value::RawValue;
     ///
     /// let script = Script::new().answer_initialize().expect_user().elicitation("e1", "deploy", "Which environment?").emit_result("ok");
     /// let fake = FakeTransport::new(script);
     /// let options = Options::new().transport(fake.clone()).on_elicitation(|request, _ctx| async move {
     ///     assert_eq!(request.message, "Which environment?");
-    ///     ElicitationResult::accept(RawValue::from_string(r#"{"env":"staging"}"#.into()).unwrap())
+    ///     ElicitationResult::accept(serde_json::json!({"env": "staging"}))
     /// });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "deploy", options).collect());

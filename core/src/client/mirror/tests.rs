@@ -309,7 +309,7 @@ fn a_transcript_outside_the_projects_folder_is_reported() {
     let mut m = mirror(store.clone(), StoreFlush::Batched);
     let outside = TranscriptMirror {
         file_path: "/elsewhere/s1.jsonl".into(),
-        entries: vec![serde_json::value::RawValue::from_string("{}".into()).unwrap()],
+        entries: vec!["{}".parse::<crate::Json>().unwrap()],
     };
     m.enqueue(outside);
     m.flush();

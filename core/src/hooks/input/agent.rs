@@ -2,9 +2,9 @@
 //! `TaskCreated` and `TaskCompleted`.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::HookBase;
+use crate::Json;
 
 /// `SubagentStart`: a subagent starts. Its `agent_id` and `agent_type` are in [`HookBase`].
 ///
@@ -77,10 +77,10 @@ pub struct SubagentStopInput {
     pub last_assistant_message: Option<String>,
     /// Background tasks still known, as raw JSON.
     #[serde(default)]
-    pub background_tasks: Option<Box<RawValue>>,
+    pub background_tasks: Option<Json>,
     /// Scheduled prompts, as raw JSON.
     #[serde(default)]
-    pub session_crons: Option<Box<RawValue>>,
+    pub session_crons: Option<Json>,
 }
 
 /// `TeammateIdle`: a teammate agent has nothing to do.

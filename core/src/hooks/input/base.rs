@@ -1,9 +1,9 @@
 //! `HookBase`: the fields every hook input carries.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use crate::permission::PermissionMode;
+use crate::Json;
 
 /// The fields common to every hook input.
 ///
@@ -62,13 +62,13 @@ pub struct HookBase {
     pub effort: Option<HookEffort>,
     /// The whole input object as the CLI sent it; set by [`super::HookInput::parse`].
     #[serde(skip)]
-    pub(super) raw: Option<Box<RawValue>>,
+    pub(super) raw: Option<Json>,
 }
 
 impl HookBase {
     /// The whole input object as the CLI sent it, when it was read with [`super::HookInput::parse`].
     pub fn raw_json(&self) -> Option<&str> {
-        self.raw.as_deref().map(RawValue::get)
+        self.raw.as_ref().map(Json::as_str)
     }
 }
 
@@ -81,7 +81,7 @@ impl HookBase {
 /// // Let only high-effort turns run the slow integration tests.
 /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
 ///     let high = input.base.effort.as_ref().is_some_and(|effort| effort.level == "high");
-///     if !high && input.tool_input.get().contains("--ignored") {
+///     if !high && input.tool_input.as_str().contains("--ignored") {
 ///         HookOutput::deny_tool("Run the integration tests only at high effort.")
 ///     } else {
 ///         HookOutput::default()

@@ -1,17 +1,17 @@
 //! Inputs of the elicitation events: `Elicitation` and `ElicitationResult`.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::HookBase;
+use crate::Json;
 
 /// `Elicitation`: an MCP server asks the user for input.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::ElicitationAction;
 /// use claude_agent_core::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
 /// use claude_agent_core::options::Options;
-/// use serde_json::value::RawValue;
 ///
 /// // Answer the `deploy` server's question for the user; leave every other one to them.
 /// let _options = Options::new().on_hook(None, |input: ElicitationInput, _ctx| async move {
@@ -20,7 +20,7 @@ use super::HookBase;
 ///     }
 ///     let answer = ElicitationOutput {
 ///         action: Some(ElicitationAction::Accept),
-///         content: Some(RawValue::from_string(r#"{"environment":"staging"}"#.into()).unwrap()),
+///         content: Some(r#"{"environment":"staging"}"#.parse::<Json>().unwrap()),
 ///     };
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::Elicitation(answer))
 /// });
@@ -55,7 +55,7 @@ pub struct ElicitationInput {
     pub elicitation_id: Option<String>,
     /// JSON Schema of the wanted answer.
     #[serde(default)]
-    pub requested_schema: Option<Box<RawValue>>,
+    pub requested_schema: Option<Json>,
 }
 
 /// `ElicitationResult`: the user answered an elicitation.
@@ -65,7 +65,7 @@ pub struct ElicitationInput {
 /// use claude_agent_core::options::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: ElicitationResultInput, _ctx| async move {
-///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.map(|c| c.get().to_owned()));
+///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.map(|c| c.as_str().to_owned()));
 ///     HookOutput::default()
 /// });
 ///
@@ -77,7 +77,7 @@ pub struct ElicitationInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.action, "accept");
-/// assert_eq!(input.content.unwrap().get(), r#"{"environment":"staging"}"#);
+/// assert_eq!(input.content.unwrap().as_str(), r#"{"environment":"staging"}"#);
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -97,5 +97,5 @@ pub struct ElicitationResultInput {
     pub action: String,
     /// The answer, for `accept`.
     #[serde(default)]
-    pub content: Option<Box<RawValue>>,
+    pub content: Option<Json>,
 }

@@ -34,6 +34,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use super::HookEvent;
+use crate::Json;
 
 pub use agent::{
     SubagentStartInput, SubagentStopInput, TaskCompletedInput, TaskCreatedInput, TeammateIdleInput,
@@ -103,18 +104,18 @@ macro_rules! hook_inputs {
         /// its event's input type, which implements [`EventInput`].
         ///
         /// ```
+        /// # use claude_agent_core::Json;
         /// # use claude_agent_core::hooks::{HookEvent, HookInput};
-        /// # use serde_json::value::RawValue;
-        /// let raw = RawValue::from_string(r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
+        /// let raw = r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
         ///     "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},
-        ///     "tool_use_id":"toolu_1"}"#.to_owned()).unwrap();
-        /// let input = HookInput::parse(&raw).unwrap();
+        ///     "tool_use_id":"toolu_1"}"#;
+        /// let input = HookInput::parse(raw).unwrap();
         /// assert_eq!(input.event(), HookEvent::PreToolUse);
         /// let HookInput::PreToolUse(pre) = &input else { unreachable!() };
         /// assert_eq!(pre.tool_name, "Bash");
-        /// assert_eq!(pre.tool_input.get(), r#"{"command":"ls"}"#);
+        /// assert_eq!(pre.tool_input.as_str(), r#"{"command":"ls"}"#);
         /// assert_eq!(input.base().unwrap().cwd, "/w");
-        /// assert_eq!(input.raw_json(), Some(raw.get()));
+        /// assert_eq!(input.raw_json(), Some(raw));
         /// ```
         ///
         /// An `Options::on_hook_event` callback gets this untyped input, so one callback can
@@ -146,7 +147,7 @@ macro_rules! hook_inputs {
                 /// The event's name (`hook_event_name`).
                 event: String,
                 /// The whole input object.
-                raw: Box<RawValue>,
+                raw: Json,
             },
         }
 
@@ -248,26 +249,26 @@ impl HookInput {
     /// An unknown event gives [`HookInput::Other`]. It fails when `input` is not an object with a
     /// string `hook_event_name`, or when a known event lacks one of its required fields or has one
     /// of the wrong type. It never panics.
-    pub fn parse(input: &RawValue) -> Result<HookInput, serde_json::Error> {
+    pub fn parse(input: &str) -> Result<HookInput, serde_json::Error> {
         // Only an object is a hook input (serde would also read a struct from an array).
-        if !input.get().trim_start().starts_with('{') {
+        if !input.trim_start().starts_with('{') {
             return Err(serde::de::Error::custom(
                 "a hook input must be a JSON object",
             ));
         }
-        let name: EventName<'_> = serde_json::from_str(input.get())?;
+        let name: EventName<'_> = serde_json::from_str(input)?;
         let event = HookEvent::from_name(&name.hook_event_name);
-        match HookInput::parse_known(&event, input.get()) {
+        match HookInput::parse_known(&event, input) {
             Some(parsed) => {
                 let mut parsed = parsed?;
                 if let Some(base) = parsed.base_mut() {
-                    base.raw = Some(input.to_owned());
+                    base.raw = Some(input.parse()?);
                 }
                 Ok(parsed)
             }
             None => Ok(HookInput::Other {
                 event: event.as_str().to_owned(),
-                raw: input.to_owned(),
+                raw: input.parse()?,
             }),
         }
     }
@@ -276,7 +277,7 @@ impl HookInput {
     /// `None` only for a typed input that was not read with [`HookInput::parse`].
     pub fn raw_json(&self) -> Option<&str> {
         match self {
-            HookInput::Other { raw, .. } => Some(raw.get()),
+            HookInput::Other { raw, .. } => Some(raw.as_str()),
             typed => typed.base().and_then(HookBase::raw_json),
         }
     }
@@ -285,7 +286,7 @@ impl HookInput {
 impl<'de> Deserialize<'de> for HookInput {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;
-        HookInput::parse(&raw).map_err(serde::de::Error::custom)
+        HookInput::parse(raw.get()).map_err(serde::de::Error::custom)
     }
 }
 

@@ -2,9 +2,9 @@
 //! `StopFailure`, `PreCompact`, `PostCompact`, `PreModelSwitch` and `PostModelSwitch`.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::HookBase;
+use crate::Json;
 
 /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked.
 ///
@@ -147,7 +147,7 @@ pub struct SetupInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.last_assistant_message.as_deref(), Some("done: hooked"));
-/// assert_eq!(input.background_tasks.as_ref().map(|t| t.get()), Some("[]"));
+/// assert_eq!(input.background_tasks.as_ref().map(|t| t.as_str()), Some("[]"));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -162,10 +162,10 @@ pub struct StopInput {
     pub last_assistant_message: Option<String>,
     /// Background tasks still known (`[{id, type, status, description, …}]`), as raw JSON.
     #[serde(default)]
-    pub background_tasks: Option<Box<RawValue>>,
+    pub background_tasks: Option<Json>,
     /// Scheduled prompts (`[{id, schedule, recurring, prompt}]`), as raw JSON.
     #[serde(default)]
-    pub session_crons: Option<Box<RawValue>>,
+    pub session_crons: Option<Json>,
 }
 
 /// `StopFailure`: a turn ended with an API error.
@@ -175,7 +175,7 @@ pub struct StopInput {
 /// use claude_agent_core::options::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: StopFailureInput, _ctx| async move {
-///     if input.error.get() == r#""rate_limit""# {
+///     if input.error.as_str() == r#""rate_limit""# {
 ///         eprintln!("rate limited; try again later");
 ///     }
 ///     HookOutput::default()
@@ -187,7 +187,7 @@ pub struct StopInput {
 ///     "hook_event_name":"StopFailure","error":"rate_limit","last_assistant_message":"Reading the test files…"}"#,
 /// )
 /// .unwrap();
-/// let error: String = serde_json::from_str(input.error.get()).unwrap();
+/// let error: String = serde_json::from_str(input.error.as_str()).unwrap();
 /// assert_eq!(error, "rate_limit");
 /// ```
 #[derive(Debug, Clone, Deserialize)]
@@ -197,10 +197,10 @@ pub struct StopFailureInput {
     #[serde(flatten)]
     pub base: HookBase,
     /// The error (an `SDKAssistantMessageError`), as raw JSON.
-    pub error: Box<RawValue>,
+    pub error: Json,
     /// More about the error, as raw JSON.
     #[serde(default)]
-    pub error_details: Option<Box<RawValue>>,
+    pub error_details: Option<Json>,
     /// The last assistant text.
     #[serde(default)]
     pub last_assistant_message: Option<String>,

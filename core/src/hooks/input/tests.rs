@@ -4,21 +4,21 @@ use crate::test_fixtures::recorded_requests;
 
 #[derive(Deserialize)]
 struct Callback {
-    input: Box<RawValue>,
+    input: Json,
 }
 
 fn recorded_inputs(transcript: &str) -> Vec<HookInput> {
     recorded_requests(transcript, "hook_callback")
         .iter()
         .map(|request| {
-            let callback: Callback = serde_json::from_str(request.get()).unwrap();
-            HookInput::parse(&callback.input).unwrap()
+            let callback: Callback = serde_json::from_str(request.as_str()).unwrap();
+            HookInput::parse(callback.input.as_str()).unwrap()
         })
         .collect()
 }
 
-fn raw(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_owned()).unwrap()
+fn raw(json: &str) -> Json {
+    Json::try_from(json.to_owned()).unwrap()
 }
 
 const BASE: &str = r#""session_id":"s1","transcript_path":"/t.jsonl","cwd":"/w""#;
@@ -54,7 +54,7 @@ fn recorded_hook_inputs_parse_typed() {
     };
     assert_eq!(pre.tool_name, "Bash");
     assert_eq!(
-        pre.tool_input.get(),
+        pre.tool_input.as_str(),
         r#"{"command":"echo hooked","description":"run"}"#
     );
     assert_eq!(pre.tool_use_id, "toolu_fake_4_1");
@@ -67,7 +67,7 @@ fn recorded_hook_inputs_parse_typed() {
     let HookInput::PostToolUse(post) = &inputs[2] else {
         panic!("{:?}", inputs[2])
     };
-    let response: serde_json::Value = serde_json::from_str(post.tool_response.get()).unwrap();
+    let response: serde_json::Value = serde_json::from_str(post.tool_response.as_str()).unwrap();
     assert_eq!(response["stdout"], "hooked");
     assert_eq!(post.duration_ms, Some(33));
 
@@ -76,7 +76,10 @@ fn recorded_hook_inputs_parse_typed() {
     };
     assert!(!stop.stop_hook_active);
     assert_eq!(stop.last_assistant_message.as_deref(), Some("done: hooked"));
-    assert_eq!(stop.background_tasks.as_ref().map(|b| b.get()), Some("[]"));
+    assert_eq!(
+        stop.background_tasks.as_ref().map(|b| b.as_str()),
+        Some("[]")
+    );
 }
 
 #[test]
@@ -128,7 +131,8 @@ fn every_known_event_parses_to_its_variant() {
     assert_eq!(samples.len(), HookEvent::ALL.len());
     for (sample, expected) in samples.iter().zip(HookEvent::ALL) {
         let json = format!("{{{BASE},{sample}}}");
-        let input = HookInput::parse(&raw(&json)).unwrap_or_else(|e| panic!("{sample}: {e}"));
+        let input =
+            HookInput::parse(raw(&json).as_str()).unwrap_or_else(|e| panic!("{sample}: {e}"));
         assert_eq!(&input.event(), expected);
         assert_eq!(input.base().unwrap().transcript_path, "/t.jsonl");
         assert_eq!(input.raw_json(), Some(json.as_str()));
@@ -137,7 +141,8 @@ fn every_known_event_parses_to_its_variant() {
 
 #[test]
 fn typed_fields_are_read_from_the_samples() {
-    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let parse =
+        |fields: &str| HookInput::parse(raw(&format!("{{{BASE},{fields}}}")).as_str()).unwrap();
     let HookInput::SubagentStart(start) =
         parse(r#""hook_event_name":"SubagentStart","agent_id":"a7","agent_type":"Explore""#)
     else {
@@ -168,12 +173,12 @@ fn typed_fields_are_read_from_the_samples() {
 #[test]
 fn unknown_event_is_kept_raw() {
     let json = r#"{"hook_event_name":"TeaTime","cup":"green","session_id":"s"}"#;
-    let input = HookInput::parse(&raw(json)).unwrap();
+    let input = HookInput::parse(raw(json).as_str()).unwrap();
     let HookInput::Other { event, raw: kept } = &input else {
         panic!("{input:?}")
     };
     assert_eq!(event, "TeaTime");
-    assert_eq!(kept.get(), json);
+    assert_eq!(kept.as_str(), json);
     assert_eq!(input.event(), HookEvent::from_name("TeaTime"));
     assert!(input.base().is_none());
     assert_eq!(input.raw_json(), Some(json));
@@ -205,7 +210,7 @@ fn malformed_inputs_are_errors_not_panics() {
         r#"{"hook_event_name":"MessageDisplay","session_id":"s","transcript_path":"t","cwd":"c","turn_id":"t","message_id":"m","index":-1,"final":true,"delta":""}"#,
     ];
     for json in bad {
-        assert!(HookInput::parse(&raw(json)).is_err(), "{json}");
+        assert!(HookInput::parse(raw(json).as_str()).is_err(), "{json}");
     }
 }
 
@@ -222,48 +227,54 @@ fn tool_inputs_read_as_the_tool_argument_type() {
     let HookInput::PreToolUse(pre) = &inputs[1] else {
         panic!("{:?}", inputs[1])
     };
-    assert_eq!(pre.tool_input_as::<Bash>().unwrap(), bash());
+    assert_eq!(pre.tool_input.parse::<Bash>().unwrap(), bash());
     let HookInput::PostToolUse(post) = &inputs[2] else {
         panic!("{:?}", inputs[2])
     };
-    assert_eq!(post.tool_input_as::<Bash>().unwrap(), bash());
-    assert!(post.tool_input_as::<u32>().unwrap_err().is_data());
+    assert_eq!(post.tool_input.parse::<Bash>().unwrap(), bash());
+    assert!(post.tool_input.parse::<u32>().unwrap_err().is_data());
 
-    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let parse =
+        |fields: &str| HookInput::parse(raw(&format!("{{{BASE},{fields}}}")).as_str()).unwrap();
     let tool = r#""tool_name":"Bash","tool_input":{"command":"echo hooked"}"#;
     let HookInput::PostToolUseFailure(failure) = parse(&format!(
         r#""hook_event_name":"PostToolUseFailure",{tool},"tool_use_id":"t","error":"e""#
     )) else {
         panic!()
     };
-    assert_eq!(failure.tool_input_as::<Bash>().unwrap(), bash());
+    assert_eq!(failure.tool_input.parse::<Bash>().unwrap(), bash());
     let HookInput::PermissionRequest(request) =
         parse(&format!(r#""hook_event_name":"PermissionRequest",{tool}"#))
     else {
         panic!()
     };
-    assert_eq!(request.tool_input_as::<Bash>().unwrap(), bash());
+    assert_eq!(request.tool_input.parse::<Bash>().unwrap(), bash());
     let HookInput::PermissionDenied(denied) = parse(&format!(
         r#""hook_event_name":"PermissionDenied",{tool},"tool_use_id":"t","reason":"r""#
     )) else {
         panic!()
     };
-    assert_eq!(denied.tool_input_as::<Bash>().unwrap(), bash());
+    assert_eq!(denied.tool_input.parse::<Bash>().unwrap(), bash());
     let HookInput::PostToolBatch(batch) = parse(&format!(
         r#""hook_event_name":"PostToolBatch","tool_calls":[{{{tool},"tool_use_id":"t"}}]"#
     )) else {
         panic!()
     };
-    assert_eq!(batch.tool_calls[0].tool_input_as::<Bash>().unwrap(), bash());
+    assert_eq!(
+        batch.tool_calls[0].tool_input.parse::<Bash>().unwrap(),
+        bash()
+    );
     assert!(batch.tool_calls[0]
-        .tool_input_as::<Vec<String>>()
+        .tool_input
+        .parse::<Vec<String>>()
         .unwrap_err()
         .is_data());
 }
 
 #[test]
 fn events_sharing_fields_each_have_their_own_type() {
-    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let parse =
+        |fields: &str| HookInput::parse(raw(&format!("{{{BASE},{fields}}}")).as_str()).unwrap();
     let task = r#""task_id":"1","task_subject":"s","team_name":"n""#;
     let HookInput::TaskCreated(created) = parse(&format!(
         r#""hook_event_name":"TaskCreated",{task},"task_description":"d""#
@@ -314,7 +325,8 @@ fn each_event_input_type_names_its_event_and_takes_only_its_input() {
             }
         }
     }
-    let parse = |fields: &str| HookInput::parse(&raw(&format!("{{{BASE},{fields}}}"))).unwrap();
+    let parse =
+        |fields: &str| HookInput::parse(raw(&format!("{{{BASE},{fields}}}")).as_str()).unwrap();
     let pre = || {
         parse(
             r#""hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"tool_use_id":"t""#,

@@ -1,12 +1,11 @@
 //! Inputs of the tool events: `PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `PostToolBatch`,
 //! `PermissionRequest` and `PermissionDenied`.
 
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::HookBase;
 use crate::permission::{McpServerOrigin, PermissionUpdate};
+use crate::Json;
 
 /// `PreToolUse`: a tool is about to run.
 ///
@@ -21,7 +20,7 @@ use crate::permission::{McpServerOrigin, PermissionUpdate};
 /// }
 ///
 /// async fn stay_in_workspace(input: PreToolUseInput, _ctx: HookContext) -> HookOutput {
-///     match input.tool_input_as::<Bash>() {
+///     match input.tool_input.parse::<Bash>() {
 ///         Ok(bash) if bash.command.contains(" /") => HookOutput::deny_tool("Stay inside the workspace."),
 ///         _ => HookOutput::default(),
 ///     }
@@ -52,7 +51,7 @@ pub struct PreToolUseInput {
     /// The tool, e.g. `Bash`.
     pub tool_name: String,
     /// The tool's input.
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// The `tool_use` block.
     pub tool_use_id: String,
     /// The MCP server of an MCP tool.
@@ -72,7 +71,7 @@ pub struct PreToolUseInput {
 /// }
 ///
 /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
-///     let output: Option<BashOutput> = serde_json::from_str(input.tool_response.get()).ok();
+///     let output: Option<BashOutput> = serde_json::from_str(input.tool_response.as_str()).ok();
 ///     match output {
 ///         Some(out) if out.stderr.contains("warning:") => HookOutput::default()
 ///             .with_additional_context(HookEvent::PostToolUse, "The command printed warnings; fix them before going on."),
@@ -90,7 +89,7 @@ pub struct PreToolUseInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.duration_ms, Some(33));
-/// assert!(input.tool_response.get().contains(r#""stdout":"hooked""#));
+/// assert!(input.tool_response.as_str().contains(r#""stdout":"hooked""#));
 /// ```
 #[derive(Debug, Clone, Deserialize)]
 #[non_exhaustive]
@@ -101,9 +100,9 @@ pub struct PostToolUseInput {
     /// The tool.
     pub tool_name: String,
     /// The tool's input.
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// What the tool returned.
-    pub tool_response: Box<RawValue>,
+    pub tool_response: Json,
     /// The `tool_use` block.
     pub tool_use_id: String,
     /// How long the tool ran, in milliseconds.
@@ -148,7 +147,7 @@ pub struct PostToolUseFailureInput {
     /// The tool.
     pub tool_name: String,
     /// The tool's input.
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// The `tool_use` block.
     pub tool_use_id: String,
     /// The error text.
@@ -210,7 +209,7 @@ pub struct PostToolBatchInput {
 ///     calls
 ///         .iter()
 ///         .filter(|call| call.tool_name == "Read")
-///         .filter_map(|call| call.tool_input_as::<Read>().ok())
+///         .filter_map(|call| call.tool_input.parse::<Read>().ok())
 ///         .map(|read| read.file_path)
 ///         .collect()
 /// }
@@ -232,12 +231,12 @@ pub struct BatchedToolCall {
     /// The tool.
     pub tool_name: String,
     /// The tool's input.
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// The `tool_use` block.
     pub tool_use_id: String,
     /// What the tool returned, if it returned.
     #[serde(default)]
-    pub tool_response: Option<Box<RawValue>>,
+    pub tool_response: Option<Json>,
 }
 
 /// `PermissionRequest`: the CLI would show a permission prompt.
@@ -280,7 +279,7 @@ pub struct PermissionRequestInput {
     /// The tool.
     pub tool_name: String,
     /// The tool's input.
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// Rule changes the CLI would offer.
     #[serde(default)]
     pub permission_suggestions: Vec<PermissionUpdate>,
@@ -323,7 +322,7 @@ pub struct PermissionDeniedInput {
     /// The tool.
     pub tool_name: String,
     /// The tool's input.
-    pub tool_input: Box<RawValue>,
+    pub tool_input: Json,
     /// The `tool_use` block.
     pub tool_use_id: String,
     /// Why it was denied.
@@ -331,156 +330,4 @@ pub struct PermissionDeniedInput {
     /// The MCP server of an MCP tool.
     #[serde(default)]
     pub mcp_server: Option<McpServerOrigin>,
-}
-
-impl PreToolUseInput {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::hooks::PreToolUseInput;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let input: PreToolUseInput = serde_json::from_str(
-    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
-    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = input.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls");
-    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
-}
-
-impl PostToolUseInput {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::hooks::PostToolUseInput;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let input: PostToolUseInput = serde_json::from_str(
-    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
-    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1",
-    ///         "tool_response":{"stdout":"a.txt"}}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = input.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls");
-    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
-}
-
-impl PostToolUseFailureInput {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::hooks::PostToolUseFailureInput;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let input: PostToolUseFailureInput = serde_json::from_str(
-    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
-    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1",
-    ///         "error":"exit 2"}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = input.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls");
-    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
-}
-
-impl BatchedToolCall {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::hooks::BatchedToolCall;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let input: BatchedToolCall = serde_json::from_str(
-    ///     r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = input.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls");
-    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
-}
-
-impl PermissionRequestInput {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::hooks::PermissionRequestInput;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let input: PermissionRequestInput = serde_json::from_str(
-    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
-    ///         "tool_name":"Bash","tool_input":{"command":"ls"}}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = input.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls");
-    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
-}
-
-impl PermissionDeniedInput {
-    /// The tool's input read as `T`: the tool's own argument type, or [`serde_json::Value`].
-    /// Fails when the input does not fit `T`.
-    ///
-    /// ```
-    /// # use claude_agent_core::hooks::PermissionDeniedInput;
-    /// #[derive(serde::Deserialize)]
-    /// struct Bash {
-    ///     command: String,
-    /// }
-    ///
-    /// let input: PermissionDeniedInput = serde_json::from_str(
-    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
-    ///         "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1",
-    ///         "reason":"denied by rule"}"#,
-    /// )
-    /// .unwrap();
-    /// let bash: Bash = input.tool_input_as().unwrap();
-    /// assert_eq!(bash.command, "ls");
-    /// assert!(input.tool_input_as::<Vec<String>>().is_err());
-    /// ```
-    pub fn tool_input_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.tool_input.get())
-    }
 }

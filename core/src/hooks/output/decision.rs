@@ -1,10 +1,9 @@
 //! The small decision enums of hook outputs.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use crate::permission::PermissionUpdate;
-use crate::raw_text::same_text;
+use crate::Json;
 
 /// Top-level `decision` of a hook output.
 ///
@@ -63,7 +62,7 @@ pub enum PermissionDecision {
 /// assert_eq!(deny, deny.clone());
 /// assert_ne!(deny, PermissionRequestDecision::Allow { updated_input: None, updated_permissions: None });
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "behavior", rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum PermissionRequestDecision {
@@ -71,7 +70,7 @@ pub enum PermissionRequestDecision {
     Allow {
         /// Run it with this input instead.
         #[serde(rename = "updatedInput", skip_serializing_if = "Option::is_none")]
-        updated_input: Option<Box<RawValue>>,
+        updated_input: Option<Json>,
         /// Permission changes to apply.
         #[serde(rename = "updatedPermissions", skip_serializing_if = "Option::is_none")]
         updated_permissions: Option<Vec<PermissionUpdate>>,
@@ -85,25 +84,4 @@ pub enum PermissionRequestDecision {
         #[serde(skip_serializing_if = "Option::is_none")]
         interrupt: Option<bool>,
     },
-}
-
-/// Compares by value; `updated_input` by its exact JSON text.
-impl PartialEq for PermissionRequestDecision {
-    fn eq(&self, other: &Self) -> bool {
-        match self {
-            PermissionRequestDecision::Allow {
-                updated_input,
-                updated_permissions,
-            } => matches!(other, PermissionRequestDecision::Allow {
-                updated_input: input,
-                updated_permissions: permissions,
-            } if same_text(updated_input, input) && updated_permissions == permissions),
-            PermissionRequestDecision::Deny { message, interrupt } => {
-                matches!(other, PermissionRequestDecision::Deny {
-                    message: m,
-                    interrupt: i,
-                } if message == m && interrupt == i)
-            }
-        }
-    }
 }

@@ -91,7 +91,7 @@ impl HookOutput {
     /// use claude_agent_core::options::Options;
     ///
     /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
-    ///     if input.tool_response.get().contains("No space left on device") {
+    ///     if input.tool_response.as_str().contains("No space left on device") {
     ///         HookOutput::stop("The disk is full; stopping.")
     ///     } else {
     ///         HookOutput::default()
@@ -141,7 +141,7 @@ impl HookOutput {
     /// use claude_agent_core::options::Options;
     ///
     /// let _options = Options::new().on_hook("Write|Edit", |input: PreToolUseInput, _ctx| async move {
-    ///     if input.tool_input.get().contains("/migrations/") {
+    ///     if input.tool_input.as_str().contains("/migrations/") {
     ///         HookOutput::deny_tool("Migrations are generated; change the schema instead.")
     ///     } else {
     ///         HookOutput::default()
@@ -163,7 +163,7 @@ impl HookOutput {
     ///     struct Bash {
     ///         command: String,
     ///     }
-    ///     match input.tool_input_as::<Bash>() {
+    ///     match input.tool_input.parse::<Bash>() {
     ///         Ok(bash) if bash.command == "cargo test" => HookOutput::allow_tool(),
     ///         _ => HookOutput::default(), // the usual permission check
     ///     }
@@ -184,7 +184,7 @@ impl HookOutput {
     /// use claude_agent_core::options::Options;
     ///
     /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-    ///     if input.tool_input.get().contains("git push") {
+    ///     if input.tool_input.as_str().contains("git push") {
     ///         HookOutput::ask_tool("Pushing changes the shared branch.")
     ///     } else {
     ///         HookOutput::default()

@@ -1,12 +1,11 @@
 //! `HookSpecificOutput`: the per-event part of a hook output, tagged with `hookEventName`.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use super::{PermissionDecision, PermissionRequestDecision};
 use crate::hooks::HookEvent;
 use crate::mcp::ElicitationAction;
-use crate::raw_text::same_text;
+use crate::Json;
 
 /// `hookSpecificOutput`: what a hook answers for its particular event. Serialized with
 /// `hookEventName` set from the variant.
@@ -27,16 +26,16 @@ use crate::raw_text::same_text;
 /// exact text:
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// # use claude_agent_core::hooks::{HookEvent, HookSpecificOutput};
-/// # use serde_json::value::RawValue;
 /// let context = || HookSpecificOutput::additional_context(HookEvent::Stop, "more");
 /// assert_eq!(context(), context());
 /// assert_ne!(context(), HookSpecificOutput::additional_context(HookEvent::SubagentStop, "more"));
-/// let raw = |json: &str| HookSpecificOutput::Raw(RawValue::from_string(json.into()).unwrap());
+/// let raw = |json: &str| HookSpecificOutput::Raw(json.parse::<Json>().unwrap());
 /// assert_eq!(raw(r#"{"hookEventName":"Later"}"#), raw(r#"{"hookEventName":"Later"}"#));
 /// assert_ne!(raw(r#"{"hookEventName":"Later"}"#), raw(r#"{"hookEventName": "Later"}"#));
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "hookEventName")]
 #[non_exhaustive]
 pub enum HookSpecificOutput {
@@ -86,7 +85,7 @@ pub enum HookSpecificOutput {
     MessageDisplay(MessageDisplayOutput),
     /// Any other object, written as is (it should carry its own `hookEventName`).
     #[serde(untagged)]
-    Raw(Box<RawValue>),
+    Raw(Json),
 }
 
 impl HookSpecificOutput {
@@ -142,8 +141,7 @@ impl HookSpecificOutput {
                     additional_context,
                 };
                 HookSpecificOutput::Raw(
-                    serde_json::value::to_raw_value(&body)
-                        .expect("serializing two strings cannot fail"),
+                    Json::from_serialize(&body).expect("serializing two strings cannot fail"),
                 )
             }
         }
@@ -214,7 +212,6 @@ impl HookSpecificOutput {
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseInput, PreToolUseOutput};
 /// use claude_agent_core::options::Options;
-/// use serde_json::value::to_raw_value;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
@@ -222,19 +219,19 @@ impl HookSpecificOutput {
 /// }
 ///
 /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-///     let Ok(bash) = input.tool_input_as::<Bash>() else { return HookOutput::default() };
+///     let Ok(bash) = input.tool_input.parse::<Bash>() else { return HookOutput::default() };
 ///     if !bash.command.starts_with("npm ") {
 ///         return HookOutput::default();
 ///     }
 ///     let command = bash.command.replacen("npm ", "npm --offline ", 1);
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreToolUse(PreToolUseOutput {
 ///         permission_decision: Some(PermissionDecision::Allow),
-///         updated_input: Some(to_raw_value(&serde_json::json!({ "command": command })).unwrap()),
+///         updated_input: Some(serde_json::json!({ "command": command }).into()),
 ///         ..Default::default()
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PreToolUseOutput {
     /// Allow, deny, ask or defer.
@@ -245,7 +242,7 @@ pub struct PreToolUseOutput {
     pub permission_decision_reason: Option<String>,
     /// Run the tool with this input instead.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_input: Option<Box<RawValue>>,
+    pub updated_input: Option<Json>,
     /// Text added to the model's context.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
@@ -254,23 +251,23 @@ pub struct PreToolUseOutput {
 /// `PostToolUse` output.
 ///
 /// ```
+/// # use claude_agent_core::Json;
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PostToolUseInput, PostToolUseOutput};
 /// use claude_agent_core::options::Options;
-/// use serde_json::value::RawValue;
 ///
 /// // Keep secrets that a tool printed out of the conversation.
 /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
-///     if !input.tool_response.get().contains("AWS_SECRET_ACCESS_KEY") {
+///     if !input.tool_response.as_str().contains("AWS_SECRET_ACCESS_KEY") {
 ///         return HookOutput::default();
 ///     }
-///     let redacted = RawValue::from_string(r#"{"stdout":"[output withheld: it contained credentials]","stderr":""}"#.into()).unwrap();
+///     let redacted = r#"{"stdout":"[output withheld: it contained credentials]","stderr":""}"#.parse::<Json>().unwrap();
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PostToolUse(PostToolUseOutput {
 ///         updated_tool_output: Some(redacted),
 ///         ..Default::default()
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PostToolUseOutput {
     /// Text added to the model's context.
@@ -281,13 +278,13 @@ pub struct PostToolUseOutput {
     pub classifier_context: Option<String>,
     /// Replace the tool's output.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_tool_output: Option<Box<RawValue>>,
+    pub updated_tool_output: Option<Json>,
     /// Replace an MCP tool's output (`updatedMCPToolOutput`).
     #[serde(
         rename = "updatedMCPToolOutput",
         skip_serializing_if = "Option::is_none"
     )]
-    pub updated_mcp_tool_output: Option<Box<RawValue>>,
+    pub updated_mcp_tool_output: Option<Json>,
 }
 
 /// The output of the events whose only specific field is `additionalContext`.
@@ -486,14 +483,14 @@ pub struct PreModelSwitchOutput {
 /// }));
 /// assert_eq!(output.to_wire_json(), r#"{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"decline"}}"#);
 /// ```
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ElicitationOutput {
     /// Accept, decline or cancel.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<ElicitationAction>,
     /// The form data, for accept.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<Box<RawValue>>,
+    pub content: Option<Json>,
 }
 
 /// `WorktreeCreate` output.
@@ -553,76 +550,4 @@ pub struct MessageDisplayOutput {
     /// Show this instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub display_content: Option<String>,
-}
-
-/// Compares by value; [`HookSpecificOutput::Raw`] and fields kept as raw JSON by their exact text.
-impl PartialEq for HookSpecificOutput {
-    fn eq(&self, other: &Self) -> bool {
-        use HookSpecificOutput as O;
-        match self {
-            O::PreToolUse(a) => matches!(other, O::PreToolUse(b) if a == b),
-            O::PostToolUse(a) => matches!(other, O::PostToolUse(b) if a == b),
-            O::PostToolUseFailure(a) => matches!(other, O::PostToolUseFailure(b) if a == b),
-            O::PostToolBatch(a) => matches!(other, O::PostToolBatch(b) if a == b),
-            O::PermissionRequest(a) => matches!(other, O::PermissionRequest(b) if a == b),
-            O::PermissionDenied(a) => matches!(other, O::PermissionDenied(b) if a == b),
-            O::UserPromptSubmit(a) => matches!(other, O::UserPromptSubmit(b) if a == b),
-            O::UserPromptExpansion(a) => matches!(other, O::UserPromptExpansion(b) if a == b),
-            O::SessionStart(a) => matches!(other, O::SessionStart(b) if a == b),
-            O::Setup(a) => matches!(other, O::Setup(b) if a == b),
-            O::Stop(a) => matches!(other, O::Stop(b) if a == b),
-            O::SubagentStart(a) => matches!(other, O::SubagentStart(b) if a == b),
-            O::SubagentStop(a) => matches!(other, O::SubagentStop(b) if a == b),
-            O::PreModelSwitch(a) => matches!(other, O::PreModelSwitch(b) if a == b),
-            O::PostModelSwitch(a) => matches!(other, O::PostModelSwitch(b) if a == b),
-            O::Notification(a) => matches!(other, O::Notification(b) if a == b),
-            O::Elicitation(a) => matches!(other, O::Elicitation(b) if a == b),
-            O::ElicitationResult(a) => matches!(other, O::ElicitationResult(b) if a == b),
-            O::WorktreeCreate(a) => matches!(other, O::WorktreeCreate(b) if a == b),
-            O::CwdChanged(a) => matches!(other, O::CwdChanged(b) if a == b),
-            O::FileChanged(a) => matches!(other, O::FileChanged(b) if a == b),
-            O::MessageDisplay(a) => matches!(other, O::MessageDisplay(b) if a == b),
-            O::Raw(a) => matches!(other, O::Raw(b) if a.get() == b.get()),
-        }
-    }
-}
-
-/// Compares by value; `updated_input` by its exact JSON text.
-impl PartialEq for PreToolUseOutput {
-    fn eq(&self, other: &Self) -> bool {
-        let PreToolUseOutput {
-            permission_decision,
-            permission_decision_reason,
-            updated_input,
-            additional_context,
-        } = self;
-        *permission_decision == other.permission_decision
-            && *permission_decision_reason == other.permission_decision_reason
-            && same_text(updated_input, &other.updated_input)
-            && *additional_context == other.additional_context
-    }
-}
-
-/// Compares by value; the replaced outputs by their exact JSON text.
-impl PartialEq for PostToolUseOutput {
-    fn eq(&self, other: &Self) -> bool {
-        let PostToolUseOutput {
-            additional_context,
-            classifier_context,
-            updated_tool_output,
-            updated_mcp_tool_output,
-        } = self;
-        *additional_context == other.additional_context
-            && *classifier_context == other.classifier_context
-            && same_text(updated_tool_output, &other.updated_tool_output)
-            && same_text(updated_mcp_tool_output, &other.updated_mcp_tool_output)
-    }
-}
-
-/// Compares by value; `content` by its exact JSON text.
-impl PartialEq for ElicitationOutput {
-    fn eq(&self, other: &Self) -> bool {
-        let ElicitationOutput { action, content } = self;
-        *action == other.action && same_text(content, &other.content)
-    }
 }

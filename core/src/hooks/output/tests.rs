@@ -1,15 +1,15 @@
 use super::*;
 use crate::mcp::ElicitationAction;
 use crate::test_fixtures::recorded_exchanges;
-use serde_json::value::RawValue;
+use crate::Json;
 use serde_json::Value;
 
 fn value(json: &str) -> Value {
     serde_json::from_str(json).unwrap()
 }
 
-fn raw(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_owned()).unwrap()
+fn raw(json: &str) -> Json {
+    Json::try_from(json.to_owned()).unwrap()
 }
 
 #[test]
@@ -19,7 +19,7 @@ fn reproduces_the_recorded_continue_replies() {
     for (_, reply) in exchanges {
         assert_eq!(
             value(&HookOutput::proceed().to_wire_json()),
-            value(reply.get())
+            value(reply.as_str())
         );
     }
 }
@@ -30,7 +30,7 @@ fn reproduces_the_recorded_pre_tool_use_deny() {
     assert_eq!(exchanges.len(), 1);
     assert_eq!(
         value(&HookOutput::deny_tool("hook says no").to_wire_json()),
-        value(exchanges[0].1.get())
+        value(exchanges[0].1.as_str())
     );
 }
 

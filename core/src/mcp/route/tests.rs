@@ -9,16 +9,16 @@ use serde_json::Value;
 #[derive(Deserialize)]
 struct McpMessage {
     server_name: String,
-    message: Box<RawValue>,
+    message: Json,
 }
 
 #[derive(Deserialize)]
 struct McpReply {
-    mcp_response: Box<RawValue>,
+    mcp_response: Json,
 }
 
-fn raw(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_owned()).unwrap()
+fn raw(json: &str) -> Json {
+    Json::try_from(json.to_owned()).unwrap()
 }
 
 fn value(json: &str) -> Value {
@@ -34,13 +34,13 @@ fn calc() -> Vec<McpServerSpec> {
 
 fn reply(route: McpRoute) -> Value {
     match route {
-        McpRoute::Reply(body) => value(body.get()),
+        McpRoute::Reply(body) => value(body.as_str()),
         other => panic!("expected a reply, got {other:?}"),
     }
 }
 
 fn route_json(servers: &[McpServerSpec], message: &str) -> McpRoute {
-    route(servers, "calc", &raw(message))
+    route(servers, "calc", message)
 }
 
 #[test]
@@ -50,24 +50,24 @@ fn replays_the_recorded_sdk_mcp_session() {
     assert_eq!(exchanges.len(), 4);
     let mut tool_calls = 0;
     for (request, recorded) in exchanges {
-        let request: McpMessage = serde_json::from_str(request.get()).unwrap();
-        let recorded: McpReply = serde_json::from_str(recorded.get()).unwrap();
-        let ours = match route(&servers, &request.server_name, &request.message) {
+        let request: McpMessage = serde_json::from_str(request.as_str()).unwrap();
+        let recorded: McpReply = serde_json::from_str(recorded.as_str()).unwrap();
+        let ours = match route(&servers, &request.server_name, request.message.as_str()) {
             McpRoute::Reply(body) => body,
             McpRoute::ToolCall(call) => {
                 tool_calls += 1;
                 assert_eq!((call.server.as_str(), call.tool.as_str()), ("calc", "add"));
-                assert_eq!(call.arguments.get(), r#"{"a":2,"b":40}"#);
-                assert_eq!(call.jsonrpc_id.get(), "2");
+                assert_eq!(call.arguments.as_str(), r#"{"a":2,"b":40}"#);
+                assert_eq!(call.jsonrpc_id.as_str(), "2");
                 assert_eq!(call.tool_use_id.as_deref(), Some("toolu_fake_6_0"));
-                assert_eq!(call.progress_token.as_ref().map(|t| t.get()), Some("2"));
+                assert_eq!(call.progress_token.as_ref().map(|t| t.as_str()), Some("2"));
                 call.response(&ToolResult::text("42"))
             }
             other => panic!("the recording has only tool calls: {other:?}"),
         };
         assert_eq!(
-            value(ours.get()),
-            value(recorded.mcp_response.get()),
+            value(ours.as_str()),
+            value(recorded.mcp_response.as_str()),
             "{}",
             request.message
         );
@@ -156,11 +156,11 @@ fn tool_call_without_arguments_or_meta_gets_an_empty_object() {
     ) else {
         panic!("not a tool call")
     };
-    assert_eq!(call.arguments.get(), "{}");
-    assert_eq!(call.jsonrpc_id.get(), r#""c1""#);
+    assert_eq!(call.arguments.as_str(), "{}");
+    assert_eq!(call.jsonrpc_id.as_str(), r#""c1""#);
     assert_eq!(call.tool_use_id, None);
     assert_eq!(
-        value(call.response(&ToolResult::error("x")).get()),
+        value(call.response(&ToolResult::error("x")).as_str()),
         value(
             r#"{"jsonrpc":"2.0","id":"c1","result":{"content":[{"type":"text","text":"x"}],"isError":true}}"#
         )
@@ -175,7 +175,7 @@ fn error_paths() {
             route(
                 &servers,
                 "nope",
-                &raw(r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#),
+                r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#,
             ),
             r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Server 'nope' not found"}}"#,
         ),
@@ -183,7 +183,7 @@ fn error_paths() {
             route(
                 &servers,
                 "nope",
-                &raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             ),
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Server 'nope' not found"}}"#,
         ),
@@ -279,7 +279,7 @@ fn library() -> Vec<McpServerSpec> {
 }
 
 fn lib(message: &str) -> McpRoute {
-    route(&library(), "lib", &raw(message))
+    route(&library(), "lib", raw(message).as_str())
 }
 
 #[test]
@@ -307,7 +307,7 @@ fn a_server_with_resources_and_prompts_declares_them_and_lists_them() {
             panic!("{message}")
         };
         // Byte for byte: these are the answers the CLI gets.
-        assert_eq!(body.get(), expected);
+        assert_eq!(body.as_str(), expected);
     }
 }
 
@@ -325,7 +325,7 @@ fn reads_and_gets_of_declared_things_go_to_the_host() {
     assert_eq!((read.template.as_deref(), read.variables.len()), (None, 0));
     assert_eq!(
         read.response(&ResourceResult::text("docs://readme", "hi"))
-            .get(),
+            .as_str(),
         r#"{"jsonrpc":"2.0","id":"r","result":{"contents":[{"uri":"docs://readme","text":"hi"}]}}"#
     );
 
@@ -347,7 +347,8 @@ fn reads_and_gets_of_declared_things_go_to_the_host() {
         ("greet", "Ada")
     );
     assert_eq!(
-        get.response(&PromptResult::user("Say hello to Ada.")).get(),
+        get.response(&PromptResult::user("Say hello to Ada."))
+            .as_str(),
         r#"{"jsonrpc":"2.0","id":6,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Say hello to Ada."}}]}}"#
     );
 }
@@ -380,7 +381,7 @@ fn unknown_resources_and_prompts_and_missing_arguments_are_jsonrpc_errors() {
         let McpRoute::Reply(body) = lib(message) else {
             panic!("{message}")
         };
-        assert_eq!(body.get(), expected);
+        assert_eq!(body.as_str(), expected);
     }
     // A server that declares none has no such methods.
     for method in [
@@ -391,7 +392,7 @@ fn unknown_resources_and_prompts_and_missing_arguments_are_jsonrpc_errors() {
         "prompts/get",
     ] {
         let message = format!(r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{{}}}}"#);
-        let body = reply(route(&calc(), "calc", &raw(&message)));
+        let body = reply(route(&calc(), "calc", raw(&message).as_str()));
         assert_eq!(body["error"]["code"], -32601, "{method}");
     }
 }

@@ -24,7 +24,7 @@ pub use tasks::{
 };
 
 use super::raw::parse_line;
-use serde_json::value::RawValue;
+use crate::Json;
 
 /// A `system` message.
 ///
@@ -117,7 +117,7 @@ pub enum SystemMessage {
     /// the SDK, not the CLI; the session goes on).
     MirrorError(Box<MirrorError>),
     /// Any other subtype (or none): the whole line, unchanged.
-    Unknown(Box<RawValue>),
+    Unknown(Json),
 }
 
 impl SystemMessage {
@@ -128,7 +128,7 @@ impl SystemMessage {
     ) -> Result<SystemMessage, serde_json::Error> {
         use SystemMessage as S;
         let Some(subtype) = subtype else {
-            return Ok(S::Unknown(RawValue::from_string(line.to_owned())?));
+            return Ok(S::Unknown(Json::try_from(line.to_owned())?));
         };
         Ok(match subtype {
             "init" => S::Init(parse_line(line)?),
@@ -162,7 +162,7 @@ impl SystemMessage {
             "worker_shutting_down" => S::WorkerShuttingDown(parse_line(line)?),
             "session_writes_lost" => S::SessionWritesLost(parse_line(line)?),
             "mirror_error" => S::MirrorError(parse_line(line)?),
-            _ => S::Unknown(RawValue::from_string(line.to_owned())?),
+            _ => S::Unknown(Json::try_from(line.to_owned())?),
         })
     }
 
@@ -201,7 +201,7 @@ impl SystemMessage {
             S::WorkerShuttingDown(m) => m.raw_json(),
             S::SessionWritesLost(m) => m.raw_json(),
             S::MirrorError(m) => m.raw_json(),
-            S::Unknown(raw) => raw.get(),
+            S::Unknown(raw) => raw.as_str(),
         }
     }
 }

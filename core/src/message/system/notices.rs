@@ -2,7 +2,7 @@
 //! switches, denials.
 
 use crate::message::raw::message_struct;
-use serde_json::value::RawValue;
+use crate::Json;
 
 message_struct! {
     /// `system`/`notification`.
@@ -82,7 +82,7 @@ message_struct! {
     ///
     /// let line = r#"{"type":"system","subtype":"memory_recall","mode":"select","memories":[{"path":"/home/user/.claude/projects/-tmp-ws/memory/build.md","scope":"project"}],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::MemoryRecall(recall)) = Message::parse(line).unwrap() else { panic!("not memory_recall") };
-    /// let memories: serde_json::Value = serde_json::from_str(recall.memories.as_ref().unwrap().get()).unwrap();
+    /// let memories: serde_json::Value = serde_json::from_str(recall.memories.as_ref().unwrap().as_str()).unwrap();
     /// assert_eq!((recall.mode.as_str(), memories[0]["scope"].as_str()), ("select", Some("project")));
     /// ```
     pub struct MemoryRecall {
@@ -91,7 +91,7 @@ message_struct! {
         pub mode: String,
         /// `[{path, scope, content?}]`, as raw JSON.
         #[serde(default)]
-        pub memories: Option<Box<RawValue>>,
+        pub memories: Option<Json>,
     }
 }
 

@@ -1,9 +1,9 @@
 //! `system` messages about the session itself: state, status, retries, compaction, persistence.
 
 use crate::message::raw::message_struct;
+use crate::Json;
 use crate::UnknownName;
 use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
 
 message_struct! {
     /// `system`/`status`.
@@ -52,7 +52,7 @@ message_struct! {
         pub error_status: Option<u16>,
         /// The error, as raw JSON.
         #[serde(default)]
-        pub error: Option<Box<RawValue>>,
+        pub error: Option<Json>,
     }
 }
 
@@ -64,13 +64,13 @@ message_struct! {
     ///
     /// let line = r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":167000},"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::CompactBoundary(boundary)) = Message::parse(line).unwrap() else { panic!("not compact_boundary") };
-    /// let meta: serde_json::Value = serde_json::from_str(boundary.compact_metadata.as_ref().unwrap().get()).unwrap();
+    /// let meta: serde_json::Value = serde_json::from_str(boundary.compact_metadata.as_ref().unwrap().as_str()).unwrap();
     /// assert_eq!((meta["trigger"].as_str(), meta["pre_tokens"].as_u64()), (Some("auto"), Some(167000)));
     /// ```
     pub struct CompactBoundary {
         /// `{trigger: manual|auto, pre_tokens, …}`, as raw JSON.
         #[serde(default)]
-        pub compact_metadata: Option<Box<RawValue>>,
+        pub compact_metadata: Option<Json>,
     }
 }
 
@@ -159,16 +159,16 @@ message_struct! {
     ///
     /// let line = r#"{"type":"system","subtype":"files_persisted","files":[{"filename":"report.md","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}],"failed":[],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::FilesPersisted(persisted)) = Message::parse(line).unwrap() else { panic!("not files_persisted") };
-    /// let files: serde_json::Value = serde_json::from_str(persisted.files.as_ref().unwrap().get()).unwrap();
+    /// let files: serde_json::Value = serde_json::from_str(persisted.files.as_ref().unwrap().as_str()).unwrap();
     /// assert_eq!(files[0]["filename"], "report.md");
     /// ```
     pub struct FilesPersisted {
         /// `[{filename, file_id}]`, as raw JSON.
         #[serde(default)]
-        pub files: Option<Box<RawValue>>,
+        pub files: Option<Json>,
         /// `[{filename, error}]`, as raw JSON.
         #[serde(default)]
-        pub failed: Option<Box<RawValue>>,
+        pub failed: Option<Json>,
     }
 }
 
@@ -200,13 +200,13 @@ message_struct! {
     ///
     /// let line = r#"{"type":"system","subtype":"commands_changed","commands":[{"name":"review","description":"Review a pull request","argumentHint":"<pr>"}],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::CommandsChanged(changed)) = Message::parse(line).unwrap() else { panic!("not commands_changed") };
-    /// let commands: serde_json::Value = serde_json::from_str(changed.commands.as_ref().unwrap().get()).unwrap();
+    /// let commands: serde_json::Value = serde_json::from_str(changed.commands.as_ref().unwrap().as_str()).unwrap();
     /// assert_eq!(commands[0]["name"], "review");
     /// ```
     pub struct CommandsChanged {
         /// The commands (`[{name, description, argumentHint}]`), as raw JSON.
         #[serde(default)]
-        pub commands: Option<Box<RawValue>>,
+        pub commands: Option<Json>,
     }
 }
 
@@ -290,6 +290,6 @@ message_struct! {
         pub error_code: String,
         /// What was lost, as raw JSON.
         #[serde(default)]
-        pub lost: Option<Box<RawValue>>,
+        pub lost: Option<Json>,
     }
 }

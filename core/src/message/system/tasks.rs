@@ -1,8 +1,8 @@
 //! `system` messages about background tasks (subagents, background shells, workflows).
 
 use crate::message::raw::message_struct;
+use crate::Json;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 message_struct! {
     /// `system`/`task_started`.
@@ -52,7 +52,7 @@ message_struct! {
     /// let line = r#"{"type":"system","subtype":"task_progress","task_id":"a7f3c2e1","description":"Find the flaky test","tool_use_id":"toolu_01","usage":{"total_tokens":18250,"tool_uses":6,"duration_ms":41000},"last_tool_name":"Grep","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::TaskProgress(progress)) = Message::parse(line).unwrap() else { panic!("not task_progress") };
     /// assert_eq!(progress.last_tool_name.as_deref(), Some("Grep"));
-    /// let usage: serde_json::Value = serde_json::from_str(progress.usage.as_ref().unwrap().get()).unwrap();
+    /// let usage: serde_json::Value = serde_json::from_str(progress.usage.as_ref().unwrap().as_str()).unwrap();
     /// assert_eq!(usage["tool_uses"], 6);
     /// ```
     pub struct TaskProgress {
@@ -67,7 +67,7 @@ message_struct! {
         pub tool_use_id: Option<String>,
         /// Usage so far (`{total_tokens, tool_uses, duration_ms}`), as raw JSON.
         #[serde(default)]
-        pub usage: Option<Box<RawValue>>,
+        pub usage: Option<Json>,
         /// The last tool the task used.
         #[serde(default)]
         pub last_tool_name: Option<String>,
@@ -166,7 +166,7 @@ message_struct! {
         pub summary: String,
         /// Usage, as raw JSON.
         #[serde(default)]
-        pub usage: Option<Box<RawValue>>,
+        pub usage: Option<Json>,
     }
 }
 
