@@ -87,8 +87,11 @@ mod app {
 }
 
 mod fake_session {
+    use claude_agent_core::hooks::HookOutput;
+    use claude_agent_core::mcp::ToolResult;
+    use claude_agent_core::permission::PermissionResult;
     use claude_agent_testkit::fake_cli::{Condition, FakeResult, Script, ToolUse};
-    use claude_agent_testkit::transport::FakeTransport;
+    use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     use serde_json::json;
 
     use crate::app::Answer;
@@ -135,18 +138,24 @@ mod fake_session {
     pub fn check(fake: &FakeTransport, answer: &Answer) {
         assert_eq!(answer.text, "notes.txt has 3 words.");
         assert_eq!(answer.cost_usd, 0.0042);
-        let answers = fake.answers();
-        let outcome = |id: &str| {
-            let (_, outcome) = answers.iter().find(|(request, _)| request == id).unwrap();
-            outcome.clone().unwrap()
-        };
-        assert_eq!(outcome("p1")["behavior"], "allow");
+        // Each answer of the app, read as the value its callback returned.
         assert_eq!(
-            outcome("m1")["mcp_response"]["result"]["content"][0]["text"],
-            "3"
+            fake.answers(),
+            [
+                (
+                    "p1".to_owned(),
+                    SdkAnswer::Permission(PermissionResult::allow())
+                ),
+                (
+                    "m1".to_owned(),
+                    SdkAnswer::ToolResult(ToolResult::text("3"))
+                ),
+                (
+                    "h1".to_owned(),
+                    SdkAnswer::Hook(HookOutput::deny_tool("this agent never deletes files"))
+                ),
+            ]
         );
-        let hook = outcome("h1");
-        assert_eq!(hook["hookSpecificOutput"]["permissionDecision"], "deny");
         assert_eq!(fake.user_texts(), ["How many words are in notes.txt?"]);
         let launch = fake.launch().unwrap();
         assert!(launch

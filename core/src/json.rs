@@ -106,6 +106,28 @@ impl Json {
     }
 }
 
+/// A JSON object whose `tag` key tells its kind: the tag (when it is a string) and the whole
+/// object, for the kind's own deserializer. Tagged types with `Json` fields read themselves
+/// through this, as serde's buffered tagged enums cannot hold raw JSON.
+pub(crate) fn split_tag<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    tag: &str,
+) -> Result<(Option<String>, Json), D::Error> {
+    let json = Json::deserialize(deserializer)?;
+    let object: serde_json::Map<String, serde_json::Value> =
+        json.parse().map_err(serde::de::Error::custom)?;
+    let tag = object
+        .get(tag)
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    Ok((tag, json))
+}
+
+/// One kind of a [`split_tag`] object, read from its text.
+pub(crate) fn read_kind<T: DeserializeOwned, E: serde::de::Error>(json: &Json) -> Result<T, E> {
+    json.parse().map_err(E::custom)
+}
+
 impl FromStr for Json {
     type Err = serde_json::Error;
 

@@ -21,7 +21,7 @@ use claude_agent_core::options::{
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;
-use claude_agent_testkit::transport::{FakeTransport, SdkLine};
+use claude_agent_testkit::transport::{FakeTransport, SdkAnswer, SdkLine};
 use futures_lite::StreamExt;
 use serde_json::{json, Value};
 
@@ -47,11 +47,17 @@ fn kinds(items: &[Result<Message, Error>]) -> Vec<&'static str> {
 
 /// The SDK's answer to the fake CLI's request `request_id`.
 fn answer_to(fake: &FakeTransport, request_id: &str) -> Result<Value, String> {
-    fake.answers()
+    fake.written()
         .into_iter()
-        .find(|(id, _)| id == request_id)
+        .find_map(|line| match line {
+            SdkLine::ControlResponse {
+                request_id: id,
+                outcome,
+                ..
+            } if id == request_id => Some(outcome),
+            _ => None,
+        })
         .unwrap_or_else(|| panic!("{request_id} was not answered: {:?}", fake.written()))
-        .1
 }
 
 fn pre_tool_use(command: &str) -> Value {
@@ -1015,4 +1021,57 @@ fn a_pool_never_claims_a_spare_under_another_options_sets_callbacks() {
     assert_eq!(kinds(&items).last(), Some(&"result"), "{items:?}");
     assert_eq!(*asked.lock().unwrap(), ["tenant b decides"]);
     assert_eq!(pool.ready(&a), 1, "A's spare is still parked for A");
+}
+
+/// `answers()` reads each answer as what its callback returned: a rewritten input stays, an
+/// echoed one reads as a plain allow, a failing callback is an error, MCP lists are JSON-RPC.
+#[test]
+fn answers_read_as_the_values_the_callbacks_returned() {
+    let ls = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .can_use_tool("p1", "Bash", json!({"command": "ls"}))
+        .can_use_tool("p2", "Bash", json!({"command": "rm -rf /"}))
+        .pre_tool_use_hook("h1", &ls)
+        .mcp_message(
+            "m1",
+            "calc",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .emit_result("ok");
+    let fake = FakeTransport::new(script);
+    let options = Options::new()
+        .sdk_mcp_server(SdkMcpServer::new("calc", "1.0.0"))
+        .on_permission_request(|request, _ctx| async move {
+            match request.tool_input.to_value()["command"].as_str() {
+                Some("ls") => PermissionResult::allow(),
+                _ => PermissionResult::allow().with_updated_input(json!({"command": "echo no"})),
+            }
+        })
+        .on_hook("Bash", |_input: PreToolUseInput, _ctx| async {
+            panic!("the hook broke")
+        });
+    run(&fake, options);
+    let answers = fake.answers();
+    let by_id = |id: &str| {
+        answers
+            .iter()
+            .find(|(r, _)| r == id)
+            .map(|(_, a)| a.clone())
+    };
+    assert_eq!(
+        by_id("p1"),
+        Some(SdkAnswer::Permission(PermissionResult::allow()))
+    );
+    let rewritten = PermissionResult::allow().with_updated_input(json!({"command": "echo no"}));
+    assert_eq!(by_id("p2"), Some(SdkAnswer::Permission(rewritten)));
+    assert!(
+        matches!(by_id("h1"), Some(SdkAnswer::Error(text)) if text.contains("the hook broke")),
+        "{answers:?}"
+    );
+    let Some(SdkAnswer::Mcp(listed)) = by_id("m1") else {
+        panic!("{answers:?}")
+    };
+    assert_eq!(listed.to_value()["result"]["tools"], json!([]));
 }

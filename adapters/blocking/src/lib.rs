@@ -164,7 +164,7 @@
 //! use claude_agent_blocking::permission::PermissionResult;
 //! use claude_agent_blocking::{query, Message, Options, callback};
 //! use claude_agent_testkit::fake_cli::{Script, ToolUse};
-//! use claude_agent_testkit::transport::FakeTransport;
+//! use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
 //! use serde_json::json;
 //!
 //! let bash = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf /"}));
@@ -185,7 +185,7 @@
 //!     .on_permission_request(callback::permission(|_request, _ctx| PermissionResult::deny("read-only")));
 //! let last = query("clean up", options).last().unwrap().unwrap();
 //! assert!(matches!(last, Message::Result(result) if result.result.as_deref() == Some("kept")));
-//! assert_eq!(fake.answers()[0].1.as_ref().unwrap()["behavior"], "deny");
+//! assert_eq!(fake.answers()[0].1, SdkAnswer::Permission(PermissionResult::deny("read-only")));
 //! ```
 //!
 //! # Processes

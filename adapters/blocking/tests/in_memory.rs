@@ -79,11 +79,17 @@ fn last_result(items: &[Result<Message, Error>]) -> String {
 
 /// The SDK's answer to the fake CLI's request `request_id`.
 fn answer_to(fake: &FakeTransport, request_id: &str) -> Result<Value, String> {
-    fake.answers()
+    fake.written()
         .into_iter()
-        .find(|(id, _)| id == request_id)
+        .find_map(|line| match line {
+            SdkLine::ControlResponse {
+                request_id: id,
+                outcome,
+                ..
+            } if id == request_id => Some(outcome),
+            _ => None,
+        })
         .unwrap_or_else(|| panic!("{request_id} was not answered: {:?}", fake.written()))
-        .1
 }
 
 /// The name of the thread the caller runs on.

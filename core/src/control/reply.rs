@@ -1,6 +1,7 @@
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::hooks::HookOutput;
+use crate::json::{read_kind, split_tag};
 use crate::mcp::{ElicitationResult, PromptResult, ResourceResult, ToolResult};
 use crate::permission::PermissionResult;
 use crate::Json;
@@ -75,6 +76,27 @@ pub enum UserDialogResult {
     },
     /// The user dismissed the dialog (`{"behavior":"cancelled"}`); the CLI takes its default.
     Cancelled,
+}
+
+impl<'de> Deserialize<'de> for UserDialogResult {
+    /// Reads the variant `behavior` names (`completed` or `cancelled`).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Completed {
+            result: Option<Json>,
+        }
+        let (behavior, json) = split_tag(deserializer, "behavior")?;
+        match behavior.as_deref() {
+            Some("completed") => {
+                let Completed { result } = read_kind(&json)?;
+                Ok(UserDialogResult::Completed { result })
+            }
+            Some("cancelled") => Ok(UserDialogResult::Cancelled),
+            _ => Err(serde::de::Error::custom(
+                "a dialog answer's `behavior` is `completed` or `cancelled`",
+            )),
+        }
+    }
 }
 
 impl UserDialogResult {
@@ -152,5 +174,29 @@ mod tests {
             UserDialogResult::completed(raw("1")),
             UserDialogResult::cancelled()
         );
+    }
+
+    #[test]
+    fn dialog_and_elicitation_answers_read_back_from_their_json() {
+        for answer in [
+            UserDialogResult::completed(raw(r#"{"choice":"retry"}"#)),
+            UserDialogResult::cancelled(),
+        ] {
+            let wire = serde_json::to_string(&answer).unwrap();
+            assert_eq!(
+                serde_json::from_str::<UserDialogResult>(&wire).unwrap(),
+                answer
+            );
+        }
+        for answer in [
+            ElicitationResult::accept(raw(r#"{"repo":"octo/demo"}"#)),
+            ElicitationResult::decline(),
+        ] {
+            let wire = serde_json::to_string(&answer).unwrap();
+            assert_eq!(
+                serde_json::from_str::<ElicitationResult>(&wire).unwrap(),
+                answer
+            );
+        }
     }
 }

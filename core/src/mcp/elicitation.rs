@@ -63,7 +63,7 @@ pub struct ElicitationRequest {
 /// assert_eq!(ElicitationResult::accept(name()), ElicitationResult::accept(name()));
 /// assert_ne!(ElicitationResult::accept(name()), ElicitationResult::decline());
 /// ```
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationResult {
     /// What the user did.
@@ -119,7 +119,7 @@ impl ElicitationResult {
 /// dismissed.action = ElicitationAction::Cancel;
 /// assert_eq!(serde_json::to_string(&dismissed).unwrap(), r#"{"action":"cancel"}"#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum ElicitationAction {

@@ -1,8 +1,9 @@
 //! `ToolResult`: what an in-process tool returns, as an MCP `CallToolResult`.
 
 use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::json::split_tag;
 use crate::Json;
 
 /// The result of a tool call. Serializes as an MCP `CallToolResult`; tool failures are results
@@ -40,8 +41,8 @@ use crate::Json;
 ///     r#"{"content":[{"type":"text","text":"Revenue by month:"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"structuredContent":{"months":12,"total":48200}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
 #[non_exhaustive]
 pub struct ToolResult {
     /// Content blocks, in order.
@@ -146,6 +147,72 @@ pub enum ToolContent {
     },
     /// Any other block, written as is.
     Raw(Json),
+}
+
+impl<'de> Deserialize<'de> for ToolContent {
+    /// Reads the block `type` names; any other block (or one that does not fit its type) gives
+    /// [`ToolContent::Raw`].
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Text {
+            text: String,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Image {
+            data: String,
+            mime_type: String,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ResourceLink {
+            uri: String,
+            name: String,
+            description: Option<String>,
+            mime_type: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Resource {
+            resource: Embedded,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Embedded {
+            uri: String,
+            text: String,
+            mime_type: Option<String>,
+        }
+        let (kind, json) = split_tag(deserializer, "type")?;
+        let typed = match kind.as_deref() {
+            Some("text") => json
+                .parse()
+                .map(|Text { text }| ToolContent::Text { text })
+                .ok(),
+            Some("image") => json
+                .parse()
+                .map(|Image { data, mime_type }| ToolContent::Image { data, mime_type })
+                .ok(),
+            Some("resource_link") => json
+                .parse()
+                .map(|link: ResourceLink| ToolContent::ResourceLink {
+                    uri: link.uri,
+                    name: link.name,
+                    description: link.description,
+                    mime_type: link.mime_type,
+                })
+                .ok(),
+            Some("resource") => json
+                .parse()
+                .map(|Resource { resource }| ToolContent::Resource {
+                    uri: resource.uri,
+                    text: resource.text,
+                    mime_type: resource.mime_type,
+                })
+                .ok(),
+            _ => None,
+        };
+        Ok(typed.unwrap_or(ToolContent::Raw(json)))
+    }
 }
 
 impl ToolContent {
@@ -333,5 +400,34 @@ mod tests {
             json(&ToolResult::default()),
             serde_json::json!({"content": []})
         );
+    }
+
+    #[test]
+    fn results_read_back_from_their_json() {
+        let result = ToolResult::new(vec![
+            ToolContent::text("Revenue:"),
+            ToolContent::Image {
+                data: "iVBORw0KGgo=".into(),
+                mime_type: "image/png".into(),
+            },
+            ToolContent::ResourceLink {
+                uri: "file:///r.csv".into(),
+                name: "r.csv".into(),
+                description: None,
+                mime_type: Some("text/csv".into()),
+            },
+            ToolContent::Resource {
+                uri: "memo://1".into(),
+                text: "note".into(),
+                mime_type: None,
+            },
+            ToolContent::Raw(r#"{"type":"audio","data":"AA=="}"#.parse().unwrap()),
+        ])
+        .with_structured_content(serde_json::json!({"total": 48200}));
+        let wire = serde_json::to_string(&result).unwrap();
+        assert_eq!(serde_json::from_str::<ToolResult>(&wire).unwrap(), result);
+        let failed = ToolResult::error("boom");
+        let wire = serde_json::to_string(&failed).unwrap();
+        assert_eq!(serde_json::from_str::<ToolResult>(&wire).unwrap(), failed);
     }
 }

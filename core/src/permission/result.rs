@@ -1,6 +1,6 @@
 //! `PermissionResult`: the host's allow/deny answer to a `can_use_tool` request.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use super::PermissionUpdate;
@@ -95,7 +95,7 @@ pub enum PermissionResult {
 ///     .with_decision_classification(DecisionClassification::UserPermanent);
 /// # let _ = answer;
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DecisionClassification {
@@ -246,6 +246,46 @@ impl PermissionResult {
             }),
         };
         json.expect("serializing strings, raw JSON and permission updates cannot fail")
+    }
+}
+
+impl<'de> Deserialize<'de> for PermissionResult {
+    /// Reads the success body of a permission answer, as [`PermissionResult::to_wire_json`]
+    /// writes it. An allow read back has the `updatedInput` that was sent, which is the
+    /// request's own input when the answer gave none.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Body {
+            behavior: String,
+            updated_input: Option<Json>,
+            #[serde(default)]
+            updated_permissions: Vec<PermissionUpdate>,
+            message: Option<String>,
+            #[serde(default)]
+            interrupt: bool,
+            decision_classification: Option<DecisionClassification>,
+            #[serde(rename = "toolUseID")]
+            tool_use_id: Option<String>,
+        }
+        let body = Body::deserialize(deserializer)?;
+        match body.behavior.as_str() {
+            "allow" => Ok(PermissionResult::Allow {
+                updated_input: body.updated_input,
+                updated_permissions: body.updated_permissions,
+                decision_classification: body.decision_classification,
+                tool_use_id: body.tool_use_id,
+            }),
+            "deny" => Ok(PermissionResult::Deny {
+                message: body.message.unwrap_or_default(),
+                interrupt: body.interrupt,
+                decision_classification: body.decision_classification,
+                tool_use_id: body.tool_use_id,
+            }),
+            other => Err(serde::de::Error::custom(format!(
+                "a permission answer's `behavior` is `allow` or `deny`, not `{other}`"
+            ))),
+        }
     }
 }
 
@@ -413,5 +453,25 @@ mod tests {
             result.to_wire_json(&raw("{}")),
             r#"{"behavior":"deny","message":"no \"way\""}"#
         );
+    }
+
+    #[test]
+    fn answers_read_back_from_their_wire_json() {
+        let original = raw(r#"{"command":"ls"}"#);
+        let rewritten = PermissionResult::allow()
+            .with_updated_input(raw(r#"{"command":"ls -la"}"#))
+            .with_decision_classification(DecisionClassification::UserPermanent)
+            .with_tool_use_id("toolu_1");
+        let refused = PermissionResult::deny_and_interrupt("no").with_tool_use_id("toolu_2");
+        for answer in [rewritten, refused, PermissionResult::deny("not now")] {
+            let wire = answer.to_wire_json(&original);
+            let read: PermissionResult = serde_json::from_str(&wire).unwrap();
+            assert_eq!(read, answer, "{wire}");
+        }
+        // A plain allow sends the request's own input back.
+        let wire = PermissionResult::allow().to_wire_json(&original);
+        let read: PermissionResult = serde_json::from_str(&wire).unwrap();
+        assert_eq!(read, PermissionResult::allow().with_updated_input(original));
+        assert!(serde_json::from_str::<PermissionResult>(r#"{"behavior":"maybe"}"#).is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! The fake CLI as a sans-IO state machine: bytes from the SDK in, bytes for stdout/stderr out,
 //! plus the sleeps and the exit it asks for.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -98,8 +98,8 @@ pub struct FakeCli {
     received: Vec<Value>,
     /// Bound name → (actual request id, subtype) of SDK requests matched by `Expect { bind }`.
     bindings: HashMap<String, (String, String)>,
-    /// Ids of the control requests the fake CLI has written.
-    sent_requests: HashSet<String>,
+    /// The control requests the fake CLI has written (their `request` objects), by id.
+    sent_requests: HashMap<String, Value>,
     /// The SDK's answers to those requests that steps took from the inbox, by request id.
     answers: HashMap<String, Value>,
     /// `request.hooks` of the SDK's latest `initialize` request (`Null` if it registered none);
@@ -130,7 +130,7 @@ impl FakeCli {
             inbox: Vec::new(),
             received: Vec::new(),
             bindings: HashMap::new(),
-            sent_requests: HashSet::new(),
+            sent_requests: HashMap::new(),
             answers: HashMap::new(),
             registered_hooks: None,
             hook_answers_pending: None,
@@ -258,6 +258,25 @@ impl FakeCli {
     /// ```
     pub fn received(&self) -> &[Value] {
         &self.received
+    }
+
+    /// The `request` object of the control request the fake CLI wrote under `request_id`
+    /// (a permission prompt, a hook callback, an MCP message, …), once it has written it.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new().can_use_tool("p1", "Bash", json!({"command": "ls"}));
+    /// let mut cli = FakeCli::new(script);
+    /// while cli.poll_stdout().is_some() {}
+    /// let request = cli.sent_request("p1").expect("written");
+    /// assert_eq!(request["subtype"], "can_use_tool");
+    /// assert_eq!(request["input"]["command"], "ls");
+    /// assert!(cli.sent_request("p2").is_none());
+    /// ```
+    pub fn sent_request(&self, request_id: &str) -> Option<&Value> {
+        self.sent_requests.get(request_id)
     }
 
     /// What the script is waiting for, if it is blocked on the SDK (for failure messages).
@@ -579,7 +598,7 @@ impl FakeCli {
                 if let Some(answer) = self.answer_to(&request_id) {
                     return Progress::Enter(if when.holds(answer) { then } else { otherwise });
                 }
-                if !self.sent_requests.contains(&request_id) {
+                if !self.sent_requests.contains_key(&request_id) {
                     self.stderr.push_back(
                         format!(
                             "fake-claude: the script branches on the answer to request \
@@ -646,7 +665,7 @@ impl FakeCli {
         self.push_json(&json!({
             "type": "control_request", "request_id": request_id, "request": request,
         }));
-        self.sent_requests.insert(request_id);
+        self.sent_requests.insert(request_id, request);
     }
 
     /// Notes the id of an emitted line that is a `control_request`, for [`Step::Branch`].
@@ -658,7 +677,8 @@ impl FakeCli {
             return;
         };
         if value.get("type").and_then(Value::as_str) == Some("control_request") {
-            self.sent_requests.insert(request_id_of(&value));
+            let request = value.get("request").cloned().unwrap_or_default();
+            self.sent_requests.insert(request_id_of(&value), request);
         }
     }
 

@@ -1008,7 +1008,7 @@ impl Script {
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
-    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
     /// use claude_agent_core::permission::PermissionResult;
     /// use serde_json::json;
@@ -1028,7 +1028,7 @@ impl Script {
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "clean up", options).collect());
     /// let (id, answer) = &fake.answers()[0];
-    /// assert_eq!((id.as_str(), answer.as_ref().unwrap()["behavior"].as_str()), ("p1", Some("deny")));
+    /// assert_eq!((id.as_str(), answer), ("p1", &SdkAnswer::Permission(PermissionResult::deny("no deleting"))));
     /// ```
     #[must_use]
     pub fn expect_response(self, request_id: &str) -> Self {
@@ -1155,7 +1155,7 @@ impl Script {
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
-    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
     /// use claude_agent_core::mcp::ElicitationResult;
     /// use serde_json::json;
@@ -1173,7 +1173,7 @@ impl Script {
     ///     .on_elicitation(|_request, _ctx| async { ElicitationResult::decline() });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "deploy", options).collect());
-    /// assert_eq!(fake.answers()[0].1.as_ref().unwrap()["action"], "decline");
+    /// assert_eq!(fake.answers()[0].1, SdkAnswer::Elicitation(ElicitationResult::decline()));
     /// ```
     #[must_use]
     pub fn request_and_wait(self, request_id: &str, request: Value) -> Self {
@@ -1324,7 +1324,7 @@ impl Script {
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
-    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
     /// use claude_agent_core::hooks::{HookOutput, StopInput};
     /// use serde_json::json;
@@ -1342,7 +1342,7 @@ impl Script {
     ///     .on_hook(None, |_input: StopInput, _ctx| async { HookOutput::block("run the tests first") });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
-    /// assert_eq!(fake.answers()[0].1.as_ref().unwrap()["decision"], "block");
+    /// assert_eq!(fake.answers()[0].1, SdkAnswer::Hook(HookOutput::block("run the tests first")));
     /// ```
     #[must_use]
     pub fn hook_callback(self, request_id: &str, callback_id: &str, input: Value) -> Self {
@@ -1361,7 +1361,7 @@ impl Script {
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
-    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
     /// use claude_agent_core::client::{tool, SdkMcpServer};
     /// use claude_agent_core::mcp::ToolResult;
@@ -1380,8 +1380,8 @@ impl Script {
     /// let options = Options::new().transport(fake.clone()).sdk_mcp_server(calc);
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
-    /// let answer = fake.answers()[0].1.clone().unwrap();
-    /// assert_eq!(answer["mcp_response"]["result"]["tools"][0]["name"], "add");
+    /// let SdkAnswer::Mcp(listed) = &fake.answers()[0].1 else { panic!("not an MCP answer") };
+    /// assert_eq!(listed.to_value()["result"]["tools"][0]["name"], "add");
     /// ```
     #[must_use]
     pub fn mcp_message(self, request_id: &str, server_name: &str, message: Value) -> Self {
@@ -1624,7 +1624,7 @@ impl Script {
     /// use claude_agent_core::options::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
-    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
     /// use claude_agent_core::mcp::ElicitationResult;
     ///
@@ -1636,8 +1636,8 @@ impl Script {
     /// });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "deploy", options).collect());
-    /// let answer = fake.answers()[0].1.clone().unwrap();
-    /// assert_eq!((answer["action"].as_str(), answer["content"]["env"].as_str()), (Some("accept"), Some("staging")));
+    /// let answer = ElicitationResult::accept(serde_json::json!({"env": "staging"}));
+    /// assert_eq!(fake.answers()[0].1, SdkAnswer::Elicitation(answer));
     /// ```
     #[must_use]
     pub fn elicitation(self, request_id: &str, server_name: &str, message: &str) -> Self {

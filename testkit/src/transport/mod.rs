@@ -31,6 +31,7 @@
 //!
 //! [`Options::transport`]: claude_agent_core::options::Options::transport
 
+mod answer;
 mod pipes;
 mod replay;
 mod written;
@@ -44,6 +45,7 @@ use claude_agent_core::options::LaunchSpec;
 use serde_json::Value;
 
 use crate::fake_cli::{FakeCli, Script, TranscriptError};
+pub use answer::SdkAnswer;
 use pipes::{lock, SharedWire, Wire};
 pub use replay::ReplayMismatch;
 pub use written::SdkLine;
@@ -272,13 +274,16 @@ impl FakeTransport {
             .collect()
     }
 
-    /// The SDK's answers to the CLI's control requests in the latest session, by request id.
+    /// The SDK's answers to the CLI's control requests in the latest session, in order, with
+    /// their request ids, each read as the type its callback returned ([`SdkAnswer`]). The wire
+    /// JSON of every answer stays in [`FakeTransport::written`].
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
     /// use claude_agent_core::options::Options;
     /// use claude_agent_core::permission::PermissionResult;
-    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime};
+    /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
     /// use serde_json::json;
     ///
@@ -293,23 +298,31 @@ impl FakeTransport {
     ///     .on_permission_request(|_request, _ctx| async { PermissionResult::deny("no deleting") });
     /// let runtime = TestRuntime::new();
     /// let _items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "clean up", options).collect());
-    /// let answers = fake.answers();
-    /// let (request_id, answer) = &answers[0];
-    /// assert_eq!(request_id, "p1");
-    /// assert_eq!(answer.as_ref().unwrap()["message"], "no deleting");
+    /// assert_eq!(
+    ///     fake.answers(),
+    ///     [("p1".to_owned(), SdkAnswer::Permission(PermissionResult::deny("no deleting")))]
+    /// );
     /// ```
-    pub fn answers(&self) -> Vec<(String, Result<Value, String>)> {
-        self.written()
-            .into_iter()
-            .filter_map(|line| match line {
-                SdkLine::ControlResponse {
-                    request_id,
-                    outcome,
-                    ..
-                } => Some((request_id, outcome)),
-                _ => None,
-            })
-            .collect()
+    pub fn answers(&self) -> Vec<(String, SdkAnswer)> {
+        self.with_latest(|wire| {
+            let cli = &wire.cli;
+            cli.received()
+                .iter()
+                .cloned()
+                .filter_map(|line| match SdkLine::from_json(line) {
+                    SdkLine::ControlResponse {
+                        request_id,
+                        outcome,
+                        ..
+                    } => {
+                        let answer = SdkAnswer::read(cli.sent_request(&request_id), outcome);
+                        Some((request_id, answer))
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
     }
 
     /// What the latest session's fake CLI is waiting for, if it is blocked on the SDK: useful

@@ -1,7 +1,8 @@
 //! The small decision enums of hook outputs.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::json::{read_kind, split_tag};
 use crate::permission::PermissionUpdate;
 use crate::Json;
 
@@ -14,7 +15,7 @@ use crate::Json;
 /// assert_eq!(output.decision, Some(HookDecision::Block));
 /// assert_eq!(output.reason.as_deref(), Some("Fix the lint errors first."));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum HookDecision {
@@ -39,7 +40,7 @@ pub enum HookDecision {
 ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum PermissionDecision {
@@ -84,4 +85,41 @@ pub enum PermissionRequestDecision {
         #[serde(skip_serializing_if = "Option::is_none")]
         interrupt: Option<bool>,
     },
+}
+
+impl<'de> Deserialize<'de> for PermissionRequestDecision {
+    /// Reads the variant `behavior` names (`allow` or `deny`).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Allow {
+            updated_input: Option<Json>,
+            updated_permissions: Option<Vec<PermissionUpdate>>,
+        }
+        #[derive(Deserialize)]
+        struct Deny {
+            message: Option<String>,
+            interrupt: Option<bool>,
+        }
+        let (behavior, json) = split_tag(deserializer, "behavior")?;
+        match behavior.as_deref() {
+            Some("allow") => {
+                let Allow {
+                    updated_input,
+                    updated_permissions,
+                } = read_kind(&json)?;
+                Ok(PermissionRequestDecision::Allow {
+                    updated_input,
+                    updated_permissions,
+                })
+            }
+            Some("deny") => {
+                let Deny { message, interrupt } = read_kind(&json)?;
+                Ok(PermissionRequestDecision::Deny { message, interrupt })
+            }
+            _ => Err(serde::de::Error::custom(
+                "a permission decision's `behavior` is `allow` or `deny`",
+            )),
+        }
+    }
 }

@@ -5,7 +5,7 @@ mod specific;
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::HookEvent;
 
@@ -39,8 +39,8 @@ pub use specific::{
 /// assert_ne!(HookOutput::deny_tool("no"), HookOutput::ask_tool("no"));
 /// assert_ne!(HookOutput::default(), HookOutput::proceed());
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 #[non_exhaustive]
 pub struct HookOutput {
     /// `continue`: `false` stops the agent (with [`HookOutput::stop_reason`]).

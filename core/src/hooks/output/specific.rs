@@ -1,9 +1,10 @@
 //! `HookSpecificOutput`: the per-event part of a hook output, tagged with `hookEventName`.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::{PermissionDecision, PermissionRequestDecision};
 use crate::hooks::HookEvent;
+use crate::json::{read_kind, split_tag};
 use crate::mcp::ElicitationAction;
 use crate::Json;
 
@@ -88,6 +89,41 @@ pub enum HookSpecificOutput {
     Raw(Json),
 }
 
+impl<'de> Deserialize<'de> for HookSpecificOutput {
+    /// Reads the variant `hookEventName` names; an unknown or missing name gives
+    /// [`HookSpecificOutput::Raw`].
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (event, json) = split_tag(deserializer, "hookEventName")?;
+        Ok(match event.as_deref() {
+            Some("PreToolUse") => HookSpecificOutput::PreToolUse(read_kind(&json)?),
+            Some("PostToolUse") => HookSpecificOutput::PostToolUse(read_kind(&json)?),
+            Some("PostToolUseFailure") => HookSpecificOutput::PostToolUseFailure(read_kind(&json)?),
+            Some("PostToolBatch") => HookSpecificOutput::PostToolBatch(read_kind(&json)?),
+            Some("PermissionRequest") => HookSpecificOutput::PermissionRequest(read_kind(&json)?),
+            Some("PermissionDenied") => HookSpecificOutput::PermissionDenied(read_kind(&json)?),
+            Some("UserPromptSubmit") => HookSpecificOutput::UserPromptSubmit(read_kind(&json)?),
+            Some("UserPromptExpansion") => {
+                HookSpecificOutput::UserPromptExpansion(read_kind(&json)?)
+            }
+            Some("SessionStart") => HookSpecificOutput::SessionStart(read_kind(&json)?),
+            Some("Setup") => HookSpecificOutput::Setup(read_kind(&json)?),
+            Some("Stop") => HookSpecificOutput::Stop(read_kind(&json)?),
+            Some("SubagentStart") => HookSpecificOutput::SubagentStart(read_kind(&json)?),
+            Some("SubagentStop") => HookSpecificOutput::SubagentStop(read_kind(&json)?),
+            Some("PreModelSwitch") => HookSpecificOutput::PreModelSwitch(read_kind(&json)?),
+            Some("PostModelSwitch") => HookSpecificOutput::PostModelSwitch(read_kind(&json)?),
+            Some("Notification") => HookSpecificOutput::Notification(read_kind(&json)?),
+            Some("Elicitation") => HookSpecificOutput::Elicitation(read_kind(&json)?),
+            Some("ElicitationResult") => HookSpecificOutput::ElicitationResult(read_kind(&json)?),
+            Some("WorktreeCreate") => HookSpecificOutput::WorktreeCreate(read_kind(&json)?),
+            Some("CwdChanged") => HookSpecificOutput::CwdChanged(read_kind(&json)?),
+            Some("FileChanged") => HookSpecificOutput::FileChanged(read_kind(&json)?),
+            Some("MessageDisplay") => HookSpecificOutput::MessageDisplay(read_kind(&json)?),
+            _ => HookSpecificOutput::Raw(json),
+        })
+    }
+}
+
 impl HookSpecificOutput {
     /// An output for `event` that only adds `context` for the model. Events without an
     /// `additionalContext` field get a [`HookSpecificOutput::Raw`] object with one.
@@ -130,7 +166,7 @@ impl HookSpecificOutput {
             HookEvent::PostModelSwitch => HookSpecificOutput::PostModelSwitch(context),
             HookEvent::Notification => HookSpecificOutput::Notification(context),
             other => {
-                #[derive(Serialize)]
+                #[derive(Serialize, Deserialize)]
                 #[serde(rename_all = "camelCase")]
                 struct Untyped<'a> {
                     hook_event_name: &'a str,
@@ -231,7 +267,7 @@ impl HookSpecificOutput {
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PreToolUseOutput {
     /// Allow, deny, ask or defer.
@@ -267,7 +303,7 @@ pub struct PreToolUseOutput {
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PostToolUseOutput {
     /// Text added to the model's context.
@@ -304,7 +340,7 @@ pub struct PostToolUseOutput {
 ///     )
 /// );
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdditionalContextOutput {
     /// Text added to the model's context.
@@ -326,7 +362,7 @@ pub struct AdditionalContextOutput {
 ///     r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Not during the release freeze.","interrupt":true}}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PermissionRequestOutput {
     /// The answer to the prompt.
     pub decision: PermissionRequestDecision,
@@ -341,7 +377,7 @@ pub struct PermissionRequestOutput {
 ///     .with_hook_specific_output(HookSpecificOutput::PermissionDenied(PermissionDeniedOutput { retry: Some(true) }));
 /// assert_eq!(retry.to_wire_json(), r#"{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}"#);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PermissionDeniedOutput {
     /// Let the model try again.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -363,7 +399,7 @@ pub struct PermissionDeniedOutput {
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPromptSubmitOutput {
     /// Text added to the model's context.
@@ -393,7 +429,7 @@ pub struct UserPromptSubmitOutput {
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPromptExpansionOutput {
     /// Text added to the model's context.
@@ -420,7 +456,7 @@ pub struct UserPromptExpansionOutput {
 ///     r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"The main branch is `trunk`.","watchPaths":["/tmp/ws/.env"]}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionStartOutput {
     /// Text added to the model's context.
@@ -459,7 +495,7 @@ pub struct SessionStartOutput {
 ///     }))
 /// });
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreModelSwitchOutput {
     /// Allow, deny or ask (`defer` is not valid here).
@@ -483,7 +519,7 @@ pub struct PreModelSwitchOutput {
 /// }));
 /// assert_eq!(output.to_wire_json(), r#"{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"decline"}}"#);
 /// ```
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct ElicitationOutput {
     /// Accept, decline or cancel.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -505,7 +541,7 @@ pub struct ElicitationOutput {
 ///     r#"{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/tmp/worktrees/fix-flaky-test"}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorktreeCreateOutput {
     /// Path of the created worktree (required).
@@ -524,7 +560,7 @@ pub struct WorktreeCreateOutput {
 ///     r#"{"hookSpecificOutput":{"hookEventName":"FileChanged","watchPaths":["/tmp/ws/package.json"]}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WatchPathsOutput {
     /// Files to watch.
@@ -544,7 +580,7 @@ pub struct WatchPathsOutput {
 ///     r#"{"hookSpecificOutput":{"hookEventName":"MessageDisplay","displayContent":"[redacted]"}}"#
 /// );
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageDisplayOutput {
     /// Show this instead.

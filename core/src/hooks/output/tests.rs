@@ -319,3 +319,57 @@ fn hook_outputs_compare_field_by_field() {
         HookOutput::allow_tool().with_system_message("m")
     );
 }
+
+/// What a test reads back from the wire is the output the hook gave.
+#[test]
+fn outputs_read_back_from_their_wire_json() {
+    let updated = HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreToolUse(
+        PreToolUseOutput {
+            permission_decision: Some(PermissionDecision::Allow),
+            updated_input: Some(raw(r#"{"command":"ls -la"}"#)),
+            ..Default::default()
+        },
+    ));
+    let decided = HookOutput::default().with_hook_specific_output(
+        HookSpecificOutput::PermissionRequest(PermissionRequestOutput {
+            decision: PermissionRequestDecision::Allow {
+                updated_input: Some(raw(r#"{"a":1}"#)),
+                updated_permissions: None,
+            },
+        }),
+    );
+    let refused = HookOutput::default().with_hook_specific_output(
+        HookSpecificOutput::PermissionRequest(PermissionRequestOutput {
+            decision: PermissionRequestDecision::Deny {
+                message: Some("frozen".into()),
+                interrupt: Some(true),
+            },
+        }),
+    );
+    let answered = HookOutput::default().with_hook_specific_output(
+        HookSpecificOutput::Elicitation(ElicitationOutput {
+            action: Some(ElicitationAction::Accept),
+            content: Some(raw(r#"{"env":"staging"}"#)),
+        }),
+    );
+    let unknown = HookOutput::default().with_hook_specific_output(HookSpecificOutput::Raw(raw(
+        r#"{"hookEventName":"FutureEvent","x":1}"#,
+    )));
+    for output in [
+        HookOutput::proceed(),
+        HookOutput::deny_tool("no"),
+        HookOutput::block("stop"),
+        HookOutput::async_(Some(Duration::from_secs(30))),
+        HookOutput::default(),
+        updated,
+        decided,
+        refused,
+        answered,
+        unknown,
+    ] {
+        let wire = output.to_wire_json();
+        let read: HookOutput =
+            serde_json::from_str(&wire).unwrap_or_else(|e| panic!("{wire}: {e}"));
+        assert_eq!(read, output, "{wire}");
+    }
+}

@@ -1,8 +1,9 @@
 //! The fake session every runtime's test runs the app against, and the checks after it.
 use std::path::PathBuf;
 
+use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{FakeResult, Script, ToolUse};
-use claude_agent_testkit::transport::FakeTransport;
+use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
 use outside_app::Answer;
 use serde_json::json;
 
@@ -36,8 +37,8 @@ pub fn children() -> String {
 
 pub fn check(fake: &FakeTransport, answer: Answer, mark: &std::path::Path) {
     assert_eq!(answer, Answer { text: "I may not run that.".into(), cost_usd: 0.25 });
-    let (id, outcome) = &fake.answers()[0];
-    assert_eq!((id.as_str(), &outcome.as_ref().unwrap()["behavior"]), ("p1", &json!("deny")));
+    let refusal = PermissionResult::deny("Bash is not allowed: read-only agent");
+    assert_eq!(fake.answers(), [("p1".to_owned(), SdkAnswer::Permission(refusal))]);
     assert_eq!(fake.user_texts(), ["clean up"]);
     assert_eq!(children(), "");
     assert!(!mark.exists(), "the SDK started a process");
