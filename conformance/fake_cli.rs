@@ -12,13 +12,13 @@ use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
 use crate::sdk::control::{ContextUsageDetail, ThinkingDisplayChange, UserDialogResult};
 use crate::sdk::hooks::{HookEvent, HookOutput};
+use crate::sdk::mcp::{typed_tool, McpServerSet, SdkMcpServer};
 use crate::sdk::mcp::{ElicitationResult, ToolResult};
 use crate::sdk::message::{LineError, NoticeKind};
 use crate::sdk::options::McpServerConfig;
 use crate::sdk::permission::{PermissionMode, PermissionResult};
 use crate::sdk::{
-    connect, prompt_channel, query, typed_tool, Client, Error, McpServerSet, Message, Options,
-    Prompt, SdkMcpServer, UserInput,
+    connect, prompt_channel, query, Client, Error, Message, Options, Prompt, UserInput,
 };
 use futures_lite::StreamExt;
 

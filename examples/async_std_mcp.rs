@@ -5,7 +5,8 @@
 //! with the real CLI and a stub model: `scripts/quick-start async_std_mcp`.
 
 use claude_agent_async_std::mcp::ToolResult;
-use claude_agent_async_std::{query, typed_tool, Message, Options, SdkMcpServer};
+use claude_agent_async_std::mcp::{typed_tool, SdkMcpServer};
+use claude_agent_async_std::{query, Message, Options};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

@@ -7,7 +7,8 @@
 //! with the real CLI and a stub model: `scripts/quick-start mcp_calculator`.
 
 use claude_agent_tokio::mcp::ToolResult;
-use claude_agent_tokio::{query, typed_tool, Message, Options, SdkMcpServer};
+use claude_agent_tokio::mcp::{typed_tool, SdkMcpServer};
+use claude_agent_tokio::{query, Message, Options};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Operands {

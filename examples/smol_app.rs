@@ -9,8 +9,9 @@
 //! with the real CLI and a stub model: `scripts/quick-start smol_app`.
 
 use claude_agent_smol::mcp::ToolResult;
+use claude_agent_smol::mcp::{typed_tool, SdkMcpServer};
 use claude_agent_smol::permission::PermissionResult;
-use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer};
+use claude_agent_smol::{query, Message, Options};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

@@ -5,7 +5,8 @@
 //! with the real CLI and a stub model: `scripts/quick-start smol_mcp`.
 
 use claude_agent_smol::mcp::ToolResult;
-use claude_agent_smol::{query, typed_tool, Message, Options, SdkMcpServer};
+use claude_agent_smol::mcp::{typed_tool, SdkMcpServer};
+use claude_agent_smol::{query, Message, Options};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Fahrenheit {

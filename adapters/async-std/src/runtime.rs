@@ -1,6 +1,7 @@
 //! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
-//! it by name: to run sessions on an executor of their own ([`crate::query_with`],
-//! `connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! it by name: to run sessions on an executor of their own ([`query_with`], [`connect_with`],
+//! [`startup_with`], [`prewarm_with`]), or to write a [`Runtime`] or a custom
+//! [`crate::Transport`].
 //! Applications that call `query` and `connect` never touch this module.
 //!
 //! [`AsyncStdRuntime`] is async-std: async-process children in their own process group,
@@ -9,7 +10,8 @@
 //!
 //! ```
 //! use claude_agent_async_std::runtime::AsyncStdRuntime;
-//! use claude_agent_async_std::{query_with, Options};
+//! use claude_agent_async_std::runtime::query_with;
+//! use claude_agent_async_std::Options;
 //!
 //! let messages = query_with(AsyncStdRuntime, "Hello", Options::new());
 //! # drop(messages);
@@ -22,7 +24,10 @@ use claude_agent_async_process::{spawn_child, ChildStderr, ChildStdin, ChildStdo
 pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
 #[cfg(unix)]
 pub use claude_agent_core::client::OrphanGuard;
-pub use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
+pub use claude_agent_core::client::{
+    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
+    Runtime, Signal,
+};
 use claude_agent_core::options::LaunchSpec;
 
 /// async-std as the client layer's runtime. Zero-sized: the session's driver is spawned with
@@ -30,7 +35,8 @@ use claude_agent_core::options::LaunchSpec;
 ///
 /// ```
 /// use claude_agent_async_std::runtime::AsyncStdRuntime;
-/// use claude_agent_async_std::{query_with, Options};
+/// use claude_agent_async_std::runtime::query_with;
+/// use claude_agent_async_std::Options;
 /// let messages = query_with(AsyncStdRuntime, "Hello", Options::new().cli_path("/nonexistent/claude"));
 /// # drop(messages);
 /// ```

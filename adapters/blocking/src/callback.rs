@@ -12,8 +12,8 @@
 //!
 //! The other callbacks of `Options` are already plain: [`Options::on_stderr`] (which runs on
 //! the session's own thread, so keep it short and make no [`Client`](crate::Client) call from
-//! it) and in-process MCP tools made with this crate's [`tool`](crate::tool) or
-//! [`typed_tool`](crate::typed_tool).
+//! it) and in-process MCP tools made with this crate's [`tool`](crate::mcp::tool) or
+//! [`typed_tool`](crate::mcp::typed_tool).
 //!
 //! ```
 //! use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};

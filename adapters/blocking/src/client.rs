@@ -338,7 +338,7 @@ impl Client {
     /// ```no_run
     /// use claude_agent_blocking::mcp::ToolResult;
     /// use claude_agent_blocking::options::McpServerConfig;
-    /// use claude_agent_blocking::{tool, McpServerSet, SdkMcpServer};
+    /// use claude_agent_blocking::mcp::{tool, McpServerSet, SdkMcpServer};
     ///
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
     /// let clock = SdkMcpServer::new("clock", "1.0").tool(tool(

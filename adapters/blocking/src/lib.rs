@@ -61,8 +61,8 @@
 //! | hooks, any event | `on_hook_event(event, matcher, `[`callback::hook`]`(f))` | [`HookContext`] |
 //! | MCP elicitation | `on_elicitation(`[`callback::elicitation`]`(f))` | [`ElicitationContext`] |
 //! | dialogs the CLI asks the host to show | `on_user_dialog(kinds, `[`callback::user_dialog`]`(f))` | [`UserDialogContext`] |
-//! | in-process MCP tools | [`tool`], [`typed_tool`] in an [`SdkMcpServer`] given to [`Options::sdk_mcp_server`] | |
-//! | in-process MCP resources and prompts | [`resource`], [`resource_template`], [`prompt_template`] in an [`SdkMcpServer`] | |
+//! | in-process MCP tools | [`tool`](mcp::tool), [`typed_tool`](mcp::typed_tool) in an [`SdkMcpServer`](mcp::SdkMcpServer) given to [`Options::sdk_mcp_server`] | |
+//! | in-process MCP resources and prompts | [`resource`](mcp::resource), [`resource_template`](mcp::resource_template), [`prompt_template`](mcp::prompt_template) in an [`SdkMcpServer`](mcp::SdkMcpServer) | |
 //! | stderr lines | [`Options::on_stderr`] (already plain) | |
 //!
 //! Each call of a callback runs on a thread of its own, so a slow one (a question on the
@@ -73,7 +73,8 @@
 //! use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
 //! use claude_agent_blocking::mcp::ToolResult;
 //! use claude_agent_blocking::permission::PermissionResult;
-//! use claude_agent_blocking::{query, tool, Message, Options, callback, SdkMcpServer};
+//! use claude_agent_blocking::{query, Message, Options, callback};
+//! use claude_agent_blocking::mcp::{tool, SdkMcpServer};
 //! use serde_json::json;
 //!
 //! let clock = SdkMcpServer::new("clock", "1.0").tool(tool(
@@ -216,23 +217,79 @@ mod warm;
 use std::fmt;
 
 pub use claude_agent_core::client::{
-    find_cli, ClaimError, Connection, Error, McpServerSet, PoolStart, PrewarmError, Prompt,
-    PromptStream, ResumeError, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, StoreFlush,
-    ToolError, Transport, CLI_PATH_ENV, INSTALL_HINT,
+    ClaimError, Connection, Error, PoolStart, PrewarmError, Prompt, PromptStream, ResumeError,
+    StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, mcp, message, options, permission, session, store, Json, UnknownName,
+    control, history, hooks, message, options, permission, session, store, Json, UnknownName,
 };
+
+/// MCP: in-process servers whose tools, resources and prompts run in this program as blocking
+/// functions ([`SdkMcpServer`](mcp::SdkMcpServer), [`tool`](mcp::tool), `typed_tool`), and the
+/// protocol's data types ([`ToolResult`](mcp::ToolResult), …).
+///
+/// ```
+/// use claude_agent_blocking::mcp::{tool, SdkMcpServer, ToolResult};
+///
+/// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
+///     "now",
+///     "The current Unix time in seconds",
+///     serde_json::json!({"type": "object"}),
+///     |_args| Ok::<_, String>(ToolResult::text("1767225600")),
+/// ));
+/// let options = claude_agent_blocking::Options::new().sdk_mcp_server(clock);
+/// # let _ = options;
+/// ```
+pub mod mcp {
+    pub use claude_agent_core::client::{
+        McpServerSet, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
+    };
+    pub use claude_agent_core::mcp::*;
+
+    #[cfg(feature = "schemars")]
+    pub use crate::tool::typed_tool;
+    pub use crate::tool::{
+        prompt_template, resource, resource_template, tool, BlockingToolHandler,
+    };
+}
+
+/// Finding the Claude Code CLI: where sessions look for it, and what to tell a user who has
+/// none.
+///
+/// ```
+/// use claude_agent_blocking::cli::{find_cli, INSTALL_HINT};
+///
+/// if let Err(error) = find_cli(None) {
+///     eprintln!("{error}\n{INSTALL_HINT}");
+/// }
+/// ```
+pub mod cli {
+    pub use claude_agent_core::client::{find_cli, CLI_PATH_ENV, INSTALL_HINT};
+}
+
+/// The names most programs use, for a glob import.
+///
+/// ```
+/// use claude_agent_blocking::prelude::*;
+/// use claude_agent_blocking::callback;
+///
+/// let options = Options::new()
+///     .on_permission_request(callback::permission(|_request, _ctx| PermissionResult::allow()))
+///     .on_hook(HookMatcher::new("Bash"), callback::hook(|_input: PreToolUseInput, _ctx| HookOutput::proceed()));
+/// # let _ = options;
+/// ```
+pub mod prelude {
+    pub use crate::hooks::{HookMatcher, HookOutput, PreToolUseInput};
+    pub use crate::permission::PermissionResult;
+    pub use crate::{Client, Error, Json, Message, Options, Query};
+}
 pub use client::{Client, Messages};
 pub use context::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 
 pub use prompt::{prompt_channel, PromptSender};
 pub use query::{query, Query};
-#[cfg(feature = "schemars")]
-pub use tool::typed_tool;
-pub use tool::{prompt_template, resource, resource_template, tool, BlockingToolHandler};
 pub use warm::{prewarm, startup, Claimed, PooledQuery, Spare, SparePool, WarmQuery};
 
 /// No message came within the time given to [`Query::next_timeout`] or

@@ -14,7 +14,7 @@ use claude_agent_core::mcp::{PromptGet, PromptResult, ResourceRead, ResourceResu
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ToolResult;
-/// use claude_agent_blocking::{typed_tool, BlockingToolHandler};
+/// use claude_agent_blocking::mcp::{typed_tool, BlockingToolHandler};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Echo {
@@ -48,7 +48,7 @@ where
     type Error = E;
 }
 
-/// A tool of an in-process MCP server ([`SdkMcpServer`](crate::SdkMcpServer)) taking its
+/// A tool of an in-process MCP server ([`SdkMcpServer`](crate::mcp::SdkMcpServer)) taking its
 /// arguments as JSON, with a hand-written JSON Schema; the handler is a plain closure.
 ///
 /// Each call runs on a thread of smol's `blocking` pool, so the handler may block (read files,
@@ -59,7 +59,8 @@ where
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ToolResult;
-/// use claude_agent_blocking::{tool, Options, SdkMcpServer};
+/// use claude_agent_blocking::Options;
+/// use claude_agent_blocking::mcp::{tool, SdkMcpServer};
 /// use serde_json::json;
 ///
 /// let files = SdkMcpServer::new("files", "1.0").tool(tool(
@@ -97,7 +98,7 @@ pub fn tool(
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ToolResult;
-/// use claude_agent_blocking::{typed_tool, SdkMcpServer};
+/// use claude_agent_blocking::mcp::{typed_tool, SdkMcpServer};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Add {
@@ -134,7 +135,7 @@ where
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ResourceResult;
-/// use claude_agent_blocking::{resource, SdkMcpServer};
+/// use claude_agent_blocking::mcp::{resource, SdkMcpServer};
 ///
 /// let notes = resource("notes://today", "Today's notes", |read| {
 ///     let text = std::fs::read_to_string("notes.md")?;
@@ -162,7 +163,7 @@ where
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ResourceResult;
-/// use claude_agent_blocking::{resource_template, SdkMcpServer};
+/// use claude_agent_blocking::mcp::{resource_template, SdkMcpServer};
 ///
 /// let logs = resource_template("logs://{day}", "Log of a day", |read| {
 ///     let text = std::fs::read_to_string(format!("logs/{}.log", read.variables["day"]))?;
@@ -194,7 +195,7 @@ where
 ///
 /// ```
 /// use claude_agent_blocking::mcp::PromptResult;
-/// use claude_agent_blocking::{prompt_template, SdkMcpServer};
+/// use claude_agent_blocking::mcp::{prompt_template, SdkMcpServer};
 ///
 /// let review = prompt_template("review", "Review a file", |get| {
 ///     Ok::<_, String>(PromptResult::user(format!("Review {}.", get.arguments["file"])))

@@ -11,12 +11,11 @@ use std::time::{Duration, Instant};
 
 use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_blocking::mcp::ToolResult;
+use claude_agent_blocking::mcp::{typed_tool, SdkMcpServer};
 use claude_agent_blocking::message::ContentBlock;
 use claude_agent_blocking::options::{Resume, SessionStart};
 use claude_agent_blocking::permission::PermissionResult;
-use claude_agent_blocking::{
-    callback, query, typed_tool, Client, Error, Message, Options, SdkMcpServer, TimedOut,
-};
+use claude_agent_blocking::{callback, query, Client, Error, Message, Options, TimedOut};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, StubApi};
 

@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use claude_agent_blocking::control::ContextUsageDetail;
 use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput};
+use claude_agent_blocking::mcp::{tool, typed_tool, SdkMcpServer};
 use claude_agent_blocking::mcp::{ElicitationAction, ElicitationResult, ToolResult};
 use claude_agent_blocking::permission::PermissionResult;
 use claude_agent_blocking::{
-    callback, prompt_channel, query, tool, typed_tool, Client, Error, Message, Messages, Options,
-    Query, SdkMcpServer, TimedOut,
+    callback, prompt_channel, query, Client, Error, Message, Messages, Options, Query, TimedOut,
 };
 use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script, ToolUse};
 use claude_agent_testkit::transport::{FakeTransport, SdkLine};

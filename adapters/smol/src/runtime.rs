@@ -1,6 +1,7 @@
 //! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
-//! it by name: to run sessions on an executor of their own ([`crate::query_with`],
-//! `connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! it by name: to run sessions on an executor of their own ([`query_with`], [`connect_with`],
+//! [`startup_with`], [`prewarm_with`]), or to write a [`Runtime`] or a custom
+//! [`crate::Transport`].
 //! Applications that call `query` and `connect` never touch this module.
 //!
 //! [`SmolRuntime`] is smol: async-process children in their own process group, async-io
@@ -9,7 +10,8 @@
 //! ```
 //! use std::sync::Arc;
 //! use claude_agent_smol::runtime::SmolRuntime;
-//! use claude_agent_smol::{query_with, Options};
+//! use claude_agent_smol::runtime::query_with;
+//! use claude_agent_smol::Options;
 //!
 //! let executor = Arc::new(smol::Executor::new());
 //! let messages = query_with(SmolRuntime::with_executor(executor.clone()), "Hello", Options::new());
@@ -26,7 +28,10 @@ use claude_agent_async_process::{spawn_child, ChildStderr, ChildStdin, ChildStdo
 pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
 #[cfg(unix)]
 pub use claude_agent_core::client::OrphanGuard;
-pub use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
+pub use claude_agent_core::client::{
+    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
+    Runtime, Signal,
+};
 use claude_agent_core::options::LaunchSpec;
 use smol::Executor;
 
@@ -41,7 +46,7 @@ use smol::Executor;
 ///
 /// let executor = Arc::new(smol::Executor::new());
 /// let runtime = SmolRuntime::with_executor(executor.clone());
-/// // `claude_agent_smol::query_with(runtime, …)` now runs its driver on `executor`, which the
+/// // `claude_agent_smol::runtime::query_with(runtime, …)` now runs its driver on `executor`, which the
 /// // application must run, e.g. with `smol::block_on(executor.run(main_future))`.
 /// # drop(runtime);
 /// ```

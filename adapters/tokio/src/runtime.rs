@@ -1,6 +1,7 @@
 //! The runtime under [`query`](crate::query) and [`Client`](crate::Client), for the few who need
-//! it by name: to run sessions on an executor of their own ([`crate::query_with`],
-//! `connect_with`), or to write a [`Runtime`] or a custom [`crate::Transport`].
+//! it by name: to run sessions on an executor of their own ([`query_with`], [`connect_with`],
+//! [`startup_with`], [`prewarm_with`]), or to write a [`Runtime`] or a custom
+//! [`crate::Transport`].
 //! Applications that call `query` and `connect` never touch this module.
 //!
 //! [`TokioRuntime`] is tokio itself: `tokio::process` children in their own process group,
@@ -8,7 +9,8 @@
 //!
 //! ```no_run
 //! use claude_agent_tokio::runtime::TokioRuntime;
-//! use claude_agent_tokio::{query_with, Options};
+//! use claude_agent_tokio::runtime::query_with;
+//! use claude_agent_tokio::Options;
 //!
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
 //! let messages = query_with(TokioRuntime, "Hello", Options::new());
@@ -29,7 +31,10 @@ use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 pub use crate::pipe::Pipe;
 #[cfg(unix)]
 pub use claude_agent_core::client::OrphanGuard;
-pub use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
+pub use claude_agent_core::client::{
+    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
+    Runtime, Signal,
+};
 
 /// The tokio runtime the current task runs on. Zero-sized: it finds the runtime with
 /// `tokio::runtime::Handle::current()` when it spawns.
