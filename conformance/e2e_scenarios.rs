@@ -29,7 +29,7 @@ use claude_agent_core::client::{
 use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
 };
-use claude_agent_core::history::{History, ListSessions};
+use claude_agent_core::history::{History, ListSessions, Page};
 use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
 use claude_agent_core::message::{
     ContentBlock, Message, MessageContent, ResultMessage, SystemMessage,
@@ -1666,7 +1666,8 @@ pub async fn session_history<R: Runtime>(rt: R) {
     );
 
     let conversation = history
-        .get_session_messages(first, Some(&work), None, 0)
+        .session(first, Some(&work))
+        .and_then(|s| s.messages(Page::ALL))
         .expect("messages");
     let said: Vec<String> = conversation
         .iter()
@@ -1690,14 +1691,24 @@ pub async fn session_history<R: Runtime>(rt: R) {
     );
 
     history
-        .rename_session(first, "Renamed session", None)
+        .session(first, None)
+        .and_then(|s| s.rename("Renamed session"))
         .unwrap();
-    history.tag_session(first, Some("kept"), None).unwrap();
-    let info = history.get_session_info(first, Some(&work)).unwrap();
+    history
+        .session(first, None)
+        .and_then(|s| s.tag(Some("kept")))
+        .unwrap();
+    let info = history
+        .session(first, Some(&work))
+        .and_then(|s| s.info())
+        .unwrap();
     assert_eq!(info.summary, "Renamed session");
     assert_eq!(info.tag.as_deref(), Some("kept"));
 
-    let fork = history.fork_session(first, Some(&work), None).unwrap();
+    let fork = history
+        .session(first, Some(&work))
+        .and_then(|s| s.fork(None))
+        .unwrap();
     let resumed = all_ok(
         collect(
             &rt,
@@ -1718,7 +1729,10 @@ pub async fn session_history<R: Runtime>(rt: R) {
     assert!(body.contains("echo: first question"), "{body}");
     assert!(!body.contains("second question"), "{body}");
 
-    history.delete_session(second, None).unwrap();
+    history
+        .session(second, None)
+        .and_then(|s| s.delete())
+        .unwrap();
     let left: Vec<String> = history
         .list_sessions(&ListSessions::all())
         .unwrap()

@@ -15,7 +15,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use claude_agent_core::history::{History, ListSessions};
+use claude_agent_core::history::{History, ListSessions, Page};
 use serde_json::json;
 
 fn main() {
@@ -69,14 +69,16 @@ fn main() {
     let dir = Path::new(&largest.2);
     let (time, _) = median(|| {
         history
-            .get_session_info(&largest.1, Some(dir))
+            .session(&largest.1, Some(dir))
+            .and_then(|s| s.info())
             .unwrap()
             .file_size
     });
     println!("get_session_info:                   {}", ms(time));
     let (time, n) = median(|| {
         history
-            .get_session_messages(&largest.1, Some(dir), None, 0)
+            .session(&largest.1, Some(dir))
+            .and_then(|s| s.messages(Page::ALL))
             .unwrap()
             .len()
     });
@@ -106,7 +108,8 @@ fn main() {
         .iter()
         .map(|s| {
             history
-                .get_session_messages(&s.session_id, None, None, 0)
+                .session(&s.session_id, None)
+                .and_then(|s| s.messages(Page::ALL))
                 .unwrap()
                 .len()
         })

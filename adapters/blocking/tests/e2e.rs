@@ -135,7 +135,7 @@ fn a_query_iterates_over_one_turn_to_its_result() {
 
 #[test]
 fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() {
-    use claude_agent_blocking::history::{History, ListSessions};
+    use claude_agent_blocking::history::{History, ListSessions, Page};
     within(|| {
         let env = env();
         let mut messages = query("remember MANGO", env.options.clone());
@@ -147,11 +147,17 @@ fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() 
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].session_id, id);
         assert_eq!(listed[0].first_prompt.as_deref(), Some("remember MANGO"));
-        let read = history.get_session_messages(&id, None, None, 0).unwrap();
+        let read = history
+            .session(&id, None)
+            .and_then(|s| s.messages(Page::ALL))
+            .unwrap();
         let read: Vec<Message> = read.into_iter().map(|m| m.message).collect();
         assert_eq!(texts(&read), ["echo: remember MANGO"]);
 
-        let fork = history.fork_session(&id, Some(&work), None).unwrap();
+        let fork = history
+            .session(&id, Some(&work))
+            .and_then(|s| s.fork(None))
+            .unwrap();
         let mut messages = query(
             "which fruit?",
             env.options

@@ -8,26 +8,28 @@
 //! than 200 characters is cut and ends with a hash). The subagents of a session write theirs under
 //! `<folder>/<session id>/subagents/agent-<agent id>.jsonl`.
 //!
-//! These are plain blocking functions: they need no async runtime, and run anywhere (in an async
-//! program, off the executor, e.g. with `spawn_blocking`, if the history is large). Each has a
-//! free-function form that uses the configuration directory of this process's environment, and a
-//! method of [`History`] for any other (say, the `HOME` a CLI was started with).
+//! Everything here is plain blocking code: it needs no async runtime, and runs anywhere (in an
+//! async program, off the executor, e.g. with `spawn_blocking`, if the history is large).
+//! [`History`] is a configuration directory: the one of this process's environment
+//! ([`History::from_env`]) or any other ([`History::at`], say the `HOME` a CLI was started with).
 //!
-//! - [`list_sessions`]: a summary of each session ([`SessionInfo`]), newest first. It reads only
-//!   the first and last 64 KiB of each transcript, so listing thousands of sessions stays fast.
-//! - [`get_session_info`]: the same summary for one session.
-//! - [`get_session_messages`]: the conversation as typed [`Message`]s ([`SessionMessage`]).
-//! - [`list_subagents`], [`get_subagent_messages`]: the subagents' own conversations.
-//! - [`rename_session`], [`tag_session`], [`delete_session`], [`fork_session`]: changes the CLI
-//!   itself understands (a renamed session shows its title in the CLI's `/resume` list; a fork
-//!   can be resumed with [`SessionStart::Resume`](crate::options::SessionStart::Resume)).
+//! - [`History::list_sessions`]: a summary of each session ([`SessionInfo`]), newest first. It
+//!   reads only the first and last 64 KiB of each transcript, so listing thousands of sessions
+//!   stays fast.
+//! - [`History::session`]: one session ([`SessionFile`]) — its summary, its conversation as
+//!   typed [`Message`]s ([`SessionMessage`]) a [`Page`] at a time, its subagents' own
+//!   conversations, and the changes the CLI itself understands: rename, tag, fork, delete (a
+//!   renamed session shows its title in the CLI's `/resume` list; a fork can be resumed with
+//!   [`SessionStart::Resume`](crate::options::SessionStart::Resume)).
 //!
 //! ```no_run
-//! use claude_agent_core::history::{self, ListSessions};
+//! use claude_agent_core::history::{History, ListSessions, Page};
 //!
-//! # fn main() -> Result<(), history::HistoryError> {
-//! for session in history::list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
-//!     println!("{} {}", session.session_id, session.summary);
+//! # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+//! let history = History::from_env()?;
+//! for info in history.list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
+//!     let first = history.session(&info.session_id, None)?.messages(Page::first(1))?;
+//!     println!("{} {} ({} message shown)", info.session_id, info.summary, first.len());
 //! }
 //! # Ok(())
 //! # }
@@ -37,6 +39,7 @@ pub(crate) mod chain;
 pub(crate) mod clock;
 pub(crate) mod lite;
 pub(crate) mod paths;
+mod session_file;
 mod write;
 
 #[cfg(test)]
@@ -47,6 +50,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::message::Message;
+pub use session_file::{Page, SessionFile};
 
 /// Why an operation on the stored sessions failed.
 ///
@@ -58,11 +62,11 @@ use crate::message::Message;
 /// use claude_agent_core::history::{History, HistoryError};
 ///
 /// let history = History::at("/nonexistent/.claude");
-/// match history.get_session_info("not-a-uuid", None) {
+/// match history.session("not-a-uuid", None) {
 ///     Err(HistoryError::InvalidId { id }) => assert_eq!(id, "not-a-uuid"),
 ///     other => panic!("{other:?}"),
 /// }
-/// let missing = history.get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None).unwrap_err();
+/// let missing = history.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None).unwrap_err();
 /// assert!(matches!(missing, HistoryError::NotFound { .. }));
 /// assert!(missing.to_string().contains("/nonexistent/.claude/projects"), "{missing}");
 /// ```
@@ -96,7 +100,7 @@ pub enum HistoryError {
         /// The session's `subagents` folder.
         searched: PathBuf,
     },
-    /// [`fork_session`]'s `up_to` message is not in the session.
+    /// [`SessionFile::fork`]'s `up_to` message is not in the session.
     #[error("message {uuid} is not in session {session_id} ({})", path.display())]
     MessageNotFound {
         /// The session.
@@ -106,7 +110,7 @@ pub enum HistoryError {
         /// The session's transcript.
         path: PathBuf,
     },
-    /// [`fork_session`] found no conversation to copy.
+    /// [`SessionFile::fork`] found no conversation to copy.
     #[error("session {session_id} has no messages to fork ({})", path.display())]
     NothingToFork {
         /// The session.
@@ -137,13 +141,13 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HistoryError + '_ {
     }
 }
 
-/// A session's summary, as [`list_sessions`] and [`get_session_info`] give it.
+/// A session's summary, as [`History::list_sessions`] and [`SessionFile::info`] give it.
 ///
 /// ```no_run
-/// use claude_agent_core::history;
+/// use claude_agent_core::history::History;
 ///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let info = history::get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+/// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+/// let info = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.info()?;
 /// println!("{} ({} bytes, on {:?})", info.summary, info.file_size, info.git_branch);
 /// if let Some(cwd) = &info.cwd {
 ///     println!("ran in {}", cwd.display());
@@ -159,7 +163,7 @@ pub struct SessionInfo {
     /// What to show for the session: its title, else the last prompt, else the CLI's summary,
     /// else the first prompt.
     pub summary: String,
-    /// The title: set with [`rename_session`] (or the CLI's `/rename`), else the one the CLI
+    /// The title: set with [`SessionFile::rename`] (or the CLI's `/rename`), else the one the CLI
     /// generated.
     pub custom_title: Option<String>,
     /// The first prompt a person typed (slash commands and the CLI's own messages passed over),
@@ -169,7 +173,7 @@ pub struct SessionInfo {
     pub cwd: Option<PathBuf>,
     /// The git branch the session was last on.
     pub git_branch: Option<String>,
-    /// The tag set with [`tag_session`].
+    /// The tag set with [`SessionFile::tag`].
     pub tag: Option<String>,
     /// When the session started (its first entry's timestamp).
     pub created: Option<SystemTime>,
@@ -190,11 +194,12 @@ pub struct SessionInfo {
 /// [`Message::raw_json`]. An entry that does not fit them is [`Message::Unknown`], kept whole.
 ///
 /// ```no_run
-/// use claude_agent_core::history;
+/// use claude_agent_core::history::{History, Page};
 /// use claude_agent_core::message::{ContentBlock, Message, MessageContent};
 ///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// for entry in history::get_session_messages("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None, None, 0)? {
+/// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+/// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+/// for entry in session.messages(Page::ALL)? {
 ///     match &entry.message {
 ///         Message::User(user) => {
 ///             if let MessageContent::Text(text) = &user.content {
@@ -219,7 +224,7 @@ pub struct SessionInfo {
 pub struct SessionMessage {
     /// The message.
     pub message: Message,
-    /// The entry's id (`uuid`): what [`fork_session`]'s `up_to` names.
+    /// The entry's id (`uuid`): what [`SessionFile::fork`]'s `up_to` names.
     pub uuid: String,
     /// The entry it follows (`parentUuid`); `None` for the first.
     pub parent_uuid: Option<String>,
@@ -229,16 +234,17 @@ pub struct SessionMessage {
     pub timestamp: Option<String>,
 }
 
-/// What [`list_sessions`] lists: one project's sessions or every project's, a page of them.
+/// What [`History::list_sessions`] lists: one project's sessions or every project's, a page of them.
 ///
 /// ```no_run
-/// use claude_agent_core::history::{self, ListSessions};
+/// use claude_agent_core::history::{History, ListSessions};
 ///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let everything = history::list_sessions(&ListSessions::all())?;
-/// let second_page = history::list_sessions(&ListSessions::in_dir("/home/me/app").offset(20).limit(20))?;
+/// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+/// let history = History::from_env()?;
+/// let everything = history.list_sessions(&ListSessions::all())?;
+/// let second_page = history.list_sessions(&ListSessions::in_dir("/home/me/app").offset(20).limit(20))?;
 /// let this_checkout_only =
-///     history::list_sessions(&ListSessions::in_dir("/home/me/app").include_worktrees(false))?;
+///     history.list_sessions(&ListSessions::in_dir("/home/me/app").include_worktrees(false))?;
 /// # let _ = (everything, second_page, this_checkout_only);
 /// # Ok(())
 /// # }
@@ -334,12 +340,11 @@ impl Default for ListSessions {
 
 /// The sessions of one Claude configuration directory.
 ///
-/// The free functions of this module use [`History::from_env`]; a `History` made with
-/// [`History::at`] reads another directory, such as the one of a CLI started with its own `HOME`
-/// or `CLAUDE_CONFIG_DIR`.
+/// [`History::from_env`] is the directory of this process's environment; [`History::at`] reads
+/// another, such as the one of a CLI started with its own `HOME` or `CLAUDE_CONFIG_DIR`.
 ///
 /// ```
-/// use claude_agent_core::history::{History, ListSessions};
+/// use claude_agent_core::history::{History, ListSessions, Page};
 ///
 /// let config = std::env::temp_dir().join(format!("history-doc-{}", std::process::id()));
 /// let folder = config.join("projects").join("-home-me-app");
@@ -359,9 +364,10 @@ impl Default for ListSessions {
 /// assert_eq!(sessions[0].first_prompt.as_deref(), Some("first question"));
 /// assert_eq!(sessions[0].git_branch.as_deref(), Some("main"));
 ///
-/// history.rename_session(id, "Questions", None).unwrap();
-/// assert_eq!(history.get_session_info(id, None).unwrap().summary, "Questions");
-/// assert_eq!(history.get_session_messages(id, None, None, 0).unwrap().len(), 2);
+/// let session = history.session(id, None).unwrap();
+/// session.rename("Questions").unwrap();
+/// assert_eq!(session.info().unwrap().summary, "Questions");
+/// assert_eq!(session.messages(Page::ALL).unwrap().len(), 2);
 /// std::fs::remove_dir_all(&config).unwrap();
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -433,11 +439,29 @@ impl History {
             .join(paths::project_folder_name(&cwd.as_ref().to_string_lossy()))
     }
 
-    /// [`list_sessions`] in this directory.
+    /// The sessions stored for a project (`list.dir`) or for every project, newest first: each
+    /// session once, with its title, first prompt, working directory, branch, tag, times and
+    /// size.
     ///
-    /// ```
+    /// Reads only the first and last 64 KiB of each transcript, and with a `limit`, only the
+    /// transcripts the page needs (newest first, by their files' times). Subagents' transcripts
+    /// and sessions with nothing to show (no prompt, no title) are left out; a project folder
+    /// that does not exist gives no sessions.
+    ///
+    /// ```no_run
     /// use claude_agent_core::history::{History, ListSessions};
     ///
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// for session in History::from_env()?.list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
+    ///     let tag = session.tag.as_deref().unwrap_or("-");
+    ///     println!("{}  {:<40}  [{tag}]", session.session_id, session.summary);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// ```
+    /// # use claude_agent_core::history::{History, ListSessions};
     /// let sessions = History::at("/nonexistent").list_sessions(&ListSessions::all()).unwrap();
     /// assert!(sessions.is_empty());
     /// ```
@@ -516,200 +540,26 @@ impl History {
         Ok(sessions)
     }
 
-    /// [`get_session_info`] in this directory.
+    /// The session `session_id`, looked up in `dir`'s project folder (then its worktrees'), or
+    /// in every project with `dir` `None`: its summary, conversation and subagents to read, and
+    /// the changes the CLI understands ([`SessionFile`]). Fails when the id is not a session id
+    /// or no such transcript exists.
     ///
     /// ```
     /// use claude_agent_core::history::{History, HistoryError};
     ///
-    /// let missing = History::at("/nonexistent").get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
+    /// let missing = History::at("/nonexistent").session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
     /// assert!(matches!(missing, Err(HistoryError::NotFound { .. })));
+    /// let bad = History::at("/nonexistent").session("../../etc/passwd", None);
+    /// assert!(matches!(bad, Err(HistoryError::InvalidId { .. })));
     /// ```
-    pub fn get_session_info(
+    pub fn session(
         &self,
         session_id: &str,
         dir: Option<&Path>,
-    ) -> Result<SessionInfo, HistoryError> {
+    ) -> Result<SessionFile, HistoryError> {
         let (path, project_cwd) = self.find_session(session_id, dir)?;
-        lite::read_lite(&path)
-            .and_then(|l| lite::session_info(session_id, path.clone(), &l, project_cwd.as_deref()))
-            .ok_or_else(|| HistoryError::NotFound {
-                session_id: session_id.to_owned(),
-                searched: path,
-            })
-    }
-
-    /// [`get_session_messages`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::History;
-    ///
-    /// let history = History::at("/nonexistent");
-    /// assert!(history.get_session_messages("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None, Some(10), 0).is_err());
-    /// ```
-    pub fn get_session_messages(
-        &self,
-        session_id: &str,
-        dir: Option<&Path>,
-        limit: Option<usize>,
-        offset: usize,
-    ) -> Result<Vec<SessionMessage>, HistoryError> {
-        let (path, _) = self.find_session(session_id, dir)?;
-        let text = read_text(&path)?;
-        let entries = chain::conversation(chain::parse_entries(&text));
-        Ok(page(entries, limit, offset))
-    }
-
-    /// [`list_subagents`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::History;
-    ///
-    /// assert!(History::at("/nonexistent").list_subagents("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None).is_err());
-    /// ```
-    pub fn list_subagents(
-        &self,
-        session_id: &str,
-        dir: Option<&Path>,
-    ) -> Result<Vec<String>, HistoryError> {
-        let (path, _) = self.find_session(session_id, dir)?;
-        let mut agents = Vec::new();
-        collect_agents(&path.with_extension("").join("subagents"), &mut agents);
-        let mut seen = HashSet::new();
-        Ok(agents
-            .into_iter()
-            .map(|(id, _)| id)
-            .filter(|id| seen.insert(id.clone()))
-            .collect())
-    }
-
-    /// [`get_subagent_messages`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::History;
-    ///
-    /// let history = History::at("/nonexistent");
-    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-    /// assert!(history.get_subagent_messages(id, "a1b2c3", None, None, 0).is_err());
-    /// ```
-    pub fn get_subagent_messages(
-        &self,
-        session_id: &str,
-        agent_id: &str,
-        dir: Option<&Path>,
-        limit: Option<usize>,
-        offset: usize,
-    ) -> Result<Vec<SessionMessage>, HistoryError> {
-        let (path, _) = self.find_session(session_id, dir)?;
-        let folder = path.with_extension("").join("subagents");
-        let mut agents = Vec::new();
-        collect_agents(&folder, &mut agents);
-        let Some((_, file)) = agents.into_iter().find(|(id, _)| id == agent_id) else {
-            return Err(HistoryError::SubagentNotFound {
-                session_id: session_id.to_owned(),
-                agent_id: agent_id.to_owned(),
-                searched: folder,
-            });
-        };
-        let text = read_text(&file)?;
-        Ok(page(
-            chain::subagent_conversation(chain::parse_entries(&text)),
-            limit,
-            offset,
-        ))
-    }
-
-    /// [`rename_session`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::{History, HistoryError};
-    ///
-    /// let history = History::at("/nonexistent");
-    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-    /// assert!(matches!(history.rename_session(id, "  ", None), Err(HistoryError::Empty { what: "title" })));
-    /// ```
-    pub fn rename_session(
-        &self,
-        session_id: &str,
-        title: &str,
-        dir: Option<&Path>,
-    ) -> Result<(), HistoryError> {
-        check_id(session_id)?;
-        let title = title.trim();
-        if title.is_empty() {
-            return Err(HistoryError::Empty { what: "title" });
-        }
-        let line = write::metadata_line("custom-title", "customTitle", title, session_id);
-        let (path, _) = self.find_session(session_id, dir)?;
-        write::append(&path, &line)
-    }
-
-    /// [`tag_session`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::{History, HistoryError};
-    ///
-    /// let history = History::at("/nonexistent");
-    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-    /// assert!(matches!(history.tag_session(id, Some("\u{200b}"), None), Err(HistoryError::Empty { what: "tag" })));
-    /// ```
-    pub fn tag_session(
-        &self,
-        session_id: &str,
-        tag: Option<&str>,
-        dir: Option<&Path>,
-    ) -> Result<(), HistoryError> {
-        check_id(session_id)?;
-        let tag = match tag {
-            Some(tag) => {
-                let clean = write::clean_tag(tag);
-                if clean.is_empty() {
-                    return Err(HistoryError::Empty { what: "tag" });
-                }
-                clean
-            }
-            None => String::new(),
-        };
-        let line = write::metadata_line("tag", "tag", &tag, session_id);
-        let (path, _) = self.find_session(session_id, dir)?;
-        write::append(&path, &line)
-    }
-
-    /// [`delete_session`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::{History, HistoryError};
-    ///
-    /// let gone = History::at("/nonexistent").delete_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
-    /// assert!(matches!(gone, Err(HistoryError::NotFound { .. })));
-    /// ```
-    pub fn delete_session(&self, session_id: &str, dir: Option<&Path>) -> Result<(), HistoryError> {
-        let (path, _) = self.find_session(session_id, dir)?;
-        std::fs::remove_file(&path).map_err(io_error(&path))?;
-        let subfolder = path.with_extension("");
-        match std::fs::remove_dir_all(&subfolder) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(&subfolder)(e)),
-            _ => Ok(()),
-        }
-    }
-
-    /// [`fork_session`] in this directory.
-    ///
-    /// ```
-    /// use claude_agent_core::history::{History, HistoryError};
-    ///
-    /// let history = History::at("/nonexistent");
-    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-    /// assert!(matches!(history.fork_session("../other", None, None), Err(HistoryError::InvalidId { .. })));
-    /// assert!(matches!(history.fork_session(id, None, None), Err(HistoryError::NotFound { .. })));
-    /// ```
-    pub fn fork_session(
-        &self,
-        session_id: &str,
-        dir: Option<&Path>,
-        up_to: Option<&str>,
-    ) -> Result<String, HistoryError> {
-        let (path, _) = self.find_session(session_id, dir)?;
-        write::fork(session_id, &path, up_to)
+        Ok(SessionFile::new(session_id, path, project_cwd))
     }
 
     /// The transcript of `session_id` (a non-empty file), and the project directory it was found
@@ -768,19 +618,6 @@ pub(crate) fn read_text(path: &Path) -> Result<String, HistoryError> {
     let bytes = std::fs::read(path).map_err(io_error(path))?;
     Ok(String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
-}
-
-pub(crate) fn page(
-    entries: Vec<chain::Entry>,
-    limit: Option<usize>,
-    offset: usize,
-) -> Vec<SessionMessage> {
-    entries
-        .into_iter()
-        .skip(offset)
-        .take(limit.unwrap_or(usize::MAX))
-        .map(chain::Entry::into_session_message)
-        .collect()
 }
 
 /// The folders in `projects` (none if it does not exist).
@@ -858,196 +695,4 @@ pub(crate) fn collect_agents(folder: &Path, out: &mut Vec<(String, PathBuf)>) {
             _ => {}
         }
     }
-}
-
-/// The sessions stored for a project (`list.dir`) or for every project, newest first: each
-/// session once, with its title, first prompt, working directory, branch, tag, times and size.
-///
-/// Reads only the first and last 64 KiB of each transcript, and with a `limit`, only the
-/// transcripts the page needs (newest first, by their files' times). Subagents' transcripts and sessions
-/// with nothing to show (no prompt, no title) are left out. Uses the configuration directory of
-/// this process's environment ([`History::from_env`]); a project folder that does not exist
-/// gives no sessions.
-///
-/// ```no_run
-/// use claude_agent_core::history::{self, ListSessions};
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// for session in history::list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
-///     let tag = session.tag.as_deref().unwrap_or("-");
-///     println!("{}  {:<40}  [{tag}]", session.session_id, session.summary);
-/// }
-/// # Ok(())
-/// # }
-/// ```
-pub fn list_sessions(list: &ListSessions) -> Result<Vec<SessionInfo>, HistoryError> {
-    History::from_env()?.list_sessions(list)
-}
-
-/// The summary of one session, as [`list_sessions`] gives it, looked up by id in `dir`'s project
-/// folder (and its worktrees'), or in every project with `dir` `None`.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-/// use std::path::Path;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let info = history::get_session_info("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/home/me/app")))?;
-/// println!("{}: {:?}", info.summary, info.first_prompt);
-/// # Ok(())
-/// # }
-/// ```
-pub fn get_session_info(session_id: &str, dir: Option<&Path>) -> Result<SessionInfo, HistoryError> {
-    History::from_env()?.get_session_info(session_id, dir)
-}
-
-/// The conversation of a session, oldest first, `offset` messages skipped and at most `limit`
-/// kept: the user and assistant messages on the chain of entries (`parentUuid`) that ends at the
-/// last message, as typed messages.
-///
-/// A turn that ran several tools at once comes back whole, every call and every result (the
-/// chain alone keeps one branch of them). Left out: the subagents' messages (see
-/// [`get_subagent_messages`]), the CLI's meta messages and bookkeeping entries, and the branches a
-/// rewind or an edit abandoned. After a compaction, the conversation starts at the summary.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-/// use claude_agent_core::message::Message;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-/// let last_ten = history::get_session_messages(id, None, Some(10), 0)?;
-/// let replies = last_ten.iter().filter(|m| matches!(m.message, Message::Assistant(_))).count();
-/// println!("{replies} replies");
-/// # Ok(())
-/// # }
-/// ```
-pub fn get_session_messages(
-    session_id: &str,
-    dir: Option<&Path>,
-    limit: Option<usize>,
-    offset: usize,
-) -> Result<Vec<SessionMessage>, HistoryError> {
-    History::from_env()?.get_session_messages(session_id, dir, limit, offset)
-}
-
-/// The ids of the subagents a session ran (those that wrote a transcript), in name order.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-/// for agent in history::list_subagents(id, None)? {
-///     let messages = history::get_subagent_messages(id, &agent, None, None, 0)?;
-///     println!("{agent}: {} messages", messages.len());
-/// }
-/// # Ok(())
-/// # }
-/// ```
-pub fn list_subagents(session_id: &str, dir: Option<&Path>) -> Result<Vec<String>, HistoryError> {
-    History::from_env()?.list_subagents(session_id, dir)
-}
-
-/// The conversation of one subagent of a session (see [`list_subagents`]), oldest first.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let messages = history::get_subagent_messages("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", "a1b2c3d4e5f6", None, Some(5), 0)?;
-/// # let _ = messages;
-/// # Ok(())
-/// # }
-/// ```
-pub fn get_subagent_messages(
-    session_id: &str,
-    agent_id: &str,
-    dir: Option<&Path>,
-    limit: Option<usize>,
-    offset: usize,
-) -> Result<Vec<SessionMessage>, HistoryError> {
-    History::from_env()?.get_subagent_messages(session_id, agent_id, dir, limit, offset)
-}
-
-/// Gives a session a title, as the CLI's `/rename` does: appends a `custom-title` entry to its
-/// transcript (the last one wins). The title is trimmed and must not be empty.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// history::rename_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", "Refactor the parser", None)?;
-/// # Ok(())
-/// # }
-/// ```
-pub fn rename_session(
-    session_id: &str,
-    title: &str,
-    dir: Option<&Path>,
-) -> Result<(), HistoryError> {
-    History::from_env()?.rename_session(session_id, title, dir)
-}
-
-/// Tags a session, or with `None` clears its tag: appends a `tag` entry to its transcript (the
-/// last one wins). The tag is trimmed, invisible formatting characters removed, and must not be
-/// empty.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-/// history::tag_session(id, Some("experiment"), None)?;
-/// history::tag_session(id, None, None)?;
-/// # Ok(())
-/// # }
-/// ```
-pub fn tag_session(
-    session_id: &str,
-    tag: Option<&str>,
-    dir: Option<&Path>,
-) -> Result<(), HistoryError> {
-    History::from_env()?.tag_session(session_id, tag, dir)
-}
-
-/// Deletes a session for good: its transcript, and the folder of its subagents' transcripts.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// history::delete_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
-/// # Ok(())
-/// # }
-/// ```
-pub fn delete_session(session_id: &str, dir: Option<&Path>) -> Result<(), HistoryError> {
-    History::from_env()?.delete_session(session_id, dir)
-}
-
-/// Copies a session into a new one and returns its id: the whole conversation, or with `up_to`
-/// the entries up to and including that message ([`SessionMessage::uuid`]). The copy lives next
-/// to the original, so the CLI resumes it from the same working directory
-/// ([`SessionStart::Resume`](crate::options::SessionStart::Resume)); its entries get new ids, remember
-/// where they were copied from (`forkedFrom`), and it is titled after the original, with
-/// " (fork)". Subagents' transcripts and the undo history of file edits are not copied.
-///
-/// ```no_run
-/// use claude_agent_core::history;
-///
-/// # fn main() -> Result<(), history::HistoryError> {
-/// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
-/// let messages = history::get_session_messages(id, None, None, 0)?;
-/// let branch_point = &messages[1].uuid;
-/// let fork = history::fork_session(id, None, Some(branch_point))?;
-/// println!("resume {fork} to try another answer to the first question");
-/// # Ok(())
-/// # }
-/// ```
-pub fn fork_session(
-    session_id: &str,
-    dir: Option<&Path>,
-    up_to: Option<&str>,
-) -> Result<String, HistoryError> {
-    History::from_env()?.fork_session(session_id, dir, up_to)
 }

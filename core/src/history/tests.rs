@@ -208,21 +208,30 @@ fn session_info_by_id() {
     let config = TempConfig::new();
     config.session("/work/app", A, &[user("u1", None, "hello")], 0);
     let history = config.history();
-    assert_eq!(history.get_session_info(A, None).unwrap().summary, "hello");
     assert_eq!(
         history
-            .get_session_info(A, Some(Path::new("/work/app")))
+            .session(A, None)
+            .and_then(|s| s.info())
+            .unwrap()
+            .summary,
+        "hello"
+    );
+    assert_eq!(
+        history
+            .session(A, Some(Path::new("/work/app")))
+            .and_then(|s| s.info())
             .unwrap()
             .session_id,
         A
     );
     let err = history
-        .get_session_info(A, Some(Path::new("/work/other")))
+        .session(A, Some(Path::new("/work/other")))
+        .and_then(|s| s.info())
         .unwrap_err();
     assert!(matches!(err, HistoryError::NotFound { .. }));
     assert!(err.to_string().contains("-work-other"), "{err}");
     assert!(matches!(
-        history.get_session_info("../x", None),
+        history.session("../x", None).and_then(|s| s.info()),
         Err(HistoryError::InvalidId { .. })
     ));
 }
@@ -272,7 +281,10 @@ fn conversation_follows_the_chain_from_the_last_message() {
         .write_all(b"{cut off\n")
         .unwrap();
     let history = config.history();
-    let messages = history.get_session_messages(A, None, None, 0).unwrap();
+    let messages = history
+        .session(A, None)
+        .and_then(|s| s.messages(Page::ALL))
+        .unwrap();
     assert_eq!(
         texts(&messages),
         [
@@ -289,13 +301,25 @@ fn conversation_follows_the_chain_from_the_last_message() {
         messages[1].timestamp.as_deref(),
         Some("2026-11-23T06:00:01.000Z")
     );
-    let page = history.get_session_messages(A, None, Some(2), 1).unwrap();
+    let page = history
+        .session(A, None)
+        .and_then(|s| {
+            s.messages(Page {
+                limit: Some(2),
+                offset: 1,
+            })
+        })
+        .unwrap();
     assert_eq!(texts(&page), ["claude: answer", "user: edited"]);
     assert_eq!(info_summary(&history), "edited");
 }
 
 fn info_summary(history: &History) -> String {
-    history.get_session_info(A, None).unwrap().summary
+    history
+        .session(A, None)
+        .and_then(|s| s.info())
+        .unwrap()
+        .summary
 }
 
 use std::io::Write as _;
@@ -334,7 +358,8 @@ fn parallel_tool_calls_come_back_whole() {
     config.session("/work/app", A, &entries, 0);
     let messages = config
         .history()
-        .get_session_messages(A, None, None, 0)
+        .session(A, None)
+        .and_then(|s| s.messages(Page::ALL))
         .unwrap();
     assert_eq!(
         texts(&messages),
@@ -378,7 +403,8 @@ fn parallel_tool_calls_come_back_whole() {
     config.session("/work/app", B, &entries, 0);
     let messages = config
         .history()
-        .get_session_messages(B, None, None, 0)
+        .session(B, None)
+        .and_then(|s| s.messages(Page::ALL))
         .unwrap();
     assert_eq!(
         texts(&messages),
@@ -411,13 +437,21 @@ fn subagents() {
     std::fs::write(folder.join("agent-a1.jsonl"), sub("a1")).unwrap();
     std::fs::write(folder.join("workflows/run1/agent-b2.jsonl"), sub("b2")).unwrap();
     let history = config.history();
-    assert_eq!(history.list_subagents(A, None).unwrap(), ["a1", "b2"]);
+    assert_eq!(
+        history
+            .session(A, None)
+            .and_then(|s| s.subagents())
+            .unwrap(),
+        ["a1", "b2"]
+    );
     let messages = history
-        .get_subagent_messages(A, "b2", None, None, 0)
+        .session(A, None)
+        .and_then(|s| s.subagent_messages("b2", Page::ALL))
         .unwrap();
     assert_eq!(texts(&messages), ["user: task", "claude: done"]);
     let err = history
-        .get_subagent_messages(A, "zz", None, None, 0)
+        .session(A, None)
+        .and_then(|s| s.subagent_messages("zz", Page::ALL))
         .unwrap_err();
     assert!(
         matches!(err, HistoryError::SubagentNotFound { .. }),
@@ -429,7 +463,12 @@ fn subagents() {
         1
     );
     assert_eq!(
-        texts(&history.get_session_messages(A, None, None, 0).unwrap()),
+        texts(
+            &history
+                .session(A, None)
+                .and_then(|s| s.messages(Page::ALL))
+                .unwrap()
+        ),
         ["user: delegate"]
     );
 }
@@ -440,14 +479,19 @@ fn rename_tag_delete() {
     let path = config.session("/work/app", A, &[user("u1", None, "hello")], 0);
     std::fs::create_dir_all(path.with_extension("").join("subagents")).unwrap();
     let history = config.history();
-    history.rename_session(A, "  First title ", None).unwrap();
     history
-        .rename_session(A, "Second \"title\"", Some(Path::new("/work/app")))
+        .session(A, None)
+        .and_then(|s| s.rename("  First title "))
         .unwrap();
     history
-        .tag_session(A, Some("\u{200b}wip\u{feff}"), None)
+        .session(A, Some(Path::new("/work/app")))
+        .and_then(|s| s.rename("Second \"title\""))
         .unwrap();
-    let info = history.get_session_info(A, None).unwrap();
+    history
+        .session(A, None)
+        .and_then(|s| s.tag(Some("\u{200b}wip\u{feff}")))
+        .unwrap();
+    let info = history.session(A, None).and_then(|s| s.info()).unwrap();
     assert_eq!(info.summary, "Second \"title\"");
     assert_eq!(info.tag.as_deref(), Some("wip"));
     let last = std::fs::read_to_string(&path).unwrap();
@@ -457,21 +501,24 @@ fn rename_tag_delete() {
         )),
         "{last}"
     );
-    history.tag_session(A, None, None).unwrap();
-    assert_eq!(history.get_session_info(A, None).unwrap().tag, None);
+    history.session(A, None).and_then(|s| s.tag(None)).unwrap();
+    assert_eq!(
+        history.session(A, None).and_then(|s| s.info()).unwrap().tag,
+        None
+    );
     assert!(matches!(
-        history.rename_session(A, " ", None),
+        history.session(A, None).and_then(|s| s.rename(" ")),
         Err(HistoryError::Empty { what: "title" })
     ));
     assert!(matches!(
-        history.rename_session(B, "x", None),
+        history.session(B, None).and_then(|s| s.rename("x")),
         Err(HistoryError::NotFound { .. })
     ));
 
-    history.delete_session(A, None).unwrap();
+    history.session(A, None).and_then(|s| s.delete()).unwrap();
     assert!(!path.exists() && !path.with_extension("").exists());
     assert!(matches!(
-        history.delete_session(A, None),
+        history.session(A, None).and_then(|s| s.delete()),
         Err(HistoryError::NotFound { .. })
     ));
 }
@@ -503,7 +550,7 @@ fn a_loop_of_progress_parents_ends_the_fork_walk() {
     ];
     config.session("/work/app", A, &entries, 0);
     let history = config.history();
-    let fork = history.fork_session(A, None, None).unwrap();
+    let fork = history.session(A, None).and_then(|s| s.fork(None)).unwrap();
     let path = history
         .project_dir("/work/app")
         .join(format!("{fork}.jsonl"));
@@ -533,7 +580,13 @@ fn subagent_folders_linked_to_themselves_are_walked_once() {
         std::os::unix::fs::symlink(".", folder.join(name)).unwrap();
     }
     let history = config.history();
-    assert_eq!(history.list_subagents(A, None).unwrap(), ["a1"]);
+    assert_eq!(
+        history
+            .session(A, None)
+            .and_then(|s| s.subagents())
+            .unwrap(),
+        ["a1"]
+    );
 }
 
 #[test]
@@ -563,13 +616,17 @@ fn fork_copies_the_conversation_with_new_ids() {
     let path = config.session("/work/app", A, &entries, 0);
     let history = config.history();
 
-    let fork = history.fork_session(A, None, None).unwrap();
+    let fork = history.session(A, None).and_then(|s| s.fork(None)).unwrap();
     assert!(clock::is_uuid(&fork) && fork != A);
     let info = history
-        .get_session_info(&fork, Some(Path::new("/work/app")))
+        .session(&fork, Some(Path::new("/work/app")))
+        .and_then(|s| s.info())
         .unwrap();
     assert_eq!(info.custom_title.as_deref(), Some("Original (fork)"));
-    let messages = history.get_session_messages(&fork, None, None, 0).unwrap();
+    let messages = history
+        .session(&fork, None)
+        .and_then(|s| s.messages(Page::ALL))
+        .unwrap();
     assert_eq!(
         texts(&messages),
         [
@@ -599,15 +656,19 @@ fn fork_copies_the_conversation_with_new_ids() {
         "{text_of_fork}"
     );
 
-    let partial = history.fork_session(A, None, Some("a1")).unwrap();
+    let partial = history
+        .session(A, None)
+        .and_then(|s| s.fork(Some("a1")))
+        .unwrap();
     let messages = history
-        .get_session_messages(&partial, None, None, 0)
+        .session(&partial, None)
+        .and_then(|s| s.messages(Page::ALL))
         .unwrap();
     assert_eq!(texts(&messages), ["user: question", "claude: answer"]);
 
     let missing = "ffffffff-0000-4000-8000-000000000006";
     assert!(matches!(
-        history.fork_session(A, None, Some(missing)),
+        history.session(A, None).and_then(|s| s.fork(Some(missing))),
         Err(HistoryError::MessageNotFound { .. })
     ));
     assert_eq!(
@@ -637,7 +698,8 @@ fn long_paths_share_a_folder_by_prefix() {
     assert_eq!(sessions.len(), 1);
     assert_eq!(
         history
-            .get_session_info(A, Some(Path::new(&long)))
+            .session(A, Some(Path::new(&long)))
+            .and_then(|s| s.info())
             .unwrap()
             .summary,
         "deep"
@@ -659,7 +721,10 @@ fn real_cli_transcripts() {
     let mut ids: Vec<&str> = sessions.iter().map(|s| s.session_id.as_str()).collect();
     ids.sort_unstable();
     assert_eq!(ids, [two_turns, bash]);
-    let info = history.get_session_info(two_turns, None).unwrap();
+    let info = history
+        .session(two_turns, None)
+        .and_then(|s| s.info())
+        .unwrap();
     assert_eq!(info.first_prompt.as_deref(), Some("first question"));
     assert_eq!(info.summary, "second question"); // the last prompt
     assert_eq!(info.cwd.as_deref(), Some(Path::new("/tmp/rt/work")));
@@ -671,7 +736,8 @@ fn real_cli_transcripts() {
     );
 
     let messages = history
-        .get_session_messages(two_turns, None, None, 0)
+        .session(two_turns, None)
+        .and_then(|s| s.messages(Page::ALL))
         .unwrap();
     assert_eq!(
         texts(&messages),
@@ -688,7 +754,10 @@ fn real_cli_transcripts() {
     assert_eq!(reply.model(), Some("claude-opus-5-5"));
     assert_eq!(reply.uuid(), Some(messages[1].uuid.as_str()));
 
-    let messages = history.get_session_messages(bash, None, None, 0).unwrap();
+    let messages = history
+        .session(bash, None)
+        .and_then(|s| s.messages(Page::ALL))
+        .unwrap();
     assert_eq!(
         texts(&messages),
         [

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::summary::text;
 use super::{fold_session_summary, SessionKey, SessionStore, SessionSummary, StoreError};
 use crate::history::SessionMessage;
-use crate::history::{chain, collect_agents, page, paths, read_text, History, HistoryError};
+use crate::history::{chain, collect_agents, paths, read_text, History, HistoryError, Page};
 
 /// Entries per [`SessionStore::append`] call when importing, unless [`ImportOptions::batch_size`]
 /// says otherwise.
@@ -35,7 +35,7 @@ pub fn project_key_for_directory(dir: Option<&Path>) -> String {
     paths::project_folder_name(&paths::canonical(&dir).to_string_lossy())
 }
 
-/// A session as [`list_sessions_from_store`] lists it: the fields of
+/// A session as [`list_sessions`] lists it: the fields of
 /// [`SessionInfo`](crate::history::SessionInfo) a store can tell.
 ///
 /// ```
@@ -106,7 +106,7 @@ impl StoredSessionInfo {
 }
 
 /// The sessions of the project `dir` (`None`: the current directory) in `store`, newest first,
-/// skipping `offset` and returning at most `limit`.
+/// as `page` says.
 ///
 /// Uses the store's summaries ([`SessionStore::list_session_summaries`]) when it keeps them, and
 /// loads a session only when its summary is missing or older than the store's listing says;
@@ -115,7 +115,8 @@ impl StoredSessionInfo {
 /// to show are left out.
 ///
 /// ```
-/// use claude_agent_core::store::{list_sessions_from_store, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_core::history::Page;
+/// use claude_agent_core::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -124,16 +125,15 @@ impl StoredSessionInfo {
 /// let dir = Path::new("/nonexistent/app");
 /// let key = SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
 /// store.append(&key, &[json!({"type": "user", "message": {"content": "fix the bug"}})]).await?;
-/// let sessions = list_sessions_from_store(&store, Some(dir), None, 0).await?;
+/// let sessions = store::list_sessions(&store, Some(dir), Page::ALL).await?;
 /// assert_eq!(sessions[0].summary, "fix the bug");
 /// # Ok::<(), claude_agent_core::store::StoreError>(())
 /// # }).unwrap();
 /// ```
-pub async fn list_sessions_from_store(
+pub async fn list_sessions(
     store: &(impl SessionStore + ?Sized),
     dir: Option<&Path>,
-    limit: Option<usize>,
-    offset: usize,
+    page: Page,
 ) -> Result<Vec<StoredSessionInfo>, StoreError> {
     let project_key = project_key_for_directory(dir);
     let mut summaries = match store.list_session_summaries(&project_key).await {
@@ -174,19 +174,20 @@ pub async fn list_sessions_from_store(
     });
     Ok(infos
         .into_iter()
-        .skip(offset)
-        .take(limit.unwrap_or(usize::MAX))
+        .skip(page.offset)
+        .take(page.limit.unwrap_or(usize::MAX))
         .collect())
 }
 
 /// The conversation of `session_id` in the project `dir` (`None`: the current directory), as
-/// [`get_session_messages`](crate::history::get_session_messages) reads it from disk: the same
-/// typed messages, oldest first, skipping `offset` and returning at most `limit`. A session the
-/// store does not have gives no messages.
+/// [`SessionFile::messages`](crate::history::SessionFile::messages) reads it from disk: the
+/// same typed messages, oldest first, as `page` says. A session the store does not have gives no
+/// messages.
 ///
 /// ```
 /// use claude_agent_core::message::Message;
-/// use claude_agent_core::store::{get_session_messages_from_store, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_core::history::Page;
+/// use claude_agent_core::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -197,17 +198,16 @@ pub async fn list_sessions_from_store(
 ///     json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": id,
 ///            "message": {"role": "user", "content": "hi"}}),
 /// ]).await?;
-/// let messages = get_session_messages_from_store(&store, id, Some(Path::new("/nonexistent/app")), None, 0).await?;
+/// let messages = store::session_messages(&store, id, Some(Path::new("/nonexistent/app")), Page::ALL).await?;
 /// assert!(matches!(messages[0].message, Message::User(_)));
 /// # Ok::<(), claude_agent_core::store::StoreError>(())
 /// # }).unwrap();
 /// ```
-pub async fn get_session_messages_from_store(
+pub async fn session_messages(
     store: &(impl SessionStore + ?Sized),
     session_id: &str,
     dir: Option<&Path>,
-    limit: Option<usize>,
-    offset: usize,
+    page: Page,
 ) -> Result<Vec<SessionMessage>, StoreError> {
     let key = SessionKey::new(project_key_for_directory(dir), session_id);
     let Some(entries) = store.load(&key).await? else {
@@ -215,26 +215,26 @@ pub async fn get_session_messages_from_store(
     };
     let text = jsonl(&entries);
     let conversation = chain::conversation(chain::parse_entries(&text));
-    Ok(page(conversation, limit, offset))
+    Ok(page.apply(conversation))
 }
 
 /// Delete `session_id` of the project `dir` (`None`: the current directory) from `store`, with
 /// its subagents' transcripts. Needs [`SessionStore::delete`].
 ///
 /// ```
-/// use claude_agent_core::store::{delete_session_via_store, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_core::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use std::path::Path;
 ///
 /// # futures_lite::future::block_on(async {
 /// let store = InMemorySessionStore::new();
 /// let key = SessionKey::new("-nonexistent-app", "s1");
 /// store.append(&key, &[serde_json::json!({"type": "user"})]).await?;
-/// delete_session_via_store(&store, "s1", Some(Path::new("/nonexistent/app"))).await?;
+/// store::delete_session(&store, "s1", Some(Path::new("/nonexistent/app"))).await?;
 /// assert_eq!(store.load(&key).await?, None);
 /// # Ok::<(), claude_agent_core::store::StoreError>(())
 /// # }).unwrap();
 /// ```
-pub async fn delete_session_via_store(
+pub async fn delete_session(
     store: &(impl SessionStore + ?Sized),
     session_id: &str,
     dir: Option<&Path>,
@@ -243,7 +243,7 @@ pub async fn delete_session_via_store(
     store.delete(&key).await
 }
 
-/// Where [`import_session_to_store`] finds a session, and how it writes it.
+/// Where [`import_session`] finds a session, and how it writes it.
 ///
 /// ```
 /// use claude_agent_core::history::History;
@@ -344,7 +344,7 @@ impl Default for ImportOptions {
     }
 }
 
-/// Why [`import_session_to_store`] failed.
+/// Why [`import_session`] failed.
 ///
 /// ```
 /// use claude_agent_core::history::HistoryError;
@@ -384,16 +384,16 @@ pub enum ImportError {
 /// Reads the files with blocking `std::fs` calls.
 ///
 /// ```no_run
-/// use claude_agent_core::store::{import_session_to_store, FileSessionStore, ImportOptions};
+/// use claude_agent_core::store::{self, FileSessionStore, ImportOptions};
 ///
 /// # futures_lite::future::block_on(async {
 /// let store = FileSessionStore::new("/srv/agent-sessions");
 /// let import = ImportOptions::new().dir("/home/me/app");
-/// import_session_to_store("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", &store, &import).await?;
+/// store::import_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", &store, &import).await?;
 /// # Ok::<(), claude_agent_core::store::ImportError>(())
 /// # }).unwrap();
 /// ```
-pub async fn import_session_to_store(
+pub async fn import_session(
     session_id: &str,
     store: &(impl SessionStore + ?Sized),
     options: &ImportOptions,

@@ -14,8 +14,8 @@
 //!   [`load`](SessionStore::load) are required; listing, summaries, deletion and subagent keys
 //!   are optional (their default is [`StoreError::Unsupported`]).
 //! - [`InMemorySessionStore`] (tests, one process) and [`FileSessionStore`] (a directory).
-//! - [`import_session_to_store`], [`list_sessions_from_store`], [`get_session_messages_from_store`],
-//!   [`delete_session_via_store`]: the history functions, over a store.
+//! - [`import_session`], [`list_sessions`], [`session_messages`],
+//!   [`delete_session`]: the history functions, over a store.
 //! - [`fold_session_summary`]: the running summary a store keeps so that listing needs no
 //!   transcript reads.
 //!
@@ -53,9 +53,8 @@ use serde_json::Value;
 pub use crate::session_key::SessionKey;
 pub use file::FileSessionStore;
 pub use functions::{
-    delete_session_via_store, get_session_messages_from_store, import_session_to_store,
-    list_sessions_from_store, project_key_for_directory, ImportError, ImportOptions,
-    StoredSessionInfo,
+    delete_session, import_session, list_sessions, project_key_for_directory, session_messages,
+    ImportError, ImportOptions, StoredSessionInfo,
 };
 pub use memory::InMemorySessionStore;
 pub use summary::{fold_session_summary, SessionSummary};
@@ -182,9 +181,9 @@ impl SessionListing {
 ///
 /// The two required methods are enough to mirror and to resume by id. The optional ones enable
 /// more: [`list_sessions`](SessionStore::list_sessions) for `continue_conversation` and
-/// [`list_sessions_from_store`]; [`list_session_summaries`](SessionStore::list_session_summaries)
+/// [`list_sessions`]; [`list_session_summaries`](SessionStore::list_session_summaries)
 /// for listing without loading every transcript; [`delete`](SessionStore::delete) for
-/// [`delete_session_via_store`]; [`list_subkeys`](SessionStore::list_subkeys) to resume with the
+/// [`delete_session`]; [`list_subkeys`](SessionStore::list_subkeys) to resume with the
 /// subagents' transcripts.
 ///
 /// A store that talks to a database with an async client of its own runtime can be used from any

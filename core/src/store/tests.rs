@@ -3,6 +3,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::*;
+use crate::history::Page;
 
 fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
     futures_lite::future::block_on(future)
@@ -94,18 +95,23 @@ fn listing_prefers_titles_and_skips_sidechains_and_empty_sessions() {
             .append(&key("d"), &[json!({"type": "summary"})])
             .await
             .unwrap();
-        let listed = list_sessions_from_store(&store, Some(dir), None, 0)
-            .await
-            .unwrap();
+        let listed = list_sessions(&store, Some(dir), Page::ALL).await.unwrap();
         let shown: Vec<(&str, &str)> = listed
             .iter()
             .map(|s| (s.session_id.as_str(), s.summary.as_str()))
             .collect();
         assert_eq!(shown, [("b", "Named"), ("a", "first question")]);
         assert_eq!(listed[1].cwd.as_deref(), Some(dir), "the directory listed");
-        let page = list_sessions_from_store(&store, Some(dir), Some(1), 1)
-            .await
-            .unwrap();
+        let page = list_sessions(
+            &store,
+            Some(dir),
+            Page {
+                limit: Some(1),
+                offset: 1,
+            },
+        )
+        .await
+        .unwrap();
         assert_eq!(page[0].session_id, "a");
     });
 }
@@ -123,11 +129,10 @@ fn listing_needs_list_sessions_or_summaries() {
             self.0.load(key)
         }
     }
-    let error = block_on(list_sessions_from_store(
+    let error = block_on(list_sessions(
         &Minimal(InMemorySessionStore::new()),
         None,
-        None,
-        0,
+        Page::ALL,
     ))
     .unwrap_err();
     assert!(error.is_unsupported(), "{error}");
@@ -187,27 +192,13 @@ fn messages_read_from_a_store_are_the_typed_conversation() {
                            "content": [{"type": "text", "text": "hello"}]}}),
     ];
     block_on(store.append(&key, &entries)).unwrap();
-    let messages = block_on(get_session_messages_from_store(
-        &store,
-        id,
-        Some(dir),
-        None,
-        0,
-    ))
-    .unwrap();
+    let messages = block_on(session_messages(&store, id, Some(dir), Page::ALL)).unwrap();
     let uuids: Vec<&str> = messages.iter().map(|m| m.uuid.as_str()).collect();
     assert_eq!(uuids, ["u1", "a1"]);
     assert!(matches!(
         messages[1].message,
         crate::message::Message::Assistant(_)
     ));
-    let none = block_on(get_session_messages_from_store(
-        &store,
-        "other",
-        Some(dir),
-        None,
-        0,
-    ))
-    .unwrap();
+    let none = block_on(session_messages(&store, "other", Some(dir), Page::ALL)).unwrap();
     assert!(none.is_empty());
 }

@@ -1,0 +1,326 @@
+//! [`SessionFile`]: one stored session, found once and then read or changed; [`Page`]: which
+//! part of a conversation to read.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::{
+    chain, collect_agents, io_error, lite, read_text, write, HistoryError, SessionInfo,
+    SessionMessage,
+};
+
+/// Which messages of a conversation to read: `offset` skipped, then at most `limit` (all the
+/// rest with `None`).
+///
+/// ```
+/// use claude_agent_core::history::Page;
+///
+/// let first_ten = Page { limit: Some(10), offset: 0 };
+/// assert_eq!(first_ten, Page::first(10));
+/// let the_ten_after = Page { offset: 10, ..first_ten };
+/// assert_eq!(Page::ALL, Page { limit: None, offset: 0 });
+/// # let _ = the_ten_after;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Page {
+    /// At most this many messages; `None` for all of them.
+    pub limit: Option<usize>,
+    /// Skip this many messages first.
+    pub offset: usize,
+}
+
+impl Page {
+    /// Every message.
+    pub const ALL: Page = Page {
+        limit: None,
+        offset: 0,
+    };
+
+    /// The first `limit` messages.
+    ///
+    /// ```
+    /// # use claude_agent_core::history::Page;
+    /// assert_eq!(Page::first(5).limit, Some(5));
+    /// ```
+    pub fn first(limit: usize) -> Page {
+        Page {
+            limit: Some(limit),
+            offset: 0,
+        }
+    }
+
+    pub(crate) fn apply(self, entries: Vec<chain::Entry>) -> Vec<SessionMessage> {
+        entries
+            .into_iter()
+            .skip(self.offset)
+            .take(self.limit.unwrap_or(usize::MAX))
+            .map(chain::Entry::into_session_message)
+            .collect()
+    }
+}
+
+/// One session the CLI stored, found by [`History::session`](super::History::session): its
+/// summary, its conversation and its subagents' to read, and the changes the CLI itself
+/// understands (a title, a tag, a fork, deletion).
+///
+/// ```no_run
+/// use claude_agent_core::history::{History, Page};
+/// use claude_agent_core::message::Message;
+///
+/// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+/// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+/// let last_ten = session.messages(Page::first(10))?;
+/// let replies = last_ten.iter().filter(|m| matches!(m.message, Message::Assistant(_))).count();
+/// println!("{}: {replies} replies", session.info()?.summary);
+/// session.rename("Refactor the parser")?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct SessionFile {
+    session_id: String,
+    path: PathBuf,
+    /// The project directory it was found for, when a directory was given.
+    project_cwd: Option<PathBuf>,
+}
+
+impl SessionFile {
+    pub(super) fn new(session_id: &str, path: PathBuf, project_cwd: Option<PathBuf>) -> Self {
+        SessionFile {
+            session_id: session_id.to_owned(),
+            path,
+            project_cwd,
+        }
+    }
+
+    /// The session's id.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+    /// assert_eq!(History::from_env()?.session(id, None)?.id(), id);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The transcript file (`<config>/projects/<folder>/<session id>.jsonl`).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// println!("{}", session.path().display());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The session's summary, as [`History::list_sessions`](super::History::list_sessions)
+    /// gives it. Fails when the transcript has nothing to show (no prompt, no title).
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let info = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.info()?;
+    /// println!("{}: {:?}", info.summary, info.first_prompt);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn info(&self) -> Result<SessionInfo, HistoryError> {
+        lite::read_lite(&self.path)
+            .and_then(|l| {
+                lite::session_info(
+                    &self.session_id,
+                    self.path.clone(),
+                    &l,
+                    self.project_cwd.as_deref(),
+                )
+            })
+            .ok_or_else(|| HistoryError::NotFound {
+                session_id: self.session_id.clone(),
+                searched: self.path.clone(),
+            })
+    }
+
+    /// The conversation, oldest first, as `page` says: the user and assistant messages on the
+    /// chain of entries (`parentUuid`) that ends at the last message, as typed messages.
+    ///
+    /// A turn that ran several tools at once comes back whole, every call and every result (the
+    /// chain alone keeps one branch of them). Left out: the subagents' messages (see
+    /// [`SessionFile::subagent_messages`]), the CLI's meta messages and bookkeeping entries, and
+    /// the branches a rewind or an edit abandoned. After a compaction, the conversation starts at
+    /// the summary.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::history::{History, Page};
+    ///
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// for message in session.messages(Page::ALL)? {
+    ///     println!("{}", message.uuid);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn messages(&self, page: Page) -> Result<Vec<SessionMessage>, HistoryError> {
+        let text = read_text(&self.path)?;
+        Ok(page.apply(chain::conversation(chain::parse_entries(&text))))
+    }
+
+    /// The ids of the subagents the session ran (those that wrote a transcript), in name order.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::history::{History, Page};
+    ///
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// for agent in session.subagents()? {
+    ///     let messages = session.subagent_messages(&agent, Page::ALL)?;
+    ///     println!("{agent}: {} messages", messages.len());
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn subagents(&self) -> Result<Vec<String>, HistoryError> {
+        let mut agents = Vec::new();
+        collect_agents(&self.subagents_folder(), &mut agents);
+        let mut seen = HashSet::new();
+        Ok(agents
+            .into_iter()
+            .map(|(id, _)| id)
+            .filter(|id| seen.insert(id.clone()))
+            .collect())
+    }
+
+    /// The conversation of one subagent of the session (see [`SessionFile::subagents`]),
+    /// oldest first, as `page` says.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::history::{History, Page};
+    ///
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// let first_five = session.subagent_messages("a1b2c3d4e5f6", Page::first(5))?;
+    /// # let _ = first_five;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn subagent_messages(
+        &self,
+        agent_id: &str,
+        page: Page,
+    ) -> Result<Vec<SessionMessage>, HistoryError> {
+        let folder = self.subagents_folder();
+        let mut agents = Vec::new();
+        collect_agents(&folder, &mut agents);
+        let Some((_, file)) = agents.into_iter().find(|(id, _)| id == agent_id) else {
+            return Err(HistoryError::SubagentNotFound {
+                session_id: self.session_id.clone(),
+                agent_id: agent_id.to_owned(),
+                searched: folder,
+            });
+        };
+        let text = read_text(&file)?;
+        Ok(page.apply(chain::subagent_conversation(chain::parse_entries(&text))))
+    }
+
+    /// Gives the session a title, as the CLI's `/rename` does: appends a `custom-title` entry to
+    /// its transcript (the last one wins). The title is trimmed and must not be empty.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// session.rename("Refactor the parser")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rename(&self, title: &str) -> Result<(), HistoryError> {
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(HistoryError::Empty { what: "title" });
+        }
+        let line = write::metadata_line("custom-title", "customTitle", title, &self.session_id);
+        write::append(&self.path, &line)
+    }
+
+    /// Tags the session, or with `None` clears its tag: appends a `tag` entry to its transcript
+    /// (the last one wins). The tag is trimmed, invisible formatting characters removed, and
+    /// must not be empty.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// session.tag(Some("experiment"))?;
+    /// session.tag(None)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn tag(&self, tag: Option<&str>) -> Result<(), HistoryError> {
+        let tag = match tag {
+            Some(tag) => {
+                let clean = write::clean_tag(tag);
+                if clean.is_empty() {
+                    return Err(HistoryError::Empty { what: "tag" });
+                }
+                clean
+            }
+            None => String::new(),
+        };
+        let line = write::metadata_line("tag", "tag", &tag, &self.session_id);
+        write::append(&self.path, &line)
+    }
+
+    /// Copies the session into a new one and returns its id: the whole conversation, or with
+    /// `up_to` the entries up to and including that message ([`SessionMessage::uuid`]). The copy
+    /// lives next to the original, so the CLI resumes it from the same working directory
+    /// ([`SessionStart::Resume`](crate::options::SessionStart::Resume)); its entries get new
+    /// ids, remember where they were copied from (`forkedFrom`), and it is titled after the
+    /// original, with " (fork)". Subagents' transcripts and the undo history of file edits are
+    /// not copied.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::history::{History, Page};
+    ///
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// let messages = session.messages(Page::ALL)?;
+    /// let fork = session.fork(Some(&messages[1].uuid))?;
+    /// println!("resume {fork} to try another answer to the first question");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn fork(&self, up_to: Option<&str>) -> Result<String, HistoryError> {
+        write::fork(&self.session_id, &self.path, up_to)
+    }
+
+    /// Deletes the session for good: its transcript, and the folder of its subagents'
+    /// transcripts.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.delete()?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn delete(self) -> Result<(), HistoryError> {
+        std::fs::remove_file(&self.path).map_err(io_error(&self.path))?;
+        let subfolder = self.path.with_extension("");
+        match std::fs::remove_dir_all(&subfolder) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(&subfolder)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    fn subagents_folder(&self) -> PathBuf {
+        self.path.with_extension("").join("subagents")
+    }
+}
