@@ -7,8 +7,24 @@ use super::{skills, AgentDefinition, HostDeclarations, Options};
 use crate::option_types::types::Thinking;
 
 impl Options {
-    /// Refuse contradictory or unusable options, naming what to change.
-    pub(crate) fn validate(&self, host: &HostDeclarations) -> Result<(), OptionsError> {
+    /// The checks [`Options::launch_spec`] and [`Options::session_config`] start with, without
+    /// building either: options that contradict each other (or `host`) or that the CLI cannot
+    /// receive are refused with an [`OptionsError`] that names what to change. (`launch_spec`
+    /// also refuses NUL bytes in arguments and environment values.) An application checks its own options with the declarations of its callbacks
+    /// (`Options::get_host_declarations`, with the `client` feature), e.g. at start-up, before
+    /// any session.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{HostDeclarations, Options, OptionsError};
+    ///
+    /// let options = Options::new().model("opus").fallback_model("opus");
+    /// assert!(matches!(
+    ///     options.validate(&HostDeclarations::NONE),
+    ///     Err(OptionsError::FallbackModelSameAsModel { .. })
+    /// ));
+    /// assert!(Options::new().model("opus").validate(&HostDeclarations::NONE).is_ok());
+    /// ```
+    pub fn validate(&self, host: &HostDeclarations) -> Result<(), OptionsError> {
         if let (true, Some(tool)) = (host.can_use_tool, &self.permission_prompt_tool_name) {
             return Err(OptionsError::CanUseToolWithPromptTool { tool: tool.clone() });
         }
