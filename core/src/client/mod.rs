@@ -34,33 +34,66 @@
 //! stops reading the CLI. When the last handle is dropped, the driver shuts the CLI down (close
 //! stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps it.
 
-mod callbacks;
-#[allow(clippy::module_inception)]
-mod client;
-mod discovery;
-mod driver;
+/// What the user holds: [`Client`], [`Query`], the warm handles and the pool, prompt streams,
+/// and the wait for a session to be ready.
+mod handles {
+    #[allow(clippy::module_inception)]
+    pub(super) mod client;
+    pub(super) mod pool;
+    pub(super) mod prompt;
+    pub(super) mod query;
+    pub(super) mod ready;
+    pub(super) mod spare;
+    pub(super) mod warm;
+}
+
+/// The one task that runs a session: starting it, the driver future, the queue to the handles,
+/// stderr, and tracing.
+mod task {
+    pub(super) mod driver;
+    pub(super) mod link;
+    pub(super) mod spawn;
+    pub(super) mod stderr;
+    pub(super) mod trace;
+}
+
+/// Reaching the CLI: the [`Runtime`] trait, transports, finding the executable, and the guard
+/// that takes the CLI down with its host.
+mod process {
+    pub(super) mod discovery;
+    #[cfg(unix)]
+    pub(super) mod orphan_guard;
+    pub(super) mod runtime;
+    pub(super) mod transport;
+}
+
+/// The user's callbacks: how they are registered on the options, stored, and run for the CLI's
+/// requests, in-process MCP servers among them.
+mod callbacks {
+    pub(super) mod dispatch;
+    pub(super) mod handlers;
+    pub(super) mod mcp_servers;
+    pub(super) mod options_ext;
+    pub(super) mod sdk_mcp;
+}
+
+/// What outlives the process: the session store's mirror, resuming from a store, recordings.
+mod persistence {
+    pub(super) mod mirror;
+    pub(super) mod recorder;
+    pub(super) mod store_resume;
+}
+
 mod error;
-mod handlers;
-mod link;
-mod mcp_servers;
-mod mirror;
-mod options_ext;
+
+// Each module by its own name across the client layer (`crate::client::link`, …).
+use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp};
+use handles::{client, pool, prompt, query, ready, spare, warm};
+use persistence::{mirror, recorder, store_resume};
 #[cfg(unix)]
-mod orphan_guard;
-mod pool;
-mod prompt;
-mod query;
-mod ready;
-mod recorder;
-mod runtime;
-mod sdk_mcp;
-mod spare;
-mod spawn;
-mod stderr;
-mod store_resume;
-mod trace;
-pub(crate) mod transport;
-mod warm;
+use process::orphan_guard;
+use process::{discovery, runtime, transport};
+use task::{driver, link, spawn, stderr, trace};
 
 pub use client::{connect_with, Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};

@@ -4,10 +4,10 @@
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::handlers::StderrFn;
-use super::trace;
+use crate::client::handlers::StderrFn;
+use crate::client::trace;
 
-/// Bytes of stderr kept for [`super::Error::Process`].
+/// Bytes of stderr kept for [`crate::client::Error::Process`].
 pub(crate) const TAIL_BYTES: usize = 8 * 1024;
 /// A partial line longer than this is passed on as it is.
 const MAX_LINE: usize = 64 * 1024;

@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::error::{Error, INSTALL_HINT};
+use crate::client::error::{Error, INSTALL_HINT};
 
 /// Environment variable naming the CLI executable; used when the options name none.
 pub const CLI_PATH_ENV: &str = "CLAUDE_AGENT_CLI_PATH";

@@ -9,12 +9,12 @@ use futures_lite::Stream;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::error::Error;
-use super::link::{Command, Shared};
-use super::mcp_servers::McpServerSet;
-use super::runtime::Runtime;
-use super::spare::ParkingDir;
-use super::spawn::{spawn_session, Start};
+use crate::client::error::Error;
+use crate::client::link::{Command, Shared};
+use crate::client::mcp_servers::McpServerSet;
+use crate::client::runtime::Runtime;
+use crate::client::spare::ParkingDir;
+use crate::client::spawn::{spawn_session, Start};
 use crate::control::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsage, ContextUsageDetail,
     ControlRequest, InitializeResponse, InterruptReceipt, McpPermissionMode,
@@ -43,7 +43,7 @@ use crate::Json;
 /// ([`Client::receive_messages`] or [`Client::receive_response`]) while you wait on control requests.
 ///
 /// One type wherever it comes from: [`connect_with`] (the adapters' `connect`), a callback's
-/// context ([`HookContext::client`](super::HookContext::client)) or [`Query::client`](super::Query::client),
+/// context ([`HookContext::client`](crate::client::HookContext::client)) or [`Query::client`](crate::client::Query::client),
 /// whatever the runtime, so a handle from any of them fits the same struct field.
 ///
 /// ```no_run

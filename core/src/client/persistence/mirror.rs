@@ -21,7 +21,7 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
-use super::runtime::{BoxFuture, Runtime};
+use crate::client::runtime::{BoxFuture, Runtime};
 use crate::message::Message;
 use crate::options::LaunchSpec;
 use crate::session::TranscriptMirror;

@@ -1,4 +1,4 @@
-//! What connects the user's handles ([`super::Query`], [`super::Client`]) to the driver: a bounded
+//! What connects the user's handles ([`crate::client::Query`], [`crate::client::Client`]) to the driver: a bounded
 //! command channel one way, a bounded message queue the other way.
 //!
 //! The message queue hands each item to exactly one consumer. When it is full the driver stops
@@ -9,10 +9,10 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
-use super::error::Error;
-use super::mcp_servers::McpServerSet;
-use super::prompt::PromptKind;
-use super::spare::ClaimError;
+use crate::client::error::Error;
+use crate::client::mcp_servers::McpServerSet;
+use crate::client::prompt::PromptKind;
+use crate::client::spare::ClaimError;
 use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
 use crate::message::{Message, UserInput};
 use crate::session::VersionCheck;

@@ -21,19 +21,19 @@ use std::time::{Duration, Instant};
 use futures_io::{AsyncRead, AsyncWrite};
 use futures_lite::Stream;
 
-use super::callbacks::{Dispatcher, Running};
-use super::error::Error;
-use super::link::{Command, Item, Link, Reply};
-use super::mirror::Mirror;
-use super::prompt::PromptKind;
-use super::ready::{self, ReadyStep, ReadyWait};
-use super::recorder::Recorder;
-use super::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
-use super::sdk_mcp::SdkMcpServer;
-use super::spare::{ClaimError, ParkingDir};
-use super::stderr::StderrSink;
-use super::store_resume::ResumeDir;
-use super::trace::{Subtype, Trace};
+use crate::client::dispatch::{Dispatcher, Running};
+use crate::client::error::Error;
+use crate::client::link::{Command, Item, Link, Reply};
+use crate::client::mirror::Mirror;
+use crate::client::prompt::PromptKind;
+use crate::client::ready::{self, ReadyStep, ReadyWait};
+use crate::client::recorder::Recorder;
+use crate::client::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
+use crate::client::sdk_mcp::SdkMcpServer;
+use crate::client::spare::{ClaimError, ParkingDir};
+use crate::client::stderr::StderrSink;
+use crate::client::store_resume::ResumeDir;
+use crate::client::trace::{Subtype, Trace};
 use crate::control::{ClaimInfo, ControlRequest, RequestId, ResponseBody};
 use crate::message::{Message, Notice, NoticeKind, UserInput};
 use crate::session::RequestFailure;
@@ -83,7 +83,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) session: Session,
     pub(crate) endpoints: Endpoints<C, I, O, E>,
     pub(crate) dispatcher: Dispatcher,
-    pub(crate) stderr: Option<super::handlers::StderrFn>,
+    pub(crate) stderr: Option<crate::client::handlers::StderrFn>,
     pub(crate) commands: async_channel::Receiver<Command>,
     pub(crate) link: Arc<Link>,
     pub(crate) done: async_channel::Sender<()>,

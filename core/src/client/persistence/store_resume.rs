@@ -12,7 +12,7 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
-use super::runtime::Runtime;
+use crate::client::runtime::Runtime;
 use crate::history::clock::is_uuid;
 use crate::options::{LaunchSpec, Options};
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};

@@ -1,6 +1,6 @@
 //! Reaching the CLI some other way than spawning it: [`Transport`] and [`Connection`].
 //!
-//! By default a session spawns the `claude` executable through its [`Runtime`](super::Runtime).
+//! By default a session spawns the `claude` executable through its [`Runtime`](crate::client::Runtime).
 //! With [`Options::transport`](crate::options::Options::transport) it asks a [`Transport`] for a
 //! [`Connection`] instead: any `futures-io` writer for the CLI's stdin and reader for its stdout
 //! (a socket to a CLI running elsewhere, a container's `exec -i`, an SSH channel, or an in-memory
@@ -16,7 +16,7 @@ use std::task::{Context, Poll, Waker};
 
 use futures_io::{AsyncRead, AsyncWrite};
 
-use super::runtime::{ChildProcess, Signal};
+use crate::client::runtime::{ChildProcess, Signal};
 use crate::options::{LaunchSpec, Options};
 use crate::session::ExitStatusInfo;
 
@@ -47,7 +47,7 @@ use crate::session::ExitStatusInfo;
 pub trait Transport: Send + Sync + 'static {
     /// Open a connection for a session that would have been started as `spec`.
     ///
-    /// An error fails the session's start with [`Error::Connect`](super::Error::Connect).
+    /// An error fails the session's start with [`Error::Connect`](crate::client::Error::Connect).
     fn connect(&self, spec: &LaunchSpec) -> io::Result<Connection>;
 }
 
@@ -100,7 +100,7 @@ impl Connection {
     }
 
     /// Also read the CLI's stderr: passed to the `on_stderr` callback, and its tail kept for
-    /// [`Error::Process`](super::Error::Process).
+    /// [`Error::Process`](crate::client::Error::Process).
     #[must_use]
     pub fn with_stderr(mut self, stderr: impl AsyncRead + Send + Unpin + 'static) -> Self {
         self.stderr = Some(Box::new(stderr));

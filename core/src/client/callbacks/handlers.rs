@@ -4,11 +4,11 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Weak};
 
-use super::link::Shared;
-use super::runtime::BoxFuture;
-use super::sdk_mcp::SdkMcpServer;
-use super::transport::TransportRef;
-use super::Client;
+use crate::client::link::Shared;
+use crate::client::runtime::BoxFuture;
+use crate::client::sdk_mcp::SdkMcpServer;
+use crate::client::transport::TransportRef;
+use crate::client::Client;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{HookInput, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
@@ -58,7 +58,7 @@ pub(crate) struct Handlers {
     pub(crate) stderr: Option<StderrFn>,
     /// Where transcripts are mirrored to and resumed from.
     pub(crate) session_store: Option<Arc<dyn crate::store::SessionStore>>,
-    pub(crate) store_flush: super::StoreFlush,
+    pub(crate) store_flush: crate::client::StoreFlush,
     pub(crate) store_load_timeout: Option<std::time::Duration>,
     /// The file every line of the session is appended to.
     pub(crate) record_to: Option<PathBuf>,

@@ -7,7 +7,7 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use super::runtime::BoxFuture;
+use crate::client::runtime::BoxFuture;
 use crate::control::Reply;
 use crate::mcp::{McpServerSpec, PromptGet, ResourceRead, ToolAnnotations, ToolResult, ToolSpec};
 use crate::Json;
@@ -102,7 +102,7 @@ impl SdkMcpServer {
         ids.extend(
             self.tools
                 .iter()
-                .map(|tool| super::handlers::address(&tool.handler)),
+                .map(|tool| crate::client::handlers::address(&tool.handler)),
         );
         for resource in &self.resources {
             ids.push(resource.handler_identity());

@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use super::handlers::{
+use crate::client::handlers::{
     ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
     UserDialogContext,
 };
-use super::runtime::BoxFuture;
-use super::sdk_mcp::SdkMcpServer;
+use crate::client::runtime::BoxFuture;
+use crate::client::sdk_mcp::SdkMcpServer;
 use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
 use crate::mcp::{ElicitationResult, ToolResult};
 

@@ -1,4 +1,4 @@
-//! What [`super::query_with`] is asked: one text (a single turn) or a stream of user messages.
+//! What [`crate::client::query_with`] is asked: one text (a single turn) or a stream of user messages.
 
 use std::fmt;
 use std::pin::Pin;
@@ -6,10 +6,10 @@ use std::task::{Context, Poll};
 
 use futures_lite::{Stream, StreamExt};
 
-use super::error::Error;
+use crate::client::error::Error;
 use crate::message::UserInput;
 
-/// The prompt of a [`super::query_with`]: a text, or a stream of user messages.
+/// The prompt of a [`crate::client::query_with`]: a text, or a stream of user messages.
 ///
 /// A text is a single turn: stdin is closed once that run has ended. With a stream, stdin stays
 /// open until the stream ends *and* the run then in progress has ended.
@@ -97,7 +97,7 @@ impl From<String> for UserInput {
 }
 
 /// A channel for feeding a streaming prompt from anywhere: pass the [`PromptStream`] to
-/// [`super::query_with`] and send messages with the [`PromptSender`]. Input ends when every sender is
+/// [`crate::client::query_with`] and send messages with the [`PromptSender`]. Input ends when every sender is
 /// dropped.
 ///
 /// ```

@@ -1,6 +1,6 @@
-//! `McpServerSet`: the MCP servers [`super::Client::set_mcp_servers`] puts in place.
+//! `McpServerSet`: the MCP servers [`crate::client::Client::set_mcp_servers`] puts in place.
 
-use super::sdk_mcp::SdkMcpServer;
+use crate::client::sdk_mcp::SdkMcpServer;
 use crate::options::McpServerConfig;
 
 /// The MCP servers a running session is to have from now on: in-process servers, and external
@@ -30,7 +30,7 @@ use crate::options::McpServerConfig;
 /// # let _ = servers;
 /// ```
 ///
-/// [`Client::set_mcp_servers`]: super::Client::set_mcp_servers
+/// [`Client::set_mcp_servers`]: crate::client::Client::set_mcp_servers
 #[derive(Debug, Clone, Default)]
 pub struct McpServerSet {
     pub(crate) sdk: Vec<SdkMcpServer>,

@@ -10,8 +10,8 @@ use std::future::Future;
 use std::io;
 use std::time::Instant;
 
-use super::runtime::{BoxFuture, ChildProcess, Signal};
-use super::sdk_mcp::SdkMcpServer;
+use crate::client::runtime::{BoxFuture, ChildProcess, Signal};
+use crate::client::sdk_mcp::SdkMcpServer;
 use crate::control::{
     ClaimInfo, ClaimRefusal, ControlRequest, InboundId, InboundRequest, Reply, RequestId,
     ResponseBody,

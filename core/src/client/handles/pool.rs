@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::SystemTime;
 
-use super::error::Error;
-use super::link::Command;
-use super::mirror::StoreFlush;
-use super::prompt::Prompt;
-use super::query::{query_with, Query};
-use super::runtime::{BoxFuture, Runtime};
-use super::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
+use crate::client::error::Error;
+use crate::client::link::Command;
+use crate::client::mirror::StoreFlush;
+use crate::client::prompt::Prompt;
+use crate::client::query::{query_with, Query};
+use crate::client::runtime::{BoxFuture, Runtime};
+use crate::client::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::options::{LaunchSpec, Options};
 use crate::session::InputMode;
@@ -39,7 +39,9 @@ impl Key {
     fn of(options: &Options) -> Result<Key, Error> {
         let program = match options.get_cli_path() {
             Some(path) => path.to_path_buf(),
-            None => super::discovery::find_cli(None).unwrap_or_else(|_| PathBuf::from("claude")),
+            None => {
+                crate::client::discovery::find_cli(None).unwrap_or_else(|_| PathBuf::from("claude"))
+            }
         };
         let modified = std::fs::metadata(&program).and_then(|m| m.modified()).ok();
         let host = options.handlers().declarations();

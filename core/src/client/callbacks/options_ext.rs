@@ -1,16 +1,16 @@
 //! Builder methods on [`Options`] that register callbacks: each stores the callback in the
-//! options' [`super::Handlers`] and declares it to the session (so `initialize` tells the CLI).
+//! options' [`crate::client::Handlers`] and declares it to the session (so `initialize` tells the CLI).
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::handlers::{
+use crate::client::handlers::{
     ElicitationContext, HookContext, HookFn, PermissionContext, UserDialogContext, UserDialogFn,
 };
-use super::runtime::BoxFuture;
-use super::sdk_mcp::SdkMcpServer;
-use super::StoreFlush;
+use crate::client::runtime::BoxFuture;
+use crate::client::sdk_mcp::SdkMcpServer;
+use crate::client::StoreFlush;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
@@ -53,7 +53,7 @@ impl Options {
     /// [`SystemMessage::MirrorError`](crate::message::SystemMessage::MirrorError) comes in the
     /// message stream, and the lines it missed are kept (up to 2,000 lines or 4 MiB) and tried
     /// again ahead of the next turn's and at the end of the session. A store that fails while resuming fails the start
-    /// ([`Error::Resume`](super::Error::Resume)).
+    /// ([`Error::Resume`](crate::client::Error::Resume)).
     ///
     /// ```
     /// use std::sync::Arc;
@@ -97,7 +97,7 @@ impl Options {
     }
 
     /// How long each store call may take while a session is resumed from the store (default
-    /// 60 s); past it, the start fails with [`Error::Resume`](super::Error::Resume).
+    /// 60 s); past it, the start fails with [`Error::Resume`](crate::client::Error::Resume).
     ///
     /// ```
     /// use std::time::Duration;

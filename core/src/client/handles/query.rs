@@ -7,12 +7,12 @@ use std::task::{Context, Poll};
 
 use futures_lite::Stream;
 
-use super::error::Error;
-use super::link::Shared;
-use super::prompt::Prompt;
-use super::runtime::Runtime;
-use super::spawn::{spawn_session, Start};
-use super::Client;
+use crate::client::error::Error;
+use crate::client::link::Shared;
+use crate::client::prompt::Prompt;
+use crate::client::runtime::Runtime;
+use crate::client::spawn::{spawn_session, Start};
+use crate::client::Client;
 use crate::message::Message;
 use crate::options::Options;
 

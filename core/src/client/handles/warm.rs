@@ -3,12 +3,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::error::Error;
-use super::link::Command;
-use super::prompt::Prompt;
-use super::query::Query;
-use super::runtime::Runtime;
-use super::Client;
+use crate::client::error::Error;
+use crate::client::link::Command;
+use crate::client::prompt::Prompt;
+use crate::client::query::Query;
+use crate::client::runtime::Runtime;
+use crate::client::Client;
 use crate::control::InitializeResponse;
 use crate::options::Options;
 
@@ -20,7 +20,7 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 /// [`WarmQuery`] it gives then runs its prompt with no start-up left to wait for. The adapters'
 /// `startup(options)` is this with their runtime.
 ///
-/// A CLI that fails to start gives the error [`connect_with`](super::connect_with) gives.
+/// A CLI that fails to start gives the error [`connect_with`](crate::client::connect_with) gives.
 ///
 /// ```no_run
 /// use claude_agent_core::client::{startup_with, Error, Runtime};
@@ -43,7 +43,7 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 /// ```
 pub async fn startup_with(runtime: impl Runtime, options: Options) -> Result<WarmQuery, Error> {
     let options = options.env(STARTUP_MARKS_ENV, "1");
-    let client = super::connect_with(runtime, options).await?;
+    let client = crate::client::connect_with(runtime, options).await?;
     Ok(WarmQuery { client })
 }
 

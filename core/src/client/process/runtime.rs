@@ -25,7 +25,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// * `spawn_child` starts the process with all three pipes, in its own process group; dropping
 ///   the [`ChildProcess`] before it was reaped kills it and everything it started (the last
 ///   resort when a runtime shuts down under a running session). On Unix an
-///   [`OrphanGuard`](super::OrphanGuard) does that, and also when the host process itself dies: the CLI puts its tools in process
+///   [`OrphanGuard`](crate::client::OrphanGuard) does that, and also when the host process itself dies: the CLI puts its tools in process
 ///   groups of their own, out of reach of a signal to its group;
 /// * the pipes are non-blocking `futures-io` readers/writers that wake the task when ready;
 /// * `spawn_task` runs the driver to completion even when every user handle is gone (that is
@@ -155,7 +155,7 @@ pub trait Runtime: Clone + Send + Sync + 'static {
 /// A freshly spawned CLI: the process handle and its three pipes.
 ///
 /// What [`Runtime::spawn_child`] returns. A transport that starts the CLI itself can hand the
-/// parts on as a [`Connection`](super::Connection):
+/// parts on as a [`Connection`](crate::client::Connection):
 ///
 /// ```
 /// use std::io;
@@ -281,6 +281,6 @@ pub trait ChildProcess: Send + 'static {
 
     /// Send `signal` to the child's process group (to the child alone where groups do not
     /// exist); [`Signal::Kill`] should reach the processes the child moved out of its group
-    /// too ([`OrphanGuard::kill_tree`](super::OrphanGuard::kill_tree)). Does nothing once the process has been reaped.
+    /// too ([`OrphanGuard::kill_tree`](crate::client::OrphanGuard::kill_tree)). Does nothing once the process has been reaped.
     fn signal(&mut self, signal: Signal) -> io::Result<()>;
 }

@@ -8,19 +8,19 @@ use std::sync::Arc;
 
 use futures_io::{AsyncRead, AsyncWrite};
 
-use super::callbacks::Dispatcher;
-use super::driver::{Driver, DriverParts, Endpoints};
-use super::error::Error;
-use super::handlers::SessionRef;
-use super::link::{Link, Reply, Shared, COMMAND_CAPACITY};
-use super::mirror::{self, Mirror};
-use super::prompt::PromptKind;
-use super::recorder::Recorder;
-use super::runtime::{BoxFuture, ChildProcess, Runtime};
-use super::spare::ParkingDir;
-use super::store_resume::{self, ResumeDir};
-use super::trace::Trace;
-use super::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
+use crate::client::dispatch::Dispatcher;
+use crate::client::driver::{Driver, DriverParts, Endpoints};
+use crate::client::error::Error;
+use crate::client::handlers::SessionRef;
+use crate::client::link::{Link, Reply, Shared, COMMAND_CAPACITY};
+use crate::client::mirror::{self, Mirror};
+use crate::client::prompt::PromptKind;
+use crate::client::recorder::Recorder;
+use crate::client::runtime::{BoxFuture, ChildProcess, Runtime};
+use crate::client::spare::ParkingDir;
+use crate::client::store_resume::{self, ResumeDir};
+use crate::client::trace::Trace;
+use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
 use crate::message::UserInput;
 use crate::options::{LaunchSpec, Options};
 use crate::session::{InputMode, Session, SessionConfig};
@@ -62,7 +62,7 @@ impl Start {
 struct Channels {
     shared: Arc<Shared>,
     link: Arc<Link>,
-    commands: async_channel::Receiver<super::link::Command>,
+    commands: async_channel::Receiver<crate::client::link::Command>,
     done: async_channel::Sender<()>,
 }
 
@@ -163,7 +163,7 @@ fn launch_spec(options: &Options) -> Result<LaunchSpec, Error> {
             .get_cli_path()
             .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf)
     } else {
-        super::discovery::find_cli(options.get_cli_path())?
+        crate::client::discovery::find_cli(options.get_cli_path())?
     };
     Ok(options.launch_spec(program, &options.handlers().declarations())?)
 }
@@ -294,7 +294,7 @@ fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error
     if source.kind() == io::ErrorKind::NotFound && !program.is_file() {
         return Error::CliNotFound {
             searched: vec![program],
-            hint: super::error::INSTALL_HINT,
+            hint: crate::client::error::INSTALL_HINT,
         };
     }
     // The program is there but could not be run (not executable, a missing interpreter, …).
