@@ -1130,12 +1130,14 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
     let started = Arc::new(AtomicUsize::new(0));
     let transport = {
         let (rt, started) = (rt.clone(), started.clone());
-        move |spec: &LaunchSpec| {
+        move |spec: LaunchSpec| {
             started.fetch_add(1, Ordering::SeqCst);
-            let cli = rt.spawn_child(spec)?;
-            Ok(Connection::new(cli.stdin, cli.stdout)
-                .with_stderr(cli.stderr)
-                .with_process(cli.child))
+            let connection = rt.spawn_child(&spec).map(|cli| {
+                Connection::new(cli.stdin, cli.stdout)
+                    .with_stderr(cli.stderr)
+                    .with_process(cli.child)
+            });
+            async move { connection }
         }
     };
     let options = env.options.clone().transport(transport.clone());

@@ -41,10 +41,10 @@ fn a_connection_without_a_process_ends_cleanly_when_its_stdout_ends() {
     let stdout = format!("{INIT_ANSWER}\n{RESULT}\n");
     let written = Arc::new(Mutex::new(Vec::new()));
     let sink = written.clone();
-    let options = Options::new().transport(move |_spec: &LaunchSpec| {
+    let options = Options::new().transport(move |_spec: LaunchSpec| {
         let stdin = futures_lite::io::AssertAsync::new(SharedVec(sink.clone()));
         let stdout = futures_lite::io::Cursor::new(stdout.clone().into_bytes());
-        Ok(Connection::new(stdin, stdout))
+        async { Ok(Connection::new(stdin, stdout)) }
     });
     let runtime = TestRuntime::new();
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hello", options).collect());
@@ -59,7 +59,7 @@ fn a_connection_without_a_process_ends_cleanly_when_its_stdout_ends() {
 
 #[test]
 fn closing_a_session_over_a_bare_connection_does_not_wait_for_the_other_side_for_ever() {
-    let options = Options::new().transport(|_spec: &LaunchSpec| {
+    let options = Options::new().transport(|_spec: LaunchSpec| async {
         let stdout = ThenSilent(format!("{INIT_ANSWER}\n").into_bytes());
         Ok(Connection::new(futures_lite::io::sink(), stdout))
     });
@@ -75,7 +75,7 @@ fn closing_a_session_over_a_bare_connection_does_not_wait_for_the_other_side_for
 
 #[test]
 fn a_transport_that_cannot_connect_fails_the_start_with_its_error() {
-    let options = Options::new().transport(|_spec: &LaunchSpec| {
+    let options = Options::new().transport(|_spec: LaunchSpec| async {
         Err(io::Error::new(
             io::ErrorKind::ConnectionRefused,
             "no CLI behind the socket",
@@ -103,4 +103,42 @@ impl io::Write for SharedVec {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// The connection is awaited on the session's runtime: a transport still dialling leaves the
+/// executor free for other work (here, the task that lets it finish), and the session starts
+/// once it has connected.
+#[test]
+fn a_transport_connects_asynchronously_without_blocking_the_executor() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let reachable = Arc::new(AtomicBool::new(false));
+    let dialled = reachable.clone();
+    let options = Options::new().transport(move |_spec: LaunchSpec| {
+        let dialled = dialled.clone();
+        async move {
+            while !dialled.load(Ordering::SeqCst) {
+                futures_lite::future::yield_now().await;
+            }
+            let stdout = format!("{INIT_ANSWER}\n{RESULT}\n").into_bytes();
+            Ok(Connection::new(
+                futures_lite::io::sink(),
+                futures_lite::io::Cursor::new(stdout),
+            ))
+        }
+    });
+    let runtime = TestRuntime::new();
+    let (items, ()) = runtime.block_on(futures_lite::future::zip(
+        query_with(runtime.clone(), "hello", options).collect::<Vec<_>>(),
+        async {
+            for _ in 0..10 {
+                futures_lite::future::yield_now().await;
+            }
+            reachable.store(true, Ordering::SeqCst);
+        },
+    ));
+    assert!(
+        matches!(items.as_slice(), [Ok(Message::Result(_))]),
+        "{items:?}"
+    );
 }

@@ -40,7 +40,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use claude_agent_core::client::{Connection, Transport};
+use claude_agent_core::client::{BoxFuture, Connection, Transport};
 use claude_agent_core::options::LaunchSpec;
 use serde_json::Value;
 
@@ -364,15 +364,16 @@ impl FakeTransport {
 }
 
 impl Transport for FakeTransport {
-    fn connect(&self, spec: &LaunchSpec) -> io::Result<Connection> {
+    /// Connects at once: the next script's fake CLI, in memory.
+    fn connect(&self, spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>> {
         let mut inner = self.lock();
         let script = match inner.scripts.len() {
             0 | 1 => inner.scripts.front().cloned().unwrap_or_default(),
             _ => inner.scripts.pop_front().unwrap_or_default(),
         };
-        let (wire, connection) = Wire::connect(FakeCli::new(script), spec.clone());
+        let (wire, connection) = Wire::connect(FakeCli::new(script), spec);
         inner.connections.push(wire);
-        Ok(connection)
+        Box::pin(std::future::ready(Ok(connection)))
     }
 }
 

@@ -9,6 +9,7 @@
 //! session over whatever the transport hands back. CLI discovery does not run.
 
 use std::fmt;
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,30 +17,31 @@ use std::task::{Context, Poll, Waker};
 
 use futures_io::{AsyncRead, AsyncWrite};
 
-use crate::client::runtime::{ChildProcess, Signal};
+use crate::client::runtime::{BoxFuture, ChildProcess, Signal};
 use crate::options::{LaunchSpec, Options};
 use crate::session::ExitStatusInfo;
 
 /// Opens the connection a session talks to the CLI over, in place of spawning `claude`.
 ///
-/// `connect` is called once per session, from `query` or `connect`, with the
+/// `connect` is called once per session, when `query` or `connect` starts it, with the
 /// [`LaunchSpec`] the session would have spawned (program, arguments, environment changes,
 /// working directory), so a transport that starts the CLI somewhere else can pass the same
-/// command line on. It must not block for long: do slow set-up (dialling, authenticating)
-/// before building the options, and hand the finished connection over.
+/// command line on. It is async: dialling, authenticating or starting a remote process happens
+/// in the returned future, which the session awaits on its runtime before anything is sent.
 ///
-/// A closure `Fn(&LaunchSpec) -> io::Result<Connection>` is a transport.
+/// A closure `Fn(LaunchSpec) -> impl Future<Output = io::Result<Connection>>` is a transport.
 ///
 /// ```no_run
 /// use std::os::unix::net::UnixStream;
 /// use claude_agent_core::client::Connection;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::options::{LaunchSpec, Options};
 ///
 /// // A CLI that some supervisor runs behind a Unix socket, speaking stream-json.
-/// let options = Options::new().transport(|_spec: &_| {
+/// let options = Options::new().transport(|_spec: LaunchSpec| async {
+///     // With an async runtime, connect with its own socket type (`smol::net::unix`,
+///     // `tokio::net::UnixStream` through `tokio-util`'s compat layer), awaited here.
 ///     let stream = UnixStream::connect("/run/claude.sock")?;
 ///     let (reader, writer) = (stream.try_clone()?, stream);
-///     // Any futures-io reader and writer will do; with smol: `smol::Async::new(stream)?`.
 ///     # let reader = futures_lite::io::empty(); let writer = futures_lite::io::sink();
 ///     Ok(Connection::new(writer, reader))
 /// });
@@ -48,15 +50,16 @@ pub trait Transport: Send + Sync + 'static {
     /// Open a connection for a session that would have been started as `spec`.
     ///
     /// An error fails the session's start with [`Error::Connect`](crate::client::Error::Connect).
-    fn connect(&self, spec: &LaunchSpec) -> io::Result<Connection>;
+    fn connect(&self, spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>>;
 }
 
-impl<F> Transport for F
+impl<F, Fut> Transport for F
 where
-    F: Fn(&LaunchSpec) -> io::Result<Connection> + Send + Sync + 'static,
+    F: Fn(LaunchSpec) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = io::Result<Connection>> + Send + 'static,
 {
-    fn connect(&self, spec: &LaunchSpec) -> io::Result<Connection> {
-        self(spec)
+    fn connect(&self, spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>> {
+        Box::pin(self(spec))
     }
 }
 
@@ -115,13 +118,15 @@ impl Connection {
     ///
     /// /// Start the CLI at a lower CPU priority: the same command line, behind `nice`.
     /// fn niced<R: Runtime>(runtime: R, options: Options) -> Options {
-    ///     options.transport(move |spec: &LaunchSpec| {
+    ///     options.transport(move |spec: LaunchSpec| {
     ///         let mut niced = spec.clone();
     ///         niced.args.insert(0, spec.program.display().to_string());
     ///         niced.program = "nice".into();
-    ///         let parts = runtime.spawn_child(&niced)?;
     ///         // With its process, the session reports the CLI's exit status and can signal it.
-    ///         Ok(Connection::new(parts.stdin, parts.stdout).with_stderr(parts.stderr).with_process(parts.child))
+    ///         let connection = runtime.spawn_child(&niced).map(|parts| {
+    ///             Connection::new(parts.stdin, parts.stdout).with_stderr(parts.stderr).with_process(parts.child)
+    ///         });
+    ///         async move { connection }
     ///     })
     /// }
     /// ```
@@ -271,7 +276,7 @@ impl Options {
     /// use claude_agent_core::client::Connection;
     /// use claude_agent_core::options::Options;
     ///
-    /// let options = Options::new().transport(|spec: &claude_agent_core::options::LaunchSpec| {
+    /// let options = Options::new().transport(|spec: claude_agent_core::options::LaunchSpec| async move {
     ///     assert!(spec.args.contains(&"stream-json".to_owned()));
     ///     Ok(Connection::new(futures_lite::io::sink(), futures_lite::io::empty()))
     /// });

@@ -20,7 +20,7 @@ use crate::client::runtime::{BoxFuture, ChildProcess, Runtime};
 use crate::client::spare::ParkingDir;
 use crate::client::store_resume::{self, ResumeDir};
 use crate::client::trace::Trace;
-use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
+use crate::client::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess};
 use crate::message::UserInput;
 use crate::options::{LaunchSpec, Options};
 use crate::session::{InputMode, Session, SessionConfig};
@@ -96,8 +96,8 @@ pub(crate) fn spawn_session<R: Runtime>(
 ) -> Result<Arc<Shared>, Error> {
     let channels = Channels::new();
     let shared = channels.shared.clone();
-    if store_resume::wanted(options) {
-        let task = resume_then_start(runtime.clone(), options.clone(), start, channels, parking);
+    if store_resume::wanted(options) || options.handlers().transport.is_some() {
+        let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
         runtime.spawn_task(task);
         return Ok(shared);
     }
@@ -106,9 +106,10 @@ pub(crate) fn spawn_session<R: Runtime>(
     Ok(shared)
 }
 
-/// Load the session from the store, then start the CLI on it and run the driver; the temporary
-/// configuration directory lives as long as the driver.
-fn resume_then_start<R: Runtime>(
+/// What needs awaiting before the driver can start, in the session's own task: the session
+/// loaded from the store (its temporary configuration directory then lives as long as the
+/// driver), the transport's connection. Then the driver runs in the same task.
+fn start_in_task<R: Runtime>(
     runtime: R,
     options: Options,
     start: Start,
@@ -116,6 +117,9 @@ fn resume_then_start<R: Runtime>(
     parking: Option<ParkingDir>,
 ) -> BoxFuture<'static, ()> {
     Box::pin(async move {
+        if !store_resume::wanted(&options) {
+            return connect_then_launch(runtime, options, start, channels, None, parking).await;
+        }
         let loaded = match launch_spec(&options) {
             Ok(spec) => store_resume::materialize(&runtime, &options, &spec)
                 .await
@@ -132,15 +136,40 @@ fn resume_then_start<R: Runtime>(
             }
             Err(error) => return start.fail(&channels, error),
         };
-        match prepare(&runtime, &options, start.input_mode()) {
-            Ok(mut prepared) => {
-                prepared.common().resume_dir = dir;
-                prepared.common().parking = parking;
-                prepared.launch(&runtime, &options, start, channels).await
-            }
-            Err(error) => start.fail(&channels, error),
-        }
+        connect_then_launch(runtime, options, start, channels, dir, parking).await
     })
+}
+
+/// Open the transport's connection, if the options have a transport, then start the session
+/// and run its driver.
+async fn connect_then_launch<R: Runtime>(
+    runtime: R,
+    options: Options,
+    start: Start,
+    channels: Channels,
+    resume_dir: Option<ResumeDir>,
+    parking: Option<ParkingDir>,
+) {
+    // Everything that can be refused (the options, the recording's file) is, before connecting.
+    let planned = match plan(&options, start.input_mode()) {
+        Ok(planned) => planned,
+        Err(error) => return start.fail(&channels, error),
+    };
+    let connection = match &options.handlers().transport {
+        Some(transport) => match transport.0.connect(planned.spec.clone()).await {
+            Ok(connection) => Some(connection),
+            Err(error) => return start.fail(&channels, Error::Connect(error)),
+        },
+        None => None,
+    };
+    match prepare(&runtime, &options, planned, connection) {
+        Ok(mut prepared) => {
+            prepared.common().resume_dir = resume_dir;
+            prepared.common().parking = parking;
+            prepared.launch(&runtime, &options, start, channels).await
+        }
+        Err(error) => start.fail(&channels, error),
+    }
 }
 
 /// The driver of a new session for `options`, ready to be run.
@@ -151,7 +180,8 @@ fn start_session<R: Runtime>(
     channels: Channels,
     parking: Option<ParkingDir>,
 ) -> Result<BoxFuture<'static, ()>, Error> {
-    let mut prepared = prepare(runtime, options, start.input_mode())?;
+    let planned = plan(options, start.input_mode())?;
+    let mut prepared = prepare(runtime, options, planned, None)?;
     prepared.common().parking = parking;
     Ok(prepared.launch(runtime, options, start, channels))
 }
@@ -191,11 +221,16 @@ struct Common {
     parking: Option<ParkingDir>,
 }
 
-fn prepare<R: Runtime>(
-    runtime: &R,
-    options: &Options,
-    input_mode: InputMode,
-) -> Result<Prepared<R>, Error> {
+/// What a start needs before it reaches the CLI: the session's configuration, its command
+/// line, the recording's file (opened), the store's mirror.
+struct Planned {
+    config: SessionConfig,
+    spec: LaunchSpec,
+    recorder: Option<Recorder>,
+    mirror: Option<Mirror>,
+}
+
+fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     let config = options.session_config(input_mode, &options.handlers().declarations())?;
     let recorder = options
         .get_record_to()
@@ -214,8 +249,28 @@ fn prepare<R: Runtime>(
             options.handlers().store_flush,
         )
     });
-    if let Some(transport) = &options.handlers().transport {
-        let connection = transport.0.connect(&spec).map_err(Error::Connect)?;
+    Ok(Planned {
+        config,
+        spec,
+        recorder,
+        mirror,
+    })
+}
+
+/// The started CLI, or the session over `connection` when a transport opened one.
+fn prepare<R: Runtime>(
+    runtime: &R,
+    options: &Options,
+    planned: Planned,
+    connection: Option<Connection>,
+) -> Result<Prepared<R>, Error> {
+    let Planned {
+        config,
+        spec,
+        recorder,
+        mirror,
+    } = planned;
+    if let Some(connection) = connection {
         let (child, stdin, stdout, stderr) = connection.into_parts();
         let trace = Trace::start(&spec, &child, true, options);
         return Ok(Prepared::Connected {
