@@ -255,19 +255,7 @@ pub mod mcp {
     };
 }
 
-/// Finding the Claude Code CLI: where sessions look for it, and what to tell a user who has
-/// none.
-///
-/// ```
-/// use claude_agent_blocking::cli::{find_cli, INSTALL_HINT};
-///
-/// if let Err(error) = find_cli(None) {
-///     eprintln!("{error}\n{INSTALL_HINT}");
-/// }
-/// ```
-pub mod cli {
-    pub use claude_agent_core::client::{find_cli, CLI_PATH_ENV, INSTALL_HINT};
-}
+pub use claude_agent_core::client::cli;
 
 /// The names most programs use, for a glob import.
 ///

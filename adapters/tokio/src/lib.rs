@@ -87,61 +87,7 @@ pub use claude_agent_core::{
     control, history, hooks, message, options, permission, session, store, Json, UnknownName,
 };
 
-/// MCP: in-process servers whose tools, resources and prompts run in this program
-/// ([`SdkMcpServer`](mcp::SdkMcpServer), [`tool`](mcp::tool), `typed_tool`), and the
-/// protocol's data types ([`ToolResult`](mcp::ToolResult), …).
-///
-/// ```
-/// use claude_agent_tokio::mcp::{tool, SdkMcpServer, ToolResult};
-///
-/// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
-///     "now",
-///     "The current Unix time in seconds",
-///     serde_json::json!({"type": "object"}),
-///     |_args| async { Ok::<_, String>(ToolResult::text("1767225600")) },
-/// ));
-/// let options = claude_agent_tokio::Options::new().sdk_mcp_server(clock);
-/// # let _ = options;
-/// ```
-pub mod mcp {
-    #[cfg(feature = "schemars")]
-    pub use claude_agent_core::client::typed_tool;
-    pub use claude_agent_core::client::{
-        prompt_template, resource, resource_template, tool, McpServerSet, SdkMcpServer, SdkPrompt,
-        SdkResource, SdkTool, ToolError, ToolHandler,
-    };
-    pub use claude_agent_core::mcp::*;
-}
-
-/// Finding the Claude Code CLI: where sessions look for it, and what to tell a user who has
-/// none.
-///
-/// ```
-/// use claude_agent_tokio::cli::{find_cli, INSTALL_HINT};
-///
-/// if let Err(error) = find_cli(None) {
-///     eprintln!("{error}\n{INSTALL_HINT}");
-/// }
-/// ```
-pub mod cli {
-    pub use claude_agent_core::client::{find_cli, CLI_PATH_ENV, INSTALL_HINT};
-}
-
-/// The names most programs use, for a glob import.
-///
-/// ```
-/// use claude_agent_tokio::prelude::*;
-///
-/// let options = Options::new()
-///     .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
-///     .on_hook(HookMatcher::new("Bash"), |_input: PreToolUseInput, _ctx| async { HookOutput::proceed() });
-/// # let _ = options;
-/// ```
-pub mod prelude {
-    pub use crate::hooks::{HookMatcher, HookOutput, PreToolUseInput};
-    pub use crate::permission::PermissionResult;
-    pub use crate::{Client, Error, Json, Message, Options, Query};
-}
+pub use claude_agent_core::client::{cli, mcp, prelude};
 
 use runtime::{connect_with, prewarm_with, query_with, startup_with, TokioRuntime};
 

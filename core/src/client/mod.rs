@@ -85,6 +85,7 @@ mod persistence {
 }
 
 mod error;
+mod faces;
 
 // Each module by its own name across the client layer (`crate::client::link`, …).
 use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp};
@@ -98,6 +99,7 @@ use task::{driver, link, spawn, stderr, trace};
 pub use client::{connect_with, Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
+pub use faces::{cli, mcp, prelude};
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
