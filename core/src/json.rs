@@ -108,19 +108,50 @@ impl Json {
 
 /// A JSON object whose `tag` key tells its kind: the tag (when it is a string) and the whole
 /// object, for the kind's own deserializer. Tagged types with `Json` fields read themselves
-/// through this, as serde's buffered tagged enums cannot hold raw JSON.
+/// through this, as serde's buffered tagged enums cannot hold raw JSON. The tag is found in one
+/// pass that builds nothing but it.
 pub(crate) fn split_tag<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
     tag: &str,
 ) -> Result<(Option<String>, Json), D::Error> {
     let json = Json::deserialize(deserializer)?;
-    let object: serde_json::Map<String, serde_json::Value> =
-        json.parse().map_err(serde::de::Error::custom)?;
-    let tag = object
-        .get(tag)
-        .and_then(serde_json::Value::as_str)
-        .map(str::to_owned);
-    Ok((tag, json))
+    let mut reader = serde_json::Deserializer::from_str(json.as_str());
+    let found = serde::de::DeserializeSeed::deserialize(TagOf(tag), &mut reader)
+        .map_err(serde::de::Error::custom)?;
+    Ok((found, json))
+}
+
+/// Reads the string value of one key of a JSON object, skipping every other value.
+struct TagOf<'t>(&'t str);
+
+impl<'de> serde::de::DeserializeSeed<'de> for TagOf<'_> {
+    type Value = Option<String>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for TagOf<'_> {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a JSON object with a string `{}`", self.0)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == self.0 && found.is_none() {
+                // The tag's value alone is read whole, whatever its type.
+                let value = map.next_value::<serde_json::Value>()?;
+                found = value.as_str().map(str::to_owned);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
 }
 
 /// One kind of a [`split_tag`] object, read from its text.
@@ -196,6 +227,19 @@ mod tests {
         assert_eq!(format!("{spaced:?}"), r#"{"a": 1}"#);
         assert!("{".parse::<Json>().is_err());
         assert!("1 2".parse::<Json>().is_err());
+    }
+
+    #[test]
+    fn a_tag_is_found_wherever_it_is_and_whatever_else_the_object_holds() {
+        let tag = |text: &str| {
+            let mut reader = serde_json::Deserializer::from_str(text);
+            split_tag(&mut reader, "kind").map(|(tag, json)| (tag, json.as_str().to_owned()))
+        };
+        let text = r#"{"a":[1,{"kind":"inner"}],"kind":"outer","b":{"c":null}}"#;
+        assert_eq!(tag(text).unwrap(), (Some("outer".into()), text.into()));
+        assert_eq!(tag(r#"{"kind":7}"#).unwrap().0, None);
+        assert_eq!(tag(r#"{"other":1}"#).unwrap().0, None);
+        assert!(tag("[1]").is_err());
     }
 
     #[test]

@@ -1297,7 +1297,7 @@ impl Session {
             let message = format!("No hook callback found for ID: {}", request.callback_id);
             return self.refuse(&wire_id, &message, None);
         };
-        match HookInput::parse(request.input.get()) {
+        match HookInput::from_raw(request.input) {
             Ok(input) => {
                 let callback = HookCallback {
                     callback_id: request.callback_id,

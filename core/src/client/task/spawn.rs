@@ -22,7 +22,7 @@ use crate::client::store_resume::{self, ResumeDir};
 use crate::client::trace::Trace;
 use crate::client::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess};
 use crate::message::UserInput;
-use crate::options::{LaunchSpec, Options};
+use crate::options::{HostDeclarations, LaunchSpec, Options};
 use crate::session::{InputMode, Session, SessionConfig};
 
 /// What the session's first input is.
@@ -120,7 +120,7 @@ fn start_in_task<R: Runtime>(
         if !store_resume::wanted(&options) {
             return connect_then_launch(runtime, options, start, channels, None, parking).await;
         }
-        let loaded = match launch_spec(&options) {
+        let loaded = match launch_spec(&options, &options.handlers().declarations()) {
             Ok(spec) => store_resume::materialize(&runtime, &options, &spec)
                 .await
                 .map_err(Error::from),
@@ -186,8 +186,9 @@ fn start_session<R: Runtime>(
     Ok(prepared.launch(runtime, options, start, channels))
 }
 
-/// The command line for `options`, with the CLI found (unless a transport reaches it).
-fn launch_spec(options: &Options) -> Result<LaunchSpec, Error> {
+/// The command line for `options` and what its callbacks declare, with the CLI found (unless a
+/// transport reaches it).
+fn launch_spec(options: &Options, host: &HostDeclarations) -> Result<LaunchSpec, Error> {
     let program = if options.handlers().transport.is_some() {
         options
             .get_cli_path()
@@ -195,7 +196,7 @@ fn launch_spec(options: &Options) -> Result<LaunchSpec, Error> {
     } else {
         crate::client::discovery::find_cli(options.get_cli_path())?
     };
-    Ok(options.launch_spec(program, &options.handlers().declarations())?)
+    Ok(options.launch_spec(program, host)?)
 }
 
 /// A started CLI (or an open transport), before its driver exists.
@@ -219,6 +220,8 @@ struct Common {
     resume_dir: Option<ResumeDir>,
     /// A spare's own folder, removed once the CLI is gone.
     parking: Option<ParkingDir>,
+    /// For each of the session's hook matchers, the index of its callback.
+    hook_order: Vec<usize>,
 }
 
 /// What a start needs before it reaches the CLI: the session's configuration, its command
@@ -228,10 +231,26 @@ struct Planned {
     spec: LaunchSpec,
     recorder: Option<Recorder>,
     mirror: Option<Mirror>,
+    hook_order: Vec<usize>,
+}
+
+impl Planned {
+    fn into_common(self, trace: Trace) -> Common {
+        Common {
+            config: self.config,
+            recorder: self.recorder,
+            trace,
+            mirror: self.mirror,
+            resume_dir: None,
+            parking: None,
+            hook_order: self.hook_order,
+        }
+    }
 }
 
 fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
-    let config = options.session_config(input_mode, &options.handlers().declarations())?;
+    let host = options.handlers().declarations();
+    let config = options.session_config(input_mode, &host)?;
     let recorder = options
         .get_record_to()
         .map(|path| {
@@ -241,7 +260,7 @@ fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
             })
         })
         .transpose()?;
-    let spec = launch_spec(options)?;
+    let spec = launch_spec(options, &host)?;
     let mirror = options.handlers().session_store.clone().map(|store| {
         Mirror::new(
             store,
@@ -254,6 +273,7 @@ fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
         spec,
         recorder,
         mirror,
+        hook_order: host.hook_matcher_order(),
     })
 }
 
@@ -264,15 +284,10 @@ fn prepare<R: Runtime>(
     planned: Planned,
     connection: Option<Connection>,
 ) -> Result<Prepared<R>, Error> {
-    let Planned {
-        config,
-        spec,
-        recorder,
-        mirror,
-    } = planned;
+    let spec = &planned.spec;
     if let Some(connection) = connection {
         let (child, stdin, stdout, stderr) = connection.into_parts();
-        let trace = Trace::start(&spec, &child, true, options);
+        let trace = Trace::start(spec, &child, true, options);
         return Ok(Prepared::Connected {
             endpoints: Endpoints {
                 child,
@@ -280,20 +295,13 @@ fn prepare<R: Runtime>(
                 stdout,
                 stderr,
             },
-            common: Common {
-                config,
-                recorder,
-                trace,
-                mirror,
-                resume_dir: None,
-                parking: None,
-            },
+            common: planned.into_common(trace),
         });
     }
     let child = runtime
-        .spawn_child(&spec)
+        .spawn_child(spec)
         .map_err(|source| spawn_error(spec.program.clone(), spec.cwd.as_deref(), source))?;
-    let trace = Trace::start(&spec, &child.child, false, options);
+    let trace = Trace::start(spec, &child.child, false, options);
     Ok(Prepared::Spawned {
         endpoints: Endpoints {
             child: child.child,
@@ -301,14 +309,7 @@ fn prepare<R: Runtime>(
             stdout: child.stdout,
             stderr: Some(child.stderr),
         },
-        common: Common {
-            config,
-            recorder,
-            trace,
-            mirror,
-            resume_dir: None,
-            parking: None,
-        },
+        common: planned.into_common(trace),
     })
 }
 
@@ -379,6 +380,7 @@ where
         mirror,
         resume_dir,
         parking,
+        hook_order,
     } = common;
     let now = runtime.now();
     let mut session = Session::new(config, now);
@@ -393,11 +395,7 @@ where
         Start::Connect(reply) => (None, Some(reply)),
     };
     let session_ref = SessionRef(Arc::downgrade(&channels.shared));
-    let dispatcher = Dispatcher::new(
-        options.handlers().clone(),
-        &options.handlers().declarations().hook_matcher_order(),
-        session_ref,
-    );
+    let dispatcher = Dispatcher::new(options.handlers().clone(), &hook_order, session_ref);
     let driver = Driver::new(DriverParts {
         runtime: runtime.clone(),
         session,

@@ -250,25 +250,32 @@ impl HookInput {
     /// string `hook_event_name`, or when a known event lacks one of its required fields or has one
     /// of the wrong type. It never panics.
     pub fn parse(input: &str) -> Result<HookInput, serde_json::Error> {
+        HookInput::from_raw(serde_json::from_str(input)?)
+    }
+
+    /// [`HookInput::parse`] of raw JSON already checked to be JSON: the session's path, which
+    /// keeps the input's text without checking it again.
+    pub(crate) fn from_raw(input: &RawValue) -> Result<HookInput, serde_json::Error> {
+        let text = input.get();
         // Only an object is a hook input (serde would also read a struct from an array).
-        if !input.trim_start().starts_with('{') {
+        if !text.trim_start().starts_with('{') {
             return Err(serde::de::Error::custom(
                 "a hook input must be a JSON object",
             ));
         }
-        let name: EventName<'_> = serde_json::from_str(input)?;
+        let name: EventName<'_> = serde_json::from_str(text)?;
         let event = HookEvent::from_name(&name.hook_event_name);
-        match HookInput::parse_known(&event, input) {
+        match HookInput::parse_known(&event, text) {
             Some(parsed) => {
                 let mut parsed = parsed?;
                 if let Some(base) = parsed.base_mut() {
-                    base.raw = Some(input.parse()?);
+                    base.raw = Some(Json::from(input.to_owned()));
                 }
                 Ok(parsed)
             }
             None => Ok(HookInput::Other {
                 event: event.as_str().to_owned(),
-                raw: input.parse()?,
+                raw: Json::from(input.to_owned()),
             }),
         }
     }
@@ -286,7 +293,7 @@ impl HookInput {
 impl<'de> Deserialize<'de> for HookInput {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;
-        HookInput::parse(raw.get()).map_err(serde::de::Error::custom)
+        HookInput::from_raw(&raw).map_err(serde::de::Error::custom)
     }
 }
 
