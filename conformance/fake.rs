@@ -3,7 +3,7 @@
 //! its stdin or the lines it managed to write to its stdout. It can also start long-lived "tools"
 //! the way the real CLI starts its Bash tool, and find every process of its tree afterwards.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use claude_agent_testkit::fake_cli::{fake_claude_binary, Script};
@@ -86,17 +86,43 @@ impl FakeBuilder {
             ""
         };
         let wrapper = format!(
-            "#!/bin/sh\necho $$ > {pid}\n{trap}{tools}FAKE_CLAUDE_SCRIPT={script}\nexport FAKE_CLAUDE_SCRIPT\n{run}\n",
+            "echo $$ > {pid}\n{trap}{tools}FAKE_CLAUDE_SCRIPT={script}\nexport FAKE_CLAUDE_SCRIPT\n{run}\n",
             pid = quote(dir.path().join("pid")),
             trap = if self.ignore_sigterm { "trap '' TERM\n" } else { "" },
             script = quote(script),
         );
-        let claude = dir.path().join("claude");
-        std::fs::write(&claude, wrapper).expect("write wrapper");
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&claude, std::fs::Permissions::from_mode(0o755))
-            .expect("chmod wrapper");
+        write_script(&dir.path().join("claude"), &wrapper);
         Fake { dir }
+    }
+}
+
+/// Writes `body` as an executable shell script at `path`, and returns once it can be run.
+///
+/// Another test thread that forks while the file is open for writing keeps that descriptor in
+/// its child until the child execs, and meanwhile the kernel refuses to run the file
+/// (`ETXTBSY`, "Text file busy"). A probe run, which the script answers by exiting at once,
+/// shows that moment has passed: our descriptor is closed, so no later fork can hold it.
+pub fn write_script(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::{Command, Stdio};
+
+    let text = format!("#!/bin/sh\n[ -n \"$CONFORMANCE_PROBE\" ] && exit 0\n{body}");
+    std::fs::write(path, text).expect("write script");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod script");
+    for attempt in 0.. {
+        let probe = Command::new(path)
+            .env("CONFORMANCE_PROBE", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        match probe {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && attempt < 200 => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) => panic!("{} cannot be run: {e}", path.display()),
+            Ok(_) => return,
+        }
     }
 }
 

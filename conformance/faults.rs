@@ -15,7 +15,7 @@ use claude_agent_testkit::real_cli::TestDir;
 use futures_lite::future::zip;
 use serde_json::{json, Value};
 
-use super::fake::Fake;
+use super::fake::{write_script, Fake};
 use super::{json, kind, kinds, result_text, wait_gone, within};
 use crate::rt::{block_on, sleep};
 use crate::sdk::message::{LineError, NoticeKind};
@@ -452,14 +452,12 @@ fn closes_stdin_after_one_line(dir: &Path, script: &Script) -> PathBuf {
     std::fs::write(&script_path, serde_json::to_string(script).unwrap()).unwrap();
     let bin = fake_claude_binary().unwrap_or_else(|e| panic!("{e}"));
     let wrapper = format!(
-        "#!/bin/sh\nFAKE_CLAUDE_SCRIPT='{}'\nexport FAKE_CLAUDE_SCRIPT\nhead -n 1 | '{}' \"$@\"\n",
+        "FAKE_CLAUDE_SCRIPT='{}'\nexport FAKE_CLAUDE_SCRIPT\nhead -n 1 | '{}' \"$@\"\n",
         script_path.display(),
         bin.display()
     );
     let path = dir.join("claude");
-    std::fs::write(&path, wrapper).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_script(&path, &wrapper);
     path
 }
 
