@@ -49,9 +49,6 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-#[cfg(unix)]
-mod user;
-
 use std::fmt;
 use std::future::Future;
 use std::io;
@@ -63,7 +60,7 @@ use std::time::Instant;
 pub use async_process::{ChildStderr, ChildStdin, ChildStdout};
 #[cfg(unix)]
 use claude_agent_core::client::OrphanGuard;
-use claude_agent_core::client::{ChildParts, ChildProcess, Runtime, Signal};
+use claude_agent_core::client::{ChildParts, ChildProcess, LocalCommand, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 
@@ -79,38 +76,16 @@ where
         Stderr = ChildStderr,
     >,
 {
-    let mut command = std::process::Command::new(&spec.program);
-    command.args(&spec.args);
-    for key in &spec.env_remove {
-        command.env_remove(key);
-    }
-    command.envs(spec.env.iter().map(|(k, v)| (k, v)));
-    if let Some(cwd) = &spec.cwd {
-        command.current_dir(cwd);
-    }
-    if let Some(user) = &spec.user {
-        run_as(&mut command, user)?;
-    }
-    // Its own process group, so that a shutdown's signals reach what it starts in that group
-    // (the guard below reaches the rest).
+    let local = LocalCommand::new(spec)?;
     #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut command = async_process::Command::from(command);
+    let mut guard = local.guard;
+    let mut command = async_process::Command::from(local.command);
     command
         .stdin(async_process::Stdio::piped())
         .stdout(async_process::Stdio::piped())
         .stderr(async_process::Stdio::piped())
         // Behind `AsyncProcessChild`'s own drop, which kills the whole tree: SIGKILL the child.
         .kill_on_drop(true);
-    // The watcher that kills the tree if this process dies first; started before the CLI so
-    // that it is armed the moment the CLI exists.
-    #[cfg(unix)]
-    let mut guard = OrphanGuard::start()?;
-    #[cfg(unix)]
-    {
-        let (name, value) = guard.env();
-        command.env(name, value);
-    }
     let inner = command.spawn()?;
     let pid = inner.id();
     let mut child = AsyncProcessChild {
@@ -199,7 +174,7 @@ impl ChildProcess for AsyncProcessChild {
             Poll::Ready(status) => status,
         };
         self.wait = None;
-        let exited = exit_status_info(status?);
+        let exited = ExitStatusInfo::from(status?);
         self.exited = Some(exited);
         // Reaped: the watcher must stand down before the pid can be reused.
         #[cfg(unix)]
@@ -221,7 +196,11 @@ impl ChildProcess for AsyncProcessChild {
                 }
             }
         }
-        signal_group(self.pid, signal, &mut self.inner)
+        #[cfg(unix)]
+        return signal.send_to_group(self.pid);
+        // No process groups or SIGTERM here: terminate the process itself.
+        #[cfg(not(unix))]
+        self.inner.kill()
     }
 }
 
@@ -230,57 +209,4 @@ impl Drop for AsyncProcessChild {
         // Still running or not yet reaped: kill it and all it started (a no-op once reaped).
         let _ = self.signal(Signal::Kill);
     }
-}
-
-/// Start the child as `user` (`Options::user`): its uid, and its primary group or the one named.
-#[cfg(unix)]
-fn run_as(command: &mut std::process::Command, user: &str) -> io::Result<()> {
-    use std::os::unix::process::CommandExt;
-
-    let (uid, gid) = user::user_ids(user)?;
-    command.uid(uid).gid(gid);
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn run_as(_command: &mut std::process::Command, user: &str) -> io::Result<()> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!("running the CLI as another user ({user:?}) needs Unix"),
-    ))
-}
-
-#[cfg(unix)]
-fn signal_group(pid: u32, signal: Signal, _child: &mut async_process::Child) -> io::Result<()> {
-    use nix::errno::Errno;
-    use nix::sys::signal::{killpg, Signal as Signo};
-    use nix::unistd::Pid;
-
-    let signo = match signal {
-        Signal::Terminate => Signo::SIGTERM,
-        _ => Signo::SIGKILL,
-    };
-    let group = Pid::from_raw(i32::try_from(pid).map_err(io::Error::other)?);
-    match killpg(group, signo) {
-        // ESRCH: the group is already gone.
-        Ok(()) | Err(Errno::ESRCH) => Ok(()),
-        Err(errno) => Err(errno.into()),
-    }
-}
-
-#[cfg(not(unix))]
-fn signal_group(_pid: u32, _signal: Signal, child: &mut async_process::Child) -> io::Result<()> {
-    // No process groups or SIGTERM here: terminate the process itself.
-    child.kill()
-}
-
-fn exit_status_info(status: ExitStatus) -> ExitStatusInfo {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return ExitStatusInfo::signal(signal);
-        }
-    }
-    ExitStatusInfo::code(status.code().unwrap_or(-1))
 }

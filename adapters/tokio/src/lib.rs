@@ -72,8 +72,6 @@ struct ReadmeDoctests;
 
 mod pipe;
 pub mod runtime;
-#[cfg(unix)]
-mod user;
 
 pub use claude_agent_core::client::{
     prompt_channel, ClaimError, Claimed, Client, Connection, ElicitationContext, Error,

@@ -33,7 +33,7 @@ pub use crate::pipe::Pipe;
 pub use claude_agent_core::client::OrphanGuard;
 pub use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
-    Runtime, Signal,
+    LocalCommand, Runtime, Signal,
 };
 
 /// The tokio runtime the current task runs on. Zero-sized: it finds the runtime with
@@ -50,37 +50,16 @@ impl Runtime for TokioRuntime {
 
     fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
         tokio::runtime::Handle::try_current().map_err(io::Error::other)?;
-        let mut command = Command::new(&spec.program);
-        command.args(&spec.args);
-        for key in &spec.env_remove {
-            command.env_remove(key);
-        }
-        command.envs(spec.env.iter().map(|(k, v)| (k, v)));
-        if let Some(cwd) = &spec.cwd {
-            command.current_dir(cwd);
-        }
-        if let Some(user) = &spec.user {
-            run_as(&mut command, user)?;
-        }
+        let local = LocalCommand::new(spec)?;
+        #[cfg(unix)]
+        let mut guard = local.guard;
+        let mut command = Command::from(local.command);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         // Behind `TokioChild`'s own drop, which kills the whole tree: SIGKILL the child.
         command.kill_on_drop(true);
-        // Its own process group, so that a shutdown's signals reach what it starts in that
-        // group (the guard below reaches the rest).
-        #[cfg(unix)]
-        command.process_group(0);
-        // The watcher that kills the tree if this process dies first; started before the CLI
-        // so that it is armed the moment the CLI exists.
-        #[cfg(unix)]
-        let mut guard = OrphanGuard::start()?;
-        #[cfg(unix)]
-        {
-            let (name, value) = guard.env();
-            command.env(name, value);
-        }
         let child = command.spawn()?;
         let mut child = TokioChild {
             inner: child,
@@ -145,7 +124,7 @@ impl ChildProcess for TokioChild {
         // Reaped: the watcher must stand down before the pid can be reused.
         #[cfg(unix)]
         drop(self.guard.take());
-        Poll::Ready(Ok(exit_status_info(status)))
+        Poll::Ready(Ok(status.into()))
     }
 
     fn signal(&mut self, signal: Signal) -> io::Result<()> {
@@ -162,7 +141,11 @@ impl ChildProcess for TokioChild {
                 }
             }
         }
-        signal_group(pid, signal, &mut self.inner)
+        #[cfg(unix)]
+        return signal.send_to_group(pid);
+        // No process groups or SIGTERM here: terminate the process itself.
+        #[cfg(not(unix))]
+        self.inner.start_kill()
     }
 }
 
@@ -171,55 +154,4 @@ impl Drop for TokioChild {
         // Still running or not yet reaped: kill it and all it started (a no-op once reaped).
         let _ = self.signal(Signal::Kill);
     }
-}
-
-/// Start the child as `user` (`Options::user`): its uid and primary group.
-#[cfg(unix)]
-fn run_as(command: &mut Command, user: &str) -> io::Result<()> {
-    let (uid, gid) = crate::user::user_ids(user)?;
-    command.uid(uid).gid(gid);
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn run_as(_command: &mut Command, user: &str) -> io::Result<()> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!("running the CLI as another user ({user:?}) needs Unix"),
-    ))
-}
-
-#[cfg(unix)]
-fn signal_group(pid: u32, signal: Signal, _child: &mut Child) -> io::Result<()> {
-    use nix::errno::Errno;
-    use nix::sys::signal::{killpg, Signal as Signo};
-    use nix::unistd::Pid;
-
-    let signo = match signal {
-        Signal::Terminate => Signo::SIGTERM,
-        _ => Signo::SIGKILL,
-    };
-    let group = Pid::from_raw(i32::try_from(pid).map_err(io::Error::other)?);
-    match killpg(group, signo) {
-        // ESRCH: the group is already gone.
-        Ok(()) | Err(Errno::ESRCH) => Ok(()),
-        Err(errno) => Err(errno.into()),
-    }
-}
-
-#[cfg(not(unix))]
-fn signal_group(_pid: u32, _signal: Signal, child: &mut Child) -> io::Result<()> {
-    // No process groups or SIGTERM here: terminate the process itself.
-    child.start_kill()
-}
-
-fn exit_status_info(status: std::process::ExitStatus) -> ExitStatusInfo {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return ExitStatusInfo::signal(signal);
-        }
-    }
-    ExitStatusInfo::code(status.code().unwrap_or(-1))
 }

@@ -61,6 +61,7 @@ mod task {
 /// that takes the CLI down with its host.
 mod process {
     pub(super) mod discovery;
+    pub(super) mod local;
     #[cfg(unix)]
     pub(super) mod orphan_guard;
     pub(super) mod runtime;
@@ -93,7 +94,7 @@ use handles::{client, pool, prompt, query, ready, spare, warm};
 use persistence::{mirror, recorder, store_resume};
 #[cfg(unix)]
 use process::orphan_guard;
-use process::{discovery, runtime, transport};
+use process::{discovery, local, runtime, transport};
 use task::{driver, link, spawn, stderr, trace};
 
 pub use client::{connect_with, Client, Messages};
@@ -101,6 +102,7 @@ pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub use faces::{cli, mcp, prelude};
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
+pub use local::LocalCommand;
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
 #[cfg(unix)]

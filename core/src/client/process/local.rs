@@ -1,0 +1,280 @@
+//! The CLI as a local process, set up once for every runtime: [`LocalCommand`].
+//!
+//! A runtime's [`spawn_child`](crate::client::Runtime::spawn_child) turns the session's
+//! [`LaunchSpec`] into a `std::process::Command` here, converts it to its own command type
+//! (tokio's and async-process's both convert from the standard one), pipes the three stdio
+//! handles and spawns it. What every runtime must get right the same way lives here: the
+//! environment changes, running as `Options::user`, a process group of its own, the watcher
+//! that takes the tree down with the host, signals to the group and reading the exit status.
+
+use std::io;
+use std::process::{Command, ExitStatus};
+
+#[cfg(unix)]
+use crate::client::orphan_guard::OrphanGuard;
+use crate::client::runtime::Signal;
+use crate::options::LaunchSpec;
+use crate::session::ExitStatusInfo;
+
+/// A session's CLI ready to be spawned: the command with every setting of the [`LaunchSpec`],
+/// and on Unix the started [`OrphanGuard`] that must be armed with the child's pid.
+///
+/// The command runs `program` with `args`, the environment changes, the working directory and,
+/// on Unix, the user of `Options::user` and a process group of its own (so that a shutdown's
+/// signals reach what the CLI starts in that group; the guard reaches the rest). Stdio is left
+/// to the runtime, which pipes all three on its own command type.
+///
+/// ```no_run
+/// use std::process::Stdio;
+/// use claude_agent_core::client::LocalCommand;
+/// use claude_agent_core::options::{HostDeclarations, Options};
+///
+/// # fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let spec = Options::new().launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// let local = LocalCommand::new(&spec)?;
+/// let (mut command, mut guard) = (local.command, local.guard);
+/// command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+/// let child = command.spawn()?;
+/// guard.arm(child.id())?; // from now on the CLI's tree dies with this process
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct LocalCommand {
+    /// The CLI's command line, environment, folder, user and process group.
+    pub command: Command,
+    /// The watcher that kills the CLI's tree if this process dies first. It is started before
+    /// the CLI, and the command carries its marker variable, so that it covers the CLI from the
+    /// moment it exists once [armed](OrphanGuard::arm) with its pid.
+    #[cfg(unix)]
+    pub guard: OrphanGuard,
+}
+
+impl LocalCommand {
+    /// Set up the command for `spec` and start its watcher.
+    ///
+    /// Fails when `spec.user` names no user (or, off Unix, names one at all), or when the
+    /// watcher cannot be started.
+    pub fn new(spec: &LaunchSpec) -> io::Result<Self> {
+        let mut command = Command::new(&spec.program);
+        command.args(&spec.args);
+        for key in &spec.env_remove {
+            command.env_remove(key);
+        }
+        command.envs(spec.env.iter().map(|(k, v)| (k, v)));
+        if let Some(cwd) = &spec.cwd {
+            command.current_dir(cwd);
+        }
+        if let Some(user) = &spec.user {
+            run_as(&mut command, user)?;
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            let guard = OrphanGuard::start()?;
+            let (name, value) = guard.env();
+            command.env(name, value);
+            Ok(LocalCommand { command, guard })
+        }
+        #[cfg(not(unix))]
+        Ok(LocalCommand { command })
+    }
+}
+
+impl Signal {
+    /// Send this signal to the process group `pgid` (a CLI started from a [`LocalCommand`] leads
+    /// a group whose id is its pid). A group that is already gone is not an error.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::client::Signal;
+    /// # fn stop(pid: u32) -> std::io::Result<()> {
+    /// Signal::Terminate.send_to_group(pid)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(unix)]
+    pub fn send_to_group(self, pgid: u32) -> io::Result<()> {
+        use nix::errno::Errno;
+        use nix::sys::signal::{killpg, Signal as Signo};
+        use nix::unistd::Pid;
+
+        let signo = match self {
+            Signal::Terminate => Signo::SIGTERM,
+            Signal::Kill => Signo::SIGKILL,
+        };
+        let group = Pid::from_raw(i32::try_from(pgid).map_err(io::Error::other)?);
+        match killpg(group, signo) {
+            // ESRCH: the group is already gone.
+            Ok(()) | Err(Errno::ESRCH) => Ok(()),
+            Err(errno) => Err(errno.into()),
+        }
+    }
+}
+
+/// How a local CLI ended, from the status the operating system reported.
+impl From<ExitStatus> for ExitStatusInfo {
+    fn from(status: ExitStatus) -> Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            if let Some(signal) = status.signal() {
+                return ExitStatusInfo::signal(signal);
+            }
+        }
+        ExitStatusInfo::code(status.code().unwrap_or(-1))
+    }
+}
+
+/// Start the child as `user` (`Options::user`): its uid, and its primary group or the one named.
+#[cfg(unix)]
+fn run_as(command: &mut Command, user: &str) -> io::Result<()> {
+    use std::os::unix::process::CommandExt;
+
+    let (uid, gid) = user_ids(user)?;
+    command.uid(uid).gid(gid);
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn run_as(_command: &mut Command, user: &str) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("running the CLI as another user ({user:?}) needs Unix"),
+    ))
+}
+
+/// The user id and group id for `user`: a user name or a numeric user id, optionally followed by
+/// `:` and a numeric group id. Without a group, the user's primary group from the system's user
+/// database (so NSS sources such as LDAP count too). A numeric user id the database does not know
+/// needs its group named: started with none, the CLI would keep this process's group (root's,
+/// usually) and read what that group may read.
+#[cfg(unix)]
+fn user_ids(user: &str) -> io::Result<(u32, u32)> {
+    use nix::unistd::{Uid, User};
+
+    let (name, group) = match user.split_once(':') {
+        Some((name, group)) => {
+            let gid = group.parse().map_err(|_| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{user:?}: the group after `:` must be a numeric group id"),
+                )
+            })?;
+            (name, Some(gid))
+        }
+        None => (user, None),
+    };
+    let uid: Option<u32> = name.parse().ok();
+    let entry = match uid {
+        Some(uid) => User::from_uid(Uid::from_raw(uid)),
+        None if name.contains('\0') => Ok(None),
+        None => User::from_name(name),
+    }
+    .map_err(io::Error::from)?;
+    match (entry, uid, group) {
+        (Some(entry), _, group) => Ok((entry.uid.as_raw(), group.unwrap_or(entry.gid.as_raw()))),
+        (None, Some(uid), Some(gid)) => Ok((uid, gid)),
+        (None, Some(uid), None) => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "user id {uid} is not in the user database, so its group is unknown: name the \
+                 group too (\"{uid}:GID\"), or add the user"
+            ),
+        )),
+        (None, None, _) => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("no user {name:?}"),
+        )),
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_is_found_by_name_and_by_id() {
+        assert_eq!(user_ids("root").unwrap(), (0, 0));
+        assert_eq!(user_ids("0").unwrap(), (0, 0));
+    }
+
+    #[test]
+    fn a_group_can_be_named() {
+        assert_eq!(user_ids("root:5").unwrap(), (0, 5));
+        assert_eq!(
+            user_ids("4000000001:4000000002").unwrap(),
+            (4_000_000_001, 4_000_000_002)
+        );
+        let error = user_ids("root:wheel").unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    /// An unknown numeric id with no group is refused: before, it ran with this process's group
+    /// (root's, gid 0).
+    #[test]
+    fn an_unknown_numeric_id_needs_its_group() {
+        let error = user_ids("4000000001").unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotFound);
+        assert!(error.to_string().contains("\"4000000001:GID\""), "{error}");
+    }
+
+    #[test]
+    fn an_unknown_user_is_not_found() {
+        let error = user_ids("no-such-user-of-claude-agent").unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            user_ids("a\0b").unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+    }
+
+    #[test]
+    fn the_command_carries_the_spec_and_the_watchers_marker() {
+        let spec = LaunchSpec {
+            program: "/bin/echo".into(),
+            args: vec!["--print".into()],
+            env: vec![("A".into(), "1".into())],
+            env_remove: vec!["B".into()],
+            cwd: Some("/".into()),
+            user: None,
+        };
+        let local = LocalCommand::new(&spec).unwrap();
+        assert_eq!(local.command.get_program(), "/bin/echo");
+        assert_eq!(local.command.get_args().collect::<Vec<_>>(), ["--print"]);
+        assert_eq!(local.command.get_current_dir(), Some("/".as_ref()));
+        let envs: Vec<_> = local.command.get_envs().collect();
+        assert!(
+            envs.contains(&("A".as_ref(), Some("1".as_ref()))),
+            "{envs:?}"
+        );
+        assert!(envs.contains(&("B".as_ref(), None)), "{envs:?}");
+        let (marker, value) = local.guard.env();
+        assert!(
+            envs.contains(&(marker.as_ref(), Some(value.as_ref()))),
+            "{envs:?}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_user_fails_before_anything_starts() {
+        let spec = LaunchSpec {
+            program: "/bin/echo".into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            cwd: None,
+            user: Some("no-such-user-of-claude-agent".into()),
+        };
+        let error = LocalCommand::new(&spec).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn a_signal_to_a_group_that_is_gone_is_no_error() {
+        let mut child = Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        Signal::Terminate.send_to_group(pid).unwrap();
+    }
+}
