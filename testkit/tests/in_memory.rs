@@ -399,8 +399,12 @@ fn send_returns_the_uuid_the_message_went_out_with_and_rewind_files_takes_it() {
         })
         .unwrap();
     assert_eq!(second, "my-own-id", "a uuid of the caller's is kept");
-    assert_eq!(first.len(), 36, "{first}");
-    assert_eq!(first.as_bytes()[14], b'4', "a version-4 uuid: {first}");
+    assert_eq!(first.as_str().len(), 36, "{first}");
+    assert_eq!(
+        first.as_str().as_bytes()[14],
+        b'4',
+        "a version-4 uuid: {first}"
+    );
     let sent: Vec<Option<String>> = fake
         .written()
         .into_iter()
@@ -409,7 +413,7 @@ fn send_returns_the_uuid_the_message_went_out_with_and_rewind_files_takes_it() {
             _ => None,
         })
         .collect();
-    assert_eq!(sent, [Some(first.clone()), Some(second)]);
+    assert_eq!(sent, [Some(first.clone().into()), Some(second.into())]);
     let rewind = fake.written().into_iter().find_map(|line| match line {
         SdkLine::ControlRequest {
             subtype, request, ..

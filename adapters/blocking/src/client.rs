@@ -12,7 +12,7 @@ use claude_agent_core::control::{
     ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult,
     SettingsFile, SlashCommand, ThinkingDisplayChange, UsageDetail, UsageReport,
 };
-use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::message::{Message, MessageId, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::VersionCheck;
@@ -97,13 +97,13 @@ impl Client {
     /// # use claude_agent_blocking::{Client, UserInput};
     /// # fn example(client: Client) -> Result<(), claude_agent_blocking::Error> {
     /// let uuid = client.send("Rename `foo` to `bar` everywhere.")?;
-    /// assert_eq!(uuid.len(), 36);
+    /// assert_eq!(uuid.as_str().len(), 36);
     /// let mine = client.send(UserInput::text("Now tidy up.").with_uuid("tidy-up-1"))?;
     /// assert_eq!(mine, "tidy-up-1");
     /// # Ok(())
     /// # }
     /// ```
-    pub fn send(&self, message: impl Into<UserInput>) -> Result<String, Error> {
+    pub fn send(&self, message: impl Into<UserInput>) -> Result<MessageId, Error> {
         let message = message.into();
         wait(self.inner.send(message))
     }

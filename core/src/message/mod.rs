@@ -31,6 +31,7 @@ use crate::Json;
 mod content;
 mod lenient;
 mod line_text;
+mod message_id;
 mod notice;
 mod other;
 mod raw;
@@ -53,6 +54,7 @@ pub use content::{
     ServerToolResultBlock, TextBlock, ThinkingBlock, ToolReferenceBlock, ToolResultBlock,
     ToolUseBlock,
 };
+pub use message_id::MessageId;
 pub use notice::{LineError, Notice, NoticeKind};
 pub use other::{
     AuthStatus, CommandLifecycle, ConversationReset, PromptSuggestion, RateLimitEvent,

@@ -23,7 +23,7 @@ use crate::control::{
     ResponseBody, RewindFilesResult, SettingsFile, SlashCommand, ThinkingDisplayChange,
     UsageDetail, UsageReport,
 };
-use crate::message::{Message, UserInput};
+use crate::message::{Message, MessageId, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
 use crate::session::VersionCheck;
@@ -123,7 +123,7 @@ impl Client {
     }
 
     /// Send a user message (a `&str`, a `String` or a [`UserInput`]) and return the uuid it went
-    /// out with: the message's own ([`UserInput::with_uuid`]), or else a new random one. The CLI
+    /// out with (a [`MessageId`]): the message's own ([`UserInput::with_uuid`]), or else a new random one. The CLI
     /// keeps the message under that uuid, and echoes it as `user_message_uuid`; it is the id
     /// [`Client::rewind_files`] takes.
     ///
@@ -142,13 +142,13 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn send(&self, message: impl Into<UserInput>) -> Result<String, Error> {
+    pub async fn send(&self, message: impl Into<UserInput>) -> Result<MessageId, Error> {
         let mut message = message.into();
         let uuid = message.uuid.get_or_insert_with(new_uuid).clone();
         let (reply, outcome) = async_channel::bounded(1);
         self.command(Command::Send(message, reply)).await?;
         outcome.recv().await.map_err(|_| Error::Closed)??;
-        Ok(uuid)
+        Ok(MessageId::new(uuid))
     }
 
     /// No more user messages: the CLI's stdin is closed once the current run has ended, and the
