@@ -9,6 +9,7 @@ use serde::de::{Deserializer, Error, Visitor};
 use serde_json::value::RawValue;
 use std::cell::{Cell, RefCell};
 use std::fmt;
+use std::sync::Arc;
 
 thread_local! {
     /// A copy of the line of the message being printed with `{:?}`, so that its fields kept as
@@ -18,20 +19,43 @@ thread_local! {
     /// Start address and length of the line [`super::raw::parse_line`] is parsing on this thread;
     /// `(0, 0)` outside of it. Lets a field record its offset in the line while serde reads it.
     static LINE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+
+    /// The copy of that line the parsed message will keep, when [`with_line`] registered
+    /// one: a field may then hold it and a range instead of a copy of its own text.
+    static SHARED: RefCell<Option<Arc<str>>> = const { RefCell::new(None) };
 }
 
-/// Run `parse` with `line` registered as the line that field positions refer to.
-pub(crate) fn with_line<T>(line: &str, parse: impl FnOnce() -> T) -> T {
+/// Run `parse` with `line` registered as the line that field positions refer to, and `shared`
+/// (the same text in the allocation the message keeps, if any) for fields that hold the line
+/// themselves ([`shared_range`]).
+pub(crate) fn with_line<T>(line: &str, shared: Option<Arc<str>>, parse: impl FnOnce() -> T) -> T {
     /// Restores the previous registration even if `parse` unwinds, so no later parse can take a
     /// stale address for a position.
-    struct Restore((usize, usize));
+    struct Restore((usize, usize), Option<Arc<str>>);
     impl Drop for Restore {
         fn drop(&mut self) {
             LINE.set(self.0);
+            let previous = self.1.take();
+            SHARED.with(|registered| *registered.borrow_mut() = previous);
         }
     }
-    let _restore = Restore(LINE.replace((line.as_ptr() as usize, line.len())));
+    let previous_shared = SHARED.with(|registered| registered.replace(shared));
+    let _restore = Restore(
+        LINE.replace((line.as_ptr() as usize, line.len())),
+        previous_shared,
+    );
     parse()
+}
+
+/// Where `text`, borrowed from the line being parsed, sits in the shared copy of that line: the
+/// copy and the byte range. `None` when no shared copy is registered or `text` is not in the line.
+pub(crate) fn shared_range(text: &str) -> Option<(Arc<str>, u32, u32)> {
+    let (start, len) = match LineText::locate_in_line(text)? {
+        LineText::Span { start, len } => (start, len),
+        LineText::Owned(_) => return None,
+    };
+    let shared = SHARED.with(|registered| registered.borrow().clone())?;
+    Some((shared, start, len))
 }
 
 /// Run `print` (a `Debug` implementation) with `line` registered as the line that field
@@ -63,15 +87,21 @@ pub(crate) enum LineText {
 impl LineText {
     /// Where `text`, borrowed from the input, sits in the line being parsed; a copy if it is not in it.
     fn locate(text: &str) -> LineText {
+        Self::locate_in_line(text).unwrap_or_else(|| LineText::Owned(text.into()))
+    }
+
+    /// Where `text` sits in the line being parsed, if it is in it.
+    fn locate_in_line(text: &str) -> Option<LineText> {
         let (base, line_len) = LINE.get();
         let at = (text.as_ptr() as usize).wrapping_sub(base);
-        let span = (base != 0 && at <= line_len && text.len() <= line_len - at)
-            .then(|| Some((u32::try_from(at).ok()?, u32::try_from(text.len()).ok()?)))
-            .flatten();
-        match span {
-            Some((start, len)) => LineText::Span { start, len },
-            None => LineText::Owned(text.into()),
-        }
+        (base != 0 && at <= line_len && text.len() <= line_len - at)
+            .then(|| {
+                Some(LineText::Span {
+                    start: u32::try_from(at).ok()?,
+                    len: u32::try_from(text.len()).ok()?,
+                })
+            })
+            .flatten()
     }
 
     /// The text, given the line the message was parsed from.
@@ -172,13 +202,13 @@ mod tests {
     #[test]
     fn spans_inside_the_line_copies_otherwise() {
         let line = r#"{"s":"plain","j":{"a":[1,"x"]}}"#;
-        let p: Probe = with_line(line, || serde_json::from_str(line)).unwrap();
+        let p: Probe = with_line(line, None, || serde_json::from_str(line)).unwrap();
         assert!(matches!(p.s, Some(LineText::Span { start: 6, len: 5 })));
         assert_eq!(p.s.as_ref().unwrap().get(line), "plain");
         assert_eq!(p.j.as_ref().unwrap().get(line), r#"{"a":[1,"x"]}"#);
 
         let line = r#"{"s":"a\"b","j":null}"#;
-        let p: Probe = with_line(line, || serde_json::from_str(line)).unwrap();
+        let p: Probe = with_line(line, None, || serde_json::from_str(line)).unwrap();
         assert!(matches!(&p.s, Some(LineText::Owned(s)) if &**s == "a\"b"));
         assert!(p.j.is_none());
 
@@ -194,7 +224,7 @@ mod tests {
     #[test]
     fn debug_shows_a_position_as_text_only_while_its_line_is_registered() {
         let line = r#"{"s":"plain"}"#;
-        let p: Probe = with_line(line, || serde_json::from_str(line)).unwrap();
+        let p: Probe = with_line(line, None, || serde_json::from_str(line)).unwrap();
         let span = p.s.unwrap();
         assert_eq!(format!("{span:?}"), "line[6..+5]");
         let printed = debug_with_line(line, || {

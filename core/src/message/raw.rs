@@ -5,30 +5,33 @@ use serde::de::DeserializeOwned;
 use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
+use std::sync::Arc;
 
 /// The exact text of one CLI line, stored in every typed message.
 ///
 /// Kept as text (not [`RawValue`]) because the typed parse has already checked it is JSON: building a
-/// `RawValue` would validate it a second time and halve the parse speed.
+/// `RawValue` would validate it a second time and halve the parse speed. Shared, so that fields
+/// kept as ranges of the line (a [`StringList`](super::StringList)) need no copy of their own,
+/// and a cloned message shares its line. `None` only before the parse set it.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub(crate) struct RawLine(Box<str>);
+pub(crate) struct RawLine(Option<Arc<str>>);
 
 impl RawLine {
     pub(crate) fn as_str(&self) -> &str {
-        &self.0
+        self.0.as_deref().unwrap_or("")
     }
 }
 
 impl std::fmt::Debug for RawLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The typed fields already show the content; printing the whole line again would double it.
-        write!(f, "RawLine({} bytes)", self.0.len())
+        write!(f, "RawLine({} bytes)", self.as_str().len())
     }
 }
 
 impl Serialize for RawLine {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let raw: &RawValue = serde_json::from_str(&self.0).map_err(S::Error::custom)?;
+        let raw: &RawValue = serde_json::from_str(self.as_str()).map_err(S::Error::custom)?;
         raw.serialize(serializer)
     }
 }
@@ -46,8 +49,10 @@ pub(crate) trait WholeLine: DeserializeOwned {
 /// Boxed because messages are queued and handed through several layers: moving a pointer is
 /// cheaper than moving a struct of a few hundred bytes each time.
 pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json::Error> {
-    let mut msg: Box<T> = Box::new(with_line(line, || serde_json::from_str(line))?);
-    msg.set_raw(RawLine(line.into()));
+    let shared: Arc<str> = Arc::from(line);
+    let parsed = with_line(line, Some(shared.clone()), || serde_json::from_str(line));
+    let mut msg: Box<T> = Box::new(parsed?);
+    msg.set_raw(RawLine(Some(shared)));
     Ok(msg)
 }
 

@@ -1,16 +1,19 @@
 //! [`StringList`]: a JSON array of strings kept as raw text and read on demand.
 
-use crate::Json;
+use super::line_text::shared_range;
 use serde::de::{Deserialize, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 /// A list of strings kept as its raw JSON array and read when asked for.
 ///
 /// Used for the long name lists of `system`/`init` (tools, slash commands, skills, …): the CLI prints
-/// them every turn and most hosts never read them, so the parse only copies the array text (one
-/// allocation) instead of one allocation per name. Items that are not strings are skipped.
+/// them every turn and most hosts never read them, so the parse keeps where the array is in the
+/// message's line (which the message keeps anyway) instead of one allocation per name. Items that
+/// are not strings are skipped. Like the messages, it is read from text it can borrow from
+/// (`serde_json::from_str` or `from_slice`).
 ///
 /// ```
 /// use claude_agent_core::message::StringList;
@@ -37,25 +40,27 @@ use std::fmt;
 /// assert_eq!(mcp_tools, ["mcp__calc__add"]);
 /// assert!(init.skills.is_empty()); // absent from the line
 /// ```
-#[derive(Clone)]
-pub struct StringList(Option<Json>);
+#[derive(Clone, Default)]
+pub struct StringList(Option<ArrayText>);
 
-impl Default for StringList {
-    /// An empty list.
-    fn default() -> Self {
-        StringList(None)
-    }
+/// The array's text: bytes `start..start + len` of `text` (the whole line of the message it
+/// was read from, or a copy of the array alone when it was read outside one).
+#[derive(Clone)]
+struct ArrayText {
+    text: Arc<str>,
+    start: u32,
+    len: u32,
 }
 
 impl StringList {
     /// The strings, in order, borrowed from the array text where they have no escapes.
     pub fn items(&self) -> Vec<Cow<'_, str>> {
-        let Some(raw) = &self.0 else {
+        if self.0.is_none() {
             return Vec::new();
-        };
+        }
         // The text was checked to be a JSON array when it was read, so this cannot fail;
         // an empty list is the safe answer if it ever did.
-        serde_json::from_str::<Vec<Loose<'_>>>(raw.as_str())
+        serde_json::from_str::<Vec<Loose<'_>>>(self.raw_json())
             .map(|items| items.into_iter().filter_map(|item| item.0).collect())
             .unwrap_or_default()
     }
@@ -82,7 +87,14 @@ impl StringList {
 
     /// The array as the CLI printed it (`[]` when the field was absent).
     pub fn raw_json(&self) -> &str {
-        self.0.as_ref().map_or("[]", |raw| raw.as_str())
+        match &self.0 {
+            // The range was taken from this very text, so it is in bounds and on char boundaries.
+            Some(array) => array
+                .text
+                .get(array.start as usize..array.start as usize + array.len as usize)
+                .unwrap_or("[]"),
+            None => "[]",
+        }
     }
 }
 
@@ -94,14 +106,22 @@ impl fmt::Debug for StringList {
 
 impl<'de> Deserialize<'de> for StringList {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = Box::<RawValue>::deserialize(d)?;
-        if raw.get() == "null" {
+        let raw = <&'de RawValue>::deserialize(d)?.get();
+        if raw == "null" {
             return Ok(StringList(None));
         }
-        if !raw.get().starts_with('[') {
+        if !raw.starts_with('[') {
             return Err(D::Error::custom("expected an array of strings"));
         }
-        Ok(StringList(Some(Json::from(raw))))
+        let array = match shared_range(raw) {
+            Some((text, start, len)) => ArrayText { text, start, len },
+            None => ArrayText {
+                text: Arc::from(raw),
+                start: 0,
+                len: u32::try_from(raw.len()).map_err(D::Error::custom)?,
+            },
+        };
+        Ok(StringList(Some(array)))
     }
 }
 
@@ -178,5 +198,36 @@ mod tests {
         assert!(StringList::default().to_vec().is_empty());
         assert!(serde_json::from_str::<StringList>(r#""a""#).is_err());
         assert!(serde_json::from_str::<StringList>("{}").is_err());
+    }
+
+    /// A list read as part of a message keeps a range of the message's line, not a copy: every
+    /// list of an `init` holds the one line the message holds, and reads its own part of it.
+    #[test]
+    fn lists_of_a_message_share_its_line() {
+        use crate::message::{Message, SystemMessage};
+
+        let line = r#"{"type":"system","subtype":"init","session_id":"s","tools":["Bash","Read"],"slash_commands":["compact"],"skills":[]}"#;
+        let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else {
+            panic!("not init");
+        };
+        let lists = [&init.tools, &init.slash_commands, &init.skills];
+        for list in lists {
+            let array = list.0.as_ref().expect("present");
+            assert_eq!(
+                &*array.text, line,
+                "the whole line, not a copy of the array"
+            );
+            assert!(Arc::ptr_eq(
+                &array.text,
+                &init.tools.0.as_ref().unwrap().text
+            ));
+        }
+        assert_eq!(init.tools.to_vec(), ["Bash", "Read"]);
+        assert_eq!(init.slash_commands.raw_json(), r#"["compact"]"#);
+        assert!(init.skills.is_empty());
+        assert_eq!(init.raw_json(), line);
+        // Read on its own, a list holds a copy of its array.
+        let alone: StringList = serde_json::from_str(r#" ["x"] "#).unwrap();
+        assert_eq!(alone.raw_json(), r#"["x"]"#);
     }
 }
