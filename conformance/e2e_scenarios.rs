@@ -69,7 +69,8 @@ macro_rules! e2e_tests {
             mcp_resources, set_in_process_mcp_servers, server_info_fields,
             settings_control_requests, reload_control_requests, file_and_task_control_requests,
             permission_decision_classification, initialize_fields, tool_aliases,
-            permission_prompts_nobody, managed_settings, project_config_root, tool_config,
+            permission_prompts_nobody, managed_settings, settings_stay_off_argv, project_config_root,
+            tool_config,
             mcp_config_text_and_file, agent_definition_fields, environment_options,
             run_as_another_user, session_store_resume, session_store_failing, warm_startup,
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
@@ -2259,6 +2260,73 @@ pub async fn managed_settings<R: Runtime>(rt: R) {
         last_tool_result(&env.stub),
         "Permission to use Bash with command touch forbidden && ls has been denied."
     );
+}
+
+/// Inline settings and managed settings travel in `initialize` (the default): the CLI's command
+/// line holds neither, and the CLI applies both (the settings' `env` reaches a Bash tool, the
+/// managed deny rule refuses a tool). With `Delivery::Argv` they are on the command line again.
+pub async fn settings_stay_off_argv<R: Runtime>(rt: R) {
+    const SECRET: &str = "settings-s3cret-2024";
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone())
+        .settings_json(json!({"env": {"E2E_SETTINGS_SECRET": SECRET}}))
+        .managed_settings(json!({"permissions": {"deny": ["Bash(touch:*)"]}}));
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), options.clone()),
+    )
+    .await
+    .expect("connected");
+    let pid = client
+        .server_info()
+        .and_then(|info| info.pid)
+        .expect("the CLI says its pid");
+    let argv = command_line(pid);
+    assert!(
+        argv.contains("--initialize-fields=settings")
+            && argv.contains("--managed-settings-in-initialize"),
+        "{argv}"
+    );
+    assert!(
+        !argv.contains(SECRET) && !argv.contains("touch:*"),
+        "{argv}"
+    );
+    within(
+        &rt,
+        STEP,
+        "send",
+        client.send("BASH:echo $E2E_SETTINGS_SECRET"),
+    )
+    .await
+    .expect("sent");
+    let messages = all_ok(collect(&rt, "turn 1", client.receive_response()).await);
+    assert_eq!(only_result(&messages).subtype, "success");
+    assert!(
+        last_tool_result(&env.stub).contains(SECRET),
+        "the settings' env reaches a tool"
+    );
+    within(&rt, STEP, "send", client.send("BASH:touch forbidden && ls"))
+        .await
+        .expect("sent");
+    all_ok(collect(&rt, "turn 2", client.receive_response()).await);
+    assert!(!env.work.path().join("forbidden").exists());
+    assert_eq!(
+        last_tool_result(&env.stub),
+        "Permission to use Bash with command touch forbidden && ls has been denied."
+    );
+    within(&rt, STEP, "close", client.close()).await;
+
+    let on_argv = options.settings_delivery(Delivery::Argv);
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), on_argv))
+        .await
+        .expect("connected");
+    let pid = client.server_info().and_then(|info| info.pid).expect("pid");
+    let argv = command_line(pid);
+    assert!(argv.contains(SECRET) && argv.contains("touch:*"), "{argv}");
+    within(&rt, STEP, "close", client.close()).await;
 }
 
 /// `project_config_root`: the `.claude` commands of the root are the session's, not those of

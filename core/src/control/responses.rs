@@ -91,6 +91,12 @@ pub struct InitializeResponse {
     /// Whether the CLI read the MCP servers sent in `initialize` at launch (absent when none were
     /// sent, and on CLIs that cannot read them).
     pub mcp_servers_applied: Option<bool>,
+    /// Whether the CLI took the settings sent in `initialize` at launch (absent when none were
+    /// sent, and on CLIs that cannot read them).
+    pub settings_applied: Option<bool>,
+    /// Whether the CLI took the managed settings sent in `initialize` at launch (absent when
+    /// none were sent, and on CLIs that cannot read them).
+    pub managed_settings_applied: Option<bool>,
     /// Fast mode: `off`, `cooldown` or `on`.
     pub fast_mode_state: Option<String>,
     /// Why fast mode is unavailable, when it is.

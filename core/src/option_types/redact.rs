@@ -140,13 +140,30 @@ mod tests {
                 "env": {"PROXY_PASSWORD": "hunter2"},
                 "permissions": {"deny": ["WebFetch"]}
             }));
-        let spec = options
-            .launch_spec(
-                "claude".into(),
-                &crate::options::HostDeclarations::default(),
-            )
+        // By default they stay off the command line: they travel in `initialize`.
+        let host = crate::options::HostDeclarations::default();
+        let argv = options
+            .launch_spec("claude".into(), &host)
+            .unwrap()
+            .args
+            .join(" ");
+        assert!(
+            !argv.contains("sk-ant-settings") && !argv.contains("hunter2"),
+            "{argv}"
+        );
+        let fields = options
+            .session_config(crate::session::InputMode::Streaming, &host)
+            .unwrap()
+            .initialize_fields
             .unwrap();
-        // The secrets do go to the CLI...
+        let fields = fields.as_str();
+        assert!(
+            fields.contains("sk-ant-settings") && fields.contains("hunter2"),
+            "{fields}"
+        );
+        // On the command line, where asked for...
+        let options = options.settings_delivery(crate::options::Delivery::Argv);
+        let spec = options.launch_spec("claude".into(), &host).unwrap();
         let argv = spec.args.join(" ");
         assert!(
             argv.contains("sk-ant-settings") && argv.contains("hunter2"),

@@ -562,16 +562,20 @@ impl PreviewFormat {
     }
 }
 
-/// How external MCP servers ([`crate::options::Options::mcp_server`]) or plugins
-/// ([`crate::options::Options::plugin`]) reach the CLI: [`crate::options::Options::mcp_servers_delivery`],
-/// [`crate::options::Options::plugin_delivery`].
+/// How external MCP servers ([`crate::options::Options::mcp_server`]), plugins
+/// ([`crate::options::Options::plugin`]) and inline or managed settings
+/// ([`crate::options::Options::settings_json`], [`crate::options::Options::managed_settings`])
+/// reach the CLI: [`crate::options::Options::mcp_servers_delivery`],
+/// [`crate::options::Options::plugin_delivery`], [`crate::options::Options::settings_delivery`].
 ///
 /// By default they travel over stdin in the `initialize` request, and the CLI is started with
 /// `--await-initialize` so that it reads them before it starts. The command line of a process
 /// can be read by every local user (`/proc/<pid>/cmdline`, `ps`), so a server's `env` and
-/// `headers`, which often hold tokens, are kept off it. `Argv` puts them back on the command
-/// line (`--mcp-config <json>`, `--plugin-dir=<path>`), for a CLI older than 2.1.261, which has
-/// no `--await-initialize`.
+/// `headers`, and the settings' `env`, which often hold tokens, are kept off it. `Argv` puts
+/// them back on the command line (`--mcp-config <json>`, `--plugin-dir=<path>`,
+/// `--settings <json>`, `--managed-settings <json>`), for a CLI that cannot read them from
+/// `initialize` (MCP servers and plugins before 2.1.261; for settings, a CLI whose answer to
+/// `initialize` has no `settings_applied`).
 ///
 /// ```
 /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, McpStdioServer, Options};
@@ -592,13 +596,14 @@ impl PreviewFormat {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Delivery {
-    /// In the `initialize` request (`mcpServers`, `plugins`), with `--await-initialize`. For
-    /// MCP servers, the first prompt is written only once the CLI has said it read them
-    /// (`mcp_servers_applied: true`); otherwise `initialize` fails with
+    /// In the `initialize` request (`mcpServers`, `plugins`, `settings`, `managedSettings`),
+    /// with `--await-initialize`. For MCP servers and settings, the first prompt is written only
+    /// once the CLI has said it took them (`mcp_servers_applied`, `settings_applied`,
+    /// `managed_settings_applied`: `true`); otherwise `initialize` fails with
     /// [`RequestFailure::Unconfirmed`](crate::session::RequestFailure::Unconfirmed).
     #[default]
     Initialize,
     /// On the command line: `--mcp-config <json>` for MCP servers, one `--plugin-dir=<path>`
-    /// per plugin.
+    /// per plugin, `--settings <json>` and `--managed-settings <json>` for settings.
     Argv,
 }

@@ -21,6 +21,7 @@ impl Options {
     /// ```
     /// use claude_agent_core::control::ClaimOptions;
     /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::session::InputMode;
     ///
     /// let host = Options::new().settings_json(serde_json::json!({"cleanupPeriodDays": 7}));
     /// let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").settings(serde_json::json!({"effortLevel": "high"}))?;
@@ -28,8 +29,10 @@ impl Options {
     /// let spec = cold.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.cwd.as_deref(), Some(std::path::Path::new("/srv/app")));
     /// assert!(spec.args.contains(&"--model=claude-sonnet-5".to_owned()));
-    /// // The overlay is merged into the inline settings.
-    /// assert!(spec.args.iter().any(|arg| arg.contains(r#"{"cleanupPeriodDays":7,"effortLevel":"high"}"#)));
+    /// // The overlay is merged into the inline settings, which travel in `initialize`.
+    /// let config = cold.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let fields = config.initialize_fields.unwrap();
+    /// assert!(fields.as_str().contains(r#""settings":{"cleanupPeriodDays":7,"effortLevel":"high"}"#));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn claimed(&self, claim: &ClaimOptions) -> Result<Options, OptionsError> {

@@ -7,12 +7,13 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::error::OptionsError;
+use super::settings::inline_settings;
 use super::{HostDeclarations, Options};
 use crate::option_types::agent::AgentDefinition;
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
 use crate::option_types::types::{OutputFormat, Skills, SystemPrompt};
-use crate::session::{InputMode, SessionConfig, SKIP_VERSION_CHECK_ENV};
+use crate::session::{InputMode, SessionConfig, SettingsDelivered, SKIP_VERSION_CHECK_ENV};
 use crate::Json;
 
 /// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session
@@ -64,6 +65,10 @@ struct InitializeFields<'a> {
     plugins: Option<Vec<PluginEntry<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mcp_servers: Option<OrderedMap<'a, McpServerConfig>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    settings: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    managed_settings: Option<&'a serde_json::Value>,
 }
 
 /// One plugin as `initialize` lists it: the same `{"type","path"}` the TypeScript SDK's
@@ -113,6 +118,10 @@ impl Options {
             .collect();
         config.mcp_servers = host.sdk_mcp_servers.clone();
         config.delivers_mcp_servers = self.mcp_servers_in_initialize();
+        config.delivers_settings = SettingsDelivered {
+            settings: self.settings_in_initialize()?,
+            managed_settings: self.managed_settings_in_initialize(),
+        };
         config.can_use_tool = host.can_use_tool;
         config.elicitation = host.elicitation;
         config.user_dialog = host.user_dialog_kinds.is_some();
@@ -198,6 +207,17 @@ impl Options {
             mcp_servers: self
                 .mcp_servers_in_initialize()
                 .then(|| OrderedMap(&self.mcp_servers)),
+            // `validate` refused inline settings that are not an object.
+            settings: match self.settings_in_initialize() {
+                Ok(true) => inline_settings(self.settings.as_ref(), self.sandbox.as_ref())
+                    .ok()
+                    .flatten(),
+                _ => None,
+            },
+            managed_settings: self
+                .managed_settings_in_initialize()
+                .then(|| self.managed_settings.as_ref().map(|managed| &managed.0))
+                .flatten(),
         };
         let json = with_extra_fields(to_json(&fields), &self.extra_initialize_fields);
         (json != "{}").then(|| Json::try_from(json).expect("serde_json output is valid JSON"))

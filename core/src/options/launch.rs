@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::error::OptionsError;
-use super::settings::settings_arg;
+use super::settings::{inline_settings, settings_arg};
 use super::{skills, HostDeclarations, Options};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
@@ -331,10 +331,15 @@ impl Options {
         a.opt("session-id", self.session_start.new_session_id());
         a.switch("no-session-persistence", self.no_session_persistence);
         a.switch("session-mirror", host.session_mirror);
-        if let Some(managed) = &self.managed_settings {
+        if self.managed_settings_in_initialize() {
+            a.flag("managed-settings-in-initialize");
+        } else if let Some(managed) = &self.managed_settings {
             a.pair("managed-settings", &to_json(&managed.0));
         }
-        if let Some(settings) = settings_arg(self.settings.as_ref(), self.sandbox.as_ref())? {
+        if self.settings_in_initialize()? {
+            a.value("initialize-fields", "settings");
+        } else if let Some(settings) = settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?
+        {
             a.pair("settings", &settings);
         }
         for (flag, value) in &self.extra_args {
@@ -346,10 +351,24 @@ impl Options {
         Ok(a.0)
     }
 
-    /// Whether external MCP servers or plugins travel in `initialize`, which the CLI then reads
-    /// before it starts (`--await-initialize`).
+    /// Whether external MCP servers, plugins or settings travel in `initialize`, which the CLI
+    /// then reads before it starts (`--await-initialize`).
     pub(crate) fn reads_initialize_at_launch(&self) -> bool {
-        self.mcp_servers_in_initialize() || self.plugins_in_initialize()
+        self.mcp_servers_in_initialize()
+            || self.plugins_in_initialize()
+            || self.settings_in_initialize().unwrap_or(false)
+            || self.managed_settings_in_initialize()
+    }
+
+    /// Whether inline settings (or a sandbox) travel in `initialize` (`settings`); an error
+    /// for inline settings that are not an object.
+    pub(crate) fn settings_in_initialize(&self) -> Result<bool, OptionsError> {
+        Ok(self.settings_delivery == Delivery::Initialize
+            && inline_settings(self.settings.as_ref(), self.sandbox.as_ref())?.is_some())
+    }
+
+    pub(crate) fn managed_settings_in_initialize(&self) -> bool {
+        self.managed_settings.is_some() && self.settings_delivery == Delivery::Initialize
     }
 
     pub(crate) fn mcp_servers_in_initialize(&self) -> bool {
@@ -530,6 +549,7 @@ mod tests {
         let options = Options::new()
             .system_prompt(SystemPrompt::File("/p/prompt.md".into()))
             .settings_json(json!({"model": "x"}))
+            .settings_delivery(Delivery::Argv)
             .extra_arg("replay-user-messages", None)
             .extra_arg("foo", Some("bar".into()))
             .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
@@ -646,6 +666,7 @@ mod tests {
             .persist_session(false)
             .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
             .settings_json(json!({"model": "x"}))
+            .settings_delivery(Delivery::Argv)
             .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
         let typescript = [
             "--permission-prompt-tool=mcp__perm__ask",
@@ -911,6 +932,26 @@ mod tests {
                     .excluded_commands(["docker"]),
             )
             .extra_arg("x", None);
+        let merged = concat!(
+            r#"{"permissions":{"allow":["Read"]},"#,
+            r#""sandbox":{"enabled":true,"excludedCommands":["git","docker"],"failIfUnavailable":true}}"#
+        );
+        // By default the merged settings travel in `initialize`.
+        assert_eq!(
+            tail(options.clone()),
+            ["--await-initialize", "--initialize-fields=settings", "--x"]
+        );
+        let fields = options
+            .session_config(
+                crate::session::InputMode::Streaming,
+                &HostDeclarations::NONE,
+            )
+            .unwrap()
+            .initialize_fields
+            .unwrap();
+        let fields: serde_json::Value = fields.parse().unwrap();
+        assert_eq!(fields["settings"].to_string(), merged);
+        let options = options.settings_delivery(Delivery::Argv);
         assert_eq!(
             tail(options),
             [
@@ -922,8 +963,9 @@ mod tests {
                 "--x",
             ]
         );
-        let sandbox_only =
-            Options::new().sandbox(SandboxSettings::new().auto_allow_bash_if_sandboxed(true));
+        let sandbox_only = Options::new()
+            .sandbox(SandboxSettings::new().auto_allow_bash_if_sandboxed(true))
+            .settings_delivery(Delivery::Argv);
         assert_eq!(
             tail(sandbox_only),
             [

@@ -134,6 +134,7 @@ pub struct Options {
     setting_sources: Option<Vec<SettingSource>>,
     plugins: Vec<PluginConfig>,
     plugin_delivery: Delivery,
+    settings_delivery: Delivery,
     extra_args: Vec<(String, Option<String>)>,
     thinking: Option<Thinking>,
     thinking_display: Option<ThinkingDisplay>,

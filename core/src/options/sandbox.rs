@@ -15,10 +15,11 @@ use serde_json::{Map, Value};
 /// # let _ = sandbox;
 /// ```
 ///
-/// The other settings, and the `--settings` JSON they end up in:
+/// The other settings, and the settings they end up in (sent in `initialize`, or as
+/// `--settings <json>` with [`Options::settings_delivery`](crate::options::Options::settings_delivery)):
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, SandboxSettings};
+/// use claude_agent_core::options::{Delivery, HostDeclarations, Options, SandboxSettings};
 ///
 /// let sandbox = SandboxSettings::new()
 ///     .enabled(true)
@@ -26,7 +27,8 @@ use serde_json::{Map, Value};
 ///     .allow_unsandboxed_commands(false)
 ///     .enable_weaker_nested_sandbox(true) // inside a container
 ///     .set("ignoreViolations", serde_json::json!({"*": ["/tmp"]}));
-/// let args = Options::new().sandbox(sandbox).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+/// let options = Options::new().sandbox(sandbox).settings_delivery(Delivery::Argv);
+/// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert_eq!(
 ///     args.last().unwrap(),
 ///     r#"{"sandbox":{"allowUnsandboxedCommands":false,"autoAllowBashIfSandboxed":true,"enableWeakerNestedSandbox":true,"enabled":true,"failIfUnavailable":true,"ignoreViolations":{"*":["/tmp"]}}}"#
@@ -90,6 +92,7 @@ impl SandboxSettings {
 ///
 /// ```
 /// use claude_agent_core::options::{HostDeclarations, Options, SandboxNetwork, SandboxSettings};
+/// use claude_agent_core::session::InputMode;
 ///
 /// let network = SandboxNetwork::new()
 ///     .allow_unix_sockets(["/var/run/docker.sock"])
@@ -99,8 +102,9 @@ impl SandboxSettings {
 ///     .socks_proxy_port(1080)
 ///     .set("allowedDomains", serde_json::json!(["crates.io", "static.crates.io"]));
 /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).network(network));
-/// let settings = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args.pop().unwrap();
-/// assert!(settings.contains(r#""network":{"allowAllUnixSockets":false,"allowLocalBinding":true,"allowUnixSockets":["/var/run/docker.sock"],"allowedDomains":["crates.io","static.crates.io"],"httpProxyPort":3128,"socksProxyPort":1080}"#));
+/// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+/// let settings = config.initialize_fields.unwrap();
+/// assert!(settings.as_str().contains(r#""network":{"allowAllUnixSockets":false,"allowLocalBinding":true,"allowUnixSockets":["/var/run/docker.sock"],"allowedDomains":["crates.io","static.crates.io"],"httpProxyPort":3128,"socksProxyPort":1080}"#));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]

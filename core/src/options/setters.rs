@@ -267,16 +267,19 @@ impl Options {
         self
     }
 
-    /// Settings as a JSON object (`--settings <json>`).
+    /// Settings as a JSON object, sent in `initialize` (or as `--settings <json>`: see
+    /// [`Options::settings_delivery`]).
     ///
     /// ```
     /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().settings_json(serde_json::json!({
     ///     "permissions": {"deny": ["Read(./.env)"]}
     /// }));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
-    /// assert!(args.ends_with(&["--settings".to_owned(), r#"{"permissions":{"deny":["Read(./.env)"]}}"#.to_owned()]));
+    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let fields = config.initialize_fields.unwrap();
+    /// assert!(fields.as_str().contains(r#""settings":{"permissions":{"deny":["Read(./.env)"]}}"#));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn settings_json(mut self, settings: serde_json::Value) -> Self {
@@ -284,7 +287,8 @@ impl Options {
         self
     }
 
-    /// Policy settings from the application that starts the CLI (`--managed-settings <json>`), for
+    /// Policy settings from the application that starts the CLI (sent in `initialize`, or as
+    /// `--managed-settings <json>`: see [`Options::settings_delivery`]), for
     /// an embedding application that enforces its own lockdown. The CLI applies them as its
     /// policy tier only in ways that restrict (a permissive list that would widen a lock is
     /// dropped), and drops them altogether when the machine has an administrator's managed
@@ -320,15 +324,17 @@ impl Options {
         self
     }
 
-    /// Sandbox settings, deep-merged into the settings' `sandbox` block (`--settings <json>`).
+    /// Sandbox settings, deep-merged into the settings' `sandbox` block (sent with the settings:
+    /// see [`Options::settings_delivery`]).
     ///
     /// ```
     /// use claude_agent_core::options::{HostDeclarations, Options, SandboxSettings};
+    /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).excluded_commands(["docker"]));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
-    /// let settings = args.last().unwrap();
-    /// assert_eq!(settings, r#"{"sandbox":{"enabled":true,"excludedCommands":["docker"],"failIfUnavailable":true}}"#);
+    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let fields: serde_json::Value = config.initialize_fields.unwrap().parse().unwrap();
+    /// assert_eq!(fields["settings"].to_string(), r#"{"sandbox":{"enabled":true,"excludedCommands":["docker"],"failIfUnavailable":true}}"#);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
@@ -455,6 +461,30 @@ impl Options {
     /// ```
     pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
         self.mcp_servers_delivery = delivery;
+        self
+    }
+
+    /// How inline settings ([`Options::settings_json`], with the [`Options::sandbox`] merged in)
+    /// and [`Options::managed_settings`] reach the CLI: in `initialize` (the default, which keeps
+    /// them, and the credentials their `env` often holds, off the command line that every local
+    /// user can read) or on the command line ([`Delivery`]). A settings file
+    /// ([`Options::settings`]) is always passed by path.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options};
+    ///
+    /// let options = Options::new().settings_json(serde_json::json!({"env": {"API_TOKEN": "s3cret"}}));
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// assert!(!args.iter().any(|arg| arg.contains("s3cret")));
+    /// assert!(args.ends_with(&["--await-initialize".to_owned(), "--initialize-fields=settings".to_owned()]));
+    ///
+    /// let on_argv = options.settings_delivery(Delivery::Argv);
+    /// let args = on_argv.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// assert!(args.ends_with(&["--settings".to_owned(), r#"{"env":{"API_TOKEN":"s3cret"}}"#.to_owned()]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn settings_delivery(mut self, delivery: Delivery) -> Self {
+        self.settings_delivery = delivery;
         self
     }
 

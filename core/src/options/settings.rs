@@ -55,6 +55,24 @@ pub(crate) fn settings_arg(
     Ok(Some(to_json(&object)))
 }
 
+/// The inline settings (with the sandbox merged in) as the object `initialize` carries, if the
+/// settings are inline or only a sandbox is set; `None` for a settings file or no settings.
+pub(crate) fn inline_settings(
+    settings: Option<&Settings>,
+    sandbox: Option<&SandboxSettings>,
+) -> Result<Option<Map<String, Value>>, OptionsError> {
+    let mut object = match settings {
+        Some(Settings::File(_)) => return Ok(None),
+        None if sandbox.is_none() => return Ok(None),
+        None => Map::new(),
+        Some(Settings::Json(value)) => as_object(value.clone())?,
+    };
+    if let Some(sandbox) = sandbox {
+        merge_into_settings(&mut object, sandbox);
+    }
+    Ok(Some(object))
+}
+
 fn as_object(value: Value) -> Result<Map<String, Value>, OptionsError> {
     match value {
         Value::Object(object) => Ok(object),
@@ -94,6 +112,29 @@ mod tests {
                 r#"{"sandbox":{"excludedCommands":["git","docker"]}}"#.into()
             ))
         );
+    }
+
+    #[test]
+    fn inline_settings_are_an_object_with_the_sandbox_merged_in() {
+        let sandbox = SandboxSettings::new().excluded_commands(["docker"]);
+        let inline = Settings::Json(json!({"env": {"A": "1"}}));
+        assert_eq!(
+            inline_settings(Some(&inline), Some(&sandbox)).map(|o| o.map(Value::Object)),
+            Ok(Some(
+                json!({"env": {"A": "1"}, "sandbox": {"excludedCommands": ["docker"]}})
+            ))
+        );
+        assert_eq!(
+            inline_settings(None, Some(&sandbox)).map(|o| o.map(Value::Object)),
+            Ok(Some(json!({"sandbox": {"excludedCommands": ["docker"]}})))
+        );
+        let path = Settings::File("/etc/claude.json".into());
+        assert_eq!(inline_settings(Some(&path), None), Ok(None));
+        assert_eq!(inline_settings(None, None), Ok(None));
+        assert!(matches!(
+            inline_settings(Some(&Settings::Json(json!("x"))), None),
+            Err(OptionsError::InvalidSettingsJson { .. })
+        ));
     }
 
     #[test]

@@ -59,6 +59,7 @@ impl Options {
         }
         skills::check(self.skills.as_ref())?;
         settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?;
+        self.settings_in_initialize()?;
         self.check_mcp_server_names(host)?;
         if let Some((flag, _)) = self
             .extra_args

@@ -45,6 +45,13 @@ pub struct SessionConfig {
     ///
     /// [`RequestFailure::Unconfirmed`]: crate::session::RequestFailure::Unconfirmed
     pub delivers_mcp_servers: bool,
+    /// The `initialize` request carries settings (`settings`, `managedSettings`): the session
+    /// writes no user message until the CLI's answer says it took them at launch
+    /// (`settings_applied: true`, `managed_settings_applied: true`), and otherwise fails
+    /// `initialize` with [`RequestFailure::Unconfirmed`].
+    ///
+    /// [`RequestFailure::Unconfirmed`]: crate::session::RequestFailure::Unconfirmed
+    pub delivers_settings: SettingsDelivered,
     /// Whether the host answers `can_use_tool` (otherwise the session refuses it).
     pub can_use_tool: bool,
     /// Whether the host answers `elicitation` (otherwise the session declines it).
@@ -76,6 +83,7 @@ impl SessionConfig {
             hooks: Vec::new(),
             mcp_servers: Vec::new(),
             delivers_mcp_servers: false,
+            delivers_settings: SettingsDelivered::default(),
             can_use_tool: false,
             elicitation: false,
             user_dialog: false,
@@ -235,5 +243,36 @@ impl Default for Limits {
             max_queued_events: 1024,
             max_pending_requests: 256,
         }
+    }
+}
+
+/// Which settings the `initialize` request carries ([`SessionConfig::delivers_settings`]).
+///
+/// ```
+/// use claude_agent_core::session::{InputMode, SessionConfig, SettingsDelivered};
+///
+/// let mut config = SessionConfig::new(InputMode::Streaming);
+/// config.delivers_settings = SettingsDelivered { settings: true, managed_settings: false };
+/// assert!(config.delivers_settings.any());
+/// assert!(!SettingsDelivered::default().any());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SettingsDelivered {
+    /// `settings`: the inline settings, with the sandbox merged in.
+    pub settings: bool,
+    /// `managedSettings`: the host's policy settings.
+    pub managed_settings: bool,
+}
+
+impl SettingsDelivered {
+    /// Whether `initialize` carries any settings.
+    ///
+    /// ```
+    /// use claude_agent_core::session::SettingsDelivered;
+    /// let managed = SettingsDelivered { settings: false, managed_settings: true };
+    /// assert!(managed.any());
+    /// ```
+    pub fn any(self) -> bool {
+        self.settings || self.managed_settings
     }
 }

@@ -90,7 +90,7 @@ pub(crate) fn initialize_body(config: &SessionConfig) -> (String, Vec<HookRef>) 
 /// Whether the user messages wait for the answer to `initialize`: the session depends on
 /// something the CLI must confirm there ([`unconfirmed`]).
 pub(crate) fn needs_confirmation(config: &SessionConfig) -> bool {
-    config.delivers_mcp_servers || has_fail_closed_hooks(config)
+    config.delivers_mcp_servers || config.delivers_settings.any() || has_fail_closed_hooks(config)
 }
 
 fn has_fail_closed_hooks(config: &SessionConfig) -> bool {
@@ -101,8 +101,8 @@ fn has_fail_closed_hooks(config: &SessionConfig) -> bool {
 }
 
 /// Why the CLI's answer to `initialize` does not let the session go on, if it does not: a
-/// fail-closed hook the CLI would not fail closed, or MCP servers sent in `initialize` that it did
-/// not read. The checks and their order are the TypeScript SDK's.
+/// fail-closed hook the CLI would not fail closed, or MCP servers or settings sent in
+/// `initialize` that it did not take. The checks and their order are the TypeScript SDK's.
 pub(crate) fn unconfirmed(config: &SessionConfig, info: &InitializeResponse) -> Option<String> {
     if has_fail_closed_hooks(config) {
         if info.hook_on_failure_supported != Some(true) {
@@ -142,6 +142,33 @@ pub(crate) fn unconfirmed(config: &SessionConfig, info: &InitializeResponse) -> 
                         .into(),
                 )
             }
+        }
+    }
+    let settings = [
+        (
+            config.delivers_settings.managed_settings,
+            info.managed_settings_applied,
+            "managed settings",
+            "managed_settings_applied",
+        ),
+        (
+            config.delivers_settings.settings,
+            info.settings_applied,
+            "settings",
+            "settings_applied",
+        ),
+    ];
+    for (sent, applied, what, field) in settings {
+        if sent && applied != Some(true) {
+            return Some(format!(
+                "the Claude Code CLI did not take the {what} sent in `initialize` (its answer has \
+                 {}); no prompt was sent: update Claude Code, or set \
+                 `Options::settings_delivery(Delivery::Argv)`, which puts them on its command line",
+                match applied {
+                    Some(_) => format!("`{field}: false`"),
+                    None => format!("no `{field}`"),
+                }
+            ));
         }
     }
     None

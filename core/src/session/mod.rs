@@ -47,7 +47,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
-pub use config::{HookMatcherConfig, InputMode, Limits, SessionConfig, Timeouts};
+pub use config::{
+    HookMatcherConfig, InputMode, Limits, SessionConfig, SettingsDelivered, Timeouts,
+};
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{
     CloseCause, Event, ExitStatusInfo, RequestFailure, ResultError, Termination, Transmit,

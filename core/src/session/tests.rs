@@ -1226,6 +1226,70 @@ fn mcp_servers_sent_in_initialize_must_be_confirmed_before_the_prompt() {
 }
 
 #[test]
+fn settings_sent_in_initialize_must_be_confirmed_before_the_prompt() {
+    use crate::session::SettingsDelivered;
+
+    let both = SettingsDelivered {
+        settings: true,
+        managed_settings: true,
+    };
+    let settings_only = SettingsDelivered {
+        settings: true,
+        managed_settings: false,
+    };
+    for (delivered, answer, refused) in [
+        (
+            both,
+            r#"{"settings_applied":true,"managed_settings_applied":true}"#,
+            None,
+        ),
+        (settings_only, r#"{"settings_applied":true}"#, None),
+        (
+            both,
+            r#"{"settings_applied":true}"#,
+            Some("no `managed_settings_applied`"),
+        ),
+        (
+            settings_only,
+            r#"{"settings_applied":false}"#,
+            Some("`settings_applied: false`"),
+        ),
+        (settings_only, r#"{"pid":1}"#, Some("no `settings_applied`")),
+    ] {
+        let mut config = SessionConfig::new(InputMode::Streaming);
+        config.delivers_settings = delivered;
+        let (mut s, now) = started(config);
+        s.send_user(now, UserInput::text("one")).unwrap();
+        assert_eq!(s.poll_transmit(), None, "held until the answer");
+        feed(&mut s, now, &success("req_0", answer));
+        match (&events(&mut s)[..], refused) {
+            ([Event::RequestDone { outcome: Ok(_), .. }], None) => {
+                assert_eq!(lines(s.poll_transmit()).len(), 1, "{answer}");
+            }
+            (
+                [Event::RequestDone {
+                    outcome: Err(RequestFailure::Unconfirmed(message)),
+                    ..
+                }],
+                Some(named),
+            ) => {
+                assert!(message.contains(named), "{message}");
+                assert!(
+                    message.contains("settings_delivery(Delivery::Argv)"),
+                    "{message}"
+                );
+                assert_eq!(
+                    s.poll_transmit(),
+                    None,
+                    "{answer}: the prompt is never written"
+                );
+            }
+            (other, _) => panic!("{answer}: {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn a_failed_initialize_releases_no_held_prompt() {
     let (mut s, now) = started(fail_closed_hook());
     s.send_user(now, UserInput::text("hi")).unwrap();
