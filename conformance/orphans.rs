@@ -16,7 +16,7 @@ use claude_agent_testkit::fake_cli::Script;
 use super::fake::{Fake, TREE_VAR};
 use super::within;
 use crate::rt::{block_on, runtime, sleep};
-use crate::sdk::runtime::Runtime;
+use crate::sdk::runtime::{ChildProcess, Runtime, Signal};
 use crate::sdk::{connect, Options};
 
 /// How long the processes of a killed tree may take to be gone.
@@ -67,6 +67,81 @@ fn dropping_the_cli_handle_kills_every_process_it_started() {
         Fake::describe(&left)
     );
     eprintln!("tree gone {:?} after the drop", dropped.elapsed());
+}
+
+/// A kill does not hold up the executor: `signal(Kill)` returns while the watcher that kills the
+/// tree cannot act (stopped here; before, the call waited up to 3 s for it), and the child's wait
+/// ends once the watcher has killed the tree.
+#[test]
+fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone() {
+    let fake = fake_with_tools();
+    let options = fake.options();
+    let program = options.get_cli_path().expect("a CLI path").to_path_buf();
+    let spec = options
+        .launch_spec(program, &options.get_host_declarations())
+        .expect("a launch spec");
+    block_on(async {
+        let mut parts = runtime().spawn_child(&spec).expect("spawned");
+        assert!(
+            fake.wait_for_tools(STARTED_WITHIN),
+            "the fake and its tools did not start"
+        );
+        let cli = parts.child.id().expect("running");
+        let watcher = watcher_of(cli);
+        let signal_watcher = |signal: &str| {
+            let status = Command::new("kill")
+                .args([signal, &watcher.to_string()])
+                .status()
+                .expect("kill");
+            assert!(status.success(), "kill {signal} {watcher}");
+        };
+        signal_watcher("-STOP");
+        let asked = Instant::now();
+        parts
+            .child
+            .signal(Signal::Kill)
+            .expect("the kill is under way");
+        let returned_after = asked.elapsed();
+        signal_watcher("-CONT");
+        assert!(
+            returned_after < Duration::from_secs(1),
+            "signal(Kill) waited {returned_after:?} for the watcher"
+        );
+        within(
+            GONE_WITHIN,
+            std::future::poll_fn(|cx| parts.child.poll_wait(cx)),
+        )
+        .await
+        .expect("reaped");
+    });
+    let left = fake.wait_tree_gone(GONE_WITHIN);
+    assert!(
+        left.is_empty(),
+        "still running after the kill: {}",
+        Fake::describe(&left)
+    );
+}
+
+/// The watcher guarding the CLI `cli`: the process whose arguments hold the tree marker that
+/// the CLI's environment holds.
+fn watcher_of(cli: u32) -> u32 {
+    const MARKER: &str = "CLAUDE_AGENT_SDK_TREE=";
+    let environ = std::fs::read(format!("/proc/{cli}/environ")).expect("the CLI's environment");
+    let marker = environ
+        .split(|byte| *byte == 0)
+        .find(|var| var.starts_with(MARKER.as_bytes()))
+        .map(|var| String::from_utf8_lossy(var).into_owned())
+        .expect("the CLI carries the tree marker");
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|argv| {
+                argv.split(|byte| *byte == 0)
+                    .any(|arg| arg == marker.as_bytes())
+            })
+        })
+        .expect("the watcher runs")
 }
 
 #[test]

@@ -36,7 +36,7 @@
 //! ```
 //!
 //! [`spawn_child`] starts the CLI in a process group of its own and, on Unix, with an
-//! [`OrphanGuard`]: one `/bin/sh` per session (about 1 MB, a few milliseconds to start) that kills
+//! [`OrphanGuard`](claude_agent_core::client::OrphanGuard): one `/bin/sh` per session (about 1 MB, a few milliseconds to start) that kills
 //! the CLI and every process it started, also the Bash tools it runs in groups of their own, when
 //! this process dies first. Dropping the [`AsyncProcessChild`] before the CLI was reaped (an
 //! executor dropped with the session's driver in it) and [`Signal::Kill`] kill that whole tree
@@ -59,14 +59,14 @@ use std::time::Instant;
 
 pub use async_process::{ChildStderr, ChildStdin, ChildStdout};
 #[cfg(unix)]
-use claude_agent_core::client::OrphanGuard;
+use claude_agent_core::client::TreeKiller;
 use claude_agent_core::client::{ChildParts, ChildProcess, LocalCommand, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 
 /// Start `spec` with piped stdio, in a process group of its own (Unix), killed with everything
 /// it started if the [`AsyncProcessChild`] is dropped before it was reaped or if this process
-/// dies first (an [`OrphanGuard`] on Unix): what [`Runtime::spawn_child`] must do.
+/// dies first (an [`OrphanGuard`](claude_agent_core::client::OrphanGuard) on Unix): what [`Runtime::spawn_child`] must do.
 pub fn spawn_child<R>(spec: &LaunchSpec) -> io::Result<ChildParts<R>>
 where
     R: Runtime<
@@ -94,13 +94,13 @@ where
         wait: None,
         exited: None,
         #[cfg(unix)]
-        guard: None,
+        tree: TreeKiller::default(),
     };
     #[cfg(unix)]
     {
         // On an error `child` is dropped, which kills it.
         guard.arm(pid)?;
-        child.guard = Some(guard);
+        child.tree = TreeKiller::new(guard);
     }
     let missing = || io::Error::other("a piped stdio handle was not created");
     let stdin = child.inner.stdin.take().ok_or_else(missing)?;
@@ -144,9 +144,9 @@ pub struct AsyncProcessChild {
     wait: Option<WaitFuture>,
     /// How it ended, once reaped.
     exited: Option<ExitStatusInfo>,
-    /// Kills the tree on demand, or when this process dies; `None` once the child was reaped.
+    /// Kills the tree on demand, or when this process dies.
     #[cfg(unix)]
-    guard: Option<OrphanGuard>,
+    tree: TreeKiller,
 }
 
 impl fmt::Debug for AsyncProcessChild {
@@ -167,6 +167,11 @@ impl ChildProcess for AsyncProcessChild {
         if let Some(exited) = self.exited {
             return Poll::Ready(Ok(exited));
         }
+        // A tree kill in progress ends before the leader is reaped.
+        #[cfg(unix)]
+        if self.tree.poll_settled(cx, self.pid).is_pending() {
+            return Poll::Pending;
+        }
         let inner = &mut self.inner;
         let wait = self.wait.get_or_insert_with(|| Box::pin(inner.status()));
         let status = match wait.as_mut().poll(cx) {
@@ -178,7 +183,7 @@ impl ChildProcess for AsyncProcessChild {
         self.exited = Some(exited);
         // Reaped: the watcher must stand down before the pid can be reused.
         #[cfg(unix)]
-        drop(self.guard.take());
+        self.tree.reaped();
         Poll::Ready(Ok(exited))
     }
 
@@ -187,14 +192,10 @@ impl ChildProcess for AsyncProcessChild {
         if self.exited.is_some() {
             return Ok(());
         }
+        // The whole tree, on a thread of its own: the executor is not held up.
         #[cfg(unix)]
         if signal == Signal::Kill {
-            if let Some(guard) = self.guard.take() {
-                // The whole tree; if the watcher fails, the group below.
-                if guard.kill_tree().is_ok() {
-                    return Ok(());
-                }
-            }
+            return self.tree.kill(self.pid);
         }
         #[cfg(unix)]
         return signal.send_to_group(self.pid);

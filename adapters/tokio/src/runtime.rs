@@ -29,12 +29,12 @@ use claude_agent_core::session::ExitStatusInfo;
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
 pub use crate::pipe::Pipe;
-#[cfg(unix)]
-pub use claude_agent_core::client::OrphanGuard;
 pub use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
     LocalCommand, Runtime, Signal,
 };
+#[cfg(unix)]
+pub use claude_agent_core::client::{OrphanGuard, TreeKiller};
 
 /// The tokio runtime the current task runs on. Zero-sized: it finds the runtime with
 /// `tokio::runtime::Handle::current()` when it spawns.
@@ -64,13 +64,13 @@ impl Runtime for TokioRuntime {
         let mut child = TokioChild {
             inner: child,
             #[cfg(unix)]
-            guard: None,
+            tree: TreeKiller::default(),
         };
         #[cfg(unix)]
         if let Some(pid) = child.inner.id() {
             // On an error `child` is dropped, which kills it.
             guard.arm(pid)?;
-            child.guard = Some(guard);
+            child.tree = TreeKiller::new(guard);
         }
         let missing = || io::Error::other("a piped stdio handle was not created");
         let stdin = child.inner.stdin.take().ok_or_else(missing)?;
@@ -107,9 +107,9 @@ impl Runtime for TokioRuntime {
 #[derive(Debug)]
 pub struct TokioChild {
     inner: Child,
-    /// Kills the tree on demand, or when this process dies; `None` once the child was reaped.
+    /// Kills the tree on demand, or when this process dies.
     #[cfg(unix)]
-    guard: Option<OrphanGuard>,
+    tree: TreeKiller,
 }
 
 impl ChildProcess for TokioChild {
@@ -118,12 +118,17 @@ impl ChildProcess for TokioChild {
     }
 
     fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>> {
+        // A tree kill in progress ends before the leader is reaped.
+        #[cfg(unix)]
+        if let Some(pid) = self.inner.id() {
+            ready!(self.tree.poll_settled(cx, pid));
+        }
         // `Child::wait` keeps its state in the child, so a fresh future per poll is cancel-safe.
         let wait = pin!(self.inner.wait());
         let status = ready!(wait.poll(cx))?;
         // Reaped: the watcher must stand down before the pid can be reused.
         #[cfg(unix)]
-        drop(self.guard.take());
+        self.tree.reaped();
         Poll::Ready(Ok(status.into()))
     }
 
@@ -132,14 +137,10 @@ impl ChildProcess for TokioChild {
         let Some(pid) = self.inner.id() else {
             return Ok(());
         };
+        // The whole tree, on a thread of its own: the executor is not held up.
         #[cfg(unix)]
         if signal == Signal::Kill {
-            if let Some(guard) = self.guard.take() {
-                // The whole tree; if the watcher fails, the group below.
-                if guard.kill_tree().is_ok() {
-                    return Ok(());
-                }
-            }
+            return self.tree.kill(pid);
         }
         #[cfg(unix)]
         return signal.send_to_group(pid);

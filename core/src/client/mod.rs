@@ -106,7 +106,7 @@ pub use local::LocalCommand;
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
 #[cfg(unix)]
-pub use orphan_guard::OrphanGuard;
+pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};

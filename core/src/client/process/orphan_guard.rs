@@ -275,6 +275,188 @@ impl OrphanGuard {
     }
 }
 
+impl OrphanGuard {
+    /// [`kill_tree`](OrphanGuard::kill_tree) on a thread of its own, for callers that must not
+    /// block: an async runtime's [`ChildProcess::signal`](crate::client::ChildProcess::signal)
+    /// and `Drop`. Poll the returned [`TreeKill`] before reaping the group's leader, so that
+    /// the watcher never signals a group id that may since have been reused; dropping it lets
+    /// the kill finish on its own.
+    ///
+    /// ```no_run
+    /// # use std::os::unix::process::CommandExt;
+    /// # async fn run() -> std::io::Result<()> {
+    /// let mut guard = claude_agent_core::client::OrphanGuard::start()?;
+    /// let mut cli = std::process::Command::new("claude").process_group(0).spawn()?;
+    /// guard.arm(cli.id())?;
+    /// let mut kill = guard.kill_tree_in_background();
+    /// std::future::poll_fn(|cx| kill.poll_done(cx)).await?; // the executor stays free meanwhile
+    /// cli.wait()?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn kill_tree_in_background(self) -> TreeKill {
+        let (done, outcome) = async_channel::bounded(1);
+        let spawned = std::thread::Builder::new()
+            .name("claude-agent-kill-tree".into())
+            .spawn(move || {
+                let _ = done.try_send(self.kill_tree());
+            });
+        match spawned {
+            Ok(_) => TreeKill(Box::pin(outcome)),
+            Err(error) => {
+                // No thread to be had: report it, so that the caller falls back to a signal.
+                let (done, outcome) = async_channel::bounded(1);
+                let _ = done.try_send(Err(error));
+                TreeKill(Box::pin(outcome))
+            }
+        }
+    }
+}
+
+/// A tree kill running on a thread of its own ([`OrphanGuard::kill_tree_in_background`]).
+///
+/// ```no_run
+/// # use std::os::unix::process::CommandExt;
+/// use claude_agent_core::client::{OrphanGuard, TreeKill};
+/// # async fn run() -> std::io::Result<()> {
+/// let mut guard = OrphanGuard::start()?;
+/// let cli = std::process::Command::new("claude").process_group(0).spawn()?;
+/// guard.arm(cli.id())?;
+/// let mut kill: TreeKill = guard.kill_tree_in_background();
+/// std::future::poll_fn(|cx| kill.poll_done(cx)).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct TreeKill(std::pin::Pin<Box<async_channel::Receiver<io::Result<()>>>>);
+
+impl TreeKill {
+    /// Ready with what [`OrphanGuard::kill_tree`] returned once the kill is done; the task is
+    /// woken then.
+    ///
+    /// ```no_run
+    /// # async fn run(mut kill: claude_agent_core::client::TreeKill) {
+    /// if let Err(error) = std::future::poll_fn(|cx| kill.poll_done(cx)).await {
+    ///     eprintln!("the watcher could not kill the tree ({error}): signal the group instead");
+    /// }
+    /// # }
+    /// ```
+    pub fn poll_done(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        use futures_lite::Stream;
+        match self.0.as_mut().poll_next(cx) {
+            std::task::Poll::Ready(Some(outcome)) => std::task::Poll::Ready(outcome),
+            std::task::Poll::Ready(None) => std::task::Poll::Ready(Err(io::Error::other(
+                "the thread killing the process tree ended without a word",
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+/// What a runtime's child handle keeps to take its CLI's whole tree down without blocking: the
+/// armed [`OrphanGuard`], then the kill in progress.
+///
+/// [`kill`](TreeKiller::kill) starts the kill on a thread of its own and returns at once;
+/// [`poll_settled`](TreeKiller::poll_settled), polled before the CLI is reaped, waits for it (so
+/// that the watcher never signals a group id that may since have been reused) and falls back to
+/// `SIGKILL` to the group if the watcher failed; [`reaped`](TreeKiller::reaped) stands the
+/// watcher down once the CLI was reaped.
+///
+/// ```no_run
+/// use std::os::unix::process::CommandExt;
+/// use claude_agent_core::client::{OrphanGuard, TreeKiller};
+/// # async fn run() -> std::io::Result<()> {
+/// let mut guard = OrphanGuard::start()?;
+/// let mut cli = std::process::Command::new("claude").process_group(0).spawn()?;
+/// guard.arm(cli.id())?;
+/// let mut tree = TreeKiller::new(guard);
+/// tree.kill(cli.id())?; // returns at once
+/// std::future::poll_fn(|cx| tree.poll_settled(cx, cli.id())).await;
+/// cli.wait()?;
+/// tree.reaped();
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Default)]
+pub struct TreeKiller {
+    guard: Option<OrphanGuard>,
+    killing: Option<TreeKill>,
+}
+
+impl TreeKiller {
+    /// Keep `guard`, armed with the CLI's pid, until a kill or the CLI's reaping.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{OrphanGuard, TreeKiller};
+    /// let guard = OrphanGuard::start()?;
+    /// let tree = TreeKiller::new(guard);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn new(guard: OrphanGuard) -> Self {
+        TreeKiller {
+            guard: Some(guard),
+            killing: None,
+        }
+    }
+
+    /// Start killing the tree of the group `pgid` (the CLI's pid) and return at once; without
+    /// a guard (already used), send `SIGKILL` to the group.
+    ///
+    /// ```no_run
+    /// # fn stop(tree: &mut claude_agent_core::client::TreeKiller, pid: u32) -> std::io::Result<()> {
+    /// tree.kill(pid)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn kill(&mut self, pgid: u32) -> io::Result<()> {
+        match self.guard.take() {
+            Some(guard) => {
+                self.killing = Some(guard.kill_tree_in_background());
+                Ok(())
+            }
+            None => crate::client::Signal::Kill.send_to_group(pgid),
+        }
+    }
+
+    /// Ready once no kill is in progress. A kill the watcher could not do falls back to
+    /// `SIGKILL` to the group `pgid`.
+    ///
+    /// ```no_run
+    /// # async fn settle(tree: &mut claude_agent_core::client::TreeKiller, pid: u32) {
+    /// std::future::poll_fn(|cx| tree.poll_settled(cx, pid)).await;
+    /// # }
+    /// ```
+    pub fn poll_settled(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        pgid: u32,
+    ) -> std::task::Poll<()> {
+        if let Some(kill) = &mut self.killing {
+            let outcome = std::task::ready!(kill.poll_done(cx));
+            self.killing = None;
+            if outcome.is_err() {
+                let _ = crate::client::Signal::Kill.send_to_group(pgid);
+            }
+        }
+        std::task::Poll::Ready(())
+    }
+
+    /// The CLI was reaped: the watcher stands down, so that it never signals a group id that
+    /// may since have been reused.
+    ///
+    /// ```no_run
+    /// # fn done(tree: &mut claude_agent_core::client::TreeKiller) {
+    /// tree.reaped();
+    /// # }
+    /// ```
+    pub fn reaped(&mut self) {
+        self.guard = None;
+    }
+}
+
 impl Drop for OrphanGuard {
     fn drop(&mut self) {
         if self.armed {
@@ -361,6 +543,57 @@ mod tests {
         let _ = Command::new("kill")
             .args(["-KILL", "--", &format!("-{}", leader.id())])
             .status();
+        leader.wait().unwrap();
+    }
+
+    /// The watcher of `guard`: the process whose arguments carry its marker.
+    fn watcher_of(guard: &OrphanGuard) -> u32 {
+        let needle = format!("{MARKER_ENV}={}", guard.marker);
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .find(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|argv| String::from_utf8_lossy(&argv).contains(&needle))
+            })
+            .expect("the watcher runs")
+    }
+
+    fn signal(pid: u32, signal: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{signal} {pid}");
+    }
+
+    /// The kill runs on a thread of its own: asking for it returns while the watcher cannot act
+    /// (stopped here; busy or slow in life, up to 3 s), and the caller learns when it is done.
+    #[test]
+    fn a_kill_in_the_background_leaves_the_caller_free() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let mut guard = OrphanGuard::start().unwrap();
+        let watcher = watcher_of(&guard);
+        let (mut leader, escaped) = tree();
+        guard.arm(leader.id()).unwrap();
+        signal(watcher, "STOP");
+        let mut kill = guard.kill_tree_in_background();
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(kill.poll_done(&mut cx).is_pending());
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(
+            kill.poll_done(&mut cx).is_pending(),
+            "the watcher is stopped"
+        );
+        assert!(running(escaped));
+        signal(watcher, "CONT");
+        futures_lite::future::block_on(std::future::poll_fn(|cx| kill.poll_done(cx))).unwrap();
+        assert!(
+            gone_within(escaped, Duration::from_secs(2)),
+            "pid {escaped}"
+        );
         leader.wait().unwrap();
     }
 }
