@@ -2522,7 +2522,14 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
         .env("HOME", home.path().display().to_string())
         .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
     if !is_root {
-        match within(&rt, STEP, "connect", connect_with(rt.clone(), options)).await {
+        match within(
+            &rt,
+            STEP,
+            "connect",
+            connect_with(rt.clone(), options.clone()),
+        )
+        .await
+        {
             Err(Error::Spawn { source, .. }) => {
                 assert_eq!(source.kind(), std::io::ErrorKind::PermissionDenied)
             }
@@ -2538,8 +2545,14 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
         json!({"command": "id -u && touch mine", "description": "who am I"}),
     ));
     env.stub.push_reply(Reply::text("found out"));
-    let messages =
-        all_ok(collect(&rt, "query", query_with(rt.clone(), "who are you", options)).await);
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "who are you", options.clone()),
+        )
+        .await,
+    );
     assert_eq!(only_result(&messages).result.as_deref(), Some("found out"));
     let shown = env
         .stub
@@ -2550,6 +2563,70 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
     assert_eq!(shown.trim(), nobody.to_string());
     let made = std::fs::metadata(env.work.path().join("mine")).expect("the tool made a file");
     assert_eq!(made.uid(), nobody);
+
+    // A spare parked as that user: its parking folder is theirs (the CLI enters it after the
+    // switch), and it is claimed for their folder.
+    let spare_options = host_options(&env)
+        .user("nobody")
+        .env("HOME", home.path().display().to_string());
+    let spare = within(
+        &rt,
+        STEP,
+        "prewarm",
+        prewarm_with(rt.clone(), spare_options),
+    )
+    .await
+    .expect("parked as nobody");
+    let parking = parked_in(spare.pid().expect("the spare's pid"));
+    let owner = std::fs::metadata(&parking).expect("the parking folder");
+    assert_eq!((owner.uid(), owner.mode() & 0o777), (nobody, 0o700));
+    let claimed = within(
+        &rt,
+        STEP,
+        "claim",
+        spare.claim("hello there", ClaimOptions::new(env.work.path())),
+    )
+    .await
+    .expect("claimed");
+    let messages = all_ok(collect(&rt, "claimed query", claimed.messages).await);
+    assert_eq!(texts(&messages), ["echo: hello there"]);
+
+    // A session resumed from a store as that user: the configuration folder it is loaded into
+    // is theirs.
+    let store = Arc::new(InMemorySessionStore::new());
+    let first = all_ok(
+        collect(
+            &rt,
+            "stored session",
+            query_with(
+                rt.clone(),
+                "remember PINEAPPLE",
+                options.clone().session_store(store.clone()),
+            ),
+        )
+        .await,
+    );
+    let session_id = only_result(&first).session_id().to_owned();
+    let resumed = options
+        .session_store(store)
+        .session_start(SessionStart::Resume(Resume::new(session_id.clone())));
+    let second = all_ok(
+        collect(
+            &rt,
+            "resumed as nobody",
+            query_with(rt.clone(), "what word?", resumed),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&second).session_id(), session_id);
+    let body = env
+        .stub
+        .main_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(body.contains("remember PINEAPPLE"), "{body}");
 }
 
 /// Whether the process `pid` is gone (reaped: no `/proc` entry at all).

@@ -228,6 +228,16 @@ impl Options {
         self.cwd.as_deref()
     }
 
+    /// The user the CLI runs as, set with [`Options::user`], if any.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// assert_eq!(Options::new().user("agent").get_user(), Some("agent"));
+    /// ```
+    pub fn get_user(&self) -> Option<&str> {
+        self.user.as_deref()
+    }
+
     /// The environment overrides set with [`Options::env`], in order.
     pub fn get_env(&self) -> &[(String, String)] {
         &self.env.0

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::client::error::Error;
+use crate::client::give_to;
 use crate::client::link::{Command, Shared};
 use crate::client::prompt::{Prompt, PromptKind};
 use crate::client::query::Query;
@@ -109,16 +110,25 @@ pub struct Spare {
 pub(crate) struct ParkingDir(PathBuf);
 
 impl ParkingDir {
-    /// Make a new, private, empty folder.
-    fn create() -> Result<Self, Error> {
+    /// Make a new, private, empty folder: `user`'s, when the CLI runs as that user.
+    fn create(user: Option<&str>) -> Result<Self, Error> {
         let path = std::env::temp_dir().join(format!("claude-agent-spare-{}", new_uuid()));
         let mut builder = std::fs::DirBuilder::new();
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        match builder.create(&path) {
-            Ok(()) => Ok(ParkingDir(path)),
-            Err(source) => Err(Error::WorkingDirectory { path, source }),
+        if let Err(source) = builder.create(&path) {
+            return Err(Error::WorkingDirectory { path, source });
         }
+        let dir = ParkingDir(path);
+        if let Some(user) = user {
+            if let Err(source) = give_to(&dir.0, user) {
+                return Err(Error::WorkingDirectory {
+                    path: dir.0.clone(),
+                    source,
+                });
+            }
+        }
+        Ok(dir)
     }
 }
 
@@ -169,7 +179,7 @@ pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spa
     let parking = match options.get_cwd() {
         Some(_) => None,
         None => {
-            let dir = ParkingDir::create()?;
+            let dir = ParkingDir::create(options.get_user())?;
             options = options.cwd(&dir.0);
             Some(dir)
         }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
+use crate::client::give_to;
 use crate::client::runtime::Runtime;
 use crate::history::clock::is_uuid;
 use crate::options::{LaunchSpec, Options};
@@ -185,6 +186,10 @@ pub(crate) async fn materialize<R: Runtime>(
                 source,
             })
         }
+    }
+    if let Some(user) = &spec.user {
+        // The CLI runs as `user`: the folder it is pointed at, and what is in it, are theirs.
+        give_to(dir.path(), user).map_err(write_error(dir.path()))?;
     }
     Ok(Some(Resumed { dir, session_id }))
 }

@@ -144,6 +144,29 @@ fn run_as(_command: &mut Command, user: &str) -> io::Result<()> {
     ))
 }
 
+/// Give the folder `dir` and everything in it to `user` (`Options::user`): a folder this process
+/// made for a CLI that runs as that user (a spare's parking folder, a resumed session's
+/// configuration), which the CLI must enter and write. Symbolic links are changed, not followed.
+#[cfg(unix)]
+pub(crate) fn give_to(dir: &std::path::Path, user: &str) -> io::Result<()> {
+    let (uid, gid) = user_ids(user)?;
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        std::os::unix::fs::lchown(&path, Some(uid), Some(gid))?;
+        if std::fs::symlink_metadata(&path)?.is_dir() {
+            for entry in std::fs::read_dir(&path)? {
+                pending.push(entry?.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn give_to(_dir: &std::path::Path, user: &str) -> io::Result<()> {
+    run_as(&mut Command::new(""), user)
+}
+
 /// The user id and group id for `user`: a user name or a numeric user id, optionally followed by
 /// `:` and a numeric group id. Without a group, the user's primary group from the system's user
 /// database (so NSS sources such as LDAP count too). A numeric user id the database does not know
@@ -268,6 +291,39 @@ mod tests {
         };
         let error = LocalCommand::new(&spec).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::NotFound);
+    }
+
+    /// A folder made for a CLI that runs as another user is that user's, all through (run as
+    /// root, the only user that can give a file away; as another user the call is refused).
+    #[test]
+    fn a_folder_is_given_to_the_user_all_through() {
+        use std::os::unix::fs::MetadataExt;
+
+        let dir = std::env::temp_dir().join(format!("claude-agent-give-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("projects/p")).unwrap();
+        std::fs::write(dir.join("projects/p/s.jsonl"), "{}").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", dir.join("link")).unwrap();
+        let root = std::fs::metadata(&dir).unwrap().uid() == 0;
+        let given = give_to(&dir, "4000000001:4000000002");
+        if root {
+            given.unwrap();
+            for path in ["", "projects", "projects/p", "projects/p/s.jsonl", "link"] {
+                let meta = std::fs::symlink_metadata(dir.join(path)).unwrap();
+                assert_eq!(
+                    (meta.uid(), meta.gid()),
+                    (4_000_000_001, 4_000_000_002),
+                    "{path}"
+                );
+            }
+            assert_eq!(
+                std::fs::metadata("/etc/passwd").unwrap().uid(),
+                0,
+                "not followed"
+            );
+        } else {
+            assert_eq!(given.unwrap_err().kind(), io::ErrorKind::PermissionDenied);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
