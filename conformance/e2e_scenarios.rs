@@ -2564,6 +2564,25 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
     let made = std::fs::metadata(env.work.path().join("mine")).expect("the tool made a file");
     assert_eq!(made.uid(), nobody);
 
+    // What the CLI and its tools inherit of this process's environment: everything by default,
+    // only the variables named with `inherit_env_only` (cargo sets CARGO_MANIFEST_DIR here).
+    for (options, seen) in [
+        (options.clone(), true),
+        (options.clone().inherit_env_only(["PATH"]), false),
+    ] {
+        let messages = all_ok(
+            collect(
+                &rt,
+                "query",
+                query_with(rt.clone(), "BASH:echo \"[$CARGO_MANIFEST_DIR]\"", options),
+            )
+            .await,
+        );
+        assert_eq!(only_result(&messages).subtype, "success");
+        let shown = last_tool_result(&env.stub);
+        assert_eq!(shown.trim() != "[]", seen, "{shown}");
+    }
+
     // A spare parked as that user: its parking folder is theirs (the CLI enters it after the
     // switch), and it is claimed for their folder.
     let spare_options = host_options(&env)

@@ -102,8 +102,8 @@ pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub use faces::{cli, mcp, prelude};
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
-pub(crate) use local::give_to;
 pub use local::LocalCommand;
+pub(crate) use local::{child_var, give_to};
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
 #[cfg(unix)]

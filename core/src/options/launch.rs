@@ -30,6 +30,10 @@ use crate::permission::PermissionMode;
 ///
 /// let spec = Options::new().model("sonnet").cwd("/srv/project").launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// let mut command = Command::new(&spec.program);
+/// if let Some(names) = &spec.inherit_only {
+///     command.env_clear();
+///     command.envs(names.iter().filter_map(|name| Some((name, std::env::var_os(name)?))));
+/// }
 /// command.args(&spec.args).envs(spec.env.iter().map(|(k, v)| (k, v)));
 /// for name in &spec.env_remove {
 ///     command.env_remove(name);
@@ -52,6 +56,10 @@ pub struct LaunchSpec {
     pub env: Vec<(String, String)>,
     /// Variables to remove from the inherited environment (none of them is also in `env`).
     pub env_remove: Vec<String>,
+    /// `None`: the child inherits this process's whole environment. `Some(names)`: only these
+    /// variables of it (`Options::inherit_env_only`), then `env` on top. A runtime or transport
+    /// of your own must do the same.
+    pub inherit_only: Option<Vec<String>>,
     /// Working directory of the child.
     pub cwd: Option<PathBuf>,
     /// The Unix user to run the child as (a name or a numeric id), from `Options::user`: the
@@ -67,6 +75,7 @@ impl fmt::Debug for LaunchSpec {
             .field("args", &RedactedArgs(&self.args))
             .field("env", &RedactedPairs(&self.env))
             .field("env_remove", &self.env_remove)
+            .field("inherit_only", &self.inherit_only)
             .field("cwd", &self.cwd)
             .field("user", &self.user)
             .finish()
@@ -215,6 +224,7 @@ impl Options {
             args,
             env,
             env_remove,
+            inherit_only: self.inherit_only.clone(),
             cwd: self.cwd.clone(),
             user: self.user.clone(),
         })

@@ -149,6 +149,7 @@ pub struct Options {
     env: Pairs,
     /// Inherited variables the child must not see.
     env_removed: Vec<String>,
+    inherit_only: Option<Vec<String>>,
     /// `(traceparent, tracestate)` of the caller's trace.
     trace_context: Option<(String, Option<String>)>,
     tool_config: Option<ToolConfig>,

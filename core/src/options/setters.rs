@@ -857,6 +857,32 @@ impl Options {
         self
     }
 
+    /// Let the child inherit only these of this process's environment variables, instead of the
+    /// whole environment; what [`Options::env`] sets and the SDK's own variables come on top.
+    /// Useful with [`Options::user`], where the CLI and its tools run with less privilege than
+    /// this process: by default they would see every variable of it (cloud credentials, tokens).
+    /// The CLI needs `PATH` to find its tools, and `HOME` (inherited, or set with
+    /// [`Options::env`]) for its configuration.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::{HostDeclarations, Options};
+    /// let sandboxed = Options::new()
+    ///     .user("agent")
+    ///     .inherit_env_only(["PATH", "LANG"])
+    ///     .env("HOME", "/home/agent");
+    /// let spec = sandboxed.launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// assert_eq!(spec.inherit_only.as_deref(), Some(&["PATH".to_owned(), "LANG".to_owned()][..]));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn inherit_env_only<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.inherit_only = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// Keep an inherited variable out of the child's environment; a later [`Options::env`] of
     /// the same name sets it again. The SDK itself keeps out `CLAUDECODE`, `NODE_OPTIONS` and a
     /// few of the CLI's own switches (see [`Options::launch_spec`]).
@@ -912,8 +938,8 @@ impl Options {
     /// `"1500:1500"`); this process needs the privilege to switch (root, usually), and the CLI
     /// keeps no supplementary group. A numeric user id that the user database does not know must
     /// name its group: without one the CLI would keep this process's group. The environment is
-    /// not changed: set `HOME` with [`Options::env`] so the CLI keeps its settings and sessions in
-    /// that user's home. Starting fails with `Error::Spawn` when the user does not exist, its
+    /// this process's unless [`Options::inherit_env_only`] narrows it: set `HOME` with
+    /// [`Options::env`] so the CLI keeps its settings and sessions in that user's home. Starting fails with `Error::Spawn` when the user does not exist, its
     /// group is unknown, or the switch is not allowed, and on platforms other than Unix.
     ///
     /// ```

@@ -21,6 +21,7 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
+use crate::client::child_var;
 use crate::client::runtime::{BoxFuture, Runtime};
 use crate::message::Message;
 use crate::options::LaunchSpec;
@@ -406,15 +407,7 @@ pub(crate) fn mirror_error(key: Option<&SessionKey>, error: &str) -> Message {
 /// The CLI's `<config>/projects` for `spec`: its `CLAUDE_CONFIG_DIR`, else `$HOME/.claude`, from
 /// the variables the spec sets or else this process's (unless the spec removes them).
 pub(crate) fn projects_dir(spec: &LaunchSpec) -> Option<PathBuf> {
-    let var = |name: &str| -> Option<String> {
-        if let Some((_, value)) = spec.env.iter().find(|(n, _)| n == name) {
-            return Some(value.clone()).filter(|v| !v.is_empty());
-        }
-        if spec.env_remove.iter().any(|n| n == name) {
-            return None;
-        }
-        std::env::var(name).ok().filter(|v| !v.is_empty())
-    };
+    let var = |name: &str| child_var(spec, name);
     let config = match var("CLAUDE_CONFIG_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(var("HOME").or_else(|| var("USERPROFILE"))?).join(".claude"),

@@ -12,8 +12,8 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
-use crate::client::give_to;
 use crate::client::runtime::Runtime;
+use crate::client::{child_var, give_to};
 use crate::history::clock::is_uuid;
 use crate::options::{LaunchSpec, Options};
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};
@@ -308,14 +308,7 @@ fn write_subagent(
 /// the OAuth refresh token, which the resumed CLI must not use up), `.claude.json`, and the user
 /// settings (which may name an `apiKeyHelper`) without their plugin declarations.
 fn copy_user_config(dir: &Path, spec: &LaunchSpec) -> Result<(), ResumeError> {
-    let var = |name: &str| -> Option<String> {
-        match spec.env.iter().find(|(n, _)| n == name) {
-            Some((_, value)) => Some(value.clone()),
-            None if spec.env_remove.iter().any(|n| n == name) => None,
-            None => std::env::var(name).ok(),
-        }
-        .filter(|v| !v.is_empty())
-    };
+    let var = |name: &str| child_var(spec, name);
     let custom = var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
     let home = var("HOME")
         .or_else(|| var("USERPROFILE"))

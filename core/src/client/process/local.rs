@@ -59,6 +59,14 @@ impl LocalCommand {
     pub fn new(spec: &LaunchSpec) -> io::Result<Self> {
         let mut command = Command::new(&spec.program);
         command.args(&spec.args);
+        if let Some(names) = &spec.inherit_only {
+            command.env_clear();
+            for name in names {
+                if let Some(value) = std::env::var_os(name) {
+                    command.env(name, value);
+                }
+            }
+        }
         for key in &spec.env_remove {
             command.env_remove(key);
         }
@@ -142,6 +150,25 @@ fn run_as(_command: &mut Command, user: &str) -> io::Result<()> {
         io::ErrorKind::Unsupported,
         format!("running the CLI as another user ({user:?}) needs Unix"),
     ))
+}
+
+/// The value of the variable `name` in the environment the CLI of `spec` starts with (`None`
+/// when it is unset there, or empty): what `spec.env` sets, else what this process has unless
+/// `spec.env_remove` or `spec.inherit_only` keeps it out.
+pub(crate) fn child_var(spec: &LaunchSpec, name: &str) -> Option<String> {
+    let value = match spec.env.iter().find(|(n, _)| n == name) {
+        Some((_, value)) => Some(value.clone()),
+        None if spec.env_remove.iter().any(|n| n == name) => None,
+        None if spec
+            .inherit_only
+            .as_ref()
+            .is_some_and(|names| !names.iter().any(|n| n == name)) =>
+        {
+            None
+        }
+        None => std::env::var(name).ok(),
+    };
+    value.filter(|v| !v.is_empty())
 }
 
 /// Give the folder `dir` and everything in it to `user` (`Options::user`): a folder this process
@@ -259,6 +286,7 @@ mod tests {
             args: vec!["--print".into()],
             env: vec![("A".into(), "1".into())],
             env_remove: vec!["B".into()],
+            inherit_only: None,
             cwd: Some("/".into()),
             user: None,
         };
@@ -279,6 +307,44 @@ mod tests {
         );
     }
 
+    /// With `inherit_only`, the child sees the named variables of this process and what the
+    /// spec sets, nothing else of this process's environment.
+    #[test]
+    fn only_the_named_variables_are_inherited() {
+        let run = |inherit_only: Option<Vec<String>>| {
+            let spec = LaunchSpec {
+                program: "/usr/bin/env".into(),
+                args: Vec::new(),
+                env: vec![("SET_BY_SPEC".into(), "1".into())],
+                env_remove: Vec::new(),
+                inherit_only,
+                cwd: None,
+                user: None,
+            };
+            let output = LocalCommand::new(&spec).unwrap().command.output().unwrap();
+            String::from_utf8(output.stdout).unwrap()
+        };
+        // Cargo sets CARGO_MANIFEST_DIR in the environment of every test it runs.
+        let everything = run(None);
+        assert!(everything.contains("CARGO_MANIFEST_DIR="), "{everything}");
+        let only = run(Some(vec!["PATH".into(), "NOT_SET_ANYWHERE_4711".into()]));
+        let names: Vec<&str> = only
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(n, _)| n)
+            .collect();
+        assert!(
+            names.contains(&"PATH") && names.contains(&"SET_BY_SPEC"),
+            "{only}"
+        );
+        assert!(
+            names.contains(&"CLAUDE_AGENT_SDK_TREE"),
+            "the watcher's marker: {only}"
+        );
+        assert!(!names.contains(&"CARGO_MANIFEST_DIR"), "{only}");
+        assert!(!names.contains(&"NOT_SET_ANYWHERE_4711"), "{only}");
+    }
+
     #[test]
     fn an_unknown_user_fails_before_anything_starts() {
         let spec = LaunchSpec {
@@ -286,6 +352,7 @@ mod tests {
             args: Vec::new(),
             env: Vec::new(),
             env_remove: Vec::new(),
+            inherit_only: None,
             cwd: None,
             user: Some("no-such-user-of-claude-agent".into()),
         };

@@ -355,6 +355,7 @@ fn the_projects_folder_follows_the_child_environment() {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
         env_remove: remove.iter().map(|v| v.to_string()).collect(),
+        inherit_only: None,
         cwd: None,
         user: None,
     };
@@ -364,6 +365,16 @@ fn the_projects_folder_follows_the_child_environment() {
     );
     assert_eq!(
         projects_dir(&spec(&[("HOME", "/h")], &["CLAUDE_CONFIG_DIR"])).as_deref(),
+        Some(Path::new("/h/.claude/projects"))
+    );
+    // A child that inherits only some variables does not see this process's HOME.
+    let mut only_path = spec(&[], &[]);
+    only_path.inherit_only = Some(vec!["PATH".into()]);
+    assert_eq!(projects_dir(&only_path), None);
+    let mut with_home = spec(&[("HOME", "/h")], &[]);
+    with_home.inherit_only = Some(vec!["PATH".into()]);
+    assert_eq!(
+        projects_dir(&with_home).as_deref(),
         Some(Path::new("/h/.claude/projects"))
     );
 }
