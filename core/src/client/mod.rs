@@ -65,6 +65,7 @@ mod process {
     #[cfg(unix)]
     pub(super) mod orphan_guard;
     pub(super) mod runtime;
+    pub(super) mod temp_folders;
     pub(super) mod transport;
 }
 
@@ -109,6 +110,7 @@ pub use mirror::StoreFlush;
 #[cfg(unix)]
 pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};
+pub(crate) use process::temp_folders::temp_folder;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};

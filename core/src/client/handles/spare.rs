@@ -5,16 +5,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::client::error::Error;
-use crate::client::give_to;
 use crate::client::link::{Command, Shared};
 use crate::client::prompt::{Prompt, PromptKind};
 use crate::client::query::Query;
 use crate::client::runtime::Runtime;
 use crate::client::warm::STARTUP_MARKS_ENV;
 use crate::client::Client;
+use crate::client::{give_to, temp_folder};
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::options::Options;
-use crate::uuid::new_uuid;
 
 /// Why a claim did not give a running session. The prompt did not run: start the session cold
 /// ([`Options::claimed`] gives its options).
@@ -112,7 +111,7 @@ pub(crate) struct ParkingDir(PathBuf);
 impl ParkingDir {
     /// Make a new, private, empty folder: `user`'s, when the CLI runs as that user.
     fn create(user: Option<&str>) -> Result<Self, Error> {
-        let path = std::env::temp_dir().join(format!("claude-agent-spare-{}", new_uuid()));
+        let path = temp_folder("spare");
         let mut builder = std::fs::DirBuilder::new();
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);

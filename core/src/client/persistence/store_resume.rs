@@ -13,11 +13,10 @@ use futures_lite::FutureExt;
 use serde_json::Value;
 
 use crate::client::runtime::Runtime;
-use crate::client::{child_var, give_to};
+use crate::client::{child_var, give_to, temp_folder};
 use crate::history::clock::is_uuid;
 use crate::options::{LaunchSpec, Options};
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};
-use crate::uuid::new_uuid;
 
 /// How long each store call of a resume may take, unless `Options::session_store_load_timeout`
 /// says otherwise.
@@ -78,7 +77,7 @@ pub(crate) struct ResumeDir {
 
 impl ResumeDir {
     fn create() -> Result<ResumeDir, ResumeError> {
-        let path = std::env::temp_dir().join(format!("claude-agent-resume-{}", new_uuid()));
+        let path = temp_folder("resume");
         let mut builder = fs::DirBuilder::new();
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
