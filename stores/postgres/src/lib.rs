@@ -34,7 +34,18 @@
 //! new one. The calls under way when it went fail with [`StoreError`]; a session mirroring to
 //! the store reports them as `mirror_error` items and stores the lines with a later turn. A
 //! store made with [`PostgresSessionStore::from_client`] cannot connect again: once that
-//! client's connection is gone, every call fails.
+//! client's connection is gone, every call fails. Connecting again runs on the store's tokio
+//! runtime, whichever executor awaits the call.
+//!
+//! # Abandoned writes
+//!
+//! A write whose future is dropped inside its transaction (a time limit such as the mirror's,
+//! a runtime shutting down) commits nothing. The store leaves that transaction at once, on its
+//! runtime, so the rows it locked do not hold up other writers: a store made with `connect`
+//! replaces its connection (the server then rolls the transaction back), and one made with
+//! `from_client` sends `ROLLBACK` after whatever was still in flight. No later call runs inside
+//! it. An error the server reports carries its message and SQLSTATE
+//! (`the database refused: … (ERROR 42P01)`).
 //!
 //! # Runtime
 //!
@@ -46,6 +57,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -120,11 +132,118 @@ struct Link {
     reconnect: Option<(Config, tokio::runtime::Handle)>,
     /// A transaction spans several statements on the one connection: one at a time.
     writing: tokio::sync::Mutex<()>,
+    /// A transaction was abandoned (its future dropped between `BEGIN` and its end): the
+    /// connection may still be in it, with statements in flight. Nothing may run on it before
+    /// it is left ([`Link::settle`]), or the next `COMMIT` would commit the abandoned lines too.
+    abandoned: AtomicBool,
+}
+
+/// A transaction on the link's connection, begun with `writing` held. Dropped before
+/// [`Transaction::end`] (its future was dropped, by a timeout or a shutdown), it marks the link
+/// and has the store's runtime leave the transaction at once, so that the rows it locked are
+/// not held until the store's next call.
+struct Transaction {
+    link: Arc<Link>,
+    client: Arc<Client>,
+    ended: bool,
+}
+
+impl Transaction {
+    /// `BEGIN` on the link's connection; `writing` must be held.
+    async fn begin(link: &Arc<Link>) -> Result<Transaction, StoreError> {
+        let client = link.settled_client().await?;
+        client.batch_execute("BEGIN").await.map_err(backend)?;
+        Ok(Transaction {
+            link: link.clone(),
+            client,
+            ended: false,
+        })
+    }
+
+    /// `COMMIT` after `outcome` succeeded, `ROLLBACK` after it failed.
+    async fn end(mut self, outcome: Result<(), StoreError>) -> Result<(), StoreError> {
+        let end = if outcome.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        let ended = self.client.batch_execute(end).await.map_err(backend);
+        // A failed end leaves the connection in doubt: leave it as an abandoned one.
+        self.ended = ended.is_ok();
+        outcome.and(ended)
+    }
+}
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.link.abandoned.store(true, Ordering::SeqCst);
+        let runtime = match &self.link.reconnect {
+            Some((_, runtime)) => Some(runtime.clone()),
+            None => tokio::runtime::Handle::try_current().ok(),
+        };
+        if let Some(runtime) = runtime {
+            let link = self.link.clone();
+            runtime.spawn(async move {
+                let _writing = link.writing.lock().await;
+                // Failing here, the next call tries again.
+                let _ = link.settled_client().await;
+            });
+        }
+    }
 }
 
 impl Link {
-    /// The open client, connecting again if the connection has been lost.
+    fn new(client: Client, reconnect: Option<(Config, tokio::runtime::Handle)>) -> Link {
+        Link {
+            client: tokio::sync::Mutex::new(Arc::new(client)),
+            reconnect,
+            writing: tokio::sync::Mutex::new(()),
+            abandoned: AtomicBool::new(false),
+        }
+    }
+
+    /// The client for a read: after an abandoned transaction was left.
     async fn client(&self) -> Result<Arc<Client>, StoreError> {
+        if self.abandoned.load(Ordering::SeqCst) {
+            let _writing = self.writing.lock().await;
+            return self.settled_client().await;
+        }
+        self.open_client().await
+    }
+
+    /// The client, out of any abandoned transaction; `writing` must be held. A store that
+    /// can connect again does, and the old connection closes once nothing uses it (the server
+    /// then rolls its transaction back, without waiting for what was in flight); the user's
+    /// own connection gets a `ROLLBACK`.
+    async fn settled_client(&self) -> Result<Arc<Client>, StoreError> {
+        if !self.abandoned.swap(false, Ordering::SeqCst) {
+            return self.open_client().await;
+        }
+        let left = match &self.reconnect {
+            Some((config, runtime)) => match reopen(config, runtime).await {
+                Ok(fresh) => {
+                    *self.client.lock().await = Arc::new(fresh);
+                    Ok(())
+                }
+                Err(error) => Err(error),
+            },
+            None => {
+                let client = self.client.lock().await.clone();
+                client.batch_execute("ROLLBACK").await.map_err(backend)
+            }
+        };
+        if let Err(error) = left {
+            self.abandoned.store(true, Ordering::SeqCst);
+            return Err(error);
+        }
+        self.open_client().await
+    }
+
+    /// The open client, connecting again if the connection has been lost.
+    async fn open_client(&self) -> Result<Arc<Client>, StoreError> {
         let mut client = self.client.lock().await;
         if !client.is_closed() {
             return Ok(client.clone());
@@ -135,9 +254,20 @@ impl Link {
                  connect again)",
             ));
         };
-        *client = Arc::new(open(config, runtime).await.map_err(backend)?);
+        *client = Arc::new(reopen(config, runtime).await?);
         Ok(client.clone())
     }
+}
+
+/// [`open`] on the store's own runtime, whatever executor awaits it: tokio's sockets need a
+/// tokio reactor, which the caller's executor (smol, async-std, a `block_on`) does not have.
+async fn reopen(config: &Config, runtime: &tokio::runtime::Handle) -> Result<Client, StoreError> {
+    let (config, on) = (config.clone(), runtime.clone());
+    runtime
+        .spawn(async move { open(&config, &on).await })
+        .await
+        .map_err(StoreError::backend)?
+        .map_err(backend)
 }
 
 /// Connect, and run the connection as a task on `runtime`.
@@ -185,11 +315,10 @@ impl PostgresSessionStore {
         let client = open(&config, &runtime)
             .await
             .map_err(ConnectError::Connect)?;
-        Ok(PostgresSessionStore::with_link(Link {
-            client: tokio::sync::Mutex::new(Arc::new(client)),
-            reconnect: Some((config, runtime)),
-            writing: tokio::sync::Mutex::new(()),
-        }))
+        Ok(PostgresSessionStore::with_link(Link::new(
+            client,
+            Some((config, runtime)),
+        )))
     }
 
     /// A store over a client you connected yourself (with TLS, say); its connection must be
@@ -207,11 +336,7 @@ impl PostgresSessionStore {
     /// # }
     /// ```
     pub fn from_client(client: Client) -> PostgresSessionStore {
-        PostgresSessionStore::with_link(Link {
-            client: tokio::sync::Mutex::new(Arc::new(client)),
-            reconnect: None,
-            writing: tokio::sync::Mutex::new(()),
-        })
+        PostgresSessionStore::with_link(Link::new(client, None))
     }
 
     fn with_link(link: Link) -> PostgresSessionStore {
@@ -304,7 +429,6 @@ impl PostgresSessionStore {
             self.table("session_summaries"),
         );
         let sql = [
-            "BEGIN",
             // The write time, which also locks this transcript's row until the commit.
             &format!(
                 "INSERT INTO {sessions} AS s (project_key, session_id, subpath, mtime_ms)
@@ -331,25 +455,25 @@ impl PostgresSessionStore {
             ),
         ];
         let _writing = self.link.writing.lock().await;
-        let client = self.link.client().await?;
-        client.batch_execute(sql[0]).await.map_err(backend)?;
+        let transaction = Transaction::begin(&self.link).await?;
+        let client = &transaction.client;
         let outcome = async {
             let row = client
-                .query_one(sql[1], &[&key.project_key, &key.session_id, &subpath])
+                .query_one(sql[0], &[&key.project_key, &key.session_id, &subpath])
                 .await
                 .map_err(backend)?;
             let mtime: i64 = row.get(0);
             let batch = Json(Value::Array(entries.to_vec()));
             client
                 .execute(
-                    sql[2],
+                    sql[1],
                     &[&key.project_key, &key.session_id, &subpath, &batch],
                 )
                 .await
                 .map_err(backend)?;
             if key.is_main() {
                 let prev = client
-                    .query_opt(sql[3], &[&key.project_key, &key.session_id])
+                    .query_opt(sql[2], &[&key.project_key, &key.session_id])
                     .await
                     .map_err(backend)?
                     .map(|row| summary(&key.session_id, row.get(0), row.get(1)));
@@ -357,20 +481,14 @@ impl PostgresSessionStore {
                 folded.mtime = u64::try_from(mtime).unwrap_or(0);
                 let data = Json(Value::Object(folded.data));
                 client
-                    .execute(sql[4], &[&key.project_key, &key.session_id, &mtime, &data])
+                    .execute(sql[3], &[&key.project_key, &key.session_id, &mtime, &data])
                     .await
                     .map_err(backend)?;
             }
             Ok(())
         }
         .await;
-        let end = if outcome.is_ok() {
-            "COMMIT"
-        } else {
-            "ROLLBACK"
-        };
-        let ended = client.batch_execute(end).await.map_err(backend);
-        outcome.and(ended)
+        transaction.end(outcome).await
     }
 
     async fn load_now(&self, key: &SessionKey) -> Result<Option<Vec<Value>>, StoreError> {
@@ -470,22 +588,15 @@ impl PostgresSessionStore {
         }
         let used = if key.is_main() { &args[..2] } else { &args[..] };
         let _writing = self.link.writing.lock().await;
-        let client = self.link.client().await?;
-        client.batch_execute("BEGIN").await.map_err(backend)?;
+        let transaction = Transaction::begin(&self.link).await?;
         let mut outcome = Ok(());
         for sql in &statements {
-            if let Err(e) = client.execute(sql.as_str(), used).await {
+            if let Err(e) = transaction.client.execute(sql.as_str(), used).await {
                 outcome = Err(backend(e));
                 break;
             }
         }
-        let end = if outcome.is_ok() {
-            "COMMIT"
-        } else {
-            "ROLLBACK"
-        };
-        let ended = client.batch_execute(end).await.map_err(backend);
-        outcome.and(ended)
+        transaction.end(outcome).await
     }
 
     async fn subkeys_now(
@@ -550,6 +661,31 @@ fn summary(session_id: &str, mtime: i64, data: Json<Value>) -> SessionSummary {
     SessionSummary::new(session_id, u64::try_from(mtime).unwrap_or(0), data)
 }
 
+/// A store error from a client error, with the server's own message when the server refused
+/// the statement (the client's error alone reads "db error").
 fn backend(error: tokio_postgres::Error) -> StoreError {
-    StoreError::backend(error)
+    match error.as_db_error() {
+        Some(db) => {
+            let message = format!(
+                "the database refused: {} ({} {})",
+                db.message(),
+                db.severity(),
+                db.code().code()
+            );
+            StoreError::backend(ServerError {
+                message,
+                source: error,
+            })
+        }
+        None => StoreError::backend(error),
+    }
+}
+
+/// What the server said, over the client's error.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct ServerError {
+    message: String,
+    #[source]
+    source: tokio_postgres::Error,
 }

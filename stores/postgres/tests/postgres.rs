@@ -190,6 +190,9 @@ fn the_postgres_store() {
         concurrent_writers(&cluster.config()).await;
         retried_appends_add_no_duplicates(&base).await;
         times_come_from_the_database(&base).await;
+        an_abandoned_append_commits_nothing(&base, &cluster.config()).await;
+        an_abandoned_append_on_a_users_client_commits_nothing(&cluster.config()).await;
+        the_servers_message_is_kept(&base).await;
         connects_again_after_a_restart(&base, &cluster).await;
     });
     drop(runtime);
@@ -320,6 +323,115 @@ async fn times_come_from_the_database(base: &PostgresSessionStore) {
     assert!(now.abs_diff(second) < 60_000, "{now} vs {second}");
 }
 
+/// A line of a transcript, named by its uuid.
+fn line(uuid: &str) -> Value {
+    json!({"type": "user", "uuid": uuid, "message": {"role": "user", "content": uuid}})
+}
+
+async fn uuids_of(store: &PostgresSessionStore, key: &SessionKey) -> Vec<Value> {
+    store
+        .load(key)
+        .await
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(|e| e["uuid"].clone())
+        .collect()
+}
+
+/// Another connection holds the session's row, so that an append waits inside its transaction;
+/// the append is given up (a timeout drops it, as the mirror's write limit or a shutdown does).
+/// Returns the other connection, still holding the row.
+async fn abandon_an_append(
+    store: &PostgresSessionStore,
+    config: &str,
+    schema: &str,
+) -> tokio_postgres::Client {
+    let key = SessionKey::new("p", "s");
+    let (other, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    other.batch_execute("BEGIN").await.unwrap();
+    other
+        .execute(
+            &format!("SELECT 1 FROM {schema}.sessions WHERE project_key = 'p' AND session_id = 's' FOR UPDATE"),
+            &[],
+        )
+        .await
+        .unwrap();
+    let given_up = tokio::time::timeout(
+        Duration::from_millis(300),
+        store.append(&key, &[line("abandoned")]),
+    )
+    .await;
+    assert!(given_up.is_err(), "the append waited on the row");
+    other
+}
+
+/// An append dropped inside its transaction commits nothing: once the other connection lets
+/// the row go, another host's append and this store's next one go through (before, the store's
+/// connection stayed idle in its transaction, holding the row, and its next commit committed
+/// the abandoned line too), and the database holds exactly what was committed.
+async fn an_abandoned_append_commits_nothing(base: &PostgresSessionStore, config: &str) {
+    let store = base.clone().with_schema("abandoned");
+    let key = SessionKey::new("p", "s");
+    store.append(&key, &[line("first")]).await.unwrap();
+    let other = abandon_an_append(&store, config, "abandoned").await;
+    other.batch_execute("COMMIT").await.unwrap();
+    let host_b = PostgresSessionStore::connect(config)
+        .await
+        .unwrap()
+        .with_schema("abandoned");
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        host_b.append(&key, &[line("from-b")]),
+    )
+    .await
+    .expect("another host is not held up")
+    .unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        store.append(&key, &[line("second")]),
+    )
+    .await
+    .expect("the store's next append is not held up")
+    .unwrap();
+    assert_eq!(uuids_of(&store, &key).await, ["first", "from-b", "second"]);
+    assert_eq!(uuids_of(&host_b, &key).await, ["first", "from-b", "second"]);
+}
+
+/// The same with a client the user connected, which the store cannot replace: it is rolled
+/// back instead.
+async fn an_abandoned_append_on_a_users_client_commits_nothing(config: &str) {
+    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let store = PostgresSessionStore::from_client(client).with_schema("abandoned_own");
+    let key = SessionKey::new("p", "s");
+    store.append(&key, &[line("first")]).await.unwrap();
+    let other = abandon_an_append(&store, config, "abandoned_own").await;
+    other.batch_execute("COMMIT").await.unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        store.append(&key, &[line("second")]),
+    )
+    .await
+    .expect("the store's next append is not held up")
+    .unwrap();
+    assert_eq!(uuids_of(&store, &key).await, ["first", "second"]);
+}
+
+/// A statement the server refuses reports the server's own message, not only "db error".
+async fn the_servers_message_is_kept(base: &PostgresSessionStore) {
+    let store = base.clone().with_schema("pg_reserved");
+    let error = store.load(&SessionKey::new("p", "s")).await.unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("the database refused: "), "{text}");
+    assert!(text.contains("pg_"), "{text}");
+}
+
 /// The server goes away: calls fail with a store error (no hang, no panic); once it is back,
 /// the next call connects again and finds everything stored before.
 async fn connects_again_after_a_restart(base: &PostgresSessionStore, cluster: &Cluster) {
@@ -335,7 +447,17 @@ async fn connects_again_after_a_restart(base: &PostgresSessionStore, cluster: &C
     );
     assert!(store.load(&key).await.is_err());
     cluster.start_server();
-    store.append(&key, &[line("after")]).await.unwrap();
+    // Connecting again works from an executor that is not tokio (it panicked: tokio's sockets
+    // need a tokio reactor), here a plain `block_on` on a thread of its own.
+    let elsewhere = store.clone();
+    let after = std::thread::spawn(move || {
+        futures_lite::future::block_on(
+            elsewhere.append(&SessionKey::new("p", "s"), &[line("after")]),
+        )
+    })
+    .join()
+    .expect("no panic");
+    after.unwrap();
     let uuids: Vec<Value> = store
         .load(&key)
         .await
