@@ -37,6 +37,16 @@
 //! client's connection is gone, every call fails. Connecting again runs on the store's tokio
 //! runtime, whichever executor awaits the call.
 //!
+//! # TLS
+//!
+//! Connections are encrypted as the configuration's `sslmode` says (`prefer` by default,
+//! `require`, `disable`), with rustls: the server's certificate is always checked, against the
+//! system's root certificates ([`PostgresSessionStore::connect`]) or roots you give
+//! ([`PostgresSessionStore::connect_with`], [`TlsRoots::Pem`]), and its name against `host`.
+//! Unlike libpq's `require`, there is no unchecked encryption: a server whose certificate is
+//! not trusted is refused. Set `hostaddr` beside `host` to connect to an address while
+//! checking the certificate's name.
+//!
 //! # Abandoned writes
 //!
 //! A write whose future is dropped inside its transaction (a time limit such as the mirror's,
@@ -67,7 +77,8 @@ use claude_agent_core::store::{
 };
 use serde_json::Value;
 use tokio_postgres::types::Json;
-use tokio_postgres::{Client, Config, NoTls};
+use tokio_postgres::{Client, Config};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// The schema the tables go in unless [`PostgresSessionStore::with_schema`] says otherwise.
 pub const DEFAULT_SCHEMA: &str = "claude_agent";
@@ -99,6 +110,30 @@ pub enum ConnectError {
     /// `connect` was called outside a tokio runtime, which the connection's task needs.
     #[error("PostgresSessionStore::connect must be called inside a tokio runtime")]
     NoRuntime,
+    /// The TLS set-up failed: root certificates that do not parse, or none in what was given.
+    #[error("PostgreSQL TLS set-up: {0}")]
+    Tls(String),
+}
+
+/// Which certificate authorities a store trusts when its connection is encrypted
+/// ([`PostgresSessionStore::connect_with`]).
+///
+/// ```
+/// use claude_agent_store_postgres::TlsRoots;
+///
+/// let system = TlsRoots::System;
+/// let private_ca = TlsRoots::Pem(b"-----BEGIN CERTIFICATE-----\n...".to_vec());
+/// # let _ = (system, private_ca);
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum TlsRoots {
+    /// The system's root certificates (the platform's store; on Linux the CA bundle, or
+    /// `SSL_CERT_FILE` / `SSL_CERT_DIR`).
+    System,
+    /// These CA certificates, PEM-encoded, instead of the system's: a private CA, or a
+    /// managed service's published bundle.
+    Pem(Vec<u8>),
 }
 
 /// A [`SessionStore`] in PostgreSQL, with every optional method. See the [crate docs](crate).
@@ -129,7 +164,7 @@ pub struct PostgresSessionStore {
 struct Link {
     client: tokio::sync::Mutex<Arc<Client>>,
     /// `None` for a client the user connected: it cannot be opened again.
-    reconnect: Option<(Config, tokio::runtime::Handle)>,
+    reconnect: Option<Reconnect>,
     /// A transaction spans several statements on the one connection: one at a time.
     writing: tokio::sync::Mutex<()>,
     /// A transaction was abandoned (its future dropped between `BEGIN` and its end): the
@@ -181,7 +216,7 @@ impl Drop for Transaction {
         }
         self.link.abandoned.store(true, Ordering::SeqCst);
         let runtime = match &self.link.reconnect {
-            Some((_, runtime)) => Some(runtime.clone()),
+            Some(reconnect) => Some(reconnect.runtime.clone()),
             None => tokio::runtime::Handle::try_current().ok(),
         };
         if let Some(runtime) = runtime {
@@ -196,7 +231,7 @@ impl Drop for Transaction {
 }
 
 impl Link {
-    fn new(client: Client, reconnect: Option<(Config, tokio::runtime::Handle)>) -> Link {
+    fn new(client: Client, reconnect: Option<Reconnect>) -> Link {
         Link {
             client: tokio::sync::Mutex::new(Arc::new(client)),
             reconnect,
@@ -223,7 +258,7 @@ impl Link {
             return self.open_client().await;
         }
         let left = match &self.reconnect {
-            Some((config, runtime)) => match reopen(config, runtime).await {
+            Some(reconnect) => match reconnect.open().await {
                 Ok(fresh) => {
                     *self.client.lock().await = Arc::new(fresh);
                     Ok(())
@@ -248,39 +283,88 @@ impl Link {
         if !client.is_closed() {
             return Ok(client.clone());
         }
-        let Some((config, runtime)) = &self.reconnect else {
+        let Some(reconnect) = &self.reconnect else {
             return Err(StoreError::backend(
                 "the PostgreSQL connection is closed (a store made with from_client does not \
                  connect again)",
             ));
         };
-        *client = Arc::new(reopen(config, runtime).await?);
+        *client = Arc::new(reconnect.open().await?);
         Ok(client.clone())
     }
 }
 
-/// [`open`] on the store's own runtime, whatever executor awaits it: tokio's sockets need a
-/// tokio reactor, which the caller's executor (smol, async-std, a `block_on`) does not have.
-async fn reopen(config: &Config, runtime: &tokio::runtime::Handle) -> Result<Client, StoreError> {
-    let (config, on) = (config.clone(), runtime.clone());
-    runtime
-        .spawn(async move { open(&config, &on).await })
-        .await
-        .map_err(StoreError::backend)?
-        .map_err(backend)
+/// How a store made with `connect` opens its connection again.
+struct Reconnect {
+    config: Config,
+    tls: MakeRustlsConnect,
+    /// The runtime the connection's task runs on, and connecting too.
+    runtime: tokio::runtime::Handle,
+}
+
+impl Reconnect {
+    /// [`open`] on the store's own runtime, whatever executor awaits it: tokio's sockets need a
+    /// tokio reactor, which the caller's executor (smol, async-std, a `block_on`) does not have.
+    async fn open(&self) -> Result<Client, StoreError> {
+        let (config, tls, runtime) = (self.config.clone(), self.tls.clone(), self.runtime.clone());
+        self.runtime
+            .spawn(async move { open(&config, tls, &runtime).await })
+            .await
+            .map_err(StoreError::backend)?
+            .map_err(backend)
+    }
 }
 
 /// Connect, and run the connection as a task on `runtime`.
 async fn open(
     config: &Config,
+    tls: MakeRustlsConnect,
     runtime: &tokio::runtime::Handle,
 ) -> Result<Client, tokio_postgres::Error> {
-    let (client, connection) = config.connect(NoTls).await?;
+    let (client, connection) = config.connect(tls).await?;
     // Ends when the client is dropped; an error ends it too, and the next call connects again.
     runtime.spawn(async move {
         let _ = connection.await;
     });
     Ok(client)
+}
+
+/// The TLS connector for `roots`: rustls (with ring), TLS 1.2 and 1.3, the server's
+/// certificate checked against `roots` and its name against the configuration's `host`.
+fn tls_connector(roots: &TlsRoots) -> Result<MakeRustlsConnect, ConnectError> {
+    let mut store = rustls::RootCertStore::empty();
+    match roots {
+        // A system with none (a minimal container) still connects without TLS; a TLS server
+        // is then refused as untrusted.
+        TlsRoots::System => {
+            for cert in rustls_native_certs::load_native_certs().certs {
+                let _ = store.add(cert);
+            }
+        }
+        TlsRoots::Pem(pem) => {
+            use rustls::pki_types::pem::PemObject;
+            for cert in rustls::pki_types::CertificateDer::pem_slice_iter(pem) {
+                let cert =
+                    cert.map_err(|e| ConnectError::Tls(format!("a root certificate: {e}")))?;
+                store
+                    .add(cert)
+                    .map_err(|e| ConnectError::Tls(format!("a root certificate: {e}")))?;
+            }
+            if store.is_empty() {
+                return Err(ConnectError::Tls(
+                    "no certificate in the PEM roots given".into(),
+                ));
+            }
+        }
+    }
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| ConnectError::Tls(e.to_string()))?
+    .with_root_certificates(store)
+    .with_no_client_auth();
+    Ok(MakeRustlsConnect::new(config))
 }
 
 impl std::fmt::Debug for PostgresSessionStore {
@@ -293,31 +377,65 @@ impl std::fmt::Debug for PostgresSessionStore {
 
 impl PostgresSessionStore {
     /// Connect with a `tokio-postgres` configuration string (`host=… user=… dbname=…`, or a
-    /// `postgresql://` URL), without TLS, and run the connection as a task on the current tokio
-    /// runtime. A lost connection is opened again by the next call. Opening one may take 10 s
-    /// unless the configuration sets `connect_timeout`.
+    /// `postgresql://` URL), and run the connection as a task on the current tokio runtime. A
+    /// lost connection is opened again by the next call. Opening one may take 10 s unless the
+    /// configuration sets `connect_timeout`.
+    ///
+    /// TLS follows the configuration's `sslmode`: `prefer` (the default) encrypts when the
+    /// server offers TLS, `require` refuses a server that does not, `disable` never encrypts.
+    /// An encrypted connection always checks the server's certificate against the system's
+    /// root certificates and its name against `host` (`hostaddr` gives the address when `host`
+    /// is the certificate's name); [`connect_with`](Self::connect_with) trusts other roots.
     ///
     /// ```no_run
     /// use claude_agent_store_postgres::PostgresSessionStore;
     ///
     /// # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
-    /// let store = PostgresSessionStore::connect("postgresql://agent@db.internal/agent").await?;
+    /// let store = PostgresSessionStore::connect("postgresql://agent@db.internal/agent?sslmode=require").await?;
     /// # let _ = store;
     /// # Ok(())
     /// # }
     /// ```
     pub async fn connect(config: &str) -> Result<PostgresSessionStore, ConnectError> {
+        PostgresSessionStore::connect_with(config, TlsRoots::System).await
+    }
+
+    /// [`connect`](Self::connect), trusting `roots` for the server's certificate.
+    ///
+    /// ```no_run
+    /// use claude_agent_store_postgres::{PostgresSessionStore, TlsRoots};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let ca = std::fs::read("/etc/agent/db-ca.pem")?;
+    /// let store = PostgresSessionStore::connect_with(
+    ///     "host=db.internal user=agent dbname=agent sslmode=require",
+    ///     TlsRoots::Pem(ca),
+    /// )
+    /// .await?;
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn connect_with(
+        config: &str,
+        roots: TlsRoots,
+    ) -> Result<PostgresSessionStore, ConnectError> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
         let mut config: Config = config.parse().map_err(ConnectError::Config)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
-        let client = open(&config, &runtime)
+        let tls = tls_connector(&roots)?;
+        let client = open(&config, tls.clone(), &runtime)
             .await
             .map_err(ConnectError::Connect)?;
         Ok(PostgresSessionStore::with_link(Link::new(
             client,
-            Some((config, runtime)),
+            Some(Reconnect {
+                config,
+                tls,
+                runtime,
+            }),
         )))
     }
 

@@ -1,7 +1,8 @@
 //! The PostgreSQL store against throwaway PostgreSQL 15 clusters: each started in a temporary
 //! directory on a free 127.0.0.1 port (as `nobody` when the tests run as root, which `initdb`
 //! refuses), and stopped and removed afterwards. Needs the server's binaries in
-//! `/usr/lib/postgresql/15/bin` (or `CLAUDE_AGENT_PG_BIN`), and the session test the real CLI
+//! `/usr/lib/postgresql/15/bin` (or `CLAUDE_AGENT_PG_BIN`), the TLS test the `openssl` program
+//! (which Debian's PostgreSQL packages depend on), and the session test the real CLI
 //! (`scripts/install-claude-cli`, or `CLAUDE_AGENT_E2E_CLI`): the tests fail, never skip,
 //! without them.
 
@@ -30,10 +31,23 @@ struct Cluster {
     port: u16,
     /// Run the server's programs as this user (`nobody` under root).
     user: Option<&'static str>,
+    /// More server options (`-c ssl=on …`).
+    extra: String,
 }
 
 impl Cluster {
     fn start() -> Cluster {
+        Cluster::start_with(false).0
+    }
+
+    /// A cluster that also takes TLS, with a certificate for `localhost` signed by a CA of its
+    /// own; with the CA's certificate (PEM).
+    fn start_tls() -> (Cluster, String) {
+        let (cluster, ca) = Cluster::start_with(true);
+        (cluster, ca.expect("a CA"))
+    }
+
+    fn start_with(tls: bool) -> (Cluster, Option<String>) {
         let bin = std::env::var_os("CLAUDE_AGENT_PG_BIN").map_or_else(
             || PathBuf::from("/usr/lib/postgresql/15/bin"),
             PathBuf::from,
@@ -63,11 +77,12 @@ impl Cluster {
             .local_addr()
             .unwrap()
             .port();
-        let cluster = Cluster {
+        let mut cluster = Cluster {
             bin,
             dir,
             port,
             user,
+            extra: String::new(),
         };
         let data = cluster.dir.join("data");
         cluster.run(
@@ -83,15 +98,107 @@ impl Cluster {
                 "--no-sync",
             ],
         );
+        let ca = tls.then(|| cluster.certify());
         cluster.start_server();
-        cluster
+        (cluster, ca)
+    }
+
+    /// Write a CA and a server certificate for `localhost` signed by it, set the server up to
+    /// use them, and return the CA's certificate. With the `openssl` program, which Debian's
+    /// PostgreSQL packages depend on (through `ssl-cert`).
+    fn certify(&mut self) -> String {
+        let dir = &self.dir;
+        let openssl = |args: &[&str]| {
+            let out = Command::new("openssl")
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .expect("the openssl program (Debian: apt-get install openssl)");
+            assert!(
+                out.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        let ec = [
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ];
+        openssl(
+            &[
+                &["req", "-x509"][..],
+                &ec,
+                &[
+                    "-keyout",
+                    "ca.key",
+                    "-out",
+                    "ca.crt",
+                    "-days",
+                    "2",
+                    "-subj",
+                    "/CN=claude-agent test CA",
+                ],
+            ]
+            .concat(),
+        );
+        openssl(
+            &[
+                &["req"][..],
+                &ec,
+                &[
+                    "-keyout",
+                    "server.key",
+                    "-out",
+                    "server.csr",
+                    "-subj",
+                    "/CN=localhost",
+                ],
+            ]
+            .concat(),
+        );
+        std::fs::write(dir.join("server.ext"), "subjectAltName=DNS:localhost\n").unwrap();
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.crt",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+        ]);
+        let (cert, key) = (dir.join("server.crt"), dir.join("server.key"));
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        if self.user.is_some() {
+            for file in [&cert, &key] {
+                std::os::unix::fs::chown(file, Some(id_of("-u")), Some(id_of("-g"))).unwrap();
+            }
+        }
+        self.extra = format!(
+            " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+            cert.display(),
+            key.display()
+        );
+        std::fs::read_to_string(dir.join("ca.crt")).unwrap()
     }
 
     fn start_server(&self) {
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off{}",
             self.port,
-            self.dir.display()
+            self.dir.display(),
+            self.extra
         );
         let (data, log) = (self.dir.join("data"), self.dir.join("log"));
         self.run(
@@ -467,6 +574,53 @@ async fn connects_again_after_a_restart(base: &PostgresSessionStore, cluster: &C
         .map(|e| e["uuid"].clone())
         .collect();
     assert_eq!(uuids, ["before", "after"]);
+}
+
+/// TLS to a server with a certificate of a private CA: trusted with that CA and the right name,
+/// the store's connection is encrypted and works; with the wrong name, or with only the
+/// system's roots, it is refused (nothing falls back to plaintext under `sslmode=require`).
+#[test]
+fn tls_connections_check_the_server() {
+    use claude_agent_store_postgres::{ConnectError, TlsRoots};
+
+    let (cluster, ca) = Cluster::start_tls();
+    tokio_rt().block_on(async {
+        let config = |host: &str, mode: &str| {
+            format!(
+                "host={host} hostaddr=127.0.0.1 port={} user=postgres dbname=postgres sslmode={mode}",
+                cluster.port
+            )
+        };
+        let private_ca = || TlsRoots::Pem(ca.clone().into_bytes());
+        let store = PostgresSessionStore::connect_with(&config("localhost", "require"), private_ca())
+            .await
+            .expect("the CA trusted, the right name");
+        let key = SessionKey::new("p", "s");
+        store.append(&key, &[line("over-tls")]).await.unwrap();
+        assert_eq!(uuids_of(&store, &key).await, ["over-tls"]);
+        let (admin, connection) = tokio_postgres::connect(&config("127.0.0.1", "disable"), tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let encrypted: i64 = admin
+            .query_one("SELECT count(*) FROM pg_stat_ssl WHERE ssl", &[])
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(encrypted, 1, "the store's connection, and only it, is encrypted");
+
+        let wrong_name =
+            PostgresSessionStore::connect_with(&config("db.example", "require"), private_ca()).await;
+        assert!(matches!(wrong_name, Err(ConnectError::Connect(_))), "{wrong_name:?}");
+        let untrusted = PostgresSessionStore::connect(&config("localhost", "require")).await;
+        assert!(matches!(untrusted, Err(ConnectError::Connect(_))), "{untrusted:?}");
+        let no_roots = PostgresSessionStore::connect_with(&config("localhost", "require"), TlsRoots::Pem(b"not a certificate".to_vec())).await;
+        assert!(matches!(no_roots, Err(ConnectError::Tls(_))), "{no_roots:?}");
+        let plaintext = PostgresSessionStore::connect(&config("127.0.0.1", "disable"))
+            .await
+            .expect("TLS is not forced on a store that disables it");
+        assert_eq!(uuids_of(&plaintext, &key).await, ["over-tls"]);
+    });
 }
 
 /// The machine A and machine B, with PostgreSQL between them and the real CLI on each:
