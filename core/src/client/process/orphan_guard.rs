@@ -19,7 +19,7 @@
 //! stand down) or `kill` (kill the tree now and answer `done`); end of file instead of either
 //! means the host is gone and the tree is killed too.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
@@ -29,6 +29,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// How long [`OrphanGuard::kill_tree`] waits for the watcher to say it is done.
 const KILL_CONFIRMED_WITHIN: Duration = Duration::from_secs(3);
+/// How long a host that reaps orphans waits for the killed tools to become its children.
+const ADOPTION_WITHIN: Duration = Duration::from_secs(1);
 
 /// The environment variable that marks the CLI and everything it starts.
 const MARKER_ENV: &str = "CLAUDE_AGENT_SDK_TREE";
@@ -42,6 +44,10 @@ const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
 /// the watch is reparented to init (or the nearest subreaper), which reaps it, and nothing in the
 /// host has to wait for it.
 ///
+/// The watch first says its own pid, so that a host that is PID 1 or a subreaper (where the
+/// watch, and the tools it kills, end up as its children) reaps it; it ends a kill with `done`
+/// and the pids it killed.
+///
 /// `table` prints `pid ppid pgid` for every process: from `/proc` (Linux), else from `ps`
 /// (macOS, the BSDs); `marked` prints the pids whose environment holds the marker (Linux only).
 /// The kill stops the CLI's group first, so that nothing in it can start anything more; then,
@@ -52,6 +58,7 @@ const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
 const WATCHER: &str = r#"exec 3<&0 </dev/null >/dev/null
 (
   mark=$1
+  sh -c 'echo "$PPID"' >&3
   read -r g <&3 || exit 0
   case $g in ''|*[!0-9]*) exit 0 ;; esac
   [ "$g" -gt 1 ] || exit 0
@@ -102,7 +109,7 @@ END
   done
   for x in $groups; do kill -s KILL -- "-$x"; done 2>/dev/null
   for x in $pids; do kill -s KILL "$x"; done 2>/dev/null
-  echo done >&3
+  echo "done$pids" >&3
 ) &
 "#;
 
@@ -151,6 +158,13 @@ pub struct OrphanGuard {
     marker: String,
     /// A process group id was sent: dropping the guard must stand the watcher down.
     armed: bool,
+    /// The watcher's pid.
+    watcher: u32,
+    /// This process is PID 1 or a subreaper, so the watcher (and the tools it kills) became its
+    /// children: it reaps them, as nothing else would.
+    reaper: bool,
+    /// The group sent with `arm`.
+    pgid: u32,
 }
 
 impl OrphanGuard {
@@ -201,10 +215,21 @@ impl OrphanGuard {
                 "the shell failed: {status}"
             ))));
         }
+        // The watch says its pid first.
+        ours.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
+        let watcher = read_line(&ours)
+            .map_err(context)?
+            .trim()
+            .parse()
+            .map_err(|_| context(io::Error::other("the watcher did not say its pid")))?;
+        ours.set_read_timeout(None)?;
         Ok(OrphanGuard {
             socket: ours,
             marker,
             armed: false,
+            reaper: adopted(watcher),
+            watcher,
+            pgid: 0,
         })
     }
 
@@ -239,6 +264,7 @@ impl OrphanGuard {
         }
         writeln!(self.socket, "{pgid}")?;
         self.armed = true;
+        self.pgid = pgid;
         Ok(())
     }
 
@@ -263,15 +289,30 @@ impl OrphanGuard {
         self.armed = false;
         self.socket.write_all(b"kill\n")?;
         self.socket.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
-        let mut answer = String::new();
-        BufReader::new(&self.socket).read_line(&mut answer)?;
-        if answer == "done\n" {
-            Ok(())
-        } else {
-            Err(io::Error::other(
+        let answer = read_line(&self.socket)?;
+        let Some(killed) = answer.strip_prefix("done") else {
+            return Err(io::Error::other(
                 "the process-tree watcher ended without killing",
-            ))
+            ));
+        };
+        // Under a host that is PID 1 or a subreaper, the tools the CLI left become this
+        // process's children as their parents die: reap them. The CLI itself is its runtime's
+        // to reap.
+        if self.reaper {
+            let mut pending: Vec<u32> = killed
+                .split_whitespace()
+                .filter_map(|pid| pid.parse().ok())
+                .filter(|&pid| pid != self.pgid)
+                .collect();
+            let deadline = std::time::Instant::now() + ADOPTION_WITHIN;
+            while !pending.is_empty() && std::time::Instant::now() < deadline {
+                pending.retain(|&pid| !settled(pid));
+                if !pending.is_empty() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
         }
+        Ok(())
     }
 }
 
@@ -466,13 +507,87 @@ impl Drop for OrphanGuard {
             // ignored in Rust programs, as the CLI's own pipes already require).
             let _ = self.socket.write_all(b"exit\n");
         }
-        // Closing the socket ends an unarmed watcher.
+        // Closing the socket ends an unarmed watcher. Under a host that reaps orphans, the
+        // watcher is this process's child: reap it once it has ended, off this thread.
+        if self.reaper {
+            reap(self.watcher);
+        }
     }
+}
+
+/// Whether `watcher`, whose starting shell has exited, became this process's child: this
+/// process is PID 1 or a subreaper (a container's init, a service manager), where orphans go.
+fn adopted(watcher: u32) -> bool {
+    if std::process::id() == 1 {
+        return true;
+    }
+    // Linux: the parent's pid is the fourth field of /proc/PID/stat, after the name in parens.
+    std::fs::read_to_string(format!("/proc/{watcher}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+            == Some(std::process::id())
+    })
+}
+
+/// Whether the killed process `pid` needs nothing more of a host that reaps orphans: reaped
+/// here (it was, or has become, this process's child), or gone. A process still there and not a
+/// child yet is waiting for its parent to die.
+fn settled(pid: u32) -> bool {
+    use nix::errno::Errno;
+    use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+    use nix::unistd::Pid;
+
+    let Ok(raw) = i32::try_from(pid) else {
+        return true;
+    };
+    match waitpid(Pid::from_raw(raw), Some(WaitPidFlag::WNOHANG)) {
+        // Killed, so it ends at once.
+        Ok(WaitStatus::StillAlive) => {
+            let _ = waitpid(Pid::from_raw(raw), None);
+            true
+        }
+        Err(Errno::ECHILD) => !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        _ => true,
+    }
+}
+
+/// Reap the child `pid` of this process (call it only for one: an orphan this process adopted):
+/// at once if it has ended, else once it ends, on a thread of its own.
+fn reap(pid: u32) {
+    use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+    use nix::unistd::Pid;
+
+    let Ok(pid) = i32::try_from(pid).map(Pid::from_raw) else {
+        return;
+    };
+    // Anything but "still running" is done: reaped now, or not a child after all.
+    if let Ok(WaitStatus::StillAlive) = waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
+        let _ = std::thread::Builder::new()
+            .name("claude-agent-reap".into())
+            .spawn(move || waitpid(pid, None));
+    }
+}
+
+/// One line from the watcher, read a byte at a time so that nothing after it is taken.
+fn read_line(mut socket: &UnixStream) -> io::Result<String> {
+    use std::io::Read;
+
+    let mut line = Vec::new();
+    let mut byte = [0u8];
+    loop {
+        match socket.read(&mut byte)? {
+            0 => break,
+            _ if byte[0] == b'\n' => break,
+            _ => line.push(byte[0]),
+        }
+    }
+    String::from_utf8(line).map_err(io::Error::other)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{BufRead, BufReader};
     use std::process::Child;
     use std::time::Instant;
 
@@ -595,5 +710,56 @@ mod tests {
             "pid {escaped}"
         );
         leader.wait().unwrap();
+    }
+
+    /// Whether no process `pid` exists at all: gone and reaped (a zombie still has an entry).
+    fn reaped_within(pid: u32, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        let exists = || std::path::Path::new(&format!("/proc/{pid}")).exists();
+        while exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        !exists()
+    }
+
+    /// A host that is a subreaper (a container's init, a service manager) adopts the watcher
+    /// and the tools it kills: they are reaped, not left as zombies. Runs itself again in a
+    /// process of its own that is a subreaper.
+    #[test]
+    fn a_subreaper_host_is_left_no_zombie() {
+        const AS_SUBREAPER: &str = "CLAUDE_AGENT_TEST_SUBREAPER";
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        if std::env::var_os(AS_SUBREAPER).is_none() {
+            let status = Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "--exact",
+                    "client::process::orphan_guard::tests::a_subreaper_host_is_left_no_zombie",
+                    "--test-threads=1",
+                    "--nocapture",
+                ])
+                .env(AS_SUBREAPER, "1")
+                .status()
+                .unwrap();
+            assert!(status.success(), "the subreaper run failed: {status}");
+            return;
+        }
+        nix::sys::prctl::set_child_subreaper(true).unwrap();
+        let mut guard = OrphanGuard::start().unwrap();
+        assert!(guard.reaper, "the watcher became this process's child");
+        let watcher = guard.watcher;
+        let (mut leader, escaped) = tree();
+        guard.arm(leader.id()).unwrap();
+        guard.kill_tree().unwrap();
+        leader.wait().unwrap();
+        assert!(
+            reaped_within(escaped, Duration::from_secs(2)),
+            "the tool {escaped} is left as a zombie"
+        );
+        assert!(
+            reaped_within(watcher, Duration::from_secs(2)),
+            "the watcher {watcher} is left as a zombie"
+        );
     }
 }
