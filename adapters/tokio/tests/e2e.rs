@@ -83,3 +83,100 @@ fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
     );
     drop(client);
 }
+
+/// The pids of this process's children that are zombies (ended, not reaped).
+#[cfg(target_os = "linux")]
+fn zombie_children() -> Vec<u32> {
+    let me = std::process::id();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                let mut rest = stat
+                    .rsplit_once(") ")
+                    .map_or("", |(_, rest)| rest)
+                    .split(' ');
+                let (state, ppid) = (rest.next(), rest.next().and_then(|p| p.parse().ok()));
+                state == Some("Z") && ppid == Some(me)
+            })
+        })
+        .collect()
+}
+
+/// A host that is a subreaper (a container's init, a service manager) adopts the orphans of
+/// the CLI's tree: after a session whose Bash tool had to be killed, none is left as a zombie.
+/// Runs itself again in a process of its own that is a subreaper.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_subreaper_host_is_left_no_zombie_by_a_killed_session() {
+    use std::time::{Duration, Instant};
+
+    use sdk::connect;
+    use sdk::permission::PermissionResult;
+
+    const AS_SUBREAPER: &str = "CLAUDE_AGENT_TEST_SUBREAPER";
+    if std::env::var_os(AS_SUBREAPER).is_none() {
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "a_subreaper_host_is_left_no_zombie_by_a_killed_session",
+                "--test-threads=1",
+                "--nocapture",
+            ])
+            .env(AS_SUBREAPER, "1")
+            .status()
+            .unwrap();
+        assert!(status.success(), "the subreaper run failed: {status}");
+        return;
+    }
+    nix::sys::prctl::set_child_subreaper(true).unwrap();
+    let env = e2e_scenarios::env();
+    let marker = env.work.path().display().to_string();
+    let options = env
+        .options
+        .clone()
+        .env(fake::TREE_VAR, &marker)
+        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
+    let runtime = tokio_rt();
+    runtime.block_on(async {
+        let client = connect(options).await.expect("connected");
+        client
+            .send("BASH:echo start && sleep 40; echo slept")
+            .await
+            .expect("sent");
+        let is_sleep = |pid: &u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
+        };
+        let deadline = Instant::now() + Duration::from_secs(40);
+        while !fake::marked_processes(&marker).iter().any(is_sleep) {
+            assert!(Instant::now() < deadline, "the Bash tool did not start");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // Shut down with the tool running: stdin closed, then SIGTERM, then the tree killed.
+        tokio::time::timeout(Duration::from_secs(30), client.close())
+            .await
+            .expect("closed");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut left = fake::marked_processes(&marker);
+        while !left.is_empty() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            left = fake::marked_processes(&marker);
+        }
+        assert!(
+            left.is_empty(),
+            "still running: {}",
+            fake::Fake::describe(&left)
+        );
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut zombies = zombie_children();
+        while !zombies.is_empty() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            zombies = zombie_children();
+        }
+        assert!(
+            zombies.is_empty(),
+            "zombie children of the host: {zombies:?}"
+        );
+    });
+}
