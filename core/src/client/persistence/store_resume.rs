@@ -330,7 +330,17 @@ fn copy_user_config(dir: &Path, spec: &LaunchSpec) -> Result<(), ResumeError> {
         (None, None) => None,
     };
     if let Some(bytes) = claude_json.as_deref().and_then(read_regular) {
-        write_private(&dir.join(".claude.json"), &bytes)?;
+        write_private(
+            &dir.join(".claude.json"),
+            // Without a `cwd` the CLI runs in this process's folder.
+            &only_this_project(
+                bytes,
+                spec.cwd
+                    .clone()
+                    .or_else(|| std::env::current_dir().ok())
+                    .as_deref(),
+            ),
+        )?;
     }
     for name in ["settings.json", "cowork_settings.json"] {
         if let Some(bytes) = read_regular(&source.join(name)) {
@@ -363,6 +373,29 @@ fn without_refresh_token(bytes: Vec<u8>) -> Vec<u8> {
     } else {
         bytes
     }
+}
+
+/// The user's `.claude.json` with, of its per-project entries (`projects`: each folder's
+/// permissions, MCP servers and their `env`), only the session's folder's: the others are not
+/// the resumed session's business, and the copy outlives a host that crashes. What is not a
+/// JSON object is copied as it is.
+fn only_this_project(bytes: Vec<u8>, cwd: Option<&Path>) -> Vec<u8> {
+    let Ok(Value::Object(mut config)) = serde_json::from_slice::<Value>(&bytes) else {
+        return bytes;
+    };
+    let Some(Value::Object(projects)) = config.get_mut("projects") else {
+        return bytes;
+    };
+    let cwd = cwd.map(|cwd| {
+        let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+        (cwd.to_path_buf(), real)
+    });
+    projects.retain(|folder, _| {
+        cwd.as_ref().is_some_and(|(given, real)| {
+            Path::new(folder) == given.as_path() || Path::new(folder) == real.as_path()
+        })
+    });
+    Value::Object(config).to_string().into_bytes()
 }
 
 fn stripped_settings(bytes: Vec<u8>) -> Vec<u8> {
@@ -422,6 +455,33 @@ fn write_error(path: &Path) -> impl FnOnce(io::Error) -> ResumeError + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn of_the_projects_only_the_sessions_folder_is_copied() {
+        let config = serde_json::json!({
+            "userID": "u",
+            "mcpServers": {"user-scope": {"command": "srv"}},
+            "projects": {
+                "/srv/app": {"allowedTools": ["Bash"]},
+                "/srv/other": {"mcpServers": {"db": {"env": {"TOKEN": "other-secret"}}}}
+            }
+        });
+        let bytes = serde_json::to_vec(&config).unwrap();
+        let copied: Value = serde_json::from_slice(&only_this_project(
+            bytes.clone(),
+            Some(Path::new("/srv/app")),
+        ))
+        .unwrap();
+        assert_eq!(copied["userID"], "u");
+        assert_eq!(copied["mcpServers"], config["mcpServers"]);
+        assert_eq!(
+            copied["projects"],
+            serde_json::json!({"/srv/app": {"allowedTools": ["Bash"]}})
+        );
+        let none: Value = serde_json::from_slice(&only_this_project(bytes, None)).unwrap();
+        assert_eq!(none["projects"], serde_json::json!({}));
+        assert_eq!(only_this_project(b"not json".to_vec(), None), b"not json");
+    }
 
     #[test]
     fn the_refresh_token_stays_behind() {
