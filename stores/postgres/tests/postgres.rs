@@ -476,6 +476,14 @@ async fn abandon_an_append(
     other
 }
 
+/// Append the line `uuid`, which nothing may hold up for long.
+async fn append_unblocked(store: &PostgresSessionStore, key: &SessionKey, uuid: &str) {
+    tokio::time::timeout(Duration::from_secs(10), store.append(key, &[line(uuid)]))
+        .await
+        .unwrap_or_else(|_| panic!("the append of {uuid} is held up"))
+        .unwrap();
+}
+
 /// An append dropped inside its transaction commits nothing: once the other connection lets
 /// the row go, another host's append and this store's next one go through (before, the store's
 /// connection stayed idle in its transaction, holding the row, and its next commit committed
@@ -490,20 +498,8 @@ async fn an_abandoned_append_commits_nothing(base: &PostgresSessionStore, config
         .await
         .unwrap()
         .with_schema("abandoned");
-    tokio::time::timeout(
-        Duration::from_secs(10),
-        host_b.append(&key, &[line("from-b")]),
-    )
-    .await
-    .expect("another host is not held up")
-    .unwrap();
-    tokio::time::timeout(
-        Duration::from_secs(10),
-        store.append(&key, &[line("second")]),
-    )
-    .await
-    .expect("the store's next append is not held up")
-    .unwrap();
+    append_unblocked(&host_b, &key, "from-b").await;
+    append_unblocked(&store, &key, "second").await;
     assert_eq!(uuids_of(&store, &key).await, ["first", "from-b", "second"]);
     assert_eq!(uuids_of(&host_b, &key).await, ["first", "from-b", "second"]);
 }
@@ -520,13 +516,7 @@ async fn an_abandoned_append_on_a_users_client_commits_nothing(config: &str) {
     store.append(&key, &[line("first")]).await.unwrap();
     let other = abandon_an_append(&store, config, "abandoned_own").await;
     other.batch_execute("COMMIT").await.unwrap();
-    tokio::time::timeout(
-        Duration::from_secs(10),
-        store.append(&key, &[line("second")]),
-    )
-    .await
-    .expect("the store's next append is not held up")
-    .unwrap();
+    append_unblocked(&store, &key, "second").await;
     assert_eq!(uuids_of(&store, &key).await, ["first", "second"]);
 }
 
