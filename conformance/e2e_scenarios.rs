@@ -841,6 +841,11 @@ pub async fn api_400<R: Runtime>(rt: R) {
     .await;
     let last = items.pop().expect("some items");
     let messages = all_ok(items);
+    assert_eq!(
+        results(&messages).len(),
+        1,
+        "one result before the end: {messages:#?}, then {last:?}"
+    );
     let result = only_result(&messages);
     assert!(result.is_error, "{result:?}");
     assert_eq!(result.api_error_status, Some(400), "{result:?}");

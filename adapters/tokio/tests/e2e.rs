@@ -139,44 +139,57 @@ fn a_subreaper_host_is_left_no_zombie_by_a_killed_session() {
         .env(fake::TREE_VAR, &marker)
         .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
     let runtime = tokio_rt();
-    runtime.block_on(async {
+    let (client, cli) = runtime.block_on(async {
         let client = connect(options).await.expect("connected");
+        let cli = client
+            .server_info()
+            .and_then(|info| info.pid)
+            .expect("the CLI's pid");
         client
             .send("BASH:echo start && sleep 40; echo slept")
             .await
             .expect("sent");
-        let is_sleep = |pid: &u32| {
-            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
-        };
-        let deadline = Instant::now() + Duration::from_secs(40);
-        while !fake::marked_processes(&marker).iter().any(is_sleep) {
-            assert!(Instant::now() < deadline, "the Bash tool did not start");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        // Shut down with the tool running: stdin closed, then SIGTERM, then the tree killed.
-        tokio::time::timeout(Duration::from_secs(30), client.close())
-            .await
-            .expect("closed");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        let mut left = fake::marked_processes(&marker);
-        while !left.is_empty() && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            left = fake::marked_processes(&marker);
-        }
-        assert!(
-            left.is_empty(),
-            "still running: {}",
-            fake::Fake::describe(&left)
-        );
-        let deadline = Instant::now() + Duration::from_secs(5);
-        let mut zombies = zombie_children();
-        while !zombies.is_empty() && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            zombies = zombie_children();
-        }
-        assert!(
-            zombies.is_empty(),
-            "zombie children of the host: {zombies:?}"
-        );
+        (client, cli)
     });
+    let is_sleep = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
+    };
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while !fake::marked_processes(&marker).iter().any(is_sleep) {
+        assert!(Instant::now() < deadline, "the Bash tool did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The session is killed with its tool running: the runtime goes away under it, and the
+    // watcher kills the whole tree. (The CLI's own zombie is tokio's to reap, and that runtime
+    // is gone: it is not counted.)
+    drop(runtime);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut left = fake::marked_processes(&marker);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        left = fake::marked_processes(&marker);
+    }
+    assert!(
+        left.is_empty(),
+        "still running: {}",
+        fake::Fake::describe(&left)
+    );
+    let others = || -> Vec<String> {
+        zombie_children()
+            .into_iter()
+            .filter(|&pid| pid != cli)
+            .map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default())
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut zombies = others();
+    while !zombies.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        zombies = others();
+    }
+    assert!(
+        zombies.is_empty(),
+        "zombie children of the host: {zombies:?}"
+    );
+    drop(client);
 }

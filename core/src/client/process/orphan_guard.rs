@@ -44,9 +44,9 @@ const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
 /// the watch is reparented to init (or the nearest subreaper), which reaps it, and nothing in the
 /// host has to wait for it.
 ///
-/// The watch first says its own pid, so that a host that is PID 1 or a subreaper (where the
-/// watch, and the tools it kills, end up as its children) reaps it; it ends a kill with `done`
-/// and the pids it killed.
+/// The shell says the watch's pid before it exits, so that a host that is PID 1 or a subreaper
+/// (where the watch, and the tools it kills, end up as its children) reaps it; the watch ends a
+/// kill with `done` and the pids it killed.
 ///
 /// `table` prints `pid ppid pgid` for every process: from `/proc` (Linux), else from `ps`
 /// (macOS, the BSDs); `marked` prints the pids whose environment holds the marker (Linux only).
@@ -58,7 +58,6 @@ const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
 const WATCHER: &str = r#"exec 3<&0 </dev/null >/dev/null
 (
   mark=$1
-  sh -c 'echo "$PPID"' >&3
   read -r g <&3 || exit 0
   case $g in ''|*[!0-9]*) exit 0 ;; esac
   [ "$g" -gt 1 ] || exit 0
@@ -111,6 +110,7 @@ END
   for x in $pids; do kill -s KILL "$x"; done 2>/dev/null
   echo "done$pids" >&3
 ) &
+echo "$!" >&3
 "#;
 
 /// Kills the CLI and every process it started, on demand ([`OrphanGuard::kill_tree`]) or, by a
@@ -215,7 +215,7 @@ impl OrphanGuard {
                 "the shell failed: {status}"
             ))));
         }
-        // The watch says its pid first.
+        // The shell said the watch's pid before it exited.
         ours.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
         let watcher = read_line(&ours)
             .map_err(context)?
