@@ -568,17 +568,20 @@ fn reap(pid: u32) {
     }
 }
 
-/// One line from the watcher, read a byte at a time so that nothing after it is taken.
+/// One line from the watcher, read a byte at a time so that nothing after it is taken. A read
+/// interrupted by a signal is tried again.
 fn read_line(mut socket: &UnixStream) -> io::Result<String> {
     use std::io::Read;
 
     let mut line = Vec::new();
     let mut byte = [0u8];
     loop {
-        match socket.read(&mut byte)? {
-            0 => break,
-            _ if byte[0] == b'\n' => break,
-            _ => line.push(byte[0]),
+        match socket.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => line.push(byte[0]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
         }
     }
     String::from_utf8(line).map_err(io::Error::other)
