@@ -65,7 +65,8 @@ macro_rules! e2e_tests {
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
             api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
-            mcp_secrets_stay_off_argv, hook_fail_closed, session_history, mcp_tool_options,
+            mcp_secrets_stay_off_argv, hook_fail_closed, session_history,
+            history_of_a_folder_with_an_emoji, mcp_tool_options,
             mcp_resources, set_in_process_mcp_servers, server_info_fields,
             settings_control_requests, reload_control_requests, file_and_task_control_requests,
             permission_decision_classification, initialize_fields, tool_aliases,
@@ -1629,6 +1630,28 @@ pub async fn hook_fail_closed<R: Runtime>(rt: R) {
         "{tool_result}"
     );
     assert_eq!(only_result(&closed).subtype, "success");
+}
+
+/// A session run in a folder whose name has characters outside the Basic Multilingual Plane
+/// (an emoji: two UTF-16 units, so two `-` in the CLI's folder name) and others: the history
+/// finds it where the CLI wrote it.
+pub async fn history_of_a_folder_with_an_emoji<R: Runtime>(rt: R) {
+    let env = env();
+    let dir = env.work.path().join("café-😀-项目-e\u{301}");
+    std::fs::create_dir(&dir).expect("the folder");
+    let options = env.options.clone().cwd(&dir);
+    let messages =
+        all_ok(collect(&rt, "query", query_with(rt.clone(), "hello there", options)).await);
+    let id = only_result(&messages).session_id().to_owned();
+    let history = History::at(env.home.path().join(".claude"));
+    let dir = std::fs::canonicalize(&dir).unwrap();
+    let listed = history
+        .list_sessions(&ListSessions::in_dir(&dir))
+        .expect("listed");
+    let ids: Vec<&str> = listed.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(ids, [id.as_str()]);
+    let session = history.session(&id, Some(&dir)).expect("found");
+    assert!(!session.messages(Page::ALL).expect("read").is_empty());
 }
 
 /// Two sessions, then the history the CLI stored: both listed with their first prompt and

@@ -7,14 +7,20 @@ use std::process::{Command, Stdio};
 /// The longest folder name kept as is; longer names are cut here and get a hash suffix.
 const MAX_FOLDER_NAME: usize = 200;
 
-/// The folder name the CLI uses for a working directory: every character that is not an ASCII
-/// letter or digit becomes `-`; a name longer than 200 characters is cut to 200 and followed by
-/// `-` and a hash of the whole path.
+/// The folder name the CLI uses for a working directory: every UTF-16 code unit that is not an
+/// ASCII letter or digit becomes `-` (the CLI is JavaScript, whose strings are UTF-16: a
+/// character outside the Basic Multilingual Plane, an emoji say, is two units and so `--`); a
+/// name longer than 200 characters is cut to 200 and followed by `-` and a hash of the whole
+/// path.
 pub(crate) fn project_folder_name(cwd: &str) -> String {
-    let sanitized: String = cwd
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
+    let mut sanitized = String::with_capacity(cwd.len());
+    for c in cwd.chars() {
+        if c.is_ascii_alphanumeric() {
+            sanitized.push(c);
+        } else {
+            sanitized.extend(std::iter::repeat_n('-', c.len_utf16()));
+        }
+    }
     if sanitized.len() <= MAX_FOLDER_NAME {
         return sanitized;
     }
@@ -128,6 +134,27 @@ mod tests {
             &name
         ));
         assert!(!folder_matches("-tmp-rt-work-2", "-tmp-rt-work"));
+    }
+
+    /// The CLI's names, computed by its own rule in JavaScript (`p.replace(/[^a-zA-Z0-9]/g,
+    /// "-")`, then the cut and the hash): one `-` per UTF-16 unit, so two for an emoji.
+    #[test]
+    fn folder_names_count_utf16_units_as_javascript_does() {
+        assert_eq!(project_folder_name("/tmp/café-😀-x"), "-tmp-caf-----x");
+        assert_eq!(project_folder_name("/srv/项目/测试"), "-srv------");
+        // A combining mark is a character of its own.
+        assert_eq!(project_folder_name("/tmp/e\u{301}t\u{e9}"), "-tmp-e-t-");
+        let emoji = format!("/w/{}/x", "😀".repeat(120));
+        assert_eq!(
+            project_folder_name(&emoji),
+            format!("-w-{}-3v8dgo", "-".repeat(197))
+        );
+        // The cut at 200 falls after the emoji's two units.
+        let across = format!("/w/{}😀b", "a".repeat(195));
+        assert_eq!(
+            project_folder_name(&across),
+            format!("-w-{}---ht4fy3", "a".repeat(195))
+        );
     }
 
     #[test]
