@@ -102,10 +102,10 @@ const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 #[non_exhaustive]
 pub enum ConnectError {
     /// The configuration string does not parse.
-    #[error("invalid PostgreSQL configuration: {0}")]
+    #[error("invalid PostgreSQL configuration: {}", described(.0))]
     Config(#[source] tokio_postgres::Error),
     /// The connection could not be opened (server down, refused login).
-    #[error("could not connect to PostgreSQL: {0}")]
+    #[error("could not connect to PostgreSQL: {}", described(.0))]
     Connect(#[source] tokio_postgres::Error),
     /// `connect` was called outside a tokio runtime, which the connection's task needs.
     #[error("PostgresSessionStore::connect must be called inside a tokio runtime")]
@@ -795,11 +795,27 @@ fn backend(error: tokio_postgres::Error) -> StoreError {
                 source: error,
             })
         }
-        None => StoreError::backend(error),
+        None => StoreError::backend(ServerError {
+            message: described(&error),
+            source: error,
+        }),
     }
 }
 
-/// What the server said, over the client's error.
+/// A client error with its causes, which its own text leaves out ("error performing TLS
+/// handshake", without saying that the certificate was not valid for the host name).
+fn described(error: &tokio_postgres::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(next) = cause {
+        text.push_str(": ");
+        text.push_str(&next.to_string());
+        cause = next.source();
+    }
+    text
+}
+
+/// What the server said, or the client's error with its causes, over the client's error.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 struct ServerError {

@@ -602,8 +602,13 @@ fn tls_connections_check_the_server() {
         let wrong_name =
             PostgresSessionStore::connect_with(&config("db.example", "require"), private_ca()).await;
         assert!(matches!(wrong_name, Err(ConnectError::Connect(_))), "{wrong_name:?}");
+        // The message says why, not only that the handshake failed.
+        let said = wrong_name.unwrap_err().to_string();
+        assert!(said.contains("certificate not valid for name"), "{said}");
         let untrusted = PostgresSessionStore::connect(&config("localhost", "require")).await;
         assert!(matches!(untrusted, Err(ConnectError::Connect(_))), "{untrusted:?}");
+        let said = untrusted.unwrap_err().to_string();
+        assert!(said.contains("UnknownIssuer"), "{said}");
         let no_roots = PostgresSessionStore::connect_with(&config("localhost", "require"), TlsRoots::Pem(b"not a certificate".to_vec())).await;
         assert!(matches!(no_roots, Err(ConnectError::Tls(_))), "{no_roots:?}");
         let plaintext = PostgresSessionStore::connect(&config("127.0.0.1", "disable"))
