@@ -119,7 +119,7 @@ impl Options {
         config.mcp_servers = host.sdk_mcp_servers.clone();
         config.delivers_mcp_servers = self.mcp_servers_in_initialize();
         config.delivers_settings = SettingsDelivered {
-            settings: self.settings_in_initialize()?,
+            settings: self.settings_in_initialize(),
             managed_settings: self.managed_settings_in_initialize(),
         };
         config.can_use_tool = host.can_use_tool;
@@ -208,12 +208,11 @@ impl Options {
                 .mcp_servers_in_initialize()
                 .then(|| OrderedMap(&self.mcp_servers)),
             // `validate` refused inline settings that are not an object.
-            settings: match self.settings_in_initialize() {
-                Ok(true) => inline_settings(self.settings.as_ref(), self.sandbox.as_ref())
-                    .ok()
-                    .flatten(),
-                _ => None,
-            },
+            settings: self
+                .settings_in_initialize()
+                .then(|| inline_settings(self.settings.as_ref(), self.sandbox.as_ref()).ok())
+                .flatten()
+                .flatten(),
             managed_settings: self
                 .managed_settings_in_initialize()
                 .then(|| self.managed_settings.as_ref().map(|managed| &managed.0))

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::error::OptionsError;
-use super::settings::{inline_settings, settings_arg};
+use super::settings::{settings_arg, Settings};
 use super::{skills, HostDeclarations, Options};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
@@ -346,7 +346,7 @@ impl Options {
         } else if let Some(managed) = &self.managed_settings {
             a.pair("managed-settings", &to_json(&managed.0));
         }
-        if self.settings_in_initialize()? {
+        if self.settings_in_initialize() {
             a.value("initialize-fields", "settings");
         } else if let Some(settings) = settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?
         {
@@ -366,15 +366,19 @@ impl Options {
     pub(crate) fn reads_initialize_at_launch(&self) -> bool {
         self.mcp_servers_in_initialize()
             || self.plugins_in_initialize()
-            || self.settings_in_initialize().unwrap_or(false)
+            || self.settings_in_initialize()
             || self.managed_settings_in_initialize()
     }
 
-    /// Whether inline settings (or a sandbox) travel in `initialize` (`settings`); an error
-    /// for inline settings that are not an object.
-    pub(crate) fn settings_in_initialize(&self) -> Result<bool, OptionsError> {
-        Ok(self.settings_delivery == Delivery::Initialize
-            && inline_settings(self.settings.as_ref(), self.sandbox.as_ref())?.is_some())
+    /// Whether inline settings (or a sandbox alone) travel in `initialize` (`settings`).
+    /// `validate` checks that they make an object.
+    pub(crate) fn settings_in_initialize(&self) -> bool {
+        self.settings_delivery == Delivery::Initialize
+            && match &self.settings {
+                Some(Settings::Json(_)) => true,
+                Some(Settings::File(_)) => false,
+                None => self.sandbox.is_some(),
+            }
     }
 
     pub(crate) fn managed_settings_in_initialize(&self) -> bool {

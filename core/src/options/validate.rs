@@ -2,7 +2,7 @@
 //! contradict each other or that the CLI cannot receive.
 
 use super::error::OptionsError;
-use super::settings::settings_arg;
+use super::settings::{inline_settings, settings_arg};
 use super::{skills, AgentDefinition, HostDeclarations, Options};
 use crate::option_types::types::Thinking;
 
@@ -59,7 +59,9 @@ impl Options {
         }
         skills::check(self.skills.as_ref())?;
         settings_arg(self.settings.as_ref(), self.sandbox.as_ref())?;
-        self.settings_in_initialize()?;
+        if self.settings_in_initialize() {
+            inline_settings(self.settings.as_ref(), self.sandbox.as_ref())?;
+        }
         self.check_mcp_server_names(host)?;
         if let Some((flag, _)) = self
             .extra_args
