@@ -27,6 +27,31 @@ mod fake;
 
 use claude_agent_tokio as sdk;
 
+/// Wait until the CLI marked `marker` runs the `sleep` of its Bash tool.
+fn wait_for_the_sleep_tool(marker: &str) {
+    use std::time::{Duration, Instant};
+
+    let is_sleep = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
+    };
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while !fake::marked_processes(marker).iter().any(is_sleep) {
+        assert!(Instant::now() < deadline, "the Bash tool did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The processes marked `marker` still running after `limit`, or as soon as there are none.
+fn left_after(marker: &str, limit: std::time::Duration) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + limit;
+    let mut left = fake::marked_processes(marker);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = fake::marked_processes(marker);
+    }
+    left
+}
+
 /// tokio only (only its runtime can be dropped under a session): the real CLI is running a Bash
 /// tool when the runtime is dropped. The CLI runs the tool's `bash` in a session of its own, out
 /// of the CLI's process group; the CLI, the `bash` and its `sleep` are all gone within 5 s.
@@ -53,25 +78,13 @@ fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
             .expect("sent");
         client
     });
-    let is_sleep = |pid: &u32| {
-        std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
-    };
-    let deadline = Instant::now() + Duration::from_secs(40);
-    while !fake::marked_processes(&marker).iter().any(is_sleep) {
-        assert!(Instant::now() < deadline, "the Bash tool did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_the_sleep_tool(&marker);
     let running = fake::marked_processes(&marker);
     assert!(running.len() >= 3, "{}", fake::Fake::describe(&running));
 
     let dropped = Instant::now();
     drop(runtime);
-    let deadline = dropped + Duration::from_secs(5);
-    let mut left = fake::marked_processes(&marker);
-    while !left.is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-        left = fake::marked_processes(&marker);
-    }
+    let left = left_after(&marker, Duration::from_secs(5));
     assert!(
         left.is_empty(),
         "still running 5 s after the runtime was dropped: {}",
@@ -151,24 +164,12 @@ fn a_subreaper_host_is_left_no_zombie_by_a_killed_session() {
             .expect("sent");
         (client, cli)
     });
-    let is_sleep = |pid: &u32| {
-        std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|name| name == "sleep\n")
-    };
-    let deadline = Instant::now() + Duration::from_secs(40);
-    while !fake::marked_processes(&marker).iter().any(is_sleep) {
-        assert!(Instant::now() < deadline, "the Bash tool did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_the_sleep_tool(&marker);
     // The session is killed with its tool running: the runtime goes away under it, and the
     // watcher kills the whole tree. (The CLI's own zombie is tokio's to reap, and that runtime
     // is gone: it is not counted.)
     drop(runtime);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let mut left = fake::marked_processes(&marker);
-    while !left.is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-        left = fake::marked_processes(&marker);
-    }
+    let left = left_after(&marker, Duration::from_secs(5));
     assert!(
         left.is_empty(),
         "still running: {}",

@@ -191,7 +191,10 @@ pub(crate) fn give_to(dir: &std::path::Path, user: &str) -> io::Result<()> {
 
 #[cfg(not(unix))]
 pub(crate) fn give_to(_dir: &std::path::Path, user: &str) -> io::Result<()> {
-    run_as(&mut Command::new(""), user)
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("running the CLI as another user ({user:?}) needs Unix"),
+    ))
 }
 
 /// The user id and group id for `user`: a user name or a numeric user id, optionally followed by
