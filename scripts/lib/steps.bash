@@ -5,10 +5,11 @@
 #   steps_wait            waits for every background step, prints each one's log, and fails if
 #                         any of them failed
 #
-# When the script exits, for whatever reason, a table of every step with its wall time is printed
-# and written to $STEPS_TABLE. A run that succeeded but took longer than CI_BUDGET_S seconds
-# (default 2400: 40 minutes, well inside CI's hard limit of 90) fails, naming the slowest steps,
-# so that a slow creep shows long before the limit is reached.
+# When the script exits, for whatever reason, a table of every step with its wall time and the
+# disk space left after it (on the target dir's file system, and on the temp dir's when that is
+# another) is printed and written to $STEPS_TABLE. A run that succeeded but took longer than
+# CI_BUDGET_S seconds (default 2400: 40 minutes, well inside CI's hard limit of 90) fails, naming
+# the slowest steps, so that a slow creep shows long before the limit is reached.
 
 CI_BUDGET_S="${CI_BUDGET_S:-2400}"
 STEPS_TABLE="${STEPS_TABLE:-${CARGO_TARGET_DIR:-target}/ci-steps.txt}"
@@ -17,13 +18,27 @@ steps_started=$SECONDS
 steps_names=()
 steps_secs=()
 steps_marks=()
+steps_free=()
 steps_bg_pids=()
 steps_bg_names=()
+
+# Free space, in GiB, of the file systems that builds and tests write to: "12.3" when the target
+# dir and the temp dir share one, "12.3 / 4.5" (target / temp) when they do not.
+steps_disk_free() {
+    local target="${CARGO_TARGET_DIR:-target}" tmp="${TMPDIR:-/tmp}"
+    mkdir -p "$target"
+    df -Pk "$target" "$tmp" | awk '
+        NR == 2 { mount = $6; free = sprintf("%.1f", $4 / 1048576) }
+        NR == 3 && $6 != mount { free = free sprintf(" / %.1f", $4 / 1048576) }
+        END { print free }'
+}
+steps_free_at_start="$(steps_disk_free 2>/dev/null || echo "?")"
 
 steps_record() {
     steps_names+=("$1")
     steps_secs+=("$2")
     steps_marks+=("$3")
+    steps_free+=("$(steps_disk_free 2>/dev/null || echo "?")")
 }
 
 step() {
@@ -78,9 +93,11 @@ steps_wait() {
 
 steps_table() {
     local i total=$((SECONDS - steps_started))
-    printf '%-58s %7s  %s\n' "step" "seconds" ""
+    printf '%-58s %7s  %-13s %s\n' "step" "seconds" "GiB free" ""
+    printf '%-58s %7s  %-13s\n' "(at the start)" "" "$steps_free_at_start"
     for i in "${!steps_names[@]}"; do
-        printf '%-58s %7s  %s\n' "${steps_names[$i]}" "${steps_secs[$i]}" "${steps_marks[$i]}"
+        printf '%-58s %7s  %-13s %s\n' "${steps_names[$i]}" "${steps_secs[$i]}" \
+            "${steps_free[$i]}" "${steps_marks[$i]}"
     done
     printf '%-58s %7s\n' "whole run (wall time)" "$total"
 }
