@@ -1126,25 +1126,21 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
     within(&rt, STEP, "close", client.close()).await;
 }
 
-/// `Options::transport` with a transport of the user's own that starts the real CLI itself and
-/// hands over its pipes, stderr and process: the session runs as over a spawned CLI, and a CLI
-/// that fails is reported with its exit status and stderr.
+/// `Options::transport` with a transport of the user's own that hands the real CLI's command
+/// line on to the runtime's local process, which gives it its pipes, stderr and process: the
+/// session runs as over a spawned CLI, and a CLI that fails is reported with its exit status
+/// and stderr.
 pub async fn custom_transport<R: Runtime>(rt: R) {
-    use claude_agent_core::client::Connection;
     use claude_agent_core::options::LaunchSpec;
 
     let env = env();
     let started = Arc::new(AtomicUsize::new(0));
     let transport = {
-        let (rt, started) = (rt.clone(), started.clone());
+        let local = rt.local_process().expect("a runtime with a local process");
+        let started = started.clone();
         move |spec: LaunchSpec| {
             started.fetch_add(1, Ordering::SeqCst);
-            let connection = rt.spawn_child(&spec).map(|cli| {
-                Connection::new(cli.stdin, cli.stdout)
-                    .with_stderr(cli.stderr)
-                    .with_process(cli.child)
-            });
-            async move { connection }
+            local.connect(spec)
         }
     };
     let options = env.options.clone().transport(transport.clone());

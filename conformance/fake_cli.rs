@@ -636,7 +636,7 @@ fn dropping_a_query_midway_shuts_the_cli_down() {
         let fake = Fake::builder(Script::new().answer_initialize().expect_user().hang()).build();
         let (tx, prompt) = prompt_channel();
         let stream = query(prompt, fake.options());
-        let client = stream.client().unwrap();
+        let client = stream.client();
         tx.send("hi").await.unwrap();
         within(LIMIT, async {
             while client.server_info().is_none() {

@@ -16,7 +16,8 @@ use claude_agent_testkit::fake_cli::Script;
 use super::fake::{Fake, TREE_VAR};
 use super::within;
 use crate::rt::{block_on, runtime, sleep};
-use crate::sdk::runtime::{ChildProcess, Runtime, Signal};
+use crate::sdk::options::LaunchSpec;
+use crate::sdk::runtime::{Connection, Runtime, Signal};
 use crate::sdk::{connect, Options};
 
 /// How long the processes of a killed tree may take to be gone.
@@ -34,6 +35,14 @@ const HOST_END: &str = "CLAUDE_AGENT_TEST_HOST_END";
 /// What the host prints once its session is connected.
 const CONNECTED: &str = "host: connected";
 
+/// `spec` started by the runtime's local process.
+async fn local_process(spec: LaunchSpec) -> Connection {
+    let local = runtime()
+        .local_process()
+        .expect("a runtime with a local process");
+    local.connect(spec).await.expect("spawned")
+}
+
 /// A fake CLI that answers `initialize` and hangs with its two tools running.
 fn fake_with_tools() -> Fake {
     Fake::builder(Script::new().answer_initialize().hang())
@@ -50,14 +59,14 @@ fn dropping_the_cli_handle_kills_every_process_it_started() {
         .launch_spec(program, &options.get_host_declarations())
         .expect("a launch spec");
     let dropped = block_on(async {
-        let parts = runtime().spawn_child(&spec).expect("spawned");
+        let connection = local_process(spec).await;
         // Blocks the task a moment: nothing else needs to run meanwhile.
         assert!(
             fake.wait_for_tools(STARTED_WITHIN),
             "the fake and its tools did not start"
         );
         let dropped = Instant::now();
-        drop(parts);
+        drop(connection);
         dropped
     });
     let left = fake.wait_tree_gone(GONE_WITHIN);
@@ -81,12 +90,13 @@ fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone() {
         .launch_spec(program, &options.get_host_declarations())
         .expect("a launch spec");
     block_on(async {
-        let mut parts = runtime().spawn_child(&spec).expect("spawned");
+        let mut connection = local_process(spec).await;
         assert!(
             fake.wait_for_tools(STARTED_WITHIN),
             "the fake and its tools did not start"
         );
-        let cli = parts.child.id().expect("running");
+        let child = connection.process().expect("the CLI's process");
+        let cli = child.id().expect("running");
         let watcher = watcher_of(cli);
         let signal_watcher = |signal: &str| {
             let status = Command::new("kill")
@@ -97,22 +107,16 @@ fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone() {
         };
         signal_watcher("-STOP");
         let asked = Instant::now();
-        parts
-            .child
-            .signal(Signal::Kill)
-            .expect("the kill is under way");
+        child.signal(Signal::Kill).expect("the kill is under way");
         let returned_after = asked.elapsed();
         signal_watcher("-CONT");
         assert!(
             returned_after < Duration::from_secs(1),
             "signal(Kill) waited {returned_after:?} for the watcher"
         );
-        within(
-            GONE_WITHIN,
-            std::future::poll_fn(|cx| parts.child.poll_wait(cx)),
-        )
-        .await
-        .expect("reaped");
+        within(GONE_WITHIN, std::future::poll_fn(|cx| child.poll_wait(cx)))
+            .await
+            .expect("reaped");
     });
     let left = fake.wait_tree_gone(GONE_WITHIN);
     assert!(

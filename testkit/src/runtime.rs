@@ -38,7 +38,6 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
-use std::io;
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -46,10 +45,7 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
-use claude_agent_core::options::LaunchSpec;
-use claude_agent_core::session::ExitStatusInfo;
-use futures_lite::io::{Empty, Sink};
+use claude_agent_core::client::{BoxFuture, Runtime};
 
 /// How long [`TestRuntime::block_on`] waits in real time, with every task idle and no timer
 /// set, for a wake-up from another thread before it decides the test is stuck.
@@ -62,9 +58,25 @@ const STUCK_AFTER: Duration = Duration::from_secs(10);
 /// next timer. A session's 30 s control timeout therefore fires after 30 s of virtual time and
 /// a few microseconds of real time, and tests are deterministic.
 ///
-/// It starts no processes: sessions run on it need a transport
-/// (`Options::transport(FakeTransport::new(script))`); without one, starting a session fails
-/// with an error that says so.
+/// It starts no processes (it has no [`local_process`](Runtime::local_process)): sessions run on
+/// it need a transport (`Options::transport(FakeTransport::new(script))`); without one, starting
+/// a session fails with an error that says so.
+///
+/// ```
+/// use claude_agent_core::client::{query_with, Error};
+/// use claude_agent_core::options::Options;
+/// use claude_agent_testkit::runtime::TestRuntime;
+///
+/// let runtime = TestRuntime::new();
+/// let options = Options::new().cli_path("/usr/local/bin/claude");
+/// let mut messages = query_with(runtime.clone(), "hi", options);
+/// let first = runtime.block_on(messages.next());
+/// assert!(matches!(&first, Some(Err(Error::Spawn { source, .. })) if source.to_string().contains("Options::transport")));
+/// assert!(runtime.block_on(messages.next()).is_none());
+/// // The session never started: its client's requests fail at once.
+/// let interrupted = runtime.block_on(messages.client().interrupt());
+/// assert!(matches!(interrupted, Err(Error::Closed)));
+/// ```
 ///
 /// ```
 /// use std::time::Duration;
@@ -496,54 +508,8 @@ impl Drop for TestSleep {
     }
 }
 
-/// The child type of [`TestRuntime`], which never has one: it spawns no processes.
-///
-/// ```
-/// use claude_agent_core::client::{query_with, Error};
-/// use claude_agent_core::options::Options;
-/// use claude_agent_testkit::runtime::TestRuntime;
-/// use futures_lite::StreamExt;
-///
-/// // Without a transport the session would have to spawn the CLI, which a `TestRuntime` refuses.
-/// let runtime = TestRuntime::new();
-/// let options = Options::new().cli_path("/usr/local/bin/claude");
-/// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
-/// assert!(matches!(&items[0], Err(Error::Spawn { .. })));
-/// ```
-#[derive(Debug)]
-pub struct NoProcess(());
-
-impl ChildProcess for NoProcess {
-    fn id(&self) -> Option<u32> {
-        None
-    }
-
-    fn poll_wait(&mut self, _cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>> {
-        Poll::Ready(Ok(ExitStatusInfo::code(0)))
-    }
-
-    fn signal(&mut self, _signal: Signal) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 impl Runtime for TestRuntime {
-    type Child = NoProcess;
-    type Stdin = Sink;
-    type Stdout = Empty;
-    type Stderr = Empty;
     type Sleep = TestSleep;
-
-    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
-        Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!(
-                "TestRuntime starts no processes (asked for {}): give the options a transport, \
-                 e.g. Options::transport(FakeTransport::new(script))",
-                spec.program.display()
-            ),
-        ))
-    }
 
     fn sleep_until(&self, deadline: Instant) -> TestSleep {
         TestSleep {

@@ -1,5 +1,5 @@
-//! The Claude Code CLI as an [`async_process`] child, and an `async-io` [`Sleep`]: the parts of a
-//! [`Runtime`] that the smol and async-std adapters
+//! The Claude Code CLI as an [`async_process`] child ([`LocalProcess`]) and an `async-io`
+//! [`Sleep`]: the parts of a [`Runtime`](claude_agent_core::client::Runtime) that the smol and async-std adapters
 //! (`claude-agent-smol`, `claude-agent-async-std`) share.
 //!
 //! Neither needs a particular executor: async-process's pipes and child reaper and async-io's
@@ -7,40 +7,34 @@
 //! An adapter adds its way of spawning the session's driver:
 //!
 //! ```
-//! use claude_agent_async_process::{
-//!     spawn_child, AsyncProcessChild, ChildStderr, ChildStdin, ChildStdout, Sleep,
-//! };
-//! use claude_agent_core::client::{BoxFuture, ChildParts, Runtime};
-//! use claude_agent_core::options::LaunchSpec;
+//! use std::sync::Arc;
+//! use claude_agent_async_process::{LocalProcess, Sleep};
+//! use claude_agent_core::client::{BoxFuture, Runtime, Transport};
 //!
 //! #[derive(Clone, Default)]
 //! struct MyRuntime;
 //!
 //! impl Runtime for MyRuntime {
-//!     type Child = AsyncProcessChild;
-//!     type Stdin = ChildStdin;
-//!     type Stdout = ChildStdout;
-//!     type Stderr = ChildStderr;
 //!     type Sleep = Sleep;
 //!
-//!     fn spawn_child(&self, spec: &LaunchSpec) -> std::io::Result<ChildParts<Self>> {
-//!         spawn_child(spec)
-//!     }
 //!     fn sleep_until(&self, deadline: std::time::Instant) -> Self::Sleep {
 //!         Sleep::until(deadline)
 //!     }
 //!     fn spawn_task(&self, task: BoxFuture<'static, ()>) {
 //!         std::thread::spawn(move || futures_lite::future::block_on(task));
 //!     }
+//!     fn local_process(&self) -> Option<Arc<dyn Transport>> {
+//!         Some(Arc::new(LocalProcess))
+//!     }
 //! }
 //! ```
 //!
-//! [`spawn_child`] starts the CLI in a process group of its own and, on Unix, with an
-//! [`OrphanGuard`](claude_agent_core::client::OrphanGuard): one `/bin/sh` per session (about 1 MB, a few milliseconds to start) that kills
-//! the CLI and every process it started, also the Bash tools it runs in groups of their own, when
-//! this process dies first. Dropping the [`AsyncProcessChild`] before the CLI was reaped (an
-//! executor dropped with the session's driver in it) and [`Signal::Kill`] kill that whole tree
-//! too.
+//! [`LocalProcess`] starts the CLI in a process group of its own and, on Unix, with an
+//! [`OrphanGuard`](claude_agent_core::client::OrphanGuard): one `/bin/sh` per session (about
+//! 1 MB, a few milliseconds to start) that kills the CLI and every process it started, also the
+//! Bash tools it runs in groups of their own, when this process dies first. Dropping the
+//! connection's process before the CLI was reaped (an executor dropped with the session's driver
+//! in it) and [`Signal::Kill`] kill that whole tree too.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -57,25 +51,45 @@ use std::process::ExitStatus;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-pub use async_process::{ChildStderr, ChildStdin, ChildStdout};
 #[cfg(unix)]
 use claude_agent_core::client::TreeKiller;
-use claude_agent_core::client::{ChildParts, ChildProcess, LocalCommand, Runtime, Signal};
+use claude_agent_core::client::{
+    BoxFuture, ChildProcess, Connection, LocalCommand, Signal, Transport,
+};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 
-/// Start `spec` with piped stdio, in a process group of its own (Unix), killed with everything
-/// it started if the [`AsyncProcessChild`] is dropped before it was reaped or if this process
-/// dies first (an [`OrphanGuard`](claude_agent_core::client::OrphanGuard) on Unix): what [`Runtime::spawn_child`] must do.
-pub fn spawn_child<R>(spec: &LaunchSpec) -> io::Result<ChildParts<R>>
-where
-    R: Runtime<
-        Child = AsyncProcessChild,
-        Stdin = ChildStdin,
-        Stdout = ChildStdout,
-        Stderr = ChildStderr,
-    >,
-{
+/// The CLI as a local `async-process` child: how the smol and async-std runtimes' sessions reach
+/// it unless their options name another [`Transport`]. It runs on any executor.
+///
+/// The child runs with piped stdio, in a process group of its own (Unix), and its process goes
+/// with the [`Connection`]: dropping that before the process was reaped kills it and everything
+/// it started, as does this process's death (an
+/// [`OrphanGuard`](claude_agent_core::client::OrphanGuard) on Unix).
+///
+/// ```no_run
+/// use claude_agent_async_process::LocalProcess;
+/// use claude_agent_core::client::Transport;
+/// use claude_agent_core::options::{LaunchSpec, Options};
+///
+/// // Every session's CLI under `nice`, started and watched as any local CLI.
+/// let options = Options::new().transport(|spec: LaunchSpec| {
+///     let mut niced = spec.clone();
+///     niced.args.insert(0, spec.program.display().to_string());
+///     niced.program = "nice".into();
+///     LocalProcess.connect(niced)
+/// });
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LocalProcess;
+
+impl Transport for LocalProcess {
+    fn connect(&self, spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>> {
+        Box::pin(std::future::ready(spawn(&spec)))
+    }
+}
+
+fn spawn(spec: &LaunchSpec) -> io::Result<Connection> {
     let local = LocalCommand::new(spec)?;
     #[cfg(unix)]
     let mut guard = local.guard;
@@ -106,11 +120,13 @@ where
     let stdin = child.inner.stdin.take().ok_or_else(missing)?;
     let stdout = child.inner.stdout.take().ok_or_else(missing)?;
     let stderr = child.inner.stderr.take().ok_or_else(missing)?;
-    Ok(ChildParts::new(child, stdin, stdout, stderr))
+    Ok(Connection::new(stdin, stdout)
+        .with_stderr(stderr)
+        .with_process(child))
 }
 
 /// A timer that completes at a deadline (an [`async_io::Timer`] with `()` as its output, as
-/// [`Runtime::Sleep`] wants).
+/// [`Runtime::Sleep`](claude_agent_core::client::Runtime::Sleep) wants).
 #[derive(Debug)]
 pub struct Sleep(async_io::Timer);
 
@@ -131,12 +147,11 @@ impl Future for Sleep {
 
 type WaitFuture = Pin<Box<dyn Future<Output = io::Result<ExitStatus>> + Send>>;
 
-/// A CLI process started by [`spawn_child`].
-///
-/// Dropping it before the process was reaped kills the process and everything it started (its
-/// process group, and on Unix the tools it put in groups or sessions of their own), so that
-/// nothing outlives an executor that is dropped with the session's driver in it.
-pub struct AsyncProcessChild {
+/// A CLI process started by [`LocalProcess`]. Dropping it before the process was reaped kills
+/// the process and everything it started (its process group, and on Unix the tools it put in
+/// groups or sessions of their own), so that nothing outlives an executor that is dropped with
+/// the session's driver in it.
+struct AsyncProcessChild {
     inner: async_process::Child,
     pid: u32,
     /// The one wait in progress: async-process wakes it through an event listener that lives in

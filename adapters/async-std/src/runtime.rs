@@ -4,9 +4,9 @@
 //! [`crate::Transport`].
 //! Applications that call `query` and `connect` never touch this module.
 //!
-//! [`AsyncStdRuntime`] is async-std: async-process children in their own process group,
-//! async-io timers (the reactor async-std's own timers run on) and `async_std::task::spawn` for
-//! the session's driver.
+//! [`AsyncStdRuntime`] is async-std: async-io timers (the reactor async-std's own timers run
+//! on), `async_std::task::spawn` for the session's driver, and [`LocalProcess`], which starts
+//! the CLI as an async-process child in a process group of its own.
 //!
 //! ```
 //! use claude_agent_async_std::runtime::AsyncStdRuntime;
@@ -17,18 +17,16 @@
 //! # drop(messages);
 //! ```
 
-use std::io;
+use std::sync::Arc;
 use std::time::Instant;
 
-use claude_agent_async_process::{spawn_child, ChildStderr, ChildStdin, ChildStdout};
-pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
+pub use claude_agent_async_process::{LocalProcess, Sleep};
 #[cfg(unix)]
 pub use claude_agent_core::client::OrphanGuard;
 pub use claude_agent_core::client::{
-    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
-    Runtime, Signal,
+    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess, Connection,
+    Runtime, Signal, Transport,
 };
-use claude_agent_core::options::LaunchSpec;
 
 /// async-std as the client layer's runtime. Zero-sized: the session's driver is spawned with
 /// `async_std::task::spawn` onto async-std's global executor.
@@ -44,15 +42,7 @@ use claude_agent_core::options::LaunchSpec;
 pub struct AsyncStdRuntime;
 
 impl Runtime for AsyncStdRuntime {
-    type Child = AsyncProcessChild;
-    type Stdin = ChildStdin;
-    type Stdout = ChildStdout;
-    type Stderr = ChildStderr;
     type Sleep = Sleep;
-
-    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
-        spawn_child(spec)
-    }
 
     fn sleep_until(&self, deadline: Instant) -> Self::Sleep {
         Sleep::until(deadline)
@@ -61,5 +51,10 @@ impl Runtime for AsyncStdRuntime {
     fn spawn_task(&self, task: BoxFuture<'static, ()>) {
         // Dropping async-std's `JoinHandle` detaches the task: it runs on.
         drop(async_std::task::spawn(task));
+    }
+
+    /// [`LocalProcess`].
+    fn local_process(&self) -> Option<Arc<dyn Transport>> {
+        Some(Arc::new(LocalProcess))
     }
 }

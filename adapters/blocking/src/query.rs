@@ -68,7 +68,8 @@ impl Query {
 
     /// A [`Client`] for this query's session, to send control requests (`interrupt`,
     /// `set_model`, …) while the messages are read, from this thread or another. Messages still
-    /// come through the query. `None` if the CLI could not be started.
+    /// come through the query. If the CLI could not be started, the query's only item is the
+    /// error and the client's requests fail with [`Error::Closed`](crate::Error::Closed).
     ///
     /// ```no_run
     /// use claude_agent_blocking::{query, Message, Options};
@@ -76,14 +77,14 @@ impl Query {
     /// let mut messages = query("Refactor the parser.", Options::new());
     /// let client = messages.client();
     /// for message in &mut messages {
-    ///     if let (Ok(Message::Assistant(_)), Some(client)) = (&message, &client) {
+    ///     if let Ok(Message::Assistant(_)) = &message {
     ///         client.interrupt()?; // one reply is enough
     ///     }
     /// }
     /// # Ok::<(), claude_agent_blocking::Error>(())
     /// ```
-    pub fn client(&self) -> Option<Client> {
-        self.inner.client().map(Client::from_async)
+    pub fn client(&self) -> Client {
+        Client::from_async(self.inner.client())
     }
 
     /// The next message, waiting at most `timeout` for it: `Ok(None)` at the end, `Err(TimedOut)`

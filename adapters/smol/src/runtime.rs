@@ -4,8 +4,9 @@
 //! [`crate::Transport`].
 //! Applications that call `query` and `connect` never touch this module.
 //!
-//! [`SmolRuntime`] is smol: async-process children in their own process group, async-io
-//! timers, and smol's global executor (or one of yours) for the session's driver.
+//! [`SmolRuntime`] is smol: async-io timers, smol's global executor (or one of yours) for the
+//! session's driver, and [`LocalProcess`], which starts the CLI as an async-process child in a
+//! process group of its own (on any executor).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -20,19 +21,16 @@
 //! ```
 
 use std::fmt;
-use std::io;
 use std::sync::Arc;
 use std::time::Instant;
 
-use claude_agent_async_process::{spawn_child, ChildStderr, ChildStdin, ChildStdout};
-pub use claude_agent_async_process::{AsyncProcessChild, Sleep};
+pub use claude_agent_async_process::{LocalProcess, Sleep};
 #[cfg(unix)]
 pub use claude_agent_core::client::OrphanGuard;
 pub use claude_agent_core::client::{
-    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
-    Runtime, Signal,
+    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess, Connection,
+    Runtime, Signal, Transport,
 };
-use claude_agent_core::options::LaunchSpec;
 use smol::Executor;
 
 /// smol as the client layer's runtime: where a session's driver task runs.
@@ -79,15 +77,7 @@ impl fmt::Debug for SmolRuntime {
 }
 
 impl Runtime for SmolRuntime {
-    type Child = AsyncProcessChild;
-    type Stdin = ChildStdin;
-    type Stdout = ChildStdout;
-    type Stderr = ChildStderr;
     type Sleep = Sleep;
-
-    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
-        spawn_child(spec)
-    }
 
     fn sleep_until(&self, deadline: Instant) -> Self::Sleep {
         Sleep::until(deadline)
@@ -98,5 +88,10 @@ impl Runtime for SmolRuntime {
             Some(executor) => executor.spawn(task).detach(),
             None => smol::spawn(task).detach(),
         }
+    }
+
+    /// [`LocalProcess`].
+    fn local_process(&self) -> Option<Arc<dyn Transport>> {
+        Some(Arc::new(LocalProcess))
     }
 }

@@ -4,8 +4,9 @@
 //! [`crate::Transport`].
 //! Applications that call `query` and `connect` never touch this module.
 //!
-//! [`TokioRuntime`] is tokio itself: `tokio::process` children in their own process group,
-//! `tokio::time` timers and `tokio::spawn` for the session's driver.
+//! [`TokioRuntime`] is tokio itself: `tokio::time` timers and `tokio::spawn` for the session's
+//! driver, and [`LocalProcess`], which starts the CLI as a `tokio::process` child in a process
+//! group of its own.
 //!
 //! ```no_run
 //! use claude_agent_tokio::runtime::TokioRuntime;
@@ -21,17 +22,18 @@ use std::future::Future;
 use std::io;
 use std::pin::pin;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 use std::time::Instant;
 
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
-use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, Command};
 
 pub use crate::pipe::Pipe;
 pub use claude_agent_core::client::{
-    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildParts, ChildProcess,
-    LocalCommand, Runtime, Signal,
+    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess, Connection,
+    LocalCommand, Runtime, Signal, Transport,
 };
 #[cfg(unix)]
 pub use claude_agent_core::client::{OrphanGuard, TreeKiller};
@@ -42,47 +44,7 @@ pub use claude_agent_core::client::{OrphanGuard, TreeKiller};
 pub struct TokioRuntime;
 
 impl Runtime for TokioRuntime {
-    type Child = TokioChild;
-    type Stdin = Pipe<ChildStdin>;
-    type Stdout = Pipe<ChildStdout>;
-    type Stderr = Pipe<ChildStderr>;
     type Sleep = tokio::time::Sleep;
-
-    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
-        tokio::runtime::Handle::try_current().map_err(io::Error::other)?;
-        let local = LocalCommand::new(spec)?;
-        #[cfg(unix)]
-        let mut guard = local.guard;
-        let mut command = Command::from(local.command);
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        // Behind `TokioChild`'s own drop, which kills the whole tree: SIGKILL the child.
-        command.kill_on_drop(true);
-        let child = command.spawn()?;
-        let mut child = TokioChild {
-            inner: child,
-            #[cfg(unix)]
-            tree: TreeKiller::default(),
-        };
-        #[cfg(unix)]
-        if let Some(pid) = child.inner.id() {
-            // On an error `child` is dropped, which kills it.
-            guard.arm(pid)?;
-            child.tree = TreeKiller::new(guard);
-        }
-        let missing = || io::Error::other("a piped stdio handle was not created");
-        let stdin = child.inner.stdin.take().ok_or_else(missing)?;
-        let stdout = child.inner.stdout.take().ok_or_else(missing)?;
-        let stderr = child.inner.stderr.take().ok_or_else(missing)?;
-        Ok(ChildParts::new(
-            child,
-            Pipe(stdin),
-            Pipe(stdout),
-            Pipe(stderr),
-        ))
-    }
 
     fn sleep_until(&self, deadline: Instant) -> Self::Sleep {
         tokio::time::sleep_until(deadline.into())
@@ -97,15 +59,81 @@ impl Runtime for TokioRuntime {
     fn spawn_task(&self, task: BoxFuture<'static, ()>) {
         tokio::spawn(task);
     }
+
+    /// [`LocalProcess`].
+    fn local_process(&self) -> Option<Arc<dyn Transport>> {
+        Some(Arc::new(LocalProcess))
+    }
 }
 
-/// A CLI process started by [`TokioRuntime`].
+/// The CLI as a local `tokio::process` child: how [`TokioRuntime`]'s sessions reach it unless
+/// their options name another [`Transport`].
 ///
-/// Dropping it before the process was reaped kills the process and everything it started (its
-/// process group, and on Unix the tools it put in groups or sessions of their own), so that
-/// nothing outlives a runtime that is shut down under a running session.
+/// The child runs in a process group of its own with all three pipes, and its process goes
+/// with the [`Connection`]: dropping that before the process was reaped kills it and everything
+/// it started (its process group, and on Unix the tools it put in groups or sessions of their
+/// own), so that nothing outlives a runtime shut down under a running session. A transport of
+/// your own can hand a changed command line on to it:
+///
+/// ```no_run
+/// use claude_agent_tokio::runtime::{LocalProcess, Transport};
+/// use claude_agent_tokio::options::{LaunchSpec, Options};
+///
+/// // Every session's CLI under `nice`, started and watched as any local CLI.
+/// let options = Options::new().transport(|spec: LaunchSpec| {
+///     let mut niced = spec.clone();
+///     niced.args.insert(0, spec.program.display().to_string());
+///     niced.program = "nice".into();
+///     LocalProcess.connect(niced)
+/// });
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LocalProcess;
+
+impl Transport for LocalProcess {
+    /// Start `spec` here; fails outside a tokio runtime.
+    fn connect(&self, spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>> {
+        Box::pin(std::future::ready(spawn(&spec)))
+    }
+}
+
+fn spawn(spec: &LaunchSpec) -> io::Result<Connection> {
+    tokio::runtime::Handle::try_current().map_err(io::Error::other)?;
+    let local = LocalCommand::new(spec)?;
+    #[cfg(unix)]
+    let mut guard = local.guard;
+    let mut command = Command::from(local.command);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // Behind `TokioChild`'s own drop, which kills the whole tree: SIGKILL the child.
+    command.kill_on_drop(true);
+    let child = command.spawn()?;
+    let mut child = TokioChild {
+        inner: child,
+        #[cfg(unix)]
+        tree: TreeKiller::default(),
+    };
+    #[cfg(unix)]
+    if let Some(pid) = child.inner.id() {
+        // On an error `child` is dropped, which kills it.
+        guard.arm(pid)?;
+        child.tree = TreeKiller::new(guard);
+    }
+    let missing = || io::Error::other("a piped stdio handle was not created");
+    let stdin = child.inner.stdin.take().ok_or_else(missing)?;
+    let stdout = child.inner.stdout.take().ok_or_else(missing)?;
+    let stderr = child.inner.stderr.take().ok_or_else(missing)?;
+    Ok(Connection::new(Pipe(stdin), Pipe(stdout))
+        .with_stderr(Pipe(stderr))
+        .with_process(child))
+}
+
+/// A CLI process started by [`LocalProcess`]. Dropping it before the process was reaped kills
+/// the process and everything it started.
 #[derive(Debug)]
-pub struct TokioChild {
+struct TokioChild {
     inner: Child,
     /// Kills the tree on demand, or when this process dies.
     #[cfg(unix)]

@@ -113,7 +113,7 @@ pub use pool::{PoolStart, PooledQuery, SparePool};
 pub(crate) use process::temp_folders::temp_folder;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
-pub use runtime::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
+pub use runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 #[cfg(feature = "schemars")]
 pub use sdk_mcp::typed_tool;
 pub use sdk_mcp::{

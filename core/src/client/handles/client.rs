@@ -108,7 +108,7 @@ impl Client {
         parking: Option<ParkingDir>,
     ) -> Result<Self, Error> {
         let (reply, ready) = async_channel::bounded(1);
-        let shared = spawn_session(&runtime, &options, Start::Connect(reply), parking)?;
+        let shared = spawn_session(&runtime, &options, Start::Connect(reply), parking);
         let client = Client::from_shared(shared);
         ready.recv().await.map_err(|_| Error::Closed)??;
         Ok(client)

@@ -41,11 +41,9 @@ use crate::options::Options;
 /// }
 /// ```
 pub fn query_with(runtime: impl Runtime, prompt: impl Into<Prompt>, options: Options) -> Query {
-    let state = match spawn_session(&runtime, &options, Start::Prompt(prompt.into().0), None) {
-        Ok(shared) => State::Running(shared),
-        Err(error) => State::Failed(Some(error)),
-    };
-    Query { state }
+    Query {
+        shared: spawn_session(&runtime, &options, Start::Prompt(prompt.into().0), None),
+    }
 }
 
 /// The message stream of a [`query_with`] (`query` in the adapter crates).
@@ -62,7 +60,7 @@ pub fn query_with(runtime: impl Runtime, prompt: impl Into<Prompt>, options: Opt
 /// /// Run a prompt, but interrupt the turn if it runs more than 20 tool calls.
 /// async fn bounded(runtime: impl Runtime) -> Result<(), Error> {
 ///     let mut messages = query_with(runtime, "Tidy up the test suite.", Options::new());
-///     let client = messages.client().expect("the CLI started");
+///     let client = messages.client();
 ///     let (mut tool_calls, mut interrupted) = (0, false);
 ///     while let Some(message) = messages.next().await {
 ///         if let Message::Assistant(reply) = message? {
@@ -77,30 +75,21 @@ pub fn query_with(runtime: impl Runtime, prompt: impl Into<Prompt>, options: Opt
 /// }
 /// ```
 pub struct Query {
-    state: State,
-}
-
-enum State {
-    Running(Arc<Shared>),
-    Failed(Option<Error>),
+    shared: Arc<Shared>,
 }
 
 impl Query {
     /// The stream of a session that is already running.
     pub(crate) fn running(shared: Arc<Shared>) -> Self {
-        Query {
-            state: State::Running(shared),
-        }
+        Query { shared }
     }
 
     /// A [`Client`] for this query's session, to send control requests (`interrupt`,
     /// `set_model`, …) while the stream is read. Messages still come through this stream (or
-    /// whichever reader asks first). `None` if the CLI could not be started.
-    pub fn client(&self) -> Option<Client> {
-        match &self.state {
-            State::Running(shared) => Some(Client::from_shared(shared.clone())),
-            State::Failed(_) => None,
-        }
+    /// whichever reader asks first). If the CLI could not be started, the stream's only item is
+    /// the error and the client's requests fail with [`Error::Closed`].
+    pub fn client(&self) -> Client {
+        Client::from_shared(self.shared.clone())
     }
 }
 
@@ -127,20 +116,13 @@ impl Query {
 impl Stream for Query {
     type Item = Result<Message, Error>;
 
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        match &mut self.state {
-            State::Running(shared) => shared.link.poll_pop(cx),
-            State::Failed(error) => Poll::Ready(error.take().map(Err)),
-        }
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.shared.link.poll_pop(cx)
     }
 }
 
 impl fmt::Debug for Query {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let state = match &self.state {
-            State::Running(_) => "running",
-            State::Failed(_) => "failed",
-        };
-        f.debug_struct("Query").field("state", &state).finish()
+        f.debug_struct("Query").finish_non_exhaustive()
     }
 }

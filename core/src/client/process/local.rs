@@ -1,6 +1,6 @@
 //! The CLI as a local process, set up once for every runtime: [`LocalCommand`].
 //!
-//! A runtime's [`spawn_child`](crate::client::Runtime::spawn_child) turns the session's
+//! A runtime's [local process](crate::client::Runtime::local_process) turns the session's
 //! [`LaunchSpec`] into a `std::process::Command` here, converts it to its own command type
 //! (tokio's and async-process's both convert from the standard one), pipes the three stdio
 //! handles and spawns it. What every runtime must get right the same way lives here: the

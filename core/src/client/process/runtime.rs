@@ -1,40 +1,43 @@
-//! What an async runtime must provide: spawn the CLI with piped stdio, sleep, run a task.
+//! What an async runtime must provide: timers and tasks, and the way it starts a local CLI.
 //!
-//! An adapter crate (`claude-agent-tokio`, …) implements [`Runtime`] and [`ChildProcess`]; the
-//! rest of the client layer is written once against these traits.
+//! An adapter crate (`claude-agent-tokio`, …) implements [`Runtime`], and a
+//! [`Transport`] that starts the CLI as a local process; the rest of the client layer is
+//! written once against these traits.
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use futures_io::{AsyncRead, AsyncWrite};
-
-use crate::options::LaunchSpec;
+use crate::client::Transport;
 use crate::session::ExitStatusInfo;
 
 /// A boxed, sendable future: what callbacks return and what [`Runtime::spawn_task`] runs.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// An async runtime the client layer can run on.
+/// An async runtime the client layer can run on: its timers, its tasks, and how it starts the
+/// CLI on this machine.
 ///
 /// Implementations are cheap handles (usually zero-sized) onto the current runtime. The
 /// contract the driver relies on:
 ///
-/// * `spawn_child` starts the process with all three pipes, in its own process group; dropping
-///   the [`ChildProcess`] before it was reaped kills it and everything it started (the last
-///   resort when a runtime shuts down under a running session). On Unix an
-///   [`OrphanGuard`](crate::client::OrphanGuard) does that, and also when the host process itself dies: the CLI puts its tools in process
-///   groups of their own, out of reach of a signal to its group;
-/// * the pipes are non-blocking `futures-io` readers/writers that wake the task when ready;
 /// * `spawn_task` runs the driver to completion even when every user handle is gone (that is
-///   when it shuts the CLI down).
+///   when it shuts the CLI down);
+/// * `sleep_until` and `now` tell the same time;
+/// * [`local_process`](Runtime::local_process), when the runtime has one, is a [`Transport`]
+///   that starts the [`LaunchSpec`](crate::options::LaunchSpec) on this machine with all three
+///   pipes, in a process group of its own, killed with everything it started when its process
+///   is dropped before it was reaped (the last resort when a runtime shuts down under a running
+///   session). On Unix an [`OrphanGuard`](crate::client::OrphanGuard) does that, also when the
+///   host process itself dies; [`LocalCommand`](crate::client::LocalCommand) sets all of it up.
 ///
-/// `claude-agent-tokio`'s `TokioRuntime` is the reference implementation;
+/// Every session reaches the CLI through a [`Transport`]: the options' own
+/// ([`Options::transport`](crate::options::Options::transport)), or else the runtime's
+/// `local_process`. `claude-agent-tokio`'s `TokioRuntime` is the reference implementation;
 /// `claude-agent-testkit`'s `TestRuntime` runs sessions with no async runtime at all, in virtual
-/// time. How the CLI is reached is a separate choice: `Options::transport` replaces
-/// [`Runtime::spawn_child`] with any connection.
+/// time, and has no local process.
 ///
 /// Code written against the trait runs on every adapter's runtime:
 ///
@@ -57,47 +60,21 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// // With tokio: `cost_of(claude_agent_tokio::runtime::TokioRuntime, "…").await`.
 /// ```
 ///
-/// The smallest implementation: plain threads, for sessions that reach the CLI through
-/// `Options::transport` and so never spawn it.
+/// The smallest implementation: plain threads. Its sessions reach the CLI through
+/// `Options::transport`, or through another runtime's local process (`claude-agent-smol`'s runs
+/// on any executor): `Some(Arc::new(claude_agent_smol::runtime::LocalProcess))`.
 ///
 /// ```
 /// use std::future::Future;
-/// use std::io;
 /// use std::pin::Pin;
-/// use std::task::{Context, Poll};
 /// use std::time::{Duration, Instant};
-/// use claude_agent_core::client::{BoxFuture, ChildParts, ChildProcess, Runtime, Signal};
-/// use claude_agent_core::options::LaunchSpec;
-/// use claude_agent_core::session::ExitStatusInfo;
+/// use claude_agent_core::client::{BoxFuture, Runtime};
 ///
 /// #[derive(Clone, Default)]
 /// struct Threads;
 ///
-/// /// The child type of a runtime that never has one.
-/// struct NoChild;
-///
-/// impl ChildProcess for NoChild {
-///     fn id(&self) -> Option<u32> {
-///         None
-///     }
-///     fn poll_wait(&mut self, _cx: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>> {
-///         Poll::Ready(Ok(ExitStatusInfo::code(0)))
-///     }
-///     fn signal(&mut self, _signal: Signal) -> io::Result<()> {
-///         Ok(())
-///     }
-/// }
-///
 /// impl Runtime for Threads {
-///     type Child = NoChild;
-///     type Stdin = futures_lite::io::Sink;
-///     type Stdout = futures_lite::io::Empty;
-///     type Stderr = futures_lite::io::Empty;
 ///     type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;
-///
-///     fn spawn_child(&self, _spec: &LaunchSpec) -> io::Result<ChildParts<Self>> {
-///         Err(io::Error::new(io::ErrorKind::Unsupported, "this runtime needs Options::transport"))
-///     }
 ///
 ///     fn sleep_until(&self, deadline: Instant) -> Self::Sleep {
 ///         let (done, fired) = async_channel::bounded::<()>(1);
@@ -119,23 +96,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// let start = runtime.now();
 /// futures_lite::future::block_on(runtime.sleep_until(start + Duration::from_millis(20)));
 /// assert!(start.elapsed() >= Duration::from_millis(20));
+/// assert!(runtime.local_process().is_none());
 /// ```
 pub trait Runtime: Clone + Send + Sync + 'static {
-    /// The running CLI process.
-    type Child: ChildProcess;
-    /// The child's stdin.
-    type Stdin: AsyncWrite + Unpin + Send + 'static;
-    /// The child's stdout.
-    type Stdout: AsyncRead + Unpin + Send + 'static;
-    /// The child's stderr.
-    type Stderr: AsyncRead + Unpin + Send + 'static;
     /// A timer future made by [`Runtime::sleep_until`].
     type Sleep: Future<Output = ()> + Send + 'static;
-
-    /// Start `spec` with stdin, stdout and stderr piped, in a process group of its own
-    /// (so the whole group can be signalled), and killed with everything it started if its
-    /// handle is dropped before it was reaped.
-    fn spawn_child(&self, spec: &LaunchSpec) -> io::Result<ChildParts<Self>>;
 
     /// A future that completes at `deadline`, as [`Runtime::now`] tells time.
     fn sleep_until(&self, deadline: Instant) -> Self::Sleep;
@@ -150,63 +115,21 @@ pub trait Runtime: Clone + Send + Sync + 'static {
 
     /// Run `task` to completion in the background (the session's driver runs this way).
     fn spawn_task(&self, task: BoxFuture<'static, ()>);
-}
 
-/// A freshly spawned CLI: the process handle and its three pipes.
-///
-/// What [`Runtime::spawn_child`] returns. A transport that starts the CLI itself can hand the
-/// parts on as a [`Connection`](crate::client::Connection):
-///
-/// ```
-/// use std::io;
-/// use claude_agent_core::client::{ChildParts, Connection, Runtime};
-/// use claude_agent_core::options::LaunchSpec;
-///
-/// fn spawn_as_connection<R: Runtime>(runtime: &R, spec: &LaunchSpec) -> io::Result<Connection> {
-///     let parts: ChildParts<R> = runtime.spawn_child(spec)?;
-///     Ok(Connection::new(parts.stdin, parts.stdout).with_stderr(parts.stderr).with_process(parts.child))
-/// }
-/// ```
-#[non_exhaustive]
-pub struct ChildParts<R: Runtime> {
-    /// The process.
-    pub child: R::Child,
-    /// Its stdin.
-    pub stdin: R::Stdin,
-    /// Its stdout.
-    pub stdout: R::Stdout,
-    /// Its stderr.
-    pub stderr: R::Stderr,
-}
-
-impl<R: Runtime> ChildParts<R> {
-    /// Bundle the parts of a spawned child.
+    /// How sessions whose options have no [`transport`](crate::options::Options::transport)
+    /// reach the CLI: a transport that starts the [`LaunchSpec`](crate::options::LaunchSpec) as
+    /// a process on this machine, with its process in the
+    /// [`Connection`](crate::client::Connection) (see the trait's contract).
     ///
-    /// ```
-    /// use std::io;
-    /// use claude_agent_core::client::{ChildParts, Runtime};
-    ///
-    /// /// The end of a `Runtime::spawn_child`, once the runtime's own spawn gave its handles.
-    /// fn parts<R: Runtime>(child: R::Child, pipes: (R::Stdin, R::Stdout, R::Stderr)) -> io::Result<ChildParts<R>> {
-    ///     let (stdin, stdout, stderr) = pipes;
-    ///     Ok(ChildParts::new(child, stdin, stdout, stderr))
-    /// }
-    /// ```
-    pub fn new(child: R::Child, stdin: R::Stdin, stdout: R::Stdout, stderr: R::Stderr) -> Self {
-        ChildParts {
-            child,
-            stdin,
-            stdout,
-            stderr,
-        }
-    }
-}
-
-impl<R: Runtime> std::fmt::Debug for ChildParts<R> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ChildParts")
-            .field("pid", &self.child.id())
-            .finish_non_exhaustive()
+    /// Such a session finds the CLI first (`cli_path`, `CLAUDE_AGENT_CLI_PATH`, the usual
+    /// install places), and an error of this transport is a failed start of that program
+    /// ([`Error::CliNotFound`](crate::client::Error::CliNotFound),
+    /// [`Error::WorkingDirectory`](crate::client::Error::WorkingDirectory),
+    /// [`Error::Spawn`](crate::client::Error::Spawn)). `None`, the default: the runtime starts
+    /// no processes, and such a session fails with `Error::Spawn`, saying to give the options a
+    /// transport.
+    fn local_process(&self) -> Option<Arc<dyn Transport>> {
+        None
     }
 }
 

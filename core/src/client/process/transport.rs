@@ -1,12 +1,14 @@
-//! Reaching the CLI some other way than spawning it: [`Transport`] and [`Connection`].
+//! How a session reaches the CLI: [`Transport`] and the [`Connection`] it opens.
 //!
-//! By default a session spawns the `claude` executable through its [`Runtime`](crate::client::Runtime).
-//! With [`Options::transport`](crate::options::Options::transport) it asks a [`Transport`] for a
-//! [`Connection`] instead: any `futures-io` writer for the CLI's stdin and reader for its stdout
+//! By default a session starts the `claude` executable with its runtime's
+//! [local process](crate::client::Runtime::local_process), itself a [`Transport`]. With
+//! [`Options::transport`](crate::options::Options::transport) it asks another [`Transport`] for
+//! its [`Connection`]: any `futures-io` writer for the CLI's stdin and reader for its stdout
 //! (a socket to a CLI running elsewhere, a container's `exec -i`, an SSH channel, or an in-memory
 //! fake CLI in a test), plus its stderr and its process where the transport has them. The app's
 //! code does not change: `query(prompt, options)` and `connect(options)` run the same
-//! session over whatever the transport hands back. CLI discovery does not run.
+//! session over whatever the transport hands back. CLI discovery runs for the local process
+//! only.
 
 use std::fmt;
 use std::future::Future;
@@ -21,12 +23,11 @@ use crate::client::runtime::{BoxFuture, ChildProcess, Signal};
 use crate::options::{LaunchSpec, Options};
 use crate::session::ExitStatusInfo;
 
-/// Opens the connection a session talks to the CLI over, in place of spawning `claude`.
+/// Opens the connection a session talks to the CLI over.
 ///
 /// `connect` is called once per session, when `query` or `connect` starts it, with the
-/// [`LaunchSpec`] the session would have spawned (program, arguments, environment changes,
-/// working directory), so a transport that starts the CLI somewhere else can pass the same
-/// command line on. It is async: dialling, authenticating or starting a remote process happens
+/// session's [`LaunchSpec`] (program, arguments, environment changes, working directory, user),
+/// so a transport that starts the CLI somewhere else can pass the same command line on. It is async: dialling, authenticating or starting a remote process happens
 /// in the returned future, which the session awaits on its runtime before anything is sent.
 ///
 /// A closure `Fn(LaunchSpec) -> impl Future<Output = io::Result<Connection>>` is a transport.
@@ -113,27 +114,41 @@ impl Connection {
     /// The process behind the connection, for its exit status and for shutdown signals.
     ///
     /// ```
-    /// use claude_agent_core::client::{Connection, Runtime};
+    /// use std::io;
+    /// use claude_agent_core::client::{Runtime, Transport};
     /// use claude_agent_core::options::{LaunchSpec, Options};
     ///
-    /// /// Start the CLI at a lower CPU priority: the same command line, behind `nice`.
-    /// fn niced<R: Runtime>(runtime: R, options: Options) -> Options {
-    ///     options.transport(move |spec: LaunchSpec| {
+    /// /// Start the CLI at a lower CPU priority: the same command line, behind `nice`, started
+    /// /// by the runtime's own local process (which hands over the process with the pipes).
+    /// fn niced(runtime: impl Runtime, options: Options) -> io::Result<Options> {
+    ///     let local = runtime.local_process().ok_or(io::ErrorKind::Unsupported)?;
+    ///     Ok(options.transport(move |spec: LaunchSpec| {
     ///         let mut niced = spec.clone();
     ///         niced.args.insert(0, spec.program.display().to_string());
     ///         niced.program = "nice".into();
-    ///         // With its process, the session reports the CLI's exit status and can signal it.
-    ///         let connection = runtime.spawn_child(&niced).map(|parts| {
-    ///             Connection::new(parts.stdin, parts.stdout).with_stderr(parts.stderr).with_process(parts.child)
-    ///         });
-    ///         async move { connection }
-    ///     })
+    ///         local.connect(niced)
+    ///     }))
     /// }
     /// ```
     #[must_use]
     pub fn with_process(mut self, process: impl ChildProcess) -> Self {
         self.process = Some(Box::new(process));
         self
+    }
+
+    /// The process behind the connection, if the transport gave one: its id, and signals.
+    ///
+    /// ```
+    /// use claude_agent_core::client::Connection;
+    ///
+    /// let mut connection = Connection::new(futures_lite::io::sink(), futures_lite::io::empty());
+    /// assert!(connection.process().is_none());
+    /// ```
+    pub fn process(&mut self) -> Option<&mut dyn ChildProcess> {
+        match &mut self.process {
+            Some(process) => Some(process.as_mut()),
+            None => None,
+        }
     }
 
     /// The parts the driver runs: a connection without a process ends with its stdout.
@@ -264,7 +279,8 @@ impl fmt::Debug for TransportRef {
 }
 
 impl Options {
-    /// Talk to the CLI over connections from `transport` instead of spawning `claude`.
+    /// Talk to the CLI over connections from `transport` instead of the runtime's
+    /// [local process](crate::client::Runtime::local_process).
     ///
     /// Everything else about the session is unchanged: the same arguments are computed (and
     /// handed to the transport as a [`LaunchSpec`]), the same `initialize` is sent, callbacks

@@ -1,12 +1,10 @@
-//! Starting a session: build its command line and session configuration, spawn the CLI (or
-//! open the options' transport), and put the driver on the runtime. A session resumed from a
+//! Starting a session: build its command line and session configuration, reach the CLI (the
+//! options' transport, or the runtime's local process), and put the driver on the runtime. A session resumed from a
 //! session store is loaded first, in the driver's task, before the CLI starts.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::client::dispatch::Dispatcher;
 use crate::client::driver::{Driver, DriverParts, Endpoints};
@@ -16,11 +14,11 @@ use crate::client::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use crate::client::mirror::{self, Mirror};
 use crate::client::prompt::PromptKind;
 use crate::client::recorder::Recorder;
-use crate::client::runtime::{BoxFuture, ChildProcess, Runtime};
+use crate::client::runtime::{BoxFuture, Runtime};
 use crate::client::spare::ParkingDir;
 use crate::client::store_resume::{self, ResumeDir};
 use crate::client::trace::Trace;
-use crate::client::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess};
+use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
 use crate::message::UserInput;
 use crate::options::{HostDeclarations, LaunchSpec, Options};
 use crate::session::{InputMode, Session, SessionConfig};
@@ -85,25 +83,20 @@ impl Channels {
     }
 }
 
-/// Start the CLI for `options` (spawned on `runtime`, or reached through the options'
-/// transport) and put its driver on `runtime`. A spare's `parking` folder goes with the driver,
+/// Start the CLI for `options` (through the options' transport, or the runtime's local
+/// process) and put its driver on `runtime`. A spare's `parking` folder goes with the driver,
 /// which removes it once the CLI is gone.
 pub(crate) fn spawn_session<R: Runtime>(
     runtime: &R,
     options: &Options,
     start: Start,
     parking: Option<ParkingDir>,
-) -> Result<Arc<Shared>, Error> {
+) -> Arc<Shared> {
     let channels = Channels::new();
     let shared = channels.shared.clone();
-    if store_resume::wanted(options) || options.handlers().transport.is_some() {
-        let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
-        runtime.spawn_task(task);
-        return Ok(shared);
-    }
-    let driver = start_session(runtime, options, start, channels, parking)?;
-    runtime.spawn_task(driver);
-    Ok(shared)
+    let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
+    runtime.spawn_task(task);
+    shared
 }
 
 /// What needs awaiting before the driver can start, in the session's own task: the session
@@ -140,8 +133,8 @@ fn start_in_task<R: Runtime>(
     })
 }
 
-/// Open the transport's connection, if the options have a transport, then start the session
-/// and run its driver.
+/// Open the session's connection (the options' transport, or the runtime's local process),
+/// then start the session and run its driver.
 async fn connect_then_launch<R: Runtime>(
     runtime: R,
     options: Options,
@@ -155,35 +148,39 @@ async fn connect_then_launch<R: Runtime>(
         Ok(planned) => planned,
         Err(error) => return start.fail(&channels, error),
     };
-    let connection = match &options.handlers().transport {
-        Some(transport) => match transport.0.connect(planned.spec.clone()).await {
-            Ok(connection) => Some(connection),
-            Err(error) => return start.fail(&channels, Error::Connect(error)),
-        },
-        None => None,
-    };
-    match prepare(&runtime, &options, planned, connection) {
-        Ok(mut prepared) => {
-            prepared.common().resume_dir = resume_dir;
-            prepared.common().parking = parking;
-            prepared.launch(&runtime, &options, start, channels).await
+    let spec = planned.spec.clone();
+    let connected = match &options.handlers().transport {
+        Some(transport) => transport
+            .0
+            .connect(spec.clone())
+            .await
+            .map_err(Error::Connect),
+        None => match runtime.local_process() {
+            Some(local) => local.connect(spec.clone()).await,
+            None => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "this runtime starts no processes: give the options a transport \
+                 (Options::transport)",
+            )),
         }
-        Err(error) => start.fail(&channels, error),
-    }
-}
-
-/// The driver of a new session for `options`, ready to be run.
-fn start_session<R: Runtime>(
-    runtime: &R,
-    options: &Options,
-    start: Start,
-    channels: Channels,
-    parking: Option<ParkingDir>,
-) -> Result<BoxFuture<'static, ()>, Error> {
-    let planned = plan(options, start.input_mode())?;
-    let mut prepared = prepare(runtime, options, planned, None)?;
-    prepared.common().parking = parking;
-    Ok(prepared.launch(runtime, options, start, channels))
+        .map_err(|source| spawn_error(spec.program.clone(), spec.cwd.as_deref(), source)),
+    };
+    let connection = match connected {
+        Ok(connection) => connection,
+        Err(error) => return start.fail(&channels, error),
+    };
+    let (child, stdin, stdout, stderr) = connection.into_parts();
+    let local = options.handlers().transport.is_none();
+    let mut common = planned.into_common(Trace::start(&spec, &child, !local, &options));
+    common.resume_dir = resume_dir;
+    common.parking = parking;
+    let endpoints = Endpoints {
+        child,
+        stdin,
+        stdout,
+        stderr,
+    };
+    start_driver(&runtime, &options, endpoints, start, channels, common).await
 }
 
 /// The command line for `options` and what its callbacks declare, with the CLI found (unless a
@@ -197,18 +194,6 @@ fn launch_spec(options: &Options, host: &HostDeclarations) -> Result<LaunchSpec,
         crate::client::discovery::find_cli(options.get_cli_path())?
     };
     Ok(options.launch_spec(program, host)?)
-}
-
-/// A started CLI (or an open transport), before its driver exists.
-enum Prepared<R: Runtime> {
-    Spawned {
-        endpoints: Endpoints<R::Child, R::Stdin, R::Stdout, R::Stderr>,
-        common: Common,
-    },
-    Connected {
-        endpoints: Endpoints<ConnectionProcess, BoxedWrite, BoxedRead, BoxedRead>,
-        common: Common,
-    },
 }
 
 /// What every start has besides its endpoints.
@@ -277,67 +262,6 @@ fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     })
 }
 
-/// The started CLI, or the session over `connection` when a transport opened one.
-fn prepare<R: Runtime>(
-    runtime: &R,
-    options: &Options,
-    planned: Planned,
-    connection: Option<Connection>,
-) -> Result<Prepared<R>, Error> {
-    let spec = &planned.spec;
-    if let Some(connection) = connection {
-        let (child, stdin, stdout, stderr) = connection.into_parts();
-        let trace = Trace::start(spec, &child, true, options);
-        return Ok(Prepared::Connected {
-            endpoints: Endpoints {
-                child,
-                stdin,
-                stdout,
-                stderr,
-            },
-            common: planned.into_common(trace),
-        });
-    }
-    let child = runtime
-        .spawn_child(spec)
-        .map_err(|source| spawn_error(spec.program.clone(), spec.cwd.as_deref(), source))?;
-    let trace = Trace::start(spec, &child.child, false, options);
-    Ok(Prepared::Spawned {
-        endpoints: Endpoints {
-            child: child.child,
-            stdin: child.stdin,
-            stdout: child.stdout,
-            stderr: Some(child.stderr),
-        },
-        common: planned.into_common(trace),
-    })
-}
-
-impl<R: Runtime> Prepared<R> {
-    fn common(&mut self) -> &mut Common {
-        match self {
-            Prepared::Spawned { common, .. } | Prepared::Connected { common, .. } => common,
-        }
-    }
-
-    fn launch(
-        self,
-        runtime: &R,
-        options: &Options,
-        start: Start,
-        channels: Channels,
-    ) -> BoxFuture<'static, ()> {
-        match self {
-            Prepared::Spawned { endpoints, common } => {
-                start_driver(runtime, options, endpoints, start, channels, common)
-            }
-            Prepared::Connected { endpoints, common } => {
-                start_driver(runtime, options, endpoints, start, channels, common)
-            }
-        }
-    }
-}
-
 /// What a failed start of `program` in `cwd` means. The operating system says only "not found"
 /// when either the working directory or the program is missing, so look which one it is.
 fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error {
@@ -358,21 +282,14 @@ fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error
 }
 
 /// Make the session and its driver over `endpoints`: the future to run on `runtime`.
-fn start_driver<R, C, I, O, E>(
+fn start_driver<R: Runtime>(
     runtime: &R,
     options: &Options,
-    endpoints: Endpoints<C, I, O, E>,
+    endpoints: Endpoints<ConnectionProcess, BoxedWrite, BoxedRead, BoxedRead>,
     start: Start,
     channels: Channels,
     common: Common,
-) -> BoxFuture<'static, ()>
-where
-    R: Runtime,
-    C: ChildProcess,
-    I: AsyncWrite + Unpin + Send + 'static,
-    O: AsyncRead + Unpin + Send + 'static,
-    E: AsyncRead + Unpin + Send + 'static,
-{
+) -> BoxFuture<'static, ()> {
     let Common {
         config,
         recorder,

@@ -1,4 +1,3 @@
-use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -8,39 +7,16 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::*;
-use crate::client::{ChildParts, ChildProcess, Signal};
 use crate::message::SystemMessage;
-use crate::session::ExitStatusInfo;
 use crate::store::{InMemorySessionStore, StoreError, StoreFuture};
 
 /// Timers that fire at once: the batcher's waits take no time here.
 #[derive(Clone)]
 struct Instantly;
 
-struct NoChild;
-
-impl ChildProcess for NoChild {
-    fn id(&self) -> Option<u32> {
-        None
-    }
-    fn poll_wait(&mut self, _: &mut Context<'_>) -> Poll<io::Result<ExitStatusInfo>> {
-        Poll::Ready(Ok(ExitStatusInfo::code(0)))
-    }
-    fn signal(&mut self, _: Signal) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 impl Runtime for Instantly {
-    type Child = NoChild;
-    type Stdin = futures_lite::io::Sink;
-    type Stdout = futures_lite::io::Empty;
-    type Stderr = futures_lite::io::Empty;
     type Sleep = std::future::Ready<()>;
 
-    fn spawn_child(&self, _: &LaunchSpec) -> io::Result<ChildParts<Self>> {
-        Err(io::ErrorKind::Unsupported.into())
-    }
     fn sleep_until(&self, _: Instant) -> Self::Sleep {
         std::future::ready(())
     }
