@@ -30,7 +30,9 @@ use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
 };
 use claude_agent_core::history::{History, ListSessions, Page};
-use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput};
+use claude_agent_core::hooks::{
+    HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
+};
 use claude_agent_core::message::{
     ContentBlock, Message, MessageContent, ResultMessage, SystemMessage,
 };
@@ -76,6 +78,7 @@ macro_rules! e2e_tests {
             run_as_another_user, session_store_resume, session_store_failing, warm_startup,
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
+            stop_hook_feedback,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -122,6 +125,12 @@ pub fn env() -> Env {
         home,
         work,
     }
+}
+
+/// The version of the CLI under test, as it reports it.
+fn cli_version() -> CliVersion {
+    let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    cli.version().expect("the CLI's version")
 }
 
 /// Runs `fut`, panicking if it takes longer than `limit` (timed by the runtime under test).
@@ -363,6 +372,44 @@ pub async fn updated_input<R: Runtime>(rt: R) {
     let tool_result = last_tool_result(&env.stub);
     assert!(tool_result.contains("rewritten"), "{tool_result}");
     assert_eq!(only_result(&messages).subtype, "success");
+}
+
+/// A `Stop` hook that blocks once: the model gets the hook's reason and answers it, the turn
+/// then ends with that answer. The CLI passes the reason to the model in a `<system-reminder>`
+/// of a user turn and, since 2.1.331, in a trailing `system` message too: the stub's
+/// `hook_feedback` reads both.
+pub async fn stop_hook_feedback<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub
+        .add_rule(Rule::when_hook_feedback_contains("say BANANA").reply(Reply::text("BANANA")));
+    env.stub.push_reply(Reply::text("the report is written"));
+    let stops = Arc::new(AtomicUsize::new(0));
+    let options = env.options.clone().on_hook(None, {
+        let stops = stops.clone();
+        move |input: StopInput, _ctx| {
+            stops.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if input.stop_hook_active {
+                    HookOutput::proceed()
+                } else {
+                    HookOutput::block("Before you stop, say BANANA.")
+                }
+            }
+        }
+    });
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "write the report", options),
+        )
+        .await,
+    );
+    assert_eq!(stops.load(Ordering::SeqCst), 2, "{messages:#?}");
+    assert_eq!(texts(&messages), ["the report is written", "BANANA"]);
+    let result = only_result(&messages);
+    assert_eq!(result.subtype, "success");
+    assert_eq!(result.result.as_deref(), Some("BANANA"));
 }
 
 /// Hooks: UserPromptSubmit, PreToolUse (letting one call through and denying the next through
@@ -622,7 +669,7 @@ pub async fn control_requests<R: Runtime>(rt: R) {
     // The CLI under test is a supported one, and says so in its initialize answer.
     assert_eq!(
         client.version_check(),
-        Some(VersionCheck::Supported(CliVersion::new(2, 1, 330)))
+        Some(VersionCheck::Supported(cli_version()))
     );
 
     within(
@@ -1786,7 +1833,10 @@ pub async fn server_info_fields<R: Runtime>(rt: R) {
     .await
     .expect("connected");
     let info = client.server_info().expect("initialize answered");
-    assert_eq!(info.claude_code_version.as_deref(), Some("2.1.330"));
+    assert_eq!(
+        info.claude_code_version.as_deref(),
+        Some(cli_version().to_string().as_str())
+    );
     assert!(info.pid.is_some_and(|pid| pid > 0), "{info:?}");
     assert_eq!(info.hook_on_failure_supported, Some(true));
     assert!(!info.models.is_empty(), "{info:?}");

@@ -20,13 +20,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use claude_agent_core::session::CliVersion;
+
 use crate::stub_api::StubApi;
 
 /// Environment variable that names a `claude` executable to use instead of the repo's install.
 pub const CLI_PATH_ENV: &str = "CLAUDE_AGENT_E2E_CLI";
 
-/// The CLI version the tests are pinned to (what `scripts/install-claude-cli` installs).
-pub const PINNED_VERSION: &str = "2.1.330";
+/// The CLI version the tests are pinned to (what `scripts/install-claude-cli` installs unless
+/// `CLAUDE_CLI_VERSION` names another).
+pub const PINNED_VERSION: &str = "2.1.331";
 
 /// The arguments that put the CLI in SDK mode: stream-json in and out.
 pub const STREAM_JSON_ARGS: [&str; 5] = [
@@ -125,6 +128,28 @@ impl RealCli {
     /// The executable's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The version the executable reports (`claude --version`): what a test of the CLI under
+    /// test expects, whichever version that is.
+    ///
+    /// ```no_run
+    /// use claude_agent_core::session::CliVersion;
+    /// use claude_agent_testkit::real_cli::RealCli;
+    ///
+    /// let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));
+    /// let version = cli.version().unwrap();
+    /// assert!(version >= CliVersion::MINIMUM, "claude {version} is not supported");
+    /// ```
+    pub fn version(&self) -> std::io::Result<CliVersion> {
+        let output = Command::new(&self.path).arg("--version").output()?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        CliVersion::parse(&text).ok_or_else(|| {
+            std::io::Error::other(format!(
+                "`{} --version` printed no version: {text:?}",
+                self.path.display()
+            ))
+        })
     }
 
     /// A command for the CLI in stream-json mode ([`STREAM_JSON_ARGS`]) with a cleared

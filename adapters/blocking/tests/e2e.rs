@@ -241,7 +241,8 @@ fn the_blocking_client_makes_every_control_call_of_the_typescript_sdk() {
         assert!(client.supported_agents().iter().all(|a| !a.name.is_empty()));
         assert!(client.account_info().is_some());
         let fresh = client.reinitialize().unwrap();
-        assert_eq!(fresh.claude_code_version.as_deref(), Some("2.1.330"));
+        let version = RealCli::locate().unwrap().version().unwrap().to_string();
+        assert_eq!(fresh.claude_code_version.as_deref(), Some(version.as_str()));
         client
             .apply_flag_settings(&serde_json::json!({"model": "claude-blocking-flag"}))
             .unwrap();

@@ -5,6 +5,22 @@ use serde_json::Value;
 
 /// Text blocks the CLI adds to user turns for the model, not typed by the user.
 const SYSTEM_REMINDER_PREFIX: &str = "<system-reminder>";
+/// What the CLI writes in a `system` message that passes a hook's blocking reason to the model.
+const HOOK_FEEDBACK_MARK: &str = "hook blocking error";
+/// What the CLI writes in the `<system-reminder>` of a user turn that carries a hook's feedback.
+const HOOK_FEEDBACK_REMINDER_MARK: &str = "hook feedback:";
+
+/// The texts of a message: its string content, or the `text` of its blocks.
+fn texts(message: &Value) -> Vec<&str> {
+    match message.get("content") {
+        Some(Value::String(text)) => vec![text.as_str()],
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 /// One HTTP request received by [`StubApi`](super::StubApi), in arrival order.
 ///
@@ -152,6 +168,46 @@ impl RecordedRequest {
         }
     }
 
+    /// What hooks told the model on this call, joined by `\n`: the hook feedback the CLI put in
+    /// the last user turn (a `<system-reminder>` with `Stop hook feedback:` and the reason) and
+    /// the `system` messages after the last user or assistant message that carry a hook's
+    /// blocking reason (`Stop:Callback hook blocking error from command: "callback": <reason>`,
+    /// new in CLI 2.1.331). The CLI's own context (environment, date), sent as a `system`
+    /// message too, is left out. `None` when hooks said nothing.
+    ///
+    /// ```
+    /// use claude_agent_testkit::stub_api::RecordedRequest;
+    ///
+    /// let body = br#"{"tools":[{"name":"Bash"}],"messages":[
+    ///     {"role":"user","content":"write the report"},
+    ///     {"role":"assistant","content":[{"type":"text","text":"done"}]},
+    ///     {"role":"system","content":[{"type":"text","text":"Stop:Callback hook blocking error from command: \"callback\": run the tests first"}]}]}"#;
+    /// let req = RecordedRequest::new("POST", "/v1/messages", vec![], body.to_vec());
+    /// assert!(req.hook_feedback().unwrap().ends_with("run the tests first"));
+    /// ```
+    pub fn hook_feedback(&self) -> Option<String> {
+        let messages = self.messages();
+        let last_turn = messages
+            .iter()
+            .rposition(|m| m.get("role").and_then(Value::as_str) != Some("system"));
+        let in_user_turn = last_turn
+            .map(|last| &messages[last])
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+            .into_iter()
+            .flat_map(texts)
+            .filter(|text| {
+                text.trim_start().starts_with(SYSTEM_REMINDER_PREFIX)
+                    && text.contains(HOOK_FEEDBACK_REMINDER_MARK)
+            });
+        let trailing = last_turn.map_or(messages, |last| &messages[last + 1..]);
+        let in_system_messages = trailing
+            .iter()
+            .flat_map(texts)
+            .filter(|text| text.contains(HOOK_FEEDBACK_MARK));
+        let feedback: Vec<&str> = in_user_turn.chain(in_system_messages).collect();
+        (!feedback.is_empty()).then(|| feedback.join("\n"))
+    }
+
     /// The text of the `tool_result` blocks in the last user turn (string content, or the `text`
     /// parts of block content, joined by `\n`), or `None` when that turn has no tool result.
     pub fn last_tool_result_text(&self) -> Option<String> {
@@ -185,6 +241,39 @@ mod tests {
             vec![],
             body.to_string().into_bytes(),
         )
+    }
+
+    #[test]
+    fn hook_feedback_is_read_from_the_last_user_turn_and_trailing_system_messages() {
+        let r = req(json!({"messages": [
+            {"role":"user","content":"hello"},
+            {"role":"assistant","content":[{"type":"text","text":"hi"}]},
+            {"role":"user","content":"<system-reminder>\nStop hook feedback:\nsay more\n</system-reminder>"},
+            {"role":"system","content":"Stop:Callback hook blocking error from command: \"callback\": say more"}
+        ]}));
+        let feedback = r.hook_feedback().unwrap();
+        assert!(feedback.starts_with("<system-reminder>"), "{feedback}");
+        assert!(feedback.ends_with("\"callback\": say more"), "{feedback}");
+    }
+
+    #[test]
+    fn hook_feedback_is_read_from_trailing_system_messages_only() {
+        let r = req(json!({"messages": [
+            {"role":"user","content":"hello"},
+            {"role":"system","content":"Stop:Callback hook blocking error from command: \"callback\": earlier"},
+            {"role":"assistant","content":[{"type":"text","text":"hi"}]},
+            {"role":"system","content":[{"type":"text","text":"# Environment\nToday is 2026-11-26."}]},
+            {"role":"system","content":[{"type":"text","text":"Stop:Callback hook blocking error from command: \"callback\": now"}]}
+        ]}));
+        assert_eq!(
+            r.hook_feedback().as_deref(),
+            Some("Stop:Callback hook blocking error from command: \"callback\": now")
+        );
+        let context_only = req(json!({"messages": [
+            {"role":"user","content":"hello"},
+            {"role":"system","content":"# Environment"}
+        ]}));
+        assert_eq!(context_only.hook_feedback(), None);
     }
 
     #[test]

@@ -91,6 +91,24 @@ impl Rule {
         })
     }
 
+    /// Matches when what hooks told the model on this call (see
+    /// [`RecordedRequest::hook_feedback`]) contains `needle`.
+    ///
+    /// ```
+    /// use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
+    ///
+    /// let stub = StubApi::start();
+    /// // A Stop hook that blocks with "say BANANA" gets its answer.
+    /// stub.add_rule(Rule::when_hook_feedback_contains("say BANANA").reply(Reply::text("BANANA")));
+    /// ```
+    pub fn when_hook_feedback_contains(needle: impl Into<String>) -> RuleBuilder {
+        let needle = needle.into();
+        Self::when(move |req| {
+            req.hook_feedback()
+                .is_some_and(|text| text.contains(&needle))
+        })
+    }
+
     /// Matches when the last user turn carries a `tool_result` (the CLI ran a tool and asks for
     /// the next step).
     pub fn after_tool_result() -> RuleBuilder {
