@@ -34,7 +34,7 @@ use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
 use claude_agent_core::message::{
-    ContentBlock, Message, MessageContent, ResultMessage, SystemMessage,
+    ContentBlock, Message, MessageContent, ResultMessage, StartupFailureReason, SystemMessage,
 };
 use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat, Resume,
@@ -78,7 +78,7 @@ macro_rules! e2e_tests {
             run_as_another_user, session_store_resume, session_store_failing, warm_startup,
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
-            stop_hook_feedback,
+            stop_hook_feedback, startup_failure_reason,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -372,6 +372,46 @@ pub async fn updated_input<R: Runtime>(rt: R) {
     let tool_result = last_tool_result(&env.stub);
     assert!(tool_result.contains("rewritten"), "{tool_result}");
     assert_eq!(only_result(&messages).subtype, "success");
+}
+
+/// A CLI that refuses to start says why in a typed value: `HTTPS_PROXY` that is not a URL ends
+/// `connect` with `Error::Result` naming `ProxyInvalid`, and a `query` yields the CLI's error
+/// result with the same reason before that error (the SDK asks the CLI for such results).
+pub async fn startup_failure_reason<R: Runtime>(rt: R) {
+    let env = env();
+    let options = env.options.clone().env("HTTPS_PROXY", "bogus");
+    let refused = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), options.clone()),
+    )
+    .await;
+    let Err(Error::Result(error)) = refused else {
+        panic!("not a refused start: {refused:?}");
+    };
+    assert_eq!(
+        error.startup_failure,
+        Some(StartupFailureReason::ProxyInvalid)
+    );
+    assert!(error.message.contains("HTTPS_PROXY"), "{error}");
+    assert_eq!(error.exit.code, Some(1));
+
+    let items = collect(&rt, "query", query_with(rt.clone(), "hello", options)).await;
+    let reason = items.iter().find_map(|item| match item {
+        Ok(Message::Result(result)) => result.startup_failure_reason.clone(),
+        _ => None,
+    });
+    assert_eq!(
+        reason,
+        Some(StartupFailureReason::ProxyInvalid),
+        "{items:#?}"
+    );
+    let last = items.last().expect("an item");
+    assert!(
+        matches!(last, Err(Error::Result(e)) if e.startup_failure == Some(StartupFailureReason::ProxyInvalid)),
+        "{last:?}"
+    );
 }
 
 /// A `Stop` hook that blocks once: the model gets the hook's reason and answers it, the turn

@@ -36,6 +36,7 @@ mod notice;
 mod other;
 mod raw;
 mod result;
+mod startup_failure;
 mod stream_event;
 mod string_list;
 mod system;
@@ -61,6 +62,7 @@ pub use other::{
     RateLimitInfo, ToolProgress, ToolUseSummary,
 };
 pub use result::{DeferredToolUse, PermissionDenial, ResultMessage};
+pub use startup_failure::{InvalidConfigFile, StartupFailureReason};
 pub use stream_event::StreamEvent;
 pub use string_list::StringList;
 pub use system::*;

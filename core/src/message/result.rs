@@ -2,6 +2,7 @@
 
 use super::lenient;
 use super::raw::message_struct;
+use super::startup_failure::{InvalidConfigFile, StartupFailureReason};
 use super::usage::{ModelUsage, Usage};
 use crate::Json;
 use serde::Deserialize;
@@ -105,9 +106,13 @@ message_struct! {
         /// The `uuid`s of the user messages this turn answered.
         #[serde(default)]
         pub user_message_uuids: Option<Vec<String>>,
-        /// Why the CLI could not start (error subtypes).
+        /// Why the CLI refused to start, on the error result it writes before exiting.
         #[serde(default)]
-        pub startup_failure_reason: Option<String>,
+        pub startup_failure_reason: Option<StartupFailureReason>,
+        /// The configuration file that did not parse, when the reason is
+        /// [`ConfigFileInvalid`](StartupFailureReason::ConfigFileInvalid).
+        #[serde(default)]
+        pub invalid_config_file: Option<InvalidConfigFile>,
         /// Where the turn came from, as raw JSON.
         #[serde(default)]
         pub origin: Option<Json>,

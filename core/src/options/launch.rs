@@ -96,6 +96,9 @@ const REMOVED_VARS: [&str; 5] = [
     "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
 ];
 const SESSION_STATE_VAR: &str = "CLAUDE_CODE_SDK_READS_SESSION_STATE";
+/// Asks the CLI for an error result naming the reason when it refuses to start (otherwise it
+/// writes one for only a few reasons, and exits with stderr alone for the rest).
+const STARTUP_FAILURE_RESULTS_VAR: &str = "CLAUDE_CODE_STARTUP_FAILURE_RESULTS";
 const TRACEPARENT: &str = "TRACEPARENT";
 const TRACESTATE: &str = "TRACESTATE";
 
@@ -174,7 +177,8 @@ impl Options {
     ///
     /// The environment sets `CLAUDE_CODE_ENTRYPOINT=sdk-rust` (overridable), then the user's
     /// variables, then `CLAUDE_AGENT_SDK_VERSION` (not overridable),
-    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE=1` (unless the user set it, in any case),
+    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE=1` and `CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1` (unless
+    /// the user set them, in any case),
     /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, `CLAUDE_AGENT_SDK_CLIENT_APP`,
     /// `CLAUDE_CODE_QUESTION_PREVIEW_FORMAT` (from [`Options::tool_config`]), `TRACEPARENT` and
     /// `TRACESTATE` (from [`Options::trace_context`], unless the user set them) and `PWD` when
@@ -430,6 +434,14 @@ impl Options {
         {
             env.set(SESSION_STATE_VAR.into(), "1".into());
         }
+        if !self
+            .env
+            .0
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(STARTUP_FAILURE_RESULTS_VAR))
+        {
+            env.set(STARTUP_FAILURE_RESULTS_VAR.into(), "1".into());
+        }
         if self.enable_file_checkpointing {
             env.set(
                 "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(),
@@ -542,6 +554,7 @@ mod tests {
                 ("CLAUDE_CODE_ENTRYPOINT", "sdk-rust"),
                 ("CLAUDE_AGENT_SDK_VERSION", VERSION),
                 ("CLAUDE_CODE_SDK_READS_SESSION_STATE", "1"),
+                ("CLAUDE_CODE_STARTUP_FAILURE_RESULTS", "1"),
             ])
         );
         assert_eq!(
@@ -1041,6 +1054,7 @@ mod tests {
             .envs([
                 ("claude_code_sdk_reads_session_state", "0"),
                 ("NODE_OPTIONS", "--max-old-space-size=64"),
+                ("CLAUDE_CODE_STARTUP_FAILURE_RESULTS", "0"),
             ])
             .enable_file_checkpointing(true)
             .client_app("app/1.0")
@@ -1054,6 +1068,7 @@ mod tests {
                 ("CLAUDE_AGENT_SDK_VERSION", VERSION),
                 ("claude_code_sdk_reads_session_state", "0"),
                 ("NODE_OPTIONS", "--max-old-space-size=64"),
+                ("CLAUDE_CODE_STARTUP_FAILURE_RESULTS", "0"),
                 ("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true"),
                 ("CLAUDE_AGENT_SDK_CLIENT_APP", "app/1.0"),
                 ("PWD", "/w"),

@@ -80,6 +80,7 @@ pub(crate) fn result_error(msg: &Message) -> Option<ResultError> {
         errors: r.errors.clone(),
         terminal_reason: r.terminal_reason.clone(),
         api_error_status: r.api_error_status,
+        startup_failure: r.startup_failure_reason.clone(),
         session_id: r.session_id().to_owned(),
         exit: ExitStatusInfo {
             code: None,

@@ -2,7 +2,7 @@ use std::fmt;
 
 use super::{TranscriptMirror, VersionCheck};
 use crate::control::{ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestId, ResponseBody};
-use crate::message::{LineError, Message};
+use crate::message::{LineError, Message, StartupFailureReason};
 
 /// Something that happened in the session, for the host to act on. Read with
 /// [`super::Session::poll_event`]; each event is handed out exactly once.
@@ -327,6 +327,8 @@ pub struct ResultError {
     pub terminal_reason: Option<String>,
     /// HTTP status of a failed API call.
     pub api_error_status: Option<u16>,
+    /// Why the CLI refused to start, when that is what the result reports.
+    pub startup_failure: Option<StartupFailureReason>,
     /// The session id.
     pub session_id: String,
     /// The exit status that followed.
