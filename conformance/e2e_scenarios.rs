@@ -78,7 +78,7 @@ macro_rules! e2e_tests {
             run_as_another_user, session_store_resume, session_store_failing, warm_startup,
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
-            stop_hook_feedback, startup_failure_reason,
+            stop_hook_feedback, startup_failure_reason, mcp_call,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -372,6 +372,109 @@ pub async fn updated_input<R: Runtime>(rt: R) {
     let tool_result = last_tool_result(&env.stub);
     assert!(tool_result.contains("rewritten"), "{tool_result}");
     assert_eq!(only_result(&messages).subtype, "success");
+}
+
+/// `Client::mcp_call` against the testkit's stdio MCP server, run by the real CLI: a plain call
+/// (content as the model would get it, and the structured content), a tool error as a failed
+/// call or (with `soft_error_result`) as a result, the server's own blocks
+/// (`result_not_for_model`), a call decided by the host's permission callback
+/// (`check_permissions`), and a server that does not exist. The flags are checked only where the
+/// CLI's `initialize` answer lists their capability (2.1.331 on).
+pub async fn mcp_call<R: Runtime>(rt: R) {
+    use claude_agent_core::control::McpCall;
+    use claude_agent_core::mcp::ToolContent;
+    use claude_agent_testkit::fake_mcp;
+
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::<String>::new()));
+    let options = env
+        .options
+        .clone()
+        .mcp_server(
+            "fake",
+            fake_mcp::server_config().unwrap_or_else(|e| panic!("{e}")),
+        )
+        .on_permission_request({
+            let asked = asked.clone();
+            move |request, _ctx| {
+                asked.lock().unwrap().push(request.tool_name.clone());
+                let allow = request.tool_input.as_str().contains("allowed");
+                async move {
+                    if allow {
+                        PermissionResult::allow()
+                    } else {
+                        PermissionResult::deny("not this one")
+                    }
+                }
+            }
+        });
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
+    let capabilities = client
+        .server_info()
+        .expect("initialize answered")
+        .capabilities
+        .clone();
+    let has = |name: &str| capabilities.iter().any(|c| c == name);
+    let call = |call: McpCall| within(&rt, STEP, "mcp_call", client.mcp_call(call));
+
+    let echoed = call(McpCall::new("fake", "echo", json!({"text": "hi"})))
+        .await
+        .expect("echo");
+    assert!(!echoed.is_error);
+    assert_eq!(
+        echoed
+            .structured_content
+            .expect("structured")
+            .parse::<serde_json::Value>()
+            .unwrap(),
+        json!({"echoed": "hi"})
+    );
+    let failed = call(McpCall::new("fake", "fail", json!({}))).await;
+    assert!(
+        matches!(&failed, Err(Error::ControlRefused { message, .. }) if message.contains("it failed")),
+        "{failed:?}"
+    );
+    let missing = call(McpCall::new("nowhere", "echo", json!({}))).await;
+    assert!(
+        matches!(&missing, Err(Error::ControlRefused { message, .. }) if message.contains("nowhere")),
+        "{missing:?}"
+    );
+    if has("mcp_call_soft_error_result_v1") {
+        let soft = call(McpCall::new("fake", "fail", json!({})).soft_error_result(true))
+            .await
+            .expect("a soft error is a result");
+        assert!(soft.is_error);
+        assert_eq!(soft.content, [ToolContent::text("it failed")]);
+    }
+    if has("mcp_call_result_not_for_model_v1") {
+        let raw =
+            call(McpCall::new("fake", "echo", json!({"text": "raw"})).result_not_for_model(true))
+                .await
+                .expect("the server's blocks");
+        assert_eq!(raw.content, [ToolContent::text("echo: raw")]);
+    }
+    if has("mcp_call_check_permissions_v1") {
+        let refused =
+            call(McpCall::new("fake", "echo", json!({"text": "no"})).check_permissions(true)).await;
+        assert!(
+            matches!(&refused, Err(Error::ControlRefused { message, .. }) if message.starts_with("The tool did not run")),
+            "{refused:?}"
+        );
+        let allowed =
+            call(McpCall::new("fake", "echo", json!({"text": "allowed"})).check_permissions(true))
+                .await
+                .expect("allowed by the callback");
+        assert!(!allowed.is_error);
+        assert_eq!(
+            *asked.lock().unwrap(),
+            ["mcp__fake__echo", "mcp__fake__echo"]
+        );
+    } else {
+        assert!(asked.lock().unwrap().is_empty());
+    }
+    within(&rt, STEP, "close", client.close()).await;
 }
 
 /// A CLI that refuses to start says why in a typed value: `HTTPS_PROXY` that is not a URL ends

@@ -8,6 +8,8 @@
 //! * [`fake_cli`] — a scripted stand-in for the Claude Code CLI: a sans-IO state machine
 //!   ([`fake_cli::FakeCli`]) driven by a [`fake_cli::Script`], and the `fake-claude` binary that runs
 //!   it over real stdin/stdout (for adapter tests that spawn a process).
+//! * [`fake_mcp`] — a small MCP server over stdio (`fake-claude mcp-server`), for tests of MCP
+//!   features against the real CLI.
 //! * [`stub_api`] — a stub of the Anthropic Messages API on `127.0.0.1` with scripted replies, for
 //!   running the **real** CLI end to end without network access; its [`stub_api::intents`] play
 //!   the model for prompts written for a real one (the SDK's examples run offline against them).
@@ -71,6 +73,7 @@ struct ReadmeDoctests;
 
 pub mod callback_inputs;
 pub mod fake_cli;
+pub mod fake_mcp;
 pub mod real_cli;
 pub mod runtime;
 pub mod store_conformance;

@@ -7,11 +7,12 @@ use std::time::Duration;
 use claude_agent_core::client::{Error, McpServerSet};
 use claude_agent_core::control::{
     AccountInfo, AgentInfo, ContextUsage, ContextUsageDetail, ControlRequest, InitializeResponse,
-    InterruptReceipt, McpPermissionMode, McpPermissionOverrideResult, McpResource,
+    InterruptReceipt, McpCall, McpPermissionMode, McpPermissionOverrideResult, McpResource,
     McpSetServersResult, McpStatus, ModelInfo, OutputStyles, ReadFile, ReadFileResult,
     ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult,
     SettingsFile, SlashCommand, ThinkingDisplayChange, UsageDetail, UsageReport,
 };
+use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, MessageId, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
@@ -291,6 +292,22 @@ impl Client {
     /// ```
     pub fn mcp_status(&self) -> Result<McpStatus, Error> {
         wait(self.inner.mcp_status())
+    }
+
+    /// Call a tool of an MCP server the CLI runs, with no model turn, and get its result:
+    /// [`claude_agent_core::client::Client::mcp_call`].
+    ///
+    /// ```no_run
+    /// use claude_agent_blocking::control::McpCall;
+    /// use serde_json::json;
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let result = client.mcp_call(McpCall::new("github", "search_issues", json!({"query": "crash"})))?;
+    /// println!("{:?}", result.content);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn mcp_call(&self, call: McpCall) -> Result<ToolResult, Error> {
+        wait(self.inner.mcp_call(call))
     }
 
     /// Reconnect the MCP server `name`.

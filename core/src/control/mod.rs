@@ -33,6 +33,7 @@
 mod claim;
 mod ids;
 mod inbound;
+mod mcp_call;
 mod outgoing;
 mod reply;
 mod responses;
@@ -43,6 +44,9 @@ pub use claim::{
 };
 pub use ids::{InboundId, RequestId};
 pub use inbound::{HookCallback, InboundKind, InboundRequest, UserDialogRequest};
+pub use mcp_call::McpCall;
+#[cfg(feature = "client")]
+pub(crate) use mcp_call::McpCallAnswer;
 pub use outgoing::{
     ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
     SettingsFile, ThinkingDisplay, ThinkingDisplayChange, UsageDetail,

@@ -1,5 +1,6 @@
 use serde::Serialize;
 
+use super::mcp_call::McpCall;
 use crate::option_types::types::PluginConfig;
 use crate::permission::PermissionMode;
 use crate::Json;
@@ -79,6 +80,8 @@ pub enum ControlRequest {
         /// Whether it should be enabled.
         enabled: bool,
     },
+    /// Call a tool of an MCP server the CLI runs, with no model turn.
+    McpCall(McpCall),
     /// Replace the set of dynamically added MCP servers: `{name: config}`.
     #[serde(rename = "mcp_set_servers")]
     McpSetServers {
@@ -550,6 +553,7 @@ impl ControlRequest {
             ControlRequest::McpStatus => "mcp_status",
             ControlRequest::McpReconnect { .. } => "mcp_reconnect",
             ControlRequest::McpToggle { .. } => "mcp_toggle",
+            ControlRequest::McpCall(_) => "mcp_call",
             ControlRequest::McpSetServers { .. } => "mcp_set_servers",
             ControlRequest::StopTask { .. } => "stop_task",
             ControlRequest::GetContextUsage { .. } => "get_context_usage",

@@ -6,6 +6,9 @@
 //! * `FAKE_CLAUDE_TRANSCRIPT=<file>` — a recording to replay (`Script::from_transcript`);
 //! * `FAKE_CLAUDE_ARGV_OUT=<file>` — write `{"argv":[…],"env":{…}}` there at start.
 //!
+//! `fake-claude mcp-server` serves the testkit's small MCP server (`fake_mcp`) on stdin and
+//! stdout instead.
+//!
 //! `-v` / `--version` prints `2.1.330 (Claude Code)`. Exit code 2 means the fake itself was
 //! misconfigured (no or bad script).
 
@@ -16,6 +19,7 @@ use std::thread;
 use std::time::Instant;
 
 use claude_agent_testkit::fake_cli::{FakeCli, Script, VERSION_LINE};
+use claude_agent_testkit::fake_mcp;
 use serde_json::json;
 
 /// Exit code for a misconfigured fake (as opposed to a scripted exit code).
@@ -43,6 +47,15 @@ fn run() -> i32 {
             eprintln!("fake-claude: cannot write FAKE_CLAUDE_ARGV_OUT {path:?}: {e}");
             return SETUP_ERROR;
         }
+    }
+    if argv.get(1).map(String::as_str) == Some(fake_mcp::MCP_SERVER_ARG) {
+        return match fake_mcp::serve(io::stdin().lock(), io::stdout().lock()) {
+            Ok(()) => 0,
+            Err(error) => {
+                eprintln!("fake-claude mcp-server: {error}");
+                1
+            }
+        };
     }
     if argv.iter().skip(1).any(|a| a == "-v" || a == "--version") {
         println!("{VERSION_LINE}");

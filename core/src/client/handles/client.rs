@@ -17,12 +17,13 @@ use crate::client::spare::ParkingDir;
 use crate::client::spawn::{spawn_session, Start};
 use crate::control::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsage, ContextUsageDetail,
-    ControlRequest, InitializeResponse, InterruptReceipt, McpPermissionMode,
-    McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus, ModelInfo,
-    OutputStyles, ReadFile, ReadFileResult, ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult,
-    ResponseBody, RewindFilesResult, SettingsFile, SlashCommand, ThinkingDisplayChange,
-    UsageDetail, UsageReport,
+    ControlRequest, InitializeResponse, InterruptReceipt, McpCall, McpCallAnswer,
+    McpPermissionMode, McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus,
+    ModelInfo, OutputStyles, ReadFile, ReadFileResult, ReloadPlugins, ReloadPluginsResult,
+    ReloadSkillsResult, ResponseBody, RewindFilesResult, SettingsFile, SlashCommand,
+    ThinkingDisplayChange, UsageDetail, UsageReport,
 };
+use crate::mcp::ToolResult;
 use crate::message::{Message, MessageId, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
@@ -368,6 +369,36 @@ impl Client {
     /// ```
     pub async fn mcp_status(&self) -> Result<McpStatus, Error> {
         self.typed(ControlRequest::McpStatus).await
+    }
+
+    /// Call a tool of an MCP server the CLI runs (stdio, HTTP, SSE, a plugin's) with no model
+    /// turn, and get its result; the conversation does not see it. [`McpCall`] says which tool
+    /// and how: whether a tool error is a result or a failed call, whether the content stays as
+    /// the server sent it, whether the call goes through the session's permission checks.
+    ///
+    /// A call the CLI could not make (no such server or tool, a server not connected, a refused
+    /// permission) fails with [`Error::ControlRefused`] and the CLI's words, as does a tool
+    /// error unless [`McpCall::soft_error_result`](struct@McpCall#structfield.soft_error_result)
+    /// is set.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// use claude_agent_core::control::McpCall;
+    /// use serde_json::json;
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let call = McpCall::new("github", "search_issues", json!({"query": "crash"})).soft_error_result(true);
+    /// let result = client.mcp_call(call).await?;
+    /// if result.is_error {
+    ///     eprintln!("the tool failed: {:?}", result.content);
+    /// } else if let Some(found) = result.structured_content {
+    ///     println!("{found}");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn mcp_call(&self, call: McpCall) -> Result<ToolResult, Error> {
+        let answer: McpCallAnswer = self.typed(ControlRequest::McpCall(call)).await?;
+        Ok(answer.into())
     }
 
     /// Reconnect the MCP server `name`.

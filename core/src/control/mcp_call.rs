@@ -1,0 +1,185 @@
+//! The `mcp_call` request: a tool of an MCP server the CLI runs, called without a model turn.
+
+#[cfg(feature = "client")]
+use serde::Deserialize;
+use serde::Serialize;
+
+#[cfg(feature = "client")]
+use crate::mcp::{ToolContent, ToolResult};
+use crate::Json;
+
+/// A call of a tool of an MCP server the CLI runs (stdio, HTTP, SSE, a plugin's), through the
+/// CLI's own MCP client and with no model turn: what `Client::mcp_call` sends. The result goes
+/// to the caller, not into the conversation. In-process (`SdkMcpServer`) tools are not called
+/// this way: call them directly.
+///
+/// By default the CLI checks no permission (the host is trusted), hands back the content as a
+/// model would get it, and turns a tool error into a failed request. Each flag changes one of
+/// those; CLIs before 2.1.331 ignore them (their `initialize` answer lists no
+/// `mcp_call_*_v1` capability).
+///
+/// ```
+/// use claude_agent_core::control::{ControlRequest, McpCall};
+/// use serde_json::json;
+///
+/// let call = McpCall::new("github", "search_issues", json!({"query": "crash"}))
+///     .soft_error_result(true)
+///     .check_permissions(true);
+/// assert_eq!(call.tool, "mcp__github__search_issues");
+/// assert_eq!(
+///     ControlRequest::McpCall(call).body_json(),
+///     r#"{"subtype":"mcp_call","tool":"mcp__github__search_issues","arguments":{"query":"crash"},"soft_error_result":true,"check_permissions":true}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct McpCall {
+    /// The tool's full name, `mcp__<server>__<tool>`.
+    pub tool: String,
+    /// The tool's arguments, a JSON object.
+    pub arguments: Json,
+    /// A tool error comes back as a result with
+    /// [`ToolResult::is_error`](crate::mcp::ToolResult::is_error) and the server's content (text
+    /// and resource links), instead of a failed request with its text alone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub soft_error_result: bool,
+    /// The result is for a program (one that renders it, a script), not a model: the server's
+    /// own content blocks unchanged (no image resized, nothing saved aside, nothing flattened
+    /// or truncated), up to 10 MiB of JSON. Treat them as untrusted data.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub result_not_for_model: bool,
+    /// Decide the call as the model's own call of the tool would be: permission rules and mode,
+    /// managed settings, `PreToolUse`/`PostToolUse` hooks, and an ask reaching the host's
+    /// permission callback. A refused call fails with a message starting `The tool did not
+    /// run: `.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub check_permissions: bool,
+}
+
+impl McpCall {
+    /// A call of `tool` of the server the session names `server`, with `arguments`. The
+    /// server's name is written as the CLI writes it in tool names (every character but ASCII
+    /// letters, digits, `_` and `-` becomes `_`).
+    ///
+    /// ```
+    /// use claude_agent_core::control::McpCall;
+    /// use serde_json::json;
+    ///
+    /// let call = McpCall::new("my docs", "search", json!({}));
+    /// assert_eq!(call.tool, "mcp__my_docs__search");
+    /// ```
+    pub fn new(server: &str, tool: &str, arguments: impl Into<Json>) -> Self {
+        let server: String = server
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        McpCall {
+            tool: format!("mcp__{server}__{tool}"),
+            arguments: arguments.into(),
+            soft_error_result: false,
+            result_not_for_model: false,
+            check_permissions: false,
+        }
+    }
+
+    /// See [`McpCall::soft_error_result`](struct@McpCall#structfield.soft_error_result).
+    ///
+    /// ```
+    /// # use claude_agent_core::control::McpCall;
+    /// assert!(McpCall::new("s", "t", serde_json::json!({})).soft_error_result(true).soft_error_result);
+    /// ```
+    pub fn soft_error_result(mut self, soft: bool) -> Self {
+        self.soft_error_result = soft;
+        self
+    }
+
+    /// See [`McpCall::result_not_for_model`](struct@McpCall#structfield.result_not_for_model).
+    ///
+    /// ```
+    /// # use claude_agent_core::control::McpCall;
+    /// assert!(McpCall::new("s", "t", serde_json::json!({})).result_not_for_model(true).result_not_for_model);
+    /// ```
+    pub fn result_not_for_model(mut self, raw: bool) -> Self {
+        self.result_not_for_model = raw;
+        self
+    }
+
+    /// See [`McpCall::check_permissions`](struct@McpCall#structfield.check_permissions).
+    ///
+    /// ```
+    /// # use claude_agent_core::control::McpCall;
+    /// assert!(McpCall::new("s", "t", serde_json::json!({})).check_permissions(true).check_permissions);
+    /// ```
+    pub fn check_permissions(mut self, check: bool) -> Self {
+        self.check_permissions = check;
+        self
+    }
+}
+
+/// The CLI's answer to `mcp_call`: content as blocks, or (as a model would get it) as one text.
+#[cfg(feature = "client")]
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct McpCallAnswer {
+    #[serde(default)]
+    content: Option<Json>,
+    #[serde(default)]
+    is_error: bool,
+    #[serde(default)]
+    structured_content: Option<Json>,
+}
+
+#[cfg(feature = "client")]
+impl From<McpCallAnswer> for ToolResult {
+    fn from(answer: McpCallAnswer) -> ToolResult {
+        let content = match answer.content {
+            Some(json) => match json.parse::<String>() {
+                Ok(text) => vec![ToolContent::text(text)],
+                // Blocks, each typed where it can be; anything else kept as one raw block.
+                Err(_) => json
+                    .parse::<Vec<ToolContent>>()
+                    .unwrap_or_else(|_| vec![ToolContent::Raw(json)]),
+            },
+            None => Vec::new(),
+        };
+        let mut result = ToolResult::new(content);
+        result.is_error = answer.is_error;
+        result.structured_content = answer.structured_content;
+        result
+    }
+}
+
+#[cfg(all(test, feature = "client"))]
+mod tests {
+    use super::*;
+
+    fn answer(json: &str) -> ToolResult {
+        serde_json::from_str::<McpCallAnswer>(json).unwrap().into()
+    }
+
+    /// The answers CLI 2.1.331 gave: a plain call (content as the model would get it), a soft
+    /// error, and a result not for the model (the server's blocks).
+    #[test]
+    fn answers_of_every_kind_become_tool_results() {
+        let plain =
+            answer(r#"{"content":"{\"echoed\":\"hi\"}","structuredContent":{"echoed":"hi"}}"#);
+        assert_eq!(plain.content, [ToolContent::text(r#"{"echoed":"hi"}"#)]);
+        assert_eq!(
+            plain.structured_content.unwrap().as_str(),
+            r#"{"echoed":"hi"}"#
+        );
+        let soft = answer(r#"{"content":[{"type":"text","text":"it failed"}],"isError":true}"#);
+        assert_eq!(soft, ToolResult::error("it failed"));
+        let raw = answer(
+            r#"{"content":[{"type":"text","text":"echo: raw"}],"structuredContent":{"echoed":"raw"}}"#,
+        );
+        assert_eq!(raw.content, [ToolContent::text("echo: raw")]);
+        assert!(!raw.is_error);
+    }
+}
