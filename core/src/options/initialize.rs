@@ -329,6 +329,19 @@ mod tests {
         );
     }
 
+    /// Managed settings reach the CLI as given, keys newer than this SDK included (CLI 2.1.331
+    /// reads `downloadsMirrorUrl` from its policy tier).
+    #[test]
+    fn managed_settings_travel_whole() {
+        let policy = serde_json::json!({
+            "downloadsMirrorUrl": "https://claude.fedstart.com/claude-downloads",
+            "permissions": {"deny": ["WebFetch"]},
+        });
+        let sent = fields(Options::new().managed_settings(policy.clone())).unwrap();
+        let sent: serde_json::Value = serde_json::from_str(&sent).unwrap();
+        assert_eq!(sent["managedSettings"], policy);
+    }
+
     #[test]
     fn system_prompt_variants() {
         assert_eq!(
