@@ -18,6 +18,7 @@
 //! with the install hint: they never skip.
 
 use std::future::Future;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -108,6 +109,27 @@ pub struct Env {
     pub work: TestDir,
 }
 
+/// When set, every scenario's session is recorded in this folder (`<scenario>-<n>.jsonl`): how
+/// the release corpus (`core/tests/releases/<version>/`) is made from a new CLI.
+const RECORD_DIR_ENV: &str = "CLAUDE_AGENT_E2E_RECORD_DIR";
+
+/// A fresh recording file in `dir`, named after the running scenario (libtest names each test's
+/// thread after it).
+fn recording_path(dir: &Path) -> std::path::PathBuf {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let thread = std::thread::current();
+    let scenario = thread
+        .name()
+        .unwrap_or("scenario")
+        .rsplit("::")
+        .next()
+        .unwrap_or("scenario");
+    dir.join(format!(
+        "{scenario}-{}.jsonl",
+        COUNT.fetch_add(1, Ordering::SeqCst)
+    ))
+}
+
 /// Locates the real CLI (panicking with the install hint when it is missing) and sets up an
 /// [`Env`].
 pub fn env() -> Env {
@@ -115,10 +137,13 @@ pub fn env() -> Env {
     let stub = StubApi::start_with_conventions();
     let home = TestDir::new("home").expect("temp HOME");
     let work = TestDir::new("work").expect("temp cwd");
-    let options = Options::new()
+    let mut options = Options::new()
         .cli_path(cli.path())
         .cwd(work.path())
         .envs(real_cli_env(&stub, home.path()));
+    if let Some(dir) = std::env::var_os(RECORD_DIR_ENV) {
+        options = options.record_to(recording_path(Path::new(&dir)));
+    }
     Env {
         stub,
         options,

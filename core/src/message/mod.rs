@@ -46,6 +46,8 @@ mod user;
 mod user_input;
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod fixture_tests;
 
 pub use assistant::{AssistantBody, AssistantMessage};

@@ -50,6 +50,9 @@ pub(crate) trait WholeLine: DeserializeOwned {
 /// cheaper than moving a struct of a few hundred bytes each time.
 pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json::Error> {
     let shared: Arc<str> = Arc::from(line);
+    #[cfg(test)]
+    let parsed = with_line(line, Some(shared.clone()), || unread::parse(line));
+    #[cfg(not(test))]
     let parsed = with_line(line, Some(shared.clone()), || serde_json::from_str(line));
     let mut msg: Box<T> = Box::new(parsed?);
     msg.set_raw(RawLine(Some(shared)));
@@ -134,3 +137,43 @@ macro_rules! message_struct {
     };
 }
 pub(crate) use message_struct;
+
+/// In this crate's tests: the fields of a line that the typed message does not read, collected
+/// while [`unread::collect`] runs (the release corpus test reports them).
+#[cfg(test)]
+pub(crate) mod unread {
+    use std::cell::RefCell;
+
+    use serde::de::DeserializeOwned;
+
+    thread_local! {
+        static FOUND: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `parse` and returns what it returned with the paths of the fields no typed message
+    /// read.
+    pub(crate) fn collect<T>(parse: impl FnOnce() -> T) -> (T, Vec<String>) {
+        FOUND.with(|found| *found.borrow_mut() = Some(Vec::new()));
+        let parsed = parse();
+        let found = FOUND
+            .with(|found| found.borrow_mut().take())
+            .unwrap_or_default();
+        (parsed, found)
+    }
+
+    pub(super) fn parse<T: DeserializeOwned>(line: &str) -> Result<T, serde_json::Error> {
+        if FOUND.with(|found| found.borrow().is_none()) {
+            return serde_json::from_str(line);
+        }
+        let mut deserializer = serde_json::Deserializer::from_str(line);
+        let parsed = serde_ignored::deserialize(&mut deserializer, |path| {
+            FOUND.with(|found| {
+                if let Some(found) = found.borrow_mut().as_mut() {
+                    found.push(path.to_string());
+                }
+            });
+        })?;
+        deserializer.end()?;
+        Ok(parsed)
+    }
+}
