@@ -1070,9 +1070,33 @@ pub async fn api_400<R: Runtime>(rt: R) {
         result.result.as_deref(),
         Some("API Error: 400 stub says no")
     );
+    assert_eq!(
+        result.api_error_type.as_deref(),
+        Some("invalid_request_error")
+    );
+    // The CLI's stand-in for the model's reply says how the call failed.
+    let failed = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Assistant(reply) if reply.is_api_error_message => Some(reply),
+            _ => None,
+        })
+        .expect("the synthetic assistant message of the failed call");
+    assert_eq!(failed.api_error_status, Some(400));
+    assert_eq!(
+        failed.api_error_type.as_deref(),
+        Some("invalid_request_error")
+    );
+    let kind = failed.error.clone().expect("a classified error");
     match &last {
         Err(Error::Result(error)) => {
             assert_eq!(error.api_error_status, Some(400));
+            assert_eq!(
+                error.api_error_type.as_deref(),
+                Some("invalid_request_error")
+            );
+            assert_eq!(error.api_error.as_ref(), Some(&kind));
+            assert!(!kind.may_pass_on_retry(), "{kind}");
             assert_eq!(error.exit.code, Some(1));
         }
         other => panic!("expected Error::Result last, got {other:?}"),

@@ -1,5 +1,6 @@
 //! `assistant` messages: one per completed content block of a model reply.
 
+use super::api_error::ApiError;
 use super::content::{self, ContentBlock};
 use super::line_text::{self, LineText};
 use super::raw::message_struct;
@@ -35,9 +36,19 @@ message_struct! {
         /// The `tool_use` id of the subagent call this belongs to; `None` in the main conversation.
         #[serde(default)]
         pub parent_tool_use_id: Option<String>,
-        /// An error kind (`rate_limit`, `authentication_failed`, `max_output_tokens`, …) when the call failed.
+        /// How the CLI classified the failed API call this message stands in for.
         #[serde(default)]
-        pub error: Option<String>,
+        pub error: Option<ApiError>,
+        /// Whether this is the CLI's synthetic message for a failed API call (its text is the
+        /// error), not the model's reply.
+        #[serde(default)]
+        pub is_api_error_message: bool,
+        /// The HTTP status of the failed API call.
+        #[serde(default)]
+        pub api_error_status: Option<u16>,
+        /// The API's error type (`rate_limit_error`, `overloaded_error`, …).
+        #[serde(default)]
+        pub api_error_type: Option<String>,
         #[serde(default, deserialize_with = "line_text::optional_str")]
         timestamp: Option<LineText>,
         #[serde(default, deserialize_with = "line_text::optional_str")]

@@ -26,6 +26,7 @@
 //! }
 //! ```
 
+mod api_error;
 mod assistant;
 use crate::Json;
 mod content;
@@ -50,6 +51,7 @@ mod corpus_tests;
 #[cfg(test)]
 mod fixture_tests;
 
+pub use api_error::ApiError;
 pub use assistant::{AssistantBody, AssistantMessage};
 pub use content::{
     ContainerUploadBlock, ContentBlock, DocumentBlock, FallbackBlock, ImageBlock,

@@ -53,6 +53,9 @@ message_struct! {
         /// The HTTP status of a failed API call, when `is_error` is set on subtype `success`.
         #[serde(default)]
         pub api_error_status: Option<u16>,
+        /// The API's error type of a failed API call (`invalid_request_error`, …).
+        #[serde(default)]
+        pub api_error_type: Option<String>,
         /// Wall time of the turn, in milliseconds.
         #[serde(default, deserialize_with = "lenient::whole")]
         pub duration_ms: u64,

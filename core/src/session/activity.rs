@@ -80,6 +80,8 @@ pub(crate) fn result_error(msg: &Message) -> Option<ResultError> {
         errors: r.errors.clone(),
         terminal_reason: r.terminal_reason.clone(),
         api_error_status: r.api_error_status,
+        api_error_type: r.api_error_type.clone(),
+        api_error: None,
         startup_failure: r.startup_failure_reason.clone(),
         session_id: r.session_id().to_owned(),
         exit: ExitStatusInfo {

@@ -2,7 +2,7 @@ use std::fmt;
 
 use super::{TranscriptMirror, VersionCheck};
 use crate::control::{ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestId, ResponseBody};
-use crate::message::{LineError, Message, StartupFailureReason};
+use crate::message::{ApiError, LineError, Message, StartupFailureReason};
 
 /// Something that happened in the session, for the host to act on. Read with
 /// [`super::Session::poll_event`]; each event is handed out exactly once.
@@ -327,6 +327,12 @@ pub struct ResultError {
     pub terminal_reason: Option<String>,
     /// HTTP status of a failed API call.
     pub api_error_status: Option<u16>,
+    /// The API's error type of a failed API call (`invalid_request_error`, …).
+    pub api_error_type: Option<String>,
+    /// How the CLI classified the failed API call the turn ended on (the `error` of its last
+    /// assistant message): whether waiting helps ([`ApiError::may_pass_on_retry`]) or something
+    /// must change.
+    pub api_error: Option<ApiError>,
     /// Why the CLI refused to start, when that is what the result reports.
     pub startup_failure: Option<StartupFailureReason>,
     /// The session id.

@@ -64,7 +64,7 @@ use crate::control::{
 };
 use crate::hooks::{HookInput, HookRef};
 use crate::mcp::{self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, ToolCall};
-use crate::message::{peek_tags, LineError, Message, SystemMessage, UserInput};
+use crate::message::{peek_tags, ApiError, LineError, Message, SystemMessage, UserInput};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::permission::PermissionRequest;
 use crate::Json;
@@ -169,6 +169,9 @@ pub struct Session {
     unlisted_servers: Vec<String>,
     /// The last error `result`, while nothing has happened since that would make it stale.
     last_error_result: Option<ResultError>,
+    /// The `error` of the last assistant message of the turn: a failed API call, for the
+    /// turn's error result.
+    last_api_error: Option<ApiError>,
     stdout_ended: bool,
     exit: Option<ExitStatusInfo>,
     closed_by_host: bool,
@@ -225,6 +228,7 @@ impl Session {
             version_unchecked: config.check_cli_version,
             unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
             last_error_result: None,
+            last_api_error: None,
             stdout_ended: false,
             exit: None,
             closed_by_host: false,
@@ -1046,10 +1050,17 @@ impl Session {
             }
         }
         self.run_end.observe(now, activity::activity_of(&message));
-        if let Some(error) = activity::result_error(&message) {
+        if let Message::Assistant(reply) = &message {
+            self.last_api_error = reply.error.clone();
+        }
+        if let Some(mut error) = activity::result_error(&message) {
+            error.api_error = self.last_api_error.take();
             self.last_error_result = Some(error);
         } else if !activity::keeps_last_result(&message) {
             self.last_error_result = None;
+        }
+        if matches!(message, Message::Result(_)) {
+            self.last_api_error = None;
         }
         if !activity::is_sdk_host_only(&message) {
             self.push_event(Event::Message(message));

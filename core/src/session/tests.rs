@@ -805,6 +805,54 @@ fn exit_1_after_an_error_result_and_the_lifecycle_frame_of_its_message_reports_t
     );
 }
 
+/// A turn that gave up on the API ends with an error result that carries the CLI's class of the
+/// failure, from the synthetic assistant message before it; an earlier turn's failure does not
+/// carry over.
+#[test]
+fn an_error_result_carries_the_failed_api_call_of_its_turn() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"assistant","message":{"id":"m","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529 overloaded"}]},"error":"overloaded","is_api_error_message":true,"api_error_status":529,"api_error_type":"overloaded_error","parent_tool_use_id":null,"session_id":"s","uuid":"a"}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":true,"num_turns":1,"result":"API Error: 529 overloaded","api_error_status":529,"api_error_type":"overloaded_error","terminal_reason":"api_error","session_id":"s"}"#,
+    );
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    let Some(Event::Finished(Termination::ErrorResult(error))) = events(&mut s).pop() else {
+        panic!("not an error result");
+    };
+    assert_eq!(error.api_error, Some(ApiError::Overloaded));
+    assert_eq!(error.api_error_type.as_deref(), Some("overloaded_error"));
+    assert!(error.api_error.unwrap().may_pass_on_retry());
+
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"assistant","message":{"id":"m","model":"<synthetic>","role":"assistant","content":[]},"error":"rate_limit","session_id":"s","uuid":"a"}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"ok","session_id":"s"}"#,
+    );
+    s.send_user(now, UserInput::text("again")).unwrap();
+    feed(&mut s, now, RESULT_MAX_TURNS);
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    let Some(Event::Finished(Termination::ErrorResult(error))) = events(&mut s).pop() else {
+        panic!("not an error result");
+    };
+    assert_eq!(error.api_error, None);
+}
+
 #[test]
 fn exit_1_after_later_output_is_a_process_failure() {
     let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
