@@ -30,7 +30,7 @@ use claude_agent_core::client::{
 use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
 };
-use claude_agent_core::history::{History, ListSessions, Page};
+use claude_agent_core::history::{ForkOptions, History, ListSessions, Page};
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
@@ -1973,8 +1973,21 @@ pub async fn session_history<R: Runtime>(rt: R) {
 
     let fork = history
         .session(first, Some(&work))
-        .and_then(|s| s.fork(None))
+        .and_then(|s| s.fork(ForkOptions::new()))
         .unwrap();
+    let summary_of = |id: &str| {
+        history
+            .session(id, Some(&work))
+            .and_then(|s| s.info())
+            .unwrap()
+            .summary
+    };
+    assert_eq!(summary_of(&fork), "Renamed session (fork)");
+    let titled = history
+        .session(first, Some(&work))
+        .and_then(|s| s.fork(ForkOptions::new().title("Plan B")))
+        .unwrap();
+    assert_eq!(summary_of(&titled), "Plan B");
     let resumed = all_ok(
         collect(
             &rt,

@@ -135,7 +135,7 @@ fn a_query_iterates_over_one_turn_to_its_result() {
 
 #[test]
 fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() {
-    use claude_agent_blocking::history::{History, ListSessions, Page};
+    use claude_agent_blocking::history::{ForkOptions, History, ListSessions, Page};
     within(|| {
         let env = env();
         let mut messages = query("remember MANGO", env.options.clone());
@@ -156,7 +156,7 @@ fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() 
 
         let fork = history
             .session(&id, Some(&work))
-            .and_then(|s| s.fork(None))
+            .and_then(|s| s.fork(ForkOptions::new()))
             .unwrap();
         let mut messages = query(
             "which fruit?",

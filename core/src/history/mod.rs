@@ -50,7 +50,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::message::Message;
-pub use session_file::{Page, SessionFile};
+pub use session_file::{ForkOptions, Page, SessionFile};
 
 /// Why an operation on the stored sessions failed.
 ///

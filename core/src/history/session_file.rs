@@ -279,26 +279,31 @@ impl SessionFile {
     }
 
     /// Copies the session into a new one and returns its id: the whole conversation, or with
-    /// `up_to` the entries up to and including that message ([`SessionMessage::uuid`]). The copy
-    /// lives next to the original, so the CLI resumes it from the same working directory
+    /// [`ForkOptions::up_to`] the entries up to and including that message
+    /// ([`SessionMessage::uuid`]). The copy lives next to the original, so the CLI resumes it
+    /// from the same working directory
     /// ([`SessionStart::Resume`](crate::options::SessionStart::Resume)); its entries get new
-    /// ids, remember where they were copied from (`forkedFrom`), and it is titled after the
-    /// original, with " (fork)". Subagents' transcripts and the undo history of file edits are
-    /// not copied.
+    /// ids and remember where they were copied from (`forkedFrom`). It is titled
+    /// [`ForkOptions::title`], or else after the original, with " (fork)". Subagents'
+    /// transcripts and the undo history of file edits are not copied.
     ///
     /// ```no_run
-    /// use claude_agent_core::history::{History, Page};
+    /// use claude_agent_core::history::{ForkOptions, History, Page};
     ///
     /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// let messages = session.messages(Page::ALL)?;
-    /// let fork = session.fork(Some(&messages[1].uuid))?;
+    /// let fork = session.fork(ForkOptions::new().up_to(&messages[1].uuid).title("Plan B"))?;
     /// println!("resume {fork} to try another answer to the first question");
     /// # Ok(())
     /// # }
     /// ```
-    pub fn fork(&self, up_to: Option<&str>) -> Result<String, HistoryError> {
-        write::fork(&self.session_id, &self.path, up_to)
+    pub fn fork(&self, fork: ForkOptions) -> Result<String, HistoryError> {
+        let title = match fork.title.as_deref().map(str::trim) {
+            Some("") => return Err(HistoryError::Empty { what: "title" }),
+            title => title,
+        };
+        write::fork(&self.session_id, &self.path, fork.up_to.as_deref(), title)
     }
 
     /// Deletes the session for good: its transcript, and the folder of its subagents'
@@ -322,5 +327,53 @@ impl SessionFile {
 
     fn subagents_folder(&self) -> PathBuf {
         self.path.with_extension("").join("subagents")
+    }
+}
+
+/// How [`SessionFile::fork`] copies a session: up to which message, and under which title.
+///
+/// ```
+/// use claude_agent_core::history::ForkOptions;
+///
+/// let fork = ForkOptions::new().up_to("3574dbb8-35bd-4cc5-8004-9b203dfe29ea").title("Plan B");
+/// assert_eq!(fork.up_to.as_deref(), Some("3574dbb8-35bd-4cc5-8004-9b203dfe29ea"));
+/// assert_eq!(ForkOptions::new(), ForkOptions::default()); // the whole conversation, "<title> (fork)"
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ForkOptions {
+    /// The last message copied ([`SessionMessage::uuid`]); `None` copies the whole conversation.
+    pub up_to: Option<String>,
+    /// The fork's title (trimmed, not empty); `None` titles it after the original, with
+    /// " (fork)".
+    pub title: Option<String>,
+}
+
+impl ForkOptions {
+    /// The whole conversation, titled after the original.
+    pub fn new() -> Self {
+        ForkOptions::default()
+    }
+
+    /// See [`ForkOptions::up_to`](struct@ForkOptions#structfield.up_to).
+    ///
+    /// ```
+    /// # use claude_agent_core::history::ForkOptions;
+    /// assert_eq!(ForkOptions::new().up_to("u1").up_to.as_deref(), Some("u1"));
+    /// ```
+    pub fn up_to(mut self, uuid: impl Into<String>) -> Self {
+        self.up_to = Some(uuid.into());
+        self
+    }
+
+    /// See [`ForkOptions::title`](struct@ForkOptions#structfield.title).
+    ///
+    /// ```
+    /// # use claude_agent_core::history::ForkOptions;
+    /// assert_eq!(ForkOptions::new().title("Plan B").title.as_deref(), Some("Plan B"));
+    /// ```
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
     }
 }

@@ -550,7 +550,10 @@ fn a_loop_of_progress_parents_ends_the_fork_walk() {
     ];
     config.session("/work/app", A, &entries, 0);
     let history = config.history();
-    let fork = history.session(A, None).and_then(|s| s.fork(None)).unwrap();
+    let fork = history
+        .session(A, None)
+        .and_then(|s| s.fork(ForkOptions::new()))
+        .unwrap();
     let path = history
         .project_dir("/work/app")
         .join(format!("{fork}.jsonl"));
@@ -616,7 +619,10 @@ fn fork_copies_the_conversation_with_new_ids() {
     let path = config.session("/work/app", A, &entries, 0);
     let history = config.history();
 
-    let fork = history.session(A, None).and_then(|s| s.fork(None)).unwrap();
+    let fork = history
+        .session(A, None)
+        .and_then(|s| s.fork(ForkOptions::new()))
+        .unwrap();
     assert!(clock::is_uuid(&fork) && fork != A);
     let info = history
         .session(&fork, Some(Path::new("/work/app")))
@@ -658,7 +664,7 @@ fn fork_copies_the_conversation_with_new_ids() {
 
     let partial = history
         .session(A, None)
-        .and_then(|s| s.fork(Some("a1")))
+        .and_then(|s| s.fork(ForkOptions::new().up_to("a1")))
         .unwrap();
     let messages = history
         .session(&partial, None)
@@ -668,7 +674,9 @@ fn fork_copies_the_conversation_with_new_ids() {
 
     let missing = "ffffffff-0000-4000-8000-000000000006";
     assert!(matches!(
-        history.session(A, None).and_then(|s| s.fork(Some(missing))),
+        history
+            .session(A, None)
+            .and_then(|s| s.fork(ForkOptions::new().up_to(missing))),
         Err(HistoryError::MessageNotFound { .. })
     ));
     assert_eq!(

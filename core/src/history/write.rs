@@ -46,11 +46,13 @@ pub(crate) fn clean_tag(tag: &str) -> String {
 /// The entry kinds a fork copies (those that are links of the conversation chain).
 const COPIED: [&str; 5] = ["user", "assistant", "attachment", "system", "progress"];
 
-/// Writes a copy of the session at `path` next to it, with new ids, and returns the new id.
+/// Writes a copy of the session at `path` next to it, with new ids, titled `title` or after the
+/// original, and returns the new id.
 pub(crate) fn fork(
     session_id: &str,
     path: &Path,
     up_to: Option<&str>,
+    title: Option<&str>,
 ) -> Result<String, HistoryError> {
     let bytes = std::fs::read(path).map_err(io_error(path))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -163,11 +165,11 @@ pub(crate) fn fork(
         out.push_str(&line.to_string());
         out.push('\n');
     }
-    let title = fork_title(&text);
+    let title = title.map_or_else(|| format!("{} (fork)", fork_title(&text)), str::to_owned);
     out.push_str(&metadata_line(
         "custom-title",
         "customTitle",
-        &format!("{title} (fork)"),
+        &title,
         &fork_id,
     ));
 
