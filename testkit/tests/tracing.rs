@@ -138,6 +138,14 @@ fn a_session_reports_its_span_and_events() {
     let connect = one(&log, "connect", &[("program", "claude")]);
     assert_eq!(connect.level, Level::INFO);
 
+    // `allowed_tools` approves two tools whole: the permission callback never sees them.
+    let unasked = one(
+        &log,
+        "permission_callback_unasked",
+        &[("tools", "Read, mcp__calc__sub")],
+    );
+    assert_eq!(unasked.level, Level::WARN);
+
     // The fake CLI says it is 2.1.330 in its initialize answer: supported, no warning.
     let version = one(&log, "cli_version", &[("version", "2.1.330")]);
     assert_eq!(version.level, Level::DEBUG);

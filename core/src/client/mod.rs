@@ -77,6 +77,7 @@ mod callbacks {
     pub(super) mod mcp_servers;
     pub(super) mod options_ext;
     pub(super) mod sdk_mcp;
+    pub(super) mod unasked;
 }
 
 /// What outlives the process: the session store's mirror, resuming from a store, recordings.
@@ -90,7 +91,7 @@ mod error;
 mod faces;
 
 // Each module by its own name across the client layer (`crate::client::link`, …).
-use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp};
+use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
 use handles::{client, pool, prompt, query, ready, spare, warm};
 use persistence::{mirror, recorder, store_resume};
 #[cfg(unix)]
@@ -123,4 +124,5 @@ pub use sdk_mcp::{
 pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
 pub use store_resume::ResumeError;
 pub use transport::{Connection, Transport};
+pub use unasked::UnaskedTools;
 pub use warm::{startup_with, WarmQuery};

@@ -193,12 +193,6 @@ impl Options {
         Options::default()
     }
 
-    /// The rules given to [`Options::allowed_tools`], in order.
-    #[cfg(feature = "tracing")]
-    pub(crate) fn allowed_tool_rules(&self) -> &[String] {
-        &self.allowed_tools
-    }
-
     /// `Some("session_start")` when the options describe a session (one to resume, continue or
     /// fork, or the new session's id): a spare has no session until it is claimed.
     #[cfg(feature = "client")]
@@ -222,6 +216,28 @@ impl Options {
     /// ```
     pub fn get_session_start(&self) -> &SessionStart {
         &self.session_start
+    }
+
+    /// The rules given to [`Options::allowed_tools`], in order.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// assert_eq!(Options::new().allowed_tools(["Read", "Bash(git:*)"]).get_allowed_tools(), ["Read", "Bash(git:*)"]);
+    /// ```
+    pub fn get_allowed_tools(&self) -> &[String] {
+        &self.allowed_tools
+    }
+
+    /// The permission mode set with [`Options::permission_mode`], if any.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// use claude_agent_core::permission::PermissionMode;
+    /// let plan = Options::new().permission_mode(PermissionMode::Plan);
+    /// assert_eq!(plan.get_permission_mode(), Some(&PermissionMode::Plan));
+    /// ```
+    pub fn get_permission_mode(&self) -> Option<&PermissionMode> {
+        self.permission_mode.as_ref()
     }
 
     /// The working directory set with [`Options::cwd`], if any.

@@ -167,11 +167,28 @@ impl Trace {
                 } else {
                     event!("spawn", INFO, %program, cwd, "CLI started");
                 }
+                match options.tools_never_asked() {
+                    Some(crate::client::UnaskedTools::All) => event!(
+                        "permission_callback_unasked",
+                        WARN,
+                        tools = "all",
+                        "the permission callback will not be asked: permission mode \
+                         bypassPermissions approves every tool call first; to see every call, \
+                         use a PreToolUse hook"
+                    ),
+                    Some(crate::client::UnaskedTools::Tools(tools)) => event!(
+                        "permission_callback_unasked", WARN, tools = %tools.join(", "),
+                        "the permission callback will not be asked about these tools: bare \
+                         allowed_tools entries approve the whole tool first; to see every call, \
+                         use a PreToolUse hook, or remove them from allowed_tools"
+                    ),
+                    _ => {}
+                }
             });
             let servers = options.handlers().mcp_servers.iter();
             let sdk_servers: Vec<String> = servers.map(|server| server.name().to_owned()).collect();
             // Kept even with no in-process server: `set_mcp_servers` may add one.
-            let allowed_tools = options.allowed_tool_rules().to_vec();
+            let allowed_tools = options.get_allowed_tools().to_vec();
             Trace {
                 span,
                 state: State {
