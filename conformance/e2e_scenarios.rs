@@ -38,8 +38,7 @@ use claude_agent_core::message::{
     ContentBlock, Message, MessageContent, ResultMessage, StartupFailureReason, SystemMessage,
 };
 use claude_agent_core::options::{
-    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, OutputFormat, Resume,
-    SessionStart,
+    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};
@@ -1227,21 +1226,19 @@ pub async fn partial_messages<R: Runtime>(rt: R) {
     assert_eq!(texts(&messages), ["echo: stream this reply"]);
 }
 
-/// Structured output: the model calls `StructuredOutput` with a matching object, which arrives as
-/// `result.structured_output`.
+/// Structured output from a Rust type: `output_type::<Answer>()` gives the CLI the type's schema,
+/// the model calls `StructuredOutput` with a matching object, and `result.structured()` reads it
+/// back as an `Answer`.
 pub async fn structured_output<R: Runtime>(rt: R) {
+    #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+    struct Answer {
+        answer: i64,
+    }
+
     let env = env();
-    let schema = json!({
-        "type": "object",
-        "properties": {"answer": {"type": "integer"}},
-        "required": ["answer"]
-    });
     env.stub
         .push_reply(Reply::tool_use("StructuredOutput", json!({"answer": 42})));
-    let options = env
-        .options
-        .clone()
-        .output_format(OutputFormat::JsonSchema(schema));
+    let options = env.options.clone().output_type::<Answer>();
     let messages = all_ok(
         collect(
             &rt,
@@ -1252,15 +1249,17 @@ pub async fn structured_output<R: Runtime>(rt: R) {
     );
     let result = only_result(&messages);
     assert_eq!(result.subtype, "success", "{result:?}");
-    let structured: serde_json::Value = serde_json::from_str(
-        result
-            .structured_output
-            .as_ref()
-            .expect("structured_output")
-            .as_str(),
-    )
-    .expect("JSON");
-    assert_eq!(structured, json!({"answer": 42}));
+    assert_eq!(
+        result.structured::<Answer>().unwrap(),
+        Answer { answer: 42 }
+    );
+    // The schema the CLI was given is the type's.
+    let asked = env.stub.main_requests();
+    let tools = asked.first().expect("a request").body["tools"].to_string();
+    assert!(
+        tools.contains("StructuredOutput") && tools.contains(r#""answer""#),
+        "{tools}"
+    );
 }
 
 /// The small app [`record_and_replay`] records: a permission policy that refuses Bash, and a

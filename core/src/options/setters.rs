@@ -723,6 +723,33 @@ impl Options {
         self.output_format(OutputFormat::JsonSchema(schema))
     }
 
+    /// The final result must be a value of `T`: its JSON Schema (derived with `schemars`) is the
+    /// output format, and [`ResultMessage::structured`](crate::message::ResultMessage::structured)
+    /// reads the turn's answer back as a `T`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{HostDeclarations, Options};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Verdict {
+    ///     /// How risky the change is.
+    ///     risk: String,
+    ///     summary: String,
+    /// }
+    ///
+    /// let options = Options::new().output_type::<Verdict>();
+    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
+    /// assert!(schema.contains(r#""required":["risk","summary"]"#), "{schema}");
+    /// // Then, at the end of the turn: `let verdict: Verdict = result.structured()?;`
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    #[cfg(feature = "schemars")]
+    pub fn output_type<T: schemars::JsonSchema>(self) -> Self {
+        let schema = schemars::schema_for!(T);
+        self.json_schema(schema.to_value())
+    }
+
     /// A subagent (initialize `agents`); a later one with the same name replaces it.
     ///
     /// ```
