@@ -78,7 +78,7 @@ macro_rules! e2e_tests {
             run_as_another_user, session_store_resume, session_store_failing, warm_startup,
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
-            stop_hook_feedback, startup_failure_reason, mcp_call,
+            stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1886,6 +1886,66 @@ pub async fn history_of_a_folder_with_an_emoji<R: Runtime>(rt: R) {
     assert_eq!(ids, [id.as_str()]);
     let session = history.session(&id, Some(&dir)).expect("found");
     assert!(!session.messages(Page::ALL).expect("read").is_empty());
+}
+
+/// A subagent's transcript read back: the model starts an agent, and the history lists it and
+/// reads its messages with the `tool_use` id that started it (from the CLI's `.meta.json`), and
+/// no parent agent, as the main conversation started it.
+pub async fn subagent_history<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Agent",
+        json!({"description": "greet", "prompt": "say hi", "subagent_type": "general-purpose"}),
+    ));
+    env.stub.push_reply(Reply::text("hi from the agent"));
+    env.stub.push_reply(Reply::text("all done"));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(
+                rt.clone(),
+                "use an agent",
+                env.options.clone().allowed_tools(["Agent"]),
+            ),
+        )
+        .await,
+    );
+    let started = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Assistant(reply) => reply.message.content.iter().find_map(|b| match b {
+                ContentBlock::ToolUse(call) if call.name == "Agent" => Some(call.id.clone()),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .expect("the Agent call");
+    let session_id = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Result(result) => Some(result.session_id().to_owned()),
+            _ => None,
+        })
+        .expect("a result");
+    let history = History::at(env.home.path().join(".claude"));
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+    let session = history
+        .session(&session_id, Some(&work))
+        .expect("the session");
+    let agents = session.subagents().expect("listed");
+    assert_eq!(agents.len(), 1, "{agents:?}");
+    let transcript = session
+        .subagent_messages(&agents[0], Page::ALL)
+        .expect("the agent's messages");
+    assert!(!transcript.is_empty());
+    for message in &transcript {
+        assert_eq!(
+            message.parent_tool_use_id.as_deref(),
+            Some(started.as_str())
+        );
+        assert_eq!(message.parent_agent_id, None);
+    }
 }
 
 /// Two sessions, then the history the CLI stored: both listed with their first prompt and

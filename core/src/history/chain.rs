@@ -145,6 +145,8 @@ impl Entry {
             parent_uuid: self.parent,
             session_id: self.session_id.unwrap_or_default(),
             timestamp: self.timestamp,
+            parent_tool_use_id: None,
+            parent_agent_id: None,
         }
     }
 }

@@ -232,6 +232,13 @@ pub struct SessionMessage {
     pub session_id: String,
     /// When it was written (ISO 8601).
     pub timestamp: Option<String>,
+    /// In a subagent's transcript ([`SessionFile::subagent_messages`]): the `tool_use` id of the
+    /// call that started the subagent, from the CLI's `agent-<id>.meta.json` beside it. `None`
+    /// in the main conversation.
+    pub parent_tool_use_id: Option<String>,
+    /// In a subagent's transcript: the subagent that started this one, when a subagent started
+    /// it (`None` for one the main conversation started, and in the main conversation).
+    pub parent_agent_id: Option<String>,
 }
 
 /// What [`History::list_sessions`] lists: one project's sessions or every project's, a page of them.

@@ -227,7 +227,13 @@ impl SessionFile {
             });
         };
         let text = read_text(&file)?;
-        Ok(page.apply(chain::subagent_conversation(chain::parse_entries(&text))))
+        let mut messages = page.apply(chain::subagent_conversation(chain::parse_entries(&text)));
+        let (tool_use_id, parent_agent_id) = subagent_parents(&file.with_extension("meta.json"));
+        for message in &mut messages {
+            message.parent_tool_use_id.clone_from(&tool_use_id);
+            message.parent_agent_id.clone_from(&parent_agent_id);
+        }
+        Ok(messages)
     }
 
     /// Gives the session a title, as the CLI's `/rename` does: appends a `custom-title` entry to
@@ -328,6 +334,30 @@ impl SessionFile {
     fn subagents_folder(&self) -> PathBuf {
         self.path.with_extension("").join("subagents")
     }
+}
+
+/// The `toolUseId` and `parentAgentId` of a subagent's `agent-<id>.meta.json`; `None` for a
+/// field (or a file) that is missing or not a string, as the CLI's older transcripts have none.
+fn subagent_parents(meta: &Path) -> (Option<String>, Option<String>) {
+    // A few hundred bytes as the CLI writes it; a larger file is not one of its.
+    let mut text = String::new();
+    let read = std::fs::File::open(meta).and_then(|file| {
+        std::io::Read::read_to_string(&mut std::io::Read::take(file, 64 * 1024), &mut text)
+    });
+    if read.is_err() {
+        return (None, None);
+    }
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str(&text) else {
+        return (None, None);
+    };
+    let field = |name: &str| {
+        fields
+            .get(name)
+            .and_then(serde_json::Value::as_str)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned)
+    };
+    (field("toolUseId"), field("parentAgentId"))
 }
 
 /// How [`SessionFile::fork`] copies a session: up to which message, and under which title.

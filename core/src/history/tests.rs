@@ -449,6 +449,24 @@ fn subagents() {
         .and_then(|s| s.subagent_messages("b2", Page::ALL))
         .unwrap();
     assert_eq!(texts(&messages), ["user: task", "claude: done"]);
+    // Without the CLI's `.meta.json`, nothing says who started it.
+    assert!(messages
+        .iter()
+        .all(|m| m.parent_tool_use_id.is_none() && m.parent_agent_id.is_none()));
+    // With it (as CLI 2.1.331 writes it for an agent that another one started).
+    std::fs::write(
+        folder.join("workflows/run1/agent-b2.meta.json"),
+        json!({"agentType": "general-purpose", "toolUseId": "toolu_9", "parentAgentId": "a1", "spawnDepth": 2}).to_string(),
+    )
+    .unwrap();
+    let messages = history
+        .session(A, None)
+        .and_then(|s| s.subagent_messages("b2", Page::ALL))
+        .unwrap();
+    assert!(messages
+        .iter()
+        .all(|m| m.parent_tool_use_id.as_deref() == Some("toolu_9")
+            && m.parent_agent_id.as_deref() == Some("a1")));
     let err = history
         .session(A, None)
         .and_then(|s| s.subagent_messages("zz", Page::ALL))
