@@ -2067,6 +2067,46 @@ pub async fn session_history<R: Runtime>(rt: R) {
     assert!(body.contains("echo: first question"), "{body}");
     assert!(!body.contains("second question"), "{body}");
 
+    // Archived, unarchived, archived again; then a prompt sent in the session unarchives it (the
+    // CLI rewrites the mark, `"by":"cli"`).
+    let archived = |id: &str| {
+        history
+            .session(id, Some(&work))
+            .and_then(|s| s.info())
+            .unwrap()
+            .archived
+    };
+    assert_eq!(archived(first), None);
+    let session = history.session(first, Some(&work)).unwrap();
+    session.archive().unwrap();
+    assert_eq!(archived(first), Some(true));
+    let listed = history.list_sessions(&ListSessions::in_dir(&work)).unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|s| s.session_id == first && s.archived == Some(true)),
+        "{listed:?}"
+    );
+    session.unarchive().unwrap();
+    assert_eq!(archived(first), Some(false));
+    session.archive().unwrap();
+    let resumed = all_ok(
+        collect(
+            &rt,
+            "resume the archived session",
+            query_with(
+                rt.clone(),
+                "back again",
+                env.options
+                    .clone()
+                    .session_start(SessionStart::Resume(Resume::new(first.to_owned()))),
+            ),
+        )
+        .await,
+    );
+    assert_eq!(texts(&resumed), ["echo: back again"]);
+    assert_eq!(archived(first), Some(false));
+
     history
         .session(second, None)
         .and_then(|s| s.delete())

@@ -104,6 +104,7 @@ pub(crate) fn session_info(
         .and_then(|line| last_string_field(line, "tag"))
         .filter(|t| !t.is_empty());
     let created = string_field(head, "timestamp").and_then(|t| parse_timestamp(&t));
+    let archived = super::archive::archived(&path, lite);
     Some(SessionInfo {
         session_id: session_id.to_owned(),
         summary,
@@ -116,6 +117,7 @@ pub(crate) fn session_info(
         modified: lite.modified,
         file_size: lite.size,
         path,
+        archived,
     })
 }
 

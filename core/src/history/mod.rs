@@ -35,6 +35,7 @@
 //! # }
 //! ```
 
+mod archive;
 pub(crate) mod chain;
 pub(crate) mod clock;
 pub(crate) mod lite;
@@ -183,6 +184,9 @@ pub struct SessionInfo {
     pub file_size: u64,
     /// The transcript file.
     pub path: PathBuf,
+    /// Whether the session is archived ([`SessionFile::archive`]): `Some(false)` if it was
+    /// unarchived, or a prompt was sent in it since; `None` if it never was.
+    pub archived: Option<bool>,
 }
 
 /// One message of a stored conversation: the transcript entry parsed as the message the CLI

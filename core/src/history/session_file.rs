@@ -312,6 +312,39 @@ impl SessionFile {
         write::fork(&self.session_id, &self.path, fork.up_to.as_deref(), title)
     }
 
+    /// Archives the session: it stays on disk and in [`History::list_sessions`](super::History::list_sessions),
+    /// with [`SessionInfo::archived`] `Some(true)`, until it is unarchived or a prompt is sent in
+    /// it. The mark is a file beside the transcript (`<session id>/archived.json`, owner-only),
+    /// as the CLI and the official SDKs keep it; the transcript is not changed, and a CLI that
+    /// runs the session goes on.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
+    /// session.archive()?;
+    /// assert_eq!(session.info()?.archived, Some(true));
+    /// session.unarchive()?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn archive(&self) -> Result<(), HistoryError> {
+        super::archive::set(&self.path, true)
+    }
+
+    /// Unarchives the session: [`SessionInfo::archived`] becomes `Some(false)`.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::history::History;
+    /// # fn main() -> Result<(), claude_agent_core::history::HistoryError> {
+    /// History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.unarchive()?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn unarchive(&self) -> Result<(), HistoryError> {
+        super::archive::set(&self.path, false)
+    }
+
     /// Deletes the session for good: its transcript, and the folder of its subagents'
     /// transcripts.
     ///

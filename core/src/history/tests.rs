@@ -419,6 +419,64 @@ fn parallel_tool_calls_come_back_whole() {
     );
 }
 
+/// The archive mark: written owner-only beside the transcript, read back, and outdone by a
+/// prompt written after it (a CLI that did not rewrite the mark) but not by one before it.
+#[test]
+fn archiving_and_a_later_prompt() {
+    let config = TempConfig::new();
+    let path = config.session("/work/app", A, &[user("u1", None, "first")], 0);
+    let history = config.history();
+    let session = history.session(A, None).unwrap();
+    assert_eq!(session.info().unwrap().archived, None);
+    session.archive().unwrap();
+    assert_eq!(session.info().unwrap().archived, Some(true));
+    let mark = path.with_extension("").join("archived.json");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&mark).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&mark).unwrap()).unwrap();
+    assert_eq!(
+        (written["archived"].clone(), written["by"].clone()),
+        (json!(true), json!("sdk"))
+    );
+    session.unarchive().unwrap();
+    assert_eq!(session.info().unwrap().archived, Some(false));
+
+    // A mark at a known time, and a prompt after it in the transcript.
+    std::fs::write(
+        &mark,
+        r#"{"archived":true,"at":"2026-11-23T07:00:00.000Z","by":"cli"}"#,
+    )
+    .unwrap();
+    assert_eq!(session.info().unwrap().archived, Some(true));
+    let mut later = user("u2", Some("u1"), "second");
+    later["timestamp"] = json!("2026-11-23T08:00:00.000Z");
+    let mut tool_result = user("u3", Some("u2"), "ignored");
+    tool_result["message"]["content"] =
+        json!([{"type": "tool_result", "tool_use_id": "t", "content": "x"}]);
+    tool_result["timestamp"] = json!("2026-11-23T09:00:00.000Z");
+    let append = |entry: serde_json::Value| {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writeln!(file, "{entry}").unwrap();
+    };
+    append(tool_result);
+    assert_eq!(
+        session.info().unwrap().archived,
+        Some(true),
+        "a tool result is no prompt"
+    );
+    append(later);
+    assert_eq!(session.info().unwrap().archived, Some(false));
+}
+
 #[test]
 fn subagents() {
     let config = TempConfig::new();
