@@ -1969,6 +1969,11 @@ pub async fn session_history<R: Runtime>(rt: R) {
     let history = History::at(env.home.path().join(".claude"));
     let work = std::fs::canonicalize(env.work.path()).unwrap();
 
+    // This SDK ran them (`"entrypoint":"sdk-rust"`): a picker for people lists neither.
+    let typed = history
+        .list_sessions(&ListSessions::in_dir(&work).include_programmatic(false))
+        .expect("listed");
+    assert!(typed.is_empty(), "{typed:?}");
     let listed = history
         .list_sessions(&ListSessions::in_dir(&work))
         .expect("listed");

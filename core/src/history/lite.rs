@@ -121,6 +121,28 @@ pub(crate) fn session_info(
     })
 }
 
+/// The `CLAUDE_CODE_ENTRYPOINT`s of the SDKs, under which a program ran the session.
+const SDK_ENTRYPOINTS: [&str; 4] = ["sdk-cli", "sdk-ts", "sdk-py", "sdk-rust"];
+
+/// Whether a program ran the session: an SDK (its `entrypoint`), or the CLI's daemon (the
+/// `sessionKind` of its first conversation entry).
+pub(crate) fn programmatic(lite: &Lite) -> bool {
+    let entrypoint = string_field(&lite.head, "entrypoint")
+        .or_else(|| last_string_field(&lite.tail, "entrypoint"));
+    if entrypoint.is_some_and(|e| SDK_ENTRYPOINTS.contains(&e.as_str())) {
+        return true;
+    }
+    let first_entry = lite
+        .head
+        .split('\n')
+        .find(|line| line.contains("\"parentUuid\":"))
+        .unwrap_or(&lite.head);
+    matches!(
+        string_field(first_entry, "sessionKind").as_deref(),
+        Some("daemon" | "daemon-worker")
+    )
+}
+
 /// The value of the first `"key":"…"` in `text` (which may be cut anywhere), unescaped.
 pub(crate) fn string_field(text: &str, key: &str) -> Option<String> {
     let pattern = format!("\"{key}\":");

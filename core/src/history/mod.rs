@@ -272,6 +272,10 @@ pub struct ListSessions {
     /// With `dir` in a git repository, the sessions of every worktree of the repository too (the
     /// default).
     pub include_worktrees: bool,
+    /// The sessions programs ran too (the default): those of an SDK (`CLAUDE_CODE_ENTRYPOINT`
+    /// `sdk-cli`, `sdk-ts`, `sdk-py`, or this SDK's `sdk-rust`) and of the CLI's daemon. A
+    /// picker for people, like the terminal's `/resume`, leaves them out.
+    pub include_programmatic: bool,
 }
 
 impl ListSessions {
@@ -288,6 +292,7 @@ impl ListSessions {
             limit: None,
             offset: 0,
             include_worktrees: true,
+            include_programmatic: true,
         }
     }
 
@@ -339,6 +344,21 @@ impl ListSessions {
     /// ```
     pub fn include_worktrees(mut self, include: bool) -> ListSessions {
         self.include_worktrees = include;
+        self
+    }
+
+    /// Whether to list the sessions programs ran too (see
+    /// [`ListSessions::include_programmatic`](struct@ListSessions#structfield.include_programmatic)).
+    ///
+    /// ```
+    /// use claude_agent_core::history::ListSessions;
+    ///
+    /// // What a person would pick from: their own sessions at the terminal.
+    /// let typed = ListSessions::in_dir("/home/me/app").include_programmatic(false);
+    /// assert!(!typed.include_programmatic);
+    /// ```
+    pub fn include_programmatic(mut self, include: bool) -> ListSessions {
+        self.include_programmatic = include;
         self
     }
 }
@@ -532,6 +552,9 @@ impl History {
                 continue;
             }
             let Some(info) = lite::read_lite(&candidate.path).and_then(|l| {
+                if !list.include_programmatic && lite::programmatic(&l) {
+                    return None;
+                }
                 lite::session_info(
                     &candidate.id,
                     candidate.path.clone(),

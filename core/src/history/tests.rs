@@ -421,6 +421,37 @@ fn parallel_tool_calls_come_back_whole() {
 
 /// The archive mark: written owner-only beside the transcript, read back, and outdone by a
 /// prompt written after it (a CLI that did not rewrite the mark) but not by one before it.
+/// Sessions a person ran at the terminal stay listed without the programmatic ones; the CLI's
+/// daemon sessions are programmatic too.
+#[test]
+fn programmatic_sessions_are_told_apart() {
+    let config = TempConfig::new();
+    config.session(
+        "/work/app",
+        A,
+        &[user("u1", None, "typed at the terminal")],
+        0,
+    );
+    let mut daemon = user("d1", None, "scheduled");
+    daemon["sessionKind"] = json!("daemon");
+    daemon["sessionId"] = json!(B);
+    config.session("/work/app", B, &[daemon], 10);
+    let history = config.history();
+    let ids = |list: ListSessions| -> Vec<String> {
+        history
+            .list_sessions(&list)
+            .unwrap()
+            .into_iter()
+            .map(|s| s.session_id)
+            .collect()
+    };
+    assert_eq!(ids(ListSessions::in_dir("/work/app")), [A, B]);
+    assert_eq!(
+        ids(ListSessions::in_dir("/work/app").include_programmatic(false)),
+        [A]
+    );
+}
+
 #[test]
 fn archiving_and_a_later_prompt() {
     let config = TempConfig::new();
@@ -805,6 +836,15 @@ fn real_cli_transcripts() {
     let mut ids: Vec<&str> = sessions.iter().map(|s| s.session_id.as_str()).collect();
     ids.sort_unstable();
     assert_eq!(ids, [two_turns, bash]);
+    // An SDK ran both (`"entrypoint":"sdk-cli"`): a picker for people lists neither.
+    let typed = history
+        .list_sessions(
+            &ListSessions::in_dir("/tmp/rt/work")
+                .include_worktrees(false)
+                .include_programmatic(false),
+        )
+        .unwrap();
+    assert!(typed.is_empty(), "{typed:?}");
     let info = history
         .session(two_turns, None)
         .and_then(|s| s.info())
