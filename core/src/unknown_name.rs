@@ -47,3 +47,29 @@ impl fmt::Display for UnknownName {
         f.write_str(&self.0)
     }
 }
+
+/// `Display`, `Serialize` and `Deserialize` of an enum that travels as its wire name, through
+/// its `as_str` and `from_name` (a name it does not know becomes its `Other`).
+macro_rules! wire_name_traits {
+    ($ty:ident) => {
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+                Ok($ty::from_name(&name))
+            }
+        }
+    };
+}
+pub(crate) use wire_name_traits;

@@ -1,9 +1,6 @@
 //! [`ApiError`]: how the CLI classifies a Messages API call that failed.
 
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
+use crate::unknown_name::wire_name_traits;
 use crate::UnknownName;
 
 /// How the CLI classified a failed Messages API call: the `error` of the synthetic
@@ -123,24 +120,7 @@ impl ApiError {
     }
 }
 
-impl fmt::Display for ApiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for ApiError {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for ApiError {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-        Ok(ApiError::from_name(&name))
-    }
-}
+wire_name_traits!(ApiError);
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,9 @@
 //! Why the CLI refused to start: [`StartupFailureReason`], and the file of a
 //! [`config_file_invalid`](StartupFailureReason::ConfigFileInvalid) failure.
 
-use std::fmt;
+use serde::Deserialize;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
+use crate::unknown_name::wire_name_traits;
 use crate::UnknownName;
 
 /// Why the CLI refused to start, from the `startup_failure_reason` of the error result it writes
@@ -236,24 +235,7 @@ impl StartupFailureReason {
     }
 }
 
-impl fmt::Display for StartupFailureReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for StartupFailureReason {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for StartupFailureReason {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-        Ok(StartupFailureReason::from_name(&name))
-    }
-}
+wire_name_traits!(StartupFailureReason);
 
 /// The configuration file that did not parse, on a
 /// [`ConfigFileInvalid`](StartupFailureReason::ConfigFileInvalid) failure. Paths are as the
