@@ -35,7 +35,8 @@ use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
 use claude_agent_core::message::{
-    ContentBlock, Message, MessageContent, ResultMessage, StartupFailureReason, SystemMessage,
+    ApiError, ContentBlock, Message, MessageContent, ResultMessage, StartupFailureReason,
+    SystemMessage,
 };
 use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
@@ -79,6 +80,7 @@ macro_rules! e2e_tests {
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
+            api_429_retried,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1103,6 +1105,44 @@ pub async fn api_400<R: Runtime>(rt: R) {
     assert!(!env.stub.main_requests().is_empty());
 }
 
+/// An API 429 is retried and the turn then succeeds: the `system/api_retry` message in between
+/// says the status, the CLI's class of the failure and the wait, as an app would show it.
+pub async fn api_429_retried<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub
+        .push_reply(Reply::error(429, "rate_limit_error", "slow down").retryable());
+    env.stub.push_reply(Reply::text("made it"));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "hello", env.options.clone()),
+        )
+        .await,
+    );
+    let retry = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::System(SystemMessage::ApiRetry(retry)) => Some(retry),
+            _ => None,
+        })
+        .expect("a system/api_retry");
+    assert_eq!(retry.error_status, Some(429), "{retry:?}");
+    assert_eq!(retry.error, Some(ApiError::RateLimit), "{retry:?}");
+    assert!(retry
+        .error
+        .as_ref()
+        .is_some_and(ApiError::may_pass_on_retry));
+    assert_eq!(retry.attempt, 1);
+    let shown = retry.to_string();
+    assert!(
+        shown.starts_with("API call failed (HTTP 429, rate_limit): retry 1 of "),
+        "{shown}"
+    );
+    assert_eq!(texts(&messages), ["made it"]);
+    assert_eq!(only_result(&messages).subtype, "success");
+}
+
 /// An API 401 is retried (`system/api_retry` messages); an interrupt then gives up at once.
 pub async fn api_401_retries<R: Runtime>(rt: R) {
     let env = env();
@@ -1131,6 +1171,11 @@ pub async fn api_401_retries<R: Runtime>(rt: R) {
     })
     .await;
     assert_eq!(retry.error_status, Some(401), "{retry:?}");
+    assert_eq!(
+        retry.error,
+        Some(ApiError::AuthenticationFailed),
+        "{retry:?}"
+    );
     assert!(retry.attempt >= 1);
     let gave_up = Instant::now();
     within(&rt, STEP, "interrupt", client.interrupt())

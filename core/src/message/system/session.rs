@@ -1,6 +1,10 @@
 //! `system` messages about the session itself: state, status, retries, compaction, persistence.
 
+use std::fmt;
+use std::time::Duration;
+
 use crate::message::raw::message_struct;
+use crate::message::ApiError;
 use crate::Json;
 use crate::UnknownName;
 use serde::{Deserialize, Deserializer};
@@ -27,15 +31,19 @@ message_struct! {
 }
 
 message_struct! {
-    /// `system`/`api_retry`: an API call failed and will be retried.
+    /// `system`/`api_retry`: an API call failed and will be retried. Its `Display` is the line an
+    /// app can show while it waits.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use std::time::Duration;
+    /// use claude_agent_core::message::{ApiError, Message, SystemMessage};
     ///
-    /// let line = r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":1250,"error_status":529,"error":{"type":"overloaded_error","message":"Overloaded"},"uuid":"u","session_id":"s"}"#;
+    /// // What CLI 2.1.331 wrote for a 429 it would retry.
+    /// let line = r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":8000,"error_status":429,"error":"rate_limit","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::ApiRetry(retry)) = Message::parse(line).unwrap() else { panic!("not api_retry") };
-    /// let note = format!("API returned {:?}; retry {}/{} in {} ms", retry.error_status, retry.attempt, retry.max_retries, retry.retry_delay_ms);
-    /// assert_eq!(note, "API returned Some(529); retry 1/10 in 1250 ms");
+    /// assert_eq!(retry.error, Some(ApiError::RateLimit));
+    /// assert_eq!(retry.retry_in(), Duration::from_secs(8));
+    /// assert_eq!(retry.to_string(), "API call failed (HTTP 429, rate_limit): retry 1 of 10 in 8.0 s");
     /// ```
     pub struct ApiRetry {
         /// This attempt's number.
@@ -47,12 +55,38 @@ message_struct! {
         /// Delay before the retry, in milliseconds.
         #[serde(default, deserialize_with = "crate::message::lenient::whole")]
         pub retry_delay_ms: u64,
-        /// The HTTP status, if a response arrived.
+        /// The HTTP status, if a response arrived (`None` for a connection error or time-out).
         #[serde(default)]
         pub error_status: Option<u16>,
-        /// The error, as raw JSON.
+        /// How the CLI classified the failure.
         #[serde(default)]
-        pub error: Option<Json>,
+        pub error: Option<ApiError>,
+    }
+}
+
+impl ApiRetry {
+    /// How long the CLI waits before it tries again.
+    pub fn retry_in(&self) -> Duration {
+        Duration::from_millis(self.retry_delay_ms)
+    }
+}
+
+impl fmt::Display for ApiRetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("API call failed (")?;
+        match (self.error_status, &self.error) {
+            (Some(status), Some(error)) => write!(f, "HTTP {status}, {error}")?,
+            (Some(status), None) => write!(f, "HTTP {status}")?,
+            (None, Some(error)) => write!(f, "{error}, no response")?,
+            (None, None) => f.write_str("no response")?,
+        }
+        write!(
+            f,
+            "): retry {} of {} in {:.1} s",
+            self.attempt,
+            self.max_retries,
+            self.retry_in().as_secs_f64()
+        )
     }
 }
 
