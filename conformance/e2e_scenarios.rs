@@ -80,7 +80,7 @@ macro_rules! e2e_tests {
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
-            api_429_retried,
+            api_429_retried, resume_from_another_folder,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -964,6 +964,66 @@ pub async fn resume<R: Runtime>(rt: R) {
     assert!(body.contains("remember PINEAPPLE"), "{body}");
     assert!(body.contains("echo: remember PINEAPPLE"), "{body}");
     assert_eq!(only_result(&second).session_id(), session_id);
+}
+
+/// A resume started in another folder than the session ran in: the CLI would not find the
+/// session ("No conversation found"), so the start fails with `Error::ResumeElsewhere` naming
+/// the folder; with `in_its_folder()` the session is resumed there, with its conversation.
+pub async fn resume_from_another_folder<R: Runtime>(rt: R) {
+    let env = env();
+    let first = all_ok(
+        collect(
+            &rt,
+            "first",
+            query_with(rt.clone(), "remember MANGO", env.options.clone()),
+        )
+        .await,
+    );
+    let session_id = only_result(&first).session_id().to_owned();
+    let elsewhere = TestDir::new("elsewhere").expect("another folder");
+    let resume = Resume::new(session_id.clone());
+    let from_elsewhere = env
+        .options
+        .clone()
+        .cwd(elsewhere.path())
+        .session_start(SessionStart::Resume(resume.clone()));
+    let refused = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), from_elsewhere.clone()),
+    )
+    .await;
+    match refused {
+        Err(Error::ResumeElsewhere {
+            session_id: id,
+            ran_in,
+            ..
+        }) => {
+            assert_eq!(id, session_id);
+            assert_eq!(ran_in, std::fs::canonicalize(env.work.path()).unwrap());
+        }
+        other => panic!("not ResumeElsewhere: {other:?}"),
+    }
+    let there = from_elsewhere.session_start(SessionStart::Resume(resume.in_its_folder()));
+    let second = all_ok(
+        collect(
+            &rt,
+            "resumed there",
+            query_with(rt.clone(), "which fruit?", there),
+        )
+        .await,
+    );
+    assert_eq!(texts(&second), ["echo: which fruit?"]);
+    assert_eq!(only_result(&second).session_id(), session_id);
+    let body = env
+        .stub
+        .main_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(body.contains("remember MANGO"), "{body}");
 }
 
 /// A background Bash task with a string prompt: the CLI starts a second turn when it finishes;

@@ -22,11 +22,12 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`CliNotFound`](Error::CliNotFound) | no `claude` executable in `cli_path`, `CLAUDE_AGENT_CLI_PATH`, beside the program, on `PATH` or in the usual install places | install it (`npm install -g @anthropic-ai/claude-code`) or set `cli_path` |
 /// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
+/// | [`ResumeElsewhere`](Error::ResumeElsewhere) | `SessionStart::Resume` of a session that ran in another folder (`ran_in`) than the working directory, where the CLI would not find it | set `cwd` to `ran_in`, or resume with `Resume::new(id).in_its_folder()` |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with a `SessionStart::Resume` or `Continue` start: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
-/// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error) and exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error_status`; raise `max_turns`/`max_budget_usd`, check the API key |
+/// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error, a refused start) and exited non-zero; the result message came before it | read its `subtype`, `errors`, `api_error` (with `may_pass_on_retry()`) and `startup_failure`; raise `max_turns`/`max_budget_usd`, check the API key |
 /// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
 /// | [`ControlRefused`](Error::ControlRefused) | the CLI answered a control call with an error (an unknown model, no such MCP server, a call the CLI does not support) | read its message; the session goes on |
 /// | [`Unconfirmed`](Error::Unconfirmed) | the CLI did not confirm a fail-closed hook or the MCP servers sent in `initialize`, so no prompt was sent | update the CLI (`claude --version`), or follow the message: drop `fail_closed`, or deliver MCP servers on the command line |
@@ -75,6 +76,23 @@ pub enum Error {
         path: PathBuf,
         /// The operating system's error.
         source: io::Error,
+    },
+    /// The session to resume ran in another folder than the options' working directory, and the
+    /// CLI looks for it only in its working directory's history (it would say "No conversation
+    /// found").
+    #[error(
+        "session {session_id} ran in {}, not in {}: set `cwd` to that folder, or resume it with \
+         `Resume::new(id).in_its_folder()`",
+        ran_in.display(),
+        cwd.display()
+    )]
+    ResumeElsewhere {
+        /// The session to resume.
+        session_id: String,
+        /// The folder it ran in.
+        ran_in: PathBuf,
+        /// The working directory the session would have started in.
+        cwd: PathBuf,
     },
     /// The CLI was found but could not be started.
     #[error(

@@ -61,6 +61,10 @@ pub struct Resume {
     pub drop_turn: Option<String>,
     /// Go on in a new session instead of appending to the resumed one (`--fork-session`).
     pub fork: Option<Fork>,
+    /// When the session ran in another folder than the options' working directory, resume it
+    /// there (the CLI finds a session only in its working directory's history). Off, such a
+    /// resume fails with `Error::ResumeElsewhere`, which names the folder.
+    pub in_its_folder: bool,
 }
 
 impl Resume {
@@ -71,6 +75,7 @@ impl Resume {
             at_message: None,
             drop_turn: None,
             fork: None,
+            in_its_folder: false,
         }
     }
 
@@ -110,6 +115,20 @@ impl Resume {
     /// ```
     pub fn fork(mut self, fork: Fork) -> Self {
         self.fork = Some(fork);
+        self
+    }
+
+    /// Resume the session in the folder it ran in, whatever the options' working directory
+    /// (see [`Resume::in_its_folder`](struct@Resume#structfield.in_its_folder)).
+    ///
+    /// ```
+    /// use claude_agent_core::options::Resume;
+    ///
+    /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").in_its_folder();
+    /// assert!(resume.in_its_folder);
+    /// ```
+    pub fn in_its_folder(mut self) -> Self {
+        self.in_its_folder = true;
         self
     }
 }

@@ -19,8 +19,9 @@ use crate::client::spare::ParkingDir;
 use crate::client::store_resume::{self, ResumeDir};
 use crate::client::trace::Trace;
 use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
+use crate::history::History;
 use crate::message::UserInput;
-use crate::options::{HostDeclarations, LaunchSpec, Options};
+use crate::options::{HostDeclarations, LaunchSpec, Options, SessionStart};
 use crate::session::{InputMode, Session, SessionConfig};
 
 /// What the session's first input is.
@@ -144,10 +145,26 @@ async fn connect_then_launch<R: Runtime>(
     parking: Option<ParkingDir>,
 ) {
     // Everything that can be refused (the options, the recording's file) is, before connecting.
-    let planned = match plan(&options, start.input_mode()) {
+    let mut planned = match plan(&options, start.input_mode()) {
         Ok(planned) => planned,
         Err(error) => return start.fail(&channels, error),
     };
+    // A resume from this machine's history: the CLI finds the session only in its working
+    // directory's, so one that ran elsewhere is named (or, if asked, resumed there).
+    let mut options = options;
+    if options.handlers().transport.is_none() && resume_dir.is_none() {
+        match resume_folder(&options, &planned.spec) {
+            Ok(None) => {}
+            Ok(Some(folder)) => {
+                options = options.cwd(folder);
+                planned = match plan(&options, start.input_mode()) {
+                    Ok(planned) => planned,
+                    Err(error) => return start.fail(&channels, error),
+                };
+            }
+            Err(error) => return start.fail(&channels, error),
+        }
+    }
     let spec = planned.spec.clone();
     let connected = match &options.handlers().transport {
         Some(transport) => transport
@@ -181,6 +198,43 @@ async fn connect_then_launch<R: Runtime>(
         stderr,
     };
     start_driver(&runtime, &options, endpoints, start, channels, common).await
+}
+
+/// The folder a resumed session ran in, when the CLI would not find it from `spec`'s working
+/// directory: `Ok(Some(folder))` to resume it there ([`Resume::in_its_folder`]), else
+/// [`Error::ResumeElsewhere`]. `Ok(None)` when there is nothing to move: not a resume, the
+/// session is in the working directory's history, or in none (the CLI then says so itself).
+///
+/// [`Resume::in_its_folder`]: crate::options::Resume::in_its_folder
+fn resume_folder(options: &Options, spec: &LaunchSpec) -> Result<Option<PathBuf>, Error> {
+    let SessionStart::Resume(resume) = options.get_session_start() else {
+        return Ok(None);
+    };
+    let Some(config) = mirror::projects_dir(spec).and_then(|p| p.parent().map(Path::to_path_buf))
+    else {
+        return Ok(None);
+    };
+    let Some(cwd) = spec.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
+        return Ok(None);
+    };
+    let history = History::at(config);
+    if history.session(&resume.session_id, Some(&cwd)).is_ok() {
+        return Ok(None);
+    }
+    let ran_in = history
+        .session(&resume.session_id, None)
+        .and_then(|session| session.info())
+        .ok()
+        .and_then(|info| info.cwd);
+    match ran_in {
+        None => Ok(None),
+        Some(folder) if resume.in_its_folder => Ok(Some(folder)),
+        Some(ran_in) => Err(Error::ResumeElsewhere {
+            session_id: resume.session_id.clone(),
+            ran_in,
+            cwd,
+        }),
+    }
 }
 
 /// The command line for `options` and what its callbacks declare, with the CLI found (unless a
