@@ -214,22 +214,23 @@ impl StartupFailureReason {
         }
     }
 
-    /// Whether the same start may pass if tried again later, with nothing changed: the
-    /// failures the CLI reports as passing (the network, a service that did not answer). The
-    /// others need a change first (settings, sign-in, environment, the host's code).
+    /// Whether the same start may pass if tried again later, with nothing changed: the two
+    /// failures the CLI itself says a retry may get past (a worktree it could not check just
+    /// now, the organization's configuration that could not be loaded). The others need a
+    /// change first (settings, sign-in, environment, the host's code), or say nothing either way
+    /// (`org_verify_failed`: the network, or a revoked token).
     ///
     /// ```
     /// use claude_agent_core::message::StartupFailureReason;
     ///
     /// assert!(StartupFailureReason::OrgConfigRequiredUnavailable.may_pass_on_retry());
     /// assert!(!StartupFailureReason::BypassRoot.may_pass_on_retry());
+    /// assert!(!StartupFailureReason::OrgVerifyFailed.may_pass_on_retry()); // maybe a revoked token
     /// ```
     pub fn may_pass_on_retry(&self) -> bool {
         matches!(
             self,
-            StartupFailureReason::OrgVerifyFailed
-                | StartupFailureReason::RemoteSettingsRequiredUnavailable
-                | StartupFailureReason::WorktreeUnverified
+            StartupFailureReason::WorktreeUnverified
                 | StartupFailureReason::OrgConfigRequiredUnavailable
         )
     }
