@@ -165,7 +165,8 @@ async fn connect_then_launch<R: Runtime>(
             Err(error) => return start.fail(&channels, error),
         }
     }
-    let spec = planned.spec.clone();
+    let spec = &planned.spec;
+    let through_transport = options.handlers().transport.is_some();
     let connected = match &options.handlers().transport {
         Some(transport) => transport
             .0
@@ -187,8 +188,8 @@ async fn connect_then_launch<R: Runtime>(
         Err(error) => return start.fail(&channels, error),
     };
     let (child, stdin, stdout, stderr) = connection.into_parts();
-    let local = options.handlers().transport.is_none();
-    let mut common = planned.into_common(Trace::start(&spec, &child, !local, &options));
+    let trace = Trace::start(spec, &child, through_transport, &options);
+    let mut common = planned.into_common(trace);
     common.resume_dir = resume_dir;
     common.parking = parking;
     let endpoints = Endpoints {
