@@ -44,7 +44,7 @@ use claude_agent_core::options::{
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};
 use claude_agent_core::store::{
-    project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
+    self, project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
     StoreFuture,
 };
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
@@ -80,7 +80,7 @@ macro_rules! e2e_tests {
             prewarm_claim, claim_refused, pool_hands_out_and_refills, pool_drop_reaps_spares,
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
-            api_429_retried, resume_from_another_folder,
+            api_429_retried, resume_from_another_folder, session_store_history,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -3521,6 +3521,138 @@ pub async fn session_store_resume<R: Runtime>(rt: R) {
         .join(&key.project_key)
         .join(&transcript)
         .exists());
+}
+
+/// A session that ran a subagent, mirrored to a store, then read and changed through the store
+/// functions alone: its summary as the history on disk gives it, its subagent and that agent's
+/// conversation, a rename and a tag, and a fork that the CLI resumes from the store (on a machine
+/// whose HOME is empty) with the forked conversation.
+pub async fn session_store_history<R: Runtime>(rt: R) {
+    let env = env();
+    let store = Arc::new(InMemorySessionStore::new());
+    env.stub.push_reply(Reply::tool_use(
+        "Agent",
+        json!({"description": "greet", "prompt": "say hi", "subagent_type": "general-purpose"}),
+    ));
+    env.stub.push_reply(Reply::text("hi from the agent"));
+    env.stub.push_reply(Reply::text("all done"));
+    let options = env
+        .options
+        .clone()
+        .allowed_tools(["Agent"])
+        .session_store(store.clone());
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "use an agent", options),
+        )
+        .await,
+    );
+    let session_id = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Result(result) => Some(result.session_id().to_owned()),
+            _ => None,
+        })
+        .expect("a result");
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+    let dir = Some(work.as_path());
+
+    let on_disk = History::at(env.home.path().join(".claude"))
+        .session(&session_id, dir)
+        .and_then(|s| s.info())
+        .expect("the session on disk");
+    let info = store::session_info(&*store, &session_id, dir)
+        .await
+        .expect("read")
+        .expect("in the store");
+    assert_eq!(info.summary, on_disk.summary);
+    assert_eq!(info.first_prompt.as_deref(), Some("use an agent"));
+    assert_eq!(info.cwd.as_deref(), dir);
+    assert_eq!(info.created, on_disk.created);
+
+    let agents = store::list_subagents(&*store, &session_id, dir)
+        .await
+        .expect("listed");
+    let disk_agents = History::at(env.home.path().join(".claude"))
+        .session(&session_id, dir)
+        .and_then(|s| s.subagents())
+        .unwrap();
+    assert_eq!(agents, disk_agents);
+    assert_eq!(agents.len(), 1, "{agents:?}");
+    let transcript = store::subagent_messages(&*store, &session_id, &agents[0], dir, Page::ALL)
+        .await
+        .expect("the agent's messages");
+    let on_disk = History::at(env.home.path().join(".claude"))
+        .session(&session_id, dir)
+        .and_then(|s| s.subagent_messages(&agents[0], Page::ALL))
+        .unwrap();
+    assert!(!transcript.is_empty());
+    let ids = |m: &[claude_agent_core::history::SessionMessage]| -> Vec<(String, Option<String>)> {
+        m.iter()
+            .map(|m| (m.uuid.clone(), m.parent_tool_use_id.clone()))
+            .collect()
+    };
+    assert_eq!(ids(&transcript), ids(&on_disk));
+
+    store::rename_session(&*store, &session_id, "Agent run", dir)
+        .await
+        .unwrap();
+    store::tag_session(&*store, &session_id, Some("kept"), dir)
+        .await
+        .unwrap();
+    let listed = store::list_sessions(&*store, dir, Page::ALL).await.unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(
+        (listed[0].summary.as_str(), listed[0].tag.as_deref()),
+        ("Agent run", Some("kept"))
+    );
+
+    let conversation = store::session_messages(&*store, &session_id, dir, Page::ALL)
+        .await
+        .unwrap();
+    let first_reply = &conversation[1].uuid;
+    let fork = store::fork_session(
+        &*store,
+        &session_id,
+        dir,
+        ForkOptions::new().up_to(first_reply).title("Plan B"),
+    )
+    .await
+    .expect("forked");
+    let info = store::session_info(&*store, &fork, dir)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Plan B");
+
+    let machine_b_home = TestDir::new("home-b").expect("temp HOME");
+    let resumed = env
+        .options
+        .clone()
+        .env("HOME", machine_b_home.path().display().to_string())
+        .session_store(store.clone())
+        .session_start(SessionStart::Resume(Resume::new(fork.clone())));
+    let answer = all_ok(
+        collect(
+            &rt,
+            "the fork resumed from the store",
+            query_with(rt.clone(), "and now?", resumed),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&answer).session_id(), fork);
+    let last = env.stub.main_requests().pop().expect("a request");
+    let body = last.body.to_string();
+    assert!(
+        body.contains("use an agent") && body.contains("and now?"),
+        "{body}"
+    );
+    assert!(
+        !body.contains("all done"),
+        "the fork ends before the last reply: {body}"
+    );
 }
 
 /// A store whose appends fail.

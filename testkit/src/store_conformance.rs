@@ -2,10 +2,13 @@
 //! store of your own.
 //!
 //! [`run_session_store_conformance`] takes a factory of fresh, empty stores (one per contract,
-//! so the contracts do not see each other's data) and checks 14 contracts: appends keep their
+//! so the contracts do not see each other's data) and checks 16 contracts: appends keep their
 //! order and their values, an empty append stores nothing, unknown keys load as `None`, subkeys
 //! and projects are separate, and for each optional method the store implements, what listing,
-//! summaries, deletion and subkeys must do. An optional method that returns
+//! summaries, deletion and subkeys must do, and that the store functions
+//! ([`store::session_info`](claude_agent_core::store::session_info), `rename_session`,
+//! `tag_session`, `fork_session`, `list_subagents`, `subagent_messages`) work over it. An
+//! optional method that returns
 //! [`StoreError::Unsupported`] is skipped,
 //! and so is one named with [`Conformance::skip`].
 //!
@@ -20,7 +23,7 @@
 //!     InMemorySessionStore::new()
 //! }))
 //! .unwrap_or_else(|violation| panic!("{violation}"));
-//! assert_eq!(report.checked.len(), 14);
+//! assert_eq!(report.checked.len(), 16);
 //! assert!(report.skipped.is_empty());
 //! ```
 
@@ -117,7 +120,11 @@ pub struct Report {
 ///     }),
 /// )
 /// .unwrap();
-/// assert_eq!(report.skipped, ["list_subkeys returns subpaths", "list_subkeys leaves out the main transcript"]);
+/// assert_eq!(report.skipped, [
+///     "list_subkeys returns subpaths",
+///     "list_subkeys leaves out the main transcript",
+///     "a session's subagents are listed and read through the store functions",
+/// ]);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Conformance {
@@ -601,6 +608,171 @@ impl Conformance {
         } else {
             report.skipped.extend([c, c2]);
         }
+
+        // --- The history functions over the store ---
+        let c = "a stored session is read, renamed, tagged and forked through the store functions";
+        let store = make_store().await;
+        edited_through_functions(&store, c).await?;
+        report.checked.push(c);
+
+        let c = "a session's subagents are listed and read through the store functions";
+        if has(OptionalMethod::ListSubkeys) {
+            let store = make_store().await;
+            subagents_through_functions(&store, c).await?;
+            report.checked.push(c);
+        } else {
+            report.skipped.push(c);
+        }
         Ok(report)
     }
+}
+
+/// The working directory of the sessions the history-function contracts write: a path that
+/// does not exist, so its project key is the same on every machine.
+const FUNCTIONS_DIR: &str = "/nonexistent-conformance/app";
+
+/// A conversation of two turns, as the CLI writes its entries.
+fn conversation(session_id: &str) -> Vec<Value> {
+    let turn = |uuid: &str, parent: Option<&str>, role: &str, text: &str, at: &str| {
+        let content = if role == "user" {
+            json!(text)
+        } else {
+            json!([{"type": "text", "text": text}])
+        };
+        json!({"type": role, "uuid": uuid, "parentUuid": parent, "isSidechain": false,
+               "sessionId": session_id, "cwd": FUNCTIONS_DIR, "timestamp": at,
+               "message": {"role": role, "content": content}})
+    };
+    vec![
+        turn(
+            "u1",
+            None,
+            "user",
+            "first question",
+            "2026-11-26T09:00:00.000Z",
+        ),
+        turn(
+            "a1",
+            Some("u1"),
+            "assistant",
+            "first answer",
+            "2026-11-26T09:00:01.000Z",
+        ),
+        turn(
+            "u2",
+            Some("a1"),
+            "user",
+            "second question",
+            "2026-11-26T09:00:02.000Z",
+        ),
+        turn(
+            "a2",
+            Some("u2"),
+            "assistant",
+            "second answer",
+            "2026-11-26T09:00:03.000Z",
+        ),
+    ]
+}
+
+/// `session_info`, `rename_session`, `tag_session`, `fork_session` and `session_messages` over
+/// the store.
+async fn edited_through_functions<S: SessionStore>(
+    store: &S,
+    c: &'static str,
+) -> Result<(), Violation> {
+    use claude_agent_core::history::{ForkOptions, Page};
+    use claude_agent_core::store::{self, project_key_for_directory};
+
+    let dir = Some(std::path::Path::new(FUNCTIONS_DIR));
+    let key = SessionKey::new(project_key_for_directory(dir), KEY_SESSION);
+    ok(store.append(&key, &conversation(KEY_SESSION)).await, c)?;
+    fn edit<T>(result: Result<T, store::EditError>, c: &'static str) -> Result<T, Violation> {
+        result.map_err(|e| Violation {
+            contract: c,
+            detail: format!("a store function failed: {e}"),
+        })
+    }
+    edit(
+        store::rename_session(store, KEY_SESSION, "Renamed", dir).await,
+        c,
+    )?;
+    edit(
+        store::tag_session(store, KEY_SESSION, Some("kept"), dir).await,
+        c,
+    )?;
+    let info = ok(store::session_info(store, KEY_SESSION, dir).await, c)?;
+    let shown = info.as_ref().map(|i| {
+        (
+            i.summary.as_str(),
+            i.tag.as_deref(),
+            i.first_prompt.as_deref(),
+        )
+    });
+    ensure(
+        shown == Some(("Renamed", Some("kept"), Some("first question"))),
+        c,
+        || format!("after a rename and a tag, session_info gave {info:?}"),
+    )?;
+    let fork = ForkOptions::new().up_to("a1").title("Plan B");
+    let forked = edit(store::fork_session(store, KEY_SESSION, dir, fork).await, c)?;
+    let copy = ok(
+        store::session_messages(store, &forked, dir, Page::ALL).await,
+        c,
+    )?;
+    ensure(
+        copy.len() == 2 && copy.iter().all(|m| m.session_id == forked),
+        c,
+        || format!("the fork up to the first answer reads back as {copy:?}"),
+    )?;
+    let info = ok(store::session_info(store, &forked, dir).await, c)?;
+    ensure(
+        info.as_ref().map(|i| i.summary.as_str()) == Some("Plan B"),
+        c,
+        || format!("the fork's info is {info:?}"),
+    )?;
+    let original = ok(
+        store::session_messages(store, KEY_SESSION, dir, Page::ALL).await,
+        c,
+    )?;
+    ensure(original.len() == 4, c, || {
+        format!("the original now reads back as {original:?}")
+    })
+}
+
+/// `list_subagents` and `subagent_messages` over the store.
+async fn subagents_through_functions<S: SessionStore>(
+    store: &S,
+    c: &'static str,
+) -> Result<(), Violation> {
+    use claude_agent_core::history::Page;
+    use claude_agent_core::store::{self, project_key_for_directory};
+
+    let dir = Some(std::path::Path::new(FUNCTIONS_DIR));
+    let key = SessionKey::new(project_key_for_directory(dir), KEY_SESSION);
+    ok(store.append(&key, &conversation(KEY_SESSION)).await, c)?;
+    let mut agent = conversation(KEY_SESSION);
+    agent.truncate(2);
+    for entry in &mut agent {
+        entry["isSidechain"] = json!(true);
+    }
+    agent.push(json!({"type": "agent_metadata", "toolUseId": "toolu_1"}));
+    let sub = key.clone().with_subpath("subagents/agent-1");
+    ok(store.append(&sub, &agent).await, c)?;
+    let agents = ok(store::list_subagents(store, KEY_SESSION, dir).await, c)?;
+    ensure(agents == ["1"], c, || {
+        format!("list_subagents gave {agents:?}")
+    })?;
+    let messages = ok(
+        store::subagent_messages(store, KEY_SESSION, "1", dir, Page::ALL).await,
+        c,
+    )?;
+    ensure(
+        messages.len() == 2
+            && messages
+                .iter()
+                .all(|m| m.parent_tool_use_id.as_deref() == Some("toolu_1")),
+        c,
+        || format!("subagent_messages gave {messages:?}"),
+    )
 }

@@ -25,7 +25,7 @@ fn the_in_memory_store_conforms() {
         InMemorySessionStore::new()
     }))
     .unwrap_or_else(|v| panic!("{v}"));
-    assert_eq!((report.checked.len(), report.skipped.len()), (14, 0));
+    assert_eq!((report.checked.len(), report.skipped.len()), (16, 0));
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn the_file_store_conforms() {
         async move { FileSessionStore::new(root) }
     }))
     .unwrap_or_else(|v| panic!("{v}"));
-    assert_eq!((report.checked.len(), report.skipped.len()), (14, 0));
+    assert_eq!((report.checked.len(), report.skipped.len()), (16, 0));
 }
 
 /// What the file store writes is its owner's only: the folders it creates 0700, the transcripts
@@ -89,7 +89,7 @@ fn optional_methods_a_store_lacks_are_skipped() {
         Conformance::new().run(|| async { Minimal(InMemorySessionStore::new()) }),
     )
     .unwrap();
-    assert_eq!((report.checked.len(), report.skipped.len()), (6, 8));
+    assert_eq!((report.checked.len(), report.skipped.len()), (7, 9));
 }
 
 /// A store that loses the order of appends is caught, with the contract named.

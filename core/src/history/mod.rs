@@ -41,7 +41,7 @@ pub(crate) mod clock;
 pub(crate) mod lite;
 pub(crate) mod paths;
 mod session_file;
-mod write;
+pub(crate) mod write;
 
 #[cfg(test)]
 mod tests;

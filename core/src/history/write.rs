@@ -56,6 +56,50 @@ pub(crate) fn fork(
 ) -> Result<String, HistoryError> {
     let bytes = std::fs::read(path).map_err(io_error(path))?;
     let text = String::from_utf8_lossy(&bytes);
+    let fork = fork_lines(session_id, &text, up_to, title).map_err(|refused| match refused {
+        ForkRefused::MessageNotFound => HistoryError::MessageNotFound {
+            session_id: session_id.to_owned(),
+            uuid: up_to.unwrap_or_default().to_owned(),
+            path: path.to_path_buf(),
+        },
+        ForkRefused::NothingToFork => HistoryError::NothingToFork {
+            session_id: session_id.to_owned(),
+            path: path.to_path_buf(),
+        },
+    })?;
+    let target = path.with_file_name(format!("{}.jsonl", fork.session_id));
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&target).map_err(io_error(&target))?;
+    file.write_all(fork.lines.concat().as_bytes())
+        .map_err(io_error(&target))?;
+    Ok(fork.session_id)
+}
+
+/// A fork, not yet written: its id and its transcript lines (each ending in a newline).
+pub(crate) struct Fork {
+    pub(crate) session_id: String,
+    pub(crate) lines: Vec<String>,
+}
+
+/// Why a session cannot be forked.
+pub(crate) enum ForkRefused {
+    /// The `up_to` message is not on the conversation.
+    MessageNotFound,
+    /// The session has no message to copy.
+    NothingToFork,
+}
+
+/// The copy of the transcript `text` of `session_id`: its entries up to `up_to` with new ids,
+/// titled `title` or after the original.
+pub(crate) fn fork_lines(
+    session_id: &str,
+    text: &str,
+    up_to: Option<&str>,
+    title: Option<&str>,
+) -> Result<Fork, ForkRefused> {
     let mut entries: Vec<Map<String, Value>> = Vec::new();
     let mut replacements: Vec<Value> = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -80,20 +124,13 @@ pub(crate) fn fork(
         let cut = entries
             .iter()
             .position(|e| uuid_of(e) == up_to)
-            .ok_or_else(|| HistoryError::MessageNotFound {
-                session_id: session_id.to_owned(),
-                uuid: up_to.to_owned(),
-                path: path.to_path_buf(),
-            })?;
+            .ok_or(ForkRefused::MessageNotFound)?;
         entries.truncate(cut + 1);
     }
     let is_progress =
         |e: &Map<String, Value>| e.get("type").and_then(Value::as_str) == Some("progress");
     if entries.iter().all(is_progress) {
-        return Err(HistoryError::NothingToFork {
-            session_id: session_id.to_owned(),
-            path: path.to_path_buf(),
-        });
+        return Err(ForkRefused::NothingToFork);
     }
 
     let new_ids: HashMap<String, String> =
@@ -103,7 +140,7 @@ pub(crate) fn fork(
     let fork_id = new_uuid();
     let now = format_timestamp(SystemTime::now());
     let written: Vec<&Map<String, Value>> = entries.iter().filter(|e| !is_progress(e)).collect();
-    let mut out = String::new();
+    let mut lines = Vec::with_capacity(written.len() + 2);
     for (i, original) in written.iter().enumerate() {
         let old = uuid_of(original);
         // The parent, past any progress entries (which are not copied).
@@ -151,8 +188,7 @@ pub(crate) fn fork(
             "forkedFrom".into(),
             json!({"sessionId": session_id, "messageUuid": old}),
         );
-        out.push_str(&Value::Object(entry).to_string());
-        out.push('\n');
+        lines.push(format!("{}\n", Value::Object(entry)));
     }
     if !replacements.is_empty() {
         let line = json!({
@@ -162,25 +198,19 @@ pub(crate) fn fork(
             "uuid": new_uuid(),
             "timestamp": now,
         });
-        out.push_str(&line.to_string());
-        out.push('\n');
+        lines.push(format!("{line}\n"));
     }
-    let title = title.map_or_else(|| format!("{} (fork)", fork_title(&text)), str::to_owned);
-    out.push_str(&metadata_line(
+    let title = title.map_or_else(|| format!("{} (fork)", fork_title(text)), str::to_owned);
+    lines.push(metadata_line(
         "custom-title",
         "customTitle",
         &title,
         &fork_id,
     ));
-
-    let target = path.with_file_name(format!("{fork_id}.jsonl"));
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(&target).map_err(io_error(&target))?;
-    file.write_all(out.as_bytes()).map_err(io_error(&target))?;
-    Ok(fork_id)
+    Ok(Fork {
+        session_id: fork_id,
+        lines,
+    })
 }
 
 /// The original's title (its own, or the one the CLI generated), else its first prompt.

@@ -71,7 +71,10 @@ pub struct StoredSessionInfo {
 impl StoredSessionInfo {
     /// The listing entry of a summary; `None` for a subagent's session or one with nothing to
     /// show.
-    fn from_summary(summary: &SessionSummary, project_dir: Option<&Path>) -> Option<Self> {
+    pub(super) fn from_summary(
+        summary: &SessionSummary,
+        project_dir: Option<&Path>,
+    ) -> Option<Self> {
         let data = &summary.data;
         if data.get("is_sidechain") == Some(&Value::Bool(true)) {
             return None;

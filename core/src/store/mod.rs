@@ -40,6 +40,7 @@ mod file;
 mod functions;
 mod key;
 mod memory;
+mod one_session;
 mod summary;
 
 #[cfg(test)]
@@ -57,6 +58,10 @@ pub use functions::{
     ImportError, ImportOptions, StoredSessionInfo,
 };
 pub use memory::InMemorySessionStore;
+pub use one_session::{
+    fork_session, list_subagents, rename_session, session_info, subagent_messages, tag_session,
+    EditError,
+};
 pub use summary::{fold_session_summary, SessionSummary};
 
 /// The future every [`SessionStore`] method returns: boxed, `Send`, and borrowing the store and

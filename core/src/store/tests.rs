@@ -3,7 +3,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::history::Page;
+use crate::history::{ForkOptions, Page};
 
 fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
     futures_lite::future::block_on(future)
@@ -201,4 +201,188 @@ fn messages_read_from_a_store_are_the_typed_conversation() {
     ));
     let none = block_on(session_messages(&store, "other", Some(dir), Page::ALL)).unwrap();
     assert!(none.is_empty());
+}
+
+/// The real CLI's two-turn transcript (`core/tests/history/`), imported into `store`; the
+/// working directory it ran in.
+fn imported(store: &(impl SessionStore + ?Sized)) -> &'static Path {
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/history");
+    let options = ImportOptions::new()
+        .dir("/tmp/rt/work")
+        .history(crate::history::History::at(recorded));
+    block_on(import_session(TWO_TURNS, store, &options)).unwrap();
+    Path::new("/tmp/rt/work")
+}
+
+const TWO_TURNS: &str = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+
+fn said(messages: &[crate::history::SessionMessage]) -> Vec<String> {
+    use crate::message::{Message, MessageContent};
+    messages
+        .iter()
+        .map(|m| match &m.message {
+            Message::User(user) => match &user.content {
+                MessageContent::Text(text) => format!("user: {text}"),
+                other => format!("user: {other:?}"),
+            },
+            Message::Assistant(reply) => match reply.message.content.first() {
+                Some(crate::message::ContentBlock::Text(t)) => format!("claude: {}", t.text),
+                other => format!("claude: {other:?}"),
+            },
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+/// Info, rename, tag and fork over each store give what the history functions give on disk.
+fn edits_over(store: &(impl SessionStore + ?Sized)) {
+    let dir = imported(store);
+    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
+        .unwrap()
+        .expect("stored");
+    assert_eq!(info.first_prompt.as_deref(), Some("first question"));
+    assert_eq!(info.summary, "second question");
+    assert_eq!(info.cwd.as_deref(), Some(dir));
+    assert_eq!(
+        info.created,
+        crate::history::clock::parse_timestamp("2026-11-23T06:03:37.201Z")
+    );
+    assert!(info.modified > info.created.unwrap());
+    assert!(block_on(session_info(store, "other", Some(dir)))
+        .unwrap()
+        .is_none());
+
+    block_on(rename_session(store, TWO_TURNS, "  Renamed  ", Some(dir))).unwrap();
+    block_on(tag_session(
+        store,
+        TWO_TURNS,
+        Some("kept\u{200b}"),
+        Some(dir),
+    ))
+    .unwrap();
+    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Renamed");
+    assert_eq!(info.tag.as_deref(), Some("kept"));
+    let listed = block_on(list_sessions(store, Some(dir), Page::ALL)).unwrap();
+    assert_eq!(listed[0].summary, "Renamed");
+    assert_eq!(listed[0].tag.as_deref(), Some("kept"));
+    block_on(tag_session(store, TWO_TURNS, None, Some(dir))).unwrap();
+    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.tag, None);
+
+    let messages = block_on(session_messages(store, TWO_TURNS, Some(dir), Page::ALL)).unwrap();
+    let fork = ForkOptions::new().up_to(&messages[1].uuid).title("Plan B");
+    let forked = block_on(fork_session(store, TWO_TURNS, Some(dir), fork)).unwrap();
+    let copy = block_on(session_messages(store, &forked, Some(dir), Page::ALL)).unwrap();
+    assert_eq!(
+        said(&copy),
+        ["user: first question", "claude: echo: first question"]
+    );
+    assert!(copy.iter().all(|m| m.session_id == forked));
+    assert_ne!(copy[0].uuid, messages[0].uuid, "new ids");
+    let info = block_on(session_info(store, &forked, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Plan B");
+    let whole = block_on(fork_session(
+        store,
+        TWO_TURNS,
+        Some(dir),
+        ForkOptions::new(),
+    ))
+    .unwrap();
+    let info = block_on(session_info(store, &whole, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Renamed (fork)");
+    let copy = block_on(session_messages(store, &whole, Some(dir), Page::ALL)).unwrap();
+    assert_eq!(said(&copy), said(&messages));
+
+    let refused = |result: Result<_, EditError>| result.unwrap_err().to_string();
+    assert_eq!(
+        refused(block_on(rename_session(store, TWO_TURNS, " ", Some(dir)))),
+        "the title is empty"
+    );
+    assert_eq!(
+        refused(block_on(tag_session(
+            store,
+            TWO_TURNS,
+            Some("\u{feff}"),
+            Some(dir)
+        ))),
+        "the tag is empty"
+    );
+    assert!(matches!(
+        block_on(rename_session(store, "other", "x", Some(dir))),
+        Err(EditError::NotFound { .. })
+    ));
+    assert!(matches!(
+        block_on(fork_session(store, TWO_TURNS, Some(dir), ForkOptions::new().up_to("nope"))),
+        Err(EditError::MessageNotFound { uuid, .. }) if uuid == "nope"
+    ));
+    assert!(
+        block_on(session_info(store, "other", Some(dir)))
+            .unwrap()
+            .is_none(),
+        "a refused rename wrote nothing"
+    );
+}
+
+#[test]
+fn a_session_is_read_renamed_tagged_and_forked_over_the_in_memory_store() {
+    edits_over(&InMemorySessionStore::new());
+}
+
+#[test]
+fn a_session_is_read_renamed_tagged_and_forked_over_the_file_store() {
+    let root = std::env::temp_dir().join(format!("claude-store-{}", crate::uuid::new_uuid()));
+    edits_over(&FileSessionStore::new(&root));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn subagents_are_listed_and_read_with_their_parents() {
+    let store = InMemorySessionStore::new();
+    let dir = Path::new("/nonexistent/agents");
+    let main = SessionKey::new(project_key_for_directory(Some(dir)), "s1");
+    let agent = |id: &str, text: &str| {
+        json!({"type": "user", "uuid": format!("{id}-u"), "parentUuid": null, "isSidechain": true,
+               "agentId": id, "message": {"role": "user", "content": text}})
+    };
+    block_on(store.append(&main, &[user("go")])).unwrap();
+    let nested = main.clone().with_subpath("subagents/workflows/w1/agent-b2");
+    block_on(store.append(&nested, &[agent("b2", "nested")])).unwrap();
+    let first = main.clone().with_subpath("subagents/agent-a1");
+    block_on(store.append(
+        &first,
+        &[
+            agent("a1", "look around"),
+            json!({"type": "agent_metadata", "toolUseId": "toolu_01", "parentAgentId": "b2"}),
+        ],
+    ))
+    .unwrap();
+    let journal = main.clone().with_subpath("journal/other");
+    block_on(store.append(&journal, &[user("not an agent")])).unwrap();
+
+    let agents = block_on(list_subagents(&store, "s1", Some(dir))).unwrap();
+    assert_eq!(agents, ["a1", "b2"]);
+    let messages = block_on(subagent_messages(&store, "s1", "a1", Some(dir), Page::ALL)).unwrap();
+    assert_eq!(said(&messages), ["user: look around"]);
+    assert_eq!(messages[0].parent_tool_use_id.as_deref(), Some("toolu_01"));
+    assert_eq!(messages[0].parent_agent_id.as_deref(), Some("b2"));
+    let nested = block_on(subagent_messages(&store, "s1", "b2", Some(dir), Page::ALL)).unwrap();
+    assert_eq!(said(&nested), ["user: nested"]);
+    assert_eq!(nested[0].parent_tool_use_id, None);
+    let unknown = block_on(subagent_messages(&store, "s1", "zz", Some(dir), Page::ALL)).unwrap();
+    assert!(unknown.is_empty());
+    assert!(
+        block_on(session_info(&store, "s1", Some(dir)))
+            .unwrap()
+            .is_some(),
+        "the main session is still listed"
+    );
 }

@@ -317,7 +317,7 @@ async fn conforms(base: &PostgresSessionStore) {
     })
     .await
     .unwrap_or_else(|v| panic!("{v}"));
-    assert_eq!((report.checked.len(), report.skipped.len()), (14, 0));
+    assert_eq!((report.checked.len(), report.skipped.len()), (16, 0));
 }
 
 async fn schema_on_first_use(base: &PostgresSessionStore, config: &str) {
