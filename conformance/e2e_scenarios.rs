@@ -81,6 +81,7 @@ macro_rules! e2e_tests {
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
             api_429_retried, resume_from_another_folder, session_store_history,
+            compaction_history,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -3653,6 +3654,119 @@ pub async fn session_store_history<R: Runtime>(rt: R) {
         !body.contains("all done"),
         "the fork ends before the last reply: {body}"
     );
+}
+
+/// The texts of a model request's messages, in order (each cut to 60 characters).
+fn request_texts(body: &serde_json::Value) -> Vec<String> {
+    body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|m| match &m["content"] {
+            serde_json::Value::String(text) => vec![text.clone()],
+            blocks => blocks
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|b| b["text"].as_str().map(str::to_owned))
+                .collect(),
+        })
+        .map(|t| t.chars().take(60).collect())
+        .collect()
+}
+
+/// Three turns, `/compact`, then a fourth: the compaction keeps the last reply, and reading the
+/// session gives it after the summary, where the CLI's next model request has it; with system
+/// messages the boundary comes first. A fork of the compacted session, resumed, sends the model
+/// the same.
+pub async fn compaction_history<R: Runtime>(rt: R) {
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let mut session_id = String::new();
+    for turn in [
+        "first question",
+        "second question",
+        "third question",
+        "/compact",
+        "after compaction",
+    ] {
+        within(&rt, STEP, "send", client.send(turn)).await.unwrap();
+        let messages = all_ok(collect(&rt, "turn", client.receive_response()).await);
+        session_id = only_result(&messages).session_id().to_owned();
+    }
+    within(&rt, STEP, "close", client.close()).await;
+    let sent = request_texts(&env.stub.main_requests().pop().expect("a request").body);
+    let summary = sent
+        .iter()
+        .position(|t| t.starts_with("This session is being continued"))
+        .unwrap_or_else(|| panic!("no summary in {sent:?}"));
+    assert_eq!(sent[summary + 1], "echo: third question", "{sent:?}");
+    assert!(!sent.iter().any(|t| t == "first question"), "{sent:?}");
+
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+    let history = History::at(env.home.path().join(".claude"));
+    let session = history
+        .session(&session_id, Some(&work))
+        .expect("the session");
+    let read = session.messages(Page::ALL).expect("messages");
+    let said = texts(&read.iter().map(|m| m.message.clone()).collect::<Vec<_>>());
+    let user_said: Vec<String> = read
+        .iter()
+        .filter_map(|m| match &m.message {
+            Message::User(user) => match &user.content {
+                MessageContent::Text(text) => Some(text.chars().take(60).collect()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        user_said[0], sent[summary],
+        "the conversation starts at the summary"
+    );
+    assert_eq!(said[0], "echo: third question", "{said:?}");
+    assert_eq!(
+        user_said.last().map(String::as_str),
+        Some("after compaction")
+    );
+    let with_system = session
+        .messages(Page::ALL.with_system_messages())
+        .expect("messages");
+    assert!(
+        matches!(
+            with_system[0].message,
+            Message::System(SystemMessage::CompactBoundary(_))
+        ),
+        "{:?}",
+        with_system[0].message
+    );
+
+    let fork = session.fork(ForkOptions::new()).expect("forked");
+    let resumed = env
+        .options
+        .clone()
+        .session_start(SessionStart::Resume(Resume::new(fork)));
+    all_ok(
+        collect(
+            &rt,
+            "the fork",
+            query_with(rt.clone(), "in the fork", resumed),
+        )
+        .await,
+    );
+    let sent = request_texts(&env.stub.main_requests().pop().expect("a request").body);
+    let summary = sent
+        .iter()
+        .position(|t| t.starts_with("This session is being continued"))
+        .unwrap_or_else(|| panic!("no summary in {sent:?}"));
+    assert_eq!(sent[summary + 1], "echo: third question", "{sent:?}");
 }
 
 /// A store whose appends fail.

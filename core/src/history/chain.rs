@@ -33,8 +33,41 @@ pub(crate) struct Entry {
     source_assistant: Option<String>,
     #[serde(default)]
     message: Option<Body>,
+    #[serde(default)]
+    subtype: Option<String>,
+    #[serde(default, rename = "compactMetadata")]
+    compact: Option<Compaction>,
     #[serde(skip)]
     pub(crate) line: String,
+}
+
+/// What a compaction boundary says it kept of the conversation before it.
+#[derive(Deserialize)]
+struct Compaction {
+    #[serde(default, rename = "preservedSegment")]
+    segment: Option<PreservedSegment>,
+    #[serde(default, rename = "preservedMessages")]
+    messages: Option<PreservedMessages>,
+}
+
+/// The kept messages as a run of the chain: from `head` to `tail`, to follow `anchor` (the
+/// summary).
+#[derive(Deserialize)]
+struct PreservedSegment {
+    #[serde(rename = "headUuid")]
+    head: String,
+    #[serde(rename = "anchorUuid")]
+    anchor: String,
+    #[serde(rename = "tailUuid")]
+    tail: String,
+}
+
+/// The kept messages as a list, in order, to follow `anchor`.
+#[derive(Deserialize)]
+struct PreservedMessages {
+    #[serde(rename = "anchorUuid")]
+    anchor: String,
+    uuids: Vec<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -130,6 +163,11 @@ impl Entry {
         self.is_message() && !self.meta && !self.sidechain && self.team.is_none()
     }
 
+    /// A system entry of the main agent (a compaction boundary, a notice).
+    fn is_visible_system(&self) -> bool {
+        self.ty == "system" && !self.meta && !self.sidechain && self.team.is_none()
+    }
+
     fn timestamp(&self) -> &str {
         self.timestamp.as_deref().unwrap_or("")
     }
@@ -151,10 +189,67 @@ impl Entry {
     }
 }
 
-/// The visible messages of the main conversation, oldest first.
-pub(crate) fn conversation(entries: Vec<Entry>) -> Vec<Entry> {
+/// The visible messages of the main conversation, oldest first, as the CLI continues from
+/// them (the messages a compaction kept put back after its summary); with `system`, its system
+/// entries too.
+pub(crate) fn conversation(mut entries: Vec<Entry>, system: bool) -> Vec<Entry> {
+    relink_preserved(&mut entries);
     let order = build_chain(&entries);
-    take_in_order(entries, order, Entry::is_visible)
+    take_in_order(entries, order, |e| {
+        e.is_visible() || (system && e.is_visible_system())
+    })
+}
+
+/// Puts the messages each compaction kept after its summary, as the CLI does when it loads a
+/// session: the kept run follows the summary (the anchor), and what followed the summary
+/// follows the run's last message. On disk the run stays where it was written, before the
+/// compaction boundary, which starts a new chain; a run with a message missing is left alone.
+fn relink_preserved(entries: &mut [Entry]) {
+    let by_uuid: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.uuid.clone(), i))
+        .collect();
+    let boundaries: Vec<usize> = (0..entries.len())
+        .filter(|&i| {
+            by_uuid[&entries[i].uuid] == i
+                && entries[i].ty == "system"
+                && entries[i].subtype.as_deref() == Some("compact_boundary")
+        })
+        .collect();
+    for boundary in boundaries {
+        let Some(compact) = entries[boundary].compact.take() else {
+            continue;
+        };
+        let (anchor, head, tail) = if let Some(kept) = compact.messages {
+            let (Some(first), Some(last)) = (kept.uuids.first(), kept.uuids.last()) else {
+                continue;
+            };
+            if !kept.uuids.iter().all(|u| by_uuid.contains_key(u)) {
+                continue;
+            }
+            let mut parent = kept.anchor.clone();
+            for uuid in &kept.uuids {
+                entries[by_uuid[uuid]].parent = Some(std::mem::replace(&mut parent, uuid.clone()));
+            }
+            (kept.anchor, first.clone(), last.clone())
+        } else if let Some(segment) = compact.segment {
+            if let Some(&head) = by_uuid.get(&segment.head) {
+                entries[head].parent = Some(segment.anchor.clone());
+            }
+            (segment.anchor, segment.head, segment.tail)
+        } else {
+            continue;
+        };
+        for (i, entry) in entries.iter_mut().enumerate() {
+            if entry.parent.as_deref() == Some(anchor.as_str())
+                && entry.uuid != head
+                && by_uuid[&entry.uuid] == i
+            {
+                entry.parent = Some(tail.clone());
+            }
+        }
+    }
 }
 
 /// The messages of a subagent's transcript (linear: from its last message back to the root).

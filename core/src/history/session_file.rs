@@ -9,17 +9,18 @@ use super::{
     SessionMessage,
 };
 
-/// Which messages of a conversation to read: `offset` skipped, then at most `limit` (all the
-/// rest with `None`).
+/// Which messages of a conversation to read: the CLI's system entries too or not
+/// (`system_messages`), then `offset` skipped, then at most `limit` (all the rest with `None`).
 ///
 /// ```
 /// use claude_agent_core::history::Page;
 ///
-/// let first_ten = Page { limit: Some(10), offset: 0 };
+/// let first_ten = Page { limit: Some(10), ..Page::ALL };
 /// assert_eq!(first_ten, Page::first(10));
 /// let the_ten_after = Page { offset: 10, ..first_ten };
-/// assert_eq!(Page::ALL, Page { limit: None, offset: 0 });
-/// # let _ = the_ten_after;
+/// assert_eq!(Page::ALL, Page { limit: None, offset: 0, system_messages: false });
+/// let with_notices = Page::ALL.with_system_messages();
+/// # let _ = (the_ten_after, with_notices);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Page {
@@ -27,13 +28,19 @@ pub struct Page {
     pub limit: Option<usize>,
     /// Skip this many messages first.
     pub offset: usize,
+    /// Read the CLI's system entries on the conversation as well (compaction boundaries,
+    /// notices such as a command's output or a turn's duration), as
+    /// [`Message::System`](crate::message::Message::System) messages in their place; they
+    /// count towards `offset` and `limit`.
+    pub system_messages: bool,
 }
 
 impl Page {
-    /// Every message.
+    /// Every message of the conversation, without system entries.
     pub const ALL: Page = Page {
         limit: None,
         offset: 0,
+        system_messages: false,
     };
 
     /// The first `limit` messages.
@@ -45,7 +52,21 @@ impl Page {
     pub fn first(limit: usize) -> Page {
         Page {
             limit: Some(limit),
-            offset: 0,
+            ..Page::ALL
+        }
+    }
+
+    /// The same page, with the CLI's system entries read as well
+    /// ([`Page::system_messages`](struct@Page#structfield.system_messages)).
+    ///
+    /// ```
+    /// # use claude_agent_core::history::Page;
+    /// assert!(Page::first(20).with_system_messages().system_messages);
+    /// ```
+    pub fn with_system_messages(self) -> Page {
+        Page {
+            system_messages: true,
+            ..self
         }
     }
 
@@ -153,9 +174,11 @@ impl SessionFile {
     ///
     /// A turn that ran several tools at once comes back whole, every call and every result (the
     /// chain alone keeps one branch of them). Left out: the subagents' messages (see
-    /// [`SessionFile::subagent_messages`]), the CLI's meta messages and bookkeeping entries, and
-    /// the branches a rewind or an edit abandoned. After a compaction, the conversation starts at
-    /// the summary.
+    /// [`SessionFile::subagent_messages`]), the CLI's meta messages and bookkeeping entries
+    /// (its system entries too, unless [`Page::with_system_messages`]), and the branches a
+    /// rewind or an edit abandoned. After a compaction the conversation is what the CLI
+    /// continues from: the summary, then the messages the compaction kept (the last ones before
+    /// it, written before the boundary on disk), then what came after.
     ///
     /// ```no_run
     /// use claude_agent_core::history::{History, Page};
@@ -170,7 +193,10 @@ impl SessionFile {
     /// ```
     pub fn messages(&self, page: Page) -> Result<Vec<SessionMessage>, HistoryError> {
         let text = read_text(&self.path)?;
-        Ok(page.apply(chain::conversation(chain::parse_entries(&text))))
+        Ok(page.apply(chain::conversation(
+            chain::parse_entries(&text),
+            page.system_messages,
+        )))
     }
 
     /// The ids of the subagents the session ran (those that wrote a transcript), in name order.

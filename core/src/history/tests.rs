@@ -307,6 +307,7 @@ fn conversation_follows_the_chain_from_the_last_message() {
             s.messages(Page {
                 limit: Some(2),
                 offset: 1,
+                ..Page::ALL
             })
         })
         .unwrap();
@@ -903,4 +904,81 @@ fn real_cli_transcripts() {
     );
     let raw: serde_json::Value = serde_json::from_str(result.raw_json()).unwrap();
     assert_eq!(raw["toolUseResult"]["stdout"], "hi");
+}
+
+/// A session the real CLI (2.1.331) compacted with `/compact` after three turns, then went on:
+/// the compaction kept the last reply (`compactMetadata.preservedSegment`), and the model's
+/// next request carried the summary, that reply, then the new turn. Reading the session gives
+/// the same order.
+#[test]
+fn a_compaction_keeps_the_messages_it_preserved_after_its_summary() {
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/history");
+    let session = History::at(&recorded)
+        .session(
+            "f56c78c5-030a-4661-bfd2-b413006c7ab9",
+            Some(Path::new("/tmp/rt/compact")),
+        )
+        .unwrap();
+    let messages = session.messages(Page::ALL).unwrap();
+    let said: Vec<String> = texts(&messages)
+        .into_iter()
+        .map(|t| t.chars().take(40).collect())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "user: This session is being continued fr",
+            "claude: echo: third question",
+            "user: <command-name>/compact</command-na",
+            "user: <local-command-stdout>Compacted </",
+            "user: after compaction",
+            "claude: echo: <local-command-caveat>The ",
+        ]
+    );
+
+    let with_system = session.messages(Page::ALL.with_system_messages()).unwrap();
+    let Message::System(crate::message::SystemMessage::CompactBoundary(boundary)) =
+        &with_system[0].message
+    else {
+        panic!("{:?}", with_system[0].message)
+    };
+    let metadata: serde_json::Value =
+        serde_json::from_str(boundary.compact_metadata.as_ref().unwrap().as_str()).unwrap();
+    assert_eq!(metadata["trigger"], "manual");
+    assert_eq!(
+        with_system.len(),
+        messages.len() + 1,
+        "{:?}",
+        texts(&with_system)
+    );
+    let page = session
+        .messages(Page {
+            offset: 1,
+            limit: Some(1),
+            system_messages: true,
+        })
+        .unwrap();
+    assert_eq!(page[0].uuid, messages[0].uuid);
+
+    // A fork keeps the compaction's kept messages after the summary.
+    let config = TempConfig::new();
+    let folder = config.0.join("projects/-tmp-rt-compact");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(
+        session.path(),
+        folder.join("f56c78c5-030a-4661-bfd2-b413006c7ab9.jsonl"),
+    )
+    .unwrap();
+    let dir = Some(Path::new("/tmp/rt/compact"));
+    let fork = config
+        .history()
+        .session("f56c78c5-030a-4661-bfd2-b413006c7ab9", dir)
+        .and_then(|s| s.fork(ForkOptions::new()))
+        .unwrap();
+    let forked = config
+        .history()
+        .session(&fork, dir)
+        .and_then(|s| s.messages(Page::ALL))
+        .unwrap();
+    assert_eq!(texts(&forked), texts(&messages));
 }

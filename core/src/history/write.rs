@@ -181,6 +181,9 @@ pub(crate) fn fork_lines(
             new_parent.map_or(Value::Null, Value::String),
         );
         entry.insert("logicalParentUuid".into(), logical);
+        if let Some(Value::Object(compaction)) = entry.get_mut("compactMetadata") {
+            renumber_preserved(compaction, &new_ids);
+        }
         entry.insert("sessionId".into(), Value::from(fork_id.as_str()));
         entry.insert("timestamp".into(), timestamp);
         entry.insert("isSidechain".into(), Value::Bool(false));
@@ -211,6 +214,31 @@ pub(crate) fn fork_lines(
         session_id: fork_id,
         lines,
     })
+}
+
+/// Gives the messages a compaction kept (`preservedSegment`, `preservedMessages`) their ids in
+/// the fork, so that the CLI puts them back after the summary when it resumes the fork.
+fn renumber_preserved(compaction: &mut Map<String, Value>, new_ids: &HashMap<String, String>) {
+    let renumber = |value: Option<&mut Value>| {
+        if let Some(value) = value {
+            if let Some(new) = value.as_str().and_then(|old| new_ids.get(old)) {
+                *value = Value::from(new.as_str());
+            }
+        }
+    };
+    if let Some(Value::Object(segment)) = compaction.get_mut("preservedSegment") {
+        for key in ["headUuid", "anchorUuid", "tailUuid"] {
+            renumber(segment.get_mut(key));
+        }
+    }
+    if let Some(Value::Object(kept)) = compaction.get_mut("preservedMessages") {
+        renumber(kept.get_mut("anchorUuid"));
+        for key in ["uuids", "allUuids"] {
+            if let Some(Value::Array(ids)) = kept.get_mut(key) {
+                ids.iter_mut().for_each(|id| renumber(Some(id)));
+            }
+        }
+    }
 }
 
 /// The original's title (its own, or the one the CLI generated), else its first prompt.

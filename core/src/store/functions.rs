@@ -217,7 +217,7 @@ pub async fn session_messages(
         return Ok(Vec::new());
     };
     let text = jsonl(&entries);
-    let conversation = chain::conversation(chain::parse_entries(&text));
+    let conversation = chain::conversation(chain::parse_entries(&text), page.system_messages);
     Ok(page.apply(conversation))
 }
 

@@ -108,6 +108,7 @@ fn listing_prefers_titles_and_skips_sidechains_and_empty_sessions() {
             Page {
                 limit: Some(1),
                 offset: 1,
+                ..Page::ALL
             },
         )
         .await

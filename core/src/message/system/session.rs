@@ -102,8 +102,9 @@ message_struct! {
     /// assert_eq!((meta["trigger"].as_str(), meta["pre_tokens"].as_u64()), (Some("auto"), Some(167000)));
     /// ```
     pub struct CompactBoundary {
-        /// `{trigger: manual|auto, pre_tokens, …}`, as raw JSON.
-        #[serde(default)]
+        /// `{trigger: manual|auto, pre_tokens, …}`, as raw JSON. A transcript on disk names it
+        /// `compactMetadata`, with its fields in camelCase (`preTokens`).
+        #[serde(default, alias = "compactMetadata")]
         pub compact_metadata: Option<Json>,
     }
 }
