@@ -81,7 +81,7 @@ macro_rules! e2e_tests {
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
             api_429_retried, resume_from_another_folder, session_store_history,
-            compaction_history,
+            compaction_history, builtin_tools_typed,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -3767,6 +3767,147 @@ pub async fn compaction_history<R: Runtime>(rt: R) {
         .position(|t| t.starts_with("This session is being continued"))
         .unwrap_or_else(|| panic!("no summary in {sent:?}"));
     assert_eq!(sent[summary + 1], "echo: third question", "{sent:?}");
+}
+
+/// The model calls each built-in tool the SDK types (and one it does not): every hook input
+/// and permission request gives the call typed (`builtin()`), and every result of a tool with a
+/// typed result comes typed (`builtin_output()`); the app answers `AskUserQuestion` from the
+/// typed question. An unknown tool stays as sent.
+pub async fn builtin_tools_typed<R: Runtime>(rt: R) {
+    use claude_agent_core::tools::{BuiltinOutput, BuiltinTool};
+
+    let env = env();
+    let work = std::fs::canonicalize(env.work.path()).unwrap();
+    let path = |f: &str| work.join(f).display().to_string();
+    let notebook = r#"{"cells":[{"cell_type":"code","id":"c1","metadata":{},"source":["print(1)"],"outputs":[],"execution_count":null}],"metadata":{"language_info":{"name":"python"}},"nbformat":4,"nbformat_minor":5}"#;
+    let port = env.stub.addr().port();
+    let question = json!({"question": "Which one?", "header": "Pick", "multiSelect": false,
+        "options": [{"label": "A", "description": "first"}, {"label": "B", "description": "second"}]});
+    for (name, input) in [
+        (
+            "Write",
+            json!({"file_path": path("a.txt"), "content": "hello\nworld\n"}),
+        ),
+        ("Read", json!({"file_path": path("a.txt")})),
+        (
+            "Edit",
+            json!({"file_path": path("a.txt"), "old_string": "world", "new_string": "there"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "echo hi", "description": "Say hi"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": path("n.ipynb"), "content": notebook}),
+        ),
+        ("Read", json!({"file_path": path("n.ipynb")})),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": path("n.ipynb"), "cell_id": "c1", "new_source": "print(2)", "edit_mode": "replace"}),
+        ),
+        ("AskUserQuestion", json!({"questions": [question]})),
+        ("ToolSearch", json!({"query": "select:Read"})),
+        (
+            "WebFetch",
+            json!({"url": format!("http://127.0.0.1:{port}/page"), "prompt": "summarize"}),
+        ),
+        ("WebSearch", json!({"query": "rust async"})),
+    ] {
+        env.stub.push_reply(Reply::tool_use(name, input));
+    }
+    env.stub.push_reply(Reply::text("no results")); // the search's own model request
+    env.stub.push_reply(Reply::tool_use(
+        "Agent",
+        json!({"description": "greet", "prompt": "say hi", "subagent_type": "general-purpose"}),
+    ));
+    env.stub.push_reply(Reply::text("agent says hi"));
+    env.stub.push_reply(Reply::text("all done"));
+
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let record = |seen: &Arc<Mutex<Vec<String>>>| {
+        let seen = seen.clone();
+        move |input: HookInput, _ctx| {
+            let line = match &input {
+                HookInput::PreToolUse(i) => match i.builtin() {
+                    BuiltinTool::Other { name, .. } => format!("pre {name}: raw"),
+                    typed => format!("pre {}: typed", typed.name()),
+                },
+                HookInput::PostToolUse(i) => match i.builtin_output() {
+                    BuiltinOutput::Other { name, .. } => format!("post {name}: raw"),
+                    _ => format!("post {}: typed", i.tool_name),
+                },
+                HookInput::PostToolUseFailure(i) => format!("failed {}", i.builtin().name()),
+                other => format!("{:?}", other.event()),
+            };
+            seen.lock().unwrap().push(line);
+            async move { HookOutput::proceed() }
+        }
+    };
+    let asked = seen.clone();
+    let options = env
+        .options
+        .clone()
+        .on_hook_event(HookEvent::PreToolUse, None, record(&seen))
+        .on_hook_event(HookEvent::PostToolUse, None, record(&seen))
+        .on_hook_event(HookEvent::PostToolUseFailure, None, record(&seen))
+        .on_permission_request(move |request, _ctx| {
+            let answer = match request.builtin() {
+                BuiltinTool::AskUserQuestion(ask) => {
+                    let first = &ask.questions[0];
+                    asked
+                        .lock()
+                        .unwrap()
+                        .push(format!("asked {}", first.question));
+                    let mut input = request.tool_input.to_value();
+                    input["answers"] =
+                        json!({ first.question.clone(): first.options[0].label.clone() });
+                    PermissionResult::allow().with_updated_input(input)
+                }
+                BuiltinTool::Write(write) if !write.file_path.starts_with('/') => {
+                    PermissionResult::deny("absolute paths only")
+                }
+                _ => PermissionResult::allow(),
+            };
+            async move { answer }
+        });
+    all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "use the tools", options),
+        )
+        .await,
+    );
+    let seen = seen.lock().unwrap().clone();
+    let expected = [
+        "pre Write: typed",
+        "post Write: typed",
+        "pre Read: typed",
+        "post Read: typed",
+        "pre Edit: typed",
+        "post Edit: typed",
+        "pre Bash: typed",
+        "post Bash: typed",
+        "pre Write: typed",
+        "post Write: typed",
+        "pre Read: typed",
+        "post Read: typed",
+        "pre NotebookEdit: typed",
+        "post NotebookEdit: typed",
+        "pre AskUserQuestion: typed",
+        "asked Which one?",
+        "post AskUserQuestion: typed",
+        "pre ToolSearch: raw",
+        "post ToolSearch: raw",
+        "pre WebFetch: typed",
+        "failed WebFetch",
+        "pre WebSearch: typed",
+        "post WebSearch: typed",
+        "pre Agent: typed",
+        "post Agent: raw",
+    ];
+    assert_eq!(seen, expected);
 }
 
 /// A store whose appends fail.

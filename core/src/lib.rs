@@ -152,6 +152,7 @@ mod session_key;
 pub mod store;
 #[cfg(test)]
 mod test_fixtures;
+pub mod tools;
 mod unknown_name;
 #[cfg(feature = "history")]
 mod uuid;

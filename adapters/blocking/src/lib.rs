@@ -223,7 +223,7 @@ pub use claude_agent_core::client::{
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, message, options, permission, session, store, Json, UnknownName,
+    control, history, hooks, message, options, permission, session, store, tools, Json, UnknownName,
 };
 
 /// MCP: in-process servers whose tools, resources and prompts run in this program as blocking

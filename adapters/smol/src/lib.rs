@@ -88,7 +88,7 @@ pub use claude_agent_core::client::{
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, message, options, permission, session, store, Json, UnknownName,
+    control, history, hooks, message, options, permission, session, store, tools, Json, UnknownName,
 };
 
 pub use claude_agent_core::client::{cli, mcp, prelude};

@@ -174,6 +174,24 @@ pub struct ToolUseBlock {
     pub caller: Option<Json>,
 }
 
+impl ToolUseBlock {
+    /// The call, typed when it is a built-in tool this crate knows
+    /// ([`BuiltinTool`](crate::tools::BuiltinTool)); `name` and `input` as sent otherwise.
+    ///
+    /// ```
+    /// use claude_agent_core::message::ToolUseBlock;
+    /// use claude_agent_core::tools::BuiltinTool;
+    ///
+    /// let call: ToolUseBlock = serde_json::from_str(
+    ///     r#"{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/srv/app/a.txt"}}"#,
+    /// ).unwrap();
+    /// assert!(matches!(call.builtin(), BuiltinTool::Read(read) if read.file_path == "/srv/app/a.txt"));
+    /// ```
+    pub fn builtin(&self) -> crate::tools::BuiltinTool {
+        crate::tools::BuiltinTool::parse(&self.name, &self.input)
+    }
+}
+
 /// A `tool_result` block.
 ///
 /// ```

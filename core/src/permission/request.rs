@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::PermissionUpdate;
+use crate::tools::BuiltinTool;
 use crate::Json;
 
 /// A `can_use_tool` request: the CLI asks whether a tool may run. It asks only when launched with
@@ -82,6 +83,26 @@ pub struct PermissionRequest {
     /// Whether the server's policy only allows asking (seen on SDK MCP tools; internal to the CLI).
     #[serde(default)]
     pub server_policy_ask_only: Option<bool>,
+}
+
+impl PermissionRequest {
+    /// The tool call, typed when it is a built-in tool this crate knows ([`BuiltinTool`]);
+    /// `tool_name` and `tool_input` as sent otherwise.
+    ///
+    /// ```
+    /// use claude_agent_core::permission::PermissionRequest;
+    /// use claude_agent_core::tools::BuiltinTool;
+    ///
+    /// let request: PermissionRequest = serde_json::from_str(
+    ///     r#"{"tool_name":"Edit","tool_use_id":"toolu_1",
+    ///         "input":{"file_path":"/srv/app/a.txt","old_string":"a","new_string":"b"}}"#,
+    /// ).unwrap();
+    /// let BuiltinTool::Edit(edit) = request.builtin() else { panic!("not Edit") };
+    /// assert_eq!(edit.file_path, "/srv/app/a.txt");
+    /// ```
+    pub fn builtin(&self) -> BuiltinTool {
+        BuiltinTool::parse(&self.tool_name, &self.tool_input)
+    }
 }
 
 /// Which MCP server a tool comes from (`mcp_server` on the wire).

@@ -5,6 +5,7 @@ use serde::Deserialize;
 
 use super::HookBase;
 use crate::permission::{McpServerOrigin, PermissionUpdate};
+use crate::tools::{BuiltinOutput, BuiltinTool};
 use crate::Json;
 
 /// `PreToolUse`: a tool is about to run.
@@ -13,15 +14,11 @@ use crate::Json;
 /// use claude_agent_core::client::HookContext;
 /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
 /// use claude_agent_core::options::Options;
-///
-/// #[derive(serde::Deserialize)]
-/// struct Bash {
-///     command: String,
-/// }
+/// use claude_agent_core::tools::BuiltinTool;
 ///
 /// async fn stay_in_workspace(input: PreToolUseInput, _ctx: HookContext) -> HookOutput {
-///     match input.tool_input.parse::<Bash>() {
-///         Ok(bash) if bash.command.contains(" /") => HookOutput::deny_tool("Stay inside the workspace."),
+///     match input.builtin() {
+///         BuiltinTool::Bash(bash) if bash.command.contains(" /") => HookOutput::deny_tool("Stay inside the workspace."),
 ///         _ => HookOutput::default(),
 ///     }
 /// }
@@ -64,16 +61,11 @@ pub struct PreToolUseInput {
 /// ```
 /// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseInput};
 /// use claude_agent_core::options::Options;
-///
-/// #[derive(serde::Deserialize)]
-/// struct BashOutput {
-///     stderr: String,
-/// }
+/// use claude_agent_core::tools::BuiltinOutput;
 ///
 /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
-///     let output: Option<BashOutput> = serde_json::from_str(input.tool_response.as_str()).ok();
-///     match output {
-///         Some(out) if out.stderr.contains("warning:") => HookOutput::default()
+///     match input.builtin_output() {
+///         BuiltinOutput::Bash(out) if out.stderr.contains("warning:") => HookOutput::default()
 ///             .with_additional_context(HookEvent::PostToolUse, "The command printed warnings; fix them before going on."),
 ///         _ => HookOutput::default(),
 ///     }
@@ -330,4 +322,75 @@ pub struct PermissionDeniedInput {
     /// The MCP server of an MCP tool.
     #[serde(default)]
     pub mcp_server: Option<McpServerOrigin>,
+}
+
+/// `builtin()` on the inputs that carry a tool call: the call typed by its tool.
+macro_rules! builtin_call {
+    ($($input:ident),+) => {
+        $(
+            impl $input {
+                /// The tool call, typed when it is a built-in tool this crate knows
+                /// ([`BuiltinTool`]); `tool_name` and `tool_input` as sent otherwise.
+                ///
+                /// ```
+                /// use claude_agent_core::tools::BuiltinTool;
+                ///
+                /// fn is_write(input: &claude_agent_core::hooks::PreToolUseInput) -> bool {
+                ///     matches!(input.builtin(), BuiltinTool::Write(_))
+                /// }
+                /// ```
+                pub fn builtin(&self) -> BuiltinTool {
+                    BuiltinTool::parse(&self.tool_name, &self.tool_input)
+                }
+            }
+        )+
+    };
+}
+
+builtin_call!(
+    PreToolUseInput,
+    PostToolUseInput,
+    PostToolUseFailureInput,
+    BatchedToolCall,
+    PermissionRequestInput,
+    PermissionDeniedInput
+);
+
+impl PostToolUseInput {
+    /// What the tool returned, typed when it is a built-in tool this crate knows
+    /// ([`BuiltinOutput`]); `tool_response` as sent otherwise.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::PostToolUseInput;
+    /// use claude_agent_core::tools::{BuiltinOutput, WriteKind};
+    ///
+    /// fn created(input: &PostToolUseInput) -> Option<String> {
+    ///     match input.builtin_output() {
+    ///         BuiltinOutput::Write(write) if write.kind == WriteKind::Create => Some(write.file_path),
+    ///         _ => None,
+    ///     }
+    /// }
+    /// ```
+    pub fn builtin_output(&self) -> BuiltinOutput {
+        BuiltinOutput::parse(&self.tool_name, &self.tool_response)
+    }
+}
+
+impl BatchedToolCall {
+    /// What the tool returned, typed as [`PostToolUseInput::builtin_output`] types it; `None`
+    /// when the batch carries no result for the call.
+    ///
+    /// ```
+    /// use claude_agent_core::hooks::BatchedToolCall;
+    /// use claude_agent_core::tools::BuiltinOutput;
+    ///
+    /// fn bash_failed(call: &BatchedToolCall) -> bool {
+    ///     matches!(call.builtin_output(), Some(BuiltinOutput::Bash(out)) if !out.stderr.is_empty())
+    /// }
+    /// ```
+    pub fn builtin_output(&self) -> Option<BuiltinOutput> {
+        self.tool_response
+            .as_ref()
+            .map(|response| BuiltinOutput::parse(&self.tool_name, response))
+    }
 }
