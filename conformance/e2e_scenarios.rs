@@ -81,7 +81,7 @@ macro_rules! e2e_tests {
             pool_replaces_a_dead_spare_and_discards, spare_close_removes_folder,
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
             api_429_retried, resume_from_another_folder, session_store_history,
-            compaction_history, builtin_tools_typed,
+            compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -768,6 +768,73 @@ impl Drop for DropFlag {
     fn drop(&mut self) {
         self.0.store(true, Ordering::SeqCst);
     }
+}
+
+/// Three in-process tool calls in one turn, none of which ever finishes, then an interrupt: the
+/// CLI cancels each (`notifications/cancelled`) and the SDK drops every handler's future at
+/// once, while the session goes on.
+pub async fn interrupt_cancels_mcp_tools<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let started = Arc::new(AtomicUsize::new(0));
+    let dropped: Vec<Arc<AtomicBool>> = (0..3).map(|_| Arc::new(AtomicBool::new(false))).collect();
+    let (count, flags) = (started.clone(), dropped.clone());
+    let slow = SdkMcpServer::new("slow", "1.0.0").tool(
+        tool(
+            "wait",
+            "Wait for ever",
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
+            move |args: serde_json::Value| {
+                count.fetch_add(1, Ordering::SeqCst);
+                let n = args["n"].as_u64().unwrap_or(0) as usize;
+                let guard = DropFlag(flags[n].clone());
+                async move {
+                    let _guard = guard;
+                    std::future::pending::<Result<ToolResult, String>>().await
+                }
+            },
+        )
+        // The CLI runs read-only tools of one turn side by side.
+        .read_only_hint(true),
+    );
+    env.stub.push_reply(
+        Reply::tool_use("mcp__slow__wait", json!({"n": 0}))
+            .and_tool_use("mcp__slow__wait", json!({"n": 1}))
+            .and_tool_use("mcp__slow__wait", json!({"n": 2})),
+    );
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(slow)
+        .allowed_tools(["mcp__slow__wait"]);
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
+    within(&rt, STEP, "send", client.send("wait three times"))
+        .await
+        .unwrap();
+    wait_until(&rt, STEP, "three calls running", || {
+        started.load(Ordering::SeqCst) == 3
+    })
+    .await;
+    assert!(dropped.iter().all(|d| !d.load(Ordering::SeqCst)));
+    within(&rt, STEP, "interrupt", client.interrupt())
+        .await
+        .expect("interrupt answered");
+    all_ok(collect(&rt, "interrupted turn", client.receive_response()).await);
+    wait_until(&rt, STEP, "every handler dropped", || {
+        dropped.iter().all(|d| d.load(Ordering::SeqCst))
+    })
+    .await;
+    env.stub.push_reply(Reply::text("second reply"));
+    within(&rt, STEP, "send", client.send("go on"))
+        .await
+        .unwrap();
+    let second = all_ok(collect(&rt, "second turn", client.receive_response()).await);
+    assert_eq!(texts(&second), ["second reply"]);
+    within(&rt, STEP, "close", client.close()).await;
 }
 
 /// A hook that never answers, then an interrupt: the CLI cancels the callback

@@ -49,7 +49,7 @@ pub(crate) use jsonrpc::result;
 pub use prompt::{PromptMessage, PromptResult, PromptRole};
 pub use resource::{ResourceContents, ResourceResult};
 pub use result::{ToolContent, ToolResult};
-pub(crate) use route::is_tools_list;
+pub(crate) use route::{cancelled_request, is_tools_list};
 pub use route::{route, McpRoute, PromptGet, ResourceRead, ToolCall, PROTOCOL_VERSION};
 pub use server::{
     McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolAnnotations,

@@ -275,6 +275,22 @@ pub(crate) fn is_tools_list(message: &RawValue) -> bool {
         .is_ok_and(|incoming| incoming.method.as_deref() == Some("tools/list"))
 }
 
+/// The JSON-RPC id of the request a `notifications/cancelled` message withdraws (the CLI sends
+/// one for each open `tools/call` when a turn is interrupted); `None` for any other message.
+pub(crate) fn cancelled_request(message: &RawValue) -> Option<serde_json::Value> {
+    #[derive(Deserialize)]
+    struct Cancelled {
+        #[serde(rename = "requestId")]
+        request_id: serde_json::Value,
+    }
+    let incoming = serde_json::from_str::<Incoming<'_>>(message.get()).ok()?;
+    if incoming.id.is_some() || incoming.method.as_deref() != Some("notifications/cancelled") {
+        return None;
+    }
+    let params: Cancelled = serde_json::from_str(incoming.params?.get()).ok()?;
+    Some(params.request_id)
+}
+
 /// Routes one JSON-RPC message the CLI sent (an `mcp_message` control request) to the in-process
 /// server `server_name`. The CLI is the MCP client; each answer goes back as the `mcp_response`
 /// of a successful control response, even an error.

@@ -44,7 +44,9 @@ pub enum Event {
     /// Boxed, like the large payloads of other variants, so that an `Event` stays small (72 bytes):
     /// every message passes through the event queue, and moving a large enum costs each one of them.
     Inbound(Box<InboundRequest>),
-    /// The CLI withdrew an inbound request: stop its callback; no answer will be written.
+    /// The CLI withdrew an inbound request (a `control_cancel_request`, or an MCP
+    /// `notifications/cancelled` for an in-process tool call): stop its callback; no answer will
+    /// be written.
     Cancelled(InboundId),
     /// A control request of ours was answered, failed, or timed out.
     RequestDone {

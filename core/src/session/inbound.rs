@@ -92,6 +92,22 @@ impl InboundTable {
         Some(id)
     }
 
+    /// The wire id of the open `tools/call` of `server` whose JSON-RPC id is `jsonrpc_id`.
+    pub(crate) fn open_tool_call(
+        &self,
+        server: &str,
+        jsonrpc_id: &serde_json::Value,
+    ) -> Option<String> {
+        self.open.values().find_map(|entry| match &entry.awaiting {
+            Awaiting::McpTool(call)
+                if call.server == server && call.jsonrpc_id.to_value() == *jsonrpc_id =>
+            {
+                Some(entry.wire_id.clone())
+            }
+            _ => None,
+        })
+    }
+
     /// Withdraw everything (the CLI is gone); returns the ids that were open.
     pub(crate) fn cancel_all(&mut self) -> Vec<InboundId> {
         let wire_ids: Vec<String> = self.open.values().map(|e| e.wire_id.clone()).collect();

@@ -1335,6 +1335,15 @@ impl Session {
                 )
             }
         };
+        let mut withdrawn = None;
+        if let Some(jsonrpc_id) = mcp::cancelled_request(request.message) {
+            // The CLI gave up on a tool call (an interrupt): withdraw it, so the host drops the
+            // handler, as it does for a cancelled callback. The notification is still acked.
+            let open = self
+                .inbound
+                .open_tool_call(&request.server_name, &jsonrpc_id);
+            withdrawn = open.and_then(|wire_id| self.inbound.cancel(&wire_id));
+        }
         if !self.unlisted_servers.is_empty() && mcp::is_tools_list(request.message) {
             self.unlisted_servers
                 .retain(|name| *name != request.server_name);
@@ -1361,6 +1370,10 @@ impl Session {
                 let awaiting = Awaiting::McpPrompt(get.jsonrpc_id.clone());
                 self.open_inbound(wire_id, awaiting, InboundKind::McpPromptGet(get));
             }
+        }
+        if let Some(id) = withdrawn {
+            self.push_event(Event::Cancelled(id));
+            self.maybe_close_stdin();
         }
     }
 

@@ -1498,3 +1498,62 @@ fn an_option_the_cli_does_not_take_is_reported_and_the_session_runs() {
         "stdin stays open: the session runs"
     );
 }
+
+/// An interrupt during in-process tool calls: the CLI sends `notifications/cancelled` for each
+/// open `tools/call` (its JSON-RPC id as `requestId`). Each call is withdrawn (the host drops
+/// its handler), the notification is acknowledged, and a late answer is refused; a call of
+/// another server, or one not named, stays open.
+#[test]
+fn a_cancelled_mcp_tool_call_is_withdrawn() {
+    use crate::mcp::{McpServerSpec, ToolSpec};
+    let tool = |name: &str| {
+        ToolSpec::new(
+            name,
+            "d",
+            Json::from_serialize(&serde_json::json!({"type":"object"})).unwrap(),
+        )
+    };
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config
+        .mcp_servers
+        .push(McpServerSpec::new("slow", "1.0.0").tool(tool("wait")));
+    config
+        .mcp_servers
+        .push(McpServerSpec::new("other", "1.0.0").tool(tool("wait")));
+    let (mut s, now) = started(config);
+    let message = |id: &str, server: &str, message: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"{server}","message":{message}}}}}"#
+        )
+    };
+    let call = |rpc: u32| {
+        format!(
+            r#"{{"method":"tools/call","params":{{"name":"wait","arguments":{{}},"_meta":{{"claudecode/toolUseId":"toolu_{rpc}"}}}},"jsonrpc":"2.0","id":{rpc}}}"#
+        )
+    };
+    let mut ids = Vec::new();
+    for (wire, server, rpc) in [("m1", "slow", 3), ("m2", "slow", 4), ("m3", "other", 3)] {
+        feed(&mut s, now, &message(wire, server, &call(rpc)));
+        let Some(Event::Inbound(request)) = s.poll_event() else {
+            panic!("no tool call")
+        };
+        ids.push(request.id);
+    }
+    let cancelled = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"AbortError: remote-cancel"}}"#;
+    feed(&mut s, now, &message("m4", "slow", cancelled));
+    assert!(matches!(&events(&mut s)[..], [Event::Cancelled(id)] if *id == ids[0]));
+    let written = lines(s.poll_transmit());
+    assert_eq!(
+        written[0]["response"]["request_id"], "m4",
+        "the notification is acked"
+    );
+    assert_eq!(
+        s.respond(now, ids[0], Reply::Raw(Json::from(serde_json::json!({})))),
+        Err(RespondError::Cancelled)
+    );
+    assert_eq!(
+        s.pending_inbound(),
+        2,
+        "the other server's call and call 4 stay open"
+    );
+}
