@@ -82,6 +82,7 @@ macro_rules! e2e_tests {
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
             api_429_retried, resume_from_another_folder, session_store_history,
             compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
+            mcp_tool_timeout,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -835,6 +836,62 @@ pub async fn interrupt_cancels_mcp_tools<R: Runtime>(rt: R) {
     let second = all_ok(collect(&rt, "second turn", client.receive_response()).await);
     assert_eq!(texts(&second), ["second reply"]);
     within(&rt, STEP, "close", client.close()).await;
+}
+
+/// An in-process tool that overruns its time limit: the model gets an error result naming the
+/// limit, the handler is dropped, and the turn goes on to its end.
+pub async fn mcp_tool_timeout<R: Runtime>(rt: R) {
+    use claude_agent_core::client::tool;
+    use claude_agent_core::mcp::ToolResult;
+
+    let env = env();
+    let dropped = Arc::new(AtomicBool::new(false));
+    let flag = dropped.clone();
+    let slow = SdkMcpServer::new("slow", "1.0.0").tool(
+        tool(
+            "wait",
+            "Wait for ever",
+            json!({"type": "object"}),
+            move |_args: serde_json::Value| {
+                let guard = DropFlag(flag.clone());
+                async move {
+                    let _guard = guard;
+                    std::future::pending::<Result<ToolResult, String>>().await
+                }
+            },
+        )
+        .timeout(Duration::from_millis(500)),
+    );
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(slow)
+        .allowed_tools(["mcp__slow__wait"]);
+    let started = Instant::now();
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "TOOL:mcp__slow__wait:{}", options),
+        )
+        .await,
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let result = last_tool_result(&env.stub);
+    // The CLI adds a hint about the tool's schema after an error.
+    assert!(
+        result.starts_with(
+            "The tool wait of server slow did not finish within 0.5 s and was stopped."
+        ),
+        "{result}"
+    );
+    assert!(dropped.load(Ordering::SeqCst), "the handler was dropped");
+    let done = only_result(&messages);
+    assert_eq!(done.subtype, "success", "{done:?}");
 }
 
 /// A hook that never answers, then an interrupt: the CLI cancels the callback

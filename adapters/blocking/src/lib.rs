@@ -245,6 +245,7 @@ pub use claude_agent_core::{
 pub mod mcp {
     pub use claude_agent_core::client::{
         McpServerSet, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
+        DEFAULT_TOOL_TIMEOUT,
     };
     pub use claude_agent_core::mcp::*;
 

@@ -55,7 +55,10 @@ where
 /// call a service). Its `Err` becomes a result with `isError: true` carrying the error text,
 /// which the model sees; a panic does too. With the `jsonschema` feature (on by default) the
 /// arguments are checked against the schema first, as `claude_agent_core::client::tool` does;
-/// the [`SdkTool`] builder methods add annotations and Claude Code's tool options.
+/// the [`SdkTool`] builder methods add annotations and Claude Code's tool options. A call that
+/// runs past the tool's time limit ([`SdkTool::timeout`]) or that the CLI cancels gets its
+/// answer at once, but a thread cannot be stopped from outside: the closure runs to its end on
+/// its thread, and what it returns is dropped.
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ToolResult;

@@ -23,7 +23,7 @@ pub mod mcp {
     pub use crate::client::typed_tool;
     pub use crate::client::{
         prompt_template, resource, resource_template, tool, McpServerSet, SdkMcpServer, SdkPrompt,
-        SdkResource, SdkTool, ToolError, ToolHandler,
+        SdkResource, SdkTool, ToolError, ToolHandler, DEFAULT_TOOL_TIMEOUT,
     };
     pub use crate::mcp::*;
 }

@@ -119,7 +119,7 @@ pub use runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 pub use sdk_mcp::typed_tool;
 pub use sdk_mcp::{
     prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
-    SdkTool, ToolError, ToolHandler,
+    SdkTool, ToolError, ToolHandler, DEFAULT_TOOL_TIMEOUT,
 };
 pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
 pub use store_resume::ResumeError;

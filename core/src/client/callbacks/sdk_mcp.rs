@@ -6,6 +6,7 @@
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::client::runtime::BoxFuture;
 use crate::control::Reply;
@@ -249,13 +250,14 @@ impl SdkMcpServer {
     }
 
     /// Run the handler of `tool`, or an error result when there is no such tool.
+    /// The call's future and how long it may run.
     pub(crate) fn call(
         &self,
         tool: &str,
         arguments: Json,
-    ) -> Option<BoxFuture<'static, ToolResult>> {
+    ) -> Option<(BoxFuture<'static, ToolResult>, Option<Duration>)> {
         let found = self.tools.iter().find(|t| t.spec.name == tool)?;
-        Some((found.handler)(arguments))
+        Some(((found.handler)(arguments), found.timeout))
     }
 
     /// The reply to a `resources/read` of one of the servers: the contents, or an error.
@@ -323,7 +325,12 @@ impl fmt::Debug for SdkMcpServer {
 pub struct SdkTool {
     spec: ToolSpec,
     handler: ToolFn,
+    timeout: Option<Duration>,
 }
+
+/// How long an in-process tool call may run unless the tool says otherwise
+/// ([`SdkTool::timeout`]): ten minutes, as long as the CLI lets a foreground `Bash` command run.
+pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(600);
 
 impl SdkTool {
     /// The tool's name within its server.
@@ -430,6 +437,56 @@ impl SdkTool {
         self
     }
 
+    /// How long a call may run (default [`DEFAULT_TOOL_TIMEOUT`]). A call still running then is
+    /// stopped (its future dropped) and the model gets an `isError` result saying so; what the
+    /// handler would have returned later is never sent.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::tool;
+    /// # use claude_agent_core::mcp::ToolResult;
+    /// use std::time::Duration;
+    ///
+    /// let lookup = tool("lookup", "Look a word up", serde_json::json!({"type": "object"}), |_args| async {
+    ///     Ok::<_, String>(ToolResult::text("found"))
+    /// })
+    /// .timeout(Duration::from_secs(30));
+    /// assert_eq!(lookup.get_timeout(), Some(Duration::from_secs(30)));
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Lets calls run for as long as they take (until the CLI cancels them).
+    ///
+    /// ```
+    /// # use claude_agent_core::client::tool;
+    /// # use claude_agent_core::mcp::ToolResult;
+    /// let build = tool("build", "Build the project", serde_json::json!({"type": "object"}), |_args| async {
+    ///     Ok::<_, String>(ToolResult::text("built"))
+    /// })
+    /// .without_timeout();
+    /// assert_eq!(build.get_timeout(), None);
+    /// ```
+    pub fn without_timeout(mut self) -> Self {
+        self.timeout = None;
+        self
+    }
+
+    /// How long a call may run; `None` without a limit.
+    ///
+    /// ```
+    /// # use claude_agent_core::client::{tool, DEFAULT_TOOL_TIMEOUT};
+    /// # use claude_agent_core::mcp::ToolResult;
+    /// let echo = tool("echo", "Echo", serde_json::json!({"type": "object"}), |args| async move {
+    ///     Ok::<_, String>(ToolResult::text(args.to_string()))
+    /// });
+    /// assert_eq!(echo.get_timeout(), Some(DEFAULT_TOOL_TIMEOUT));
+    /// ```
+    pub fn get_timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
     fn annotate(mut self, set: impl FnOnce(&mut ToolAnnotations)) -> Self {
         set(self.spec.annotations.get_or_insert_with(Default::default));
         self
@@ -485,6 +542,7 @@ pub fn tool(
     SdkTool {
         spec: ToolSpec::new(name, description, schema),
         handler,
+        timeout: Some(DEFAULT_TOOL_TIMEOUT),
     }
 }
 
@@ -536,6 +594,7 @@ where
     SdkTool {
         spec: ToolSpec::new(name, description, schema),
         handler,
+        timeout: Some(DEFAULT_TOOL_TIMEOUT),
     }
 }
 
@@ -569,7 +628,7 @@ mod tests {
 
     fn call(server: &SdkMcpServer, tool: &str, args: &str) -> ToolResult {
         let args = Json::try_from(args.to_owned()).unwrap();
-        block_on(server.call(tool, args).expect("a declared tool"))
+        block_on(server.call(tool, args).expect("a declared tool").0)
     }
 
     fn adder(calls: Arc<AtomicUsize>) -> SdkMcpServer {

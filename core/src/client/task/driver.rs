@@ -502,8 +502,9 @@ where
             Event::Inbound(request) => {
                 self.trace.cli_request(&request, now);
                 let id = request.id;
-                let future = self.dispatcher.start(*request);
-                self.running.push(id, future);
+                let started = self.dispatcher.start(*request);
+                let deadline = started.timeout.map(|(after, reply)| (now + after, reply));
+                self.running.push(id, started.future, deadline);
             }
             Event::Cancelled(id) => {
                 let running = self.running.cancel(id);
@@ -754,6 +755,14 @@ where
             self.session.handle_timeout(now);
             progress = true;
         }
+        if self.running.next_deadline().is_some_and(|t| t <= now) {
+            let (session, trace) = (&mut self.session, &mut self.trace);
+            self.running.expire(now, |id, reply| {
+                trace.answer(id, &reply, false, now);
+                let _ = session.respond(now, id, reply);
+            });
+            progress = true;
+        }
         if let Some(at) = self.stdout_eof_at {
             if self.exit.is_none() && self.shutdown == Shutdown::No && now >= at + EXIT_GRACE {
                 self.begin_shutdown(now, false);
@@ -810,6 +819,9 @@ where
         }
         if let Some(wait) = &self.ready {
             consider(wait.next_deadline());
+        }
+        if let Some(at) = self.running.next_deadline() {
+            consider(at);
         }
         let Some(deadline) = next else {
             self.timer = None;
