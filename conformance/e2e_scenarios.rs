@@ -82,7 +82,7 @@ macro_rules! e2e_tests {
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
             api_429_retried, resume_from_another_folder, session_store_history,
             compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
-            mcp_tool_timeout,
+            mcp_tool_timeout, api_529_overloaded,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -1323,6 +1323,44 @@ pub async fn api_429_retried<R: Runtime>(rt: R) {
     assert!(
         shown.starts_with("API call failed (HTTP 429, rate_limit): retry 1 of "),
         "{shown}"
+    );
+    assert_eq!(texts(&messages), ["made it"]);
+    assert_eq!(only_result(&messages).subtype, "success");
+}
+
+/// An API 529 (overloaded) is retried: the `system/api_retry` notice says so in types (status
+/// 529, `ApiError::Overloaded`, worth retrying), then the turn succeeds.
+pub async fn api_529_overloaded<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub
+        .push_reply(Reply::error(529, "overloaded_error", "Overloaded").retryable());
+    env.stub.push_reply(Reply::text("made it"));
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "hello", env.options.clone()),
+        )
+        .await,
+    );
+    let retry = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::System(SystemMessage::ApiRetry(retry)) => Some(retry),
+            _ => None,
+        })
+        .expect("a system/api_retry");
+    assert_eq!(retry.error_status, Some(529), "{retry:?}");
+    assert_eq!(retry.error, Some(ApiError::Overloaded), "{retry:?}");
+    assert!(retry
+        .error
+        .as_ref()
+        .is_some_and(ApiError::may_pass_on_retry));
+    assert!(
+        retry
+            .to_string()
+            .starts_with("API call failed (HTTP 529, overloaded): retry 1 of "),
+        "{retry}"
     );
     assert_eq!(texts(&messages), ["made it"]);
     assert_eq!(only_result(&messages).subtype, "success");
