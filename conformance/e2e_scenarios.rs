@@ -82,7 +82,7 @@ macro_rules! e2e_tests {
             stop_hook_feedback, startup_failure_reason, mcp_call, subagent_history,
             api_429_retried, resume_from_another_folder, session_store_history,
             compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
-            mcp_tool_timeout, api_529_overloaded,
+            mcp_tool_timeout, api_529_overloaded, continue_needs_a_conversation,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -769,6 +769,55 @@ impl Drop for DropFlag {
     fn drop(&mut self) {
         self.0.store(true, Ordering::SeqCst);
     }
+}
+
+/// `SessionStart::Continue` in a folder with no conversation fails with
+/// `Error::NothingToContinue` (the CLI would start a new one without a word); with `or_new` a
+/// new session starts; once there is one, a continue goes on in it (same id, the model sees the
+/// earlier turn).
+pub async fn continue_needs_a_conversation<R: Runtime>(rt: R) {
+    let env = env();
+    let must = env.options.clone().session_start(SessionStart::Continue {
+        fork: None,
+        or_new: false,
+    });
+    let refused = within(&rt, STEP, "connect", connect_with(rt.clone(), must.clone())).await;
+    match refused {
+        Err(Error::NothingToContinue { cwd }) => {
+            assert_eq!(cwd, std::fs::canonicalize(env.work.path()).unwrap())
+        }
+        other => panic!("not NothingToContinue: {other:?}"),
+    }
+    let or_new = env.options.clone().session_start(SessionStart::Continue {
+        fork: None,
+        or_new: true,
+    });
+    let first = all_ok(
+        collect(
+            &rt,
+            "a new session",
+            query_with(rt.clone(), "remember MANGO", or_new),
+        )
+        .await,
+    );
+    let session_id = only_result(&first).session_id().to_owned();
+    let second = all_ok(
+        collect(
+            &rt,
+            "continued",
+            query_with(rt.clone(), "which fruit?", must),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&second).session_id(), session_id);
+    let body = env
+        .stub
+        .main_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(body.contains("remember MANGO"), "{body}");
 }
 
 /// Three in-process tool calls in one turn, none of which ever finishes, then an interrupt: the

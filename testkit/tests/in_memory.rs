@@ -862,9 +862,13 @@ fn prewarm_refuses_options_that_describe_a_session() {
     let starts = [
         SessionStart::Resume(Resume::new("46eb1b6d")),
         SessionStart::Resume(Resume::new("46eb1b6d").at_message("70565fc4")),
-        SessionStart::Continue { fork: None },
+        SessionStart::Continue {
+            fork: None,
+            or_new: false,
+        },
         SessionStart::Continue {
             fork: Some(Fork::new()),
+            or_new: false,
         },
         SessionStart::NewWithId("9b2f1c3e".into()),
     ];

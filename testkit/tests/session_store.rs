@@ -391,7 +391,10 @@ fn continuing_resumes_the_newest_stored_session() {
         .cwd(work.path())
         .transport(fake.clone())
         .session_store(store.clone())
-        .session_start(SessionStart::Continue { fork: None });
+        .session_start(SessionStart::Continue {
+            fork: None,
+            or_new: false,
+        });
     let client = runtime
         .block_on(connect_with(runtime.clone(), opts))
         .unwrap();
@@ -424,6 +427,45 @@ fn continuing_resumes_the_newest_stored_session() {
         !config.exists(),
         "the temporary configuration directory is removed"
     );
+}
+
+/// A continue with an empty store fails with `Error::NothingToContinue` (the CLI is not
+/// started); with `or_new` it starts a new session.
+#[test]
+fn continuing_with_nothing_stored_fails_unless_a_new_session_is_accepted() {
+    let work = TestDir::new("work").unwrap();
+    let store = Arc::new(InMemorySessionStore::new());
+    let runtime = TestRuntime::new();
+    let start = |or_new: bool| {
+        let fake = FakeTransport::new(
+            Script::new()
+                .answer_initialize()
+                .expect_user()
+                .emit_result("ok"),
+        );
+        let opts = Options::new()
+            .cwd(work.path())
+            .transport(fake.clone())
+            .session_store(store.clone())
+            .session_start(SessionStart::Continue { fork: None, or_new });
+        (fake, runtime.block_on(connect_with(runtime.clone(), opts)))
+    };
+    let (fake, refused) = start(false);
+    match refused {
+        Err(Error::NothingToContinue { cwd }) => assert_eq!(cwd, work.path()),
+        other => panic!("not NothingToContinue: {:?}", other.map(|_| ())),
+    }
+    assert!(fake.launch().is_none(), "the CLI was not started");
+    let (fake, started) = start(true);
+    let client = started.expect("a new session");
+    let args = fake.launch().expect("connected").args;
+    assert!(
+        !args
+            .iter()
+            .any(|a| a == "--continue" || a.starts_with("--resume")),
+        "{args:?}"
+    );
+    runtime.block_on(client.close());
 }
 
 /// A store that fails while the session is loaded fails the start with `Error::Resume`.

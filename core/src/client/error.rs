@@ -23,6 +23,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`WorkingDirectory`](Error::WorkingDirectory) | `Options::cwd` does not exist or is not a directory | create it, or fix the path |
 /// | [`Spawn`](Error::Spawn) | the executable was found but the OS would not start it | check its permissions, that it is the real CLI, and the `PATH` its `#!` line needs (`node`) |
 /// | [`ResumeElsewhere`](Error::ResumeElsewhere) | `SessionStart::Resume` of a session that ran in another folder (`ran_in`) than the working directory, where the CLI would not find it | set `cwd` to `ran_in`, or resume with `Resume::new(id).in_its_folder()` |
+/// | [`NothingToContinue`](Error::NothingToContinue) | `SessionStart::Continue` with no earlier conversation in the working directory (or in the session store), where the CLI would start a new one without a word | set `or_new: true` to accept a new session, or start one with `SessionStart::New` |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with a `SessionStart::Resume` or `Continue` start: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
@@ -92,6 +93,18 @@ pub enum Error {
         /// The folder it ran in.
         ran_in: PathBuf,
         /// The working directory the session would have started in.
+        cwd: PathBuf,
+    },
+    /// `SessionStart::Continue` found no conversation to continue: none in the working
+    /// directory's history (or, with a session store, none in the store for it). The CLI would
+    /// silently start a new one.
+    #[error(
+        "there is no conversation to continue in {}: start a new session, or continue with \
+         `or_new: true` to start one when there is none",
+        cwd.display()
+    )]
+    NothingToContinue {
+        /// The working directory looked in.
         cwd: PathBuf,
     },
     /// The CLI was found but could not be started.

@@ -684,7 +684,10 @@ mod tests {
         let options = Options::new()
             .permission_prompt_tool_name("mcp__perm__ask")
             .permission_prompts(PermissionPrompts::Nobody)
-            .session_start(SessionStart::Continue { fork: None })
+            .session_start(SessionStart::Continue {
+                fork: None,
+                or_new: false,
+            })
             .mcp_server("fs", McpServerConfig::stdio("npx", Vec::<String>::new()))
             .mcp_servers_delivery(Delivery::Argv)
             .include_partial_messages(true)
@@ -905,6 +908,7 @@ mod tests {
             .add_dir("/a")
             .session_start(SessionStart::Continue {
                 fork: Some(Fork::new()),
+                or_new: false,
             });
         let args = tail(options.clone());
         assert_eq!(

@@ -8,7 +8,7 @@
 /// ```
 /// use claude_agent_core::options::{Fork, HostDeclarations, Options, Resume, SessionStart};
 ///
-/// let again = Options::new().session_start(SessionStart::Continue { fork: None });
+/// let again = Options::new().session_start(SessionStart::Continue { fork: None, or_new: false });
 /// let args = again.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--continue".to_owned()));
 ///
@@ -30,10 +30,15 @@ pub enum SessionStart {
     New,
     /// A new conversation with this id (`--session-id`, a UUID).
     NewWithId(String),
-    /// The most recent conversation in the working directory (`--continue`).
+    /// The most recent conversation in the working directory (`--continue`). With none there
+    /// (or, with a session store, none in the store), the start fails with
+    /// `Error::NothingToContinue`, unless `or_new` is set.
     Continue {
         /// Go on in a new session instead of appending to that one (`--fork-session`).
         fork: Option<Fork>,
+        /// With no conversation to continue, start a new one (as the CLI itself would,
+        /// silently) instead of failing.
+        or_new: bool,
     },
     /// The conversation with this session id (`--resume`).
     Resume(Resume),
@@ -140,7 +145,7 @@ impl Resume {
 /// use claude_agent_core::options::{Fork, HostDeclarations, Options, SessionStart};
 ///
 /// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
-/// let options = Options::new().session_start(SessionStart::Continue { fork: Some(fork) });
+/// let options = Options::new().session_start(SessionStart::Continue { fork: Some(fork), or_new: false });
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--fork-session".to_owned()));
 /// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));
@@ -179,6 +184,12 @@ impl SessionStart {
         matches!(self, SessionStart::Continue { .. })
     }
 
+    /// A continue that must find a conversation (`or_new` not set).
+    #[cfg(feature = "client")]
+    pub(crate) fn must_continue(&self) -> bool {
+        matches!(self, SessionStart::Continue { or_new: false, .. })
+    }
+
     /// `--resume=<id>`.
     pub(crate) fn resume_id(&self) -> Option<&str> {
         match self {
@@ -190,7 +201,7 @@ impl SessionStart {
     /// The fork, if the start makes one (`--fork-session`).
     pub(crate) fn fork(&self) -> Option<&Fork> {
         match self {
-            SessionStart::Continue { fork } => fork.as_ref(),
+            SessionStart::Continue { fork, .. } => fork.as_ref(),
             SessionStart::Resume(resume) => resume.fork.as_ref(),
             _ => None,
         }
@@ -209,7 +220,7 @@ impl SessionStart {
     #[cfg(feature = "client")]
     pub(crate) fn resuming(self, session_id: String) -> SessionStart {
         match self {
-            SessionStart::Continue { fork } => SessionStart::Resume(Resume {
+            SessionStart::Continue { fork, .. } => SessionStart::Resume(Resume {
                 fork,
                 ..Resume::new(session_id)
             }),
@@ -230,6 +241,7 @@ impl SessionStart {
                 fork: Some(Fork {
                     session_id: Some(id),
                 }),
+                ..
             } => SessionStart::NewWithId(id),
             SessionStart::Continue { .. } => SessionStart::New,
             other => other,

@@ -122,8 +122,17 @@ fn start_in_task<R: Runtime>(
         };
         let (options, dir): (Options, Option<ResumeDir>) = match loaded {
             Ok(Some(resumed)) => (resumed.apply(options), Some(resumed.dir)),
-            // Nothing in the store: a resume goes to the CLI as it is; a continue
-            // starts a fresh session (the store, not this disk, holds the conversations).
+            // Nothing in the store: a resume goes to the CLI as it is; a continue fails, or
+            // with `or_new` starts a fresh session (the store, not this disk, holds the
+            // conversations).
+            Ok(None) if options.get_session_start().must_continue() => {
+                let cwd = options
+                    .get_cwd()
+                    .map(Path::to_path_buf)
+                    .or_else(|| std::env::current_dir().ok())
+                    .unwrap_or_default();
+                return start.fail(&channels, Error::NothingToContinue { cwd });
+            }
             Ok(None) => {
                 let start = options.get_session_start().clone().without_continue();
                 (options.session_start(start), None)
@@ -208,6 +217,9 @@ async fn connect_then_launch<R: Runtime>(
 ///
 /// [`Resume::in_its_folder`]: crate::options::Resume::in_its_folder
 fn resume_folder(options: &Options, spec: &LaunchSpec) -> Result<Option<PathBuf>, Error> {
+    if options.get_session_start().must_continue() {
+        return something_to_continue(spec).map(|()| None);
+    }
     let SessionStart::Resume(resume) = options.get_session_start() else {
         return Ok(None);
     };
@@ -235,6 +247,24 @@ fn resume_folder(options: &Options, spec: &LaunchSpec) -> Result<Option<PathBuf>
             ran_in,
             cwd,
         }),
+    }
+}
+
+/// For a continue from this machine's history: [`Error::NothingToContinue`] when the working
+/// directory's history has no conversation (the CLI would start a new one without a word).
+/// Passes when the history's folder cannot be told.
+fn something_to_continue(spec: &LaunchSpec) -> Result<(), Error> {
+    let Some(config) = mirror::projects_dir(spec).and_then(|p| p.parent().map(Path::to_path_buf))
+    else {
+        return Ok(());
+    };
+    let Some(cwd) = spec.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
+        return Ok(());
+    };
+    let listing = crate::history::ListSessions::in_dir(&cwd).limit(1);
+    match History::at(config).list_sessions(&listing) {
+        Ok(sessions) if sessions.is_empty() => Err(Error::NothingToContinue { cwd }),
+        _ => Ok(()),
     }
 }
 
