@@ -83,6 +83,7 @@ macro_rules! e2e_tests {
             api_429_retried, resume_from_another_folder, session_store_history,
             compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
             mcp_tool_timeout, api_529_overloaded, continue_needs_a_conversation,
+            stalled_turn_closes, long_tool_is_not_a_stall,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -736,6 +737,7 @@ pub async fn interrupt_long_tool<R: Runtime>(rt: R) {
     );
     assert!(result.is_error, "{result:?}");
     assert_eq!(result.subtype, "error_during_execution", "{result:?}");
+    assert!(result.was_interrupted(), "{result:?}");
     assert_eq!(
         result.terminal_reason.as_deref(),
         Some("aborted_tools"),
@@ -818,6 +820,68 @@ pub async fn continue_needs_a_conversation<R: Runtime>(rt: R) {
         .body
         .to_string();
     assert!(body.contains("remember MANGO"), "{body}");
+}
+
+/// The stub API never answers the model request: with a stall watch of 2 s that interrupts and
+/// closes, the query ends with `Error::Stalled` (the CLI was alive), naming the CLI's last line,
+/// within seconds instead of never.
+pub async fn stalled_turn_closes<R: Runtime>(rt: R) {
+    use claude_agent_core::session::{OnStall, StallWatch};
+
+    let env = env();
+    env.stub.push_reply(Reply::delay(
+        Duration::from_secs(600),
+        Reply::text("far too late"),
+    ));
+    let watch = StallWatch {
+        then: OnStall::InterruptThenClose,
+        ..StallWatch::new(Duration::from_secs(2))
+    };
+    let options = env.options.clone().stall_watch(watch);
+    let started = Instant::now();
+    let items = collect(&rt, "query", query_with(rt.clone(), "hello", options)).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    match items.last() {
+        Some(Err(Error::Stalled(stall))) => {
+            assert!(stall.idle_for >= Duration::from_secs(2), "{stall:?}");
+            assert!(stall.last_event.is_some(), "{stall:?}");
+            assert!(stall.in_flight_tools.is_empty(), "{stall:?}");
+        }
+        other => panic!("not Error::Stalled: {other:?}"),
+    }
+}
+
+/// A Bash command that runs longer than the stall limit is silence the CLI accounts for: no
+/// stall is reported, and the turn ends normally.
+pub async fn long_tool_is_not_a_stall<R: Runtime>(rt: R) {
+    use claude_agent_core::message::NoticeKind;
+    use claude_agent_core::session::StallWatch;
+
+    let env = env();
+    let options = env
+        .options
+        .clone()
+        .allowed_tools(["Bash"])
+        .stall_watch(StallWatch::new(Duration::from_millis(1500)));
+    let items = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(rt.clone(), "BASH:sleep 4 && echo woke", options),
+        )
+        .await,
+    );
+    let stalls: Vec<&Message> = items
+        .iter()
+        .filter(|m| matches!(m, Message::Notice(n) if matches!(n.kind, NoticeKind::Stalled(_))))
+        .collect();
+    assert!(stalls.is_empty(), "{stalls:?}");
+    assert!(last_tool_result(&env.stub).contains("woke"));
+    assert_eq!(only_result(&items).subtype, "success");
 }
 
 /// Three in-process tool calls in one turn, none of which ever finishes, then an interrupt: the

@@ -1083,3 +1083,75 @@ fn answers_read_as_the_values_the_callbacks_returned() {
     };
     assert_eq!(listed.to_value()["result"]["tools"], json!([]));
 }
+
+/// The fake CLI goes silent mid-turn (virtual time: no real waiting). With `OnStall::Interrupt`
+/// the stream gets a `Stalled` notice after the limit and the turn is interrupted; the session
+/// ends normally with the turn's result.
+#[test]
+fn a_silent_turn_is_reported_and_interrupted() {
+    use claude_agent_core::session::{OnStall, StallWatch};
+    use claude_agent_testkit::fake_cli::FakeResult;
+
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_system_init()
+        .emit_assistant_text("thinking")
+        .expect_request("interrupt")
+        .emit_result_with(FakeResult::error_during_execution());
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let watch = StallWatch {
+        then: OnStall::Interrupt,
+        ..StallWatch::new(Duration::from_secs(90))
+    };
+    let options = Options::new().transport(fake.clone()).stall_watch(watch);
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    let stall = items
+        .iter()
+        .find_map(|item| match item {
+            Ok(Message::Notice(notice)) => match &notice.kind {
+                NoticeKind::Stalled(stall) => Some(stall.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("a Stalled notice");
+    assert_eq!(stall.idle_for, Duration::from_secs(90));
+    assert_eq!(stall.last_event.as_deref(), Some("assistant"));
+    assert!(runtime.elapsed() >= Duration::from_secs(90));
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(r))) if r.subtype == "error_during_execution"),
+        "{:?}",
+        items.last()
+    );
+}
+
+/// With `OnStall::InterruptThenClose` the silent turn is interrupted, the session closed, and
+/// the stream ends with `Error::Stalled`, not a process failure.
+#[test]
+fn a_silent_turn_can_close_the_session_with_a_typed_error() {
+    use claude_agent_core::session::{OnStall, StallWatch};
+
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_system_init()
+        .expect_request("interrupt")
+        .expect_eof();
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let watch = StallWatch {
+        then: OnStall::InterruptThenClose,
+        ..StallWatch::new(Duration::from_secs(30))
+    };
+    let options = Options::new().transport(fake.clone()).stall_watch(watch);
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    match items.last() {
+        Some(Err(Error::Stalled(stall))) => {
+            assert_eq!(stall.idle_for, Duration::from_secs(30));
+            assert_eq!(stall.last_event.as_deref(), Some("system/init"));
+        }
+        other => panic!("not Error::Stalled: {other:?}"),
+    }
+}

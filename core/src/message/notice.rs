@@ -4,6 +4,7 @@
 use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -75,6 +76,51 @@ pub enum NoticeKind {
         /// The operating system's error.
         error: Arc<io::Error>,
     },
+    /// The running turn stalled (`Options::stall_watch`): the CLI has been silent past the
+    /// limit while nothing explains it. With `OnStall::Interrupt` the turn is being
+    /// interrupted too.
+    Stalled(Stall),
+}
+
+/// A stall: how long the CLI was silent, what it said last, and which of its tool calls were
+/// running.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_core::message::Stall;
+///
+/// fn describe(stall: &Stall) -> String {
+///     format!("no word from the CLI for {:?} (last: {:?}, running: {:?})",
+///         stall.idle_for, stall.last_event, stall.in_flight_tools)
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Stall {
+    /// How long the CLI had been silent.
+    pub idle_for: Duration,
+    /// The kind of the CLI's last line (`assistant`, `system/api_retry`, …); `None` when it
+    /// said nothing since the prompt.
+    pub last_event: Option<String>,
+    /// The tools whose calls were running (name, by `tool_use` id order).
+    pub in_flight_tools: Vec<String>,
+}
+
+impl std::fmt::Display for Stall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the CLI has been silent for {:.1} s during a turn",
+            self.idle_for.as_secs_f64()
+        )?;
+        if let Some(last) = &self.last_event {
+            write!(f, " (its last line: {last})")?;
+        }
+        if !self.in_flight_tools.is_empty() {
+            write!(f, " while running {}", self.in_flight_tools.join(", "))?;
+        }
+        Ok(())
+    }
 }
 
 /// The JSON form of a notice, `type` first as in the CLI's own lines.
@@ -95,6 +141,7 @@ impl Notice {
                 "recording_stopped",
                 format!("recording to {} stopped: {error}", path.display()),
             ),
+            NoticeKind::Stalled(stall) => ("stalled", stall.to_string()),
         };
         let json = NoticeJson {
             kind_of_message: "sdk_notice",

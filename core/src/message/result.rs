@@ -122,6 +122,27 @@ message_struct! {
     }
 }
 
+impl ResultMessage {
+    /// Whether an interrupt ended the turn (`Client::interrupt`, or a stall watch's): the CLI
+    /// reports it as an error result (`error_during_execution`), and this tells it from a turn
+    /// that failed. `terminal_reason` is `aborted_streaming` (interrupted while the model
+    /// wrote) or `aborted_tools` (while tools ran).
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"result","subtype":"error_during_execution","is_error":true,"terminal_reason":"aborted_tools","session_id":"s"}"#;
+    /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
+    /// assert!(result.is_error && result.was_interrupted());
+    /// ```
+    pub fn was_interrupted(&self) -> bool {
+        matches!(
+            self.terminal_reason.as_deref(),
+            Some("aborted_streaming" | "aborted_tools")
+        )
+    }
+}
+
 /// One denied tool call of a result.
 ///
 /// ```

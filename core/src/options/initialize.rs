@@ -135,6 +135,7 @@ impl Options {
         if let Some(timeout) = self.control_timeout {
             config.timeouts.control_request = timeout;
         }
+        config.stall = self.stall_watch.clone();
         let ceiling = match self.env.0.iter().find(|(name, _)| name == CEILING_VAR) {
             Some((_, value)) => Some(value.clone()),
             None => std::env::var(CEILING_VAR).ok(),

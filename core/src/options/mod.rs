@@ -159,6 +159,7 @@ pub struct Options {
     max_buffer_size: Option<usize>,
     control_timeout: Option<Duration>,
     initialize_timeout: Option<Duration>,
+    stall_watch: Option<crate::session::StallWatch>,
     verbatim_prompts: bool,
     forward_subagent_text: bool,
     title: Option<String>,

@@ -1064,6 +1064,31 @@ impl Options {
         self
     }
 
+    /// Watch each turn for silence: a turn during which the CLI says nothing for
+    /// [`StallWatch::after`](crate::session::StallWatch::after), while none of your callbacks
+    /// is being answered and none of the CLI's tool calls runs (or, while one runs, for
+    /// [`StallWatch::while_tool_runs`](crate::session::StallWatch::while_tool_runs)), has
+    /// stalled: a hung MCP server, a network stall inside the CLI. What then happens is
+    /// [`StallWatch::then`](crate::session::StallWatch::then): a `Message::Notice` of kind
+    /// `Stalled`, an interrupt as well, or an interrupt and the session closed with
+    /// `Error::Stalled`. Off by default.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::session::{InputMode, OnStall, StallWatch};
+    ///
+    /// let watch = StallWatch { then: OnStall::Interrupt, ..StallWatch::new(Duration::from_secs(120)) };
+    /// let options = Options::new().stall_watch(watch.clone());
+    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// assert_eq!(config.stall, Some(watch));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn stall_watch(mut self, watch: crate::session::StallWatch) -> Self {
+        self.stall_watch = Some(watch);
+        self
+    }
+
     /// How long `initialize` may take (default 60 s).
     ///
     /// ```

@@ -118,6 +118,12 @@ impl Options {
                 self.control_timeout.is_some_and(|t| t.is_zero()),
             ),
             (
+                "stall_watch",
+                self.stall_watch.as_ref().is_some_and(|w| {
+                    w.after.is_zero() || w.while_tool_runs.is_some_and(|t| t.is_zero())
+                }),
+            ),
+            (
                 "initialize_timeout",
                 self.initialize_timeout.is_some_and(|t| t.is_zero()),
             ),

@@ -68,6 +68,11 @@ pub struct SessionConfig {
     /// The CLI was started with `--await-claim`: a spare that starts up, answers `initialize`
     /// and then waits for [`super::Session::claim`] before it takes any user message.
     pub await_claim: bool,
+    /// The idle watchdog: when a running turn counts as stalled ([`Event::Stalled`]); `None`
+    /// (the default) watches nothing.
+    ///
+    /// [`Event::Stalled`]: super::Event::Stalled
+    pub stall: Option<super::StallWatch>,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -90,6 +95,7 @@ impl SessionConfig {
             other_bidirectional_needs: false,
             check_cli_version: true,
             await_claim: false,
+            stall: None,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }

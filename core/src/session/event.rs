@@ -48,6 +48,10 @@ pub enum Event {
     /// `notifications/cancelled` for an in-process tool call): stop its callback; no answer will
     /// be written.
     Cancelled(InboundId),
+    /// The running turn stalled ([`SessionConfig::stall`](super::SessionConfig::stall)): the
+    /// CLI has been silent past the limit while nothing explains it. Once per silence; the host
+    /// decides what to do ([`StallWatch::then`](super::StallWatch::then)).
+    Stalled(crate::message::Stall),
     /// A control request of ours was answered, failed, or timed out.
     RequestDone {
         /// The id [`super::Session::request`] returned (or the initialize request's id).

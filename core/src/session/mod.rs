@@ -36,6 +36,7 @@ mod inbound;
 mod initialize;
 mod mirror;
 mod run_end;
+mod stall;
 mod version;
 mod wire;
 
@@ -55,6 +56,7 @@ pub use event::{
     CloseCause, Event, ExitStatusInfo, RequestFailure, ResultError, Termination, Transmit,
 };
 pub use mirror::TranscriptMirror;
+pub use stall::{OnStall, StallWatch};
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
 use crate::control::{
@@ -136,6 +138,8 @@ const SNIPPET_BYTES: usize = 200;
 #[derive(Debug)]
 pub struct Session {
     config: SessionConfig,
+    /// The idle watchdog, when [`SessionConfig::stall`] asks for one.
+    stall: Option<stall::StallClock>,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -233,6 +237,7 @@ impl Session {
             exit: None,
             closed_by_host: false,
             finished: false,
+            stall: config.stall.clone().map(stall::StallClock::new),
             config,
         };
         let timeout = session.config.timeouts.initialize;
@@ -343,6 +348,10 @@ impl Session {
             }
         }
         self.run_end.handle_timeout(now);
+        let host_busy = !self.inbound.is_empty();
+        if let Some(stall) = self.stall.as_mut().and_then(|s| s.check(now, host_busy)) {
+            self.push_event(Event::Stalled(stall));
+        }
         self.maybe_close_stdin();
     }
 
@@ -356,7 +365,6 @@ impl Session {
     /// are written only if it confirms; once `initialize` has failed, sending is refused with
     /// [`SendError::Closed`].
     pub fn send_user(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
-        let _ = now;
         if self.finished || self.closed_by_host || self.exit.is_some() {
             return Err(SendError::Closed);
         }
@@ -373,6 +381,9 @@ impl Session {
             None => self.outgoing.extend_from_slice(&msg.to_json_line()),
         }
         self.run_end.user_sent();
+        if let Some(stall) = &mut self.stall {
+            stall.prompt_sent(now);
+        }
         if self.config.input == InputMode::SingleTurn {
             self.run_end.end_input();
         }
@@ -814,10 +825,14 @@ impl Session {
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
         let request = self.pending.values().filter_map(|p| p.deadline).min();
-        match (request, self.run_end.deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let stall = self
+            .stall
+            .as_ref()
+            .and_then(|s| s.deadline(!self.inbound.is_empty()));
+        [request, self.run_end.deadline(), stall]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Whether the host should read more stdout. False while the event queue is full
@@ -1009,6 +1024,9 @@ impl Session {
             Ok(tags) => tags,
             Err(e) => return self.not_json(line, &e.to_string()),
         };
+        if let Some(stall) = &mut self.stall {
+            stall.line(now, tags.ty, tags.subtype);
+        }
         match tags.ty {
             "control_response" => self.handle_control_response(now, text),
             "control_request" => self.handle_inbound_request(now, text),
@@ -1050,6 +1068,9 @@ impl Session {
             }
         }
         self.run_end.observe(now, activity::activity_of(&message));
+        if let Some(stall) = &mut self.stall {
+            stall.message(&message);
+        }
         if let Message::Assistant(reply) = &message {
             self.last_api_error = reply.error.clone();
         }

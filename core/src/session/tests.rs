@@ -1557,3 +1557,101 @@ fn a_cancelled_mcp_tool_call_is_withdrawn() {
         "the other server's call and call 4 stay open"
     );
 }
+
+/// The idle watchdog counts silence only while a turn runs and nothing explains it: it reports
+/// once per silence, a line re-arms it, a callback being answered pauses it, and a running tool
+/// of the CLI has its own limit (none by default).
+#[test]
+fn a_silent_turn_is_reported_once_per_silence() {
+    use crate::message::Stall;
+    use crate::session::StallWatch;
+    use std::time::Duration;
+
+    let secs = Duration::from_secs;
+    let mut config = permission_config();
+    config.stall = Some(StallWatch::new(secs(30)));
+    let (mut s, t0) = started(config);
+    let stalls = |s: &mut Session| -> Vec<Stall> {
+        events(s)
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Stalled(stall) => Some(stall),
+                _ => None,
+            })
+            .collect()
+    };
+    feed(&mut s, t0, &success("req_0", "{}"));
+    // No turn: nothing to watch.
+    assert_eq!(s.poll_timeout(), None);
+
+    s.send_user(t0, UserInput::text("hi")).unwrap();
+    let _ = s.poll_transmit();
+    feed(
+        &mut s,
+        t0 + secs(5),
+        r#"{"type":"system","subtype":"status","status":"requesting","session_id":"s"}"#,
+    );
+    assert_eq!(s.poll_timeout(), Some(t0 + secs(35)));
+    s.handle_timeout(t0 + secs(34));
+    assert!(stalls(&mut s).is_empty());
+    s.handle_timeout(t0 + secs(35));
+    let stall = stalls(&mut s);
+    assert_eq!(
+        stall,
+        [Stall {
+            idle_for: secs(30),
+            last_event: Some("system/status".into()),
+            in_flight_tools: vec![],
+        }]
+    );
+    assert_eq!(
+        stall[0].to_string(),
+        "the CLI has been silent for 30.0 s during a turn (its last line: system/status)"
+    );
+    // Once per silence.
+    s.handle_timeout(t0 + secs(100));
+    assert!(stalls(&mut s).is_empty());
+
+    // A tool call of the CLI: no limit while it runs (the default).
+    feed(
+        &mut s,
+        t0 + secs(101),
+        r#"{"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_9","name":"Bash","input":{"command":"sleep 600"}}]},"parent_tool_use_id":null,"session_id":"s"}"#,
+    );
+    assert_eq!(s.poll_timeout(), None);
+    feed(
+        &mut s,
+        t0 + secs(700),
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"done"}]},"parent_tool_use_id":null,"session_id":"s"}"#,
+    );
+    assert_eq!(s.poll_timeout(), Some(t0 + secs(730)));
+
+    // A permission prompt being answered: the CLI waits on us.
+    feed(&mut s, t0 + secs(701), CAN_USE_TOOL);
+    assert_eq!(s.poll_timeout(), None);
+    let Some(Event::Inbound(request)) = events(&mut s)
+        .into_iter()
+        .find(|e| matches!(e, Event::Inbound(_)))
+    else {
+        panic!("no prompt")
+    };
+    s.respond(
+        t0 + secs(900),
+        request.id,
+        Reply::Permission(crate::permission::PermissionResult::allow()),
+    )
+    .unwrap();
+    assert_eq!(
+        s.poll_timeout(),
+        Some(t0 + secs(731)),
+        "silence counts from the CLI's last line"
+    );
+
+    // The result ends the turn.
+    feed(
+        &mut s,
+        t0 + secs(902),
+        r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s"}"#,
+    );
+    assert_eq!(s.poll_timeout(), None);
+}

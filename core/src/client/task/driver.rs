@@ -37,7 +37,7 @@ use crate::client::trace::{Subtype, Trace};
 use crate::control::{ClaimInfo, ControlRequest, RequestId, ResponseBody};
 use crate::message::{Message, Notice, NoticeKind, UserInput};
 use crate::session::RequestFailure;
-use crate::session::{Event, ExitStatusInfo, Session, Termination, Transmit};
+use crate::session::{Event, ExitStatusInfo, OnStall, Session, Termination, Transmit};
 
 /// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
@@ -149,6 +149,9 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// it is delivered.
     stalled: Option<Item>,
     termination: Option<Termination>,
+    /// The stall that closed the session (`OnStall::InterruptThenClose`): its end is
+    /// [`Error::Stalled`].
+    stall_ended: Option<crate::message::Stall>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
     shutdown: Shutdown,
@@ -200,6 +203,7 @@ where
             resume_dir: parts.resume_dir,
             stalled: None,
             termination: None,
+            stall_ended: None,
             reported: false,
             shutdown: Shutdown::No,
             trace: parts.trace,
@@ -483,6 +487,7 @@ where
 
     fn handle_event(&mut self, event: Event, now: Instant) {
         match event {
+            Event::Stalled(stall) => self.stalled_turn(stall, now),
             Event::Message(message) => self.stalled = Some(Ok(message)),
             Event::LineError(error) => {
                 self.trace.line_error(&error);
@@ -549,6 +554,33 @@ where
                 }
             }
         }
+    }
+
+    /// A turn went silent ([`Event::Stalled`]): report it, and as the options say, interrupt
+    /// the turn, or interrupt it and close the session (which then ends with
+    /// [`Error::Stalled`]).
+    fn stalled_turn(&mut self, stall: crate::message::Stall, now: Instant) {
+        self.trace.stalled(&stall);
+        let then = self
+            .session
+            .config()
+            .stall
+            .as_ref()
+            .map_or(OnStall::Report, |watch| watch.then);
+        if then != OnStall::Report {
+            // The answer (or its failure, the CLI being gone) needs nobody.
+            if let Ok(id) = self.session.request(now, ControlRequest::Interrupt) {
+                self.trace
+                    .request_sent(id, Subtype::of(&ControlRequest::Interrupt), now);
+            }
+        }
+        if then == OnStall::InterruptThenClose {
+            self.stall_ended = Some(stall);
+            self.begin_shutdown(now, true);
+            return;
+        }
+        let notice = Notice::new(NoticeKind::Stalled(stall));
+        self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
     }
 
     fn initialized(&mut self, outcome: Result<ResponseBody, RequestFailure>, now: Instant) {
@@ -876,6 +908,7 @@ where
         if !self.reported {
             self.reported = true;
             let error = match termination {
+                _ if self.stall_ended.is_some() => self.stall_ended.take().map(Error::Stalled),
                 Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
                 Termination::ProcessFailed(exit) => Some(Error::Process {
                     exit: *exit,

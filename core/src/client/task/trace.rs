@@ -463,6 +463,27 @@ impl Trace {
         }
     }
 
+    /// A turn stalled (`Options::stall_watch`).
+    #[inline]
+    pub(crate) fn stalled(&mut self, stall: &crate::message::Stall) {
+        #[cfg(feature = "tracing")]
+        {
+            let idle_ms = stall.idle_for.as_millis() as u64;
+            let last_event = stall.last_event.as_deref().unwrap_or("");
+            let in_flight_tools = stall.in_flight_tools.join(",");
+            event!(
+                "turn_stalled",
+                WARN,
+                idle_ms,
+                last_event,
+                in_flight_tools,
+                "the CLI has been silent past the stall limit during a turn"
+            );
+        }
+        #[cfg(not(feature = "tracing"))]
+        let _ = stall;
+    }
+
     /// The CLI withdrew its request `id`, or the session ended before it was answered
     /// (`running`: its callback was still running, and is dropped).
     #[inline]
