@@ -83,7 +83,7 @@ macro_rules! e2e_tests {
             api_429_retried, resume_from_another_folder, session_store_history,
             compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
             mcp_tool_timeout, api_529_overloaded, continue_needs_a_conversation,
-            stalled_turn_closes, long_tool_is_not_a_stall,
+            stalled_turn_closes, long_tool_is_not_a_stall, doctor_findings,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -882,6 +882,99 @@ pub async fn long_tool_is_not_a_stall<R: Runtime>(rt: R) {
     assert!(stalls.is_empty(), "{stalls:?}");
     assert!(last_tool_result(&env.stub).contains("woke"));
     assert_eq!(only_result(&items).subtype, "success");
+}
+
+/// `doctor` against the real CLI: the test environment has nothing in its way (the version the
+/// CLI reports); each cause it checks is found when set up, and a CLI older than supported is
+/// found through a stand-in that reports 2.0.14.
+pub async fn doctor_findings<R: Runtime>(rt: R) {
+    use claude_agent_core::client::{doctor, Finding};
+    use claude_agent_core::permission::PermissionMode;
+
+    let env = env();
+    let clean = doctor(&env.options);
+    assert!(clean.is_ok(), "{:?}", clean.findings);
+    assert_eq!(
+        clean.version,
+        Some(
+            RealCli::locate()
+                .unwrap()
+                .version()
+                .expect("the CLI's version")
+        )
+    );
+
+    let missing = env.work.path().join("gone");
+    let found = |options: &Options| doctor(options).findings;
+    assert_eq!(
+        found(&env.options.clone().cwd(&missing)),
+        [Finding::WorkingDirectoryMissing {
+            path: missing.clone()
+        }]
+    );
+    let refused = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), env.options.clone().cwd(&missing)),
+    )
+    .await;
+    assert_eq!(
+        refused.err().and_then(|e| e.finding()),
+        Some(Finding::WorkingDirectoryMissing { path: missing })
+    );
+    assert_eq!(
+        found(&env.options.clone().env("CLAUDECODE", "1")),
+        [Finding::NestedSession]
+    );
+    assert_eq!(
+        found(&env.options.clone().env("NODE_OPTIONS", "--inspect")),
+        [Finding::NodeOptions {
+            value: "--inspect".into()
+        }]
+    );
+    assert_eq!(
+        found(&env.options.clone().env_remove("ANTHROPIC_API_KEY")),
+        [Finding::NoCredentials]
+    );
+    let bypass = env
+        .options
+        .clone()
+        .permission_mode(PermissionMode::BypassPermissions);
+    let as_root = std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
+    });
+    if as_root {
+        assert_eq!(found(&bypass), [Finding::RootWithBypassPermissions]);
+        assert!(found(&bypass.clone().env("IS_SANDBOX", "1")).is_empty());
+        // The same cause, recognised after the CLI refused to start.
+        let refused = within(&rt, STEP, "connect", connect_with(rt.clone(), bypass)).await;
+        let Err(error) = refused else {
+            panic!("the CLI started with bypassPermissions as root")
+        };
+        assert_eq!(
+            error.finding(),
+            Some(Finding::RootWithBypassPermissions),
+            "{error}"
+        );
+    } else {
+        assert!(found(&bypass).is_empty());
+    }
+
+    let old = env.work.path().join("old-claude");
+    std::fs::write(&old, "#!/bin/sh\necho '2.0.14 (Claude Code)'\n").unwrap();
+    std::os::unix::fs::PermissionsExt::set_mode(
+        &mut std::fs::metadata(&old).unwrap().permissions(),
+        0o755,
+    );
+    std::fs::set_permissions(&old, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let too_old = doctor(&env.options.clone().cli_path(&old));
+    assert!(
+        matches!(&too_old.findings[..], [Finding::CliTooOld { version }] if version.to_string() == "2.0.14"),
+        "{:?}",
+        too_old.findings
+    );
 }
 
 /// Three in-process tool calls in one turn, none of which ever finishes, then an interrupt: the

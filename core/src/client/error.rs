@@ -220,6 +220,48 @@ pub enum Error {
 }
 
 impl Error {
+    /// What in the environment made the session fail, when it is one of the causes [`doctor`]
+    /// checks: a CLI not found, a working directory that is gone, `bypassPermissions` as root
+    /// (from the CLI's start-up failure, or its stderr), a CLI too old, no credentials (an
+    /// authentication failure of the API). `None` for anything else.
+    ///
+    /// [`doctor`]: crate::client::doctor
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Error, Finding};
+    ///
+    /// fn explain(error: &Error) {
+    ///     match error.finding() {
+    ///         Some(finding) => eprintln!("{finding}: {}", finding.fix()),
+    ///         None => eprintln!("{error}"),
+    ///     }
+    /// }
+    /// # let _ = explain;
+    /// ```
+    pub fn finding(&self) -> Option<crate::client::Finding> {
+        use crate::client::Finding;
+        use crate::message::{ApiError, StartupFailureReason};
+        match self {
+            Error::CliNotFound { .. } => Some(Finding::CliNotFound),
+            Error::WorkingDirectory { path, .. } => {
+                Some(Finding::WorkingDirectoryMissing { path: path.clone() })
+            }
+            Error::Process { stderr_tail, .. }
+                if stderr_tail.contains("cannot be used with root/sudo privileges") =>
+            {
+                Some(Finding::RootWithBypassPermissions)
+            }
+            Error::Result(result) => match (&result.startup_failure, &result.api_error) {
+                (Some(StartupFailureReason::BypassRoot), _) => {
+                    Some(Finding::RootWithBypassPermissions)
+                }
+                (_, Some(ApiError::AuthenticationFailed)) => Some(Finding::NoCredentials),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     pub(crate) fn from_failure(failure: RequestFailure) -> Error {
         match failure {
             RequestFailure::Refused { message, code } => Error::ControlRefused { message, code },

@@ -28,8 +28,9 @@ pub mod mcp {
     pub use crate::mcp::*;
 }
 
-/// Finding the Claude Code CLI: where sessions look for it, and what to tell a user who has
-/// none. Each runtime crate publishes it as its `cli`.
+/// Finding the Claude Code CLI: where sessions look for it, what to tell a user who has none,
+/// and [`doctor`](crate::client::doctor), which checks what would keep it from starting. Each
+/// runtime crate publishes it as its `cli`.
 ///
 /// ```
 /// use claude_agent_core::client::cli::{find_cli, INSTALL_HINT};
@@ -39,7 +40,7 @@ pub mod mcp {
 /// }
 /// ```
 pub mod cli {
-    pub use crate::client::{find_cli, CLI_PATH_ENV, INSTALL_HINT};
+    pub use crate::client::{doctor, find_cli, Diagnosis, Finding, CLI_PATH_ENV, INSTALL_HINT};
 }
 
 /// The names most programs use, for a glob import. Each async runtime crate publishes it as its

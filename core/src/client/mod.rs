@@ -64,6 +64,7 @@ mod process {
     pub(super) mod local;
     #[cfg(unix)]
     pub(super) mod orphan_guard;
+    pub(super) mod preflight;
     pub(super) mod runtime;
     pub(super) mod temp_folders;
     pub(super) mod transport;
@@ -96,7 +97,7 @@ use handles::{client, pool, prompt, query, ready, spare, warm};
 use persistence::{mirror, recorder, store_resume};
 #[cfg(unix)]
 use process::orphan_guard;
-use process::{discovery, local, runtime, transport};
+use process::{discovery, local, preflight, runtime, transport};
 use task::{driver, link, spawn, stderr, trace};
 
 pub use client::{connect_with, Client, Messages};
@@ -111,6 +112,7 @@ pub use mirror::StoreFlush;
 #[cfg(unix)]
 pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};
+pub use preflight::{doctor, Diagnosis, Finding};
 pub(crate) use process::temp_folders::temp_folder;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
