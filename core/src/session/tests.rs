@@ -1655,3 +1655,30 @@ fn a_silent_turn_is_reported_once_per_silence() {
     );
     assert_eq!(s.poll_timeout(), None);
 }
+
+/// A message line of 3 MiB (a large tool result, a long file read), far over the 1 MiB other
+/// SDKs stop at, is read whole under the default 16 MiB limit.
+#[test]
+fn a_three_mebibyte_line_is_read_whole() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let text = "x".repeat(3 << 20);
+    let line = format!(
+        r#"{{"type":"assistant","message":{{"id":"m1","role":"assistant","model":"m","content":[{{"type":"text","text":"{text}"}}]}},"parent_tool_use_id":null,"session_id":"s"}}"#
+    );
+    // In pieces, as a pipe delivers it.
+    for chunk in line.as_bytes().chunks(64 * 1024) {
+        s.handle_stdout(now, chunk);
+    }
+    s.handle_stdout(now, b"\n");
+    let read: Vec<usize> = events(&mut s)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Message(Message::Assistant(reply)) => match reply.message.content.first() {
+                Some(crate::message::ContentBlock::Text(t)) => Some(t.text.len()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(read, [3 << 20]);
+}
