@@ -62,6 +62,25 @@
 //! | `session_id` | the session id of the CLI's `system/init`, recorded when it first comes (and again if it changes) |
 //! | `model` | the model that `system/init` names |
 //!
+//! Inside it, each turn is a span named `invoke_agent` (from the prompt to its result), and each
+//! tool call of the main agent a span named `execute_tool` inside the turn's (from the
+//! `tool_use` to its `tool_result`), both with the attributes of OpenTelemetry's GenAI semantic
+//! conventions. The `cli_request` and `cli_answer` events of a request about a tool call (a
+//! permission prompt, a hook, an in-process tool) are in that call's span, others in the turn's.
+//!
+//! | Span | Field | Value |
+//! |---|---|---|
+//! | `invoke_agent` | `gen_ai.operation.name` | `invoke_agent` |
+//! | | `gen_ai.provider.name`, `gen_ai.agent.name` | `anthropic`, `claude-code` |
+//! | | `gen_ai.conversation.id` | the session id |
+//! | | `gen_ai.request.model` | the model `system/init` names |
+//! | | `gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens` | the result's usage |
+//! | | `gen_ai.response.finish_reasons` | the result's stop reason |
+//! | | `error.type` | the result's subtype, when it is an error |
+//! | `execute_tool` | `gen_ai.operation.name` | `execute_tool` |
+//! | | `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.tool.type` | the tool's name, the `tool_use` id, `function` |
+//! | | `error.type` | `tool_error` when the result is an error |
+//!
 //! The events have a name (`Metadata::name`) and a message for people; their target is
 //! `claude_agent_core`, except the CLI's stderr lines (`claude_agent_core::stderr`, so that they
 //! can be filtered apart). Durations are in microseconds, on the runtime's clock
@@ -79,6 +98,7 @@
 //! | `cli_answer` | DEBUG | the callback's answer went to the CLI | `subtype`, `request_id`, `reply` (`allow`, `deny`, `hook_output`, `tool_result`, `tool_error`, `resource`, `prompt`, `elicitation`, `user_dialog`, `error`), `duration_us` |
 //! | `callback_error` | WARN | a callback returned an error or panicked (or none was registered); the CLI is answered with an error | `subtype`, `request_id`, `panicked`, `error` |
 //! | `callback_cancelled` | DEBUG | the CLI withdrew its request, or the session ended before the answer | `subtype`, `request_id`, `running` (whether a running callback was dropped) |
+//! | `turn_stalled` | WARN | a turn went silent past `Options::stall_watch`'s limit | `idle_ms`, `last_event`, `in_flight_tools` |
 //! | `cli_version` | DEBUG; WARN when the CLI is older than the supported minimum or reports no version | the CLI's version was checked (above, "Supported CLI versions") | `version` (when reported), `minimum` |
 //! | `line_error` | WARN | a stdout line the SDK could not use (it also reaches the message stream as a `Message::Notice`) | `error` |
 //! | `tool_refused` | WARN | the CLI refused the model a tool of an in-process MCP server that `allowed_tools` does not list (below) | `tool`, `server`, `tool_use_id`, `reason` (the CLI's text) |

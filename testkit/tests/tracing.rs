@@ -126,13 +126,17 @@ fn a_session_reports_its_span_and_events() {
         Some("claude-test-model")
     );
     assert_eq!(fields.get("pid"), None);
-    // Every event, the app's own in its callback included, happens inside it.
+    // Every event, the app's own in its callback included, happens inside it, or inside the
+    // turn's span in it (the CLI's requests and their answers).
     for event in &log.events {
         let (span, _) = event
             .span
             .as_ref()
             .unwrap_or_else(|| panic!("outside the span: {event:?}"));
-        assert_eq!(span, "session", "{event:?}");
+        assert!(
+            ["session", "invoke_agent", "execute_tool"].contains(&span.as_str()),
+            "{event:?}"
+        );
     }
 
     let connect = one(&log, "connect", &[("program", "claude")]);
@@ -342,5 +346,100 @@ fn a_spare_reports_its_start_up_marks_and_its_claim() {
     assert!(
         refusal.fields["error"].starts_with("cwd_not_found"),
         "{refusal:?}"
+    );
+}
+
+/// A turn is an `invoke_agent` span and each of the main agent's tool calls an `execute_tool`
+/// span in it, with OpenTelemetry's GenAI attributes (operation, provider, conversation id,
+/// model, token usage, tool name and call id); the permission prompt about a tool call is
+/// reported inside that call's span.
+#[test]
+fn turns_and_tool_calls_are_genai_spans() {
+    use claude_agent_core::client::query_with;
+    use claude_agent_testkit::fake_cli::FakeResult;
+
+    let bash = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_json(
+            &json!({"type": "system", "subtype": "init", "session_id": "sess-1",
+            "model": "claude-test-model", "tools": [], "mcp_servers": [], "uuid": "u-1"}),
+        )
+        .emit_tool_use(&bash)
+        .request_and_wait(
+            "p1",
+            json!({"subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "ls"},
+                "tool_use_id": "toolu_1"}),
+        )
+        .emit_tool_result(&bash, "README.md")
+        .emit_result_with(FakeResult::success("done").usage(12, 7));
+    let fake = FakeTransport::new(script);
+    let options = Options::new()
+        .transport(fake.clone())
+        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
+    let runtime = TestRuntime::new();
+    let (items, log) = capture(|| {
+        runtime.block_on(query_with(runtime.clone(), "list the files", options).collect::<Vec<_>>())
+    });
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+
+    let spans = |name: &str| -> Vec<&trace_log::Fields> {
+        log.spans
+            .values()
+            .filter(|(n, _)| n == name)
+            .map(|(_, fields)| fields)
+            .collect()
+    };
+    let turn = spans("invoke_agent");
+    assert_eq!(turn.len(), 1, "{:?}", log.spans);
+    let field = |fields: &trace_log::Fields, key: &str| fields.get(key).cloned();
+    assert_eq!(
+        field(turn[0], "gen_ai.operation.name").as_deref(),
+        Some("invoke_agent")
+    );
+    assert_eq!(
+        field(turn[0], "gen_ai.provider.name").as_deref(),
+        Some("anthropic")
+    );
+    assert_eq!(
+        field(turn[0], "gen_ai.conversation.id").as_deref(),
+        Some("sess-1")
+    );
+    assert_eq!(
+        field(turn[0], "gen_ai.request.model").as_deref(),
+        Some("claude-test-model")
+    );
+    assert_eq!(
+        field(turn[0], "gen_ai.usage.input_tokens").as_deref(),
+        Some("12")
+    );
+    assert_eq!(
+        field(turn[0], "gen_ai.usage.output_tokens").as_deref(),
+        Some("7")
+    );
+    assert_eq!(field(turn[0], "error.type"), None);
+
+    let tool = spans("execute_tool");
+    assert_eq!(tool.len(), 1, "{:?}", log.spans);
+    assert_eq!(
+        field(tool[0], "gen_ai.operation.name").as_deref(),
+        Some("execute_tool")
+    );
+    assert_eq!(field(tool[0], "gen_ai.tool.name").as_deref(), Some("Bash"));
+    assert_eq!(
+        field(tool[0], "gen_ai.tool.call.id").as_deref(),
+        Some("toolu_1")
+    );
+
+    let asked = one(&log, "cli_request", &[("subtype", "can_use_tool")]);
+    assert_eq!(
+        asked.span.as_ref().map(|(name, _)| name.as_str()),
+        Some("execute_tool")
+    );
+    let answered = one(&log, "cli_answer", &[("subtype", "can_use_tool")]);
+    assert_eq!(
+        answered.span.as_ref().map(|(name, _)| name.as_str()),
+        Some("execute_tool")
     );
 }

@@ -319,6 +319,9 @@ where
                     .session
                     .send_user(now, message)
                     .map_err(Error::from_send);
+                if result.is_ok() {
+                    self.trace.turn_started();
+                }
                 let _ = reply.try_send(result);
             }
             Command::Request(request, reply) => {
@@ -371,7 +374,9 @@ where
         match prompt {
             PromptKind::Text(text) => {
                 // A failure shows as the end of the stream (the CLI is gone).
-                let _ = self.session.send_user(now, UserInput::text(text));
+                if self.session.send_user(now, UserInput::text(text)).is_ok() {
+                    self.trace.turn_started();
+                }
                 self.session.end_input(now);
             }
             PromptKind::Stream(stream) => self.input = Some(stream),
@@ -391,6 +396,8 @@ where
             Poll::Ready(Some(message)) => {
                 if self.session.send_user(now, message).is_err() {
                     self.input = None;
+                } else {
+                    self.trace.turn_started();
                 }
                 true
             }

@@ -391,6 +391,7 @@ fn start_driver<R: Runtime>(
         Start::Prompt(PromptKind::Text(text)) => {
             // A fresh session always takes its first message.
             let _ = session.send_user(now, UserInput::text(text));
+            trace.turn_started();
             (None, None)
         }
         Start::Prompt(PromptKind::Stream(stream)) => (Some(stream), None),

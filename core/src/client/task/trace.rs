@@ -72,6 +72,23 @@ struct State {
     started: Option<Instant>,
     /// When the claim in flight was sent.
     claim_sent: Option<Instant>,
+    /// The running turn's `invoke_agent` span.
+    turn: Option<tracing::Span>,
+    /// The `execute_tool` spans of the CLI's tool calls still running, by `tool_use` id.
+    tools: HashMap<String, tracing::Span>,
+    /// The session's model, from `system/init`.
+    model: Option<String>,
+}
+
+#[cfg(feature = "tracing")]
+impl State {
+    /// The span a callback on the CLI's request belongs in: its tool call's, else the turn's.
+    fn scope(&self, tool_use_id: Option<&str>) -> Option<tracing::Span> {
+        tool_use_id
+            .and_then(|id| self.tools.get(id))
+            .or(self.turn.as_ref())
+            .cloned()
+    }
 }
 
 #[cfg(feature = "tracing")]
@@ -79,6 +96,8 @@ struct Asked {
     subtype: &'static str,
     wire_id: String,
     since: Instant,
+    /// The tool call's or turn's span the request came in, where its answer is reported.
+    scope: Option<tracing::Span>,
 }
 
 /// The subtype of a control request about to be sent, kept for its outcome's event.
@@ -133,6 +152,18 @@ impl TaskSpan {
         return Box::pin(tracing::Instrument::instrument(driver, self.span));
         #[cfg(not(feature = "tracing"))]
         Box::pin(driver)
+    }
+}
+
+/// The turn's and tool calls' spans are closed where the session span's subscriber is the
+/// default (see `Trace::in_session_dispatch`).
+#[cfg(feature = "tracing")]
+impl Drop for Trace {
+    fn drop(&mut self) {
+        let turn = self.state.turn.take();
+        let tools = std::mem::take(&mut self.state.tools);
+        let asked = std::mem::take(&mut self.state.asked);
+        self.in_session_dispatch(move || drop((turn, tools, asked)));
     }
 }
 
@@ -199,6 +230,9 @@ impl Trace {
                     allowed_tools,
                     started: None,
                     claim_sent: None,
+                    turn: None,
+                    tools: HashMap::new(),
+                    model: None,
                 },
             }
         }
@@ -332,6 +366,14 @@ impl Trace {
         #[cfg(feature = "tracing")]
         {
             let request_id = request.wire_id.as_str();
+            let tool_use_id = match &request.kind {
+                InboundKind::CanUseTool(ask) => Some(ask.tool_use_id.as_str()),
+                InboundKind::HookCallback(call) => call.tool_use_id.as_deref(),
+                InboundKind::McpToolCall(call) => call.tool_use_id.as_deref(),
+                _ => None,
+            };
+            let scope = self.state.scope(tool_use_id);
+            let _entered = scope.as_ref().map(tracing::Span::enter);
             let subtype = match &request.kind {
                 InboundKind::CanUseTool(ask) => {
                     let tool = ask.tool_name.as_str();
@@ -430,6 +472,7 @@ impl Trace {
                 subtype,
                 wire_id: request.wire_id.clone(),
                 since: now,
+                scope: scope.clone(),
             };
             self.state.asked.insert(request.id, asked);
         }
@@ -441,25 +484,30 @@ impl Trace {
     pub(crate) fn answer(&mut self, id: InboundId, reply: &Reply, panicked: bool, now: Instant) {
         #[cfg(feature = "tracing")]
         {
-            let Some(asked) = self.state.asked.remove(&id) else {
+            let Some(mut asked) = self.state.asked.remove(&id) else {
                 return;
             };
-            let (subtype, request_id) = (asked.subtype, asked.wire_id.as_str());
-            let duration_us = micros(now.saturating_duration_since(asked.since));
-            if let Reply::Error { message, .. } = reply {
-                event!("callback_error", WARN, subtype, request_id, panicked, error = %message,
-                    "callback failed; the CLI gets an error");
+            let scope = asked.scope.take();
+            {
+                let _entered = scope.as_ref().map(tracing::Span::enter);
+                let (subtype, request_id) = (asked.subtype, asked.wire_id.as_str());
+                let duration_us = micros(now.saturating_duration_since(asked.since));
+                if let Reply::Error { message, .. } = reply {
+                    event!("callback_error", WARN, subtype, request_id, panicked, error = %message,
+                        "callback failed; the CLI gets an error");
+                }
+                let reply = reply_kind(reply);
+                event!(
+                    "cli_answer",
+                    DEBUG,
+                    subtype,
+                    request_id,
+                    reply,
+                    duration_us,
+                    "answered the CLI's request"
+                );
             }
-            let reply = reply_kind(reply);
-            event!(
-                "cli_answer",
-                DEBUG,
-                subtype,
-                request_id,
-                reply,
-                duration_us,
-                "answered the CLI's request"
-            );
+            self.in_session_dispatch(move || drop(scope));
         }
     }
 
@@ -490,7 +538,7 @@ impl Trace {
     pub(crate) fn withdrawn(&mut self, id: InboundId, running: bool) {
         #[cfg(feature = "tracing")]
         {
-            let Some(asked) = self.state.asked.remove(&id) else {
+            let Some(mut asked) = self.state.asked.remove(&id) else {
                 return;
             };
             let (subtype, request_id) = (asked.subtype, asked.wire_id.as_str());
@@ -502,11 +550,60 @@ impl Trace {
                 running,
                 "the CLI's request was withdrawn"
             );
+            let scope = asked.scope.take();
+            self.in_session_dispatch(move || drop(scope));
         }
     }
 
-    /// A message for the user: `system/init` names the session and its model, and
-    /// `system/permission_denied` may be an in-process tool `allowed_tools` forgot.
+    /// `make` run with the subscriber the session span belongs to as the default: a child span
+    /// must live in its parent's subscriber, and the driver may be polled where another one is
+    /// the default (a runtime shared by sessions traced by different subscribers).
+    /// The same goes for closing a child span: its subscriber closes the parent through the
+    /// default one.
+    #[cfg(feature = "tracing")]
+    fn in_session_dispatch<T>(&self, f: impl FnOnce() -> T) -> T {
+        match self.span.with_subscriber(|(_, dispatch)| dispatch.clone()) {
+            Some(dispatch) => tracing::dispatcher::with_default(&dispatch, f),
+            None => f(),
+        }
+    }
+
+    /// A prompt went to the CLI: a turn starts, as an `invoke_agent` span (OpenTelemetry's
+    /// GenAI conventions) in the session span, unless one runs already.
+    #[inline]
+    pub(crate) fn turn_started(&mut self) {
+        #[cfg(feature = "tracing")]
+        if self.state.turn.is_none() {
+            let turn = self.in_session_dispatch(|| {
+                tracing::info_span!(
+                    target: TARGET,
+                    parent: &self.span,
+                    "invoke_agent",
+                    "gen_ai.operation.name" = "invoke_agent",
+                    "gen_ai.provider.name" = "anthropic",
+                    "gen_ai.agent.name" = "claude-code",
+                    "gen_ai.conversation.id" = tracing::field::Empty,
+                    "gen_ai.request.model" = tracing::field::Empty,
+                    "gen_ai.usage.input_tokens" = tracing::field::Empty,
+                    "gen_ai.usage.output_tokens" = tracing::field::Empty,
+                    "gen_ai.response.finish_reasons" = tracing::field::Empty,
+                    "error.type" = tracing::field::Empty,
+                )
+            });
+            if let Some(id) = &self.state.session_id {
+                turn.record("gen_ai.conversation.id", id.as_str());
+            }
+            if let Some(model) = &self.state.model {
+                turn.record("gen_ai.request.model", model.as_str());
+            }
+            self.state.turn = Some(turn);
+        }
+    }
+
+    /// A message for the user: `system/init` names the session and its model; the main
+    /// agent's tool calls open `execute_tool` spans that their results close, and a result
+    /// closes the turn's span with its token usage; `system/permission_denied` may be an
+    /// in-process tool `allowed_tools` forgot.
     #[inline]
     pub(crate) fn message(&mut self, message: &Message) {
         #[cfg(feature = "tracing")]
@@ -517,8 +614,67 @@ impl Trace {
                     self.span.record("session_id", session_id);
                     if let Some(model) = init.model() {
                         self.span.record("model", model);
+                        self.state.model = Some(model.to_owned());
                     }
                     self.state.session_id = Some(session_id.to_owned());
+                }
+                if let Some(turn) = &self.state.turn {
+                    turn.record("gen_ai.conversation.id", session_id);
+                    if let Some(model) = init.model() {
+                        turn.record("gen_ai.request.model", model);
+                    }
+                }
+            }
+            Message::Assistant(reply) if reply.parent_tool_use_id.is_none() => {
+                let parent = self.state.turn.as_ref().unwrap_or(&self.span).clone();
+                for block in &reply.message.content {
+                    if let crate::message::ContentBlock::ToolUse(call) = block {
+                        let tool = self.in_session_dispatch(|| {
+                            tracing::info_span!(
+                                target: TARGET,
+                                parent: &parent,
+                                "execute_tool",
+                                "gen_ai.operation.name" = "execute_tool",
+                                "gen_ai.tool.name" = call.name.as_str(),
+                                "gen_ai.tool.call.id" = call.id.as_str(),
+                                "gen_ai.tool.type" = "function",
+                                "error.type" = tracing::field::Empty,
+                            )
+                        });
+                        self.state.tools.insert(call.id.clone(), tool);
+                    }
+                }
+            }
+            Message::User(user) if user.parent_tool_use_id.is_none() => {
+                if let crate::message::MessageContent::Blocks(blocks) = &user.content {
+                    for block in blocks {
+                        if let crate::message::ContentBlock::ToolResult(result) = block {
+                            let Some(tool) = self.state.tools.remove(&result.tool_use_id) else {
+                                continue;
+                            };
+                            if result.is_error == Some(true) {
+                                tool.record("error.type", "tool_error");
+                            }
+                            self.in_session_dispatch(move || drop(tool));
+                        }
+                    }
+                }
+            }
+            Message::Result(result) => {
+                let tools = std::mem::take(&mut self.state.tools);
+                self.in_session_dispatch(move || drop(tools));
+                if let Some(turn) = self.state.turn.take() {
+                    if let Some(usage) = &result.usage {
+                        turn.record("gen_ai.usage.input_tokens", usage.input_tokens);
+                        turn.record("gen_ai.usage.output_tokens", usage.output_tokens);
+                    }
+                    if let Some(reason) = &result.stop_reason {
+                        turn.record("gen_ai.response.finish_reasons", reason.as_str());
+                    }
+                    if result.is_error {
+                        turn.record("error.type", result.subtype.as_str());
+                    }
+                    self.in_session_dispatch(move || drop(turn));
                 }
             }
             Message::System(SystemMessage::PermissionDenied(denied)) => {
@@ -695,6 +851,9 @@ mod tests {
             allowed_tools: allowed_tools.iter().map(|rule| rule.to_string()).collect(),
             started: None,
             claim_sent: None,
+            turn: None,
+            tools: HashMap::new(),
+            model: None,
         }
     }
 
