@@ -3,16 +3,20 @@
 //! (`gen_ai.request.model`, `gen_ai.usage.input_tokens`, `gen_ai.tool.name`, …). This example
 //! collects them in memory and prints them; a real app puts an OTLP exporter in the same place.
 //!
-//! Needs the runtime crate's `tracing` feature (`claude-agent-tokio = { features = ["tracing"] }`).
+//! Needs the runtime crate's `otel` feature (`claude-agent-tokio = { features = ["otel"] }`;
+//! `tracing` alone gives the spans): the query runs inside the app's own `handle_request` span,
+//! and `otel` hands that span's context to the CLI as `TRACEPARENT`, so the CLI's own spans,
+//! when it exports any, join the same trace.
 //!
-//! Run: `cargo run --example otel --features claude-agent-tokio/tracing`, or offline with the
+//! Run: `cargo run --example otel --features claude-agent-tokio/otel`, or offline with the
 //! real CLI and a stub model: `scripts/quick-start otel`.
 //!
-//! Features: claude-agent-tokio/tracing
+//! Features: claude-agent-tokio/otel
 
 use claude_agent_tokio::{query, Options};
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
+use tracing::Instrument;
 use tracing_subscriber::layer::SubscriberExt;
 
 #[tokio::main]
@@ -26,12 +30,17 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
         tracing_subscriber::registry().with(tracing_opentelemetry::layer().with_tracer(tracer));
     tracing::subscriber::set_global_default(subscriber).expect("no other subscriber");
 
-    let options = Options::new().allowed_tools(["Bash"]);
-    let mut messages = query("Run `echo traced` in the shell.", options);
-    while let Some(message) = messages.next().await {
-        message?;
+    let request = tracing::info_span!("handle_request");
+    async {
+        let options = Options::new().allowed_tools(["Bash"]);
+        let mut messages = query("Run `echo traced` in the shell.", options);
+        while let Some(message) = messages.next().await {
+            message?;
+        }
+        Ok::<(), claude_agent_tokio::Error>(())
     }
-    drop(messages);
+    .instrument(request)
+    .await?;
     provider.force_flush().expect("spans flushed");
 
     for span in exporter.get_finished_spans().expect("spans") {

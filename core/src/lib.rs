@@ -23,6 +23,7 @@
 //! | `schemars` | on | `typed_tool`: an in-process tool's JSON Schema derived from its argument type. |
 //! | `jsonschema` | on | In-process tools check each call's arguments against their schema. |
 //! | `tracing` | off | Spans and events of each session (below, "Tracing"). |
+//! | `otel` | off | `tracing`, and the caller's OpenTelemetry trace continued in the CLI: at a session's start the current span's context (through `tracing-opentelemetry`) becomes the CLI's `TRACEPARENT` and `TRACESTATE`, unless `Options::trace_context` sets them. |
 //!
 //! Without default features the crate is the pure protocol state machine and its data: `session`,
 //! `message`, `control`, `options`, `hooks`, `permission`, `mcp` and `recording` open no file,

@@ -52,6 +52,8 @@ mod handles {
 mod task {
     pub(super) mod driver;
     pub(super) mod link;
+    #[cfg(feature = "otel")]
+    pub(super) mod otel;
     pub(super) mod spawn;
     pub(super) mod stderr;
     pub(super) mod trace;
@@ -98,6 +100,8 @@ use persistence::{mirror, recorder, store_resume};
 #[cfg(unix)]
 use process::orphan_guard;
 use process::{discovery, local, preflight, runtime, transport};
+#[cfg(feature = "otel")]
+use task::otel;
 use task::{driver, link, spawn, stderr, trace};
 
 pub use client::{connect_with, Client, Messages};

@@ -241,6 +241,21 @@ impl Options {
         self.permission_mode.as_ref()
     }
 
+    /// The W3C trace context set with [`Options::trace_context`]: `traceparent` and
+    /// `tracestate`.
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    /// let options = Options::new().trace_context(parent, None);
+    /// assert_eq!(options.get_trace_context(), Some((parent, None)));
+    /// ```
+    pub fn get_trace_context(&self) -> Option<(&str, Option<&str>)> {
+        self.trace_context
+            .as_ref()
+            .map(|(parent, state)| (parent.as_str(), state.as_deref()))
+    }
+
     /// The working directory set with [`Options::cwd`], if any.
     pub fn get_cwd(&self) -> Option<&Path> {
         self.cwd.as_deref()

@@ -937,7 +937,9 @@ impl Options {
     /// become the child's `TRACEPARENT` and `TRACESTATE`, which the CLI's OpenTelemetry export
     /// continues. An inherited `TRACESTATE` is dropped when no `tracestate` is given, so it is
     /// never paired with another trace's parent; [`Options::env`] of either name wins. Without
-    /// this option the child inherits whatever `TRACEPARENT` and `TRACESTATE` the process has.
+    /// this option the child inherits whatever `TRACEPARENT` and `TRACESTATE` the process has,
+    /// or, with the `otel` feature, gets the context of the span current when the session
+    /// starts (through `tracing-opentelemetry`).
     ///
     /// ```
     /// # use claude_agent_core::options::{HostDeclarations, Options};

@@ -95,6 +95,8 @@ pub(crate) fn spawn_session<R: Runtime>(
 ) -> Arc<Shared> {
     let channels = Channels::new();
     let shared = channels.shared.clone();
+    #[cfg(feature = "otel")]
+    let options = &crate::client::otel::with_current_trace(options);
     let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
     runtime.spawn_task(task);
     shared
