@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::message::{ContentBlock, Message, MessageContent, Stall};
+use crate::message::{ContentBlock, Message, MessageContent, SessionState, Stall, SystemMessage};
 
 /// When a running turn counts as stalled, and what the client then does
 /// (`Options::stall_watch`). The session only tells ([`Event::Stalled`], with a
@@ -85,8 +85,9 @@ pub enum OnStall {
 #[derive(Debug)]
 pub(crate) struct StallClock {
     watch: StallWatch,
-    /// Prompts sent whose result has not come.
-    turns_open: u32,
+    /// A turn runs: from a prompt (or the CLI saying it runs) to a result (or the CLI saying it
+    /// is idle). A flag, not a count: a prompt sent while a turn runs joins that turn.
+    running: bool,
     /// When silence started: the last line, or the prompt.
     quiet_since: Option<Instant>,
     /// The last line's kind; empty before any.
@@ -101,7 +102,7 @@ impl StallClock {
     pub(crate) fn new(watch: StallWatch) -> StallClock {
         StallClock {
             watch,
-            turns_open: 0,
+            running: false,
             quiet_since: None,
             last_kind: String::new(),
             open_tools: BTreeMap::new(),
@@ -111,7 +112,7 @@ impl StallClock {
 
     /// A prompt was written: a turn runs, silence counts from now.
     pub(crate) fn prompt_sent(&mut self, now: Instant) {
-        self.turns_open += 1;
+        self.running = true;
         self.quiet_since = Some(now);
         self.last_kind.clear();
         self.fired = false;
@@ -149,9 +150,17 @@ impl StallClock {
                 }
             }
             Message::Result(_) => {
-                self.turns_open = self.turns_open.saturating_sub(1);
+                self.running = false;
                 self.open_tools.clear();
             }
+            Message::System(SystemMessage::SessionStateChanged(change)) => match change.state {
+                SessionState::Running => self.running = true,
+                SessionState::Idle => {
+                    self.running = false;
+                    self.open_tools.clear();
+                }
+                _ => {}
+            },
             _ => {}
         }
     }
@@ -159,7 +168,7 @@ impl StallClock {
     /// When the running turn counts as stalled; `None` when no turn runs, the host is
     /// answering the CLI (`host_busy`), a tool runs with no limit, or it was reported already.
     pub(crate) fn deadline(&self, host_busy: bool) -> Option<Instant> {
-        if self.turns_open == 0 || self.fired || host_busy {
+        if !self.running || self.fired || host_busy {
             return None;
         }
         let limit = if self.open_tools.is_empty() {

@@ -1682,3 +1682,42 @@ fn a_three_mebibyte_line_is_read_whole() {
         .collect();
     assert_eq!(read, [3 << 20]);
 }
+
+/// A prompt sent while a turn runs joins that turn: its one result ends the watch, and the idle
+/// session after it is not a stall; the CLI saying it runs again (a turn of its own) restarts it.
+#[test]
+fn a_prompt_joining_a_running_turn_does_not_leave_the_watch_armed() {
+    use crate::session::StallWatch;
+    use std::time::Duration;
+
+    let secs = Duration::from_secs;
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.stall = Some(StallWatch::new(secs(30)));
+    let (mut s, t0) = started(config);
+    feed(&mut s, t0, &success("req_0", "{}"));
+    s.send_user(t0, UserInput::text("build it")).unwrap();
+    s.send_user(t0 + secs(1), UserInput::text("and test it"))
+        .unwrap();
+    feed(
+        &mut s,
+        t0 + secs(2),
+        r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s"}"#,
+    );
+    assert_eq!(
+        s.poll_timeout(),
+        None,
+        "one result ends the turn both prompts were in"
+    );
+    feed(
+        &mut s,
+        t0 + secs(3),
+        r#"{"type":"system","subtype":"session_state_changed","state":"running","sdk_host_only":true,"session_id":"s"}"#,
+    );
+    assert_eq!(s.poll_timeout(), Some(t0 + secs(33)));
+    feed(
+        &mut s,
+        t0 + secs(4),
+        r#"{"type":"system","subtype":"session_state_changed","state":"idle","sdk_host_only":true,"session_id":"s"}"#,
+    );
+    assert_eq!(s.poll_timeout(), None);
+}
