@@ -1499,47 +1499,42 @@ pub async fn api_400<R: Runtime>(rt: R) {
 /// An API 429 is retried and the turn then succeeds: the `system/api_retry` message in between
 /// says the status, the CLI's class of the failure and the wait, as an app would show it.
 pub async fn api_429_retried<R: Runtime>(rt: R) {
-    let env = env();
-    env.stub
-        .push_reply(Reply::error(429, "rate_limit_error", "slow down").retryable());
-    env.stub.push_reply(Reply::text("made it"));
-    let messages = all_ok(
-        collect(
-            &rt,
-            "query",
-            query_with(rt.clone(), "hello", env.options.clone()),
-        )
-        .await,
-    );
-    let retry = messages
-        .iter()
-        .find_map(|m| match m {
-            Message::System(SystemMessage::ApiRetry(retry)) => Some(retry),
-            _ => None,
-        })
-        .expect("a system/api_retry");
-    assert_eq!(retry.error_status, Some(429), "{retry:?}");
-    assert_eq!(retry.error, Some(ApiError::RateLimit), "{retry:?}");
-    assert!(retry
-        .error
-        .as_ref()
-        .is_some_and(ApiError::may_pass_on_retry));
-    assert_eq!(retry.attempt, 1);
-    let shown = retry.to_string();
-    assert!(
-        shown.starts_with("API call failed (HTTP 429, rate_limit): retry 1 of "),
-        "{shown}"
-    );
-    assert_eq!(texts(&messages), ["made it"]);
-    assert_eq!(only_result(&messages).subtype, "success");
+    retried_then_answered(
+        rt,
+        429,
+        "rate_limit_error",
+        ApiError::RateLimit,
+        "rate_limit",
+    )
+    .await;
 }
 
 /// An API 529 (overloaded) is retried: the `system/api_retry` notice says so in types (status
 /// 529, `ApiError::Overloaded`, worth retrying), then the turn succeeds.
 pub async fn api_529_overloaded<R: Runtime>(rt: R) {
+    retried_then_answered(
+        rt,
+        529,
+        "overloaded_error",
+        ApiError::Overloaded,
+        "overloaded",
+    )
+    .await;
+}
+
+/// The stub answers the first request with a retryable `status` error of `error_type`, then
+/// with text: the `system/api_retry` notice carries the status and the class (`named` in its
+/// line), which is worth retrying, and the turn succeeds.
+async fn retried_then_answered<R: Runtime>(
+    rt: R,
+    status: u16,
+    error_type: &str,
+    class: ApiError,
+    named: &str,
+) {
     let env = env();
     env.stub
-        .push_reply(Reply::error(529, "overloaded_error", "Overloaded").retryable());
+        .push_reply(Reply::error(status, error_type, "try again later").retryable());
     env.stub.push_reply(Reply::text("made it"));
     let messages = all_ok(
         collect(
@@ -1556,18 +1551,13 @@ pub async fn api_529_overloaded<R: Runtime>(rt: R) {
             _ => None,
         })
         .expect("a system/api_retry");
-    assert_eq!(retry.error_status, Some(529), "{retry:?}");
-    assert_eq!(retry.error, Some(ApiError::Overloaded), "{retry:?}");
-    assert!(retry
-        .error
-        .as_ref()
-        .is_some_and(ApiError::may_pass_on_retry));
-    assert!(
-        retry
-            .to_string()
-            .starts_with("API call failed (HTTP 529, overloaded): retry 1 of "),
-        "{retry}"
-    );
+    assert_eq!(retry.error_status, Some(status), "{retry:?}");
+    assert_eq!(retry.error.as_ref(), Some(&class), "{retry:?}");
+    assert!(class.may_pass_on_retry());
+    assert_eq!(retry.attempt, 1);
+    let shown = retry.to_string();
+    let expected = format!("API call failed (HTTP {status}, {named}): retry 1 of ");
+    assert!(shown.starts_with(&expected), "{shown}");
     assert_eq!(texts(&messages), ["made it"]);
     assert_eq!(only_result(&messages).subtype, "success");
 }

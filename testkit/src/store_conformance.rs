@@ -675,6 +675,19 @@ fn conversation(session_id: &str) -> Vec<Value> {
     ]
 }
 
+/// Stores [`conversation`] as session `sess` of [`FUNCTIONS_DIR`]'s project: that directory,
+/// and the session's key.
+async fn stored_conversation<S: SessionStore>(
+    store: &S,
+    c: &'static str,
+) -> Result<(Option<&'static std::path::Path>, SessionKey), Violation> {
+    let dir = Some(std::path::Path::new(FUNCTIONS_DIR));
+    let project = claude_agent_core::store::project_key_for_directory(dir);
+    let key = SessionKey::new(project, KEY_SESSION);
+    ok(store.append(&key, &conversation(KEY_SESSION)).await, c)?;
+    Ok((dir, key))
+}
+
 /// `session_info`, `rename_session`, `tag_session`, `fork_session` and `session_messages` over
 /// the store.
 async fn edited_through_functions<S: SessionStore>(
@@ -682,11 +695,9 @@ async fn edited_through_functions<S: SessionStore>(
     c: &'static str,
 ) -> Result<(), Violation> {
     use claude_agent_core::history::{ForkOptions, Page};
-    use claude_agent_core::store::{self, project_key_for_directory};
+    use claude_agent_core::store;
 
-    let dir = Some(std::path::Path::new(FUNCTIONS_DIR));
-    let key = SessionKey::new(project_key_for_directory(dir), KEY_SESSION);
-    ok(store.append(&key, &conversation(KEY_SESSION)).await, c)?;
+    let (dir, _) = stored_conversation(store, c).await?;
     fn edit<T>(result: Result<T, store::EditError>, c: &'static str) -> Result<T, Violation> {
         result.map_err(|e| Violation {
             contract: c,
@@ -746,11 +757,9 @@ async fn subagents_through_functions<S: SessionStore>(
     c: &'static str,
 ) -> Result<(), Violation> {
     use claude_agent_core::history::Page;
-    use claude_agent_core::store::{self, project_key_for_directory};
+    use claude_agent_core::store;
 
-    let dir = Some(std::path::Path::new(FUNCTIONS_DIR));
-    let key = SessionKey::new(project_key_for_directory(dir), KEY_SESSION);
-    ok(store.append(&key, &conversation(KEY_SESSION)).await, c)?;
+    let (dir, key) = stored_conversation(store, c).await?;
     let mut agent = conversation(KEY_SESSION);
     agent.truncate(2);
     for entry in &mut agent {

@@ -1088,19 +1088,12 @@ fn resource_reads_and_prompt_gets_go_to_the_host_and_their_answers_are_written()
 
 #[test]
 fn set_mcp_servers_changes_which_in_process_servers_the_session_answers_for() {
-    use crate::mcp::{McpServerSpec, ToolSpec};
+    use crate::mcp::McpServerSpec;
     use crate::options::McpServerConfig;
-    let tool = |name: &str| {
-        ToolSpec::new(
-            name,
-            "d",
-            Json::from_serialize(&serde_json::json!({"type":"object"})).unwrap(),
-        )
-    };
     let mut config = SessionConfig::new(InputMode::Streaming);
     config
         .mcp_servers
-        .push(McpServerSpec::new("calc", "1.0.0").tool(tool("add")));
+        .push(McpServerSpec::new("calc", "1.0.0").tool(object_tool("add")));
     let (mut s, now) = started(config);
     let list = |id: &str, server: &str| {
         format!(
@@ -1122,8 +1115,8 @@ fn set_mcp_servers_changes_which_in_process_servers_the_session_answers_for() {
         .set_mcp_servers(
             now,
             vec![
-                McpServerSpec::new("calc", "9.9.9").tool(tool("mul")),
-                McpServerSpec::new("clock", "1.0.0").tool(tool("now")),
+                McpServerSpec::new("calc", "9.9.9").tool(object_tool("mul")),
+                McpServerSpec::new("clock", "1.0.0").tool(object_tool("now")),
             ],
             &external,
         )
@@ -1505,21 +1498,14 @@ fn an_option_the_cli_does_not_take_is_reported_and_the_session_runs() {
 /// another server, or one not named, stays open.
 #[test]
 fn a_cancelled_mcp_tool_call_is_withdrawn() {
-    use crate::mcp::{McpServerSpec, ToolSpec};
-    let tool = |name: &str| {
-        ToolSpec::new(
-            name,
-            "d",
-            Json::from_serialize(&serde_json::json!({"type":"object"})).unwrap(),
-        )
-    };
+    use crate::mcp::McpServerSpec;
     let mut config = SessionConfig::new(InputMode::Streaming);
     config
         .mcp_servers
-        .push(McpServerSpec::new("slow", "1.0.0").tool(tool("wait")));
+        .push(McpServerSpec::new("slow", "1.0.0").tool(object_tool("wait")));
     config
         .mcp_servers
-        .push(McpServerSpec::new("other", "1.0.0").tool(tool("wait")));
+        .push(McpServerSpec::new("other", "1.0.0").tool(object_tool("wait")));
     let (mut s, now) = started(config);
     let message = |id: &str, server: &str, message: &str| {
         format!(
@@ -1720,4 +1706,13 @@ fn a_prompt_joining_a_running_turn_does_not_leave_the_watch_armed() {
         r#"{"type":"system","subtype":"session_state_changed","state":"idle","sdk_host_only":true,"session_id":"s"}"#,
     );
     assert_eq!(s.poll_timeout(), None);
+}
+
+/// An in-process tool `name` taking any object.
+fn object_tool(name: &str) -> crate::mcp::ToolSpec {
+    crate::mcp::ToolSpec::new(
+        name,
+        "d",
+        Json::from_serialize(&serde_json::json!({"type":"object"})).unwrap(),
+    )
 }

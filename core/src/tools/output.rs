@@ -69,8 +69,16 @@ pub enum ReadOutput {
 
 impl<'de> Deserialize<'de> for ReadOutput {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// The `type` tag alone, read without building the rest.
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow, default)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+        }
         let raw = Json::deserialize(deserializer)?;
-        let typed = match raw.to_value()["type"].as_str() {
+        let kind: Kind<'_> =
+            serde_json::from_str(raw.as_str()).map_err(serde::de::Error::custom)?;
+        let typed = match kind.kind.as_deref() {
             Some("text") => raw.parse().map(ReadOutput::Text),
             Some("notebook") => raw.parse().map(ReadOutput::Notebook),
             _ => return Ok(ReadOutput::Other(raw)),
