@@ -812,13 +812,7 @@ pub async fn continue_needs_a_conversation<R: Runtime>(rt: R) {
         .await,
     );
     assert_eq!(only_result(&second).session_id(), session_id);
-    let body = env
-        .stub
-        .main_requests()
-        .pop()
-        .expect("a request")
-        .body
-        .to_string();
+    let body = last_request_body(&env.stub);
     assert!(body.contains("remember MANGO"), "{body}");
 }
 
@@ -1347,13 +1341,7 @@ pub async fn resume_from_another_folder<R: Runtime>(rt: R) {
     );
     assert_eq!(texts(&second), ["echo: which fruit?"]);
     assert_eq!(only_result(&second).session_id(), session_id);
-    let body = env
-        .stub
-        .main_requests()
-        .pop()
-        .expect("a request")
-        .body
-        .to_string();
+    let body = last_request_body(&env.stub);
     assert!(body.contains("remember MANGO"), "{body}");
 }
 
@@ -3485,13 +3473,7 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
         .await,
     );
     assert_eq!(only_result(&second).session_id(), session_id);
-    let body = env
-        .stub
-        .main_requests()
-        .pop()
-        .expect("a request")
-        .body
-        .to_string();
+    let body = last_request_body(&env.stub);
     assert!(body.contains("remember PINEAPPLE"), "{body}");
 }
 
@@ -4012,6 +3994,15 @@ pub async fn session_store_history<R: Runtime>(rt: R) {
         !body.contains("all done"),
         "the fork ends before the last reply: {body}"
     );
+}
+
+/// The body of the last model request the stub API received, as JSON text.
+fn last_request_body(stub: &StubApi) -> String {
+    stub.main_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string()
 }
 
 /// The texts of a model request's messages, in order (each cut to 60 characters).
