@@ -20,6 +20,8 @@
 //!   callbacks, a stalled consumer, many sessions in a row, early closed stdin, argv and secrets;
 //! * [`orphans`] — nothing the SDK started outlives it: the CLI's tools die with a dropped child
 //!   handle and with the host process;
+//! * [`fleet`] — many sessions on one host: a fleet's session limit holds, and a session dropped
+//!   while it waits starts nothing;
 //!
 //! The scenarios against the pinned real Claude Code CLI and the testkit's stub API are in
 //! `e2e_scenarios.rs`, stamped out per runtime by each adapter's `tests/e2e.rs`.
@@ -27,6 +29,7 @@
 pub mod fake;
 mod fake_cli;
 mod faults;
+mod fleet;
 mod orphans;
 
 use std::future::Future;

@@ -154,6 +154,7 @@ struct ReadmeDoctests;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod control;
+pub mod cost;
 #[cfg(feature = "history")]
 pub mod history;
 pub mod hooks;

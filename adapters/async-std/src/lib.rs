@@ -78,15 +78,16 @@ struct ReadmeDoctests;
 pub mod runtime;
 
 pub use claude_agent_core::client::{
-    prompt_channel, ClaimError, Claimed, Client, Connection, ElicitationContext, Error,
-    HookContext, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError, Prompt,
-    PromptSender, PromptStream, Query, ResumeError, Spare, SparePool, StoreFlush, Transport,
-    UserDialogContext, WarmQuery,
+    prompt_channel, ClaimError, Claimed, Client, Connection, ElicitationContext, Error, Fleet,
+    FleetLimits, FleetMember, HookContext, Messages, PermissionContext, PoolStart, PooledQuery,
+    PrewarmError, Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool,
+    StoreFlush, Transport, UserDialogContext, WarmQuery,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, message, options, permission, session, store, tools, Json, UnknownName,
+    control, cost, history, hooks, message, options, permission, session, store, tools, Json,
+    UnknownName,
 };
 
 pub use claude_agent_core::client::{cli, mcp, prelude};

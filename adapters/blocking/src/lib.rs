@@ -217,13 +217,14 @@ mod warm;
 use std::fmt;
 
 pub use claude_agent_core::client::{
-    ClaimError, Connection, Error, PoolStart, PrewarmError, Prompt, PromptStream, ResumeError,
-    StoreFlush, Transport,
+    ClaimError, Connection, Error, Fleet, FleetLimits, FleetMember, PoolStart, PrewarmError,
+    Prompt, PromptStream, ResumeError, StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, history, hooks, message, options, permission, session, store, tools, Json, UnknownName,
+    control, cost, history, hooks, message, options, permission, session, store, tools, Json,
+    UnknownName,
 };
 
 /// MCP: in-process servers whose tools, resources and prompts run in this program as blocking

@@ -25,6 +25,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`ResumeElsewhere`](Error::ResumeElsewhere) | `SessionStart::Resume` of a session that ran in another folder (`ran_in`) than the working directory, where the CLI would not find it | set `cwd` to `ran_in`, or resume with `Resume::new(id).in_its_folder()` |
 /// | [`NothingToContinue`](Error::NothingToContinue) | `SessionStart::Continue` with no earlier conversation in the working directory (or in the session store), where the CLI would start a new one without a word | set `or_new: true` to accept a new session, or start one with `SessionStart::New` |
 /// | [`Stalled`](Error::Stalled) | `Options::stall_watch` with `OnStall::InterruptThenClose`: a turn went silent past the limit (a hung MCP server, a network stall inside the CLI), so it was interrupted and the session closed | resume the session (`SessionStart::Resume`) to try again; look at `last_event` and `in_flight_tools` for what hung |
+/// | [`OverBudget`](Error::OverBudget) | `Options::budget`, or the budget of the session's fleet key (`FleetLimits::budget_per_key`), was reached: the turn was interrupted and the session closed | raise the budget, or start another session once the key has room; the report says what was spent |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with a `SessionStart::Resume` or `Continue` start: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
@@ -113,6 +114,11 @@ pub enum Error {
     /// session closed. Not a process failure: the CLI was alive.
     #[error("{0}; the turn was interrupted and the session closed")]
     Stalled(crate::message::Stall),
+    /// A budget was exceeded (`Options::budget`, or the session's fleet key's): the running
+    /// turn was interrupted and the session closed. The report says whose budget, and what had
+    /// been spent.
+    #[error("{0}; the turn was interrupted and the session closed")]
+    OverBudget(Box<crate::cost::BudgetReport>),
     /// The CLI was found but could not be started.
     #[error(
         "could not start the Claude Code CLI at {}: {source}; check that it is an executable \

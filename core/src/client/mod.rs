@@ -92,6 +92,7 @@ mod persistence {
 
 mod error;
 mod faces;
+mod fleet;
 
 // Each module by its own name across the client layer (`crate::client::link`, …).
 use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
@@ -108,6 +109,8 @@ pub use client::{connect_with, Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub use faces::{cli, mcp, prelude};
+pub(crate) use fleet::Seat;
+pub use fleet::{Fleet, FleetLimits, FleetMember};
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;
 pub(crate) use local::{child_var, give_to};

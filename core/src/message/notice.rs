@@ -80,6 +80,9 @@ pub enum NoticeKind {
     /// limit while nothing explains it. With `OnStall::Interrupt` the turn is being
     /// interrupted too.
     Stalled(Stall),
+    /// A budget is nearly spent (`Options::budget`, or a fleet key's): the warning share of a
+    /// limit was crossed. The session goes on; at the limit it ends with an over-budget error.
+    Budget(crate::cost::BudgetReport),
 }
 
 /// A stall: how long the CLI was silent, what it said last, and which of its tool calls were
@@ -142,6 +145,7 @@ impl Notice {
                 format!("recording to {} stopped: {error}", path.display()),
             ),
             NoticeKind::Stalled(stall) => ("stalled", stall.to_string()),
+            NoticeKind::Budget(report) => ("budget", report.to_string()),
         };
         let json = NoticeJson {
             kind_of_message: "sdk_notice",

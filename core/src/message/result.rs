@@ -119,6 +119,11 @@ message_struct! {
         /// Where the turn came from, as raw JSON.
         #[serde(default)]
         pub origin: Option<Json>,
+        /// What this turn cost, worked out by the session that read the result from the CLI's
+        /// running totals (and its price table); `None` for a result parsed on its own
+        /// ([`Message::parse`](crate::message::Message::parse)).
+        #[serde(skip)]
+        pub turn_cost: Option<crate::cost::TurnCost>,
     }
 }
 

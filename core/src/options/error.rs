@@ -81,6 +81,12 @@ pub enum OptionsError {
         /// The option's name.
         option: &'static str,
     },
+    /// `Options::budget` limits nothing, or warns at a share outside 0 to 1.
+    #[error(
+        "budget needs a positive, finite max_usd or a positive max_tokens, and a warn_at above 0 \
+         and at most 1"
+    )]
+    UnusableBudget,
     /// `max_budget_usd` is negative, NaN or infinite.
     #[error("max_budget_usd must be a finite, non-negative number of dollars, not {value}")]
     InvalidBudget {

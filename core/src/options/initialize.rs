@@ -136,6 +136,12 @@ impl Options {
             config.timeouts.control_request = timeout;
         }
         config.stall = self.stall_watch.clone();
+        config.prices = self.prices.clone();
+        config.budget = self.budget;
+        config.cost_carried_over = matches!(
+            self.session_start,
+            super::SessionStart::Resume(_) | super::SessionStart::Continue { .. }
+        );
         let ceiling = match self.env.0.iter().find(|(name, _)| name == CEILING_VAR) {
             Some((_, value)) => Some(value.clone()),
             None => std::env::var(CEILING_VAR).ok(),

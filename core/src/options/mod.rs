@@ -160,6 +160,8 @@ pub struct Options {
     control_timeout: Option<Duration>,
     initialize_timeout: Option<Duration>,
     stall_watch: Option<crate::session::StallWatch>,
+    prices: Option<crate::cost::PriceTable>,
+    budget: Option<crate::cost::Budget>,
     verbatim_prompts: bool,
     forward_subagent_text: bool,
     title: Option<String>,

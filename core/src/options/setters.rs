@@ -1091,6 +1091,52 @@ impl Options {
         self
     }
 
+    /// Prices to work out each turn's cost from its tokens: every result read by the session
+    /// then has [`TurnCost::priced_usd`](crate::cost::TurnCost::priced_usd) beside the CLI's own
+    /// figure, and a `tracing` warning (`cost_disagrees`) comes when the two differ by more than
+    /// 1 %. Without a table, a turn's cost is the CLI's figure alone.
+    ///
+    /// ```
+    /// use claude_agent_core::cost::{ModelPrice, PriceTable};
+    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let prices = PriceTable::new().with("claude-sonnet-5", ModelPrice::per_million(3.0, 15.0));
+    /// let options = Options::new().price_table(prices.clone());
+    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// assert_eq!(config.prices, Some(prices));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn price_table(mut self, prices: crate::cost::PriceTable) -> Self {
+        self.prices = Some(prices);
+        self
+    }
+
+    /// A spending limit for the session, kept by the SDK: past [`Budget::warn_at`] of a limit a
+    /// `Message::Notice` of kind `Budget` comes; at the limit the running turn is interrupted,
+    /// the session closed, and its stream ends with `Error::OverBudget`. Dollars are counted at
+    /// each turn's end (and during a turn from the model calls' tokens, with a
+    /// [`price_table`](Options::price_table)); tokens after every model call. Unlike the CLI's
+    /// own `max_budget_usd`, it also holds across a resume: the first turn counts from what the
+    /// CLI carried over.
+    ///
+    /// [`Budget::warn_at`]: crate::cost::Budget::warn_at
+    ///
+    /// ```
+    /// use claude_agent_core::cost::Budget;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::session::InputMode;
+    ///
+    /// let options = Options::new().budget(Budget { max_tokens: Some(5_000_000), ..Budget::usd(2.0) });
+    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// assert_eq!(config.budget.and_then(|b| b.max_usd), Some(2.0));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn budget(mut self, budget: crate::cost::Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
     /// How long `initialize` may take (default 60 s).
     ///
     /// ```

@@ -109,6 +109,9 @@ impl Options {
     }
 
     fn check_positive(&self) -> Result<(), OptionsError> {
+        if self.budget.is_some_and(|budget| !budget.is_usable()) {
+            return Err(OptionsError::UnusableBudget);
+        }
         let zero = [
             ("max_turns", self.max_turns == Some(0)),
             ("task_budget", self.task_budget == Some(0)),

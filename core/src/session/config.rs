@@ -73,6 +73,17 @@ pub struct SessionConfig {
     ///
     /// [`Event::Stalled`]: super::Event::Stalled
     pub stall: Option<super::StallWatch>,
+    /// Prices to work out each turn's cost from its tokens beside the CLI's own figure
+    /// ([`TurnCost::priced_usd`](crate::cost::TurnCost::priced_usd)).
+    pub prices: Option<crate::cost::PriceTable>,
+    /// The session's spending limit: crossing it brings an [`Event::Budget`].
+    ///
+    /// [`Event::Budget`]: super::Event::Budget
+    pub budget: Option<crate::cost::Budget>,
+    /// The CLI's running cost starts from an earlier process's (a resume or a continue): the
+    /// session asks the CLI what it carried over (`get_usage`) once `initialize` is answered, so
+    /// that the first turn's cost is its own.
+    pub cost_carried_over: bool,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -96,6 +107,9 @@ impl SessionConfig {
             check_cli_version: true,
             await_claim: false,
             stall: None,
+            prices: None,
+            budget: None,
+            cost_carried_over: false,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }

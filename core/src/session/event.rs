@@ -52,6 +52,10 @@ pub enum Event {
     /// CLI has been silent past the limit while nothing explains it. Once per silence; the host
     /// decides what to do ([`StallWatch::then`](super::StallWatch::then)).
     Stalled(crate::message::Stall),
+    /// The session's budget ([`SessionConfig::budget`](super::SessionConfig::budget)) was
+    /// crossed: nearly spent, once, and exceeded, once. The session goes on; the host decides
+    /// (an SDK client interrupts the turn and closes the session when it is exceeded).
+    Budget(Box<crate::cost::BudgetReport>),
     /// A control request of ours was answered, failed, or timed out.
     RequestDone {
         /// The id [`super::Session::request`] returned (or the initialize request's id).

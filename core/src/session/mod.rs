@@ -36,6 +36,7 @@ mod inbound;
 mod initialize;
 mod mirror;
 mod run_end;
+mod spend;
 mod stall;
 mod version;
 mod wire;
@@ -140,6 +141,10 @@ pub struct Session {
     config: SessionConfig,
     /// The idle watchdog, when [`SessionConfig::stall`] asks for one.
     stall: Option<stall::StallClock>,
+    /// What the session has spent, and its budget.
+    spend: spend::SpendTracker,
+    /// The `get_usage` request asking what a resumed CLI's running cost starts from.
+    baseline_request: Option<RequestId>,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -238,6 +243,12 @@ impl Session {
             closed_by_host: false,
             finished: false,
             stall: config.stall.clone().map(stall::StallClock::new),
+            spend: spend::SpendTracker::new(
+                config.prices.clone(),
+                config.budget,
+                config.cost_carried_over,
+            ),
+            baseline_request: None,
             config,
         };
         let timeout = session.config.timeouts.initialize;
@@ -250,6 +261,25 @@ impl Session {
             });
         }
         session
+    }
+
+    /// What the session has spent: the sum of its turns' costs ([`TurnCost`]) and tokens.
+    ///
+    /// [`TurnCost`]: crate::cost::TurnCost
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.handle_stdout(now, br#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"session_id":"s","total_cost_usd":0.25,"usage":{"input_tokens":900,"output_tokens":100}}"#);
+    /// session.handle_stdout(now, b"\n");
+    /// let spent = session.spent();
+    /// assert_eq!((spent.usd, spent.tokens.total(), spent.turns), (0.25, 1000, 1));
+    /// ```
+    pub fn spent(&self) -> crate::cost::Spent {
+        self.spend.spent()
     }
 
     /// The configuration the session was made with.
@@ -1083,8 +1113,17 @@ impl Session {
         if matches!(message, Message::Result(_)) {
             self.last_api_error = None;
         }
+        let mut message = message;
+        let budget = match &mut message {
+            Message::Assistant(reply) => self.spend.assistant(reply),
+            Message::Result(result) => self.spend.result(result),
+            _ => None,
+        };
         if !activity::is_sdk_host_only(&message) {
             self.push_event(Event::Message(message));
+        }
+        if let Some(report) = budget {
+            self.push_event(Event::Budget(Box::new(report)));
         }
     }
 
@@ -1126,6 +1165,15 @@ impl Session {
             .and_then(|n| n.parse().ok())
             .map(RequestId::from_raw);
         let id = match id {
+            Some(id) if self.baseline_request == Some(id) => {
+                self.pending.remove(&id);
+                self.baseline_request = None;
+                if payload.subtype == "success" {
+                    self.spend
+                        .baseline(&ResponseBody::from_raw(payload.response));
+                }
+                return;
+            }
             Some(id) if self.pending.remove(&id).is_some() => id,
             // The CLI was slow, not wrong: the request's outcome (a timeout, or the close) has been
             // reported, and the answer is dropped, as the official SDKs do. Only an `initialize`
@@ -1147,7 +1195,14 @@ impl Session {
             })
         };
         let outcome = if id == self.initialize_id {
-            self.initialized(outcome)
+            let outcome = self.initialized(outcome);
+            if outcome.is_ok() && self.spend.needs_baseline() {
+                let usage = ControlRequest::GetUsage {
+                    skip_behaviors: true,
+                };
+                self.baseline_request = self.request(now, usage).ok();
+            }
+            outcome
         } else {
             outcome
         };
@@ -1192,6 +1247,11 @@ impl Session {
     /// A request of ours is done: let held messages through (or drop them), route the answer to
     /// the claim it belongs to, or report it.
     fn request_done(&mut self, id: RequestId, outcome: Result<ResponseBody, RequestFailure>) {
+        if self.baseline_request == Some(id) {
+            // The session's own question failed: the first turn's CLI figure stays unknown.
+            self.baseline_request = None;
+            return;
+        }
         if let Some(hold) = &mut self.held {
             if let Some(at) = hold.waiting.iter().position(|w| *w == id) {
                 if outcome.is_ok() {

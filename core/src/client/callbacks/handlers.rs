@@ -64,6 +64,8 @@ pub(crate) struct Handlers {
     pub(crate) record_to: Option<PathBuf>,
     /// Where the session's connection comes from, in place of spawning the CLI.
     pub(crate) transport: Option<TransportRef>,
+    /// The fleet the session counts in, and under which key.
+    pub(crate) fleet: Option<crate::client::FleetMember>,
 }
 
 impl fmt::Debug for Handlers {
@@ -83,6 +85,7 @@ impl fmt::Debug for Handlers {
             .field("store_load_timeout", &self.store_load_timeout)
             .field("record_to", &self.record_to)
             .field("transport", &self.transport.is_some())
+            .field("fleet", &self.fleet)
             .finish()
     }
 }

@@ -77,6 +77,23 @@ impl Options {
         self
     }
 
+    /// Count the session in a [`Fleet`](crate::client::Fleet), under a key: it waits for a place
+    /// when the fleet's session limit is reached, its turns' costs go to the key, and the key's
+    /// budget can end it.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), ..FleetLimits::default() });
+    /// let options = Options::new().fleet(fleet.member("tenant-42"));
+    /// # let _ = options;
+    /// ```
+    pub fn fleet(mut self, member: crate::client::FleetMember) -> Self {
+        self.handlers_mut().fleet = Some(member);
+        self
+    }
+
     /// When mirrored lines are written to the session store: [`StoreFlush::Batched`] (once per
     /// turn, and whenever 500 entries or 1 MiB wait; the default) or [`StoreFlush::Eager`] (as
     /// soon as the CLI prints them).

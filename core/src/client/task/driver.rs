@@ -34,7 +34,9 @@ use crate::client::spare::{ClaimError, ParkingDir};
 use crate::client::stderr::StderrSink;
 use crate::client::store_resume::ResumeDir;
 use crate::client::trace::{Subtype, Trace};
+use crate::client::Seat;
 use crate::control::{ClaimInfo, ControlRequest, RequestId, ResponseBody};
+use crate::cost::{BudgetLevel, BudgetReport};
 use crate::message::{Message, Notice, NoticeKind, UserInput};
 use crate::session::RequestFailure;
 use crate::session::{Event, ExitStatusInfo, OnStall, Session, Termination, Transmit};
@@ -92,6 +94,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) recorder: Option<Recorder>,
     pub(crate) trace: Trace,
     pub(crate) parking: Option<ParkingDir>,
+    pub(crate) seat: Option<Seat>,
     pub(crate) mirror: Option<Mirror>,
     pub(crate) resume_dir: Option<ResumeDir>,
 }
@@ -149,15 +152,18 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// it is delivered.
     stalled: Option<Item>,
     termination: Option<Termination>,
-    /// The stall that closed the session (`OnStall::InterruptThenClose`): its end is
-    /// [`Error::Stalled`].
-    stall_ended: Option<crate::message::Stall>,
+    /// Why the driver closed the session itself, when it did: a stall
+    /// (`OnStall::InterruptThenClose`, [`Error::Stalled`]) or a budget ([`Error::OverBudget`]).
+    /// It is how the session's stream ends.
+    ended_by: Option<Error>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
     shutdown: Shutdown,
     trace: Trace,
     /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
     _parking: Option<ParkingDir>,
+    /// The session's place in its fleet: given back when the driver ends, once the CLI is gone.
+    seat: Option<Seat>,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -203,11 +209,12 @@ where
             resume_dir: parts.resume_dir,
             stalled: None,
             termination: None,
-            stall_ended: None,
+            ended_by: None,
             reported: false,
             shutdown: Shutdown::No,
             trace: parts.trace,
             _parking: parts.parking,
+            seat: parts.seat,
         }
     }
 
@@ -235,8 +242,26 @@ where
         progress |= self.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_init_wait(now);
+        progress |= self.poll_fleet(cx, now);
         progress |= self.poll_deadlines(cx, now);
         progress
+    }
+
+    /// A budget report of the session's fleet key.
+    fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        if self.stalled.is_some() || self.termination.is_some() {
+            return false;
+        }
+        let Some(seat) = &self.seat else {
+            return false;
+        };
+        match seat.poll_report(cx) {
+            Poll::Ready(report) => {
+                self.budget_crossed(report, now);
+                true
+            }
+            Poll::Pending => false,
+        }
     }
 
     /// Drive the store's flush; once the session has finished, everything left is flushed.
@@ -471,6 +496,9 @@ where
                 Event::Message(message @ Message::Result(_))
                     if self.mirror.as_ref().is_some_and(|m| m.has_unstored()) =>
                 {
+                    if let (Some(seat), Message::Result(result)) = (&self.seat, &message) {
+                        seat.turn(result);
+                    }
                     // The turn's lines go to the store before its result goes to the user.
                     if let Some(mirror) = self.mirror.as_mut() {
                         mirror.flush();
@@ -481,6 +509,9 @@ where
                 }
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
+                    if let (Some(seat), Message::Result(result)) = (&self.seat, &message) {
+                        seat.turn(result);
+                    }
                     self.trace.message(&message);
                     if let Some(item) = self.link.push(cx, Ok(message)) {
                         self.stalled = Some(item);
@@ -495,6 +526,7 @@ where
     fn handle_event(&mut self, event: Event, now: Instant) {
         match event {
             Event::Stalled(stall) => self.stalled_turn(stall, now),
+            Event::Budget(report) => self.budget_crossed(*report, now),
             Event::Message(message) => self.stalled = Some(Ok(message)),
             Event::LineError(error) => {
                 self.trace.line_error(&error);
@@ -582,12 +614,32 @@ where
             }
         }
         if then == OnStall::InterruptThenClose {
-            self.stall_ended = Some(stall);
+            self.ended_by = Some(Error::Stalled(stall));
             self.begin_shutdown(now, true);
             return;
         }
         let notice = Notice::new(NoticeKind::Stalled(stall));
         self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+    }
+
+    /// A budget was crossed: nearly spent, a notice; exceeded, the turn is interrupted and the
+    /// session closed, ending with [`Error::OverBudget`].
+    fn budget_crossed(&mut self, report: BudgetReport, now: Instant) {
+        self.trace.budget(&report);
+        if report.level < BudgetLevel::Exceeded {
+            let notice = Notice::new(NoticeKind::Budget(report));
+            self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+            return;
+        }
+        if self.ended_by.is_some() {
+            return;
+        }
+        if let Ok(id) = self.session.request(now, ControlRequest::Interrupt) {
+            self.trace
+                .request_sent(id, Subtype::of(&ControlRequest::Interrupt), now);
+        }
+        self.ended_by = Some(Error::OverBudget(Box::new(report)));
+        self.begin_shutdown(now, true);
     }
 
     fn initialized(&mut self, outcome: Result<ResponseBody, RequestFailure>, now: Instant) {
@@ -915,7 +967,7 @@ where
         if !self.reported {
             self.reported = true;
             let error = match termination {
-                _ if self.stall_ended.is_some() => self.stall_ended.take().map(Error::Stalled),
+                _ if self.ended_by.is_some() => self.ended_by.take(),
                 Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
                 Termination::ProcessFailed(exit) => Some(Error::Process {
                     exit: *exit,

@@ -180,6 +180,17 @@ impl Link {
         }
     }
 
+    /// Driver side, before the driver runs: `Ready` once every handle is gone, else `Pending`
+    /// with the waker kept (dropping the last handle wakes it).
+    pub(crate) fn poll_abandoned(&self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut state = self.lock();
+        if state.receivers_gone {
+            return Poll::Ready(());
+        }
+        set_waker(&mut state.driver, cx.waker());
+        Poll::Pending
+    }
+
     /// Every handle is gone: drop queued items and let the driver go on without a reader.
     fn close_receivers(&self) {
         let mut state = self.lock();

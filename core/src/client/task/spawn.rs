@@ -4,7 +4,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use crate::client::dispatch::Dispatcher;
 use crate::client::driver::{Driver, DriverParts, Endpoints};
@@ -19,6 +19,7 @@ use crate::client::spare::ParkingDir;
 use crate::client::store_resume::{self, ResumeDir};
 use crate::client::trace::Trace;
 use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
+use crate::client::Seat;
 use crate::history::History;
 use crate::message::UserInput;
 use crate::options::{HostDeclarations, LaunchSpec, Options, SessionStart};
@@ -57,16 +58,18 @@ impl Start {
     }
 }
 
-/// The handles' side of a session, made before its driver.
+/// The driver's side of a session's channels, made before its driver. It holds the handles'
+/// shared state weakly: once every handle is dropped, a session still waiting to start sees it.
 struct Channels {
-    shared: Arc<Shared>,
+    shared: Weak<Shared>,
     link: Arc<Link>,
     commands: async_channel::Receiver<crate::client::link::Command>,
     done: async_channel::Sender<()>,
 }
 
 impl Channels {
-    fn new() -> Channels {
+    /// The channels, and the handles' shared state.
+    fn new() -> (Channels, Arc<Shared>) {
         let (commands_tx, commands) = async_channel::bounded(COMMAND_CAPACITY);
         let (done, done_rx) = async_channel::bounded(1);
         let link = Link::new();
@@ -75,12 +78,13 @@ impl Channels {
             link: link.clone(),
             done: done_rx,
         });
-        Channels {
-            shared,
+        let channels = Channels {
+            shared: Arc::downgrade(&shared),
             link,
             commands,
             done,
-        }
+        };
+        (channels, shared)
     }
 }
 
@@ -93,8 +97,7 @@ pub(crate) fn spawn_session<R: Runtime>(
     start: Start,
     parking: Option<ParkingDir>,
 ) -> Arc<Shared> {
-    let channels = Channels::new();
-    let shared = channels.shared.clone();
+    let (channels, shared) = Channels::new();
     #[cfg(feature = "otel")]
     let options = &crate::client::otel::with_current_trace(options);
     let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
@@ -113,8 +116,19 @@ fn start_in_task<R: Runtime>(
     parking: Option<ParkingDir>,
 ) -> BoxFuture<'static, ()> {
     Box::pin(async move {
+        // A fleet's place comes first: nothing (a store read, a CLI) starts before it.
+        let seat = match options.handlers().fleet.clone() {
+            None => None,
+            Some(member) => match member.seat(&channels.link).await {
+                Ok(Some(seat)) => Some(seat),
+                // Every handle was dropped while it waited: nothing to start, nobody to tell.
+                Ok(None) => return channels.link.finish(),
+                Err(report) => return start.fail(&channels, Error::OverBudget(report)),
+            },
+        };
+        let ahead = Ahead { parking, seat };
         if !store_resume::wanted(&options) {
-            return connect_then_launch(runtime, options, start, channels, None, parking).await;
+            return connect_then_launch(runtime, options, start, channels, None, ahead).await;
         }
         let loaded = match launch_spec(&options, &options.handlers().declarations()) {
             Ok(spec) => store_resume::materialize(&runtime, &options, &spec)
@@ -141,8 +155,15 @@ fn start_in_task<R: Runtime>(
             }
             Err(error) => return start.fail(&channels, error),
         };
-        connect_then_launch(runtime, options, start, channels, dir, parking).await
+        connect_then_launch(runtime, options, start, channels, dir, ahead).await
     })
+}
+
+/// What a session holds before its CLI starts, handed to its driver: a spare's parking folder
+/// (removed once the CLI is gone) and its place in a fleet (given back then).
+struct Ahead {
+    parking: Option<ParkingDir>,
+    seat: Option<Seat>,
 }
 
 /// Open the session's connection (the options' transport, or the runtime's local process),
@@ -153,7 +174,7 @@ async fn connect_then_launch<R: Runtime>(
     start: Start,
     channels: Channels,
     resume_dir: Option<ResumeDir>,
-    parking: Option<ParkingDir>,
+    ahead: Ahead,
 ) {
     // Everything that can be refused (the options, the recording's file) is, before connecting.
     let mut planned = match plan(&options, start.input_mode()) {
@@ -202,7 +223,8 @@ async fn connect_then_launch<R: Runtime>(
     let trace = Trace::start(spec, &child, through_transport, &options);
     let mut common = planned.into_common(trace);
     common.resume_dir = resume_dir;
-    common.parking = parking;
+    common.parking = ahead.parking;
+    common.seat = ahead.seat;
     let endpoints = Endpoints {
         child,
         stdin,
@@ -292,6 +314,8 @@ struct Common {
     resume_dir: Option<ResumeDir>,
     /// A spare's own folder, removed once the CLI is gone.
     parking: Option<ParkingDir>,
+    /// The session's place in its fleet.
+    seat: Option<Seat>,
     /// For each of the session's hook matchers, the index of its callback.
     hook_order: Vec<usize>,
 }
@@ -315,6 +339,7 @@ impl Planned {
             mirror: self.mirror,
             resume_dir: None,
             parking: None,
+            seat: None,
             hook_order: self.hook_order,
         }
     }
@@ -384,6 +409,7 @@ fn start_driver<R: Runtime>(
         mirror,
         resume_dir,
         parking,
+        seat,
         hook_order,
     } = common;
     let now = runtime.now();
@@ -399,7 +425,7 @@ fn start_driver<R: Runtime>(
         Start::Prompt(PromptKind::Stream(stream)) => (Some(stream), None),
         Start::Connect(reply) => (None, Some(reply)),
     };
-    let session_ref = SessionRef(Arc::downgrade(&channels.shared));
+    let session_ref = SessionRef(channels.shared);
     let dispatcher = Dispatcher::new(options.handlers().clone(), &hook_order, session_ref);
     let driver = Driver::new(DriverParts {
         runtime: runtime.clone(),
@@ -417,6 +443,7 @@ fn start_driver<R: Runtime>(
         mirror,
         resume_dir,
         parking,
+        seat,
     });
     driver.into_task()
 }

@@ -532,6 +532,38 @@ impl Trace {
         let _ = stall;
     }
 
+    /// A budget was crossed (nearly spent, or exceeded).
+    pub(crate) fn budget(&mut self, report: &crate::cost::BudgetReport) {
+        #[cfg(feature = "tracing")]
+        {
+            let scope = tracing::field::display(&report.scope);
+            let spent_usd = report.spent.usd;
+            let spent_tokens = report.spent.tokens.total();
+            match report.level {
+                crate::cost::BudgetLevel::Warning => {
+                    event!(
+                        "budget_warning",
+                        WARN,
+                        scope,
+                        spent_usd,
+                        spent_tokens,
+                        "a budget is nearly spent"
+                    )
+                }
+                _ => event!(
+                    "budget_exceeded",
+                    WARN,
+                    scope,
+                    spent_usd,
+                    spent_tokens,
+                    "a budget was exceeded: the turn is interrupted and the session closed"
+                ),
+            }
+        }
+        #[cfg(not(feature = "tracing"))]
+        let _ = report;
+    }
+
     /// The CLI withdrew its request `id`, or the session ended before it was answered
     /// (`running`: its callback was still running, and is dropped).
     #[inline]
@@ -661,6 +693,13 @@ impl Trace {
                 }
             }
             Message::Result(result) => {
+                if let Some(cost) = result.turn_cost.as_ref().filter(|cost| cost.disagrees()) {
+                    let cli_usd = cost.cli_usd.unwrap_or_default();
+                    let priced_usd = cost.priced_usd.unwrap_or_default();
+                    event!("cost_disagrees", WARN, cli_usd, priced_usd,
+                        "the CLI's cost for the turn differs from the price table's by more than 1 %: \
+                         check the table's prices");
+                }
                 let tools = std::mem::take(&mut self.state.tools);
                 self.in_session_dispatch(move || drop(tools));
                 if let Some(turn) = self.state.turn.take() {

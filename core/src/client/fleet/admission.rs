@@ -1,0 +1,254 @@
+//! Admission: at most `limit` sessions of a fleet have a CLI at once; the others wait in a fair
+//! queue, one queue per key, the keys served in turn, each key's sessions in the order they
+//! came.
+
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+
+/// The queue the fleet's clones share.
+pub(crate) struct Admission {
+    state: Mutex<Queue>,
+}
+
+struct Queue {
+    limit: usize,
+    /// Sessions holding a place (a [`Permit`], or a grant not yet taken by its waiter).
+    running: usize,
+    /// Waiting tickets, per key, in arrival order.
+    waiting: HashMap<String, VecDeque<u64>>,
+    /// Keys with waiting tickets, in the order they are served next.
+    turn: VecDeque<String>,
+    /// Wakers of the waiting tickets.
+    wakers: HashMap<u64, Waker>,
+    /// Tickets given a place, not yet taken by their waiter.
+    granted: Vec<u64>,
+    next_ticket: u64,
+}
+
+impl Queue {
+    /// Give free places to the waiters, one key after the other.
+    fn grant(&mut self) {
+        while self.running < self.limit {
+            let Some(key) = self.turn.pop_front() else {
+                return;
+            };
+            let Some(tickets) = self.waiting.get_mut(&key) else {
+                continue;
+            };
+            let Some(ticket) = tickets.pop_front() else {
+                self.waiting.remove(&key);
+                continue;
+            };
+            if tickets.is_empty() {
+                self.waiting.remove(&key);
+            } else {
+                self.turn.push_back(key);
+            }
+            self.running += 1;
+            self.granted.push(ticket);
+            if let Some(waker) = self.wakers.remove(&ticket) {
+                waker.wake();
+            }
+        }
+    }
+
+    fn waiting_count(&self) -> usize {
+        self.waiting.values().map(VecDeque::len).sum()
+    }
+}
+
+impl Admission {
+    pub(crate) fn new(limit: usize) -> Arc<Admission> {
+        Arc::new(Admission {
+            state: Mutex::new(Queue {
+                limit,
+                running: 0,
+                waiting: HashMap::new(),
+                turn: VecDeque::new(),
+                wakers: HashMap::new(),
+                granted: Vec::new(),
+                next_ticket: 0,
+            }),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // Nothing panics while the lock is held; a poisoned queue is still a usable queue.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A place for a session of `key`: ready at once while fewer than the limit run and nobody
+    /// waits, else once the queue comes to it. Dropping the future leaves the queue.
+    pub(crate) fn enter(self: &Arc<Self>, key: &str) -> Entry {
+        Entry {
+            admission: self.clone(),
+            key: key.to_owned(),
+            ticket: None,
+            done: false,
+        }
+    }
+
+    /// Sessions holding a place.
+    pub(crate) fn running(&self) -> usize {
+        self.lock().running
+    }
+
+    /// Sessions waiting for one.
+    pub(crate) fn waiting(&self) -> usize {
+        self.lock().waiting_count()
+    }
+}
+
+/// Waiting for a place ([`Admission::enter`]).
+pub(crate) struct Entry {
+    admission: Arc<Admission>,
+    key: String,
+    ticket: Option<u64>,
+    done: bool,
+}
+
+impl Future for Entry {
+    type Output = Permit;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Permit> {
+        let this = &mut *self;
+        let mut queue = this.admission.lock();
+        let ticket = match this.ticket {
+            Some(ticket) => ticket,
+            None if queue.turn.is_empty() && queue.running < queue.limit => {
+                queue.running += 1;
+                drop(queue);
+                this.done = true;
+                return Poll::Ready(Permit {
+                    admission: this.admission.clone(),
+                });
+            }
+            None => {
+                let ticket = queue.next_ticket;
+                queue.next_ticket += 1;
+                this.ticket = Some(ticket);
+                if !queue.waiting.contains_key(&this.key) {
+                    queue.turn.push_back(this.key.clone());
+                }
+                queue
+                    .waiting
+                    .entry(this.key.clone())
+                    .or_default()
+                    .push_back(ticket);
+                queue.grant();
+                ticket
+            }
+        };
+        if let Some(at) = queue.granted.iter().position(|&t| t == ticket) {
+            queue.granted.swap_remove(at);
+            drop(queue);
+            this.done = true;
+            return Poll::Ready(Permit {
+                admission: this.admission.clone(),
+            });
+        }
+        queue.wakers.insert(ticket, cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+impl Drop for Entry {
+    fn drop(&mut self) {
+        let Some(ticket) = self.ticket.filter(|_| !self.done) else {
+            return;
+        };
+        let mut queue = self.admission.lock();
+        queue.wakers.remove(&ticket);
+        if let Some(at) = queue.granted.iter().position(|&t| t == ticket) {
+            // Given a place it never took: the place goes to the next waiter.
+            queue.granted.swap_remove(at);
+            queue.running -= 1;
+        } else if let Some(tickets) = queue.waiting.get_mut(&self.key) {
+            tickets.retain(|&t| t != ticket);
+            if tickets.is_empty() {
+                queue.waiting.remove(&self.key);
+                queue.turn.retain(|key| *key != self.key);
+            }
+        }
+        queue.grant();
+    }
+}
+
+/// A session's place in the fleet: given back when dropped, which the session's task does
+/// once its CLI is gone.
+pub(crate) struct Permit {
+    admission: Arc<Admission>,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut queue = self.admission.lock();
+        queue.running -= 1;
+        queue.grant();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::task::Waker;
+
+    fn poll(entry: &mut Entry) -> Option<Permit> {
+        let mut cx = Context::from_waker(Waker::noop());
+        match Pin::new(entry).poll(&mut cx) {
+            Poll::Ready(permit) => Some(permit),
+            Poll::Pending => None,
+        }
+    }
+
+    #[test]
+    fn places_up_to_the_limit_then_a_queue_in_order() {
+        let admission = Admission::new(2);
+        let first = poll(&mut admission.enter("a")).expect("a place");
+        let _second = poll(&mut admission.enter("a")).expect("a place");
+        let mut third = admission.enter("a");
+        let mut fourth = admission.enter("a");
+        assert!(poll(&mut third).is_none() && poll(&mut fourth).is_none());
+        assert_eq!((admission.running(), admission.waiting()), (2, 2));
+        drop(first);
+        assert!(poll(&mut fourth).is_none(), "the earlier waiter goes first");
+        let _third = poll(&mut third).expect("a place");
+        assert_eq!((admission.running(), admission.waiting()), (2, 1));
+    }
+
+    #[test]
+    fn keys_are_served_in_turn() {
+        let admission = Admission::new(1);
+        let held = poll(&mut admission.enter("busy")).expect("a place");
+        let mut busy: Vec<Entry> = (0..3).map(|_| admission.enter("busy")).collect();
+        for entry in &mut busy {
+            assert!(poll(entry).is_none());
+        }
+        let mut quiet = admission.enter("quiet");
+        assert!(poll(&mut quiet).is_none());
+        drop(held);
+        let next = poll(&mut busy[0]).expect("the first key's first waiter");
+        drop(next);
+        assert!(poll(&mut busy[1]).is_none(), "the other key's turn");
+        assert!(poll(&mut quiet).is_some());
+    }
+
+    #[test]
+    fn a_waiter_that_leaves_gives_its_turn_away() {
+        let admission = Admission::new(1);
+        let held = poll(&mut admission.enter("a")).expect("a place");
+        let mut leaving = admission.enter("a");
+        let mut staying = admission.enter("b");
+        assert!(poll(&mut leaving).is_none() && poll(&mut staying).is_none());
+        drop(held);
+        // `leaving` was given the place but never took it.
+        drop(leaving);
+        let _staying = poll(&mut staying).expect("a place");
+        assert_eq!((admission.running(), admission.waiting()), (1, 0));
+    }
+}

@@ -1,0 +1,300 @@
+//! Many sessions on one host: how many CLIs run at once, what each key (a tenant, a user) has
+//! spent, and each key's budget.
+
+mod admission;
+mod ledger;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use crate::client::link::Link;
+use crate::cost::{Budget, BudgetReport, Spent};
+use crate::message::ResultMessage;
+use admission::{Admission, Entry, Permit};
+use ledger::{Ledger, Signal};
+
+/// The limits a [`Fleet`] keeps.
+///
+/// ```
+/// use claude_agent_core::client::FleetLimits;
+/// use claude_agent_core::cost::Budget;
+///
+/// let limits = FleetLimits { max_sessions: Some(8), budget_per_key: Some(Budget::usd(20.0)) };
+/// assert_eq!(FleetLimits::default().max_sessions, None);
+/// # let _ = limits;
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FleetLimits {
+    /// The most sessions with a CLI at once (spares of a [`SparePool`] count); the others wait
+    /// in a fair queue. `None`: no limit.
+    ///
+    /// [`SparePool`]: crate::client::SparePool
+    pub max_sessions: Option<usize>,
+    /// Each key's spending limit, over all its sessions: crossing its warning share brings a
+    /// notice to each live session of the key; reaching it interrupts and closes them all
+    /// (`Error::OverBudget`), and refuses the key's new sessions.
+    pub budget_per_key: Option<Budget>,
+}
+
+/// Sessions of one host that share limits: at most [`FleetLimits::max_sessions`] CLIs at once,
+/// with the others waiting their turn, and what each key has spent against its budget. Clones
+/// share the fleet; give each session a [`FleetMember`] ([`Fleet::member`]) through
+/// `Options::fleet`.
+///
+/// The queue is fair between keys: a key with many waiting sessions does not hold up another
+/// key's; each key's sessions start in the order they were asked for. A session waits for its
+/// place before anything else (before a session store is read, before the CLI starts), holds it
+/// until its CLI has exited, and leaves the queue when its handle (the `Query`, the `connect`
+/// future, the `Client`) is dropped while it waits. The spares of a `SparePool` whose options
+/// have a member hold places too.
+///
+/// ```
+/// use claude_agent_core::client::{Fleet, FleetLimits};
+/// use claude_agent_core::cost::Budget;
+/// use claude_agent_core::options::Options;
+///
+/// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), budget_per_key: Some(Budget::usd(5.0)) });
+/// let for_tenant = |tenant: &str| Options::new().fleet(fleet.member(tenant));
+/// let options = for_tenant("tenant-42");
+/// assert_eq!((fleet.running(), fleet.waiting()), (0, 0));
+/// # let _ = options;
+/// ```
+#[derive(Clone)]
+pub struct Fleet {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    limits: FleetLimits,
+    admission: Option<Arc<Admission>>,
+    ledger: Ledger,
+}
+
+impl Fleet {
+    /// A fleet keeping `limits`.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(16), ..FleetLimits::default() });
+    /// assert_eq!(fleet.limits().max_sessions, Some(16));
+    /// ```
+    pub fn new(limits: FleetLimits) -> Fleet {
+        Fleet {
+            shared: Arc::new(Shared {
+                limits,
+                admission: limits.max_sessions.map(Admission::new),
+                ledger: Ledger::new(limits.budget_per_key),
+            }),
+        }
+    }
+
+    /// The limits it keeps.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// assert_eq!(Fleet::new(FleetLimits::default()).limits(), FleetLimits::default());
+    /// ```
+    pub fn limits(&self) -> FleetLimits {
+        self.shared.limits
+    }
+
+    /// Membership for a session counted under `key` (a tenant, a user, a job): what it spends
+    /// goes to that key, and it waits its turn in the key's queue.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let fleet = Fleet::new(FleetLimits::default());
+    /// let options = Options::new().fleet(fleet.member("tenant-42"));
+    /// # let _ = options;
+    /// ```
+    pub fn member(&self, key: impl Into<String>) -> FleetMember {
+        FleetMember {
+            fleet: self.clone(),
+            key: key.into(),
+        }
+    }
+
+    /// Sessions holding a place now (their CLI starting, running or exiting). Without a
+    /// session limit, always 0.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() });
+    /// assert_eq!(fleet.running(), 0);
+    /// ```
+    pub fn running(&self) -> usize {
+        self.shared.admission.as_ref().map_or(0, |a| a.running())
+    }
+
+    /// Sessions waiting for a place.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() });
+    /// assert_eq!(fleet.waiting(), 0);
+    /// ```
+    pub fn waiting(&self) -> usize {
+        self.shared.admission.as_ref().map_or(0, |a| a.waiting())
+    }
+
+    /// What the sessions of `key` have spent: every turn's cost and tokens, as the sessions
+    /// worked them out ([`TurnCost`](crate::cost::TurnCost)).
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let fleet = Fleet::new(FleetLimits::default());
+    /// let spent = fleet.spent("tenant-42");
+    /// println!("${:.2} in {} turns", spent.usd, spent.turns);
+    /// ```
+    pub fn spent(&self, key: &str) -> Spent {
+        self.shared.ledger.spent(key)
+    }
+
+    /// Every key with what it has spent, in key order.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let fleet = Fleet::new(FleetLimits::default());
+    /// for (key, spent) in fleet.spent_by_key() {
+    ///     println!("{key}: ${:.2}, {} tokens", spent.usd, spent.tokens.total());
+    /// }
+    /// ```
+    pub fn spent_by_key(&self) -> Vec<(String, Spent)> {
+        self.shared.ledger.all()
+    }
+}
+
+impl fmt::Debug for Fleet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fleet")
+            .field("limits", &self.shared.limits)
+            .field("running", &self.running())
+            .field("waiting", &self.waiting())
+            .finish()
+    }
+}
+
+/// A session's membership of a [`Fleet`], under a key ([`Fleet::member`]); given to
+/// `Options::fleet`.
+///
+/// ```
+/// use claude_agent_core::client::{Fleet, FleetLimits};
+///
+/// let member = Fleet::new(FleetLimits::default()).member("tenant-42");
+/// assert_eq!(member.key(), "tenant-42");
+/// ```
+#[derive(Clone)]
+pub struct FleetMember {
+    fleet: Fleet,
+    key: String,
+}
+
+impl FleetMember {
+    /// The key its sessions count under.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// assert_eq!(Fleet::new(FleetLimits::default()).member("k").key(), "k");
+    /// ```
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The fleet.
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let member = Fleet::new(FleetLimits::default()).member("k");
+    /// assert_eq!(member.fleet().spent("k").turns, 0);
+    /// ```
+    pub fn fleet(&self) -> &Fleet {
+        &self.fleet
+    }
+
+    /// A session's seat: refused when the key's budget is spent; otherwise once admitted, or
+    /// `Ok(None)` when every handle of the session was dropped while it waited.
+    pub(crate) async fn seat(&self, link: &Link) -> Result<Option<Seat>, Box<BudgetReport>> {
+        let shared = &self.fleet.shared;
+        let signal = shared.ledger.join(&self.key)?;
+        let permit = match &shared.admission {
+            None => None,
+            Some(admission) => {
+                let entry = admission.enter(&self.key);
+                match (WhileWanted { entry, link }).await {
+                    Some(permit) => Some(permit),
+                    None => return Ok(None),
+                }
+            }
+        };
+        Ok(Some(Seat {
+            fleet: self.fleet.clone(),
+            key: self.key.clone(),
+            signal,
+            _permit: permit,
+        }))
+    }
+}
+
+impl fmt::Debug for FleetMember {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FleetMember")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Waiting for a place while somebody still holds a handle of the session.
+struct WhileWanted<'a> {
+    entry: Entry,
+    link: &'a Link,
+}
+
+impl Future for WhileWanted<'_> {
+    type Output = Option<Permit>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Permit>> {
+        if let Poll::Ready(permit) = Pin::new(&mut self.entry).poll(cx) {
+            return Poll::Ready(Some(permit));
+        }
+        match self.link.poll_abandoned(cx) {
+            Poll::Ready(()) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+/// A running session's part in its fleet: its place (given back when the driver ends, once the
+/// CLI is gone), its key's account, and the key's budget reports.
+pub(crate) struct Seat {
+    fleet: Fleet,
+    key: String,
+    signal: Arc<Signal>,
+    _permit: Option<Permit>,
+}
+
+impl Seat {
+    /// A turn ended: its cost goes to the key.
+    pub(crate) fn turn(&self, result: &ResultMessage) {
+        if let Some(cost) = &result.turn_cost {
+            self.fleet.shared.ledger.turn(&self.key, cost);
+        }
+    }
+
+    /// A budget report of the key for this session.
+    pub(crate) fn poll_report(&self, cx: &mut Context<'_>) -> Poll<BudgetReport> {
+        self.signal.poll_report(cx)
+    }
+}

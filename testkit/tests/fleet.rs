@@ -1,0 +1,229 @@
+//! Costs, budgets and a fleet of sessions over the in-memory fake CLI ([`FakeTransport`]) on the
+//! [`TestRuntime`]: per-turn cost from the CLI's running totals, a session's and a key's budget
+//! ending sessions with a typed outcome, and the fleet's admission queue.
+
+use claude_agent_core::client::{connect_with, query_with, Error, Fleet, FleetLimits};
+use claude_agent_core::cost::{Budget, BudgetLevel, BudgetScope};
+use claude_agent_core::message::{Message, NoticeKind};
+use claude_agent_core::options::{Options, Resume, SessionStart};
+use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script};
+use claude_agent_testkit::runtime::TestRuntime;
+use claude_agent_testkit::transport::{FakeTransport, SdkLine};
+use futures_lite::StreamExt;
+use serde_json::json;
+
+/// A session of `turns` turns whose results carry these running totals (as the CLI reports
+/// them), then idle.
+fn turns(totals: &[f64]) -> Script {
+    let mut script = Script::new().answer_initialize();
+    for (turn, total) in totals.iter().enumerate() {
+        script = script.expect_user().emit_result_with(
+            FakeResult::success(&format!("turn {}", turn + 1))
+                .cost_usd(*total)
+                .usage(1_000, 100),
+        );
+    }
+    script
+        .auto_answer("interrupt", Answer::success(json!({})))
+        .expect_eof()
+}
+
+/// Run `prompts` in one session, each turn read to its result; every item of the session.
+fn session(
+    runtime: &TestRuntime,
+    options: Options,
+    prompts: &[&str],
+) -> Vec<Result<Message, Error>> {
+    runtime.block_on(async {
+        let client = connect_with(runtime.clone(), options)
+            .await
+            .expect("connected");
+        let mut items = Vec::new();
+        for prompt in prompts {
+            if client.send(*prompt).await.is_err() {
+                break;
+            }
+            let mut turn = client.receive_response();
+            while let Some(item) = turn.next().await {
+                items.push(item);
+            }
+        }
+        client.end_input().await.ok();
+        let mut rest = client.receive_messages();
+        while let Some(item) = rest.next().await {
+            items.push(item);
+        }
+        items
+    })
+}
+
+fn turn_costs(items: &[Result<Message, Error>]) -> Vec<Option<f64>> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Ok(Message::Result(result)) => Some(result.turn_cost.as_ref().and_then(|c| c.cli_usd)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn rounded(costs: Vec<Option<f64>>) -> Vec<Option<f64>> {
+    costs
+        .into_iter()
+        .map(|c| c.map(|usd| (usd * 1e6).round() / 1e6))
+        .collect()
+}
+
+#[test]
+fn each_turn_costs_its_share_of_the_running_total_and_the_key_counts_them_all() {
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::new(FleetLimits::default());
+    let fake = FakeTransport::new(turns(&[0.10, 0.25, 0.45])).then(turns(&[0.05]));
+    let options = Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("tenant-a"));
+    let items = session(&runtime, options.clone(), &["one", "two", "three"]);
+    assert_eq!(
+        rounded(turn_costs(&items)),
+        [Some(0.10), Some(0.15), Some(0.20)]
+    );
+    let other = session(&runtime, options.fleet(fleet.member("tenant-b")), &["one"]);
+    assert_eq!(rounded(turn_costs(&other)), [Some(0.05)]);
+    let a = fleet.spent("tenant-a");
+    assert!((a.usd - 0.45).abs() < 1e-9, "{a:?}");
+    assert_eq!((a.turns, a.tokens.total(), a.uncosted_turns), (3, 3_300, 0));
+    let keys: Vec<String> = fleet.spent_by_key().into_iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["tenant-a", "tenant-b"]);
+}
+
+#[test]
+fn a_resumed_session_asks_what_the_cli_carried_over_so_its_first_turn_is_its_own() {
+    let runtime = TestRuntime::new();
+    let script = Script::new()
+        .answer_initialize()
+        .expect_request_as("get_usage", "usage")
+        .respond(
+            "usage",
+            Answer::success(json!({"session": {"total_cost_usd": 0.30, "model_usage": {}}})),
+        )
+        .expect_user()
+        .emit_result_with(
+            FakeResult::success("again")
+                .cost_usd(0.42)
+                .usage(1_000, 100),
+        )
+        .expect_eof();
+    let fake = FakeTransport::new(script);
+    let options = Options::new()
+        .transport(fake.clone())
+        .session_start(SessionStart::Resume(Resume::new(
+            "46eb1b6d-8361-4d7c-a347-8234db4a9d65",
+        )));
+    let items = session(&runtime, options, &["go on"]);
+    assert_eq!(rounded(turn_costs(&items)), [Some(0.12)]);
+    let asked = fake.written().into_iter().any(
+        |line| matches!(&line, SdkLine::ControlRequest { subtype, .. } if subtype == "get_usage"),
+    );
+    assert!(asked, "{:?}", fake.written());
+}
+
+#[test]
+fn a_session_over_its_budget_warns_then_ends_with_a_typed_error() {
+    let runtime = TestRuntime::new();
+    let fake = FakeTransport::new(turns(&[0.10, 0.25, 0.45]));
+    let options = Options::new()
+        .transport(fake.clone())
+        .budget(Budget::usd(0.30));
+    let items = session(&runtime, options, &["one", "two", "three", "four"]);
+    let warning = items.iter().find_map(|item| match item {
+        Ok(Message::Notice(notice)) => match &notice.kind {
+            NoticeKind::Budget(report) => Some(report.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    let warning = warning.expect("a warning notice");
+    assert_eq!(warning.level, BudgetLevel::Warning);
+    assert!((warning.spent.usd - 0.25).abs() < 1e-9, "{warning:?}");
+    let Some(Err(Error::OverBudget(report))) = items.last() else {
+        panic!("{items:?}")
+    };
+    assert_eq!(
+        (report.scope.clone(), report.level),
+        (BudgetScope::Session, BudgetLevel::Exceeded)
+    );
+    assert!((report.spent.usd - 0.45).abs() < 1e-9, "{report:?}");
+    assert_eq!(turn_costs(&items).len(), 3, "the fourth prompt never ran");
+}
+
+#[test]
+fn a_token_budget_interrupts_the_turn_that_exceeds_it() {
+    let runtime = TestRuntime::new();
+    let big_call = json!({"type": "assistant", "session_id": "s", "message": {
+        "id": "msg_1", "model": "claude-opus-5-5", "role": "assistant", "content": [],
+        "usage": {"input_tokens": 5_000, "output_tokens": 1}}});
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_json(&big_call)
+        .expect_request_as("interrupt", "stop")
+        .respond("stop", Answer::success(json!({})))
+        .emit_result_with(FakeResult::error_during_execution().terminal_reason("aborted_streaming"))
+        .expect_eof();
+    let fake = FakeTransport::new(script);
+    let options = Options::new()
+        .transport(fake.clone())
+        .budget(Budget::tokens(4_000));
+    let items = runtime.block_on(query_with(runtime.clone(), "go", options).collect::<Vec<_>>());
+    let Some(Err(Error::OverBudget(report))) = items.last() else {
+        panic!("{items:?}")
+    };
+    assert_eq!(report.spent.tokens.total(), 5_001);
+    let interrupted = items
+        .iter()
+        .any(|item| matches!(item, Ok(Message::Result(result)) if result.was_interrupted()));
+    assert!(interrupted, "{items:?}");
+}
+
+#[test]
+fn a_keys_budget_ends_every_session_of_the_key_and_refuses_new_ones() {
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::new(FleetLimits {
+        budget_per_key: Some(Budget::usd(1.0)),
+        ..FleetLimits::default()
+    });
+    // The first session of the key waits in a turn; the second spends the key's budget.
+    let waiting = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .expect_request_as("interrupt", "stop")
+        .respond("stop", Answer::success(json!({})))
+        .emit_result_with(FakeResult::error_during_execution().terminal_reason("aborted_tools"))
+        .expect_eof();
+    let spending = turns(&[1.20]);
+    let fake = FakeTransport::new(waiting).then(spending);
+    let options = Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("tenant-a"));
+    let first = query_with(runtime.clone(), "a long task", options.clone());
+    let second = query_with(runtime.clone(), "a costly one", options.clone());
+    let (first, second) = runtime.block_on(futures_lite::future::zip(
+        first.collect::<Vec<_>>(),
+        second.collect::<Vec<_>>(),
+    ));
+    let Some(Err(Error::OverBudget(report))) = first.last() else {
+        panic!("{first:?}")
+    };
+    assert_eq!(report.scope, BudgetScope::Key("tenant-a".into()));
+    assert!(
+        matches!(second.last(), Some(Err(Error::OverBudget(_)))),
+        "{second:?}"
+    );
+    let refused =
+        runtime.block_on(query_with(runtime.clone(), "more", options).collect::<Vec<_>>());
+    assert!(
+        matches!(refused[..], [Err(Error::OverBudget(_))]),
+        "{refused:?}"
+    );
+    assert_eq!(fake.connections(), 2, "the refused session started no CLI");
+}
