@@ -2,7 +2,9 @@
 //! [`TestRuntime`]: per-turn cost from the CLI's running totals, a session's and a key's budget
 //! ending sessions with a typed outcome, and the fleet's admission queue.
 
-use claude_agent_core::client::{connect_with, query_with, Error, Fleet, FleetLimits};
+use claude_agent_core::client::{
+    connect_with, prewarm_with, query_with, Error, Fleet, FleetLimits,
+};
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetScope};
 use claude_agent_core::message::{Message, NoticeKind};
 use claude_agent_core::options::{Options, Resume, SessionStart};
@@ -226,4 +228,37 @@ fn a_keys_budget_ends_every_session_of_the_key_and_refuses_new_ones() {
         "{refused:?}"
     );
     assert_eq!(fake.connections(), 2, "the refused session started no CLI");
+}
+
+#[test]
+fn a_parked_spare_holds_its_place_until_its_cli_is_gone() {
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::new(FleetLimits {
+        max_sessions: Some(1),
+        ..FleetLimits::default()
+    });
+    let fake = FakeTransport::new(Script::new().answer_initialize().expect_eof())
+        .then(Script::single_turn("cold"));
+    let options = Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("a"));
+    let spare = runtime
+        .block_on(prewarm_with(runtime.clone(), options.clone()))
+        .expect("parked");
+    assert_eq!((fleet.running(), fleet.waiting()), (1, 0));
+    let cold = query_with(runtime.clone(), "hi", options);
+    runtime.block_on(futures_lite::future::yield_now());
+    assert_eq!((fleet.running(), fleet.waiting()), (1, 1));
+    assert_eq!(
+        fake.connections(),
+        1,
+        "the cold session waits for the spare's place"
+    );
+    runtime.block_on(spare.close());
+    let items = runtime.block_on(cold.collect::<Vec<_>>());
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(result))) if result.result.as_deref() == Some("cold")),
+        "{items:?}"
+    );
+    assert_eq!(fake.connections(), 2);
 }
