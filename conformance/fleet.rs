@@ -160,3 +160,26 @@ fn a_session_dropped_while_it_waits_starts_nothing() {
         assert_eq!(kinds(&items), ["system/init", "assistant", "result"]);
     });
 }
+
+#[test]
+fn a_clients_resources_are_its_clis_process_tree() {
+    let fake = Fake::builder(Script::new().answer_initialize().expect_eof())
+        .with_tools()
+        .build();
+    block_on(async {
+        let client = within(LIMIT, connect(fake.options()))
+            .await
+            .expect("connected");
+        assert!(fake.wait_for_tools(Duration::from_secs(10)), "tools asleep");
+        let tree = client.resources().expect("a local CLI on Linux");
+        let mut expected = fake.processes();
+        expected.sort_unstable();
+        let mut found = tree.pids.clone();
+        found.sort_unstable();
+        assert_eq!(found, expected, "the CLI and its two tools");
+        assert_eq!(tree.pids[0], fake.pid());
+        assert!(tree.resident_bytes > 0, "{tree:?}");
+        within(LIMIT, client.close()).await;
+        assert_eq!(client.resources(), None, "nothing once the CLI has exited");
+    });
+}

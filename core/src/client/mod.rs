@@ -67,6 +67,7 @@ mod process {
     #[cfg(unix)]
     pub(super) mod orphan_guard;
     pub(super) mod preflight;
+    pub(super) mod resources;
     pub(super) mod runtime;
     pub(super) mod temp_folders;
     pub(super) mod transport;
@@ -120,6 +121,8 @@ pub use mirror::StoreFlush;
 pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};
 pub use preflight::{doctor, Diagnosis, Finding};
+pub(crate) use process::resources::process_tree;
+pub use process::resources::ProcessTree;
 pub(crate) use process::temp_folders::temp_folder;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};

@@ -829,6 +829,22 @@ impl Client {
             .await
     }
 
+    /// The CLI's processes (it and every descendant: tools, MCP servers) and their resident
+    /// memory, read now from `/proc`. `None` off Linux, for a CLI reached through a transport,
+    /// and once it has exited.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::Client;
+    /// # fn example(client: Client) {
+    /// if let Some(tree) = client.resources() {
+    ///     println!("{} processes, {} MiB", tree.pids.len(), tree.resident_bytes >> 20);
+    /// }
+    /// # }
+    /// ```
+    pub fn resources(&self) -> Option<crate::client::ProcessTree> {
+        crate::client::process_tree(self.shared.link.process_id()?)
+    }
+
     /// What the CLI said in answer to `initialize`: commands, models, agents, account, its
     /// version, and every other field it sent ([`InitializeResponse::other`]). `None` only
     /// before the answer came (a client taken from a callback can see that).

@@ -176,6 +176,7 @@ where
 {
     pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
         let endpoints = parts.endpoints;
+        parts.link.set_process_id(endpoints.child.id());
         Driver {
             runtime: parts.runtime,
             session: parts.session,
@@ -822,6 +823,7 @@ where
             },
         };
         self.trace.exit(&status);
+        self.link.set_process_id(None);
         self.exit = Some(status);
         self.exit_seen.get_or_insert(now);
         self.session.handle_exit(now, status);

@@ -84,6 +84,8 @@ struct LinkState {
     driver_done: bool,
     server_info: Option<Arc<InitializeResponse>>,
     version_check: Option<VersionCheck>,
+    /// The CLI's pid while it runs on this machine.
+    process_id: Option<u32>,
 }
 
 impl Link {
@@ -97,6 +99,7 @@ impl Link {
                 driver_done: false,
                 server_info: None,
                 version_check: None,
+                process_id: None,
             }),
         })
     }
@@ -143,6 +146,17 @@ impl Link {
     /// Handle side: the CLI's answer to `initialize`, once it came.
     pub(crate) fn server_info(&self) -> Option<Arc<InitializeResponse>> {
         self.lock().server_info.clone()
+    }
+
+    /// Driver side: the CLI's pid while it runs (`None` once it has exited, or for a CLI
+    /// reached through a transport without one).
+    pub(crate) fn set_process_id(&self, pid: Option<u32>) {
+        self.lock().process_id = pid;
+    }
+
+    /// Handle side: the CLI's pid while it runs.
+    pub(crate) fn process_id(&self) -> Option<u32> {
+        self.lock().process_id
     }
 
     /// Driver side: remember the check of the CLI's version.
