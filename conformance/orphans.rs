@@ -126,23 +126,26 @@ fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone() {
     );
 }
 
-/// The watcher guarding the CLI `cli`: the process whose arguments hold the tree marker that
-/// the CLI's environment holds.
+/// The watcher guarding this host's CLIs (the CLI `cli` among them): the one process whose
+/// arguments name the watcher and this process's pid.
 fn watcher_of(cli: u32) -> u32 {
     const MARKER: &str = "CLAUDE_AGENT_SDK_TREE=";
     let environ = std::fs::read(format!("/proc/{cli}/environ")).expect("the CLI's environment");
-    let marker = environ
-        .split(|byte| *byte == 0)
-        .find(|var| var.starts_with(MARKER.as_bytes()))
-        .map(|var| String::from_utf8_lossy(var).into_owned())
-        .expect("the CLI carries the tree marker");
+    assert!(
+        environ
+            .split(|byte| *byte == 0)
+            .any(|var| var.starts_with(MARKER.as_bytes())),
+        "the CLI carries the tree marker"
+    );
+    let host = std::process::id().to_string();
     std::fs::read_dir("/proc")
         .expect("/proc")
         .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .find(|pid| {
             std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|argv| {
-                argv.split(|byte| *byte == 0)
-                    .any(|arg| arg == marker.as_bytes())
+                let args: Vec<&[u8]> = argv.split(|byte| *byte == 0).collect();
+                args.windows(2)
+                    .any(|pair| pair[0] == b"claude-agent-watcher" && pair[1] == host.as_bytes())
             })
         })
         .expect("the watcher runs")
@@ -151,6 +154,13 @@ fn watcher_of(cli: u32) -> u32 {
 #[test]
 fn killing_the_host_kills_the_cli_and_its_tools() {
     host_dies_with_a_session_running("wait");
+}
+
+/// The host's one watcher guards all its sessions: killed with three running, it takes down
+/// every CLI and every tool.
+#[test]
+fn killing_a_host_with_three_sessions_kills_every_tree() {
+    host_dies_with_a_session_running("wait 3");
 }
 
 #[test]
@@ -195,12 +205,20 @@ fn host_dies_with_a_session_running(end: &str) {
     connected
         .recv_timeout(STARTED_WITHIN)
         .expect("the host connected its session");
-    assert!(
-        fake.wait_for_tools(STARTED_WITHIN),
-        "the fake and its tools did not start"
+    let sessions: usize = end.strip_prefix("wait ").map_or(1, |n| n.parse().unwrap());
+    // Each session: its CLI and two tools.
+    let deadline = Instant::now() + STARTED_WITHIN;
+    while fake.processes().len() < 3 * sessions && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        fake.processes().len(),
+        3 * sessions,
+        "the fakes and their tools did not start"
     );
+    assert!(sessions > 1 || fake.wait_for_tools(STARTED_WITHIN));
 
-    if end == "wait" {
+    if end.starts_with("wait") {
         host.kill().expect("SIGKILL the host");
     } else {
         let mut stdin = host.stdin.take().expect("piped");
@@ -233,10 +251,15 @@ fn host_of_a_session() {
         return;
     };
     let options = Options::new().cli_path(cli).env(TREE_VAR, marker);
+    let sessions: usize = end.strip_prefix("wait ").map_or(1, |n| n.parse().unwrap());
     block_on(async {
-        let _client = within(STARTED_WITHIN, connect(options))
-            .await
-            .expect("connected");
+        let mut clients = Vec::new();
+        for _ in 0..sessions {
+            let client = within(STARTED_WITHIN, connect(options.clone()))
+                .await
+                .expect("connected");
+            clients.push(client);
+        }
         println!("{CONNECTED}");
         if end == "exit" {
             let mut line = String::new();

@@ -40,6 +40,8 @@ pub mod mcp {
 /// }
 /// ```
 pub mod cli {
+    #[cfg(unix)]
+    pub use crate::client::raise_open_file_limit;
     pub use crate::client::{doctor, find_cli, Diagnosis, Finding, CLI_PATH_ENV, INSTALL_HINT};
 }
 

@@ -13,18 +13,21 @@
 //! a session running) no code of the host runs any more. The watcher is a `/bin/sh` holding one end
 //! of a socket pair whose other end only the host holds (close-on-exec, so neither the CLI nor any
 //! other child inherits it). When the host dies, the kernel closes its end; the watcher reads end
-//! of file and kills the tree.
+//! of file and kills every tree it guards.
 //!
-//! The watcher reads lines: first the CLI's process group id, then `exit` (the CLI was reaped:
-//! stand down) or `kill` (kill the tree now and answer `done`); end of file instead of either
-//! means the host is gone and the tree is killed too.
+//! One watcher serves every session of the host (it is started with the first guard, and again
+//! if it ever dies). It reads lines: `arm <guard> <group> <marker>` (guard this tree), `exit
+//! <guard>` (the CLI was reaped: stand down) and `kill <guard>` (kill the tree now; it answers
+//! `done <guard> <pids>`, killing in the background so that other sessions are not held up).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// How long [`OrphanGuard::kill_tree`] waits for the watcher to say it is done.
@@ -36,33 +39,27 @@ const ADOPTION_WITHIN: Duration = Duration::from_secs(1);
 const MARKER_ENV: &str = "CLAUDE_AGENT_SDK_TREE";
 
 /// The variable that carries [`WATCHER`] to the shell, which `eval`s it: so `ps` shows a short
-/// command line (`sh -c eval "$CLAUDE_AGENT_SDK_WATCHER" claude-agent-watcher …`).
+/// command line (`sh -c eval "$CLAUDE_AGENT_SDK_WATCHER" claude-agent-watcher <host pid>`).
 const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
 
-/// The watcher. `/bin/sh` runs it with the socket as stdin and stdout and `MARKER_ENV=<value>`
-/// as `$1`; it keeps the socket as fd 3, starts the watch in the background and exits at once, so
-/// the watch is reparented to init (or the nearest subreaper), which reaps it, and nothing in the
-/// host has to wait for it.
-///
+/// The watcher. `/bin/sh` runs it with the socket as stdin and stdout; it keeps the socket as
+/// fd 3, starts the watch in the background and exits at once, so the watch is reparented to
+/// init (or the nearest subreaper), which reaps it, and nothing in the host has to wait for it.
 /// The shell says the watch's pid before it exits, so that a host that is PID 1 or a subreaper
-/// (where the watch, and the tools it kills, end up as its children) reaps it; the watch ends a
-/// kill with `done` and the pids it killed.
+/// (where the watch, and the tools it kills, end up as its children) can reap them.
 ///
-/// `table` prints `pid ppid pgid` for every process: from `/proc` (Linux), else from `ps`
-/// (macOS, the BSDs); `marked` prints the pids whose environment holds the marker (Linux only).
-/// The kill stops the CLI's group first, so that nothing in it can start anything more; then,
-/// round after round until a round finds nothing new, it adds and stops every process that is
-/// marked, whose parent is in the tree, or whose group is led by a process of the tree; then it
-/// kills those groups and processes. A group is only ever killed if its leader is the CLI or
-/// another process of the tree.
+/// The watch keeps the guarded trees as `guard:group:marker` words. `table` prints `pid ppid
+/// pgid` for every process: from `/proc` (Linux), else from `ps` (macOS, the BSDs); `marked`
+/// prints the pids whose environment holds one of the markers (Linux only). `killtrees` takes
+/// `group marker` pairs: it stops the groups first, so that nothing in them can start anything
+/// more; then, round after round until a round finds nothing new, it adds and stops every
+/// process that is marked, whose parent is in the trees, or whose group is led by a process of
+/// the trees; then it kills those groups and processes, and prints the pids. A group is only
+/// ever killed if its leader is a guarded CLI or another process of its tree. A `kill` runs in
+/// a background subshell; at end of file (the host is gone) every tree is killed at once.
 const WATCHER: &str = r#"exec 3<&0 </dev/null >/dev/null
 (
-  mark=$1
-  read -r g <&3 || exit 0
-  case $g in ''|*[!0-9]*) exit 0 ;; esac
-  [ "$g" -gt 1 ] || exit 0
-  read -r command <&3
-  [ "$command" = exit ] && exit 0
+  trees=" "
   table() {
     if [ -r /proc/self/stat ]; then
       for f in /proc/[0-9]*/stat; do
@@ -75,43 +72,204 @@ const WATCHER: &str = r#"exec 3<&0 </dev/null >/dev/null
       ps -A -o pid= -o ppid= -o pgid=
     fi
   }
-  marked() {
-    [ -r /proc/self/environ ] || return 0
-    for f in $(grep -l -s -a -z -x -F "$mark" /proc/[0-9]*/environ); do
-      f=${f#/proc/}
-      echo "${f%/environ}"
+  killtrees() {
+    pids=" "
+    groups=" "
+    marks=
+    while [ $# -ge 2 ]; do
+      kill -s STOP -- "-$1" 2>/dev/null
+      pids="$pids$1 "
+      groups="$groups$1 "
+      marks="$marks -e $2"
+      shift 2
     done
-  }
-  kill -s STOP -- "-$g" 2>/dev/null
-  pids=" $g "
-  groups=" $g "
-  more=1
-  while [ -n "$more" ]; do
-    more=
-    t=$(table)
-    m=" "
-    for x in $(marked); do m="$m$x "; done
-    while read -r p pp pg; do
-      case $pids in *" $p "*) continue ;; esac
-      ours=
-      case $pids in *" $pp "*) ours=1 ;; esac
-      case $groups in *" $pg "*) ours=1 ;; esac
-      case $m in *" $p "*) ours=1 ;; esac
-      [ -n "$ours" ] || continue
-      kill -s STOP "$p" 2>/dev/null
-      pids="$pids$p "
-      [ "$p" = "$pg" ] && groups="$groups$p "
-      more=1
-    done <<END
+    more=1
+    while [ -n "$more" ]; do
+      more=
+      t=$(table)
+      m=" "
+      if [ -r /proc/self/environ ]; then
+        for f in $(grep -l -s -a -z -x -F $marks /proc/[0-9]*/environ); do
+          f=${f#/proc/}
+          m="$m${f%/environ} "
+        done
+      fi
+      while read -r p pp pg; do
+        case $pids in *" $p "*) continue ;; esac
+        ours=
+        case $pids in *" $pp "*) ours=1 ;; esac
+        case $groups in *" $pg "*) ours=1 ;; esac
+        case $m in *" $p "*) ours=1 ;; esac
+        [ -n "$ours" ] || continue
+        kill -s STOP "$p" 2>/dev/null
+        pids="$pids$p "
+        [ "$p" = "$pg" ] && groups="$groups$p "
+        more=1
+      done <<END
 $t
 END
+    done
+    for x in $groups; do kill -s KILL -- "-$x"; done 2>/dev/null
+    for x in $pids; do kill -s KILL "$x"; done 2>/dev/null
+    echo "$pids"
+  }
+  while read -r command id g mark <&3; do
+    case $id in ''|*[!0-9]*) continue ;; esac
+    case $command in
+      arm)
+        case $g in ''|*[!0-9]*) continue ;; esac
+        [ "$g" -gt 1 ] || continue
+        trees="$trees$id:$g:$mark "
+        ;;
+      exit|kill)
+        kept=" "
+        found=
+        for e in $trees; do
+          case $e in
+            "$id":*) found=$e ;;
+            *) kept="$kept$e " ;;
+          esac
+        done
+        trees=$kept
+        if [ "$command" = kill ]; then
+          if [ -n "$found" ]; then
+            e=${found#*:}
+            ( k=$(killtrees "${e%%:*}" "${e#*:}"); echo "done $id$k" >&3 ) &
+          else
+            echo "done $id" >&3
+          fi
+        fi
+        ;;
+    esac
   done
-  for x in $groups; do kill -s KILL -- "-$x"; done 2>/dev/null
-  for x in $pids; do kill -s KILL "$x"; done 2>/dev/null
-  echo "done$pids" >&3
+  set --
+  for e in $trees; do
+    e=${e#*:}
+    set -- "$@" "${e%%:*}" "${e#*:}"
+  done
+  [ $# -gt 0 ] && killtrees "$@" >/dev/null
 ) &
 echo "$!" >&3
 "#;
+
+/// The host's one watcher: the socket to it, and the kills waiting for its answer.
+#[derive(Debug)]
+struct Watcher {
+    /// Lines to the watcher, one writer at a time.
+    socket: Mutex<UnixStream>,
+    /// The watch's pid.
+    pid: u32,
+    /// This process is PID 1 or a subreaper, so the watch (and the tools it kills) became its
+    /// children: it reaps them, as nothing else would.
+    reaper: bool,
+    /// Kills waiting for the watcher's `done`, by guard.
+    waiting: Mutex<HashMap<u64, mpsc::Sender<String>>>,
+    /// The watch has ended (its socket read end of file): new guards start another.
+    gone: AtomicBool,
+}
+
+/// The watcher of this process, once one was started.
+static WATCHER_OF_HOST: Mutex<Option<Arc<Watcher>>> = Mutex::new(None);
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Watcher {
+    /// The host's watcher, started now if there is none (or it ended).
+    fn of_host() -> io::Result<Arc<Watcher>> {
+        let mut slot = lock(&WATCHER_OF_HOST);
+        if let Some(watcher) = slot.as_ref().filter(|w| !w.gone.load(Ordering::Acquire)) {
+            return Ok(watcher.clone());
+        }
+        let watcher = Watcher::start()?;
+        *slot = Some(watcher.clone());
+        Ok(watcher)
+    }
+
+    /// Start the watcher (`/bin/sh`, in a process group of its own so that signals to this
+    /// process's group do not reach it), and the thread that reads its answers.
+    fn start() -> io::Result<Arc<Watcher>> {
+        let (ours, theirs) = UnixStream::pair()?;
+        let stdin = OwnedFd::from(theirs.try_clone()?);
+        let context = |error: io::Error| {
+            io::Error::new(
+                error.kind(),
+                format!("could not start the process-tree watcher (/bin/sh): {error}"),
+            )
+        };
+        // The command (and with it this process's copy of the watcher's end) is dropped at the
+        // end of the statement.
+        let status = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("eval \"${WATCHER_ENV}\""))
+            .arg("claude-agent-watcher")
+            .arg(std::process::id().to_string())
+            .env(WATCHER_ENV, WATCHER)
+            .stdin(Stdio::from(stdin))
+            .stdout(Stdio::from(OwnedFd::from(theirs)))
+            .stderr(Stdio::null())
+            .current_dir("/")
+            .process_group(0)
+            .status()
+            .map_err(context)?;
+        if !status.success() {
+            return Err(context(io::Error::other(format!(
+                "the shell failed: {status}"
+            ))));
+        }
+        // The shell said the watch's pid before it exited.
+        ours.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
+        let pid = read_line(&ours)
+            .map_err(context)?
+            .trim()
+            .parse()
+            .map_err(|_| context(io::Error::other("the watcher did not say its pid")))?;
+        ours.set_read_timeout(None)?;
+        let answers = ours.try_clone()?;
+        let watcher = Arc::new(Watcher {
+            socket: Mutex::new(ours),
+            pid,
+            reaper: adopted(pid),
+            waiting: Mutex::new(HashMap::new()),
+            gone: AtomicBool::new(false),
+        });
+        let reading = watcher.clone();
+        std::thread::Builder::new()
+            .name("claude-agent-watcher".into())
+            .spawn(move || reading.read_answers(answers))
+            .map_err(context)?;
+        Ok(watcher)
+    }
+
+    /// Hand each `done` to the kill that waits for it, until the watch ends; then fail the
+    /// kills still waiting (their callers fall back to a signal) and, under a host that reaps
+    /// orphans, reap the watch.
+    fn read_answers(&self, socket: UnixStream) {
+        while let Ok(line) = read_line(&socket) {
+            let Some(rest) = line.strip_prefix("done ") else {
+                // End of file reads as an empty line.
+                break;
+            };
+            let (guard, pids) = rest.split_once(' ').unwrap_or((rest, ""));
+            let Ok(guard) = guard.parse::<u64>() else {
+                continue;
+            };
+            if let Some(waiting) = lock(&self.waiting).remove(&guard) {
+                let _ = waiting.send(pids.to_owned());
+            }
+        }
+        self.gone.store(true, Ordering::Release);
+        lock(&self.waiting).clear();
+        if self.reaper {
+            reap(self.pid);
+        }
+    }
+
+    fn send(&self, line: &str) -> io::Result<()> {
+        lock(&self.socket).write_all(line.as_bytes())
+    }
+}
 
 /// Kills the CLI and every process it started, on demand ([`OrphanGuard::kill_tree`]) or, by a
 /// watcher process, when the process holding the guard dies before the CLI was reaped.
@@ -123,9 +281,11 @@ echo "$!" >&3
 /// of a bare `SIGKILL` to the group while it has not been. The adapters of this SDK
 /// (`claude-agent-tokio`, `claude-agent-smol`, `claude-agent-async-std`) do all this.
 ///
-/// What it costs: one `/bin/sh` per guard, asleep in a blocking read until the guard is dropped
-/// (about 1 MB of memory), one socket in this process, and a few milliseconds to start. A kill runs
-/// in that shell and takes some tens of milliseconds (it reads the process table of the system).
+/// What it costs: one `/bin/sh` for the whole host, asleep in a blocking read (about 1 MB of
+/// memory), started with the first guard in a few milliseconds; one socket and one thread in this
+/// process, whatever the number of sessions. A guard itself is a few bytes and two short lines to
+/// the watcher. A kill runs in a subshell of the watcher and takes some tens of milliseconds (it
+/// reads the process table of the system).
 ///
 /// Where it works: on Linux the process table and the markers come from `/proc`. Elsewhere (macOS,
 /// the BSDs) the table comes from `ps` and there are no markers: the tree is what still descends
@@ -152,24 +312,21 @@ echo "$!" >&3
 /// ```
 #[derive(Debug)]
 pub struct OrphanGuard {
-    /// The host's end of the socket pair; the watcher has the other end.
-    socket: UnixStream,
+    /// The host's watcher.
+    watcher: Arc<Watcher>,
+    /// This guard's number, in the lines to the watcher.
+    id: u64,
     /// The value of `MARKER_ENV` for this guard's tree, unique to it.
     marker: String,
     /// A process group id was sent: dropping the guard must stand the watcher down.
     armed: bool,
-    /// The watcher's pid.
-    watcher: u32,
-    /// This process is PID 1 or a subreaper, so the watcher (and the tools it kills) became its
-    /// children: it reaps them, as nothing else would.
-    reaper: bool,
     /// The group sent with `arm`.
     pgid: u32,
 }
 
 impl OrphanGuard {
-    /// Start the watcher (`/bin/sh`, in a process group of its own so that signals to this
-    /// process's group do not reach it). Call it before spawning the CLI.
+    /// A guard from the host's watcher (started now if this is the first). Call it before
+    /// spawning the CLI.
     ///
     /// ```no_run
     /// let guard = claude_agent_core::client::OrphanGuard::start()?;
@@ -181,54 +338,13 @@ impl OrphanGuard {
         let since_epoch = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default();
-        let marker = format!(
-            "{}.{}.{}",
-            std::process::id(),
-            since_epoch.as_nanos(),
-            GUARDS.fetch_add(1, Ordering::Relaxed)
-        );
-        let (ours, theirs) = UnixStream::pair()?;
-        let stdin = OwnedFd::from(theirs.try_clone()?);
-        let context = |error: io::Error| {
-            io::Error::new(
-                error.kind(),
-                format!("could not start the process-tree watcher (/bin/sh): {error}"),
-            )
-        };
-        // The command (and with it this process's copy of the watcher's end) is dropped at the
-        // end of the statement.
-        let status = Command::new("/bin/sh")
-            .arg("-c")
-            .arg(format!("eval \"${WATCHER_ENV}\""))
-            .arg("claude-agent-watcher")
-            .arg(format!("{MARKER_ENV}={marker}"))
-            .env(WATCHER_ENV, WATCHER)
-            .stdin(Stdio::from(stdin))
-            .stdout(Stdio::from(OwnedFd::from(theirs)))
-            .stderr(Stdio::null())
-            .current_dir("/")
-            .process_group(0)
-            .status()
-            .map_err(context)?;
-        if !status.success() {
-            return Err(context(io::Error::other(format!(
-                "the shell failed: {status}"
-            ))));
-        }
-        // The shell said the watch's pid before it exited.
-        ours.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
-        let watcher = read_line(&ours)
-            .map_err(context)?
-            .trim()
-            .parse()
-            .map_err(|_| context(io::Error::other("the watcher did not say its pid")))?;
-        ours.set_read_timeout(None)?;
+        let id = GUARDS.fetch_add(1, Ordering::Relaxed);
+        let marker = format!("{}.{}.{id}", std::process::id(), since_epoch.as_nanos(),);
         Ok(OrphanGuard {
-            socket: ours,
+            watcher: Watcher::of_host()?,
+            id,
             marker,
             armed: false,
-            reaper: adopted(watcher),
-            watcher,
             pgid: 0,
         })
     }
@@ -262,7 +378,10 @@ impl OrphanGuard {
         if self.armed {
             return Err(io::Error::other("the guard is already armed"));
         }
-        writeln!(self.socket, "{pgid}")?;
+        self.watcher.send(&format!(
+            "arm {} {pgid} {MARKER_ENV}={}\n",
+            self.id, self.marker
+        ))?;
         self.armed = true;
         self.pgid = pgid;
         Ok(())
@@ -285,20 +404,27 @@ impl OrphanGuard {
         if !self.armed {
             return Err(io::Error::other("the guard is not armed: no group to kill"));
         }
-        // Whatever happens now, the watcher is told nothing more.
+        // Whatever happens now, the watcher is told nothing more of this guard.
         self.armed = false;
-        self.socket.write_all(b"kill\n")?;
-        self.socket.set_read_timeout(Some(KILL_CONFIRMED_WITHIN))?;
-        let answer = read_line(&self.socket)?;
-        let Some(killed) = answer.strip_prefix("done") else {
-            return Err(io::Error::other(
-                "the process-tree watcher ended without killing",
-            ));
+        let (done, answer) = mpsc::channel();
+        lock(&self.watcher.waiting).insert(self.id, done);
+        if let Err(error) = self.watcher.send(&format!("kill {}\n", self.id)) {
+            lock(&self.watcher.waiting).remove(&self.id);
+            return Err(error);
+        }
+        let killed = match answer.recv_timeout(KILL_CONFIRMED_WITHIN) {
+            Ok(killed) => killed,
+            Err(_) => {
+                lock(&self.watcher.waiting).remove(&self.id);
+                return Err(io::Error::other(
+                    "the process-tree watcher did not kill in time, or ended",
+                ));
+            }
         };
         // Under a host that is PID 1 or a subreaper, the tools the CLI left become this
         // process's children as their parents die: reap them. The CLI itself is its runtime's
         // to reap.
-        if self.reaper {
+        if self.watcher.reaper {
             let mut pending: Vec<u32> = killed
                 .split_whitespace()
                 .filter_map(|pid| pid.parse().ok())
@@ -505,12 +631,7 @@ impl Drop for OrphanGuard {
             // so that it never signals a group id that may since have been reused. A watcher that
             // is already gone makes this fail with EPIPE, which changes nothing (SIGPIPE is
             // ignored in Rust programs, as the CLI's own pipes already require).
-            let _ = self.socket.write_all(b"exit\n");
-        }
-        // Closing the socket ends an unarmed watcher. Under a host that reaps orphans, the
-        // watcher is this process's child: reap it once it has ended, off this thread.
-        if self.reaper {
-            reap(self.watcher);
+            let _ = self.watcher.send(&format!("exit {}\n", self.id));
         }
     }
 }
@@ -664,19 +785,6 @@ mod tests {
         leader.wait().unwrap();
     }
 
-    /// The watcher of `guard`: the process whose arguments carry its marker.
-    fn watcher_of(guard: &OrphanGuard) -> u32 {
-        let needle = format!("{MARKER_ENV}={}", guard.marker);
-        std::fs::read_dir("/proc")
-            .unwrap()
-            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-            .find(|pid| {
-                std::fs::read(format!("/proc/{pid}/cmdline"))
-                    .is_ok_and(|argv| String::from_utf8_lossy(&argv).contains(&needle))
-            })
-            .expect("the watcher runs")
-    }
-
     fn signal(pid: u32, signal: &str) {
         let status = Command::new("kill")
             .args([&format!("-{signal}"), &pid.to_string()])
@@ -693,7 +801,7 @@ mod tests {
             return;
         }
         let mut guard = OrphanGuard::start().unwrap();
-        let watcher = watcher_of(&guard);
+        let watcher = guard.watcher.pid;
         let (mut leader, escaped) = tree();
         guard.arm(leader.id()).unwrap();
         signal(watcher, "STOP");
@@ -750,8 +858,11 @@ mod tests {
         }
         nix::sys::prctl::set_child_subreaper(true).unwrap();
         let mut guard = OrphanGuard::start().unwrap();
-        assert!(guard.reaper, "the watcher became this process's child");
-        let watcher = guard.watcher;
+        assert!(
+            guard.watcher.reaper,
+            "the watcher became this process's child"
+        );
+        let watcher = guard.watcher.pid;
         let (mut leader, escaped) = tree();
         guard.arm(leader.id()).unwrap();
         guard.kill_tree().unwrap();
@@ -760,9 +871,38 @@ mod tests {
             reaped_within(escaped, Duration::from_secs(2)),
             "the tool {escaped} is left as a zombie"
         );
+        // The watcher serves the host's later sessions; should it die, it is reaped too.
+        assert!(std::path::Path::new(&format!("/proc/{watcher}")).exists());
+        signal(watcher, "KILL");
         assert!(
             reaped_within(watcher, Duration::from_secs(2)),
             "the watcher {watcher} is left as a zombie"
         );
+        // And the next guard has a new one.
+        let next = OrphanGuard::start().unwrap();
+        assert_ne!(next.watcher.pid, watcher);
+    }
+
+    /// Every session of the host is guarded by one watcher, and each guard's kill takes only
+    /// its own tree.
+    #[test]
+    fn one_watcher_guards_every_session_and_kills_only_what_it_is_asked() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let (mut first_guard, mut second_guard) =
+            (OrphanGuard::start().unwrap(), OrphanGuard::start().unwrap());
+        assert_eq!(first_guard.watcher.pid, second_guard.watcher.pid);
+        let (mut first, first_tool) = tree();
+        let (mut second, second_tool) = tree();
+        first_guard.arm(first.id()).unwrap();
+        second_guard.arm(second.id()).unwrap();
+        first_guard.kill_tree().unwrap();
+        assert!(gone_within(first_tool, Duration::from_secs(2)));
+        first.wait().unwrap();
+        assert!(running(second_tool), "the other session's tool was killed");
+        second_guard.kill_tree().unwrap();
+        assert!(gone_within(second_tool, Duration::from_secs(2)));
+        second.wait().unwrap();
     }
 }

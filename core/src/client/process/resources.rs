@@ -55,6 +55,35 @@ pub(crate) fn process_tree(root: u32) -> Option<ProcessTree> {
     Some(tree)
 }
 
+/// Raise this process's soft limit on open files to its hard limit, and return the limit now
+/// in force.
+///
+/// Each session holds four descriptors in the host (the CLI's stdin, stdout and stderr, and a
+/// handle on its exit; the watcher that takes the CLIs down with the host is one socket for all
+/// of them), so the common default soft limit of 1,024 caps a host near 250 sessions, well below
+/// what its hard limit allows. Call it once at start-up in a server that runs many sessions;
+/// nothing in the SDK changes the limit by itself. Unix only.
+///
+/// ```no_run
+/// let limit = claude_agent_core::client::cli::raise_open_file_limit()?;
+/// println!("room for about {} sessions", limit / 4);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[cfg(unix)]
+pub fn raise_open_file_limit() -> std::io::Result<u64> {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource, RLIM_INFINITY};
+
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE)?;
+    // An unlimited hard limit is not a value the soft one may take everywhere (macOS refuses
+    // it): ask for a million then.
+    let wanted = if hard == RLIM_INFINITY { 1 << 20 } else { hard };
+    if soft >= wanted {
+        return Ok(soft);
+    }
+    setrlimit(Resource::RLIMIT_NOFILE, wanted, hard)?;
+    Ok(getrlimit(Resource::RLIMIT_NOFILE)?.0)
+}
+
 fn all_pids() -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
