@@ -41,6 +41,7 @@ use claude_agent_core::message::{
 };
 use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
+    CLI_ENVIRONMENT,
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};
@@ -67,7 +68,7 @@ macro_rules! e2e_tests {
         e2e_tests!($block_on, $runtime;
             hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
-            turn_costs, session_budget, api_400, api_401_retries, invalid_option, partial_messages, structured_output,
+            turn_costs, session_budget, isolated_config, cleared_environment, api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
             mcp_secrets_stay_off_argv, hook_fail_closed, session_history,
             history_of_a_folder_with_an_emoji, mcp_tool_options,
@@ -4437,4 +4438,125 @@ pub async fn session_budget<R: Runtime>(rt: R) {
         "the session is closed"
     );
     assert_eq!(env.stub.main_requests().len(), 3, "no fourth model call");
+}
+
+/// `CLAUDE_CONFIG_DIR` in the environment of the running process `pid`.
+fn config_dir_of(pid: u32) -> Option<std::path::PathBuf> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    environ
+        .split(|byte| *byte == 0)
+        .find_map(|var| var.strip_prefix(b"CLAUDE_CONFIG_DIR="))
+        .map(|value| std::path::PathBuf::from(String::from_utf8_lossy(value).into_owned()))
+}
+
+/// `Options::isolated_config` against the real CLI: two sessions at once each run in a private
+/// folder of their own, which is gone afterwards; neither writes the user's `.claude.json`
+/// (which a plain session creates on this fresh HOME), and their transcripts are in the user's
+/// history, where a plain resume finds them.
+pub async fn isolated_config<R: Runtime>(rt: R) {
+    let env = env();
+    let user_json = env.home.path().join(".claude.json");
+    let isolated = env.options.clone().isolated_config(true);
+    let (one, two) = futures_lite::future::zip(
+        connect_with(rt.clone(), isolated.clone()),
+        connect_with(rt.clone(), isolated.clone()),
+    )
+    .await;
+    let (one, two) = (one.expect("connected"), two.expect("connected"));
+    let folders: Vec<std::path::PathBuf> = [&one, &two]
+        .iter()
+        .map(|client| {
+            let pid = client
+                .server_info()
+                .and_then(|info| info.pid)
+                .expect("the CLI's pid");
+            config_dir_of(pid).expect("CLAUDE_CONFIG_DIR")
+        })
+        .collect();
+    assert_ne!(folders[0], folders[1], "a folder each");
+    for folder in &folders {
+        assert!(folder.starts_with(std::env::temp_dir()), "{folder:?}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(folder).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "{folder:?}");
+        }
+    }
+    let mut ids = Vec::new();
+    for (client, prompt) in [(&one, "remember MANGO"), (&two, "remember KIWI")] {
+        within(&rt, STEP, "send", client.send(prompt))
+            .await
+            .unwrap();
+        let turn = all_ok(collect(&rt, "turn", client.receive_response()).await);
+        ids.push(only_result(&turn).session_id().to_owned());
+    }
+    within(&rt, STEP, "close", one.close()).await;
+    within(&rt, STEP, "close", two.close()).await;
+    for folder in &folders {
+        assert!(!folder.exists(), "{folder:?} is left behind");
+    }
+    assert!(
+        !user_json.exists(),
+        "an isolated session wrote ~/.claude.json"
+    );
+    // The transcripts are in the user's history: a plain resume continues the conversation.
+    let history = History::at(env.home.path().join(".claude"));
+    for id in &ids {
+        history
+            .session(id, Some(env.work.path()))
+            .expect("in the user's history");
+    }
+    let resumed = env
+        .options
+        .clone()
+        .session_start(SessionStart::Resume(Resume::new(ids[0].clone())));
+    all_ok(
+        collect(
+            &rt,
+            "resumed",
+            query_with(rt.clone(), "what fruit?", resumed),
+        )
+        .await,
+    );
+    let body = env
+        .stub
+        .main_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(body.contains("remember MANGO"), "{body}");
+    assert!(user_json.exists(), "a plain session writes ~/.claude.json");
+}
+
+/// `inherit_env_only(CLI_ENVIRONMENT)` against the real CLI: the session runs, and its Bash tool
+/// sees the search path and what the options set, not the host's other variables.
+pub async fn cleared_environment<R: Runtime>(rt: R) {
+    let env = env();
+    let host_only = "CARGO_MANIFEST_DIR";
+    assert!(
+        std::env::var_os(host_only).is_some(),
+        "cargo sets {host_only} for its tests"
+    );
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": format!("echo \"[${host_only}] [${{PATH:+path}}] [$HOME]\""),
+               "description": "show the environment"}),
+    ));
+    env.stub.push_reply(Reply::text("shown"));
+    let options = env
+        .options
+        .clone()
+        .inherit_env_only(CLI_ENVIRONMENT.iter().copied())
+        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
+    let messages = all_ok(collect(&rt, "query", query_with(rt.clone(), "show it", options)).await);
+    assert_eq!(only_result(&messages).result.as_deref(), Some("shown"));
+    let shown = env
+        .stub
+        .main_requests()
+        .pop()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default();
+    assert_eq!(shown, format!("[] [path] [{}]", env.home.path().display()));
 }

@@ -27,6 +27,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Stalled`](Error::Stalled) | `Options::stall_watch` with `OnStall::InterruptThenClose`: a turn went silent past the limit (a hung MCP server, a network stall inside the CLI), so it was interrupted and the session closed | resume the session (`SessionStart::Resume`) to try again; look at `last_event` and `in_flight_tools` for what hung |
 /// | [`OverBudget`](Error::OverBudget) | `Options::budget`, or the budget of the session's fleet key (`FleetLimits::budget_per_key`), was reached: the turn was interrupted and the session closed | raise the budget, or start another session once the key has room; the report says what was spent |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with a `SessionStart::Resume` or `Continue` start: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
+/// | [`ConfigFolder`](Error::ConfigFolder) | `Options::isolated_config`: the session's own configuration folder could not be made under the temp directory | check `TMPDIR` and its free space, and that the user's configuration can be read |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
@@ -119,6 +120,19 @@ pub enum Error {
     /// been spent.
     #[error("{0}; the turn was interrupted and the session closed")]
     OverBudget(Box<crate::cost::BudgetReport>),
+    /// `Options::isolated_config`: the session's configuration folder could not be made.
+    #[error(
+        "could not make the session's own configuration folder ({}): {source}; check the temp \
+         directory (TMPDIR) and that the user's configuration can be read",
+        path.display()
+    )]
+    ConfigFolder {
+        /// The file or folder that could not be written.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The CLI was found but could not be started.
     #[error(
         "could not start the Claude Code CLI at {}: {source}; check that it is an executable \

@@ -86,6 +86,7 @@ mod callbacks {
 
 /// What outlives the process: the session store's mirror, resuming from a store, recordings.
 mod persistence {
+    pub(super) mod config_dir;
     pub(super) mod mirror;
     pub(super) mod recorder;
     pub(super) mod store_resume;
@@ -98,7 +99,7 @@ mod fleet;
 // Each module by its own name across the client layer (`crate::client::link`, …).
 use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
 use handles::{client, pool, prompt, query, ready, spare, warm};
-use persistence::{mirror, recorder, store_resume};
+use persistence::{config_dir, mirror, recorder, store_resume};
 #[cfg(unix)]
 use process::orphan_guard;
 use process::{discovery, local, preflight, runtime, transport};

@@ -60,6 +60,46 @@ pub use launch::LaunchSpec;
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use session_start::{Fork, Resume, SessionStart};
 
+/// The variables of this process's environment a CLI needs to run its tools, for
+/// [`Options::inherit_env_only`]: the search path, home and user, the shell, the temp
+/// directory, locale and terminal, the time zone, proxies and extra CA certificates. Nothing
+/// secret: give the CLI its credentials (`ANTHROPIC_API_KEY`, `CLAUDE_CODE_OAUTH_TOKEN`, a
+/// cloud provider's) with [`Options::env`], so that its tools see no other.
+///
+/// ```
+/// use claude_agent_core::options::{HostDeclarations, Options, CLI_ENVIRONMENT};
+///
+/// let options = Options::new()
+///     .inherit_env_only(CLI_ENVIRONMENT.iter().copied())
+///     .env("ANTHROPIC_API_KEY", "sk-ant-…");
+/// let spec = options.launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// assert!(spec.inherit_only.unwrap().contains(&"PATH".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+pub const CLI_ENVIRONMENT: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TMPDIR",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TERM",
+    "TZ",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "no_proxy",
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+];
+
 use crate::option_types::redact::Pairs;
 use crate::permission::PermissionMode;
 use settings::Settings;
@@ -154,6 +194,7 @@ pub struct Options {
     trace_context: Option<(String, Option<String>)>,
     tool_config: Option<ToolConfig>,
     user: Option<String>,
+    isolated_config: bool,
     cwd: Option<PathBuf>,
     cli_path: Option<PathBuf>,
     max_buffer_size: Option<usize>,
@@ -271,6 +312,17 @@ impl Options {
     /// ```
     pub fn get_user(&self) -> Option<&str> {
         self.user.as_deref()
+    }
+
+    /// Whether each session gets a configuration folder of its own
+    /// ([`Options::isolated_config`]).
+    ///
+    /// ```
+    /// # use claude_agent_core::options::Options;
+    /// assert!(Options::new().isolated_config(true).get_isolated_config());
+    /// ```
+    pub fn get_isolated_config(&self) -> bool {
+        self.isolated_config
     }
 
     /// The environment overrides set with [`Options::env`], in order.

@@ -884,12 +884,38 @@ impl Options {
         self
     }
 
+    /// Give each session a configuration folder of its own (`CLAUDE_CONFIG_DIR`), so that many
+    /// CLIs at once do not race on the files every CLI rewrites (`~/.claude.json`, the
+    /// credentials). The folder is private (0700, files 0600) under the system's temp
+    /// directory, and removed when the session ends (or, after a crash, when the SDK next makes
+    /// one). Copied into it: the credentials (the OAuth access token, not the refresh token,
+    /// which only the user's own CLI may spend: a session outliving its token fails with
+    /// `authentication_failed`, so long-running fleets sign in with an API key), `.claude.json`
+    /// with only this project's entry, and the user settings. Linked to the user's: `projects`
+    /// (so the session's transcript lands in the user's history and can be resumed without the
+    /// option), `plugins`, `skills`, `agents`, `commands`, `output-styles`, `rules` and the user's
+    /// `CLAUDE.md`. Applies to a CLI this SDK starts (not through `Options::transport`); a
+    /// session resumed from a session store already runs in a folder of its own.
+    ///
+    /// ```
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let options = Options::new().isolated_config(true);
+    /// assert!(options.get_isolated_config());
+    /// ```
+    pub fn isolated_config(mut self, isolated: bool) -> Self {
+        self.isolated_config = isolated;
+        self
+    }
+
     /// Let the child inherit only these of this process's environment variables, instead of the
     /// whole environment; what [`Options::env`] sets and the SDK's own variables come on top.
     /// Useful with [`Options::user`], where the CLI and its tools run with less privilege than
-    /// this process: by default they would see every variable of it (cloud credentials, tokens).
-    /// The CLI needs `PATH` to find its tools, and `HOME` (inherited, or set with
-    /// [`Options::env`]) for its configuration.
+    /// this process, and in any server whose environment holds secrets of its own (cloud
+    /// credentials, database passwords): by default the CLI and every tool it runs would see
+    /// them. [`CLI_ENVIRONMENT`](crate::options::CLI_ENVIRONMENT) lists what the CLI needs (it
+    /// needs `PATH` to find its tools, and `HOME`, inherited or set with [`Options::env`], for its
+    /// configuration); give it its credentials with [`Options::env`].
     ///
     /// ```
     /// # use claude_agent_core::options::{HostDeclarations, Options};

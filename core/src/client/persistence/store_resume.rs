@@ -3,8 +3,7 @@
 //! the CLI needs to sign in copied from the user's own; the CLI runs with `CLAUDE_CONFIG_DIR`
 //! pointing there, and the directory is removed when the session ends.
 
-use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,8 +11,9 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
+use crate::client::config_dir::{copy_user_config, write_private, ConfigDir, Plugins, WriteFailed};
+use crate::client::give_to;
 use crate::client::runtime::Runtime;
-use crate::client::{child_var, give_to, temp_folder};
 use crate::history::clock::is_uuid;
 use crate::options::{LaunchSpec, Options};
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};
@@ -21,10 +21,6 @@ use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreErr
 /// How long each store call of a resume may take, unless `Options::session_store_load_timeout`
 /// says otherwise.
 pub(crate) const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Settings that only misbehave in a redirected configuration directory: plugins would be
-/// installed again into its empty plugin cache on every resume.
-const STRIPPED_SETTINGS: [&str; 2] = ["enabledPlugins", "extraKnownMarketplaces"];
 
 /// Why a session could not be resumed from its session store.
 ///
@@ -69,37 +65,9 @@ pub enum ResumeError {
     },
 }
 
-/// The temporary configuration directory of a resumed session, removed on drop.
-#[derive(Debug)]
-pub(crate) struct ResumeDir {
-    path: PathBuf,
-}
-
-impl ResumeDir {
-    fn create() -> Result<ResumeDir, ResumeError> {
-        let path = temp_folder("resume");
-        let mut builder = fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(&path).map_err(write_error(&path))?;
-        Ok(ResumeDir { path })
-    }
-
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for ResumeDir {
-    fn drop(&mut self) {
-        // Best effort: a file the CLI still holds open (Windows) may keep it a little longer.
-        let _ = fs::remove_dir_all(&self.path);
-    }
-}
-
 /// A session loaded into a temporary configuration directory.
 pub(crate) struct Resumed {
-    pub(crate) dir: ResumeDir,
+    pub(crate) dir: ConfigDir,
     session_id: String,
 }
 
@@ -153,10 +121,10 @@ pub(crate) async fn materialize<R: Runtime>(
     let Some((session_id, entries)) = found else {
         return Ok(None);
     };
-    let dir = ResumeDir::create()?;
+    let dir = ConfigDir::create("resume")?;
     let project_dir = dir.path().join("projects").join(&project_key);
     write_jsonl(&project_dir.join(format!("{session_id}.jsonl")), &entries)?;
-    copy_user_config(dir.path(), spec)?;
+    copy_user_config(dir.path(), spec, Plugins::Stripped)?;
     match call
         .call(
             "list_subkeys",
@@ -188,7 +156,10 @@ pub(crate) async fn materialize<R: Runtime>(
     }
     if let Some(user) = &spec.user {
         // The CLI runs as `user`: the folder it is pointed at, and what is in it, are theirs.
-        give_to(dir.path(), user).map_err(write_error(dir.path()))?;
+        give_to(dir.path(), user).map_err(|source| ResumeError::Write {
+            path: dir.path().to_path_buf(),
+            source,
+        })?;
     }
     Ok(Some(Resumed { dir, session_id }))
 }
@@ -303,122 +274,6 @@ fn write_subagent(
     Ok(())
 }
 
-/// Copy what the CLI needs from the user's configuration into `dir`: the credentials (without
-/// the OAuth refresh token, which the resumed CLI must not use up), `.claude.json`, and the user
-/// settings (which may name an `apiKeyHelper`) without their plugin declarations.
-fn copy_user_config(dir: &Path, spec: &LaunchSpec) -> Result<(), ResumeError> {
-    let var = |name: &str| child_var(spec, name);
-    let custom = var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
-    let home = var("HOME")
-        .or_else(|| var("USERPROFILE"))
-        .map(PathBuf::from);
-    let Some(source) = custom
-        .clone()
-        .or_else(|| home.as_ref().map(|h| h.join(".claude")))
-    else {
-        return Ok(());
-    };
-    if let Some(credentials) = read_regular(&source.join(".credentials.json")) {
-        write_private(
-            &dir.join(".credentials.json"),
-            &without_refresh_token(credentials),
-        )?;
-    }
-    let claude_json = match (&custom, &home) {
-        (Some(custom), _) => Some(custom.join(".claude.json")),
-        (None, Some(home)) => Some(home.join(".claude.json")),
-        (None, None) => None,
-    };
-    if let Some(bytes) = claude_json.as_deref().and_then(read_regular) {
-        write_private(
-            &dir.join(".claude.json"),
-            // Without a `cwd` the CLI runs in this process's folder.
-            &only_this_project(
-                bytes,
-                spec.cwd
-                    .clone()
-                    .or_else(|| std::env::current_dir().ok())
-                    .as_deref(),
-            ),
-        )?;
-    }
-    for name in ["settings.json", "cowork_settings.json"] {
-        if let Some(bytes) = read_regular(&source.join(name)) {
-            write_private(&dir.join(name), &stripped_settings(bytes))?;
-        }
-    }
-    Ok(())
-}
-
-/// The file's bytes if it is a regular file that can be read (anything else is left out: these
-/// copies are a convenience, and a FIFO must not hang the resume).
-fn read_regular(path: &Path) -> Option<Vec<u8>> {
-    fs::metadata(path)
-        .ok()
-        .filter(fs::Metadata::is_file)
-        .and_then(|_| fs::read(path).ok())
-}
-
-fn without_refresh_token(bytes: Vec<u8>) -> Vec<u8> {
-    let Ok(mut value) = serde_json::from_slice::<Value>(&bytes) else {
-        return bytes;
-    };
-    let removed = value
-        .get_mut("claudeAiOauth")
-        .and_then(Value::as_object_mut)
-        .and_then(|oauth| oauth.remove("refreshToken"))
-        .is_some();
-    if removed {
-        value.to_string().into_bytes()
-    } else {
-        bytes
-    }
-}
-
-/// The user's `.claude.json` with, of its per-project entries (`projects`: each folder's
-/// permissions, MCP servers and their `env`), only the session's folder's: the others are not
-/// the resumed session's business, and the copy outlives a host that crashes. What is not a
-/// JSON object is copied as it is.
-fn only_this_project(bytes: Vec<u8>, cwd: Option<&Path>) -> Vec<u8> {
-    let Ok(Value::Object(mut config)) = serde_json::from_slice::<Value>(&bytes) else {
-        return bytes;
-    };
-    let Some(Value::Object(projects)) = config.get_mut("projects") else {
-        return bytes;
-    };
-    let cwd = cwd.map(|cwd| {
-        let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
-        (cwd.to_path_buf(), real)
-    });
-    projects.retain(|folder, _| {
-        cwd.as_ref().is_some_and(|(given, real)| {
-            Path::new(folder) == given.as_path() || Path::new(folder) == real.as_path()
-        })
-    });
-    Value::Object(config).to_string().into_bytes()
-}
-
-fn stripped_settings(bytes: Vec<u8>) -> Vec<u8> {
-    let text = String::from_utf8_lossy(&bytes);
-    let Ok(Value::Object(mut settings)) =
-        serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}'))
-    else {
-        return bytes;
-    };
-    let mut changed = false;
-    for key in STRIPPED_SETTINGS {
-        changed |= settings.remove(key).is_some();
-    }
-    if let Some(env) = settings.get_mut("env").and_then(Value::as_object_mut) {
-        changed |= env.remove("CLAUDE_CONFIG_DIR").is_some();
-    }
-    if changed {
-        Value::Object(settings).to_string().into_bytes()
-    } else {
-        bytes
-    }
-}
-
 fn write_jsonl(path: &Path, entries: &[Value]) -> Result<(), ResumeError> {
     let mut text = Vec::new();
     for entry in entries {
@@ -428,27 +283,15 @@ fn write_jsonl(path: &Path, entries: &[Value]) -> Result<(), ResumeError> {
         })?;
         text.push(b'\n');
     }
-    write_private(path, &text)
+    Ok(write_private(path, &text)?)
 }
 
-/// Write `bytes` to `path` (creating its folders), readable by this user only.
-fn write_private(path: &Path, bytes: &[u8]) -> Result<(), ResumeError> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(write_error(parent))?;
-    }
-    let mut open = fs::OpenOptions::new();
-    open.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
-    open.open(path)
-        .and_then(|mut file| file.write_all(bytes))
-        .map_err(write_error(path))
-}
-
-fn write_error(path: &Path) -> impl FnOnce(io::Error) -> ResumeError + '_ {
-    move |source| ResumeError::Write {
-        path: path.to_path_buf(),
-        source,
+impl From<WriteFailed> for ResumeError {
+    fn from(failed: WriteFailed) -> Self {
+        ResumeError::Write {
+            path: failed.path,
+            source: failed.source,
+        }
     }
 }
 
@@ -457,66 +300,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn of_the_projects_only_the_sessions_folder_is_copied() {
-        let config = serde_json::json!({
-            "userID": "u",
-            "mcpServers": {"user-scope": {"command": "srv"}},
-            "projects": {
-                "/srv/app": {"allowedTools": ["Bash"]},
-                "/srv/other": {"mcpServers": {"db": {"env": {"TOKEN": "other-secret"}}}}
-            }
-        });
-        let bytes = serde_json::to_vec(&config).unwrap();
-        let copied: Value = serde_json::from_slice(&only_this_project(
-            bytes.clone(),
-            Some(Path::new("/srv/app")),
-        ))
-        .unwrap();
-        assert_eq!(copied["userID"], "u");
-        assert_eq!(copied["mcpServers"], config["mcpServers"]);
-        assert_eq!(
-            copied["projects"],
-            serde_json::json!({"/srv/app": {"allowedTools": ["Bash"]}})
-        );
-        let none: Value = serde_json::from_slice(&only_this_project(bytes, None)).unwrap();
-        assert_eq!(none["projects"], serde_json::json!({}));
-        assert_eq!(only_this_project(b"not json".to_vec(), None), b"not json");
-    }
-
-    #[test]
-    fn the_refresh_token_stays_behind() {
-        let credentials = br#"{"claudeAiOauth":{"accessToken":"a","refreshToken":"r"}}"#.to_vec();
-        let copied: Value = serde_json::from_slice(&without_refresh_token(credentials)).unwrap();
-        assert_eq!(
-            copied,
-            serde_json::json!({"claudeAiOauth": {"accessToken": "a"}})
-        );
-        assert_eq!(without_refresh_token(b"not json".to_vec()), b"not json");
-    }
-
-    #[test]
-    fn plugin_declarations_and_the_config_dir_are_stripped_from_settings() {
-        let settings = br#"{"apiKeyHelper":"/bin/key","enabledPlugins":{"x":true},"env":{"CLAUDE_CONFIG_DIR":"/c","A":"1"}}"#.to_vec();
-        let copied: Value = serde_json::from_slice(&stripped_settings(settings)).unwrap();
-        assert_eq!(
-            copied,
-            serde_json::json!({"apiKeyHelper": "/bin/key", "env": {"A": "1"}})
-        );
-        let untouched = br#"{"model":"opus"}"#.to_vec();
-        assert_eq!(stripped_settings(untouched.clone()), untouched);
-    }
-
-    #[test]
     fn subagent_metadata_goes_beside_its_transcript() {
-        let dir = ResumeDir::create().unwrap();
+        let dir = ConfigDir::create("resume").unwrap();
         let entries = vec![
             serde_json::json!({"type": "user", "uuid": "u"}),
             serde_json::json!({"type": "agent_metadata", "agentType": "explore"}),
         ];
         write_subagent(dir.path(), "subagents/agent-1", entries).unwrap();
-        let transcript = fs::read_to_string(dir.path().join("subagents/agent-1.jsonl")).unwrap();
+        let transcript =
+            std::fs::read_to_string(dir.path().join("subagents/agent-1.jsonl")).unwrap();
         assert_eq!(transcript, "{\"type\":\"user\",\"uuid\":\"u\"}\n");
-        let meta = fs::read_to_string(dir.path().join("subagents/agent-1.meta.json")).unwrap();
+        let meta = std::fs::read_to_string(dir.path().join("subagents/agent-1.meta.json")).unwrap();
         assert_eq!(meta, r#"{"agentType":"explore"}"#);
         let path = dir.path().to_path_buf();
         drop(dir);

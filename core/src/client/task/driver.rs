@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use futures_io::{AsyncRead, AsyncWrite};
 use futures_lite::Stream;
 
+use crate::client::config_dir::ConfigDir;
 use crate::client::dispatch::{Dispatcher, Running};
 use crate::client::error::Error;
 use crate::client::link::{Command, Item, Link, Reply};
@@ -32,7 +33,6 @@ use crate::client::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use crate::client::sdk_mcp::SdkMcpServer;
 use crate::client::spare::{ClaimError, ParkingDir};
 use crate::client::stderr::StderrSink;
-use crate::client::store_resume::ResumeDir;
 use crate::client::trace::{Subtype, Trace};
 use crate::client::Seat;
 use crate::control::{ClaimInfo, ControlRequest, RequestId, ResponseBody};
@@ -96,7 +96,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) parking: Option<ParkingDir>,
     pub(crate) seat: Option<Seat>,
     pub(crate) mirror: Option<Mirror>,
-    pub(crate) resume_dir: Option<ResumeDir>,
+    pub(crate) resume_dir: Option<ConfigDir>,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
@@ -146,7 +146,7 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     held_result: Option<Message>,
     /// The temporary configuration directory of a session resumed from a store: removed before
     /// the stream ends.
-    resume_dir: Option<ResumeDir>,
+    resume_dir: Option<ConfigDir>,
 
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.

@@ -6,6 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
+use crate::client::config_dir::{self, ConfigDir};
 use crate::client::dispatch::Dispatcher;
 use crate::client::driver::{Driver, DriverParts, Endpoints};
 use crate::client::error::Error;
@@ -16,7 +17,7 @@ use crate::client::prompt::PromptKind;
 use crate::client::recorder::Recorder;
 use crate::client::runtime::{BoxFuture, Runtime};
 use crate::client::spare::ParkingDir;
-use crate::client::store_resume::{self, ResumeDir};
+use crate::client::store_resume;
 use crate::client::trace::Trace;
 use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
 use crate::client::Seat;
@@ -136,7 +137,7 @@ fn start_in_task<R: Runtime>(
                 .map_err(Error::from),
             Err(error) => Err(error),
         };
-        let (options, dir): (Options, Option<ResumeDir>) = match loaded {
+        let (options, dir): (Options, Option<ConfigDir>) = match loaded {
             Ok(Some(resumed)) => (resumed.apply(options), Some(resumed.dir)),
             // Nothing in the store: a resume goes to the CLI as it is; a continue fails, or
             // with `or_new` starts a fresh session (the store, not this disk, holds the
@@ -173,7 +174,7 @@ async fn connect_then_launch<R: Runtime>(
     options: Options,
     start: Start,
     channels: Channels,
-    resume_dir: Option<ResumeDir>,
+    resume_dir: Option<ConfigDir>,
     ahead: Ahead,
 ) {
     // Everything that can be refused (the options, the recording's file) is, before connecting.
@@ -196,6 +197,30 @@ async fn connect_then_launch<R: Runtime>(
             }
             Err(error) => return start.fail(&channels, error),
         }
+    }
+    // A configuration folder of the session's own: made from the user's as the CLI would find
+    // it, then the CLI is pointed at it.
+    let mut config_dir = resume_dir;
+    if options.get_isolated_config()
+        && options.handlers().transport.is_none()
+        && config_dir.is_none()
+    {
+        let dir = match config_dir::isolate(&planned.spec) {
+            Ok(dir) => dir,
+            Err(failed) => {
+                let error = Error::ConfigFolder {
+                    path: failed.path,
+                    source: failed.source,
+                };
+                return start.fail(&channels, error);
+            }
+        };
+        options = options.env("CLAUDE_CONFIG_DIR", dir.path().display().to_string());
+        planned = match plan(&options, start.input_mode()) {
+            Ok(planned) => planned,
+            Err(error) => return start.fail(&channels, error),
+        };
+        config_dir = Some(dir);
     }
     let spec = &planned.spec;
     let through_transport = options.handlers().transport.is_some();
@@ -222,7 +247,7 @@ async fn connect_then_launch<R: Runtime>(
     let (child, stdin, stdout, stderr) = connection.into_parts();
     let trace = Trace::start(spec, &child, through_transport, &options);
     let mut common = planned.into_common(trace);
-    common.resume_dir = resume_dir;
+    common.resume_dir = config_dir;
     common.parking = ahead.parking;
     common.seat = ahead.seat;
     let endpoints = Endpoints {
@@ -311,7 +336,7 @@ struct Common {
     recorder: Option<Recorder>,
     trace: Trace,
     mirror: Option<Mirror>,
-    resume_dir: Option<ResumeDir>,
+    resume_dir: Option<ConfigDir>,
     /// A spare's own folder, removed once the CLI is gone.
     parking: Option<ParkingDir>,
     /// The session's place in its fleet.
