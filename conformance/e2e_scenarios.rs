@@ -36,8 +36,8 @@ use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
 use claude_agent_core::message::{
-    ApiError, ContentBlock, Message, MessageContent, NoticeKind, ResultMessage,
-    StartupFailureReason, SystemMessage,
+    ApiError, ContentBlock, InterruptNotApplied, Message, MessageContent, NoticeKind,
+    ResultMessage, StartupFailureReason, SystemMessage,
 };
 use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
@@ -68,7 +68,8 @@ macro_rules! e2e_tests {
         e2e_tests!($block_on, $runtime;
             hello, bash_allowed, bash_denied, updated_input, hooks, mcp_tool, interrupt_long_tool,
             cancel_pending_hook, control_requests, multi_turn, resume, background_task, max_turns,
-            turn_costs, session_budget, isolated_config, cleared_environment, api_400, api_401_retries, invalid_option, partial_messages, structured_output,
+            turn_costs, session_budget, isolated_config, cleared_environment, interrupt_not_applied,
+            api_400, api_401_retries, invalid_option, partial_messages, structured_output,
             record_and_replay, mcp_status_right_after_connect, custom_transport,
             mcp_secrets_stay_off_argv, hook_fail_closed, session_history,
             history_of_a_folder_with_an_emoji, mcp_tool_options,
@@ -747,6 +748,11 @@ pub async fn interrupt_long_tool<R: Runtime>(rt: R) {
     );
 
     assert!(!env.work.path().join("slept").exists());
+    assert_eq!(
+        interrupts_not_applied(&first),
+        [],
+        "the interrupt was applied"
+    );
 
     // The CLI sends the aborted tool's result with the next user text, so the conventions'
     // "after a tool result" rule would answer; queue the reply instead.
@@ -4559,4 +4565,46 @@ pub async fn cleared_environment<R: Runtime>(rt: R) {
         .and_then(|r| r.last_tool_result_text())
         .unwrap_or_default();
     assert_eq!(shown, format!("[] [path] [{}]", env.home.path().display()));
+}
+
+/// The `InterruptNotApplied` notices among `messages`.
+fn interrupts_not_applied(messages: &[Message]) -> Vec<InterruptNotApplied> {
+    messages
+        .iter()
+        .filter_map(|message| match message {
+            Message::Notice(notice) => match notice.kind {
+                NoticeKind::InterruptNotApplied(why) => Some(why),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// An interrupt the real CLI accepts while no turn runs changes nothing: the session says so
+/// with a notice (an applied one, in `interrupt_long_tool`, brings none).
+pub async fn interrupt_not_applied<R: Runtime>(rt: R) {
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    within(&rt, STEP, "interrupt", client.interrupt())
+        .await
+        .expect("the CLI accepts it");
+    within(&rt, STEP, "send", client.send("hello"))
+        .await
+        .unwrap();
+    let turn = all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(
+        interrupts_not_applied(&turn),
+        [InterruptNotApplied::NoTurnRunning],
+        "{turn:?}"
+    );
+    assert_eq!(only_result(&turn).subtype, "success");
+    within(&rt, STEP, "close", client.close()).await;
 }

@@ -61,7 +61,7 @@ pub use content::{
     ToolUseBlock,
 };
 pub use message_id::MessageId;
-pub use notice::{LineError, Notice, NoticeKind, Stall};
+pub use notice::{InterruptNotApplied, LineError, Notice, NoticeKind, Stall};
 pub use other::{
     AuthStatus, CommandLifecycle, ConversationReset, PromptSuggestion, RateLimitEvent,
     RateLimitInfo, ToolProgress, ToolUseSummary,

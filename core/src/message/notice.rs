@@ -80,9 +80,42 @@ pub enum NoticeKind {
     /// limit while nothing explains it. With `OnStall::Interrupt` the turn is being
     /// interrupted too.
     Stalled(Stall),
+    /// The CLI accepted an interrupt but did not apply it: no turn was running, or the turn
+    /// ended without being interrupted (it finished before the interrupt reached it).
+    InterruptNotApplied(InterruptNotApplied),
     /// A budget is nearly spent (`Options::budget`, or a fleet key's): the warning share of a
     /// limit was crossed. The session goes on; at the limit it ends with an over-budget error.
     Budget(crate::cost::BudgetReport),
+}
+
+/// Why an interrupt the CLI accepted changed nothing ([`NoticeKind::InterruptNotApplied`]).
+///
+/// ```
+/// use claude_agent_core::message::InterruptNotApplied;
+///
+/// let why = InterruptNotApplied::TurnEndedAnyway;
+/// assert_eq!(why.to_string(), "the interrupt was not applied: the turn ended without being interrupted");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InterruptNotApplied {
+    /// No turn was running when it was sent, nor when the CLI answered.
+    NoTurnRunning,
+    /// The turn it was sent into ended with an ordinary result: it finished first.
+    TurnEndedAnyway,
+}
+
+impl std::fmt::Display for InterruptNotApplied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            InterruptNotApplied::NoTurnRunning => {
+                "the interrupt was not applied: no turn was running"
+            }
+            InterruptNotApplied::TurnEndedAnyway => {
+                "the interrupt was not applied: the turn ended without being interrupted"
+            }
+        })
+    }
 }
 
 /// A stall: how long the CLI was silent, what it said last, and which of its tool calls were
@@ -146,6 +179,7 @@ impl Notice {
             ),
             NoticeKind::Stalled(stall) => ("stalled", stall.to_string()),
             NoticeKind::Budget(report) => ("budget", report.to_string()),
+            NoticeKind::InterruptNotApplied(why) => ("interrupt_not_applied", why.to_string()),
         };
         let json = NoticeJson {
             kind_of_message: "sdk_notice",

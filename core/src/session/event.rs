@@ -52,6 +52,9 @@ pub enum Event {
     /// CLI has been silent past the limit while nothing explains it. Once per silence; the host
     /// decides what to do ([`StallWatch::then`](super::StallWatch::then)).
     Stalled(crate::message::Stall),
+    /// The CLI accepted an interrupt (sent with [`super::Session::request`]) but did not apply
+    /// it: no turn was running, or the turn ended without being interrupted.
+    InterruptNotApplied(crate::message::InterruptNotApplied),
     /// The session's budget ([`SessionConfig::budget`](super::SessionConfig::budget)) was
     /// crossed: nearly spent, once, and exceeded, once. The session goes on; the host decides
     /// (an SDK client interrupts the turn and closes the session when it is exceeded).

@@ -34,6 +34,7 @@ mod framer;
 mod given_up;
 mod inbound;
 mod initialize;
+mod interrupts;
 mod mirror;
 mod run_end;
 mod spend;
@@ -143,6 +144,8 @@ pub struct Session {
     stall: Option<stall::StallClock>,
     /// What the session has spent, and its budget.
     spend: spend::SpendTracker,
+    /// The turns, and the interrupts sent into them.
+    interrupts: interrupts::InterruptWatch,
     /// The `get_usage` request asking what a resumed CLI's running cost starts from.
     baseline_request: Option<RequestId>,
     framer: LineFramer,
@@ -249,6 +252,7 @@ impl Session {
                 config.cost_carried_over,
             ),
             baseline_request: None,
+            interrupts: interrupts::InterruptWatch::default(),
             config,
         };
         let timeout = session.config.timeouts.initialize;
@@ -411,6 +415,7 @@ impl Session {
             None => self.outgoing.extend_from_slice(&msg.to_json_line()),
         }
         self.run_end.user_sent();
+        self.interrupts.prompt_sent();
         if let Some(stall) = &mut self.stall {
             stall.prompt_sent(now);
         }
@@ -567,7 +572,11 @@ impl Session {
             return Ok(id);
         }
         let timeout = self.config.timeouts.control_request;
-        Ok(self.send_request(now, &req.body_json(), timeout))
+        let id = self.send_request(now, &req.body_json(), timeout);
+        if let ControlRequest::Interrupt = req {
+            self.interrupts.sent(id);
+        }
+        Ok(id)
     }
 
     /// Replace the MCP servers added after the CLI started, in-process ones included: sends
@@ -1119,8 +1128,12 @@ impl Session {
             Message::Result(result) => self.spend.result(result),
             _ => None,
         };
+        let missed = self.interrupts.message(&message);
         if !activity::is_sdk_host_only(&message) {
             self.push_event(Event::Message(message));
+        }
+        if let Some(missed) = missed {
+            self.push_event(Event::InterruptNotApplied(missed));
         }
         if let Some(report) = budget {
             self.push_event(Event::Budget(Box::new(report)));
@@ -1247,6 +1260,7 @@ impl Session {
     /// A request of ours is done: let held messages through (or drop them), route the answer to
     /// the claim it belongs to, or report it.
     fn request_done(&mut self, id: RequestId, outcome: Result<ResponseBody, RequestFailure>) {
+        let missed = self.interrupts.answered(id, outcome.is_ok());
         if self.baseline_request == Some(id) {
             // The session's own question failed: the first turn's CLI figure stays unknown.
             self.baseline_request = None;
@@ -1290,6 +1304,9 @@ impl Session {
             }
         }
         self.push_event(Event::RequestDone { id, outcome });
+        if let Some(missed) = missed {
+            self.push_event(Event::InterruptNotApplied(missed));
+        }
     }
 
     fn handle_keep_alive(&mut self, text: &str) {

@@ -528,6 +528,11 @@ where
         match event {
             Event::Stalled(stall) => self.stalled_turn(stall, now),
             Event::Budget(report) => self.budget_crossed(*report, now),
+            Event::InterruptNotApplied(why) => {
+                self.trace.interrupt_not_applied(why);
+                let notice = Notice::new(NoticeKind::InterruptNotApplied(why));
+                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+            }
             Event::Message(message) => self.stalled = Some(Ok(message)),
             Event::LineError(error) => {
                 self.trace.line_error(&error);

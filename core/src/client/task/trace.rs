@@ -532,6 +532,17 @@ impl Trace {
         let _ = stall;
     }
 
+    /// The CLI accepted an interrupt but did not apply it.
+    pub(crate) fn interrupt_not_applied(&mut self, why: crate::message::InterruptNotApplied) {
+        #[cfg(feature = "tracing")]
+        {
+            let why = tracing::field::display(why);
+            event!("interrupt_not_applied", WARN, %why, "an interrupt changed nothing");
+        }
+        #[cfg(not(feature = "tracing"))]
+        let _ = why;
+    }
+
     /// A budget was crossed (nearly spent, or exceeded).
     pub(crate) fn budget(&mut self, report: &crate::cost::BudgetReport) {
         #[cfg(feature = "tracing")]

@@ -1,0 +1,176 @@
+//! Interrupts the CLI accepted but did not apply: one sent while no turn ran, and one whose
+//! turn ended anyway (it finished before the interrupt reached it).
+
+use crate::control::RequestId;
+use crate::message::{InterruptNotApplied, Message, SessionState, SystemMessage};
+
+/// What the session knows of the turns and of the interrupts it sent.
+#[derive(Debug, Default)]
+pub(crate) struct InterruptWatch {
+    /// A turn runs: from a prompt (or the CLI saying it runs) to a result (or the CLI saying it
+    /// is idle).
+    running: bool,
+    /// Results seen so far.
+    results: u64,
+    /// Interrupts sent and not settled yet.
+    asked: Vec<Asked>,
+}
+
+#[derive(Debug)]
+struct Asked {
+    id: RequestId,
+    /// A turn ran when it was sent.
+    running: bool,
+    /// `results` when it was sent.
+    results_before: u64,
+    /// How the first result after it ended: interrupted or not.
+    first_result_interrupted: Option<bool>,
+    /// The CLI answered it with success.
+    accepted: bool,
+}
+
+impl InterruptWatch {
+    /// A prompt was written: a turn runs.
+    pub(crate) fn prompt_sent(&mut self) {
+        self.running = true;
+    }
+
+    /// An interrupt went out as request `id`.
+    pub(crate) fn sent(&mut self, id: RequestId) {
+        self.asked.push(Asked {
+            id,
+            running: self.running,
+            results_before: self.results,
+            first_result_interrupted: None,
+            accepted: false,
+        });
+    }
+
+    /// The CLI answered request `id` (`accepted`: with success). An accepted interrupt that had
+    /// no turn to stop, or whose turn already ended without being interrupted, was not applied.
+    pub(crate) fn answered(
+        &mut self,
+        id: RequestId,
+        accepted: bool,
+    ) -> Option<InterruptNotApplied> {
+        let at = self.asked.iter().position(|asked| asked.id == id)?;
+        let asked = &mut self.asked[at];
+        asked.accepted = accepted;
+        let outcome = match asked.first_result_interrupted {
+            _ if !accepted => None,
+            None if !asked.running && !self.running => Some(InterruptNotApplied::NoTurnRunning),
+            // The turn it was sent into has not ended yet: its result says.
+            None => return None,
+            Some(false) => Some(InterruptNotApplied::TurnEndedAnyway),
+            Some(true) => None,
+        };
+        self.asked.remove(at);
+        outcome
+    }
+
+    /// What a message says about the turn, and the interrupts it settles.
+    pub(crate) fn message(&mut self, message: &Message) -> Option<InterruptNotApplied> {
+        match message {
+            Message::Result(result) => {
+                self.running = false;
+                let interrupted = result.was_interrupted();
+                let before = self.results;
+                self.results += 1;
+                let mut missed = None;
+                self.asked.retain_mut(|asked| {
+                    if asked.results_before == before && asked.first_result_interrupted.is_none() {
+                        asked.first_result_interrupted = Some(interrupted);
+                    }
+                    match (asked.accepted, asked.first_result_interrupted) {
+                        (true, Some(false)) => {
+                            missed = Some(InterruptNotApplied::TurnEndedAnyway);
+                            false
+                        }
+                        (true, Some(true)) => false,
+                        _ => true,
+                    }
+                });
+                missed
+            }
+            Message::System(SystemMessage::SessionStateChanged(change)) => {
+                match change.state {
+                    SessionState::Running => self.running = true,
+                    SessionState::Idle => self.running = false,
+                    _ => {}
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(terminal_reason: &str) -> Message {
+        let line = format!(
+            r#"{{"type":"result","subtype":"success","is_error":false,"num_turns":1,"session_id":"s","terminal_reason":"{terminal_reason}"}}"#
+        );
+        Message::parse(&line).unwrap()
+    }
+
+    fn id(n: u64) -> RequestId {
+        RequestId::from_raw(n)
+    }
+
+    #[test]
+    fn an_interrupt_with_no_turn_running_is_not_applied() {
+        let mut watch = InterruptWatch::default();
+        watch.sent(id(1));
+        assert_eq!(
+            watch.answered(id(1), true),
+            Some(InterruptNotApplied::NoTurnRunning)
+        );
+    }
+
+    #[test]
+    fn an_interrupt_that_ends_its_turn_is_applied_whichever_comes_first() {
+        let mut watch = InterruptWatch::default();
+        watch.prompt_sent();
+        watch.sent(id(1));
+        assert_eq!(watch.answered(id(1), true), None);
+        assert_eq!(watch.message(&result("aborted_tools")), None);
+        // The result before the answer.
+        watch.prompt_sent();
+        watch.sent(id(2));
+        assert_eq!(watch.message(&result("aborted_streaming")), None);
+        assert_eq!(watch.answered(id(2), true), None);
+        assert!(watch.asked.is_empty());
+    }
+
+    #[test]
+    fn a_turn_that_ends_anyway_did_not_apply_the_interrupt() {
+        let mut watch = InterruptWatch::default();
+        watch.prompt_sent();
+        watch.sent(id(1));
+        assert_eq!(watch.answered(id(1), true), None);
+        assert_eq!(
+            watch.message(&result("completed")),
+            Some(InterruptNotApplied::TurnEndedAnyway)
+        );
+        // The result before the answer.
+        watch.prompt_sent();
+        watch.sent(id(2));
+        assert_eq!(watch.message(&result("completed")), None);
+        assert_eq!(
+            watch.answered(id(2), true),
+            Some(InterruptNotApplied::TurnEndedAnyway)
+        );
+    }
+
+    #[test]
+    fn a_refused_or_failed_interrupt_is_no_notice() {
+        let mut watch = InterruptWatch::default();
+        watch.sent(id(1));
+        assert_eq!(watch.answered(id(1), false), None);
+        assert_eq!(watch.answered(id(9), true), None, "not an interrupt");
+        assert!(watch.asked.is_empty());
+    }
+}
