@@ -279,8 +279,8 @@ macro_rules! golden {
         $(#[test] fn $test() { check($file); })*
         #[test]
         fn every_recording_has_a_golden_test() {
-            // The claim recordings have tests of their own (`claim_*` below).
-            let mut covered = vec![$($file,)* "claim.jsonl", "claim_refused.jsonl"];
+            // The claim recordings, and the resumed session's cost, have tests of their own.
+            let mut covered = vec![$($file,)* "claim.jsonl", "claim_refused.jsonl", "resumed_cost.jsonl"];
             covered.sort();
             let mut found: Vec<String> = std::fs::read_dir(fixtures()).unwrap()
                 .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -506,4 +506,108 @@ fn session_mirror_frames_carry_the_transcript() {
     let count = |t: &str| types.iter().filter(|x| *x == t).count();
     assert_eq!((count("user"), count("assistant")), (2, 2), "{types:?}");
     assert_eq!(types.len(), 23);
+}
+
+/// A session of CLI 2.1.331 resumed after two turns (`resumed_cost.jsonl`, recorded by the
+/// real-CLI scenario `turn_costs`): once `initialize` is answered, the session itself asks the
+/// CLI what running cost it carried over (`get_usage`, where the recording has it), and the
+/// first result's turn cost is the turn's own share, matching its tokens priced, not the
+/// running total of all three turns.
+#[test]
+fn a_resumed_session_asks_what_the_cli_carried_over() {
+    use claude_agent_core::cost::{ModelPrice, PriceTable};
+
+    let (recording, steps) = load(&fixtures().join("resumed_cost.jsonl"));
+    for chunk in [1, 7, 4096] {
+        let now = Instant::now();
+        let mut config = recording.session_config(InputMode::SingleTurn);
+        config.cost_carried_over = true;
+        config.prices =
+            Some(PriceTable::new().with("claude-opus-5", ModelPrice::per_million(4.0, 20.0)));
+        let mut session = Session::new(config, now);
+        let mut written: Vec<Value> = Vec::new();
+        let mut results = Vec::new();
+        let mut ours_get_usage: Option<String> = None;
+        let mut recorded_get_usage: Option<String> = None;
+        let pump = |session: &mut Session, written: &mut Vec<Value>, results: &mut Vec<_>| {
+            while let Some(Transmit::Write(bytes)) = session.poll_transmit() {
+                for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                    written.push(serde_json::from_slice(line).unwrap());
+                }
+            }
+            while let Some(event) = session.poll_event() {
+                match event {
+                    Event::Message(Message::Result(result)) => results.push(result),
+                    Event::Message(_)
+                    | Event::CliVersion(_)
+                    | Event::RequestDone { outcome: Ok(_), .. } => {}
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+        };
+        for step in &steps {
+            let value = &step.value;
+            if step.dir_in {
+                match (value["type"].as_str(), value["request"]["subtype"].as_str()) {
+                    (Some("user"), _) => {
+                        let text = value["message"]["content"].as_str().unwrap();
+                        session.send_user(now, UserInput::text(text)).unwrap();
+                    }
+                    // The session writes these itself.
+                    (_, Some("initialize")) => {}
+                    (_, Some("get_usage")) => {
+                        recorded_get_usage = value["request_id"].as_str().map(String::from);
+                    }
+                    other => panic!("unexpected line to the CLI: {other:?}"),
+                }
+                pump(&mut session, &mut written, &mut results);
+                continue;
+            }
+            let mut line = value.clone();
+            let answered = line["response"]["request_id"].as_str().map(String::from);
+            if line["type"] == "control_response" {
+                let ours = if answered == recorded_get_usage && answered.is_some() {
+                    ours_get_usage
+                        .clone()
+                        .expect("the session asked before the answer")
+                } else {
+                    session.initialize_id().to_string()
+                };
+                line["response"]["request_id"] = Value::String(ours);
+            }
+            let text = format!("{line}\n");
+            for piece in text.as_bytes().chunks(chunk) {
+                session.handle_stdout(now, piece);
+                pump(&mut session, &mut written, &mut results);
+            }
+            if ours_get_usage.is_none() {
+                ours_get_usage = written
+                    .iter()
+                    .find(|w| w["request"]["subtype"] == "get_usage")
+                    .and_then(|w| w["request_id"].as_str().map(String::from));
+            }
+        }
+        let kinds: Vec<String> = written
+            .iter()
+            .map(|w| match w["request"]["subtype"].as_str() {
+                Some(subtype) => subtype.to_owned(),
+                None => w["type"].as_str().unwrap().to_owned(),
+            })
+            .collect();
+        assert_eq!(kinds, ["initialize", "user", "get_usage"], "chunk {chunk}");
+        assert_eq!(
+            written[2]["request"],
+            serde_json::json!({"subtype": "get_usage", "skip_behaviors": true})
+        );
+        let [result] = &results[..] else {
+            panic!("chunk {chunk}: {results:?}")
+        };
+        let cost = result.turn_cost.as_ref().expect("a turn cost");
+        let total = result.total_cost_usd.unwrap();
+        let cli = cost.cli_usd.expect("the CLI's figure for the turn");
+        assert!((cli - (total - 0.000344)).abs() < 1e-12, "{cost:?}");
+        assert!((cli - cost.priced_usd.unwrap()).abs() < 1e-12, "{cost:?}");
+        assert_eq!((cost.tokens.input, cost.tokens.output), (11, 3));
+        assert_eq!(session.spent().turns, 1);
+    }
 }
