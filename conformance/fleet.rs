@@ -183,3 +183,57 @@ fn a_clients_resources_are_its_clis_process_tree() {
         assert_eq!(client.resources(), None, "nothing once the CLI has exited");
     });
 }
+
+#[test]
+fn a_memory_limit_starts_a_session_only_while_the_running_clis_leave_room() {
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_system_init()
+        .sleep(Duration::from_millis(50))
+        .emit_assistant_text("ok")
+        .emit_result("ok");
+    let fake = Fake::builder(script).build();
+    // Any running CLI holds more than a byte: one at a time.
+    let fleet = Fleet::new(FleetLimits {
+        max_resident_bytes: Some(1),
+        ..FleetLimits::default()
+    });
+    let counter = AliveCounter::start(&fake);
+    // What the fleet reads of its CLIs' memory, sampled meanwhile.
+    let (held, stop) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let sampler = {
+        let (fleet, held, stop) = (fleet.clone(), held.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                held.fetch_max(fleet.resident_bytes() as usize, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        })
+    };
+    block_on(async {
+        let queries: Vec<_> = (0..8)
+            .map(|n| {
+                query(
+                    "hi",
+                    fake.options().fleet(fleet.member(format!("k{}", n % 2))),
+                )
+            })
+            .collect();
+        for query in queries {
+            let items = within(LIMIT, query.collect::<Vec<_>>()).await;
+            assert_eq!(kinds(&items), ["system/init", "assistant", "result"]);
+        }
+    });
+    stop.store(true, Ordering::Relaxed);
+    sampler.join().unwrap();
+    assert!(
+        held.load(Ordering::Relaxed) > 0,
+        "the running CLIs' memory was read"
+    );
+    let most = counter.most();
+    assert_eq!(most, 1, "{most} CLIs ran at once");
+}

@@ -52,6 +52,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fleet = Fleet::new(FleetLimits {
         max_sessions: Some(2),
         budget_per_key: Some(Budget::usd(0.0005)),
+        ..FleetLimits::default()
     });
 
     // How many CLIs run at once, sampled while the questions are answered.

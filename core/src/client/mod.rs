@@ -122,10 +122,10 @@ pub use mirror::StoreFlush;
 pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};
 pub use preflight::{doctor, Diagnosis, Finding};
-pub(crate) use process::resources::process_tree;
 #[cfg(unix)]
 pub use process::resources::raise_open_file_limit;
 pub use process::resources::ProcessTree;
+pub(crate) use process::resources::{process_tree, resident_of_trees};
 pub(crate) use process::temp_folders::temp_folder;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};

@@ -1,4 +1,5 @@
-//! Admission: at most `limit` sessions of a fleet have a CLI at once; the others wait in a fair
+//! Admission: at most `limit` sessions of a fleet have a CLI at once, and with a memory limit,
+//! a session starts only while the running CLIs hold less than it; the others wait in a fair
 //! queue, one queue per key, the keys served in turn, each key's sessions in the order they
 //! came.
 
@@ -13,8 +14,18 @@ pub(crate) struct Admission {
     state: Mutex<Queue>,
 }
 
+/// A limit on what the fleet's CLIs hold in memory, and how to read what they hold now.
+pub(crate) struct MemoryLimit {
+    pub(crate) max: u64,
+    pub(crate) resident: Box<dyn Fn() -> u64 + Send + Sync>,
+}
+
 struct Queue {
     limit: usize,
+    memory: Option<MemoryLimit>,
+    /// Places given whose CLI has not started yet (counted only with a memory limit: what a
+    /// starting CLI will hold is not known, so the next waits for it).
+    starting: usize,
     /// Sessions holding a place (a [`Permit`], or a grant not yet taken by its waiter).
     running: usize,
     /// Waiting tickets, per key, in arrival order.
@@ -29,9 +40,30 @@ struct Queue {
 }
 
 impl Queue {
+    /// Whether one more session may start now.
+    fn room(&self) -> bool {
+        if self.running >= self.limit {
+            return false;
+        }
+        match &self.memory {
+            None => true,
+            Some(_) if self.starting > 0 => false,
+            Some(_) if self.running == 0 => true,
+            Some(memory) => (memory.resident)() < memory.max,
+        }
+    }
+
+    /// Count a place given.
+    fn take_place(&mut self) {
+        self.running += 1;
+        if self.memory.is_some() {
+            self.starting += 1;
+        }
+    }
+
     /// Give free places to the waiters, one key after the other.
     fn grant(&mut self) {
-        while self.running < self.limit {
+        while self.room() {
             let Some(key) = self.turn.pop_front() else {
                 return;
             };
@@ -47,7 +79,7 @@ impl Queue {
             } else {
                 self.turn.push_back(key);
             }
-            self.running += 1;
+            self.take_place();
             self.granted.push(ticket);
             if let Some(waker) = self.wakers.remove(&ticket) {
                 waker.wake();
@@ -61,10 +93,14 @@ impl Queue {
 }
 
 impl Admission {
-    pub(crate) fn new(limit: usize) -> Arc<Admission> {
+    /// A queue for at most `limit` sessions at once, and with `memory`, only while the
+    /// running CLIs hold less than its maximum.
+    pub(crate) fn new(limit: Option<usize>, memory: Option<MemoryLimit>) -> Arc<Admission> {
         Arc::new(Admission {
             state: Mutex::new(Queue {
-                limit,
+                limit: limit.unwrap_or(usize::MAX),
+                memory,
+                starting: 0,
                 running: 0,
                 waiting: HashMap::new(),
                 turn: VecDeque::new(),
@@ -120,12 +156,14 @@ impl Future for Entry {
         let mut queue = this.admission.lock();
         let ticket = match this.ticket {
             Some(ticket) => ticket,
-            None if queue.turn.is_empty() && queue.running < queue.limit => {
-                queue.running += 1;
+            None if queue.turn.is_empty() && queue.room() => {
+                queue.take_place();
+                let starting = queue.memory.is_some();
                 drop(queue);
                 this.done = true;
                 return Poll::Ready(Permit {
                     admission: this.admission.clone(),
+                    starting,
                 });
             }
             None => {
@@ -146,10 +184,12 @@ impl Future for Entry {
         };
         if let Some(at) = queue.granted.iter().position(|&t| t == ticket) {
             queue.granted.swap_remove(at);
+            let starting = queue.memory.is_some();
             drop(queue);
             this.done = true;
             return Poll::Ready(Permit {
                 admission: this.admission.clone(),
+                starting,
             });
         }
         queue.wakers.insert(ticket, cx.waker().clone());
@@ -168,6 +208,9 @@ impl Drop for Entry {
             // Given a place it never took: the place goes to the next waiter.
             queue.granted.swap_remove(at);
             queue.running -= 1;
+            if queue.memory.is_some() {
+                queue.starting -= 1;
+            }
         } else if let Some(tickets) = queue.waiting.get_mut(&self.key) {
             tickets.retain(|&t| t != ticket);
             if tickets.is_empty() {
@@ -183,12 +226,28 @@ impl Drop for Entry {
 /// once its CLI is gone.
 pub(crate) struct Permit {
     admission: Arc<Admission>,
+    /// Its CLI has not started yet, and the queue counts it so.
+    starting: bool,
+}
+
+impl Permit {
+    /// The session's CLI has started: what it holds now counts, and the next may start.
+    pub(crate) fn started(&mut self) {
+        if std::mem::take(&mut self.starting) {
+            let mut queue = self.admission.lock();
+            queue.starting -= 1;
+            queue.grant();
+        }
+    }
 }
 
 impl Drop for Permit {
     fn drop(&mut self) {
         let mut queue = self.admission.lock();
         queue.running -= 1;
+        if self.starting {
+            queue.starting -= 1;
+        }
         queue.grant();
     }
 }
@@ -208,7 +267,7 @@ mod tests {
 
     #[test]
     fn places_up_to_the_limit_then_a_queue_in_order() {
-        let admission = Admission::new(2);
+        let admission = Admission::new(Some(2), None);
         let first = poll(&mut admission.enter("a")).expect("a place");
         let _second = poll(&mut admission.enter("a")).expect("a place");
         let mut third = admission.enter("a");
@@ -223,7 +282,7 @@ mod tests {
 
     #[test]
     fn keys_are_served_in_turn() {
-        let admission = Admission::new(1);
+        let admission = Admission::new(Some(1), None);
         let held = poll(&mut admission.enter("busy")).expect("a place");
         let mut busy: Vec<Entry> = (0..3).map(|_| admission.enter("busy")).collect();
         for entry in &mut busy {
@@ -239,8 +298,38 @@ mod tests {
     }
 
     #[test]
+    fn with_a_memory_limit_one_starts_at_a_time_and_only_while_there_is_room() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let held = Arc::new(AtomicU64::new(0));
+        let reading = held.clone();
+        let memory = MemoryLimit {
+            max: 1_000,
+            resident: Box::new(move || reading.load(Ordering::Relaxed)),
+        };
+        let admission = Admission::new(None, Some(memory));
+        let mut first = poll(&mut admission.enter("a")).expect("nothing runs: a place");
+        let mut second = admission.enter("a");
+        assert!(
+            poll(&mut second).is_none(),
+            "the first CLI is still starting"
+        );
+        held.store(600, Ordering::Relaxed);
+        first.started();
+        let mut second = poll(&mut second).expect("600 of 1,000 held: room");
+        let mut third = admission.enter("a");
+        assert!(poll(&mut third).is_none(), "the second is starting");
+        held.store(1_200, Ordering::Relaxed);
+        second.started();
+        assert!(poll(&mut third).is_none(), "1,200 held: no room");
+        drop(first);
+        held.store(600, Ordering::Relaxed);
+        drop(second);
+        assert!(poll(&mut third).is_some(), "a place freed, and room again");
+    }
+
+    #[test]
     fn a_waiter_that_leaves_gives_its_turn_away() {
-        let admission = Admission::new(1);
+        let admission = Admission::new(Some(1), None);
         let held = poll(&mut admission.enter("a")).expect("a place");
         let mut leaving = admission.enter("a");
         let mut staying = admission.enter("b");

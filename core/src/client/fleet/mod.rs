@@ -7,13 +7,13 @@ mod ledger;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 
 use crate::client::link::Link;
 use crate::cost::{Budget, BudgetReport, Spent};
 use crate::message::ResultMessage;
-use admission::{Admission, Entry, Permit};
+use admission::{Admission, Entry, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
 
 /// The limits a [`Fleet`] keeps.
@@ -22,7 +22,11 @@ use ledger::{Ledger, Signal};
 /// use claude_agent_core::client::FleetLimits;
 /// use claude_agent_core::cost::Budget;
 ///
-/// let limits = FleetLimits { max_sessions: Some(8), budget_per_key: Some(Budget::usd(20.0)) };
+/// let limits = FleetLimits {
+///     max_sessions: Some(8),
+///     max_resident_bytes: Some(4 << 30),
+///     budget_per_key: Some(Budget::usd(20.0)),
+/// };
 /// assert_eq!(FleetLimits::default().max_sessions, None);
 /// # let _ = limits;
 /// ```
@@ -33,6 +37,12 @@ pub struct FleetLimits {
     ///
     /// [`SparePool`]: crate::client::SparePool
     pub max_sessions: Option<usize>,
+    /// The most memory the fleet's CLIs may hold when another starts: a session starts only
+    /// while the running CLIs' trees (each CLI and everything it started) hold less than this in
+    /// resident memory, and one at a time, each once the one before has started (what a
+    /// starting CLI will hold is not known yet). Checked when a session asks for a place and
+    /// whenever one ends or starts; Linux only (elsewhere nothing is counted). `None`: no limit.
+    pub max_resident_bytes: Option<u64>,
     /// Each key's spending limit, over all its sessions: crossing its warning share brings a
     /// notice to each live session of the key; reaching it interrupts and closes them all
     /// (`Error::OverBudget`), and refuses the key's new sessions.
@@ -56,7 +66,11 @@ pub struct FleetLimits {
 /// use claude_agent_core::cost::Budget;
 /// use claude_agent_core::options::Options;
 ///
-/// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), budget_per_key: Some(Budget::usd(5.0)) });
+/// let fleet = Fleet::new(FleetLimits {
+///     max_sessions: Some(4),
+///     budget_per_key: Some(Budget::usd(5.0)),
+///     ..FleetLimits::default()
+/// });
 /// let for_tenant = |tenant: &str| Options::new().fleet(fleet.member(tenant));
 /// let options = for_tenant("tenant-42");
 /// assert_eq!((fleet.running(), fleet.waiting()), (0, 0));
@@ -71,6 +85,32 @@ struct Shared {
     limits: FleetLimits,
     admission: Option<Arc<Admission>>,
     ledger: Ledger,
+    /// The sessions that hold a place, to read what their CLIs hold.
+    sessions: Arc<Sessions>,
+}
+
+/// The links of the fleet's sessions (each knows its CLI's pid while it runs).
+#[derive(Default)]
+struct Sessions(Mutex<Vec<Weak<Link>>>);
+
+impl Sessions {
+    fn join(&self, link: &Arc<Link>) {
+        let mut links = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        links.retain(|link| link.strong_count() > 0);
+        links.push(Arc::downgrade(link));
+    }
+
+    /// What the running CLIs' trees hold in resident memory now.
+    fn resident_bytes(&self) -> u64 {
+        let pids: Vec<u32> = self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter_map(|link| link.upgrade()?.process_id())
+            .collect();
+        crate::client::resident_of_trees(&pids)
+    }
 }
 
 impl Fleet {
@@ -83,13 +123,37 @@ impl Fleet {
     /// assert_eq!(fleet.limits().max_sessions, Some(16));
     /// ```
     pub fn new(limits: FleetLimits) -> Fleet {
+        let sessions = Arc::new(Sessions::default());
+        let memory = limits.max_resident_bytes.map(|max| {
+            let sessions = sessions.clone();
+            MemoryLimit {
+                max,
+                resident: Box::new(move || sessions.resident_bytes()),
+            }
+        });
+        let admission = (limits.max_sessions.is_some() || memory.is_some())
+            .then(|| Admission::new(limits.max_sessions, memory));
         Fleet {
             shared: Arc::new(Shared {
                 limits,
-                admission: limits.max_sessions.map(Admission::new),
+                admission,
                 ledger: Ledger::new(limits.budget_per_key),
+                sessions,
             }),
         }
+    }
+
+    /// What the fleet's running CLIs hold in resident memory now: each CLI and everything it
+    /// started (Linux; 0 elsewhere).
+    ///
+    /// ```
+    /// use claude_agent_core::client::{Fleet, FleetLimits};
+    ///
+    /// let fleet = Fleet::new(FleetLimits::default());
+    /// println!("{} MiB", fleet.resident_bytes() >> 20);
+    /// ```
+    pub fn resident_bytes(&self) -> u64 {
+        self.shared.sessions.resident_bytes()
     }
 
     /// The limits it keeps.
@@ -226,9 +290,10 @@ impl FleetMember {
 
     /// A session's seat: refused when the key's budget is spent; otherwise once admitted, or
     /// `Ok(None)` when every handle of the session was dropped while it waited.
-    pub(crate) async fn seat(&self, link: &Link) -> Result<Option<Seat>, Box<BudgetReport>> {
+    pub(crate) async fn seat(&self, link: &Arc<Link>) -> Result<Option<Seat>, Box<BudgetReport>> {
         let shared = &self.fleet.shared;
         let signal = shared.ledger.join(&self.key)?;
+        shared.sessions.join(link);
         let permit = match &shared.admission {
             None => None,
             Some(admission) => {
@@ -243,7 +308,7 @@ impl FleetMember {
             fleet: self.fleet.clone(),
             key: self.key.clone(),
             signal,
-            _permit: permit,
+            permit,
         }))
     }
 }
@@ -282,10 +347,17 @@ pub(crate) struct Seat {
     fleet: Fleet,
     key: String,
     signal: Arc<Signal>,
-    _permit: Option<Permit>,
+    permit: Option<Permit>,
 }
 
 impl Seat {
+    /// The session's CLI has started (its pid is on the link): the next session may start.
+    pub(crate) fn started(&mut self) {
+        if let Some(permit) = &mut self.permit {
+            permit.started();
+        }
+    }
+
     /// A turn ended: its cost goes to the key.
     pub(crate) fn turn(&self, result: &ResultMessage) {
         if let Some(cost) = &result.turn_cost {

@@ -29,17 +29,37 @@ pub(crate) fn process_tree(root: u32) -> Option<ProcessTree> {
     if !cfg!(target_os = "linux") {
         return None;
     }
-    let resident = |pid: u32| resident_bytes(pid);
-    let root_memory = resident(root)?;
+    tree_of(root, &children_by_parent())
+}
+
+/// What the trees of `roots` hold together, read in one pass over `/proc`; 0 off Linux.
+pub(crate) fn resident_of_trees(roots: &[u32]) -> u64 {
+    if !cfg!(target_os = "linux") || roots.is_empty() {
+        return 0;
+    }
+    let children = children_by_parent();
+    roots
+        .iter()
+        .filter_map(|&root| tree_of(root, &children))
+        .map(|tree| tree.resident_bytes)
+        .sum()
+}
+
+/// Every process's children, from each one's parent pid.
+fn children_by_parent() -> HashMap<u32, Vec<u32>> {
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
     for pid in all_pids() {
         if let Some(parent) = parent_of(pid) {
             children.entry(parent).or_default().push(pid);
         }
     }
+    children
+}
+
+fn tree_of(root: u32, children: &HashMap<u32, Vec<u32>>) -> Option<ProcessTree> {
     let mut tree = ProcessTree {
         pids: vec![root],
-        resident_bytes: root_memory,
+        resident_bytes: resident_bytes(root)?,
     };
     let mut next = 0;
     while next < tree.pids.len() {
@@ -47,7 +67,7 @@ pub(crate) fn process_tree(root: u32) -> Option<ProcessTree> {
         next += 1;
         for &child in children.get(&pid).into_iter().flatten() {
             if !tree.pids.contains(&child) {
-                tree.resident_bytes += resident(child).unwrap_or(0);
+                tree.resident_bytes += resident_bytes(child).unwrap_or(0);
                 tree.pids.push(child);
             }
         }

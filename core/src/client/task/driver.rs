@@ -177,6 +177,10 @@ where
     pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
         let endpoints = parts.endpoints;
         parts.link.set_process_id(endpoints.child.id());
+        let mut seat = parts.seat;
+        if let Some(seat) = &mut seat {
+            seat.started();
+        }
         Driver {
             runtime: parts.runtime,
             session: parts.session,
@@ -215,7 +219,7 @@ where
             shutdown: Shutdown::No,
             trace: parts.trace,
             _parking: parts.parking,
-            seat: parts.seat,
+            seat,
         }
     }
 
