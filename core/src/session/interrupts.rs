@@ -2,7 +2,7 @@
 //! turn ended anyway (it finished before the interrupt reached it).
 
 use crate::control::RequestId;
-use crate::message::{InterruptNotApplied, Message, SessionState, SystemMessage};
+use crate::message::{InterruptNotApplied, SessionState};
 
 /// What the session knows of the turns and of the interrupts it sent.
 #[derive(Debug, Default)]
@@ -68,39 +68,39 @@ impl InterruptWatch {
         outcome
     }
 
-    /// What a message says about the turn, and the interrupts it settles.
-    pub(crate) fn message(&mut self, message: &Message) -> Option<InterruptNotApplied> {
-        match message {
-            Message::Result(result) => {
-                self.running = false;
-                let interrupted = result.was_interrupted();
-                let before = self.results;
-                self.results += 1;
-                let mut missed = None;
-                self.asked.retain_mut(|asked| {
-                    if asked.results_before == before && asked.first_result_interrupted.is_none() {
-                        asked.first_result_interrupted = Some(interrupted);
-                    }
-                    match (asked.accepted, asked.first_result_interrupted) {
-                        (true, Some(false)) => {
-                            missed = Some(InterruptNotApplied::TurnEndedAnyway);
-                            false
-                        }
-                        (true, Some(true)) => false,
-                        _ => true,
-                    }
-                });
-                missed
+    /// A turn ended with a result (`interrupted`: an interrupt ended it): the interrupts it
+    /// settles; `Some` when one of them was accepted and not applied.
+    pub(crate) fn turn_ended(&mut self, interrupted: bool) -> Option<InterruptNotApplied> {
+        self.running = false;
+        if self.asked.is_empty() {
+            self.results += 1;
+            return None;
+        }
+        let before = self.results;
+        self.results += 1;
+        let mut missed = None;
+        self.asked.retain_mut(|asked| {
+            if asked.results_before == before && asked.first_result_interrupted.is_none() {
+                asked.first_result_interrupted = Some(interrupted);
             }
-            Message::System(SystemMessage::SessionStateChanged(change)) => {
-                match change.state {
-                    SessionState::Running => self.running = true,
-                    SessionState::Idle => self.running = false,
-                    _ => {}
+            match (asked.accepted, asked.first_result_interrupted) {
+                (true, Some(false)) => {
+                    missed = Some(InterruptNotApplied::TurnEndedAnyway);
+                    false
                 }
-                None
+                (true, Some(true)) => false,
+                _ => true,
             }
-            _ => None,
+        });
+        missed
+    }
+
+    /// The CLI said it runs or is idle.
+    pub(crate) fn state_changed(&mut self, state: &SessionState) {
+        match state {
+            SessionState::Running => self.running = true,
+            SessionState::Idle => self.running = false,
+            _ => {}
         }
     }
 }
@@ -108,13 +108,6 @@ impl InterruptWatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn result(terminal_reason: &str) -> Message {
-        let line = format!(
-            r#"{{"type":"result","subtype":"success","is_error":false,"num_turns":1,"session_id":"s","terminal_reason":"{terminal_reason}"}}"#
-        );
-        Message::parse(&line).unwrap()
-    }
 
     fn id(n: u64) -> RequestId {
         RequestId::from_raw(n)
@@ -136,11 +129,11 @@ mod tests {
         watch.prompt_sent();
         watch.sent(id(1));
         assert_eq!(watch.answered(id(1), true), None);
-        assert_eq!(watch.message(&result("aborted_tools")), None);
+        assert_eq!(watch.turn_ended(true), None);
         // The result before the answer.
         watch.prompt_sent();
         watch.sent(id(2));
-        assert_eq!(watch.message(&result("aborted_streaming")), None);
+        assert_eq!(watch.turn_ended(true), None);
         assert_eq!(watch.answered(id(2), true), None);
         assert!(watch.asked.is_empty());
     }
@@ -152,13 +145,13 @@ mod tests {
         watch.sent(id(1));
         assert_eq!(watch.answered(id(1), true), None);
         assert_eq!(
-            watch.message(&result("completed")),
+            watch.turn_ended(false),
             Some(InterruptNotApplied::TurnEndedAnyway)
         );
         // The result before the answer.
         watch.prompt_sent();
         watch.sent(id(2));
-        assert_eq!(watch.message(&result("completed")), None);
+        assert_eq!(watch.turn_ended(false), None);
         assert_eq!(
             watch.answered(id(2), true),
             Some(InterruptNotApplied::TurnEndedAnyway)

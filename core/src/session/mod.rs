@@ -1122,13 +1122,40 @@ impl Session {
         if matches!(message, Message::Result(_)) {
             self.last_api_error = None;
         }
-        let mut message = message;
-        let budget = match &mut message {
-            Message::Assistant(reply) => self.spend.assistant(reply),
-            Message::Result(result) => self.spend.result(result),
-            _ => None,
+        // Model calls (when a budget counts them), turn ends and the CLI's state: what they
+        // cost, and the interrupts they settle. Most messages are none of these.
+        let accounted = match &message {
+            Message::Assistant(_) => self.spend.checks_calls(),
+            Message::Result(_) => true,
+            Message::System(SystemMessage::SessionStateChanged(_)) => true,
+            _ => false,
         };
-        let missed = self.interrupts.message(&message);
+        if accounted {
+            return self.account_and_push(message);
+        }
+        if !activity::is_sdk_host_only(&message) {
+            self.push_event(Event::Message(message));
+        }
+    }
+
+    /// [`Session::handle_message`]'s end for a message that costs or ends a turn: its cost and
+    /// the interrupts it settles, then the message and what they gave.
+    #[inline(never)]
+    fn account_and_push(&mut self, mut message: Message) {
+        let (budget, missed) = match &mut message {
+            Message::Assistant(reply) => (self.spend.assistant(reply), None),
+            Message::Result(result) => (
+                self.spend.result(result),
+                self.interrupts.turn_ended(result.was_interrupted()),
+            ),
+            Message::System(system) => {
+                if let SystemMessage::SessionStateChanged(change) = system {
+                    self.interrupts.state_changed(&change.state);
+                }
+                (None, None)
+            }
+            _ => (None, None),
+        };
         if !activity::is_sdk_host_only(&message) {
             self.push_event(Event::Message(message));
         }

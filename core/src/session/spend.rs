@@ -66,6 +66,12 @@ impl SpendTracker {
         self.spent
     }
 
+    /// Whether model calls are counted during a turn (there is a budget to check).
+    #[inline]
+    pub(crate) fn checks_calls(&self) -> bool {
+        self.budget.is_some()
+    }
+
     /// A model call of the running turn (its usage grows over the frames of one message):
     /// the budget, checked against what the turn has used so far.
     pub(crate) fn assistant(&mut self, message: &AssistantMessage) -> Option<BudgetReport> {

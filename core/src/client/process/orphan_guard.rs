@@ -20,15 +20,15 @@
 //! <guard>` (the CLI was reaped: stand down) and `kill <guard>` (kill the tree now; it answers
 //! `done <guard> <pids>`, killing in the background so that other sessions are not held up).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long [`OrphanGuard::kill_tree`] waits for the watcher to say it is done.
 const KILL_CONFIRMED_WITHIN: Duration = Duration::from_secs(3);
@@ -152,20 +152,39 @@ END
 echo "$!" >&3
 "#;
 
-/// The host's one watcher: the socket to it, and the kills waiting for its answer.
+/// The host's one watcher: the socket to it, and the answers to kills. No thread of this
+/// process waits on it: a kill reads the watcher's answers itself, one caller at a time, and
+/// hands the others theirs.
 #[derive(Debug)]
 struct Watcher {
     /// Lines to the watcher, one writer at a time.
     socket: Mutex<UnixStream>,
+    /// The reading end (the same socket) and the part of a line read so far.
+    reader: Mutex<Reader>,
+    /// Answers read for kills that wait, and which kills wait.
+    answers: Mutex<Answers>,
+    /// An answer was read, or the watch ended.
+    arrived: Condvar,
     /// The watch's pid.
     pid: u32,
     /// This process is PID 1 or a subreaper, so the watch (and the tools it kills) became its
     /// children: it reaps them, as nothing else would.
     reaper: bool,
-    /// Kills waiting for the watcher's `done`, by guard.
-    waiting: Mutex<HashMap<u64, mpsc::Sender<String>>>,
-    /// The watch has ended (its socket read end of file): new guards start another.
+    /// The watch has ended (its socket was closed): new guards start another.
     gone: AtomicBool,
+}
+
+#[derive(Debug)]
+struct Reader {
+    socket: UnixStream,
+    partial: Vec<u8>,
+}
+
+#[derive(Debug, Default)]
+struct Answers {
+    waiting: HashSet<u64>,
+    /// By guard: the pids the watcher killed.
+    done: HashMap<u64, String>,
 }
 
 /// The watcher of this process, once one was started.
@@ -179,7 +198,7 @@ impl Watcher {
     /// The host's watcher, started now if there is none (or it ended).
     fn of_host() -> io::Result<Arc<Watcher>> {
         let mut slot = lock(&WATCHER_OF_HOST);
-        if let Some(watcher) = slot.as_ref().filter(|w| !w.gone.load(Ordering::Acquire)) {
+        if let Some(watcher) = slot.as_ref().filter(|w| !w.has_ended()) {
             return Ok(watcher.clone());
         }
         let watcher = Watcher::start()?;
@@ -188,7 +207,7 @@ impl Watcher {
     }
 
     /// Start the watcher (`/bin/sh`, in a process group of its own so that signals to this
-    /// process's group do not reach it), and the thread that reads its answers.
+    /// process's group do not reach it).
     fn start() -> io::Result<Arc<Watcher>> {
         let (ours, theirs) = UnixStream::pair()?;
         let stdin = OwnedFd::from(theirs.try_clone()?);
@@ -225,49 +244,146 @@ impl Watcher {
             .trim()
             .parse()
             .map_err(|_| context(io::Error::other("the watcher did not say its pid")))?;
-        ours.set_read_timeout(None)?;
-        let answers = ours.try_clone()?;
-        let watcher = Arc::new(Watcher {
+        let reading = ours.try_clone()?;
+        Ok(Arc::new(Watcher {
             socket: Mutex::new(ours),
-            pid,
+            reader: Mutex::new(Reader {
+                socket: reading,
+                partial: Vec::new(),
+            }),
+            answers: Mutex::new(Answers::default()),
+            arrived: Condvar::new(),
             reaper: adopted(pid),
-            waiting: Mutex::new(HashMap::new()),
+            pid,
             gone: AtomicBool::new(false),
-        });
-        let reading = watcher.clone();
-        std::thread::Builder::new()
-            .name("claude-agent-watcher".into())
-            .spawn(move || reading.read_answers(answers))
-            .map_err(context)?;
-        Ok(watcher)
+        }))
     }
 
-    /// Hand each `done` to the kill that waits for it, until the watch ends; then fail the
-    /// kills still waiting (their callers fall back to a signal) and, under a host that reaps
-    /// orphans, reap the watch.
-    fn read_answers(&self, socket: UnixStream) {
-        while let Ok(line) = read_line(&socket) {
-            let Some(rest) = line.strip_prefix("done ") else {
-                // End of file reads as an empty line.
-                break;
+    /// Whether the watch has ended: known, or seen now as the socket closed by its other end.
+    /// Under a host that reaps orphans, an ended watch is reaped.
+    fn has_ended(&self) -> bool {
+        use nix::errno::Errno;
+        use nix::sys::socket::{recv, MsgFlags};
+        use std::os::fd::AsRawFd;
+
+        if !self.gone.load(Ordering::Acquire) {
+            let socket = lock(&self.socket);
+            let mut byte = [0u8];
+            let flags = MsgFlags::MSG_PEEK | MsgFlags::MSG_DONTWAIT;
+            let ended = match recv(socket.as_raw_fd(), &mut byte, flags) {
+                Ok(0) => true,
+                Ok(_) | Err(Errno::EAGAIN) | Err(Errno::EINTR) => false,
+                Err(_) => true,
             };
-            let (guard, pids) = rest.split_once(' ').unwrap_or((rest, ""));
-            let Ok(guard) = guard.parse::<u64>() else {
-                continue;
-            };
-            if let Some(waiting) = lock(&self.waiting).remove(&guard) {
-                let _ = waiting.send(pids.to_owned());
+            if ended {
+                self.end();
             }
         }
-        self.gone.store(true, Ordering::Release);
-        lock(&self.waiting).clear();
-        if self.reaper {
-            reap(self.pid);
+        self.gone.load(Ordering::Acquire)
+    }
+
+    /// The watch has ended: kills waiting for it fail (their callers fall back to a signal).
+    fn end(&self) {
+        if !self.gone.swap(true, Ordering::AcqRel) {
+            if self.reaper {
+                reap(self.pid);
+            }
+            let _answers = lock(&self.answers);
+            self.arrived.notify_all();
         }
     }
 
     fn send(&self, line: &str) -> io::Result<()> {
-        lock(&self.socket).write_all(line.as_bytes())
+        let sent = lock(&self.socket).write_all(line.as_bytes());
+        if sent.is_err() {
+            self.end();
+        }
+        sent
+    }
+
+    /// Ask for `guard`'s tree to be killed and wait for the answer: the pids killed.
+    fn kill(&self, guard: u64, within: Duration) -> io::Result<String> {
+        lock(&self.answers).waiting.insert(guard);
+        let answer = self
+            .send(&format!("kill {guard}\n"))
+            .and_then(|()| self.await_done(guard, Instant::now() + within));
+        let mut answers = lock(&self.answers);
+        answers.waiting.remove(&guard);
+        answers.done.remove(&guard);
+        answer
+    }
+
+    /// The watcher's `done` for `guard`: read by this caller while no other reads, else handed
+    /// over by the one that does.
+    fn await_done(&self, guard: u64, deadline: Instant) -> io::Result<String> {
+        let failed = || io::Error::other("the process-tree watcher did not kill in time, or ended");
+        loop {
+            if let Some(pids) = lock(&self.answers).done.remove(&guard) {
+                return Ok(pids);
+            }
+            let now = Instant::now();
+            if self.gone.load(Ordering::Acquire) || now >= deadline {
+                return Err(failed());
+            }
+            match self.reader.try_lock() {
+                Ok(mut reader) => self.read_answer(&mut reader, deadline - now),
+                Err(_) => {
+                    // Another caller reads; it hands this one its answer.
+                    let answers = lock(&self.answers);
+                    if !answers.done.contains_key(&guard) {
+                        let wait = (deadline - now).min(Duration::from_millis(20));
+                        let _ = self.arrived.wait_timeout(answers, wait);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Read the watcher's next line (for at most `within`), keep it for the kill that waits
+    /// for it, and wake the waiting callers.
+    fn read_answer(&self, reader: &mut Reader, within: Duration) {
+        use std::io::Read;
+
+        let Reader { socket, partial } = reader;
+        if socket
+            .set_read_timeout(Some(within.max(Duration::from_millis(1))))
+            .is_err()
+        {
+            return self.end();
+        }
+        let mut byte = [0u8];
+        loop {
+            match socket.read(&mut byte) {
+                Ok(0) => return self.end(),
+                Ok(_) if byte[0] == b'\n' => break,
+                Ok(_) => partial.push(byte[0]),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                // Nothing yet: the caller looks at its deadline and comes back.
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return;
+                }
+                Err(_) => return self.end(),
+            }
+        }
+        let line = String::from_utf8_lossy(partial).into_owned();
+        partial.clear();
+        let Some(rest) = line.strip_prefix("done ") else {
+            return;
+        };
+        let (guard, pids) = rest.split_once(' ').unwrap_or((rest, ""));
+        let Ok(guard) = guard.parse::<u64>() else {
+            return;
+        };
+        let mut answers = lock(&self.answers);
+        if answers.waiting.contains(&guard) {
+            answers.done.insert(guard, pids.to_owned());
+            self.arrived.notify_all();
+        }
     }
 }
 
@@ -282,8 +398,8 @@ impl Watcher {
 /// (`claude-agent-tokio`, `claude-agent-smol`, `claude-agent-async-std`) do all this.
 ///
 /// What it costs: one `/bin/sh` for the whole host, asleep in a blocking read (about 1 MB of
-/// memory), started with the first guard in a few milliseconds; one socket and one thread in this
-/// process, whatever the number of sessions. A guard itself is a few bytes and two short lines to
+/// memory), started with the first guard in a few milliseconds; one socket in this process,
+/// whatever the number of sessions, and no thread (a kill reads the watcher's answer itself). A guard itself is a few bytes and two short lines to
 /// the watcher. A kill runs in a subshell of the watcher and takes some tens of milliseconds (it
 /// reads the process table of the system).
 ///
@@ -378,10 +494,12 @@ impl OrphanGuard {
         if self.armed {
             return Err(io::Error::other("the guard is already armed"));
         }
-        self.watcher.send(&format!(
-            "arm {} {pgid} {MARKER_ENV}={}\n",
-            self.id, self.marker
-        ))?;
+        let line = format!("arm {} {pgid} {MARKER_ENV}={}\n", self.id, self.marker);
+        if self.watcher.send(&line).is_err() {
+            // The watch ended since this guard was made: the next one guards the tree.
+            self.watcher = Watcher::of_host()?;
+            self.watcher.send(&line)?;
+        }
         self.armed = true;
         self.pgid = pgid;
         Ok(())
@@ -406,21 +524,7 @@ impl OrphanGuard {
         }
         // Whatever happens now, the watcher is told nothing more of this guard.
         self.armed = false;
-        let (done, answer) = mpsc::channel();
-        lock(&self.watcher.waiting).insert(self.id, done);
-        if let Err(error) = self.watcher.send(&format!("kill {}\n", self.id)) {
-            lock(&self.watcher.waiting).remove(&self.id);
-            return Err(error);
-        }
-        let killed = match answer.recv_timeout(KILL_CONFIRMED_WITHIN) {
-            Ok(killed) => killed,
-            Err(_) => {
-                lock(&self.watcher.waiting).remove(&self.id);
-                return Err(io::Error::other(
-                    "the process-tree watcher did not kill in time, or ended",
-                ));
-            }
-        };
+        let killed = self.watcher.kill(self.id, KILL_CONFIRMED_WITHIN)?;
         // Under a host that is PID 1 or a subreaper, the tools the CLI left become this
         // process's children as their parents die: reap them. The CLI itself is its runtime's
         // to reap.
@@ -871,16 +975,52 @@ mod tests {
             reaped_within(escaped, Duration::from_secs(2)),
             "the tool {escaped} is left as a zombie"
         );
-        // The watcher serves the host's later sessions; should it die, it is reaped too.
+        // The watcher serves the host's later sessions; should it die, the next guard starts a
+        // new one, and the dead one is reaped.
         assert!(std::path::Path::new(&format!("/proc/{watcher}")).exists());
         signal(watcher, "KILL");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut next = OrphanGuard::start().unwrap();
+        while next.watcher.pid == watcher && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+            next = OrphanGuard::start().unwrap();
+        }
+        assert_ne!(next.watcher.pid, watcher);
         assert!(
             reaped_within(watcher, Duration::from_secs(2)),
             "the watcher {watcher} is left as a zombie"
         );
-        // And the next guard has a new one.
-        let next = OrphanGuard::start().unwrap();
-        assert_ne!(next.watcher.pid, watcher);
+    }
+
+    /// Kills asked at once from several threads each get their own answer: one reads the
+    /// watcher's lines and hands the others theirs.
+    #[test]
+    fn kills_at_once_each_get_their_answer() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let kills: Vec<_> = (0..4)
+            .map(|_| {
+                let mut guard = OrphanGuard::start().unwrap();
+                let (leader, tool) = tree();
+                guard.arm(leader.id()).unwrap();
+                (guard, leader, tool)
+            })
+            .collect();
+        let threads: Vec<_> = kills
+            .into_iter()
+            .map(|(guard, mut leader, tool)| {
+                std::thread::spawn(move || {
+                    guard.kill_tree().unwrap();
+                    leader.wait().unwrap();
+                    tool
+                })
+            })
+            .collect();
+        for thread in threads {
+            let tool = thread.join().unwrap();
+            assert!(gone_within(tool, Duration::from_secs(2)), "pid {tool}");
+        }
     }
 
     /// Every session of the host is guarded by one watcher, and each guard's kill takes only
