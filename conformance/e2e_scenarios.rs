@@ -3309,6 +3309,37 @@ pub async fn agent_definition_fields<R: Runtime>(rt: R) {
     within(&rt, STEP, "close", client.close()).await;
 }
 
+/// What the CLI's Bash tool printed for `command`, run in a one-prompt session with `options`
+/// (every tool allowed).
+async fn printed_by_bash<R: Runtime>(
+    rt: &R,
+    env: &Env,
+    command: String,
+    options: Options,
+) -> String {
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": command, "description": "show the environment"}),
+    ));
+    env.stub.push_reply(Reply::text("shown"));
+    let options =
+        options.on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
+    let messages = all_ok(
+        collect(
+            rt,
+            "query",
+            query_with(rt.clone(), "show the environment", options),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).result.as_deref(), Some("shown"));
+    env.stub
+        .main_requests()
+        .pop()
+        .and_then(|r| r.last_tool_result_text())
+        .unwrap_or_default()
+}
+
 /// `env_remove` keeps an inherited variable from the CLI (and so from its Bash tool), and
 /// `trace_context` hands the CLI the caller's `TRACEPARENT` and `TRACESTATE`.
 pub async fn environment_options<R: Runtime>(rt: R) {
@@ -3318,34 +3349,14 @@ pub async fn environment_options<R: Runtime>(rt: R) {
         std::env::var_os(inherited).is_some(),
         "cargo sets {inherited} for its tests"
     );
-    env.stub.push_reply(Reply::tool_use(
-        "Bash",
-        json!({"command": format!("echo \"[${inherited}] [$TRACEPARENT] [$TRACESTATE]\""),
-               "description": "show the environment"}),
-    ));
-    env.stub.push_reply(Reply::text("shown"));
     let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     let options = env
         .options
         .clone()
         .env_remove(inherited)
-        .trace_context(parent, Some("vendor=1"))
-        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
-    let messages = all_ok(
-        collect(
-            &rt,
-            "query",
-            query_with(rt.clone(), "show the environment", options),
-        )
-        .await,
-    );
-    assert_eq!(only_result(&messages).result.as_deref(), Some("shown"));
-    let shown = env
-        .stub
-        .main_requests()
-        .pop()
-        .and_then(|r| r.last_tool_result_text())
-        .unwrap_or_default();
+        .trace_context(parent, Some("vendor=1"));
+    let command = format!("echo \"[${inherited}] [$TRACEPARENT] [$TRACESTATE]\"");
+    let shown = printed_by_bash(&rt, &env, command, options).await;
     assert_eq!(shown, format!("[] [{parent}] [vendor=1]"));
 }
 
@@ -4525,13 +4536,7 @@ pub async fn isolated_config<R: Runtime>(rt: R) {
         )
         .await,
     );
-    let body = env
-        .stub
-        .main_requests()
-        .pop()
-        .expect("a request")
-        .body
-        .to_string();
+    let body = last_request_body(&env.stub);
     assert!(body.contains("remember MANGO"), "{body}");
     assert!(user_json.exists(), "a plain session writes ~/.claude.json");
 }
@@ -4545,25 +4550,12 @@ pub async fn cleared_environment<R: Runtime>(rt: R) {
         std::env::var_os(host_only).is_some(),
         "cargo sets {host_only} for its tests"
     );
-    env.stub.push_reply(Reply::tool_use(
-        "Bash",
-        json!({"command": format!("echo \"[${host_only}] [${{PATH:+path}}] [$HOME]\""),
-               "description": "show the environment"}),
-    ));
-    env.stub.push_reply(Reply::text("shown"));
     let options = env
         .options
         .clone()
-        .inherit_env_only(CLI_ENVIRONMENT.iter().copied())
-        .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
-    let messages = all_ok(collect(&rt, "query", query_with(rt.clone(), "show it", options)).await);
-    assert_eq!(only_result(&messages).result.as_deref(), Some("shown"));
-    let shown = env
-        .stub
-        .main_requests()
-        .pop()
-        .and_then(|r| r.last_tool_result_text())
-        .unwrap_or_default();
+        .inherit_env_only(CLI_ENVIRONMENT.iter().copied());
+    let command = format!("echo \"[${host_only}] [${{PATH:+path}}] [$HOME]\"");
+    let shown = printed_by_bash(&rt, &env, command, options).await;
     assert_eq!(shown, format!("[] [path] [{}]", env.home.path().display()));
 }
 

@@ -160,11 +160,7 @@ impl Future for Entry {
                 queue.take_place();
                 let starting = queue.memory.is_some();
                 drop(queue);
-                this.done = true;
-                return Poll::Ready(Permit {
-                    admission: this.admission.clone(),
-                    starting,
-                });
+                return Poll::Ready(this.admitted(starting));
             }
             None => {
                 let ticket = queue.next_ticket;
@@ -186,14 +182,21 @@ impl Future for Entry {
             queue.granted.swap_remove(at);
             let starting = queue.memory.is_some();
             drop(queue);
-            this.done = true;
-            return Poll::Ready(Permit {
-                admission: this.admission.clone(),
-                starting,
-            });
+            return Poll::Ready(this.admitted(starting));
         }
         queue.wakers.insert(ticket, cx.waker().clone());
         Poll::Pending
+    }
+}
+
+impl Entry {
+    /// The place taken (its CLI `starting`, when the queue counts starting CLIs).
+    fn admitted(&mut self, starting: bool) -> Permit {
+        self.done = true;
+        Permit {
+            admission: self.admission.clone(),
+            starting,
+        }
     }
 }
 
