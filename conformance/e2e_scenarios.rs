@@ -4443,6 +4443,12 @@ pub async fn session_budget<R: Runtime>(rt: R) {
         })
         .collect();
     assert_eq!(warnings, [BudgetLevel::Warning], "{items:?}");
+    // The interrupt sent as the session closed is failed by the close: it brings no notice.
+    let messages: Vec<Message> = items
+        .iter()
+        .filter_map(|i| i.as_ref().ok().cloned())
+        .collect();
+    assert_eq!(interrupts_not_applied(&messages), [], "{items:?}");
     let Some(Err(Error::OverBudget(report))) = items.last() else {
         panic!("{items:?}")
     };

@@ -96,7 +96,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) parking: Option<ParkingDir>,
     pub(crate) seat: Option<Seat>,
     pub(crate) mirror: Option<Mirror>,
-    pub(crate) resume_dir: Option<ConfigDir>,
+    pub(crate) config_dir: Option<ConfigDir>,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
@@ -144,9 +144,9 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// A result held back until the lines of its turn are in the store; nothing else is taken
     /// from the session meanwhile.
     held_result: Option<Message>,
-    /// The temporary configuration directory of a session resumed from a store: removed before
-    /// the stream ends.
-    resume_dir: Option<ConfigDir>,
+    /// The session's temporary configuration folder (resumed from a store, or
+    /// `Options::isolated_config`): removed before the stream ends.
+    config_dir: Option<ConfigDir>,
 
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
@@ -211,7 +211,7 @@ where
             recording_stopped: None,
             mirror: parts.mirror,
             held_result: None,
-            resume_dir: parts.resume_dir,
+            config_dir: parts.config_dir,
             stalled: None,
             termination: None,
             ended_by: None,
@@ -1103,7 +1103,7 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             self.trace.signal(Signal::Kill, reason, &sent);
         }
         // Nothing of the session is left behind once its stream has ended.
-        drop(self.resume_dir.take());
+        drop(self.config_dir.take());
         self.link.finish();
     }
 }

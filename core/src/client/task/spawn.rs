@@ -174,7 +174,7 @@ async fn connect_then_launch<R: Runtime>(
     options: Options,
     start: Start,
     channels: Channels,
-    resume_dir: Option<ConfigDir>,
+    resumed_into: Option<ConfigDir>,
     ahead: Ahead,
 ) {
     // Everything that can be refused (the options, the recording's file) is, before connecting.
@@ -185,7 +185,7 @@ async fn connect_then_launch<R: Runtime>(
     // A resume from this machine's history: the CLI finds the session only in its working
     // directory's, so one that ran elsewhere is named (or, if asked, resumed there).
     let mut options = options;
-    if options.handlers().transport.is_none() && resume_dir.is_none() {
+    if options.handlers().transport.is_none() && resumed_into.is_none() {
         match resume_folder(&options, &planned.spec) {
             Ok(None) => {}
             Ok(Some(folder)) => {
@@ -199,11 +199,11 @@ async fn connect_then_launch<R: Runtime>(
         }
     }
     // A configuration folder of the session's own: made from the user's as the CLI would find
-    // it, then the CLI is pointed at it.
-    let mut config_dir = resume_dir;
+    // it, then the CLI is pointed at it. A session resumed from a store has one already.
+    let mut own_config = resumed_into;
     if options.get_isolated_config()
         && options.handlers().transport.is_none()
-        && config_dir.is_none()
+        && own_config.is_none()
     {
         let dir = match config_dir::isolate(&planned.spec) {
             Ok(dir) => dir,
@@ -220,7 +220,7 @@ async fn connect_then_launch<R: Runtime>(
             Ok(planned) => planned,
             Err(error) => return start.fail(&channels, error),
         };
-        config_dir = Some(dir);
+        own_config = Some(dir);
     }
     let spec = &planned.spec;
     let through_transport = options.handlers().transport.is_some();
@@ -247,7 +247,7 @@ async fn connect_then_launch<R: Runtime>(
     let (child, stdin, stdout, stderr) = connection.into_parts();
     let trace = Trace::start(spec, &child, through_transport, &options);
     let mut common = planned.into_common(trace);
-    common.resume_dir = config_dir;
+    common.config_dir = own_config;
     common.parking = ahead.parking;
     common.seat = ahead.seat;
     let endpoints = Endpoints {
@@ -336,7 +336,7 @@ struct Common {
     recorder: Option<Recorder>,
     trace: Trace,
     mirror: Option<Mirror>,
-    resume_dir: Option<ConfigDir>,
+    config_dir: Option<ConfigDir>,
     /// A spare's own folder, removed once the CLI is gone.
     parking: Option<ParkingDir>,
     /// The session's place in its fleet.
@@ -362,7 +362,7 @@ impl Planned {
             recorder: self.recorder,
             trace,
             mirror: self.mirror,
-            resume_dir: None,
+            config_dir: None,
             parking: None,
             seat: None,
             hook_order: self.hook_order,
@@ -432,7 +432,7 @@ fn start_driver<R: Runtime>(
         recorder,
         mut trace,
         mirror,
-        resume_dir,
+        config_dir,
         parking,
         seat,
         hook_order,
@@ -466,7 +466,7 @@ fn start_driver<R: Runtime>(
         recorder,
         trace,
         mirror,
-        resume_dir,
+        config_dir,
         parking,
         seat,
     });
