@@ -43,9 +43,9 @@ pub struct FleetLimits {
     /// starting CLI will hold is not known yet). Checked when a session asks for a place and
     /// whenever one ends or starts; Linux only (elsewhere nothing is counted). `None`: no limit.
     pub max_resident_bytes: Option<u64>,
-    /// Each key's spending limit, over all its sessions: crossing its warning share brings a
-    /// notice to each live session of the key; reaching it interrupts and closes them all
-    /// (`Error::OverBudget`), and refuses the key's new sessions.
+    /// Each key's spending limit, over all its sessions, counted at each turn's end: crossing
+    /// its warning share brings a notice to each live session of the key; reaching it
+    /// interrupts and closes them all (`Error::OverBudget`), and refuses the key's new sessions.
     pub budget_per_key: Option<Budget>,
 }
 
