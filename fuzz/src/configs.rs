@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use claude_agent_core::cost::{Budget, ModelPrice, PriceTable};
 use claude_agent_core::hooks::HookEvent;
 use claude_agent_core::mcp::{
     McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec,
@@ -11,7 +12,7 @@ use claude_agent_core::session::{HookMatcherConfig, InputMode, SessionConfig};
 use claude_agent_core::Json;
 
 /// Number of configurations [`config`] chooses from.
-pub const COUNT: u8 = 6;
+pub const COUNT: u8 = 7;
 
 /// Line limit of the small-limit configurations.
 pub const SMALL_LINE: usize = 96;
@@ -65,6 +66,19 @@ pub fn config(n: u8) -> SessionConfig {
             config.timeouts.initialize = Duration::from_millis(500);
             config.timeouts.control_request = Duration::from_millis(300);
             config.timeouts.run_end_ceiling = Some(Duration::from_secs(2));
+            config
+        }
+        5 => {
+            // A resumed session that prices its turns and keeps a budget: it asks the CLI what
+            // it carried over, and counts every model call.
+            let mut config = rich(InputMode::Streaming);
+            config.cost_carried_over = true;
+            config.prices =
+                Some(PriceTable::new().with("claude-opus-5", ModelPrice::per_million(4.0, 20.0)));
+            config.budget = Some(Budget {
+                max_tokens: Some(5_000),
+                ..Budget::usd(0.01)
+            });
             config
         }
         _ => {

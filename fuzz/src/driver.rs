@@ -268,12 +268,15 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
-            // Any CLI may print a start-up mark; a transcript mirror is the host's to store.
+            // Any CLI may print a start-up mark; a transcript mirror is the host's to store; an
+            // interrupt may change nothing, and a budget may be crossed.
             Event::Message(_)
             | Event::LineError(_)
             | Event::CliVersion(_)
             | Event::StartupMark(_)
-            | Event::Mirror(_) => {}
+            | Event::Mirror(_)
+            | Event::InterruptNotApplied(_)
+            | Event::Budget(_) => {}
             Event::Claimed(outcome) => panic!("Claimed {outcome:?}, but no claim was sent"),
             other => panic!("unknown event {other:?}"),
         }

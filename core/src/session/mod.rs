@@ -995,9 +995,10 @@ impl Session {
         self.finished
     }
 
-    /// Number of control requests of ours waiting for an answer.
+    /// Number of control requests of ours waiting for an answer (the host's: the session's own
+    /// question about a resumed session's cost is not counted).
     pub fn pending_requests(&self) -> usize {
-        self.pending.len()
+        self.pending.len() - usize::from(self.baseline_request.is_some())
     }
 
     /// Number of inbound requests waiting for the host's answer.
