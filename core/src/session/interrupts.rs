@@ -2,14 +2,11 @@
 //! turn ended anyway (it finished before the interrupt reached it).
 
 use crate::control::RequestId;
-use crate::message::{InterruptNotApplied, SessionState};
+use crate::message::InterruptNotApplied;
 
-/// What the session knows of the turns and of the interrupts it sent.
+/// The interrupts the session sent, and how the turns they were sent into ended.
 #[derive(Debug, Default)]
 pub(crate) struct InterruptWatch {
-    /// A turn runs: from a prompt (or the CLI saying it runs) to a result (or the CLI saying it
-    /// is idle).
-    running: bool,
     /// Results seen so far.
     results: u64,
     /// Interrupts sent and not settled yet.
@@ -30,35 +27,32 @@ struct Asked {
 }
 
 impl InterruptWatch {
-    /// A prompt was written: a turn runs.
-    pub(crate) fn prompt_sent(&mut self) {
-        self.running = true;
-    }
-
-    /// An interrupt went out as request `id`.
-    pub(crate) fn sent(&mut self, id: RequestId) {
+    /// An interrupt went out as request `id` (`running`: while a turn ran).
+    pub(crate) fn sent(&mut self, id: RequestId, running: bool) {
         self.asked.push(Asked {
             id,
-            running: self.running,
+            running,
             results_before: self.results,
             first_result_interrupted: None,
             accepted: false,
         });
     }
 
-    /// The CLI answered request `id` (`accepted`: with success). An accepted interrupt that had
-    /// no turn to stop, or whose turn already ended without being interrupted, was not applied.
+    /// The CLI answered request `id` (`accepted`: with success; `running`: a turn runs now). An
+    /// accepted interrupt that had no turn to stop, or whose turn already ended without being
+    /// interrupted, was not applied.
     pub(crate) fn answered(
         &mut self,
         id: RequestId,
         accepted: bool,
+        running: bool,
     ) -> Option<InterruptNotApplied> {
         let at = self.asked.iter().position(|asked| asked.id == id)?;
         let asked = &mut self.asked[at];
         asked.accepted = accepted;
         let outcome = match asked.first_result_interrupted {
             _ if !accepted => None,
-            None if !asked.running && !self.running => Some(InterruptNotApplied::NoTurnRunning),
+            None if !asked.running && !running => Some(InterruptNotApplied::NoTurnRunning),
             // The turn it was sent into has not ended yet: its result says.
             None => return None,
             Some(false) => Some(InterruptNotApplied::TurnEndedAnyway),
@@ -71,11 +65,6 @@ impl InterruptWatch {
     /// A turn ended with a result (`interrupted`: an interrupt ended it): the interrupts it
     /// settles; `Some` when one of them was accepted and not applied.
     pub(crate) fn turn_ended(&mut self, interrupted: bool) -> Option<InterruptNotApplied> {
-        self.running = false;
-        if self.asked.is_empty() {
-            self.results += 1;
-            return None;
-        }
         let before = self.results;
         self.results += 1;
         let mut missed = None;
@@ -94,15 +83,6 @@ impl InterruptWatch {
         });
         missed
     }
-
-    /// The CLI said it runs or is idle.
-    pub(crate) fn state_changed(&mut self, state: &SessionState) {
-        match state {
-            SessionState::Running => self.running = true,
-            SessionState::Idle => self.running = false,
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]
@@ -116,9 +96,9 @@ mod tests {
     #[test]
     fn an_interrupt_with_no_turn_running_is_not_applied() {
         let mut watch = InterruptWatch::default();
-        watch.sent(id(1));
+        watch.sent(id(1), false);
         assert_eq!(
-            watch.answered(id(1), true),
+            watch.answered(id(1), true, false),
             Some(InterruptNotApplied::NoTurnRunning)
         );
     }
@@ -126,34 +106,30 @@ mod tests {
     #[test]
     fn an_interrupt_that_ends_its_turn_is_applied_whichever_comes_first() {
         let mut watch = InterruptWatch::default();
-        watch.prompt_sent();
-        watch.sent(id(1));
-        assert_eq!(watch.answered(id(1), true), None);
+        watch.sent(id(1), true);
+        assert_eq!(watch.answered(id(1), true, true), None);
         assert_eq!(watch.turn_ended(true), None);
         // The result before the answer.
-        watch.prompt_sent();
-        watch.sent(id(2));
+        watch.sent(id(2), true);
         assert_eq!(watch.turn_ended(true), None);
-        assert_eq!(watch.answered(id(2), true), None);
+        assert_eq!(watch.answered(id(2), true, false), None);
         assert!(watch.asked.is_empty());
     }
 
     #[test]
     fn a_turn_that_ends_anyway_did_not_apply_the_interrupt() {
         let mut watch = InterruptWatch::default();
-        watch.prompt_sent();
-        watch.sent(id(1));
-        assert_eq!(watch.answered(id(1), true), None);
+        watch.sent(id(1), true);
+        assert_eq!(watch.answered(id(1), true, true), None);
         assert_eq!(
             watch.turn_ended(false),
             Some(InterruptNotApplied::TurnEndedAnyway)
         );
         // The result before the answer.
-        watch.prompt_sent();
-        watch.sent(id(2));
+        watch.sent(id(2), true);
         assert_eq!(watch.turn_ended(false), None);
         assert_eq!(
-            watch.answered(id(2), true),
+            watch.answered(id(2), true, false),
             Some(InterruptNotApplied::TurnEndedAnyway)
         );
     }
@@ -161,9 +137,9 @@ mod tests {
     #[test]
     fn a_refused_or_failed_interrupt_is_no_notice() {
         let mut watch = InterruptWatch::default();
-        watch.sent(id(1));
-        assert_eq!(watch.answered(id(1), false), None);
-        assert_eq!(watch.answered(id(9), true), None, "not an interrupt");
+        watch.sent(id(1), true);
+        assert_eq!(watch.answered(id(1), false, true), None);
+        assert_eq!(watch.answered(id(9), true, false), None, "not an interrupt");
         assert!(watch.asked.is_empty());
     }
 }

@@ -68,7 +68,9 @@ use crate::control::{
 };
 use crate::hooks::{HookInput, HookRef};
 use crate::mcp::{self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, ToolCall};
-use crate::message::{peek_tags, ApiError, LineError, Message, SystemMessage, UserInput};
+use crate::message::{
+    peek_tags, ApiError, LineError, Message, SessionState, SystemMessage, UserInput,
+};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::permission::PermissionRequest;
 use crate::Json;
@@ -144,7 +146,11 @@ pub struct Session {
     stall: Option<stall::StallClock>,
     /// What the session has spent, and its budget.
     spend: spend::SpendTracker,
-    /// The turns, and the interrupts sent into them.
+    /// A turn runs: from a prompt (or the CLI saying it runs) to a result (or the CLI saying
+    /// it is idle). A flag, not a count: a prompt sent while a turn runs joins that turn. The
+    /// stall watch and the interrupt watch read it.
+    turn_running: bool,
+    /// The interrupts sent, and how the turns they were sent into ended.
     interrupts: interrupts::InterruptWatch,
     /// The `get_usage` request asking what a resumed CLI's running cost starts from.
     baseline_request: Option<RequestId>,
@@ -252,6 +258,7 @@ impl Session {
                 config.cost_carried_over,
             ),
             baseline_request: None,
+            turn_running: false,
             interrupts: interrupts::InterruptWatch::default(),
             config,
         };
@@ -383,7 +390,12 @@ impl Session {
         }
         self.run_end.handle_timeout(now);
         let host_busy = !self.inbound.is_empty();
-        if let Some(stall) = self.stall.as_mut().and_then(|s| s.check(now, host_busy)) {
+        let running = self.turn_running;
+        if let Some(stall) = self
+            .stall
+            .as_mut()
+            .and_then(|s| s.check(now, running, host_busy))
+        {
             self.push_event(Event::Stalled(stall));
         }
         self.maybe_close_stdin();
@@ -415,7 +427,7 @@ impl Session {
             None => self.outgoing.extend_from_slice(&msg.to_json_line()),
         }
         self.run_end.user_sent();
-        self.interrupts.prompt_sent();
+        self.turn_running = true;
         if let Some(stall) = &mut self.stall {
             stall.prompt_sent(now);
         }
@@ -574,7 +586,7 @@ impl Session {
         let timeout = self.config.timeouts.control_request;
         let id = self.send_request(now, &req.body_json(), timeout);
         if let ControlRequest::Interrupt = req {
-            self.interrupts.sent(id);
+            self.interrupts.sent(id, self.turn_running);
         }
         Ok(id)
     }
@@ -867,7 +879,7 @@ impl Session {
         let stall = self
             .stall
             .as_ref()
-            .and_then(|s| s.deadline(!self.inbound.is_empty()));
+            .and_then(|s| s.deadline(self.turn_running, !self.inbound.is_empty()));
         [request, self.run_end.deadline(), stall]
             .into_iter()
             .flatten()
@@ -1145,13 +1157,18 @@ impl Session {
     fn account_and_push(&mut self, mut message: Message) {
         let (budget, missed) = match &mut message {
             Message::Assistant(reply) => (self.spend.assistant(reply), None),
-            Message::Result(result) => (
-                self.spend.result(result),
-                self.interrupts.turn_ended(result.was_interrupted()),
-            ),
-            Message::System(system) => {
-                if let SystemMessage::SessionStateChanged(change) = system {
-                    self.interrupts.state_changed(&change.state);
+            Message::Result(result) => {
+                self.turn_running = false;
+                (
+                    self.spend.result(result),
+                    self.interrupts.turn_ended(result.was_interrupted()),
+                )
+            }
+            Message::System(SystemMessage::SessionStateChanged(change)) => {
+                match change.state {
+                    SessionState::Running => self.turn_running = true,
+                    SessionState::Idle => self.turn_running = false,
+                    _ => {}
                 }
                 (None, None)
             }
@@ -1288,7 +1305,9 @@ impl Session {
     /// A request of ours is done: let held messages through (or drop them), route the answer to
     /// the claim it belongs to, or report it.
     fn request_done(&mut self, id: RequestId, outcome: Result<ResponseBody, RequestFailure>) {
-        let missed = self.interrupts.answered(id, outcome.is_ok());
+        let missed = self
+            .interrupts
+            .answered(id, outcome.is_ok(), self.turn_running);
         if self.baseline_request == Some(id) {
             // The session's own question failed: the first turn's CLI figure stays unknown.
             self.baseline_request = None;

@@ -85,9 +85,6 @@ pub enum OnStall {
 #[derive(Debug)]
 pub(crate) struct StallClock {
     watch: StallWatch,
-    /// A turn runs: from a prompt (or the CLI saying it runs) to a result (or the CLI saying it
-    /// is idle). A flag, not a count: a prompt sent while a turn runs joins that turn.
-    running: bool,
     /// When silence started: the last line, or the prompt.
     quiet_since: Option<Instant>,
     /// The last line's kind; empty before any.
@@ -102,7 +99,6 @@ impl StallClock {
     pub(crate) fn new(watch: StallWatch) -> StallClock {
         StallClock {
             watch,
-            running: false,
             quiet_since: None,
             last_kind: String::new(),
             open_tools: BTreeMap::new(),
@@ -110,9 +106,8 @@ impl StallClock {
         }
     }
 
-    /// A prompt was written: a turn runs, silence counts from now.
+    /// A prompt was written: silence counts from now.
     pub(crate) fn prompt_sent(&mut self, now: Instant) {
-        self.running = true;
         self.quiet_since = Some(now);
         self.last_kind.clear();
         self.fired = false;
@@ -149,26 +144,21 @@ impl StallClock {
                     }
                 }
             }
-            Message::Result(_) => {
-                self.running = false;
+            Message::Result(_) => self.open_tools.clear(),
+            Message::System(SystemMessage::SessionStateChanged(change))
+                if change.state == SessionState::Idle =>
+            {
                 self.open_tools.clear();
             }
-            Message::System(SystemMessage::SessionStateChanged(change)) => match change.state {
-                SessionState::Running => self.running = true,
-                SessionState::Idle => {
-                    self.running = false;
-                    self.open_tools.clear();
-                }
-                _ => {}
-            },
             _ => {}
         }
     }
 
-    /// When the running turn counts as stalled; `None` when no turn runs, the host is
-    /// answering the CLI (`host_busy`), a tool runs with no limit, or it was reported already.
-    pub(crate) fn deadline(&self, host_busy: bool) -> Option<Instant> {
-        if !self.running || self.fired || host_busy {
+    /// When the running turn counts as stalled; `None` when no turn runs (`running`), the host
+    /// is answering the CLI (`host_busy`), a tool runs with no limit, or it was reported
+    /// already.
+    pub(crate) fn deadline(&self, running: bool, host_busy: bool) -> Option<Instant> {
+        if !running || self.fired || host_busy {
             return None;
         }
         let limit = if self.open_tools.is_empty() {
@@ -180,8 +170,8 @@ impl StallClock {
     }
 
     /// The stall, if the deadline has passed (reported once per silence).
-    pub(crate) fn check(&mut self, now: Instant, host_busy: bool) -> Option<Stall> {
-        let deadline = self.deadline(host_busy)?;
+    pub(crate) fn check(&mut self, now: Instant, running: bool, host_busy: bool) -> Option<Stall> {
+        let deadline = self.deadline(running, host_busy)?;
         if deadline > now {
             return None;
         }
