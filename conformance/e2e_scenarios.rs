@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, Fleet,
-    FleetLimits, McpServerSet, PoolStart, Runtime, SdkMcpServer, SparePool,
+    McpServerSet, PoolStart, Runtime, SdkMcpServer, SparePool,
 };
 use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
@@ -962,6 +962,54 @@ pub async fn doctor_findings<R: Runtime>(rt: R) {
         );
     } else {
         assert!(found(&bypass).is_empty());
+    }
+
+    // A CLI that cannot be started: `doctor` and the failed start name the same cause, with
+    // the same fix.
+    let not_there = env.work.path().join("no-such-claude");
+    let not_executable = env.work.path().join("claude-not-executable");
+    std::fs::write(&not_executable, "#!/bin/sh\necho '2.1.0 (Claude Code)'\n").unwrap();
+    let no_interpreter = env.work.path().join("claude-without-node");
+    std::fs::write(&no_interpreter, "#!/nonexistent/node\n").unwrap();
+    std::fs::set_permissions(
+        &no_interpreter,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let unstartable = [
+        (&not_there, Finding::CliNotFound),
+        (
+            &not_executable,
+            Finding::CliNotExecutable {
+                program: not_executable.clone(),
+            },
+        ),
+        (
+            &no_interpreter,
+            Finding::CliInterpreterMissing {
+                program: no_interpreter.clone(),
+                interpreter: "/nonexistent/node".into(),
+            },
+        ),
+    ];
+    for (cli, expected) in unstartable {
+        let options = env.options.clone().cli_path(cli);
+        let diagnosis = doctor(&options);
+        assert_eq!(
+            diagnosis.findings,
+            std::slice::from_ref(&expected),
+            "{cli:?}"
+        );
+        let failed = within(&rt, STEP, "connect", connect_with(rt.clone(), options)).await;
+        let finding = failed.err().and_then(|e| e.finding());
+        assert_eq!(finding.as_ref(), Some(&expected), "{cli:?}");
+        assert_eq!(finding.map(|f| f.fix()), Some(expected.fix()));
+        if expected == Finding::CliNotFound {
+            assert_eq!(
+                diagnosis.cli, None,
+                "a path that is not there is no CLI found"
+            );
+        }
     }
 
     let old = env.work.path().join("old-claude");
@@ -4374,7 +4422,7 @@ fn stub_prices() -> PriceTable {
 /// total the CLI carries over from the earlier process; the fleet's key counts every turn.
 pub async fn turn_costs<R: Runtime>(rt: R) {
     let env = env();
-    let fleet = Fleet::new(FleetLimits::default());
+    let fleet = Fleet::default();
     let options = env
         .options
         .clone()

@@ -75,7 +75,8 @@ fn forty_sessions_with_a_limit_of_four_never_run_more_than_four_clis() {
     let fleet = Fleet::new(FleetLimits {
         max_sessions: Some(4),
         ..FleetLimits::default()
-    });
+    })
+    .expect("valid limits");
     let counter = AliveCounter::start(&fake);
     let started = Instant::now();
     block_on(async {
@@ -128,7 +129,8 @@ fn a_session_dropped_while_it_waits_starts_nothing() {
     let fleet = Fleet::new(FleetLimits {
         max_sessions: Some(1),
         ..FleetLimits::default()
-    });
+    })
+    .expect("valid limits");
     block_on(async {
         let first = within(LIMIT, connect(fake.options().fleet(fleet.member("a"))))
             .await
@@ -198,7 +200,8 @@ fn a_memory_limit_starts_a_session_only_while_the_running_clis_leave_room() {
     let fleet = Fleet::new(FleetLimits {
         max_resident_bytes: Some(1),
         ..FleetLimits::default()
-    });
+    })
+    .expect("valid limits");
     let counter = AliveCounter::start(&fake);
     // What the fleet reads of its CLIs' memory, sampled meanwhile.
     let (held, stop) = (

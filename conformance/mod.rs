@@ -7,6 +7,7 @@
 //! use claude_agent_smol as sdk;
 //! mod rt {
 //!     pub fn block_on<F: std::future::Future>(future: F) -> F::Output { smol::block_on(future) }
+//!     pub fn block_on_threaded<F: std::future::Future>(future: F) -> F::Output { block_on(future) }
 //!     pub async fn sleep(duration: std::time::Duration) { smol::Timer::after(duration).await; }
 //!     pub fn runtime() -> claude_agent_smol::runtime::SmolRuntime { Default::default() }
 //! }
@@ -14,6 +15,8 @@
 //! mod conformance;
 //! ```
 //!
+//! * [`endings`] — no call waits for ever: after a failed start (raced from the runtime's
+//!   threads), a CLI that closes its stdout, or one that exits before `initialize`;
 //! * [`fake_cli`] — against the testkit's scripted `fake-claude`: every user-facing capability,
 //!   callback failures, shutdown and bad output;
 //! * [`faults`] — surviving faults: a killed or silent CLI, huge and broken lines, stuck
@@ -26,6 +29,7 @@
 //! The scenarios against the pinned real Claude Code CLI and the testkit's stub API are in
 //! `e2e_scenarios.rs`, stamped out per runtime by each adapter's `tests/e2e.rs`.
 
+mod endings;
 pub mod fake;
 mod fake_cli;
 mod faults;

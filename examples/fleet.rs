@@ -53,7 +53,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         max_sessions: Some(2),
         budget_per_key: Some(Budget::usd(0.0005)),
         ..FleetLimits::default()
-    });
+    })?;
 
     // How many CLIs run at once, sampled while the questions are answered.
     let most = Arc::new(AtomicUsize::new(0));

@@ -38,14 +38,33 @@ pub(crate) fn create_dir_all(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
+/// `path` opened with `options`, owner-only and never through a symbolic link. A regular file or
+/// a character device (`/dev/null`) is taken; a FIFO is refused at once (opened without
+/// blocking, so a FIFO with no reader cannot hold the open for ever, and one with a reader
+/// cannot block a write later), as are a block device and a socket.
 fn open_private(mut options: OpenOptions, path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        options.mode(FILE_MODE).custom_flags(libc::O_NOFOLLOW);
-        let file = options.open(path)?;
+        options
+            .mode(FILE_MODE)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        let file = options.open(path).map_err(|error| {
+            if error.raw_os_error() == Some(libc::ENXIO) {
+                // A FIFO nobody reads.
+                not_a_file(path)
+            } else {
+                error
+            }
+        })?;
         let metadata = file.metadata()?;
-        if metadata.permissions().mode() & 0o077 != 0 {
+        if !metadata.is_file()
+            && !std::os::unix::fs::FileTypeExt::is_char_device(&metadata.file_type())
+        {
+            return Err(not_a_file(path));
+        }
+        // A device is shared by every user: its mode is not ours to change.
+        if metadata.is_file() && metadata.permissions().mode() & 0o077 != 0 {
             file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE))?;
         }
         Ok(file)
@@ -54,9 +73,21 @@ fn open_private(mut options: OpenOptions, path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
+/// The error for a path that is there but is no regular file.
+#[cfg(unix)]
+fn not_a_file(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{} is a FIFO, a block device or a socket: give the path of a file",
+            path.display()
+        ),
+    )
+}
+
 #[cfg(all(test, unix))]
 mod tests {
-    use std::os::unix::fs::{symlink, PermissionsExt};
+    use std::os::unix::fs::{symlink, OpenOptionsExt, PermissionsExt};
 
     use super::*;
 
@@ -117,6 +148,34 @@ mod tests {
         assert!(open_append(&dangling).is_err());
         assert!(!dir.join("not-yet").exists());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A FIFO, with or without a reader, is refused at once (before, opening one with no reader
+    /// blocked for ever); a character device is a file to write to.
+    #[test]
+    fn a_fifo_is_refused_at_once() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("session.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        let refused = open_append(&fifo).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::InvalidInput, "{refused}");
+        let reader = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        assert!(write(&fifo, b"x").is_err(), "a FIFO with a reader");
+        drop(reader);
+        let null = Path::new("/dev/null");
+        let before = std::fs::metadata(null).unwrap().permissions().mode();
+        assert!(open_append(null).is_ok());
+        assert_eq!(
+            std::fs::metadata(null).unwrap().permissions().mode(),
+            before,
+            "a device's mode is left alone"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

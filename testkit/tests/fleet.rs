@@ -2,17 +2,20 @@
 //! [`TestRuntime`]: per-turn cost from the CLI's running totals, a session's and a key's budget
 //! ending sessions with a typed outcome, and the fleet's admission queue.
 
+use std::time::Duration;
+
 use claude_agent_core::client::{
-    connect_with, prewarm_with, query_with, Error, Fleet, FleetLimits,
+    connect_with, prewarm_with, query_with, Error, Fleet, FleetLimits, FleetLimitsError, Runtime,
 };
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetScope};
 use claude_agent_core::message::{Message, NoticeKind};
 use claude_agent_core::options::{Options, Resume, SessionStart};
+use claude_agent_core::store::{SessionKey, SessionStore, StoreFuture};
 use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script};
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::{FakeTransport, SdkLine};
 use futures_lite::StreamExt;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// A session of `turns` turns whose results carry these running totals (as the CLI reports
 /// them), then idle.
@@ -79,7 +82,7 @@ fn rounded(costs: Vec<Option<f64>>) -> Vec<Option<f64>> {
 #[test]
 fn each_turn_costs_its_share_of_the_running_total_and_the_key_counts_them_all() {
     let runtime = TestRuntime::new();
-    let fleet = Fleet::new(FleetLimits::default());
+    let fleet = Fleet::default();
     let fake = FakeTransport::new(turns(&[0.10, 0.25, 0.45])).then(turns(&[0.05]));
     let options = Options::new()
         .transport(fake.clone())
@@ -193,7 +196,8 @@ fn a_keys_budget_ends_every_session_of_the_key_and_refuses_new_ones() {
     let fleet = Fleet::new(FleetLimits {
         budget_per_key: Some(Budget::usd(1.0)),
         ..FleetLimits::default()
-    });
+    })
+    .unwrap();
     // The first session of the key waits in a turn; the second spends the key's budget.
     let waiting = Script::new()
         .answer_initialize()
@@ -236,7 +240,8 @@ fn a_parked_spare_holds_its_place_until_its_cli_is_gone() {
     let fleet = Fleet::new(FleetLimits {
         max_sessions: Some(1),
         ..FleetLimits::default()
-    });
+    })
+    .unwrap();
     let fake = FakeTransport::new(Script::new().answer_initialize().expect_eof())
         .then(Script::single_turn("cold"));
     let options = Options::new()
@@ -261,4 +266,106 @@ fn a_parked_spare_holds_its_place_until_its_cli_is_gone() {
         "{items:?}"
     );
     assert_eq!(fake.connections(), 2);
+}
+
+/// A store that takes 30 s (virtual) to load any session.
+struct SlowStore(TestRuntime);
+
+impl SessionStore for SlowStore {
+    fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+        Box::pin(async {
+            let runtime = &self.0;
+            runtime
+                .sleep_until(runtime.now() + Duration::from_secs(30))
+                .await;
+            Ok(None)
+        })
+    }
+}
+
+/// Under a memory limit, a session whose store is slow to load does not hold up another key's:
+/// the limit applies just before a CLI starts, not while a store is read for it.
+#[test]
+fn a_slow_store_under_a_memory_limit_holds_up_no_other_key() {
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::new(FleetLimits {
+        max_resident_bytes: Some(1),
+        ..FleetLimits::default()
+    })
+    .unwrap();
+    let fake = FakeTransport::new(Script::single_turn("quick")).then(Script::single_turn("late"));
+    let resuming = Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("a"))
+        .session_store(SlowStore(runtime.clone()))
+        .session_start(SessionStart::Resume(Resume::new(
+            "0b7b3d6e-6d0a-4a43-9d55-4c1b4b4a0a01",
+        )));
+    let slow = query_with(runtime.clone(), "resume it", resuming);
+    let quick = query_with(
+        runtime.clone(),
+        "hi",
+        Options::new().transport(fake).fleet(fleet.member("b")),
+    );
+    let answered_at = runtime.block_on(async {
+        let items: Vec<_> = quick.collect().await;
+        assert!(
+            matches!(items.last(), Some(Ok(Message::Result(r))) if r.result.as_deref() == Some("quick")),
+            "{items:?}"
+        );
+        runtime.elapsed()
+    });
+    assert!(
+        answered_at < Duration::from_secs(30),
+        "the other key waited {answered_at:?} for the store"
+    );
+    let items = runtime.block_on(slow.collect::<Vec<_>>());
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+}
+
+#[test]
+fn limits_no_session_could_start_under_are_refused() {
+    let refused = |limits| Fleet::new(limits).err();
+    assert_eq!(
+        refused(FleetLimits {
+            max_sessions: Some(0),
+            ..FleetLimits::default()
+        }),
+        Some(FleetLimitsError::NoSessions)
+    );
+    assert_eq!(
+        refused(FleetLimits {
+            max_resident_bytes: Some(0),
+            ..FleetLimits::default()
+        }),
+        Some(FleetLimitsError::NoMemory)
+    );
+    for budget in [
+        Budget::usd(f64::NAN),
+        Budget::usd(-1.0),
+        Budget::usd(f64::INFINITY),
+        Budget::tokens(0),
+        Budget {
+            max_usd: None,
+            max_tokens: None,
+            warn_at: 0.8,
+        },
+    ] {
+        let limits = FleetLimits {
+            budget_per_key: Some(budget),
+            ..FleetLimits::default()
+        };
+        assert_eq!(
+            refused(limits),
+            Some(FleetLimitsError::UnusableBudget),
+            "{budget:?}"
+        );
+    }
 }

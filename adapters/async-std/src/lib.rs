@@ -79,9 +79,9 @@ pub mod runtime;
 
 pub use claude_agent_core::client::{
     prompt_channel, ClaimError, Claimed, Client, Connection, ElicitationContext, Error, Fleet,
-    FleetLimits, FleetMember, HookContext, Messages, PermissionContext, PoolStart, PooledQuery,
-    PrewarmError, Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool,
-    StoreFlush, Transport, UserDialogContext, WarmQuery,
+    FleetLimits, FleetLimitsError, FleetMember, HookContext, Messages, PermissionContext,
+    PoolStart, PooledQuery, PrewarmError, Prompt, PromptSender, PromptStream, Query, ResumeError,
+    Spare, SparePool, StoreFlush, Transport, UserDialogContext, WarmQuery,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;

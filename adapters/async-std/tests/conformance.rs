@@ -13,6 +13,11 @@ mod rt {
         async_std::task::block_on(future)
     }
 
+    /// Run a test's future; its sessions run on the runtime's own threads already.
+    pub fn block_on_threaded<F: Future>(future: F) -> F::Output {
+        block_on(future)
+    }
+
     /// Pause the calling task.
     pub async fn sleep(duration: Duration) {
         async_std::task::sleep(duration).await;

@@ -149,6 +149,29 @@ fn a_cli_that_cannot_start_is_the_only_item_of_a_query_and_the_error_of_connect(
     );
 }
 
+/// A request made as soon as a failed start's stream ends is answered, 200 times: the session's
+/// thread ends the start while the caller's thread sends (before, a request in that window
+/// waited for ever).
+#[test]
+fn a_request_right_after_a_failed_start_is_answered() {
+    within("200 failed starts", || {
+        for round in 0..200 {
+            let mut messages = query("hi", Options::new().cli_path("/no/such/claude"));
+            let client = messages.client();
+            assert!(matches!(
+                messages.next(),
+                Some(Err(Error::CliNotFound { .. }))
+            ));
+            assert!(messages.next().is_none());
+            let status = client.mcp_status();
+            assert!(
+                matches!(status, Err(Error::Closed)),
+                "round {round}: {status:?}"
+            );
+        }
+    });
+}
+
 #[test]
 fn a_permission_closure_runs_off_the_sessions_thread_and_its_answer_reaches_the_cli() {
     let bash = ToolUse::new("toolu_1", "Bash", json!({"command": "rm -rf /"}));

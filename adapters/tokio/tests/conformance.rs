@@ -17,6 +17,17 @@ mod rt {
             .block_on(future)
     }
 
+    /// Run a test's future on a fresh multi-thread runtime, whose sessions run on its worker
+    /// threads.
+    pub fn block_on_threaded<F: Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a tokio runtime")
+            .block_on(future)
+    }
+
     /// Pause the calling task.
     pub async fn sleep(duration: Duration) {
         tokio::time::sleep(duration).await;

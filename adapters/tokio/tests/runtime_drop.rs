@@ -102,3 +102,46 @@ fn a_panic_unwinding_the_runtime_mid_tool_kills_the_tools_too() {
     assert_tree_gone(&fake, dropped);
     drop(client);
 }
+
+/// A session waiting in a fleet's queue when its runtime is dropped: its stream ends, and its
+/// client's calls fail at once, instead of waiting for a task that no longer exists.
+#[test]
+fn dropping_the_runtime_ends_a_session_waiting_for_its_place() {
+    use sdk::{query, Error, Fleet, FleetLimits};
+
+    let fleet = Fleet::new(FleetLimits {
+        max_sessions: Some(1),
+        ..FleetLimits::default()
+    })
+    .unwrap();
+    let holding = fake::Fake::builder(Script::new().answer_initialize().hang()).build();
+    let queued = fake::Fake::builder(Script::new()).build();
+    let runtime = current_thread();
+    let (first, mut waiting) = runtime.block_on(async {
+        let first = connect(holding.options().fleet(fleet.member("a")))
+            .await
+            .unwrap();
+        let waiting = query("hi", queued.options().fleet(fleet.member("b")));
+        tokio::task::yield_now().await;
+        (first, waiting)
+    });
+    assert_eq!(fleet.waiting(), 1);
+    drop(runtime);
+    // Read with no runtime at all, on a thread of its own, within a bound.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let client = waiting.client();
+        let answers = futures_lite::future::block_on(async {
+            let end = waiting.next().await.map(|item| item.map(drop));
+            (end, client.mcp_status().await.map(drop))
+        });
+        let _ = tx.send(answers);
+    });
+    let (end, status) = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the waiting session's handles were not answered");
+    assert!(end.is_none(), "{end:?}");
+    assert!(matches!(status, Err(Error::Closed)), "{status:?}");
+    assert_eq!(fleet.waiting(), 0, "the dropped session left the queue");
+    drop(first);
+}

@@ -38,6 +38,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Response`](Error::Response) | a control answer did not have the shape this SDK expects | the CLI's version is not one this SDK supports (`claude --version`) |
 /// | [`InputEnded`](Error::InputEnded) | `send` after input ended (a one-turn prompt, or `end_input`) | use a `Client` or `Prompt::stream` for more turns |
 /// | [`Closed`](Error::Closed) | the session is over (closed, or the CLI exited) | start a new session, with `SessionStart::Resume` to continue the conversation |
+/// | [`Panicked`](Error::Panicked) | code run in the session's task panicked (your prompt stream, your transport, or a bug of this SDK): the CLI was killed | the message says where; a panic of this SDK is a bug to report |
 /// | [`TooManyPendingRequests`](Error::TooManyPendingRequests) | 256 control calls were already waiting | wait for some to finish |
 /// | [`Options`](Error::Options) | options that contradict each other or cannot be passed to the CLI | its message names the option to change ([`OptionsError`]) |
 ///
@@ -224,6 +225,11 @@ pub enum Error {
          session, with `SessionStart::Resume` to continue its conversation"
     )]
     Closed,
+    /// Code run in the session's task panicked (a prompt stream's `poll_next`, or a bug of this
+    /// SDK): the session's CLI was killed and the session is over. A panic in a callback is no
+    /// such end: it answers the CLI's request with an error, and the session goes on.
+    #[error("the session's task panicked, so its CLI was killed: {0}")]
+    Panicked(String),
     /// Too many control requests are waiting for the CLI's answer at once; this one was not
     /// sent. The limit is the session's (256 by default).
     #[error(
@@ -241,9 +247,11 @@ pub enum Error {
 
 impl Error {
     /// What in the environment made the session fail, when it is one of the causes [`doctor`]
-    /// checks: a CLI not found, a working directory that is gone, `bypassPermissions` as root
-    /// (from the CLI's start-up failure, or its stderr), a CLI too old, no credentials (an
-    /// authentication failure of the API). `None` for anything else.
+    /// checks, named as `doctor` names it (the same [`Finding`](crate::client::Finding), so the
+    /// same fix): a CLI not found, not executable, missing its interpreter or otherwise not
+    /// started, a working directory that is gone, `bypassPermissions` as root (from the CLI's
+    /// start-up failure, or its stderr), no credentials (an authentication failure of the API).
+    /// `None` for anything else.
     ///
     /// [`doctor`]: crate::client::doctor
     ///
@@ -263,6 +271,9 @@ impl Error {
         use crate::message::{ApiError, StartupFailureReason};
         match self {
             Error::CliNotFound { .. } => Some(Finding::CliNotFound),
+            Error::Spawn { program, source } => {
+                Some(crate::client::preflight::not_started(program, None, source))
+            }
             Error::WorkingDirectory { path, .. } => {
                 Some(Finding::WorkingDirectoryMissing { path: path.clone() })
             }

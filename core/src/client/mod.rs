@@ -51,6 +51,7 @@ mod handles {
 /// stderr, and tracing.
 mod task {
     pub(super) mod driver;
+    pub(super) mod end;
     pub(super) mod link;
     #[cfg(feature = "otel")]
     pub(super) mod otel;
@@ -105,14 +106,14 @@ use process::orphan_guard;
 use process::{discovery, local, preflight, runtime, transport};
 #[cfg(feature = "otel")]
 use task::otel;
-use task::{driver, link, spawn, stderr, trace};
+use task::{driver, end, link, spawn, stderr, trace};
 
 pub use client::{connect_with, Client, Messages};
 pub use discovery::{find_cli, CLI_PATH_ENV};
 pub use error::{Error, INSTALL_HINT};
 pub use faces::{cli, mcp, prelude};
 pub(crate) use fleet::Seat;
-pub use fleet::{Fleet, FleetLimits, FleetMember};
+pub use fleet::{Fleet, FleetLimits, FleetLimitsError, FleetMember};
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;
 pub(crate) use local::{child_var, give_to};

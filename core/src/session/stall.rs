@@ -33,7 +33,8 @@ use crate::message::{ContentBlock, Message, MessageContent, SessionState, Stall,
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StallWatch {
-    /// Silence that makes a stall while no tool call runs.
+    /// Silence that makes a stall while no tool call runs (`Duration::MAX`: never; zero is
+    /// refused).
     pub after: Duration,
     /// Silence that makes a stall while a tool call of the CLI runs; `None`: never then.
     pub while_tool_runs: Option<Duration>,
@@ -166,7 +167,8 @@ impl StallClock {
         } else {
             self.watch.while_tool_runs
         };
-        Some(self.quiet_since? + limit?)
+        // A limit too long for an `Instant` (`Duration::MAX`) is never reached.
+        self.quiet_since?.checked_add(limit?)
     }
 
     /// The stall, if the deadline has passed (reported once per silence).

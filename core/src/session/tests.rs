@@ -1642,6 +1642,29 @@ fn a_silent_turn_is_reported_once_per_silence() {
     assert_eq!(s.poll_timeout(), None);
 }
 
+/// A stall watch of `Duration::MAX` (for "never") watches nothing and never overflows the
+/// clock, with or without a limit while a tool runs; before, the deadline's sum panicked.
+#[test]
+fn a_stall_limit_too_long_to_represent_is_never_reached() {
+    use crate::session::StallWatch;
+    use std::time::Duration;
+
+    let secs = Duration::from_secs;
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.stall = Some(StallWatch {
+        while_tool_runs: Some(Duration::MAX),
+        ..StallWatch::new(Duration::MAX)
+    });
+    let (mut s, t0) = started(config);
+    feed(&mut s, t0, &success("req_0", "{}"));
+    s.send_user(t0, UserInput::text("hi")).unwrap();
+    assert_eq!(s.poll_timeout(), None);
+    s.handle_timeout(t0 + secs(365 * 24 * 3600));
+    assert!(!events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Stalled(_))));
+}
+
 /// A message line of 3 MiB (a large tool result, a long file read), far over the 1 MiB other
 /// SDKs stop at, is read whole under the default 16 MiB limit.
 #[test]

@@ -85,9 +85,10 @@ impl Options {
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     /// use claude_agent_core::options::Options;
     ///
-    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), ..FleetLimits::default() });
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), ..FleetLimits::default() })?;
     /// let options = Options::new().fleet(fleet.member("tenant-42"));
     /// # let _ = options;
+    /// # Ok::<(), claude_agent_core::client::FleetLimitsError>(())
     /// ```
     pub fn fleet(mut self, member: crate::client::FleetMember) -> Self {
         self.handlers_mut().fleet = Some(member);

@@ -19,7 +19,7 @@ use ledger::{Ledger, Signal};
 /// The limits a [`Fleet`] keeps.
 ///
 /// ```
-/// use claude_agent_core::client::FleetLimits;
+/// use claude_agent_core::client::{Fleet, FleetLimits};
 /// use claude_agent_core::cost::Budget;
 ///
 /// let limits = FleetLimits {
@@ -28,25 +28,55 @@ use ledger::{Ledger, Signal};
 ///     budget_per_key: Some(Budget::usd(20.0)),
 /// };
 /// assert_eq!(FleetLimits::default().max_sessions, None);
-/// # let _ = limits;
+/// assert!(Fleet::new(limits).is_ok());
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct FleetLimits {
     /// The most sessions with a CLI at once (spares of a [`SparePool`] count); the others wait
-    /// in a fair queue. `None`: no limit.
+    /// in a fair queue. `None`: no limit; `Some(0)` is refused ([`FleetLimitsError`]).
     ///
     /// [`SparePool`]: crate::client::SparePool
     pub max_sessions: Option<usize>,
     /// The most memory the fleet's CLIs may hold when another starts: a session starts only
     /// while the running CLIs' trees (each CLI and everything it started) hold less than this in
     /// resident memory, and one at a time, each once the one before has started (what a
-    /// starting CLI will hold is not known yet). Checked when a session asks for a place and
-    /// whenever one ends or starts; Linux only (elsewhere nothing is counted). `None`: no limit.
+    /// starting CLI will hold is not known yet). Checked just before a session's CLI starts
+    /// (after its place is given and a session store read for it) and whenever one ends or
+    /// starts; Linux only (elsewhere nothing is counted). `None`: no limit.
     pub max_resident_bytes: Option<u64>,
     /// Each key's spending limit, over all its sessions, counted at each turn's end: crossing
     /// its warning share brings a notice to each live session of the key; reaching it
     /// interrupts and closes them all (`Error::OverBudget`), and refuses the key's new sessions.
     pub budget_per_key: Option<Budget>,
+}
+
+/// Why [`Fleet::new`] refused its limits: a limit no session could ever start under, or a
+/// budget that limits nothing.
+///
+/// ```
+/// use claude_agent_core::client::{Fleet, FleetLimits, FleetLimitsError};
+///
+/// let refused = Fleet::new(FleetLimits { max_sessions: Some(0), ..FleetLimits::default() });
+/// assert!(matches!(refused, Err(FleetLimitsError::NoSessions)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FleetLimitsError {
+    /// `max_sessions` is `Some(0)`: no session could ever start (`None` is no limit).
+    #[error(
+        "FleetLimits::max_sessions is 0, so no session could ever start; use None for no limit"
+    )]
+    NoSessions,
+    /// `max_resident_bytes` is `Some(0)` (`None` is no limit).
+    #[error("FleetLimits::max_resident_bytes is 0; use None for no limit")]
+    NoMemory,
+    /// `budget_per_key` limits nothing, or not by a number: no limit, a limit that is not a
+    /// positive, finite number, or a warning share outside (0, 1] ([`Budget::is_usable`]).
+    #[error(
+        "FleetLimits::budget_per_key limits nothing: give a positive, finite max_usd or a \
+         positive max_tokens, and a warn_at above 0 and at most 1"
+    )]
+    UnusableBudget,
 }
 
 /// Sessions of one host that share limits: at most [`FleetLimits::max_sessions`] CLIs at once,
@@ -59,7 +89,8 @@ pub struct FleetLimits {
 /// place before anything else (before a session store is read, before the CLI starts), holds it
 /// until its CLI has exited, and leaves the queue when its handle (the `Query`, the `connect`
 /// future, the `Client`) is dropped while it waits. The spares of a `SparePool` whose options
-/// have a member hold places too.
+/// have a member hold places too. With [`FleetLimits::max_resident_bytes`], a session with its
+/// place waits once more, just before its CLI starts, for memory (in a queue as fair).
 ///
 /// ```
 /// use claude_agent_core::client::{Fleet, FleetLimits};
@@ -70,11 +101,12 @@ pub struct FleetLimits {
 ///     max_sessions: Some(4),
 ///     budget_per_key: Some(Budget::usd(5.0)),
 ///     ..FleetLimits::default()
-/// });
+/// })?;
 /// let for_tenant = |tenant: &str| Options::new().fleet(fleet.member(tenant));
 /// let options = for_tenant("tenant-42");
 /// assert_eq!((fleet.running(), fleet.waiting()), (0, 0));
 /// # let _ = options;
+/// # Ok::<(), claude_agent_core::client::FleetLimitsError>(())
 /// ```
 #[derive(Clone)]
 pub struct Fleet {
@@ -83,7 +115,11 @@ pub struct Fleet {
 
 struct Shared {
     limits: FleetLimits,
+    /// The places: at most `max_sessions` at once.
     admission: Option<Arc<Admission>>,
+    /// The memory limit: a session with its place waits here just before its CLI starts (not
+    /// while a store is read for it), one CLI starting at a time.
+    launch: Option<Arc<Admission>>,
     ledger: Ledger,
     /// The sessions that hold a place, to read what their CLIs hold.
     sessions: Arc<Sessions>,
@@ -114,33 +150,50 @@ impl Sessions {
 }
 
 impl Fleet {
-    /// A fleet keeping `limits`.
+    /// A fleet keeping `limits`, refused when a limit could never be met or a budget limits
+    /// nothing ([`FleetLimitsError`]).
     ///
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(16), ..FleetLimits::default() });
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(16), ..FleetLimits::default() })?;
     /// assert_eq!(fleet.limits().max_sessions, Some(16));
+    /// # Ok::<(), claude_agent_core::client::FleetLimitsError>(())
     /// ```
-    pub fn new(limits: FleetLimits) -> Fleet {
+    pub fn new(limits: FleetLimits) -> Result<Fleet, FleetLimitsError> {
+        if limits.max_sessions == Some(0) {
+            return Err(FleetLimitsError::NoSessions);
+        }
+        if limits.max_resident_bytes == Some(0) {
+            return Err(FleetLimitsError::NoMemory);
+        }
+        if limits
+            .budget_per_key
+            .is_some_and(|budget| !budget.is_usable())
+        {
+            return Err(FleetLimitsError::UnusableBudget);
+        }
         let sessions = Arc::new(Sessions::default());
-        let memory = limits.max_resident_bytes.map(|max| {
+        let launch = limits.max_resident_bytes.map(|max| {
             let sessions = sessions.clone();
-            MemoryLimit {
+            let memory = MemoryLimit {
                 max,
                 resident: Box::new(move || sessions.resident_bytes()),
-            }
+            };
+            Admission::new(None, Some(memory))
         });
-        let admission = (limits.max_sessions.is_some() || memory.is_some())
-            .then(|| Admission::new(limits.max_sessions, memory));
-        Fleet {
+        let admission = limits
+            .max_sessions
+            .map(|max| Admission::new(Some(max), None));
+        Ok(Fleet {
             shared: Arc::new(Shared {
                 limits,
                 admission,
+                launch,
                 ledger: Ledger::new(limits.budget_per_key),
                 sessions,
             }),
-        }
+        })
     }
 
     /// What the fleet's running CLIs hold in resident memory now: each CLI and everything it
@@ -149,7 +202,7 @@ impl Fleet {
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let fleet = Fleet::new(FleetLimits::default());
+    /// let fleet = Fleet::default();
     /// println!("{} MiB", fleet.resident_bytes() >> 20);
     /// ```
     pub fn resident_bytes(&self) -> u64 {
@@ -161,7 +214,7 @@ impl Fleet {
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// assert_eq!(Fleet::new(FleetLimits::default()).limits(), FleetLimits::default());
+    /// assert_eq!(Fleet::default().limits(), FleetLimits::default());
     /// ```
     pub fn limits(&self) -> FleetLimits {
         self.shared.limits
@@ -174,7 +227,7 @@ impl Fleet {
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     /// use claude_agent_core::options::Options;
     ///
-    /// let fleet = Fleet::new(FleetLimits::default());
+    /// let fleet = Fleet::default();
     /// let options = Options::new().fleet(fleet.member("tenant-42"));
     /// # let _ = options;
     /// ```
@@ -186,28 +239,37 @@ impl Fleet {
     }
 
     /// Sessions holding a place now (their CLI starting, running or exiting). Without a
-    /// session limit, always 0.
+    /// limit, always 0.
     ///
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() });
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() })?;
     /// assert_eq!(fleet.running(), 0);
+    /// # Ok::<(), claude_agent_core::client::FleetLimitsError>(())
     /// ```
     pub fn running(&self) -> usize {
-        self.shared.admission.as_ref().map_or(0, |a| a.running())
+        let shared = &self.shared;
+        match (&shared.admission, &shared.launch) {
+            (Some(places), _) => places.running(),
+            (None, Some(launch)) => launch.running(),
+            (None, None) => 0,
+        }
     }
 
-    /// Sessions waiting for a place.
+    /// Sessions waiting: for a place, or (with a memory limit) for memory to start their CLI.
     ///
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() });
+    /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() })?;
     /// assert_eq!(fleet.waiting(), 0);
+    /// # Ok::<(), claude_agent_core::client::FleetLimitsError>(())
     /// ```
     pub fn waiting(&self) -> usize {
-        self.shared.admission.as_ref().map_or(0, |a| a.waiting())
+        let shared = &self.shared;
+        let queued = |queue: &Option<Arc<Admission>>| queue.as_ref().map_or(0, |q| q.waiting());
+        queued(&shared.admission) + queued(&shared.launch)
     }
 
     /// What the sessions of `key` have spent: every turn's cost and tokens, as the sessions
@@ -216,7 +278,7 @@ impl Fleet {
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let fleet = Fleet::new(FleetLimits::default());
+    /// let fleet = Fleet::default();
     /// let spent = fleet.spent("tenant-42");
     /// println!("${:.2} in {} turns", spent.usd, spent.turns);
     /// ```
@@ -229,13 +291,26 @@ impl Fleet {
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let fleet = Fleet::new(FleetLimits::default());
+    /// let fleet = Fleet::default();
     /// for (key, spent) in fleet.spent_by_key() {
     ///     println!("{key}: ${:.2}, {} tokens", spent.usd, spent.tokens.total());
     /// }
     /// ```
     pub fn spent_by_key(&self) -> Vec<(String, Spent)> {
         self.shared.ledger.all()
+    }
+}
+
+/// A fleet with no limits: it counts what each key spends, and nothing waits.
+///
+/// ```
+/// use claude_agent_core::client::{Fleet, FleetLimits};
+///
+/// assert_eq!(Fleet::default().limits(), FleetLimits::default());
+/// ```
+impl Default for Fleet {
+    fn default() -> Fleet {
+        Fleet::new(FleetLimits::default()).expect("no limits are always valid")
     }
 }
 
@@ -255,7 +330,7 @@ impl fmt::Debug for Fleet {
 /// ```
 /// use claude_agent_core::client::{Fleet, FleetLimits};
 ///
-/// let member = Fleet::new(FleetLimits::default()).member("tenant-42");
+/// let member = Fleet::default().member("tenant-42");
 /// assert_eq!(member.key(), "tenant-42");
 /// ```
 #[derive(Clone)]
@@ -270,7 +345,7 @@ impl FleetMember {
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// assert_eq!(Fleet::new(FleetLimits::default()).member("k").key(), "k");
+    /// assert_eq!(Fleet::default().member("k").key(), "k");
     /// ```
     pub fn key(&self) -> &str {
         &self.key
@@ -281,7 +356,7 @@ impl FleetMember {
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
     ///
-    /// let member = Fleet::new(FleetLimits::default()).member("k");
+    /// let member = Fleet::default().member("k");
     /// assert_eq!(member.fleet().spent("k").turns, 0);
     /// ```
     pub fn fleet(&self) -> &Fleet {
@@ -294,21 +369,19 @@ impl FleetMember {
         let shared = &self.fleet.shared;
         let signal = shared.ledger.join(&self.key)?;
         shared.sessions.join(link);
-        let permit = match &shared.admission {
+        let place = match &shared.admission {
             None => None,
-            Some(admission) => {
-                let entry = admission.enter(&self.key);
-                match (WhileWanted { entry, link }).await {
-                    Some(permit) => Some(permit),
-                    None => return Ok(None),
-                }
-            }
+            Some(admission) => match wait_while_wanted(admission, &self.key, link).await {
+                Some(permit) => Some(permit),
+                None => return Ok(None),
+            },
         };
         Ok(Some(Seat {
             fleet: self.fleet.clone(),
             key: self.key.clone(),
             signal,
-            permit,
+            _place: place,
+            launch: None,
         }))
     }
 }
@@ -321,7 +394,17 @@ impl fmt::Debug for FleetMember {
     }
 }
 
-/// Waiting for a place while somebody still holds a handle of the session.
+/// A permit of `queue` for `key`; `None` when every handle of the session (`link`) is dropped
+/// first.
+async fn wait_while_wanted(queue: &Arc<Admission>, key: &str, link: &Link) -> Option<Permit> {
+    WhileWanted {
+        entry: queue.enter(key),
+        link,
+    }
+    .await
+}
+
+/// Waiting for a permit while somebody still holds a handle of the session.
 struct WhileWanted<'a> {
     entry: Entry,
     link: &'a Link,
@@ -341,19 +424,36 @@ impl Future for WhileWanted<'_> {
     }
 }
 
-/// A running session's part in its fleet: its place (given back when the driver ends, once the
-/// CLI is gone), its key's account, and the key's budget reports.
+/// A running session's part in its fleet: its place and its launch (given back when the
+/// session's task ends, once the CLI is gone), its key's account, and the key's budget reports.
 pub(crate) struct Seat {
     fleet: Fleet,
     key: String,
     signal: Arc<Signal>,
-    permit: Option<Permit>,
+    _place: Option<Permit>,
+    /// With a memory limit: the go-ahead to start the CLI ([`Seat::launch`]).
+    launch: Option<Permit>,
 }
 
 impl Seat {
-    /// The session's CLI has started (its pid is on the link): the next session may start.
+    /// Wait, with a memory limit, until the session's CLI may start: `false` when every handle
+    /// of the session (`link`) was dropped first.
+    pub(crate) async fn launch(&mut self, link: &Link) -> bool {
+        let Some(gate) = &self.fleet.shared.launch else {
+            return true;
+        };
+        match wait_while_wanted(gate, &self.key, link).await {
+            Some(permit) => {
+                self.launch = Some(permit);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The session's CLI has started (its pid is on the link): the next CLI may start.
     pub(crate) fn started(&mut self) {
-        if let Some(permit) = &mut self.permit {
+        if let Some(permit) = &mut self.launch {
             permit.started();
         }
     }

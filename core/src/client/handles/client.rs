@@ -111,7 +111,8 @@ impl Client {
         let (reply, ready) = async_channel::bounded(1);
         let shared = spawn_session(&runtime, &options, Start::Connect(reply), parking);
         let client = Client::from_shared(shared);
-        ready.recv().await.map_err(|_| Error::Closed)??;
+        // No answer: the session's task ended without one (it panicked, or the runtime dropped it).
+        ready.recv().await.map_err(|_| client.ended())??;
         Ok(client)
     }
 
@@ -979,6 +980,15 @@ impl Client {
             .await?
             .parse()
             .map_err(Error::Response)
+    }
+
+    /// Why a session whose task ended gave no answer: [`Error::Panicked`] if it panicked, else
+    /// [`Error::Closed`].
+    fn ended(&self) -> Error {
+        self.shared
+            .link
+            .panic_message()
+            .map_or(Error::Closed, Error::Panicked)
     }
 
     async fn command(&self, command: Command) -> Result<(), Error> {

@@ -2,6 +2,7 @@
 //! call, each with its fix.
 
 use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -68,6 +69,20 @@ impl Diagnosis {
 pub enum Finding {
     /// No CLI was found where sessions look for one.
     CliNotFound,
+    /// The CLI's file is there but may not be executed (no execute permission, or a file
+    /// system mounted `noexec`).
+    CliNotExecutable {
+        /// The executable.
+        program: PathBuf,
+    },
+    /// The CLI is a script whose interpreter (its `#!` line: `node` for the npm package) is not
+    /// there.
+    CliInterpreterMissing {
+        /// The executable.
+        program: PathBuf,
+        /// What its `#!` line names (`/usr/bin/env node`, …).
+        interpreter: String,
+    },
     /// The CLI was found but `--version` did not run.
     CliDoesNotRun {
         /// The executable.
@@ -119,6 +134,13 @@ impl Finding {
                 "install it (npm install -g @anthropic-ai/claude-code), or point `cli_path` or {} at it",
                 super::discovery::CLI_PATH_ENV
             ),
+            Finding::CliNotExecutable { program } => format!(
+                "make it executable (chmod +x {}), or point `cli_path` at the real `claude`",
+                program.display()
+            ),
+            Finding::CliInterpreterMissing { interpreter, .. } => format!(
+                "install what its #! line names ({interpreter}: Node.js for the npm package), or put it on the PATH the CLI gets"
+            ),
             Finding::CliDoesNotRun { .. } => {
                 "check that it is the real `claude` and that the `node` its #! line names is on PATH".to_owned()
             }
@@ -152,6 +174,17 @@ impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Finding::CliNotFound => f.write_str("the Claude Code CLI was not found"),
+            Finding::CliNotExecutable { program } => {
+                write!(f, "{} is not executable", program.display())
+            }
+            Finding::CliInterpreterMissing {
+                program,
+                interpreter,
+            } => write!(
+                f,
+                "{} needs {interpreter:?} (its #! line), which is not there",
+                program.display()
+            ),
             Finding::CliDoesNotRun { program, error } => {
                 write!(f, "{} does not run: {error}", program.display())
             }
@@ -215,7 +248,8 @@ pub fn doctor(options: &Options) -> Diagnosis {
         .ok();
     let child_var = |name: &str| spec.as_ref().and_then(|spec| child_var(spec, name));
     let mut version = None;
-    match &program {
+    let mut cli = program;
+    match &cli {
         None => findings.push(Finding::CliNotFound),
         Some(program) => match cli_version(program, spec.as_ref()) {
             Ok(Some(found)) => {
@@ -225,7 +259,13 @@ pub fn doctor(options: &Options) -> Diagnosis {
                 }
             }
             Ok(None) => {}
-            Err(finding) => findings.push(finding),
+            Err(finding) => {
+                // A path given (`cli_path`, `CLAUDE_AGENT_CLI_PATH`) that is not there.
+                if finding == Finding::CliNotFound {
+                    cli = None;
+                }
+                findings.push(finding);
+            }
         },
     }
     if let Some(cwd) = options.get_cwd() {
@@ -258,7 +298,7 @@ pub fn doctor(options: &Options) -> Diagnosis {
         findings.push(Finding::NoCredentials);
     }
     Diagnosis {
-        cli: program,
+        cli,
         version,
         findings,
     }
@@ -302,10 +342,9 @@ fn cli_version(program: &Path, spec: Option<&LaunchSpec>) -> Result<Option<CliVe
         }
         command.envs(spec.env.iter().map(|(n, v)| (n, v)));
     }
-    let output = command.output().map_err(|e| Finding::CliDoesNotRun {
-        program: program.to_path_buf(),
-        error: e.to_string(),
-    })?;
+    let output = command
+        .output()
+        .map_err(|error| not_started(program, None, &error))?;
     let stdout = String::from_utf8_lossy(&output.stdout).trim().to_owned();
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -318,6 +357,49 @@ fn cli_version(program: &Path, spec: Option<&LaunchSpec>) -> Result<Option<CliVe
         Some(version) => Ok(Some(version)),
         None => Err(Finding::CliVersionUnreadable { output: stdout }),
     }
+}
+
+/// Why the operating system would not start `program` in `cwd` (`error`, from the spawn): the
+/// one reading of a failed start, for [`doctor`] and for the error a session's start gives
+/// ([`Error::finding`](crate::client::Error::finding)). The OS says only "not found" when the
+/// working directory, the program or its script's interpreter is missing, and only
+/// "permission denied" for a file that may not be executed, so the files are looked at.
+pub(crate) fn not_started(program: &Path, cwd: Option<&Path>, error: &io::Error) -> Finding {
+    if let Some(dir) = cwd.filter(|dir| !dir.is_dir()) {
+        return Finding::WorkingDirectoryMissing {
+            path: dir.to_path_buf(),
+        };
+    }
+    let program_buf = program.to_path_buf();
+    if !program.is_file() {
+        if error.kind() == io::ErrorKind::NotFound {
+            return Finding::CliNotFound;
+        }
+    } else if error.kind() == io::ErrorKind::NotFound {
+        if let Some(interpreter) = interpreter_of(program) {
+            return Finding::CliInterpreterMissing {
+                program: program_buf,
+                interpreter,
+            };
+        }
+    } else if error.kind() == io::ErrorKind::PermissionDenied {
+        return Finding::CliNotExecutable {
+            program: program_buf,
+        };
+    }
+    Finding::CliDoesNotRun {
+        program: program_buf,
+        error: error.to_string(),
+    }
+}
+
+/// What the `#!` line of the script `program` names, if it has one.
+fn interpreter_of(program: &Path) -> Option<String> {
+    let mut head = [0u8; 256];
+    let read = std::io::Read::read(&mut std::fs::File::open(program).ok()?, &mut head).ok()?;
+    let line = head[..read].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    Some(String::from_utf8_lossy(line).trim().to_owned()).filter(|s| !s.is_empty())
 }
 
 /// Whether this process runs as root (Linux: `/proc/self/status`; elsewhere not known, so no).

@@ -88,7 +88,6 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) stderr: Option<crate::client::handlers::StderrFn>,
     pub(crate) commands: async_channel::Receiver<Command>,
     pub(crate) link: Arc<Link>,
-    pub(crate) done: async_channel::Sender<()>,
     pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
     pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
     pub(crate) recorder: Option<Recorder>,
@@ -121,8 +120,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     timer: Option<(Instant, Pin<Box<R::Sleep>>)>,
     commands: Option<Pin<Box<async_channel::Receiver<Command>>>>,
     link: Arc<Link>,
-    /// Never sent to: dropped when the driver ends, which tells `close()` callers.
-    _done: async_channel::Sender<()>,
     input: Option<futures_lite::stream::Boxed<UserInput>>,
 
     dispatcher: Dispatcher,
@@ -199,7 +196,6 @@ where
             timer: None,
             commands: Some(Box::pin(parts.commands)),
             link: parts.link,
-            _done: parts.done,
             input: parts.input,
             dispatcher: parts.dispatcher,
             running: Running::default(),
@@ -557,7 +553,10 @@ where
                 self.trace.cli_request(&request, now);
                 let id = request.id;
                 let started = self.dispatcher.start(*request);
-                let deadline = started.timeout.map(|(after, reply)| (now + after, reply));
+                // A time limit too long for an `Instant` (`Duration::MAX`) is none.
+                let deadline = started
+                    .timeout
+                    .and_then(|(after, reply)| Some((now.checked_add(after)?, reply)));
                 self.running.push(id, started.future, deadline);
             }
             Event::Cancelled(id) => {
@@ -1087,13 +1086,8 @@ where
 
 impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
     fn drop(&mut self) {
-        // Close the command channel before the message stream ends: a handle that sees the end
-        // and sends at once must get `Closed`, not queue a command (and its reply channel) in a
-        // channel its senders keep alive and nobody reads.
-        if let Some(commands) = self.commands.take() {
-            commands.close();
-            while commands.try_recv().is_ok() {}
-        }
+        // The session's end (the command channel closed, the stream finished) comes after this,
+        // from the task that owns the driver (`SessionEnd`).
         if self.exit.is_none() {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
             // task was cancelled): kill it and everything it started; the adapter's child
@@ -1104,6 +1098,5 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
         }
         // Nothing of the session is left behind once its stream has ended.
         drop(self.config_dir.take());
-        self.link.finish();
     }
 }

@@ -82,6 +82,9 @@ struct LinkState {
     receivers_gone: bool,
     /// The driver has ended: no more items after the queued ones.
     driver_done: bool,
+    /// The session's task panicked with this message: after the queued items, the stream's
+    /// last item says so.
+    panic: Option<String>,
     server_info: Option<Arc<InitializeResponse>>,
     version_check: Option<VersionCheck>,
     /// The CLI's pid while it runs on this machine.
@@ -97,6 +100,7 @@ impl Link {
                 driver: None,
                 receivers_gone: false,
                 driver_done: false,
+                panic: None,
                 server_info: None,
                 version_check: None,
                 process_id: None,
@@ -129,7 +133,18 @@ impl Link {
         None
     }
 
-    /// Driver side: the driver has ended.
+    /// Task side: the session's task panicked with `message` (it ends just after).
+    pub(crate) fn panicked(&self, message: String) {
+        self.lock().panic = Some(message);
+    }
+
+    /// Handle side: the message the session's task panicked with, if it did.
+    pub(crate) fn panic_message(&self) -> Option<String> {
+        self.lock().panic.clone()
+    }
+
+    /// Task side: the session has ended (only [`SessionEnd`](super::end::SessionEnd) calls
+    /// this, once the command channel is closed).
     pub(crate) fn finish(&self) {
         let mut state = self.lock();
         state.driver_done = true;
@@ -184,7 +199,10 @@ impl Link {
                 }
                 Poll::Ready(Some(item))
             }
-            None if state.driver_done => Poll::Ready(None),
+            None if state.driver_done => match state.panic.take() {
+                Some(message) => Poll::Ready(Some(Err(Error::Panicked(message)))),
+                None => Poll::Ready(None),
+            },
             None => {
                 if !state.consumers.iter().any(|w| w.will_wake(cx.waker())) {
                     state.consumers.push(cx.waker().clone());

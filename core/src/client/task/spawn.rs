@@ -3,12 +3,16 @@
 //! session store is loaded first, in the driver's task, before the CLI starts.
 
 use std::io;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
+
+use futures_lite::FutureExt;
 
 use crate::client::config_dir::{self, ConfigDir};
 use crate::client::dispatch::Dispatcher;
 use crate::client::driver::{Driver, DriverParts, Endpoints};
+use crate::client::end::{panic_message, SessionEnd, SessionTask};
 use crate::client::error::Error;
 use crate::client::handlers::SessionRef;
 use crate::client::link::{Link, Reply, Shared, COMMAND_CAPACITY};
@@ -19,8 +23,8 @@ use crate::client::runtime::{BoxFuture, Runtime};
 use crate::client::spare::ParkingDir;
 use crate::client::store_resume;
 use crate::client::trace::Trace;
-use crate::client::transport::{BoxedRead, BoxedWrite, ConnectionProcess};
-use crate::client::Seat;
+use crate::client::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess, Transport};
+use crate::client::{Finding, Seat};
 use crate::history::History;
 use crate::message::UserInput;
 use crate::options::{HostDeclarations, LaunchSpec, Options, SessionStart};
@@ -43,7 +47,8 @@ impl Start {
         }
     }
 
-    /// Report a session that could not start: to `connect`, or as the stream's only item.
+    /// Report a session that could not start: to `connect`, or as the stream's only item. The
+    /// session's task then ends, and with it the session ([`SessionEnd`]).
     fn fail(self, channels: &Channels, error: Error) {
         match self {
             Start::Connect(reply) => {
@@ -55,7 +60,6 @@ impl Start {
                 let _ = channels.link.push(&mut cx, Err(error));
             }
         }
-        channels.link.finish();
     }
 }
 
@@ -65,12 +69,11 @@ struct Channels {
     shared: Weak<Shared>,
     link: Arc<Link>,
     commands: async_channel::Receiver<crate::client::link::Command>,
-    done: async_channel::Sender<()>,
 }
 
 impl Channels {
-    /// The channels, and the handles' shared state.
-    fn new() -> (Channels, Arc<Shared>) {
+    /// The channels, the session's end (owned by its task), and the handles' shared state.
+    fn new() -> (Channels, SessionEnd, Arc<Shared>) {
         let (commands_tx, commands) = async_channel::bounded(COMMAND_CAPACITY);
         let (done, done_rx) = async_channel::bounded(1);
         let link = Link::new();
@@ -79,13 +82,13 @@ impl Channels {
             link: link.clone(),
             done: done_rx,
         });
+        let end = SessionEnd::new(commands.clone(), link.clone(), done);
         let channels = Channels {
             shared: Arc::downgrade(&shared),
             link,
             commands,
-            done,
         };
-        (channels, shared)
+        (channels, end, shared)
     }
 }
 
@@ -98,11 +101,11 @@ pub(crate) fn spawn_session<R: Runtime>(
     start: Start,
     parking: Option<ParkingDir>,
 ) -> Arc<Shared> {
-    let (channels, shared) = Channels::new();
+    let (channels, end, shared) = Channels::new();
     #[cfg(feature = "otel")]
     let options = &crate::client::otel::with_current_trace(options);
     let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
-    runtime.spawn_task(task);
+    runtime.spawn_task(Box::pin(SessionTask::new(task, end)));
     shared
 }
 
@@ -123,7 +126,7 @@ fn start_in_task<R: Runtime>(
             Some(member) => match member.seat(&channels.link).await {
                 Ok(Some(seat)) => Some(seat),
                 // Every handle was dropped while it waited: nothing to start, nobody to tell.
-                Ok(None) => return channels.link.finish(),
+                Ok(None) => return,
                 Err(report) => return start.fail(&channels, Error::OverBudget(report)),
             },
         };
@@ -222,12 +225,18 @@ async fn connect_then_launch<R: Runtime>(
         };
         own_config = Some(dir);
     }
+    // With a fleet's memory limit, the CLI starts once there is memory for it.
+    let mut ahead = ahead;
+    if let Some(seat) = &mut ahead.seat {
+        if !seat.launch(&channels.link).await {
+            // Every handle was dropped while it waited: nothing to start, nobody to tell.
+            return;
+        }
+    }
     let spec = &planned.spec;
     let through_transport = options.handlers().transport.is_some();
     let connected = match &options.handlers().transport {
-        Some(transport) => transport
-            .0
-            .connect(spec.clone())
+        Some(transport) => connect_through(&*transport.0, spec.clone())
             .await
             .map_err(Error::Connect),
         None => match runtime.local_process() {
@@ -257,6 +266,23 @@ async fn connect_then_launch<R: Runtime>(
         stderr,
     };
     start_driver(&runtime, &options, endpoints, start, channels, common).await
+}
+
+/// The user's transport's connection for `spec`; a transport that panics (when called, or in its
+/// future) fails the start with the panic's message, as an error of the transport's.
+async fn connect_through(transport: &dyn Transport, spec: LaunchSpec) -> io::Result<Connection> {
+    let panicked = |payload: Box<dyn std::any::Any + Send>| {
+        io::Error::other(format!(
+            "the transport panicked: {}",
+            panic_message(&*payload)
+        ))
+    };
+    let connecting =
+        std::panic::catch_unwind(AssertUnwindSafe(|| transport.connect(spec))).map_err(panicked)?;
+    AssertUnwindSafe(connecting)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|payload| Err(panicked(payload)))
 }
 
 /// The folder a resumed session ran in, when the CLI would not find it from `spec`'s working
@@ -399,23 +425,18 @@ fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     })
 }
 
-/// What a failed start of `program` in `cwd` means. The operating system says only "not found"
-/// when either the working directory or the program is missing, so look which one it is.
+/// What a failed start of `program` in `cwd` means, read as [`doctor`](crate::client::doctor)
+/// reads it.
 fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error {
-    if let Some(dir) = cwd.filter(|dir| !dir.is_dir()) {
-        return Error::WorkingDirectory {
-            path: dir.to_path_buf(),
-            source,
-        };
-    }
-    if source.kind() == io::ErrorKind::NotFound && !program.is_file() {
-        return Error::CliNotFound {
+    match crate::client::preflight::not_started(&program, cwd, &source) {
+        Finding::WorkingDirectoryMissing { path } => Error::WorkingDirectory { path, source },
+        Finding::CliNotFound => Error::CliNotFound {
             searched: vec![program],
             hint: crate::client::error::INSTALL_HINT,
-        };
+        },
+        // The program is there but could not be run (not executable, a missing interpreter, …).
+        _ => Error::Spawn { program, source },
     }
-    // The program is there but could not be run (not executable, a missing interpreter, …).
-    Error::Spawn { program, source }
 }
 
 /// Make the session and its driver over `endpoints`: the future to run on `runtime`.
@@ -460,7 +481,6 @@ fn start_driver<R: Runtime>(
         stderr: options.handlers().stderr.clone(),
         commands: channels.commands,
         link: channels.link,
-        done: channels.done,
         input,
         init_reply,
         recorder,

@@ -1,0 +1,110 @@
+//! No call ever waits forever, on a real runtime with real processes: a request made just as a
+//! failed start ends (a race the executor's threads decide, so run many times), and every call
+//! after a CLI that closes its stdout, or exits before answering `initialize`.
+
+use std::time::Duration;
+
+use claude_agent_testkit::real_cli::TestDir;
+
+use super::fake::write_script;
+use super::within;
+use crate::rt::block_on_threaded;
+use crate::sdk::{query, Client, Error, Options};
+use futures_lite::StreamExt;
+
+/// How long an answer may take: far above what any of them needs (microseconds), far below a
+/// wait for ever.
+const ANSWER: Duration = Duration::from_secs(2);
+
+/// Each handle call there is of each kind of command (a control request, a message, the end of
+/// input, `close`), after the session is over: each answers, with an error where it has one.
+async fn every_call_answers(client: &Client) {
+    let closed = |name: &str, outcome: Result<(), Error>| {
+        assert!(
+            matches!(outcome, Err(Error::Closed)),
+            "{name} after the end: {outcome:?}"
+        );
+    };
+    closed(
+        "mcp_status",
+        within(ANSWER, client.mcp_status()).await.map(drop),
+    );
+    closed(
+        "interrupt",
+        within(ANSWER, client.interrupt()).await.map(drop),
+    );
+    closed("send", within(ANSWER, client.send("more")).await.map(drop));
+    closed("end_input", within(ANSWER, client.end_input()).await);
+    let rest: Vec<_> = within(ANSWER, client.receive_messages().collect()).await;
+    assert!(rest.is_empty(), "{rest:?}");
+    within(ANSWER, client.close()).await;
+}
+
+/// The start fails (no CLI at the path given), the stream ends, and a request sent right then
+/// is answered: 300 times, with the session's task on the runtime's other threads, so that some
+/// requests land while the failed start is still ending. Before, a request in that window was
+/// queued where nobody would ever answer it (about a third of the rounds on smol and
+/// async-std).
+#[test]
+fn a_request_sent_as_a_failed_start_ends_is_answered() {
+    let dir = TestDir::new("endings").expect("temp dir");
+    let missing = dir.path().join("no-such-claude");
+    block_on_threaded(async {
+        for round in 0..300 {
+            let mut messages = query("hi", Options::new().cli_path(&missing));
+            let client = messages.client();
+            let first = within(ANSWER, messages.next()).await;
+            assert!(
+                matches!(first, Some(Err(Error::CliNotFound { .. }))),
+                "round {round}: {first:?}"
+            );
+            assert!(within(ANSWER, messages.next()).await.is_none());
+            let status = within(ANSWER, client.mcp_status()).await;
+            assert!(
+                matches!(status, Err(Error::Closed)),
+                "round {round}: {status:?}"
+            );
+        }
+    });
+}
+
+/// A CLI that closes its stdout before answering `initialize` and sleeps with its stdin open:
+/// the session fails at once, shuts the CLI down, and then every call answers.
+#[test]
+fn every_call_answers_after_the_cli_closes_its_stdout() {
+    let dir = TestDir::new("endings").expect("temp dir");
+    let cli = dir.path().join("claude");
+    write_script(&cli, "exec 1>&-\nexec sleep 30\n");
+    block_on_threaded(async {
+        let mut messages = query("hi", Options::new().cli_path(&cli));
+        let client = messages.client();
+        let items: Vec<_> = within(Duration::from_secs(20), (&mut messages).collect()).await;
+        assert!(
+            matches!(items.last(), Some(Err(Error::Process { .. }))),
+            "{items:?}"
+        );
+        every_call_answers(&client).await;
+    });
+}
+
+/// A CLI that exits before answering `initialize`: the stream ends with its exit status and
+/// stderr, then every call answers.
+#[test]
+fn every_call_answers_after_the_cli_exits_before_initialize() {
+    let dir = TestDir::new("endings").expect("temp dir");
+    let cli = dir.path().join("claude");
+    write_script(&cli, "echo 'fatal: no login' >&2\nexit 3\n");
+    block_on_threaded(async {
+        let mut messages = query("hi", Options::new().cli_path(&cli));
+        let client = messages.client();
+        let items: Vec<_> = within(Duration::from_secs(10), (&mut messages).collect()).await;
+        match items.last() {
+            Some(Err(Error::Process { exit, stderr_tail })) => {
+                assert_eq!(exit.code, Some(3));
+                assert!(stderr_tail.contains("no login"), "{stderr_tail}");
+            }
+            other => panic!("{other:?}"),
+        }
+        every_call_answers(&client).await;
+    });
+}
