@@ -51,19 +51,31 @@ impl Tokens {
     /// assert_eq!(Tokens { input: 1, output: 2, cache_read: 3, cache_creation: 4 }.total(), 10);
     /// ```
     pub fn total(&self) -> u64 {
-        self.input + self.output + self.cache_read + self.cache_creation
+        self.input
+            .saturating_add(self.output)
+            .saturating_add(self.cache_read)
+            .saturating_add(self.cache_creation)
     }
 }
 
+/// Saturating: counts from the CLI that would overflow stay at `u64::MAX` (so a token budget is
+/// reached, never wrapped past).
+///
+/// ```
+/// use claude_agent_core::cost::Tokens;
+///
+/// let huge = Tokens { input: u64::MAX, ..Tokens::default() };
+/// assert_eq!((huge + huge).input, u64::MAX);
+/// ```
 impl Add for Tokens {
     type Output = Tokens;
 
     fn add(self, other: Tokens) -> Tokens {
         Tokens {
-            input: self.input + other.input,
-            output: self.output + other.output,
-            cache_read: self.cache_read + other.cache_read,
-            cache_creation: self.cache_creation + other.cache_creation,
+            input: self.input.saturating_add(other.input),
+            output: self.output.saturating_add(other.output),
+            cache_read: self.cache_read.saturating_add(other.cache_read),
+            cache_creation: self.cache_creation.saturating_add(other.cache_creation),
         }
     }
 }
@@ -92,8 +104,10 @@ impl AddAssign for Tokens {
 #[non_exhaustive]
 pub struct TurnCost {
     /// The CLI's figure for this turn, in US dollars: its running total now, less what it was
-    /// after the turn before. `None` when the running total the turn started from is unknown
-    /// (the first turn of a resumed session whose earlier total the CLI did not say).
+    /// after the turn before. When the total the turn started from is unknown (the first turn
+    /// of a resumed session whose earlier total the CLI did not say), the whole running total:
+    /// what the turn cost at most. `None` when the CLI gave no figure (a turn that ended without
+    /// a result).
     pub cli_usd: Option<f64>,
     /// This turn's tokens priced by the session's [`PriceTable`]; `None` without a table, or
     /// when a model of the turn is not in it.
@@ -105,7 +119,9 @@ pub struct TurnCost {
 }
 
 impl TurnCost {
-    /// The turn's cost: the CLI's figure, else the priced one.
+    /// The turn's cost: the larger of the CLI's figure and the priced one, or the one there is.
+    /// Budgets count this, so a CLI (or a gateway before the API) that reports less than the
+    /// tokens cost at the table's prices, say nothing, cannot keep a turn from being counted.
     ///
     /// ```
     /// # use claude_agent_core::message::ResultMessage;
@@ -114,7 +130,10 @@ impl TurnCost {
     /// }
     /// ```
     pub fn usd(&self) -> Option<f64> {
-        self.cli_usd.or(self.priced_usd)
+        match (self.cli_usd, self.priced_usd) {
+            (Some(cli), Some(priced)) => Some(cli.max(priced)),
+            (cli, priced) => cli.or(priced),
+        }
     }
 
     /// Whether the CLI's figure and the priced one differ by more than 1 % (and a hundredth of
@@ -398,8 +417,8 @@ pub struct Spent {
     pub tokens: Tokens,
     /// Turns counted.
     pub turns: u64,
-    /// Turns whose cost is unknown (no CLI figure and no price): counted in `tokens`, not in
-    /// `usd`.
+    /// Turns whose cost is unknown (no CLI figure and no price, or a figure that is no amount):
+    /// counted in `tokens`, not in `usd`.
     pub uncosted_turns: u64,
 }
 
@@ -421,7 +440,9 @@ impl Spent {
     pub fn add(&mut self, turn: &TurnCost) {
         self.turns += 1;
         self.tokens += turn.tokens;
-        match turn.usd() {
+        // A figure that is no amount (NaN, infinite, negative) would make every later sum
+        // meaningless, and a budget unreachable: such a turn counts as one without a cost.
+        match turn.usd().filter(|usd| usd.is_finite() && *usd >= 0.0) {
             Some(usd) => self.usd += usd,
             None => self.uncosted_turns += 1,
         }

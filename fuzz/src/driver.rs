@@ -50,6 +50,8 @@ pub struct Driver {
     open: Vec<(InboundId, InboundTag)>,
     close_stdin_seen: bool,
     finished_seen: bool,
+    /// An `UnfinishedTurn` was reported.
+    unfinished_seen: bool,
     eof: bool,
     exited: bool,
     /// Every event, rendered, for comparisons between runs.
@@ -78,6 +80,7 @@ impl Driver {
             open: Vec::new(),
             close_stdin_seen: false,
             finished_seen: false,
+            unfinished_seen: false,
             eof: false,
             exited: false,
             events: Vec::new(),
@@ -267,6 +270,12 @@ impl Driver {
                     "Finished before both stdout eof and exit"
                 );
                 self.finished_seen = true;
+            }
+            // A turn the session ends in is charged once, just before the end.
+            Event::UnfinishedTurn(cost) => {
+                assert!(!self.finished_seen, "an unfinished turn after Finished");
+                assert!(!self.unfinished_seen, "a second unfinished turn: {cost:?}");
+                self.unfinished_seen = true;
             }
             // Any CLI may print a start-up mark; a transcript mirror is the host's to store; an
             // interrupt may change nothing, and a budget may be crossed.

@@ -369,3 +369,111 @@ fn limits_no_session_could_start_under_are_refused() {
         );
     }
 }
+
+/// A session that ends mid-turn (dropped by the app, or closed by its stall watch) is charged
+/// what its model calls used: a tenant cannot spend past its budget by never letting a turn
+/// end. Before, only a turn's result was charged.
+#[test]
+fn turns_cut_short_are_charged_to_the_key() {
+    use claude_agent_core::session::{OnStall, StallWatch};
+
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::new(FleetLimits {
+        budget_per_key: Some(Budget::tokens(30)),
+        ..FleetLimits::default()
+    })
+    .unwrap();
+    // Each model call of the fake uses 19 tokens; no turn ever ends.
+    let mid_turn = || {
+        Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_assistant_text("thinking")
+            .hang()
+    };
+    let fake = FakeTransport::new(mid_turn())
+        .then(mid_turn())
+        .then(Script::single_turn("never"));
+    let options = Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("tenant"));
+    // The first is dropped by the app once the call came.
+    runtime.block_on(async {
+        let client = connect_with(runtime.clone(), options.clone())
+            .await
+            .unwrap();
+        client.send("go").await.unwrap();
+        let first = client.receive_messages().next().await;
+        assert!(
+            matches!(first, Some(Ok(Message::Assistant(_)))),
+            "{first:?}"
+        );
+    });
+    runtime.block_on(runtime.sleep_until(runtime.now() + Duration::from_secs(30)));
+    assert_eq!(fleet.spent("tenant").tokens.total(), 19);
+    // The second is closed by its stall watch.
+    let stalled = options.clone().stall_watch(StallWatch {
+        then: OnStall::InterruptThenClose,
+        ..StallWatch::new(Duration::from_secs(10))
+    });
+    let items = runtime.block_on(async {
+        let client = connect_with(runtime.clone(), stalled).await.unwrap();
+        client.send("go").await.unwrap();
+        client.receive_messages().collect::<Vec<_>>().await
+    });
+    assert!(
+        matches!(items.last(), Some(Err(Error::Stalled(_)))),
+        "{items:?}"
+    );
+    assert_eq!(fleet.spent("tenant").tokens.total(), 38);
+    let refused =
+        runtime.block_on(query_with(runtime.clone(), "more", options).collect::<Vec<_>>());
+    assert!(
+        matches!(refused[..], [Err(Error::OverBudget(_))]),
+        "{refused:?}"
+    );
+}
+
+/// A pool keeps one tenant's spares for that tenant: options that differ only in their fleet
+/// key, their fleet, their budget, their prices or their stall watch never claim another's spare
+/// (its place, its budget and its charges are the tenant's).
+#[test]
+fn a_pool_never_hands_one_tenants_spare_to_another() {
+    use claude_agent_core::client::SparePool;
+    use claude_agent_core::cost::{ModelPrice, PriceTable};
+    use claude_agent_core::session::StallWatch;
+
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::default();
+    let fake = FakeTransport::new(Script::new().answer_initialize().expect_eof());
+    let host = Options::new().transport(fake);
+    let a = host.clone().fleet(fleet.member("tenant-a"));
+    let pool = SparePool::new(runtime.clone());
+    pool.prewarm(&a).unwrap();
+    runtime.block_on(runtime.sleep_until(runtime.now() + Duration::from_secs(1)));
+    assert_eq!(pool.ready(&a), 1);
+    assert_eq!(pool.ready(&a.clone()), 1, "a clone is the same tenant");
+    let others = [
+        ("another key", host.clone().fleet(fleet.member("tenant-b"))),
+        (
+            "another fleet",
+            host.clone().fleet(Fleet::default().member("tenant-a")),
+        ),
+        ("no fleet", host.clone()),
+        ("a budget", a.clone().budget(Budget::usd(1.0))),
+        (
+            "prices",
+            a.clone().price_table(
+                PriceTable::new().with("claude-opus-5", ModelPrice::per_million(1.0, 5.0)),
+            ),
+        ),
+        (
+            "a stall watch",
+            a.clone()
+                .stall_watch(StallWatch::new(Duration::from_secs(60))),
+        ),
+    ];
+    for (what, options) in others {
+        assert_eq!(pool.ready(&options), 0, "{what}: took tenant a's spare");
+    }
+}

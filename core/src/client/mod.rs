@@ -91,6 +91,7 @@ mod persistence {
     pub(super) mod mirror;
     pub(super) mod recorder;
     pub(super) mod store_resume;
+    pub(super) mod user_files;
 }
 
 mod error;
@@ -100,7 +101,7 @@ mod fleet;
 // Each module by its own name across the client layer (`crate::client::link`, …).
 use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
 use handles::{client, pool, prompt, query, ready, spare, warm};
-use persistence::{config_dir, mirror, recorder, store_resume};
+use persistence::{config_dir, mirror, recorder, store_resume, user_files};
 #[cfg(unix)]
 use process::orphan_guard;
 use process::{discovery, local, preflight, runtime, transport};
@@ -116,7 +117,7 @@ pub(crate) use fleet::Seat;
 pub use fleet::{Fleet, FleetLimits, FleetLimitsError, FleetMember};
 pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;
-pub(crate) use local::{child_var, give_to};
+pub(crate) use local::{child_var, give_to, user_ids};
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
 #[cfg(unix)]

@@ -888,10 +888,12 @@ impl Options {
     /// CLIs at once do not race on the files every CLI rewrites (`~/.claude.json`, the
     /// credentials). The folder is private (0700, files 0600) under the system's temp
     /// directory, and removed when the session ends (or, after a crash, when the SDK next makes
-    /// one). Copied into it: the credentials (the OAuth access token, not the refresh token,
-    /// which only the user's own CLI may spend: a session outliving its token fails with
-    /// `authentication_failed`, so long-running fleets sign in with an API key), `.claude.json`
-    /// with only this project's entry, and the user settings. Linked to the user's: `projects`
+    /// one). Copied into it, where they parse as JSON: of the credentials, the account's login
+    /// with its OAuth access token and not the refresh token (which only the user's own CLI may
+    /// spend: a session outliving its token fails with `authentication_failed`, so long-running
+    /// fleets sign in with an API key), nor MCP servers' logins; `.claude.json` with only this
+    /// project's entry; and the user settings. With `Options::user`, they are read as that
+    /// user's (no link followed, only that user's regular files). Linked to the user's: `projects`
     /// (so the session's transcript lands in the user's history and can be resumed without the
     /// option), `plugins`, `skills`, `agents`, `commands`, `output-styles`, `rules` and the user's
     /// `CLAUDE.md`. Applies to a CLI this SDK starts (not through `Options::transport`); a

@@ -84,6 +84,13 @@ pub struct SessionConfig {
     /// session asks the CLI what it carried over (`get_usage`) once `initialize` is answered, so
     /// that the first turn's cost is its own.
     pub cost_carried_over: bool,
+    /// Count each model call as it comes, so that a turn the session ends without a result (a
+    /// close, a crash) still costs what its calls used ([`Event::UnfinishedTurn`]). On when a
+    /// [`budget`](SessionConfig::budget) is set, whatever this says; the client layer sets it
+    /// for a session of a fleet, whose key is charged.
+    ///
+    /// [`Event::UnfinishedTurn`]: super::Event::UnfinishedTurn
+    pub count_model_calls: bool,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -110,6 +117,7 @@ impl SessionConfig {
             prices: None,
             budget: None,
             cost_carried_over: false,
+            count_model_calls: false,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }

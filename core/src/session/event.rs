@@ -59,6 +59,13 @@ pub enum Event {
     /// crossed: nearly spent, once, and exceeded, once. The session goes on; the host decides
     /// (an SDK client interrupts the turn and closes the session when it is exceeded).
     Budget(Box<crate::cost::BudgetReport>),
+    /// The session ended in a turn that had no result (closed by the host, the CLI killed or
+    /// crashed): what the turn's model calls used, as the session counted them from the
+    /// assistant messages (their tokens, priced when a price table is given; the CLI gave no
+    /// figure). It comes just before [`Event::Finished`], only when
+    /// [`SessionConfig::count_model_calls`](super::SessionConfig::count_model_calls) or a budget
+    /// counts the calls, and is included in [`Session::spent`](super::Session::spent).
+    UnfinishedTurn(Box<crate::cost::TurnCost>),
     /// A control request of ours was answered, failed, or timed out.
     RequestDone {
         /// The id [`super::Session::request`] returned (or the initialize request's id).

@@ -256,6 +256,7 @@ impl Session {
                 config.prices.clone(),
                 config.budget,
                 config.cost_carried_over,
+                config.count_model_calls,
             ),
             baseline_request: None,
             turn_running: false,
@@ -1606,6 +1607,9 @@ impl Session {
             return;
         }
         self.finished = true;
+        if let Some(cost) = self.spend.unfinished_turn() {
+            self.push_event(Event::UnfinishedTurn(Box::new(cost)));
+        }
         let termination = if self.closed_by_host {
             Termination::ClosedByHost
         } else if exit.success() {

@@ -23,6 +23,8 @@ pub(crate) struct SpendTracker {
     calls: Vec<(String, Option<String>, Tokens)>,
     /// The budget's levels already reported.
     reported: Option<BudgetLevel>,
+    /// Count model calls even without a budget.
+    count_calls: bool,
 }
 
 impl SpendTracker {
@@ -32,6 +34,7 @@ impl SpendTracker {
         prices: Option<PriceTable>,
         budget: Option<Budget>,
         carried_over: bool,
+        count_calls: bool,
     ) -> SpendTracker {
         SpendTracker {
             prices,
@@ -41,6 +44,7 @@ impl SpendTracker {
             spent: Spent::default(),
             calls: Vec::new(),
             reported: None,
+            count_calls,
         }
     }
 
@@ -66,16 +70,19 @@ impl SpendTracker {
         self.spent
     }
 
-    /// Whether model calls are counted during a turn (there is a budget to check).
+    /// Whether model calls are counted during a turn (there is a budget to check, or a turn
+    /// ended without a result is to be charged).
     #[inline]
     pub(crate) fn checks_calls(&self) -> bool {
-        self.budget.is_some()
+        self.budget.is_some() || self.count_calls
     }
 
     /// A model call of the running turn (its usage grows over the frames of one message):
-    /// the budget, checked against what the turn has used so far.
+    /// counted, and the budget checked against what the turn has used so far.
     pub(crate) fn assistant(&mut self, message: &AssistantMessage) -> Option<BudgetReport> {
-        self.budget?;
+        if !self.checks_calls() {
+            return None;
+        }
         let (Some(id), Some(usage)) = (message.message_id(), message.message.usage.as_ref()) else {
             return None;
         };
@@ -86,6 +93,7 @@ impl SpendTracker {
                 .calls
                 .push((id.to_owned(), message.model().map(str::to_owned), tokens)),
         }
+        self.budget?;
         let mut estimate = self.spent;
         for (_, model, tokens) in &self.calls {
             estimate.tokens += *tokens;
@@ -106,6 +114,9 @@ impl SpendTracker {
             .unwrap_or_else(|| self.last_total.unwrap_or(0.0));
         let cli_usd = match (result.total_cost_usd, self.last_total) {
             (Some(total), Some(before)) => Some((total - before).max(0.0)),
+            // What the CLI carried over is unknown (its `get_usage` answer did not come): the
+            // whole running total, which this turn cost at most, so a budget never counts less.
+            (Some(total), None) => Some(total.max(0.0)),
             _ => None,
         };
         let priced_usd = self.priced(&models, &tokens);
@@ -120,6 +131,31 @@ impl SpendTracker {
         self.spent.add(&cost);
         result.turn_cost = Some(cost);
         self.check(self.spent)
+    }
+
+    /// The session ends in a turn with no result: what its model calls used (tokens, priced
+    /// when a table is given), counted as a turn; `None` when no call was counted.
+    pub(crate) fn unfinished_turn(&mut self) -> Option<TurnCost> {
+        if self.calls.is_empty() {
+            return None;
+        }
+        let mut tokens = Tokens::default();
+        let mut priced = self.prices.as_ref().map(|_| 0.0);
+        for (_, model, used) in std::mem::take(&mut self.calls) {
+            tokens += used;
+            priced = match (priced, model.as_deref().and_then(|m| self.price_of(m))) {
+                (Some(sum), Some(price)) => Some(sum + price.cost(&used)),
+                _ => None,
+            };
+        }
+        let cost = TurnCost {
+            cli_usd: None,
+            priced_usd: priced,
+            tokens,
+            session_usd: self.last_total.unwrap_or(0.0),
+        };
+        self.spent.add(&cost);
+        Some(cost)
     }
 
     /// The turn's tokens priced model by model (the growth of each model's running tokens);
@@ -252,7 +288,7 @@ mod tests {
 
     #[test]
     fn each_turn_costs_the_growth_of_the_running_total() {
-        let mut spend = SpendTracker::new(Some(opus()), None, false);
+        let mut spend = SpendTracker::new(Some(opus()), None, false, false);
         let mut first = result(0.000172, 13, 6, 13, 6);
         let mut second = result(0.000344, 13, 6, 26, 12);
         spend.result(&mut first);
@@ -271,14 +307,16 @@ mod tests {
 
     #[test]
     fn a_resumed_session_counts_from_what_the_cli_carried_over() {
-        // Without the baseline, the first turn's CLI figure is unknown, not the whole total.
-        let mut unknown = SpendTracker::new(None, None, true);
+        // Without the baseline, the first turn's CLI figure is the whole running total, which
+        // it cost at most: a budget never counts it as nothing.
+        let mut unknown = SpendTracker::new(None, None, true, false);
         let mut first = result(0.000516, 13, 6, 39, 18);
         unknown.result(&mut first);
-        assert_eq!(first.turn_cost.as_ref().unwrap().cli_usd, None);
-        assert_eq!(unknown.spent().uncosted_turns, 1);
-        // Priced whole, since it used one model.
-        let mut priced = SpendTracker::new(Some(opus()), None, true);
+        assert_eq!(first.turn_cost.as_ref().unwrap().cli_usd, Some(0.000516));
+        assert_eq!(unknown.spent().uncosted_turns, 0);
+        assert!((unknown.spent().usd - 0.000516).abs() < 1e-12);
+        // Priced whole too, since it used one model; the larger figure counts.
+        let mut priced = SpendTracker::new(Some(opus()), None, true, false);
         let mut first = result(0.000516, 13, 6, 39, 18);
         priced.result(&mut first);
         let cost = first.turn_cost.unwrap();
@@ -286,8 +324,9 @@ mod tests {
             (cost.priced_usd.unwrap() - 0.000172).abs() < 1e-12,
             "{cost:?}"
         );
+        assert_eq!(cost.usd(), Some(0.000516));
         // With the baseline the CLI gave, its figure is the turn's.
-        let mut known = SpendTracker::new(None, None, true);
+        let mut known = SpendTracker::new(None, None, true, false);
         assert!(known.needs_baseline());
         // An answer without the total is none.
         let answer = |text: &str| {
@@ -307,7 +346,7 @@ mod tests {
     #[test]
     fn a_price_table_that_disagrees_is_seen() {
         let cheap = PriceTable::new().with("claude-opus-5", ModelPrice::per_million(1.0, 5.0));
-        let mut spend = SpendTracker::new(Some(cheap), None, false);
+        let mut spend = SpendTracker::new(Some(cheap), None, false, false);
         let mut first = result(0.172, 13_000, 6_000, 13_000, 6_000);
         spend.result(&mut first);
         assert!(first.turn_cost.unwrap().disagrees());
@@ -316,7 +355,7 @@ mod tests {
     #[test]
     fn the_budget_warns_once_then_is_exceeded_once() {
         let budget = Budget::usd(0.0005);
-        let mut spend = SpendTracker::new(None, Some(budget), false);
+        let mut spend = SpendTracker::new(None, Some(budget), false, false);
         let levels: Vec<Option<BudgetLevel>> = [0.000172, 0.000344, 0.000430, 0.000516, 0.000688]
             .into_iter()
             .map(|total| {
@@ -339,7 +378,7 @@ mod tests {
 
     #[test]
     fn a_token_budget_is_checked_during_the_turn() {
-        let mut spend = SpendTracker::new(None, Some(Budget::tokens(1_000)), false);
+        let mut spend = SpendTracker::new(None, Some(Budget::tokens(1_000)), false, false);
         let call = |id: &str, output: u64| {
             let line = format!(
                 r#"{{"type":"assistant","message":{{"id":"{id}","model":"claude-opus-5-5","content":[],"usage":{{"input_tokens":600,"output_tokens":{output}}}}},"session_id":"s"}}"#
@@ -359,5 +398,76 @@ mod tests {
         let report = spend.assistant(&call("m2", 1)).expect("over");
         assert_eq!(report.level, BudgetLevel::Exceeded);
         assert_eq!(report.spent.tokens.total(), 1_451);
+    }
+
+    /// A turn the session ends without a result still costs what its calls used: tokens always,
+    /// dollars with a price table; it counts as a turn of the session.
+    #[test]
+    fn a_turn_without_a_result_costs_what_its_calls_used() {
+        let call = |id: &str| {
+            let line = format!(
+                r#"{{"type":"assistant","message":{{"id":"{id}","model":"claude-opus-5","content":[],"usage":{{"input_tokens":13,"output_tokens":6}}}},"session_id":"s"}}"#
+            );
+            match Message::parse(&line).unwrap() {
+                Message::Assistant(message) => *message,
+                other => panic!("{other:?}"),
+            }
+        };
+        let mut uncounted = SpendTracker::new(None, None, false, false);
+        assert_eq!(uncounted.assistant(&call("m1")), None);
+        assert_eq!(
+            uncounted.unfinished_turn(),
+            None,
+            "calls are counted only when asked"
+        );
+
+        let mut spend = SpendTracker::new(Some(opus()), None, false, true);
+        spend.assistant(&call("m1"));
+        spend.assistant(&call("m1"));
+        spend.assistant(&call("m2"));
+        let cost = spend.unfinished_turn().expect("two calls");
+        assert_eq!(cost.tokens.total(), 38);
+        assert!(
+            (cost.priced_usd.unwrap() - 0.000344).abs() < 1e-12,
+            "{cost:?}"
+        );
+        assert_eq!(cost.cli_usd, None);
+        assert_eq!(spend.spent().turns, 1);
+        assert_eq!(spend.unfinished_turn(), None, "charged once");
+        // A result clears the calls: the finished turn is not charged twice.
+        spend.assistant(&call("m3"));
+        spend.result(&mut result(0.000172, 13, 6, 13, 6));
+        assert_eq!(spend.unfinished_turn(), None);
+    }
+
+    /// A budget is counted with the larger of the CLI's figure and the priced one (a CLI or
+    /// gateway that says 0 does not slip past a dollar budget), a figure that is no amount
+    /// counts as none, and token counts that would overflow stay at the most.
+    #[test]
+    fn budgets_count_the_larger_figure_and_nothing_overflows() {
+        let cost = |cli_usd: Option<f64>, priced_usd: Option<f64>, input: u64| TurnCost {
+            cli_usd,
+            priced_usd,
+            tokens: Tokens {
+                input,
+                ..Tokens::default()
+            },
+            session_usd: 0.0,
+        };
+        assert_eq!(cost(Some(0.0), Some(0.5), 1).usd(), Some(0.5));
+        assert_eq!(cost(Some(0.7), Some(0.5), 1).usd(), Some(0.7));
+        assert_eq!(cost(None, Some(0.5), 1).usd(), Some(0.5));
+        let mut spent = Spent::default();
+        spent.add(&cost(Some(f64::NAN), None, 1));
+        spent.add(&cost(Some(-3.0), None, 1));
+        spent.add(&cost(Some(0.25), None, u64::MAX));
+        assert_eq!(spent.usd, 0.25);
+        assert_eq!(spent.uncosted_turns, 2);
+        assert_eq!(spent.tokens.input, u64::MAX);
+        assert_eq!(spent.tokens.total(), u64::MAX);
+        assert_eq!(
+            Budget::tokens(1_000).level(&spent),
+            Some(BudgetLevel::Exceeded)
+        );
     }
 }

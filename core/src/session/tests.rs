@@ -1665,6 +1665,44 @@ fn a_stall_limit_too_long_to_represent_is_never_reached() {
         .any(|e| matches!(e, Event::Stalled(_))));
 }
 
+/// A session that ends mid-turn reports what the turn's model calls used, just before it
+/// finishes, when it counts calls; a turn that ended with its result is not reported again.
+#[test]
+fn a_session_ended_mid_turn_reports_its_unfinished_turn() {
+    let call = r#"{"type":"assistant","message":{"id":"m1","role":"assistant","model":"m","content":[],"usage":{"input_tokens":13,"output_tokens":6}},"parent_tool_use_id":null,"session_id":"s"}"#;
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.count_model_calls = true;
+    let (mut s, now) = started(config);
+    feed(&mut s, now, &success("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    feed(&mut s, now, call);
+    let _ = events(&mut s);
+    s.close(now);
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::signal(15));
+    let ends: Vec<String> = events(&mut s)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::UnfinishedTurn(cost) => Some(format!("unfinished {}", cost.tokens.total())),
+            Event::Finished(_) => Some("finished".to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, ["unfinished 19", "finished"]);
+    assert_eq!(s.spent().tokens.total(), 19);
+
+    // Without counting calls there is nothing to report.
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    feed(&mut s, now, call);
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::signal(9));
+    assert!(!events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::UnfinishedTurn(_))));
+}
+
 /// A message line of 3 MiB (a large tool result, a long file read), far over the 1 MiB other
 /// SDKs stop at, is read whole under the default 16 MiB limit.
 #[test]

@@ -67,6 +67,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -76,6 +77,7 @@ use claude_agent_core::store::{
     StoreFuture,
 };
 use serde_json::Value;
+use tokio_postgres::error::SqlState;
 use tokio_postgres::types::Json;
 use tokio_postgres::{Client, Config};
 use tokio_postgres_rustls::MakeRustlsConnect;
@@ -156,8 +158,9 @@ pub enum TlsRoots {
 pub struct PostgresSessionStore {
     link: Arc<Link>,
     schema: String,
-    /// The tables exist (created, or found, by this store).
-    ready: Arc<tokio::sync::OnceCell<()>>,
+    /// The tables exist (created, or found, by this store); cleared when a statement finds them
+    /// gone (a schema dropped under the store), so that the next call makes them again.
+    ready: Arc<AtomicBool>,
 }
 
 /// The connection the store's clones share, and how to open it again.
@@ -165,32 +168,49 @@ struct Link {
     client: tokio::sync::Mutex<Arc<Client>>,
     /// `None` for a client the user connected: it cannot be opened again.
     reconnect: Option<Reconnect>,
-    /// A transaction spans several statements on the one connection: one at a time.
-    writing: tokio::sync::Mutex<()>,
+    /// The one connection runs one transaction, or one statement outside any, at a time: a read
+    /// or the tables' creation that ran while another task's transaction was open would run
+    /// inside it (seeing its uncommitted lines, or aborting it with an error of its own).
+    busy: tokio::sync::Mutex<()>,
     /// A transaction was abandoned (its future dropped between `BEGIN` and its end): the
     /// connection may still be in it, with statements in flight. Nothing may run on it before
-    /// it is left ([`Link::settle`]), or the next `COMMIT` would commit the abandoned lines too.
+    /// it is left ([`Link::settled_client`]), or the next `COMMIT` would commit the abandoned
+    /// lines too.
     abandoned: AtomicBool,
+    /// Transcripts whose last append was abandoned while its `COMMIT` was in flight: the
+    /// server may have committed it, so the append tried again first looks whether its lines
+    /// are already the transcript's last ones.
+    in_doubt: std::sync::Mutex<HashSet<SessionKey>>,
 }
 
-/// A transaction on the link's connection, begun with `writing` held. Dropped before
+/// A transaction on the link's connection, begun with `busy` held. Dropped before
 /// [`Transaction::end`] (its future was dropped, by a timeout or a shutdown), it marks the link
 /// and has the store's runtime leave the transaction at once, so that the rows it locked are
-/// not held until the store's next call.
+/// not held until the store's next call; dropped while its `COMMIT` was in flight, it also
+/// marks its transcript as in doubt ([`Link::in_doubt`]).
 struct Transaction {
     link: Arc<Link>,
     client: Arc<Client>,
+    /// The transcript an append writes.
+    appending: Option<SessionKey>,
+    committing: bool,
     ended: bool,
 }
 
 impl Transaction {
-    /// `BEGIN` on the link's connection; `writing` must be held.
-    async fn begin(link: &Arc<Link>) -> Result<Transaction, StoreError> {
+    /// `BEGIN` on the link's connection, for an append to `appending` or another write;
+    /// `busy` must be held.
+    async fn begin(
+        link: &Arc<Link>,
+        appending: Option<&SessionKey>,
+    ) -> Result<Transaction, StoreError> {
         let client = link.settled_client().await?;
         client.batch_execute("BEGIN").await.map_err(backend)?;
         Ok(Transaction {
             link: link.clone(),
             client,
+            appending: appending.cloned(),
+            committing: false,
             ended: false,
         })
     }
@@ -202,6 +222,7 @@ impl Transaction {
         } else {
             "ROLLBACK"
         };
+        self.committing = outcome.is_ok();
         let ended = self.client.batch_execute(end).await.map_err(backend);
         // A failed end leaves the connection in doubt: leave it as an abandoned one.
         self.ended = ended.is_ok();
@@ -214,6 +235,14 @@ impl Drop for Transaction {
         if self.ended {
             return;
         }
+        if let (true, Some(key)) = (self.committing, self.appending.take()) {
+            let mut in_doubt = self
+                .link
+                .in_doubt
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            in_doubt.insert(key);
+        }
         self.link.abandoned.store(true, Ordering::SeqCst);
         let runtime = match &self.link.reconnect {
             Some(reconnect) => Some(reconnect.runtime.clone()),
@@ -222,7 +251,7 @@ impl Drop for Transaction {
         if let Some(runtime) = runtime {
             let link = self.link.clone();
             runtime.spawn(async move {
-                let _writing = link.writing.lock().await;
+                let _busy = link.busy.lock().await;
                 // Failing here, the next call tries again.
                 let _ = link.settled_client().await;
             });
@@ -235,21 +264,32 @@ impl Link {
         Link {
             client: tokio::sync::Mutex::new(Arc::new(client)),
             reconnect,
-            writing: tokio::sync::Mutex::new(()),
+            busy: tokio::sync::Mutex::new(()),
             abandoned: AtomicBool::new(false),
+            in_doubt: std::sync::Mutex::new(HashSet::new()),
         }
     }
 
-    /// The client for a read: after an abandoned transaction was left.
-    async fn client(&self) -> Result<Arc<Client>, StoreError> {
-        if self.abandoned.load(Ordering::SeqCst) {
-            let _writing = self.writing.lock().await;
-            return self.settled_client().await;
-        }
-        self.open_client().await
+    /// The connection to itself, out of any abandoned transaction, for a statement outside a
+    /// transaction: no other task's transaction is open on it while the guard is held.
+    async fn exclusive(
+        &self,
+    ) -> Result<(tokio::sync::MutexGuard<'_, ()>, Arc<Client>), StoreError> {
+        let busy = self.busy.lock().await;
+        let client = self.settled_client().await?;
+        Ok((busy, client))
     }
 
-    /// The client, out of any abandoned transaction; `writing` must be held. A store that
+    /// Whether the last append to `key` was abandoned with its `COMMIT` in flight (and forget
+    /// it: one look settles it).
+    fn was_in_doubt(&self, key: &SessionKey) -> bool {
+        self.in_doubt
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .remove(key)
+    }
+
+    /// The client, out of any abandoned transaction; `busy` must be held. A store that
     /// can connect again does, and the old connection closes once nothing uses it (the server
     /// then rolls its transaction back, without waiting for what was in flight); the user's
     /// own connection gets a `ROLLBACK`.
@@ -461,7 +501,7 @@ impl PostgresSessionStore {
         PostgresSessionStore {
             link: Arc::new(link),
             schema: DEFAULT_SCHEMA.to_owned(),
-            ready: Arc::new(tokio::sync::OnceCell::new()),
+            ready: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -477,7 +517,7 @@ impl PostgresSessionStore {
     /// ```
     pub fn with_schema(mut self, schema: impl Into<String>) -> PostgresSessionStore {
         self.schema = schema.into();
-        self.ready = Arc::new(tokio::sync::OnceCell::new());
+        self.ready = Arc::new(AtomicBool::new(false));
         self
     }
 
@@ -486,56 +526,67 @@ impl PostgresSessionStore {
         format!("\"{}\".\"{name}\"", self.schema.replace('"', "\"\""))
     }
 
-    /// Create the schema and tables unless they exist.
+    /// Create the schema and tables unless they exist (or were found gone since).
     async fn ensure_schema(&self) -> Result<(), StoreError> {
-        self.ready
-            .get_or_try_init(|| async {
-                let schema = self.schema.replace('"', "\"\"");
-                let (entries, sessions, summaries) = (
-                    self.table("session_entries"),
-                    self.table("sessions"),
-                    self.table("session_summaries"),
-                );
-                let ddl = format!(
-                    "CREATE SCHEMA IF NOT EXISTS \"{schema}\";
-                     CREATE TABLE IF NOT EXISTS {sessions} (
-                         project_key text NOT NULL,
-                         session_id text NOT NULL,
-                         subpath text NOT NULL,
-                         mtime_ms bigint NOT NULL,
-                         PRIMARY KEY (project_key, session_id, subpath));
-                     CREATE TABLE IF NOT EXISTS {entries} (
-                         seq bigserial PRIMARY KEY,
-                         project_key text NOT NULL,
-                         session_id text NOT NULL,
-                         subpath text NOT NULL,
-                         uuid text,
-                         entry jsonb NOT NULL);
-                     CREATE INDEX IF NOT EXISTS session_entries_key
-                         ON {entries} (project_key, session_id, subpath, seq);
-                     CREATE UNIQUE INDEX IF NOT EXISTS session_entries_uuid
-                         ON {entries} (project_key, session_id, subpath, uuid)
-                         WHERE uuid IS NOT NULL;
-                     CREATE TABLE IF NOT EXISTS {summaries} (
-                         project_key text NOT NULL,
-                         session_id text NOT NULL,
-                         mtime_ms bigint NOT NULL,
-                         data jsonb NOT NULL,
-                         PRIMARY KEY (project_key, session_id));"
-                );
-                // Two stores creating the same schema at once: one of them may fail on the
-                // catalog's unique index although the other succeeded; a second try finds it.
-                let client = self.link.client().await?;
-                match client.batch_execute(&ddl).await {
-                    Ok(()) => Ok(()),
-                    Err(_) => client.batch_execute(&ddl).await.map_err(backend),
-                }
-            })
-            .await
-            .map(|_| ())
+        if self.ready.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let schema = self.schema.replace('"', "\"\"");
+        let (entries, sessions, summaries) = (
+            self.table("session_entries"),
+            self.table("sessions"),
+            self.table("session_summaries"),
+        );
+        let ddl = format!(
+            "CREATE SCHEMA IF NOT EXISTS \"{schema}\";
+             CREATE TABLE IF NOT EXISTS {sessions} (
+                 project_key text NOT NULL,
+                 session_id text NOT NULL,
+                 subpath text NOT NULL,
+                 mtime_ms bigint NOT NULL,
+                 PRIMARY KEY (project_key, session_id, subpath));
+             CREATE TABLE IF NOT EXISTS {entries} (
+                 seq bigserial PRIMARY KEY,
+                 project_key text NOT NULL,
+                 session_id text NOT NULL,
+                 subpath text NOT NULL,
+                 uuid text,
+                 entry jsonb NOT NULL);
+             CREATE INDEX IF NOT EXISTS session_entries_key
+                 ON {entries} (project_key, session_id, subpath, seq);
+             CREATE UNIQUE INDEX IF NOT EXISTS session_entries_uuid
+                 ON {entries} (project_key, session_id, subpath, uuid)
+                 WHERE uuid IS NOT NULL;
+             CREATE TABLE IF NOT EXISTS {summaries} (
+                 project_key text NOT NULL,
+                 session_id text NOT NULL,
+                 mtime_ms bigint NOT NULL,
+                 data jsonb NOT NULL,
+                 PRIMARY KEY (project_key, session_id));"
+        );
+        // Outside any other task's transaction, so that no other statement's failure rolls it
+        // back. Two stores creating the same schema at once: one of them may fail on the
+        // catalog's unique index although the other succeeded; a second try finds it.
+        let (_busy, client) = self.link.exclusive().await?;
+        match client.batch_execute(&ddl).await {
+            Ok(()) => {}
+            Err(_) => client.batch_execute(&ddl).await.map_err(backend)?,
+        }
+        self.ready.store(true, Ordering::SeqCst);
+        Ok(())
     }
 
-    async fn append_now(&self, key: &SessionKey, entries: &[Value]) -> Result<(), StoreError> {
+    /// `error` as a store error; a table or schema found missing (dropped under the store)
+    /// has the next call make them again.
+    fn refused(&self, error: tokio_postgres::Error) -> StoreError {
+        let gone = [SqlState::UNDEFINED_TABLE, SqlState::INVALID_SCHEMA_NAME];
+        if error.code().is_some_and(|code| gone.contains(code)) {
+            self.ready.store(false, Ordering::SeqCst);
+        }
+        backend(error)
+    }
+
+    async fn append_once(&self, key: &SessionKey, entries: &[Value]) -> Result<(), StoreError> {
         if entries.is_empty() {
             return Ok(());
         }
@@ -572,15 +623,39 @@ impl PostgresSessionStore {
                  DO UPDATE SET mtime_ms = EXCLUDED.mtime_ms, data = EXCLUDED.data"
             ),
         ];
-        let _writing = self.link.writing.lock().await;
-        let transaction = Transaction::begin(&self.link).await?;
+        let tail = format!(
+            "SELECT entry FROM {table} WHERE project_key = $1 AND session_id = $2
+             AND subpath = $3 ORDER BY seq DESC LIMIT $4"
+        );
+        let _busy = self.link.busy.lock().await;
+        let transaction = Transaction::begin(&self.link, Some(key)).await?;
         let client = &transaction.client;
         let outcome = async {
             let row = client
                 .query_one(sql[0], &[&key.project_key, &key.session_id, &subpath])
                 .await
-                .map_err(backend)?;
+                .map_err(|e| self.refused(e))?;
             let mtime: i64 = row.get(0);
+            // The same append tried again after its commit went unanswered: if the server did
+            // commit it, its lines are the transcript's last ones, and are not stored twice.
+            if self.link.was_in_doubt(key) {
+                let count = i64::try_from(entries.len()).unwrap_or(i64::MAX);
+                let rows = client
+                    .query(
+                        &tail,
+                        &[&key.project_key, &key.session_id, &subpath, &count],
+                    )
+                    .await
+                    .map_err(|e| self.refused(e))?;
+                let last: Vec<Value> = rows
+                    .iter()
+                    .rev()
+                    .map(|row| row.get::<_, Json<Value>>(0).0)
+                    .collect();
+                if last == entries {
+                    return Ok(());
+                }
+            }
             let batch = Json(Value::Array(entries.to_vec()));
             client
                 .execute(
@@ -588,12 +663,12 @@ impl PostgresSessionStore {
                     &[&key.project_key, &key.session_id, &subpath, &batch],
                 )
                 .await
-                .map_err(backend)?;
+                .map_err(|e| self.refused(e))?;
             if key.is_main() {
                 let prev = client
                     .query_opt(sql[2], &[&key.project_key, &key.session_id])
                     .await
-                    .map_err(backend)?
+                    .map_err(|e| self.refused(e))?
                     .map(|row| summary(&key.session_id, row.get(0), row.get(1)));
                 let mut folded = fold_session_summary(prev.as_ref(), key, entries);
                 folded.mtime = u64::try_from(mtime).unwrap_or(0);
@@ -601,7 +676,7 @@ impl PostgresSessionStore {
                 client
                     .execute(sql[3], &[&key.project_key, &key.session_id, &mtime, &data])
                     .await
-                    .map_err(backend)?;
+                    .map_err(|e| self.refused(e))?;
             }
             Ok(())
         }
@@ -609,7 +684,7 @@ impl PostgresSessionStore {
         transaction.end(outcome).await
     }
 
-    async fn load_now(&self, key: &SessionKey) -> Result<Option<Vec<Value>>, StoreError> {
+    async fn load_once(&self, key: &SessionKey) -> Result<Option<Vec<Value>>, StoreError> {
         self.ensure_schema().await?;
         let subpath = key.subpath.as_deref().unwrap_or("");
         let sql = format!(
@@ -617,13 +692,11 @@ impl PostgresSessionStore {
              ORDER BY seq",
             self.table("session_entries")
         );
-        let rows = self
-            .link
-            .client()
-            .await?
+        let (_busy, client) = self.link.exclusive().await?;
+        let rows = client
             .query(&sql, &[&key.project_key, &key.session_id, &subpath])
             .await
-            .map_err(backend)?;
+            .map_err(|e| self.refused(e))?;
         if rows.is_empty() {
             return Ok(None);
         }
@@ -634,19 +707,17 @@ impl PostgresSessionStore {
         ))
     }
 
-    async fn list_now(&self, project_key: &str) -> Result<Vec<SessionListing>, StoreError> {
+    async fn list_once(&self, project_key: &str) -> Result<Vec<SessionListing>, StoreError> {
         self.ensure_schema().await?;
         let sql = format!(
             "SELECT session_id, mtime_ms FROM {} WHERE project_key = $1 AND subpath = ''",
             self.table("sessions")
         );
-        let rows = self
-            .link
-            .client()
-            .await?
+        let (_busy, client) = self.link.exclusive().await?;
+        let rows = client
             .query(&sql, &[&project_key])
             .await
-            .map_err(backend)?;
+            .map_err(|e| self.refused(e))?;
         Ok(rows
             .iter()
             .map(|row| {
@@ -656,26 +727,24 @@ impl PostgresSessionStore {
             .collect())
     }
 
-    async fn summaries_now(&self, project_key: &str) -> Result<Vec<SessionSummary>, StoreError> {
+    async fn summaries_once(&self, project_key: &str) -> Result<Vec<SessionSummary>, StoreError> {
         self.ensure_schema().await?;
         let sql = format!(
             "SELECT session_id, mtime_ms, data FROM {} WHERE project_key = $1",
             self.table("session_summaries")
         );
-        let rows = self
-            .link
-            .client()
-            .await?
+        let (_busy, client) = self.link.exclusive().await?;
+        let rows = client
             .query(&sql, &[&project_key])
             .await
-            .map_err(backend)?;
+            .map_err(|e| self.refused(e))?;
         Ok(rows
             .iter()
             .map(|row| summary(&row.get::<_, String>(0), row.get(1), row.get(2)))
             .collect())
     }
 
-    async fn delete_now(&self, key: &SessionKey) -> Result<(), StoreError> {
+    async fn delete_once(&self, key: &SessionKey) -> Result<(), StoreError> {
         self.ensure_schema().await?;
         let args: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [
             &key.project_key,
@@ -705,19 +774,19 @@ impl PostgresSessionStore {
             ));
         }
         let used = if key.is_main() { &args[..2] } else { &args[..] };
-        let _writing = self.link.writing.lock().await;
-        let transaction = Transaction::begin(&self.link).await?;
+        let _busy = self.link.busy.lock().await;
+        let transaction = Transaction::begin(&self.link, None).await?;
         let mut outcome = Ok(());
         for sql in &statements {
             if let Err(e) = transaction.client.execute(sql.as_str(), used).await {
-                outcome = Err(backend(e));
+                outcome = Err(self.refused(e));
                 break;
             }
         }
         transaction.end(outcome).await
     }
 
-    async fn subkeys_now(
+    async fn subkeys_once(
         &self,
         project_key: &str,
         session_id: &str,
@@ -727,39 +796,49 @@ impl PostgresSessionStore {
             "SELECT subpath FROM {} WHERE project_key = $1 AND session_id = $2 AND subpath <> ''",
             self.table("sessions")
         );
-        let rows = self
-            .link
-            .client()
-            .await?
+        let (_busy, client) = self.link.exclusive().await?;
+        let rows = client
             .query(&sql, &[&project_key, &session_id])
             .await
-            .map_err(backend)?;
+            .map_err(|e| self.refused(e))?;
         Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 }
 
+/// A call of the store, made once more if it found the tables gone (a schema dropped under the
+/// store): the second try makes them again.
+macro_rules! once_more_if_gone {
+    ($store:expr, $call:expr) => {{
+        let ready = $store.ready.load(Ordering::SeqCst);
+        match $call.await {
+            Err(_) if ready && !$store.ready.load(Ordering::SeqCst) => $call.await,
+            outcome => outcome,
+        }
+    }};
+}
+
 impl SessionStore for PostgresSessionStore {
     fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
-        Box::pin(self.append_now(key, entries))
+        Box::pin(async move { once_more_if_gone!(self, self.append_once(key, entries)) })
     }
 
     fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
-        Box::pin(self.load_now(key))
+        Box::pin(async move { once_more_if_gone!(self, self.load_once(key)) })
     }
 
     fn list_sessions<'a>(&'a self, project_key: &'a str) -> StoreFuture<'a, Vec<SessionListing>> {
-        Box::pin(self.list_now(project_key))
+        Box::pin(async move { once_more_if_gone!(self, self.list_once(project_key)) })
     }
 
     fn list_session_summaries<'a>(
         &'a self,
         project_key: &'a str,
     ) -> StoreFuture<'a, Vec<SessionSummary>> {
-        Box::pin(self.summaries_now(project_key))
+        Box::pin(async move { once_more_if_gone!(self, self.summaries_once(project_key)) })
     }
 
     fn delete<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, ()> {
-        Box::pin(self.delete_now(key))
+        Box::pin(async move { once_more_if_gone!(self, self.delete_once(key)) })
     }
 
     fn list_subkeys<'a>(
@@ -767,7 +846,9 @@ impl SessionStore for PostgresSessionStore {
         project_key: &'a str,
         session_id: &'a str,
     ) -> StoreFuture<'a, Vec<String>> {
-        Box::pin(self.subkeys_now(project_key, session_id))
+        Box::pin(
+            async move { once_more_if_gone!(self, self.subkeys_once(project_key, session_id)) },
+        )
     }
 }
 

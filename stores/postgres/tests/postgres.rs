@@ -300,6 +300,9 @@ fn the_postgres_store() {
         an_abandoned_append_commits_nothing(&base, &cluster.config()).await;
         an_abandoned_append_on_a_users_client_commits_nothing(&cluster.config()).await;
         the_servers_message_is_kept(&base).await;
+        reads_never_see_another_tasks_transaction(&base, &cluster.config()).await;
+        tables_dropped_under_the_store_are_made_again(&base, &cluster.config()).await;
+        a_commit_cut_off_and_tried_again_stores_its_lines_once(&base, &cluster.config()).await;
         connects_again_after_a_restart(&base, &cluster).await;
     });
     drop(runtime);
@@ -527,6 +530,104 @@ async fn the_servers_message_is_kept(base: &PostgresSessionStore) {
     let text = error.to_string();
     assert!(text.contains("the database refused: "), "{text}");
     assert!(text.contains("pg_"), "{text}");
+}
+
+/// A connection of the test's own, to change the database under the store.
+async fn admin(config: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+}
+
+/// A load while another task's append is inside its transaction on the store's one connection
+/// waits for it: it never reads lines the append then rolls back. Here each insert takes
+/// 300 ms, and the commit fails (a deferred check), so the append is rolled back. Before, the
+/// load ran inside the open transaction and returned the line that was never committed.
+async fn reads_never_see_another_tasks_transaction(base: &PostgresSessionStore, config: &str) {
+    let store = base.clone().with_schema("isolation");
+    let key = SessionKey::new("p", "s");
+    store.append(&key, &[line("committed")]).await.unwrap();
+    admin(config)
+        .await
+        .batch_execute(
+            "CREATE FUNCTION isolation.slow() RETURNS trigger LANGUAGE plpgsql AS
+                 $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$;
+             CREATE FUNCTION isolation.refuse() RETURNS trigger LANGUAGE plpgsql AS
+                 $$ BEGIN RAISE EXCEPTION 'refused at commit'; END $$;
+             CREATE TRIGGER slow AFTER INSERT ON isolation.session_entries
+                 FOR EACH STATEMENT EXECUTE FUNCTION isolation.slow();
+             CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON isolation.session_entries
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION isolation.refuse();",
+        )
+        .await
+        .unwrap();
+    let writer = store.clone();
+    let append = tokio::spawn(async move {
+        writer
+            .append(&SessionKey::new("p", "s"), &[line("rolled back")])
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let seen = uuids_of(&store, &key).await;
+    assert!(append.await.unwrap().is_err(), "the commit was refused");
+    assert_eq!(seen, ["committed"], "a read saw an uncommitted line");
+    assert_eq!(uuids_of(&store, &key).await, ["committed"]);
+}
+
+/// Tables dropped under a store (a schema dropped by hand, or its creation rolled back) are
+/// made again by the next call: before, the store kept taking them for made, and every call
+/// failed with "relation does not exist" until the process restarted.
+async fn tables_dropped_under_the_store_are_made_again(base: &PostgresSessionStore, config: &str) {
+    let store = base.clone().with_schema("dropped");
+    let key = SessionKey::new("p", "s");
+    store.append(&key, &[line("before")]).await.unwrap();
+    admin(config)
+        .await
+        .batch_execute("DROP SCHEMA dropped CASCADE")
+        .await
+        .unwrap();
+    assert_eq!(store.load(&key).await.unwrap(), None);
+    store.append(&key, &[line("after")]).await.unwrap();
+    assert_eq!(uuids_of(&store, &key).await, ["after"]);
+}
+
+/// An append given up while its `COMMIT` was in flight, which the server then committed, is
+/// tried again (as the mirror does): its lines are stored once, those without a uuid too.
+/// The commit takes a second here (a deferred trigger sleeps), and the append is dropped in it.
+async fn a_commit_cut_off_and_tried_again_stores_its_lines_once(
+    base: &PostgresSessionStore,
+    config: &str,
+) {
+    let store = base.clone().with_schema("in_doubt");
+    let key = SessionKey::new("p", "s");
+    store.append(&key, &[line("first")]).await.unwrap();
+    admin(config)
+        .await
+        .batch_execute(
+            "CREATE FUNCTION in_doubt.slow_commit() RETURNS trigger LANGUAGE plpgsql AS
+                 $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$;
+             CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON in_doubt.session_entries
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION in_doubt.slow_commit();",
+        )
+        .await
+        .unwrap();
+    let batch = [
+        line("in doubt"),
+        json!({"type": "last-prompt", "lastPrompt": "no uuid"}),
+    ];
+    let cut_off =
+        tokio::time::timeout(Duration::from_millis(400), store.append(&key, &batch)).await;
+    assert!(cut_off.is_err(), "the append was cut off in its commit");
+    // The server finishes the commit on its side.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    store.append(&key, &batch).await.unwrap();
+    let stored = store.load(&key).await.unwrap().unwrap();
+    assert_eq!(stored.len(), 3, "{stored:?}");
+    // A later append of the same lines, not in doubt, is stored as any append is.
+    store.append(&key, &batch[1..]).await.unwrap();
+    assert_eq!(store.load(&key).await.unwrap().unwrap().len(), 4);
 }
 
 /// The server goes away: calls fail with a store error (no hang, no panic); once it is back,

@@ -7,11 +7,12 @@ mod ledger;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 
 use crate::client::link::Link;
-use crate::cost::{Budget, BudgetReport, Spent};
+use crate::cost::{Budget, BudgetReport, Spent, TurnCost};
 use crate::message::ResultMessage;
 use admission::{Admission, Entry, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
@@ -114,6 +115,8 @@ pub struct Fleet {
 }
 
 struct Shared {
+    /// Tells this fleet from every other of the process (a pool keeps spares per fleet).
+    id: u64,
     limits: FleetLimits,
     /// The places: at most `max_sessions` at once.
     admission: Option<Arc<Admission>>,
@@ -185,8 +188,10 @@ impl Fleet {
         let admission = limits
             .max_sessions
             .map(|max| Admission::new(Some(max), None));
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Ok(Fleet {
             shared: Arc::new(Shared {
+                id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
                 limits,
                 admission,
                 launch,
@@ -194,6 +199,11 @@ impl Fleet {
                 sessions,
             }),
         })
+    }
+
+    /// What tells this fleet from every other of the process: clones share it.
+    pub(crate) fn id(&self) -> u64 {
+        self.shared.id
     }
 
     /// What the fleet's running CLIs hold in resident memory now: each CLI and everything it
@@ -461,8 +471,13 @@ impl Seat {
     /// A turn ended: its cost goes to the key.
     pub(crate) fn turn(&self, result: &ResultMessage) {
         if let Some(cost) = &result.turn_cost {
-            self.fleet.shared.ledger.turn(&self.key, cost);
+            self.charge(cost);
         }
+    }
+
+    /// A turn's cost goes to the key: one that ended, or one the session ended in.
+    pub(crate) fn charge(&self, cost: &TurnCost) {
+        self.fleet.shared.ledger.turn(&self.key, cost);
     }
 
     /// A budget report of the key for this session.

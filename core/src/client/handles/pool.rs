@@ -24,8 +24,9 @@ const DEFAULT_OPTION_SETS: usize = 2;
 /// What tells two sets of host-level options apart: the command line and environment they start
 /// the CLI with, their `initialize` request, the executable's modification time (an updated
 /// CLI makes older spares stale), which callbacks, store and transport they hold (a spare runs
-/// the callbacks it was started with, so it only serves options that hold the same ones), and
-/// when the store is written to.
+/// the callbacks it was started with, so it only serves options that hold the same ones), when
+/// the store is written to, and what the SDK keeps for the session: its fleet and key (whose
+/// place it holds, whose budget it is charged to), its budget, prices and stall watch.
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     spec: LaunchSpec,
@@ -33,6 +34,11 @@ struct Key {
     modified: Option<SystemTime>,
     callbacks: Vec<usize>,
     store_flush: StoreFlush,
+    /// The fleet's identity and the key.
+    fleet: Option<(u64, String)>,
+    budget: Option<crate::cost::Budget>,
+    prices: Option<crate::cost::PriceTable>,
+    stall: Option<crate::session::StallWatch>,
 }
 
 impl Key {
@@ -53,6 +59,14 @@ impl Key {
             modified,
             callbacks: options.handlers().identities(),
             store_flush: options.handlers().store_flush,
+            fleet: options
+                .handlers()
+                .fleet
+                .as_ref()
+                .map(|member| (member.fleet().id(), member.key().to_owned())),
+            budget: config.budget,
+            prices: config.prices,
+            stall: config.stall,
         })
     }
 }

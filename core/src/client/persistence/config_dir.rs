@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::client::{child_var, give_to, temp_folder};
+use crate::client::user_files::{self, Owner};
+use crate::client::{child_var, give_to, temp_folder, user_ids};
 use crate::options::LaunchSpec;
 
 /// Settings that only misbehave in a redirected configuration folder without the user's plugin
@@ -52,7 +53,7 @@ pub(crate) struct ConfigDir {
 }
 
 impl ConfigDir {
-    /// A new private folder `<temp>/claude-agent-<kind>-<pid>-<uuid>`.
+    /// A new private folder `<temp>/claude-agent-<kind>-<token>-<uuid>` (`<token>`: this process's mark).
     pub(crate) fn create(kind: &str) -> Result<ConfigDir, WriteFailed> {
         let path = temp_folder(kind);
         let mut builder = fs::DirBuilder::new();
@@ -75,29 +76,74 @@ impl Drop for ConfigDir {
     }
 }
 
-/// The user's configuration as the CLI of `spec` would find it.
+/// The user's configuration as the CLI of `spec` would find it: its folder
+/// (`CLAUDE_CONFIG_DIR`, else `~/.claude`) and its `.claude.json`, each as the folder the host
+/// named (taken as it is) and the names below it (read without trust: [`user_files`]).
 struct UserConfig {
-    /// `CLAUDE_CONFIG_DIR`, else `~/.claude`.
-    folder: PathBuf,
-    custom: Option<PathBuf>,
-    home: Option<PathBuf>,
+    /// The folder the host named: `HOME`, or the parent of `CLAUDE_CONFIG_DIR`.
+    base: PathBuf,
+    /// The configuration folder below `base`: `.claude`, or `CLAUDE_CONFIG_DIR`'s name.
+    below: Vec<String>,
+    /// Where `.claude.json` is below `base`: in the configuration folder given by
+    /// `CLAUDE_CONFIG_DIR`, else right in `HOME`.
+    claude_json_below: Vec<String>,
+    /// Whose files they are.
+    owner: Owner,
 }
 
 impl UserConfig {
-    fn of(spec: &LaunchSpec) -> Option<UserConfig> {
+    fn of(spec: &LaunchSpec) -> Result<Option<UserConfig>, io::Error> {
+        let owner = match &spec.user {
+            None => Owner::Own,
+            Some(user) => {
+                let (uid, gid) = user_ids(user)?;
+                Owner::User { uid, gid }
+            }
+        };
         let var = |name: &str| child_var(spec, name);
-        let custom = var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
-        let home = var("HOME")
-            .or_else(|| var("USERPROFILE"))
-            .map(PathBuf::from);
-        let folder = custom
-            .clone()
-            .or_else(|| home.as_ref().map(|h| h.join(".claude")))?;
-        Some(UserConfig {
-            folder,
-            custom,
-            home,
-        })
+        if let Some(custom) = var("CLAUDE_CONFIG_DIR").map(PathBuf::from) {
+            let (base, below) = match (custom.parent(), custom.file_name()) {
+                (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => (
+                    parent.to_path_buf(),
+                    vec![name.to_string_lossy().into_owned()],
+                ),
+                _ => (custom.clone(), Vec::new()),
+            };
+            return Ok(Some(UserConfig {
+                base,
+                claude_json_below: below.clone(),
+                below,
+                owner,
+            }));
+        }
+        let Some(home) = var("HOME").or_else(|| var("USERPROFILE")) else {
+            return Ok(None);
+        };
+        Ok(Some(UserConfig {
+            base: PathBuf::from(home),
+            below: vec![".claude".to_owned()],
+            claude_json_below: Vec::new(),
+            owner,
+        }))
+    }
+
+    /// The configuration folder's path.
+    fn folder(&self) -> PathBuf {
+        let mut folder = self.base.clone();
+        folder.extend(&self.below);
+        folder
+    }
+
+    /// A file of the configuration folder, read without trust.
+    fn read(&self, name: &str) -> Option<Vec<u8>> {
+        let below: Vec<&str> = self.below.iter().map(String::as_str).collect();
+        user_files::read(&self.base, &below, name, self.owner)
+    }
+
+    /// The user's `.claude.json`, read without trust.
+    fn read_claude_json(&self) -> Option<Vec<u8>> {
+        let below: Vec<&str> = self.claude_json_below.iter().map(String::as_str).collect();
+        user_files::read(&self.base, &below, ".claude.json", self.owner)
     }
 }
 
@@ -109,18 +155,17 @@ impl UserConfig {
 pub(crate) fn isolate(spec: &LaunchSpec) -> Result<ConfigDir, WriteFailed> {
     let dir = ConfigDir::create("config")?;
     copy_user_config(dir.path(), spec, Plugins::Linked)?;
-    if let Some(user) = UserConfig::of(spec) {
-        // The transcripts go to the user's folder: make it if the CLI never ran there.
-        let projects = user.folder.join("projects");
-        if !projects.exists() {
-            let mut builder = fs::DirBuilder::new();
-            builder.recursive(true);
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            builder.create(&projects).map_err(write_error(&projects))?;
-        }
+    let user = UserConfig::of(spec).map_err(write_error(dir.path()))?;
+    if let Some(user) = user {
+        // The transcripts go to the user's folder: make it if the CLI never ran there (the
+        // user's own, never through a link when the CLI runs as another user).
+        let folder = user.folder();
+        let mut projects: Vec<&str> = user.below.iter().map(String::as_str).collect();
+        projects.push("projects");
+        user_files::make_folder(&user.base, &projects, user.owner)
+            .map_err(write_error(&folder.join("projects")))?;
         for name in SHARED {
-            let target = user.folder.join(name);
+            let target = folder.join(name);
             if fs::symlink_metadata(&target).is_err() {
                 continue;
             }
@@ -156,126 +201,115 @@ fn link_to(_target: &Path, _link: &Path) -> io::Result<()> {
     ))
 }
 
-/// Copy what the CLI needs from the user's configuration into `dir`: the credentials (without
-/// the OAuth refresh token, which a copy must not use up: the user's own CLI would then hold a
-/// spent one), `.claude.json` with only the session's project, and the user settings (which may
-/// name an `apiKeyHelper`), with their plugin declarations as `plugins` says.
+/// Copy what the CLI needs from the user's configuration into `dir`: the credentials (only the
+/// fields of the account's login a session uses: never a refresh token, which a copy must not use
+/// up, the user's own CLI then holding a spent one; nor the logins of MCP servers or plugins'
+/// secrets), `.claude.json` with only the session's project, and the user settings (which may
+/// name an `apiKeyHelper`), with their plugin declarations as `plugins` says. Only what parses
+/// as a JSON object is copied; the files are read as [`user_files`] says.
 pub(crate) fn copy_user_config(
     dir: &Path,
     spec: &LaunchSpec,
     plugins: Plugins,
 ) -> Result<(), WriteFailed> {
-    let UserConfig {
-        folder: source,
-        custom,
-        home,
-    } = match UserConfig::of(spec) {
-        Some(config) => config,
-        None => return Ok(()),
+    let Some(user) = UserConfig::of(spec).map_err(write_error(dir))? else {
+        return Ok(());
     };
-    if let Some(credentials) = read_regular(&source.join(".credentials.json")) {
-        write_private(
-            &dir.join(".credentials.json"),
-            &without_refresh_token(credentials),
-        )?;
+    if let Some(credentials) = user.read(".credentials.json").and_then(login_only) {
+        write_private(&dir.join(".credentials.json"), &credentials)?;
     }
-    let claude_json = match (&custom, &home) {
-        (Some(custom), _) => Some(custom.join(".claude.json")),
-        (None, Some(home)) => Some(home.join(".claude.json")),
-        (None, None) => None,
-    };
-    if let Some(bytes) = claude_json.as_deref().and_then(read_regular) {
-        write_private(
-            &dir.join(".claude.json"),
-            // Without a `cwd` the CLI runs in this process's folder.
-            &only_this_project(
-                bytes,
-                spec.cwd
-                    .clone()
-                    .or_else(|| std::env::current_dir().ok())
-                    .as_deref(),
-            ),
-        )?;
+    if let Some(bytes) = user.read_claude_json() {
+        // Without a `cwd` the CLI runs in this process's folder.
+        let cwd = spec.cwd.clone().or_else(|| std::env::current_dir().ok());
+        if let Some(copy) = only_this_project(bytes, cwd.as_deref()) {
+            write_private(&dir.join(".claude.json"), &copy)?;
+        }
     }
     for name in ["settings.json", "cowork_settings.json"] {
-        if let Some(bytes) = read_regular(&source.join(name)) {
-            let bytes = match plugins {
-                Plugins::Stripped => stripped_settings(bytes),
-                Plugins::Linked => bytes,
-            };
-            write_private(&dir.join(name), &bytes)?;
-        }
+        let Some(settings) = user.read(name).and_then(|bytes| json_object(&bytes)) else {
+            continue;
+        };
+        let settings = match plugins {
+            Plugins::Stripped => stripped_settings(settings),
+            Plugins::Linked => settings,
+        };
+        write_private(
+            &dir.join(name),
+            Value::Object(settings).to_string().as_bytes(),
+        )?;
     }
     Ok(())
 }
 
-/// The file's bytes if it is a regular file that can be read (anything else is left out: these
-/// copies are a convenience, and a FIFO must not hang the resume).
-fn read_regular(path: &Path) -> Option<Vec<u8>> {
-    fs::metadata(path)
-        .ok()
-        .filter(fs::Metadata::is_file)
-        .and_then(|_| fs::read(path).ok())
+/// The fields of the account's login (`claudeAiOauth`) a session uses: its access token and
+/// what the CLI reads beside it.
+const LOGIN_FIELDS: [&str; 8] = [
+    "accessToken",
+    "expiresAt",
+    "scopes",
+    "subscriptionType",
+    "rateLimitTier",
+    "clientId",
+    "accountUuid",
+    "organizationUuid",
+];
+
+/// `bytes` as a JSON object (a byte order mark before it allowed), or `None`.
+fn json_object(bytes: &[u8]) -> Option<serde_json::Map<String, Value>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    match serde_json::from_str(text.trim_start_matches('\u{feff}')) {
+        Ok(Value::Object(object)) => Some(object),
+        _ => None,
+    }
 }
 
-fn without_refresh_token(bytes: Vec<u8>) -> Vec<u8> {
-    let Ok(mut value) = serde_json::from_slice::<Value>(&bytes) else {
-        return bytes;
+/// The credentials file reduced to the account's login, with only [`LOGIN_FIELDS`]; `None`
+/// when it does not parse or holds no login.
+fn login_only(bytes: Vec<u8>) -> Option<Vec<u8>> {
+    let mut credentials = json_object(&bytes)?;
+    let Some(Value::Object(login)) = credentials.remove("claudeAiOauth") else {
+        return None;
     };
-    let removed = value
-        .get_mut("claudeAiOauth")
-        .and_then(Value::as_object_mut)
-        .and_then(|oauth| oauth.remove("refreshToken"))
-        .is_some();
-    if removed {
-        value.to_string().into_bytes()
-    } else {
-        bytes
-    }
+    let kept: serde_json::Map<String, Value> = login
+        .into_iter()
+        .filter(|(field, _)| LOGIN_FIELDS.contains(&field.as_str()))
+        .collect();
+    let copy = serde_json::json!({ "claudeAiOauth": kept });
+    Some(copy.to_string().into_bytes())
 }
 
 /// The user's `.claude.json` with, of its per-project entries (`projects`: each folder's
 /// permissions, MCP servers and their `env`), only the session's folder's: the others are not
-/// the resumed session's business, and the copy outlives a host that crashes. What is not a
-/// JSON object is copied as it is.
-fn only_this_project(bytes: Vec<u8>, cwd: Option<&Path>) -> Vec<u8> {
-    let Ok(Value::Object(mut config)) = serde_json::from_slice::<Value>(&bytes) else {
-        return bytes;
-    };
-    let Some(Value::Object(projects)) = config.get_mut("projects") else {
-        return bytes;
-    };
-    let cwd = cwd.map(|cwd| {
-        let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
-        (cwd.to_path_buf(), real)
-    });
-    projects.retain(|folder, _| {
-        cwd.as_ref().is_some_and(|(given, real)| {
-            Path::new(folder) == given.as_path() || Path::new(folder) == real.as_path()
-        })
-    });
-    Value::Object(config).to_string().into_bytes()
+/// the session's business, and the copy outlives a host that crashes. `None` when it is not a
+/// JSON object.
+fn only_this_project(bytes: Vec<u8>, cwd: Option<&Path>) -> Option<Vec<u8>> {
+    let mut config = json_object(&bytes)?;
+    if let Some(Value::Object(projects)) = config.get_mut("projects") {
+        let cwd = cwd.map(|cwd| {
+            let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+            (cwd.to_path_buf(), real)
+        });
+        projects.retain(|folder, _| {
+            cwd.as_ref().is_some_and(|(given, real)| {
+                Path::new(folder) == given.as_path() || Path::new(folder) == real.as_path()
+            })
+        });
+    }
+    Some(Value::Object(config).to_string().into_bytes())
 }
 
-fn stripped_settings(bytes: Vec<u8>) -> Vec<u8> {
-    let text = String::from_utf8_lossy(&bytes);
-    let Ok(Value::Object(mut settings)) =
-        serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}'))
-    else {
-        return bytes;
-    };
-    let mut changed = false;
+/// Settings without the plugin declarations and the configuration folder's variable, which
+/// only misbehave in a folder without the user's plugin cache.
+fn stripped_settings(
+    mut settings: serde_json::Map<String, Value>,
+) -> serde_json::Map<String, Value> {
     for key in STRIPPED_SETTINGS {
-        changed |= settings.remove(key).is_some();
+        settings.remove(key);
     }
     if let Some(env) = settings.get_mut("env").and_then(Value::as_object_mut) {
-        changed |= env.remove("CLAUDE_CONFIG_DIR").is_some();
+        env.remove("CLAUDE_CONFIG_DIR");
     }
-    if changed {
-        Value::Object(settings).to_string().into_bytes()
-    } else {
-        bytes
-    }
+    settings
 }
 
 /// Write `bytes` to `path` (creating its folders), readable by this user only.
@@ -314,43 +348,131 @@ mod tests {
             }
         });
         let bytes = serde_json::to_vec(&config).unwrap();
-        let copied: Value = serde_json::from_slice(&only_this_project(
-            bytes.clone(),
-            Some(Path::new("/srv/app")),
-        ))
-        .unwrap();
+        let copy = only_this_project(bytes.clone(), Some(Path::new("/srv/app"))).unwrap();
+        let copied: Value = serde_json::from_slice(&copy).unwrap();
         assert_eq!(copied["userID"], "u");
         assert_eq!(copied["mcpServers"], config["mcpServers"]);
         assert_eq!(
             copied["projects"],
             serde_json::json!({"/srv/app": {"allowedTools": ["Bash"]}})
         );
-        let none: Value = serde_json::from_slice(&only_this_project(bytes, None)).unwrap();
+        let none: Value = serde_json::from_slice(&only_this_project(bytes, None).unwrap()).unwrap();
         assert_eq!(none["projects"], serde_json::json!({}));
-        assert_eq!(only_this_project(b"not json".to_vec(), None), b"not json");
+        assert_eq!(only_this_project(b"not json".to_vec(), None), None);
     }
 
+    /// Only the account login's known fields are copied: no refresh token, no other login (an
+    /// MCP server's, with its own refresh token), and nothing from a file that does not parse.
     #[test]
-    fn the_refresh_token_stays_behind() {
-        let credentials = br#"{"claudeAiOauth":{"accessToken":"a","refreshToken":"r"}}"#.to_vec();
-        let copied: Value = serde_json::from_slice(&without_refresh_token(credentials)).unwrap();
+    fn only_the_logins_known_fields_are_copied() {
+        let credentials = br#"{"claudeAiOauth":{"accessToken":"a","refreshToken":"r","refreshTokenExpiresAt":1,"expiresAt":2,"scopes":["user:inference"],"profile":{"email":"e"}},"mcpOAuth":{"srv":{"accessToken":"m","refreshToken":"mr"}}}"#.to_vec();
+        let copied: Value = serde_json::from_slice(&login_only(credentials).unwrap()).unwrap();
         assert_eq!(
             copied,
-            serde_json::json!({"claudeAiOauth": {"accessToken": "a"}})
+            serde_json::json!({"claudeAiOauth": {"accessToken": "a", "expiresAt": 2, "scopes": ["user:inference"]}})
         );
-        assert_eq!(without_refresh_token(b"not json".to_vec()), b"not json");
+        assert_eq!(login_only(b"refreshToken: r".to_vec()), None);
+        assert_eq!(login_only(br#"{"mcpOAuth":{}}"#.to_vec()), None);
     }
 
     #[test]
     fn plugin_declarations_and_the_config_dir_are_stripped_from_settings() {
-        let settings = br#"{"apiKeyHelper":"/bin/key","enabledPlugins":{"x":true},"env":{"CLAUDE_CONFIG_DIR":"/c","A":"1"}}"#.to_vec();
-        let copied: Value = serde_json::from_slice(&stripped_settings(settings)).unwrap();
+        let settings = br#"{"apiKeyHelper":"/bin/key","enabledPlugins":{"x":true},"env":{"CLAUDE_CONFIG_DIR":"/c","A":"1"}}"#;
+        let copied = stripped_settings(json_object(settings).unwrap());
         assert_eq!(
-            copied,
+            Value::Object(copied),
             serde_json::json!({"apiKeyHelper": "/bin/key", "env": {"A": "1"}})
         );
-        let untouched = br#"{"model":"opus"}"#.to_vec();
-        assert_eq!(stripped_settings(untouched.clone()), untouched);
+        assert_eq!(json_object(b"\xef\xbb\xbf{}"), Some(serde_json::Map::new()));
+    }
+
+    /// With the CLI run as another user, root reads that user's files as theirs: a link to a
+    /// root-only file, a hard link to one, a FIFO, an oversized file and a `.claude` that is a
+    /// link give nothing, at once; the user's own regular files are copied. Needs root (to make
+    /// files of another user's); skipped without.
+    #[cfg(unix)]
+    #[test]
+    fn another_users_links_fifos_and_huge_files_are_left_out() {
+        use std::os::unix::fs::{symlink, MetadataExt};
+
+        if fs::metadata("/proc/self").map(|m| m.uid()).ok() != Some(0) {
+            eprintln!("skipped: making another user's files needs root");
+            return;
+        }
+        let (uid, gid) = (4_000_000_011_u32, 4_000_000_012_u32);
+        let base =
+            std::env::temp_dir().join(format!("claude-agent-hostile-{}", crate::uuid::new_uuid()));
+        let home = base.join("home");
+        let config = home.join(".claude");
+        fs::create_dir_all(&config).unwrap();
+        let secret = base.join("root-only");
+        fs::write(&secret, r#"{"apiKeyHelper":"root's secret"}"#).unwrap();
+        symlink(&secret, config.join("settings.json")).unwrap();
+        fs::hard_link(&secret, home.join(".claude.json")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(config.join(".credentials.json"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let huge = fs::File::create(config.join("cowork_settings.json")).unwrap();
+        huge.set_len(user_files::MAX_CONFIG_FILE + 1).unwrap();
+        drop(huge);
+        for path in [
+            &home,
+            &config,
+            &config.join("cowork_settings.json"),
+            &config.join(".credentials.json"),
+        ] {
+            std::os::unix::fs::lchown(path, Some(uid), Some(gid)).unwrap();
+        }
+        std::os::unix::fs::lchown(config.join("settings.json"), Some(uid), Some(gid)).unwrap();
+        let spec = crate::options::Options::new()
+            .user(format!("{uid}:{gid}"))
+            .env("HOME", home.display().to_string())
+            .launch_spec("claude".into(), &crate::options::HostDeclarations::NONE)
+            .unwrap();
+        let dir = base.join("copy");
+        fs::create_dir(&dir).unwrap();
+        let started = std::time::Instant::now();
+        copy_user_config(&dir, &spec, Plugins::Linked).unwrap();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "blocked on the FIFO"
+        );
+        let copied: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(copied.is_empty(), "copied {copied:?}");
+
+        // The user's own files are copied.
+        for name in ["settings.json", "cowork_settings.json", ".credentials.json"] {
+            fs::remove_file(config.join(name)).unwrap();
+        }
+        fs::remove_file(home.join(".claude.json")).unwrap();
+        fs::write(config.join("settings.json"), r#"{"model":"opus"}"#).unwrap();
+        fs::write(home.join(".claude.json"), r#"{"projects":{}}"#).unwrap();
+        for path in [config.join("settings.json"), home.join(".claude.json")] {
+            std::os::unix::fs::lchown(&path, Some(uid), Some(gid)).unwrap();
+        }
+        copy_user_config(&dir, &spec, Plugins::Linked).unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.join("settings.json")).unwrap(),
+            r#"{"model":"opus"}"#
+        );
+        assert!(dir.join(".claude.json").is_file());
+
+        // A `.claude` that is a link (to root's own configuration) is not entered.
+        fs::remove_dir_all(&config).unwrap();
+        let roots = base.join("roots-config");
+        fs::create_dir(&roots).unwrap();
+        fs::write(roots.join("settings.json"), r#"{"apiKeyHelper":"root's"}"#).unwrap();
+        symlink(&roots, &config).unwrap();
+        std::os::unix::fs::lchown(&config, Some(uid), Some(gid)).unwrap();
+        fs::remove_file(dir.join("settings.json")).unwrap();
+        copy_user_config(&dir, &spec, Plugins::Linked).unwrap();
+        assert!(!dir.join("settings.json").exists());
+        fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
@@ -397,6 +519,7 @@ mod tests {
             .is_file());
         let credentials = fs::read_to_string(path.join(".credentials.json")).unwrap();
         assert!(!credentials.contains("refreshToken"), "{credentials}");
+        assert!(credentials.contains("accessToken"), "{credentials}");
         let settings = fs::read_to_string(path.join("settings.json")).unwrap();
         assert!(
             settings.contains("enabledPlugins"),

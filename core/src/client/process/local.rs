@@ -174,16 +174,99 @@ pub(crate) fn child_var(spec: &LaunchSpec, name: &str) -> Option<String> {
 /// Give the folder `dir` and everything in it to `user` (`Options::user`): a folder this process
 /// made for a CLI that runs as that user (a spare's parking folder, a resumed session's
 /// configuration), which the CLI must enter and write. Symbolic links are changed, not followed.
+///
+/// The walk holds each folder open and reaches what is in it through that handle (never by a
+/// path), and gives a folder away only once everything in it is given: until then the folder is
+/// still this process's (0700), so the user can change nothing in it under the walk, and a name
+/// swapped for a link would be changed itself, not followed.
 #[cfg(unix)]
 pub(crate) fn give_to(dir: &std::path::Path, user: &str) -> io::Result<()> {
     let (uid, gid) = user_ids(user)?;
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(path) = pending.pop() {
-        std::os::unix::fs::lchown(&path, Some(uid), Some(gid))?;
-        if std::fs::symlink_metadata(&path)?.is_dir() {
-            for entry in std::fs::read_dir(&path)? {
-                pending.push(entry?.path());
-            }
+    give_tree(dir, uid, gid, &mut |_, _| {})
+}
+
+/// Where [`give_tree`] is, for a test that changes the folder under it.
+#[cfg(unix)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WalkStep {
+    /// An entry was listed; nothing is known of it yet.
+    Listed,
+    /// It was found to be a folder, and is about to be opened.
+    FoundFolder,
+}
+
+/// [`give_to`]'s walk, with `step` called at each [`WalkStep`] with the entry's path.
+#[cfg(unix)]
+fn give_tree(
+    dir: &std::path::Path,
+    uid: u32,
+    gid: u32,
+    step: &mut dyn FnMut(&std::path::Path, WalkStep),
+) -> io::Result<()> {
+    use nix::fcntl::{open, OFlag};
+    use nix::sys::stat::Mode;
+    use nix::unistd::{fchown, Gid, Uid};
+
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    let top = open(dir, flags, Mode::empty())?;
+    let ids = (Uid::from_raw(uid), Gid::from_raw(gid));
+    give_contents(&top, dir, ids, step, 0)?;
+    fchown(&top, Some(ids.0), Some(ids.1))?;
+    Ok(())
+}
+
+/// How deep [`give_tree`] goes: the folders it gives are the SDK's own, a few levels deep.
+#[cfg(unix)]
+const MAX_DEPTH: usize = 32;
+
+/// Give what is in the open folder `folder` (at `path`, for `step` and errors) to `ids`.
+#[cfg(unix)]
+fn give_contents(
+    folder: &std::os::fd::OwnedFd,
+    path: &std::path::Path,
+    ids: (nix::unistd::Uid, nix::unistd::Gid),
+    step: &mut dyn FnMut(&std::path::Path, WalkStep),
+    depth: usize,
+) -> io::Result<()> {
+    use nix::dir::Dir;
+    use nix::fcntl::{openat, AtFlags, OFlag};
+    use nix::sys::stat::{fstatat, Mode, SFlag};
+    use nix::unistd::{fchown, fchownat};
+
+    if depth > MAX_DEPTH {
+        return Err(io::Error::other(format!(
+            "{}: more than {MAX_DEPTH} folders deep",
+            path.display()
+        )));
+    }
+    let listing_flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+    let mut listing = Dir::openat(folder, ".", listing_flags, Mode::empty())?;
+    let names: Vec<std::ffi::CString> = listing
+        .iter()
+        .filter_map(Result::ok)
+        .map(|entry| entry.file_name().to_owned())
+        .filter(|name| name.as_bytes() != b"." && name.as_bytes() != b"..")
+        .collect();
+    drop(listing);
+    for name in names {
+        let entry = path
+            .join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name.as_bytes()));
+        step(&entry, WalkStep::Listed);
+        let stat = fstatat(folder, name.as_c_str(), AtFlags::AT_SYMLINK_NOFOLLOW)?;
+        if SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR {
+            step(&entry, WalkStep::FoundFolder);
+            let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+            let child = openat(folder, name.as_c_str(), flags, Mode::empty())?;
+            give_contents(&child, &entry, ids, step, depth + 1)?;
+            fchown(&child, Some(ids.0), Some(ids.1))?;
+        } else {
+            fchownat(
+                folder,
+                name.as_c_str(),
+                Some(ids.0),
+                Some(ids.1),
+                AtFlags::AT_SYMLINK_NOFOLLOW,
+            )?;
         }
     }
     Ok(())
@@ -203,7 +286,7 @@ pub(crate) fn give_to(_dir: &std::path::Path, user: &str) -> io::Result<()> {
 /// needs its group named: started with none, the CLI would keep this process's group (root's,
 /// usually) and read what that group may read.
 #[cfg(unix)]
-fn user_ids(user: &str) -> io::Result<(u32, u32)> {
+pub(crate) fn user_ids(user: &str) -> io::Result<(u32, u32)> {
     use nix::unistd::{Uid, User};
 
     let (name, group) = match user.split_once(':') {
@@ -240,6 +323,14 @@ fn user_ids(user: &str) -> io::Result<(u32, u32)> {
             format!("no user {name:?}"),
         )),
     }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn user_ids(user: &str) -> io::Result<(u32, u32)> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("running the CLI as another user ({user:?}) needs Unix"),
+    ))
 }
 
 #[cfg(all(test, unix))]
@@ -394,6 +485,58 @@ mod tests {
             assert_eq!(given.unwrap_err().kind(), io::ErrorKind::PermissionDenied);
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The walk driven step by step, with `projects` swapped for a link to a folder outside at
+    /// each step an attacker could pick: nothing outside changes owner (before, a swap between
+    /// the walk's look at `projects` and its listing of it gave away what the link named).
+    #[test]
+    fn a_folder_swapped_for_a_link_mid_walk_gives_nothing_outside_away() {
+        use std::os::unix::fs::MetadataExt;
+
+        let root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
+        if !root {
+            eprintln!("skipped: giving files to another user needs root");
+            return;
+        }
+        for swap_at in [WalkStep::Listed, WalkStep::FoundFolder] {
+            let base = std::env::temp_dir().join(format!(
+                "claude-agent-give-swap-{}-{swap_at:?}",
+                std::process::id()
+            ));
+            let dir = base.join("given");
+            let outside = base.join("outside");
+            std::fs::create_dir_all(dir.join("projects/p")).unwrap();
+            std::fs::write(dir.join("projects/p/s.jsonl"), "{}").unwrap();
+            std::fs::create_dir_all(outside.join("secret")).unwrap();
+            std::fs::write(outside.join("secret/key"), "k").unwrap();
+            let projects = dir.join("projects");
+            let mut swapped = false;
+            let walked = give_tree(&dir, 4_000_000_001, 4_000_000_002, &mut |path, step| {
+                if path == projects && step == swap_at && !swapped {
+                    swapped = true;
+                    std::fs::rename(&projects, base.join("moved")).unwrap();
+                    std::os::unix::fs::symlink(&outside, &projects).unwrap();
+                }
+            });
+            assert!(swapped, "{swap_at:?}");
+            for path in ["", "secret", "secret/key"] {
+                let meta = std::fs::symlink_metadata(outside.join(path)).unwrap();
+                assert_eq!(meta.uid(), 0, "{swap_at:?}: outside/{path} was given away");
+            }
+            match swap_at {
+                // The link itself was given: changed, not followed.
+                WalkStep::Listed => {
+                    walked.unwrap();
+                    let link = std::fs::symlink_metadata(&projects).unwrap();
+                    assert!(link.file_type().is_symlink());
+                    assert_eq!(link.uid(), 4_000_000_001);
+                }
+                // A folder seen, then a link where it was: refused, not followed.
+                _ => assert!(walked.is_err(), "{swap_at:?}"),
+            }
+            std::fs::remove_dir_all(&base).unwrap();
+        }
     }
 
     #[test]

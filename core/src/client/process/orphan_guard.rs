@@ -49,7 +49,8 @@ const WATCHER_ENV: &str = "CLAUDE_AGENT_SDK_WATCHER";
 /// (where the watch, and the tools it kills, end up as its children) can reap them.
 ///
 /// The watch keeps the guarded trees as `guard:group:marker` words. `table` prints `pid ppid
-/// pgid` for every process: from `/proc` (Linux), else from `ps` (macOS, the BSDs); `marked`
+/// pgid` for every process: from `/proc` (Linux: each `stat` read whole, since a process name
+/// may hold a newline, and split with globbing off), else from `ps` (macOS, the BSDs); `marked`
 /// prints the pids whose environment holds one of the markers (Linux only). `killtrees` takes
 /// `group marker` pairs: it stops the groups first, so that nothing in them can start anything
 /// more; then, round after round until a round finds nothing new, it adds and stops every
@@ -63,9 +64,12 @@ const WATCHER: &str = r#"exec 3<&0 </dev/null >/dev/null
   table() {
     if [ -r /proc/self/stat ]; then
       for f in /proc/[0-9]*/stat; do
-        read -r s < "$f" || continue
+        s=
+        while IFS= read -r l || [ -n "$l" ]; do s="$s$l "; done < "$f" || continue
         r=${s##*) }
+        set -f
         set -- $r
+        set +f
         echo "${s%% *} $2 $3"
       done 2>/dev/null
     else
@@ -867,6 +871,43 @@ mod tests {
             "pid {escaped}"
         );
         leader.wait().unwrap();
+    }
+
+    /// A process whose name holds a newline and globs (`x` newline `) * *`), between the CLI
+    /// and a tool in a session of its own: the tool is still found through it and killed
+    /// (before, the watcher read only the name's first line, lost that process's parent and
+    /// group, and the tool escaped).
+    #[test]
+    fn a_process_named_with_a_newline_does_not_hide_its_children() {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("claude-agent-newline-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let odd = dir.join("x\n) * *");
+        std::fs::copy("/bin/sh", &odd).unwrap();
+        let mut guard = OrphanGuard::start().unwrap();
+        let mut leader = Command::new("/bin/sh")
+            .arg("-c")
+            .arg("\"$ODD\" -c 'setsid sh -c \"echo \\$\\$; exec sleep 60\" & wait' & wait")
+            .env("ODD", &odd)
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(leader.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let escaped: u32 = line.trim().parse().unwrap();
+        guard.arm(leader.id()).unwrap();
+        guard.kill_tree().unwrap();
+        assert!(
+            gone_within(escaped, Duration::from_secs(2)),
+            "pid {escaped} escaped"
+        );
+        leader.wait().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -528,6 +528,11 @@ where
         match event {
             Event::Stalled(stall) => self.stalled_turn(stall, now),
             Event::Budget(report) => self.budget_crossed(*report, now),
+            Event::UnfinishedTurn(cost) => {
+                if let Some(seat) = &self.seat {
+                    seat.charge(&cost);
+                }
+            }
             Event::InterruptNotApplied(why) => {
                 self.trace.interrupt_not_applied(why);
                 let notice = Notice::new(NoticeKind::InterruptNotApplied(why));
@@ -1095,6 +1100,15 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             let sent = self.child.signal(Signal::Kill);
             let reason = "the session was dropped before the CLI exited";
             self.trace.signal(Signal::Kill, reason, &sent);
+            // The session ends here: a turn it was in is charged to the fleet's key all the same.
+            let now = self.runtime.now();
+            self.session.handle_stdout_eof(now);
+            self.session.handle_exit(now, ExitStatusInfo::signal(9));
+            while let Some(event) = self.session.poll_event() {
+                if let (Event::UnfinishedTurn(cost), Some(seat)) = (event, &self.seat) {
+                    seat.charge(&cost);
+                }
+            }
         }
         // Nothing of the session is left behind once its stream has ended.
         drop(self.config_dir.take());

@@ -398,7 +398,9 @@ impl Planned {
 
 fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     let host = options.handlers().declarations();
-    let config = options.session_config(input_mode, &host)?;
+    let mut config = options.session_config(input_mode, &host)?;
+    // A fleet's key is charged for a turn the session ends in, from its model calls.
+    config.count_model_calls = options.handlers().fleet.is_some();
     let recorder = options
         .get_record_to()
         .map(|path| {
