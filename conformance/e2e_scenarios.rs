@@ -3485,6 +3485,50 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
         assert_eq!(shown.trim() != "[]", seen, "{shown}");
     }
 
+    // Root's files behind links in the user's configuration folder (a link to a root-only
+    // file, a FIFO): a session with a folder of its own starts, and its tool, as the user, finds
+    // none of root's secret there.
+    let roots = TestDir::new("roots-secret").expect("temp dir");
+    let secret = roots.path().join("settings.json");
+    std::fs::write(&secret, r#"{"env":{"ROOT_ONLY":"hunter2"}}"#).unwrap();
+    let config = home.path().join(".claude");
+    std::fs::create_dir_all(&config).unwrap();
+    std::os::unix::fs::symlink(&secret, config.join("settings.json")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(config.join(".credentials.json"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
+    for path in [
+        config.clone(),
+        config.join("settings.json"),
+        config.join(".credentials.json"),
+    ] {
+        std::os::unix::fs::lchown(&path, Some(nobody), Some(nobody)).expect("lchown");
+    }
+    let isolated = options.clone().isolated_config(true);
+    let messages = all_ok(
+        collect(
+            &rt,
+            "query",
+            query_with(
+                rt.clone(),
+                "BASH:cat \"$CLAUDE_CONFIG_DIR\"/settings.json; ls -a \"$CLAUDE_CONFIG_DIR\"",
+                isolated,
+            ),
+        )
+        .await,
+    );
+    assert_eq!(only_result(&messages).subtype, "success");
+    let shown = last_tool_result(&env.stub);
+    assert!(
+        !shown.contains("hunter2"),
+        "root's secret reached the user: {shown}"
+    );
+    assert!(!shown.contains(".credentials.json"), "{shown}");
+    // The CLI itself would block on that FIFO when it reads its own folder.
+    std::fs::remove_dir_all(&config).unwrap();
+
     // A spare parked as that user: its parking folder is theirs (the CLI enters it after the
     // switch), and it is claimed for their folder.
     let spare_options = host_options(&env)
