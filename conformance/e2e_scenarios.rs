@@ -37,7 +37,7 @@ use claude_agent_core::hooks::{
 };
 use claude_agent_core::message::{
     ApiError, ContentBlock, InterruptNotApplied, Message, MessageContent, NoticeKind,
-    ResultMessage, StartupFailureReason, SystemMessage,
+    ResultMessage, StartupFailureReason, SystemMessage, UserInput,
 };
 use claude_agent_core::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
@@ -87,6 +87,8 @@ macro_rules! e2e_tests {
             compaction_history, builtin_tools_typed, interrupt_cancels_mcp_tools,
             mcp_tool_timeout, api_529_overloaded, continue_needs_a_conversation,
             stalled_turn_closes, long_tool_is_not_a_stall, doctor_findings,
+            skill_shell_command_hook, context_only_message, queued_message_control,
+            session_lookups,
         );
     };
     ($block_on:expr, $runtime:expr; $($name:ident),+ $(,)?) => {
@@ -4696,5 +4698,237 @@ pub async fn interrupt_not_applied<R: Runtime>(rt: R) {
         "{turn:?}"
     );
     assert_eq!(only_result(&turn).subtype, "success");
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// `PreSkillShellCommand` (CLI 2.1.332): a project command whose text runs a shell line; the
+/// SDK's hook gets the command, the command's name and who invoked it, and its denial keeps the
+/// line from running (the model sees the reason, not the output).
+pub async fn skill_shell_command_hook<R: Runtime>(rt: R) {
+    use claude_agent_core::hooks::{
+        HookOutput, HookSpecificOutput, PermissionDecision, PreSkillShellCommandInput,
+        PreSkillShellCommandOutput,
+    };
+
+    let env = env();
+    let commands = env.work.path().join(".claude/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("stamp.md"),
+        "---\nallowed-tools: Bash(echo:*)\ndescription: Stamp the answer\n---\nThe stamp is !`echo skill-shell-output`\n",
+    )
+    .unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let options =
+        env.options
+            .clone()
+            .on_hook("Bash", move |input: PreSkillShellCommandInput, _ctx| {
+                record.lock().unwrap().push(input);
+                async {
+                    HookOutput::default().with_hook_specific_output(
+                        HookSpecificOutput::PreSkillShellCommand(PreSkillShellCommandOutput {
+                            permission_decision: Some(PermissionDecision::Deny),
+                            permission_decision_reason: Some("no shell in commands here".into()),
+                            ..Default::default()
+                        }),
+                    )
+                }
+            });
+    let messages = all_ok(collect(&rt, "query", query_with(rt.clone(), "/stamp", options)).await);
+    assert_eq!(only_result(&messages).subtype, "success");
+    let seen = seen.lock().unwrap().clone();
+    if cli_version() < CliVersion::new(2, 1, 332) {
+        // The event is new in 2.1.332: an older CLI runs the line without asking.
+        assert!(seen.is_empty(), "{seen:?}");
+        return;
+    }
+    let [input] = &seen[..] else {
+        panic!("the hook ran {} times", seen.len())
+    };
+    assert_eq!(input.tool_input.command, "echo skill-shell-output");
+    assert_eq!(input.tool_name, "Bash");
+    assert_eq!(input.command_name, "stamp");
+    assert_eq!(input.invoked_by, "user");
+    let asked = env.stub.main_requests().pop().expect("a model call");
+    let prompt = asked.last_user_text().unwrap_or_default();
+    assert!(
+        !prompt.contains("skill-shell-output\n"),
+        "the line ran: {prompt}"
+    );
+    assert!(prompt.contains("no shell in commands here"), "{prompt}");
+}
+
+/// `shouldQuery: false` (`UserInput::with_should_query(false)`): the CLI keeps the message and
+/// answers at once with a result of no turn (`num_turns` 0), calling no model; the next message
+/// that starts a turn carries it to the model.
+pub async fn context_only_message<R: Runtime>(rt: R) {
+    let env = env();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let note =
+        UserInput::text("Note: the user is on the staging account.").with_should_query(false);
+    within(&rt, STEP, "send note", client.send(note))
+        .await
+        .unwrap();
+    let noted = all_ok(collect(&rt, "note", client.receive_response()).await);
+    let result = only_result(&noted);
+    assert_eq!(
+        (result.subtype.as_str(), result.num_turns),
+        ("success", 0),
+        "{result:?}"
+    );
+    assert!(
+        env.stub.main_requests().is_empty(),
+        "no model call for the note"
+    );
+    within(&rt, STEP, "send", client.send("which account?"))
+        .await
+        .unwrap();
+    let turn = all_ok(collect(&rt, "turn", client.receive_response()).await);
+    assert_eq!(only_result(&turn).num_turns, 1);
+    let asked = env.stub.main_requests();
+    assert_eq!(asked.len(), 1);
+    let body = serde_json::to_string(&asked[0].body).unwrap();
+    assert!(
+        body.contains("staging account"),
+        "the note reached the model: {body}"
+    );
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// A message queued behind a running turn is dropped by `cancel_message`; another, queued
+/// behind the next, by `interrupt_and_cancel_queued`, which lists it as cancelled; neither ever
+/// reaches the model.
+pub async fn queued_message_control<R: Runtime>(rt: R) {
+    let env = env();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked.clone());
+    let client = within(&rt, STEP, "connect", connect_with(rt.clone(), options))
+        .await
+        .expect("connected");
+    within(
+        &rt,
+        STEP,
+        "send",
+        client.send("BASH:sleep 3 && touch first"),
+    )
+    .await
+    .unwrap();
+    wait_until(&rt, STEP, "permission asked", || {
+        !asked.lock().unwrap().is_empty()
+    })
+    .await;
+    let queued = within(&rt, STEP, "queue", client.send("never mind this one"))
+        .await
+        .unwrap();
+    let dropped = within(&rt, STEP, "cancel_message", client.cancel_message(&queued))
+        .await
+        .unwrap();
+    assert!(dropped.cancelled, "{dropped:?}");
+    let first = all_ok(collect(&rt, "first turn", client.receive_response()).await);
+    assert_eq!(only_result(&first).subtype, "success");
+
+    asked.lock().unwrap().clear();
+    within(
+        &rt,
+        STEP,
+        "send",
+        client.send("BASH:sleep 20 && touch second"),
+    )
+    .await
+    .unwrap();
+    wait_until(&rt, STEP, "permission asked", || {
+        !asked.lock().unwrap().is_empty()
+    })
+    .await;
+    let second = within(&rt, STEP, "queue", client.send("and this one neither"))
+        .await
+        .unwrap();
+    sleep(&rt, Duration::from_millis(300)).await;
+    let receipt = within(&rt, STEP, "interrupt", client.interrupt_and_cancel_queued())
+        .await
+        .unwrap();
+    assert!(
+        receipt.cancelled.iter().any(|u| second == u.as_str()),
+        "{receipt:?}"
+    );
+    let interrupted = all_ok(collect(&rt, "second turn", client.receive_response()).await);
+    assert!(only_result(&interrupted).was_interrupted());
+    let every_request = serde_json::to_string(
+        &env.stub
+            .main_requests()
+            .iter()
+            .map(|r| &r.body)
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(
+        !every_request.contains("never mind this one"),
+        "a cancelled message reached the model"
+    );
+    assert!(!every_request.contains("and this one neither"));
+    within(&rt, STEP, "close", client.close()).await;
+}
+
+/// The session's lookups: the permission mode a change put in effect, the models it can run,
+/// its settings by source, and the files an `@`-mention offers.
+pub async fn session_lookups<R: Runtime>(rt: R) {
+    let env = env();
+    std::fs::write(env.work.path().join("README.md"), "# read me\n").unwrap();
+    let client = within(
+        &rt,
+        STEP,
+        "connect",
+        connect_with(rt.clone(), env.options.clone()),
+    )
+    .await
+    .expect("connected");
+    let mode = within(
+        &rt,
+        STEP,
+        "set_permission_mode",
+        client.set_permission_mode(PermissionMode::Plan),
+    )
+    .await
+    .unwrap();
+    assert_eq!(mode, Some(PermissionMode::Plan));
+    let models = within(&rt, STEP, "list_models", client.list_models())
+        .await
+        .unwrap();
+    assert!(!models.is_empty());
+    let settings = within(&rt, STEP, "settings", client.settings())
+        .await
+        .unwrap();
+    assert!(settings.effective.as_str().starts_with('{'), "{settings:?}");
+    // The CLI builds its file index in the background: ask until it has the file.
+    let mut found = None;
+    for _ in 0..50 {
+        let answer = within(
+            &rt,
+            STEP,
+            "file_suggestions",
+            client.file_suggestions("readme"),
+        )
+        .await
+        .unwrap();
+        if answer
+            .suggestions
+            .iter()
+            .any(|s| s.path.ends_with("README.md"))
+        {
+            found = Some(answer);
+            break;
+        }
+        sleep(&rt, Duration::from_millis(200)).await;
+    }
+    let found = found.expect("README.md suggested");
+    assert!(found.cwd.is_some(), "{found:?}");
     within(&rt, STEP, "close", client.close()).await;
 }

@@ -18,10 +18,10 @@ cargo build -q --release --manifest-path "$repo/Cargo.toml" -p fakecli
 FAKE=$target/release/fakecli
 [ -x "$FAKE" ] || { echo "peers.sh: no fake CLI at $FAKE after the build" >&2; exit 1; }
 if [ ! -x "$PEERS_DIR/venv/bin/python" ]; then
-  python3 -m venv "$PEERS_DIR/venv" && "$PEERS_DIR/venv/bin/pip" install -q claude-agent-sdk==0.2.184
+  python3 -m venv "$PEERS_DIR/venv" && "$PEERS_DIR/venv/bin/pip" install -q claude-agent-sdk==0.2.189
 fi
 if [ ! -d "$PEERS_DIR/ts/node_modules/@anthropic-ai/claude-agent-sdk" ]; then
-  mkdir -p "$PEERS_DIR/ts" && (cd "$PEERS_DIR/ts" && npm init -y >/dev/null && npm install -q --no-audit --no-fund @anthropic-ai/claude-agent-sdk@0.3.330 >/dev/null)
+  mkdir -p "$PEERS_DIR/ts" && (cd "$PEERS_DIR/ts" && npm init -y >/dev/null && npm install -q --no-audit --no-fund @anthropic-ai/claude-agent-sdk@0.3.332 >/dev/null)
 fi
 cp "$here/peer_ts.mjs" "$PEERS_DIR/ts/"
 export FAKECLI_CORPUS=$repo/core/tests/corpus.jsonl

@@ -187,6 +187,15 @@ fn user_input(value: &Value) -> Option<UserInput> {
     if let Some(uuid) = value["uuid"].as_str() {
         input = input.with_uuid(uuid);
     }
+    if let Some(priority) = value["priority"].as_str() {
+        input = input.with_priority(priority);
+    }
+    if value["client_composed"] == true {
+        input = input.with_client_composed(true);
+    }
+    if value["shouldQuery"] == false {
+        input = input.with_should_query(false);
+    }
     Some(input)
 }
 

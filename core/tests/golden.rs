@@ -9,7 +9,9 @@ use std::time::Instant;
 use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ControlRequest, InboundKind, Reply, ThinkingDisplayChange,
 };
-use claude_agent_core::hooks::HookOutput;
+use claude_agent_core::hooks::{
+    HookOutput, HookSpecificOutput, PermissionDecision, PreSkillShellCommandOutput,
+};
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
@@ -56,7 +58,16 @@ fn typed_request(request: &Value) -> ControlRequest {
                 .unwrap(),
         },
         "mcp_status" => ControlRequest::McpStatus,
+        "interrupt" if request["cancel_queued"] == true => ControlRequest::InterruptAndCancelQueued,
         "interrupt" => ControlRequest::Interrupt,
+        "cancel_async_message" => ControlRequest::CancelAsyncMessage {
+            message_uuid: request["message_uuid"].as_str().unwrap().to_owned(),
+        },
+        "list_models" => ControlRequest::ListModels,
+        "get_settings" => ControlRequest::GetSettings,
+        "file_suggestions" => ControlRequest::FileSuggestions {
+            query: request["query"].as_str().unwrap().to_owned(),
+        },
         "get_context_usage" => ControlRequest::GetContextUsage { detail: None },
         "set_max_thinking_tokens" => ControlRequest::SetMaxThinkingTokens {
             max_thinking_tokens: request["max_thinking_tokens"].as_u64(),
@@ -80,7 +91,20 @@ fn typed_reply(kind: &InboundKind, recorded: &Value) -> Reply {
         },
         InboundKind::HookCallback(_) => {
             let specific = &recorded["hookSpecificOutput"];
-            if specific["permissionDecision"] == "deny" {
+            if specific["hookEventName"] == "PreSkillShellCommand" {
+                let refused = PreSkillShellCommandOutput {
+                    permission_decision: Some(PermissionDecision::Deny),
+                    permission_decision_reason: specific["permissionDecisionReason"]
+                        .as_str()
+                        .map(str::to_owned),
+                    ..Default::default()
+                };
+                Reply::Hook(
+                    HookOutput::default().with_hook_specific_output(
+                        HookSpecificOutput::PreSkillShellCommand(refused),
+                    ),
+                )
+            } else if specific["permissionDecision"] == "deny" {
                 Reply::Hook(HookOutput::deny_tool(
                     specific["permissionDecisionReason"].as_str().unwrap(),
                 ))
@@ -235,11 +259,14 @@ fn check(name: &str) {
                 m.raw_json()
             );
         }
-        // Every recording is of a supported CLI, which says its version once.
-        assert_eq!(
-            outcome.versions,
-            [VersionCheck::Supported(CliVersion::new(2, 1, 330))],
-            "{name} chunk {chunk}"
+        // Every recording is of a supported CLI (2.1.330, or 2.1.332 for the features new
+        // there), which says its version once.
+        let [VersionCheck::Supported(version)] = outcome.versions[..] else {
+            panic!("{name} chunk {chunk}: {:?}", outcome.versions)
+        };
+        assert!(
+            [CliVersion::new(2, 1, 330), CliVersion::new(2, 1, 332)].contains(&version),
+            "{name} chunk {chunk}: {version}"
         );
         let unexpected: Vec<&String> = outcome
             .errors
@@ -253,25 +280,40 @@ fn check(name: &str) {
     }
 }
 
-/// Our typed control requests serialize exactly as the recording wrote them.
+/// Our typed control requests serialize exactly as the recordings wrote them (the 2.1.332
+/// ones: the mode's answer, the lookups, cancelling queued messages).
 #[test]
 fn typed_control_requests_match_the_recording() {
-    let (_, steps) = load(&fixtures().join("control_requests.jsonl"));
     let mut checked = 0;
-    for step in steps
-        .iter()
-        .filter(|s| s.dir_in && s.value["type"] == "control_request")
-    {
-        let request = &step.value["request"];
-        if request["subtype"] == "initialize" {
-            continue;
+    for name in [
+        "control_requests.jsonl",
+        "session_lookups.jsonl",
+        "queued_message_control.jsonl",
+    ] {
+        let (_, steps) = load(&fixtures().join(name));
+        for step in steps
+            .iter()
+            .filter(|s| s.dir_in && s.value["type"] == "control_request")
+        {
+            let request = &step.value["request"];
+            if request["subtype"] == "initialize" {
+                continue;
+            }
+            let typed = typed_request(request);
+            // The recording's one untyped request is the subtype no CLI knows.
+            let bogus = request["subtype"] == "bogus_subtype";
+            assert_eq!(
+                matches!(typed, ControlRequest::Raw { .. }),
+                bogus,
+                "{request}"
+            );
+            let body: Value = serde_json::from_str(&typed.body_json()).unwrap();
+            assert_eq!(&body, request, "{}", typed.subtype());
+            checked += 1;
         }
-        let typed = typed_request(request);
-        let body: Value = serde_json::from_str(&typed.body_json()).unwrap();
-        assert_eq!(&body, request, "{}", typed.subtype());
-        checked += 1;
     }
-    assert_eq!(checked, 7, "every recorded request but initialize");
+    // `file_suggestions` twice: the CLI had not indexed the folder yet the first time.
+    assert_eq!(checked, 7 + 5 + 2, "every recorded request but initialize");
 }
 
 macro_rules! golden {
@@ -292,6 +334,10 @@ macro_rules! golden {
 }
 
 golden! {
+    context_only_message => "context_only_message.jsonl",
+    queued_message_control => "queued_message_control.jsonl",
+    session_lookups => "session_lookups.jsonl",
+    skill_shell_command_hook => "skill_shell_command_hook.jsonl",
     control_requests => "control_requests.jsonl",
     hello => "hello.jsonl",
     hook_deny => "hook_deny.jsonl",

@@ -29,7 +29,7 @@ pub const CLI_PATH_ENV: &str = "CLAUDE_AGENT_E2E_CLI";
 
 /// The CLI version the tests are pinned to (what `scripts/install-claude-cli` installs unless
 /// `CLAUDE_CLI_VERSION` names another).
-pub const PINNED_VERSION: &str = "2.1.331";
+pub const PINNED_VERSION: &str = "2.1.332";
 
 /// The arguments that put the CLI in SDK mode: stream-json in and out.
 pub const STREAM_JSON_ARGS: [&str; 5] = [

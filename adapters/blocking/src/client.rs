@@ -6,14 +6,15 @@ use std::time::Duration;
 
 use claude_agent_core::client::{Error, McpServerSet};
 use claude_agent_core::control::{
-    AccountInfo, AgentInfo, ContextUsage, ContextUsageDetail, ControlRequest, InitializeResponse,
-    InterruptReceipt, McpCall, McpPermissionMode, McpPermissionOverrideResult, McpResource,
-    McpSetServersResult, McpStatus, ModelInfo, OutputStyles, ReadFile, ReadFileResult,
-    ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult,
-    SettingsFile, SlashCommand, ThinkingDisplayChange, UsageDetail, UsageReport,
+    AccountInfo, AgentInfo, ContextUsageDetail, ControlRequest, FileSuggestions,
+    InitializeResponse, InterruptReceipt, McpCall, McpPermissionMode, McpPermissionOverrideResult,
+    McpResource, McpSetServersResult, McpStatus, MessageCancelled, ModelInfo, OutputStyles,
+    ReadFile, ReadFileResult, ReloadPlugins, ReloadPluginsResult, ReloadSkillsResult, ResponseBody,
+    RewindFilesResult, SettingsFile, SettingsReport, SlashCommand, ThinkingDisplayChange,
+    UsageDetail, UsageReport,
 };
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::{Message, MessageId, UserInput};
+use claude_agent_core::message::{ContextUsage, Message, MessageId, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::VersionCheck;
@@ -192,6 +193,76 @@ impl Client {
         wait(self.inner.interrupt())
     }
 
+    /// [`interrupt`](Client::interrupt), and cancel the user messages still queued behind the
+    /// turn (listed in the receipt's `cancelled`).
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let receipt = client.interrupt_and_cancel_queued()?;
+    /// println!("{} queued messages dropped", receipt.cancelled.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn interrupt_and_cancel_queued(&self) -> Result<InterruptReceipt, Error> {
+        wait(self.inner.interrupt_and_cancel_queued())
+    }
+
+    /// Drop a user message still waiting in the CLI's queue, by its uuid.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let queued = client.send("Also update the changelog.")?;
+    /// if !client.cancel_message(&queued)?.cancelled {
+    ///     println!("too late: the agent has read it");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn cancel_message(&self, uuid: impl Into<String>) -> Result<MessageCancelled, Error> {
+        wait(self.inner.cancel_message(uuid))
+    }
+
+    /// The models the session can run now (asked of the CLI).
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// for model in client.list_models()? {
+    ///     println!("{}", model.value);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn list_models(&self) -> Result<Vec<ModelInfo>, Error> {
+        wait(self.inner.list_models())
+    }
+
+    /// The settings in effect, each source's own, and the files that did not parse.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// let settings = client.settings()?;
+    /// println!("{} sources", settings.sources.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn settings(&self) -> Result<SettingsReport, Error> {
+        wait(self.inner.settings())
+    }
+
+    /// The files an `@`-mention of `query` offers.
+    ///
+    /// ```no_run
+    /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
+    /// for suggestion in client.file_suggestions("src/ma")?.suggestions {
+    ///     println!("@{}", suggestion.path);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn file_suggestions(&self, query: &str) -> Result<FileSuggestions, Error> {
+        wait(self.inner.file_suggestions(query))
+    }
+
     /// Use another model from the next turn on; `None` goes back to the default.
     ///
     /// ```no_run
@@ -204,16 +275,21 @@ impl Client {
         wait(self.inner.set_model(model))
     }
 
-    /// Change the permission mode.
+    /// Change the permission mode; the mode now in effect, which is not always the one asked
+    /// for (`None` when the CLI named none).
     ///
     /// ```no_run
     /// use claude_agent_blocking::permission::PermissionMode;
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
-    /// client.set_permission_mode(PermissionMode::AcceptEdits)?;
+    /// let now = client.set_permission_mode(PermissionMode::AcceptEdits)?;
+    /// # let _ = now;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), Error> {
+    pub fn set_permission_mode(
+        &self,
+        mode: PermissionMode,
+    ) -> Result<Option<PermissionMode>, Error> {
         wait(self.inner.set_permission_mode(mode))
     }
 

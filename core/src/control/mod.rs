@@ -33,6 +33,7 @@
 mod claim;
 mod ids;
 mod inbound;
+mod lookups;
 mod mcp_call;
 mod outgoing;
 mod reply;
@@ -44,6 +45,10 @@ pub use claim::{
 };
 pub use ids::{InboundId, RequestId};
 pub use inbound::{HookCallback, InboundKind, InboundRequest, UserDialogRequest};
+pub use lookups::{
+    AppliedSettings, FileSuggestion, FileSuggestions, MessageCancelled, ModelList,
+    SettingsParseError, SettingsReport, SettingsSourceReport,
+};
 pub use mcp_call::McpCall;
 #[cfg(feature = "client")]
 pub(crate) use mcp_call::McpCallAnswer;
@@ -53,8 +58,7 @@ pub use outgoing::{
 };
 pub use reply::{Reply, UserDialogResult};
 pub use responses::{
-    AccountInfo, AgentInfo, BackgroundTasksResult, ContextCategory, ContextMcpTool,
-    ContextMemoryFile, ContextUsage, InitializeResponse, InterruptReceipt,
+    AccountInfo, AgentInfo, BackgroundTasksResult, InitializeResponse, InterruptReceipt,
     McpPermissionOverrideResult, McpResource, McpResourceContents, McpServerStatus,
     McpSetServersResult, McpStatus, ModelInfo, ModelRateLimit, OutputStyles, PluginInfo,
     RateLimitWindow, RateLimits, ReadFileResult, ReloadPluginsResult, ReloadSkillsResult,

@@ -36,6 +36,12 @@ pub enum ControlRequest {
     /// Stop the current turn. The CLI answers with an [`super::InterruptReceipt`] and then ends
     /// the turn with an error `result`.
     Interrupt,
+    /// Stop the current turn and cancel the user messages still queued behind it (`interrupt`
+    /// with `cancel_queued`): the receipt lists them as [`cancelled`](super::InterruptReceipt::cancelled).
+    /// A note the CLI itself queued as context may stay. Needs the CLI's capability
+    /// `interrupt_cancel_queued_v1`; an older CLI takes it as a plain interrupt.
+    #[serde(skip)]
+    InterruptAndCancelQueued,
     /// Change the permission mode for the rest of the session.
     SetPermissionMode {
         /// The new mode.
@@ -161,6 +167,24 @@ pub enum ControlRequest {
         /// Leave out the scan of local transcripts behind the answer's `behaviors`.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         skip_behaviors: bool,
+    },
+    /// Drop a user message still waiting in the CLI's queue, by its `uuid`
+    /// ([`UserInput::with_uuid`](crate::message::UserInput::with_uuid)); nothing happens if the
+    /// CLI has taken it already. Answered with a [`MessageCancelled`](super::MessageCancelled).
+    CancelAsyncMessage {
+        /// The message's `uuid`.
+        message_uuid: String,
+    },
+    /// Ask which models the session can use now, disabled ones included
+    /// ([`ModelList`](super::ModelList)).
+    ListModels,
+    /// Ask for the settings in effect and each source's own ([`SettingsReport`](super::SettingsReport)).
+    GetSettings,
+    /// Ask for the files an `@`-mention of `query` would offer, as the CLI's own prompt offers
+    /// them ([`FileSuggestions`](super::FileSuggestions)).
+    FileSuggestions {
+        /// The partial path typed after `@`.
+        query: String,
     },
     /// Any other subtype, with its fields. `body` must be a JSON object; `subtype` is added to it.
     #[serde(skip)]
@@ -545,7 +569,7 @@ impl ControlRequest {
     /// The wire `subtype` of this request.
     pub fn subtype(&self) -> &str {
         match self {
-            ControlRequest::Interrupt => "interrupt",
+            ControlRequest::Interrupt | ControlRequest::InterruptAndCancelQueued => "interrupt",
             ControlRequest::SetPermissionMode { .. } => "set_permission_mode",
             ControlRequest::SetModel { .. } => "set_model",
             ControlRequest::SetMaxThinkingTokens { .. } => "set_max_thinking_tokens",
@@ -571,6 +595,10 @@ impl ControlRequest {
                 "set_mcp_permission_mode_override"
             }
             ControlRequest::GetUsage { .. } => "get_usage",
+            ControlRequest::CancelAsyncMessage { .. } => "cancel_async_message",
+            ControlRequest::ListModels => "list_models",
+            ControlRequest::GetSettings => "get_settings",
+            ControlRequest::FileSuggestions { .. } => "file_suggestions",
             ControlRequest::Raw { subtype, .. } => subtype,
         }
     }
@@ -587,6 +615,9 @@ impl ControlRequest {
                     serde_json::from_str(body.as_str()).unwrap_or_default();
                 fields.insert("subtype".into(), serde_json::Value::String(subtype.clone()));
                 serde_json::to_string(&fields).expect("a JSON map always serializes")
+            }
+            ControlRequest::InterruptAndCancelQueued => {
+                r#"{"subtype":"interrupt","cancel_queued":true}"#.to_owned()
             }
             other => serde_json::to_string(other).expect("control requests always serialize"),
         }

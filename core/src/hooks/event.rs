@@ -1,4 +1,4 @@
-//! `HookEvent`: the names of the hook events; 33 are known by name, any other is kept as `Other`.
+//! `HookEvent`: the names of the hook events; 34 are known by name, any other is kept as `Other`.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -19,7 +19,7 @@ macro_rules! hook_events {
         /// assert_eq!(HookEvent::from_name("PreToolUse"), HookEvent::PreToolUse);
         /// assert_eq!(HookEvent::PostToolBatch.as_str(), "PostToolBatch");
         /// assert_eq!("Later".parse::<HookEvent>().unwrap().as_str(), "Later");
-        /// assert_eq!(HookEvent::ALL.len(), 33);
+        /// assert_eq!(HookEvent::ALL.len(), 34);
         /// ```
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         #[non_exhaustive]
@@ -119,6 +119,9 @@ hook_events! {
     DirectoryAdded,
     /// A piece of an assistant message is about to be displayed.
     MessageDisplay,
+    /// A shell command of a skill or slash command (its ``!`command` `` lines) is about to run;
+    /// may refuse it.
+    PreSkillShellCommand,
 }
 
 impl FromStr for HookEvent {
@@ -153,8 +156,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn all_33_events_round_trip_through_their_names() {
-        assert_eq!(HookEvent::ALL.len(), 33);
+    fn all_34_events_round_trip_through_their_names() {
+        assert_eq!(HookEvent::ALL.len(), 34);
         for event in HookEvent::ALL {
             assert!(!matches!(event, HookEvent::Other(_)));
             assert_eq!(&HookEvent::from_name(event.as_str()), event);

@@ -2,6 +2,7 @@
 
 use super::api_error::ApiError;
 use super::content::{self, ContentBlock};
+use super::context_usage::ContextUsage;
 use super::line_text::{self, LineText};
 use super::raw::message_struct;
 use super::usage::Usage;
@@ -68,6 +69,20 @@ message_struct! {
         /// Set when the reply was aborted.
         #[serde(default)]
         pub aborted: Option<bool>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        resume_reason: Option<LineText>,
+        /// Set when this turn continued the one before, cut off at its output limit, inside its
+        /// last thinking block: a history replayed to the CLI must carry it back.
+        #[serde(default)]
+        pub resumed_from_incomplete_thinking: Option<bool>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        supersedes: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        task_description: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        context_usage: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_json")]
+        usage_report: Option<LineText>,
     }
 }
 
@@ -127,5 +142,80 @@ impl AssistantMessage {
     /// The API request id.
     pub fn request_id(&self) -> Option<&str> {
         self.line_text(&self.request_id)
+    }
+
+    /// Why this message's turn continues one that a restart of its worker interrupted (as
+    /// [`ResultMessage::resume_reason`](crate::message::ResultMessage::resume_reason)).
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"assistant","message":{"content":[]},"resume_reason":"host_draining","session_id":"s"}"#;
+    /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+    /// assert_eq!(reply.resume_reason(), Some("host_draining"));
+    /// ```
+    pub fn resume_reason(&self) -> Option<&str> {
+        self.line_text(&self.resume_reason)
+    }
+
+    /// The `uuid`s of earlier messages this one replaces (after a refusal fallback, or a reply
+    /// whose tool call did not parse): remove them when this one arrives. Read from the line on
+    /// each call (it is rare).
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"assistant","message":{"content":[]},"supersedes":["u-4"],"session_id":"s"}"#;
+    /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+    /// let mut shown = vec!["u-3".to_owned(), "u-4".to_owned()];
+    /// shown.retain(|uuid| !reply.supersedes().contains(uuid));
+    /// assert_eq!(shown, ["u-3"]);
+    /// ```
+    pub fn supersedes(&self) -> Vec<String> {
+        self.line_text(&self.supersedes)
+            .and_then(|json| serde_json::from_str(json).ok())
+            .unwrap_or_default()
+    }
+
+    /// The description of the subagent task that produced this message.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"assistant","message":{"content":[]},"parent_tool_use_id":"toolu_1","task_description":"Review the diff","session_id":"s"}"#;
+    /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+    /// assert_eq!(reply.task_description(), Some("Review the diff"));
+    /// ```
+    pub fn task_description(&self) -> Option<&str> {
+        self.line_text(&self.task_description)
+    }
+
+    /// The `/context` report as data, on the message that carries its table: what the
+    /// `get_context_usage` control request answers with. Read from the line on each call;
+    /// `None` when the message has none, or it does not read as one.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"assistant","message":{"content":[]},"session_id":"s","context_usage":{"model":"m","total_tokens":2100,"raw_max_tokens":200000,"percentage":1.05,"categories":[]}}"#;
+    /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+    /// assert_eq!(reply.context_usage().map(|usage| usage.total_tokens), Some(2100));
+    /// ```
+    pub fn context_usage(&self) -> Option<ContextUsage> {
+        serde_json::from_str(self.line_text(&self.context_usage)?).ok()
+    }
+
+    /// The `/usage` report as data, as JSON text (claude.ai subscribers): the CLI marks its
+    /// shape experimental.
+    ///
+    /// ```
+    /// use claude_agent_core::message::Message;
+    ///
+    /// let line = r#"{"type":"assistant","message":{"content":[]},"session_id":"s","usage_report":{"session":{"total_cost_usd":0.5}}}"#;
+    /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
+    /// assert!(reply.usage_report().is_some_and(|json| json.contains("total_cost_usd")));
+    /// ```
+    pub fn usage_report(&self) -> Option<&str> {
+        self.line_text(&self.usage_report)
     }
 }

@@ -750,3 +750,91 @@ fn search_result_block_from_the_cli_shape() {
         Some(r#"{"enabled":true}"#)
     );
 }
+
+/// The fields of CLI 2.1.332's message types that were read from the raw line only: the
+/// assistant message's resume and replacement fields and its `/context` report, the result's
+/// timing and account fields (without the CLI's internal diagnostics in `errors`), `init`'s view
+/// and fast-mode fields, and a rate-limit event's overage and scope fields.
+#[test]
+fn the_newer_fields_of_2_1_332_are_typed() {
+    let Message::Assistant(reply) = parse(
+        r#"{"type":"assistant","message":{"id":"m2","model":"claude-sonnet-5","content":[]},"parent_tool_use_id":null,"session_id":"s","resume_reason":"host_draining","resumed_from_incomplete_thinking":true,"supersedes":["u-1","u-2"],"task_description":"Review the diff","context_usage":{"model":"claude-sonnet-5","total_tokens":21400,"raw_max_tokens":200000,"percentage":10.7,"over_limit":{"tokens_over":10,"kind":"hard_limit"},"categories":[{"name":"Messages","tokens":900,"kind":"used"}],"mcp_tools":[{"name":"add","server_name":"calc","tokens":40}],"memory_files":[],"agents":[{"agent_type":"reviewer","source":"project","tokens":5}],"skills":[]},"usage_report":{"session":{"total_cost_usd":0.5}}}"#,
+    ) else {
+        panic!("not an assistant message")
+    };
+    assert_eq!(reply.resume_reason(), Some("host_draining"));
+    assert_eq!(reply.resumed_from_incomplete_thinking, Some(true));
+    assert_eq!(reply.supersedes(), ["u-1", "u-2"]);
+    assert_eq!(reply.task_description(), Some("Review the diff"));
+    let context = reply.context_usage().expect("the /context report");
+    assert_eq!(
+        (context.total_tokens, context.raw_max_tokens),
+        (21_400, Some(200_000))
+    );
+    assert_eq!(context.mcp_tools[0].server_name, "calc");
+    assert_eq!(context.agents[0].agent_type, "reviewer");
+    assert_eq!(context.over_limit.as_ref().map(|o| o.tokens_over), Some(10));
+    assert!(reply.usage_report().unwrap().contains("total_cost_usd"));
+
+    let Message::Result(result) = parse(
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null","Request was aborted."],"ttft_stream_ms":395,"time_to_request_ms":12,"first_text_post_queued_behind":"hold","resume_reason":"interrupted_turn","local_command":"/cost","credential_expires_at":"2026-12-01T00:00:00Z","warm_spare_claimed":true,"session_id":"s"}"#,
+    ) else {
+        panic!("not a result")
+    };
+    assert_eq!(
+        result.errors,
+        ["Request was aborted."],
+        "no internal diagnostics"
+    );
+    assert!(
+        result.raw_json().contains("[ede_diagnostic]"),
+        "kept in the line"
+    );
+    assert_eq!(
+        (result.ttft_stream_ms, result.time_to_request_ms),
+        (Some(395), Some(12))
+    );
+    assert_eq!(
+        result.first_text_post_queued_behind.as_deref(),
+        Some("hold")
+    );
+    assert_eq!(result.resume_reason.as_deref(), Some("interrupted_turn"));
+    assert_eq!(result.local_command.as_deref(), Some("/cost"));
+    assert_eq!(
+        result.credential_expires_at.as_deref(),
+        Some("2026-12-01T00:00:00Z")
+    );
+    assert_eq!(result.warm_spare_claimed, Some(true));
+
+    let Message::System(SystemMessage::Init(init)) = parse(
+        r#"{"type":"system","subtype":"init","view_mode":"focus","fast_mode_disabled_reason":"sdk_opt_in_required","session_id":"s"}"#,
+    ) else {
+        panic!("not an init")
+    };
+    assert_eq!(init.view_mode(), Some("focus"));
+    assert_eq!(
+        init.fast_mode_disabled_reason(),
+        Some("sdk_opt_in_required")
+    );
+
+    let Message::RateLimit(event) = parse(
+        r#"{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","overageInUse":false,"overageEnabled":true,"surpassedThreshold":0.9,"limitScope":"group_pool","errorCode":"credits_required","canUserPurchaseCredits":true,"hasChargeableSavedPaymentMethod":false},"session_id":"s"}"#,
+    ) else {
+        panic!("not a rate_limit_event")
+    };
+    let info = event.rate_limit_info;
+    assert_eq!(
+        (info.overage_in_use, info.overage_enabled),
+        (Some(false), Some(true))
+    );
+    assert_eq!(info.surpassed_threshold, Some(0.9));
+    assert_eq!(info.limit_scope.as_deref(), Some("group_pool"));
+    assert_eq!(info.error_code.as_deref(), Some("credits_required"));
+    assert_eq!(
+        (
+            info.can_user_purchase_credits,
+            info.has_chargeable_saved_payment_method
+        ),
+        (Some(true), Some(false))
+    );
+}

@@ -30,6 +30,7 @@ mod api_error;
 mod assistant;
 use crate::Json;
 mod content;
+mod context_usage;
 mod lenient;
 mod line_text;
 mod message_id;
@@ -59,6 +60,10 @@ pub use content::{
     McpToolResultBlock, McpToolUseBlock, MessageContent, RedactedThinkingBlock, SearchResultBlock,
     ServerToolResultBlock, TextBlock, ThinkingBlock, ToolReferenceBlock, ToolResultBlock,
     ToolUseBlock,
+};
+pub use context_usage::{
+    ContextAgent, ContextCategory, ContextMcpTool, ContextMemoryFile, ContextOverLimit,
+    ContextUsage,
 };
 pub use message_id::MessageId;
 pub use notice::{InterruptNotApplied, LineError, Notice, NoticeKind, Stall};

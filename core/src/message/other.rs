@@ -68,6 +68,28 @@ pub struct RateLimitInfo {
     /// Whether overage is in use.
     #[serde(default)]
     pub is_using_overage: Option<bool>,
+    /// Whether overage is being drawn on now.
+    #[serde(default)]
+    pub overage_in_use: Option<bool>,
+    /// Whether overage is enabled for the account.
+    #[serde(default)]
+    pub overage_enabled: Option<bool>,
+    /// The warning threshold (a fraction of the limit) that was passed.
+    #[serde(default)]
+    pub surpassed_threshold: Option<f64>,
+    /// Which spend limit blocked the request when it is not the member's own cap: `service`,
+    /// `channel`, or `group_pool` (a pooled budget of the member's group is used up).
+    #[serde(default)]
+    pub limit_scope: Option<String>,
+    /// A machine-readable reason: `credits_required`.
+    #[serde(default)]
+    pub error_code: Option<String>,
+    /// Whether the user can buy more credits.
+    #[serde(default)]
+    pub can_user_purchase_credits: Option<bool>,
+    /// Whether the account has a saved payment method that can be charged.
+    #[serde(default)]
+    pub has_chargeable_saved_payment_method: Option<bool>,
 }
 
 message_struct! {

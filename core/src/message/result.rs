@@ -44,8 +44,11 @@ message_struct! {
         /// The final text (subtype `success`).
         #[serde(default)]
         pub result: Option<String>,
-        /// Error messages (error subtypes).
-        #[serde(default)]
+        /// Error messages (error subtypes). The CLI's internal diagnostics of an interrupted
+        /// turn (entries starting `[ede_diagnostic]`) are left out, as the CLI's own interfaces
+        /// leave them out: they say nothing a user can act on, and the line keeps them
+        /// ([`raw_json`](Self::raw_json)).
+        #[serde(default, deserialize_with = "without_diagnostics")]
         pub errors: Vec<String>,
         /// Why the loop ended (`completed`, `max_turns`, `aborted_tools`, `api_error`, …).
         #[serde(default)]
@@ -97,6 +100,69 @@ message_struct! {
         /// Time to first token, in milliseconds.
         #[serde(default, deserialize_with = "lenient::optional_whole")]
         pub ttft_ms: Option<u64>,
+        // The CLI's timing of the turn's first request, for its own telemetry: milliseconds
+        // from the turn's start unless a field says otherwise, each sent when measured.
+        /// Time to the first token of the stream.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub ttft_stream_ms: Option<u64>,
+        /// Time until the request was sent.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub time_to_request_ms: Option<u64>,
+        /// Time until the request was sent, from the CLI process's start.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub time_to_request_from_spawn_ms: Option<u64>,
+        /// When the request was sent (Unix milliseconds).
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub request_sent_wall_ms: Option<u64>,
+        /// Time to the first frame with content.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_content_frame_ms: Option<u64>,
+        /// Time to the first stream frame posted to a remote client.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_stream_post_ms: Option<u64>,
+        /// Time until that post was acknowledged.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_stream_post_ack_ms: Option<u64>,
+        /// How long that post waited in the queue.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_stream_post_queue_wait_ms: Option<u64>,
+        /// What it waited behind: `durable_post`, `ephemeral_post`, `retry_backoff`, `hold` or
+        /// `none`.
+        #[serde(default)]
+        pub first_stream_post_queued_behind: Option<String>,
+        /// When it was posted (Unix milliseconds).
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_stream_post_wall_ms: Option<u64>,
+        /// Time to the first text posted to a remote client.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_text_post_ms: Option<u64>,
+        /// How long that post waited in the queue.
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_text_post_queue_wait_ms: Option<u64>,
+        /// What it waited behind (as `first_stream_post_queued_behind`).
+        #[serde(default)]
+        pub first_text_post_queued_behind: Option<String>,
+        /// When it was posted (Unix milliseconds).
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub first_text_post_wall_ms: Option<u64>,
+        /// The process's time origin the other figures count from (Unix milliseconds).
+        #[serde(default, deserialize_with = "lenient::optional_whole")]
+        pub time_origin_ms: Option<u64>,
+        /// Why this turn continued one that a restart of its worker interrupted: the host's
+        /// `CLAUDE_CODE_RESUME_REASON` (`host_draining`, `checkpoint_restore`, …), else
+        /// `interrupted_turn`.
+        #[serde(default)]
+        pub resume_reason: Option<String>,
+        /// The local slash command this result answers (`/cost`, `/context`, …), when the
+        /// turn ran one instead of the model.
+        #[serde(default)]
+        pub local_command: Option<String>,
+        /// When the claude.ai login this process's requests use ends for good (ISO 8601).
+        #[serde(default)]
+        pub credential_expires_at: Option<String>,
+        /// Whether the turn ran in a CLI started ahead of time and claimed for it.
+        #[serde(default)]
+        pub warm_spare_claimed: Option<bool>,
         /// `on`, `off` or `cooldown`.
         #[serde(default)]
         pub fast_mode_state: Option<String>,
@@ -146,6 +212,16 @@ impl ResultMessage {
             Some("aborted_streaming" | "aborted_tools")
         )
     }
+}
+
+/// Entries of a result's `errors` for users: without the CLI's internal `[ede_diagnostic]`
+/// entries.
+fn without_diagnostics<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<String>, D::Error> {
+    let mut errors = Vec::<String>::deserialize(deserializer)?;
+    errors.retain(|error| !error.starts_with("[ede_diagnostic]"));
+    Ok(errors)
 }
 
 /// One denied tool call of a result.

@@ -34,6 +34,11 @@ use serde::{Serialize, Serializer};
 /// // An answer inside a subagent's conversation.
 /// let answer = UserInput::text("Use the staging bucket.").with_parent_tool_use_id("toolu_01");
 /// assert_eq!(answer.parent_tool_use_id.as_deref(), Some("toolu_01"));
+///
+/// // Context for the next turn, which starts none of its own (its result has no turn).
+/// let note = UserInput::text("The user switched to the staging account.").with_should_query(false);
+/// let v: serde_json::Value = serde_json::from_slice(&note.to_json_line()).unwrap();
+/// assert_eq!(v["shouldQuery"], false);
 /// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -52,6 +57,11 @@ pub struct UserInput {
     pub priority: Option<String>,
     /// Marks the message as composed by the host (`client_composed: true`, for verbatim prompts).
     pub client_composed: bool,
+    /// Whether the message starts a turn (`true`, the default). When `false` (`shouldQuery`),
+    /// the CLI adds it to the transcript without calling the model, and answers at once with a
+    /// result of no turn (`num_turns` 0); the next message that starts a turn carries it to the
+    /// model.
+    pub should_query: bool,
 }
 
 /// The content of a [`UserInput`].
@@ -108,6 +118,11 @@ pub enum InputBlock {
         /// The image bytes, base64-encoded.
         data: String,
     },
+    /// `{"type":"image","source":{"type":"url","url":…}}`: an image the API fetches.
+    ImageUrl(String),
+    /// `{"type":"image","source":{"type":"file","file_id":…}}`: an image uploaded with the
+    /// Files API.
+    ImageFile(String),
     /// Any other block, written as given.
     Raw(Json),
 }
@@ -116,6 +131,35 @@ impl InputBlock {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
         InputBlock::Text(text.into())
+    }
+
+    /// An image block the API fetches from `url`.
+    ///
+    /// ```
+    /// use claude_agent_core::message::{InputBlock, UserInput};
+    ///
+    /// let input = UserInput::blocks(vec![
+    ///     InputBlock::text("What is in this diagram?"),
+    ///     InputBlock::image_url("https://example.com/architecture.png"),
+    /// ]);
+    /// let v: serde_json::Value = serde_json::from_slice(&input.to_json_line()).unwrap();
+    /// assert_eq!(v["message"]["content"][1]["source"], serde_json::json!({"type": "url", "url": "https://example.com/architecture.png"}));
+    /// ```
+    pub fn image_url(url: impl Into<String>) -> Self {
+        InputBlock::ImageUrl(url.into())
+    }
+
+    /// An image block of a file uploaded with the Files API.
+    ///
+    /// ```
+    /// use claude_agent_core::message::InputBlock;
+    ///
+    /// let block = InputBlock::image_file("file_011CNha8iCJcU1wXNR6q4V8w");
+    /// let v = serde_json::to_value(&block).unwrap();
+    /// assert_eq!(v["source"], serde_json::json!({"type": "file", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}));
+    /// ```
+    pub fn image_file(file_id: impl Into<String>) -> Self {
+        InputBlock::ImageFile(file_id.into())
     }
 
     /// A base64 image block.
@@ -159,6 +203,7 @@ impl UserInput {
             parent_tool_use_id: None,
             priority: None,
             client_composed: false,
+            should_query: true,
         }
     }
 
@@ -193,10 +238,16 @@ impl UserInput {
         self
     }
 
+    /// Set whether the message starts a turn (see [`UserInput::should_query`]).
+    pub fn with_should_query(mut self, should_query: bool) -> Self {
+        self.should_query = should_query;
+        self
+    }
+
     /// The `\n`-terminated compact JSON line for stdin.
     ///
     /// Keys come in the order `type, message, parent_tool_use_id, session_id`, then the optional
-    /// `uuid, priority, client_composed`.
+    /// `uuid, priority, client_composed, shouldQuery`.
     pub fn to_json_line(&self) -> Vec<u8> {
         let mut line = serde_json::to_vec(self).expect(
             "a UserInput has only string keys and valid raw JSON, so serializing cannot fail",
@@ -222,6 +273,9 @@ impl Serialize for UserInput {
         }
         if self.client_composed {
             map.serialize_entry("client_composed", &true)?;
+        }
+        if !self.should_query {
+            map.serialize_entry("shouldQuery", &false)?;
         }
         map.end()
     }
@@ -257,6 +311,24 @@ impl Serialize for InputBlock {
                 map.serialize_entry("source", &Base64Source::new(media_type, data))?;
                 map.end()
             }
+            InputBlock::ImageUrl(url) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "image")?;
+                map.serialize_entry("source", &UrlSource { ty: "url", url })?;
+                map.end()
+            }
+            InputBlock::ImageFile(file_id) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "image")?;
+                map.serialize_entry(
+                    "source",
+                    &FileSource {
+                        ty: "file",
+                        file_id,
+                    },
+                )?;
+                map.end()
+            }
             InputBlock::Raw(raw) => raw.serialize(serializer),
         }
     }
@@ -278,4 +350,18 @@ impl<'a> Base64Source<'a> {
             data,
         }
     }
+}
+
+#[derive(Serialize)]
+struct UrlSource<'a> {
+    #[serde(rename = "type")]
+    ty: &'static str,
+    url: &'a str,
+}
+
+#[derive(Serialize)]
+struct FileSource<'a> {
+    #[serde(rename = "type")]
+    ty: &'static str,
+    file_id: &'a str,
 }

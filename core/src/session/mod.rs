@@ -427,6 +427,8 @@ impl Session {
             Some(held) => held.bytes.extend_from_slice(&msg.to_json_line()),
             None => self.outgoing.extend_from_slice(&msg.to_json_line()),
         }
+        // A message that starts no turn (`shouldQuery: false`) is answered with a result too
+        // (of no turn), so it counts as any other.
         self.run_end.user_sent();
         self.turn_running = true;
         if let Some(stall) = &mut self.stall {
@@ -586,7 +588,10 @@ impl Session {
         }
         let timeout = self.config.timeouts.control_request;
         let id = self.send_request(now, &req.body_json(), timeout);
-        if let ControlRequest::Interrupt = req {
+        if matches!(
+            req,
+            ControlRequest::Interrupt | ControlRequest::InterruptAndCancelQueued
+        ) {
             self.interrupts.sent(id, self.turn_running);
         }
         Ok(id)

@@ -696,6 +696,23 @@ fn single_turn_without_callbacks_closes_stdin_at_the_result() {
     ));
 }
 
+/// A message that starts no turn (`shouldQuery: false`) is answered with a result of no turn
+/// (CLI 2.1.332), so it keeps the run open until that result like any message.
+#[test]
+fn a_message_that_starts_no_turn_waits_for_its_result() {
+    let note = UserInput::text("the user is on the staging account").with_should_query(false);
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    s.send_user(now, note).unwrap();
+    s.end_input(now);
+    assert!(!stdin_closed(&mut s));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"num_turns":0,"result":"","session_id":"s"}"#,
+    );
+    assert!(stdin_closed(&mut s), "its result ends the run");
+}
+
 #[test]
 fn with_callbacks_stdin_waits_for_idle_and_host_only_state_frames_are_consumed() {
     let mut config = permission_config();

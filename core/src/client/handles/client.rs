@@ -16,15 +16,15 @@ use crate::client::runtime::Runtime;
 use crate::client::spare::ParkingDir;
 use crate::client::spawn::{spawn_session, Start};
 use crate::control::{
-    AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsage, ContextUsageDetail,
-    ControlRequest, InitializeResponse, InterruptReceipt, McpCall, McpCallAnswer,
+    AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsageDetail, ControlRequest,
+    FileSuggestions, InitializeResponse, InterruptReceipt, McpCall, McpCallAnswer,
     McpPermissionMode, McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus,
-    ModelInfo, OutputStyles, ReadFile, ReadFileResult, ReloadPlugins, ReloadPluginsResult,
-    ReloadSkillsResult, ResponseBody, RewindFilesResult, SettingsFile, SlashCommand,
-    ThinkingDisplayChange, UsageDetail, UsageReport,
+    MessageCancelled, ModelInfo, ModelList, OutputStyles, ReadFile, ReadFileResult, ReloadPlugins,
+    ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult, SettingsFile,
+    SettingsReport, SlashCommand, ThinkingDisplayChange, UsageDetail, UsageReport,
 };
 use crate::mcp::ToolResult;
-use crate::message::{Message, MessageId, UserInput};
+use crate::message::{ContextUsage, Message, MessageId, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
 use crate::session::VersionCheck;
@@ -234,6 +234,100 @@ impl Client {
         self.typed(ControlRequest::Interrupt).await
     }
 
+    /// [`interrupt`](Client::interrupt), and cancel the user messages still queued behind the
+    /// turn: they are listed in the receipt's [`cancelled`](InterruptReceipt::cancelled), and
+    /// will not run. (A note the CLI queued itself as context may stay.) A CLI without the
+    /// `interrupt_cancel_queued_v1` capability takes it as a plain interrupt.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// // The user pressed Escape twice: stop, and forget what they typed ahead.
+    /// let receipt = client.interrupt_and_cancel_queued().await?;
+    /// println!("{} queued messages dropped", receipt.cancelled.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn interrupt_and_cancel_queued(&self) -> Result<InterruptReceipt, Error> {
+        self.typed(ControlRequest::InterruptAndCancelQueued).await
+    }
+
+    /// Drop a user message still waiting in the CLI's queue (sent with a
+    /// [`UserInput::with_uuid`], or the uuid [`Client::send`] returned), before any turn reads
+    /// it; too late, [`MessageCancelled::cancelled`] is `false`.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let queued = client.send("Also update the changelog.").await?;
+    /// // … the user deletes that message from the input queue:
+    /// if !client.cancel_message(&queued).await?.cancelled {
+    ///     println!("too late: the agent has read it");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn cancel_message(&self, uuid: impl Into<String>) -> Result<MessageCancelled, Error> {
+        let request = ControlRequest::CancelAsyncMessage {
+            message_uuid: uuid.into(),
+        };
+        self.typed(request).await
+    }
+
+    /// The models the session can run now, as the CLI's provider, settings and policy decide
+    /// (disabled ones included): asked of the CLI, where
+    /// [`supported_models`](Client::supported_models) is what it said at the start.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// for model in client.list_models().await? {
+    ///     println!("{}: {}", model.value, model.display_name);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn list_models(&self) -> Result<Vec<ModelInfo>, Error> {
+        let list: ModelList = self.typed(ControlRequest::ListModels).await?;
+        Ok(list.models)
+    }
+
+    /// The settings in effect in the session, each source's own (user, project, local, flag,
+    /// policy), what the next message will use, and the files that did not parse.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let settings = client.settings().await?;
+    /// for error in &settings.errors {
+    ///     eprintln!("{:?}: {} ({})", error.file, error.message, error.path);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn settings(&self) -> Result<SettingsReport, Error> {
+        self.typed(ControlRequest::GetSettings).await
+    }
+
+    /// The files an `@`-mention of `query` offers, as the CLI's own prompt offers them.
+    ///
+    /// ```no_run
+    /// # use claude_agent_core::client::{Client, Error};
+    /// # async fn example(client: Client) -> Result<(), Error> {
+    /// let found = client.file_suggestions("src/ma").await?;
+    /// for suggestion in &found.suggestions {
+    ///     println!("@{}", suggestion.path);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn file_suggestions(&self, query: &str) -> Result<FileSuggestions, Error> {
+        let request = ControlRequest::FileSuggestions {
+            query: query.to_owned(),
+        };
+        self.typed(request).await
+    }
+
     /// Use another model from the next turn on; `None` goes back to the default.
     ///
     /// ```no_run
@@ -254,21 +348,30 @@ impl Client {
         .map(drop)
     }
 
-    /// Change the permission mode.
+    /// Change the permission mode, and learn the mode now in effect, which is not always the
+    /// one asked for (a policy may hold another): keep the answer, not the argument. `None`
+    /// when the CLI named no mode.
     ///
     /// ```no_run
     /// use claude_agent_core::permission::PermissionMode;
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// // The plan was approved: let the agent edit files without asking.
-    /// client.set_permission_mode(PermissionMode::AcceptEdits).await?;
+    /// let now = client.set_permission_mode(PermissionMode::AcceptEdits).await?;
+    /// if now != Some(PermissionMode::AcceptEdits) {
+    ///     eprintln!("the CLI kept {now:?}");
+    /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<(), Error> {
-        self.request(ControlRequest::SetPermissionMode { mode })
-            .await
-            .map(drop)
+    pub async fn set_permission_mode(
+        &self,
+        mode: PermissionMode,
+    ) -> Result<Option<PermissionMode>, Error> {
+        let answer: PermissionModeSet = self
+            .typed(ControlRequest::SetPermissionMode { mode })
+            .await?;
+        Ok(answer.mode)
     }
 
     /// Change the extended-thinking budget (`None` clears it), and the thinking display: kept
@@ -950,7 +1053,8 @@ impl Client {
     /// Send any control request and get its raw answer.
     ///
     /// ```no_run
-    /// use claude_agent_core::control::{ContextUsage, ContextUsageDetail, ControlRequest};
+    /// use claude_agent_core::control::{ContextUsageDetail, ControlRequest};
+    /// use claude_agent_core::message::ContextUsage;
     /// # use claude_agent_core::client::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Box<dyn std::error::Error>> {
     /// // A request with fields no method sets: the full context breakdown.
@@ -998,6 +1102,13 @@ impl Client {
             .await
             .map_err(|_| Error::Closed)
     }
+}
+
+/// The answer to `set_permission_mode`.
+#[derive(serde::Deserialize)]
+struct PermissionModeSet {
+    #[serde(default)]
+    mode: Option<PermissionMode>,
 }
 
 /// A stream of a [`Client`]'s messages: from [`Client::receive_messages`] (until stdout ends) or

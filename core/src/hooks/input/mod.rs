@@ -50,7 +50,8 @@ pub use session::{
 };
 pub use tool::{
     BatchedToolCall, PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput,
-    PostToolUseFailureInput, PostToolUseInput, PreToolUseInput,
+    PostToolUseFailureInput, PostToolUseInput, PreSkillShellCommandInput, PreToolUseInput,
+    SkillShellCommand,
 };
 pub use workspace::{
     ConfigChangeInput, CwdChangedInput, DirectoryAddedInput, FileChangedInput,
@@ -235,6 +236,7 @@ hook_inputs! {
     FileChanged(FileChangedInput),
     DirectoryAdded(DirectoryAddedInput),
     MessageDisplay(MessageDisplayInput),
+    PreSkillShellCommand(PreSkillShellCommandInput),
 }
 
 #[derive(Deserialize)]

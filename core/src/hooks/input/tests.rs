@@ -127,6 +127,7 @@ fn every_known_event_parses_to_its_variant() {
         r#""hook_event_name":"FileChanged","file_path":"/f","event":"unlink""#,
         r#""hook_event_name":"DirectoryAdded","directory":"/d","source":"slash_command""#,
         r#""hook_event_name":"MessageDisplay","turn_id":"t","message_id":"m","index":0,"final":true,"delta":"hi""#,
+        r#""hook_event_name":"PreSkillShellCommand","tool_name":"Bash","tool_input":{"command":"git log -1"},"tool_use_id":"k1","command_name":"notes","invoked_by":"claude""#,
     ];
     assert_eq!(samples.len(), HookEvent::ALL.len());
     for (sample, expected) in samples.iter().zip(HookEvent::ALL) {
@@ -150,6 +151,17 @@ fn typed_fields_are_read_from_the_samples() {
     };
     assert_eq!(start.base.agent_id.as_deref(), Some("a7"));
     assert_eq!(start.base.agent_type.as_deref(), Some("Explore"));
+
+    let HookInput::PreSkillShellCommand(shell) = parse(
+        r#""hook_event_name":"PreSkillShellCommand","tool_name":"Bash","tool_input":{"command":"date"},"tool_use_id":"k1","command_name":"now","command_source":"userSettings","invoked_by":"user""#,
+    ) else {
+        panic!()
+    };
+    assert_eq!(shell.tool_input.command, "date");
+    assert_eq!(
+        (shell.command_name.as_str(), shell.command_source.as_deref()),
+        ("now", Some("userSettings"))
+    );
 
     let HookInput::MessageDisplay(display) = parse(
         r#""hook_event_name":"MessageDisplay","turn_id":"t","message_id":"m","index":3,"final":true,"delta":"hi""#,
@@ -376,6 +388,7 @@ fn each_event_input_type_names_its_event_and_takes_only_its_input() {
         FileChangedInput::EVENT,
         DirectoryAddedInput::EVENT,
         MessageDisplayInput::EVENT,
+        PreSkillShellCommandInput::EVENT,
     ];
     assert_eq!(events, HookEvent::ALL);
 }

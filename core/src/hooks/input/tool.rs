@@ -1,5 +1,5 @@
 //! Inputs of the tool events: `PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `PostToolBatch`,
-//! `PermissionRequest` and `PermissionDenied`.
+//! `PermissionRequest`, `PermissionDenied`, and `PreSkillShellCommand` (a skill's shell command).
 
 use serde::Deserialize;
 
@@ -393,4 +393,74 @@ impl BatchedToolCall {
             .as_ref()
             .map(|response| BuiltinOutput::parse(&self.tool_name, response))
     }
+}
+
+/// `PreSkillShellCommand`: a shell command written in a skill or a slash command (a
+/// ``!`command` `` line of its text) is about to run, before the model sees the skill. The
+/// matcher matches the shell tool (`Bash` or `PowerShell`). A hook can only refuse the command
+/// ([`PreSkillShellCommandOutput`](crate::hooks::PreSkillShellCommandOutput)): `deny`, `ask`
+/// and `defer` all keep it from running, since a skill cannot wait for an answer.
+///
+/// ```
+/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision};
+/// use claude_agent_core::hooks::{PreSkillShellCommandInput, PreSkillShellCommandOutput};
+/// use claude_agent_core::options::Options;
+///
+/// let _options = Options::new().on_hook("Bash", |input: PreSkillShellCommandInput, _ctx| async move {
+///     if !input.tool_input.command.contains("curl") {
+///         return HookOutput::default();
+///     }
+///     let refused = PreSkillShellCommandOutput {
+///         permission_decision: Some(PermissionDecision::Deny),
+///         permission_decision_reason: Some(format!("{} may not reach the network", input.command_name)),
+///         ..Default::default()
+///     };
+///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreSkillShellCommand(refused))
+/// });
+///
+/// // What the CLI sends:
+/// let input: PreSkillShellCommandInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreSkillShellCommand",
+///     "tool_name":"Bash","tool_input":{"command":"git log -1"},"tool_use_id":"skill-shell-1",
+///     "command_name":"release-notes","command_source":"projectSettings","invoked_by":"user"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!((input.tool_input.command.as_str(), input.invoked_by.as_str()), ("git log -1", "user"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[non_exhaustive]
+pub struct PreSkillShellCommandInput {
+    /// The common fields.
+    #[serde(flatten)]
+    pub base: HookBase,
+    /// The shell tool that would run the command: `Bash` or `PowerShell`.
+    pub tool_name: String,
+    /// The command.
+    pub tool_input: SkillShellCommand,
+    /// Names this command; no tool call of the transcript has it.
+    pub tool_use_id: String,
+    /// The skill or command whose text holds the command.
+    pub command_name: String,
+    /// Where that skill or command comes from (`projectSettings`, a plugin, …).
+    #[serde(default)]
+    pub command_source: Option<String>,
+    /// Who loaded it: `user` (typed, or sent by an SDK host), `claude` (the Skill tool, or a
+    /// turn Claude scheduled) or `other` (a subagent's preload, a channel message, or not known).
+    pub invoked_by: String,
+}
+
+/// The `tool_input` of [`PreSkillShellCommandInput`].
+///
+/// ```
+/// use claude_agent_core::hooks::SkillShellCommand;
+///
+/// let input: SkillShellCommand = serde_json::from_str(r#"{"command":"git log -1"}"#)?;
+/// assert_eq!(input.command, "git log -1");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct SkillShellCommand {
+    /// The command as it would run, with its arguments filled in.
+    pub command: String,
 }

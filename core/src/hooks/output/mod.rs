@@ -13,8 +13,8 @@ pub use decision::{HookDecision, PermissionDecision, PermissionRequestDecision};
 pub use specific::{
     AdditionalContextOutput, ElicitationOutput, HookSpecificOutput, MessageDisplayOutput,
     PermissionDeniedOutput, PermissionRequestOutput, PostToolUseOutput, PreModelSwitchOutput,
-    PreToolUseOutput, SessionStartOutput, UserPromptExpansionOutput, UserPromptSubmitOutput,
-    WatchPathsOutput, WorktreeCreateOutput,
+    PreSkillShellCommandOutput, PreToolUseOutput, SessionStartOutput, UserPromptExpansionOutput,
+    UserPromptSubmitOutput, WatchPathsOutput, WorktreeCreateOutput,
 };
 
 /// What a hook callback answers: the body of its `hook_callback` control response. Every field

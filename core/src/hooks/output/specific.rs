@@ -84,6 +84,8 @@ pub enum HookSpecificOutput {
     FileChanged(WatchPathsOutput),
     /// `MessageDisplay`: replace what is shown.
     MessageDisplay(MessageDisplayOutput),
+    /// `PreSkillShellCommand`: refuse a skill's shell command.
+    PreSkillShellCommand(PreSkillShellCommandOutput),
     /// Any other object, written as is (it should carry its own `hookEventName`).
     #[serde(untagged)]
     Raw(Json),
@@ -119,6 +121,9 @@ impl<'de> Deserialize<'de> for HookSpecificOutput {
             Some("CwdChanged") => HookSpecificOutput::CwdChanged(read_kind(&json)?),
             Some("FileChanged") => HookSpecificOutput::FileChanged(read_kind(&json)?),
             Some("MessageDisplay") => HookSpecificOutput::MessageDisplay(read_kind(&json)?),
+            Some("PreSkillShellCommand") => {
+                HookSpecificOutput::PreSkillShellCommand(read_kind(&json)?)
+            }
             _ => HookSpecificOutput::Raw(json),
         })
     }
@@ -236,6 +241,7 @@ impl HookSpecificOutput {
             HookSpecificOutput::CwdChanged(_) => HookEvent::CwdChanged,
             HookSpecificOutput::FileChanged(_) => HookEvent::FileChanged,
             HookSpecificOutput::MessageDisplay(_) => HookEvent::MessageDisplay,
+            HookSpecificOutput::PreSkillShellCommand(_) => HookEvent::PreSkillShellCommand,
             HookSpecificOutput::Raw(_) => return None,
         })
     }
@@ -282,6 +288,38 @@ pub struct PreToolUseOutput {
     /// Text added to the model's context.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+}
+
+/// `PreSkillShellCommand` output: `deny` (or `ask`, or `defer`: a skill cannot wait for an
+/// answer) keeps the command from running, with the reason; `allow` adds nothing (the command
+/// runs unless a hook refuses it).
+///
+/// ```
+/// use claude_agent_core::hooks::{HookSpecificOutput, PermissionDecision, PreSkillShellCommandOutput};
+///
+/// let refused = HookSpecificOutput::PreSkillShellCommand(PreSkillShellCommandOutput {
+///     permission_decision: Some(PermissionDecision::Deny),
+///     permission_decision_reason: Some("no network in skills".into()),
+///     ..Default::default()
+/// });
+/// assert_eq!(
+///     serde_json::to_string(&refused).unwrap(),
+///     r#"{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no network in skills"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PreSkillShellCommandOutput {
+    /// Refuse (`deny`, `ask`, `defer`), or `allow`, which changes nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<PermissionDecision>,
+    /// Why: shown in place of the command's output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+    /// Never applied: the CLI does not run a changed command, and any value keeps the command
+    /// from running.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Json>,
 }
 
 /// `PostToolUse` output.

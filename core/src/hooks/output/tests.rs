@@ -204,6 +204,13 @@ fn specific_outputs() -> Vec<(HookSpecificOutput, &'static str)> {
             r#"{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"cost"}"#,
         ),
         (
+            HookSpecificOutput::PreSkillShellCommand(PreSkillShellCommandOutput {
+                permission_decision: Some(PermissionDecision::Ask),
+                ..Default::default()
+            }),
+            r#"{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask"}"#,
+        ),
+        (
             HookSpecificOutput::CwdChanged(WatchPathsOutput::default()),
             r#"{"hookEventName":"CwdChanged"}"#,
         ),

@@ -76,6 +76,10 @@ message_struct! {
         pub terminal_slash_commands: StringList,
         #[serde(default, deserialize_with = "line_text::optional_json")]
         plugin_errors: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        fast_mode_disabled_reason: Option<LineText>,
+        #[serde(default, deserialize_with = "line_text::optional_str")]
+        view_mode: Option<LineText>,
     }
 }
 
@@ -119,6 +123,18 @@ impl Init {
     /// The reasoning effort.
     pub fn effort(&self) -> Option<&str> {
         self.line_text(&self.effort)
+    }
+
+    /// Why fast mode is off (`sdk_opt_in_required`, `model_not_allowed`, …).
+    pub fn fast_mode_disabled_reason(&self) -> Option<&str> {
+        self.line_text(&self.fast_mode_disabled_reason)
+    }
+
+    /// How the transcript is shown: `focus` (the user sees only each turn's final message, so a
+    /// client may collapse each turn to its prompt and final reply; `/focus` toggles it) or
+    /// `default`.
+    pub fn view_mode(&self) -> Option<&str> {
+        self.line_text(&self.view_mode)
     }
 
     /// Loaded plugins, read from the line on each call (most hosts never ask).

@@ -54,6 +54,10 @@ message_struct! {
         /// Whether the turn stops after this.
         #[serde(default)]
         pub prevent_continuation: Option<bool>,
+        /// What kind of notice it is, for a client that sorts them (`skill_shell_hook`: a
+        /// skill's shell command a hook refused, …).
+        #[serde(default)]
+        pub tag: Option<String>,
     }
 }
 
