@@ -197,6 +197,7 @@ fn print_event(out: &mut impl Write, event: &Event, counts: &mut Counts) -> io::
             counts.errors += 1;
             writeln!(out, "error    {e}")
         }
+        Event::Ready => writeln!(out, "ready"),
         Event::Finished(t) => writeln!(out, "finished {t:?}"),
         other => writeln!(out, "event    {other:?}"),
     }
@@ -244,9 +245,10 @@ mod tests {
         );
         let (out, counts) = run(&text);
         let lines: Vec<&str> = out.lines().collect();
-        assert!(lines[1].starts_with("inbound  inbound_0 p1 "), "{out}");
-        assert_eq!(lines[2], "cancel   inbound_0", "{out}");
-        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[..2], ["done     req_0", "ready"], "{out}");
+        assert!(lines[2].starts_with("inbound  inbound_0 p1 "), "{out}");
+        assert_eq!(lines[3], "cancel   inbound_0", "{out}");
+        assert_eq!(lines.len(), 4, "{out}");
         assert_eq!((counts.inbound, counts.cancels), (1, 1));
     }
 

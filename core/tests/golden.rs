@@ -135,6 +135,8 @@ struct Outcome {
     mirrors: Vec<TranscriptMirror>,
     errors: Vec<String>,
     versions: Vec<VersionCheck>,
+    /// How many times the session said it was ready.
+    ready: usize,
 }
 
 fn replay(recording: &Recording, chunk: usize) -> Outcome {
@@ -145,6 +147,8 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
     let mut mirrors = Vec::new();
     let mut errors = Vec::new();
     let mut versions = Vec::new();
+    let mut initialized = false;
+    let mut ready = 0;
     recording.replay(&mut session, now, chunk, |session| {
         while let Some(t) = session.poll_transmit() {
             if let Transmit::Write(bytes) = t {
@@ -181,7 +185,9 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
                     outcome: Err(e),
                     id,
                 } => errors.push(format!("request {id} failed: {e}")),
-                Event::RequestDone { .. } => {}
+                Event::RequestDone { id, .. } => initialized |= id == session.initialize_id(),
+                Event::Ready if initialized => ready += 1,
+                Event::Ready => errors.push("ready before `initialize` was answered".into()),
                 Event::LineError(e) => errors.push(e.to_string()),
                 Event::CliVersion(check) => versions.push(check),
                 other => errors.push(format!("unexpected {other:?}")),
@@ -194,6 +200,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
         mirrors,
         errors,
         versions,
+        ready,
     }
 }
 
@@ -268,6 +275,7 @@ fn check(name: &str) {
             [CliVersion::new(2, 1, 330), CliVersion::new(2, 1, 332)].contains(&version),
             "{name} chunk {chunk}: {version}"
         );
+        assert_eq!(outcome.ready, 1, "{name} chunk {chunk}: ready once");
         let unexpected: Vec<&String> = outcome
             .errors
             .iter()
@@ -586,6 +594,7 @@ fn a_resumed_session_asks_what_the_cli_carried_over() {
                     Event::Message(Message::Result(result)) => results.push(result),
                     Event::Message(_)
                     | Event::CliVersion(_)
+                    | Event::Ready
                     | Event::RequestDone { outcome: Ok(_), .. } => {}
                     other => panic!("unexpected {other:?}"),
                 }

@@ -8,7 +8,9 @@ use claude_agent_core::hooks::HookEvent;
 use claude_agent_core::mcp::{
     McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec,
 };
-use claude_agent_core::session::{HookMatcherConfig, InputMode, SessionConfig};
+use claude_agent_core::session::{
+    HookMatcherConfig, InputMode, OnStall, SessionConfig, StallWatch,
+};
 use claude_agent_core::Json;
 
 /// Number of configurations [`config`] chooses from.
@@ -56,8 +58,22 @@ pub fn config(n: u8) -> SessionConfig {
     match n % COUNT {
         0 => SessionConfig::new(InputMode::SingleTurn),
         1 => SessionConfig::new(InputMode::Streaming),
-        2 => rich(InputMode::Streaming),
-        3 => rich(InputMode::SingleTurn),
+        2 => {
+            // A client's connect and session store: ready once `calc` is connected, and each
+            // result after its turn's lines are stored (the harness stores them as time passes).
+            let mut config = rich(InputMode::Streaming);
+            config.ready_after_servers = true;
+            config.results_after_store = true;
+            config
+        }
+        3 => {
+            let mut config = rich(InputMode::SingleTurn);
+            config.stall = Some(StallWatch {
+                then: OnStall::Interrupt,
+                ..StallWatch::new(Duration::from_secs(1))
+            });
+            config
+        }
         4 => {
             let mut config = rich(InputMode::Streaming);
             config.limits.max_line_bytes = SMALL_LINE;
@@ -78,6 +94,11 @@ pub fn config(n: u8) -> SessionConfig {
             config.budget = Some(Budget {
                 max_tokens: Some(5_000),
                 ..Budget::usd(0.01)
+            });
+            // A second of silence in a turn ends the session.
+            config.stall = Some(StallWatch {
+                then: OnStall::InterruptThenClose,
+                ..StallWatch::new(Duration::from_secs(1))
             });
             config
         }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use claude_agent_core::control::{ControlRequest, InboundId, InboundKind, RequestId};
-use claude_agent_core::message::UserInput;
+use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::session::{
     Event, ExitStatusInfo, RespondError, Session, SessionConfig, Transmit,
 };
@@ -52,6 +52,18 @@ pub struct Driver {
     finished_seen: bool,
     /// An `UnfinishedTurn` was reported.
     unfinished_seen: bool,
+    /// `Ready` was reported.
+    ready_seen: bool,
+    /// `Closing` was reported.
+    closing_seen: bool,
+    /// Results wait for the store ([`SessionConfig::results_after_store`]).
+    results_after_store: bool,
+    /// Transcript frames handed out, and how many of them the harness had stored at its last
+    /// [`Session::store_flushed`].
+    mirrors: u64,
+    mirrors_stored: u64,
+    /// Events handed out.
+    delivered: u64,
     eof: bool,
     exited: bool,
     /// Every event, rendered, for comparisons between runs.
@@ -68,6 +80,7 @@ impl Driver {
         let now = Instant::now();
         let max_line_bytes = config.limits.max_line_bytes;
         let max_queued_events = config.limits.max_queued_events;
+        let results_after_store = config.results_after_store;
         let session = Session::new(config, now);
         let init = session.initialize_id();
         let mut driver = Driver {
@@ -81,6 +94,12 @@ impl Driver {
             close_stdin_seen: false,
             finished_seen: false,
             unfinished_seen: false,
+            ready_seen: false,
+            closing_seen: false,
+            results_after_store,
+            mirrors: 0,
+            mirrors_stored: 0,
+            delivered: 0,
             eof: false,
             exited: false,
             events: Vec::new(),
@@ -89,6 +108,11 @@ impl Driver {
         };
         driver.drain();
         driver
+    }
+
+    /// Whether the session closed itself ([`Event::Closing`]).
+    pub fn closed_itself(&self) -> bool {
+        self.closing_seen
     }
 
     /// Ids of ours issued so far, initialize first.
@@ -121,11 +145,13 @@ impl Driver {
         self.drain();
     }
 
-    /// Let `by` pass, then hand the session the time (also when nothing is due).
+    /// Let `by` pass, then hand the session the time (also when nothing is due); the
+    /// transcript frames handed out so far are stored meanwhile.
     pub fn advance(&mut self, by: Duration) {
         self.now += by;
         self.session.handle_timeout(self.now);
         self.drain();
+        self.store();
         if let Some(deadline) = self.session.poll_timeout() {
             assert!(
                 deadline > self.now,
@@ -158,9 +184,18 @@ impl Driver {
                 Err(RespondError::WrongKind { .. }) => {
                     assert_ne!(kind, ReplyKind::Fitting, "a fitting reply was refused");
                 }
+                // Its `Cancelled` is held behind a result that waits for the store.
+                Err(RespondError::Cancelled) if self.session.waits_for_store() => break,
                 Err(e) => panic!("respond to open request {id} failed: {e}"),
             }
         }
+        self.drain();
+    }
+
+    /// The host's store has every transcript frame handed out so far.
+    fn store(&mut self) {
+        self.mirrors_stored = self.mirrors;
+        self.session.store_flushed();
         self.drain();
     }
 
@@ -181,9 +216,10 @@ impl Driver {
             queued += 1;
             self.check_event(event);
         }
-        assert_eq!(
-            wanted,
-            !self.eof && queued < self.max_queued_events,
+        // Events held behind a result that waits for the store count too.
+        let held = self.session.waits_for_store();
+        assert!(
+            wanted == (!self.eof && queued < self.max_queued_events) || (held && !wanted),
             "wants_read with {queued} events queued (limit {})",
             self.max_queued_events
         );
@@ -226,6 +262,7 @@ impl Driver {
 
     fn check_event(&mut self, event: Event) {
         assert!(!self.finished_seen, "{event:?} after Finished");
+        self.delivered += 1;
         if self.keep_log {
             self.events.push(format!("{event:?}"));
         }
@@ -271,19 +308,48 @@ impl Driver {
                 );
                 self.finished_seen = true;
             }
+            // Ready once, after `initialize` succeeded.
+            Event::Ready => {
+                assert!(!self.ready_seen, "a second Ready");
+                let init = self.issued[0];
+                assert_eq!(
+                    self.requests.get(&init),
+                    Some(&1),
+                    "Ready before initialize's outcome"
+                );
+                self.ready_seen = true;
+            }
+            // The session closes itself once (a failed initialize, a stall, a budget), and then
+            // takes no more of the host's.
+            Event::Closing(reason) => {
+                assert!(!self.closing_seen, "a second Closing: {reason}");
+                self.closing_seen = true;
+            }
             // A turn the session ends in is charged once, just before the end.
             Event::UnfinishedTurn(cost) => {
                 assert!(!self.finished_seen, "an unfinished turn after Finished");
                 assert!(!self.unfinished_seen, "a second unfinished turn: {cost:?}");
                 self.unfinished_seen = true;
             }
-            // Any CLI may print a start-up mark; a transcript mirror is the host's to store; an
-            // interrupt may change nothing, and a budget may be crossed.
+            // A result comes only once its turn's transcript frames are stored, when asked.
+            Event::Message(Message::Result(_)) if self.results_after_store => {
+                assert_eq!(
+                    self.mirrors_stored, self.mirrors,
+                    "a result before the transcript frames ahead of it were stored"
+                );
+            }
+            Event::Mirror(_) => self.mirrors += 1,
+            // A stall is reported while the session goes on; one that closes it is the
+            // `Closing` event's.
+            Event::Stalled(stall) => {
+                assert!(!self.closing_seen, "{stall:?} after Closing");
+            }
+            // Any CLI may print a start-up mark; an interrupt may change nothing, and a budget
+            // may be crossed.
             Event::Message(_)
             | Event::LineError(_)
             | Event::CliVersion(_)
             | Event::StartupMark(_)
-            | Event::Mirror(_)
             | Event::InterruptNotApplied(_)
             | Event::Budget(_) => {}
             Event::Claimed(outcome) => panic!("Claimed {outcome:?}, but no claim was sent"),
@@ -299,20 +365,24 @@ impl Driver {
             self.session.buffered_bytes(),
             self.max_line_bytes
         );
-        assert_eq!(
-            self.session.pending_inbound(),
-            self.open.len(),
-            "the session and the host disagree on open inbound requests"
-        );
         let undone = self.requests.values().filter(|n| **n == 0).count();
-        assert_eq!(
-            self.session.pending_requests(),
-            undone,
-            "pending requests do not match the ids without an outcome"
-        );
         assert_eq!(self.session.is_finished(), self.finished_seen);
-        if self.eof && self.exited {
-            assert!(self.finished_seen, "eof and exit but no Finished");
+        // Behind a result that waits for the store, events are held: the host learns of
+        // requests, answers and the end only once the store has caught up.
+        if !self.session.waits_for_store() {
+            assert_eq!(
+                self.session.pending_inbound(),
+                self.open.len(),
+                "the session and the host disagree on open inbound requests"
+            );
+            assert_eq!(
+                self.session.pending_requests(),
+                undone,
+                "pending requests do not match the ids without an outcome"
+            );
+            if self.eof && self.exited {
+                assert!(self.finished_seen, "eof and exit but no Finished");
+            }
         }
         if self.finished_seen {
             assert_eq!(undone, 0, "finished with requests still pending");
@@ -332,6 +402,16 @@ impl Driver {
         }
         if !self.exited {
             self.exit(exit);
+        }
+        // The store catches up; what waited for it (the end too) comes out: a round a result,
+        // since each one waits for the frames released ahead of it.
+        while self.session.waits_for_store() {
+            let before = self.delivered;
+            self.store();
+            assert!(
+                self.delivered > before,
+                "the store caught up, and nothing came out"
+            );
         }
         assert!(self.finished_seen);
         // Nothing more may come out, whatever the host does now.

@@ -12,7 +12,8 @@ pub enum Frame {
     Result {
         /// `is_error`.
         is_error: bool,
-        /// Picks the subtype.
+        /// Picks the subtype (`% 4`); from 4 to 7 (`/ 4 % 2`), the turn's `transcript_mirror`
+        /// frame comes just before it, as when the host mirrors to a session store.
         subtype: u8,
     },
     /// An `assistant` message, of the main thread or a subagent.
@@ -110,14 +111,20 @@ fn wire_id(id: u8) -> String {
     format!("in-{}", id % 8)
 }
 
-/// The line (without `\n`) for `frame`, given the ids we issued so far.
+/// The line (without `\n`; a result with its mirror frame is two) for `frame`, given the ids
+/// we issued so far.
 pub fn render(frame: Frame, issued: &[RequestId]) -> String {
     match frame {
         Frame::Result { is_error, subtype } => {
+            let mirror = if subtype / 4 % 2 == 1 {
+                r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-tmp/s.jsonl","entries":[{"type":"assistant","uuid":"u"}]}"#.to_owned() + "\n"
+            } else {
+                String::new()
+            };
             let subtype = ["success", "error_max_turns", "error_during_execution", "weird"]
                 [usize::from(subtype % 4)];
             format!(
-                r#"{{"type":"result","subtype":"{subtype}","is_error":{is_error},"duration_ms":12,"duration_api_ms":3,"num_turns":1,"result":"done","errors":["e1"],"session_id":"s","total_cost_usd":0.1,"usage":{{"input_tokens":1,"output_tokens":2}},"terminal_reason":"completed","api_error_status":null,"uuid":"u"}}"#
+                r#"{mirror}{{"type":"result","subtype":"{subtype}","is_error":{is_error},"duration_ms":12,"duration_api_ms":3,"num_turns":1,"result":"done","errors":["e1"],"session_id":"s","total_cost_usd":0.1,"usage":{{"input_tokens":1,"output_tokens":2}},"terminal_reason":"completed","api_error_status":null,"uuid":"u"}}"#
             )
         }
         Frame::Assistant { subagent } => {

@@ -50,7 +50,12 @@ fn exit_status(code: i8) -> ExitStatusInfo {
 /// Run `ops` on a session with configuration `config`, checking every invariant after each step,
 /// then end the session (eof and exit 0, if they did not happen).
 pub fn run(config: u8, ops: &[Op]) {
-    let mut driver = Driver::new(configs::config(config), false);
+    play(config, ops, false);
+}
+
+/// [`run`], and the host that ran it: with `keep_log`, what came out of the session.
+pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
+    let mut driver = Driver::new(configs::config(config), keep_log);
     for op in ops {
         let now = driver.now;
         match op {
@@ -62,7 +67,11 @@ pub fn run(config: u8, ops: &[Op]) {
             }
             Op::SendUser(n) => {
                 // Refusals (input ended, closed) are legitimate; the checks are on what is written.
-                let _ = driver.session.send_user(now, user_input(*n));
+                let sent = driver.session.send_user(now, user_input(*n));
+                assert!(
+                    !(driver.closed_itself() && sent.is_ok()),
+                    "a user message taken after the session closed itself"
+                );
                 driver.drain();
             }
             Op::Request(kind) => {
@@ -86,6 +95,7 @@ pub fn run(config: u8, ops: &[Op]) {
         }
     }
     driver.finish(ExitStatusInfo::code(0));
+    driver
 }
 
 /// Writes values the way `arbitrary` 1.x reads them: integers little-endian, `bool` as one byte,

@@ -103,11 +103,38 @@ pub fn recorded_ops(recording: &str) -> Vec<Op> {
     ops
 }
 
+/// A turn that goes quiet for 6 s, then ends with its transcript frame and result: the
+/// session's own decisions on it (readiness, a stall, a result waiting for the store) differ by
+/// configuration.
+pub fn quiet_turn() -> Vec<Op> {
+    use Frame::*;
+    let line = Op::StdoutLine;
+    vec![
+        Op::SendUser(0),
+        line(ControlResponse {
+            ours: 0,
+            success: true,
+            with_pending: false,
+        }),
+        Op::Timeout(600),
+        line(Assistant { subagent: false }),
+        line(Result {
+            is_error: false,
+            subtype: 4,
+        }),
+        Op::SendUser(1),
+        Op::Timeout(1),
+        Op::Eof,
+        Op::Exit(0),
+    ]
+}
+
 /// Hand-made sequences over the frame grammar that reach states the recordings do not.
 fn synthetic_ops() -> Vec<Vec<Op>> {
     use Frame::*;
     let line = Op::StdoutLine;
     vec![
+        quiet_turn(),
         vec![
             Op::SendUser(0),
             line(ControlResponse {
@@ -317,5 +344,10 @@ pub fn seeds(repo: &Path) -> std::io::Result<Vec<Seed>> {
             ops::encode(4, sequence),
         );
     }
+    add(
+        "ops",
+        "quiet-turn-single".into(),
+        ops::encode(3, &quiet_turn()),
+    );
     Ok(seeds)
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use arbitrary::{Arbitrary, Unstructured};
 use claude_agent_fuzz::commands::{ReplyKind, RequestKind};
 use claude_agent_fuzz::frames::Frame;
-use claude_agent_fuzz::ops::{encode, Op};
-use claude_agent_fuzz::seeds::{recorded_ops, recorded_stdout, seeds, Seed};
+use claude_agent_fuzz::ops::{encode, play, Op};
+use claude_agent_fuzz::seeds::{quiet_turn, recorded_ops, recorded_stdout, seeds, Seed};
 use claude_agent_fuzz::targets;
 use claude_agent_fuzz::xorshift::XorShift;
 
@@ -173,4 +173,63 @@ fn pseudo_random_inputs_pass_every_target() {
         };
         run(target, &data);
     }
+}
+
+/// The decisions the session makes on its own are within the fuzzer's reach: one quiet turn,
+/// three configurations, three outcomes (the harness checks that a result never overtakes the
+/// store).
+#[test]
+fn the_sessions_own_decisions_are_reached() {
+    let position =
+        |events: &[String], prefix: &str| events.iter().position(|e| e.starts_with(prefix));
+
+    // A client's connect and store: ready at the readiness bound (`calc` never says it is
+    // connected), and the result after its transcript frame was stored.
+    let store = play(2, &quiet_turn(), true);
+    assert!(store
+        .written
+        .iter()
+        .any(|l| l.contains(r#""subtype":"mcp_status""#)));
+    let ready = position(&store.events, "Ready").expect("ready");
+    let mirror = position(&store.events, "Mirror(").expect("a transcript frame");
+    let result = store
+        .events
+        .iter()
+        .position(|e| e.starts_with("Message(Result("))
+        .expect("the result");
+    assert!(ready < mirror && mirror < result, "{:#?}", store.events);
+
+    // A stall interrupts the turn, which goes on.
+    let interrupt = play(3, &quiet_turn(), true);
+    assert!(
+        position(&interrupt.events, "Stalled(").is_some(),
+        "{:#?}",
+        interrupt.events
+    );
+    assert!(interrupt
+        .written
+        .iter()
+        .any(|l| l.contains(r#""subtype":"interrupt""#)));
+    assert!(position(&interrupt.events, "Closing(").is_none());
+
+    // A stall interrupts the turn and closes the session: the next message is refused.
+    let close = play(5, &quiet_turn(), true);
+    assert!(
+        position(&close.events, "Closing(Stalled(").is_some(),
+        "{:#?}",
+        close.events
+    );
+    let written = &close.written;
+    let interrupt = written
+        .iter()
+        .position(|l| l.contains(r#""subtype":"interrupt""#));
+    let closed = written.iter().position(|l| l == "close stdin");
+    assert!(interrupt.is_some() && interrupt < closed, "{written:#?}");
+    assert_eq!(
+        written
+            .iter()
+            .filter(|l| l.contains(r#""type":"user""#))
+            .count(),
+        1
+    );
 }

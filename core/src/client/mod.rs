@@ -42,7 +42,6 @@ mod handles {
     pub(super) mod pool;
     pub(super) mod prompt;
     pub(super) mod query;
-    pub(super) mod ready;
     pub(super) mod spare;
     pub(super) mod warm;
 }
@@ -100,7 +99,7 @@ mod fleet;
 
 // Each module by its own name across the client layer (`crate::client::link`, …).
 use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
-use handles::{client, pool, prompt, query, ready, spare, warm};
+use handles::{client, pool, prompt, query, spare, warm};
 use persistence::{config_dir, mirror, recorder, store_resume, user_files};
 #[cfg(unix)]
 use process::orphan_guard;

@@ -76,9 +76,13 @@ pub struct SessionConfig {
     /// Prices to work out each turn's cost from its tokens beside the CLI's own figure
     /// ([`TurnCost::priced_usd`](crate::cost::TurnCost::priced_usd)).
     pub prices: Option<crate::cost::PriceTable>,
-    /// The session's spending limit: crossing it brings an [`Event::Budget`].
+    /// The session's spending limit: its warning share brings an [`Event::Budget`]; exceeded,
+    /// the session interrupts the turn and closes ([`Event::Closing`] with
+    /// [`EndReason::OverBudget`]).
     ///
     /// [`Event::Budget`]: super::Event::Budget
+    /// [`Event::Closing`]: super::Event::Closing
+    /// [`EndReason::OverBudget`]: super::EndReason::OverBudget
     pub budget: Option<crate::cost::Budget>,
     /// The CLI's running cost starts from an earlier process's (a resume or a continue): the
     /// session asks the CLI what it carried over (`get_usage`) once `initialize` is answered, so
@@ -91,6 +95,15 @@ pub struct SessionConfig {
     ///
     /// [`Event::UnfinishedTurn`]: super::Event::UnfinishedTurn
     pub count_model_calls: bool,
+    /// Report [`Event::Ready`](super::Event::Ready) only once the in-process MCP servers
+    /// ([`SessionConfig::mcp_servers`]) are connected, as the CLI reports them to an
+    /// `mcp_status` the session asks itself (within 5 s, or the initialize timeout), rather than
+    /// as soon as `initialize` is answered: what a host waits for before its first message.
+    pub ready_after_servers: bool,
+    /// Hold each result (and what follows it) until the host has stored the transcript frames
+    /// before it ([`Session::store_flushed`](super::Session::store_flushed)): a host mirroring
+    /// to a session store then hands a result to its user only once the turn is stored.
+    pub results_after_store: bool,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -118,6 +131,8 @@ impl SessionConfig {
             budget: None,
             cost_carried_over: false,
             count_model_calls: false,
+            ready_after_servers: false,
+            results_after_store: false,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }

@@ -49,16 +49,29 @@ pub enum Event {
     /// be written.
     Cancelled(InboundId),
     /// The running turn stalled ([`SessionConfig::stall`](super::SessionConfig::stall)): the
-    /// CLI has been silent past the limit while nothing explains it. Once per silence; the host
-    /// decides what to do ([`StallWatch::then`](super::StallWatch::then)).
+    /// CLI has been silent past the limit while nothing explains it. Once per silence, for the
+    /// host to show. As [`StallWatch::then`](super::StallWatch::then) says, the session has
+    /// also interrupted the turn (`Interrupt`); with `InterruptThenClose` it closes instead, and
+    /// this event does not come: [`Event::Closing`] carries the stall.
     Stalled(crate::message::Stall),
     /// The CLI accepted an interrupt (sent with [`super::Session::request`]) but did not apply
     /// it: no turn was running, or the turn ended without being interrupted.
     InterruptNotApplied(crate::message::InterruptNotApplied),
-    /// The session's budget ([`SessionConfig::budget`](super::SessionConfig::budget)) was
-    /// crossed: nearly spent, once, and exceeded, once. The session goes on; the host decides
-    /// (an SDK client interrupts the turn and closes the session when it is exceeded).
+    /// The session's budget ([`SessionConfig::budget`](super::SessionConfig::budget)) is
+    /// nearly spent (its warning share), once; the session goes on. Exceeded, the session
+    /// interrupts the turn and closes ([`Event::Closing`] with [`EndReason::OverBudget`]).
     Budget(Box<crate::cost::BudgetReport>),
+    /// The session is ready for its first message: `initialize` was answered and, when
+    /// [`SessionConfig::ready_after_servers`](super::SessionConfig::ready_after_servers) asks,
+    /// the in-process MCP servers are connected (or 5 s have passed). Once, at most. A spare
+    /// ([`SessionConfig::await_claim`](super::SessionConfig::await_claim)) is then parked, ready
+    /// for its claim.
+    Ready,
+    /// The session closed itself, for the reason given: it has closed stdin and failed what was
+    /// pending, as [`Session::close`](super::Session::close) does. Stop the CLI as after a close
+    /// (let it exit, then signal it), and still report its end; [`Event::Finished`] then says
+    /// [`Termination::Ended`] with the same reason.
+    Closing(EndReason),
     /// The session ended in a turn that had no result (closed by the host, the CLI killed or
     /// crashed): what the turn's model calls used, as the session counted them from the
     /// assistant messages (their tokens, priced when a price table is given; the CLI gave no
@@ -210,6 +223,8 @@ pub enum CloseCause {
     Exited(ExitStatusInfo),
     /// The host closed the session.
     ClosedByHost,
+    /// The session closed itself ([`Event::Closing`]).
+    Ended,
 }
 
 impl fmt::Display for CloseCause {
@@ -218,6 +233,7 @@ impl fmt::Display for CloseCause {
             CloseCause::StdoutClosed => write!(f, "the CLI closed its stdout"),
             CloseCause::Exited(status) => write!(f, "the CLI exited ({status})"),
             CloseCause::ClosedByHost => write!(f, "the session was closed"),
+            CloseCause::Ended => write!(f, "the session closed itself"),
         }
     }
 }
@@ -308,6 +324,48 @@ pub enum Termination {
     ProcessFailed(ExitStatusInfo),
     /// The host closed the session itself.
     ClosedByHost,
+    /// The session closed itself ([`Event::Closing`]).
+    Ended(EndReason),
+}
+
+/// Why the session closed itself ([`Event::Closing`], [`Termination::Ended`]).
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use claude_agent_core::session::{EndReason, Event, InputMode, RequestFailure, Session, SessionConfig};
+///
+/// // A CLI that never answers `initialize`: the session gives up, and closes.
+/// let start = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), start);
+/// let deadline = session.poll_timeout().unwrap();
+/// session.handle_timeout(deadline);
+/// let closing = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+///     Event::Closing(reason) => Some(reason),
+///     _ => None,
+/// });
+/// assert_eq!(closing, Some(EndReason::InitializeFailed(RequestFailure::Timeout(Duration::from_secs(60)))));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// The turn stalled, and the stall watch says to close
+    /// ([`OnStall::InterruptThenClose`](super::OnStall::InterruptThenClose)).
+    Stalled(crate::message::Stall),
+    /// A budget was exceeded: the session's own, or one the host reported
+    /// ([`Session::over_budget`](super::Session::over_budget)).
+    OverBudget(Box<crate::cost::BudgetReport>),
+    /// `initialize` failed (refused, unconfirmed, timed out): the session cannot go on.
+    InitializeFailed(RequestFailure),
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndReason::Stalled(stall) => write!(f, "{stall}"),
+            EndReason::OverBudget(report) => write!(f, "{report}"),
+            EndReason::InitializeFailed(failure) => write!(f, "initialize failed: {failure}"),
+        }
+    }
 }
 
 /// The last error `result` of a session, carried by [`Termination::ErrorResult`].

@@ -36,12 +36,16 @@ mod inbound;
 mod initialize;
 mod interrupts;
 mod mirror;
+mod own;
+mod ready;
 mod run_end;
 mod spend;
 mod stall;
 mod version;
 mod wire;
 
+#[cfg(test)]
+mod decision_tests;
 #[cfg(test)]
 mod tests;
 
@@ -55,7 +59,8 @@ pub use config::{
 };
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{
-    CloseCause, Event, ExitStatusInfo, RequestFailure, ResultError, Termination, Transmit,
+    CloseCause, EndReason, Event, ExitStatusInfo, RequestFailure, ResultError, Termination,
+    Transmit,
 };
 pub use mirror::TranscriptMirror;
 pub use stall::{OnStall, StallWatch};
@@ -66,6 +71,7 @@ use crate::control::{
     InboundRequest, InitializeResponse, Reply, RequestId, ResponseBody, ThinkingDisplayChange,
     UserDialogRequest,
 };
+use crate::cost::{BudgetLevel, BudgetReport};
 use crate::hooks::{HookInput, HookRef};
 use crate::mcp::{self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, ToolCall};
 use crate::message::{
@@ -121,6 +127,8 @@ const SNIPPET_BYTES: usize = 200;
 /// while let Some(event) = session.poll_event() {
 ///     match event {
 ///         Event::RequestDone { id, outcome } if id == session.initialize_id() => assert!(outcome.is_ok()),
+///         // `initialize` answered: what a host waits for before its first message.
+///         Event::Ready => {}
 ///         // The version the `initialize` answer gave, which this SDK supports.
 ///         Event::CliVersion(check) => assert!(check.is_supported()),
 ///         Event::Message(Message::Result(result)) => answer = result.result,
@@ -152,8 +160,24 @@ pub struct Session {
     turn_running: bool,
     /// The interrupts sent, and how the turns they were sent into ended.
     interrupts: interrupts::InterruptWatch,
-    /// The `get_usage` request asking what a resumed CLI's running cost starts from.
-    baseline_request: Option<RequestId>,
+    /// The requests the session sent for itself (a resumed CLI's cost, the readiness wait, a
+    /// stall's or budget's interrupt), answered without an event.
+    own: own::OwnRequests,
+    /// The wait for the in-process servers before [`Event::Ready`], while it lasts.
+    ready: Option<ready::ReadyWait>,
+    /// [`Event::Ready`] was queued.
+    ready_reported: bool,
+    /// Why the session closed itself, when it did ([`Event::Closing`]).
+    ended: Option<EndReason>,
+    /// Events held behind a result until the host has stored the transcript lines before it
+    /// ([`SessionConfig::results_after_store`], [`Session::store_flushed`]).
+    behind_store: VecDeque<Event>,
+    /// Transcript frames queued, handed out, and stored as the host says.
+    mirror_queued: u64,
+    mirror_delivered: u64,
+    mirror_stored: u64,
+    /// How many frames must be stored before the held result goes out.
+    store_needed: u64,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -258,7 +282,15 @@ impl Session {
                 config.cost_carried_over,
                 config.count_model_calls,
             ),
-            baseline_request: None,
+            own: own::OwnRequests::default(),
+            ready: None,
+            ready_reported: false,
+            ended: None,
+            behind_store: VecDeque::new(),
+            mirror_queued: 0,
+            mirror_delivered: 0,
+            mirror_stored: 0,
+            store_needed: 0,
             turn_running: false,
             interrupts: interrupts::InterruptWatch::default(),
             config,
@@ -336,21 +368,20 @@ impl Session {
             Some(status) => CloseCause::Exited(status),
             None => CloseCause::StdoutClosed,
         };
-        self.fail_everything(cause);
+        self.fail_everything(now, cause);
         self.maybe_finish();
     }
 
     /// The CLI process exited. Pending requests fail with [`CloseCause::Exited`]; once stdout has
     /// ended too, [`Event::Finished`] is queued.
     pub fn handle_exit(&mut self, now: Instant, status: ExitStatusInfo) {
-        let _ = now;
         if self.exit.is_some() {
             return;
         }
         self.exit = Some(status);
         self.stdin_closed = true;
         self.outgoing.clear();
-        self.fail_everything(CloseCause::Exited(status));
+        self.fail_everything(now, CloseCause::Exited(status));
         self.maybe_finish();
     }
 
@@ -377,17 +408,20 @@ impl Session {
     /// assert!(timed_out);
     /// ```
     pub fn handle_timeout(&mut self, now: Instant) {
-        let overdue: Vec<RequestId> = self
+        // All taken out before any is reported: one timing out (`initialize`) can close the
+        // session, and the others still report their own timeout.
+        let overdue: Vec<(RequestId, Duration)> = self
             .pending
             .iter()
             .filter(|(_, p)| p.deadline.is_some_and(|deadline| deadline <= now))
-            .map(|(id, _)| *id)
+            .map(|(id, p)| (*id, p.timeout))
             .collect();
-        for id in overdue {
-            if let Some(p) = self.pending.remove(&id) {
-                self.given_up.insert(id);
-                self.request_done(id, Err(RequestFailure::Timeout(p.timeout)));
-            }
+        for (id, _) in &overdue {
+            self.pending.remove(id);
+            self.given_up.insert(*id);
+        }
+        for (id, timeout) in overdue {
+            self.request_done(now, id, Err(RequestFailure::Timeout(timeout)));
         }
         self.run_end.handle_timeout(now);
         let host_busy = !self.inbound.is_empty();
@@ -397,8 +431,9 @@ impl Session {
             .as_mut()
             .and_then(|s| s.check(now, running, host_busy))
         {
-            self.push_event(Event::Stalled(stall));
+            self.stalled(now, stall);
         }
+        self.poll_ready(now);
         self.maybe_close_stdin();
     }
 
@@ -412,7 +447,7 @@ impl Session {
     /// are written only if it confirms; once `initialize` has failed, sending is refused with
     /// [`SendError::Closed`].
     pub fn send_user(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
-        if self.finished || self.closed_by_host || self.exit.is_some() {
+        if self.finished || self.closed_by_host || self.ended.is_some() || self.exit.is_some() {
             return Err(SendError::Closed);
         }
         if self.stdin_closed || self.run_end.input_ended() {
@@ -464,7 +499,8 @@ impl Session {
     /// let mut session = Session::new(config, now);
     /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}
     /// "#);
-    /// let _ = session.poll_event(); // `initialize` answered: the spare is parked
+    /// // `initialize` answered, and the spare is parked, ready for its claim.
+/// assert_eq!(std::iter::from_fn(|| session.poll_event()).count(), 2); // `RequestDone`, `Ready`
     ///
     /// session.claim(now, &ClaimOptions::new("/srv/app").model("claude-haiku-9")).unwrap();
     /// session.send_user(now, UserInput::text("hello")).unwrap();
@@ -827,17 +863,175 @@ impl Session {
     /// assert!(matches!(session.poll_event(), Some(Event::Finished(Termination::ClosedByHost))));
     /// ```
     pub fn close(&mut self, now: Instant) {
-        let _ = now;
-        if self.closed_by_host {
+        if self.closed_by_host || self.ended.is_some() {
             return;
         }
         self.closed_by_host = true;
+        self.shut(now, CloseCause::ClosedByHost);
+    }
+
+    /// The host's report that a budget it keeps (a fleet key's, say) is exceeded: the session
+    /// interrupts the running turn and closes, as when its own budget is
+    /// ([`Event::Closing`] with [`EndReason::OverBudget`]). Ignored once the session is closed.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
+    /// use claude_agent_core::session::{EndReason, Event, InputMode, Session, SessionConfig, Transmit};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _ = session.poll_transmit(); // `initialize`
+    /// let report = BudgetReport {
+    ///     scope: BudgetScope::Key("tenant-42".into()),
+    ///     level: BudgetLevel::Exceeded,
+    ///     budget: Budget::usd(5.0),
+    ///     spent: Spent::default(),
+    /// };
+    /// session.over_budget(now, report);
+    /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| matches!(e, Event::Closing(EndReason::OverBudget(_)))));
+    /// ```
+    pub fn over_budget(&mut self, now: Instant, report: BudgetReport) {
+        self.interrupt_and_end(now, EndReason::OverBudget(Box::new(report)));
+    }
+
+    /// Close stdin, and fail or withdraw everything pending with `cause`.
+    fn shut(&mut self, now: Instant, cause: CloseCause) {
         self.run_end.end_input();
+        self.ready = None;
         if !self.stdin_closed {
             self.stdin_closed = true;
             self.close_pending = true;
         }
-        self.fail_everything(CloseCause::ClosedByHost);
+        self.fail_everything(now, cause);
+    }
+
+    /// The session closes itself for `reason` ([`Event::Closing`]).
+    fn end(&mut self, now: Instant, reason: EndReason) {
+        if self.closed_by_host || self.ended.is_some() || self.finished {
+            return;
+        }
+        self.ended = Some(reason.clone());
+        self.shut(now, CloseCause::Ended);
+        self.push_event(Event::Closing(reason));
+    }
+
+    /// [`Session::end`], after interrupting the running turn: the interrupt goes out before
+    /// stdin closes, so the CLI stops the turn's work.
+    fn interrupt_and_end(&mut self, now: Instant, reason: EndReason) {
+        if self.closed_by_host || self.ended.is_some() || self.finished {
+            return;
+        }
+        self.own_request(now, ControlRequest::Interrupt, own::Purpose::Interrupt);
+        self.end(now, reason);
+    }
+
+    /// A stall: reported, and as the watch says, the turn interrupted, or the session closed.
+    fn stalled(&mut self, now: Instant, stall: crate::message::Stall) {
+        let then = self
+            .config
+            .stall
+            .as_ref()
+            .map_or(OnStall::Report, |w| w.then);
+        match then {
+            OnStall::InterruptThenClose => self.interrupt_and_end(now, EndReason::Stalled(stall)),
+            OnStall::Interrupt => {
+                self.own_request(now, ControlRequest::Interrupt, own::Purpose::Interrupt);
+                self.push_event(Event::Stalled(stall));
+            }
+            _ => self.push_event(Event::Stalled(stall)),
+        }
+    }
+
+    /// A budget crossed: a warning is an event; exceeded, the turn is interrupted and the
+    /// session closed.
+    fn budget_crossed(&mut self, now: Instant, report: BudgetReport) {
+        if report.level >= BudgetLevel::Exceeded {
+            self.over_budget(now, report);
+        } else {
+            self.push_event(Event::Budget(Box::new(report)));
+        }
+    }
+
+    /// Send `request` for the session itself; its answer is taken by [`Session::own_done`].
+    fn own_request(&mut self, now: Instant, request: ControlRequest, purpose: own::Purpose) {
+        if let Ok(id) = self.request(now, request) {
+            self.own.add(id, purpose);
+        }
+    }
+
+    /// The answer to one of the session's own requests.
+    fn own_done(
+        &mut self,
+        now: Instant,
+        id: RequestId,
+        purpose: own::Purpose,
+        outcome: Result<ResponseBody, RequestFailure>,
+    ) {
+        match purpose {
+            // Failed, the first turn's CLI figure stays unknown.
+            own::Purpose::Baseline => {
+                if let Ok(body) = &outcome {
+                    self.spend.baseline(body);
+                }
+            }
+            own::Purpose::Readiness => {
+                let Some(wait) = self.ready.as_mut() else {
+                    return;
+                };
+                if wait.is_question(id) && wait.answered(now, outcome) {
+                    self.report_ready();
+                }
+            }
+            // The interrupt's answer needs nobody: the turn's result says how it ended.
+            own::Purpose::Interrupt => {}
+        }
+    }
+
+    /// `initialize` was answered: ready now, or once the in-process servers are connected.
+    fn start_ready_wait(&mut self, now: Instant) {
+        if !self.config.ready_after_servers || self.config.mcp_servers.is_empty() {
+            return self.report_ready();
+        }
+        let servers = self
+            .config
+            .mcp_servers
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let bound = ready::BOUND.min(self.config.timeouts.initialize);
+        self.ready = Some(ready::ReadyWait::new(servers, now, bound));
+        self.poll_ready(now);
+    }
+
+    /// Move the readiness wait on: ask `mcp_status` when it is time, or give up at its bound.
+    fn poll_ready(&mut self, now: Instant) {
+        let listed = self.unlisted_servers.is_empty();
+        let Some(wait) = self.ready.as_mut() else {
+            return;
+        };
+        match wait.poll(now, listed) {
+            ready::ReadyStep::Wait => {}
+            ready::ReadyStep::Ready => self.report_ready(),
+            ready::ReadyStep::Ask => match self.request(now, ControlRequest::McpStatus) {
+                Ok(id) => {
+                    self.own.add(id, own::Purpose::Readiness);
+                    if let Some(wait) = self.ready.as_mut() {
+                        wait.asked(id);
+                    }
+                }
+                Err(_) => self.report_ready(),
+            },
+        }
+    }
+
+    fn report_ready(&mut self) {
+        self.ready = None;
+        let over = self.closed_by_host || self.ended.is_some() || self.exit.is_some();
+        if !self.ready_reported && !over && !self.stdout_ended {
+            self.ready_reported = true;
+            self.push_event(Event::Ready);
+        }
     }
 
     // ---- outputs ------------------------------------------------------------------------------
@@ -860,7 +1054,11 @@ impl Session {
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        let event = self.events.pop_front()?;
+        if let Event::Mirror(_) = event {
+            self.mirror_delivered += 1;
+        }
+        Some(event)
     }
 
     /// When [`Session::handle_timeout`] must be called next, if ever.
@@ -886,14 +1084,16 @@ impl Session {
             .stall
             .as_ref()
             .and_then(|s| s.deadline(self.turn_running, !self.inbound.is_empty()));
-        [request, self.run_end.deadline(), stall]
+        let ready = self.ready.as_ref().map(ready::ReadyWait::next_deadline);
+        [request, self.run_end.deadline(), stall, ready]
             .into_iter()
             .flatten()
             .min()
     }
 
     /// Whether the host should read more stdout. False while the event queue is full
-    /// ([`Limits::max_queued_events`]) — drain events first — and after stdout ended.
+    /// ([`Limits::max_queued_events`]) — drain events first; events held behind a result
+    /// that waits for the store count too ([`Session::store_flushed`]) — and after stdout ended.
     ///
     /// ```
     /// use std::time::Instant;
@@ -913,7 +1113,8 @@ impl Session {
     /// ```
     #[must_use]
     pub fn wants_read(&self) -> bool {
-        !self.stdout_ended && self.events.len() < self.config.limits.max_queued_events
+        !self.stdout_ended
+            && self.events.len() + self.behind_store.len() < self.config.limits.max_queued_events
     }
 
     /// The id of the `initialize` request sent at construction.
@@ -1008,15 +1209,16 @@ impl Session {
         matches!(self.claim, ClaimState::Parked)
     }
 
-    /// Whether the session is over ([`Event::Finished`] was queued).
+    /// Whether the session is over ([`Event::Finished`] was queued, not held behind a result
+    /// that waits for the store).
     pub fn is_finished(&self) -> bool {
-        self.finished
+        self.finished && self.behind_store.is_empty()
     }
 
-    /// Number of control requests of ours waiting for an answer (the host's: the session's own
-    /// question about a resumed session's cost is not counted).
+    /// Number of control requests of ours waiting for an answer (the host's: the requests the
+    /// session sends for itself are not counted).
     pub fn pending_requests(&self) -> usize {
-        self.pending.len() - usize::from(self.baseline_request.is_some())
+        self.pending.len() - self.own.len()
     }
 
     /// Number of inbound requests waiting for the host's answer.
@@ -1056,7 +1258,61 @@ impl Session {
     }
 
     fn push_event(&mut self, event: Event) {
+        if !self.behind_store.is_empty() {
+            self.behind_store.push_back(event);
+            return;
+        }
+        if self.config.results_after_store {
+            match &event {
+                Event::Mirror(_) => self.mirror_queued += 1,
+                Event::Message(Message::Result(_)) if self.mirror_stored < self.mirror_queued => {
+                    // Its turn's lines go to the store before the result goes to the host.
+                    self.store_needed = self.mirror_queued;
+                    self.behind_store.push_back(event);
+                    return;
+                }
+                _ => {}
+            }
+        }
         self.events.push_back(event);
+    }
+
+    /// The host has stored every transcript frame ([`Event::Mirror`]) it was handed so far (or
+    /// given up on them): a result held for them goes out
+    /// ([`SessionConfig::results_after_store`]).
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_core::message::Message;
+    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.results_after_store = true;
+    /// let mut session = Session::new(config, now);
+    /// session.handle_stdout(now, br#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}
+    /// {"type":"result","subtype":"success","is_error":false,"session_id":"s"}
+    /// "#);
+    /// assert!(matches!(session.poll_event(), Some(Event::Mirror(_))));
+    /// assert!(session.poll_event().is_none(), "the result waits for the store");
+    /// assert!(session.waits_for_store());
+    /// session.store_flushed(); // … once the store has the frame
+    /// assert!(matches!(session.poll_event(), Some(Event::Message(Message::Result(_)))));
+    /// ```
+    pub fn store_flushed(&mut self) {
+        self.mirror_stored = self.mirror_delivered;
+        if self.behind_store.is_empty() || self.mirror_stored < self.store_needed {
+            return;
+        }
+        for event in std::mem::take(&mut self.behind_store) {
+            self.push_event(event);
+        }
+    }
+
+    /// Whether a result waits for the host to store the transcript frames before it
+    /// ([`Session::store_flushed`]): a host that batches its writes should write them now.
+    pub fn waits_for_store(&self) -> bool {
+        !self.behind_store.is_empty()
     }
 
     fn handle_frame(&mut self, now: Instant, frame: Frame<'_>) {
@@ -1150,7 +1406,7 @@ impl Session {
             _ => false,
         };
         if accounted {
-            return self.account_and_push(message);
+            return self.account_and_push(now, message);
         }
         if !activity::is_sdk_host_only(&message) {
             self.push_event(Event::Message(message));
@@ -1160,7 +1416,7 @@ impl Session {
     /// [`Session::handle_message`]'s end for a message that costs or ends a turn: its cost and
     /// the interrupts it settles, then the message and what they gave.
     #[inline(never)]
-    fn account_and_push(&mut self, mut message: Message) {
+    fn account_and_push(&mut self, now: Instant, mut message: Message) {
         let (budget, missed) = match &mut message {
             Message::Assistant(reply) => (self.spend.assistant(reply), None),
             Message::Result(result) => {
@@ -1187,7 +1443,7 @@ impl Session {
             self.push_event(Event::InterruptNotApplied(missed));
         }
         if let Some(report) = budget {
-            self.push_event(Event::Budget(Box::new(report)));
+            self.budget_crossed(now, report);
         }
     }
 
@@ -1229,15 +1485,6 @@ impl Session {
             .and_then(|n| n.parse().ok())
             .map(RequestId::from_raw);
         let id = match id {
-            Some(id) if self.baseline_request == Some(id) => {
-                self.pending.remove(&id);
-                self.baseline_request = None;
-                if payload.subtype == "success" {
-                    self.spend
-                        .baseline(&ResponseBody::from_raw(payload.response));
-                }
-                return;
-            }
             Some(id) if self.pending.remove(&id).is_some() => id,
             // The CLI was slow, not wrong: the request's outcome (a timeout, or the close) has been
             // reported, and the answer is dropped, as the official SDKs do. Only an `initialize`
@@ -1259,18 +1506,21 @@ impl Session {
             })
         };
         let outcome = if id == self.initialize_id {
-            let outcome = self.initialized(outcome);
-            if outcome.is_ok() && self.spend.needs_baseline() {
-                let usage = ControlRequest::GetUsage {
-                    skip_behaviors: true,
-                };
-                self.baseline_request = self.request(now, usage).ok();
-            }
-            outcome
+            self.initialized(outcome)
         } else {
             outcome
         };
-        self.request_done(id, outcome);
+        let initialized = id == self.initialize_id && outcome.is_ok();
+        self.request_done(now, id, outcome);
+        if initialized {
+            if self.spend.needs_baseline() {
+                let usage = ControlRequest::GetUsage {
+                    skip_behaviors: true,
+                };
+                self.own_request(now, usage, own::Purpose::Baseline);
+            }
+            self.start_ready_wait(now);
+        }
         for pending in payload
             .pending_permission_requests
             .into_iter()
@@ -1310,15 +1560,30 @@ impl Session {
 
     /// A request of ours is done: let held messages through (or drop them), route the answer to
     /// the claim it belongs to, or report it.
-    fn request_done(&mut self, id: RequestId, outcome: Result<ResponseBody, RequestFailure>) {
+    fn request_done(
+        &mut self,
+        now: Instant,
+        id: RequestId,
+        outcome: Result<ResponseBody, RequestFailure>,
+    ) {
         let missed = self
             .interrupts
             .answered(id, outcome.is_ok(), self.turn_running);
-        if self.baseline_request == Some(id) {
-            // The session's own question failed: the first turn's CLI figure stays unknown.
-            self.baseline_request = None;
-            return;
+        if let Some(purpose) = self.own.take(id) {
+            if let Some(missed) = missed {
+                self.push_event(Event::InterruptNotApplied(missed));
+            }
+            return self.own_done(now, id, purpose, outcome);
         }
+        // A failed `initialize` ends the session; the process being gone says why by itself.
+        let ends = match &outcome {
+            Err(failure)
+                if id == self.initialize_id && !matches!(failure, RequestFailure::Closed(_)) =>
+            {
+                Some(EndReason::InitializeFailed(failure.clone()))
+            }
+            _ => None,
+        };
         if let Some(hold) = &mut self.held {
             if let Some(at) = hold.waiting.iter().position(|w| *w == id) {
                 if outcome.is_ok() {
@@ -1359,6 +1624,9 @@ impl Session {
         self.push_event(Event::RequestDone { id, outcome });
         if let Some(missed) = missed {
             self.push_event(Event::InterruptNotApplied(missed));
+        }
+        if let Some(reason) = ends {
+            self.end(now, reason);
         }
     }
 
@@ -1586,11 +1854,14 @@ impl Session {
         }
     }
 
-    fn fail_everything(&mut self, cause: CloseCause) {
+    fn fail_everything(&mut self, now: Instant, cause: CloseCause) {
+        // Nothing is ready any more, and no silence is a stall.
+        self.ready = None;
+        self.stall = None;
         let pending = std::mem::take(&mut self.pending);
         for id in pending.into_keys() {
             self.given_up.insert(id);
-            self.request_done(id, Err(RequestFailure::Closed(cause.clone())));
+            self.request_done(now, id, Err(RequestFailure::Closed(cause.clone())));
         }
         for id in self.inbound.cancel_all() {
             self.push_event(Event::Cancelled(id));
@@ -1617,6 +1888,8 @@ impl Session {
         }
         let termination = if self.closed_by_host {
             Termination::ClosedByHost
+        } else if let Some(reason) = self.ended.clone() {
+            Termination::Ended(reason)
         } else if exit.success() {
             Termination::Completed
         } else if let Some(mut error) = self.last_error_result.take() {

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use crate::message::{ContentBlock, Message, MessageContent, SessionState, Stall, SystemMessage};
 
-/// When a running turn counts as stalled, and what the client then does
-/// (`Options::stall_watch`). The session only tells ([`Event::Stalled`], with a
-/// [`Stall`]); the client acts on
-/// [`StallWatch::then`].
+/// When a running turn counts as stalled, and what the session then does
+/// (`Options::stall_watch`): it reports the stall ([`Event::Stalled`], with a [`Stall`]), and
+/// as [`StallWatch::then`] says, interrupts the turn or closes itself
+/// ([`Event::Closing`] with [`EndReason::Stalled`]).
 ///
 /// The rule: silence is counted from the CLI's last line (or the prompt) while a turn runs. It
 /// does not count while one of your callbacks is being answered (a permission prompt, a hook,
@@ -19,6 +19,8 @@ use crate::message::{ContentBlock, Message, MessageContent, SessionState, Stall,
 /// a running tool is silence the CLI accounts for.
 ///
 /// [`Event::Stalled`]: super::Event::Stalled
+/// [`Event::Closing`]: super::Event::Closing
+/// [`EndReason::Stalled`]: super::EndReason::Stalled
 ///
 /// ```
 /// use std::time::Duration;
@@ -72,13 +74,15 @@ impl StallWatch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum OnStall {
-    /// A `Message::Notice` of kind `Stalled` comes in the stream; the turn goes on.
+    /// The stall is reported (a client's stream: a `Message::Notice` of kind `Stalled`); the
+    /// turn goes on.
     #[default]
     Report,
-    /// The notice, and the turn is interrupted (it ends with its result, as an interrupt
+    /// Reported, and the session interrupts the turn (it ends with its result, as an interrupt
     /// does); the session goes on.
     Interrupt,
-    /// The turn is interrupted and the session closed; the stream ends with `Error::Stalled`.
+    /// The session interrupts the turn and closes itself; a client's stream ends with
+    /// `Error::Stalled`.
     InterruptThenClose,
 }
 

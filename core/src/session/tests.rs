@@ -61,7 +61,7 @@ fn initialize_answer_is_kept_and_reported() {
     let ev = events(&mut s);
     let supported = VersionCheck::Supported(CliVersion::new(2, 1, 330));
     assert!(
-        matches!(&ev[..], [Event::CliVersion(check), Event::RequestDone { id, outcome: Ok(_) }]
+        matches!(&ev[..], [Event::CliVersion(check), Event::RequestDone { id, outcome: Ok(_) }, Event::Ready]
             if *id == s.initialize_id() && *check == supported),
         "{ev:?}"
     );
@@ -107,6 +107,7 @@ fn the_cli_version_comes_once_from_initialize_or_else_the_first_init() {
         [
             "TooOld(CliVersion { major: 2, minor: 0, patch: 77 })",
             "done",
+            "Ready",
             "message"
         ]
     );
@@ -120,6 +121,7 @@ fn the_cli_version_comes_once_from_initialize_or_else_the_first_init() {
         version_events(&mut s),
         [
             "done",
+            "Ready",
             "Supported(CliVersion { major: 2, minor: 1, patch: 400 })",
             "message",
             "message"
@@ -134,7 +136,10 @@ fn the_cli_version_comes_once_from_initialize_or_else_the_first_init() {
         &success("req_0", r#"{"claude_code_version":"next"}"#),
     );
     feed(&mut s, now, &init_frame(None));
-    assert_eq!(version_events(&mut s), ["done", "Unreported", "message"]);
+    assert_eq!(
+        version_events(&mut s),
+        ["done", "Ready", "Unreported", "message"]
+    );
 }
 
 #[test]
@@ -148,7 +153,7 @@ fn no_version_check_when_it_is_turned_off() {
         &success("req_0", r#"{"claude_code_version":"1.0.0"}"#),
     );
     feed(&mut s, now, &init_frame(None));
-    assert_eq!(version_events(&mut s), ["done", "message"]);
+    assert_eq!(version_events(&mut s), ["done", "Ready", "message"]);
 }
 
 #[test]
@@ -582,7 +587,8 @@ fn pending_permission_requests_in_the_initialize_answer_are_served() {
     feed(&mut s, now, &success("req_0", &body));
     let ev = events(&mut s);
     assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
-    assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "p1"));
+    assert!(matches!(&ev[1], Event::Ready));
+    assert!(matches!(&ev[2], Event::Inbound(r) if r.wire_id == "p1"));
 }
 
 const USER_DIALOG: &str = r#"{"type":"control_request","request_id":"d1","request":{"subtype":"request_user_dialog","dialog_kind":"refusal_fallback_prompt","payload":{"fallbackModel":"m2"},"tool_use_id":"toolu_1"}}"#;
@@ -651,7 +657,8 @@ fn pending_user_dialogs_in_the_initialize_answer_are_served() {
     feed(&mut s, now, &success("req_0", &body));
     let ev = events(&mut s);
     assert!(matches!(&ev[0], Event::RequestDone { outcome: Ok(_), .. }));
-    assert!(matches!(&ev[1], Event::Inbound(r) if r.wire_id == "d1"));
+    assert!(matches!(&ev[1], Event::Ready));
+    assert!(matches!(&ev[2], Event::Inbound(r) if r.wire_id == "d1"));
     // Redelivered again (a second initialize): the dialog is still open, so it is not asked twice.
     let again = s.request(now, ControlRequest::Reinitialize).unwrap();
     let _ = s.poll_transmit();
@@ -921,7 +928,7 @@ fn a_late_answer_to_a_timed_out_request_is_dropped_quietly() {
     feed(&mut s, now, &success("req_0", "{}"));
     assert!(matches!(
         &events(&mut s)[..],
-        [Event::RequestDone { outcome: Ok(_), .. }, Event::LineError(LineError::UnmatchedResponse(id))] if id == "req_0"
+        [Event::RequestDone { outcome: Ok(_), .. }, Event::Ready, Event::LineError(LineError::UnmatchedResponse(id))] if id == "req_0"
     ));
 }
 
@@ -957,7 +964,11 @@ fn only_the_most_recent_given_up_ids_are_remembered() {
         now += Duration::from_secs(1);
         s.handle_timeout(now);
     }
-    assert_eq!(events(&mut s).len(), REMEMBERED_GIVEN_UP + 2);
+    assert_eq!(
+        events(&mut s).len(),
+        REMEMBERED_GIVEN_UP + 3,
+        "initialize answered, ready, and each request given up"
+    );
     // The oldest one was forgotten: its answer is reported like any unknown id.
     let oldest = given_up[0].to_string();
     feed(&mut s, now, &success(&oldest, "{}"));
@@ -1201,7 +1212,7 @@ fn a_fail_closed_hook_holds_the_prompt_until_the_cli_confirms_it() {
     );
     assert!(matches!(
         &events(&mut s)[..],
-        [Event::RequestDone { outcome: Ok(_), .. }]
+        [Event::RequestDone { outcome: Ok(_), .. }, Event::Ready]
     ));
     let written = lines(s.poll_transmit());
     assert_eq!(written.len(), 1);
@@ -1225,16 +1236,17 @@ fn a_cli_that_does_not_confirm_a_fail_closed_hook_gets_no_prompt() {
             [Event::RequestDone {
                 id,
                 outcome: Err(RequestFailure::Unconfirmed(message)),
-            }] => {
+            }, Event::Closing(EndReason::InitializeFailed(RequestFailure::Unconfirmed(why)))] => {
                 assert_eq!(*id, s.initialize_id());
+                assert_eq!(why, message, "the session ends for the same reason");
                 assert!(message.contains(named), "{message}");
             }
             other => panic!("{answer}: {other:?}"),
         }
         assert_eq!(
             s.poll_transmit(),
-            None,
-            "{answer}: the prompt is never written"
+            Some(Transmit::CloseStdin),
+            "{answer}: the prompt is never written, and the session closes"
         );
         assert!(s.server_info().is_some());
         let mut streaming = fail_closed_hook();
@@ -1245,7 +1257,7 @@ fn a_cli_that_does_not_confirm_a_fail_closed_hook_gets_no_prompt() {
             later.send_user(now, UserInput::text("again")),
             Err(SendError::Closed)
         );
-        assert_eq!(later.poll_transmit(), None);
+        assert_eq!(later.poll_transmit(), Some(Transmit::CloseStdin));
     }
 }
 
@@ -1268,7 +1280,7 @@ fn mcp_servers_sent_in_initialize_must_be_confirmed_before_the_prompt() {
         feed(&mut s, now, &success("req_0", answer));
         let ok = matches!(
             &events(&mut s)[..],
-            [Event::RequestDone { outcome: Ok(_), .. }]
+            [Event::RequestDone { outcome: Ok(_), .. }, Event::Ready]
         );
         assert_eq!(ok, confirmed, "{answer}");
         if confirmed {
@@ -1278,7 +1290,7 @@ fn mcp_servers_sent_in_initialize_must_be_confirmed_before_the_prompt() {
             s.send_user(now, UserInput::text("three")).unwrap();
             assert_eq!(lines(s.poll_transmit()).len(), 1);
         } else {
-            assert_eq!(s.poll_transmit(), None, "{answer}");
+            assert_eq!(s.poll_transmit(), Some(Transmit::CloseStdin), "{answer}");
         }
     }
 }
@@ -1321,14 +1333,14 @@ fn settings_sent_in_initialize_must_be_confirmed_before_the_prompt() {
         assert_eq!(s.poll_transmit(), None, "held until the answer");
         feed(&mut s, now, &success("req_0", answer));
         match (&events(&mut s)[..], refused) {
-            ([Event::RequestDone { outcome: Ok(_), .. }], None) => {
+            ([Event::RequestDone { outcome: Ok(_), .. }, Event::Ready], None) => {
                 assert_eq!(lines(s.poll_transmit()).len(), 1, "{answer}");
             }
             (
                 [Event::RequestDone {
                     outcome: Err(RequestFailure::Unconfirmed(message)),
                     ..
-                }],
+                }, Event::Closing(EndReason::InitializeFailed(_))],
                 Some(named),
             ) => {
                 assert!(message.contains(named), "{message}");
@@ -1338,8 +1350,8 @@ fn settings_sent_in_initialize_must_be_confirmed_before_the_prompt() {
                 );
                 assert_eq!(
                     s.poll_transmit(),
-                    None,
-                    "{answer}: the prompt is never written"
+                    Some(Transmit::CloseStdin),
+                    "{answer}: the prompt is never written, and the session closes"
                 );
             }
             (other, _) => panic!("{answer}: {other:?}"),
@@ -1355,12 +1367,19 @@ fn a_failed_initialize_releases_no_held_prompt() {
     s.handle_timeout(deadline);
     assert!(matches!(
         &events(&mut s)[..],
-        [Event::RequestDone {
-            outcome: Err(RequestFailure::Timeout(_)),
-            ..
-        }]
+        [
+            Event::RequestDone {
+                outcome: Err(RequestFailure::Timeout(_)),
+                ..
+            },
+            Event::Closing(EndReason::InitializeFailed(RequestFailure::Timeout(_)))
+        ]
     ));
-    assert_eq!(s.poll_transmit(), None);
+    assert_eq!(
+        s.poll_transmit(),
+        Some(Transmit::CloseStdin),
+        "no prompt, and the session closes"
+    );
     // Without a setting to confirm, the prompt follows `initialize` at once.
     let (mut plain, now) = started(SessionConfig::new(InputMode::SingleTurn));
     plain.send_user(now, UserInput::text("hi")).unwrap();

@@ -198,11 +198,6 @@ impl Mirror {
         self.in_flight.is_none() && self.pending.entries == 0
     }
 
-    /// A flush would store something: lines are pending or retained.
-    pub(crate) fn has_unstored(&self) -> bool {
-        !self.is_idle() || self.retained.entries > 0
-    }
-
     /// So much is waiting that the CLI's output should wait too.
     pub(crate) fn is_saturated(&self) -> bool {
         self.in_flight.is_some()

@@ -27,7 +27,6 @@ use crate::client::error::Error;
 use crate::client::link::{Command, Item, Link, Reply};
 use crate::client::mirror::Mirror;
 use crate::client::prompt::PromptKind;
-use crate::client::ready::{self, ReadyStep, ReadyWait};
 use crate::client::recorder::Recorder;
 use crate::client::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 use crate::client::sdk_mcp::SdkMcpServer;
@@ -35,11 +34,10 @@ use crate::client::spare::{ClaimError, ParkingDir};
 use crate::client::stderr::StderrSink;
 use crate::client::trace::{Subtype, Trace};
 use crate::client::Seat;
-use crate::control::{ClaimInfo, ControlRequest, RequestId, ResponseBody};
+use crate::control::{ClaimInfo, RequestId, ResponseBody};
 use crate::cost::{BudgetLevel, BudgetReport};
 use crate::message::{Message, Notice, NoticeKind, UserInput};
-use crate::session::RequestFailure;
-use crate::session::{Event, ExitStatusInfo, OnStall, Session, Termination, Transmit};
+use crate::session::{EndReason, Event, ExitStatusInfo, Session, Termination, Transmit};
 
 /// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
@@ -128,9 +126,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     init_reply: Option<Reply<Result<(), Error>>>,
     /// A claim waits for its outcome.
     claim_reply: Option<Reply<Result<Box<ClaimInfo>, ClaimError>>>,
-    /// `initialize` is answered; `init_reply` waits until the in-process MCP servers are
-    /// connected.
-    ready: Option<ReadyWait>,
     /// `Options::record_to`: where the lines go, while writing them works.
     recorder: Option<Recorder>,
     /// Recording failed: the notice that says so, for the message stream as soon as there is
@@ -138,9 +133,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     recording_stopped: Option<Message>,
     /// `Options::session_store`: the transcript lines on their way to the store.
     mirror: Option<Mirror>,
-    /// A result held back until the lines of its turn are in the store; nothing else is taken
-    /// from the session meanwhile.
-    held_result: Option<Message>,
     /// The session's temporary configuration folder (resumed from a store, or
     /// `Options::isolated_config`): removed before the stream ends.
     config_dir: Option<ConfigDir>,
@@ -149,10 +141,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// it is delivered.
     stalled: Option<Item>,
     termination: Option<Termination>,
-    /// Why the driver closed the session itself, when it did: a stall
-    /// (`OnStall::InterruptThenClose`, [`Error::Stalled`]) or a budget ([`Error::OverBudget`]).
-    /// It is how the session's stream ends.
-    ended_by: Option<Error>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
     shutdown: Shutdown,
@@ -202,15 +190,12 @@ where
             pending: HashMap::new(),
             init_reply: parts.init_reply,
             claim_reply: None,
-            ready: None,
             recorder: parts.recorder,
             recording_stopped: None,
             mirror: parts.mirror,
-            held_result: None,
             config_dir: parts.config_dir,
             stalled: None,
             termination: None,
-            ended_by: None,
             reported: false,
             shutdown: Shutdown::No,
             trace: parts.trace,
@@ -242,7 +227,6 @@ where
         progress |= self.poll_stdin(cx);
         progress |= self.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
-        progress |= self.poll_init_wait(now);
         progress |= self.poll_fleet(cx, now);
         progress |= self.poll_deadlines(cx, now);
         progress
@@ -257,57 +241,44 @@ where
             return false;
         };
         match seat.poll_report(cx) {
+            // Traced as the session closes (`Event::Closing`).
+            Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
+                self.session.over_budget(now, report);
+                true
+            }
             Poll::Ready(report) => {
-                self.budget_crossed(report, now);
+                self.budget_notice(report);
                 true
             }
             Poll::Pending => false,
         }
     }
 
-    /// Drive the store's flush; once the session has finished, everything left is flushed.
+    /// Drive the store's flush (at once when a result waits for it; everything left once the
+    /// session has finished), and tell the session when the store has what it was handed.
     fn poll_mirror(&mut self, cx: &mut Context<'_>) -> bool {
         let Some(mirror) = self.mirror.as_mut() else {
             return false;
         };
         if self.termination.is_some() {
             mirror.finish();
+        } else if self.session.waits_for_store() {
+            mirror.flush();
         }
-        mirror.poll(cx, &self.runtime)
-    }
-
-    /// `connect` is told the session is ready once the in-process servers are connected, or
-    /// the wait for them is over.
-    fn poll_init_wait(&mut self, now: Instant) -> bool {
-        let Some(wait) = self.ready.as_mut() else {
-            return false;
-        };
-        if self.termination.is_some() {
-            // `finish` tells `connect` how the session ended.
-            self.ready = None;
+        let progress = mirror.poll(cx, &self.runtime);
+        if mirror.is_idle() && self.session.waits_for_store() {
+            self.session.store_flushed();
             return true;
         }
-        match wait.poll(now, self.session.sdk_servers_listed()) {
-            ReadyStep::Wait => false,
-            ReadyStep::Ask => {
-                match self.session.request(now, ControlRequest::McpStatus) {
-                    Ok(id) => {
-                        wait.asked(id);
-                        self.trace.request_sent(id, Subtype::mcp_status(), now);
-                    }
-                    Err(_) => self.session_ready(),
-                }
-                true
-            }
-            ReadyStep::Ready => {
-                self.session_ready();
-                true
-            }
-        }
+        progress
     }
 
+    /// The session is ready: what the CLI said in answer to `initialize` is the handles' to
+    /// read, and `connect` returns.
     fn session_ready(&mut self) {
-        self.ready = None;
+        if let Some(info) = self.session.server_info() {
+            self.link.set_server_info(info.clone());
+        }
         if let Some(reply) = self.init_reply.take() {
             let _ = reply.try_send(Ok(()));
         }
@@ -473,14 +444,6 @@ where
                     progress = true;
                     continue;
                 }
-                if self.held_result.is_some() {
-                    if !mirror.is_idle() {
-                        return progress;
-                    }
-                    self.stalled = self.held_result.take().map(Ok);
-                    progress = true;
-                    continue;
-                }
                 if mirror.is_saturated() {
                     // The store is behind: let the CLI wait rather than memory grow.
                     return progress;
@@ -494,20 +457,6 @@ where
             };
             progress = true;
             match event {
-                Event::Message(message @ Message::Result(_))
-                    if self.mirror.as_ref().is_some_and(|m| m.has_unstored()) =>
-                {
-                    if let (Some(seat), Message::Result(result)) = (&self.seat, &message) {
-                        seat.turn(result);
-                    }
-                    // The turn's lines go to the store before its result goes to the user.
-                    if let Some(mirror) = self.mirror.as_mut() {
-                        mirror.flush();
-                        mirror.poll(cx, &self.runtime);
-                    }
-                    self.trace.message(&message);
-                    self.held_result = Some(message);
-                }
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
                     if let (Some(seat), Message::Result(result)) = (&self.seat, &message) {
@@ -526,8 +475,33 @@ where
 
     fn handle_event(&mut self, event: Event, now: Instant) {
         match event {
-            Event::Stalled(stall) => self.stalled_turn(stall, now),
-            Event::Budget(report) => self.budget_crossed(*report, now),
+            Event::Stalled(stall) => {
+                self.trace.stalled(&stall);
+                let notice = Notice::new(NoticeKind::Stalled(stall));
+                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+            }
+            Event::Budget(report) => self.budget_notice(*report),
+            Event::Ready => self.session_ready(),
+            // The session closed itself: stop the CLI as after a close.
+            Event::Closing(reason) => {
+                match &reason {
+                    EndReason::Stalled(stall) => self.trace.stalled(stall),
+                    EndReason::OverBudget(report) => self.trace.budget(report),
+                    // `connect` and a stream learn it at once, not once the CLI is gone (a
+                    // hung one only after its grace): it is the session's end report.
+                    EndReason::InitializeFailed(failure) => {
+                        let error = Error::from_failure(failure.clone());
+                        match self.init_reply.take() {
+                            Some(reply) => {
+                                let _ = reply.try_send(Err(error));
+                            }
+                            None => self.stalled = Some(Err(error)),
+                        }
+                        self.reported = true;
+                    }
+                }
+                self.begin_shutdown(now, false);
+            }
             Event::UnfinishedTurn(cost) => {
                 if let Some(seat) = &self.seat {
                     seat.charge(&cost);
@@ -568,22 +542,6 @@ where
                 let running = self.running.cancel(id);
                 self.trace.withdrawn(id, running);
             }
-            Event::RequestDone { id, outcome } if id == self.session.initialize_id() => {
-                self.trace.request_done(id, &outcome, now);
-                self.initialized(outcome, now);
-            }
-            Event::RequestDone { id, outcome }
-                if self.ready.as_ref().is_some_and(|wait| wait.is_question(id)) =>
-            {
-                self.trace.request_done(id, &outcome, now);
-                if self
-                    .ready
-                    .as_mut()
-                    .is_some_and(|w| w.answered(now, outcome))
-                {
-                    self.session_ready();
-                }
-            }
             Event::RequestDone { id, outcome } => {
                 self.trace.request_done(id, &outcome, now);
                 if let Some(reply) = self.pending.remove(&id) {
@@ -609,85 +567,11 @@ where
         }
     }
 
-    /// A turn went silent ([`Event::Stalled`]): report it, and as the options say, interrupt
-    /// the turn, or interrupt it and close the session (which then ends with
-    /// [`Error::Stalled`]).
-    fn stalled_turn(&mut self, stall: crate::message::Stall, now: Instant) {
-        self.trace.stalled(&stall);
-        let then = self
-            .session
-            .config()
-            .stall
-            .as_ref()
-            .map_or(OnStall::Report, |watch| watch.then);
-        if then != OnStall::Report {
-            // The answer (or its failure, the CLI being gone) needs nobody.
-            if let Ok(id) = self.session.request(now, ControlRequest::Interrupt) {
-                self.trace
-                    .request_sent(id, Subtype::of(&ControlRequest::Interrupt), now);
-            }
-        }
-        if then == OnStall::InterruptThenClose {
-            self.ended_by = Some(Error::Stalled(stall));
-            self.begin_shutdown(now, true);
-            return;
-        }
-        let notice = Notice::new(NoticeKind::Stalled(stall));
-        self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
-    }
-
-    /// A budget was crossed: nearly spent, a notice; exceeded, the turn is interrupted and the
-    /// session closed, ending with [`Error::OverBudget`].
-    fn budget_crossed(&mut self, report: BudgetReport, now: Instant) {
+    /// A budget nearly spent: a notice.
+    fn budget_notice(&mut self, report: BudgetReport) {
         self.trace.budget(&report);
-        if report.level < BudgetLevel::Exceeded {
-            let notice = Notice::new(NoticeKind::Budget(report));
-            self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
-            return;
-        }
-        if self.ended_by.is_some() {
-            return;
-        }
-        if let Ok(id) = self.session.request(now, ControlRequest::Interrupt) {
-            self.trace
-                .request_sent(id, Subtype::of(&ControlRequest::Interrupt), now);
-        }
-        self.ended_by = Some(Error::OverBudget(Box::new(report)));
-        self.begin_shutdown(now, true);
-    }
-
-    fn initialized(&mut self, outcome: Result<ResponseBody, RequestFailure>, now: Instant) {
-        match outcome {
-            Ok(_) => {
-                if let Some(info) = self.session.server_info() {
-                    self.link.set_server_info(info.clone());
-                }
-                let config = self.session.config();
-                if self.init_reply.is_some() && !config.mcp_servers.is_empty() {
-                    // The CLI connects them just after answering: until then `mcp_status` would
-                    // not list them.
-                    let servers = config.mcp_servers.iter().map(|s| s.name.clone()).collect();
-                    let bound = ready::BOUND.min(config.timeouts.initialize);
-                    self.ready = Some(ReadyWait::new(servers, now, bound));
-                } else if let Some(reply) = self.init_reply.take() {
-                    let _ = reply.try_send(Ok(()));
-                }
-            }
-            // The process is gone: the final report (exit status, stderr) says why.
-            Err(RequestFailure::Closed(_)) => {}
-            Err(failure) => {
-                let error = Error::from_failure(failure);
-                match self.init_reply.take() {
-                    Some(reply) => {
-                        let _ = reply.try_send(Err(error));
-                    }
-                    None => self.stalled = Some(Err(error)),
-                }
-                // Without initialize the session cannot go on: shut the CLI down, so that the
-                // message stream ends instead of waiting for a CLI that may never speak.
-                self.begin_shutdown(now, true);
-            }
-        }
+        let notice = Notice::new(NoticeKind::Budget(report));
+        self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
     }
 
     fn poll_stdin(&mut self, cx: &mut Context<'_>) -> bool {
@@ -923,9 +807,6 @@ where
                 consider(exited + PIPE_GRACE);
             }
         }
-        if let Some(wait) = &self.ready {
-            consider(wait.next_deadline());
-        }
         if let Some(at) = self.running.next_deadline() {
             consider(at);
         }
@@ -982,7 +863,15 @@ where
         if !self.reported {
             self.reported = true;
             let error = match termination {
-                _ if self.ended_by.is_some() => self.ended_by.take(),
+                Termination::Ended(EndReason::Stalled(stall)) => {
+                    Some(Error::Stalled(stall.clone()))
+                }
+                Termination::Ended(EndReason::OverBudget(report)) => {
+                    Some(Error::OverBudget(report.clone()))
+                }
+                Termination::Ended(EndReason::InitializeFailed(failure)) => {
+                    Some(Error::from_failure(failure.clone()))
+                }
                 Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
                 Termination::ProcessFailed(exit) => Some(Error::Process {
                     exit: *exit,

@@ -401,6 +401,8 @@ fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     let mut config = options.session_config(input_mode, &host)?;
     // A fleet's key is charged for a turn the session ends in, from its model calls.
     config.count_model_calls = options.handlers().fleet.is_some();
+    // A result goes to the user once its turn is in the store.
+    config.results_after_store = options.handlers().session_store.is_some();
     let recorder = options
         .get_record_to()
         .map(|path| {
@@ -461,6 +463,9 @@ fn start_driver<R: Runtime>(
         hook_order,
     } = common;
     let now = runtime.now();
+    let mut config = config;
+    // `connect` returns once the in-process servers are connected.
+    config.ready_after_servers = matches!(start, Start::Connect(_));
     let mut session = Session::new(config, now);
     trace.initialize_sent(session.initialize_id(), now);
     let (input, init_reply) = match start {

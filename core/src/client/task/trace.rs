@@ -124,15 +124,6 @@ impl Subtype {
             name: "mcp_set_servers".into(),
         }
     }
-
-    /// The `mcp_status` request asked while `connect` waits for the in-process servers.
-    #[inline]
-    pub(crate) fn mcp_status() -> Subtype {
-        Subtype {
-            #[cfg(feature = "tracing")]
-            name: "mcp_status".into(),
-        }
-    }
 }
 
 /// The session span, to run the driver in.

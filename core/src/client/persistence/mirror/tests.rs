@@ -172,7 +172,7 @@ fn a_batch_the_store_refuses_is_reported_kept_and_stored_ahead_of_the_next_turn(
     assert_eq!(error.session_id(), "s1");
     assert!(m.take_failure().is_none());
     assert!(m.is_idle(), "kept lines do not hold the stream");
-    assert!(m.has_unstored());
+    assert_eq!(m.retained.entries, 1, "the line is kept for the next flush");
 
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "next"})]));
     m.flush();
@@ -184,7 +184,7 @@ fn a_batch_the_store_refuses_is_reported_kept_and_stored_ahead_of_the_next_turn(
             vec![json!({"uuid": "first"}), json!({"uuid": "next"})]
         )]
     );
-    assert!(!m.has_unstored());
+    assert_eq!(m.retained.entries, 0);
 }
 
 #[test]

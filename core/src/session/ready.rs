@@ -1,36 +1,40 @@
-//! When `connect` returns: `initialize` answered, and the options' in-process MCP
+//! When the session is ready ([`Event::Ready`](super::Event::Ready)): `initialize` answered,
+//! and, when the configuration asks ([`SessionConfig::ready_after_servers`]), the in-process MCP
 //! servers connected as the CLI itself reports them.
 //!
 //! The CLI answers `initialize` first and connects in-process servers afterwards (their
 //! handshake ends with `tools/list`, and it counts them as connected a moment later). Until then
-//! `mcp_status` does not list them. So `connect` asks `mcp_status` itself, at once, again as
+//! `mcp_status` does not list them. So the session asks `mcp_status` itself, at once, again as
 //! soon as every server's tools were listed, and every [`RETRY`] meanwhile, until each declared
 //! server is listed with a settled status — or [`BOUND`] has passed.
+//!
+//! [`SessionConfig::ready_after_servers`]: super::SessionConfig::ready_after_servers
 
 use std::time::{Duration, Instant};
 
 use crate::control::{McpStatus, RequestId, ResponseBody};
 use crate::session::RequestFailure;
 
-/// How long `connect` waits at most for the servers (never longer than the initialize timeout).
+/// How long the session waits at most for the servers (never longer than the initialize
+/// timeout).
 pub(crate) const BOUND: Duration = Duration::from_secs(5);
 /// Between two `mcp_status` questions once the servers' tools were listed.
 const RETRY: Duration = Duration::from_millis(25);
 /// Between two `mcp_status` questions before that.
 const RETRY_UNLISTED: Duration = Duration::from_millis(100);
 
-/// What the driver should do for the wait.
+/// What the session should do for the wait.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum ReadyStep {
     /// Nothing yet.
     Wait,
     /// Ask `mcp_status` now, and hand the request's id to [`ReadyWait::asked`].
     Ask,
-    /// The session is ready: let `connect` return.
+    /// The session is ready.
     Ready,
 }
 
-/// The wait of one `connect` for its in-process servers.
+/// The wait for the in-process servers.
 #[derive(Debug)]
 pub(crate) struct ReadyWait {
     servers: Vec<String>,
@@ -48,7 +52,7 @@ impl ReadyWait {
     pub(crate) fn new(servers: Vec<String>, now: Instant, bound: Duration) -> ReadyWait {
         ReadyWait {
             servers,
-            deadline: now + bound,
+            deadline: now.checked_add(bound).unwrap_or(now),
             asking: None,
             next_ask: now,
             asked_listed: false,
@@ -108,12 +112,12 @@ impl ReadyWait {
             } else {
                 RETRY_UNLISTED
             };
-            self.next_ask = now + retry;
+            self.next_ask = now.checked_add(retry).unwrap_or(now);
         }
         settled
     }
 
-    /// When the driver must look at the wait again.
+    /// When the session must look at the wait again.
     pub(crate) fn next_deadline(&self) -> Instant {
         match self.asking {
             Some(_) => self.deadline,

@@ -1,0 +1,287 @@
+//! The protocol decisions the session makes itself, sans-IO: when it is ready, what a failed
+//! `initialize`, a stall or a spent budget does, and that a result follows its turn's store.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::cost::{Budget, BudgetLevel};
+use crate::message::Stall;
+
+fn lines(t: Option<Transmit>) -> Vec<serde_json::Value> {
+    match t {
+        Some(Transmit::Write(bytes)) => bytes
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).expect("every written line is JSON"))
+            .collect(),
+        other => panic!("expected a write, got {other:?}"),
+    }
+}
+
+fn written(s: &mut Session) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    while let Some(t) = s.poll_transmit() {
+        match t {
+            Transmit::Write(_) => out.extend(lines(Some(t))),
+            Transmit::CloseStdin => out.push(serde_json::json!("close stdin")),
+        }
+    }
+    out
+}
+
+fn events(s: &mut Session) -> Vec<Event> {
+    std::iter::from_fn(|| s.poll_event()).collect()
+}
+
+fn feed(s: &mut Session, now: Instant, line: &str) {
+    s.handle_stdout(now, format!("{line}\n").as_bytes());
+}
+
+fn answer(id: &str, body: &str) -> String {
+    format!(
+        r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{id}","response":{body}}}}}"#
+    )
+}
+
+fn start(config: SessionConfig) -> (Session, Instant) {
+    let now = Instant::now();
+    let mut s = Session::new(config, now);
+    assert_eq!(written(&mut s)[0]["request"]["subtype"], "initialize");
+    (s, now)
+}
+
+/// What the session wrote, by control request subtype (or `user`, `close stdin`).
+fn kinds(lines: &[serde_json::Value]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| match l["type"].as_str() {
+            Some("control_request") => l["request"]["subtype"].as_str().unwrap().to_owned(),
+            Some(kind) => kind.to_owned(),
+            None => l.as_str().unwrap().to_owned(),
+        })
+        .collect()
+}
+
+#[test]
+fn ready_comes_once_initialize_is_answered() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    assert!(!events(&mut s).iter().any(|e| matches!(e, Event::Ready)));
+    feed(&mut s, now, &answer("req_0", "{}"));
+    let ready: Vec<_> = events(&mut s)
+        .into_iter()
+        .filter(|e| matches!(e, Event::Ready))
+        .collect();
+    assert_eq!(ready.len(), 1);
+}
+
+/// Asked to wait for its in-process servers, the session asks `mcp_status` itself until the
+/// CLI lists them connected; its own questions are neither counted nor reported.
+#[test]
+fn ready_after_servers_asks_until_they_are_connected() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.ready_after_servers = true;
+    config.mcp_servers = vec![crate::mcp::McpServerSpec::new("calc", "1.0.0")];
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    assert_eq!(kinds(&written(&mut s)), ["mcp_status"]);
+    assert_eq!(s.pending_requests(), 0, "the session's own question");
+    feed(
+        &mut s,
+        now,
+        &answer(
+            "req_1",
+            r#"{"mcpServers":[{"name":"calc","status":"pending"}]}"#,
+        ),
+    );
+    let before: Vec<Event> = events(&mut s);
+    assert!(
+        !before
+            .iter()
+            .any(|e| matches!(e, Event::Ready | Event::RequestDone { .. } if !matches!(e, Event::RequestDone { id, .. } if *id == s.initialize_id()))),
+        "{before:?}"
+    );
+    // Asked again after a while.
+    let again = s.poll_timeout().expect("a retry");
+    s.handle_timeout(again);
+    assert_eq!(kinds(&written(&mut s)), ["mcp_status"]);
+    feed(
+        &mut s,
+        again,
+        &answer(
+            "req_2",
+            r#"{"mcpServers":[{"name":"calc","status":"connected"}]}"#,
+        ),
+    );
+    let after = events(&mut s);
+    assert!(matches!(after[..], [Event::Ready]), "{after:?}");
+}
+
+#[test]
+fn a_failed_initialize_closes_the_session() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_response","response":{"subtype":"error","request_id":"req_0","error":"bad option"}}"#,
+    );
+    let events = events(&mut s);
+    let closing = events.iter().find_map(|e| match e {
+        Event::Closing(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(
+        matches!(
+            closing,
+            Some(EndReason::InitializeFailed(RequestFailure::Refused { .. }))
+        ),
+        "{events:?}"
+    );
+    assert_eq!(written(&mut s), [serde_json::json!("close stdin")]);
+    assert_eq!(
+        s.send_user(now, UserInput::text("hi")),
+        Err(SendError::Closed)
+    );
+    assert!(s.request(now, ControlRequest::McpStatus).is_err());
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert!(matches!(
+        events_last(&mut s),
+        Some(Event::Finished(Termination::Ended(
+            EndReason::InitializeFailed(_)
+        )))
+    ));
+}
+
+fn events_last(s: &mut Session) -> Option<Event> {
+    events(s).pop()
+}
+
+fn stalling(then: OnStall) -> (Session, Instant) {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.stall = Some(StallWatch {
+        then,
+        ..StallWatch::new(Duration::from_secs(30))
+    });
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    let _ = written(&mut s);
+    let _ = events(&mut s);
+    let deadline = s.poll_timeout().unwrap();
+    s.handle_timeout(deadline);
+    (s, deadline)
+}
+
+#[test]
+fn a_stall_is_reported_interrupted_or_ends_the_session_as_the_watch_says() {
+    let (mut s, _) = stalling(OnStall::Report);
+    assert!(written(&mut s).is_empty());
+    assert!(matches!(events(&mut s)[..], [Event::Stalled(_)]));
+
+    let (mut s, _) = stalling(OnStall::Interrupt);
+    assert_eq!(kinds(&written(&mut s)), ["interrupt"]);
+    assert!(matches!(events(&mut s)[..], [Event::Stalled(_)]));
+    assert_eq!(s.pending_requests(), 0, "the session's own interrupt");
+
+    let (mut s, at) = stalling(OnStall::InterruptThenClose);
+    assert_eq!(kinds(&written(&mut s)), ["interrupt", "close stdin"]);
+    let events = events(&mut s);
+    assert!(
+        matches!(&events[..], [Event::Closing(EndReason::Stalled(Stall { idle_for, .. }))] if *idle_for == Duration::from_secs(30)),
+        "{events:?}"
+    );
+    s.handle_stdout_eof(at);
+    s.handle_exit(at, ExitStatusInfo::signal(15));
+    assert!(matches!(
+        events_last(&mut s),
+        Some(Event::Finished(Termination::Ended(EndReason::Stalled(_))))
+    ));
+}
+
+#[test]
+fn a_spent_budget_interrupts_the_turn_and_ends_the_session() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.budget = Some(Budget::tokens(100));
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    let _ = written(&mut s);
+    let call = |tokens: u64| {
+        format!(
+            r#"{{"type":"assistant","message":{{"id":"m{tokens}","model":"m","content":[],"usage":{{"input_tokens":{tokens},"output_tokens":0}}}},"session_id":"s"}}"#
+        )
+    };
+    feed(&mut s, now, &call(85));
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Budget(r) if r.level == BudgetLevel::Warning)));
+    assert!(written(&mut s).is_empty(), "a warning changes nothing");
+    feed(&mut s, now, &call(20));
+    assert_eq!(kinds(&written(&mut s)), ["interrupt", "close stdin"]);
+    assert!(events(&mut s).iter().any(
+        |e| matches!(e, Event::Closing(EndReason::OverBudget(r)) if r.spent.tokens.total() == 105)
+    ));
+}
+
+/// With `results_after_store`, a result (and what follows it) waits until the host says it has
+/// stored the transcript frames before it; frames after it do not hold it.
+#[test]
+fn a_result_waits_for_its_turns_lines_in_the_store() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.results_after_store = true;
+    let (mut s, now) = start(config);
+    let mirror = |uuid: &str| {
+        format!(
+            r#"{{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{{"type":"user","uuid":"{uuid}"}}]}}"#
+        )
+    };
+    feed(&mut s, now, &mirror("u1"));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s"}"#,
+    );
+    feed(&mut s, now, &mirror("u2"));
+    assert!(matches!(s.poll_event(), Some(Event::Mirror(_))));
+    assert!(s.poll_event().is_none(), "the result waits");
+    assert!(s.waits_for_store());
+    s.store_flushed();
+    assert!(matches!(
+        s.poll_event(),
+        Some(Event::Message(Message::Result(_)))
+    ));
+    assert!(matches!(s.poll_event(), Some(Event::Mirror(_))));
+    assert!(!s.waits_for_store());
+
+    // What the CLI prints behind a waiting result is held back, and counts against the event
+    // queue's limit: the host stops reading until the store catches up.
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.results_after_store = true;
+    config.limits.max_queued_events = 3;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &mirror("u1"));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s"}"#,
+    );
+    assert_eq!(events(&mut s).len(), 1, "the mirror frame; the result waits");
+    assert!(s.wants_read());
+    feed(&mut s, now, &mirror("u2"));
+    feed(&mut s, now, &mirror("u3"));
+    assert!(events(&mut s).is_empty());
+    assert!(!s.wants_read(), "three events held, at the limit");
+    s.store_flushed();
+    assert_eq!(events(&mut s).len(), 3);
+    assert!(s.wants_read());
+
+    // Without a store to wait for, the result goes out at once.
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &mirror("u1"));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s"}"#,
+    );
+    assert_eq!(events(&mut s).len(), 2);
+}
