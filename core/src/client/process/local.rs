@@ -241,12 +241,13 @@ fn give_contents(
     }
     let listing_flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
     let mut listing = Dir::openat(folder, ".", listing_flags, Mode::empty())?;
-    let names: Vec<std::ffi::CString> = listing
-        .iter()
-        .filter_map(Result::ok)
-        .map(|entry| entry.file_name().to_owned())
-        .filter(|name| name.as_bytes() != b"." && name.as_bytes() != b"..")
-        .collect();
+    let mut names: Vec<std::ffi::CString> = Vec::new();
+    for entry in listing.iter() {
+        let name = entry?.file_name().to_owned();
+        if name.as_bytes() != b"." && name.as_bytes() != b".." {
+            names.push(name);
+        }
+    }
     drop(listing);
     for name in names {
         let entry = path
