@@ -595,6 +595,7 @@ fn a_resumed_session_asks_what_the_cli_carried_over() {
                     Event::Message(_)
                     | Event::CliVersion(_)
                     | Event::Ready
+                    | Event::OwnRequestSent { .. }
                     | Event::RequestDone { outcome: Ok(_), .. } => {}
                     other => panic!("unexpected {other:?}"),
                 }

@@ -44,6 +44,9 @@ pub struct Driver {
     max_queued_events: usize,
     /// Every id of ours (initialize first) and how many `RequestDone` events it got.
     requests: BTreeMap<RequestId, u32>,
+    /// The ids of the requests the session sent for itself, and how many `RequestDone` events
+    /// each got.
+    own: BTreeMap<RequestId, u32>,
     /// Ids of ours in the order they were issued (for answers that target one of them).
     issued: Vec<RequestId>,
     /// Inbound requests not yet answered nor withdrawn, in arrival order.
@@ -90,6 +93,7 @@ impl Driver {
             max_queued_events,
             requests: BTreeMap::from([(init, 0)]),
             issued: vec![init],
+            own: BTreeMap::new(),
             open: Vec::new(),
             close_stdin_seen: false,
             finished_seen: false,
@@ -163,7 +167,7 @@ impl Driver {
     /// Remember an id `Session::request` returned.
     pub fn issued_request(&mut self, id: RequestId) {
         assert!(
-            self.requests.insert(id, 0).is_none(),
+            !self.own.contains_key(&id) && self.requests.insert(id, 0).is_none(),
             "request id {id} handed out twice"
         );
         self.issued.push(id);
@@ -267,8 +271,14 @@ impl Driver {
             self.events.push(format!("{event:?}"));
         }
         match event {
+            Event::OwnRequestSent { id, request } => {
+                assert!(
+                    !self.requests.contains_key(&id) && self.own.insert(id, 0).is_none(),
+                    "{request:?} sent as {id}, an id already handed out"
+                );
+            }
             Event::RequestDone { id, .. } => {
-                let Some(count) = self.requests.get_mut(&id) else {
+                let Some(count) = self.requests.get_mut(&id).or(self.own.get_mut(&id)) else {
                     panic!("RequestDone for {id}, which was never issued");
                 };
                 *count += 1;
@@ -386,6 +396,11 @@ impl Driver {
         }
         if self.finished_seen {
             assert_eq!(undone, 0, "finished with requests still pending");
+            assert!(
+                self.own.values().all(|done| *done == 1),
+                "finished with the session's own requests pending: {:?}",
+                self.own
+            );
             assert!(self.open.is_empty(), "finished with inbound requests open");
         }
         assert_eq!(

@@ -75,7 +75,7 @@ fn ready_comes_once_initialize_is_answered() {
 }
 
 /// Asked to wait for its in-process servers, the session asks `mcp_status` itself until the
-/// CLI lists them connected; its own questions are neither counted nor reported.
+/// CLI lists them connected; its own questions are reported for the host's log, not counted.
 #[test]
 fn ready_after_servers_asks_until_they_are_connected() {
     let mut config = SessionConfig::new(InputMode::Streaming);
@@ -95,10 +95,15 @@ fn ready_after_servers_asks_until_they_are_connected() {
     );
     let before: Vec<Event> = events(&mut s);
     assert!(
-        !before
-            .iter()
-            .any(|e| matches!(e, Event::Ready | Event::RequestDone { .. } if !matches!(e, Event::RequestDone { id, .. } if *id == s.initialize_id()))),
-        "{before:?}"
+        matches!(
+            &before[..],
+            [
+                Event::RequestDone { outcome: Ok(_), .. },
+                Event::OwnRequestSent { request: OwnRequest::ServersReady, id: asked },
+                Event::RequestDone { id: answered, outcome: Ok(_) },
+            ] if asked == answered
+        ),
+        "not ready while `calc` is pending: {before:?}"
     );
     // Asked again after a while.
     let again = s.poll_timeout().expect("a retry");
@@ -113,7 +118,17 @@ fn ready_after_servers_asks_until_they_are_connected() {
         ),
     );
     let after = events(&mut s);
-    assert!(matches!(after[..], [Event::Ready]), "{after:?}");
+    assert!(
+        matches!(
+            after[..],
+            [
+                Event::OwnRequestSent { .. },
+                Event::RequestDone { .. },
+                Event::Ready
+            ]
+        ),
+        "{after:?}"
+    );
 }
 
 #[test]
@@ -180,14 +195,28 @@ fn a_stall_is_reported_interrupted_or_ends_the_session_as_the_watch_says() {
 
     let (mut s, _) = stalling(OnStall::Interrupt);
     assert_eq!(kinds(&written(&mut s)), ["interrupt"]);
-    assert!(matches!(events(&mut s)[..], [Event::Stalled(_)]));
+    assert!(matches!(
+        events(&mut s)[..],
+        [
+            Event::OwnRequestSent {
+                request: OwnRequest::Interrupt,
+                ..
+            },
+            Event::Stalled(_)
+        ]
+    ));
     assert_eq!(s.pending_requests(), 0, "the session's own interrupt");
 
     let (mut s, at) = stalling(OnStall::InterruptThenClose);
     assert_eq!(kinds(&written(&mut s)), ["interrupt", "close stdin"]);
     let events = events(&mut s);
     assert!(
-        matches!(&events[..], [Event::Closing(EndReason::Stalled(Stall { idle_for, .. }))] if *idle_for == Duration::from_secs(30)),
+        matches!(&events[..], [
+            Event::OwnRequestSent { request: OwnRequest::Interrupt, .. },
+            // Written, and failed by the close like anything pending: the result says the rest.
+            Event::RequestDone { outcome: Err(RequestFailure::Closed(CloseCause::Ended)), .. },
+            Event::Closing(EndReason::Stalled(Stall { idle_for, .. })),
+        ] if *idle_for == Duration::from_secs(30)),
         "{events:?}"
     );
     s.handle_stdout_eof(at);
@@ -265,7 +294,11 @@ fn a_result_waits_for_its_turns_lines_in_the_store() {
         now,
         r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s"}"#,
     );
-    assert_eq!(events(&mut s).len(), 1, "the mirror frame; the result waits");
+    assert_eq!(
+        events(&mut s).len(),
+        1,
+        "the mirror frame; the result waits"
+    );
     assert!(s.wants_read());
     feed(&mut s, now, &mirror("u2"));
     feed(&mut s, now, &mirror("u3"));

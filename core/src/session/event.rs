@@ -79,7 +79,18 @@ pub enum Event {
     /// [`SessionConfig::count_model_calls`](super::SessionConfig::count_model_calls) or a budget
     /// counts the calls, and is included in [`Session::spent`](super::Session::spent).
     UnfinishedTurn(Box<crate::cost::TurnCost>),
-    /// A control request of ours was answered, failed, or timed out.
+    /// The session sent a control request for itself (an interrupt for a stall or a budget,
+    /// the readiness wait's `mcp_status`, a resumed session's `get_usage`): for the host to log.
+    /// Its outcome comes as [`Event::RequestDone`]; the session acts on it, and
+    /// [`Session::pending_requests`](super::Session::pending_requests) does not count it.
+    OwnRequestSent {
+        /// The request's id.
+        id: RequestId,
+        /// What it is for.
+        request: super::OwnRequest,
+    },
+    /// A control request of ours (the host's, or one the session sent for itself:
+    /// [`Event::OwnRequestSent`]) was answered, failed, or timed out.
     RequestDone {
         /// The id [`super::Session::request`] returned (or the initialize request's id).
         id: RequestId,

@@ -63,6 +63,7 @@ pub use event::{
     Transmit,
 };
 pub use mirror::TranscriptMirror;
+pub use own::OwnRequest;
 pub use stall::{OnStall, StallWatch};
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
@@ -500,7 +501,7 @@ impl Session {
     /// session.handle_stdout(now, br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_0","response":{}}}
     /// "#);
     /// // `initialize` answered, and the spare is parked, ready for its claim.
-/// assert_eq!(std::iter::from_fn(|| session.poll_event()).count(), 2); // `RequestDone`, `Ready`
+    /// assert_eq!(std::iter::from_fn(|| session.poll_event()).count(), 2); // `RequestDone`, `Ready`
     ///
     /// session.claim(now, &ClaimOptions::new("/srv/app").model("claude-haiku-9")).unwrap();
     /// session.send_user(now, UserInput::text("hello")).unwrap();
@@ -922,7 +923,7 @@ impl Session {
         if self.closed_by_host || self.ended.is_some() || self.finished {
             return;
         }
-        self.own_request(now, ControlRequest::Interrupt, own::Purpose::Interrupt);
+        self.own_request(now, ControlRequest::Interrupt, OwnRequest::Interrupt);
         self.end(now, reason);
     }
 
@@ -936,7 +937,7 @@ impl Session {
         match then {
             OnStall::InterruptThenClose => self.interrupt_and_end(now, EndReason::Stalled(stall)),
             OnStall::Interrupt => {
-                self.own_request(now, ControlRequest::Interrupt, own::Purpose::Interrupt);
+                self.own_request(now, ControlRequest::Interrupt, OwnRequest::Interrupt);
                 self.push_event(Event::Stalled(stall));
             }
             _ => self.push_event(Event::Stalled(stall)),
@@ -953,11 +954,18 @@ impl Session {
         }
     }
 
-    /// Send `request` for the session itself; its answer is taken by [`Session::own_done`].
-    fn own_request(&mut self, now: Instant, request: ControlRequest, purpose: own::Purpose) {
-        if let Ok(id) = self.request(now, request) {
-            self.own.add(id, purpose);
-        }
+    /// Send `request` for the session itself, as `own`; its answer is taken by
+    /// [`Session::own_done`].
+    fn own_request(
+        &mut self,
+        now: Instant,
+        request: ControlRequest,
+        own: OwnRequest,
+    ) -> Option<RequestId> {
+        let id = self.request(now, request).ok()?;
+        self.own.add(id, own);
+        self.push_event(Event::OwnRequestSent { id, request: own });
+        Some(id)
     }
 
     /// The answer to one of the session's own requests.
@@ -965,17 +973,17 @@ impl Session {
         &mut self,
         now: Instant,
         id: RequestId,
-        purpose: own::Purpose,
+        request: OwnRequest,
         outcome: Result<ResponseBody, RequestFailure>,
     ) {
-        match purpose {
+        match request {
             // Failed, the first turn's CLI figure stays unknown.
-            own::Purpose::Baseline => {
+            OwnRequest::CarriedOverCost => {
                 if let Ok(body) = &outcome {
                     self.spend.baseline(body);
                 }
             }
-            own::Purpose::Readiness => {
+            OwnRequest::ServersReady => {
                 let Some(wait) = self.ready.as_mut() else {
                     return;
                 };
@@ -984,7 +992,7 @@ impl Session {
                 }
             }
             // The interrupt's answer needs nobody: the turn's result says how it ended.
-            own::Purpose::Interrupt => {}
+            OwnRequest::Interrupt => {}
         }
     }
 
@@ -1013,15 +1021,16 @@ impl Session {
         match wait.poll(now, listed) {
             ready::ReadyStep::Wait => {}
             ready::ReadyStep::Ready => self.report_ready(),
-            ready::ReadyStep::Ask => match self.request(now, ControlRequest::McpStatus) {
-                Ok(id) => {
-                    self.own.add(id, own::Purpose::Readiness);
-                    if let Some(wait) = self.ready.as_mut() {
-                        wait.asked(id);
+            ready::ReadyStep::Ask => {
+                match self.own_request(now, ControlRequest::McpStatus, OwnRequest::ServersReady) {
+                    Some(id) => {
+                        if let Some(wait) = self.ready.as_mut() {
+                            wait.asked(id);
+                        }
                     }
+                    None => self.report_ready(),
                 }
-                Err(_) => self.report_ready(),
-            },
+            }
         }
     }
 
@@ -1517,7 +1526,7 @@ impl Session {
                 let usage = ControlRequest::GetUsage {
                     skip_behaviors: true,
                 };
-                self.own_request(now, usage, own::Purpose::Baseline);
+                self.own_request(now, usage, OwnRequest::CarriedOverCost);
             }
             self.start_ready_wait(now);
         }
@@ -1569,11 +1578,15 @@ impl Session {
         let missed = self
             .interrupts
             .answered(id, outcome.is_ok(), self.turn_running);
-        if let Some(purpose) = self.own.take(id) {
+        if let Some(own) = self.own.take(id) {
+            self.push_event(Event::RequestDone {
+                id,
+                outcome: outcome.clone(),
+            });
             if let Some(missed) = missed {
                 self.push_event(Event::InterruptNotApplied(missed));
             }
-            return self.own_done(now, id, purpose, outcome);
+            return self.own_done(now, id, own, outcome);
         }
         // A failed `initialize` ends the session; the process being gone says why by itself.
         let ends = match &outcome {

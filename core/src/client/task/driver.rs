@@ -542,6 +542,9 @@ where
                 let running = self.running.cancel(id);
                 self.trace.withdrawn(id, running);
             }
+            Event::OwnRequestSent { id, request } => {
+                self.trace.request_sent(id, Subtype::own(request), now);
+            }
             Event::RequestDone { id, outcome } => {
                 self.trace.request_done(id, &outcome, now);
                 if let Some(reply) = self.pending.remove(&id) {

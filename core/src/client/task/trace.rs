@@ -20,7 +20,7 @@ use crate::message::LineError;
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
 use crate::session::RequestFailure;
-use crate::session::{ExitStatusInfo, VersionCheck};
+use crate::session::{ExitStatusInfo, OwnRequest, VersionCheck};
 
 #[cfg(feature = "tracing")]
 use std::collections::HashMap;
@@ -110,6 +110,15 @@ impl Subtype {
     /// The subtype of `request`.
     #[inline]
     pub(crate) fn of(request: &ControlRequest) -> Subtype {
+        Subtype {
+            #[cfg(feature = "tracing")]
+            name: request.subtype().into(),
+        }
+    }
+
+    /// A request the session sent for itself.
+    #[inline]
+    pub(crate) fn own(request: OwnRequest) -> Subtype {
         Subtype {
             #[cfg(feature = "tracing")]
             name: request.subtype().into(),
