@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use claude_agent_core::control::{InboundId, Reply};
 use claude_agent_core::message::Message;
-use claude_agent_core::recording::{Direction, Recording};
+use claude_agent_core::recording::{Direction, Pace, Recording};
 use claude_agent_core::session::{Event, InputMode, Session};
 use claude_agent_core::Json;
 use serde_json::Value;
@@ -86,13 +86,13 @@ fn main() -> ExitCode {
 /// line per inbound request that was neither answered nor cancelled.
 fn replay(recording: &Recording, out: &mut impl Write) -> io::Result<Counts> {
     let replies = recorded_replies(recording);
-    let now = Instant::now();
-    let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+    let pace = Pace::new(Instant::now());
+    let mut session = Session::new(recording.session_config(InputMode::Streaming), pace.start);
     let mut counts = Counts::default();
     // Inbound requests the recording never answered, by id, with their wire ids.
     let mut open: HashMap<InboundId, String> = HashMap::new();
     let mut result = Ok(());
-    recording.replay(&mut session, now, 64 * 1024, |session| {
+    recording.replay(&mut session, &pace, |session, now| {
         while session.poll_transmit().is_some() {}
         while let Some(event) = session.poll_event() {
             if result.is_ok() {

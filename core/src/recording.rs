@@ -17,6 +17,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -30,6 +31,9 @@ use crate::session::{HookMatcherConfig, InputMode, Session, SessionConfig};
 use crate::Json;
 
 pub use crate::redact::{redact_secrets, REDACTED};
+pub use pace::{Pace, Pieces};
+
+mod pace;
 
 /// Which way a recorded line went.
 ///
@@ -90,7 +94,7 @@ pub struct RecordedLine {
 /// use std::time::Instant;
 /// use claude_agent_core::control::{InboundKind, Reply};
 /// use claude_agent_core::message::Message;
-/// use claude_agent_core::recording::Recording;
+/// use claude_agent_core::recording::{Pace, Recording};
 /// use claude_agent_core::session::{Event, InputMode, Session};
 ///
 /// let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/hook_deny.jsonl"));
@@ -98,10 +102,10 @@ pub struct RecordedLine {
 /// let config = recording.session_config(InputMode::Streaming);
 /// assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
 ///
-/// let now = Instant::now();
-/// let mut session = Session::new(config, now);
+/// let pace = Pace::new(Instant::now());
+/// let mut session = Session::new(config, pace.start);
 /// let mut result = None;
-/// recording.replay(&mut session, now, 4096, |s| {
+/// recording.replay(&mut session, &pace, |s, now| {
 ///     while let Some(event) = s.poll_event() {
 ///         match event {
 ///             Event::Inbound(request) => {
@@ -168,6 +172,42 @@ struct AnswerBody {
 }
 
 /// The recorded user message as a [`UserInput`] (text or content blocks, uuid, session id).
+/// A replay's clock.
+struct Clock {
+    now: Instant,
+    step: Duration,
+}
+
+impl Clock {
+    /// One step: the clock moves, and the session is handed the time if a deadline fell due.
+    fn tick(&mut self, session: &mut Session) -> Instant {
+        self.now += self.step;
+        if session.poll_timeout().is_some_and(|due| due <= self.now) {
+            session.handle_timeout(self.now);
+        }
+        self.now
+    }
+
+    /// Feed what the CLI printed, in the pieces `cutter` cuts, a step each.
+    fn feed(
+        &mut self,
+        session: &mut Session,
+        cutter: &mut pace::Cutter,
+        printed: &mut String,
+        after_step: &mut impl FnMut(&mut Session, Instant),
+    ) {
+        let bytes = printed.as_bytes();
+        let mut at = 0;
+        for length in cutter.cut(bytes) {
+            let now = self.tick(session);
+            session.handle_stdout(now, &bytes[at..at + length]);
+            at += length;
+            after_step(session, now);
+        }
+        printed.clear();
+    }
+}
+
 fn user_input(value: &Value) -> Option<UserInput> {
     let content = &value["message"]["content"];
     let mut input = match content {
@@ -321,49 +361,66 @@ impl Recording {
         self.answers.get(wire_id)
     }
 
-    /// Drive `session` (made from [`Recording::session_config`]) through the recording, in order:
-    /// what the host wrote is sent again (user messages with `send_user`, control requests other
-    /// than `initialize` with `request`), and what the CLI printed is fed to `handle_stdout` in
-    /// pieces of `chunk` bytes, with the ids of answers to our requests rewritten to the ids the
-    /// session gave out. `after_step` runs after every write and every piece fed: drain
-    /// `poll_event` (answering inbound requests, e.g. from [`Recording::answer_to`]) and
-    /// `poll_transmit` there.
+    /// Drive `session` (made from [`Recording::session_config`], at `pace.start`) through the
+    /// recording, in order: what the host wrote is sent again (user messages with `send_user`,
+    /// control requests other than `initialize` with `request`), and what the CLI printed is
+    /// fed to `handle_stdout` in the pieces `pace` cuts, with the ids of answers to our requests
+    /// rewritten to the ids the session gave out. The clock moves by `pace.step` at every step,
+    /// and the session is handed the time when a deadline of its falls due. `after_step` runs
+    /// after every write and every piece fed, with the time: drain `poll_event` (answering
+    /// inbound requests, e.g. from [`Recording::answer_to`]) and `poll_transmit` there.
     ///
     /// ```
-    /// use std::time::Instant;
-    /// use claude_agent_core::recording::Recording;
+    /// use std::time::{Duration, Instant};
+    /// use claude_agent_core::recording::{Pace, Pieces, Recording};
     /// use claude_agent_core::session::{Event, InputMode, Session};
     ///
     /// let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts/hello.jsonl"));
     /// let recording = Recording::parse(text).unwrap();
-    /// let now = Instant::now();
-    /// let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
-    /// let mut messages = 0;
-    /// recording.replay(&mut session, now, 4096, |s| {
-    ///     while let Some(event) = s.poll_event() {
-    ///         messages += matches!(event, Event::Message(_)) as usize;
-    ///     }
-    ///     while s.poll_transmit().is_some() {}
-    /// });
-    /// assert_eq!(messages, 3); // system/init, assistant, result
+    ///
+    /// // Everything the session does, for a pace: the same recording cut any way gives the same.
+    /// let run = |pace: Pace| {
+    ///     let mut session = Session::new(recording.session_config(InputMode::Streaming), pace.start);
+    ///     let mut events = Vec::new();
+    ///     recording.replay(&mut session, &pace, |s, _now| {
+    ///         events.extend(std::iter::from_fn(|| s.poll_event()));
+    ///         while s.poll_transmit().is_some() {}
+    ///     });
+    ///     events
+    /// };
+    /// let start = Instant::now();
+    /// let whole = run(Pace::new(start));
+    /// assert_eq!(whole.iter().filter(|e| matches!(e, Event::Message(_))).count(), 3); // init, assistant, result
+    /// let ragged = Pace {
+    ///     step: Duration::from_millis(1),
+    ///     pieces: Pieces::Random { seed: 42, longest: 9 },
+    ///     ..Pace::new(start)
+    /// };
+    /// assert_eq!(run(ragged), whole);
     /// ```
     pub fn replay(
         &self,
         session: &mut Session,
-        now: std::time::Instant,
-        chunk: usize,
-        mut after_step: impl FnMut(&mut Session),
+        pace: &Pace,
+        mut after_step: impl FnMut(&mut Session, Instant),
     ) {
-        let chunk = chunk.max(1);
+        let mut clock = Clock {
+            now: pace.start,
+            step: pace.step,
+        };
+        let mut cutter = pace::Cutter::new(pace.pieces);
         // (recorded request id, our id) for every request the host sent.
         let mut ours: Vec<(String, RequestId)> = Vec::new();
-        let mut line = String::new();
+        // What the CLI printed since the host last wrote: fed before the host writes again.
+        let mut printed = String::new();
         for recorded in &self.lines {
             let Ok(value) = serde_json::from_str::<Value>(recorded.json.as_str()) else {
                 continue;
             };
             match recorded.direction {
                 Direction::ToCli => {
+                    clock.feed(session, &mut cutter, &mut printed, &mut after_step);
+                    let now = clock.tick(session);
                     let sent = match value["type"].as_str() {
                         Some("user") => {
                             user_input(&value).map(|msg| session.send_user(now, msg).is_ok())
@@ -385,11 +442,10 @@ impl Recording {
                         _ => None, // Answers to the CLI are made by the caller, on Inbound events.
                     };
                     if sent == Some(true) {
-                        after_step(session);
+                        after_step(session, now);
                     }
                 }
                 Direction::FromCli => {
-                    line.clear();
                     let answered = value["response"]["request_id"].as_str();
                     match ours
                         .iter()
@@ -398,18 +454,15 @@ impl Recording {
                         Some((_, id)) if value["type"] == "control_response" => {
                             let mut rewritten = value.clone();
                             rewritten["response"]["request_id"] = Value::String(id.to_string());
-                            line.push_str(&rewritten.to_string());
+                            printed.push_str(&rewritten.to_string());
                         }
-                        _ => line.push_str(recorded.json.as_str()),
+                        _ => printed.push_str(recorded.json.as_str()),
                     }
-                    line.push('\n');
-                    for piece in line.as_bytes().chunks(chunk) {
-                        session.handle_stdout(now, piece);
-                        after_step(session);
-                    }
+                    printed.push('\n');
                 }
             }
         }
+        clock.feed(session, &mut cutter, &mut printed, &mut after_step);
     }
 
     /// A session configuration matching the recording: the hooks and in-process MCP servers of

@@ -15,7 +15,7 @@ use claude_agent_core::hooks::{
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
-use claude_agent_core::recording::{Direction, Recording};
+use claude_agent_core::recording::{Direction, Pace, Pieces, Recording};
 use claude_agent_core::session::{
     CliVersion, Event, InputMode, Session, TranscriptMirror, Transmit, VersionCheck,
 };
@@ -140,8 +140,11 @@ struct Outcome {
 }
 
 fn replay(recording: &Recording, chunk: usize) -> Outcome {
-    let now = Instant::now();
-    let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+    let pace = Pace {
+        pieces: Pieces::Every(chunk),
+        ..Pace::new(Instant::now())
+    };
+    let mut session = Session::new(recording.session_config(InputMode::Streaming), pace.start);
     let mut written = Vec::new();
     let mut messages = Vec::new();
     let mut mirrors = Vec::new();
@@ -149,7 +152,7 @@ fn replay(recording: &Recording, chunk: usize) -> Outcome {
     let mut versions = Vec::new();
     let mut initialized = false;
     let mut ready = 0;
-    recording.replay(&mut session, now, chunk, |session| {
+    recording.replay(&mut session, &pace, |session, now| {
         while let Some(t) = session.poll_transmit() {
             if let Transmit::Write(bytes) = t {
                 for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
@@ -666,4 +669,65 @@ fn a_resumed_session_asks_what_the_cli_carried_over() {
         assert_eq!((cost.tokens.input, cost.tokens.output), (11, 3));
         assert_eq!(session.spent().turns, 1);
     }
+}
+
+/// Every recording, cut at random (pieces of 1 to 200 bytes, across line ends) with the clock
+/// moving a millisecond a step, gives exactly the events (compared with `==`) and the bytes of
+/// feeding it a line at a time with the clock standing still: what the session does depends on
+/// neither the chunking nor the time between its deadlines.
+#[test]
+fn every_recording_gives_the_same_events_however_it_is_cut_and_timed() {
+    let start = Instant::now();
+    let run = |recording: &Recording, pace: Pace| {
+        let config = recording.session_config(InputMode::Streaming);
+        let mut session = Session::new(config, pace.start);
+        let (mut events, mut written) = (Vec::new(), Vec::new());
+        recording.replay(&mut session, &pace, |session, now| {
+            while let Some(event) = session.poll_event() {
+                if let Event::Inbound(request) = &event {
+                    if let Some(answer) = recording.answer_to(&request.wire_id) {
+                        let reply = Reply::Raw(answer.to_owned());
+                        session.respond(now, request.id, reply).unwrap();
+                    }
+                }
+                events.push(event);
+            }
+            written.extend(std::iter::from_fn(|| session.poll_transmit()));
+        });
+        (events, written)
+    };
+    let mut recordings = 0;
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let path = entry.unwrap().path();
+        let (recording, _) = load(&path);
+        let (events, written) = run(&recording, Pace::new(start));
+        assert!(events.len() > 2, "{}: {events:?}", path.display());
+        for seed in 0..20 {
+            let pace = Pace {
+                step: std::time::Duration::from_millis(1),
+                pieces: Pieces::Random { seed, longest: 200 },
+                ..Pace::new(start)
+            };
+            let (cut_events, cut_written) = run(&recording, pace);
+            assert!(cut_events == events, "{} seed {seed}", path.display());
+            // Writes may be split or joined differently; the bytes and the close are the same.
+            let bytes = |written: &[Transmit]| -> Vec<u8> {
+                written
+                    .iter()
+                    .flat_map(|t| match t {
+                        Transmit::Write(bytes) => bytes.clone(),
+                        _ => b"<close>".to_vec(),
+                    })
+                    .collect()
+            };
+            assert_eq!(
+                bytes(&cut_written),
+                bytes(&written),
+                "{} seed {seed}",
+                path.display()
+            );
+        }
+        recordings += 1;
+    }
+    assert!(recordings >= 15, "{recordings} recordings");
 }

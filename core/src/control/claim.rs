@@ -424,7 +424,7 @@ pub struct NotApplied {
 /// }
 /// # let _ = report;
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct ClaimInfo {
     /// The canonical working directory the session runs in (absent when it has characters the

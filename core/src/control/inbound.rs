@@ -39,7 +39,7 @@ use crate::Json;
 /// let written = String::from_utf8(bytes).unwrap();
 /// assert!(written.lines().last().unwrap().contains(r#""behavior":"deny","message":"not allowed by policy""#));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct InboundRequest {
     /// Pass this to `respond`.
@@ -88,7 +88,7 @@ pub struct InboundRequest {
 /// }
 /// assert_eq!(session.pending_inbound(), 0);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum InboundKind {
     /// May this tool run? Answer with [`super::Reply::Permission`].
@@ -132,7 +132,7 @@ pub enum InboundKind {
 /// assert_eq!(input.tool_name, "Bash");
 /// session.respond(now, request.id, Reply::Hook(HookOutput::deny_tool("Stay inside the workspace."))).unwrap();
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HookCallback {
     /// The callback id on the wire (`hook_N`).
@@ -158,7 +158,7 @@ pub struct HookCallback {
 /// assert!(request.payload.as_str().contains("fallbackModel"));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct UserDialogRequest {
     /// Which dialog (`refusal_fallback_prompt`, …): the kinds are an open set.

@@ -41,7 +41,7 @@ pub struct MessageCancelled {
 /// assert_eq!(list.models[0].value, "default");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ModelList {
     /// The models, disabled ones included (shown, not selectable).
@@ -64,7 +64,7 @@ pub struct ModelList {
 /// assert_eq!(report.errors[0].path, "permissions");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SettingsReport {
     /// The settings after merging every source, as raw JSON.
@@ -93,7 +93,7 @@ pub struct SettingsReport {
 /// assert_eq!((project.source.as_str(), project.settings.as_str()), ("projectSettings", r#"{"model":"haiku"}"#));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SettingsSourceReport {
     /// `userSettings`, `projectSettings`, `localSettings`, `flagSettings` or `policySettings`.
@@ -112,7 +112,7 @@ pub struct SettingsSourceReport {
 /// assert_eq!((applied.model.as_str(), applied.effort), ("claude-opus-5", None));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AppliedSettings {
@@ -138,7 +138,7 @@ pub struct AppliedSettings {
 /// }
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SettingsParseError {
     /// The file.
@@ -163,7 +163,7 @@ pub struct SettingsParseError {
 /// assert_eq!(paths, ["src/", "src/main.rs"]);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct FileSuggestions {
     /// The matches, best first.
@@ -183,7 +183,7 @@ pub struct FileSuggestions {
 /// assert!(folder.path.ends_with('/'));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct FileSuggestion {
     /// Relative to [`FileSuggestions::cwd`], or absolute; a folder ends with a separator.

@@ -29,7 +29,7 @@ use crate::Json;
 /// assert_eq!(req.subtype(), "reload_plugins");
 /// assert_eq!(req.body_json(), r#"{"subtype":"reload_plugins"}"#);
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "subtype", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ControlRequest {

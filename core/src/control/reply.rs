@@ -13,7 +13,7 @@ use crate::Json;
 /// let reply = Reply::error("no such thing");
 /// assert!(matches!(reply, Reply::Error { .. }));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Reply {
     /// Answer to a permission prompt.

@@ -16,7 +16,7 @@ use serde::Deserialize;
 /// assert!(ack.json().is_none());
 /// let _: serde_json::Value = ack.parse().unwrap();
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResponseBody(Option<Json>);
 
 impl ResponseBody {
@@ -58,7 +58,7 @@ impl ResponseBody {
 /// assert_eq!(info.other["session_state"], "idle");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct InitializeResponse {
     /// Slash commands.
@@ -124,7 +124,7 @@ pub struct InitializeResponse {
 /// assert!(info.commands[0].builtin);
 /// assert_eq!(info.commands[1].aliases, ["pr-review"]);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SlashCommand {
     /// Name without the slash.
@@ -155,7 +155,7 @@ pub struct SlashCommand {
 /// assert_eq!(names, ["Explore", "general-purpose"]);
 /// assert_eq!(info.agents[0].model.as_deref(), Some("haiku"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct AgentInfo {
     /// Agent name.
@@ -180,7 +180,7 @@ pub struct AgentInfo {
 /// assert_eq!(menu, ["Default (recommended) (default)", "Opus (opus)"]);
 /// assert_eq!(info.models[1].resolved_model.as_deref(), Some("claude-opus-5-5"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ModelInfo {
     /// Value to pass as `model`.
@@ -224,7 +224,7 @@ pub struct ModelInfo {
 /// assert_eq!(account.api_key_source.as_deref(), Some("ANTHROPIC_API_KEY"));
 /// assert_eq!(account.email, None); // an API key, not a claude.ai login
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct AccountInfo {
     /// Email address.
@@ -258,7 +258,7 @@ pub struct AccountInfo {
 /// }
 /// assert!(receipt.cancelled.is_empty());
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct InterruptReceipt {
     /// User messages still queued.
@@ -281,7 +281,7 @@ pub struct InterruptReceipt {
 /// let failed: Vec<&str> = status.mcp_servers.iter().filter(|s| s.status == "failed").map(|s| s.name.as_str()).collect();
 /// assert_eq!(failed, ["github"]);
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct McpStatus {
     /// One entry per server.
@@ -302,7 +302,7 @@ pub struct McpStatus {
 /// assert_eq!((server.name.as_str(), server.status.as_str()), ("github", "failed"));
 /// assert_eq!(server.details["error"], "spawn npx ENOENT");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerStatus {
     /// Server name.
@@ -329,7 +329,7 @@ pub struct McpServerStatus {
 ///     eprintln!("{server}: {error}");
 /// }
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct McpSetServersResult {
     /// Servers added.
@@ -359,7 +359,7 @@ pub struct McpSetServersResult {
 /// let refused: RewindFilesResult = serde_json::from_str(r#"{"canRewind":false,"error":"File checkpointing is not enabled"}"#).unwrap();
 /// assert_eq!(refused.error.as_deref(), Some("File checkpointing is not enabled"));
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct RewindFilesResult {
     /// Whether the rewind can be (or was) done.
@@ -390,7 +390,7 @@ pub struct RewindFilesResult {
 /// assert_eq!(reloaded.held, Some(false));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct ReloadPluginsResult {
     /// Slash commands.
@@ -424,7 +424,7 @@ pub struct ReloadPluginsResult {
 /// assert_eq!(plugin.version.as_deref(), Some("1.2.0"));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PluginInfo {
     /// Its name.
@@ -447,7 +447,7 @@ pub struct PluginInfo {
 /// assert_eq!(reloaded.skills[0].name, "pdf");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct ReloadSkillsResult {
     /// The skills, as slash commands.
@@ -464,7 +464,7 @@ pub struct ReloadSkillsResult {
 /// assert_eq!(styles.available_output_styles, ["default", "Explanatory"]);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct OutputStyles {
     /// Every output style, built-in and the user's own.
@@ -483,7 +483,7 @@ pub struct OutputStyles {
 /// assert_eq!(resource.contents[0].text.as_deref(), Some("<div></div>"));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct McpResource {
     /// One entry per part.
@@ -501,7 +501,7 @@ pub struct McpResource {
 /// assert!(part.text.is_none() && part.blob.is_some());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct McpResourceContents {
     /// The part's URI.
@@ -530,7 +530,7 @@ pub struct McpResourceContents {
 /// assert!(file.truncated && file.is_base64());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct ReadFileResult {
     /// The contents: text, or base64 when [`ReadFileResult::is_base64`].
@@ -575,7 +575,7 @@ impl ReadFileResult {
 /// assert!(!none.backgrounded);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct BackgroundTasksResult {
     /// `false` only when a tool use id was given and no foreground task matched it (an answer
@@ -597,7 +597,7 @@ fn yes() -> bool {
 /// assert!(outcome.warning.is_some());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct McpPermissionOverrideResult {
     /// Set when no MCP server of that name is known (yet); the override is stored all the same.
@@ -618,7 +618,7 @@ pub struct McpPermissionOverrideResult {
 /// assert!(usage.rate_limits.is_none());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct UsageReport {
     /// This session's cost and totals.
@@ -647,7 +647,7 @@ pub struct UsageReport {
 /// assert_eq!(session.total_lines_added, 12);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct SessionUsage {
     /// Cost so far, in US dollars.
@@ -682,7 +682,7 @@ pub struct SessionUsage {
 /// assert_eq!(limits.model_scoped[0].display_name, "Opus");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct RateLimits {
     /// The 5-hour window.
@@ -710,7 +710,7 @@ pub struct RateLimits {
 /// assert!(window.utilization.is_none());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct RateLimitWindow {
     /// How much of it is used (0–100), when known.
@@ -728,7 +728,7 @@ pub struct RateLimitWindow {
 /// assert_eq!(opus.utilization, Some(87.5));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ModelRateLimit {
     /// The model's name.

@@ -30,7 +30,7 @@ use crate::Json;
 /// assert_eq!(request.mcp_server_name, "deploy");
 /// assert!(request.requested_schema.unwrap().as_str().contains("staging"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequest {
     /// The MCP server asking.

@@ -81,7 +81,7 @@ pub enum McpRoute {
 ///     r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"b must not be 40"}],"isError":true}}"#
 /// );
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// Server name.
@@ -119,7 +119,7 @@ impl ToolCall {
 /// let answer = read.response(&ResourceResult::text("logs://monday", "quiet"));
 /// assert_eq!(answer.as_str(), r#"{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"logs://monday","text":"quiet"}]}}"#);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceRead {
     /// Server name.
@@ -154,7 +154,7 @@ impl ResourceRead {
 /// let answer = get.response(&PromptResult::user("Say hello to Ada."));
 /// assert!(answer.as_str().starts_with(r#"{"jsonrpc":"2.0","id":4,"result":{"messages":"#));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PromptGet {
     /// Server name.

@@ -35,7 +35,7 @@ use serde::{Serialize, Serializer};
 /// With the `client` feature, `SdkMcpServer` builds one of these from its tools and their
 /// handlers; this type is what a [`Session`](crate::session::Session) needs to answer the
 /// CLI's handshake and `tools/list` by itself.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct McpServerSpec {
     /// Server name; the CLI names its tools `mcp__<name>__<tool>`.
@@ -391,7 +391,7 @@ impl PromptArgument {
 ///     r#""_meta":{"anthropic/searchHint":"jira issues tickets bugs","anthropic/maxResultSizeChars":20000}}"#
 /// ));
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolSpec {

@@ -99,7 +99,7 @@ message_struct! {
 /// assert_eq!(body.stop_reason.as_deref(), Some("end_turn"));
 /// assert_eq!(body.usage.as_ref().map(|u| u.output_tokens), Some(7));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct AssistantBody {
     #[serde(default, deserialize_with = "line_text::optional_str")]

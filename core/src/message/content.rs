@@ -26,7 +26,7 @@ use std::fmt;
 /// let ContentBlock::ToolUse(tool) = &blocks[1] else { panic!() };
 /// assert_eq!((tool.name.as_str(), tool.input.as_str()), ("Bash", r#"{"command":"ls"}"#));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ContentBlock {
     /// `text`.
@@ -85,7 +85,7 @@ pub enum ContentBlock {
 /// assert_eq!(text.text, "echo: hello there");
 /// assert!(text.citations.is_none());
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct TextBlock {
     /// The text.
@@ -109,7 +109,7 @@ pub struct TextBlock {
 /// assert!(thinking.thinking.ends_with("which is 4."));
 /// assert_eq!(thinking.signature, "EqQBCkYIBxgCKkBq");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ThinkingBlock {
     /// The model's thinking text.
@@ -129,7 +129,7 @@ pub struct ThinkingBlock {
 ///     serde_json::from_str(r#"{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"}"#).unwrap();
 /// assert!(matches!(block, ContentBlock::RedactedThinking(r) if r.data.starts_with("EmwK")));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct RedactedThinkingBlock {
     /// Encrypted thinking.
@@ -158,7 +158,7 @@ pub struct RedactedThinkingBlock {
 /// let input: BashInput = serde_json::from_str(call.input.as_str()).unwrap();
 /// assert_eq!(input.command, "echo hi-from-bash");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ToolUseBlock {
     /// The tool-use id that the result refers to.
@@ -207,7 +207,7 @@ impl ToolUseBlock {
 /// let Some(MessageContent::Blocks(blocks)) = &result.content else { panic!("no blocks") };
 /// assert!(matches!(&blocks[0], ContentBlock::Text(t) if t.text == "42"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ToolResultBlock {
     /// The id of the `tool_use` this answers.
@@ -235,7 +235,7 @@ pub struct ToolResultBlock {
 /// let hits: serde_json::Value = serde_json::from_str(result.content.unwrap().as_str()).unwrap();
 /// assert_eq!(hits[0]["url"], "https://www.rust-lang.org/");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ServerToolResultBlock {
     /// The id of the `server_tool_use` this answers.
@@ -259,7 +259,7 @@ pub struct ServerToolResultBlock {
 /// assert_eq!((call.server_name.as_str(), call.name.as_str()), ("example-mcp", "echo"));
 /// assert_eq!(call.input.as_str(), r#"{"param1":"value1"}"#);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct McpToolUseBlock {
     /// The tool-use id.
@@ -288,7 +288,7 @@ pub struct McpToolUseBlock {
 /// assert_eq!(result.is_error, Some(false));
 /// assert!(matches!(result.content, Some(MessageContent::Blocks(ref b)) if b.len() == 1));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct McpToolResultBlock {
     /// The id of the `mcp_tool_use` this answers.
@@ -311,7 +311,7 @@ pub struct McpToolResultBlock {
 ///     serde_json::from_str(r#"{"type":"container_upload","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}"#).unwrap();
 /// assert!(matches!(block, ContentBlock::ContainerUpload(u) if u.file_id == "file_011CNha8iCJcU1wXNR6q4V8w"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ContainerUploadBlock {
     /// The uploaded file's id.
@@ -332,7 +332,7 @@ pub struct ContainerUploadBlock {
 /// let source: serde_json::Value = serde_json::from_str(image.source.as_str()).unwrap();
 /// assert_eq!(source["media_type"], "image/png");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ImageBlock {
     /// The image source (`base64`, `url` or `file`), as raw JSON.
@@ -353,7 +353,7 @@ pub struct ImageBlock {
 /// assert_eq!(document.context, None);
 /// assert!(document.source.as_str().contains("The grass is green."));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct DocumentBlock {
     /// The document source, as raw JSON.
@@ -384,7 +384,7 @@ pub struct DocumentBlock {
 /// let Some(MessageContent::Blocks(found)) = result.content else { panic!() };
 /// assert!(matches!(&found[0], ContentBlock::ToolReference(t) if t.tool_name == "WebFetch"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ToolReferenceBlock {
     /// The tool's name.
@@ -407,7 +407,7 @@ pub struct ToolReferenceBlock {
 /// assert_eq!(result.source, "https://example.com/");
 /// assert_eq!(result.content[0].text, "Example Domain");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SearchResultBlock {
     /// Where the text comes from (usually a URL).
@@ -439,7 +439,7 @@ pub struct SearchResultBlock {
 /// let ContentBlock::Fallback(fallback) = block else { panic!() };
 /// assert_eq!((fallback.from_model.as_str(), fallback.to_model.as_str()), ("claude-opus-4-5", "claude-sonnet-4-5"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct FallbackBlock {
     /// The model that stopped (`from.model`).
@@ -470,7 +470,7 @@ fn model_of<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 /// let c: MessageContent = serde_json::from_str(r#"[{"type":"text","text":"42"}]"#).unwrap();
 /// assert!(matches!(c, MessageContent::Blocks(ref b) if b.len() == 1));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum MessageContent {
     /// A plain string.

@@ -22,7 +22,7 @@ use serde::Deserialize;
 /// assert!(usage.other.contains_key("gridRows"));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ContextUsage {
@@ -80,7 +80,7 @@ pub struct ContextUsage {
 /// assert_eq!((free.kind.as_str(), free.tokens), ("free", 954_152));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ContextCategory {
@@ -107,7 +107,7 @@ pub struct ContextCategory {
 /// assert_eq!((agent.agent_type.as_str(), agent.tokens), ("reviewer", 140));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ContextAgent {
@@ -130,7 +130,7 @@ pub struct ContextAgent {
 /// assert_eq!(over.tokens_over, 1200);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ContextOverLimit {
@@ -151,7 +151,7 @@ pub struct ContextOverLimit {
 /// assert_eq!(file.kind, "Project");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ContextMemoryFile {
     /// Its path.
@@ -173,7 +173,7 @@ pub struct ContextMemoryFile {
 /// assert_eq!(tool.server_name, "calc");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ContextMcpTool {

@@ -76,7 +76,7 @@ pub(crate) fn debug_with_line(line: &str, print: impl FnOnce() -> fmt::Result) -
 
 /// The text of one field: where it is in the message's line, or an owned copy when it is not a
 /// plain slice of it (a string with JSON escapes, or a value read outside [`with_line`]).
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub(crate) enum LineText {
     /// Byte range `start..start + len` of the original line.
     Span { start: u32, len: u32 },

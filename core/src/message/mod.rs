@@ -125,7 +125,7 @@ use serde_json::value::RawValue;
 /// }
 /// assert_eq!(transcript, ["model claude-opus-5-5", "Claude: echo: hello there", "cost $0.000188"]);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Message {
     /// `assistant`: one completed content block of a model reply.

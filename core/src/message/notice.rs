@@ -38,7 +38,7 @@ use crate::Json;
 /// );
 /// show(&Message::Notice(Box::new(notice)));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Notice {
     /// What happened.
@@ -86,6 +86,31 @@ pub enum NoticeKind {
     /// A budget is nearly spent (`Options::budget`, or a fleet key's): the warning share of a
     /// limit was crossed. The session goes on; at the limit it ends with an over-budget error.
     Budget(crate::cost::BudgetReport),
+}
+
+/// Kinds are equal when they say the same; two operating system errors when their kind and
+/// text are.
+impl PartialEq for NoticeKind {
+    fn eq(&self, other: &NoticeKind) -> bool {
+        match (self, other) {
+            (NoticeKind::UnreadableLine(a), NoticeKind::UnreadableLine(b)) => a == b,
+            (
+                NoticeKind::RecordingStopped { path, error },
+                NoticeKind::RecordingStopped {
+                    path: other_path,
+                    error: other_error,
+                },
+            ) => {
+                path == other_path
+                    && error.kind() == other_error.kind()
+                    && error.to_string() == other_error.to_string()
+            }
+            (NoticeKind::Stalled(a), NoticeKind::Stalled(b)) => a == b,
+            (NoticeKind::InterruptNotApplied(a), NoticeKind::InterruptNotApplied(b)) => a == b,
+            (NoticeKind::Budget(a), NoticeKind::Budget(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// Why an interrupt the CLI accepted changed nothing ([`NoticeKind::InterruptNotApplied`]).

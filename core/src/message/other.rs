@@ -40,7 +40,7 @@ message_struct! {
 /// assert_eq!(rejected_until(&event.rate_limit_info), Some(1763780400.0));
 /// assert_eq!(event.rate_limit_info.overage_disabled_reason.as_deref(), Some("out_of_credits"));
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct RateLimitInfo {

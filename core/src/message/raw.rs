@@ -60,7 +60,8 @@ pub(crate) fn parse_line<T: WholeLine>(line: &str) -> Result<Box<T>, serde_json:
 }
 
 /// Declares a message struct that carries its original line: the struct as written plus
-/// `session_id`, `uuid` and `raw` fields, `#[non_exhaustive]`, `Clone` and `Deserialize`;
+/// `session_id`, `uuid` and `raw` fields, `#[non_exhaustive]`, `Clone`, `PartialEq` and
+/// `Deserialize`;
 /// `raw_json()`, `uuid()`, `session_id()`, `Serialize` (writes the original line) and
 /// [`WholeLine`]; and a `Debug` that prints fields kept as positions in the line as their text.
 /// The struct must not derive anything itself.
@@ -72,7 +73,7 @@ macro_rules! message_struct {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Clone, serde::Deserialize)]
+        #[derive(Clone, PartialEq, serde::Deserialize)]
         #[non_exhaustive]
         pub struct $name {
             $($(#[$fmeta])* $vis $field: $ty,)*

@@ -237,7 +237,7 @@ fn without_diagnostics<'de, D: serde::Deserializer<'de>>(
 /// assert_eq!(result.permission_denials[0].tool_name, "Bash");
 /// assert!(result.permission_denials[0].tool_input.as_ref().unwrap().as_str().contains("rm -rf build"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionDenial {
     /// The tool name.
@@ -261,7 +261,7 @@ pub struct PermissionDenial {
 /// let deferred = result.deferred_tool_use.as_ref().unwrap();
 /// assert_eq!((deferred.id.as_str(), deferred.name.as_str()), ("toolu_01", "Write"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct DeferredToolUse {
     /// The tool-use id.

@@ -52,6 +52,13 @@ struct ArrayText {
     len: u32,
 }
 
+/// Lists are equal when their arrays' text is.
+impl PartialEq for StringList {
+    fn eq(&self, other: &StringList) -> bool {
+        self.raw_json() == other.raw_json()
+    }
+}
+
 impl StringList {
     /// The strings, in order, borrowed from the array text where they have no escapes.
     pub fn items(&self) -> Vec<Cow<'_, str>> {

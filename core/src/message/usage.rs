@@ -15,7 +15,7 @@ use serde::Deserialize;
 /// assert_eq!((prompt, usage.output_tokens), (2060, 7));
 /// assert_eq!(usage.service_tier.as_deref(), Some("standard"));
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct Usage {
     /// Input tokens not read from or written to the cache.
@@ -54,7 +54,7 @@ pub struct Usage {
 /// let opus = &result.model_usage["claude-opus-5-5"];
 /// assert_eq!((opus.context_window, opus.provider.as_deref()), (Some(1_000_000), Some("firstParty")));
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ModelUsage {

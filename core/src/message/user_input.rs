@@ -40,7 +40,7 @@ use serde::{Serialize, Serializer};
 /// let v: serde_json::Value = serde_json::from_slice(&note.to_json_line()).unwrap();
 /// assert_eq!(v["shouldQuery"], false);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UserInput {
     /// The message content: a string or blocks.
@@ -76,7 +76,7 @@ pub struct UserInput {
 ///     _ => {}
 /// }
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum UserInputContent {
     /// A plain string (`"content":"…"`).
@@ -106,7 +106,7 @@ pub enum UserInputContent {
 /// assert_eq!(content[1]["source"]["type"], "base64");
 /// assert_eq!(content[2]["title"], "Notes");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum InputBlock {
     /// `{"type":"text","text":…}`.

@@ -2,6 +2,7 @@
 //! (with the names and in the order the TypeScript SDK sends them), the hook and in-process MCP
 //! declarations, timeouts and limits.
 
+use std::ffi::OsString;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -142,16 +143,62 @@ impl Options {
             self.session_start,
             super::SessionStart::Resume(_) | super::SessionStart::Continue { .. }
         );
-        let ceiling = match self.env.0.iter().find(|(name, _)| name == CEILING_VAR) {
-            Some((_, value)) => Some(value.clone()),
-            None => std::env::var(CEILING_VAR).ok(),
-        };
-        config.timeouts.run_end_ceiling = run_end_ceiling(ceiling.as_deref());
-        config.check_cli_version = version_check_wanted(std::env::var_os(SKIP_VERSION_CHECK_ENV));
+        config.timeouts.run_end_ceiling = run_end_ceiling(self.ceiling_var());
         if let Some(bytes) = self.max_buffer_size {
             config.limits.max_line_bytes = bytes;
         }
         Ok(config)
+    }
+
+    /// Apply what the process environment says to a session's configuration, which
+    /// [`Options::session_config`] leaves alone (the core reads no environment variable):
+    /// [`SKIP_VERSION_CHECK_ENV`] set to anything but the empty string turns the version check
+    /// off, and the CLI's own `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` (how long, after a result,
+    /// it waits for background work), unless [`Options::env`] sets it for the CLI, is the
+    /// session's run-end ceiling. `lookup` reads one variable: the client layer passes
+    /// [`std::env::var_os`]; a test passes what it likes.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
+    ///
+    /// let options = Options::new();
+    /// let mut config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// options.apply_environment(&mut config, |name| match name {
+    ///     SKIP_VERSION_CHECK_ENV => Some("1".into()),
+    ///     "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS" => Some("2500".into()),
+    ///     _ => None,
+    /// });
+    /// assert!(!config.check_cli_version);
+    /// assert_eq!(config.timeouts.run_end_ceiling, Some(Duration::from_millis(2500)));
+    ///
+    /// // A host of its own reads the real environment the same way.
+    /// options.apply_environment(&mut config, |name| std::env::var_os(name));
+    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// ```
+    pub fn apply_environment(
+        &self,
+        config: &mut SessionConfig,
+        lookup: impl Fn(&str) -> Option<OsString>,
+    ) {
+        if !version_check_wanted(lookup(SKIP_VERSION_CHECK_ENV)) {
+            config.check_cli_version = false;
+        }
+        if self.ceiling_var().is_none() {
+            if let Some(value) = lookup(CEILING_VAR) {
+                config.timeouts.run_end_ceiling = run_end_ceiling(value.to_str());
+            }
+        }
+    }
+
+    /// The run-end ceiling variable as [`Options::env`] sets it for the CLI.
+    fn ceiling_var(&self) -> Option<&str> {
+        self.env
+            .0
+            .iter()
+            .find(|(name, _)| name == CEILING_VAR)
+            .map(|(_, value)| value.as_str())
     }
 
     fn initialize_fields(&self, host: &HostDeclarations) -> Option<Json> {
@@ -290,7 +337,7 @@ pub(crate) fn run_end_ceiling(value: Option<&str>) -> Option<Duration> {
 
 /// Whether sessions check the CLI's version, for a `SKIP_VERSION_CHECK_ENV` value: unless it is
 /// set to anything but the empty string.
-fn version_check_wanted(value: Option<std::ffi::OsString>) -> bool {
+fn version_check_wanted(value: Option<OsString>) -> bool {
     value.is_none_or(|value| value.is_empty())
 }
 
@@ -688,6 +735,35 @@ mod tests {
                 .limits
                 .max_line_bytes
         );
+    }
+
+    #[test]
+    fn the_environment_is_applied_from_the_lookup_given_and_options_env_wins() {
+        let options = Options::new();
+        let mut config = config_with(&options, &HostDeclarations::NONE);
+        assert!(config.check_cli_version);
+        assert_eq!(
+            config.timeouts.run_end_ceiling,
+            Some(Duration::from_secs(600)),
+            "nothing read: the default"
+        );
+        let environment = |name: &str| match name {
+            SKIP_VERSION_CHECK_ENV => Some(OsString::new()),
+            CEILING_VAR => Some("2500".into()),
+            _ => None,
+        };
+        options.apply_environment(&mut config, environment);
+        assert!(config.check_cli_version, "set but empty: still checked");
+        assert_eq!(
+            config.timeouts.run_end_ceiling,
+            Some(Duration::from_millis(2500))
+        );
+
+        // What the options give the CLI is what it runs with.
+        let options = Options::new().env(CEILING_VAR, "0");
+        let mut config = config_with(&options, &HostDeclarations::NONE);
+        options.apply_environment(&mut config, environment);
+        assert_eq!(config.timeouts.run_end_ceiling, None);
     }
 
     #[test]

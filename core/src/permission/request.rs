@@ -26,7 +26,7 @@ use crate::Json;
 /// assert_eq!(req.tool_input.as_str(), r#"{"command":"ls /"}"#);
 /// assert_eq!(req.blocked_path.as_deref(), Some("/"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionRequest {
     /// Name of the tool, e.g. `Bash` or `mcp__calc__add`.

@@ -27,7 +27,7 @@ use crate::Json;
 /// assert!(config.has_bidirectional_needs());
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfig {
     /// How user input ends (decides when stdin is closed).
@@ -62,8 +62,9 @@ pub struct SessionConfig {
     /// counts as a bidirectional need for the run-end rule.
     pub other_bidirectional_needs: bool,
     /// Whether to report the CLI's version and whether it is supported
-    /// ([`super::Event::CliVersion`]). On by default; [`crate::options::Options::session_config`]
-    /// turns it off when [`super::SKIP_VERSION_CHECK_ENV`] is set.
+    /// ([`super::Event::CliVersion`]). On by default;
+    /// [`crate::options::Options::apply_environment`] turns it off when
+    /// [`super::SKIP_VERSION_CHECK_ENV`] is set.
     pub check_cli_version: bool,
     /// The CLI was started with `--await-claim`: a spare that starts up, answers `initialize`
     /// and then waits for [`super::Session::claim`] before it takes any user message.
@@ -192,7 +193,7 @@ pub enum InputMode {
 /// guard.on_failure = Some(HookFailurePolicy::Block); // a failing guard blocks the edit
 /// # let _ = guard;
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HookMatcherConfig {
     /// The event.

@@ -34,7 +34,7 @@ use crate::message::{ApiError, LineError, Message, StartupFailureReason};
 /// # session.handle_stdout(now, b"not json\n");
 /// # while let Some(event) = session.poll_event() { on_event(&mut session, now, event); }
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Event {
     /// A message for the user (assistant, user, result, system, stream event, unknown kinds…).
@@ -138,13 +138,33 @@ pub enum Event {
 /// }
 /// assert!(stdin.unwrap().ends_with(b"}\n"));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Transmit {
     /// Write these bytes (one or more whole `\n`-terminated JSON lines).
     Write(Vec<u8>),
     /// Close stdin; nothing more will be written.
     CloseStdin,
+}
+
+/// The bytes as the text they are (JSON lines), not as numbers.
+///
+/// ```
+/// use claude_agent_core::session::Transmit;
+///
+/// let write = Transmit::Write(b"{\"type\":\"user\"}\n".to_vec());
+/// assert_eq!(format!("{write:?}"), r#"Write("{\"type\":\"user\"}\n")"#);
+/// ```
+impl fmt::Debug for Transmit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Transmit::Write(bytes) => f
+                .debug_tuple("Write")
+                .field(&String::from_utf8_lossy(bytes))
+                .finish(),
+            Transmit::CloseStdin => f.write_str("CloseStdin"),
+        }
+    }
 }
 
 /// How the CLI process ended, as the host observed it.

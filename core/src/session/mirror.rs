@@ -20,7 +20,7 @@ use serde::Deserialize;
 /// assert!(mirror.file_path.ends_with("s1.jsonl"));
 /// assert_eq!(mirror.entries[0].as_str(), r#"{"type":"user","uuid":"u1"}"#);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct TranscriptMirror {
     /// The transcript file the CLI wrote the entries to (an absolute path under its

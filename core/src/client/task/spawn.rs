@@ -399,6 +399,7 @@ impl Planned {
 fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     let host = options.handlers().declarations();
     let mut config = options.session_config(input_mode, &host)?;
+    options.apply_environment(&mut config, |name| std::env::var_os(name));
     // A fleet's key is charged for a turn the session ends in, from its model calls.
     config.count_model_calls = options.handlers().fleet.is_some();
     // A result goes to the user once its turn is in the store.

@@ -28,7 +28,7 @@ use crate::Json;
 /// .unwrap();
 /// assert_eq!(input.base.agent_id.as_deref(), Some("a7f3c2e1"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SubagentStartInput {
     /// The common fields, with `agent_id` and `agent_type` set.
@@ -62,7 +62,7 @@ pub struct SubagentStartInput {
 /// assert!(!input.stop_hook_active);
 /// assert!(input.agent_transcript_path.ends_with("agent-a7f3c2e1.jsonl"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SubagentStopInput {
     /// The common fields, with `agent_id` and `agent_type` set.
@@ -101,7 +101,7 @@ pub struct SubagentStopInput {
 /// .unwrap();
 /// assert_eq!((input.teammate_name.as_str(), input.team_name.as_str()), ("tester", "release"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct TeammateIdleInput {
     /// The common fields.

@@ -36,7 +36,7 @@ use crate::Json;
 /// let all: serde_json::Value = serde_json::from_str(base.raw_json().unwrap()).unwrap();
 /// assert_eq!(all["future_field"], 1);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct HookBase {
     /// The session's id.

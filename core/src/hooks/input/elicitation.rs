@@ -34,7 +34,7 @@ use crate::Json;
 /// .unwrap();
 /// assert_eq!((input.message.as_str(), input.mode.as_deref()), ("Which environment?", Some("form")));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationInput {
     /// The common fields.
@@ -79,7 +79,7 @@ pub struct ElicitationInput {
 /// assert_eq!(input.action, "accept");
 /// assert_eq!(input.content.unwrap().as_str(), r#"{"environment":"staging"}"#);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationResultInput {
     /// The common fields.

@@ -9,12 +9,12 @@ macro_rules! twin_inputs {
         { $($fields:tt)* }
     ) => {
         $(#[$first_meta])*
-        #[derive(Debug, Clone, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Deserialize)]
         #[non_exhaustive]
         pub struct $first { $($fields)* }
 
         $(#[$second_meta])*
-        #[derive(Debug, Clone, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Deserialize)]
         #[non_exhaustive]
         pub struct $second { $($fields)* }
     };
@@ -136,7 +136,7 @@ macro_rules! hook_inputs {
         ///     .on_hook_event(HookEvent::PreToolUse, None, audit)
         ///     .on_hook_event(HookEvent::PostToolUse, None, audit);
         /// ```
-        #[derive(Debug, Clone)]
+        #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum HookInput {
             $(

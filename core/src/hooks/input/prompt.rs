@@ -30,7 +30,7 @@ use super::HookBase;
 /// assert_eq!(input.prompt, "BASH:echo hooked");
 /// assert_eq!(input.base.prompt_id.as_deref(), Some("7b927f27-ca1b-4171-aa82-afe0df3bef3b"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct UserPromptSubmitInput {
     /// The common fields.
@@ -66,7 +66,7 @@ pub struct UserPromptSubmitInput {
 /// .unwrap();
 /// assert_eq!((input.expansion_type.as_str(), input.command_name.as_str()), ("slash_command", "review"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct UserPromptExpansionInput {
     /// The common fields.
@@ -106,7 +106,7 @@ pub struct UserPromptExpansionInput {
 /// assert_eq!(input.notification_type, "permission_prompt");
 /// assert_eq!(input.title, None);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct NotificationInput {
     /// The common fields.
@@ -145,7 +145,7 @@ pub struct NotificationInput {
 /// assert!(input.is_final);
 /// assert_eq!(input.index, 0);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct MessageDisplayInput {
     /// The common fields.

@@ -33,7 +33,7 @@ use crate::Json;
 /// .unwrap();
 /// assert_eq!((input.source.as_str(), input.model.as_deref()), ("startup", Some("claude-opus-5-5")));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SessionStartInput {
     /// The common fields (`agent_type` is set when the session runs as an agent).
@@ -80,7 +80,7 @@ pub struct SessionStartInput {
 /// .unwrap();
 /// assert_eq!(input.reason, "other");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SessionEndInput {
     /// The common fields.
@@ -112,7 +112,7 @@ pub struct SessionEndInput {
 /// .unwrap();
 /// assert_eq!(input.trigger, "init");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct SetupInput {
     /// The common fields.
@@ -149,7 +149,7 @@ pub struct SetupInput {
 /// assert_eq!(input.last_assistant_message.as_deref(), Some("done: hooked"));
 /// assert_eq!(input.background_tasks.as_ref().map(|t| t.as_str()), Some("[]"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct StopInput {
     /// The common fields.
@@ -190,7 +190,7 @@ pub struct StopInput {
 /// let error: String = serde_json::from_str(input.error.as_str()).unwrap();
 /// assert_eq!(error, "rate_limit");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct StopFailureInput {
     /// The common fields.
@@ -227,7 +227,7 @@ pub struct StopFailureInput {
 /// assert_eq!(input.trigger, "manual");
 /// assert_eq!(input.custom_instructions.as_deref(), Some("Keep the list of failing tests."));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PreCompactInput {
     /// The common fields.
@@ -259,7 +259,7 @@ pub struct PreCompactInput {
 /// .unwrap();
 /// assert!(input.compact_summary.starts_with("The user is fixing"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PostCompactInput {
     /// The common fields.

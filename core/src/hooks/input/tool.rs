@@ -39,7 +39,7 @@ use crate::Json;
 /// assert_eq!(answer, HookOutput::deny_tool("Stay inside the workspace."));
 /// # });
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PreToolUseInput {
     /// The common fields.
@@ -83,7 +83,7 @@ pub struct PreToolUseInput {
 /// assert_eq!(input.duration_ms, Some(33));
 /// assert!(input.tool_response.as_str().contains(r#""stdout":"hooked""#));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PostToolUseInput {
     /// The common fields.
@@ -130,7 +130,7 @@ pub struct PostToolUseInput {
 /// assert!(input.error.starts_with("Exit code 127"));
 /// assert_eq!(input.is_interrupt, Some(false));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PostToolUseFailureInput {
     /// The common fields.
@@ -177,7 +177,7 @@ pub struct PostToolUseFailureInput {
 /// assert_eq!(input.tool_calls.len(), 2);
 /// assert!(input.tool_calls[1].tool_response.is_none());
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PostToolBatchInput {
     /// The common fields.
@@ -217,7 +217,7 @@ pub struct PostToolBatchInput {
 /// assert_eq!(files_read(&input.tool_calls), ["/tmp/ws/Cargo.toml"]);
 /// assert_eq!(input.tool_calls[1].tool_use_id, "toolu_02");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct BatchedToolCall {
     /// The tool.
@@ -262,7 +262,7 @@ pub struct BatchedToolCall {
 /// .unwrap();
 /// assert_eq!(input.permission_suggestions.len(), 1);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionRequestInput {
     /// The common fields.
@@ -305,7 +305,7 @@ pub struct PermissionRequestInput {
 /// .unwrap();
 /// assert!(input.reason.starts_with("Permission to use Bash"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionDeniedInput {
     /// The common fields.
@@ -427,7 +427,7 @@ impl BatchedToolCall {
 /// .unwrap();
 /// assert_eq!((input.tool_input.command.as_str(), input.invoked_by.as_str()), ("git log -1", "user"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PreSkillShellCommandInput {
     /// The common fields.

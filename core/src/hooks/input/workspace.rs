@@ -26,7 +26,7 @@ use super::HookBase;
 /// .unwrap();
 /// assert_eq!(input.file_path.as_deref(), Some("/tmp/ws/.claude/settings.json"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct ConfigChangeInput {
     /// The common fields.
@@ -60,7 +60,7 @@ pub struct ConfigChangeInput {
 /// .unwrap();
 /// assert_eq!(input.name, "fix-flaky-test");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct WorktreeCreateInput {
     /// The common fields.
@@ -89,7 +89,7 @@ pub struct WorktreeCreateInput {
 /// .unwrap();
 /// assert_eq!(input.worktree_path, "/tmp/worktrees/fix-flaky-test");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct WorktreeRemoveInput {
     /// The common fields.
@@ -120,7 +120,7 @@ pub struct WorktreeRemoveInput {
 /// assert_eq!((input.memory_type.as_str(), input.load_reason.as_str()), ("Project", "session_start"));
 /// assert_eq!(input.globs, None);
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct InstructionsLoadedInput {
     /// The common fields.
@@ -163,7 +163,7 @@ pub struct InstructionsLoadedInput {
 /// .unwrap();
 /// assert_eq!((input.old_cwd.as_str(), input.new_cwd.as_str()), ("/tmp/ws", "/tmp/ws/core"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct CwdChangedInput {
     /// The common fields.
@@ -194,7 +194,7 @@ pub struct CwdChangedInput {
 /// .unwrap();
 /// assert_eq!((input.file_path.as_str(), input.event.as_str()), ("/tmp/ws/Cargo.toml", "change"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct FileChangedInput {
     /// The common fields.
@@ -225,7 +225,7 @@ pub struct FileChangedInput {
 /// .unwrap();
 /// assert_eq!(input.directory, "/tmp/shared-lib");
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct DirectoryAddedInput {
     /// The common fields.

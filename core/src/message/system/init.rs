@@ -168,7 +168,7 @@ impl Init {
 /// assert_eq!(not_ready, ["github"]);
 /// assert_eq!(init.mcp_servers[0].source.as_deref(), Some("sdk"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerStatus {
     /// The server name.
@@ -194,7 +194,7 @@ pub struct McpServerStatus {
 /// }
 /// assert_eq!(init.plugins()[1].source.as_deref(), Some("formatter@acme"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct PluginInfo {
     /// The plugin name.

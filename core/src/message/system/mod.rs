@@ -50,7 +50,7 @@ use crate::Json;
 /// assert!(matches!(system, SystemMessage::Unknown(_)));
 /// assert_eq!(system.raw_json(), line);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum SystemMessage {
     /// `init`: session setup, at the start of each turn.

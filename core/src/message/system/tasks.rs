@@ -117,7 +117,7 @@ message_struct! {
 /// assert_eq!((status.as_str(), update.patch.error.as_deref()), ("failed", Some("exit status 101")));
 /// assert_eq!(update.patch.description, None);
 /// ```
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[non_exhaustive]
 pub struct TaskPatch {
     /// `pending`, `running`, `completed`, `failed`, `killed` or `paused`.
@@ -203,7 +203,7 @@ message_struct! {
 /// assert_eq!(agents[0].subagent_type.as_deref(), Some("code-reviewer"));
 /// assert_eq!(agents[0].parent_task_id.as_deref(), Some("a7f3c2e1"));
 /// ```
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
 pub struct BackgroundTask {
     /// The task id.
