@@ -19,10 +19,30 @@ use claude_agent_core::session::{RequestError, Session};
 use claude_agent_core::Json;
 
 use crate::configs;
-use crate::driver::InboundTag;
 
 fn raw(json: &str) -> Json {
     json.parse().expect("the harness's JSON literals are valid")
+}
+
+/// What kind of answer an open inbound request expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InboundTag {
+    /// `can_use_tool`.
+    Permission,
+    /// `hook_callback`.
+    Hook,
+    /// `mcp_message` `tools/call`.
+    ToolCall,
+    /// `mcp_message` `resources/read`.
+    Resource,
+    /// `mcp_message` `prompts/get`.
+    Prompt,
+    /// `elicitation`.
+    Elicitation,
+    /// `request_user_dialog`.
+    UserDialog,
+    /// A kind this harness does not know.
+    Other,
 }
 
 /// A control request of ours.

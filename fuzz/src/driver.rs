@@ -11,28 +11,7 @@ use claude_agent_core::session::{
 };
 use serde_json::value::RawValue;
 
-use crate::commands::ReplyKind;
-
-/// What kind of answer an open inbound request expects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InboundTag {
-    /// `can_use_tool`.
-    Permission,
-    /// `hook_callback`.
-    Hook,
-    /// `mcp_message` `tools/call`.
-    ToolCall,
-    /// `mcp_message` `resources/read`.
-    Resource,
-    /// `mcp_message` `prompts/get`.
-    Prompt,
-    /// `elicitation`.
-    Elicitation,
-    /// `request_user_dialog`.
-    UserDialog,
-    /// A kind this harness does not know.
-    Other,
-}
+use crate::commands::{InboundTag, ReplyKind};
 
 /// The host side of a fuzzed session, with the bookkeeping its invariants need.
 pub struct Driver {

@@ -73,6 +73,7 @@ pub(crate) fn session_info(
     path: PathBuf,
     lite: &Lite,
     project_cwd: Option<&Path>,
+    archived: Option<bool>,
 ) -> Option<SessionInfo> {
     let Lite { head, tail, .. } = lite;
     let first_line = head.split('\n').next().unwrap_or("");
@@ -104,7 +105,6 @@ pub(crate) fn session_info(
         .and_then(|line| last_string_field(line, "tag"))
         .filter(|t| !t.is_empty());
     let created = string_field(head, "timestamp").and_then(|t| parse_timestamp(&t));
-    let archived = super::archive::archived(&path, lite);
     Some(SessionInfo {
         session_id: session_id.to_owned(),
         summary,

@@ -560,6 +560,7 @@ impl History {
                     candidate.path.clone(),
                     &l,
                     candidate.cwd.as_deref(),
+                    archive::archived(&candidate.path, &l),
                 )
             }) else {
                 continue;

@@ -161,6 +161,7 @@ impl SessionFile {
                     self.path.clone(),
                     &l,
                     self.project_cwd.as_deref(),
+                    super::archive::archived(&self.path, &l),
                 )
             })
             .ok_or_else(|| HistoryError::NotFound {

@@ -42,12 +42,14 @@ pub(crate) mod hooks;
 mod machine;
 mod result;
 pub(crate) mod script;
+mod tool_use;
 mod transcript;
 
 pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};
 pub use machine::FakeCli;
 pub use result::FakeResult;
-pub use script::{Answer, Condition, Matcher, Script, Step, ToolUse};
+pub use script::{Answer, Condition, Matcher, Script, Step};
+pub use tool_use::ToolUse;
 pub use transcript::TranscriptError;
 
 /// What `fake-claude --version` prints (the pinned real CLI's version line).

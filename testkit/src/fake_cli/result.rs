@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use super::canned;
-use super::script::ToolUse;
+use super::tool_use::ToolUse;
 
 /// Timing fields only a success result carries.
 const SUCCESS_ONLY: [&str; 6] = [
