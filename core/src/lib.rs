@@ -6,8 +6,8 @@
 //! * [`session`] — the protocol state machine: bytes in, bytes and events out, time passed in.
 //! * [`message`] — typed messages the CLI prints, with raw passthrough of anything unknown.
 //! * [`control`] — control requests we send, requests the CLI sends us, and our replies.
-//! * [`history`] — the sessions the CLI stored on disk: list, read, rename, tag, fork, delete.
-//! * [`store`] — session stores: transcripts mirrored to storage of your own, and resumed from it.
+//! * `history` (feature `history`) — the sessions the CLI stored on disk: list, read, rename, tag, fork, delete.
+//! * `store` (feature `history`) — session stores: transcripts mirrored to storage of your own, and resumed from it.
 //! * [`options`] — every SDK option, turned into a [`options::LaunchSpec`] and a [`session::SessionConfig`].
 //! * [`hooks`], [`permission`], [`mcp`] — payloads of hook callbacks, permission prompts and in-process MCP tools.
 //!
@@ -19,7 +19,7 @@
 //! | Feature | Default | What it adds |
 //! |---|---|---|
 //! | `client` | on | The runtime-agnostic async layer, `client`: `query`, `Client`, callbacks, warm starts. Implies `history`. |
-//! | `history` | on | [`history`] and [`store`]: the sessions the CLI keeps, on disk or in a session store. They read and write files and the clock. |
+//! | `history` | on | `history` and `store`: the sessions the CLI keeps, on disk or in a session store. They read and write files and the clock. |
 //! | `schemars` | on | `typed_tool`: an in-process tool's JSON Schema derived from its argument type. |
 //! | `jsonschema` | on | In-process tools check each call's arguments against their schema. |
 //! | `tracing` | off | Spans and events of each session (below, "Tracing"). |
@@ -145,9 +145,6 @@
 //! ```
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
-// The docs link to the client layer, the history and the stores, which a build without the
-// `client` feature leaves out: there those links have no target.
-#![cfg_attr(not(feature = "client"), allow(rustdoc::broken_intra_doc_links))]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.
 #[cfg(doctest)]

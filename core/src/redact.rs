@@ -11,7 +11,7 @@ pub const REDACTED: &str = "[redacted]";
 /// whichever way it went. That covers the external MCP servers of `initialize` and
 /// `mcp_set_servers`, subagents' own servers, the server settings the CLI echoes back (in
 /// `mcp_status`), and the environment a claim hands a spare CLI (its tokens among them).
-/// Returns whether it changed anything. [`crate::options::Options::record_to`] records lines
+/// Returns whether it changed anything. `Options::record_to` records lines
 /// blanked this way, and the testkit's replay check compares what a test wrote the same way.
 ///
 /// ```

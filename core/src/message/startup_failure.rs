@@ -9,7 +9,7 @@ use crate::UnknownName;
 /// Why the CLI refused to start, from the `startup_failure_reason` of the error result it writes
 /// before it exits: the fix to offer, rather than a retry. The SDK asks the CLI for these results
 /// (`CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1` in its environment), so a refused start ends with
-/// [`Error::Result`](crate::client::Error::Result) carrying the reason, not with a bare exit
+/// `Error::Result` (the client layer's) carrying the reason, not with a bare exit
 /// status.
 ///
 /// A reason this crate does not know is kept as [`StartupFailureReason::Other`].

@@ -59,7 +59,7 @@ pub enum StructuredOutputError {
 
 impl ResultMessage {
     /// The turn's structured output as a `T`: the value the model gave for the options' output
-    /// format ([`Options::output_type`](crate::options::Options::output_type) or
+    /// format (`Options::output_type` or
     /// [`Options::json_schema`](crate::options::Options::json_schema)), with each way it can
     /// be missing told apart ([`StructuredOutputError`]).
     ///

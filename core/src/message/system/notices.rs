@@ -303,7 +303,7 @@ message_struct! {
     /// `system`/`mirror_error`: a batch of transcript lines could not be stored in the session
     /// store (its append failed 3 times, or timed out). The SDK makes this message, not the CLI;
     /// the session goes on, and the CLI's own transcript on disk is complete. The store may be
-    /// missing the batch: [`store::import_session`](crate::store::import_session)
+    /// missing the batch: `store::import_session`
     /// copies the session again.
     ///
     /// ```
