@@ -165,8 +165,10 @@ fn permission_mode_wire(mode: &PermissionMode) -> String {
 }
 
 impl Options {
-    /// The command line and environment changes that start the CLI `program` for these options,
-    /// with what `host` declares (`--permission-prompt-tool=stdio`, `--session-mirror`).
+    /// The command line and environment changes that start the CLI for these options, with what
+    /// `host` declares (`--permission-prompt-tool=stdio`, `--session-mirror`). The program is
+    /// [`Options::cli_path`] when set, else `program` (where the host found the CLI, e.g. the
+    /// first executable of [`Options::cli_location`]'s candidates).
     ///
     /// Arguments start with `--output-format stream-json --verbose --input-format stream-json`,
     /// then follow the TypeScript SDK's order; `--settings` (with the sandbox merged in) and the
@@ -192,6 +194,9 @@ impl Options {
     /// # use claude_agent_core::options::{HostDeclarations, Options};
     /// let spec = Options::new().model("-x").launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.args.last().map(String::as_str), Some("--model=-x"));
+    /// // The options' own path wins over the one found.
+    /// let spec = Options::new().cli_path("/opt/claude").launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// assert_eq!(spec.program, std::path::Path::new("/opt/claude"));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn launch_spec(
@@ -211,6 +216,7 @@ impl Options {
                 what: format!("environment variable {name}"),
             });
         }
+        let program = self.cli_path.clone().unwrap_or(program);
         let stale_tracestate = matches!(&self.trace_context, Some((_, None)));
         let mut env_remove: Vec<String> = Vec::new();
         for var in REMOVED_VARS

@@ -33,6 +33,7 @@
 mod carried;
 mod claimed;
 mod declarations;
+pub(crate) mod discovery;
 mod error;
 mod initialize;
 mod launch;
@@ -55,6 +56,7 @@ pub use crate::option_types::types::{
 #[cfg(feature = "client")]
 pub(crate) use claimed::AWAIT_CLAIM as AWAIT_CLAIM_FLAG;
 pub use declarations::HostDeclarations;
+pub use discovery::{CliLocation, CliSearch, CLI_PATH_ENV};
 pub use error::OptionsError;
 pub use launch::LaunchSpec;
 pub use sandbox::{SandboxNetwork, SandboxSettings};
@@ -137,7 +139,7 @@ use settings::Settings;
 /// // What was set reads back through the getters:
 /// assert_eq!(options.get_cwd(), Some(std::path::Path::new("/srv/project")));
 /// assert_eq!(options.get_env(), [("ANTHROPIC_API_KEY".to_owned(), "sk-ant-example".to_owned())]);
-/// assert_eq!(options.get_cli_path(), None); // found on `PATH` when the session starts
+/// assert_eq!(options.get_cli_path(), None); // looked for when the session starts (`Options::cli_location`)
 /// assert!(!options.get_verbatim_prompts());
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```

@@ -1,21 +1,16 @@
-//! Finding the `claude` executable.
+//! Finding the `claude` executable: where to look is the options' ([`Options::cli_location`],
+//! from the process's environment); which place holds an executable is looked up here.
 //!
 //! Order: the path set in the options, then `CLAUDE_AGENT_CLI_PATH`, then a CLI shipped beside
 //! the program (`_bundled/claude`, then `claude`, in the directory of the current executable),
 //! then `PATH`, then the places npm, yarn and the native installer put it.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::client::error::{Error, INSTALL_HINT};
-
-/// Environment variable naming the CLI executable; used when the options name none.
-pub const CLI_PATH_ENV: &str = "CLAUDE_AGENT_CLI_PATH";
-
-#[cfg(windows)]
-const EXE: &str = "claude.exe";
-#[cfg(not(windows))]
-const EXE: &str = "claude";
+use crate::options::discovery::cli_location;
+pub use crate::options::CLI_PATH_ENV;
+use crate::options::{CliLocation, CliSearch};
 
 /// Find the CLI executable, or say everywhere it was looked for.
 ///
@@ -24,7 +19,8 @@ const EXE: &str = "claude";
 /// `_bundled/claude` (`_bundled\claude.exe` on Windows) in the directory of the current
 /// executable, as the Python SDK bundles one in its package, or `claude` in that directory
 /// itself (never the current executable, should it be named `claude`). Then `PATH`, then the
-/// places npm, yarn and the native installer put it.
+/// places npm, yarn and the native installer put it
+/// ([`Options::cli_location`](crate::options::Options::cli_location) lists them).
 ///
 /// ```
 /// # use claude_agent_core::client::find_cli;
@@ -32,54 +28,31 @@ const EXE: &str = "claude";
 /// assert_eq!(path, std::path::Path::new("/opt/claude/bin/claude"));
 /// ```
 pub fn find_cli(explicit: Option<&Path>) -> Result<PathBuf, Error> {
-    if let Some(path) = explicit {
-        return Ok(path.to_path_buf());
+    let search = CliSearch {
+        cli_path_env: std::env::var_os(CLI_PATH_ENV),
+        program: std::env::current_exe().ok(),
+        path_var: std::env::var_os("PATH"),
+        home: home_dir(),
+    };
+    match cli_location(explicit, &search) {
+        CliLocation::Named(path) => Ok(path),
+        CliLocation::Candidates(places) => first_executable(places, search.program.as_deref()),
     }
-    if let Some(path) = std::env::var_os(CLI_PATH_ENV).filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(path));
-    }
-    let program = std::env::current_exe().ok();
-    search(program.as_deref(), std::env::var_os("PATH"), home_dir())
 }
 
-/// Look beside `program` (the current executable), then through `path_var`, then in the
-/// well-known install locations under `home`.
-fn search(
-    program: Option<&Path>,
-    path_var: Option<OsString>,
-    home: Option<PathBuf>,
-) -> Result<PathBuf, Error> {
-    let mut searched = Vec::new();
-    let on_path = path_var
+/// The first of `places` that is an executable file other than `program`, or every place
+/// looked at.
+fn first_executable(mut places: Vec<PathBuf>, program: Option<&Path>) -> Result<PathBuf, Error> {
+    let found = places
         .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(EXE));
-    let candidates = bundled(program)
-        .into_iter()
-        .chain(on_path)
-        .chain(well_known(home.as_deref()));
-    for candidate in candidates {
-        // A directory listed twice on PATH, or a well-known place also on PATH: look once.
-        if searched.contains(&candidate) {
-            continue;
-        }
-        if is_executable(&candidate) && !is_same_file(&candidate, program) {
-            return Ok(candidate);
-        }
-        searched.push(candidate);
+        .position(|place| is_executable(place) && !is_same_file(place, program));
+    if let Some(at) = found {
+        return Ok(places.swap_remove(at));
     }
     Err(Error::CliNotFound {
-        searched,
+        searched: places,
         hint: INSTALL_HINT,
     })
-}
-
-/// A CLI shipped with the program: `_bundled/claude`, then `claude`, in its directory.
-fn bundled(program: Option<&Path>) -> Vec<PathBuf> {
-    let Some(dir) = program.and_then(Path::parent) else {
-        return Vec::new();
-    };
-    vec![dir.join("_bundled").join(EXE), dir.join(EXE)]
 }
 
 /// Whether `candidate` is the program itself (a program named `claude` must not start itself).
@@ -91,31 +64,6 @@ fn is_same_file(candidate: &Path, program: Option<&Path>) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => candidate == program,
     }
-}
-
-fn well_known(home: Option<&Path>) -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    if cfg!(windows) {
-        if let Some(home) = home {
-            paths.push(home.join(".local/bin").join(EXE));
-        }
-        return paths;
-    }
-    if let Some(home) = home {
-        paths.push(home.join(".npm-global/bin/claude"));
-    }
-    paths.push(PathBuf::from("/usr/local/bin/claude"));
-    if let Some(home) = home {
-        for rel in [
-            ".local/bin/claude",
-            "node_modules/.bin/claude",
-            ".yarn/bin/claude",
-            ".claude/local/claude",
-        ] {
-            paths.push(home.join(rel));
-        }
-    }
-    paths
 }
 
 fn home_dir() -> Option<PathBuf> {
@@ -138,7 +86,27 @@ fn is_executable(path: &Path) -> bool {
 
 #[cfg(all(test, unix))]
 mod tests {
+    use std::ffi::OsString;
+
     use super::*;
+
+    /// Look beside `program`, then through `path_var`, then in the well-known places under `home`.
+    fn search(
+        program: Option<&Path>,
+        path_var: Option<OsString>,
+        home: Option<PathBuf>,
+    ) -> Result<PathBuf, Error> {
+        let search = CliSearch {
+            cli_path_env: None,
+            program: program.map(Path::to_path_buf),
+            path_var,
+            home,
+        };
+        match cli_location(None, &search) {
+            CliLocation::Named(path) => Ok(path),
+            CliLocation::Candidates(places) => first_executable(places, program),
+        }
+    }
 
     #[test]
     fn finds_an_executable_on_path_before_well_known_places() {
