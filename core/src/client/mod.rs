@@ -49,6 +49,7 @@ mod handles {
 /// The one task that runs a session: starting it, the driver future, the queue to the handles,
 /// stderr, and tracing.
 mod task {
+    pub(super) mod cli;
     pub(super) mod driver;
     pub(super) mod end;
     pub(super) mod link;

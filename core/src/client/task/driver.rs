@@ -12,11 +12,10 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use futures_io::{AsyncRead, AsyncWrite};
 use futures_lite::Stream;
@@ -28,7 +27,7 @@ use crate::client::link::{Command, Item, Link, Reply};
 use crate::client::mirror::Mirror;
 use crate::client::prompt::PromptKind;
 use crate::client::recorder::Recorder;
-use crate::client::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
+use crate::client::runtime::{BoxFuture, ChildProcess, Runtime};
 use crate::client::sdk_mcp::SdkMcpServer;
 use crate::client::spare::{ClaimError, ParkingDir};
 use crate::client::stderr::StderrSink;
@@ -37,45 +36,15 @@ use crate::client::Seat;
 use crate::control::{ClaimInfo, RequestId, ResponseBody};
 use crate::cost::{BudgetLevel, BudgetReport};
 use crate::message::{Message, Notice, NoticeKind, UserInput};
-use crate::session::{EndReason, Event, ExitStatusInfo, Session, Termination, Transmit};
+use crate::session::{EndReason, Event, ExitStatusInfo, Session, Termination};
 
-/// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
-const CLOSE_GRACE: Duration = Duration::from_secs(2);
-/// After `SIGTERM`: how long before `SIGKILL`.
-const TERM_GRACE: Duration = Duration::from_secs(5);
-/// After the CLI exited: how long its pipes may stay open (a grandchild holding them) before
-/// they are taken as closed.
-const PIPE_GRACE: Duration = Duration::from_millis(500);
-/// After stdout ended: how long the CLI may take to exit before it is shut down.
-const EXIT_GRACE: Duration = Duration::from_secs(5);
-/// Bytes read from stdout at a time.
-const READ_CHUNK: usize = 64 * 1024;
+pub(crate) use super::cli::Endpoints;
+use super::cli::{Cli, Read};
+
 /// Passes of the main loop before the driver yields to the executor.
 const PASS_BUDGET: usize = 64;
 /// Commands taken per pass.
 const COMMANDS_PER_PASS: usize = 32;
-
-/// Where the shutdown sequence is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shutdown {
-    /// Not shutting down.
-    No,
-    /// stdin is closed; `SIGTERM` at the deadline.
-    Closing(Instant),
-    /// `SIGTERM` sent; `SIGKILL` at the deadline.
-    Terminating(Instant),
-    /// `SIGKILL` sent; waiting to reap.
-    Killed,
-}
-
-/// The CLI as the driver sees it: a process handle and its pipes, from a spawned child or from a
-/// transport's connection.
-pub(crate) struct Endpoints<C, I, O, E> {
-    pub(crate) child: C,
-    pub(crate) stdin: I,
-    pub(crate) stdout: O,
-    pub(crate) stderr: Option<E>,
-}
 
 /// Everything the driver was started with.
 pub(crate) struct DriverParts<R, C, I, O, E> {
@@ -99,22 +68,8 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     runtime: R,
     session: Session,
-    child: C,
-    exit: Option<ExitStatusInfo>,
-    exit_seen: Option<Instant>,
-    stdout_eof_at: Option<Instant>,
-
-    stdin: Option<I>,
-    out_buf: Vec<u8>,
-    out_pos: usize,
-    /// `CloseStdin` came: close stdin once `out_buf` is written.
-    close_stdin: bool,
-
-    stdout: Option<O>,
-    read_buf: Box<[u8]>,
-    stderr: Option<E>,
-    stderr_sink: StderrSink,
-
+    /// The CLI: its process, pipes and recording.
+    cli: Cli<C, I, O, E>,
     timer: Option<(Instant, Pin<Box<R::Sleep>>)>,
     commands: Option<Pin<Box<async_channel::Receiver<Command>>>>,
     link: Arc<Link>,
@@ -126,11 +81,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     init_reply: Option<Reply<Result<(), Error>>>,
     /// A claim waits for its outcome.
     claim_reply: Option<Reply<Result<Box<ClaimInfo>, ClaimError>>>,
-    /// `Options::record_to`: where the lines go, while writing them works.
-    recorder: Option<Recorder>,
-    /// Recording failed: the notice that says so, for the message stream as soon as there is
-    /// room.
-    recording_stopped: Option<Message>,
     /// `Options::session_store`: the transcript lines on their way to the store.
     mirror: Option<Mirror>,
     /// The session's temporary configuration folder (resumed from a store, or
@@ -143,7 +93,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     termination: Option<Termination>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
-    shutdown: Shutdown,
     trace: Trace,
     /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
     _parking: Option<ParkingDir>,
@@ -169,18 +118,7 @@ where
         Driver {
             runtime: parts.runtime,
             session: parts.session,
-            child: endpoints.child,
-            exit: None,
-            exit_seen: None,
-            stdout_eof_at: None,
-            stdin: Some(endpoints.stdin),
-            out_buf: Vec::new(),
-            out_pos: 0,
-            close_stdin: false,
-            stdout: Some(endpoints.stdout),
-            read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
-            stderr: endpoints.stderr,
-            stderr_sink: StderrSink::new(parts.stderr),
+            cli: Cli::new(endpoints, StderrSink::new(parts.stderr), parts.recorder),
             timer: None,
             commands: Some(Box::pin(parts.commands)),
             link: parts.link,
@@ -190,14 +128,11 @@ where
             pending: HashMap::new(),
             init_reply: parts.init_reply,
             claim_reply: None,
-            recorder: parts.recorder,
-            recording_stopped: None,
             mirror: parts.mirror,
             config_dir: parts.config_dir,
             stalled: None,
             termination: None,
             reported: false,
-            shutdown: Shutdown::No,
             trace: parts.trace,
             _parking: parts.parking,
             seat,
@@ -224,8 +159,8 @@ where
         progress |= self.poll_callbacks(cx, now);
         progress |= self.drain_events(cx, now);
         progress |= self.poll_mirror(cx);
-        progress |= self.poll_stdin(cx);
-        progress |= self.poll_stderr(cx);
+        progress |= self.cli.poll_stdin(cx, &mut self.session);
+        progress |= self.cli.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_fleet(cx, now);
         progress |= self.poll_deadlines(cx, now);
@@ -385,7 +320,7 @@ where
             return false;
         };
         // Do not pull more user messages while stdin is backed up.
-        if self.out_buf.len() - self.out_pos > READ_CHUNK {
+        if self.cli.stdin_backed_up() {
             return false;
         }
         match input.as_mut().poll_next(cx) {
@@ -432,7 +367,7 @@ where
                     }
                 }
             }
-            if let Some(notice) = self.recording_stopped.take() {
+            if let Some(notice) = self.cli.take_recording_notice() {
                 self.stalled = Some(Ok(notice));
                 progress = true;
                 continue;
@@ -563,9 +498,7 @@ where
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
                 self.running = Running::default();
-                if self.exit_seen.is_none() {
-                    self.exit_seen = Some(now);
-                }
+                self.cli.session_finished(now);
             }
         }
     }
@@ -577,94 +510,19 @@ where
         self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
     }
 
-    fn poll_stdin(&mut self, cx: &mut Context<'_>) -> bool {
-        let mut progress = false;
-        loop {
-            if self.out_pos == self.out_buf.len() {
-                self.out_buf.clear();
-                self.out_pos = 0;
-                while !self.close_stdin {
-                    match self.session.poll_transmit() {
-                        Some(Transmit::Write(bytes)) if self.out_buf.is_empty() => {
-                            self.out_buf = bytes
-                        }
-                        Some(Transmit::Write(bytes)) => self.out_buf.extend_from_slice(&bytes),
-                        Some(Transmit::CloseStdin) => self.close_stdin = true,
-                        None => break,
-                    }
-                    if self.out_buf.len() > READ_CHUNK {
-                        break;
-                    }
-                }
-                if self.out_buf.is_empty() {
-                    if self.close_stdin && self.stdin.is_some() {
-                        return self.poll_close_stdin(cx) || progress;
-                    }
-                    return progress;
-                }
-            }
-            let Some(stdin) = self.stdin.as_mut() else {
-                // stdin is gone (closed or broken): what the session still writes goes nowhere.
-                self.out_pos = self.out_buf.len();
-                progress = true;
-                continue;
-            };
-            match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
-                Poll::Ready(Ok(n)) if n > 0 => {
-                    let written = self.out_pos..self.out_pos + n;
-                    record(
-                        &mut self.recorder,
-                        &mut self.recording_stopped,
-                        |recorder| recorder.stdin(&self.out_buf[written]),
-                    );
-                    self.out_pos += n;
-                    progress = true;
-                }
-                // A zero write or an error (EPIPE: the CLI is gone); its exit will tell why.
-                Poll::Ready(_) => {
-                    self.stdin = None;
-                    progress = true;
-                }
-                Poll::Pending => return progress,
-            }
-        }
-    }
-
-    fn poll_close_stdin(&mut self, cx: &mut Context<'_>) -> bool {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return false;
-        };
-        match Pin::new(stdin).poll_close(cx) {
-            Poll::Pending => false,
-            Poll::Ready(_) => {
-                self.stdin = None;
-                true
-            }
-        }
-    }
-
     fn poll_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         // Read only while the session has room, and while our own outbox is clear.
         while self.stalled.is_none() && self.termination.is_none() && self.session.wants_read() {
-            let Some(stdout) = self.stdout.as_mut() else {
-                return progress;
-            };
-            match Pin::new(stdout).poll_read(cx, &mut self.read_buf) {
-                Poll::Pending => return progress,
-                Poll::Ready(Ok(n)) if n > 0 => {
-                    record(
-                        &mut self.recorder,
-                        &mut self.recording_stopped,
-                        |recorder| recorder.stdout(&self.read_buf[..n]),
-                    );
-                    self.session.handle_stdout(now, &self.read_buf[..n]);
+            match self.cli.read_stdout(cx, now) {
+                Read::Pending => return progress,
+                Read::Bytes(bytes) => {
+                    self.session.handle_stdout(now, bytes);
                     progress = true;
                     self.drain_events(cx, now);
                 }
-                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
-                Poll::Ready(_) => {
-                    self.stdout_closed(now);
+                Read::Closed => {
+                    self.session.handle_stdout_eof(now);
                     return true;
                 }
             }
@@ -672,76 +530,27 @@ where
         progress
     }
 
-    fn stdout_closed(&mut self, now: Instant) {
-        self.stdout = None;
-        self.stdout_eof_at = Some(now);
-        self.session.handle_stdout_eof(now);
-    }
-
-    fn poll_stderr(&mut self, cx: &mut Context<'_>) -> bool {
-        let mut progress = false;
-        let mut buf = [0u8; 4096];
-        loop {
-            let Some(stderr) = self.stderr.as_mut() else {
-                return progress;
-            };
-            match Pin::new(stderr).poll_read(cx, &mut buf) {
-                Poll::Pending => return progress,
-                Poll::Ready(Ok(n)) if n > 0 => {
-                    self.stderr_sink.push(&buf[..n]);
-                    progress = true;
-                }
-                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
-                Poll::Ready(_) => {
-                    self.stderr_closed();
-                    return true;
-                }
-            }
-        }
-    }
-
-    fn stderr_closed(&mut self) {
-        self.stderr = None;
-        self.stderr_sink.finish();
-    }
-
     fn poll_exit(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        if self.exit.is_some() {
+        let Some(status) = self.cli.poll_exit(cx, now) else {
             return false;
-        }
-        // A process that exits closes its pipes; until one closes (or we are stopping it) there
-        // is no need to ask the OS.
-        if self.stdout.is_some() && self.stderr.is_some() && self.shutdown == Shutdown::No {
-            return false;
-        }
-        let status = match self.child.poll_wait(cx) {
-            Poll::Pending => return false,
-            Poll::Ready(Ok(status)) => status,
-            Poll::Ready(Err(_)) => ExitStatusInfo {
-                code: None,
-                signal: None,
-            },
         };
         self.trace.exit(&status);
         self.link.set_process_id(None);
-        self.exit = Some(status);
-        self.exit_seen.get_or_insert(now);
         self.session.handle_exit(now, status);
         true
     }
 
     fn begin_shutdown(&mut self, now: Instant, by_host: bool) {
-        if self.shutdown != Shutdown::No {
+        if !self.cli.begin_shutdown(now) {
             return;
         }
         if by_host && self.termination.is_none() {
             self.session.close(now);
         }
         self.input = None;
-        self.shutdown = Shutdown::Closing(now + CLOSE_GRACE);
     }
 
-    /// The session's deadline and our own: shutdown steps, pipes left open after exit.
+    /// The session's deadline, the callbacks' and the CLI's.
     fn poll_deadlines(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         if self.session.poll_timeout().is_some_and(|t| t <= now) {
@@ -756,64 +565,27 @@ where
             });
             progress = true;
         }
-        if let Some(at) = self.stdout_eof_at {
-            if self.exit.is_none() && self.shutdown == Shutdown::No && now >= at + EXIT_GRACE {
-                self.begin_shutdown(now, false);
-                progress = true;
-            }
-        }
-        if let Some(exited) = self.exit_seen {
-            if now >= exited + PIPE_GRACE {
-                if self.stdout.is_some() {
-                    self.stdout_closed(now);
-                    progress = true;
-                }
-                if self.stderr.is_some() {
-                    self.stderr_closed();
-                    progress = true;
-                }
-            }
-        }
-        match self.shutdown {
-            Shutdown::Closing(at) if self.exit.is_none() && now >= at => {
-                let sent = self.child.signal(Signal::Terminate);
-                let reason = "the CLI did not exit after its stdin closed";
-                self.trace.signal(Signal::Terminate, reason, &sent);
-                self.shutdown = Shutdown::Terminating(now + TERM_GRACE);
-                progress = true;
-            }
-            Shutdown::Terminating(at) if self.exit.is_none() && now >= at => {
-                let sent = self.child.signal(Signal::Kill);
-                let reason = "the CLI did not exit after SIGTERM";
-                self.trace.signal(Signal::Kill, reason, &sent);
-                self.shutdown = Shutdown::Killed;
-                progress = true;
-            }
-            _ => {}
+        progress |= self
+            .cli
+            .poll_deadlines(now, &mut self.session, &mut self.trace);
+        if self.cli.shutting_down() {
+            // A CLI being stopped takes no more user messages.
+            self.input = None;
         }
         progress || self.arm_timer(cx, now)
     }
 
     /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
     fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let mut next = self.session.poll_timeout();
-        let mut consider = |t: Instant| next = Some(next.map_or(t, |n: Instant| n.min(t)));
-        match self.shutdown {
-            Shutdown::Closing(t) | Shutdown::Terminating(t) if self.exit.is_none() => consider(t),
-            _ => {}
-        }
-        if let (Some(at), None, Shutdown::No) = (self.stdout_eof_at, self.exit, self.shutdown) {
-            consider(at + EXIT_GRACE);
-        }
-        if let Some(exited) = self.exit_seen {
-            if self.stdout.is_some() || self.stderr.is_some() {
-                consider(exited + PIPE_GRACE);
-            }
-        }
-        if let Some(at) = self.running.next_deadline() {
-            consider(at);
-        }
-        let Some(deadline) = next else {
+        let deadline = [
+            self.session.poll_timeout(),
+            self.cli.next_deadline(),
+            self.running.next_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let Some(deadline) = deadline else {
             self.timer = None;
             return false;
         };
@@ -842,7 +614,7 @@ where
         let Some(termination) = &self.termination else {
             return false;
         };
-        if self.stderr.is_some() || self.stalled.is_some() {
+        if self.cli.stderr_open() || self.stalled.is_some() {
             return false;
         }
         // The last lines go to the store, and its last failure to the stream, before the end.
@@ -855,12 +627,7 @@ where
         }
         // The recording's lines so far are written, and a failure reaches the stream, before the
         // session's end does.
-        record(
-            &mut self.recorder,
-            &mut self.recording_stopped,
-            Recorder::flush,
-        );
-        if self.recording_stopped.is_some() {
+        if !self.cli.flush_recording() {
             return false;
         }
         if !self.reported {
@@ -878,7 +645,7 @@ where
                 Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
                 Termination::ProcessFailed(exit) => Some(Error::Process {
                     exit: *exit,
-                    stderr_tail: self.stderr_sink.tail(),
+                    stderr_tail: self.cli.stderr_tail(),
                 }),
                 _ => None,
             };
@@ -900,14 +667,12 @@ where
         for (_, reply) in self.pending.drain() {
             let _ = reply.try_send(Err(Error::Closed));
         }
-        if self.exit.is_none() {
+        if !self.cli.exited() {
             return false;
         }
         // The end has been reported: a failure to finish the file (the few lines since the flush
         // above) can only be dropped.
-        if let Some(mut recorder) = self.recorder.take() {
-            let _ = recorder.finish();
-        }
+        self.cli.finish_recording();
         true
     }
 }
@@ -915,35 +680,10 @@ where
 impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
     /// Write out the recorded lines before the driver waits; a failure goes to the stream.
     fn flush_recording(&mut self, cx: &mut Context<'_>) {
-        record(
-            &mut self.recorder,
-            &mut self.recording_stopped,
-            Recorder::flush,
-        );
-        if self.recording_stopped.is_some() {
+        if !self.cli.flush_recording() {
             // Come back to deliver it.
             cx.waker().wake_by_ref();
         }
-    }
-}
-
-/// Feed `recorder` with `write`; on failure, stop recording and keep its notice for the stream.
-fn record(
-    recorder: &mut Option<Recorder>,
-    stopped: &mut Option<Message>,
-    write: impl FnOnce(&mut Recorder) -> io::Result<()>,
-) {
-    let Some(active) = recorder.as_mut() else {
-        return;
-    };
-    if let Err(error) = write(active) {
-        let path = active.path().to_path_buf();
-        *recorder = None;
-        let kind = NoticeKind::RecordingStopped {
-            path,
-            error: Arc::new(error),
-        };
-        *stopped = Some(Message::Notice(Box::new(Notice::new(kind))));
     }
 }
 
@@ -985,13 +725,12 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
     fn drop(&mut self) {
         // The session's end (the command channel closed, the stream finished) comes after this,
         // from the task that owns the driver (`SessionEnd`).
-        if self.exit.is_none() {
+        if !self.cli.exited() {
             // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
             // task was cancelled): kill it and everything it started; the adapter's child
             // handle reaps it.
-            let sent = self.child.signal(Signal::Kill);
             let reason = "the session was dropped before the CLI exited";
-            self.trace.signal(Signal::Kill, reason, &sent);
+            self.cli.kill(reason, &mut self.trace);
             // The session ends here: a turn it was in is charged to the fleet's key all the same.
             let now = self.runtime.now();
             self.session.handle_stdout_eof(now);
