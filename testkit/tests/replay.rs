@@ -3,7 +3,7 @@
 //! check that the SDK still writes what it wrote to the real CLI.
 //!
 //! `recordings/permission_and_hook.jsonl` comes from the end-to-end scenario `record_and_replay`
-//! (`conformance/e2e_scenarios.rs`); to record it again, run that scenario with
+//! (`conformance/src/e2e/`); to record it again, run that scenario with
 //! `E2E_KEEP_RECORDING=$PWD/testkit/tests/recordings/permission_and_hook.jsonl`.
 
 use claude_agent_core::client::query_with;

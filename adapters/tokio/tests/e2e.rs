@@ -1,14 +1,16 @@
-//! The end-to-end scenarios of `conformance/e2e_scenarios.rs` (the real Claude Code CLI against
-//! the testkit's stub Messages API) on tokio, each on its own multi-thread runtime.
+//! The end-to-end scenarios of `claude-agent-conformance` (the real Claude Code CLI against the
+//! testkit's stub Messages API) on tokio, each on a multi-thread runtime of its own; and what only
+//! tokio can do: a runtime dropped under a running real CLI.
 //!
 //! They fail, with a message saying how to install the CLI (`scripts/install-claude-cli`), when
 //! it is missing: they never skip.
 
-#[macro_use]
-#[path = "../../../conformance/e2e_scenarios.rs"]
-mod e2e_scenarios;
+mod harness;
 
-use claude_agent_tokio::runtime::TokioRuntime;
+claude_agent_conformance::e2e_tests!(crate::harness::Tokio);
+
+use claude_agent_conformance::{e2e, fake};
+use claude_agent_tokio as sdk;
 
 fn tokio_rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -17,15 +19,6 @@ fn tokio_rt() -> tokio::runtime::Runtime {
         .build()
         .expect("a tokio runtime")
 }
-
-e2e_tests!(|fut| tokio_rt().block_on(fut), TokioRuntime);
-
-// The suite's fake CLI helper, for its process marker; this test uses a part of it.
-#[allow(dead_code)]
-#[path = "../../../conformance/fake.rs"]
-mod fake;
-
-use claude_agent_tokio as sdk;
 
 /// Wait until the CLI marked `marker` runs the `sleep` of its Bash tool.
 fn wait_for_the_sleep_tool(marker: &str) {
@@ -62,7 +55,7 @@ fn dropping_the_runtime_mid_bash_tool_kills_the_tool() {
     use sdk::connect;
     use sdk::permission::PermissionResult;
 
-    let env = e2e_scenarios::env();
+    let env = e2e::env();
     let marker = env.work.path().display().to_string();
     let options = env
         .options
@@ -144,7 +137,7 @@ fn a_subreaper_host_is_left_no_zombie_by_a_killed_session() {
         return;
     }
     nix::sys::prctl::set_child_subreaper(true).unwrap();
-    let env = e2e_scenarios::env();
+    let env = e2e::env();
     let marker = env.work.path().display().to_string();
     let options = env
         .options

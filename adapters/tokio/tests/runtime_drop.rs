@@ -8,10 +8,7 @@ use claude_agent_testkit::fake_cli::Script;
 use claude_agent_tokio as sdk;
 use sdk::{connect, Client};
 
-// The suite's fake CLI helper; this test uses a part of it.
-#[allow(dead_code)]
-#[path = "../../../conformance/fake.rs"]
-mod fake;
+use claude_agent_conformance::fake;
 
 /// The state letter of `pid` from `/proc/<pid>/stat` (`None` once it has been reaped).
 fn process_state(pid: u32) -> Option<char> {

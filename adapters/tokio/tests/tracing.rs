@@ -1,15 +1,9 @@
 //! With the `tracing` feature, a session on a real process: the testkit's `fake-claude`, spawned
 //! by tokio. The span carries the process id and the CLI's session id and model; `spawn` names
 //! the program and working directory, and `exit` the exit code. (Everything else a session
-//! reports is tested over the in-memory fake CLI: `testkit/tests/tracing.rs`.)
+//! reports is tested over the in-memory fake CLI: `conformance/tests/tracing.rs`.)
 
-// The suite's fake CLI helper; this test uses a part of it.
-#[allow(dead_code)]
-#[path = "../../../conformance/fake.rs"]
-mod fake;
-#[allow(dead_code)]
-#[path = "../../../testkit/tests/support/trace_log.rs"]
-mod trace_log;
+use claude_agent_conformance::{fake, trace_log};
 
 use claude_agent_testkit::fake_cli::{canned, Script};
 use claude_agent_testkit::real_cli::TestDir;

@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use claude_agent_testkit::fake_cli::Script;
 
-use super::fake::Fake;
-use super::{kinds, within};
-use crate::rt::{block_on, sleep};
-use crate::sdk::{connect, query, Fleet, FleetLimits};
+use crate::fake::Fake;
+use crate::{kinds, within};
+use claude_agent_core::client::{connect_with, query_with, Fleet, FleetLimits};
+
+use crate::Harness;
 use futures_lite::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -61,8 +62,7 @@ impl Drop for AliveCounter {
     }
 }
 
-#[test]
-fn forty_sessions_with_a_limit_of_four_never_run_more_than_four_clis() {
+pub fn forty_sessions_with_a_limit_of_four_never_run_more_than_four_clis<H: Harness>() {
     let turn = Duration::from_millis(150);
     let script = Script::new()
         .answer_initialize()
@@ -79,11 +79,11 @@ fn forty_sessions_with_a_limit_of_four_never_run_more_than_four_clis() {
     .expect("valid limits");
     let counter = AliveCounter::start(&fake);
     let started = Instant::now();
-    block_on(async {
+    H::block_on(async {
         let queries: Vec<_> = (0..40)
             .map(|n| {
                 let key = format!("tenant-{}", n % 3);
-                query("hi", fake.options().fleet(fleet.member(key)))
+                query_with(H::runtime(), "hi", fake.options().fleet(fleet.member(key)))
             })
             .collect();
         let mut most_running = 0;
@@ -96,7 +96,7 @@ fn forty_sessions_with_a_limit_of_four_never_run_more_than_four_clis() {
         // The last places are given back once their CLIs have exited.
         let deadline = Instant::now() + Duration::from_secs(10);
         while fleet.running() > 0 && Instant::now() < deadline {
-            sleep(Duration::from_millis(10)).await;
+            H::sleep(Duration::from_millis(10)).await;
         }
         assert_eq!((fleet.running(), fleet.waiting()), (0, 0));
     });
@@ -115,8 +115,7 @@ fn forty_sessions_with_a_limit_of_four_never_run_more_than_four_clis() {
     );
 }
 
-#[test]
-fn a_session_dropped_while_it_waits_starts_nothing() {
+pub fn a_session_dropped_while_it_waits_starts_nothing<H: Harness>() {
     let fake = Fake::builder(
         Script::new()
             .answer_initialize()
@@ -131,20 +130,23 @@ fn a_session_dropped_while_it_waits_starts_nothing() {
         ..FleetLimits::default()
     })
     .expect("valid limits");
-    block_on(async {
-        let first = within(LIMIT, connect(fake.options().fleet(fleet.member("a"))))
-            .await
-            .expect("the first session has the place");
-        let waiting = query("hi", fake.options().fleet(fleet.member("b")));
+    H::block_on(async {
+        let first = within(
+            LIMIT,
+            connect_with(H::runtime(), fake.options().fleet(fleet.member("a"))),
+        )
+        .await
+        .expect("the first session has the place");
+        let waiting = query_with(H::runtime(), "hi", fake.options().fleet(fleet.member("b")));
         let deadline = Instant::now() + Duration::from_secs(10);
         while fleet.waiting() == 0 && Instant::now() < deadline {
-            sleep(Duration::from_millis(5)).await;
+            H::sleep(Duration::from_millis(5)).await;
         }
         assert_eq!((fleet.running(), fleet.waiting()), (1, 1));
         drop(waiting);
         let deadline = Instant::now() + Duration::from_secs(10);
         while fleet.waiting() > 0 && Instant::now() < deadline {
-            sleep(Duration::from_millis(5)).await;
+            H::sleep(Duration::from_millis(5)).await;
         }
         assert_eq!(fleet.waiting(), 0, "the dropped query left the queue");
         assert_eq!(
@@ -156,20 +158,20 @@ fn a_session_dropped_while_it_waits_starts_nothing() {
         // The place is free again: the next session runs.
         let items = within(
             LIMIT,
-            query("hi", fake.options().fleet(fleet.member("c"))).collect::<Vec<_>>(),
+            query_with(H::runtime(), "hi", fake.options().fleet(fleet.member("c")))
+                .collect::<Vec<_>>(),
         )
         .await;
         assert_eq!(kinds(&items), ["system/init", "assistant", "result"]);
     });
 }
 
-#[test]
-fn a_clients_resources_are_its_clis_process_tree() {
+pub fn a_clients_resources_are_its_clis_process_tree<H: Harness>() {
     let fake = Fake::builder(Script::new().answer_initialize().expect_eof())
         .with_tools()
         .build();
-    block_on(async {
-        let client = within(LIMIT, connect(fake.options()))
+    H::block_on(async {
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
             .await
             .expect("connected");
         assert!(fake.wait_for_tools(Duration::from_secs(10)), "tools asleep");
@@ -186,8 +188,7 @@ fn a_clients_resources_are_its_clis_process_tree() {
     });
 }
 
-#[test]
-fn a_memory_limit_starts_a_session_only_while_the_running_clis_leave_room() {
+pub fn a_memory_limit_starts_a_session_only_while_the_running_clis_leave_room<H: Harness>() {
     let script = Script::new()
         .answer_initialize()
         .expect_user()
@@ -217,10 +218,11 @@ fn a_memory_limit_starts_a_session_only_while_the_running_clis_leave_room() {
             }
         })
     };
-    block_on(async {
+    H::block_on(async {
         let queries: Vec<_> = (0..8)
             .map(|n| {
-                query(
+                query_with(
+                    H::runtime(),
                     "hi",
                     fake.options().fleet(fleet.member(format!("k{}", n % 2))),
                 )

@@ -1,6 +1,6 @@
 //! A subscriber that keeps every span and event, for the tests of what a session reports through
-//! `tracing` (`testkit/tests/tracing.rs`, and the tokio crate's `tests/tracing.rs` with a real
-//! process).
+//! `tracing` (this crate's `tests/tracing.rs`, and the tokio crate's `tests/tracing.rs` with a
+//! real process).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

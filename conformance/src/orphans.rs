@@ -13,12 +13,14 @@ use std::time::{Duration, Instant};
 
 use claude_agent_testkit::fake_cli::Script;
 
-use super::fake::{Fake, TREE_VAR};
-use super::within;
-use crate::rt::{block_on, runtime, sleep};
-use crate::sdk::options::LaunchSpec;
-use crate::sdk::runtime::{Connection, Runtime, Signal};
-use crate::sdk::{connect, Options};
+use crate::fake::{Fake, TREE_VAR};
+use crate::within;
+use claude_agent_core::client::connect_with;
+use claude_agent_core::client::{Connection, Runtime, Signal};
+use claude_agent_core::options::LaunchSpec;
+use claude_agent_core::options::Options;
+
+use crate::Harness;
 
 /// How long the processes of a killed tree may take to be gone.
 const GONE_WITHIN: Duration = Duration::from_secs(5);
@@ -36,8 +38,8 @@ const HOST_END: &str = "CLAUDE_AGENT_TEST_HOST_END";
 const CONNECTED: &str = "host: connected";
 
 /// `spec` started by the runtime's local process.
-async fn local_process(spec: LaunchSpec) -> Connection {
-    let local = runtime()
+async fn local_process<H: Harness>(spec: LaunchSpec) -> Connection {
+    let local = H::runtime()
         .local_process()
         .expect("a runtime with a local process");
     local.connect(spec).await.expect("spawned")
@@ -50,16 +52,15 @@ fn fake_with_tools() -> Fake {
         .build()
 }
 
-#[test]
-fn dropping_the_cli_handle_kills_every_process_it_started() {
+pub fn dropping_the_cli_handle_kills_every_process_it_started<H: Harness>() {
     let fake = fake_with_tools();
     let options = fake.options();
     let program = options.get_cli_path().expect("a CLI path").to_path_buf();
     let spec = options
         .launch_spec(program, &options.get_host_declarations())
         .expect("a launch spec");
-    let dropped = block_on(async {
-        let connection = local_process(spec).await;
+    let dropped = H::block_on(async {
+        let connection = local_process::<H>(spec).await;
         // Blocks the task a moment: nothing else needs to run meanwhile.
         assert!(
             fake.wait_for_tools(STARTED_WITHIN),
@@ -81,16 +82,15 @@ fn dropping_the_cli_handle_kills_every_process_it_started() {
 /// A kill does not hold up the executor: `signal(Kill)` returns while the watcher that kills the
 /// tree cannot act (stopped here; before, the call waited up to 3 s for it), and the child's wait
 /// ends once the watcher has killed the tree.
-#[test]
-fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone() {
+pub fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone<H: Harness>() {
     let fake = fake_with_tools();
     let options = fake.options();
     let program = options.get_cli_path().expect("a CLI path").to_path_buf();
     let spec = options
         .launch_spec(program, &options.get_host_declarations())
         .expect("a launch spec");
-    block_on(async {
-        let mut connection = local_process(spec).await;
+    H::block_on(async {
+        let mut connection = local_process::<H>(spec).await;
         assert!(
             fake.wait_for_tools(STARTED_WITHIN),
             "the fake and its tools did not start"
@@ -151,20 +151,17 @@ fn watcher_of(cli: u32) -> u32 {
         .expect("the watcher runs")
 }
 
-#[test]
-fn killing_the_host_kills_the_cli_and_its_tools() {
+pub fn killing_the_host_kills_the_cli_and_its_tools<H: Harness>() {
     host_dies_with_a_session_running("wait");
 }
 
 /// The host's one watcher guards all its sessions: killed with three running, it takes down
 /// every CLI and every tool.
-#[test]
-fn killing_a_host_with_three_sessions_kills_every_tree() {
+pub fn killing_a_host_with_three_sessions_kills_every_tree<H: Harness>() {
     host_dies_with_a_session_running("wait 3");
 }
 
-#[test]
-fn a_host_exiting_with_a_session_running_kills_the_cli_and_its_tools() {
+pub fn a_host_exiting_with_a_session_running_kills_the_cli_and_its_tools<H: Harness>() {
     host_dies_with_a_session_running("exit");
 }
 
@@ -175,12 +172,10 @@ fn host_dies_with_a_session_running(end: &str) {
     let fake = fake_with_tools();
     let options = fake.options();
     let cli = options.get_cli_path().expect("a CLI path");
-    let host_test = format!(
-        "{}::host_of_a_session",
-        module_path!().split_once("::").map_or("", |(_, path)| path)
-    );
+    // Stamped at the root of the adapter's test crate by `conformance_tests!`.
+    let host_test = "host_of_a_session";
     let mut host = Command::new(std::env::current_exe().expect("the test binary"))
-        .args([&host_test, "--exact", "--ignored", "--nocapture"])
+        .args([host_test, "--exact", "--ignored", "--nocapture"])
         .env(HOST_CLI, cli)
         .env(HOST_MARKER, fake.marker())
         .env(HOST_END, end)
@@ -238,11 +233,9 @@ fn host_dies_with_a_session_running(end: &str) {
     eprintln!("tree gone {:?} after the host died", died.elapsed());
 }
 
-/// The host process of [`host_dies_with_a_session_running`]: connects a session to the CLI named
-/// by [`HOST_CLI`] and then waits to be killed, or exits at once without closing it.
-#[test]
-#[ignore = "run in a process of its own by host_dies_with_a_session_running"]
-fn host_of_a_session() {
+/// The host process of `host_dies_with_a_session_running`: connects a session to the CLI named
+/// by `HOST_CLI` and then waits to be killed, or exits at once without closing it.
+pub fn host_of_a_session<H: Harness>() {
     let (Some(cli), Some(marker), Some(end)) = (
         std::env::var_os(HOST_CLI),
         std::env::var(HOST_MARKER).ok(),
@@ -252,10 +245,10 @@ fn host_of_a_session() {
     };
     let options = Options::new().cli_path(cli).env(TREE_VAR, marker);
     let sessions: usize = end.strip_prefix("wait ").map_or(1, |n| n.parse().unwrap());
-    block_on(async {
+    H::block_on(async {
         let mut clients = Vec::new();
         for _ in 0..sessions {
-            let client = within(STARTED_WITHIN, connect(options.clone()))
+            let client = within(STARTED_WITHIN, connect_with(H::runtime(), options.clone()))
                 .await
                 .expect("connected");
             clients.push(client);
@@ -269,7 +262,7 @@ fn host_of_a_session() {
             std::process::exit(0);
         }
         loop {
-            sleep(Duration::from_secs(1)).await;
+            H::sleep(Duration::from_secs(1)).await;
         }
     });
 }

@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use claude_agent_testkit::real_cli::TestDir;
 
-use super::fake::write_script;
-use super::within;
-use crate::rt::block_on_threaded;
-use crate::sdk::{query, Client, Error, Options};
+use crate::fake::write_script;
+use crate::within;
+use claude_agent_core::client::{query_with, Client, Error};
+use claude_agent_core::options::Options;
+
+use crate::Harness;
 use futures_lite::StreamExt;
 
 /// How long an answer may take: far above what any of them needs (microseconds), far below a
@@ -45,13 +47,12 @@ async fn every_call_answers(client: &Client) {
 /// requests land while the failed start is still ending. Before, a request in that window was
 /// queued where nobody would ever answer it (about a third of the rounds on smol and
 /// async-std).
-#[test]
-fn a_request_sent_as_a_failed_start_ends_is_answered() {
+pub fn a_request_sent_as_a_failed_start_ends_is_answered<H: Harness>() {
     let dir = TestDir::new("endings").expect("temp dir");
     let missing = dir.path().join("no-such-claude");
-    block_on_threaded(async {
+    H::block_on_threaded(async {
         for round in 0..300 {
-            let mut messages = query("hi", Options::new().cli_path(&missing));
+            let mut messages = query_with(H::runtime(), "hi", Options::new().cli_path(&missing));
             let client = messages.client();
             let first = within(ANSWER, messages.next()).await;
             assert!(
@@ -70,13 +71,12 @@ fn a_request_sent_as_a_failed_start_ends_is_answered() {
 
 /// A CLI that closes its stdout before answering `initialize` and sleeps with its stdin open:
 /// the session fails at once, shuts the CLI down, and then every call answers.
-#[test]
-fn every_call_answers_after_the_cli_closes_its_stdout() {
+pub fn every_call_answers_after_the_cli_closes_its_stdout<H: Harness>() {
     let dir = TestDir::new("endings").expect("temp dir");
     let cli = dir.path().join("claude");
     write_script(&cli, "exec 1>&-\nexec sleep 30\n");
-    block_on_threaded(async {
-        let mut messages = query("hi", Options::new().cli_path(&cli));
+    H::block_on_threaded(async {
+        let mut messages = query_with(H::runtime(), "hi", Options::new().cli_path(&cli));
         let client = messages.client();
         let items: Vec<_> = within(Duration::from_secs(20), (&mut messages).collect()).await;
         assert!(
@@ -89,13 +89,12 @@ fn every_call_answers_after_the_cli_closes_its_stdout() {
 
 /// A CLI that exits before answering `initialize`: the stream ends with its exit status and
 /// stderr, then every call answers.
-#[test]
-fn every_call_answers_after_the_cli_exits_before_initialize() {
+pub fn every_call_answers_after_the_cli_exits_before_initialize<H: Harness>() {
     let dir = TestDir::new("endings").expect("temp dir");
     let cli = dir.path().join("claude");
     write_script(&cli, "echo 'fatal: no login' >&2\nexit 3\n");
-    block_on_threaded(async {
-        let mut messages = query("hi", Options::new().cli_path(&cli));
+    H::block_on_threaded(async {
+        let mut messages = query_with(H::runtime(), "hi", Options::new().cli_path(&cli));
         let client = messages.client();
         let items: Vec<_> = within(Duration::from_secs(10), (&mut messages).collect()).await;
         match items.last() {

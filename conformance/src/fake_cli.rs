@@ -7,25 +7,33 @@ use std::time::{Duration, Instant};
 use claude_agent_testkit::fake_cli::{canned, Answer, Script};
 use serde_json::{json, Value};
 
-use super::fake::{idle, Fake};
-use super::{json, kind, kinds, process_gone, result_text, wait_gone, within};
-use crate::rt::{block_on, sleep};
-use crate::sdk::control::{ContextUsageDetail, ThinkingDisplayChange, UserDialogResult};
-use crate::sdk::hooks::{HookEvent, HookOutput};
-use crate::sdk::mcp::{typed_tool, McpServerSet, SdkMcpServer};
-use crate::sdk::mcp::{ElicitationResult, ToolResult};
-use crate::sdk::message::{LineError, NoticeKind};
-use crate::sdk::options::McpServerConfig;
-use crate::sdk::permission::{PermissionMode, PermissionResult};
-use crate::sdk::{
-    connect, prompt_channel, query, Client, Error, Message, Options, Prompt, UserInput,
-};
+use crate::fake::{idle, Fake};
+use crate::{json, kind, kinds, process_gone, result_text, wait_gone, within};
+use claude_agent_core::client::mcp::{typed_tool, McpServerSet, SdkMcpServer};
+use claude_agent_core::client::mcp::{ElicitationResult, ToolResult};
+use claude_agent_core::client::{connect_with, prompt_channel, query_with, Client, Error, Prompt};
+use claude_agent_core::control::{ContextUsageDetail, ThinkingDisplayChange, UserDialogResult};
+use claude_agent_core::hooks::{HookEvent, HookOutput};
+use claude_agent_core::message::{LineError, NoticeKind};
+use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::options::McpServerConfig;
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::{PermissionMode, PermissionResult};
+
+use crate::Harness;
 use futures_lite::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(10);
 
-async fn collect(options: Options, prompt: impl Into<Prompt>) -> Vec<Result<Message, Error>> {
-    within(LIMIT, query(prompt, options).collect::<Vec<_>>()).await
+async fn collect<H: Harness>(
+    options: Options,
+    prompt: impl Into<Prompt>,
+) -> Vec<Result<Message, Error>> {
+    within(
+        LIMIT,
+        query_with(H::runtime(), prompt, options).collect::<Vec<_>>(),
+    )
+    .await
 }
 
 /// Answer initialize, wait for the user message, then `steps`, then a result and idle.
@@ -35,11 +43,10 @@ fn one_turn(steps: impl FnOnce(Script) -> Script) -> Script {
         .emit_json(&idle())
 }
 
-#[test]
-fn query_with_text_yields_every_message_and_ends() {
-    block_on(async {
+pub fn query_with_text_yields_every_message_and_ends<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(Script::single_turn("4"));
-        let items = collect(fake.options(), "What is 2 + 2?").await;
+        let items = collect::<H>(fake.options(), "What is 2 + 2?").await;
         assert_eq!(kinds(&items), ["system/init", "assistant", "result"]);
         let result = items[2].as_ref().unwrap();
         assert_eq!(result_text(result).as_deref(), Some("4"));
@@ -66,27 +73,25 @@ fn results(items: &[Result<Message, Error>]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn query_with_a_stream_sends_every_message_then_ends() {
-    block_on(async {
+pub fn query_with_a_stream_sends_every_message_then_ends<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(two_turns());
         let prompt = Prompt::stream(futures_lite::stream::iter([
             UserInput::text("one"),
             UserInput::text("two"),
         ]));
-        let items = collect(fake.options(), prompt).await;
+        let items = collect::<H>(fake.options(), prompt).await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         assert_eq!(results(&items), ["first", "second"]);
         assert_eq!(fake.user_texts(), ["one", "two"]);
     });
 }
 
-#[test]
-fn prompt_channel_keeps_input_open_until_the_sender_is_dropped() {
-    block_on(async {
+pub fn prompt_channel_keeps_input_open_until_the_sender_is_dropped<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(two_turns());
         let (tx, prompt) = prompt_channel();
-        let mut stream = query(prompt, fake.options());
+        let mut stream = query_with(H::runtime(), prompt, fake.options());
         tx.send("first").await.unwrap();
         let mut seen = Vec::new();
         while let Some(item) = within(LIMIT, stream.next()).await {
@@ -108,11 +113,12 @@ fn prompt_channel_keeps_input_open_until_the_sender_is_dropped() {
     });
 }
 
-#[test]
-fn client_runs_several_turns_and_knows_the_server() {
-    block_on(async {
+pub fn client_runs_several_turns_and_knows_the_server<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(two_turns());
-        let client = within(LIMIT, connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap();
         let info = client.server_info().expect("initialize answered");
         assert_eq!(info.commands[0].name, "debug");
         let mut uuids = Vec::new();
@@ -137,9 +143,8 @@ fn client_runs_several_turns_and_knows_the_server() {
     });
 }
 
-#[test]
-fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
-    block_on(async {
+pub fn every_control_call_sends_its_request_and_returns_a_typed_answer<H: Harness>() {
+    H::block_on(async {
         let ask = |script: Script, subtype: &str, answer: Answer| {
             script
                 .expect_request_as(subtype, subtype)
@@ -179,7 +184,9 @@ fn every_control_call_sends_its_request_and_returns_a_typed_answer() {
         }
         let script = ask(script, "set_model", Answer::error("unknown model bogus"));
         let fake = Fake::new(script);
-        let client = within(LIMIT, connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap();
 
         let receipt = client.interrupt().await.unwrap();
         assert!(receipt.still_queued.is_empty());
@@ -245,9 +252,8 @@ fn permission_script() -> Script {
     one_turn(|s| s.can_use_tool("perm-1", "Bash", json!({"command": "ls"})))
 }
 
-#[test]
-fn can_use_tool_answers_allow_and_deny() {
-    block_on(async {
+pub fn can_use_tool_answers_allow_and_deny<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(permission_script());
         let asked = Arc::new(Mutex::new(Vec::new()));
         let seen = asked.clone();
@@ -257,7 +263,7 @@ fn can_use_tool_answers_allow_and_deny() {
                 .push(request.tool_input.as_str().to_owned());
             async { PermissionResult::deny("no shell") }
         });
-        let items = collect(options, "go").await;
+        let items = collect::<H>(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         let reply = fake.response_to("perm-1").expect("answered");
         assert_eq!(reply["subtype"], "success", "{reply}");
@@ -269,7 +275,7 @@ fn can_use_tool_answers_allow_and_deny() {
         let options = fake
             .options()
             .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
-        collect(options, "go").await;
+        collect::<H>(options, "go").await;
         let reply = fake.response_to("perm-1").expect("answered");
         assert_eq!(reply["response"]["behavior"], "allow", "{reply}");
     });
@@ -282,9 +288,8 @@ fn pre_tool_use(tool_use_id: &str) -> Value {
                      "tool_use_id": tool_use_id}})
 }
 
-#[test]
-fn hook_callback_gets_its_input_and_its_answer_reaches_the_cli() {
-    block_on(async {
+pub fn hook_callback_gets_its_input_and_its_answer_reaches_the_cli<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(one_turn(|s| {
             s.request_and_wait("hook-1", pre_tool_use("toolu_9"))
         }));
@@ -299,7 +304,7 @@ fn hook_callback_gets_its_input_and_its_answer_reaches_the_cli() {
                     ));
                     async { HookOutput::deny_tool("blocked") }
                 });
-        let items = collect(options, "go").await;
+        let items = collect::<H>(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         let seen = seen.lock().unwrap().clone();
         assert_eq!(
@@ -326,9 +331,8 @@ struct Add {
     b: f64,
 }
 
-#[test]
-fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
-    block_on(async {
+pub fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments<H: Harness>() {
+    H::block_on(async {
         let call = |id: u64, arguments: Value| {
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                    "params": {"name": "add", "arguments": arguments}})
@@ -350,7 +354,7 @@ fn in_process_mcp_tool_is_listed_and_called_with_typed_arguments() {
                     Ok::<_, String>(ToolResult::text((args.a + args.b).to_string()))
                 },
             ));
-        let items = collect(fake.options().sdk_mcp_server(calc), "go").await;
+        let items = collect::<H>(fake.options().sdk_mcp_server(calc), "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
 
         let listed = fake.response_to("mcp-0").expect("answered");
@@ -385,9 +389,8 @@ impl Drop for SetOnDrop {
     }
 }
 
-#[test]
-fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
-    block_on(async {
+pub fn cancel_request_drops_the_pending_callback_and_the_session_goes_on<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(one_turn(|s| {
             s.send_request("hook-slow", pre_tool_use("toolu_5"))
                 .sleep(Duration::from_millis(300))
@@ -407,7 +410,7 @@ fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
                 }
             })
             .on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
-        let items = collect(options, "go").await;
+        let items = collect::<H>(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         assert!(
             dropped.load(Ordering::SeqCst),
@@ -419,9 +422,8 @@ fn cancel_request_drops_the_pending_callback_and_the_session_goes_on() {
     });
 }
 
-#[test]
-fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
-    block_on(async {
+pub fn panicking_callback_gives_an_error_reply_and_the_session_goes_on<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(one_turn(|s| {
             s.can_use_tool("perm-1", "Explode", json!({}))
                 .can_use_tool("perm-2", "Read", json!({}))
@@ -434,7 +436,7 @@ fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
                 }
                 PermissionResult::allow()
             });
-        let items = collect(options, "go").await;
+        let items = collect::<H>(options, "go").await;
         assert_eq!(kinds(&items), ["result"]);
         let first = fake.response_to("perm-1").expect("answered");
         assert_eq!(first["subtype"], "error", "{first}");
@@ -448,9 +450,8 @@ fn panicking_callback_gives_an_error_reply_and_the_session_goes_on() {
     });
 }
 
-#[test]
-fn a_hook_can_interrupt_through_its_context() {
-    block_on(async {
+pub fn a_hook_can_interrupt_through_its_context<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::new(one_turn(|s| {
             s.send_request("hook-1", pre_tool_use("toolu_6"))
                 .expect_request_as("interrupt", "int")
@@ -464,7 +465,7 @@ fn a_hook_can_interrupt_through_its_context() {
                     client.interrupt().await.expect("interrupt answered");
                     HookOutput::default()
                 });
-        let items = collect(options, "go").await;
+        let items = collect::<H>(options, "go").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
         assert_eq!(fake.requests("interrupt").len(), 1);
         let reply = fake.response_to("hook-1").expect("answered");
@@ -474,12 +475,11 @@ fn a_hook_can_interrupt_through_its_context() {
 
 /// One handle type: the client a callback's context hands out and the one `connect` returned
 /// go in the same field, and either steers the session.
-#[test]
-fn a_callbacks_client_and_a_connected_client_share_one_type() {
+pub fn a_callbacks_client_and_a_connected_client_share_one_type<H: Harness>() {
     struct App {
         clients: Vec<Client>,
     }
-    block_on(async {
+    H::block_on(async {
         let fake = Fake::new(
             Script::new()
                 .answer_initialize()
@@ -500,12 +500,14 @@ fn a_callbacks_client_and_a_connected_client_share_one_type() {
                     async { HookOutput::default() }
                 });
         let mut app = App {
-            clients: vec![within(LIMIT, connect(options)).await.expect("connected")],
+            clients: vec![within(LIMIT, connect_with(H::runtime(), options))
+                .await
+                .expect("connected")],
         };
         app.clients[0].send("go").await.expect("sent");
         within(LIMIT, async {
             while from_callback.lock().unwrap().is_none() {
-                sleep(Duration::from_millis(5)).await;
+                H::sleep(Duration::from_millis(5)).await;
             }
         })
         .await;
@@ -522,30 +524,28 @@ fn a_callbacks_client_and_a_connected_client_share_one_type() {
     });
 }
 
-#[test]
-fn elicitation_is_answered_by_the_callback_or_declined() {
-    block_on(async {
+pub fn elicitation_is_answered_by_the_callback_or_declined<H: Harness>() {
+    H::block_on(async {
         let script = || one_turn(|s| s.elicitation("elicit-1", "github", "Which repository?"));
         let fake = Fake::new(script());
         let options = fake.options().on_elicitation(|request, _ctx| async move {
             assert_eq!(request.message, "Which repository?");
             ElicitationResult::accept(json!({"repo": "octo/demo"}))
         });
-        collect(options, "go").await;
+        collect::<H>(options, "go").await;
         let reply = fake.response_to("elicit-1").expect("answered");
         assert_eq!(reply["response"]["action"], "accept", "{reply}");
         assert_eq!(reply["response"]["content"]["repo"], "octo/demo");
 
         let fake = Fake::new(script());
-        collect(fake.options(), "go").await;
+        collect::<H>(fake.options(), "go").await;
         let reply = fake.response_to("elicit-1").expect("answered");
         assert_eq!(reply["response"]["action"], "decline", "{reply}");
     });
 }
 
-#[test]
-fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
-    block_on(async {
+pub fn user_dialogs_are_answered_by_the_callback_or_refused_without_one<H: Harness>() {
+    H::block_on(async {
         let script = || {
             one_turn(|s| {
                 s.request_and_wait(
@@ -566,7 +566,7 @@ fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
                     let choice = json!({"choice": "retry", "model": payload["fallbackModel"]});
                     UserDialogResult::completed(choice)
                 });
-        collect(options, "go").await;
+        collect::<H>(options, "go").await;
         let init = &fake.requests("initialize")[0];
         assert_eq!(
             init["supportedDialogKinds"],
@@ -580,7 +580,7 @@ fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
         );
 
         let fake = Fake::new(script());
-        collect(fake.options(), "go").await;
+        collect::<H>(fake.options(), "go").await;
         let reply = fake.response_to("dialog-1").expect("answered");
         assert_eq!(reply["subtype"], "error", "{reply}");
         assert!(fake.requests("initialize")[0]
@@ -589,31 +589,33 @@ fn user_dialogs_are_answered_by_the_callback_or_refused_without_one() {
     });
 }
 
-#[test]
-fn dropping_the_client_shuts_the_cli_down() {
-    block_on(async {
+pub fn dropping_the_client_shuts_the_cli_down<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::builder(Script::new().answer_initialize().hang()).build();
-        let client = within(LIMIT, connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap();
         let pid = fake.pid();
         assert!(!process_gone(pid));
         drop(client);
         // stdin closed → the fake keeps hanging → SIGTERM after 2 s → reaped.
         assert!(
-            wait_gone(pid, Duration::from_secs(5)).await,
+            wait_gone::<H>(pid, Duration::from_secs(5)).await,
             "pid {pid} still there"
         );
     });
 }
 
-#[test]
-fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
-    block_on(async {
+pub fn close_escalates_to_sigkill_when_sigterm_is_ignored<H: Harness>() {
+    H::block_on(async {
         // Its tools ignore SIGTERM too, and one of them is in a session of its own.
         let fake = Fake::builder(Script::new().answer_initialize().hang())
             .ignore_sigterm()
             .with_tools()
             .build();
-        let client = within(LIMIT, connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap();
         assert!(fake.wait_for_tools(LIMIT), "the tools did not start");
         let pid = fake.pid();
         let started = Instant::now();
@@ -630,17 +632,16 @@ fn close_escalates_to_sigkill_when_sigterm_is_ignored() {
     });
 }
 
-#[test]
-fn dropping_a_query_midway_shuts_the_cli_down() {
-    block_on(async {
+pub fn dropping_a_query_midway_shuts_the_cli_down<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::builder(Script::new().answer_initialize().expect_user().hang()).build();
         let (tx, prompt) = prompt_channel();
-        let stream = query(prompt, fake.options());
+        let stream = query_with(H::runtime(), prompt, fake.options());
         let client = stream.client();
         tx.send("hi").await.unwrap();
         within(LIMIT, async {
             while client.server_info().is_none() {
-                sleep(Duration::from_millis(10)).await;
+                H::sleep(Duration::from_millis(10)).await;
             }
         })
         .await;
@@ -648,7 +649,7 @@ fn dropping_a_query_midway_shuts_the_cli_down() {
         drop(client);
         drop(stream);
         assert!(
-            wait_gone(pid, Duration::from_secs(5)).await,
+            wait_gone::<H>(pid, Duration::from_secs(5)).await,
             "pid {pid} still there"
         );
     });
@@ -663,12 +664,13 @@ fn die_early() -> Script {
         .exit(1)
 }
 
-#[test]
-fn cli_exiting_early_is_reported_with_its_stderr_within_a_second() {
-    block_on(async {
+pub fn cli_exiting_early_is_reported_with_its_stderr_within_a_second<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::builder(die_early()).build();
         let started = Instant::now();
-        let error = within(LIMIT, connect(fake.options())).await.unwrap_err();
+        let error = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap_err();
         let took = started.elapsed();
         assert!(took < Duration::from_secs(1), "took {took:?}");
         match error {
@@ -683,7 +685,7 @@ fn cli_exiting_early_is_reported_with_its_stderr_within_a_second() {
         }
 
         let started = Instant::now();
-        let items = collect(fake.options(), "hi").await;
+        let items = collect::<H>(fake.options(), "hi").await;
         assert!(
             started.elapsed() < Duration::from_secs(1),
             "took {:?}",
@@ -698,9 +700,8 @@ fn cli_exiting_early_is_reported_with_its_stderr_within_a_second() {
     });
 }
 
-#[test]
-fn error_result_then_non_zero_exit_is_a_result_error() {
-    block_on(async {
+pub fn error_result_then_non_zero_exit_is_a_result_error<H: Harness>() {
+    H::block_on(async {
         let mut result = canned::result_success("boom", 3);
         result["subtype"] = json!("error_max_turns");
         result["is_error"] = json!(true);
@@ -710,7 +711,7 @@ fn error_result_then_non_zero_exit_is_a_result_error() {
             .emit_json(&result)
             .exit(1);
         let fake = Fake::builder(script).build();
-        let items = collect(fake.options(), "hi").await;
+        let items = collect::<H>(fake.options(), "hi").await;
         assert_eq!(items.len(), 2, "{items:?}");
         assert_eq!(kind(items[0].as_ref().unwrap()), "result");
         match &items[1] {
@@ -720,36 +721,36 @@ fn error_result_then_non_zero_exit_is_a_result_error() {
     });
 }
 
-#[test]
-fn missing_cli_is_cli_not_found() {
-    block_on(async {
+pub fn missing_cli_is_cli_not_found<H: Harness>() {
+    H::block_on(async {
         let options = Options::new().cli_path("/nonexistent/bin/claude");
-        let items = collect(options.clone(), "hi").await;
+        let items = collect::<H>(options.clone(), "hi").await;
         match &items[..] {
             [Err(Error::CliNotFound { searched, .. })] => {
                 assert_eq!(searched[0].to_str(), Some("/nonexistent/bin/claude"))
             }
             other => panic!("expected CliNotFound, got {other:?}"),
         }
-        let connected = within(LIMIT, connect(options)).await;
+        let connected = within(LIMIT, connect_with(H::runtime(), options)).await;
         assert!(matches!(connected, Err(Error::CliNotFound { .. })));
     });
 }
 
-#[test]
-fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
-    block_on(async {
+pub fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli<H: Harness>() {
+    H::block_on(async {
         // The CLI is there; the directory it is to run in is not.
         let fake = Fake::new(Script::single_turn("ok"));
         let options = fake.options().cwd("/no/such/dir");
-        let error = within(LIMIT, connect(options.clone())).await.unwrap_err();
+        let error = within(LIMIT, connect_with(H::runtime(), options.clone()))
+            .await
+            .unwrap_err();
         match &error {
             Error::WorkingDirectory { path, .. } => assert_eq!(path.to_str(), Some("/no/such/dir")),
             other => panic!("expected WorkingDirectory, got {other:?}"),
         }
         let text = error.to_string();
         assert!(text.contains("/no/such/dir"), "{text}");
-        let items = collect(options, "hi").await;
+        let items = collect::<H>(options, "hi").await;
         assert!(
             matches!(&items[..], [Err(Error::WorkingDirectory { .. })]),
             "{items:?}"
@@ -757,7 +758,7 @@ fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
 
         // A file is no working directory either.
         let file = std::env::current_exe().unwrap();
-        let error = within(LIMIT, connect(fake.options().cwd(&file)))
+        let error = within(LIMIT, connect_with(H::runtime(), fake.options().cwd(&file)))
             .await
             .unwrap_err();
         assert!(
@@ -767,9 +768,8 @@ fn a_missing_working_directory_is_named_not_taken_for_a_missing_cli() {
     });
 }
 
-#[test]
-fn stderr_lines_reach_the_callback() {
-    block_on(async {
+pub fn stderr_lines_reach_the_callback<H: Harness>() {
+    H::block_on(async {
         let script = Script::new()
             .stderr("fake claude started\n")
             .answer_initialize()
@@ -781,14 +781,13 @@ fn stderr_lines_reach_the_callback() {
         let options = fake
             .options()
             .on_stderr(move |line| sink.lock().unwrap().push(line.to_owned()));
-        collect(options, "hi").await;
+        collect::<H>(options, "hi").await;
         assert_eq!(*lines.lock().unwrap(), ["fake claude started"]);
     });
 }
 
-#[test]
-fn a_line_that_is_not_json_is_a_notice_and_the_stream_goes_on() {
-    block_on(async {
+pub fn a_line_that_is_not_json_is_a_notice_and_the_stream_goes_on<H: Harness>() {
+    H::block_on(async {
         let script = Script::new()
             .answer_initialize()
             .expect_user()
@@ -796,7 +795,7 @@ fn a_line_that_is_not_json_is_a_notice_and_the_stream_goes_on() {
             .emit_assistant_text("still here")
             .emit_result("ok");
         let fake = Fake::builder(script).build();
-        let items = collect(fake.options(), "hi").await;
+        let items = collect::<H>(fake.options(), "hi").await;
         assert!(
             matches!(&items[0], Ok(Message::Notice(notice)) if matches!(notice.kind, NoticeKind::UnreadableLine(LineError::NotJson { .. }))),
             "{items:?}"
@@ -805,9 +804,8 @@ fn a_line_that_is_not_json_is_a_notice_and_the_stream_goes_on() {
     });
 }
 
-#[test]
-fn an_over_long_line_is_skipped_with_a_notice() {
-    block_on(async {
+pub fn an_over_long_line_is_skipped_with_a_notice<H: Harness>() {
+    H::block_on(async {
         let limit = 64 * 1024;
         let script = Script::new()
             .answer_initialize()
@@ -817,7 +815,7 @@ fn an_over_long_line_is_skipped_with_a_notice() {
             .emit_long_line(limit + 1)
             .emit_result("ok");
         let fake = Fake::builder(script).build();
-        let items = collect(fake.options().max_buffer_size(limit), "hi").await;
+        let items = collect::<H>(fake.options().max_buffer_size(limit), "hi").await;
         assert_eq!(items.len(), 4, "{items:?}");
         for index in [0, 2] {
             match &items[index] {
@@ -837,9 +835,8 @@ fn an_over_long_line_is_skipped_with_a_notice() {
     });
 }
 
-#[test]
-fn a_reader_that_does_not_read_holds_the_cli_back() {
-    block_on(async {
+pub fn a_reader_that_does_not_read_holds_the_cli_back<H: Harness>() {
+    H::block_on(async {
         let total = 20_000;
         let line = canned::assistant_text("flood", 1).to_string();
         let script = Script::new()
@@ -848,9 +845,9 @@ fn a_reader_that_does_not_read_holds_the_cli_back() {
             .flood(line, total)
             .emit_result("flooded");
         let fake = Fake::builder(script).log_stdout().build();
-        let mut stream = query("go", fake.options());
+        let mut stream = query_with(H::runtime(), "go", fake.options());
         // Nobody reads: the driver may buffer a bounded amount, then the CLI blocks on its stdout.
-        sleep(Duration::from_millis(1500)).await;
+        H::sleep(Duration::from_millis(1500)).await;
         let written = fake.lines_written();
         // It got going (the driver read a first batch), and then it was held back.
         assert!(

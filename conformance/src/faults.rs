@@ -3,7 +3,7 @@
 //! CLI that closes its stdin early, and arguments and secrets that must not leak or be re-parsed.
 //!
 //! Tests that read process-wide figures (`/proc/self`: RSS, open descriptors, threads) take
-//! [`measuring`] so that they do not disturb each other.
+//! `measuring` so that they do not disturb each other.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,18 +15,28 @@ use claude_agent_testkit::real_cli::TestDir;
 use futures_lite::future::zip;
 use serde_json::{json, Value};
 
-use super::fake::{write_script, Fake};
-use super::{json, kind, kinds, result_text, wait_gone, within};
-use crate::rt::{block_on, sleep};
-use crate::sdk::message::{LineError, NoticeKind};
-use crate::sdk::permission::PermissionResult;
-use crate::sdk::{connect, query, Error, Message, Options, Prompt};
+use crate::fake::{write_script, Fake};
+use crate::{json, kind, kinds, result_text, wait_gone, within};
+use claude_agent_core::client::{connect_with, query_with, Error, Prompt};
+use claude_agent_core::message::Message;
+use claude_agent_core::message::{LineError, NoticeKind};
+use claude_agent_core::options::Options;
+use claude_agent_core::permission::PermissionResult;
+
+use crate::Harness;
 use futures_lite::StreamExt;
 
 const LIMIT: Duration = Duration::from_secs(10);
 
-async fn collect(options: Options, prompt: impl Into<Prompt>) -> Vec<Result<Message, Error>> {
-    within(LIMIT, query(prompt, options).collect::<Vec<_>>()).await
+async fn collect<H: Harness>(
+    options: Options,
+    prompt: impl Into<Prompt>,
+) -> Vec<Result<Message, Error>> {
+    within(
+        LIMIT,
+        query_with(H::runtime(), prompt, options).collect::<Vec<_>>(),
+    )
+    .await
 }
 
 /// One test at a time among those that read process-wide figures.
@@ -71,9 +81,10 @@ fn can_use_tool(tool_name: &str) -> Value {
            "tool_use_id": format!("toolu_{tool_name}")})
 }
 
-#[test]
-fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at_once() {
-    block_on(async {
+pub fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at_once<
+    H: Harness,
+>() {
+    H::block_on(async {
         let script = Script::new()
             .answer_initialize()
             .expect_user()
@@ -84,7 +95,9 @@ fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at
         let fake = Fake::builder(script).build();
         // A long control timeout: a pending call must fail because the CLI died, not time out.
         let options = fake.options().control_timeout(Duration::from_secs(30));
-        let client = within(LIMIT, connect(options)).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), options))
+            .await
+            .unwrap();
         within(LIMIT, client.send("go")).await.unwrap();
         let mut messages = client.receive_messages();
         let mut seen = Vec::new();
@@ -98,7 +111,7 @@ fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at
         let (answer, killed_at) = within(
             LIMIT,
             zip(client.interrupt(), async {
-                sleep(Duration::from_millis(200)).await;
+                H::sleep(Duration::from_millis(200)).await;
                 kill(pid, "KILL");
                 Instant::now()
             }),
@@ -123,20 +136,24 @@ fn sigkill_mid_stream_ends_the_stream_with_the_signal_and_fails_pending_calls_at
             }
             other => panic!("expected one Error::Process, got {other:?}"),
         }
-        assert!(wait_gone(pid, Duration::from_secs(2)).await, "pid {pid}");
+        assert!(
+            wait_gone::<H>(pid, Duration::from_secs(2)).await,
+            "pid {pid}"
+        );
     });
 }
 
-#[test]
-fn send_after_the_cli_was_killed_fails_at_once() {
-    block_on(async {
+pub fn send_after_the_cli_was_killed_fails_at_once<H: Harness>() {
+    H::block_on(async {
         let script = Script::new()
             .answer_initialize()
             .expect_user()
             .emit_assistant_text("half")
             .hang();
         let fake = Fake::builder(script).build();
-        let client = within(LIMIT, connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap();
         within(LIMIT, client.send("go")).await.unwrap();
         let mut messages = client.receive_messages();
         within(LIMIT, messages.next()).await.unwrap().unwrap();
@@ -148,15 +165,16 @@ fn send_after_the_cli_was_killed_fails_at_once() {
     });
 }
 
-#[test]
-fn initialize_never_answered_times_out_at_the_deadline() {
-    block_on(async {
+pub fn initialize_never_answered_times_out_at_the_deadline<H: Harness>() {
+    H::block_on(async {
         let fake = Fake::builder(Script::new().hang()).build();
         let deadline = Duration::from_millis(500);
         let options = fake.options().initialize_timeout(deadline);
 
         let started = Instant::now();
-        let error = within(LIMIT, connect(options.clone())).await.unwrap_err();
+        let error = within(LIMIT, connect_with(H::runtime(), options.clone()))
+            .await
+            .unwrap_err();
         let took = started.elapsed();
         assert!(
             matches!(error, Error::ControlTimeout(after) if after == deadline),
@@ -167,10 +185,13 @@ fn initialize_never_answered_times_out_at_the_deadline() {
             "connect failed after {took:?}"
         );
         let pid = fake.pid();
-        assert!(wait_gone(pid, Duration::from_secs(5)).await, "pid {pid}");
+        assert!(
+            wait_gone::<H>(pid, Duration::from_secs(5)).await,
+            "pid {pid}"
+        );
 
         let started = Instant::now();
-        let mut stream = query("hi", options);
+        let mut stream = query_with(H::runtime(), "hi", options);
         let first = within(LIMIT, stream.next()).await;
         let took = started.elapsed();
         assert!(
@@ -196,11 +217,10 @@ fn initialize_never_answered_times_out_at_the_deadline() {
     });
 }
 
-#[test]
-fn a_ten_mib_line_arrives_whole_and_an_over_limit_line_is_skipped() {
+pub fn a_ten_mib_line_arrives_whole_and_an_over_limit_line_is_skipped<H: Harness>() {
     // Taken on the test's own thread, outside the runtime.
     let _measuring = measuring();
-    block_on(async {
+    H::block_on(async {
         let text = "x".repeat(10 * 1024 * 1024);
         let limit = 12 * 1024 * 1024;
         let script = Script::new()
@@ -211,7 +231,7 @@ fn a_ten_mib_line_arrives_whole_and_an_over_limit_line_is_skipped() {
             .emit_assistant_text("after")
             .emit_result("ok");
         let fake = Fake::builder(script).build();
-        let items = collect(fake.options().max_buffer_size(limit), "hi").await;
+        let items = collect::<H>(fake.options().max_buffer_size(limit), "hi").await;
         assert_eq!(items.len(), 4, "{:?}", items.get(1..));
         let big = json(items[0].as_ref().unwrap());
         let got = big["message"]["content"][0]["text"].as_str().unwrap_or("");
@@ -232,9 +252,8 @@ fn a_ten_mib_line_arrives_whole_and_an_over_limit_line_is_skipped() {
     });
 }
 
-#[test]
-fn garbage_and_ansi_prefixed_lines_are_notices_and_nothing_is_lost() {
-    block_on(async {
+pub fn garbage_and_ansi_prefixed_lines_are_notices_and_nothing_is_lost<H: Harness>() {
+    H::block_on(async {
         let hidden = canned::assistant_text("behind escapes", 90).to_string();
         let script = Script::new()
             .answer_initialize()
@@ -249,7 +268,7 @@ fn garbage_and_ansi_prefixed_lines_are_notices_and_nothing_is_lost() {
             .emit_assistant_text("three")
             .emit_result("ok");
         let fake = Fake::builder(script).build();
-        let items = collect(fake.options(), "hi").await;
+        let items = collect::<H>(fake.options(), "hi").await;
         let shape: Vec<&str> = items
             .iter()
             .map(|item| match item {
@@ -298,9 +317,10 @@ impl Drop for SetOnDrop {
     }
 }
 
-#[test]
-fn a_callback_that_never_returns_is_freed_by_the_cli_cancel_and_the_session_goes_on() {
-    block_on(async {
+pub fn a_callback_that_never_returns_is_freed_by_the_cli_cancel_and_the_session_goes_on<
+    H: Harness,
+>() {
+    H::block_on(async {
         let script = Script::new()
             .answer_initialize()
             .expect_user()
@@ -326,7 +346,9 @@ fn a_callback_that_never_returns_is_freed_by_the_cli_cancel_and_the_session_goes
                 PermissionResult::allow()
             }
         });
-        let client = within(LIMIT, connect(options)).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), options))
+            .await
+            .unwrap();
         client.send("one").await.unwrap();
         let first: Vec<_> = within(LIMIT, client.receive_response().collect()).await;
         assert_eq!(kinds(&first), ["assistant", "result"]);
@@ -345,11 +367,10 @@ fn a_callback_that_never_returns_is_freed_by_the_cli_cancel_and_the_session_goes
     });
 }
 
-#[test]
-fn a_stalled_consumer_loses_nothing_of_a_flood_and_memory_stays_bounded() {
+pub fn a_stalled_consumer_loses_nothing_of_a_flood_and_memory_stays_bounded<H: Harness>() {
     // Taken on the test's own thread, outside the runtime.
     let _measuring = measuring();
-    block_on(async {
+    H::block_on(async {
         let total = 50_000;
         // ~1 KiB lines: buffering them all would take well over the allowed growth.
         let line = canned::assistant_text(&"y".repeat(100), 1).to_string();
@@ -360,17 +381,19 @@ fn a_stalled_consumer_loses_nothing_of_a_flood_and_memory_stays_bounded() {
             .emit_result("flooded")
             .auto_answer("interrupt", Answer::success(json!({"still_queued": []})));
         let fake = Fake::builder(script).build();
-        let client = within(LIMIT, connect(fake.options())).await.unwrap();
+        let client = within(LIMIT, connect_with(H::runtime(), fake.options()))
+            .await
+            .unwrap();
         let before = rss_mib();
         client.send("go").await.unwrap();
         let started = Instant::now();
         let ask = async {
-            sleep(Duration::from_millis(300)).await;
+            H::sleep(Duration::from_millis(300)).await;
             let answer = client.interrupt().await;
             (answer, started.elapsed())
         };
         let read = async {
-            sleep(Duration::from_secs(2)).await;
+            H::sleep(Duration::from_secs(2)).await;
             let stalled = rss_mib();
             let mut count = 0;
             let mut reply = client.receive_response();
@@ -403,14 +426,13 @@ fn a_stalled_consumer_loses_nothing_of_a_flood_and_memory_stays_bounded() {
     });
 }
 
-#[test]
-fn two_hundred_sessions_leak_no_descriptors_or_threads() {
+pub fn two_hundred_sessions_leak_no_descriptors_or_threads<H: Harness>() {
     // Taken on the test's own thread, outside the runtime.
     let _measuring = measuring();
-    block_on(async {
+    H::block_on(async {
         let fake = Fake::builder(Script::single_turn("ok")).build();
         let session = || async {
-            let items = collect(fake.options(), "hi").await;
+            let items = collect::<H>(fake.options(), "hi").await;
             assert_eq!(kinds(&items), ["system/init", "assistant", "result"]);
         };
         // Runtimes start global threads lazily: the first sessions are a warm-up.
@@ -431,7 +453,7 @@ fn two_hundred_sessions_leak_no_descriptors_or_threads() {
         while (fds_now > fds + slack || threads_now > threads + slack as u64)
             && Instant::now() < settle
         {
-            sleep(Duration::from_millis(100)).await;
+            H::sleep(Duration::from_millis(100)).await;
             (fds_now, threads_now) = (open_fds(), status_field("Threads"));
         }
         eprintln!(
@@ -461,9 +483,8 @@ fn closes_stdin_after_one_line(dir: &Path, script: &Script) -> PathBuf {
     path
 }
 
-#[test]
-fn a_cli_that_closes_its_stdin_early_gives_a_clean_error_and_no_deadlock() {
-    block_on(async {
+pub fn a_cli_that_closes_its_stdin_early_gives_a_clean_error_and_no_deadlock<H: Harness>() {
+    H::block_on(async {
         let dir = TestDir::new("faults-stdin").unwrap();
         let script = Script::new()
             .answer_initialize()
@@ -471,9 +492,12 @@ fn a_cli_that_closes_its_stdin_early_gives_a_clean_error_and_no_deadlock() {
             .emit_assistant_text("still talking")
             .expect_user();
         let cli = closes_stdin_after_one_line(dir.path(), &script);
-        let client = within(LIMIT, connect(Options::new().cli_path(cli)))
-            .await
-            .unwrap();
+        let client = within(
+            LIMIT,
+            connect_with(H::runtime(), Options::new().cli_path(cli)),
+        )
+        .await
+        .unwrap();
         let started = Instant::now();
         // Keep sending (with messages large enough to fill a pipe) into the closed stdin.
         let big = "z".repeat(256 * 1024);
@@ -504,9 +528,8 @@ fn a_cli_that_closes_its_stdin_early_gives_a_clean_error_and_no_deadlock() {
 
 const SECRET: &str = "sk-ant-faults-0123456789-do-not-print";
 
-#[test]
-fn arguments_never_pass_through_a_shell_and_dash_values_stay_one_token() {
-    block_on(async {
+pub fn arguments_never_pass_through_a_shell_and_dash_values_stay_one_token<H: Harness>() {
+    H::block_on(async {
         let dir = TestDir::new("faults-argv").unwrap();
         let script_path = dir.path().join("script.json");
         let script = serde_json::to_string(&Script::single_turn("ok")).unwrap();
@@ -528,7 +551,7 @@ fn arguments_never_pass_through_a_shell_and_dash_values_stay_one_token() {
             .extra_arg("note", Some(separator.clone()))
             .extra_arg("quoted", Some(backticks.clone()))
             .extra_arg("dash", Some("-v".to_owned()));
-        let items = collect(options, "hi").await;
+        let items = collect::<H>(options, "hi").await;
         assert!(items.iter().all(Result::is_ok), "{items:?}");
 
         let record: Value =
@@ -555,9 +578,8 @@ fn arguments_never_pass_through_a_shell_and_dash_values_stay_one_token() {
     });
 }
 
-#[test]
-fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors() {
-    block_on(async {
+pub fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors<H: Harness>() {
+    H::block_on(async {
         let script = Script::new()
             .stderr("fake-claude: authentication failed\n")
             .exit(1);
@@ -567,9 +589,11 @@ fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors() {
         assert!(!debug.contains(SECRET), "{debug}");
         assert!(debug.contains("ANTHROPIC_API_KEY"), "{debug}");
 
-        let error = within(LIMIT, connect(options.clone())).await.unwrap_err();
+        let error = within(LIMIT, connect_with(H::runtime(), options.clone()))
+            .await
+            .unwrap_err();
         assert!(matches!(error, Error::Process { .. }), "{error:?}");
-        let items = collect(options.clone(), "hi").await;
+        let items = collect::<H>(options.clone(), "hi").await;
         let last = items.last().and_then(|item| item.as_ref().err());
         assert!(matches!(last, Some(Error::Process { .. })), "{items:?}");
 
@@ -577,7 +601,7 @@ fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors() {
         let not_executable = TestDir::new("faults-secret").unwrap();
         let cli = not_executable.path().join("claude");
         std::fs::write(&cli, "not a program").unwrap();
-        let spawn = within(LIMIT, connect(options.cli_path(&cli)))
+        let spawn = within(LIMIT, connect_with(H::runtime(), options.cli_path(&cli)))
             .await
             .unwrap_err();
         assert!(matches!(spawn, Error::Spawn { .. }), "{spawn:?}");

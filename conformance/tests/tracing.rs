@@ -4,9 +4,7 @@
 //! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
 //! and a shutdown that needs `SIGTERM`; and a spare's start-up marks and claims.
 
-#[path = "support/trace_log.rs"]
-mod trace_log;
-
+use claude_agent_conformance::trace_log;
 use claude_agent_core::client::{connect_with, prewarm_with, tool, SdkMcpServer};
 use claude_agent_core::control::ClaimOptions;
 use claude_agent_core::hooks::{HookEvent, HookOutput};
