@@ -1,5 +1,5 @@
 //! The `fake-claude` binary as a process: transcript replay over real pipes, scripts from JSON,
-//! `--version`, and the argv/env record.
+//! `--version`, the argv/env record, and the benchmarks' flood.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -25,6 +25,7 @@ fn fake() -> Command {
     cmd.env_remove("FAKE_CLAUDE_SCRIPT")
         .env_remove("FAKE_CLAUDE_TRANSCRIPT")
         .env_remove("FAKE_CLAUDE_ARGV_OUT")
+        .env_remove("FAKE_CLAUDE_CORPUS")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -191,5 +192,59 @@ fn other_crates_find_the_binary() {
     assert_eq!(
         String::from_utf8(output.stdout).unwrap().trim_end(),
         VERSION_LINE
+    );
+}
+
+/// The flood the benchmarks run on: `initialize` answered, the corpus written `REPEAT` times at
+/// the first user message, then `RTT` `can_use_tool` round trips (each waits for its answer,
+/// the figure goes to the report file), then a result; it exits when stdin closes.
+#[test]
+fn floods_the_corpus_then_asks_for_each_round_trip_and_reports_it() {
+    let dir = TestDir::new("flood").unwrap();
+    let corpus = dir.path().join("corpus.jsonl");
+    std::fs::write(&corpus, "{\"type\":\"a\"}\n\n{\"type\":\"b\"}\n").unwrap();
+    let report = dir.path().join("report");
+    let mut child = fake()
+        .env("FAKE_CLAUDE_CORPUS", &corpus)
+        .env("FAKE_CLAUDE_REPEAT", "3")
+        .env("FAKE_CLAUDE_RTT", "2")
+        .env("FAKE_CLAUDE_REPORT", &report)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = || -> Value { serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap() };
+    let initialize = json!({"type": "control_request", "request_id": "init",
+        "request": {"subtype": "initialize"}});
+    writeln!(stdin, "{initialize}").unwrap();
+    let answer = next();
+    assert_eq!(answer["response"]["request_id"], "init");
+    assert_eq!(
+        answer["response"]["response"]["claude_code_version"],
+        "2.1.330"
+    );
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "user", "message": {"role": "user", "content": "go"}})
+    )
+    .unwrap();
+    let kinds: Vec<Value> = (0..6).map(|_| next()["type"].clone()).collect();
+    assert_eq!(kinds, ["a", "b", "a", "b", "a", "b"]);
+    for round in 0..2 {
+        let request = next();
+        assert_eq!(request["request"]["subtype"], "can_use_tool");
+        assert_eq!(request["request_id"], format!("rtt-{round}"));
+        let allow = json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": request["request_id"], "response": {"behavior": "allow"}}});
+        writeln!(stdin, "{allow}").unwrap();
+    }
+    assert_eq!(next()["type"], "result");
+    drop(stdin);
+    assert_eq!(wait_exit(&mut child), 0);
+    let figure = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        figure.starts_with("fake-claude: replay ") && figure.contains("rtt 2 x"),
+        "{figure}"
     );
 }

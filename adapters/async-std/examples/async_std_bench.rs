@@ -3,19 +3,16 @@
 //! does not overwrite one binary with another).
 //!
 //! ```text
-//! FAKECLI_CORPUS=core/tests/corpus.jsonl FAKECLI_REPEAT=3000 \
-//!   cargo run --release -p claude-agent-async-std --example async_std_bench -- stream path/to/fakecli
-//! FAKECLI_CORPUS=core/tests/corpus.jsonl FAKECLI_REPEAT=0 FAKECLI_RTT=5000 \
-//!   cargo run --release -p claude-agent-async-std --example async_std_bench -- rtt path/to/fakecli
+//! FAKE_CLAUDE_CORPUS=core/tests/corpus.jsonl FAKE_CLAUDE_REPEAT=3000 \
+//!   cargo run --release -p claude-agent-async-std --example async_std_bench -- stream target/release/fake-claude
+//! FAKE_CLAUDE_CORPUS=core/tests/corpus.jsonl FAKE_CLAUDE_REPEAT=0 FAKE_CLAUDE_RTT=5000 \
+//!   cargo run --release -p claude-agent-async-std --example async_std_bench -- rtt target/release/fake-claude
 //! ```
 //!
-//! The measuring code is shared by every adapter: `bench/sdk_bench.rs`.
-
-#[path = "../../../bench/sdk_bench.rs"]
-mod sdk_bench;
+//! The measuring code is shared by every adapter: `claude-agent-bench` (`bench/`).
 
 fn main() {
-    async_std::task::block_on(sdk_bench::run(
+    async_std::task::block_on(claude_agent_bench::run(
         claude_agent_async_std::runtime::AsyncStdRuntime,
     ));
 }

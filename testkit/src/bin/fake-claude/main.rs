@@ -3,7 +3,11 @@
 //!
 //! Environment:
 //! * `FAKE_CLAUDE_SCRIPT=<file>` — a `Script` in its JSON form, or
-//! * `FAKE_CLAUDE_TRANSCRIPT=<file>` — a recording to replay (`Script::from_transcript`);
+//! * `FAKE_CLAUDE_TRANSCRIPT=<file>` — a recording to replay (`Script::from_transcript`), or
+//! * `FAKE_CLAUDE_CORPUS=<file>` — a flood for benchmarks (`flood.rs`): the file's lines written
+//!   `FAKE_CLAUDE_REPEAT` times (default 1) at the first user message, then `FAKE_CLAUDE_RTT`
+//!   `can_use_tool` round trips (default 0), timed on stderr and appended to
+//!   `FAKE_CLAUDE_REPORT` if set;
 //! * `FAKE_CLAUDE_ARGV_OUT=<file>` — write `{"argv":[…],"env":{…}}` there at start.
 //!
 //! `fake-claude mcp-server` serves the testkit's small MCP server (`fake_mcp`) on stdin and
@@ -17,6 +21,8 @@ use std::io::{self, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Instant;
+
+mod flood;
 
 use claude_agent_testkit::fake_cli::{FakeCli, Script, VERSION_LINE};
 use claude_agent_testkit::fake_mcp;
@@ -60,6 +66,15 @@ fn run() -> i32 {
     if argv.iter().skip(1).any(|a| a == "-v" || a == "--version") {
         println!("{VERSION_LINE}");
         return 0;
+    }
+    if let Some(flood) = flood::Flood::from_env() {
+        return match flood {
+            Ok(flood) => flood.run(),
+            Err(message) => {
+                eprintln!("fake-claude: {message}");
+                SETUP_ERROR
+            }
+        };
     }
     match load_script() {
         Ok(script) => drive(FakeCli::new(script)),

@@ -1,9 +1,9 @@
-//! The body of every adapter's bench example (`#[path]`-included): throughput and round trip
-//! against a fake CLI that replays recorded output, written once over the runtime-agnostic client
-//! layer so the runtimes are measured on the same code.
+//! The body of every adapter's bench example: throughput and round trip against a fake CLI that
+//! replays recorded output, written once over the runtime-agnostic client layer so the runtimes
+//! are measured on the same code.
 //!
 //! `stream`: one prompt, every message read until the CLI's stdout ends; prints messages per
-//! second. `rtt`: the fake asks `can_use_tool` FAKECLI_RTT times in a row and we allow each;
+//! second. `rtt`: the fake asks `can_use_tool` `FAKE_CLAUDE_RTT` times in a row and we allow each;
 //! prints the round-trip time (the fake's own mean, and the median between our callbacks).
 //! `rtt-floor`: the same round trips answered by a blocking loop with no SDK at all (it only copies
 //! the request id into a canned reply): the least any SDK can take on this machine and fake CLI.
@@ -11,8 +11,9 @@
 //! and checks that each is JSON, reading only its `type` (serde skips the rest, building
 //! nothing): what any SDK that reads every message must at least do. All modes print the process's peak RSS.
 //!
-//! The fake CLI is `bench/fakecli` (`cargo build --release -p fakecli`); README.md ("Benchmarks")
-//! has the commands.
+//! The fake CLI is the testkit's `fake-claude` in its flood mode (`FAKE_CLAUDE_CORPUS`;
+//! `cargo build --release -p claude-agent-testkit --bin fake-claude`); docs/BENCHMARKS.md has the
+//! commands.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -22,12 +23,12 @@ use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionResult;
 
-/// Run the mode named by the command line (`NAME stream|rtt FAKECLI`) on `runtime`.
+/// Run the mode named by the command line (`NAME stream|rtt FAKE_CLAUDE`) on `runtime`.
 pub async fn run<R: Runtime>(runtime: R) {
     let args: Vec<String> = std::env::args().collect();
     let (Some(mode), Some(cli)) = (args.get(1), args.get(2)) else {
         eprintln!(
-            "usage: {} stream|stream-floor|rtt|rtt-floor FAKECLI",
+            "usage: {} stream|stream-floor|rtt|rtt-floor FAKE_CLAUDE",
             args[0]
         );
         std::process::exit(2);
@@ -71,7 +72,7 @@ async fn rtt<R: Runtime>(runtime: R, cli: &str) {
             async { PermissionResult::allow() }
         })
         .on_stderr(move |line| {
-            // "fakecli: replay …, rtt N x -> … (X us each)"
+            // "fake-claude: replay …, rtt N x -> … (X us each)"
             if let Some(each) = line
                 .rsplit_once('(')
                 .and_then(|(_, r)| r.strip_suffix(" us each)"))
