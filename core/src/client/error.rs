@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use crate::options::OptionsError;
 use crate::session::RequestFailure;
-use crate::session::{ExitStatusInfo, RequestError, ResultError, SendError};
+use crate::session::{
+    EndReason, ExitStatusInfo, RequestError, ResultError, SendError, Termination,
+};
 
 /// How to install the CLI, shown when it cannot be found.
 pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
@@ -300,6 +302,29 @@ impl Error {
             RequestFailure::Unconfirmed(message) => Error::Unconfirmed(message),
             // `RequestFailure` is non-exhaustive; anything else means there will be no answer.
             _ => Error::Closed,
+        }
+    }
+
+    /// What a session that ended this way reports as its last item: `None` for an end that is
+    /// no failure. `stderr_tail` gives the CLI's last stderr lines, for a failed process.
+    pub(crate) fn of_termination(
+        termination: &Termination,
+        stderr_tail: impl FnOnce() -> String,
+    ) -> Option<Error> {
+        match termination {
+            Termination::Ended(EndReason::Stalled(stall)) => Some(Error::Stalled(stall.clone())),
+            Termination::Ended(EndReason::OverBudget(report)) => {
+                Some(Error::OverBudget(report.clone()))
+            }
+            Termination::Ended(EndReason::InitializeFailed(failure)) => {
+                Some(Error::from_failure(failure.clone()))
+            }
+            Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
+            Termination::ProcessFailed(exit) => Some(Error::Process {
+                exit: *exit,
+                stderr_tail: stderr_tail(),
+            }),
+            _ => None,
         }
     }
 

@@ -18,28 +18,28 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use futures_io::{AsyncRead, AsyncWrite};
-use futures_lite::Stream;
 
 use crate::client::config_dir::ConfigDir;
 use crate::client::dispatch::{Dispatcher, Running};
 use crate::client::error::Error;
 use crate::client::link::{Command, Item, Link, Reply};
 use crate::client::mirror::Mirror;
-use crate::client::prompt::PromptKind;
 use crate::client::recorder::Recorder;
 use crate::client::runtime::{BoxFuture, ChildProcess, Runtime};
-use crate::client::sdk_mcp::SdkMcpServer;
 use crate::client::spare::{ClaimError, ParkingDir};
 use crate::client::stderr::StderrSink;
-use crate::client::trace::{Subtype, Trace};
+use crate::client::trace::Trace;
 use crate::client::Seat;
 use crate::control::{ClaimInfo, RequestId, ResponseBody};
-use crate::cost::{BudgetLevel, BudgetReport};
-use crate::message::{Message, Notice, NoticeKind, UserInput};
-use crate::session::{EndReason, Event, ExitStatusInfo, Session, Termination};
+use crate::cost::BudgetLevel;
+use crate::message::{Message, UserInput};
+use crate::session::{Event, ExitStatusInfo, Session, Termination};
 
 pub(crate) use super::cli::Endpoints;
 use super::cli::{Cli, Read};
+
+mod commands;
+mod events;
 
 /// Passes of the main loop before the driver yields to the executor.
 const PASS_BUDGET: usize = 64;
@@ -219,128 +219,6 @@ where
         }
     }
 
-    fn poll_commands(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let mut progress = false;
-        for _ in 0..COMMANDS_PER_PASS {
-            let Some(commands) = self.commands.as_mut() else {
-                return progress;
-            };
-            match commands.as_mut().poll_next(cx) {
-                Poll::Pending => return progress,
-                Poll::Ready(None) => {
-                    // Every handle is gone.
-                    self.commands = None;
-                    self.begin_shutdown(now, true);
-                    return true;
-                }
-                Poll::Ready(Some(command)) => {
-                    progress = true;
-                    self.run_command(command, now);
-                }
-            }
-        }
-        // More may be waiting: come back after the other sources had their turn.
-        cx.waker().wake_by_ref();
-        progress
-    }
-
-    fn run_command(&mut self, command: Command, now: Instant) {
-        match command {
-            Command::Send(message, reply) => {
-                let result = self
-                    .session
-                    .send_user(now, message)
-                    .map_err(Error::from_send);
-                if result.is_ok() {
-                    self.trace.turn_started();
-                }
-                let _ = reply.try_send(result);
-            }
-            Command::Request(request, reply) => {
-                let subtype = Subtype::of(&request);
-                match self.session.request(now, request) {
-                    Ok(id) => {
-                        self.trace.request_sent(id, subtype, now);
-                        self.pending.insert(id, reply);
-                    }
-                    Err(error) => {
-                        let _ = reply.try_send(Err(Error::from_request(error)));
-                    }
-                }
-            }
-            Command::SetMcpServers(servers, reply) => {
-                let specs = servers.sdk.iter().map(SdkMcpServer::spec).collect();
-                match self.session.set_mcp_servers(now, specs, &servers.external) {
-                    Ok(id) => {
-                        self.trace.sdk_servers(&servers.sdk);
-                        self.dispatcher.set_mcp_servers(servers.sdk);
-                        self.trace.request_sent(id, Subtype::mcp_set_servers(), now);
-                        self.pending.insert(id, reply);
-                    }
-                    Err(error) => {
-                        let _ = reply.try_send(Err(Error::from_request(error)));
-                    }
-                }
-            }
-            Command::Prompt(prompt) => self.start_prompt(prompt, now),
-            Command::Claim(claim, prompt, reply) => match self.session.claim(now, &claim) {
-                Ok(id) => {
-                    self.trace.claim_sent(id, now);
-                    self.claim_reply = Some(reply);
-                    if let Some(prompt) = prompt {
-                        self.start_prompt(prompt, now);
-                    }
-                }
-                Err(_) => {
-                    let _ = reply.try_send(Err(ClaimError::SpareExited));
-                }
-            },
-            Command::EndInput => self.session.end_input(now),
-            Command::Close => self.begin_shutdown(now, true),
-        }
-    }
-
-    /// The first prompt of a warm session: a text is the one message, a stream is read as the
-    /// streaming prompt of a cold session is.
-    fn start_prompt(&mut self, prompt: PromptKind, now: Instant) {
-        match prompt {
-            PromptKind::Text(text) => {
-                // A failure shows as the end of the stream (the CLI is gone).
-                if self.session.send_user(now, UserInput::text(text)).is_ok() {
-                    self.trace.turn_started();
-                }
-                self.session.end_input(now);
-            }
-            PromptKind::Stream(stream) => self.input = Some(stream),
-        }
-    }
-
-    fn poll_input(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let Some(input) = self.input.as_mut() else {
-            return false;
-        };
-        // Do not pull more user messages while stdin is backed up.
-        if self.cli.stdin_backed_up() {
-            return false;
-        }
-        match input.as_mut().poll_next(cx) {
-            Poll::Pending => false,
-            Poll::Ready(Some(message)) => {
-                if self.session.send_user(now, message).is_err() {
-                    self.input = None;
-                } else {
-                    self.trace.turn_started();
-                }
-                true
-            }
-            Poll::Ready(None) => {
-                self.input = None;
-                self.session.end_input(now);
-                true
-            }
-        }
-    }
-
     fn poll_callbacks(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let session = &mut self.session;
         let trace = &mut self.trace;
@@ -406,108 +284,6 @@ where
                 other => self.handle_event(other, now),
             }
         }
-    }
-
-    fn handle_event(&mut self, event: Event, now: Instant) {
-        match event {
-            Event::Stalled(stall) => {
-                self.trace.stalled(&stall);
-                let notice = Notice::new(NoticeKind::Stalled(stall));
-                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
-            }
-            Event::Budget(report) => self.budget_notice(*report),
-            Event::Ready => self.session_ready(),
-            // The session closed itself: stop the CLI as after a close.
-            Event::Closing(reason) => {
-                match &reason {
-                    EndReason::Stalled(stall) => self.trace.stalled(stall),
-                    EndReason::OverBudget(report) => self.trace.budget(report),
-                    // `connect` and a stream learn it at once, not once the CLI is gone (a
-                    // hung one only after its grace): it is the session's end report.
-                    EndReason::InitializeFailed(failure) => {
-                        let error = Error::from_failure(failure.clone());
-                        match self.init_reply.take() {
-                            Some(reply) => {
-                                let _ = reply.try_send(Err(error));
-                            }
-                            None => self.stalled = Some(Err(error)),
-                        }
-                        self.reported = true;
-                    }
-                }
-                self.begin_shutdown(now, false);
-            }
-            Event::UnfinishedTurn(cost) => {
-                if let Some(seat) = &self.seat {
-                    seat.charge(&cost);
-                }
-            }
-            Event::InterruptNotApplied(why) => {
-                self.trace.interrupt_not_applied(why);
-                let notice = Notice::new(NoticeKind::InterruptNotApplied(why));
-                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
-            }
-            Event::Message(message) => self.stalled = Some(Ok(message)),
-            Event::LineError(error) => {
-                self.trace.line_error(&error);
-                let notice = Notice::new(NoticeKind::UnreadableLine(error));
-                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
-            }
-            Event::Mirror(frame) => {
-                // Without a store, nobody asked for them.
-                if let Some(mirror) = self.mirror.as_mut() {
-                    mirror.enqueue(*frame);
-                }
-            }
-            Event::CliVersion(check) => {
-                self.trace.cli_version(&check);
-                self.link.set_version_check(check);
-            }
-            Event::Inbound(request) => {
-                self.trace.cli_request(&request, now);
-                let id = request.id;
-                let started = self.dispatcher.start(*request);
-                // A time limit too long for an `Instant` (`Duration::MAX`) is none.
-                let deadline = started
-                    .timeout
-                    .and_then(|(after, reply)| Some((now.checked_add(after)?, reply)));
-                self.running.push(id, started.future, deadline);
-            }
-            Event::Cancelled(id) => {
-                let running = self.running.cancel(id);
-                self.trace.withdrawn(id, running);
-            }
-            Event::OwnRequestSent { id, request } => {
-                self.trace.request_sent(id, Subtype::own(request), now);
-            }
-            Event::RequestDone { id, outcome } => {
-                self.trace.request_done(id, &outcome, now);
-                if let Some(reply) = self.pending.remove(&id) {
-                    let _ = reply.try_send(outcome.map_err(Error::from_failure));
-                }
-            }
-            Event::Claimed(outcome) => {
-                self.trace.claimed(&outcome, now);
-                if let Some(reply) = self.claim_reply.take() {
-                    let _ = reply.try_send(outcome.map_err(ClaimError::Refused));
-                }
-            }
-            // Start-up progress; the session keeps the last one.
-            Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
-            Event::Finished(termination) => {
-                self.termination = Some(termination);
-                // Callbacks still running have nobody to answer any more.
-                self.running = Running::default();
-                self.cli.session_finished(now);
-            }
-        }
-    }
-
-    /// A budget nearly spent: a notice.
-    fn budget_notice(&mut self, report: BudgetReport) {
-        self.trace.budget(&report);
-        let notice = Notice::new(NoticeKind::Budget(report));
-        self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
     }
 
     fn poll_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
@@ -632,23 +408,7 @@ where
         }
         if !self.reported {
             self.reported = true;
-            let error = match termination {
-                Termination::Ended(EndReason::Stalled(stall)) => {
-                    Some(Error::Stalled(stall.clone()))
-                }
-                Termination::Ended(EndReason::OverBudget(report)) => {
-                    Some(Error::OverBudget(report.clone()))
-                }
-                Termination::Ended(EndReason::InitializeFailed(failure)) => {
-                    Some(Error::from_failure(failure.clone()))
-                }
-                Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
-                Termination::ProcessFailed(exit) => Some(Error::Process {
-                    exit: *exit,
-                    stderr_tail: self.cli.stderr_tail(),
-                }),
-                _ => None,
-            };
+            let error = Error::of_termination(termination, || self.cli.stderr_tail());
             match (self.init_reply.take(), error) {
                 (Some(reply), error) => {
                     let _ = reply.try_send(Err(error.unwrap_or(Error::Closed)));
