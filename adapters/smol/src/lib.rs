@@ -44,7 +44,7 @@
 //! whatever executor or `block_on` your own code runs on. Code that reads many messages is
 //! fastest when it runs on that executor too (`smol::block_on(smol::spawn(app))`): messages then
 //! pass between tasks on one thread instead of crossing threads. To run it on an executor of your own,
-//! use [`runtime::SmolRuntime::with_executor`] with [`query_with`] or [`connect_with`].
+//! use [`runtime::SmolRuntime::with_executor`] with [`runtime::query_with`] or [`runtime::connect_with`].
 //!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
 //! async-process children, async-io timers and smol's task spawning ([`runtime::SmolRuntime`]).
@@ -79,102 +79,8 @@ struct ReadmeDoctests;
 
 pub mod runtime;
 
-pub use claude_agent_core::client::{
-    prompt_channel, ClaimError, Claimed, Client, Connection, ElicitationContext, Error, Fleet,
-    FleetLimits, FleetLimitsError, FleetMember, HookContext, Messages, PermissionContext,
-    PoolStart, PooledQuery, PrewarmError, Prompt, PromptSender, PromptStream, Query, ResumeError,
-    Spare, SparePool, StoreFlush, Transport, UserDialogContext, WarmQuery,
-};
-pub use claude_agent_core::message::{Message, UserInput};
-pub use claude_agent_core::options::Options;
-pub use claude_agent_core::{
-    control, cost, history, hooks, message, options, permission, session, store, tools, Json,
-    UnknownName,
-};
-
-pub use claude_agent_core::client::{cli, mcp, prelude};
-
-use runtime::{connect_with, prewarm_with, query_with, startup_with, SmolRuntime};
-
-/// Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then
-/// sends prompts, reads messages and steers the session. [`connect_with`] on this crate's
-/// runtime. Works from any executor (the session runs on smol's global one).
-///
-/// ```no_run
-/// use claude_agent_smol::{connect, Message, Options};
-/// # async fn run() -> Result<(), claude_agent_smol::Error> {
-/// let client = connect(Options::new()).await?;
-/// client.send("What is 2 + 2?").await?;
-/// let mut reply = client.receive_response();
-/// while let Some(message) = reply.next().await {
-///     if let Message::Result(result) = message? {
-///         println!("{}", result.result.unwrap_or_default());
-///     }
-/// }
-/// client.close().await;
-/// # Ok(())
-/// # }
-/// ```
-pub async fn connect(options: Options) -> Result<Client, Error> {
-    connect_with(SmolRuntime::default(), options).await
-}
-
-/// Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /
-/// [`prompt_channel`] for many), and stream every message until the CLI's stdout ends.
-///
-/// Works from any executor (the session runs on smol's global one). The CLI is shut down when
-/// the stream is dropped.
-///
-/// ```no_run
-/// use claude_agent_smol::{query, Options};
-/// # async fn run() {
-/// let mut messages = query("Hello", Options::default());
-/// while let Some(item) = messages.next().await {
-///     match item {
-///         Ok(message) => println!("{message:?}"),
-///         Err(error) => eprintln!("{error}"),
-///     }
-/// }
-/// # }
-/// ```
-pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
-    query_with(SmolRuntime::default(), prompt, options)
-}
-
-/// Start the CLI for `options` now and wait until it is initialized; the [`WarmQuery`] then runs
-/// its prompt with no start-up to wait for.
-///
-/// ```no_run
-/// use claude_agent_smol::{startup, Options};
-/// # async fn run() -> Result<(), claude_agent_smol::Error> {
-/// let warm = startup(Options::new()).await?; // while the user types
-/// let mut messages = warm.query("What is 2 + 2?");
-/// while let Some(message) = messages.next().await {
-///     println!("{}", message?.raw_json());
-/// }
-/// # Ok(())
-/// # }
-/// ```
-pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
-    startup_with(SmolRuntime::default(), options).await
-}
-
-/// Start a spare: a CLI parked with the host-level `options` (`--await-claim`), to be claimed
-/// later for a session with [`Spare::claim`](claude_agent_core::client::Spare::claim).
-///
-/// ```no_run
-/// use claude_agent_smol::{prewarm, control::ClaimOptions, Options};
-/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// let spare = prewarm(Options::new()).await?;
-/// // … when the user opens a folder and asks:
-/// let claimed = spare.claim("Summarise README.md", ClaimOptions::new("/srv/app")).await?;
-/// let mut messages = claimed.messages;
-/// while let Some(message) = messages.next().await {
-///     println!("{}", message?.raw_json());
-/// }
-/// # Ok(())
-/// # }
-/// ```
-pub async fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
-    prewarm_with(SmolRuntime::default(), options).await
+claude_agent_core::runtime_crate_root! {
+    crate: claude_agent_smol,
+    runtime: runtime::SmolRuntime::default(),
+    runs: "Works from any executor (the session runs on smol's global one).",
 }

@@ -64,3 +64,115 @@ pub mod prelude {
     pub use crate::permission::PermissionResult;
     pub use crate::Json;
 }
+
+/// What each async runtime crate publishes at its root, written once: the client layer's
+/// names, the protocol's modules, and the four entry functions (`connect`, `query`, `startup`,
+/// `prewarm`) on that crate's runtime. `$krate` is the runtime crate's name (for its doc
+/// examples), `$runtime` an expression giving its [`Runtime`](crate::client::Runtime), and
+/// `$runs` how the doc of each entry function says where the session runs. The runtime crate
+/// depends on this one as `claude_agent_core`: the re-exports name it so, which is how its docs
+/// show them.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! runtime_crate_root {
+    (crate: $krate:ident, runtime: $runtime:expr, runs: $runs:literal $(,)?) => {
+        pub use claude_agent_core::client::{
+            cli, mcp, prelude, prompt_channel, ClaimError, Claimed, Client, Connection,
+            ElicitationContext, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember,
+            HookContext, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
+            Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool, StoreFlush,
+            Transport, UserDialogContext, WarmQuery,
+        };
+        pub use claude_agent_core::message::{Message, UserInput};
+        pub use claude_agent_core::options::Options;
+        pub use claude_agent_core::{
+            control, cost, history, hooks, message, options, permission, session, store, tools,
+            Json, UnknownName,
+        };
+
+        #[doc = concat!(
+            "Start the CLI for a session over many turns and wait until it is ready: the [`Client`] then\n",
+            "sends prompts, reads messages and steers the session. [`connect_with`](runtime::connect_with) on this crate's\n",
+            "runtime. ", $runs, "\n\n",
+            "```no_run\n",
+            "use ", stringify!($krate), "::{connect, Message, Options};\n",
+            "# async fn run() -> Result<(), ", stringify!($krate), "::Error> {\n",
+            "let client = connect(Options::new()).await?;\n",
+            "client.send(\"What is 2 + 2?\").await?;\n",
+            "let mut reply = client.receive_response();\n",
+            "while let Some(message) = reply.next().await {\n",
+            "    if let Message::Result(result) = message? {\n",
+            "        println!(\"{}\", result.result.unwrap_or_default());\n",
+            "    }\n",
+            "}\n",
+            "client.close().await;\n",
+            "# Ok(())\n",
+            "# }\n",
+            "```",
+        )]
+        pub async fn connect(options: Options) -> Result<Client, Error> {
+            $crate::client::connect_with($runtime, options).await
+        }
+
+        #[doc = concat!(
+            "Start the CLI, send `prompt` (a `&str`/`String` for one turn, or [`Prompt::stream`] /\n",
+            "[`prompt_channel`] for many), and stream every message until the CLI's stdout ends.\n\n",
+            $runs, " The CLI is shut down when the stream is dropped.\n\n",
+            "```no_run\n",
+            "use ", stringify!($krate), "::{query, Options};\n",
+            "# async fn run() {\n",
+            "let mut messages = query(\"Hello\", Options::default());\n",
+            "while let Some(item) = messages.next().await {\n",
+            "    match item {\n",
+            "        Ok(message) => println!(\"{message:?}\"),\n",
+            "        Err(error) => eprintln!(\"{error}\"),\n",
+            "    }\n",
+            "}\n",
+            "# }\n",
+            "```",
+        )]
+        pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
+            $crate::client::query_with($runtime, prompt, options)
+        }
+
+        #[doc = concat!(
+            "Start the CLI for `options` now and wait until it is initialized; the [`WarmQuery`] then runs\n",
+            "its prompt with no start-up to wait for.\n\n",
+            "```no_run\n",
+            "use ", stringify!($krate), "::{startup, Options};\n",
+            "# async fn run() -> Result<(), ", stringify!($krate), "::Error> {\n",
+            "let warm = startup(Options::new()).await?; // while the user types\n",
+            "let mut messages = warm.query(\"What is 2 + 2?\");\n",
+            "while let Some(message) = messages.next().await {\n",
+            "    println!(\"{}\", message?.raw_json());\n",
+            "}\n",
+            "# Ok(())\n",
+            "# }\n",
+            "```",
+        )]
+        pub async fn startup(options: Options) -> Result<WarmQuery, Error> {
+            $crate::client::startup_with($runtime, options).await
+        }
+
+        #[doc = concat!(
+            "Start a spare: a CLI parked with the host-level `options` (`--await-claim`), to be claimed\n",
+            "later for a session with [`Spare::claim`].\n\n",
+            "```no_run\n",
+            "use ", stringify!($krate), "::{prewarm, control::ClaimOptions, Options};\n",
+            "# async fn run() -> Result<(), Box<dyn std::error::Error>> {\n",
+            "let spare = prewarm(Options::new()).await?;\n",
+            "// … when the user opens a folder and asks:\n",
+            "let claimed = spare.claim(\"Summarise README.md\", ClaimOptions::new(\"/srv/app\")).await?;\n",
+            "let mut messages = claimed.messages;\n",
+            "while let Some(message) = messages.next().await {\n",
+            "    println!(\"{}\", message?.raw_json());\n",
+            "}\n",
+            "# Ok(())\n",
+            "# }\n",
+            "```",
+        )]
+        pub async fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
+            $crate::client::prewarm_with($runtime, options).await
+        }
+    };
+}
