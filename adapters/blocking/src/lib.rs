@@ -217,8 +217,8 @@ mod warm;
 use std::fmt;
 
 pub use claude_agent_core::client::{
-    ClaimError, Connection, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember, PoolStart,
-    PrewarmError, Prompt, PromptStream, ResumeError, StoreFlush, Transport,
+    ClaimError, Connection, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember, HostId,
+    PoolStart, PrewarmError, Prompt, PromptStream, ResumeError, StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::options::Options;

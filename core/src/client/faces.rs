@@ -79,7 +79,7 @@ macro_rules! runtime_crate_root {
         pub use claude_agent_core::client::{
             cli, mcp, prelude, prompt_channel, ClaimError, Claimed, Client, Connection,
             ElicitationContext, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember,
-            HookContext, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
+            HookContext, HostId, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
             Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool, StoreFlush,
             Transport, UserDialogContext, WarmQuery,
         };

@@ -115,7 +115,7 @@ pub use error::{Error, INSTALL_HINT};
 pub use faces::{cli, mcp, prelude};
 pub(crate) use fleet::Seat;
 pub use fleet::{Fleet, FleetLimits, FleetLimitsError, FleetMember};
-pub use handlers::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
+pub use handlers::{ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;
 pub(crate) use local::{child_var, give_to, user_ids};
 pub use mcp_servers::McpServerSet;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Weak};
 
 use crate::client::link::Shared;
@@ -66,6 +67,44 @@ pub(crate) struct Handlers {
     pub(crate) transport: Option<TransportRef>,
     /// The fleet the session counts in, and under which key.
     pub(crate) fleet: Option<crate::client::FleetMember>,
+    /// Which values these are: a fresh one with every change.
+    pub(crate) id: HostId,
+}
+
+/// Which host values (callbacks, session store, transport, recording, fleet) a set of options
+/// holds, as a number that tells sets apart without comparing code: every builder method that
+/// sets one of them gives the options a new id, and clones keep it. Options that hold none
+/// have [`HostId::NONE`].
+///
+/// A [`SparePool`](crate::client::SparePool) hands a spare only to options with the id (and the
+/// settings) it was started with, since the spare runs the callbacks it was started with: build
+/// each kind of host options once and pass clones of that value.
+///
+/// ```
+/// use claude_agent_core::client::HostId;
+/// use claude_agent_core::options::Options;
+/// use claude_agent_core::permission::PermissionResult;
+///
+/// assert_eq!(Options::new().model("sonnet").get_host_id(), HostId::NONE);
+/// let host = Options::new().on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
+/// assert_ne!(host.get_host_id(), HostId::NONE);
+/// // Clones, and settings changed on them, keep it; another callback makes another id.
+/// assert_eq!(host.clone().model("sonnet").get_host_id(), host.get_host_id());
+/// let other = Options::new().on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
+/// assert_ne!(other.get_host_id(), host.get_host_id());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HostId(u64);
+
+impl HostId {
+    /// The id of options that hold no host values.
+    pub const NONE: HostId = HostId(0);
+
+    /// An id no set of options has had before in this process.
+    fn next() -> HostId {
+        static LAST: AtomicU64 = AtomicU64::new(0);
+        HostId(LAST.fetch_add(1, Ordering::Relaxed) + 1)
+    }
 }
 
 impl fmt::Debug for Handlers {
@@ -86,6 +125,7 @@ impl fmt::Debug for Handlers {
             .field("record_to", &self.record_to)
             .field("transport", &self.transport.is_some())
             .field("fleet", &self.fleet)
+            .field("id", &self.id)
             .finish()
     }
 }
@@ -107,28 +147,6 @@ impl Handlers {
             sdk_mcp_servers: self.mcp_servers.iter().map(SdkMcpServer::spec).collect(),
         }
     }
-
-    /// Identities of every callback, store and transport: what tells two option sets apart that
-    /// their JSON does not show. Clones of one `Options` share them; options built separately do
-    /// not, even from the same functions.
-    pub(crate) fn identities(&self) -> Vec<usize> {
-        let mut ids = Vec::new();
-        ids.extend(self.can_use_tool.as_ref().map(address));
-        ids.extend(self.hooks.iter().map(|(_, hook)| address(hook)));
-        for server in &self.mcp_servers {
-            server.handler_identities(&mut ids);
-        }
-        ids.extend(self.elicitation.as_ref().map(address));
-        ids.extend(self.user_dialog.as_ref().map(|(_, f)| address(f)));
-        ids.extend(self.stderr.as_ref().map(address));
-        ids.extend(self.session_store.as_ref().map(address));
-        ids.extend(
-            self.transport
-                .as_ref()
-                .map(|transport| address(&transport.0)),
-        );
-        ids
-    }
 }
 
 impl Options {
@@ -139,15 +157,13 @@ impl Options {
         self.client.get().unwrap_or(&NONE)
     }
 
-    /// The client layer's part, to change (copied first if a clone of the options shares it).
+    /// The client layer's part, to change (copied first if a clone of the options shares it):
+    /// what is changed is other host values, with an id of their own.
     pub(crate) fn handlers_mut(&mut self) -> &mut Handlers {
-        self.client.make_mut()
+        let handlers: &mut Handlers = self.client.make_mut();
+        handlers.id = HostId::next();
+        handlers
     }
-}
-
-/// Where an `Arc`'s value lives: equal for clones, distinct for live values made apart.
-pub(crate) fn address<T: ?Sized>(arc: &Arc<T>) -> usize {
-    Arc::as_ptr(arc).cast::<()>() as usize
 }
 
 /// A way back to the session from inside a callback, that does not keep the session alive.

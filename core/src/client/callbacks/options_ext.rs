@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::client::handlers::{
-    ElicitationContext, HookContext, HookFn, PermissionContext, UserDialogContext, UserDialogFn,
+    ElicitationContext, HookContext, HookFn, HostId, PermissionContext, UserDialogContext,
+    UserDialogFn,
 };
 use crate::client::runtime::BoxFuture;
 use crate::client::sdk_mcp::SdkMcpServer;
@@ -39,6 +40,22 @@ impl Options {
     /// ```
     pub fn get_host_declarations(&self) -> HostDeclarations {
         self.handlers().declarations()
+    }
+
+    /// Which host values (callbacks, session store, transport, recording, fleet) these options
+    /// hold, as a [`HostId`]: what a [`SparePool`](crate::client::SparePool) tells option sets
+    /// apart by, besides their settings.
+    ///
+    /// ```
+    /// use claude_agent_core::client::HostId;
+    /// use claude_agent_core::options::Options;
+    ///
+    /// let host = Options::new().on_stderr(|line| eprintln!("{line}"));
+    /// assert_ne!(host.get_host_id(), HostId::NONE);
+    /// assert_eq!(host.clone().get_host_id(), host.get_host_id());
+    /// ```
+    pub fn get_host_id(&self) -> HostId {
+        self.handlers().id
     }
 
     /// Mirror the session's transcript to `store`, and resume from it: the CLI prints every

@@ -98,21 +98,6 @@ pub struct SdkMcpServer {
 }
 
 impl SdkMcpServer {
-    /// The identities of its handlers, for telling option sets apart.
-    pub(crate) fn handler_identities(&self, ids: &mut Vec<usize>) {
-        ids.extend(
-            self.tools
-                .iter()
-                .map(|tool| crate::client::handlers::address(&tool.handler)),
-        );
-        for resource in &self.resources {
-            ids.push(resource.handler_identity());
-        }
-        for prompt in &self.prompts {
-            ids.push(prompt.handler_identity());
-        }
-    }
-
     /// A server with no tools yet.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         SdkMcpServer {

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::SystemTime;
 
 use crate::client::error::Error;
+use crate::client::handlers::HostId;
 use crate::client::link::Command;
 use crate::client::mirror::StoreFlush;
 use crate::client::prompt::Prompt;
@@ -23,8 +24,9 @@ const DEFAULT_OPTION_SETS: usize = 2;
 
 /// What tells two sets of host-level options apart: the command line and environment they start
 /// the CLI with, their `initialize` request, the executable's modification time (an updated
-/// CLI makes older spares stale), which callbacks, store and transport they hold (a spare runs
-/// the callbacks it was started with, so it only serves options that hold the same ones), when
+/// CLI makes older spares stale), which callbacks, store and transport they hold (their
+/// [`HostId`]: a spare runs the callbacks it was started with, so it only serves options that
+/// hold the same ones), when
 /// the store is written to, and what the SDK keeps for the session: its fleet and key (whose
 /// place it holds, whose budget it is charged to), its budget, prices and stall watch.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +34,7 @@ struct Key {
     spec: LaunchSpec,
     initialize: Option<String>,
     modified: Option<SystemTime>,
-    callbacks: Vec<usize>,
+    host: HostId,
     store_flush: StoreFlush,
     /// The fleet's identity and the key.
     fleet: Option<(u64, String)>,
@@ -57,7 +59,7 @@ impl Key {
             spec,
             initialize: config.initialize_fields.map(|raw| raw.as_str().to_owned()),
             modified,
-            callbacks: options.handlers().identities(),
+            host: options.handlers().id,
             store_flush: options.handlers().store_flush,
             fleet: options
                 .handlers()
@@ -73,8 +75,7 @@ impl Key {
 
 struct Group {
     key: Key,
-    /// The options the group's spares start with. It holds their callbacks, so the identities in
-    /// `key` stay theirs while the group lives.
+    /// The options the group's spares start with, with the callbacks their `HostId` names.
     options: Options,
     spares: Vec<Spare>,
     /// Spares being started.
@@ -194,10 +195,11 @@ impl fmt::Debug for PooledQuery {
 /// it.
 ///
 /// A spare runs the callbacks (permission requests, hooks, in-process MCP servers, stderr) of the
-/// options it was started with, so a set is one `Options` value and its clones: options built
-/// separately are separate sets even when every setting matches, and one tenant's session never
-/// runs with another tenant's callbacks. Build each kind of host options once and pass that
-/// value (or a clone) to the pool; options built afresh for every session never find a spare.
+/// options it was started with, so a set is one `Options` value and its clones (one
+/// [`HostId`](crate::client::HostId)): options built separately are separate sets even when
+/// every setting matches, and one tenant's session never runs with another tenant's callbacks.
+/// Build each kind of host options once and pass that value (or a clone) to the pool; options
+/// built afresh for every session never find a spare.
 ///
 /// A parked CLI holds about 250 MB, so the pool is bounded: [`SparePool::per_options`] spares
 /// (default 1) for each of at most [`SparePool::option_sets`] sets (default 2). Dropping the

@@ -44,10 +44,6 @@ enum Declared {
 }
 
 impl SdkResource {
-    pub(crate) fn handler_identity(&self) -> usize {
-        crate::client::handlers::address(&self.handler)
-    }
-
     /// A name for people.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         let title = Some(title.into());
@@ -197,10 +193,6 @@ pub struct SdkPrompt {
 }
 
 impl SdkPrompt {
-    pub(crate) fn handler_identity(&self) -> usize {
-        crate::client::handlers::address(&self.handler)
-    }
-
     /// A name for people.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.spec.title = Some(title.into());
