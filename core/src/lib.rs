@@ -16,19 +16,27 @@
 //!
 //! # Features
 //!
-//! | Feature | Default | What it adds |
-//! |---|---|---|
-//! | `client` | on | The runtime-agnostic async layer, `client`: `query`, `Client`, callbacks, warm starts. Implies `history`. |
-//! | `history` | on | `history` and `store`: the sessions the CLI keeps, on disk or in a session store. They read and write files and the clock. |
-//! | `schemars` | on | `typed_tool`: an in-process tool's JSON Schema derived from its argument type. |
-//! | `jsonschema` | on | In-process tools check each call's arguments against their schema. |
-//! | `tracing` | off | Spans and events of each session (below, "Tracing"). |
-//! | `otel` | off | `tracing`, and the caller's OpenTelemetry trace continued in the CLI: at a session's start the current span's context (through `tracing-opentelemetry`) becomes the CLI's `TRACEPARENT` and `TRACESTATE`, unless `Options::trace_context` sets them. |
+//! With its default features (none) the crate is the pure protocol state machine and its data:
+//! `session`, `message`, `control`, `options`, `hooks`, `permission`, `mcp` and `recording` open
+//! no file, read no clock (time is passed in), start no process, read no environment variable
+//! and touch no network; its dependencies are data crates only. That build is what the fuzz
+//! targets drive and what a host of its own builds on. The runtime crates turn on the rest:
 //!
-//! Without default features the crate is the pure protocol state machine and its data: `session`,
-//! `message`, `control`, `options`, `hooks`, `permission`, `mcp` and `recording` open no file,
-//! read no clock (time is passed in), start no process and touch no network. That build is what
-//! the fuzz targets drive.
+//! | Feature | What it adds |
+//! |---|---|
+//! | `client` | The runtime-agnostic async layer, `client`: `query`, `Client`, callbacks, warm starts. Implies `history`. |
+//! | `history` | `history` and `store`: the sessions the CLI keeps, on disk or in a session store. They read and write files and the clock. |
+//! | `schemars` | `typed_tool`: an in-process tool's JSON Schema derived from its argument type. Implies `client`. |
+//! | `jsonschema` | In-process tools check each call's arguments against their schema. Implies `client`. |
+//! | `tracing` | Spans and events of each session (below, "Tracing"). Implies `client`. |
+//! | `otel` | `tracing`, and the caller's OpenTelemetry trace continued in the CLI: at a session's start the current span's context (through `tracing-opentelemetry`) becomes the CLI's `TRACEPARENT` and `TRACESTATE`, unless `Options::trace_context` sets them. |
+//!
+//! ```toml
+//! [dependencies]
+//! claude-agent-core = "0.1"  # the state machine alone
+//! # or, for an application: claude-agent-tokio (or -smol, -async-std, -blocking), which turns on
+//! # `client`, `schemars` and `jsonschema` (its default features) and re-exports this crate.
+//! ```
 //!
 //! # Supported CLI versions
 //!
@@ -42,7 +50,7 @@
 //!
 //! # Tracing
 //!
-//! With the feature `tracing` (off by default) every session reports what it does through the
+//! With the feature `tracing` (off unless turned on) every session reports what it does through the
 //! [`tracing`](https://docs.rs/tracing) crate, to whatever subscriber the application installs.
 //! Turn it on through the runtime crate, which passes it on to this one:
 //!
