@@ -88,14 +88,7 @@ pub async fn control_requests<R: Runtime>(rt: R) {
 /// fields this crate does not type, by name; `reinitialize` gets a fresh answer of the same CLI.
 pub async fn server_info_fields<R: Runtime>(rt: R) {
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let info = client.server_info().expect("initialize answered");
     assert_eq!(
         info.claude_code_version.as_deref(),
@@ -142,14 +135,7 @@ pub async fn settings_control_requests<R: Runtime>(rt: R) {
     use claude_agent_core::control::{ContextUsageDetail, SettingsFile, ThinkingDisplay};
 
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     within(
         &rt,
         STEP,
@@ -256,14 +242,7 @@ pub async fn reload_control_requests<R: Runtime>(rt: R) {
     use claude_agent_core::control::ReloadPlugins;
 
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let plugins = within(
         &rt,
         STEP,
@@ -310,14 +289,7 @@ pub async fn file_and_task_control_requests<R: Runtime>(rt: R) {
     let env = env();
     let path = env.work.path().join("hello.txt");
     std::fs::write(&path, "hello world\n").expect("write a file");
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let whole = within(
         &rt,
         STEP,

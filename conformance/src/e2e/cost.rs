@@ -20,14 +20,7 @@ pub async fn turn_costs<R: Runtime>(rt: R) {
         .price_table(stub_prices())
         .fleet(fleet.member("tenant"));
     let mut costs = Vec::new();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, options.clone()).await;
     let mut session_id = String::new();
     for turn in ["first question", "second question"] {
         let messages = run_turn(&rt, &client, turn).await;

@@ -316,14 +316,7 @@ pub async fn api_401_retries<R: Runtime>(rt: R) {
     env.stub.add_rule(
         Rule::any().reply(Reply::error(401, "authentication_error", "bad key").retryable()),
     );
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     within(&rt, STEP, "send", client.send("hello"))
         .await
         .unwrap();

@@ -44,14 +44,7 @@ pub async fn settings_stay_off_argv<R: Runtime>(rt: R) {
     let options = allow_and_record(env.options.clone(), asked.clone())
         .settings_json(json!({"env": {"E2E_SETTINGS_SECRET": SECRET}}))
         .managed_settings(json!({"permissions": {"deny": ["Bash(touch:*)"]}}));
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, options.clone()).await;
     let pid = client
         .server_info()
         .and_then(|info| info.pid)

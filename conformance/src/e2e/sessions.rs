@@ -573,14 +573,7 @@ fn request_texts(body: &serde_json::Value) -> Vec<String> {
 /// the same.
 pub async fn compaction_history<R: Runtime>(rt: R) {
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let mut session_id = String::new();
     for turn in [
         "first question",
@@ -736,14 +729,7 @@ pub async fn session_store_failing<R: Runtime>(rt: R) {
 pub async fn session_lookups<R: Runtime>(rt: R) {
     let env = env();
     std::fs::write(env.work.path().join("README.md"), "# read me\n").unwrap();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let mode = within(
         &rt,
         STEP,

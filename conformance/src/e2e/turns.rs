@@ -155,14 +155,7 @@ pub async fn long_tool_is_not_a_stall<R: Runtime>(rt: R) {
 /// A client over three turns: each reply is its own, and the model sees the whole conversation.
 pub async fn multi_turn<R: Runtime>(rt: R) {
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let mut session = None;
     for turn in ["first question", "second question", "third question"] {
         let messages = run_turn(&rt, &client, turn).await;
@@ -414,14 +407,7 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
 /// with a notice (an applied one, in `interrupt_long_tool`, brings none).
 pub async fn interrupt_not_applied<R: Runtime>(rt: R) {
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     within(&rt, STEP, "interrupt", client.interrupt())
         .await
         .expect("the CLI accepts it");
@@ -440,14 +426,7 @@ pub async fn interrupt_not_applied<R: Runtime>(rt: R) {
 /// that starts a turn carries it to the model.
 pub async fn context_only_message<R: Runtime>(rt: R) {
     let env = env();
-    let client = within(
-        &rt,
-        STEP,
-        "connect",
-        connect_with(rt.clone(), env.options.clone()),
-    )
-    .await
-    .expect("connected");
+    let client = connected(&rt, env.options.clone()).await;
     let note =
         UserInput::text("Note: the user is on the staging account.").with_should_query(false);
     within(&rt, STEP, "send note", client.send(note))
