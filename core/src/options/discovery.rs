@@ -100,6 +100,7 @@ pub(crate) fn cli_location(named: Option<&Path>, search: &CliSearch) -> CliLocat
     if let Some(path) = search.cli_path_env.as_ref().filter(|p| !p.is_empty()) {
         return CliLocation::Named(PathBuf::from(path));
     }
+    // `split_paths` only splits the `PATH` value the host handed in: no environment is read.
     let on_path = search
         .path_var
         .iter()
