@@ -12,11 +12,11 @@
 //! ```
 
 mod app {
+    use claude_agent_core::client::Options;
     use claude_agent_core::client::{typed_tool, Error, Query, SdkMcpServer};
     use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     use claude_agent_core::mcp::ToolResult;
     use claude_agent_core::message::Message;
-    use claude_agent_core::options::Options;
     use claude_agent_core::permission::PermissionResult;
 
     /// What the app makes of one question.
@@ -165,7 +165,7 @@ mod fake_session {
 }
 
 use claude_agent_core::client::query_with;
-use claude_agent_core::options::Options;
+use claude_agent_core::client::Options;
 use claude_agent_testkit::runtime::TestRuntime;
 
 const PROMPT: &str = "How many words are in notes.txt?";

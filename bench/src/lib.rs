@@ -18,9 +18,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{prompt_channel, query_with, Prompt, Runtime};
 use claude_agent_core::message::{Message, UserInput};
-use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionResult;
 
 /// Run the mode named by the command line (`NAME stream|rtt FAKE_CLAUDE`) on `runtime`.

@@ -16,9 +16,9 @@ use claude_agent_testkit::fake_cli::Script;
 use crate::fake::{Fake, TREE_VAR};
 use crate::within;
 use claude_agent_core::client::connect_with;
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{Connection, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
-use claude_agent_core::options::Options;
 
 use crate::Harness;
 
@@ -55,8 +55,14 @@ fn fake_with_tools() -> Fake {
 pub fn dropping_the_cli_handle_kills_every_process_it_started<H: Harness>() {
     let fake = fake_with_tools();
     let options = fake.options();
-    let program = options.get_cli_path().expect("a CLI path").to_path_buf();
+    let program = options
+        .config()
+        .cli_path
+        .as_deref()
+        .expect("a CLI path")
+        .to_path_buf();
     let spec = options
+        .config()
         .launch_spec(program, &options.get_host_declarations())
         .expect("a launch spec");
     let dropped = H::block_on(async {
@@ -85,8 +91,14 @@ pub fn dropping_the_cli_handle_kills_every_process_it_started<H: Harness>() {
 pub fn a_kill_returns_at_once_and_the_wait_ends_once_the_tree_is_gone<H: Harness>() {
     let fake = fake_with_tools();
     let options = fake.options();
-    let program = options.get_cli_path().expect("a CLI path").to_path_buf();
+    let program = options
+        .config()
+        .cli_path
+        .as_deref()
+        .expect("a CLI path")
+        .to_path_buf();
     let spec = options
+        .config()
         .launch_spec(program, &options.get_host_declarations())
         .expect("a launch spec");
     H::block_on(async {
@@ -171,7 +183,7 @@ pub fn a_host_exiting_with_a_session_running_kills_the_cli_and_its_tools<H: Harn
 fn host_dies_with_a_session_running(end: &str) {
     let fake = fake_with_tools();
     let options = fake.options();
-    let cli = options.get_cli_path().expect("a CLI path");
+    let cli = options.config().cli_path.as_deref().expect("a CLI path");
     // Stamped at the root of the adapter's test crate by `conformance_tests!`.
     let host_test = "host_of_a_session";
     let mut host = Command::new(std::env::current_exe().expect("the test binary"))

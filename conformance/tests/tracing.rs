@@ -5,11 +5,11 @@
 //! and a shutdown that needs `SIGTERM`; and a spare's start-up marks and claims.
 
 use claude_agent_conformance::trace_log;
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{connect_with, prewarm_with, tool, SdkMcpServer};
 use claude_agent_core::control::ClaimOptions;
 use claude_agent_core::hooks::{HookEvent, HookOutput};
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;

@@ -218,7 +218,7 @@ impl ModelPrice {
 }
 
 /// Prices by model, to work out a turn's cost from its tokens
-/// ([`Options::price_table`](crate::options::Options::price_table)).
+/// ([`AgentConfig::prices`](crate::options::AgentConfig::prices)).
 ///
 /// A model is found by its exact name, else by the longest name in the table that starts it
 /// (`claude-sonnet-5` prices `claude-sonnet-5-20260101`).
@@ -283,7 +283,7 @@ impl PriceTable {
 
 /// A spending limit: US dollars, tokens ([`Tokens::total`]), or both, with a warning before it.
 ///
-/// Given to one session ([`Options::budget`](crate::options::Options::budget)) or to each key
+/// Given to one session ([`AgentConfig::budget`](crate::options::AgentConfig::budget)) or to each key
 /// of a fleet. Crossing [`Budget::warn_at`] of a limit brings a notice; reaching a limit
 /// interrupts the running turn and closes the session, whose stream then ends with an
 /// over-budget error carrying a [`BudgetReport`].
@@ -460,7 +460,7 @@ impl Spent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BudgetScope {
-    /// The session's own ([`Options::budget`](crate::options::Options::budget)).
+    /// The session's own ([`AgentConfig::budget`](crate::options::AgentConfig::budget)).
     Session,
     /// A fleet's key, over all its sessions.
     Key(String),

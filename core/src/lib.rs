@@ -138,7 +138,7 @@
 //!
 //! ```no_run
 //! use claude_agent_core::client::{query_with, Runtime};
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::options::Options;
 //! use futures_lite::StreamExt;
 //! use tracing_subscriber::filter::LevelFilter;
 //!

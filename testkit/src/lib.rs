@@ -27,7 +27,7 @@
 //! ```
 //! use claude_agent_core::client::query_with;
 //! use claude_agent_core::message::Message;
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //! use claude_agent_core::permission::PermissionResult;
 //! use claude_agent_testkit::fake_cli::{Script, ToolUse};
 //! use claude_agent_testkit::runtime::TestRuntime;

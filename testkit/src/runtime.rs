@@ -5,7 +5,7 @@
 //! ```
 //! use claude_agent_core::client::{connect_with, Client};
 //! use claude_agent_core::message::Message;
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //! use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
 //! use futures_lite::StreamExt;
 //!
@@ -64,7 +64,7 @@ const STUCK_AFTER: Duration = Duration::from_secs(10);
 ///
 /// ```
 /// use claude_agent_core::client::{query_with, Error};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_testkit::runtime::TestRuntime;
 ///
 /// let runtime = TestRuntime::new();
@@ -81,7 +81,7 @@ const STUCK_AFTER: Duration = Duration::from_secs(10);
 /// ```
 /// use std::time::Duration;
 /// use claude_agent_core::client::{query_with, Error};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
 /// use futures_lite::StreamExt;
 ///
@@ -202,7 +202,7 @@ impl TestRuntime {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -391,7 +391,7 @@ impl Wake for MainWaker {
 ///
 /// ```
 /// use claude_agent_core::client::query_with;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
 /// use futures_lite::StreamExt;
 ///

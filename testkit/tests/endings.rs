@@ -10,13 +10,13 @@ use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
 
+use claude_agent_core::client::options::{Options, Resume, SessionStart};
 use claude_agent_core::client::{
     connect_with, query_with, Client, Connection, Error, Fleet, FleetLimits, McpServerSet, Prompt,
     Query, Runtime,
 };
 use claude_agent_core::cost::Budget;
 use claude_agent_core::message::{Message, UserInput};
-use claude_agent_core::options::{Options, Resume, SessionStart};
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::{OnStall, StallWatch};
 use claude_agent_core::store::{SessionKey, SessionStore, StoreError, StoreFuture};

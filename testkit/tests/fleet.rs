@@ -4,12 +4,12 @@
 
 use std::time::Duration;
 
+use claude_agent_core::client::options::{Options, Resume, SessionStart};
 use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, Error, Fleet, FleetLimits, FleetLimitsError, Runtime,
 };
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetScope};
 use claude_agent_core::message::{Message, NoticeKind};
-use claude_agent_core::options::{Options, Resume, SessionStart};
 use claude_agent_core::store::{SessionKey, SessionStore, StoreFuture};
 use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script};
 use claude_agent_testkit::runtime::TestRuntime;

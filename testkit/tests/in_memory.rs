@@ -6,6 +6,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use claude_agent_core::client::options::{
+    Fork, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
+};
 use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, tool, Error, PrewarmError, SdkMcpServer, SparePool,
     StoreFlush,
@@ -15,9 +18,6 @@ use claude_agent_core::hooks::{
 };
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{Message, NoticeKind, UserInput};
-use claude_agent_core::options::{
-    Fork, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
-};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::fake_cli::{Answer, Script, ToolUse};
 use claude_agent_testkit::runtime::TestRuntime;

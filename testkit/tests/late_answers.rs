@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{connect_with, Client, Error};
 use claude_agent_core::control::ContextUsageDetail;
 use claude_agent_core::message::Message;
-use claude_agent_core::options::Options;
 use claude_agent_testkit::fake_cli::{Answer, Script};
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::FakeTransport;

@@ -4,7 +4,7 @@
 //! and outside a traced span nothing is set.
 
 use claude_agent_core::client::query_with;
-use claude_agent_core::options::Options;
+use claude_agent_core::client::Options;
 use claude_agent_testkit::fake_cli::Script;
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::FakeTransport;

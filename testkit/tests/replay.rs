@@ -7,9 +7,9 @@
 //! `E2E_KEEP_RECORDING=$PWD/testkit/tests/recordings/permission_and_hook.jsonl`.
 
 use claude_agent_core::client::query_with;
+use claude_agent_core::client::Options;
 use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_core::message::Message;
-use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::{FakeTransport, ReplayMismatch};

@@ -5,9 +5,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use claude_agent_core::client::options::{Options, Resume, SessionStart};
 use claude_agent_core::client::{connect_with, query_with, Error, StoreFlush};
 use claude_agent_core::message::{Message, SystemMessage};
-use claude_agent_core::options::{Options, Resume, SessionStart};
 use claude_agent_core::store::{
     FileSessionStore, InMemorySessionStore, SessionKey, SessionStore, StoreError, StoreFuture,
 };

@@ -70,7 +70,7 @@ use claude_agent_core::session::ExitStatusInfo;
 /// ```no_run
 /// use claude_agent_async_process::LocalProcess;
 /// use claude_agent_core::client::Transport;
-/// use claude_agent_core::options::{LaunchSpec, Options};
+/// use claude_agent_core::client::options::{LaunchSpec, Options};
 ///
 /// // Every session's CLI under `nice`, started and watched as any local CLI.
 /// let options = Options::new().transport(|spec: LaunchSpec| {

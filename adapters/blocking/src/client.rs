@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{Error, McpServerSet};
 use claude_agent_core::control::{
     AccountInfo, AgentInfo, ContextUsageDetail, ControlRequest, FileSuggestions,
@@ -15,7 +16,6 @@ use claude_agent_core::control::{
 };
 use claude_agent_core::mcp::ToolResult;
 use claude_agent_core::message::{ContextUsage, Message, MessageId, UserInput};
-use claude_agent_core::options::Options;
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::VersionCheck;
 use serde::Serialize;

@@ -216,15 +216,14 @@ mod warm;
 
 use std::fmt;
 
+pub use claude_agent_core::client::{options, Options};
 pub use claude_agent_core::client::{
     ClaimError, Connection, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember, HostId,
     PoolStart, PrewarmError, Prompt, PromptStream, ResumeError, StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
-pub use claude_agent_core::options::Options;
 pub use claude_agent_core::{
-    control, cost, history, hooks, message, options, permission, session, store, tools, Json,
-    UnknownName,
+    control, cost, history, hooks, message, permission, session, store, tools, Json, UnknownName,
 };
 
 /// MCP: in-process servers whose tools, resources and prompts run in this program as blocking

@@ -3,9 +3,9 @@
 use std::fmt;
 use std::time::Duration;
 
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{query_with, Error, Prompt};
 use claude_agent_core::message::Message;
-use claude_agent_core::options::Options;
 
 use crate::executor::{self, next_within, wait};
 use crate::{Client, TimedOut};

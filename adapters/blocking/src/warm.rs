@@ -4,9 +4,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use claude_agent_core::client::Options;
 use claude_agent_core::client::{ClaimError, Error, PoolStart, PrewarmError, Prompt};
 use claude_agent_core::control::{ClaimInfo, ClaimOptions, InitializeResponse};
-use claude_agent_core::options::Options;
 
 use crate::executor::{self, wait};
 use crate::query::Query;

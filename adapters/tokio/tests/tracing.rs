@@ -19,7 +19,13 @@ fn a_spawned_cli_is_traced_with_its_pid_program_cwd_and_exit() {
     let fake = Fake::builder(Script::single_turn("hi")).build();
     let cwd = TestDir::new("tracing-cwd").expect("temp dir");
     let options = fake.options().cwd(cwd.path());
-    let program = fake.options().get_cli_path().expect("a path").to_owned();
+    let program = fake
+        .options()
+        .config()
+        .cli_path
+        .as_deref()
+        .expect("a path")
+        .to_owned();
     // On this thread, where the subscriber is: a current-thread runtime.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -25,6 +25,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use claude_agent_core::client::options::{
+    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
+    CLI_ENVIRONMENT,
+};
 use claude_agent_core::client::{
     connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, Fleet,
     McpServerSet, PoolStart, Prompt, Runtime, SdkMcpServer, SparePool,
@@ -40,10 +44,6 @@ use claude_agent_core::hooks::{
 use claude_agent_core::message::{
     ApiError, ContentBlock, InterruptNotApplied, Message, MessageContent, NoticeKind,
     ResultMessage, StartupFailureReason, SystemMessage, UserInput,
-};
-use claude_agent_core::options::{
-    Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
-    CLI_ENVIRONMENT,
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};

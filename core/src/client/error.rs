@@ -2,7 +2,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::options::OptionsError;
+use crate::client::options::OptionsError;
 use crate::session::RequestFailure;
 use crate::session::{
     EndReason, ExitStatusInfo, RequestError, ResultError, SendError, Termination,
@@ -149,7 +149,7 @@ pub enum Error {
         source: io::Error,
     },
     /// The session could not be loaded from the session store to be resumed
-    /// ([`Options::session_store`](crate::options::Options::session_store)).
+    /// ([`Options::session_store`](crate::client::options::Options::session_store)).
     #[error(transparent)]
     Resume(#[from] super::ResumeError),
     /// The transport set with `Options::transport` could not open a connection.

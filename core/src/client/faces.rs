@@ -15,7 +15,7 @@
 ///     serde_json::json!({"type": "object"}),
 ///     |_args| async { Ok::<_, String>(ToolResult::text("1767225600")) },
 /// ));
-/// let options = claude_agent_core::options::Options::new().sdk_mcp_server(clock);
+/// let options = claude_agent_core::client::Options::new().sdk_mcp_server(clock);
 /// # let _ = options;
 /// ```
 pub mod mcp {
@@ -57,10 +57,10 @@ pub mod cli {
 /// # let _ = options;
 /// ```
 pub mod prelude {
+    pub use crate::client::Options;
     pub use crate::client::{Client, Error, Query};
     pub use crate::hooks::{HookMatcher, HookOutput, PreToolUseInput};
     pub use crate::message::Message;
-    pub use crate::options::Options;
     pub use crate::permission::PermissionResult;
     pub use crate::Json;
 }
@@ -84,9 +84,9 @@ macro_rules! runtime_crate_root {
             Transport, UserDialogContext, WarmQuery,
         };
         pub use claude_agent_core::message::{Message, UserInput};
-        pub use claude_agent_core::options::Options;
+        pub use claude_agent_core::client::{options, Options};
         pub use claude_agent_core::{
-            control, cost, history, hooks, message, options, permission, session, store, tools,
+            control, cost, history, hooks, message, permission, session, store, tools,
             Json, UnknownName,
         };
 

@@ -10,7 +10,7 @@
 //! ```no_run
 //! use claude_agent_core::client::{query_with, Runtime};
 //! use claude_agent_core::message::Message;
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::options::Options;
 //! use futures_lite::StreamExt;
 //!
 //! async fn ask<R: Runtime>(runtime: R) -> Result<String, claude_agent_core::client::Error> {
@@ -29,7 +29,7 @@
 //! it in its own process group (or opens the connection of `Options::transport`), and puts one
 //! driver future on the runtime. The driver feeds the [`crate::session::Session`] with stdout,
 //! writes its transmits to stdin, keeps stderr drained, runs the callbacks given to
-//! [`Options`](crate::options::Options) as futures it polls itself, and serves the handles' commands over a bounded channel. Messages
+//! [`Options`] as futures it polls itself, and serves the handles' commands over a bounded channel. Messages
 //! reach the user through a bounded queue, each one exactly once; when nobody reads, the driver
 //! stops reading the CLI. When the last handle is dropped, the driver shuts the CLI down (close
 //! stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps it.
@@ -80,7 +80,6 @@ mod callbacks {
     pub(super) mod dispatch;
     pub(super) mod handlers;
     pub(super) mod mcp_servers;
-    pub(super) mod options_ext;
     pub(super) mod sdk_mcp;
     pub(super) mod unasked;
 }
@@ -97,6 +96,7 @@ mod persistence {
 mod error;
 mod faces;
 mod fleet;
+pub mod options;
 
 // Each module by its own name across the client layer (`crate::client::link`, …).
 use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
@@ -120,6 +120,7 @@ pub use local::LocalCommand;
 pub(crate) use local::{child_var, give_to, user_ids};
 pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
+pub use options::Options;
 #[cfg(unix)]
 pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};

@@ -17,7 +17,7 @@ use super::HookEvent;
 /// ```
 /// use std::time::Duration;
 /// use claude_agent_core::hooks::{HookFailurePolicy, HookMatcher, HookOutput, PreToolUseInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {

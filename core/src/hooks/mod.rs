@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //!
 //! #[derive(serde::Deserialize)]
 //! struct Bash {

@@ -11,7 +11,7 @@ use crate::Json;
 /// ```
 /// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::{ElicitationRequest, ElicitationResult};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_elicitation(|request: ElicitationRequest, _ctx| async move {
 ///     println!("{} asks: {}", request.display_name.as_deref().unwrap_or(&request.mcp_server_name), request.message);

@@ -7,7 +7,7 @@
 //! ```
 //! use claude_agent_core::client::{tool, SdkMcpServer};
 //! use claude_agent_core::mcp::ToolResult;
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //!
 //! let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool(
 //!     "add",

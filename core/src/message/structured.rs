@@ -60,7 +60,7 @@ pub enum StructuredOutputError {
 impl ResultMessage {
     /// The turn's structured output as a `T`: the value the model gave for the options' output
     /// format (`Options::output_type` or
-    /// [`Options::json_schema`](crate::options::Options::json_schema)), with each way it can
+    /// [`AgentConfig::output_format`](crate::options::AgentConfig::output_format)), with each way it can
     /// be missing told apart ([`StructuredOutputError`]).
     ///
     /// ```

@@ -148,9 +148,11 @@ impl AgentDefinition {
     /// ([`OptionsError::AgentAutoCompactWindow`](crate::options::OptionsError::AgentAutoCompactWindow)).
     ///
     /// ```
-    /// # use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options, OptionsError};
+    /// # use claude_agent_core::options::{AgentConfig, AgentDefinition, HostDeclarations, OptionsError};
     /// let tiny = AgentDefinition::new("d", "p").auto_compact_window(50_000);
-    /// let refused = Options::new().agent_definition("tiny", tiny).launch_spec("claude".into(), &HostDeclarations::NONE);
+    /// let mut config = AgentConfig::default();
+    /// config.agents = vec![("tiny".into(), tiny)];
+    /// let refused = config.launch_spec("claude".into(), &HostDeclarations::NONE);
     /// assert!(matches!(refused, Err(OptionsError::AgentAutoCompactWindow { .. })));
     /// ```
     pub const MIN_AUTO_COMPACT_WINDOW: u64 = 100_000;

@@ -103,7 +103,7 @@ impl Serialize for McpServerConfig {
 /// A stdio MCP server: the command the CLI runs. `Debug` hides secret-looking env values.
 ///
 /// ```
-/// use claude_agent_core::options::{McpServerConfig, McpStdioServer, Options};
+/// use claude_agent_core::options::{AgentConfig, McpServerConfig, McpStdioServer};
 ///
 /// let github = McpStdioServer::new("npx")
 ///     .args(["-y", "@modelcontextprotocol/server-github"])
@@ -113,7 +113,8 @@ impl Serialize for McpServerConfig {
 ///     serde_json::to_string(&McpServerConfig::Stdio(github.clone())).unwrap(),
 ///     r#"{"type":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-github"],"env":{"GITHUB_PERSONAL_ACCESS_TOKEN":"ghp_example"}}"#
 /// );
-/// let _options = Options::new().mcp_server("github", McpServerConfig::Stdio(github));
+/// let mut config = AgentConfig::default();
+/// config.mcp_servers = vec![("github".into(), McpServerConfig::Stdio(github))];
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -165,11 +166,12 @@ impl fmt::Debug for McpStdioServer {
 /// An SSE or HTTP MCP server. `Debug` hides secret-looking header values (`Authorization`, …).
 ///
 /// ```
-/// use claude_agent_core::options::{McpRemoteServer, McpServerConfig, Options};
+/// use claude_agent_core::options::{AgentConfig, McpRemoteServer, McpServerConfig};
 ///
 /// let linear = McpRemoteServer::new("https://mcp.linear.app/mcp").header("Authorization", "Bearer lin_api_example");
 /// assert!(!format!("{linear:?}").contains("lin_api_example"));
-/// let _options = Options::new().mcp_server("linear", McpServerConfig::Http(linear));
+/// let mut config = AgentConfig::default();
+/// config.mcp_servers = vec![("linear".into(), McpServerConfig::Http(linear))];
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -131,15 +131,17 @@ mod tests {
 
     #[test]
     fn inline_settings_keep_their_secrets_out_of_debug() {
-        let options = crate::options::Options::new()
-            .settings_json(serde_json::json!({
+        let options = crate::options::AgentConfig {
+            settings: Some(crate::options::Settings::Json(serde_json::json!({
                 "env": {"ANTHROPIC_API_KEY": "sk-ant-settings"},
                 "model": "opus"
-            }))
-            .managed_settings(serde_json::json!({
+            }))),
+            managed_settings: Some(serde_json::json!({
                 "env": {"PROXY_PASSWORD": "hunter2"},
                 "permissions": {"deny": ["WebFetch"]}
-            }));
+            })),
+            ..crate::options::AgentConfig::default()
+        };
         // By default they stay off the command line: they travel in `initialize`.
         let host = crate::options::HostDeclarations::default();
         let argv = options
@@ -162,7 +164,10 @@ mod tests {
             "{fields}"
         );
         // On the command line, where asked for...
-        let options = options.settings_delivery(crate::options::Delivery::Argv);
+        let options = crate::options::AgentConfig {
+            settings_delivery: crate::options::Delivery::Argv,
+            ..options
+        };
         let spec = options.launch_spec("claude".into(), &host).unwrap();
         let argv = spec.args.join(" ");
         assert!(

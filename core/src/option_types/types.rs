@@ -1,4 +1,4 @@
-//! Small value types of [`crate::options::Options`]: system prompt, tools, thinking, effort, setting sources,
+//! Small value types of [`crate::options::AgentConfig`]: system prompt, tools, thinking, effort, setting sources,
 //! skills, output format, plugins, how MCP servers and plugins are delivered.
 
 use std::path::PathBuf;
@@ -24,14 +24,15 @@ use serde::{Serialize, Serializer};
 /// Where each goes: text and the preset travel in `initialize`, a file on the command line.
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, SystemPrompt};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, SystemPrompt};
 /// use claude_agent_core::session::InputMode;
 ///
-/// let options = Options::new().system_prompt(SystemPrompt::preset());
+/// let mut options = AgentConfig::default();
+/// options.system_prompt = Some(SystemPrompt::preset());
 /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields;
 /// assert!(fields.is_none()); // Claude Code's own prompt: nothing to send
 ///
-/// let options = Options::new().system_prompt(SystemPrompt::File("prompts/reviewer.md".into()));
+/// options.system_prompt = Some(SystemPrompt::File("prompts/reviewer.md".into()));
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--system-prompt-file=prompts/reviewer.md".to_owned()));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -90,9 +91,10 @@ impl SystemPrompt {
     /// A prompt of several blocks, sent in order.
     ///
     /// ```
-    /// # use claude_agent_core::options::{Options, SystemPrompt};
+    /// # use claude_agent_core::options::{AgentConfig, SystemPrompt};
     /// let session_facts = format!("Today's on-call engineer: {}", "Ada");
-    /// let options = Options::new().system_prompt(SystemPrompt::blocks([
+    /// let mut options = AgentConfig::default();
+    /// options.system_prompt = Some(SystemPrompt::blocks([
     ///     "You triage incidents for the platform team.".to_owned(),
     ///     SystemPrompt::DYNAMIC_BOUNDARY.to_owned(),
     ///     session_facts,
@@ -164,16 +166,18 @@ impl From<String> for SystemPrompt {
 /// The set of built-in tools the model sees (`--tools`).
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, Tools};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, Tools};
 ///
-/// // `Options::tools` and `Options::default_tools` set it; the value reads back in a match:
+/// // It is the value of `AgentConfig::tools`; it reads back in a match:
 /// let chosen = Tools::List(vec!["Read".into(), "Grep".into()]);
 /// let flag = match &chosen {
 ///     Tools::List(names) => format!("--tools={}", names.join(",")),
 ///     Tools::Default => "--tools=default".to_owned(),
 ///     _ => unreachable!(),
 /// };
-/// let args = Options::new().tools(["Read", "Grep"]).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+/// let mut config = AgentConfig::default();
+/// config.tools = Some(Tools::List(vec!["Read".into(), "Grep".into()]));
+/// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&flag));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -189,14 +193,16 @@ pub enum Tools {
 /// Extended thinking (`--thinking`, `--max-thinking-tokens`).
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, Thinking};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, Thinking};
 ///
 /// for (thinking, flag) in [
 ///     (Thinking::Adaptive, "--thinking=adaptive"),
 ///     (Thinking::Disabled, "--thinking=disabled"),
 ///     (Thinking::Enabled { budget_tokens: Some(16_000) }, "--max-thinking-tokens=16000"),
 /// ] {
-///     let args = Options::new().thinking(thinking).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+///     let mut config = AgentConfig::default();
+///     config.thinking = Some(thinking);
+///     let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 ///     assert!(args.contains(&flag.to_owned()));
 /// }
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -219,10 +225,12 @@ pub enum Thinking {
 /// How thinking is shown in assistant messages (`--thinking-display`).
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, ThinkingDisplay};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, ThinkingDisplay};
 ///
 /// let display = ThinkingDisplay::Omitted;
-/// let args = Options::new().thinking_display(display).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+/// let mut config = AgentConfig::default();
+/// config.thinking_display = Some(display);
+/// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&format!("--thinking-display={}", display.as_str())));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -251,9 +259,11 @@ impl ThinkingDisplay {
 /// How much effort the model puts in (`--effort`).
 ///
 /// ```
-/// use claude_agent_core::options::{Effort, HostDeclarations, Options};
+/// use claude_agent_core::options::{AgentConfig, Effort, HostDeclarations};
 ///
-/// let args = Options::new().effort(Effort::XHigh).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+/// let mut config = AgentConfig::default();
+/// config.effort = Some(Effort::XHigh);
+/// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&format!("--effort={}", Effort::XHigh.as_str())));
 /// assert_eq!(Effort::XHigh.as_str(), "xhigh");
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
@@ -295,11 +305,14 @@ impl Serialize for Effort {
 /// A place the CLI reads settings from (`--setting-sources`), also the scope of an agent's memory.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options, SettingSource};
+/// use claude_agent_core::options::{AgentConfig, AgentDefinition, HostDeclarations, SettingSource};
 ///
-/// let options = Options::new()
-///     .setting_sources([SettingSource::User, SettingSource::Project])
-///     .agent_definition("planner", AgentDefinition::new("Plans work", "You plan.").memory(SettingSource::Project));
+/// let mut options = AgentConfig::default();
+/// options.setting_sources = Some(vec![SettingSource::User, SettingSource::Project]);
+/// options.agents = vec![(
+///     "planner".into(),
+///     AgentDefinition::new("Plans work", "You plan.").memory(SettingSource::Project),
+/// )];
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--setting-sources=user,project".to_owned()));
 /// assert_eq!(SettingSource::Local.as_str(), "local");
@@ -341,15 +354,19 @@ impl Serialize for SettingSource {
 /// with [`crate::options::OptionsError::InvalidSkillName`].
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, OptionsError, Skills};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, OptionsError, Skills};
 ///
-/// let all = Options::new().skills(Skills::All).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// let mut config = AgentConfig::default();
+/// config.skills = Some(Skills::All);
+/// let all = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(all.args.contains(&"--allowedTools=Skill".to_owned()));
 ///
-/// let some = Options::new().skills(Skills::list(["pdf", "code-review"])).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// config.skills = Some(Skills::list(["pdf", "code-review"]));
+/// let some = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(some.args.contains(&"--allowedTools=Skill(pdf),Skill(code-review)".to_owned()));
 ///
-/// let bad = Options::new().skills(Skills::list(["/pdf"])).launch_spec("claude".into(), &HostDeclarations::NONE);
+/// config.skills = Some(Skills::list(["/pdf"]));
+/// let bad = config.launch_spec("claude".into(), &HostDeclarations::NONE);
 /// assert!(matches!(bad, Err(OptionsError::InvalidSkillName { .. })));
 /// # Ok::<(), OptionsError>(())
 /// ```
@@ -377,14 +394,15 @@ impl Skills {
 ///
 /// ```
 /// use claude_agent_core::message::Message;
-/// use claude_agent_core::options::{Options, OutputFormat};
+/// use claude_agent_core::options::{AgentConfig, OutputFormat};
 ///
 /// let schema = serde_json::json!({
 ///     "type": "object",
 ///     "properties": {"answer": {"type": "integer"}},
 ///     "required": ["answer"]
 /// });
-/// let _options = Options::new().output_format(OutputFormat::JsonSchema(schema));
+/// let mut config = AgentConfig::default();
+/// config.output_format = Some(OutputFormat::JsonSchema(schema));
 ///
 /// // The turn's result then carries the answer as `structured_output`:
 /// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"","structured_output":{"answer":4},"session_id":"s"}"#;
@@ -403,20 +421,38 @@ pub enum OutputFormat {
     JsonSchema(serde_json::Value),
 }
 
+impl OutputFormat {
+    /// The schema as the CLI gets it: without a top-level `$schema` tag (which `schemars` adds
+    /// and the CLI refuses), the rest as given.
+    pub(crate) fn schema_sent(&self) -> std::borrow::Cow<'_, serde_json::Value> {
+        match self {
+            OutputFormat::JsonSchema(schema) => match schema.as_object() {
+                Some(object) if object.contains_key("$schema") => {
+                    let mut object = object.clone();
+                    object.remove("$schema");
+                    std::borrow::Cow::Owned(serde_json::Value::Object(object))
+                }
+                _ => std::borrow::Cow::Borrowed(schema),
+            },
+        }
+    }
+}
+
 /// A Claude Code plugin. Only `local` plugins (a directory) can be loaded: sent in `initialize`,
 /// or as `--plugin-dir=<path>` (see [`Delivery`]).
 ///
 /// ```
-/// use claude_agent_core::options::{Delivery, HostDeclarations, Options, OptionsError, PluginConfig};
+/// use claude_agent_core::options::{AgentConfig, Delivery, HostDeclarations, OptionsError, PluginConfig};
 ///
-/// let options = Options::new()
-///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
-///     .plugin_delivery(Delivery::Argv);
+/// let mut options = AgentConfig::default();
+/// options.plugins.push(PluginConfig::local("/srv/plugins/formatter"));
+/// options.plugin_delivery = Delivery::Argv;
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
 ///
 /// // Other types cannot be loaded yet:
-/// let marketplace = Options::new().plugin(PluginConfig::new("marketplace", "formatter@acme"));
+/// let mut marketplace = AgentConfig::default();
+/// marketplace.plugins.push(PluginConfig::new("marketplace", "formatter@acme"));
 /// assert!(matches!(marketplace.launch_spec("claude".into(), &HostDeclarations::NONE), Err(OptionsError::UnsupportedPluginType { .. })));
 /// # Ok::<(), OptionsError>(())
 /// ```
@@ -438,7 +474,7 @@ impl PluginConfig {
         }
     }
 
-    /// A plugin of another type (rejected by [`crate::options::Options::launch_spec`] until the CLI supports it).
+    /// A plugin of another type (rejected by [`crate::options::AgentConfig::launch_spec`] until the CLI supports it).
     pub fn new(kind: impl Into<String>, path: impl Into<PathBuf>) -> Self {
         PluginConfig {
             kind: kind.into(),
@@ -450,12 +486,12 @@ impl PluginConfig {
 /// Who answers permission prompts (`--permission-prompts`).
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, PermissionPrompts};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, PermissionPrompts};
 ///
 /// // An unattended job: what the rules do not allow is refused at once, with no one asked.
-/// let spec = Options::new()
-///     .permission_prompts(PermissionPrompts::Nobody)
-///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// let mut config = AgentConfig::default();
+/// config.permission_prompts = Some(PermissionPrompts::Nobody);
+/// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert_eq!(spec.args.last().map(String::as_str), Some("--permission-prompts=none"));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -490,11 +526,11 @@ impl PermissionPrompts {
 /// in its environment.
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, PreviewFormat, ToolConfig};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, PreviewFormat, ToolConfig};
 ///
-/// let spec = Options::new()
-///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html))
-///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// let mut config = AgentConfig::default();
+/// config.tool_config = Some(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
+/// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(spec.env.contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
@@ -533,9 +569,9 @@ impl ToolConfig {
 /// The format of `AskUserQuestion` option previews ([`ToolConfig`]).
 ///
 /// ```
-/// # use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
-/// let terminal = Options::new()
-///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown));
+/// # use claude_agent_core::options::{AgentConfig, PreviewFormat, ToolConfig};
+/// let mut terminal = AgentConfig::default();
+/// terminal.tool_config = Some(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown));
 /// # let _ = terminal;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -562,11 +598,13 @@ impl PreviewFormat {
     }
 }
 
-/// How external MCP servers ([`crate::options::Options::mcp_server`]), plugins
-/// ([`crate::options::Options::plugin`]) and inline or managed settings
-/// ([`crate::options::Options::settings_json`], [`crate::options::Options::managed_settings`])
-/// reach the CLI: [`crate::options::Options::mcp_servers_delivery`],
-/// [`crate::options::Options::plugin_delivery`], [`crate::options::Options::settings_delivery`].
+/// How external MCP servers ([`AgentConfig::mcp_servers`](crate::options::AgentConfig::mcp_servers)),
+/// plugins ([`AgentConfig::plugins`](crate::options::AgentConfig::plugins)) and inline or managed
+/// settings ([`AgentConfig::settings`](crate::options::AgentConfig::settings),
+/// [`AgentConfig::managed_settings`](crate::options::AgentConfig::managed_settings)) reach the
+/// CLI: [`AgentConfig::mcp_servers_delivery`](crate::options::AgentConfig::mcp_servers_delivery),
+/// [`AgentConfig::plugin_delivery`](crate::options::AgentConfig::plugin_delivery),
+/// [`AgentConfig::settings_delivery`](crate::options::AgentConfig::settings_delivery).
 ///
 /// By default they travel over stdin in the `initialize` request, and the CLI is started with
 /// `--await-initialize` so that it reads them before it starts. The command line of a process
@@ -578,17 +616,19 @@ impl PreviewFormat {
 /// `initialize` has no `settings_applied`).
 ///
 /// ```
-/// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, McpStdioServer, Options};
+/// use claude_agent_core::options::{AgentConfig, Delivery, HostDeclarations, McpServerConfig, McpStdioServer};
 ///
 /// let github = McpServerConfig::Stdio(
 ///     McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_example"),
 /// );
-/// let options = Options::new().mcp_server("github", github.clone());
+/// let mut options = AgentConfig::default();
+/// options.mcp_servers = vec![("github".into(), github.clone())];
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(!args.iter().any(|arg| arg.contains("ghp_example")));
 /// assert!(args.iter().any(|arg| arg == "--await-initialize"));
 ///
-/// let on_argv = options.mcp_servers_delivery(Delivery::Argv);
+/// let mut on_argv = options.clone();
+/// on_argv.mcp_servers_delivery = Delivery::Argv;
 /// let args = on_argv.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.iter().any(|arg| arg.contains("ghp_example")));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())

@@ -1,16 +1,17 @@
-//! [`Options::claimed`]: the options of a cold start that does what a claim of a spare does.
+//! [`AgentConfig::claimed`]: the options of a cold start that does what a claim of a spare does.
 
 use serde_json::Value;
 
 use super::error::OptionsError;
 use super::settings::Settings;
-use super::{Options, Thinking};
+use super::{AgentConfig, Thinking};
 use crate::control::ClaimOptions;
+use crate::option_types::ordered_map::upsert;
 
 /// The flag that parks the CLI until it is claimed.
 pub(crate) const AWAIT_CLAIM: &str = "await-claim";
 
-impl Options {
+impl AgentConfig {
     /// These options (a spare's, fixed when it started) with the per-session options of `claim`
     /// on top: what starts the same session cold, when no spare is at hand or a claim was
     /// refused. The working directory, added directories, model, permission mode, thinking
@@ -20,10 +21,11 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::options::{AgentConfig, HostDeclarations, Settings};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let host = Options::new().settings_json(serde_json::json!({"cleanupPeriodDays": 7}));
+    /// let mut host = AgentConfig::default();
+    /// host.settings = Some(Settings::Json(serde_json::json!({"cleanupPeriodDays": 7})));
     /// let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").settings(serde_json::json!({"effortLevel": "high"}))?;
     /// let cold = host.claimed(&claim)?;
     /// let spec = cold.launch_spec("claude".into(), &HostDeclarations::NONE)?;
@@ -35,12 +37,14 @@ impl Options {
     /// assert!(fields.as_str().contains(r#""settings":{"cleanupPeriodDays":7,"effortLevel":"high"}"#));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn claimed(&self, claim: &ClaimOptions) -> Result<Options, OptionsError> {
+    pub fn claimed(&self, claim: &ClaimOptions) -> Result<AgentConfig, OptionsError> {
         let mut options = self.clone();
         options.extra_args.retain(|(flag, _)| flag != AWAIT_CLAIM);
         options.cwd = Some(claim.cwd.clone());
         for (var, value) in &claim.env {
-            options = options.env(var.name(), value.clone());
+            let name = var.name().to_owned();
+            options.env_removed.retain(|removed| *removed != name);
+            upsert(&mut options.env, name, value.clone());
         }
         options.add_dirs.extend(
             claim
@@ -79,13 +83,17 @@ impl Options {
             options.settings = Some(Settings::Json(Value::Object(merged)));
         }
         if let Some(append) = &claim.append_system_prompt {
-            options = options.initialize_field("appendSystemPrompt", append.clone());
+            upsert(
+                &mut options.extra_initialize_fields,
+                "appendSystemPrompt".to_owned(),
+                Value::from(append.clone()),
+            );
         }
         if let Some(title) = &claim.title {
             options.title = Some(title.clone());
         }
         for (name, agent) in &claim.agents {
-            options = options.agent_definition(name.clone(), agent.clone());
+            upsert(&mut options.agents, name.clone(), agent.clone());
         }
         Ok(options)
     }

@@ -6,17 +6,17 @@ use crate::session::HookMatcherConfig;
 
 /// Which of the CLI's requests the host answers, and what it serves in-process: permission
 /// prompts, hook callbacks, in-process MCP servers, elicitations, dialogs, transcript mirror
-/// frames. [`Options::launch_spec`](super::Options::launch_spec) and
-/// [`Options::session_config`](super::Options::session_config) take them beside the options.
+/// frames. [`AgentConfig::launch_spec`](super::AgentConfig::launch_spec) and
+/// [`AgentConfig::session_config`](super::AgentConfig::session_config) take them beside the options.
 ///
 /// The client layer derives them from the callbacks registered on the options
-/// (`Options::host_declarations`, with the `client` feature). A host that drives a
+/// (`Options::get_host_declarations` of the client layer, with the `client` feature). A host that drives a
 /// [`Session`](crate::session::Session) itself fills them in by hand, then answers each request
 /// the session hands out as [`Event::Inbound`](crate::session::Event::Inbound).
 ///
 /// ```
 /// use claude_agent_core::hooks::HookEvent;
-/// use claude_agent_core::options::{HostDeclarations, Options};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
 /// use claude_agent_core::session::{HookMatcherConfig, InputMode};
 ///
 /// // A host answering permission prompts and a `Bash` hook from its own UI:
@@ -24,7 +24,8 @@ use crate::session::HookMatcherConfig;
 /// host.can_use_tool = true;
 /// host.hooks.push(HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1));
 ///
-/// let options = Options::new().model("sonnet");
+/// let mut options = AgentConfig::default();
+/// options.model = Some("sonnet".into());
 /// let spec = options.launch_spec("claude".into(), &host)?;
 /// assert!(spec.args.contains(&"--permission-prompt-tool=stdio".to_owned()));
 /// let config = options.session_config(InputMode::Streaming, &host)?;
@@ -66,9 +67,11 @@ impl HostDeclarations {
     /// in-process. The same as `HostDeclarations::default()`.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::options::{AgentConfig, HostDeclarations};
     ///
-    /// let spec = Options::new().max_turns(3).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let mut config = AgentConfig::default();
+    /// config.max_turns = Some(3);
+    /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.args.contains(&"--max-turns=3".to_owned()));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```

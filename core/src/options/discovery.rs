@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::Options;
+use super::AgentConfig;
 
 /// Environment variable naming the CLI executable; used when the options name none.
 pub const CLI_PATH_ENV: &str = "CLAUDE_AGENT_CLI_PATH";
@@ -20,13 +20,13 @@ const EXE: &str = "claude";
 /// a test writes it out.
 ///
 /// ```
-/// use claude_agent_core::options::{CliLocation, CliSearch, Options};
+/// use claude_agent_core::options::{AgentConfig, CliLocation, CliSearch};
 ///
 /// let search = CliSearch {
 ///     path_var: Some("/usr/bin:/opt/tools/bin".into()),
 ///     ..CliSearch::default()
 /// };
-/// let CliLocation::Candidates(places) = Options::new().cli_location(&search) else { panic!() };
+/// let CliLocation::Candidates(places) = AgentConfig::default().cli_location(&search) else { panic!() };
 /// assert_eq!(places[..2], ["/usr/bin/claude".into(), "/opt/tools/bin/claude".into()] as [std::path::PathBuf; 2]);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,18 +43,20 @@ pub struct CliSearch {
     pub home: Option<PathBuf>,
 }
 
-/// Where the CLI is ([`Options::cli_location`]).
+/// Where the CLI is ([`AgentConfig::cli_location`]).
 ///
 /// ```
-/// use claude_agent_core::options::{CliLocation, CliSearch, Options};
+/// use claude_agent_core::options::{AgentConfig, CliLocation, CliSearch};
 ///
-/// let named = Options::new().cli_path("/opt/claude/bin/claude").cli_location(&CliSearch::default());
+/// let mut config = AgentConfig::default();
+/// config.cli_path = Some("/opt/claude/bin/claude".into());
+/// let named = config.cli_location(&CliSearch::default());
 /// assert_eq!(named, CliLocation::Named("/opt/claude/bin/claude".into()));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CliLocation {
-    /// Named by [`Options::cli_path`] or [`CLI_PATH_ENV`]: used as it is (a missing file shows
+    /// Named by [`AgentConfig::cli_path`] or [`CLI_PATH_ENV`]: used as it is (a missing file shows
     /// when it is started).
     Named(PathBuf),
     /// To look for: the first of these places, in order, that holds an executable file other
@@ -62,8 +64,8 @@ pub enum CliLocation {
     Candidates(Vec<PathBuf>),
 }
 
-impl Options {
-    /// Where the CLI is, for what the host knows of its environment: [`Options::cli_path`], then
+impl AgentConfig {
+    /// Where the CLI is, for what the host knows of its environment: [`AgentConfig::cli_path`], then
     /// [`CLI_PATH_ENV`], both used as given; else, to look for in order, a CLI shipped with the
     /// program (`_bundled/claude`, then `claude`, in the program's folder, as the Python SDK
     /// bundles one), each folder of `PATH`, then the places npm, yarn and the native installer
@@ -72,27 +74,27 @@ impl Options {
     ///
     /// ```
     /// use std::path::PathBuf;
-    /// use claude_agent_core::options::{CliLocation, CliSearch, Options};
+    /// use claude_agent_core::options::{AgentConfig, CliLocation, CliSearch};
     ///
     /// let search = CliSearch {
     ///     program: Some("/srv/agent/my-agent".into()),
     ///     home: Some("/home/ada".into()),
     ///     ..CliSearch::default()
     /// };
-    /// let CliLocation::Candidates(places) = Options::new().cli_location(&search) else { panic!() };
+    /// let CliLocation::Candidates(places) = AgentConfig::default().cli_location(&search) else { panic!() };
     /// assert_eq!(places[0], PathBuf::from("/srv/agent/_bundled/claude"));
     /// assert!(places.contains(&PathBuf::from("/home/ada/.local/bin/claude")));
     ///
     /// // The variable names one: no search.
     /// let named = CliSearch { cli_path_env: Some("/opt/claude".into()), ..search };
-    /// assert_eq!(Options::new().cli_location(&named), CliLocation::Named("/opt/claude".into()));
+    /// assert_eq!(AgentConfig::default().cli_location(&named), CliLocation::Named("/opt/claude".into()));
     /// ```
     pub fn cli_location(&self, search: &CliSearch) -> CliLocation {
-        cli_location(self.get_cli_path(), search)
+        cli_location(self.cli_path.as_deref(), search)
     }
 }
 
-/// [`Options::cli_location`] for the path the options name, if any.
+/// [`AgentConfig::cli_location`] for the path the options name, if any.
 pub(crate) fn cli_location(named: Option<&Path>, search: &CliSearch) -> CliLocation {
     if let Some(path) = named {
         return CliLocation::Named(path.to_path_buf());

@@ -1,12 +1,15 @@
-//! Why [`super::Options::launch_spec`] or [`super::Options::session_config`] refused the options.
+//! Why [`super::AgentConfig::launch_spec`] or [`super::AgentConfig::session_config`] refused the options.
 
 use std::path::PathBuf;
 
 /// Options that contradict each other or cannot be passed to the CLI. Each message says what to change.
 ///
 /// ```
-/// # use claude_agent_core::options::{HostDeclarations, Options, OptionsError};
-/// let err = Options::new().model("opus").fallback_model("opus").launch_spec("claude".into(), &HostDeclarations::NONE);
+/// # use claude_agent_core::options::{AgentConfig, HostDeclarations, OptionsError};
+/// let mut config = AgentConfig::default();
+/// config.model = Some("opus".into());
+/// config.fallback_model = Some("opus".into());
+/// let err = config.launch_spec("claude".into(), &HostDeclarations::NONE);
 /// assert!(matches!(err, Err(OptionsError::FallbackModelSameAsModel { .. })));
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -38,7 +41,7 @@ pub enum OptionsError {
         path: PathBuf,
     },
     /// A claim's settings overlay cannot be merged into settings given as a file path, for a
-    /// cold start of the claimed session ([`super::Options::claimed`]).
+    /// cold start of the claimed session ([`super::AgentConfig::claimed`]).
     #[error(
         "settings is a file path ({path:?}) and the claim has a settings overlay; pass the \
          settings as inline JSON (settings_json) so the overlay can be merged into them"
@@ -81,7 +84,7 @@ pub enum OptionsError {
         /// The option's name.
         option: &'static str,
     },
-    /// `Options::budget` limits nothing, or warns at a share outside 0 to 1.
+    /// [`AgentConfig::budget`](super::AgentConfig::budget) limits nothing, or warns at a share outside 0 to 1.
     #[error(
         "budget needs a positive, finite max_usd or a positive max_tokens, and a warn_at above 0 \
          and at most 1"
@@ -139,7 +142,8 @@ pub enum OptionsError {
         /// The window given.
         tokens: u64,
     },
-    /// [`super::Options::initialize_field`] named a field the session writes itself.
+    /// [`AgentConfig::extra_initialize_fields`](super::AgentConfig::extra_initialize_fields)
+    /// named a field the session writes itself.
     #[error(
         "the initialize field {name:?} is written by the session itself and cannot be set with \
          initialize_field; remove it (hooks are set with Options::on_hook_event)"

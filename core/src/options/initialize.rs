@@ -1,4 +1,4 @@
-//! What the session needs up front: [`Options::session_config`] builds the `initialize` fields
+//! What the session needs up front: [`AgentConfig::session_config`] builds the `initialize` fields
 //! (with the names and in the order the TypeScript SDK sends them), the hook and in-process MCP
 //! declarations, timeouts and limits.
 
@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::error::OptionsError;
 use super::settings::inline_settings;
-use super::{HostDeclarations, Options};
+use super::{AgentConfig, HostDeclarations};
 use crate::option_types::agent::AgentDefinition;
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
@@ -84,23 +84,25 @@ struct PluginEntry<'a> {
 /// The empty system prompt sent when none is set.
 const EMPTY_PROMPT: &[String] = &[String::new()];
 
-impl Options {
+impl AgentConfig {
     /// What the session needs up front: the `initialize` fields (only keys that are set; with no
     /// system prompt option, `systemPrompt: [""]`; external MCP servers and plugins unless their
     /// [`Delivery`](super::Delivery) is `Argv`), timeouts and limits; and from `host`, the hooks
     /// (in `hook_N` id order, see [`HostDeclarations::hooks`]), the in-process MCP servers, and
     /// whether the host answers `can_use_tool`, `elicitation` and `request_user_dialog`.
     ///
-    /// The run-end ceiling comes from `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` in [`Options::env`],
+    /// The run-end ceiling comes from `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` in [`AgentConfig::env`],
     /// else in this process's environment: milliseconds, 0 for none, at most 2³¹−1, default 600 s.
     /// The CLI's version is checked unless `CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK` is set (not
     /// empty) in this process's environment.
     ///
     /// ```
     /// # use claude_agent_core::options::HostDeclarations;
-    /// # use claude_agent_core::{options::Options, session::InputMode};
-    /// let config = Options::new().title("Nightly triage").session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
-    /// let fields = config.initialize_fields.expect("a title and the default system prompt are set");
+    /// # use claude_agent_core::{options::AgentConfig, session::InputMode};
+    /// let mut config = AgentConfig::default();
+    /// config.title = Some("Nightly triage".into());
+    /// let session = config.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let fields = session.initialize_fields.expect("a title and the default system prompt are set");
     /// assert_eq!(fields.as_str(), r#"{"systemPrompt":[""],"title":"Nightly triage"}"#);
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -151,30 +153,30 @@ impl Options {
     }
 
     /// Apply what the process environment says to a session's configuration, which
-    /// [`Options::session_config`] leaves alone (the core reads no environment variable):
+    /// [`AgentConfig::session_config`] leaves alone (the core reads no environment variable):
     /// [`SKIP_VERSION_CHECK_ENV`] set to anything but the empty string turns the version check
     /// off, and the CLI's own `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` (how long, after a result,
-    /// it waits for background work), unless [`Options::env`] sets it for the CLI, is the
+    /// it waits for background work), unless [`AgentConfig::env`] sets it for the CLI, is the
     /// session's run-end ceiling. `lookup` reads one variable: the client layer passes
     /// [`std::env::var_os`]; a test passes what it likes.
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::options::{HostDeclarations, AgentConfig};
     /// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
     ///
-    /// let options = Options::new();
-    /// let mut config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
-    /// options.apply_environment(&mut config, |name| match name {
+    /// let config = AgentConfig::default();
+    /// let mut session = config.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// config.apply_environment(&mut session, |name| match name {
     ///     SKIP_VERSION_CHECK_ENV => Some("1".into()),
     ///     "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS" => Some("2500".into()),
     ///     _ => None,
     /// });
-    /// assert!(!config.check_cli_version);
-    /// assert_eq!(config.timeouts.run_end_ceiling, Some(Duration::from_millis(2500)));
+    /// assert!(!session.check_cli_version);
+    /// assert_eq!(session.timeouts.run_end_ceiling, Some(Duration::from_millis(2500)));
     ///
     /// // A host of its own reads the real environment the same way.
-    /// options.apply_environment(&mut config, |name| std::env::var_os(name));
+    /// config.apply_environment(&mut session, |name| std::env::var_os(name));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
     pub fn apply_environment(
@@ -192,10 +194,9 @@ impl Options {
         }
     }
 
-    /// The run-end ceiling variable as [`Options::env`] sets it for the CLI.
+    /// The run-end ceiling variable as [`AgentConfig::env`] sets it for the CLI.
     fn ceiling_var(&self) -> Option<&str> {
         self.env
-            .0
             .iter()
             .find(|(name, _)| name == CEILING_VAR)
             .map(|(_, value)| value.as_str())
@@ -220,6 +221,7 @@ impl Options {
             ),
             Some(SystemPrompt::File(_)) => (None, None, None, None),
         };
+        let json_schema = self.output_format.as_ref().map(OutputFormat::schema_sent);
         let fields = InitializeFields {
             sdk_mcp_servers: (!host.sdk_mcp_servers.is_empty()).then(|| {
                 host.sdk_mcp_servers
@@ -227,10 +229,7 @@ impl Options {
                     .map(|server| server.name.as_str())
                     .collect()
             }),
-            json_schema: self
-                .output_format
-                .as_ref()
-                .map(|OutputFormat::JsonSchema(schema)| schema),
+            json_schema: json_schema.as_deref(),
             system_prompt,
             append_system_prompt: append,
             plan_mode_instructions: self.plan_mode_instructions.as_deref(),
@@ -269,7 +268,7 @@ impl Options {
                 .flatten(),
             managed_settings: self
                 .managed_settings_in_initialize()
-                .then(|| self.managed_settings.as_ref().map(|managed| &managed.0))
+                .then_some(self.managed_settings.as_ref())
                 .flatten(),
         };
         let json = with_extra_fields(to_json(&fields), &self.extra_initialize_fields);
@@ -345,7 +344,7 @@ fn version_check_wanted(value: Option<OsString>) -> bool {
 mod tests {
     use serde_json::json;
 
-    use super::super::{AgentDefinition, OptionsError, Skills};
+    use super::super::{AgentDefinition, Delivery, OptionsError, Skills};
     use super::*;
     use crate::hooks::HookEvent;
     use crate::mcp::McpServerSpec;
@@ -355,21 +354,21 @@ mod tests {
         McpServerSpec::new(name, "1.0.0")
     }
 
-    fn config(options: &Options) -> SessionConfig {
+    fn config(options: &AgentConfig) -> SessionConfig {
         config_with(options, &HostDeclarations::default())
     }
 
-    fn config_with(options: &Options, host: &HostDeclarations) -> SessionConfig {
+    fn config_with(options: &AgentConfig, host: &HostDeclarations) -> SessionConfig {
         options
             .session_config(InputMode::Streaming, host)
             .expect("test options are valid")
     }
 
-    fn fields(options: Options) -> Option<String> {
+    fn fields(options: AgentConfig) -> Option<String> {
         fields_with(options, &HostDeclarations::default())
     }
 
-    fn fields_with(options: Options, host: &HostDeclarations) -> Option<String> {
+    fn fields_with(options: AgentConfig, host: &HostDeclarations) -> Option<String> {
         config_with(&options, host)
             .initialize_fields
             .map(|raw| raw.as_str().to_owned())
@@ -378,7 +377,7 @@ mod tests {
     #[test]
     fn default_sends_an_empty_system_prompt() {
         assert_eq!(
-            fields(Options::new()).as_deref(),
+            fields(AgentConfig::default()).as_deref(),
             Some(r#"{"systemPrompt":[""]}"#)
         );
     }
@@ -391,20 +390,27 @@ mod tests {
             "downloadsMirrorUrl": "https://claude.fedstart.com/claude-downloads",
             "permissions": {"deny": ["WebFetch"]},
         });
-        let sent = fields(Options::new().managed_settings(policy.clone())).unwrap();
+        let sent = fields(AgentConfig {
+            managed_settings: Some(policy.clone()),
+            ..AgentConfig::default()
+        })
+        .unwrap();
         let sent: serde_json::Value = serde_json::from_str(&sent).unwrap();
         assert_eq!(sent["managedSettings"], policy);
     }
 
     #[test]
     fn system_prompt_variants() {
+        let prompt = |prompt: SystemPrompt| AgentConfig {
+            system_prompt: Some(prompt),
+            ..AgentConfig::default()
+        };
         assert_eq!(
-            fields(Options::new().system_prompt("Be terse.")).as_deref(),
+            fields(prompt("Be terse.".into())).as_deref(),
             Some(r#"{"systemPrompt":["Be terse."]}"#)
         );
         assert_eq!(
-            fields(Options::new().system_prompt(SystemPrompt::preset_with_append("Also: French.")))
-                .as_deref(),
+            fields(prompt(SystemPrompt::preset_with_append("Also: French."))).as_deref(),
             Some(r#"{"appendSystemPrompt":"Also: French."}"#)
         );
         let exclude = SystemPrompt::Preset {
@@ -413,32 +419,28 @@ mod tests {
             snapshot: None,
         };
         assert_eq!(
-            fields(Options::new().system_prompt(exclude)).as_deref(),
+            fields(prompt(exclude)).as_deref(),
             Some(r#"{"excludeDynamicSections":true}"#)
         );
-        assert_eq!(
-            fields(Options::new().system_prompt(SystemPrompt::preset())),
-            None
-        );
-        assert_eq!(
-            fields(Options::new().system_prompt(SystemPrompt::File("/p".into()))),
-            None
-        );
+        assert_eq!(fields(prompt(SystemPrompt::preset())), None);
+        assert_eq!(fields(prompt(SystemPrompt::File("/p".into()))), None);
     }
 
     /// The `initialize` requests the TypeScript SDK 0.3.330 writes for the same options
     /// (captured from its stdin), without their `subtype`.
     #[test]
     fn newer_initialize_fields_are_written_as_the_typescript_sdk_writes_them() {
-        let options = Options::new()
-            .system_prompt(
+        let options = AgentConfig {
+            system_prompt: Some(
                 SystemPrompt::blocks(["static", SystemPrompt::DYNAMIC_BOUNDARY, "dynamic"])
                     .with_snapshot(false),
-            )
-            .plan_mode_instructions("Plan carefully.")
-            .tool_alias("Bash", "mcp__ws__bash")
-            .agent_progress_summaries(true)
-            .per_task_stop_affordance(true);
+            ),
+            plan_mode_instructions: Some("Plan carefully.".into()),
+            tool_aliases: vec![("Bash".into(), "mcp__ws__bash".into())],
+            agent_progress_summaries: Some(true),
+            per_task_stop_affordance: Some(true),
+            ..AgentConfig::default()
+        };
         let host = HostDeclarations::default()
             .with(|host| host.user_dialog_kinds = Some(vec!["refusal_fallback_prompt".into()]));
         assert_eq!(
@@ -450,31 +452,41 @@ mod tests {
                 r#""supportedDialogKinds":["refusal_fallback_prompt"],"perTaskStopAffordance":true}"#
             ))
         );
-        let preset = Options::new().system_prompt(
-            SystemPrompt::preset_with_append("Always explain your reasoning.").with_snapshot(true),
-        );
+        let preset = AgentConfig {
+            system_prompt: Some(
+                SystemPrompt::preset_with_append("Always explain your reasoning.")
+                    .with_snapshot(true),
+            ),
+            ..AgentConfig::default()
+        };
         assert_eq!(
             fields(preset).as_deref(),
             Some(
                 r#"{"appendSystemPrompt":"Always explain your reasoning.","systemPromptSnapshot":true}"#
             )
         );
-        let file =
-            Options::new().system_prompt(SystemPrompt::File("/p".into()).with_snapshot(true));
+        let file = AgentConfig {
+            system_prompt: Some(SystemPrompt::File("/p".into()).with_snapshot(true)),
+            ..AgentConfig::default()
+        };
         assert_eq!(fields(file), None);
     }
 
     #[test]
     fn extra_fields_replace_in_place_or_follow_in_call_order() {
-        let options = Options::new()
-            .title("from options")
-            .initialize_field("rapidFollowupPreempt", true)
-            .initialize_field("title", "from the escape hatch")
-            .initialize_field(
-                "workspaceTrust",
-                json!({"accepted": true, "directory": "/w"}),
-            )
-            .initialize_field("rapidFollowupPreempt", false);
+        let options = AgentConfig {
+            title: Some("from options".into()),
+            extra_initialize_fields: vec![
+                ("rapidFollowupPreempt".into(), json!(true)),
+                ("title".into(), json!("from the escape hatch")),
+                (
+                    "workspaceTrust".into(),
+                    json!({"accepted": true, "directory": "/w"}),
+                ),
+                ("rapidFollowupPreempt".into(), json!(false)),
+            ],
+            ..AgentConfig::default()
+        };
         assert_eq!(
             fields(options).as_deref(),
             Some(concat!(
@@ -482,15 +494,20 @@ mod tests {
                 r#""workspaceTrust":{"accepted":true,"directory":"/w"}}"#
             ))
         );
-        let preset_only = Options::new()
-            .system_prompt(SystemPrompt::preset())
-            .initialize_field("keepsBypassHeld", true);
+        let preset_only = AgentConfig {
+            system_prompt: Some(SystemPrompt::preset()),
+            extra_initialize_fields: vec![("keepsBypassHeld".into(), json!(true))],
+            ..AgentConfig::default()
+        };
         assert_eq!(
             fields(preset_only).as_deref(),
             Some(r#"{"keepsBypassHeld":true}"#)
         );
         for reserved in ["subtype", "hooks"] {
-            let options = Options::new().initialize_field(reserved, json!(null));
+            let options = AgentConfig {
+                extra_initialize_fields: vec![(reserved.into(), json!(null))],
+                ..AgentConfig::default()
+            };
             assert_eq!(
                 options
                     .session_config(InputMode::Streaming, &HostDeclarations::default())
@@ -505,7 +522,7 @@ mod tests {
     #[test]
     fn a_dialog_callback_makes_the_cli_a_caller_back() {
         let host = HostDeclarations::default().with(|host| host.user_dialog_kinds = Some(vec![]));
-        let config = config_with(&Options::new(), &host);
+        let config = config_with(&AgentConfig::default(), &host);
         assert!(config.user_dialog && config.has_bidirectional_needs());
         assert_eq!(
             config
@@ -514,15 +531,19 @@ mod tests {
                 .as_deref(),
             Some(r#"{"systemPrompt":[""],"supportedDialogKinds":[]}"#)
         );
-        assert!(!self::config(&Options::new()).user_dialog);
+        assert!(!self::config(&AgentConfig::default()).user_dialog);
     }
 
     #[test]
     fn agents_keep_their_order() {
-        let options = Options::new()
-            .system_prompt(SystemPrompt::preset())
-            .agent_definition("zed", AgentDefinition::new("z", "pz").model("haiku"))
-            .agents([("abe", AgentDefinition::new("a", "pa"))]);
+        let options = AgentConfig {
+            system_prompt: Some(SystemPrompt::preset()),
+            agents: vec![
+                ("zed".into(), AgentDefinition::new("z", "pz").model("haiku")),
+                ("abe".into(), AgentDefinition::new("a", "pa")),
+            ],
+            ..AgentConfig::default()
+        };
         assert_eq!(
             fields(options).as_deref(),
             Some(
@@ -535,7 +556,7 @@ mod tests {
     fn sdk_servers_are_announced_by_name() {
         let host = HostDeclarations::default()
             .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc"), sdk_server("db")]);
-        let config = config_with(&Options::new(), &host);
+        let config = config_with(&AgentConfig::default(), &host);
         assert_eq!(
             config.initialize_fields.as_ref().map(|raw| raw.as_str()),
             Some(r#"{"sdkMcpServers":["calc","db"],"systemPrompt":[""]}"#)
@@ -547,20 +568,25 @@ mod tests {
 
     #[test]
     fn every_initialize_key_in_order() {
-        let options = Options::new()
-            .forward_subagent_text(true)
-            .prompt_suggestions(false)
-            .skills(Skills::list(["pdf", "xlsx"]))
-            .title("T")
-            .agent_definition("a", AgentDefinition::new("d", "p"))
-            .system_prompt(SystemPrompt::Preset {
+        let options = AgentConfig {
+            forward_subagent_text: true,
+            prompt_suggestions: Some(false),
+            skills: Some(Skills::list(["pdf", "xlsx"])),
+            title: Some("T".into()),
+            agents: vec![("a".into(), AgentDefinition::new("d", "p"))],
+            system_prompt: Some(SystemPrompt::Preset {
                 append: Some("A".into()),
                 exclude_dynamic_sections: Some(false),
                 snapshot: None,
-            })
-            .json_schema(json!({"type": "object"}))
-            .mcp_server("fs", crate::options::McpServerConfig::stdio("srv", ["/w"]))
-            .plugin(crate::options::PluginConfig::local("/p"));
+            }),
+            output_format: Some(OutputFormat::JsonSchema(json!({"type": "object"}))),
+            mcp_servers: vec![(
+                "fs".into(),
+                crate::options::McpServerConfig::stdio("srv", ["/w"]),
+            )],
+            plugins: vec![crate::options::PluginConfig::local("/p")],
+            ..AgentConfig::default()
+        };
         let host = HostDeclarations::default()
             .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc")]);
         assert_eq!(
@@ -573,18 +599,18 @@ mod tests {
             ))
         );
         assert_eq!(
-            fields(
-                Options::new()
-                    .skills(Skills::All)
-                    .forward_subagent_text(false)
-            )
+            fields(AgentConfig {
+                skills: Some(Skills::All),
+                forward_subagent_text: false,
+                ..AgentConfig::default()
+            })
             .as_deref(),
             Some(r#"{"systemPrompt":[""]}"#)
         );
     }
 
     /// The `request` of the first stdin line, as the session writes it for `options`.
-    fn initialize_request(options: &Options, host: &HostDeclarations) -> String {
+    fn initialize_request(options: &AgentConfig, host: &HostDeclarations) -> String {
         let config = config_with(options, host);
         let mut session = crate::session::Session::new(config, std::time::Instant::now());
         let Some(crate::session::Transmit::Write(line)) = session.poll_transmit() else {
@@ -608,22 +634,27 @@ mod tests {
         let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
         guard.timeout_secs = Some(5.0);
         guard.on_failure = Some(HookFailurePolicy::Block);
-        let options = Options::new()
-            .mcp_server(
-                "ext",
-                McpServerConfig::Stdio(
-                    McpStdioServer::new("/bin/mcp")
-                        .args(["-v"])
-                        .env("TOKEN", "s3cret"),
+        let options = AgentConfig {
+            mcp_servers: vec![
+                (
+                    "ext".into(),
+                    McpServerConfig::Stdio(
+                        McpStdioServer::new("/bin/mcp")
+                            .args(["-v"])
+                            .env("TOKEN", "s3cret"),
+                    ),
                 ),
-            )
-            .mcp_server(
-                "web",
-                McpServerConfig::Http(
-                    McpRemoteServer::new("https://x/mcp").header("Authorization", "Bearer s3cret"),
+                (
+                    "web".into(),
+                    McpServerConfig::Http(
+                        McpRemoteServer::new("https://x/mcp")
+                            .header("Authorization", "Bearer s3cret"),
+                    ),
                 ),
-            )
-            .plugin(PluginConfig::local("/opt/p"));
+            ],
+            plugins: vec![PluginConfig::local("/opt/p")],
+            ..AgentConfig::default()
+        };
         let host = HostDeclarations::default().with(|host| host.hooks.push(guard));
         assert_eq!(
             initialize_request(&options, &host),
@@ -637,9 +668,11 @@ mod tests {
         assert!(config(&options).delivers_mcp_servers);
 
         // On the command line instead, `initialize` carries neither.
-        let argv = options
-            .mcp_servers_delivery(crate::options::Delivery::Argv)
-            .plugin_delivery(crate::options::Delivery::Argv);
+        let argv = AgentConfig {
+            mcp_servers_delivery: Delivery::Argv,
+            plugin_delivery: Delivery::Argv,
+            ..options
+        };
         assert_eq!(
             initialize_request(&argv, &host),
             concat!(
@@ -662,7 +695,7 @@ mod tests {
             ]
         });
         assert_eq!(host.hook_matcher_order(), [0, 2, 1, 3]);
-        let config = config_with(&Options::new(), &host);
+        let config = config_with(&AgentConfig::default(), &host);
         // Ids in SessionConfig::hooks order: hook_0..hook_1 Bash, hook_2 Write, hook_3 Stop, hook_4 Stop/x.
         let mut next = 0;
         let ids: Vec<(String, Option<String>, Vec<String>)> = config
@@ -702,11 +735,13 @@ mod tests {
 
     #[test]
     fn callbacks_timeouts_and_limits() {
-        let options = Options::new()
-            .control_timeout(Duration::from_secs(5))
-            .initialize_timeout(Duration::from_secs(90))
-            .max_buffer_size(4096)
-            .env(CEILING_VAR, "2500");
+        let options = AgentConfig {
+            control_timeout: Some(Duration::from_secs(5)),
+            initialize_timeout: Some(Duration::from_secs(90)),
+            max_buffer_size: Some(4096),
+            env: vec![(CEILING_VAR.into(), "2500".into())],
+            ..AgentConfig::default()
+        };
         let host = HostDeclarations::default().with(|host| {
             host.can_use_tool = true;
             host.elicitation = true;
@@ -721,11 +756,13 @@ mod tests {
             Some(Duration::from_millis(2500))
         );
         assert_eq!(config.limits.max_line_bytes, 4096);
-        let none = Options::new()
-            .env(CEILING_VAR, "0")
-            .session_config(InputMode::SingleTurn, &HostDeclarations::default());
+        let none = AgentConfig {
+            env: vec![(CEILING_VAR.into(), "0".into())],
+            ..AgentConfig::default()
+        }
+        .session_config(InputMode::SingleTurn, &HostDeclarations::default());
         assert_eq!(none.map(|c| c.timeouts.run_end_ceiling), Ok(None));
-        let plain = Options::new()
+        let plain = AgentConfig::default()
             .session_config(InputMode::SingleTurn, &HostDeclarations::default())
             .expect("valid");
         assert!(!plain.can_use_tool && !plain.elicitation && plain.hooks.is_empty());
@@ -739,7 +776,7 @@ mod tests {
 
     #[test]
     fn the_environment_is_applied_from_the_lookup_given_and_options_env_wins() {
-        let options = Options::new();
+        let options = AgentConfig::default();
         let mut config = config_with(&options, &HostDeclarations::NONE);
         assert!(config.check_cli_version);
         assert_eq!(
@@ -760,7 +797,10 @@ mod tests {
         );
 
         // What the options give the CLI is what it runs with.
-        let options = Options::new().env(CEILING_VAR, "0");
+        let options = AgentConfig {
+            env: vec![(CEILING_VAR.into(), "0".into())],
+            ..AgentConfig::default()
+        };
         let mut config = config_with(&options, &HostDeclarations::NONE);
         options.apply_environment(&mut config, environment);
         assert_eq!(config.timeouts.run_end_ceiling, None);

@@ -1,4 +1,5 @@
-//! The command line and environment of the CLI child: [`LaunchSpec`] and [`Options::launch_spec`].
+//! The command line and environment of the CLI child: [`LaunchSpec`] and
+//! [`AgentConfig::launch_spec`].
 //!
 //! Arguments follow the TypeScript SDK's order and forms: value flags are single `--flag=value`
 //! tokens, so a value starting with `-` can never be read as a flag.
@@ -10,11 +11,11 @@ use serde::Serialize;
 
 use super::error::OptionsError;
 use super::settings::{settings_arg, Settings};
-use super::{skills, HostDeclarations, Options};
+use super::{skills, AgentConfig, HostDeclarations};
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::option_types::ordered_map::{to_json, OrderedMap};
 use crate::option_types::redact::{Pairs, RedactedArgs, RedactedPairs};
-use crate::option_types::types::{Delivery, OutputFormat, SystemPrompt, Thinking, Tools};
+use crate::option_types::types::{Delivery, SystemPrompt, Thinking, Tools};
 use crate::permission::PermissionMode;
 
 /// What to start: program, arguments in a fixed order, environment changes, working directory.
@@ -26,9 +27,12 @@ use crate::permission::PermissionMode;
 ///
 /// ```no_run
 /// use std::process::{Command, Stdio};
-/// use claude_agent_core::options::{HostDeclarations, Options};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
 ///
-/// let spec = Options::new().model("sonnet").cwd("/srv/project").launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// let mut config = AgentConfig::default();
+/// config.model = Some("sonnet".into());
+/// config.cwd = Some("/srv/project".into());
+/// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// let mut command = Command::new(&spec.program);
 /// if let Some(names) = &spec.inherit_only {
 ///     command.env_clear();
@@ -57,12 +61,12 @@ pub struct LaunchSpec {
     /// Variables to remove from the inherited environment (none of them is also in `env`).
     pub env_remove: Vec<String>,
     /// `None`: the child inherits this process's whole environment. `Some(names)`: only these
-    /// variables of it (`Options::inherit_env_only`), then `env` on top. A runtime or transport
+    /// variables of it (`AgentConfig::inherit_only`), then `env` on top. A runtime or transport
     /// of your own must do the same.
     pub inherit_only: Option<Vec<String>>,
     /// Working directory of the child.
     pub cwd: Option<PathBuf>,
-    /// The Unix user to run the child as (a name or a numeric id), from `Options::user`: the
+    /// The Unix user to run the child as (a name or a numeric id), from `AgentConfig::user`: the
     /// runtime starts it with that user's id and primary group. A runtime or transport of your
     /// own must do the same, or refuse to start.
     pub user: Option<String>,
@@ -164,11 +168,11 @@ fn permission_mode_wire(mode: &PermissionMode) -> String {
     }
 }
 
-impl Options {
-    /// The command line and environment changes that start the CLI for these options, with what
-    /// `host` declares (`--permission-prompt-tool=stdio`, `--session-mirror`). The program is
-    /// [`Options::cli_path`] when set, else `program` (where the host found the CLI, e.g. the
-    /// first executable of [`Options::cli_location`]'s candidates).
+impl AgentConfig {
+    /// The command line and environment changes that start the CLI for this configuration, with
+    /// what `host` declares (`--permission-prompt-tool=stdio`, `--session-mirror`). The program is
+    /// [`AgentConfig::cli_path`] when set, else `program` (where the host found the CLI, e.g. the
+    /// first executable of [`AgentConfig::cli_location`]'s candidates).
     ///
     /// Arguments start with `--output-format stream-json --verbose --input-format stream-json`,
     /// then follow the TypeScript SDK's order; `--settings` (with the sandbox merged in) and the
@@ -182,20 +186,23 @@ impl Options {
     /// `CLAUDE_CODE_SDK_READS_SESSION_STATE=1` and `CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1` (unless
     /// the user set them, in any case),
     /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`, `CLAUDE_AGENT_SDK_CLIENT_APP`,
-    /// `CLAUDE_CODE_QUESTION_PREVIEW_FORMAT` (from [`Options::tool_config`]), `TRACEPARENT` and
-    /// `TRACESTATE` (from [`Options::trace_context`], unless the user set them) and `PWD` when
-    /// those options are set. It removes the inherited `CLAUDECODE`, `NODE_OPTIONS`,
+    /// `CLAUDE_CODE_QUESTION_PREVIEW_FORMAT` (from [`AgentConfig::tool_config`]), `TRACEPARENT` and
+    /// `TRACESTATE` (from [`AgentConfig::trace_context`], unless the user set them) and `PWD` when
+    /// those fields are set. It removes the inherited `CLAUDECODE`, `NODE_OPTIONS`,
     /// `CLAUDE_CODE_QUESTION_EXTENDED`, `CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS` and
-    /// `CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES`, the variables of [`Options::env_remove`], and
+    /// `CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES`, the variables of [`AgentConfig::env_removed`], and
     /// `TRACESTATE` when a trace context without one is set; a variable the user sets is never
     /// removed.
     ///
     /// ```
-    /// # use claude_agent_core::options::{HostDeclarations, Options};
-    /// let spec = Options::new().model("-x").launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// # use claude_agent_core::options::{AgentConfig, HostDeclarations};
+    /// let mut config = AgentConfig::default();
+    /// config.model = Some("-x".into());
+    /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.args.last().map(String::as_str), Some("--model=-x"));
-    /// // The options' own path wins over the one found.
-    /// let spec = Options::new().cli_path("/opt/claude").launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// // The configuration's own path wins over the one found.
+    /// config.cli_path = Some("/opt/claude".into());
+    /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.program, std::path::Path::new("/opt/claude"));
     /// # Ok::<(), claude_agent_core::options::OptionsError>(())
     /// ```
@@ -279,8 +286,8 @@ impl Options {
         a.opt("model", self.model.as_ref());
         a.opt("agent", self.agent.as_ref());
         a.list("betas", &self.betas);
-        if let Some(OutputFormat::JsonSchema(schema)) = &self.output_format {
-            a.value("json-schema", to_json(schema));
+        if let Some(format) = &self.output_format {
+            a.value("json-schema", to_json(&format.schema_sent()));
         }
         match (&self.debug_file, self.debug) {
             (Some(path), _) => a.value("debug-file", utf8("debug_file", path)?),
@@ -354,7 +361,7 @@ impl Options {
         if self.managed_settings_in_initialize() {
             a.flag("managed-settings-in-initialize");
         } else if let Some(managed) = &self.managed_settings {
-            a.pair("managed-settings", &to_json(&managed.0));
+            a.pair("managed-settings", &to_json(managed));
         }
         if self.settings_in_initialize() {
             a.value("initialize-fields", "settings");
@@ -419,13 +426,12 @@ impl Options {
         let mut env = Pairs::default();
         if !self
             .env
-            .0
             .iter()
             .any(|(name, _)| name == "CLAUDE_CODE_ENTRYPOINT")
         {
             env.set("CLAUDE_CODE_ENTRYPOINT".into(), ENTRYPOINT.into());
         }
-        for (name, value) in &self.env.0 {
+        for (name, value) in &self.env {
             env.set(name.clone(), value.clone());
         }
         env.set(
@@ -434,7 +440,6 @@ impl Options {
         );
         if !self
             .env
-            .0
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case(SESSION_STATE_VAR))
         {
@@ -442,7 +447,6 @@ impl Options {
         }
         if !self
             .env
-            .0
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case(STARTUP_FAILURE_RESULTS_VAR))
         {
@@ -468,7 +472,7 @@ impl Options {
             );
         }
         if let Some((traceparent, tracestate)) = &self.trace_context {
-            let user_set = |var: &str| self.env.0.iter().any(|(name, _)| name == var);
+            let user_set = |var: &str| self.env.iter().any(|(name, _)| name == var);
             if !user_set(TRACEPARENT) {
                 env.set(TRACEPARENT.into(), traceparent.clone());
             }
@@ -488,9 +492,9 @@ mod tests {
     use serde_json::json;
 
     use super::super::{
-        Delivery, Effort, Fork, McpRemoteServer, McpServerConfig, PermissionPrompts, PluginConfig,
-        PreviewFormat, Resume, SandboxSettings, SessionStart, SettingSource, Skills, SystemPrompt,
-        Thinking, ThinkingDisplay, ToolConfig,
+        AgentDefinition, Delivery, Effort, Fork, McpRemoteServer, McpServerConfig, McpStdioServer,
+        OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, Resume, SandboxSettings,
+        SessionStart, SettingSource, Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig,
     };
     use super::*;
     use crate::mcp::McpServerSpec;
@@ -504,22 +508,22 @@ mod tests {
     ];
     const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-    fn spec(options: &Options) -> LaunchSpec {
+    fn spec(options: &AgentConfig) -> LaunchSpec {
         spec_with(options, &HostDeclarations::default())
     }
 
-    fn spec_with(options: &Options, host: &HostDeclarations) -> LaunchSpec {
+    fn spec_with(options: &AgentConfig, host: &HostDeclarations) -> LaunchSpec {
         options
             .launch_spec("claude".into(), host)
             .expect("test options are valid")
     }
 
     /// The arguments after the fixed five.
-    fn tail(options: Options) -> Vec<String> {
+    fn tail(options: AgentConfig) -> Vec<String> {
         tail_with(options, &HostDeclarations::default())
     }
 
-    fn tail_with(options: Options, host: &HostDeclarations) -> Vec<String> {
+    fn tail_with(options: AgentConfig, host: &HostDeclarations) -> Vec<String> {
         let args = spec_with(&options, host).args;
         assert_eq!(args[..5], FIXED);
         args[5..].to_vec()
@@ -535,23 +539,13 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn the_result_schema_goes_without_its_meta_schema_tag() {
-        let schema = json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "type": "object",
-            "properties": {"city": {"type": "string"}}
-        });
-        let argv = tail(Options::new().json_schema(schema));
-        assert_eq!(
-            argv,
-            [r#"--json-schema={"properties":{"city":{"type":"string"}},"type":"object"}"#]
-        );
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
     fn defaults() {
-        let spec = spec(&Options::new());
+        let spec = spec(&AgentConfig::default());
         assert_eq!(spec.program, PathBuf::from("claude"));
         assert_eq!(spec.args, FIXED);
         assert_eq!(
@@ -579,57 +573,61 @@ mod tests {
 
     #[test]
     fn every_argv_option_in_typescript_order() {
-        let options = Options::new()
-            .system_prompt(SystemPrompt::File("/p/prompt.md".into()))
-            .settings_json(json!({"model": "x"}))
-            .settings_delivery(Delivery::Argv)
-            .extra_arg("replay-user-messages", None)
-            .extra_arg("foo", Some("bar".into()))
-            .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
-            .persist_session(false)
-            .session_start(SessionStart::Resume(
+        let options = AgentConfig {
+            system_prompt: Some(SystemPrompt::File("/p/prompt.md".into())),
+            settings: Some(Settings::Json(json!({"model": "x"}))),
+            settings_delivery: Delivery::Argv,
+            extra_args: vec![
+                ("replay-user-messages".into(), None),
+                ("foo".into(), Some("bar".into())),
+            ],
+            managed_settings: Some(json!({"permissions": {"deny": ["WebFetch"]}})),
+            no_session_persistence: true,
+            session_start: SessionStart::Resume(
                 Resume::new("sess-1")
                     .drop_turn("u-2")
                     .at_message("u-1")
                     .fork(Fork::new().session_id("sid")),
-            ))
-            .plugin(PluginConfig::local("/plug"))
-            .add_dirs(["/a", "/b"])
-            .project_config_root("/repo")
-            .include_partial_messages(true)
-            .include_hook_events(true)
-            .fallback_model("sonnet")
-            .allow_dangerously_skip_permissions(true)
-            .permission_mode(PermissionMode::AcceptEdits)
-            .strict_mcp_config(true)
-            .setting_sources([
+            ),
+            plugins: vec![PluginConfig::local("/plug")],
+            add_dirs: vec!["/a".into(), "/b".into()],
+            project_config_root: Some("/repo".into()),
+            include_partial_messages: true,
+            include_hook_events: true,
+            fallback_model: Some("sonnet".into()),
+            allow_dangerously_skip_permissions: true,
+            permission_mode: Some(PermissionMode::AcceptEdits),
+            strict_mcp_config: true,
+            setting_sources: Some(vec![
                 SettingSource::User,
                 SettingSource::Project,
                 SettingSource::Local,
-            ])
-            .mcp_config("/etc/mcp.json")
-            .mcp_server("fs", McpServerConfig::stdio("npx", ["srv"]))
-            .mcp_servers_delivery(Delivery::Argv)
-            .plugin_delivery(Delivery::Argv)
-            .tools(["Read", "Bash"])
-            .disallowed_tools(["Write"])
-            .skills(Skills::list(["pdf"]))
-            .allowed_tools(["Read", "Bash(git:*)"])
-            .permission_prompts(PermissionPrompts::Nobody)
-            .permission_prompt_tool_name("mcp__perm__ask")
-            .debug_file("/tmp/d.log")
-            .json_schema(json!({"type": "object"}))
-            .betas(["context-1m-2025-08-07", "b2"])
-            .agent("reviewer")
-            .model("opus")
-            .task_budget(50_000)
-            .max_budget_usd(2.5)
-            .max_turns(7)
-            .effort(Effort::High)
-            .thinking_display(ThinkingDisplay::Summarized)
-            .thinking(Thinking::Enabled {
+            ]),
+            mcp_config: Some("/etc/mcp.json".into()),
+            mcp_servers: vec![("fs".into(), McpServerConfig::stdio("npx", ["srv"]))],
+            mcp_servers_delivery: Delivery::Argv,
+            plugin_delivery: Delivery::Argv,
+            tools: Some(Tools::List(strings(&["Read", "Bash"]))),
+            disallowed_tools: strings(&["Write"]),
+            skills: Some(Skills::list(["pdf"])),
+            allowed_tools: strings(&["Read", "Bash(git:*)"]),
+            permission_prompts: Some(PermissionPrompts::Nobody),
+            permission_prompt_tool_name: Some("mcp__perm__ask".into()),
+            debug_file: Some("/tmp/d.log".into()),
+            output_format: Some(OutputFormat::JsonSchema(json!({"type": "object"}))),
+            betas: strings(&["context-1m-2025-08-07", "b2"]),
+            agent: Some("reviewer".into()),
+            model: Some("opus".into()),
+            task_budget: Some(50_000),
+            max_budget_usd: Some(2.5),
+            max_turns: Some(7),
+            effort: Some(Effort::High),
+            thinking_display: Some(ThinkingDisplay::Summarized),
+            thinking: Some(Thinking::Enabled {
                 budget_tokens: Some(4096),
-            });
+            }),
+            ..AgentConfig::default()
+        };
         assert_eq!(
             tail(options),
             [
@@ -687,23 +685,30 @@ mod tests {
     /// tool configuration in the environment.
     #[test]
     fn newer_flags_as_the_typescript_sdk_places_them() {
-        let options = Options::new()
-            .permission_prompt_tool_name("mcp__perm__ask")
-            .permission_prompts(PermissionPrompts::Nobody)
-            .session_start(SessionStart::Continue {
+        let options = AgentConfig {
+            permission_prompt_tool_name: Some("mcp__perm__ask".into()),
+            permission_prompts: Some(PermissionPrompts::Nobody),
+            session_start: SessionStart::Continue {
                 fork: None,
                 or_new: false,
-            })
-            .mcp_server("fs", McpServerConfig::stdio("npx", Vec::<String>::new()))
-            .mcp_servers_delivery(Delivery::Argv)
-            .include_partial_messages(true)
-            .project_config_root("/repo")
-            .add_dir("/a")
-            .persist_session(false)
-            .managed_settings(json!({"permissions": {"deny": ["WebFetch"]}}))
-            .settings_json(json!({"model": "x"}))
-            .settings_delivery(Delivery::Argv)
-            .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
+            },
+            mcp_servers: vec![(
+                "fs".into(),
+                McpServerConfig::stdio("npx", Vec::<String>::new()),
+            )],
+            mcp_servers_delivery: Delivery::Argv,
+            include_partial_messages: true,
+            project_config_root: Some("/repo".into()),
+            add_dirs: vec!["/a".into()],
+            no_session_persistence: true,
+            managed_settings: Some(json!({"permissions": {"deny": ["WebFetch"]}})),
+            settings: Some(Settings::Json(json!({"model": "x"}))),
+            settings_delivery: Delivery::Argv,
+            tool_config: Some(
+                ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html),
+            ),
+            ..AgentConfig::default()
+        };
         let typescript = [
             "--permission-prompt-tool=mcp__perm__ask",
             "--permission-prompts=none",
@@ -727,18 +732,20 @@ mod tests {
 
     #[test]
     fn options_that_stay_off_argv() {
-        let options = Options::new()
-            .system_prompt("text prompt")
-            .agent_definition("a", super::super::AgentDefinition::new("d", "p"))
-            .title("t")
-            .prompt_suggestions(true)
-            .forward_subagent_text(true)
-            .verbatim_prompts(true)
-            .max_buffer_size(1024)
-            .control_timeout(std::time::Duration::from_secs(5))
-            .initialize_timeout(std::time::Duration::from_secs(5))
-            .persist_session(true)
-            .debug(false);
+        let options = AgentConfig {
+            system_prompt: Some("text prompt".into()),
+            agents: vec![("a".into(), AgentDefinition::new("d", "p"))],
+            title: Some("t".into()),
+            prompt_suggestions: Some(true),
+            forward_subagent_text: true,
+            verbatim_prompts: true,
+            max_buffer_size: Some(1024),
+            control_timeout: Some(std::time::Duration::from_secs(5)),
+            initialize_timeout: Some(std::time::Duration::from_secs(5)),
+            no_session_persistence: false,
+            debug: false,
+            ..AgentConfig::default()
+        };
         let host = HostDeclarations::default().with(|host| {
             host.elicitation = true;
             host.sdk_mcp_servers.push(sdk_server("calc"));
@@ -748,44 +755,79 @@ mod tests {
 
     #[test]
     fn single_forms() {
-        assert_eq!(tail(Options::new().debug(true)), ["--debug"]);
+        let debug = AgentConfig {
+            debug: true,
+            ..AgentConfig::default()
+        };
+        assert_eq!(tail(debug.clone()), ["--debug"]);
         assert_eq!(
-            tail(Options::new().debug(true).debug_file("/d")),
+            tail(AgentConfig {
+                debug_file: Some("/d".into()),
+                ..debug
+            }),
             ["--debug-file=/d"]
         );
-        assert_eq!(tail(Options::new().default_tools()), ["--tools=default"]);
         assert_eq!(
-            tail(Options::new().tools(Vec::<String>::new())),
+            tail(AgentConfig {
+                tools: Some(Tools::Default),
+                ..AgentConfig::default()
+            }),
+            ["--tools=default"]
+        );
+        assert_eq!(
+            tail(AgentConfig {
+                tools: Some(Tools::List(Vec::new())),
+                ..AgentConfig::default()
+            }),
             ["--tools="]
         );
         assert_eq!(
-            tail(Options::new().setting_sources([])),
+            tail(AgentConfig {
+                setting_sources: Some(Vec::new()),
+                ..AgentConfig::default()
+            }),
             ["--setting-sources="]
         );
         assert_eq!(
-            tail(Options::new().skills(Skills::All)),
+            tail(AgentConfig {
+                skills: Some(Skills::All),
+                ..AgentConfig::default()
+            }),
             ["--allowedTools=Skill"]
         );
-        assert_eq!(tail(Options::new().add_dir("/x")), ["--add-dir=/x"]);
         assert_eq!(
-            tail(Options::new().max_budget_usd(3.0)),
+            tail(AgentConfig {
+                add_dirs: vec!["/x".into()],
+                ..AgentConfig::default()
+            }),
+            ["--add-dir=/x"]
+        );
+        assert_eq!(
+            tail(AgentConfig {
+                max_budget_usd: Some(3.0),
+                ..AgentConfig::default()
+            }),
             ["--max-budget-usd=3"]
         );
         assert_eq!(
-            tail(
-                Options::new().session_start(SessionStart::Resume(Resume::new("s").drop_turn("")))
-            ),
+            tail(AgentConfig {
+                session_start: SessionStart::Resume(Resume::new("s").drop_turn("")),
+                ..AgentConfig::default()
+            }),
             ["--resume=s", "--resume-drops-turn="]
         );
         assert_eq!(
             tail_with(
-                Options::new(),
+                AgentConfig::default(),
                 &HostDeclarations::default().with(|host| host.can_use_tool = true)
             ),
             ["--permission-prompt-tool=stdio"]
         );
         assert_eq!(
-            tail(Options::new().permission_mode(PermissionMode::Default)),
+            tail(AgentConfig {
+                permission_mode: Some(PermissionMode::Default),
+                ..AgentConfig::default()
+            }),
             ["--permission-mode=default"]
         );
         let efforts = [
@@ -797,7 +839,12 @@ mod tests {
         ];
         let names: Vec<String> = efforts
             .into_iter()
-            .flat_map(|e| tail(Options::new().effort(e)))
+            .flat_map(|e| {
+                tail(AgentConfig {
+                    effort: Some(e),
+                    ..AgentConfig::default()
+                })
+            })
             .collect();
         assert_eq!(
             names,
@@ -813,13 +860,15 @@ mod tests {
 
     #[test]
     fn dash_leading_values_stay_one_token() {
-        let options = Options::new()
-            .model("-x")
-            .session_start(SessionStart::Resume(
+        let options = AgentConfig {
+            model: Some("-x".into()),
+            session_start: SessionStart::Resume(
                 Resume::new("--evil").fork(Fork::new().session_id("-s")),
-            ))
-            .fallback_model("--print")
-            .allowed_tools(["-a", "b"]);
+            ),
+            fallback_model: Some("--print".into()),
+            allowed_tools: strings(&["-a", "b"]),
+            ..AgentConfig::default()
+        };
         assert_eq!(
             tail(options),
             [
@@ -835,12 +884,15 @@ mod tests {
 
     #[test]
     fn extra_args_and_settings_use_pairs_unless_dash_leading() {
-        let options = Options::new()
-            .settings("-settings.json")
-            .extra_arg("a", Some("-v".into()))
-            .extra_arg("b", Some("-".into()))
-            .extra_arg("c", None)
-            .extra_arg("a", Some("--w".into()));
+        let options = AgentConfig {
+            settings: Some(Settings::File("-settings.json".into())),
+            extra_args: vec![
+                ("a".into(), Some("--w".into())),
+                ("b".into(), Some("-".into())),
+                ("c".into(), None),
+            ],
+            ..AgentConfig::default()
+        };
         assert_eq!(
             tail(options),
             ["--settings=-settings.json", "--a=--w", "--b", "-", "--c"]
@@ -849,11 +901,12 @@ mod tests {
 
     #[test]
     fn list_joining() {
-        let options = Options::new()
-            .allowed_tools(["Read"])
-            .allowed_tools(["Grep", "Glob"])
-            .disallowed_tools(["Bash", "Write"])
-            .betas(["x", "y"]);
+        let options = AgentConfig {
+            allowed_tools: strings(&["Read", "Grep", "Glob"]),
+            disallowed_tools: strings(&["Bash", "Write"]),
+            betas: strings(&["x", "y"]),
+            ..AgentConfig::default()
+        };
         assert_eq!(
             tail(options),
             [
@@ -866,17 +919,21 @@ mod tests {
 
     #[test]
     fn mcp_config_holds_external_servers_only_in_order() {
-        let options = Options::new()
-            .mcp_servers_delivery(Delivery::Argv)
-            .mcp_server("zeta", McpServerConfig::sse("https://z/sse"))
-            .mcp_server(
-                "alpha",
-                McpServerConfig::Http(McpRemoteServer::new("https://a/mcp").header("X", "1")),
-            )
-            .mcp_server(
-                "raw",
-                McpServerConfig::Raw(json!({"type": "stdio", "command": "r"})),
-            );
+        let options = AgentConfig {
+            mcp_servers_delivery: Delivery::Argv,
+            mcp_servers: vec![
+                ("zeta".into(), McpServerConfig::sse("https://z/sse")),
+                (
+                    "alpha".into(),
+                    McpServerConfig::Http(McpRemoteServer::new("https://a/mcp").header("X", "1")),
+                ),
+                (
+                    "raw".into(),
+                    McpServerConfig::Raw(json!({"type": "stdio", "command": "r"})),
+                ),
+            ],
+            ..AgentConfig::default()
+        };
         let calc =
             HostDeclarations::default().with(|host| host.sdk_mcp_servers.push(sdk_server("calc")));
         assert_eq!(
@@ -890,7 +947,10 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(tail_with(Options::new(), &calc), Vec::<String>::new());
+        assert_eq!(
+            tail_with(AgentConfig::default(), &calc),
+            Vec::<String>::new()
+        );
     }
 
     /// What the TypeScript SDK 0.3.330 puts on the command line with
@@ -899,23 +959,24 @@ mod tests {
     #[test]
     fn servers_and_plugins_in_initialize_leave_only_await_initialize_on_argv() {
         let secret_env = McpServerConfig::Stdio(
-            super::super::McpStdioServer::new("/bin/mcp")
+            McpStdioServer::new("/bin/mcp")
                 .args(["-v"])
                 .env("TOKEN", "s3cret-env"),
         );
         let secret_header = McpServerConfig::Http(
             McpRemoteServer::new("https://x/mcp").header("Authorization", "Bearer s3cret-header"),
         );
-        let options = Options::new()
-            .mcp_server("ext", secret_env)
-            .mcp_server("web", secret_header)
-            .strict_mcp_config(true)
-            .plugin(PluginConfig::local("/opt/p"))
-            .add_dir("/a")
-            .session_start(SessionStart::Continue {
+        let options = AgentConfig {
+            mcp_servers: vec![("ext".into(), secret_env), ("web".into(), secret_header)],
+            strict_mcp_config: true,
+            plugins: vec![PluginConfig::local("/opt/p")],
+            add_dirs: vec!["/a".into()],
+            session_start: SessionStart::Continue {
                 fork: Some(Fork::new()),
                 or_new: false,
-            });
+            },
+            ..AgentConfig::default()
+        };
         let args = tail(options.clone());
         assert_eq!(
             args,
@@ -931,25 +992,26 @@ mod tests {
             .env
             .iter()
             .any(|(_, value)| value.contains("s3cret")));
+        let plugin_only = AgentConfig {
+            plugins: vec![PluginConfig::local("/opt/p")],
+            ..AgentConfig::default()
+        };
+        assert_eq!(tail(plugin_only.clone()), ["--await-initialize"]);
+        let server = vec![("fs".into(), McpServerConfig::stdio("srv", ["x"]))];
         assert_eq!(
-            tail(Options::new().plugin(PluginConfig::local("/opt/p"))),
-            ["--await-initialize"]
-        );
-        assert_eq!(
-            tail(
-                Options::new()
-                    .mcp_server("fs", McpServerConfig::stdio("srv", ["x"]))
-                    .plugin(PluginConfig::local("/opt/p"))
-                    .plugin_delivery(Delivery::Argv)
-            ),
+            tail(AgentConfig {
+                mcp_servers: server.clone(),
+                plugin_delivery: Delivery::Argv,
+                ..plugin_only
+            }),
             ["--await-initialize", "--plugin-dir=/opt/p"]
         );
         assert_eq!(
-            tail(
-                Options::new()
-                    .mcp_server("fs", McpServerConfig::stdio("srv", ["x"]))
-                    .mcp_servers_delivery(Delivery::Argv)
-            ),
+            tail(AgentConfig {
+                mcp_servers: server,
+                mcp_servers_delivery: Delivery::Argv,
+                ..AgentConfig::default()
+            }),
             [
                 "--mcp-config",
                 r#"{"mcpServers":{"fs":{"type":"stdio","command":"srv","args":["x"]}}}"#
@@ -959,16 +1021,18 @@ mod tests {
 
     #[test]
     fn settings_and_sandbox_merge_into_one_flag() {
-        let options = Options::new()
-            .settings_json(serde_json::json!(
+        let options = AgentConfig {
+            settings: Some(Settings::Json(json!(
                 {"permissions":{"allow":["Read"]},"sandbox":{"excludedCommands":["git"]}}
-            ))
-            .sandbox(
+            ))),
+            sandbox: Some(
                 SandboxSettings::new()
                     .enabled(true)
                     .excluded_commands(["docker"]),
-            )
-            .extra_arg("x", None);
+            ),
+            extra_args: vec![("x".into(), None)],
+            ..AgentConfig::default()
+        };
         let merged = concat!(
             r#"{"permissions":{"allow":["Read"]},"#,
             r#""sandbox":{"enabled":true,"excludedCommands":["git","docker"],"failIfUnavailable":true}}"#
@@ -988,21 +1052,16 @@ mod tests {
             .unwrap();
         let fields: serde_json::Value = fields.parse().unwrap();
         assert_eq!(fields["settings"].to_string(), merged);
-        let options = options.settings_delivery(Delivery::Argv);
-        assert_eq!(
-            tail(options),
-            [
-                "--settings",
-                concat!(
-                    r#"{"permissions":{"allow":["Read"]},"#,
-                    r#""sandbox":{"enabled":true,"excludedCommands":["git","docker"],"failIfUnavailable":true}}"#
-                ),
-                "--x",
-            ]
-        );
-        let sandbox_only = Options::new()
-            .sandbox(SandboxSettings::new().auto_allow_bash_if_sandboxed(true))
-            .settings_delivery(Delivery::Argv);
+        let options = AgentConfig {
+            settings_delivery: Delivery::Argv,
+            ..options
+        };
+        assert_eq!(tail(options), ["--settings", merged, "--x"]);
+        let sandbox_only = AgentConfig {
+            sandbox: Some(SandboxSettings::new().auto_allow_bash_if_sandboxed(true)),
+            settings_delivery: Delivery::Argv,
+            ..AgentConfig::default()
+        };
         assert_eq!(
             tail(sandbox_only),
             [
@@ -1011,42 +1070,54 @@ mod tests {
             ]
         );
         assert_eq!(
-            tail(Options::new().settings("/etc/s.json")),
+            tail(AgentConfig {
+                settings: Some(Settings::File("/etc/s.json".into())),
+                ..AgentConfig::default()
+            }),
             ["--settings", "/etc/s.json"]
         );
     }
 
     #[test]
     fn thinking_variants() {
-        let cases: [(Options, &[&str]); 6] = [
+        let with = |thinking: Option<Thinking>, display: Option<ThinkingDisplay>| AgentConfig {
+            thinking,
+            thinking_display: display,
+            ..AgentConfig::default()
+        };
+        let cases: [(AgentConfig, &[&str]); 6] = [
             (
-                Options::new().thinking(Thinking::Adaptive),
+                with(Some(Thinking::Adaptive), None),
                 &["--thinking=adaptive"],
             ),
             (
-                Options::new().thinking(Thinking::Disabled),
+                with(Some(Thinking::Disabled), None),
                 &["--thinking=disabled"],
             ),
             (
-                Options::new().thinking(Thinking::Enabled {
-                    budget_tokens: None,
-                }),
+                with(
+                    Some(Thinking::Enabled {
+                        budget_tokens: None,
+                    }),
+                    None,
+                ),
                 &["--thinking=adaptive"],
             ),
             (
-                Options::new().thinking(Thinking::Enabled {
-                    budget_tokens: Some(1000),
-                }),
+                with(
+                    Some(Thinking::Enabled {
+                        budget_tokens: Some(1000),
+                    }),
+                    None,
+                ),
                 &["--max-thinking-tokens=1000"],
             ),
             (
-                Options::new()
-                    .thinking(Thinking::Adaptive)
-                    .thinking_display(ThinkingDisplay::Omitted),
+                with(Some(Thinking::Adaptive), Some(ThinkingDisplay::Omitted)),
                 &["--thinking=adaptive", "--thinking-display=omitted"],
             ),
             (
-                Options::new().thinking_display(ThinkingDisplay::Highlights),
+                with(None, Some(ThinkingDisplay::Highlights)),
                 &["--thinking-display=highlights"],
             ),
         ];
@@ -1057,18 +1128,20 @@ mod tests {
 
     #[test]
     fn env_overrides_and_fixed_variables() {
-        let options = Options::new()
-            .env("FOO", "1")
-            .env("CLAUDE_CODE_ENTRYPOINT", "my-app")
-            .env("CLAUDE_AGENT_SDK_VERSION", "9.9.9")
-            .envs([
+        let options = AgentConfig {
+            env: pairs(&[
+                ("FOO", "1"),
+                ("CLAUDE_CODE_ENTRYPOINT", "my-app"),
+                ("CLAUDE_AGENT_SDK_VERSION", "9.9.9"),
                 ("claude_code_sdk_reads_session_state", "0"),
                 ("NODE_OPTIONS", "--max-old-space-size=64"),
                 ("CLAUDE_CODE_STARTUP_FAILURE_RESULTS", "0"),
-            ])
-            .enable_file_checkpointing(true)
-            .client_app("app/1.0")
-            .cwd("/w");
+            ]),
+            enable_file_checkpointing: true,
+            client_app: Some("app/1.0".into()),
+            cwd: Some("/w".into()),
+            ..AgentConfig::default()
+        };
         let spec = spec(&options);
         assert_eq!(
             spec.env,
@@ -1097,20 +1170,19 @@ mod tests {
         assert_eq!(spec.args, FIXED);
     }
 
+    /// `env_removed` as plain data may name a variable `env` sets, or one twice: the set one
+    /// stays, and each is removed once, after the SDK's own.
     #[test]
-    fn removed_variables_last_call_wins_and_set_ones_are_never_removed() {
-        let options = Options::new()
-            .env("KEEP", "1")
-            .env_remove("KEEP")
-            .env_remove("GONE")
-            .env("BACK", "2")
-            .env_remove("BACK")
-            .env("BACK", "3")
-            .env_remove("GONE")
-            .env("NODE_OPTIONS", "--x");
+    fn removed_variables_come_once_and_set_ones_are_never_removed() {
+        let options = AgentConfig {
+            env: pairs(&[("BACK", "3"), ("NODE_OPTIONS", "--x")]),
+            env_removed: strings(&["KEEP", "GONE", "BACK", "GONE", "NODE_OPTIONS"]),
+            ..AgentConfig::default()
+        };
         let spec = spec(&options);
         assert!(spec.env.iter().all(|(name, _)| name != "KEEP"));
         assert!(spec.env.contains(&("BACK".into(), "3".into())));
+        assert!(spec.env.contains(&("NODE_OPTIONS".into(), "--x".into())));
         assert_eq!(
             spec.env_remove,
             [
@@ -1129,8 +1201,11 @@ mod tests {
     #[test]
     fn trace_context_sets_traceparent_and_drops_a_stale_tracestate() {
         let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-        let spec_of = |options: Options| spec(&options);
-        let with_state = spec_of(Options::new().trace_context(parent, Some("a=1")));
+        let traced = |state: Option<&str>| AgentConfig {
+            trace_context: Some((parent.into(), state.map(Into::into))),
+            ..AgentConfig::default()
+        };
+        let with_state = spec(&traced(Some("a=1")));
         assert!(with_state
             .env
             .contains(&("TRACEPARENT".into(), parent.into())));
@@ -1138,15 +1213,13 @@ mod tests {
             .env
             .contains(&("TRACESTATE".into(), "a=1".into())));
         assert!(!with_state.env_remove.iter().any(|v| v == "TRACESTATE"));
-        let without = spec_of(Options::new().trace_context(parent, None));
+        let without = spec(&traced(None));
         assert!(without.env.contains(&("TRACEPARENT".into(), parent.into())));
         assert!(without.env_remove.iter().any(|v| v == "TRACESTATE"));
-        let user_wins = spec_of(
-            Options::new()
-                .env("TRACEPARENT", "00-mine-01")
-                .env("TRACESTATE", "mine=1")
-                .trace_context(parent, None),
-        );
+        let user_wins = spec(&AgentConfig {
+            env: pairs(&[("TRACEPARENT", "00-mine-01"), ("TRACESTATE", "mine=1")]),
+            ..traced(None)
+        });
         assert!(user_wins
             .env
             .contains(&("TRACEPARENT".into(), "00-mine-01".into())));
@@ -1155,16 +1228,20 @@ mod tests {
             .contains(&("TRACESTATE".into(), "mine=1".into())));
         assert!(!user_wins.env.iter().any(|(_, v)| v == parent));
         assert!(!user_wins.env_remove.iter().any(|v| v == "TRACESTATE"));
-        let untouched = spec_of(Options::new());
+        let untouched = spec(&AgentConfig::default());
         assert!(!untouched.env.iter().any(|(n, _)| n.starts_with("TRACE")));
         assert!(!untouched.env_remove.iter().any(|n| n.starts_with("TRACE")));
     }
 
     #[test]
     fn tool_config_and_user() {
-        let options = Options::new()
-            .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html))
-            .user("agent");
+        let options = AgentConfig {
+            tool_config: Some(
+                ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html),
+            ),
+            user: Some("agent".into()),
+            ..AgentConfig::default()
+        };
         let spec = spec(&options);
         assert!(spec
             .env
@@ -1177,31 +1254,34 @@ mod tests {
             "markdown".into()
         )));
         assert_eq!(
-            tail(Options::new().permission_prompts(PermissionPrompts::Host)),
+            tail(AgentConfig {
+                permission_prompts: Some(PermissionPrompts::Host),
+                ..AgentConfig::default()
+            }),
             ["--permission-prompts=host"]
         );
     }
 
     fn spec_of_markdown() -> LaunchSpec {
-        spec(&Options::new().tool_config(
-            ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown),
-        ))
-    }
-
-    #[test]
-    fn env_from_a_map() {
-        let map = std::collections::HashMap::from([("ONLY", "one")]);
-        let env = spec(&Options::new().envs(map)).env;
-        assert_eq!(env[1], ("ONLY".to_string(), "one".to_string()));
+        spec(&AgentConfig {
+            tool_config: Some(
+                ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown),
+            ),
+            ..AgentConfig::default()
+        })
     }
 
     #[test]
     fn debug_redacts_api_key() {
         let secret = "sk-ant-api03-SECRET-VALUE";
-        let options = Options::new()
-            .env("ANTHROPIC_API_KEY", secret)
-            .env("anthropic_auth_token", secret)
-            .model("opus");
+        let options = AgentConfig {
+            env: pairs(&[
+                ("ANTHROPIC_API_KEY", secret),
+                ("anthropic_auth_token", secret),
+            ]),
+            model: Some("opus".into()),
+            ..AgentConfig::default()
+        };
         let spec = spec(&options);
         assert!(spec
             .env
@@ -1220,18 +1300,22 @@ mod tests {
 
     #[test]
     fn nul_bytes_and_non_utf8_paths_are_refused() {
-        let err = Options::new()
-            .model("a\0b")
-            .launch_spec("claude".into(), &HostDeclarations::default());
+        let err = AgentConfig {
+            model: Some("a\0b".into()),
+            ..AgentConfig::default()
+        }
+        .launch_spec("claude".into(), &HostDeclarations::default());
         assert_eq!(
             err,
             Err(OptionsError::NulByte {
                 what: "--model".into()
             })
         );
-        let err = Options::new()
-            .env("X", "a\0b")
-            .launch_spec("claude".into(), &HostDeclarations::default());
+        let err = AgentConfig {
+            env: pairs(&[("X", "a\0b")]),
+            ..AgentConfig::default()
+        }
+        .launch_spec("claude".into(), &HostDeclarations::default());
         assert_eq!(
             err,
             Err(OptionsError::NulByte {
@@ -1242,9 +1326,11 @@ mod tests {
         {
             use std::os::unix::ffi::OsStrExt;
             let bad = std::ffi::OsStr::from_bytes(b"/tmp/\xff");
-            let err = Options::new()
-                .add_dir(bad)
-                .launch_spec("claude".into(), &HostDeclarations::default());
+            let err = AgentConfig {
+                add_dirs: vec![bad.into()],
+                ..AgentConfig::default()
+            }
+            .launch_spec("claude".into(), &HostDeclarations::default());
             assert_eq!(
                 err,
                 Err(OptionsError::NonUtf8Path {
@@ -1253,5 +1339,33 @@ mod tests {
                 })
             );
         }
+    }
+
+    #[test]
+    fn the_result_schema_goes_without_its_meta_schema_tag() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {"city": {"type": "string"}}
+        });
+        let options = AgentConfig {
+            output_format: Some(OutputFormat::JsonSchema(schema)),
+            ..AgentConfig::default()
+        };
+        assert_eq!(
+            tail(options.clone()),
+            [r#"--json-schema={"properties":{"city":{"type":"string"}},"type":"object"}"#]
+        );
+        let session = options
+            .session_config(
+                crate::session::InputMode::Streaming,
+                &HostDeclarations::NONE,
+            )
+            .unwrap();
+        let fields = session.initialize_fields.unwrap();
+        assert!(
+            fields.as_str().contains(r#""jsonSchema":{"properties""#),
+            "{fields:?}"
+        );
     }
 }

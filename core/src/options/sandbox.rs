@@ -16,10 +16,10 @@ use serde_json::{Map, Value};
 /// ```
 ///
 /// The other settings, and the settings they end up in (sent in `initialize`, or as
-/// `--settings <json>` with [`Options::settings_delivery`](crate::options::Options::settings_delivery)):
+/// `--settings <json>` with [`AgentConfig::settings_delivery`](crate::options::AgentConfig::settings_delivery)):
 ///
 /// ```
-/// use claude_agent_core::options::{Delivery, HostDeclarations, Options, SandboxSettings};
+/// use claude_agent_core::options::{AgentConfig, Delivery, HostDeclarations, SandboxSettings};
 ///
 /// let sandbox = SandboxSettings::new()
 ///     .enabled(true)
@@ -27,7 +27,9 @@ use serde_json::{Map, Value};
 ///     .allow_unsandboxed_commands(false)
 ///     .enable_weaker_nested_sandbox(true) // inside a container
 ///     .set("ignoreViolations", serde_json::json!({"*": ["/tmp"]}));
-/// let options = Options::new().sandbox(sandbox).settings_delivery(Delivery::Argv);
+/// let mut options = AgentConfig::default();
+/// options.sandbox = Some(sandbox);
+/// options.settings_delivery = Delivery::Argv;
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert_eq!(
 ///     args.last().unwrap(),
@@ -91,7 +93,7 @@ impl SandboxSettings {
 /// Network rules of a [`SandboxSettings`].
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options, SandboxNetwork, SandboxSettings};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, SandboxNetwork, SandboxSettings};
 /// use claude_agent_core::session::InputMode;
 ///
 /// let network = SandboxNetwork::new()
@@ -101,7 +103,8 @@ impl SandboxSettings {
 ///     .http_proxy_port(3128)
 ///     .socks_proxy_port(1080)
 ///     .set("allowedDomains", serde_json::json!(["crates.io", "static.crates.io"]));
-/// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).network(network));
+/// let mut options = AgentConfig::default();
+/// options.sandbox = Some(SandboxSettings::new().enabled(true).network(network));
 /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
 /// let settings = config.initialize_fields.unwrap();
 /// assert!(settings.as_str().contains(r#""network":{"allowAllUnixSockets":false,"allowLocalBinding":true,"allowUnixSockets":["/var/run/docker.sock"],"allowedDomains":["crates.io","static.crates.io"],"httpProxyPort":3128,"socksProxyPort":1080}"#));

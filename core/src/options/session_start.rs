@@ -3,12 +3,13 @@
 /// Which conversation a session starts with: a new one (the default), the most recent one of the
 /// working directory, or a given one, each optionally forked into a new session. One value, so
 /// that contradictions (resume and continue, a resume point with no session to resume) cannot be
-/// written. Given to `Options::session_start`.
+/// written. Set as [`AgentConfig::session_start`](super::AgentConfig::session_start).
 ///
 /// ```
-/// use claude_agent_core::options::{Fork, HostDeclarations, Options, Resume, SessionStart};
+/// use claude_agent_core::options::{AgentConfig, Fork, HostDeclarations, Resume, SessionStart};
 ///
-/// let again = Options::new().session_start(SessionStart::Continue { fork: None, or_new: false });
+/// let mut again = AgentConfig::default();
+/// again.session_start = SessionStart::Continue { fork: None, or_new: false };
 /// let args = again.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--continue".to_owned()));
 ///
@@ -16,7 +17,9 @@
 /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")
 ///     .at_message("70565fc4-6cce-40b8-adc7-42a6e28ebda1")
 ///     .fork(Fork::new());
-/// let args = Options::new().session_start(SessionStart::Resume(resume)).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+/// let mut config = AgentConfig::default();
+/// config.session_start = SessionStart::Resume(resume);
+/// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
 /// assert!(args.contains(&"--resume-session-at=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
 /// assert!(args.contains(&"--fork-session".to_owned()));
@@ -142,10 +145,11 @@ impl Resume {
 /// leaving that one as it was.
 ///
 /// ```
-/// use claude_agent_core::options::{Fork, HostDeclarations, Options, SessionStart};
+/// use claude_agent_core::options::{AgentConfig, Fork, HostDeclarations, SessionStart};
 ///
 /// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
-/// let options = Options::new().session_start(SessionStart::Continue { fork: Some(fork), or_new: false });
+/// let mut options = AgentConfig::default();
+/// options.session_start = SessionStart::Continue { fork: Some(fork), or_new: false };
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--fork-session".to_owned()));
 /// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));

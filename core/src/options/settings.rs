@@ -10,9 +10,22 @@ use super::sandbox::{merge_into_settings, SandboxSettings};
 use crate::option_types::ordered_map::to_json;
 use crate::option_types::redact::SecretJson;
 
-/// Settings as the user gave them.
+/// The user's settings, as [`AgentConfig::settings`](super::AgentConfig::settings) holds them:
+/// a file the CLI reads, or JSON this program writes. `Debug` blanks the values of inline
+/// settings' `env` and `headers` objects, which commonly carry API keys.
+///
+/// ```
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, Settings};
+///
+/// let mut config = AgentConfig::default();
+/// config.settings = Some(Settings::File("/etc/claude/settings.json".into()));
+/// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// assert!(spec.args.contains(&"/etc/claude/settings.json".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
 #[derive(Clone, PartialEq)]
-pub(crate) enum Settings {
+#[non_exhaustive]
+pub enum Settings {
     /// A settings file, passed on by path (the CLI reads it).
     File(PathBuf),
     /// Inline settings.

@@ -1,28 +1,31 @@
-//! Checks shared by [`Options::launch_spec`] and [`Options::session_config`]: options that
+//! Checks shared by [`AgentConfig::launch_spec`] and [`AgentConfig::session_config`]: options that
 //! contradict each other or that the CLI cannot receive.
 
 use super::error::OptionsError;
 use super::settings::{inline_settings, settings_arg};
-use super::{skills, AgentDefinition, HostDeclarations, Options};
+use super::{skills, AgentConfig, AgentDefinition, HostDeclarations};
 use crate::option_types::types::Thinking;
 
-impl Options {
-    /// The checks [`Options::launch_spec`] and [`Options::session_config`] start with, without
+impl AgentConfig {
+    /// The checks [`AgentConfig::launch_spec`] and [`AgentConfig::session_config`] start with, without
     /// building either: options that contradict each other (or `host`) or that the CLI cannot
     /// receive are refused with an [`OptionsError`] that names what to change. (`launch_spec`
     /// also refuses NUL bytes in arguments and environment values.) An application checks its own options with the declarations of its callbacks
-    /// (`Options::get_host_declarations`, with the `client` feature), e.g. at start-up, before
+    /// (`client::Options::get_host_declarations`, with the `client` feature), e.g. at start-up, before
     /// any session.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, OptionsError};
+    /// use claude_agent_core::options::{HostDeclarations, AgentConfig, OptionsError};
     ///
-    /// let options = Options::new().model("opus").fallback_model("opus");
+    /// let mut config = AgentConfig::default();
+    /// config.model = Some("opus".into());
+    /// config.fallback_model = Some("opus".into());
     /// assert!(matches!(
-    ///     options.validate(&HostDeclarations::NONE),
+    ///     config.validate(&HostDeclarations::NONE),
     ///     Err(OptionsError::FallbackModelSameAsModel { .. })
     /// ));
-    /// assert!(Options::new().model("opus").validate(&HostDeclarations::NONE).is_ok());
+    /// config.fallback_model = None;
+    /// assert!(config.validate(&HostDeclarations::NONE).is_ok());
     /// ```
     pub fn validate(&self, host: &HostDeclarations) -> Result<(), OptionsError> {
         if let (true, Some(tool)) = (host.can_use_tool, &self.permission_prompt_tool_name) {
@@ -72,7 +75,6 @@ impl Options {
         }
         if let Some((key, _)) = self
             .env
-            .0
             .iter()
             .find(|(key, _)| key.is_empty() || key.contains(['=', '\0']))
         {
@@ -164,7 +166,9 @@ fn is_valid_flag_name(flag: &str) -> bool {
 mod tests {
     use std::time::Duration;
 
-    use super::super::{McpServerConfig, PluginConfig, SandboxSettings, Skills, ThinkingDisplay};
+    use super::super::{
+        McpServerConfig, PluginConfig, SandboxSettings, Settings, Skills, ThinkingDisplay,
+    };
     use super::*;
     use crate::hooks::HookEvent;
     use crate::mcp::McpServerSpec;
@@ -175,11 +179,11 @@ mod tests {
     }
 
     /// Both entry points refuse the options with the same error.
-    fn refused(options: Options) -> OptionsError {
+    fn refused(options: AgentConfig) -> OptionsError {
         refused_with(options, &HostDeclarations::default())
     }
 
-    fn refused_with(options: Options, host: &HostDeclarations) -> OptionsError {
+    fn refused_with(options: AgentConfig, host: &HostDeclarations) -> OptionsError {
         let launch = options
             .launch_spec("claude".into(), host)
             .expect_err("launch_spec must refuse");
@@ -193,7 +197,10 @@ mod tests {
     #[test]
     fn an_agent_compaction_window_below_the_cli_minimum() {
         let small = AgentDefinition::new("d", "p").auto_compact_window(99_999);
-        let err = refused(Options::new().agent_definition("scanner", small));
+        let err = refused(AgentConfig {
+            agents: vec![("scanner".into(), small)],
+            ..AgentConfig::default()
+        });
         assert_eq!(
             err,
             OptionsError::AgentAutoCompactWindow {
@@ -203,16 +210,21 @@ mod tests {
         );
         let enough = AgentDefinition::new("d", "p")
             .auto_compact_window(AgentDefinition::MIN_AUTO_COMPACT_WINDOW);
-        assert!(Options::new()
-            .agent_definition("scanner", enough)
-            .launch_spec("claude".into(), &HostDeclarations::default())
-            .is_ok());
+        assert!(AgentConfig {
+            agents: vec![("scanner".into(), enough)],
+            ..AgentConfig::default()
+        }
+        .launch_spec("claude".into(), &HostDeclarations::default())
+        .is_ok());
     }
 
     #[test]
     fn can_use_tool_with_prompt_tool() {
         let err = refused_with(
-            Options::new().permission_prompt_tool_name("mcp__p__ask"),
+            AgentConfig {
+                permission_prompt_tool_name: Some("mcp__p__ask".into()),
+                ..AgentConfig::default()
+            },
             &HostDeclarations::default().with(|host| host.can_use_tool = true),
         );
         assert_eq!(
@@ -226,27 +238,33 @@ mod tests {
 
     #[test]
     fn fallback_equal_to_model() {
-        let err = refused(Options::new().model("opus").fallback_model("opus"));
+        let err = refused(AgentConfig {
+            model: Some("opus".into()),
+            fallback_model: Some("opus".into()),
+            ..AgentConfig::default()
+        });
         assert_eq!(
             err,
             OptionsError::FallbackModelSameAsModel {
                 model: "opus".into()
             }
         );
-        assert!(Options::new()
-            .model("opus")
-            .fallback_model("sonnet")
-            .launch_spec("c".into(), &HostDeclarations::default())
-            .is_ok());
+        assert!(AgentConfig {
+            model: Some("opus".into()),
+            fallback_model: Some("sonnet".into()),
+            ..AgentConfig::default()
+        }
+        .launch_spec("c".into(), &HostDeclarations::default())
+        .is_ok());
     }
 
     #[test]
     fn settings_file_with_sandbox() {
-        let err = refused(
-            Options::new()
-                .settings("./s.json")
-                .sandbox(SandboxSettings::new().enabled(true)),
-        );
+        let err = refused(AgentConfig {
+            settings: Some(Settings::File("./s.json".into())),
+            sandbox: Some(SandboxSettings::new().enabled(true)),
+            ..AgentConfig::default()
+        });
         assert_eq!(
             err,
             OptionsError::SettingsFileWithSandbox {
@@ -258,11 +276,13 @@ mod tests {
 
     #[test]
     fn invalid_settings_json_with_sandbox() {
-        let err = Options::new()
-            .settings_json(serde_json::json!(["not", "an", "object"]))
-            .sandbox(SandboxSettings::new())
-            .launch_spec("c".into(), &HostDeclarations::default())
-            .expect_err("broken JSON");
+        let err = AgentConfig {
+            settings: Some(Settings::Json(serde_json::json!(["not", "an", "object"]))),
+            sandbox: Some(SandboxSettings::new()),
+            ..AgentConfig::default()
+        }
+        .launch_spec("c".into(), &HostDeclarations::default())
+        .expect_err("broken JSON");
         assert!(
             matches!(err, OptionsError::InvalidSettingsJson { .. }),
             "{err:?}"
@@ -271,7 +291,10 @@ mod tests {
 
     #[test]
     fn invalid_skill_name() {
-        let err = refused(Options::new().skills(Skills::list(["ok", "bad,name"])));
+        let err = refused(AgentConfig {
+            skills: Some(Skills::list(["ok", "bad,name"])),
+            ..AgentConfig::default()
+        });
         assert_eq!(
             err,
             OptionsError::InvalidSkillName {
@@ -286,12 +309,15 @@ mod tests {
         let twice = HostDeclarations::default()
             .with(|host| host.sdk_mcp_servers = vec![sdk_server("calc"), sdk_server("calc")]);
         assert_eq!(
-            refused_with(Options::new(), &twice),
+            refused_with(AgentConfig::default(), &twice),
             OptionsError::DuplicateMcpServerName {
                 name: "calc".into()
             }
         );
-        let clash = Options::new().mcp_server("fs", McpServerConfig::sse("u"));
+        let clash = AgentConfig {
+            mcp_servers: vec![("fs".into(), McpServerConfig::sse("u"))],
+            ..AgentConfig::default()
+        };
         let fs =
             HostDeclarations::default().with(|host| host.sdk_mcp_servers.push(sdk_server("fs")));
         assert_eq!(
@@ -302,11 +328,10 @@ mod tests {
 
     #[test]
     fn non_local_plugin() {
-        let err = refused(
-            Options::new()
-                .plugin(PluginConfig::local("/ok"))
-                .plugin(PluginConfig::new("npm", "/p")),
-        );
+        let err = refused(AgentConfig {
+            plugins: vec![PluginConfig::local("/ok"), PluginConfig::new("npm", "/p")],
+            ..AgentConfig::default()
+        });
         assert_eq!(
             err,
             OptionsError::UnsupportedPluginType {
@@ -319,15 +344,39 @@ mod tests {
     #[test]
     fn zero_values() {
         let cases = [
-            (Options::new().max_turns(0), "max_turns"),
-            (Options::new().task_budget(0), "task_budget"),
-            (Options::new().max_buffer_size(0), "max_buffer_size"),
             (
-                Options::new().control_timeout(Duration::ZERO),
+                AgentConfig {
+                    max_turns: Some(0),
+                    ..AgentConfig::default()
+                },
+                "max_turns",
+            ),
+            (
+                AgentConfig {
+                    task_budget: Some(0),
+                    ..AgentConfig::default()
+                },
+                "task_budget",
+            ),
+            (
+                AgentConfig {
+                    max_buffer_size: Some(0),
+                    ..AgentConfig::default()
+                },
+                "max_buffer_size",
+            ),
+            (
+                AgentConfig {
+                    control_timeout: Some(Duration::ZERO),
+                    ..AgentConfig::default()
+                },
                 "control_timeout",
             ),
             (
-                Options::new().initialize_timeout(Duration::ZERO),
+                AgentConfig {
+                    initialize_timeout: Some(Duration::ZERO),
+                    ..AgentConfig::default()
+                },
                 "initialize_timeout",
             ),
         ];
@@ -338,14 +387,18 @@ mod tests {
 
     #[test]
     fn bad_budget() {
+        let budget = |dollars: f64| AgentConfig {
+            max_budget_usd: Some(dollars),
+            ..AgentConfig::default()
+        };
         for value in [-1.0, f64::INFINITY] {
             assert_eq!(
-                refused(Options::new().max_budget_usd(value)),
+                refused(budget(value)),
                 OptionsError::InvalidBudget { value }
             );
         }
         assert!(matches!(
-            refused(Options::new().max_budget_usd(f64::NAN)),
+            refused(budget(f64::NAN)),
             OptionsError::InvalidBudget { .. }
         ));
     }
@@ -353,7 +406,10 @@ mod tests {
     #[test]
     fn bad_extra_arg_flags() {
         for flag in ["", "--model", "a=b", "a b"] {
-            let err = refused(Options::new().extra_arg(flag, None));
+            let err = refused(AgentConfig {
+                extra_args: vec![(flag.into(), None)],
+                ..AgentConfig::default()
+            });
             assert_eq!(err, OptionsError::InvalidExtraArgFlag { flag: flag.into() });
         }
     }
@@ -362,7 +418,10 @@ mod tests {
     fn bad_env_names() {
         for key in ["", "A=B", "A\0"] {
             assert_eq!(
-                refused(Options::new().env(key, "v")),
+                refused(AgentConfig {
+                    env: vec![(key.into(), "v".into())],
+                    ..AgentConfig::default()
+                }),
                 OptionsError::InvalidEnvName { key: key.into() }
             );
         }
@@ -372,7 +431,7 @@ mod tests {
     fn hook_without_callbacks() {
         let no_callbacks = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 0);
         let err = refused_with(
-            Options::new(),
+            AgentConfig::default(),
             &HostDeclarations::default().with(|host| host.hooks.push(no_callbacks)),
         );
         assert_eq!(
@@ -386,11 +445,11 @@ mod tests {
 
     #[test]
     fn thinking_display_while_disabled() {
-        let err = refused(
-            Options::new()
-                .thinking(Thinking::Disabled)
-                .thinking_display(ThinkingDisplay::Summarized),
-        );
+        let err = refused(AgentConfig {
+            thinking: Some(Thinking::Disabled),
+            thinking_display: Some(ThinkingDisplay::Summarized),
+            ..AgentConfig::default()
+        });
         assert_eq!(err, OptionsError::ThinkingDisplayWhileDisabled);
     }
 }

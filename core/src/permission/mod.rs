@@ -6,7 +6,7 @@
 //! then asks about every tool use its own rules and [`PermissionMode`] do not settle.
 //!
 //! ```
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //! use claude_agent_core::permission::PermissionResult;
 //!
 //! let options = Options::new().on_permission_request(|request, _ctx| async move {

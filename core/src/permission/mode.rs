@@ -26,7 +26,7 @@ use crate::UnknownName;
 ///
 /// ```no_run
 /// # use claude_agent_core::client::{Client, Error};
-/// # use claude_agent_core::options::Options;
+/// # use claude_agent_core::client::Options;
 /// use claude_agent_core::permission::PermissionMode;
 ///
 /// let options = Options::new().permission_mode(PermissionMode::Plan);

@@ -108,7 +108,7 @@ impl PermissionRequest {
 /// Which MCP server a tool comes from (`mcp_server` on the wire).
 ///
 /// ```
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 ///
 /// // Allow the tools of in-process servers; ask a person about the rest.

@@ -149,7 +149,7 @@ impl PermissionResult {
     /// Apply these permission changes too. Has no effect on a `Deny`.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_core::permission::PermissionResult;
     ///
     /// // Allow, and take the CLI's suggestions ("always allow this") so it stops asking.
@@ -199,7 +199,7 @@ impl PermissionResult {
     /// every answer; the Python SDK in none; the CLI takes both.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::Options;
     /// # use claude_agent_core::permission::PermissionResult;
     /// let options = Options::new().on_permission_request(|request, _ctx| async move {
     ///     PermissionResult::allow().with_tool_use_id(request.tool_use_id)

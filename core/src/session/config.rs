@@ -5,7 +5,7 @@ use crate::mcp::McpServerSpec;
 use crate::Json;
 
 /// Everything a [`super::Session`] needs to know up front. Built by
-/// [`crate::options::Options::session_config`], or by hand in tests.
+/// [`crate::options::AgentConfig::session_config`], or by hand in tests.
 ///
 /// ```
 /// # use claude_agent_core::session::{SessionConfig, InputMode};
@@ -16,12 +16,12 @@ use crate::Json;
 /// Usually built from the options, beside the declarations of which requests the host answers:
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
 /// use claude_agent_core::session::InputMode;
 ///
 /// let mut host = HostDeclarations::default();
 /// host.can_use_tool = true;
-/// let config = Options::new().session_config(InputMode::Streaming, &host)?;
+/// let config = AgentConfig::default().session_config(InputMode::Streaming, &host)?;
 /// assert!(config.can_use_tool);
 /// // The CLI may then call back at any time, so stdin stays open after a result until it is idle.
 /// assert!(config.has_bidirectional_needs());
@@ -63,7 +63,7 @@ pub struct SessionConfig {
     pub other_bidirectional_needs: bool,
     /// Whether to report the CLI's version and whether it is supported
     /// ([`super::Event::CliVersion`]). On by default;
-    /// [`crate::options::Options::apply_environment`] turns it off when
+    /// [`crate::options::AgentConfig::apply_environment`] turns it off when
     /// [`super::SKIP_VERSION_CHECK_ENV`] is set.
     pub check_cli_version: bool,
     /// The CLI was started with `--await-claim`: a spare that starts up, answers `initialize`

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::message::{ContentBlock, Message, MessageContent, SessionState, Stall, SystemMessage};
 
 /// When a running turn counts as stalled, and what the session then does
-/// (`Options::stall_watch`): it reports the stall ([`Event::Stalled`], with a [`Stall`]), and
+/// ([`AgentConfig::stall_watch`](crate::options::AgentConfig::stall_watch)): it reports the stall ([`Event::Stalled`], with a [`Stall`]), and
 /// as [`StallWatch::then`] says, interrupts the turn or closes itself
 /// ([`Event::Closing`] with [`EndReason::Stalled`]).
 ///

@@ -5,16 +5,16 @@ use std::fmt;
 /// The environment variable that turns the version check off: set to anything but the empty
 /// string, the client's sessions do not check the CLI's version (no
 /// [`Event::CliVersion`](super::Event::CliVersion), no warning), as with the official SDKs. The
-/// core reads no environment: [`Options::apply_environment`](crate::options::Options::apply_environment)
+/// core reads no environment: [`AgentConfig::apply_environment`](crate::options::AgentConfig::apply_environment)
 /// applies it to a session's configuration from a lookup the host gives.
 ///
 /// ```
-/// use claude_agent_core::options::{HostDeclarations, Options};
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
 /// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
 ///
 /// // As if the program were started with CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1:
 /// let environment = |name: &str| (name == SKIP_VERSION_CHECK_ENV).then(|| "1".into());
-/// let options = Options::new();
+/// let options = AgentConfig::default();
 /// let mut config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE).unwrap();
 /// options.apply_environment(&mut config, environment);
 /// assert!(!config.check_cli_version);

@@ -14,7 +14,7 @@ use super::{
 /// between two CLI runs of one process. Everything is lost when it is dropped.
 ///
 /// Cheap to share: put it in an `Arc`, give one clone to
-/// [`Options::session_store`](crate::options::Options::session_store) and keep another to look
+/// [`Options::session_store`](crate::client::Options::session_store) and keep another to look
 /// inside.
 ///
 /// ```

@@ -2,7 +2,7 @@
 //! object store, a shared disk), so that a session can be resumed on another machine.
 //!
 //! The CLI keeps writing its transcript to its own disk; with
-//! [`Options::session_store`](crate::options::Options::session_store) it also prints each batch of
+//! [`Options::session_store`](crate::client::Options::session_store) it also prints each batch of
 //! lines it wrote (the `--session-mirror` flag), and the client layer appends them to the store:
 //! once per turn, before the turn's result is handed to you, and before the session ends. A
 //! store that fails does not end the session: the failure comes as a

@@ -300,7 +300,7 @@ pub async fn tag_session(
 /// [`SessionFile::fork`](crate::history::SessionFile::fork) does on disk: the whole
 /// conversation or up to [`ForkOptions::up_to`], with new ids, titled [`ForkOptions::title`]
 /// or after the original with " (fork)". Resume it from the store
-/// ([`Options::session_store`](crate::options::Options::session_store)) in the same working
+/// ([`Options::session_store`](crate::client::Options::session_store)) in the same working
 /// directory. Subagents' transcripts are not copied.
 ///
 /// ```

@@ -4,7 +4,7 @@
 
 use claude_agent_core::client::{query_with, Error, Runtime};
 use claude_agent_core::message::Message;
-use claude_agent_core::options::Options;
+use claude_agent_core::client::Options;
 use claude_agent_core::permission::PermissionResult;
 use futures_lite::{Stream, StreamExt};
 

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //! use claude_agent_store_postgres::PostgresSessionStore;
 //!
 //! # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {

@@ -510,7 +510,7 @@ impl Script {
     /// ```
     /// use claude_agent_core::client::query_with;
     /// use claude_agent_core::message::Message;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -564,7 +564,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::{connect_with, Client};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -592,7 +592,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -620,7 +620,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -750,7 +750,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -776,7 +776,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -804,7 +804,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -830,7 +830,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -859,7 +859,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -919,7 +919,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::{connect_with, Client, Error};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -951,7 +951,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -990,7 +990,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1021,7 +1021,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1045,7 +1045,7 @@ impl Script {
     /// ```
     /// use claude_agent_core::client::connect_with;
     /// use claude_agent_core::control::ContextUsageDetail;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1098,7 +1098,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1131,7 +1131,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1267,7 +1267,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1304,7 +1304,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1567,7 +1567,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1617,7 +1617,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1644,7 +1644,7 @@ impl Script {
     /// ```
     /// use std::time::Duration;
     /// use claude_agent_core::client::{connect_with, Client, Error};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1676,7 +1676,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::{connect_with, Client, Error};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1704,7 +1704,7 @@ impl Script {
     ///
     /// ```
     /// use claude_agent_core::client::{connect_with, Client};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_core::permission::PermissionMode;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;

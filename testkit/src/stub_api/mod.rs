@@ -53,7 +53,7 @@ use render::{render, request_id, split_delay, sse_frame, CallContext, Rendered};
 ///
 /// ```
 /// use claude_agent_core::client::{query_with, Runtime};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_testkit::real_cli::RealCli;
 /// use claude_agent_testkit::stub_api::{Reply, StubApi};
 /// use futures_lite::StreamExt;

@@ -15,7 +15,7 @@ use serde_json::Value;
 /// ```
 /// use claude_agent_core::client::query_with;
 /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_core::permission::PermissionResult;
 /// use claude_agent_testkit::fake_cli::{Script, ToolUse};
 /// use claude_agent_testkit::{runtime::TestRuntime, transport::{FakeTransport, SdkAnswer}};

@@ -14,7 +14,7 @@
 //! ```
 //! use claude_agent_core::client::query_with;
 //! use claude_agent_core::message::Message;
-//! use claude_agent_core::options::Options;
+//! use claude_agent_core::client::Options;
 //! use claude_agent_testkit::fake_cli::Script;
 //! use claude_agent_testkit::runtime::TestRuntime;
 //! use claude_agent_testkit::transport::FakeTransport;
@@ -29,7 +29,7 @@
 //! assert!(fake.launch().unwrap().args.contains(&"stream-json".to_owned()));
 //! ```
 //!
-//! [`Options::transport`]: claude_agent_core::options::Options::transport
+//! [`Options::transport`]: claude_agent_core::client::Options::transport
 
 mod answer;
 mod pipes;
@@ -58,7 +58,7 @@ pub use written::SdkLine;
 /// and once those are used up the last script again.
 ///
 /// ```
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_testkit::fake_cli::Script;
 /// use claude_agent_testkit::transport::FakeTransport;
 ///
@@ -132,7 +132,7 @@ impl FakeTransport {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_core::permission::PermissionResult;
     /// use claude_agent_testkit::{runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
@@ -192,7 +192,7 @@ impl FakeTransport {
     ///
     /// ```
     /// # use claude_agent_core::client::query_with;
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::Options;
     /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// # use futures_lite::StreamExt;
     /// let fake = FakeTransport::new(Script::single_turn("ok"));
@@ -211,7 +211,7 @@ impl FakeTransport {
     ///
     /// ```
     /// # use claude_agent_core::client::query_with;
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::Options;
     /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// # use futures_lite::StreamExt;
     /// use claude_agent_testkit::transport::SdkLine;
@@ -235,7 +235,7 @@ impl FakeTransport {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::{Options, SystemPrompt};
+    /// use claude_agent_core::client::options::{Options, SystemPrompt};
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -256,7 +256,7 @@ impl FakeTransport {
     /// ```
     /// use claude_agent_core::client::{query_with, Prompt};
     /// use claude_agent_core::message::UserInput;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -280,7 +280,7 @@ impl FakeTransport {
     ///
     /// ```
     /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_core::permission::PermissionResult;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime};
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -330,7 +330,7 @@ impl FakeTransport {
     ///
     /// ```
     /// use claude_agent_core::client::{connect_with, Client};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///

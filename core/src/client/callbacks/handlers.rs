@@ -1,11 +1,12 @@
-//! The user's callbacks, stored type-erased in [`Handlers`] and carried by the options.
+//! The user's callbacks and the other host values of the options, in [`Handlers`].
 
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, Weak};
+use std::sync::{Arc, Weak};
 
 use crate::client::link::Shared;
+use crate::client::options::HostDeclarations;
 use crate::client::runtime::BoxFuture;
 use crate::client::sdk_mcp::SdkMcpServer;
 use crate::client::transport::TransportRef;
@@ -13,7 +14,6 @@ use crate::client::Client;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{HookInput, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
-use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
 
@@ -39,13 +39,13 @@ pub(crate) type UserDialogFn = Arc<
 >;
 pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// The client layer's part of the options: the user's callbacks (permission prompt, hooks,
-/// in-process MCP servers, elicitation, dialogs, stderr), the session store, the transport and
-/// the recording.
+/// The host values of the options, what runs in this process for a session: the user's
+/// callbacks (permission prompt, hooks, in-process MCP servers, elicitation, dialogs, stderr),
+/// the session store, the fleet, the transport and the recording.
 ///
-/// Filled by the builder methods on [`crate::options::Options`] (`on_permission_request`,
+/// Filled by the builder methods on [`crate::client::Options`] (`on_permission_request`,
 /// `on_hook`, `on_hook_event`, `sdk_mcp_server`, `on_elicitation`, `on_user_dialog`,
-/// `on_stderr`, `session_store`, `transport`, `record_to`), which the options carry opaquely;
+/// `on_stderr`, `session_store`, `fleet`, `transport`, `record_to`);
 /// [`Handlers::declarations`] tells the session which requests they answer.
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
@@ -82,7 +82,7 @@ pub(crate) struct Handlers {
 ///
 /// ```
 /// use claude_agent_core::client::HostId;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use claude_agent_core::permission::PermissionResult;
 ///
 /// assert_eq!(Options::new().model("sonnet").get_host_id(), HostId::NONE);
@@ -101,7 +101,7 @@ impl HostId {
     pub const NONE: HostId = HostId(0);
 
     /// An id no set of options has had before in this process.
-    fn next() -> HostId {
+    pub(crate) fn next() -> HostId {
         static LAST: AtomicU64 = AtomicU64::new(0);
         HostId(LAST.fetch_add(1, Ordering::Relaxed) + 1)
     }
@@ -149,23 +149,6 @@ impl Handlers {
     }
 }
 
-impl Options {
-    /// The client layer's part of these options; empty until a builder method of this layer
-    /// fills it.
-    pub(crate) fn handlers(&self) -> &Handlers {
-        static NONE: LazyLock<Handlers> = LazyLock::new(Handlers::default);
-        self.client.get().unwrap_or(&NONE)
-    }
-
-    /// The client layer's part, to change (copied first if a clone of the options shares it):
-    /// what is changed is other host values, with an id of their own.
-    pub(crate) fn handlers_mut(&mut self) -> &mut Handlers {
-        let handlers: &mut Handlers = self.client.make_mut();
-        handlers.id = HostId::next();
-        handlers
-    }
-}
-
 /// A way back to the session from inside a callback, that does not keep the session alive.
 /// The default one has no session behind it.
 #[derive(Clone, Default)]
@@ -184,7 +167,7 @@ impl SessionRef {
 ///
 /// ```
 /// use claude_agent_core::client::PermissionContext;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 ///
 /// // The callback under test, as it is registered with `Options::on_permission_request`.
@@ -221,7 +204,7 @@ pub struct PermissionContext {
 /// ```
 /// use claude_agent_core::client::HookContext;
 /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_hook_event`.
 /// async fn no_rm(input: HookInput, ctx: HookContext) -> HookOutput {
@@ -295,7 +278,7 @@ impl HookContext {
 /// ```
 /// use claude_agent_core::client::ElicitationContext;
 /// use claude_agent_core::mcp::{ElicitationAction, ElicitationRequest, ElicitationResult};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_elicitation`.
 /// async fn decline_all(_request: ElicitationRequest, _ctx: ElicitationContext) -> ElicitationResult {
@@ -325,7 +308,7 @@ pub struct ElicitationContext {
 /// ```
 /// use claude_agent_core::client::UserDialogContext;
 /// use claude_agent_core::control::{UserDialogRequest, UserDialogResult};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_user_dialog`.
 /// async fn always_dismiss(_request: UserDialogRequest, _ctx: UserDialogContext) -> UserDialogResult {
@@ -379,7 +362,7 @@ macro_rules! context_impl {
 context_impl!(
     PermissionContext,
     r#"```
-use claude_agent_core::options::Options;
+use claude_agent_core::client::options::Options;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 
 // After the first edit is approved, stop asking about edits for the rest of the session.
@@ -398,7 +381,7 @@ context_impl!(
     r#"```
 use claude_agent_core::control::ContextUsageDetail;
 use claude_agent_core::hooks::{HookOutput, StopInput};
-use claude_agent_core::options::Options;
+use claude_agent_core::client::options::Options;
 
 // When the agent stops with the context nearly full, tell the user.
 let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move {
@@ -416,7 +399,7 @@ context_impl!(
     ElicitationContext,
     r#"```
 use claude_agent_core::mcp::ElicitationResult;
-use claude_agent_core::options::Options;
+use claude_agent_core::client::options::Options;
 
 // An MCP server that asks for a login the host cannot give: decline, and stop the turn.
 let _options = Options::new().on_elicitation(|request, ctx| async move {
@@ -433,7 +416,7 @@ context_impl!(
     UserDialogContext,
     r#"```
 use claude_agent_core::control::UserDialogResult;
-use claude_agent_core::options::Options;
+use claude_agent_core::client::options::Options;
 
 // The user closed the dialog: dismiss it, and stop the turn too.
 let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], |_request, ctx| async move {
@@ -460,7 +443,7 @@ impl Handlers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Options;
+    use crate::client::options::Options;
     use futures_lite::future::block_on;
 
     #[test]

@@ -1,7 +1,7 @@
 //! `McpServerSet`: the MCP servers [`crate::client::Client::set_mcp_servers`] puts in place.
 
+use crate::client::options::McpServerConfig;
 use crate::client::sdk_mcp::SdkMcpServer;
-use crate::options::McpServerConfig;
 
 /// The MCP servers a running session is to have from now on: in-process servers, and external
 /// ones the CLI starts or connects to itself. Given to [`Client::set_mcp_servers`], it replaces
@@ -15,7 +15,7 @@ use crate::options::McpServerConfig;
 /// ```
 /// use claude_agent_core::client::{tool, McpServerSet, SdkMcpServer};
 /// use claude_agent_core::mcp::ToolResult;
-/// use claude_agent_core::options::McpServerConfig;
+/// use claude_agent_core::client::options::McpServerConfig;
 ///
 /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
 ///     "now",

@@ -1,6 +1,6 @@
 //! [`UnaskedTools`]: the tool calls a permission callback is never asked about.
 
-use crate::options::Options;
+use crate::client::options::Options;
 use crate::permission::PermissionMode;
 
 /// The tool calls that the options' permission callback ([`Options::on_permission_request`])
@@ -13,7 +13,7 @@ use crate::permission::PermissionMode;
 ///
 /// ```
 /// use claude_agent_core::client::UnaskedTools;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use claude_agent_core::permission::PermissionResult;
 ///
 /// let options = Options::new()
@@ -38,7 +38,7 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::client::UnaskedTools;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     /// use claude_agent_core::permission::{PermissionMode, PermissionResult};
     ///
     /// let callback = |_request, _ctx| async { PermissionResult::allow() };
@@ -48,11 +48,12 @@ impl Options {
     /// ```
     pub fn tools_never_asked(&self) -> Option<UnaskedTools> {
         self.handlers().can_use_tool.as_ref()?;
-        if self.get_permission_mode() == Some(&PermissionMode::BypassPermissions) {
+        if self.config().permission_mode.as_ref() == Some(&PermissionMode::BypassPermissions) {
             return Some(UnaskedTools::All);
         }
         let bare: Vec<String> = self
-            .get_allowed_tools()
+            .config()
+            .allowed_tools
             .iter()
             .filter(|rule| !rule.is_empty() && !rule.contains('('))
             .cloned()

@@ -96,7 +96,7 @@ pub enum FleetLimitsError {
 /// ```
 /// use claude_agent_core::client::{Fleet, FleetLimits};
 /// use claude_agent_core::cost::Budget;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let fleet = Fleet::new(FleetLimits {
 ///     max_sessions: Some(4),
@@ -235,7 +235,7 @@ impl Fleet {
     ///
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let fleet = Fleet::default();
     /// let options = Options::new().fleet(fleet.member("tenant-42"));

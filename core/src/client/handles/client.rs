@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::client::error::Error;
 use crate::client::link::{Command, Shared};
 use crate::client::mcp_servers::McpServerSet;
+use crate::client::options::Options;
 use crate::client::runtime::Runtime;
 use crate::client::spare::ParkingDir;
 use crate::client::spawn::{spawn_session, Start};
@@ -25,7 +26,6 @@ use crate::control::{
 };
 use crate::mcp::ToolResult;
 use crate::message::{ContextUsage, Message, MessageId, UserInput};
-use crate::options::Options;
 use crate::permission::PermissionMode;
 use crate::session::VersionCheck;
 use crate::uuid::new_uuid;
@@ -50,7 +50,7 @@ use crate::Json;
 /// ```no_run
 /// # use claude_agent_core::client::{connect_with, Error, Runtime};
 /// # use claude_agent_core::message::Message;
-/// # use claude_agent_core::options::Options;
+/// # use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// async fn two_turns(runtime: impl Runtime) -> Result<(), Error> {
@@ -91,7 +91,7 @@ impl fmt::Debug for Client {
 ///
 /// ```
 /// use claude_agent_core::client::{connect_with, Client, Error, Runtime};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// async fn start(runtime: impl Runtime) -> Result<Client, Error> {
 ///     connect_with(runtime, Options::new().model("sonnet")).await
@@ -407,7 +407,7 @@ impl Client {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{connect_with, Error, Runtime};
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// use futures_lite::StreamExt;
     ///
     /// async fn try_and_undo(runtime: impl Runtime) -> Result<(), Error> {
@@ -722,7 +722,7 @@ impl Client {
     /// ```no_run
     /// # use claude_agent_core::client::{Client, Error};
     /// use claude_agent_core::control::ReloadPlugins;
-    /// use claude_agent_core::options::PluginConfig;
+    /// use claude_agent_core::client::options::PluginConfig;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let reload = ReloadPlugins::new().add_plugin(PluginConfig::local("/srv/plugins/review"));
     /// let reloaded = client.reload_plugins(reload).await?;
@@ -975,7 +975,7 @@ impl Client {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{connect_with, Error, Runtime};
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// use claude_agent_core::session::{CliVersion, VersionCheck};
     ///
     /// async fn check(runtime: impl Runtime) -> Result<(), Error> {

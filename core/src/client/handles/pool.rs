@@ -10,12 +10,12 @@ use crate::client::error::Error;
 use crate::client::handlers::HostId;
 use crate::client::link::Command;
 use crate::client::mirror::StoreFlush;
+use crate::client::options::{LaunchSpec, Options};
 use crate::client::prompt::Prompt;
 use crate::client::query::{query_with, Query};
 use crate::client::runtime::{BoxFuture, Runtime};
 use crate::client::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
-use crate::options::{LaunchSpec, Options};
 use crate::session::InputMode;
 
 /// Sets of host-level options a pool keeps spares for by default; the least recently used set
@@ -45,7 +45,7 @@ struct Key {
 
 impl Key {
     fn of(options: &Options) -> Result<Key, Error> {
-        let program = match options.get_cli_path() {
+        let program = match options.config().cli_path.as_deref() {
             Some(path) => path.to_path_buf(),
             None => {
                 crate::client::discovery::find_cli(None).unwrap_or_else(|_| PathBuf::from("claude"))
@@ -53,8 +53,10 @@ impl Key {
         };
         let modified = std::fs::metadata(&program).and_then(|m| m.modified()).ok();
         let host = options.handlers().declarations();
-        let spec = options.launch_spec(program, &host)?;
-        let config = options.session_config(InputMode::Streaming, &host)?;
+        let spec = options.config().launch_spec(program, &host)?;
+        let config = options
+            .config()
+            .session_config(InputMode::Streaming, &host)?;
         Ok(Key {
             spec,
             initialize: config.initialize_fields.map(|raw| raw.as_str().to_owned()),
@@ -208,7 +210,7 @@ impl fmt::Debug for PooledQuery {
 /// ```no_run
 /// use claude_agent_core::client::{PoolStart, Runtime, SparePool};
 /// use claude_agent_core::control::ClaimOptions;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
@@ -309,7 +311,7 @@ impl SparePool {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{PrewarmError, SparePool};
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # fn example(pool: SparePool) -> Result<(), PrewarmError> {
     /// // At start-up, before any session is asked for:
     /// pool.prewarm(&Options::new().model("sonnet"))?;
@@ -317,7 +319,7 @@ impl SparePool {
     /// # }
     /// ```
     pub fn prewarm(&self, options: &Options) -> Result<(), PrewarmError> {
-        if let Some(option) = options.session_option() {
+        if let Some(option) = options.config().session_option() {
             return Err(PrewarmError::SessionOption { option });
         }
         let key = Key::of(options)?;
@@ -331,7 +333,7 @@ impl SparePool {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::SparePool;
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # fn example(pool: SparePool, options: Options) {
     /// println!("{} spares ready", pool.ready(&options));
     /// # }
@@ -372,7 +374,7 @@ impl SparePool {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::SparePool;
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # fn example(pool: SparePool, old: Options) {
     /// pool.discard(&old);
     /// # }
@@ -400,7 +402,7 @@ impl SparePool {
     /// ```no_run
     /// # use claude_agent_core::client::{SparePool, Error};
     /// # use claude_agent_core::control::ClaimOptions;
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # async fn example(pool: SparePool, host: Options) -> Result<(), Error> {
     /// let session = pool.query(&host, "What changed since yesterday?", ClaimOptions::new("/srv/app").model("sonnet")).await?;
     /// # let _ = session;

@@ -27,7 +27,7 @@ use crate::message::UserInput;
 /// ```no_run
 /// # use claude_agent_core::client::{query_with, Prompt, Runtime};
 /// # use claude_agent_core::message::UserInput;
-/// # use claude_agent_core::options::Options;
+/// # use claude_agent_core::client::Options;
 /// # fn example<R: Runtime>(runtime: R) {
 /// let one_turn = query_with(runtime.clone(), Prompt::text("What is 2 + 2?"), Options::new());
 /// let steps = futures_lite::stream::iter(["Read src/lib.rs.", "Now list its public items."].map(UserInput::text));
@@ -117,7 +117,7 @@ pub fn prompt_channel() -> (PromptSender, PromptStream) {
 /// ```
 /// use claude_agent_core::client::{prompt_channel, query_with, Error, Runtime};
 /// use claude_agent_core::message::Message;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use futures_lite::StreamExt;
 ///
 /// /// A chat: the next question goes in once the previous answer is out.
@@ -178,7 +178,7 @@ impl PromptSender {
 ///
 /// ```
 /// use claude_agent_core::client::{prompt_channel, query_with, Runtime};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// async fn start<R: Runtime>(runtime: R) {
 ///     let (tx, prompt) = prompt_channel();

@@ -9,12 +9,12 @@ use futures_lite::Stream;
 
 use crate::client::error::Error;
 use crate::client::link::Shared;
+use crate::client::options::Options;
 use crate::client::prompt::Prompt;
 use crate::client::runtime::Runtime;
 use crate::client::spawn::{spawn_session, Start};
 use crate::client::Client;
 use crate::message::Message;
-use crate::options::Options;
 
 /// Start the CLI on `runtime`, send `prompt`, and stream every message until the CLI's stdout
 /// ends (all results, not just the first).
@@ -27,7 +27,7 @@ use crate::options::Options;
 ///
 /// ```no_run
 /// # use claude_agent_core::client::{query_with, Runtime};
-/// # use claude_agent_core::options::Options;
+/// # use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// async fn ask(runtime: impl Runtime) {
@@ -54,7 +54,7 @@ pub fn query_with(runtime: impl Runtime, prompt: impl Into<Prompt>, options: Opt
 /// ```
 /// use claude_agent_core::client::{query_with, Error, Runtime};
 /// use claude_agent_core::message::{ContentBlock, Message};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// /// Run a prompt, but interrupt the turn if it runs more than 20 tool calls.
@@ -99,7 +99,7 @@ impl Query {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::{query_with, Error, Runtime};
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # async fn example(runtime: impl Runtime) -> Result<(), Error> {
     /// let mut messages = query_with(runtime, "What is 2 + 2?", Options::new());
     /// while let Some(message) = messages.next().await {

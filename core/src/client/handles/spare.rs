@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::client::error::Error;
 use crate::client::link::{Command, Shared};
+use crate::client::options::Options;
 use crate::client::prompt::{Prompt, PromptKind};
 use crate::client::query::Query;
 use crate::client::runtime::Runtime;
@@ -13,7 +14,6 @@ use crate::client::warm::STARTUP_MARKS_ENV;
 use crate::client::Client;
 use crate::client::{give_to, temp_folder};
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
-use crate::options::Options;
 
 /// Why a claim did not give a running session. The prompt did not run: start the session cold
 /// ([`Options::claimed`] gives its options).
@@ -85,7 +85,7 @@ pub enum PrewarmError {
 /// ```no_run
 /// use claude_agent_core::client::{prewarm_with, Runtime};
 /// use claude_agent_core::control::ClaimOptions;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
 ///     // At boot, before any user has picked a project:
@@ -147,14 +147,14 @@ impl Drop for ParkingDir {
 /// must not be a session's folder. A parked CLI holds about 250 MB.
 ///
 /// Options that describe a session (an [`Options::session_start`] other than
-/// [`SessionStart::New`](crate::options::SessionStart::New): one to resume, continue or fork, or
+/// [`SessionStart::New`](crate::client::options::SessionStart::New): one to resume, continue or fork, or
 /// the new session's id) are refused with [`PrewarmError::SessionOption`], as the
 /// TypeScript SDK's `prewarm()` refuses them: give them to `query`.
 ///
 /// ```no_run
 /// use claude_agent_core::client::{prewarm_with, Error, Runtime};
 /// use claude_agent_core::control::ClaimOptions;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
@@ -169,16 +169,16 @@ impl Drop for ParkingDir {
 /// }
 /// ```
 pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spare, PrewarmError> {
-    if let Some(option) = options.session_option() {
+    if let Some(option) = options.config().session_option() {
         return Err(PrewarmError::SessionOption { option });
     }
     let mut options = options
-        .extra_arg(crate::options::AWAIT_CLAIM_FLAG, None)
+        .extra_arg(crate::client::options::AWAIT_CLAIM_FLAG, None)
         .env(STARTUP_MARKS_ENV, "1");
-    let parking = match options.get_cwd() {
+    let parking = match options.config().cwd.as_deref() {
         Some(_) => None,
         None => {
-            let dir = ParkingDir::create(options.get_user())?;
+            let dir = ParkingDir::create(options.config().user.as_deref())?;
             options = options.cwd(&dir.0);
             Some(dir)
         }
@@ -237,7 +237,7 @@ impl Spare {
     /// ```no_run
     /// use claude_agent_core::client::{query_with, ClaimError, Runtime, Spare};
     /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     /// use claude_agent_core::permission::PermissionMode;
     ///
     /// async fn start(runtime: impl Runtime, spare: Spare, host: Options) -> Result<(), Box<dyn std::error::Error>> {

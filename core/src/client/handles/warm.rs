@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use crate::client::error::Error;
 use crate::client::link::Command;
+use crate::client::options::Options;
 use crate::client::prompt::Prompt;
 use crate::client::query::Query;
 use crate::client::runtime::Runtime;
 use crate::client::Client;
 use crate::control::InitializeResponse;
-use crate::options::Options;
 
 /// Asks the CLI to report its start-up checkpoints (`keep_alive` lines with `startup_mark`)
 /// before it answers `initialize`.
@@ -25,7 +25,7 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 /// ```no_run
 /// use claude_agent_core::client::{startup_with, Error, Runtime};
 /// use claude_agent_core::message::Message;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// async fn answer(runtime: impl Runtime) -> Result<(), Error> {

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::client::options::LaunchSpec;
 use crate::client::user_files::{self, Owner};
 use crate::client::{child_var, give_to, temp_folder, user_ids};
-use crate::options::LaunchSpec;
 
 /// Settings that only misbehave in a redirected configuration folder without the user's plugin
 /// cache: plugins would be installed again into its empty one on every start.
@@ -426,10 +426,14 @@ mod tests {
             std::os::unix::fs::lchown(path, Some(uid), Some(gid)).unwrap();
         }
         std::os::unix::fs::lchown(config.join("settings.json"), Some(uid), Some(gid)).unwrap();
-        let spec = crate::options::Options::new()
+        let spec = crate::client::options::Options::new()
             .user(format!("{uid}:{gid}"))
             .env("HOME", home.display().to_string())
-            .launch_spec("claude".into(), &crate::options::HostDeclarations::NONE)
+            .config()
+            .launch_spec(
+                "claude".into(),
+                &crate::client::options::HostDeclarations::NONE,
+            )
             .unwrap();
         let dir = base.join("copy");
         fs::create_dir(&dir).unwrap();
@@ -496,9 +500,13 @@ mod tests {
             r#"{"enabledPlugins":{"p":true}}"#,
         )
         .unwrap();
-        let spec = crate::options::Options::new()
+        let spec = crate::client::options::Options::new()
             .env("HOME", home.display().to_string())
-            .launch_spec("claude".into(), &crate::options::HostDeclarations::NONE)
+            .config()
+            .launch_spec(
+                "claude".into(),
+                &crate::client::options::HostDeclarations::NONE,
+            )
             .unwrap();
         let dir = isolate(&spec).unwrap();
         let path = dir.path().to_path_buf();

@@ -22,9 +22,9 @@ use futures_lite::FutureExt;
 use serde_json::Value;
 
 use crate::client::child_var;
+use crate::client::options::LaunchSpec;
 use crate::client::runtime::{BoxFuture, Runtime};
 use crate::message::Message;
-use crate::options::LaunchSpec;
 use crate::session::TranscriptMirror;
 use crate::store::{SessionKey, SessionStore};
 use crate::uuid::new_uuid;
@@ -47,7 +47,7 @@ const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
 ///
 /// ```
 /// use claude_agent_core::client::StoreFlush;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use claude_agent_core::store::InMemorySessionStore;
 ///
 /// // Every batch the CLI prints goes to the store at once, not once per turn.

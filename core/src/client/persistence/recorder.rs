@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::options::Options;
+use crate::client::options::Options;
 use crate::redact::redact_secrets;
 
 /// Appends the lines the SDK writes and reads, as `{"dir":"in"|"out","msg":…}` lines.
@@ -167,7 +167,7 @@ impl Options {
     /// [`Error::Record`]: crate::client::Error::Record
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// // A folder of the project's, not a shared one such as /tmp.
     /// let path = std::path::Path::new("tests/recordings/session.jsonl");

@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use crate::client::config_dir::{copy_user_config, write_private, ConfigDir, Plugins, WriteFailed};
 use crate::client::give_to;
+use crate::client::options::{LaunchSpec, Options};
 use crate::client::runtime::Runtime;
 use crate::history::clock::is_uuid;
-use crate::options::{LaunchSpec, Options};
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};
 
 /// How long each store call of a resume may take, unless `Options::session_store_load_timeout`
@@ -75,7 +75,8 @@ impl Resumed {
     /// `options` pointed at the loaded session.
     pub(crate) fn apply(&self, options: Options) -> Options {
         let start = options
-            .get_session_start()
+            .config()
+            .session_start
             .clone()
             .resuming(self.session_id.clone());
         options
@@ -87,8 +88,8 @@ impl Resumed {
 /// Whether `options` resume a session through a store.
 pub(crate) fn wanted(options: &Options) -> bool {
     options.handlers().session_store.is_some()
-        && (options.get_session_start().resume_id().is_some()
-            || options.get_session_start().continues())
+        && (options.config().session_start.resume_id().is_some()
+            || options.config().session_start.continues())
 }
 
 /// Load the session `options` resume (or, for a continue, the newest one of the
@@ -112,8 +113,8 @@ pub(crate) async fn materialize<R: Runtime>(
         store,
         limit,
     };
-    let project_key = project_key_for_directory(options.get_cwd());
-    let found = match options.get_session_start().resume_id() {
+    let project_key = project_key_for_directory(options.config().cwd.as_deref());
+    let found = match options.config().session_start.resume_id() {
         Some(id) if is_uuid(id) => call.load_main(&project_key, id).await?,
         Some(_) => None,
         None => call.newest(&project_key).await?,

@@ -1,4 +1,4 @@
-//! Finding the `claude` executable: where to look is the options' ([`Options::cli_location`],
+//! Finding the `claude` executable: where to look is the options' ([`AgentConfig::cli_location`](crate::options::AgentConfig::cli_location),
 //! from the process's environment); which place holds an executable is looked up here.
 //!
 //! Order: the path set in the options, then `CLAUDE_AGENT_CLI_PATH`, then a CLI shipped beside
@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::client::error::{Error, INSTALL_HINT};
+pub use crate::client::options::CLI_PATH_ENV;
+use crate::client::options::{CliLocation, CliSearch};
 use crate::options::discovery::cli_location;
-pub use crate::options::CLI_PATH_ENV;
-use crate::options::{CliLocation, CliSearch};
 
 /// Find the CLI executable, or say everywhere it was looked for.
 ///
@@ -20,7 +20,7 @@ use crate::options::{CliLocation, CliSearch};
 /// executable, as the Python SDK bundles one in its package, or `claude` in that directory
 /// itself (never the current executable, should it be named `claude`). Then `PATH`, then the
 /// places npm, yarn and the native installer put it
-/// ([`Options::cli_location`](crate::options::Options::cli_location) lists them).
+/// ([`AgentConfig::cli_location`](crate::options::AgentConfig::cli_location)(crate::client::options::Options::cli_location) lists them).
 ///
 /// ```
 /// # use claude_agent_core::client::find_cli;

@@ -10,10 +10,10 @@
 use std::io;
 use std::process::{Command, ExitStatus};
 
+use crate::client::options::LaunchSpec;
 #[cfg(unix)]
 use crate::client::orphan_guard::OrphanGuard;
 use crate::client::runtime::Signal;
-use crate::options::LaunchSpec;
 use crate::session::ExitStatusInfo;
 
 /// A session's CLI ready to be spawned: the command with every setting of the [`LaunchSpec`],
@@ -27,10 +27,10 @@ use crate::session::ExitStatusInfo;
 /// ```no_run
 /// use std::process::Stdio;
 /// use claude_agent_core::client::LocalCommand;
-/// use claude_agent_core::options::{HostDeclarations, Options};
+/// use claude_agent_core::client::options::{HostDeclarations, Options};
 ///
 /// # fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// let spec = Options::new().launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// let spec = Options::new().config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// let local = LocalCommand::new(&spec)?;
 /// let (mut command, mut guard) = (local.command, local.guard);
 /// command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());

@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::options::{HostDeclarations, LaunchSpec, Options};
+use crate::client::options::{HostDeclarations, LaunchSpec, Options};
 use crate::permission::PermissionMode;
 use crate::session::CliVersion;
 
@@ -25,7 +25,7 @@ const CREDENTIAL_VARS: [&str; 6] = [
 ///
 /// ```no_run
 /// use claude_agent_core::client::doctor;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// let diagnosis = doctor(&Options::new());
 /// for finding in &diagnosis.findings {
@@ -48,7 +48,7 @@ impl Diagnosis {
     ///
     /// ```no_run
     /// # use claude_agent_core::client::doctor;
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// assert!(doctor(&Options::new()).is_ok(), "fix the environment first");
     /// ```
     pub fn is_ok(&self) -> bool {
@@ -227,7 +227,7 @@ impl fmt::Display for Finding {
 ///
 /// ```no_run
 /// use claude_agent_core::client::doctor;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 ///
 /// let diagnosis = doctor(&Options::new().cwd("/srv/app"));
 /// if let Some(version) = diagnosis.version {
@@ -239,8 +239,9 @@ impl fmt::Display for Finding {
 /// ```
 pub fn doctor(options: &Options) -> Diagnosis {
     let mut findings = Vec::new();
-    let program = super::discovery::find_cli(options.get_cli_path()).ok();
+    let program = super::discovery::find_cli(options.config().cli_path.as_deref()).ok();
     let spec = options
+        .config()
         .launch_spec(
             program.clone().unwrap_or_else(|| PathBuf::from("claude")),
             &HostDeclarations::NONE,
@@ -268,16 +269,17 @@ pub fn doctor(options: &Options) -> Diagnosis {
             }
         },
     }
-    if let Some(cwd) = options.get_cwd() {
+    if let Some(cwd) = options.config().cwd.as_deref() {
         if !cwd.is_dir() {
             findings.push(Finding::WorkingDirectoryMissing {
                 path: cwd.to_path_buf(),
             });
         }
     }
-    let bypass = options.get_permission_mode() == Some(&PermissionMode::BypassPermissions);
+    let bypass =
+        options.config().permission_mode.as_ref() == Some(&PermissionMode::BypassPermissions);
     if bypass
-        && options.get_user().is_none()
+        && options.config().user.as_deref().is_none()
         && running_as_root()
         && child_var("IS_SANDBOX").as_deref() != Some("1")
     {

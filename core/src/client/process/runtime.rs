@@ -27,14 +27,14 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 ///   when it shuts the CLI down);
 /// * `sleep_until` and `now` tell the same time;
 /// * [`local_process`](Runtime::local_process), when the runtime has one, is a [`Transport`]
-///   that starts the [`LaunchSpec`](crate::options::LaunchSpec) on this machine with all three
+///   that starts the [`LaunchSpec`](crate::client::options::LaunchSpec) on this machine with all three
 ///   pipes, in a process group of its own, killed with everything it started when its process
 ///   is dropped before it was reaped (the last resort when a runtime shuts down under a running
 ///   session). On Unix an [`OrphanGuard`](crate::client::OrphanGuard) does that, also when the
 ///   host process itself dies; [`LocalCommand`](crate::client::LocalCommand) sets all of it up.
 ///
 /// Every session reaches the CLI through a [`Transport`]: the options' own
-/// ([`Options::transport`](crate::options::Options::transport)), or else the runtime's
+/// ([`Options::transport`](crate::client::options::Options::transport)), or else the runtime's
 /// `local_process`. `claude-agent-tokio`'s `TokioRuntime` is the reference implementation;
 /// `claude-agent-testkit`'s `TestRuntime` runs sessions with no async runtime at all, in virtual
 /// time, and has no local process.
@@ -44,7 +44,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// ```
 /// use claude_agent_core::client::{query_with, Error, Runtime};
 /// use claude_agent_core::message::Message;
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::options::Options;
 /// use futures_lite::StreamExt;
 ///
 /// async fn cost_of<R: Runtime>(runtime: R, prompt: &str) -> Result<f64, Error> {
@@ -116,8 +116,8 @@ pub trait Runtime: Clone + Send + Sync + 'static {
     /// Run `task` to completion in the background (the session's driver runs this way).
     fn spawn_task(&self, task: BoxFuture<'static, ()>);
 
-    /// How sessions whose options have no [`transport`](crate::options::Options::transport)
-    /// reach the CLI: a transport that starts the [`LaunchSpec`](crate::options::LaunchSpec) as
+    /// How sessions whose options have no [`transport`](crate::client::options::Options::transport)
+    /// reach the CLI: a transport that starts the [`LaunchSpec`](crate::client::options::LaunchSpec) as
     /// a process on this machine, with its process in the
     /// [`Connection`](crate::client::Connection) (see the trait's contract).
     ///

@@ -2,7 +2,7 @@
 //!
 //! By default a session starts the `claude` executable with its runtime's
 //! [local process](crate::client::Runtime::local_process), itself a [`Transport`]. With
-//! [`Options::transport`](crate::options::Options::transport) it asks another [`Transport`] for
+//! [`Options::transport`](crate::client::options::Options::transport) it asks another [`Transport`] for
 //! its [`Connection`]: any `futures-io` writer for the CLI's stdin and reader for its stdout
 //! (a socket to a CLI running elsewhere, a container's `exec -i`, an SSH channel, or an in-memory
 //! fake CLI in a test), plus its stderr and its process where the transport has them. The app's
@@ -19,8 +19,8 @@ use std::task::{Context, Poll, Waker};
 
 use futures_io::{AsyncRead, AsyncWrite};
 
+use crate::client::options::{LaunchSpec, Options};
 use crate::client::runtime::{BoxFuture, ChildProcess, Signal};
-use crate::options::{LaunchSpec, Options};
 use crate::session::ExitStatusInfo;
 
 /// Opens the connection a session talks to the CLI over.
@@ -35,7 +35,7 @@ use crate::session::ExitStatusInfo;
 /// ```no_run
 /// use std::os::unix::net::UnixStream;
 /// use claude_agent_core::client::Connection;
-/// use claude_agent_core::options::{LaunchSpec, Options};
+/// use claude_agent_core::client::options::{LaunchSpec, Options};
 ///
 /// // A CLI that some supervisor runs behind a Unix socket, speaking stream-json.
 /// let options = Options::new().transport(|_spec: LaunchSpec| async {
@@ -116,7 +116,7 @@ impl Connection {
     /// ```
     /// use std::io;
     /// use claude_agent_core::client::{Runtime, Transport};
-    /// use claude_agent_core::options::{LaunchSpec, Options};
+    /// use claude_agent_core::client::options::{LaunchSpec, Options};
     ///
     /// /// Start the CLI at a lower CPU priority: the same command line, behind `nice`, started
     /// /// by the runtime's own local process (which hands over the process with the pipes).
@@ -290,9 +290,9 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::client::Connection;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
-    /// let options = Options::new().transport(|spec: claude_agent_core::options::LaunchSpec| async move {
+    /// let options = Options::new().transport(|spec: claude_agent_core::client::options::LaunchSpec| async move {
     ///     assert!(spec.args.contains(&"stream-json".to_owned()));
     ///     Ok(Connection::new(futures_lite::io::sink(), futures_lite::io::empty()))
     /// });

@@ -3,13 +3,13 @@
 use opentelemetry::trace::TraceContextExt;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
-use crate::options::Options;
+use crate::client::options::Options;
 
 /// `options` with the current span's OpenTelemetry context as the CLI's `TRACEPARENT` and
 /// `TRACESTATE`, unless the options set a trace context, or there is no sampled-or-not valid
 /// context (no `tracing-opentelemetry` layer, or no span).
 pub(crate) fn with_current_trace(options: &Options) -> Options {
-    if options.get_trace_context().is_some() {
+    if options.config().trace_context.is_some() {
         return options.clone();
     }
     let context = tracing::Span::current().context();

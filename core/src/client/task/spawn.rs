@@ -17,6 +17,7 @@ use crate::client::error::Error;
 use crate::client::handlers::SessionRef;
 use crate::client::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use crate::client::mirror::{self, Mirror};
+use crate::client::options::{HostDeclarations, LaunchSpec, Options, SessionStart};
 use crate::client::prompt::PromptKind;
 use crate::client::recorder::Recorder;
 use crate::client::runtime::{BoxFuture, Runtime};
@@ -27,7 +28,6 @@ use crate::client::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProc
 use crate::client::{Finding, Seat};
 use crate::history::History;
 use crate::message::UserInput;
-use crate::options::{HostDeclarations, LaunchSpec, Options, SessionStart};
 use crate::session::{InputMode, Session, SessionConfig};
 
 /// What the session's first input is.
@@ -145,16 +145,18 @@ fn start_in_task<R: Runtime>(
             // Nothing in the store: a resume goes to the CLI as it is; a continue fails, or
             // with `or_new` starts a fresh session (the store, not this disk, holds the
             // conversations).
-            Ok(None) if options.get_session_start().must_continue() => {
+            Ok(None) if options.config().session_start.must_continue() => {
                 let cwd = options
-                    .get_cwd()
+                    .config()
+                    .cwd
+                    .as_deref()
                     .map(Path::to_path_buf)
                     .or_else(|| std::env::current_dir().ok())
                     .unwrap_or_default();
                 return start.fail(&channels, Error::NothingToContinue { cwd });
             }
             Ok(None) => {
-                let start = options.get_session_start().clone().without_continue();
+                let start = options.config().session_start.clone().without_continue();
                 (options.session_start(start), None)
             }
             Err(error) => return start.fail(&channels, error),
@@ -204,7 +206,7 @@ async fn connect_then_launch<R: Runtime>(
     // A configuration folder of the session's own: made from the user's as the CLI would find
     // it, then the CLI is pointed at it. A session resumed from a store has one already.
     let mut own_config = resumed_into;
-    if options.get_isolated_config()
+    if options.config().isolated_config
         && options.handlers().transport.is_none()
         && own_config.is_none()
     {
@@ -290,12 +292,12 @@ async fn connect_through(transport: &dyn Transport, spec: LaunchSpec) -> io::Res
 /// [`Error::ResumeElsewhere`]. `Ok(None)` when there is nothing to move: not a resume, the
 /// session is in the working directory's history, or in none (the CLI then says so itself).
 ///
-/// [`Resume::in_its_folder`]: crate::options::Resume::in_its_folder
+/// [`Resume::in_its_folder`]: crate::client::options::Resume::in_its_folder
 fn resume_folder(options: &Options, spec: &LaunchSpec) -> Result<Option<PathBuf>, Error> {
-    if options.get_session_start().must_continue() {
+    if options.config().session_start.must_continue() {
         return something_to_continue(spec).map(|()| None);
     }
-    let SessionStart::Resume(resume) = options.get_session_start() else {
+    let SessionStart::Resume(resume) = &options.config().session_start else {
         return Ok(None);
     };
     let Some(config) = mirror::projects_dir(spec).and_then(|p| p.parent().map(Path::to_path_buf))
@@ -348,12 +350,14 @@ fn something_to_continue(spec: &LaunchSpec) -> Result<(), Error> {
 fn launch_spec(options: &Options, host: &HostDeclarations) -> Result<LaunchSpec, Error> {
     let program = if options.handlers().transport.is_some() {
         options
-            .get_cli_path()
+            .config()
+            .cli_path
+            .as_deref()
             .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf)
     } else {
-        crate::client::discovery::find_cli(options.get_cli_path())?
+        crate::client::discovery::find_cli(options.config().cli_path.as_deref())?
     };
-    Ok(options.launch_spec(program, host)?)
+    Ok(options.config().launch_spec(program, host)?)
 }
 
 /// What every start has besides its endpoints.
@@ -398,8 +402,10 @@ impl Planned {
 
 fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     let host = options.handlers().declarations();
-    let mut config = options.session_config(input_mode, &host)?;
-    options.apply_environment(&mut config, |name| std::env::var_os(name));
+    let mut config = options.config().session_config(input_mode, &host)?;
+    options
+        .config()
+        .apply_environment(&mut config, |name| std::env::var_os(name));
     // A fleet's key is charged for a turn the session ends in, from its model calls.
     config.count_model_calls = options.handlers().fleet.is_some();
     // A result goes to the user once its turn is in the store.

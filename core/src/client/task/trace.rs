@@ -10,6 +10,7 @@ use std::future::Future;
 use std::io;
 use std::time::Instant;
 
+use crate::client::options::{LaunchSpec, Options};
 use crate::client::runtime::{BoxFuture, ChildProcess, Signal};
 use crate::client::sdk_mcp::SdkMcpServer;
 use crate::control::{
@@ -18,7 +19,6 @@ use crate::control::{
 };
 use crate::message::LineError;
 use crate::message::Message;
-use crate::options::{LaunchSpec, Options};
 use crate::session::RequestFailure;
 use crate::session::{ExitStatusInfo, OwnRequest, VersionCheck};
 
@@ -219,7 +219,7 @@ impl Trace {
             let servers = options.handlers().mcp_servers.iter();
             let sdk_servers: Vec<String> = servers.map(|server| server.name().to_owned()).collect();
             // Kept even with no in-process server: `set_mcp_servers` may add one.
-            let allowed_tools = options.get_allowed_tools().to_vec();
+            let allowed_tools = options.config().allowed_tools.to_vec();
             Trace {
                 span,
                 state: State {

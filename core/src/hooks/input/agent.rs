@@ -10,7 +10,7 @@ use crate::Json;
 ///
 /// ```
 /// use claude_agent_core::hooks::{EventInput, HookOutput, SubagentStartInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: SubagentStartInput, _ctx| async move {
 ///     match input.base.agent_type.as_deref() {
@@ -40,7 +40,7 @@ pub struct SubagentStartInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, SubagentStopInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: SubagentStopInput, _ctx| async move {
 ///     let said = input.last_assistant_message.unwrap_or_default();
@@ -87,7 +87,7 @@ pub struct SubagentStopInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, TeammateIdleInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: TeammateIdleInput, _ctx| async move {
 ///     HookOutput::default().with_system_message(format!("{} of {} is idle", input.teammate_name, input.team_name))

@@ -9,7 +9,7 @@ use crate::Json;
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookInput, HookOutput, StopInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_core::permission::PermissionMode;
 ///
 /// // Every typed input has its `base`; `HookInput::base` reads it from the untyped one.
@@ -76,7 +76,7 @@ impl HookBase {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// // Let only high-effort turns run the slow integration tests.
 /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {

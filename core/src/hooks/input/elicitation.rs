@@ -11,7 +11,7 @@ use crate::Json;
 /// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::ElicitationAction;
 /// use claude_agent_core::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// // Answer the `deploy` server's question for the user; leave every other one to them.
 /// let _options = Options::new().on_hook(None, |input: ElicitationInput, _ctx| async move {
@@ -62,7 +62,7 @@ pub struct ElicitationInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{ElicitationResultInput, HookOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: ElicitationResultInput, _ctx| async move {
 ///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.map(|c| c.as_str().to_owned()));

@@ -125,7 +125,7 @@ macro_rules! hook_inputs {
         /// ```
         /// use claude_agent_core::client::HookContext;
         /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-        /// use claude_agent_core::options::Options;
+        /// use claude_agent_core::client::Options;
         ///
         /// let audit = |input: HookInput, ctx: HookContext| async move {
         ///     let cwd = input.base().map_or("?", |base| base.cwd.as_str());

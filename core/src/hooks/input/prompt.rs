@@ -9,7 +9,7 @@ use super::HookBase;
 ///
 /// ```
 /// use claude_agent_core::hooks::{EventInput, HookOutput, UserPromptSubmitInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: UserPromptSubmitInput, _ctx| async move {
 ///     if input.prompt.contains("BEGIN PRIVATE KEY") {
@@ -50,7 +50,7 @@ pub struct UserPromptSubmitInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, UserPromptExpansionInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: UserPromptExpansionInput, _ctx| async move {
 ///     eprintln!("/{} {} → {} chars", input.command_name, input.command_args, input.prompt.len());
@@ -89,7 +89,7 @@ pub struct UserPromptExpansionInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, NotificationInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: NotificationInput, _ctx| async move {
 ///     eprintln!("[{}] {}", input.notification_type, input.message);
@@ -125,7 +125,7 @@ pub struct NotificationInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, MessageDisplayInput, MessageDisplayOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: MessageDisplayInput, _ctx| async move {
 ///     if !input.delta.contains("sk-ant-") {

@@ -10,7 +10,7 @@ use crate::Json;
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, SessionStartInput, SessionStartOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: SessionStartInput, _ctx| async move {
 ///     let context = match input.source.as_str() {
@@ -65,7 +65,7 @@ pub struct SessionStartInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, SessionEndInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: SessionEndInput, _ctx| async move {
 ///     eprintln!("session {} ended ({}); transcript at {}", input.base.session_id, input.reason, input.base.transcript_path);
@@ -94,7 +94,7 @@ pub struct SessionEndInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{EventInput, HookOutput, SetupInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: SetupInput, _ctx| async move {
 ///     if input.trigger == "init" {
@@ -126,7 +126,7 @@ pub struct SetupInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, StopInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
 ///     // Once per turn: after one "go on", `stop_hook_active` is set and the agent may stop.
@@ -172,7 +172,7 @@ pub struct StopInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, StopFailureInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: StopFailureInput, _ctx| async move {
 ///     if input.error.as_str() == r#""rate_limit""# {
@@ -210,7 +210,7 @@ pub struct StopFailureInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PreCompactInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: PreCompactInput, _ctx| async move {
 ///     // Keep a copy of the whole conversation before it is summarised.
@@ -244,7 +244,7 @@ pub struct PreCompactInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PostCompactInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: PostCompactInput, _ctx| async move {
 ///     eprintln!("compacted ({}): {} chars of summary", input.trigger, input.compact_summary.len());

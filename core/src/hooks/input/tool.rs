@@ -13,7 +13,7 @@ use crate::Json;
 /// ```
 /// use claude_agent_core::client::HookContext;
 /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_core::tools::BuiltinTool;
 ///
 /// async fn stay_in_workspace(input: PreToolUseInput, _ctx: HookContext) -> HookOutput {
@@ -60,7 +60,7 @@ pub struct PreToolUseInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 /// use claude_agent_core::tools::BuiltinOutput;
 ///
 /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
@@ -109,7 +109,7 @@ pub struct PostToolUseInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseFailureInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook("Bash", |input: PostToolUseFailureInput, _ctx| async move {
 ///     if input.error.contains("command not found") {
@@ -159,7 +159,7 @@ pub struct PostToolUseFailureInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PostToolBatchInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: PostToolBatchInput, _ctx| async move {
 ///     let names: Vec<&str> = input.tool_calls.iter().map(|call| call.tool_name.as_str()).collect();
@@ -237,7 +237,7 @@ pub struct BatchedToolCall {
 /// use claude_agent_core::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestInput, PermissionRequestOutput,
 /// };
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: PermissionRequestInput, _ctx| async move {
 ///     if input.tool_name == "Bash" {
@@ -286,7 +286,7 @@ pub struct PermissionRequestInput {
 /// use claude_agent_core::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionDeniedInput, PermissionDeniedOutput,
 /// };
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: PermissionDeniedInput, _ctx| async move {
 ///     eprintln!("denied {} ({}): {}", input.tool_name, input.tool_use_id, input.reason);
@@ -404,7 +404,7 @@ impl BatchedToolCall {
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision};
 /// use claude_agent_core::hooks::{PreSkillShellCommandInput, PreSkillShellCommandOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook("Bash", |input: PreSkillShellCommandInput, _ctx| async move {
 ///     if !input.tool_input.command.contains("curl") {

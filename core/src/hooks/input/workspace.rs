@@ -9,7 +9,7 @@ use super::HookBase;
 ///
 /// ```
 /// use claude_agent_core::hooks::{ConfigChangeInput, HookOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: ConfigChangeInput, _ctx| async move {
 ///     if input.source == "policy_settings" {
@@ -43,7 +43,7 @@ pub struct ConfigChangeInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateInput, WorktreeCreateOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: WorktreeCreateInput, _ctx| async move {
 ///     let path = format!("/tmp/worktrees/{}", input.name);
@@ -74,7 +74,7 @@ pub struct WorktreeCreateInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, WorktreeRemoveInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: WorktreeRemoveInput, _ctx| async move {
 ///     eprintln!("removing {}", input.worktree_path);
@@ -103,7 +103,7 @@ pub struct WorktreeRemoveInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, InstructionsLoadedInput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: InstructionsLoadedInput, _ctx| async move {
 ///     eprintln!("loaded {} ({}, {})", input.file_path, input.memory_type, input.load_reason);
@@ -147,7 +147,7 @@ pub struct InstructionsLoadedInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{CwdChangedInput, HookOutput, HookSpecificOutput, WatchPathsOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: CwdChangedInput, _ctx| async move {
 ///     // Watch the new directory's manifest (changes to it fire `FileChanged`).
@@ -179,7 +179,7 @@ pub struct CwdChangedInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{FileChangedInput, HookOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: FileChangedInput, _ctx| async move {
 ///     let note = format!("{} was {}d outside the session.", input.file_path, input.event);
@@ -210,7 +210,7 @@ pub struct FileChangedInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{DirectoryAddedInput, HookOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: DirectoryAddedInput, _ctx| async move {
 ///     eprintln!("now also working in {} (via {})", input.directory, input.source);

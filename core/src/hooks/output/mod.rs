@@ -88,7 +88,7 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
     ///     if input.tool_response.as_str().contains("No space left on device") {
@@ -112,7 +112,7 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, StopInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
     ///     if input.stop_hook_active {
@@ -138,7 +138,7 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let _options = Options::new().on_hook("Write|Edit", |input: PreToolUseInput, _ctx| async move {
     ///     if input.tool_input.as_str().contains("/migrations/") {
@@ -156,7 +156,7 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
     ///     #[derive(serde::Deserialize)]
@@ -181,7 +181,7 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
     ///     if input.tool_input.as_str().contains("git push") {
@@ -210,7 +210,7 @@ impl HookOutput {
     /// ```
     /// use std::time::Duration;
     /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// // Report to an audit log without making the agent wait for it.
     /// let _options = Options::new().on_hook(None, |_input: PostToolUseInput, _ctx| async move {
@@ -232,7 +232,7 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{EventInput, HookEvent, HookOutput, UserPromptSubmitInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::Options;
     ///
     /// let _options = Options::new().on_hook(None, |_input: UserPromptSubmitInput, _ctx| async move {
     ///     HookOutput::default().with_additional_context(UserPromptSubmitInput::EVENT, "Today is 2026-11-22.")

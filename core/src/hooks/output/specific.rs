@@ -253,7 +253,7 @@ impl HookSpecificOutput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseInput, PreToolUseOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
@@ -327,7 +327,7 @@ pub struct PreSkillShellCommandOutput {
 /// ```
 /// # use claude_agent_core::Json;
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PostToolUseInput, PostToolUseOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// // Keep secrets that a tool printed out of the conversation.
 /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
@@ -426,7 +426,7 @@ pub struct PermissionDeniedOutput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitInput, UserPromptSubmitOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: UserPromptSubmitInput, _ctx| async move {
 ///     let title = input.prompt.lines().next().unwrap_or_default().chars().take(40).collect::<String>();
@@ -455,7 +455,7 @@ pub struct UserPromptSubmitOutput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptExpansionInput, UserPromptExpansionOutput};
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// let _options = Options::new().on_hook(None, |input: UserPromptExpansionInput, _ctx| async move {
 ///     if input.command_name != "review" {
@@ -520,7 +520,7 @@ pub struct SessionStartOutput {
 /// use claude_agent_core::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionDecision, PreModelSwitchInput, PreModelSwitchOutput,
 /// };
-/// use claude_agent_core::options::Options;
+/// use claude_agent_core::client::Options;
 ///
 /// // Refuse a switch that would rewrite a large prompt cache.
 /// let _options = Options::new().on_hook(None, |input: PreModelSwitchInput, _ctx| async move {

@@ -216,14 +216,14 @@ message_struct! {
     /// `system`/`model_fallback`: this turn moved to the fallback model because the primary model
     /// failed.
     ///
-    /// Sent when a fallback model is set ([`Options::fallback_model`], the CLI's
+    /// Sent when a fallback model is set ([`AgentConfig::fallback_model`], the CLI's
     /// `--fallback-model`) and a request on the primary model fails in a way that retrying it
     /// will not fix soon: the model is unknown or retired, the account may not use it, the API
     /// stays overloaded (repeated `529`s; the retries before the switch come as [`ApiRetry`]
     /// messages), or a server error. It comes before the fallback model's reply. The switch lasts for this turn
     /// only: the next turn tries the primary model again.
     ///
-    /// [`Options::fallback_model`]: crate::options::Options::fallback_model
+    /// [`AgentConfig::fallback_model`]: crate::options::AgentConfig::fallback_model
     /// [`ApiRetry`]: super::ApiRetry
     ///
     /// ```

@@ -1,5 +1,6 @@
-//! Builder methods on [`Options`] that register callbacks: each stores the callback in the
-//! options' [`crate::client::Handlers`] and declares it to the session (so `initialize` tells the CLI).
+//! The builder methods of [`Options`] that set host values: callbacks, session store, fleet.
+//! Each stores its value among the options' host values, from which the session's
+//! declarations are derived (so `initialize` tells the CLI).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -9,15 +10,15 @@ use crate::client::handlers::{
     ElicitationContext, HookContext, HookFn, HostId, PermissionContext, UserDialogContext,
     UserDialogFn,
 };
+#[cfg(doc)]
+use crate::client::options::SessionStart;
+use crate::client::options::{HostDeclarations, Options};
 use crate::client::runtime::BoxFuture;
 use crate::client::sdk_mcp::SdkMcpServer;
 use crate::client::StoreFlush;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
-#[cfg(doc)]
-use crate::options::SessionStart;
-use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
 use crate::store::SessionStore;
@@ -28,7 +29,7 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     /// use claude_agent_core::permission::PermissionResult;
     ///
     /// let options = Options::new()
@@ -48,7 +49,7 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::client::HostId;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let host = Options::new().on_stderr(|line| eprintln!("{line}"));
     /// assert_ne!(host.get_host_id(), HostId::NONE);
@@ -74,7 +75,7 @@ impl Options {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use claude_agent_core::options::{Options, Resume, SessionStart};
+    /// use claude_agent_core::client::options::{Options, Resume, SessionStart};
     /// use claude_agent_core::store::InMemorySessionStore;
     ///
     /// let store = Arc::new(InMemorySessionStore::new());
@@ -84,10 +85,10 @@ impl Options {
     ///     .cwd("/srv/app")
     ///     .session_store(store.clone())
     ///     .session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
-    /// let spec = first.launch_spec("claude".into(), &first.get_host_declarations())?;
+    /// let spec = first.config().launch_spec("claude".into(), &first.get_host_declarations())?;
     /// assert!(spec.args.contains(&"--session-mirror".to_owned()));
     /// # let _ = again;
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn session_store(mut self, store: impl SessionStore + 'static) -> Self {
         self.handlers_mut().session_store = Some(Arc::new(store));
@@ -100,7 +101,7 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::client::{Fleet, FleetLimits};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), ..FleetLimits::default() })?;
     /// let options = Options::new().fleet(fleet.member("tenant-42"));
@@ -118,7 +119,7 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::client::StoreFlush;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     /// use claude_agent_core::store::FileSessionStore;
     ///
     /// let options = Options::new()
@@ -136,7 +137,7 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     /// use claude_agent_core::store::InMemorySessionStore;
     ///
     /// let options = Options::new()
@@ -155,7 +156,7 @@ impl Options {
     /// policies inside one callback. (Hooks add up instead: each `on_hook` registers one more.)
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # use claude_agent_core::permission::PermissionResult;
     /// let options = Options::default().on_permission_request(|request, _ctx| async move {
     ///     if request.tool_name == "Bash" {
@@ -198,7 +199,7 @@ impl Options {
     /// ```
     /// use std::time::Duration;
     /// use claude_agent_core::hooks::{HookEvent, HookMatcher, HookOutput, PreToolUseInput, StopInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// #[derive(serde::Deserialize)]
     /// struct Bash {
@@ -243,7 +244,7 @@ impl Options {
     /// ```
     /// use claude_agent_core::client::HookContext;
     /// use claude_agent_core::hooks::{HookOutput, StopInput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// async fn keep_going(input: StopInput, _ctx: HookContext) -> HookOutput {
     ///     if input.stop_hook_active {
@@ -283,7 +284,7 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let options = Options::new().on_hook_event(
     ///     HookEvent::PreToolUse,
@@ -326,7 +327,7 @@ impl Options {
     /// ```
     /// use claude_agent_core::client::{tool, SdkMcpServer};
     /// use claude_agent_core::mcp::ToolResult;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
     ///     "now",
@@ -351,7 +352,7 @@ impl Options {
     /// ```
     /// # use claude_agent_core::Json;
     /// use claude_agent_core::mcp::ElicitationResult;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// // Fill in the form an MCP server asks for, from the host's configuration.
     /// let options = Options::new().on_elicitation(|request, _ctx| async move {
@@ -388,7 +389,7 @@ impl Options {
     /// ```
     /// # use claude_agent_core::Json;
     /// use claude_agent_core::control::UserDialogResult;
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let options = Options::default().on_user_dialog(["refusal_fallback_prompt"], |request, _ctx| async move {
     ///     let payload: serde_json::Value = serde_json::from_str(request.payload.as_str()).unwrap_or_default();
@@ -419,7 +420,7 @@ impl Options {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let log = Arc::new(Mutex::new(Vec::<String>::new()));
     /// let sink = log.clone();

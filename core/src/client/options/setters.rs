@@ -24,45 +24,45 @@ impl Options {
     /// The system prompt: text, Claude Code's preset (with text appended), or a file.
     /// Unset, the session sends an empty system prompt (initialize `systemPrompt: [""]`).
     pub fn system_prompt(mut self, prompt: impl Into<SystemPrompt>) -> Self {
-        self.system_prompt = Some(prompt.into());
+        self.config.system_prompt = Some(prompt.into());
         self
     }
 
     /// Only these built-in tools (`--tools=a,b`; an empty list disables all of them).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().tools(["Read", "Grep", "Glob"]);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--tools=Read,Grep,Glob".to_owned()));
     ///
     /// // No built-in tools at all, for an agent that only has its MCP tools:
-    /// let none = Options::new().tools(Vec::<String>::new()).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let none = Options::new().tools(Vec::<String>::new()).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(none.args.contains(&"--tools=".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn tools<I, S>(mut self, tools: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.tools = Some(Tools::List(strings(tools)));
+        self.config.tools = Some(Tools::List(strings(tools)));
         self
     }
 
     /// Claude Code's default tool set (`--tools=default`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().default_tools();
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--tools=default".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn default_tools(mut self) -> Self {
-        self.tools = Some(Tools::Default);
+        self.config.tools = Some(Tools::Default);
         self
     }
 
@@ -72,102 +72,102 @@ impl Options {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.allowed_tools.extend(strings(tools));
+        self.config.allowed_tools.extend(strings(tools));
         self
     }
 
     /// Tools (or rules) that are always refused (`--disallowedTools=a,b`). Adds to earlier calls.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().disallowed_tools(["WebFetch", "Bash(git push:*)"]);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--disallowedTools=WebFetch,Bash(git push:*)".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn disallowed_tools<I, S>(mut self, tools: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.disallowed_tools.extend(strings(tools));
+        self.config.disallowed_tools.extend(strings(tools));
         self
     }
 
     /// Most agent turns per prompt (`--max-turns=N`); must be positive.
     pub fn max_turns(mut self, turns: u32) -> Self {
-        self.max_turns = Some(turns);
+        self.config.max_turns = Some(turns);
         self
     }
 
     /// Spending limit in US dollars (`--max-budget-usd=X`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().max_budget_usd(0.50);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--max-budget-usd=0.5".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn max_budget_usd(mut self, dollars: f64) -> Self {
-        self.max_budget_usd = Some(dollars);
+        self.config.max_budget_usd = Some(dollars);
         self
     }
 
     /// Token budget of the whole task (`--task-budget=N`); must be positive.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().task_budget(200_000);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--task-budget=200000".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn task_budget(mut self, total_tokens: u64) -> Self {
-        self.task_budget = Some(total_tokens);
+        self.config.task_budget = Some(total_tokens);
         self
     }
 
     /// The model, an alias (`sonnet`, `opus`, `haiku`) or a full name (`--model=M`).
     pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
+        self.config.model = Some(model.into());
         self
     }
 
     /// The model to use when the main one is overloaded (`--fallback-model=M`); must differ from the model.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().model("opus").fallback_model("sonnet");
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--fallback-model=sonnet".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
-        self.fallback_model = Some(model.into());
+        self.config.fallback_model = Some(model.into());
         self
     }
 
     /// API beta headers, e.g. `context-1m-2025-08-07` (`--betas=a,b`). Adds to earlier calls.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().betas(["context-1m-2025-08-07"]);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--betas=context-1m-2025-08-07".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn betas<I, S>(mut self, betas: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.betas.extend(strings(betas));
+        self.config.betas.extend(strings(betas));
         self
     }
 
@@ -175,31 +175,31 @@ impl Options {
     /// Not together with a `can_use_tool` callback.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().permission_prompt_tool_name("mcp__approvals__ask");
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--permission-prompt-tool=mcp__approvals__ask".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn permission_prompt_tool_name(mut self, tool: impl Into<String>) -> Self {
-        self.permission_prompt_tool_name = Some(tool.into());
+        self.config.permission_prompt_tool_name = Some(tool.into());
         self
     }
 
     /// The starting permission mode (`--permission-mode=M`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::permission::PermissionMode;
     ///
     /// let options = Options::new().permission_mode(PermissionMode::AcceptEdits);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--permission-mode=acceptEdits".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
-        self.permission_mode = Some(mode);
+        self.config.permission_mode = Some(mode);
         self
     }
 
@@ -207,29 +207,29 @@ impl Options {
     /// or nobody, so that what would be asked is refused at once.
     ///
     /// ```
-    /// # use claude_agent_core::options::{Options, PermissionPrompts};
+    /// # use claude_agent_core::client::options::{Options, PermissionPrompts};
     /// let unattended = Options::new()
     ///     .allowed_tools(["Read", "Grep"])
     ///     .permission_prompts(PermissionPrompts::Nobody);
     /// # let _ = unattended;
     /// ```
     pub fn permission_prompts(mut self, who: PermissionPrompts) -> Self {
-        self.permission_prompts = Some(who);
+        self.config.permission_prompts = Some(who);
         self
     }
 
     /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().allow_dangerously_skip_permissions(true);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--allow-dangerously-skip-permissions".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
-        self.allow_dangerously_skip_permissions = allow;
+        self.config.allow_dangerously_skip_permissions = allow;
         self
     }
 
@@ -238,15 +238,15 @@ impl Options {
     /// forked into a new session (`--fork-session`). See [`SessionStart`].
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, Resume, SessionStart};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, Resume, SessionStart};
     ///
     /// let options = Options::new().session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn session_start(mut self, start: SessionStart) -> Self {
-        self.session_start = start;
+        self.config.session_start = start;
         self
     }
 
@@ -255,15 +255,15 @@ impl Options {
     /// files are not read here.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().settings(".claude/ci-settings.json");
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--settings".to_owned(), ".claude/ci-settings.json".to_owned()]));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn settings(mut self, path: impl Into<std::path::PathBuf>) -> Self {
-        self.settings = Some(Settings::File(path.into()));
+        self.config.settings = Some(Settings::File(path.into()));
         self
     }
 
@@ -271,19 +271,19 @@ impl Options {
     /// [`Options::settings_delivery`]).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().settings_json(serde_json::json!({
     ///     "permissions": {"deny": ["Read(./.env)"]}
     /// }));
-    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields = config.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""settings":{"permissions":{"deny":["Read(./.env)"]}}"#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn settings_json(mut self, settings: serde_json::Value) -> Self {
-        self.settings = Some(Settings::Json(settings));
+        self.config.settings = Some(Settings::Json(settings));
         self
     }
 
@@ -295,14 +295,14 @@ impl Options {
     /// settings that do not opt in to merging them.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let locked = Options::new().managed_settings(serde_json::json!({
     ///     "permissions": {"deny": ["Bash(curl:*)", "WebFetch"]},
     /// }));
     /// # let _ = locked;
     /// ```
     pub fn managed_settings(mut self, settings: serde_json::Value) -> Self {
-        self.managed_settings = Some(crate::option_types::redact::SecretJson(settings));
+        self.config.managed_settings = Some(settings);
         self
     }
 
@@ -313,14 +313,14 @@ impl Options {
     /// change them. An absolute path.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let review = Options::new()
     ///     .cwd("/srv/worktrees/pr-1234")
     ///     .project_config_root("/srv/repo");
     /// # let _ = review;
     /// ```
     pub fn project_config_root(mut self, root: impl Into<PathBuf>) -> Self {
-        self.project_config_root = Some(root.into());
+        self.config.project_config_root = Some(root.into());
         self
     }
 
@@ -328,51 +328,53 @@ impl Options {
     /// see [`Options::settings_delivery`]).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, SandboxSettings};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, SandboxSettings};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).excluded_commands(["docker"]));
-    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields: serde_json::Value = config.initialize_fields.unwrap().parse().unwrap();
     /// assert_eq!(fields["settings"].to_string(), r#"{"sandbox":{"enabled":true,"excludedCommands":["docker"],"failIfUnavailable":true}}"#);
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
-        self.sandbox = Some(sandbox);
+        self.config.sandbox = Some(sandbox);
         self
     }
 
     /// One more directory the agent may access (`--add-dir=D`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().cwd("/srv/app").add_dir("/srv/shared-lib");
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--add-dir=/srv/shared-lib".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.add_dirs.push(dir.into());
+        self.config.add_dirs.push(dir.into());
         self
     }
 
     /// More directories the agent may access (`--add-dir=D`, once per directory).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().add_dirs(["/srv/shared-lib", "/srv/assets"]);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--add-dir=/srv/shared-lib".to_owned(), "--add-dir=/srv/assets".to_owned()]));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn add_dirs<I, P>(mut self, dirs: I) -> Self
     where
         I: IntoIterator<Item = P>,
         P: Into<PathBuf>,
     {
-        self.add_dirs.extend(dirs.into_iter().map(Into::into));
+        self.config
+            .add_dirs
+            .extend(dirs.into_iter().map(Into::into));
         self
     }
 
@@ -381,32 +383,32 @@ impl Options {
     /// (`--mcp-config {"mcpServers":{…}}`) with [`Options::mcp_servers_delivery`].
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_server("fs", McpServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "/tmp/ws"]))
     ///     .allowed_tools(["mcp__fs__read_file"]);
     /// // By default the server travels in `initialize`, so nothing of it is on the command line.
-    /// let args = options.clone().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.clone().config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(!args.iter().any(|a| a == "--mcp-config"));
     ///
-    /// let args = options.mcp_servers_delivery(Delivery::Argv).launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.mcp_servers_delivery(Delivery::Argv).config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
     /// assert_eq!(
     ///     args[at + 1],
     ///     r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp/ws"]}}}"#
     /// );
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn mcp_server(mut self, name: impl Into<String>, config: McpServerConfig) -> Self {
-        upsert(&mut self.mcp_servers, name.into(), config);
+        upsert(&mut self.config.mcp_servers, name.into(), config);
         self
     }
 
     /// Several external MCP servers, as [`Options::mcp_server`] each.
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_servers([
@@ -414,10 +416,10 @@ impl Options {
     ///         ("tickets", McpServerConfig::sse("https://mcp.example.com/tickets/sse")),
     ///     ])
     ///     .mcp_servers_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
     /// assert!(args[at + 1].starts_with(r#"{"mcpServers":{"docs":{"type":"http""#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn mcp_servers<I, S>(self, servers: I) -> Self
     where
@@ -436,13 +438,13 @@ impl Options {
     /// servers travel in `initialize`.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let from_file = Options::new().mcp_config("/etc/claude/mcp.json");
     /// let inline = Options::new().mcp_config(r#"{"mcpServers":{"fs":{"command":"mcp-fs"}}}"#);
     /// # let _ = (from_file, inline);
     /// ```
     pub fn mcp_config(mut self, path_or_json: impl Into<String>) -> Self {
-        self.mcp_config = Some(path_or_json.into());
+        self.config.mcp_config = Some(path_or_json.into());
         self
     }
 
@@ -450,17 +452,17 @@ impl Options {
     /// their `env` and `headers` off the command line) or on the command line ([`Delivery`]).
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_server("docs", McpServerConfig::http("https://mcp.example.com/mcp"))
     ///     .mcp_servers_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert_eq!(args[5..], ["--mcp-config", r#"{"mcpServers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"}}}"#]);
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
-        self.mcp_servers_delivery = delivery;
+        self.config.mcp_servers_delivery = delivery;
         self
     }
 
@@ -471,86 +473,86 @@ impl Options {
     /// ([`Options::settings`]) is always passed by path.
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, Options};
     ///
     /// let options = Options::new().settings_json(serde_json::json!({"env": {"API_TOKEN": "s3cret"}}));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(!args.iter().any(|arg| arg.contains("s3cret")));
     /// assert!(args.ends_with(&["--await-initialize".to_owned(), "--initialize-fields=settings".to_owned()]));
     ///
     /// let on_argv = options.settings_delivery(Delivery::Argv);
-    /// let args = on_argv.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = on_argv.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--settings".to_owned(), r#"{"env":{"API_TOKEN":"s3cret"}}"#.to_owned()]));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn settings_delivery(mut self, delivery: Delivery) -> Self {
-        self.settings_delivery = delivery;
+        self.config.settings_delivery = delivery;
         self
     }
 
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().include_partial_messages(true);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--include-partial-messages".to_owned()));
     /// // Messages now include `Message::StreamEvent`s with the model's text as it streams.
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn include_partial_messages(mut self, include: bool) -> Self {
-        self.include_partial_messages = include;
+        self.config.include_partial_messages = include;
         self
     }
 
     /// Report hook activity as `system` messages (`--include-hook-events`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().include_hook_events(true);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--include-hook-events".to_owned()));
     /// // Messages now include `SystemMessage::HookStarted`/`HookResponse` for shell hooks from settings.
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn include_hook_events(mut self, include: bool) -> Self {
-        self.include_hook_events = include;
+        self.config.include_hook_events = include;
         self
     }
 
     /// Use only the MCP servers given here, ignoring every other MCP configuration (`--strict-mcp-config`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new().mcp_server("docs", McpServerConfig::http("https://mcp.example.com/docs")).strict_mcp_config(true);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--strict-mcp-config".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn strict_mcp_config(mut self, strict: bool) -> Self {
-        self.strict_mcp_config = strict;
+        self.config.strict_mcp_config = strict;
         self
     }
 
     /// Which settings files the CLI reads (`--setting-sources=user,project`; an empty list reads none).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, SettingSource};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, SettingSource};
     ///
     /// let options = Options::new().setting_sources([SettingSource::Project]);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--setting-sources=project".to_owned()));
     ///
     /// // None: the agent ignores the user's and the project's settings files.
-    /// let isolated = Options::new().setting_sources([]).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let isolated = Options::new().setting_sources([]).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(isolated.args.contains(&"--setting-sources=".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
-        self.setting_sources = Some(sources.into_iter().collect());
+        self.config.setting_sources = Some(sources.into_iter().collect());
         self
     }
 
@@ -558,34 +560,34 @@ impl Options {
     /// `--plugin-dir=P` with [`Options::plugin_delivery`].
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options, PluginConfig};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
     ///     .plugin_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn plugin(mut self, plugin: PluginConfig) -> Self {
-        self.plugins.push(plugin);
+        self.config.plugins.push(plugin);
         self
     }
 
     /// Load several plugins, as [`Options::plugin`] each.
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options, PluginConfig};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugins(["/srv/plugins/formatter", "/srv/plugins/linter"].map(PluginConfig::local))
     ///     .plugin_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--plugin-dir=/srv/plugins/formatter".to_owned(), "--plugin-dir=/srv/plugins/linter".to_owned()]));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn plugins(mut self, plugins: impl IntoIterator<Item = PluginConfig>) -> Self {
-        self.plugins.extend(plugins);
+        self.config.plugins.extend(plugins);
         self
     }
 
@@ -593,17 +595,17 @@ impl Options {
     /// grow with them) or as one `--plugin-dir` flag each ([`Delivery`]).
     ///
     /// ```
-    /// use claude_agent_core::options::{Delivery, HostDeclarations, Options, PluginConfig};
+    /// use claude_agent_core::client::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugin(PluginConfig::local("/opt/plugins/review"))
     ///     .plugin_delivery(Delivery::Argv);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert_eq!(args[5..], ["--plugin-dir=/opt/plugins/review"]);
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn plugin_delivery(mut self, delivery: Delivery) -> Self {
-        self.plugin_delivery = delivery;
+        self.config.plugin_delivery = delivery;
         self
     }
 
@@ -611,63 +613,63 @@ impl Options {
     /// `--flag value` (or `--flag=value` when the value starts with `-`). Emitted last, in call order.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().extra_arg("replay-user-messages", None).extra_arg("name", Some("nightly".into()));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--replay-user-messages".to_owned(), "--name".to_owned(), "nightly".to_owned()]));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn extra_arg(mut self, flag: impl Into<String>, value: Option<String>) -> Self {
-        upsert(&mut self.extra_args, flag.into(), value);
+        upsert(&mut self.config.extra_args, flag.into(), value);
         self
     }
 
     /// Extended thinking (`--thinking=…` or `--max-thinking-tokens=N`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, Thinking};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, Thinking};
     ///
     /// let options = Options::new().thinking(Thinking::Enabled { budget_tokens: Some(8_000) });
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--max-thinking-tokens=8000".to_owned()));
     ///
-    /// let adaptive = Options::new().thinking(Thinking::Adaptive).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let adaptive = Options::new().thinking(Thinking::Adaptive).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(adaptive.args.contains(&"--thinking=adaptive".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn thinking(mut self, thinking: Thinking) -> Self {
-        self.thinking = Some(thinking);
+        self.config.thinking = Some(thinking);
         self
     }
 
     /// How thinking is shown (`--thinking-display=D`); refused while thinking is disabled.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, Thinking, ThinkingDisplay};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, Thinking, ThinkingDisplay};
     ///
     /// let options = Options::new().thinking(Thinking::Adaptive).thinking_display(ThinkingDisplay::Summarized);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--thinking-display=summarized".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
-        self.thinking_display = Some(display);
+        self.config.thinking_display = Some(display);
         self
     }
 
     /// The effort level (`--effort=L`).
     ///
     /// ```
-    /// use claude_agent_core::options::{Effort, HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{Effort, HostDeclarations, Options};
     ///
     /// let options = Options::new().effort(Effort::High);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--effort=high".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn effort(mut self, effort: Effort) -> Self {
-        self.effort = Some(effort);
+        self.config.effort = Some(effort);
         self
     }
 
@@ -678,7 +680,7 @@ impl Options {
     /// writes.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, OutputFormat};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, OutputFormat};
     ///
     /// let options = Options::new().output_format(OutputFormat::JsonSchema(serde_json::json!({
     ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -686,21 +688,14 @@ impl Options {
     ///     "properties": {"answer": {"type": "integer"}},
     ///     "required": ["answer"]
     /// })));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
     /// assert!(schema.contains(r#""required":["answer"]"#) && !schema.contains("$schema"));
     /// // The turn's `ResultMessage::structured_output` then holds e.g. `{"answer":4}`.
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn output_format(mut self, format: OutputFormat) -> Self {
-        self.output_format = Some(match format {
-            OutputFormat::JsonSchema(mut schema) => {
-                if let Some(object) = schema.as_object_mut() {
-                    object.remove("$schema");
-                }
-                OutputFormat::JsonSchema(schema)
-            }
-        });
+        self.config.output_format = Some(format);
         self
     }
 
@@ -708,16 +703,16 @@ impl Options {
     /// `output_format(OutputFormat::JsonSchema(schema))`.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().json_schema(serde_json::json!({
     ///     "type": "object",
     ///     "properties": {"summary": {"type": "string"}, "risk": {"enum": ["low", "medium", "high"]}},
     ///     "required": ["summary", "risk"]
     /// }));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.iter().any(|a| a.starts_with("--json-schema=")));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn json_schema(self, schema: serde_json::Value) -> Self {
         self.output_format(OutputFormat::JsonSchema(schema))
@@ -728,7 +723,7 @@ impl Options {
     /// reads the turn's answer back as a `T`.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Verdict {
@@ -738,11 +733,11 @@ impl Options {
     /// }
     ///
     /// let options = Options::new().output_type::<Verdict>();
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
     /// assert!(schema.contains(r#""required":["risk","summary"]"#), "{schema}");
     /// // Then, at the end of the turn: `let verdict: Verdict = result.structured()?;`
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     #[cfg(feature = "schemars")]
     pub fn output_type<T: schemars::JsonSchema>(self) -> Self {
@@ -753,7 +748,7 @@ impl Options {
     /// A subagent (initialize `agents`); a later one with the same name replaces it.
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{AgentDefinition, HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().agent_definition(
@@ -763,28 +758,28 @@ impl Options {
     ///         .model("sonnet"),
     /// );
     /// // Subagents travel in `initialize`, not on the command line.
-    /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
+    /// let fields = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""agents":{"reviewer":{"description":"Reviews a diff for bugs before it is committed""#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn agent_definition(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
-        upsert(&mut self.agents, name.into(), agent);
+        upsert(&mut self.config.agents, name.into(), agent);
         self
     }
 
     /// Several subagents, as [`Options::agent_definition`] each.
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{AgentDefinition, HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().agents([
     ///     ("reviewer", AgentDefinition::new("Reviews diffs", "You review code.")),
     ///     ("tester", AgentDefinition::new("Writes and runs tests", "You write tests.").tools(["Read", "Write", "Bash"])),
     /// ]);
-    /// let fields = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
+    /// let fields = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""tester":{"description":"Writes and runs tests""#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn agents<I, S>(self, agents: I) -> Self
     where
@@ -799,17 +794,17 @@ impl Options {
     /// Run the main thread as this agent (`--agent=NAME`).
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentDefinition, HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{AgentDefinition, HostDeclarations, Options};
     ///
     /// let options = Options::new()
     ///     .agent_definition("reviewer", AgentDefinition::new("Reviews diffs", "You review code."))
     ///     .agent("reviewer");
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--agent=reviewer".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn agent(mut self, name: impl Into<String>) -> Self {
-        self.agent = Some(name.into());
+        self.config.agent = Some(name.into());
         self
     }
 
@@ -817,60 +812,60 @@ impl Options {
     /// sent as initialize `skills`.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options, Skills};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options, Skills};
     ///
     /// let options = Options::new().allowed_tools(["Read"]).skills(Skills::list(["pdf", "xlsx"]));
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--allowedTools=Read,Skill(pdf),Skill(xlsx)".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn skills(mut self, skills: Skills) -> Self {
-        self.skills = Some(skills);
+        self.config.skills = Some(skills);
         self
     }
 
     /// Whether the session is saved to disk (default true; false gives `--no-session-persistence`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().persist_session(false);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--no-session-persistence".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn persist_session(mut self, persist: bool) -> Self {
-        self.no_session_persistence = !persist;
+        self.config.no_session_persistence = !persist;
         self
     }
 
     /// Debug logging of the CLI (`--debug`), to stderr unless [`Options::debug_file`] is set.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().debug(true);
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--debug".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn debug(mut self, debug: bool) -> Self {
-        self.debug = debug;
+        self.config.debug = debug;
         self
     }
 
     /// Write the CLI's debug log to this file (`--debug-file=P`; replaces `--debug`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().debug_file("/tmp/claude-debug.log");
-    /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
+    /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--debug-file=/tmp/claude-debug.log".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn debug_file(mut self, path: impl Into<PathBuf>) -> Self {
-        self.debug_file = Some(path.into());
+        self.config.debug_file = Some(path.into());
         self
     }
 
@@ -879,8 +874,8 @@ impl Options {
     /// `CLAUDE_AGENT_SDK_VERSION` cannot be overridden.
     pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         let name = name.into();
-        self.env_removed.retain(|removed| *removed != name);
-        self.env.set(name, value.into());
+        self.config.env_removed.retain(|removed| *removed != name);
+        upsert(&mut self.config.env, name, value.into());
         self
     }
 
@@ -900,13 +895,13 @@ impl Options {
     /// session resumed from a session store already runs in a folder of its own.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let options = Options::new().isolated_config(true);
-    /// assert!(options.get_isolated_config());
+    /// assert!(options.config().isolated_config);
     /// ```
     pub fn isolated_config(mut self, isolated: bool) -> Self {
-        self.isolated_config = isolated;
+        self.config.isolated_config = isolated;
         self
     }
 
@@ -915,48 +910,48 @@ impl Options {
     /// Useful with [`Options::user`], where the CLI and its tools run with less privilege than
     /// this process, and in any server whose environment holds secrets of its own (cloud
     /// credentials, database passwords): by default the CLI and every tool it runs would see
-    /// them. [`CLI_ENVIRONMENT`](crate::options::CLI_ENVIRONMENT) lists what the CLI needs (it
+    /// them. [`CLI_ENVIRONMENT`](crate::client::options::CLI_ENVIRONMENT) lists what the CLI needs (it
     /// needs `PATH` to find its tools, and `HOME`, inherited or set with [`Options::env`], for its
     /// configuration); give it its credentials with [`Options::env`].
     ///
     /// ```
-    /// # use claude_agent_core::options::{HostDeclarations, Options};
+    /// # use claude_agent_core::client::options::{HostDeclarations, Options};
     /// let sandboxed = Options::new()
     ///     .user("agent")
     ///     .inherit_env_only(["PATH", "LANG"])
     ///     .env("HOME", "/home/agent");
-    /// let spec = sandboxed.launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let spec = sandboxed.config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.inherit_only.as_deref(), Some(&["PATH".to_owned(), "LANG".to_owned()][..]));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn inherit_env_only<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.inherit_only = Some(names.into_iter().map(Into::into).collect());
+        self.config.inherit_only = Some(names.into_iter().map(Into::into).collect());
         self
     }
 
     /// Keep an inherited variable out of the child's environment; a later [`Options::env`] of
     /// the same name sets it again. The SDK itself keeps out `CLAUDECODE`, `NODE_OPTIONS` and a
-    /// few of the CLI's own switches (see [`Options::launch_spec`]).
+    /// few of the CLI's own switches (see [`AgentConfig::launch_spec`](crate::options::AgentConfig::launch_spec)).
     ///
     /// ```
-    /// # use claude_agent_core::options::{HostDeclarations, Options};
+    /// # use claude_agent_core::client::options::{HostDeclarations, Options};
     /// let spec = Options::new()
     ///     .env_remove("AWS_PROFILE")
     ///     .env_remove("HTTPS_PROXY")
-    ///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    ///     .config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env_remove.iter().any(|name| name == "AWS_PROFILE"));
     /// assert!(spec.env.iter().all(|(name, _)| name != "HTTPS_PROXY"));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn env_remove(mut self, name: impl Into<String>) -> Self {
         let name = name.into();
-        self.env.0.retain(|(set, _)| *set != name);
-        if !self.env_removed.contains(&name) {
-            self.env_removed.push(name);
+        self.config.env.retain(|(set, _)| *set != name);
+        if !self.config.env_removed.contains(&name) {
+            self.config.env_removed.push(name);
         }
         self
     }
@@ -970,23 +965,23 @@ impl Options {
     /// starts (through `tracing-opentelemetry`).
     ///
     /// ```
-    /// # use claude_agent_core::options::{HostDeclarations, Options};
+    /// # use claude_agent_core::client::options::{HostDeclarations, Options};
     /// let spec = Options::new()
     ///     .trace_context("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", Some("vendor=1"))
-    ///     .launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    ///     .config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&(
     ///     "TRACEPARENT".into(),
     ///     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()
     /// )));
     /// assert!(spec.env.contains(&("TRACESTATE".into(), "vendor=1".into())));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn trace_context(
         mut self,
         traceparent: impl Into<String>,
         tracestate: Option<&str>,
     ) -> Self {
-        self.trace_context = Some((traceparent.into(), tracestate.map(str::to_owned)));
+        self.config.trace_context = Some((traceparent.into(), tracestate.map(str::to_owned)));
         self
     }
 
@@ -1000,12 +995,12 @@ impl Options {
     /// group is unknown, or the switch is not allowed, and on platforms other than Unix.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let options = Options::new().user("agent").env("HOME", "/home/agent");
     /// # let _ = options;
     /// ```
     pub fn user(mut self, name: impl Into<String>) -> Self {
-        self.user = Some(name.into());
+        self.config.user = Some(name.into());
         self
     }
 
@@ -1013,12 +1008,12 @@ impl Options {
     ///
     /// ```
     /// use std::collections::BTreeMap;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
     /// let vars = BTreeMap::from([("HTTPS_PROXY", "http://proxy.internal:3128"), ("NO_PROXY", "localhost")]);
-    /// let spec = Options::new().envs(vars).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let spec = Options::new().envs(vars).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("NO_PROXY".into(), "localhost".into())));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn envs<I, K, V>(self, vars: I) -> Self
     where
@@ -1033,48 +1028,48 @@ impl Options {
     /// Settings of the CLI's built-in tools, passed in the child's environment.
     ///
     /// ```
-    /// # use claude_agent_core::options::{Options, PreviewFormat, ToolConfig};
+    /// # use claude_agent_core::client::options::{Options, PreviewFormat, ToolConfig};
     /// let web_ui = Options::new()
     ///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
     /// # let _ = web_ui;
     /// ```
     pub fn tool_config(mut self, config: ToolConfig) -> Self {
-        self.tool_config = Some(config);
+        self.config.tool_config = Some(config);
         self
     }
 
     /// The child's working directory (also sets `PWD`). Starting a session fails with
     /// `Error::WorkingDirectory` when it does not exist.
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.cwd = Some(dir.into());
+        self.config.cwd = Some(dir.into());
         self
     }
 
     /// The CLI executable to run, instead of looking one up.
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let options = Options::new().cli_path("/opt/claude/bin/claude");
-    /// assert_eq!(options.get_cli_path(), Some(std::path::Path::new("/opt/claude/bin/claude")));
+    /// assert_eq!(options.config().cli_path.as_deref(), Some(std::path::Path::new("/opt/claude/bin/claude")));
     /// ```
     pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.cli_path = Some(path.into());
+        self.config.cli_path = Some(path.into());
         self
     }
 
     /// Longest stdout line accepted, in bytes ([`crate::session::Limits::max_line_bytes`], default 16 MiB).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let config = Options::new().max_buffer_size(64 * 1024 * 1024).session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = Options::new().max_buffer_size(64 * 1024 * 1024).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.limits.max_line_bytes, 64 * 1024 * 1024);
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn max_buffer_size(mut self, bytes: usize) -> Self {
-        self.max_buffer_size = Some(bytes);
+        self.config.max_buffer_size = Some(bytes);
         self
     }
 
@@ -1082,15 +1077,15 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let config = Options::new().control_timeout(Duration::from_secs(10)).session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = Options::new().control_timeout(Duration::from_secs(10)).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.timeouts.control_request, Duration::from_secs(10));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn control_timeout(mut self, timeout: Duration) -> Self {
-        self.control_timeout = Some(timeout);
+        self.config.control_timeout = Some(timeout);
         self
     }
 
@@ -1105,17 +1100,17 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::{InputMode, OnStall, StallWatch};
     ///
     /// let watch = StallWatch { then: OnStall::Interrupt, ..StallWatch::new(Duration::from_secs(120)) };
     /// let options = Options::new().stall_watch(watch.clone());
-    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.stall, Some(watch));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn stall_watch(mut self, watch: crate::session::StallWatch) -> Self {
-        self.stall_watch = Some(watch);
+        self.config.stall_watch = Some(watch);
         self
     }
 
@@ -1126,17 +1121,17 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::cost::{ModelPrice, PriceTable};
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let prices = PriceTable::new().with("claude-sonnet-5", ModelPrice::per_million(3.0, 15.0));
     /// let options = Options::new().price_table(prices.clone());
-    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.prices, Some(prices));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn price_table(mut self, prices: crate::cost::PriceTable) -> Self {
-        self.prices = Some(prices);
+        self.config.prices = Some(prices);
         self
     }
 
@@ -1152,16 +1147,16 @@ impl Options {
     ///
     /// ```
     /// use claude_agent_core::cost::Budget;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// let options = Options::new().budget(Budget { max_tokens: Some(5_000_000), ..Budget::usd(2.0) });
-    /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.budget.and_then(|b| b.max_usd), Some(2.0));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn budget(mut self, budget: crate::cost::Budget) -> Self {
-        self.budget = Some(budget);
+        self.config.budget = Some(budget);
         self
     }
 
@@ -1169,75 +1164,75 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// // A slow first start (a plugin marketplace to clone, many MCP servers):
-    /// let config = Options::new().initialize_timeout(Duration::from_secs(180)).session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    /// let config = Options::new().initialize_timeout(Duration::from_secs(180)).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.timeouts.initialize, Duration::from_secs(180));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
-        self.initialize_timeout = Some(timeout);
+        self.config.initialize_timeout = Some(timeout);
         self
     }
 
     /// Stamp every user message `"client_composed": true`, so the CLI takes it verbatim (CLI ≥ 2.1.248).
     ///
     /// ```
-    /// use claude_agent_core::options::Options;
+    /// use claude_agent_core::client::options::Options;
     ///
     /// let options = Options::new().verbatim_prompts(true);
-    /// assert!(options.get_verbatim_prompts());
+    /// assert!(options.config().verbatim_prompts);
     /// ```
     pub fn verbatim_prompts(mut self, verbatim: bool) -> Self {
-        self.verbatim_prompts = verbatim;
+        self.config.verbatim_prompts = verbatim;
         self
     }
 
     /// Forward subagents' text output to the host (initialize `forwardSubagentText: true`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let fields = Options::new().forward_subagent_text(true).session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
+    /// let fields = Options::new().forward_subagent_text(true).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""forwardSubagentText":true"#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn forward_subagent_text(mut self, forward: bool) -> Self {
-        self.forward_subagent_text = forward;
+        self.config.forward_subagent_text = forward;
         self
     }
 
     /// The session's title (initialize `title`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
-    /// let fields = Options::new().title("Nightly triage").session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
+    /// let fields = Options::new().title("Nightly triage").config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""title":"Nightly triage""#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
+        self.config.title = Some(title.into());
         self
     }
 
     /// Whether the CLI suggests a next prompt after each result (initialize `promptSuggestions`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     /// use claude_agent_core::session::InputMode;
     ///
     /// // After each result a `Message::PromptSuggestion` follows.
-    /// let fields = Options::new().prompt_suggestions(true).session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
+    /// let fields = Options::new().prompt_suggestions(true).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""promptSuggestions":true"#));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn prompt_suggestions(mut self, suggest: bool) -> Self {
-        self.prompt_suggestions = Some(suggest);
+        self.config.prompt_suggestions = Some(suggest);
         self
     }
 
@@ -1246,7 +1241,7 @@ impl Options {
     /// CLI still opens with its read-only rules and closes with how to leave plan mode.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// # use claude_agent_core::permission::PermissionMode;
     /// let options = Options::new()
     ///     .permission_mode(PermissionMode::Plan)
@@ -1254,7 +1249,7 @@ impl Options {
     /// # let _ = options;
     /// ```
     pub fn plan_mode_instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.plan_mode_instructions = Some(instructions.into());
+        self.config.plan_mode_instructions = Some(instructions.into());
         self
     }
 
@@ -1263,7 +1258,7 @@ impl Options {
     /// it. Unlike `disallowed_tools`, this only changes what a name the model uses leads to.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// // A skill tells the model to run `Bash`; run it in the sandbox's MCP tool instead.
     /// let options = Options::new()
     ///     .tool_alias("Bash", "mcp__workspace__bash")
@@ -1271,14 +1266,14 @@ impl Options {
     /// # let _ = options;
     /// ```
     pub fn tool_alias(mut self, alias: impl Into<String>, tool: impl Into<String>) -> Self {
-        upsert(&mut self.tool_aliases, alias.into(), tool.into());
+        upsert(&mut self.config.tool_aliases, alias.into(), tool.into());
         self
     }
 
     /// Several aliases, as [`Options::tool_alias`] each.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let options = Options::new().tool_aliases([("Read", "mcp__vfs__read"), ("Write", "mcp__vfs__write")]);
     /// # let _ = options;
     /// ```
@@ -1297,12 +1292,12 @@ impl Options {
     /// their `task_progress` messages (initialize `agentProgressSummaries`; off by default).
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let options = Options::new().agent_progress_summaries(true);
     /// # let _ = options;
     /// ```
     pub fn agent_progress_summaries(mut self, summaries: bool) -> Self {
-        self.agent_progress_summaries = Some(summaries);
+        self.config.agent_progress_summaries = Some(summaries);
         self
     }
 
@@ -1312,12 +1307,12 @@ impl Options {
     /// them too.
     ///
     /// ```
-    /// # use claude_agent_core::options::Options;
+    /// # use claude_agent_core::client::options::Options;
     /// let options = Options::new().per_task_stop_affordance(true);
     /// # let _ = options;
     /// ```
     pub fn per_task_stop_affordance(mut self, declared: bool) -> Self {
-        self.per_task_stop_affordance = Some(declared);
+        self.config.per_task_stop_affordance = Some(declared);
         self
     }
 
@@ -1328,53 +1323,140 @@ impl Options {
     /// ([`OptionsError::ReservedInitializeField`](super::OptionsError::ReservedInitializeField)).
     ///
     /// ```
-    /// # use claude_agent_core::options::HostDeclarations;
-    /// # use claude_agent_core::{options::Options, session::InputMode};
+    /// # use claude_agent_core::{client::options::{HostDeclarations, Options}, session::InputMode};
     /// let config = Options::new()
     ///     .initialize_field("rapidFollowupPreempt", true)
     ///     .initialize_field("webSearchIsolationExemptMcpServers", serde_json::json!(["docs"]))
-    ///     .session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
+    ///     .config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(
     ///     config.initialize_fields.unwrap().as_str(),
     ///     r#"{"systemPrompt":[""],"rapidFollowupPreempt":true,"webSearchIsolationExemptMcpServers":["docs"]}"#
     /// );
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn initialize_field(
         mut self,
         name: impl Into<String>,
         value: impl Into<serde_json::Value>,
     ) -> Self {
-        upsert(&mut self.extra_initialize_fields, name.into(), value.into());
+        upsert(
+            &mut self.config.extra_initialize_fields,
+            name.into(),
+            value.into(),
+        );
         self
     }
 
     /// Track file changes so they can be rewound (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
-    /// let spec = Options::new().enable_file_checkpointing(true).launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let spec = Options::new().enable_file_checkpointing(true).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(), "true".into())));
     /// // `Client::rewind_files` can now undo the file changes of a turn.
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
-        self.enable_file_checkpointing = enable;
+        self.config.enable_file_checkpointing = enable;
         self
     }
 
     /// A label for the application using the SDK (`CLAUDE_AGENT_SDK_CLIENT_APP`).
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, Options};
+    /// use claude_agent_core::client::options::{HostDeclarations, Options};
     ///
-    /// let spec = Options::new().client_app("acme-review-bot/2.3").launch_spec("claude".into(), &HostDeclarations::NONE)?;
+    /// let spec = Options::new().client_app("acme-review-bot/2.3").config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("CLAUDE_AGENT_SDK_CLIENT_APP".into(), "acme-review-bot/2.3".into())));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_core::client::options::OptionsError>(())
     /// ```
     pub fn client_app(mut self, label: impl Into<String>) -> Self {
-        self.client_app = Some(label.into());
+        self.config.client_app = Some(label.into());
         self
+    }
+}
+
+/// What the setters add on top of the plain data (which calls add to, and which replace,
+/// earlier ones), seen in the command line and environment they produce.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{AgentConfig, HostDeclarations, LaunchSpec};
+
+    fn spec(config: &AgentConfig) -> LaunchSpec {
+        config
+            .launch_spec("claude".into(), &HostDeclarations::NONE)
+            .unwrap()
+    }
+
+    /// The arguments after the fixed ones (output and input format, `--verbose`).
+    fn tail(config: AgentConfig) -> Vec<String> {
+        spec(&config).args[5..].to_vec()
+    }
+
+    #[test]
+    fn removed_variables_last_call_wins_and_set_ones_are_never_removed() {
+        let options = Options::new()
+            .env("KEEP", "1")
+            .env_remove("KEEP")
+            .env_remove("GONE")
+            .env("BACK", "2")
+            .env_remove("BACK")
+            .env("BACK", "3")
+            .env_remove("GONE")
+            .env("NODE_OPTIONS", "--x");
+        let spec = spec(options.config());
+        assert!(spec.env.iter().all(|(name, _)| name != "KEEP"));
+        assert!(spec.env.contains(&("BACK".into(), "3".into())));
+        assert_eq!(
+            spec.env_remove,
+            [
+                "CLAUDECODE",
+                "CLAUDE_CODE_QUESTION_EXTENDED",
+                "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
+                "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+                "KEEP",
+                "GONE",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_later_extra_arg_replaces_one_of_the_same_flag() {
+        let options = Options::new()
+            .settings("-settings.json")
+            .extra_arg("a", Some("-v".into()))
+            .extra_arg("b", Some("-".into()))
+            .extra_arg("c", None)
+            .extra_arg("a", Some("--w".into()));
+        assert_eq!(
+            tail(options.config().clone()),
+            ["--settings=-settings.json", "--a=--w", "--b", "-", "--c"]
+        );
+    }
+
+    #[test]
+    fn list_setters_add_to_earlier_calls() {
+        let options = Options::new()
+            .allowed_tools(["Read"])
+            .allowed_tools(["Grep", "Glob"])
+            .disallowed_tools(["Bash", "Write"])
+            .betas(["x", "y"]);
+        assert_eq!(
+            tail(options.config().clone()),
+            [
+                "--betas=x,y",
+                "--allowedTools=Read,Grep,Glob",
+                "--disallowedTools=Bash,Write"
+            ]
+        );
+    }
+
+    #[test]
+    fn env_from_a_map() {
+        let map = std::collections::HashMap::from([("ONLY", "one")]);
+        let env = spec(Options::new().envs(map).config()).env;
+        assert_eq!(env[1], ("ONLY".to_string(), "one".to_string()));
     }
 }
