@@ -188,4 +188,5 @@ mod unknown_name;
 mod uuid;
 
 pub use json::Json;
+pub use session_key::SessionKey;
 pub use unknown_name::UnknownName;

@@ -1,5 +1,5 @@
-//! [`SessionKey`]: which transcript of which session of which project. Published as
-//! `store::SessionKey`; it sits below `message`, whose `mirror_error` carries one.
+//! [`SessionKey`]: which transcript of which session of which project, at the crate root (and
+//! as `store::SessionKey` in the client layer); `message`'s `mirror_error` carries one.
 
 use std::fmt;
 use std::path::{Component, Path};
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// transcript), the shape of the key in a `mirror_error` message.
 ///
 /// ```
-/// use claude_agent_core::store::SessionKey;
+/// use claude_agent_core::SessionKey;
 ///
 /// let main = SessionKey::new("-home-me-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
 /// let agent = main.clone().with_subpath("subagents/agent-a1");
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 #[non_exhaustive]
 pub struct SessionKey {
     /// The project: by default the folder name the CLI gives the working directory
-    /// ([`project_key_for_directory`](crate::store::project_key_for_directory)).
+    /// (`store::project_key_for_directory` in the client layer).
     #[serde(alias = "projectKey")]
     pub project_key: String,
     /// The session id.
@@ -43,7 +43,7 @@ impl SessionKey {
     /// The key of a session's main transcript.
     ///
     /// ```
-    /// use claude_agent_core::store::SessionKey;
+    /// use claude_agent_core::SessionKey;
     ///
     /// assert_eq!(SessionKey::new("proj", "sess").subpath, None);
     /// ```
@@ -58,7 +58,7 @@ impl SessionKey {
     /// This key with a subpath: a subagent's transcript of the same session.
     ///
     /// ```
-    /// use claude_agent_core::store::SessionKey;
+    /// use claude_agent_core::SessionKey;
     ///
     /// let key = SessionKey::new("proj", "sess").with_subpath("subagents/agent-1");
     /// assert_eq!(key.subpath.as_deref(), Some("subagents/agent-1"));
@@ -71,7 +71,7 @@ impl SessionKey {
     /// Whether this is a main transcript (no subpath).
     ///
     /// ```
-    /// use claude_agent_core::store::SessionKey;
+    /// use claude_agent_core::SessionKey;
     ///
     /// assert!(SessionKey::new("proj", "sess").is_main());
     /// ```
@@ -85,7 +85,7 @@ impl SessionKey {
     ///
     /// ```
     /// use std::path::Path;
-    /// use claude_agent_core::store::SessionKey;
+    /// use claude_agent_core::SessionKey;
     ///
     /// let projects = Path::new("/home/me/.claude/projects");
     /// let key = SessionKey::from_transcript_path(

@@ -39,6 +39,7 @@
 mod handles {
     #[allow(clippy::module_inception)]
     pub(super) mod client;
+    pub(super) mod mcp_call;
     pub(super) mod pool;
     pub(super) mod prompt;
     pub(super) mod query;

@@ -50,8 +50,6 @@ pub use lookups::{
     SettingsParseError, SettingsReport, SettingsSourceReport,
 };
 pub use mcp_call::McpCall;
-#[cfg(feature = "client")]
-pub(crate) use mcp_call::McpCallAnswer;
 pub use outgoing::{
     ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
     SettingsFile, ThinkingDisplay, ThinkingDisplayChange, UsageDetail,

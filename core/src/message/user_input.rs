@@ -176,6 +176,20 @@ impl InputBlock {
     }
 }
 
+/// A text message, as [`UserInput::text`].
+impl From<&str> for UserInput {
+    fn from(text: &str) -> Self {
+        UserInput::text(text)
+    }
+}
+
+/// A text message, as [`UserInput::text`].
+impl From<String> for UserInput {
+    fn from(text: String) -> Self {
+        UserInput::text(text)
+    }
+}
+
 impl UserInput {
     /// A plain-text user message (`"content":"…"`).
     pub fn text(text: impl Into<String>) -> Self {

@@ -8,8 +8,20 @@ use super::{AgentConfig, Thinking};
 use crate::control::ClaimOptions;
 use crate::option_types::ordered_map::upsert;
 
-/// The flag that parks the CLI until it is claimed.
-pub(crate) const AWAIT_CLAIM: &str = "await-claim";
+/// The flag (as [`AgentConfig::extra_args`] takes it, without dashes) that parks a CLI started
+/// for later until a `claim` request gives it its session: what a spare is started with.
+/// [`AgentConfig::claimed`] drops it.
+///
+/// ```
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations, AWAIT_CLAIM};
+///
+/// let mut spare = AgentConfig::default();
+/// spare.extra_args.push((AWAIT_CLAIM.to_owned(), None));
+/// let spec = spare.launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// assert!(spec.args.contains(&"--await-claim".to_owned()));
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// ```
+pub const AWAIT_CLAIM: &str = "await-claim";
 
 impl AgentConfig {
     /// These options (a spare's, fixed when it started) with the per-session options of `claim`

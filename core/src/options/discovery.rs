@@ -90,12 +90,27 @@ impl AgentConfig {
     /// assert_eq!(AgentConfig::default().cli_location(&named), CliLocation::Named("/opt/claude".into()));
     /// ```
     pub fn cli_location(&self, search: &CliSearch) -> CliLocation {
-        cli_location(self.cli_path.as_deref(), search)
+        search.locate(self.cli_path.as_deref())
     }
 }
 
-/// [`AgentConfig::cli_location`] for the path the options name, if any.
-pub(crate) fn cli_location(named: Option<&Path>, search: &CliSearch) -> CliLocation {
+impl CliSearch {
+    /// Where the CLI is: `named` if given, else what [`AgentConfig::cli_location`] finds.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{CliLocation, CliSearch};
+    ///
+    /// let search = CliSearch { path_var: Some("/usr/bin".into()), ..CliSearch::default() };
+    /// assert_eq!(search.locate(Some("/opt/claude".as_ref())), CliLocation::Named("/opt/claude".into()));
+    /// assert!(matches!(search.locate(None), CliLocation::Candidates(_)));
+    /// ```
+    pub fn locate(&self, named: Option<&Path>) -> CliLocation {
+        cli_location(named, self)
+    }
+}
+
+/// [`CliSearch::locate`].
+fn cli_location(named: Option<&Path>, search: &CliSearch) -> CliLocation {
     if let Some(path) = named {
         return CliLocation::Named(path.to_path_buf());
     }

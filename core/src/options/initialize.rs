@@ -131,7 +131,7 @@ impl AgentConfig {
         config.await_claim = self
             .extra_args
             .iter()
-            .any(|(flag, _)| flag == super::claimed::AWAIT_CLAIM);
+            .any(|(flag, _)| flag == super::AWAIT_CLAIM);
         if let Some(timeout) = self.initialize_timeout {
             config.timeouts.initialize = timeout;
         }

@@ -49,8 +49,7 @@ pub use crate::option_types::types::{
     Delivery, Effort, OutputFormat, PermissionPrompts, PluginConfig, PreviewFormat, SettingSource,
     Skills, SystemPrompt, Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
-#[cfg(feature = "client")]
-pub(crate) use claimed::AWAIT_CLAIM as AWAIT_CLAIM_FLAG;
+pub use claimed::AWAIT_CLAIM;
 pub use declarations::HostDeclarations;
 pub use discovery::{CliLocation, CliSearch, CLI_PATH_ENV};
 pub use error::OptionsError;
@@ -292,15 +291,6 @@ pub struct AgentConfig {
     pub enable_file_checkpointing: bool,
     /// A label for the application using the SDK (`CLAUDE_AGENT_SDK_CLIENT_APP`).
     pub client_app: Option<String>,
-}
-
-impl AgentConfig {
-    /// `Some("session_start")` when the configuration describes a session (one to resume,
-    /// continue or fork, or the new session's id): a spare has no session until it is claimed.
-    #[cfg(feature = "client")]
-    pub(crate) fn session_option(&self) -> Option<&'static str> {
-        (self.session_start != SessionStart::New).then_some("session_start")
-    }
 }
 
 /// Every field, with secret values hidden: variables whose name looks secret, and the `env` and

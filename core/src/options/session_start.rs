@@ -183,19 +183,28 @@ impl Fork {
 }
 
 impl SessionStart {
-    /// `--continue`.
-    pub(crate) fn continues(&self) -> bool {
+    /// Whether the start continues the most recent conversation (`--continue`).
+    ///
+    /// ```
+    /// use claude_agent_core::options::SessionStart;
+    ///
+    /// assert!(SessionStart::Continue { fork: None, or_new: false }.continues());
+    /// assert!(!SessionStart::New.continues());
+    /// ```
+    pub fn continues(&self) -> bool {
         matches!(self, SessionStart::Continue { .. })
     }
 
-    /// A continue that must find a conversation (`or_new` not set).
-    #[cfg(feature = "client")]
-    pub(crate) fn must_continue(&self) -> bool {
-        matches!(self, SessionStart::Continue { or_new: false, .. })
-    }
-
-    /// `--resume=<id>`.
-    pub(crate) fn resume_id(&self) -> Option<&str> {
+    /// The id of the session the start resumes (`--resume=<id>`), if it resumes one.
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Resume, SessionStart};
+    ///
+    /// let start = SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
+    /// assert_eq!(start.resume_id(), Some("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
+    /// assert_eq!(SessionStart::New.resume_id(), None);
+    /// ```
+    pub fn resume_id(&self) -> Option<&str> {
         match self {
             SessionStart::Resume(resume) => Some(&resume.session_id),
             _ => None,
@@ -216,39 +225,6 @@ impl SessionStart {
         match self {
             SessionStart::NewWithId(id) => Some(id),
             _ => self.fork().and_then(|fork| fork.session_id.as_deref()),
-        }
-    }
-
-    /// This start pointed at the session `session_id`, found in a store: a continue becomes a
-    /// resume of it, with its fork; a resume keeps its resume points and fork.
-    #[cfg(feature = "client")]
-    pub(crate) fn resuming(self, session_id: String) -> SessionStart {
-        match self {
-            SessionStart::Continue { fork, .. } => SessionStart::Resume(Resume {
-                fork,
-                ..Resume::new(session_id)
-            }),
-            SessionStart::Resume(resume) => SessionStart::Resume(Resume {
-                session_id,
-                ..resume
-            }),
-            other => other,
-        }
-    }
-
-    /// This start with nothing to continue: a new session (with the fork's id, if it named
-    /// one). Other starts are unchanged.
-    #[cfg(feature = "client")]
-    pub(crate) fn without_continue(self) -> SessionStart {
-        match self {
-            SessionStart::Continue {
-                fork: Some(Fork {
-                    session_id: Some(id),
-                }),
-                ..
-            } => SessionStart::NewWithId(id),
-            SessionStart::Continue { .. } => SessionStart::New,
-            other => other,
         }
     }
 

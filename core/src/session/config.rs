@@ -224,6 +224,26 @@ impl HookMatcherConfig {
             callbacks,
         }
     }
+
+    /// `matcher` (its pattern, timeout and failure policy) as declared for `event`, with one
+    /// callback.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_core::hooks::{HookEvent, HookMatcher};
+    /// use claude_agent_core::session::HookMatcherConfig;
+    ///
+    /// let matcher = HookMatcher::new("Bash").timeout(Duration::from_secs(5));
+    /// let config = HookMatcherConfig::for_matcher(HookEvent::PreToolUse, matcher);
+    /// assert_eq!(config.matcher.as_deref(), Some("Bash"));
+    /// assert_eq!(config.timeout_secs, Some(5.0));
+    /// ```
+    pub fn for_matcher(event: HookEvent, matcher: crate::hooks::HookMatcher) -> Self {
+        let mut config = HookMatcherConfig::new(event, matcher.pattern, 1);
+        config.timeout_secs = matcher.timeout.map(|t| t.as_secs_f64());
+        config.on_failure = matcher.on_failure;
+        config
+    }
 }
 
 /// Deadlines of the session.

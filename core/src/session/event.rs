@@ -212,9 +212,47 @@ impl ExitStatusInfo {
         }
     }
 
+    /// Neither a code nor a signal: the status could not be read.
+    ///
+    /// ```
+    /// use claude_agent_core::session::ExitStatusInfo;
+    ///
+    /// assert_eq!(ExitStatusInfo::unknown().to_string(), "unknown exit status");
+    /// ```
+    pub const fn unknown() -> Self {
+        ExitStatusInfo {
+            code: None,
+            signal: None,
+        }
+    }
+
     /// Whether this is exit code 0.
     pub fn success(&self) -> bool {
         self.code == Some(0)
+    }
+}
+
+/// How a process ended, from the status the operating system reported (a runtime's `wait`).
+///
+/// ```
+/// use claude_agent_core::session::ExitStatusInfo;
+///
+/// # #[cfg(unix)] {
+/// use std::os::unix::process::ExitStatusExt;
+/// let status = std::process::ExitStatus::from_raw(9); // killed by SIGKILL
+/// assert_eq!(ExitStatusInfo::from(status), ExitStatusInfo::signal(9));
+/// # }
+/// ```
+impl From<std::process::ExitStatus> for ExitStatusInfo {
+    fn from(status: std::process::ExitStatus) -> Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            if let Some(signal) = status.signal() {
+                return ExitStatusInfo::signal(signal);
+            }
+        }
+        ExitStatusInfo::code(status.code().unwrap_or(-1))
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use crate::private_files;
+use crate::store::check_path_safe;
 
 use super::{
     epoch_ms, fold_session_summary, SessionKey, SessionListing, SessionStore, SessionSummary,
@@ -90,7 +91,7 @@ impl FileSessionStore {
     }
 
     fn file_of(&self, key: &SessionKey) -> Result<PathBuf, StoreError> {
-        key.check_path_safe()?;
+        check_path_safe(key)?;
         Ok(match &key.subpath {
             None => self.session_file(&key.project_key, &key.session_id),
             Some(subpath) => {
@@ -160,7 +161,7 @@ impl FileSessionStore {
     }
 
     fn list_now(&self, project_key: &str) -> Result<Vec<SessionListing>, StoreError> {
-        SessionKey::new(project_key, "x").check_path_safe()?;
+        check_path_safe(&SessionKey::new(project_key, "x"))?;
         let folder = self.root.join(project_key);
         let mut listed = Vec::new();
         for entry in read_dir(&folder)? {
@@ -178,7 +179,7 @@ impl FileSessionStore {
     }
 
     fn summaries_now(&self, project_key: &str) -> Result<Vec<SessionSummary>, StoreError> {
-        SessionKey::new(project_key, "x").check_path_safe()?;
+        check_path_safe(&SessionKey::new(project_key, "x"))?;
         let folder = self.root.join(project_key);
         let mut summaries = Vec::new();
         for entry in read_dir(&folder)? {
@@ -210,7 +211,7 @@ impl FileSessionStore {
     }
 
     fn subkeys_now(&self, project_key: &str, session_id: &str) -> Result<Vec<String>, StoreError> {
-        SessionKey::new(project_key, session_id).check_path_safe()?;
+        check_path_safe(&SessionKey::new(project_key, session_id))?;
         let dir = self.root.join(project_key).join(session_id);
         let mut found = Vec::new();
         collect_jsonl(&dir, &dir, &mut found)?;

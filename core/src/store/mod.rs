@@ -39,6 +39,7 @@
 mod file;
 mod functions;
 mod key;
+pub(crate) use key::check_path_safe;
 mod memory;
 mod one_session;
 mod summary;
@@ -51,7 +52,7 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
-pub use crate::session_key::SessionKey;
+pub use crate::SessionKey;
 pub use file::FileSessionStore;
 pub use functions::{
     delete_session, import_session, list_sessions, project_key_for_directory, session_messages,

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::client::error::Error;
+use crate::client::handles::mcp_call::McpCallAnswer;
 use crate::client::link::{Command, Shared};
 use crate::client::mcp_servers::McpServerSet;
 use crate::client::options::Options;
@@ -18,9 +19,9 @@ use crate::client::spare::ParkingDir;
 use crate::client::spawn::{spawn_session, Start};
 use crate::control::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsageDetail, ControlRequest,
-    FileSuggestions, InitializeResponse, InterruptReceipt, McpCall, McpCallAnswer,
-    McpPermissionMode, McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus,
-    MessageCancelled, ModelInfo, ModelList, OutputStyles, ReadFile, ReadFileResult, ReloadPlugins,
+    FileSuggestions, InitializeResponse, InterruptReceipt, McpCall, McpPermissionMode,
+    McpPermissionOverrideResult, McpResource, McpSetServersResult, McpStatus, MessageCancelled,
+    ModelInfo, ModelList, OutputStyles, ReadFile, ReadFileResult, ReloadPlugins,
     ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult, SettingsFile,
     SettingsReport, SlashCommand, ThinkingDisplayChange, UsageDetail, UsageReport,
 };

@@ -319,7 +319,7 @@ impl SparePool {
     /// # }
     /// ```
     pub fn prewarm(&self, options: &Options) -> Result<(), PrewarmError> {
-        if let Some(option) = options.config().session_option() {
+        if let Some(option) = crate::client::spare::session_option(options.config()) {
             return Err(PrewarmError::SessionOption { option });
         }
         let key = Key::of(options)?;

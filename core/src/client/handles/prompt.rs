@@ -84,18 +84,6 @@ impl From<PromptStream> for Prompt {
     }
 }
 
-impl From<&str> for UserInput {
-    fn from(text: &str) -> Self {
-        UserInput::text(text)
-    }
-}
-
-impl From<String> for UserInput {
-    fn from(text: String) -> Self {
-        UserInput::text(text)
-    }
-}
-
 /// A channel for feeding a streaming prompt from anywhere: pass the [`PromptStream`] to
 /// [`crate::client::query_with`] and send messages with the [`PromptSender`]. Input ends when every sender is
 /// dropped.

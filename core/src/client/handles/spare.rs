@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::client::error::Error;
 use crate::client::link::{Command, Shared};
-use crate::client::options::Options;
+use crate::client::options::{AgentConfig, Options, SessionStart};
 use crate::client::prompt::{Prompt, PromptKind};
 use crate::client::query::Query;
 use crate::client::runtime::Runtime;
@@ -169,11 +169,11 @@ impl Drop for ParkingDir {
 /// }
 /// ```
 pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spare, PrewarmError> {
-    if let Some(option) = options.config().session_option() {
+    if let Some(option) = session_option(options.config()) {
         return Err(PrewarmError::SessionOption { option });
     }
     let mut options = options
-        .extra_arg(crate::client::options::AWAIT_CLAIM_FLAG, None)
+        .extra_arg(crate::client::options::AWAIT_CLAIM, None)
         .env(STARTUP_MARKS_ENV, "1");
     let parking = match options.config().cwd.as_deref() {
         Some(_) => None,
@@ -331,4 +331,10 @@ impl fmt::Debug for Spare {
             .field("pid", &self.pid())
             .finish_non_exhaustive()
     }
+}
+
+/// `Some("session_start")` when `config` describes a session (one to resume, continue or fork,
+/// or the new session's id): a spare has no session until it is claimed.
+pub(crate) fn session_option(config: &AgentConfig) -> Option<&'static str> {
+    (config.session_start != SessionStart::New).then_some("session_start")
 }

@@ -272,7 +272,7 @@ impl Options {
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
         self.add_hook(
-            matcher_config(matcher.into(), I::EVENT),
+            HookMatcherConfig::for_matcher(I::EVENT, matcher.into()),
             typed_hook(callback),
         )
     }
@@ -311,7 +311,7 @@ impl Options {
         Fut: Future<Output = HookOutput> + Send + 'static,
     {
         self.add_hook(
-            matcher_config(matcher.into(), event),
+            HookMatcherConfig::for_matcher(event, matcher.into()),
             untyped_hook(callback),
         )
     }
@@ -434,14 +434,6 @@ impl Options {
         self.handlers_mut().stderr = Some(Arc::new(callback));
         self
     }
-}
-
-/// A [`HookMatcher`] as the session declares it for `event`, with one callback.
-fn matcher_config(matcher: HookMatcher, event: HookEvent) -> HookMatcherConfig {
-    let mut config = HookMatcherConfig::new(event, matcher.pattern, 1);
-    config.timeout_secs = matcher.timeout.map(|t| t.as_secs_f64());
-    config.on_failure = matcher.on_failure;
-    config
 }
 
 /// A callback of [`Options::on_hook_event`], stored type-erased.

@@ -9,8 +9,15 @@ use super::{
     PluginConfig, SandboxSettings, SessionStart, SettingSource, Settings, Skills, SystemPrompt,
     Thinking, ThinkingDisplay, ToolConfig, Tools,
 };
-use crate::option_types::ordered_map::upsert;
 use crate::permission::PermissionMode;
+
+/// Set `name` to `value` in `list`, replacing an earlier value in place.
+fn upsert<V>(list: &mut Vec<(String, V)>, name: String, value: V) {
+    match list.iter_mut().find(|(named, _)| *named == name) {
+        Some(entry) => entry.1 = value,
+        None => list.push((name, value)),
+    }
+}
 
 fn strings<I, S>(items: I) -> Vec<String>
 where

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::client::options::Options;
-use crate::redact::redact_secrets;
+use crate::recording::redact_secrets;
 
 /// Appends the lines the SDK writes and reads, as `{"dir":"in"|"out","msg":…}` lines.
 pub(crate) struct Recorder {
@@ -267,7 +267,11 @@ mod tests {
         for secret in ["sk-ant-oat-secret", "hunter2", "sk-live"] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
-        assert_eq!(text.matches(crate::redact::REDACTED).count(), 3, "{text}");
+        assert_eq!(
+            text.matches(crate::recording::REDACTED).count(),
+            3,
+            "{text}"
+        );
         assert!(
             text.contains("CLAUDE_CODE_OAUTH_TOKEN"),
             "the names are kept"

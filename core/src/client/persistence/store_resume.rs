@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::client::config_dir::{copy_user_config, write_private, ConfigDir, Plugins, WriteFailed};
 use crate::client::give_to;
-use crate::client::options::{LaunchSpec, Options};
+use crate::client::options::{LaunchSpec, Options, Resume, SessionStart};
 use crate::client::runtime::Runtime;
 use crate::history::clock::is_uuid;
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};
@@ -74,14 +74,30 @@ pub(crate) struct Resumed {
 impl Resumed {
     /// `options` pointed at the loaded session.
     pub(crate) fn apply(&self, options: Options) -> Options {
-        let start = options
-            .config()
-            .session_start
-            .clone()
-            .resuming(self.session_id.clone());
+        let start = resuming(
+            options.config().session_start.clone(),
+            self.session_id.clone(),
+        );
         options
             .env("CLAUDE_CONFIG_DIR", self.dir.path().display().to_string())
             .session_start(start)
+    }
+}
+
+/// `start` pointed at the session `session_id`, found in a store: a continue becomes a resume
+/// of it, with its fork; a resume keeps its resume points and fork.
+fn resuming(start: SessionStart, session_id: String) -> SessionStart {
+    match start {
+        SessionStart::Continue { fork, .. } => {
+            let mut resume = Resume::new(session_id);
+            resume.fork = fork;
+            SessionStart::Resume(resume)
+        }
+        SessionStart::Resume(mut resume) => {
+            resume.session_id = session_id;
+            SessionStart::Resume(resume)
+        }
+        other => other,
     }
 }
 
@@ -138,7 +154,7 @@ pub(crate) async fn materialize<R: Runtime>(
             for subpath in subpaths {
                 let key = SessionKey::new(project_key.clone(), session_id.clone())
                     .with_subpath(subpath.clone());
-                if key.check_path_safe().is_err() {
+                if crate::store::check_path_safe(&key).is_err() {
                     continue;
                 }
                 let Some(entries) = call.run("load", store.load(&key)).await? else {

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use crate::client::error::{Error, INSTALL_HINT};
 pub use crate::client::options::CLI_PATH_ENV;
 use crate::client::options::{CliLocation, CliSearch};
-use crate::options::discovery::cli_location;
 
 /// Find the CLI executable, or say everywhere it was looked for.
 ///
@@ -20,7 +19,7 @@ use crate::options::discovery::cli_location;
 /// executable, as the Python SDK bundles one in its package, or `claude` in that directory
 /// itself (never the current executable, should it be named `claude`). Then `PATH`, then the
 /// places npm, yarn and the native installer put it
-/// ([`AgentConfig::cli_location`](crate::options::AgentConfig::cli_location)(crate::client::options::Options::cli_location) lists them).
+/// ([`AgentConfig::cli_location`](crate::options::AgentConfig::cli_location) lists them).
 ///
 /// ```
 /// # use claude_agent_core::client::find_cli;
@@ -34,7 +33,7 @@ pub fn find_cli(explicit: Option<&Path>) -> Result<PathBuf, Error> {
         path_var: std::env::var_os("PATH"),
         home: home_dir(),
     };
-    match cli_location(explicit, &search) {
+    match search.locate(explicit) {
         CliLocation::Named(path) => Ok(path),
         CliLocation::Candidates(places) => first_executable(places, search.program.as_deref()),
     }
@@ -102,7 +101,7 @@ mod tests {
             path_var,
             home,
         };
-        match cli_location(None, &search) {
+        match search.locate(None) {
             CliLocation::Named(path) => Ok(path),
             CliLocation::Candidates(places) => first_executable(places, program),
         }

@@ -8,13 +8,12 @@
 //! that takes the tree down with the host, signals to the group and reading the exit status.
 
 use std::io;
-use std::process::{Command, ExitStatus};
+use std::process::Command;
 
 use crate::client::options::LaunchSpec;
 #[cfg(unix)]
 use crate::client::orphan_guard::OrphanGuard;
 use crate::client::runtime::Signal;
-use crate::session::ExitStatusInfo;
 
 /// A session's CLI ready to be spawned: the command with every setting of the [`LaunchSpec`],
 /// and on Unix the started [`OrphanGuard`] that must be armed with the child's pid.
@@ -117,20 +116,6 @@ impl Signal {
             Ok(()) | Err(Errno::ESRCH) => Ok(()),
             Err(errno) => Err(errno.into()),
         }
-    }
-}
-
-/// How a local CLI ended, from the status the operating system reported.
-impl From<ExitStatus> for ExitStatusInfo {
-    fn from(status: ExitStatus) -> Self {
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::ExitStatusExt;
-            if let Some(signal) = status.signal() {
-                return ExitStatusInfo::signal(signal);
-            }
-        }
-        ExitStatusInfo::code(status.code().unwrap_or(-1))
     }
 }
 

@@ -270,10 +270,7 @@ where
         let status = match self.child.poll_wait(cx) {
             Poll::Pending => return None,
             Poll::Ready(Ok(status)) => status,
-            Poll::Ready(Err(_)) => ExitStatusInfo {
-                code: None,
-                signal: None,
-            },
+            Poll::Ready(Err(_)) => ExitStatusInfo::unknown(),
         };
         self.exit = Some(status);
         self.exit_seen.get_or_insert(now);

@@ -17,7 +17,7 @@ use crate::client::error::Error;
 use crate::client::handlers::SessionRef;
 use crate::client::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use crate::client::mirror::{self, Mirror};
-use crate::client::options::{HostDeclarations, LaunchSpec, Options, SessionStart};
+use crate::client::options::{Fork, HostDeclarations, LaunchSpec, Options, SessionStart};
 use crate::client::prompt::PromptKind;
 use crate::client::recorder::Recorder;
 use crate::client::runtime::{BoxFuture, Runtime};
@@ -145,7 +145,7 @@ fn start_in_task<R: Runtime>(
             // Nothing in the store: a resume goes to the CLI as it is; a continue fails, or
             // with `or_new` starts a fresh session (the store, not this disk, holds the
             // conversations).
-            Ok(None) if options.config().session_start.must_continue() => {
+            Ok(None) if must_continue(&options.config().session_start) => {
                 let cwd = options
                     .config()
                     .cwd
@@ -156,7 +156,7 @@ fn start_in_task<R: Runtime>(
                 return start.fail(&channels, Error::NothingToContinue { cwd });
             }
             Ok(None) => {
-                let start = options.config().session_start.clone().without_continue();
+                let start = without_continue(options.config().session_start.clone());
                 (options.session_start(start), None)
             }
             Err(error) => return start.fail(&channels, error),
@@ -287,6 +287,28 @@ async fn connect_through(transport: &dyn Transport, spec: LaunchSpec) -> io::Res
         .unwrap_or_else(|payload| Err(panicked(payload)))
 }
 
+/// A continue that must find a conversation (`or_new` not set).
+fn must_continue(start: &SessionStart) -> bool {
+    matches!(start, SessionStart::Continue { or_new: false, .. })
+}
+
+/// `start` with nothing to continue: a new session (with the fork's id, if it named one).
+/// Other starts are unchanged.
+fn without_continue(start: SessionStart) -> SessionStart {
+    match start {
+        SessionStart::Continue {
+            fork:
+                Some(Fork {
+                    session_id: Some(id),
+                    ..
+                }),
+            ..
+        } => SessionStart::NewWithId(id),
+        SessionStart::Continue { .. } => SessionStart::New,
+        other => other,
+    }
+}
+
 /// The folder a resumed session ran in, when the CLI would not find it from `spec`'s working
 /// directory: `Ok(Some(folder))` to resume it there ([`Resume::in_its_folder`]), else
 /// [`Error::ResumeElsewhere`]. `Ok(None)` when there is nothing to move: not a resume, the
@@ -294,7 +316,7 @@ async fn connect_through(transport: &dyn Transport, spec: LaunchSpec) -> io::Res
 ///
 /// [`Resume::in_its_folder`]: crate::client::options::Resume::in_its_folder
 fn resume_folder(options: &Options, spec: &LaunchSpec) -> Result<Option<PathBuf>, Error> {
-    if options.config().session_start.must_continue() {
+    if must_continue(&options.config().session_start) {
         return something_to_continue(spec).map(|()| None);
     }
     let SessionStart::Resume(resume) = &options.config().session_start else {

@@ -320,6 +320,6 @@ message_struct! {
         pub error: String,
         /// The transcript whose lines were not stored.
         #[serde(default)]
-        pub key: Option<crate::session_key::SessionKey>,
+        pub key: Option<crate::SessionKey>,
     }
 }
