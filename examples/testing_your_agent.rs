@@ -12,8 +12,8 @@
 //! ```
 
 mod app {
-    use claude_agent_core::client::Options;
-    use claude_agent_core::client::{typed_tool, Error, Query, SdkMcpServer};
+    use claude_agent_client::Options;
+    use claude_agent_client::{typed_tool, Error, Query, SdkMcpServer};
     use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     use claude_agent_core::mcp::ToolResult;
     use claude_agent_core::message::Message;
@@ -164,8 +164,8 @@ mod fake_session {
     }
 }
 
-use claude_agent_core::client::query_with;
-use claude_agent_core::client::Options;
+use claude_agent_client::query_with;
+use claude_agent_client::Options;
 use claude_agent_testkit::runtime::TestRuntime;
 
 const PROMPT: &str = "How many words are in notes.txt?";
@@ -264,7 +264,7 @@ mod tests {
     /// after the configured 30 s, in virtual time (tokio's paused clock).
     #[tokio::test(start_paused = true)]
     async fn a_silent_cli_times_out_in_virtual_time() {
-        use claude_agent_core::client::Error;
+        use claude_agent_client::Error;
         use claude_agent_testkit::fake_cli::Script;
         use claude_agent_testkit::transport::FakeTransport;
 

@@ -18,8 +18,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{prompt_channel, query_with, Prompt, Runtime};
+use claude_agent_client::Options;
+use claude_agent_client::{prompt_channel, query_with, Prompt, Runtime};
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::PermissionResult;
 

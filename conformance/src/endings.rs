@@ -8,8 +8,8 @@ use claude_agent_testkit::real_cli::TestDir;
 
 use crate::fake::write_script;
 use crate::within;
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{query_with, Client, Error};
+use claude_agent_client::Options;
+use claude_agent_client::{query_with, Client, Error};
 
 use crate::Harness;
 use futures_lite::StreamExt;

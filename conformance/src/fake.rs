@@ -10,7 +10,7 @@ use claude_agent_testkit::fake_cli::{fake_claude_binary, Script};
 use claude_agent_testkit::real_cli::TestDir;
 use serde_json::{json, Value};
 
-use claude_agent_core::client::Options;
+use claude_agent_client::Options;
 
 /// A `session_state_changed: idle` line: the end of a run for a session with callbacks.
 pub fn idle() -> Value {

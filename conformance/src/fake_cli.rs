@@ -9,10 +9,10 @@ use serde_json::{json, Value};
 
 use crate::fake::{idle, Fake};
 use crate::{json, kind, kinds, process_gone, result_text, wait_gone, within};
-use claude_agent_core::client::mcp::{typed_tool, McpServerSet, SdkMcpServer};
-use claude_agent_core::client::mcp::{ElicitationResult, ToolResult};
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{connect_with, prompt_channel, query_with, Client, Error, Prompt};
+use claude_agent_client::mcp::{typed_tool, McpServerSet, SdkMcpServer};
+use claude_agent_client::mcp::{ElicitationResult, ToolResult};
+use claude_agent_client::Options;
+use claude_agent_client::{connect_with, prompt_channel, query_with, Client, Error, Prompt};
 use claude_agent_core::control::{ContextUsageDetail, ThinkingDisplayChange, UserDialogResult};
 use claude_agent_core::hooks::{HookEvent, HookOutput};
 use claude_agent_core::message::{LineError, NoticeKind};

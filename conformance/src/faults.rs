@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 
 use crate::fake::{write_script, Fake};
 use crate::{json, kind, kinds, result_text, wait_gone, within};
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{connect_with, query_with, Error, Prompt};
+use claude_agent_client::Options;
+use claude_agent_client::{connect_with, query_with, Error, Prompt};
 use claude_agent_core::message::Message;
 use claude_agent_core::message::{LineError, NoticeKind};
 use claude_agent_core::permission::PermissionResult;

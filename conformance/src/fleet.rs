@@ -10,7 +10,7 @@ use claude_agent_testkit::fake_cli::Script;
 
 use crate::fake::Fake;
 use crate::{kinds, within};
-use claude_agent_core::client::{connect_with, query_with, Fleet, FleetLimits};
+use claude_agent_client::{connect_with, query_with, Fleet, FleetLimits};
 
 use crate::Harness;
 use futures_lite::StreamExt;

@@ -48,7 +48,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::{Error, Runtime};
+use claude_agent_client::{Error, Runtime};
 use claude_agent_core::message::Message;
 
 /// The runtime under test: how the suite runs a test's future, and the [`Runtime`] its sessions

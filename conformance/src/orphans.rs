@@ -15,9 +15,9 @@ use claude_agent_testkit::fake_cli::Script;
 
 use crate::fake::{Fake, TREE_VAR};
 use crate::within;
-use claude_agent_core::client::connect_with;
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{Connection, Runtime, Signal};
+use claude_agent_client::connect_with;
+use claude_agent_client::Options;
+use claude_agent_client::{Connection, Runtime, Signal};
 use claude_agent_core::options::LaunchSpec;
 
 use crate::Harness;

@@ -100,7 +100,7 @@ pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Log) {
 pub fn named<'a>(log: &'a Log, name: &str) -> Vec<&'a Seen> {
     log.events
         .iter()
-        .filter(|e| e.name == name && e.target.starts_with("claude_agent_core"))
+        .filter(|e| e.name == name && e.target.starts_with("claude_agent_client"))
         .collect()
 }
 

@@ -4,9 +4,9 @@
 //! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
 //! and a shutdown that needs `SIGTERM`; and a spare's start-up marks and claims.
 
+use claude_agent_client::Options;
+use claude_agent_client::{connect_with, prewarm_with, tool, SdkMcpServer};
 use claude_agent_conformance::trace_log;
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{connect_with, prewarm_with, tool, SdkMcpServer};
 use claude_agent_core::control::ClaimOptions;
 use claude_agent_core::hooks::{HookEvent, HookOutput};
 use claude_agent_core::mcp::ToolResult;
@@ -231,7 +231,7 @@ fn a_session_reports_its_span_and_events() {
     let stderr = one(&log, "stderr", &[("message", "warming up")]);
     assert_eq!(
         (stderr.level, stderr.target.as_str()),
-        (Level::DEBUG, "claude_agent_core::stderr")
+        (Level::DEBUG, "claude_agent_client::stderr")
     );
 
     // Only the in-process tool that `allowed_tools` leaves out is worth a warning.
@@ -273,7 +273,7 @@ fn a_cli_older_than_the_minimum_is_warned_about() {
     let runtime = TestRuntime::new();
     let ((), log) = capture(|| {
         runtime.block_on(async {
-            let items: Vec<_> = claude_agent_core::client::query_with(
+            let items: Vec<_> = claude_agent_client::query_with(
                 runtime.clone(),
                 "go",
                 Options::new().transport(fake),
@@ -353,7 +353,7 @@ fn a_spare_reports_its_start_up_marks_and_its_claim() {
 /// reported inside that call's span.
 #[test]
 fn turns_and_tool_calls_are_genai_spans() {
-    use claude_agent_core::client::query_with;
+    use claude_agent_client::query_with;
     use claude_agent_testkit::fake_cli::FakeResult;
 
     let bash = ToolUse::new("toolu_1", "Bash", json!({"command": "ls"}));

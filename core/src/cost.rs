@@ -119,6 +119,30 @@ pub struct TurnCost {
 }
 
 impl TurnCost {
+    /// A turn's cost from its parts: the CLI's figure, the priced one, the tokens and the CLI's
+    /// running total. The session works them out from each result; this is for tests of what
+    /// reads them (a fleet's ledger, a budget).
+    ///
+    /// ```
+    /// use claude_agent_core::cost::{Tokens, TurnCost};
+    ///
+    /// let cost = TurnCost::new(Some(0.02), Some(0.03), Tokens::default(), 0.02);
+    /// assert_eq!(cost.usd(), Some(0.03));
+    /// ```
+    pub fn new(
+        cli_usd: Option<f64>,
+        priced_usd: Option<f64>,
+        tokens: Tokens,
+        session_usd: f64,
+    ) -> TurnCost {
+        TurnCost {
+            cli_usd,
+            priced_usd,
+            tokens,
+            session_usd,
+        }
+    }
+
     /// The turn's cost: the larger of the CLI's figure and the priced one, or the one there is.
     /// Budgets count this, so a CLI (or a gateway before the API) that reports less than the
     /// tokens cost at the table's prices, say nothing, cannot keep a turn from being counted.

@@ -4,7 +4,8 @@
 //! depth) and string-union value of the TypeScript SDK's `sdk.d.ts` for that CLI release, and
 //! `python-fields.txt` every class, field and value of the Python SDK's `types.py`; both are
 //! written by `scripts/upstream-diff extract`. `tests/releases/upstream/map.txt` maps each row of
-//! the newest release to an item of the public API snapshot (`api/claude-agent-core.txt`) or to
+//! the newest release to an item of the public API snapshots (`api/claude-agent-core.txt`, and
+//! `api/claude-agent-client.txt` as `client::…`) or to
 //! a reason (its header gives the syntax). These tests fail, listing every case, on a row no map
 //! line covers, on an item the snapshot does not have, on a line that matches no row, on a
 //! pattern given twice and on an unknown reason. A new upstream field fails until it is typed
@@ -155,34 +156,47 @@ fn map_lines() -> Vec<MapLine> {
     out
 }
 
-/// The items of the API snapshot: path without `claude_agent_core::` -> the rest of its line.
+/// The items of the API snapshots of the core and the client layer: path without
+/// `claude_agent_core::` (the client's with `client::` in place of `claude_agent_client::`) ->
+/// the rest of its line.
 fn api_items() -> HashMap<String, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../api/claude-agent-core.txt");
     let mut items = HashMap::new();
-    for line in read(&path).lines() {
-        if !(line.starts_with("pub ") || line.starts_with("#[non_exhaustive] pub ")) {
-            continue;
-        }
-        let Some(start) = line.find("claude_agent_core::") else {
-            continue;
-        };
-        let tail = &line[start + "claude_agent_core::".len()..];
-        let mut end = 0;
-        let bytes = tail.as_bytes();
-        while end < bytes.len() {
-            let c = bytes[end];
-            if c.is_ascii_alphanumeric() || c == b'_' {
-                end += 1;
-            } else if tail[end..].starts_with("::") {
-                end += 2;
-            } else {
-                break;
+    for (file, krate, prefix) in [
+        ("claude-agent-core.txt", "claude_agent_core::", ""),
+        (
+            "claude-agent-client.txt",
+            "claude_agent_client::",
+            "client::",
+        ),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../api")
+            .join(file);
+        for line in read(&path).lines() {
+            if !(line.starts_with("pub ") || line.starts_with("#[non_exhaustive] pub ")) {
+                continue;
             }
+            let Some(start) = line.find(krate) else {
+                continue;
+            };
+            let tail = &line[start + krate.len()..];
+            let mut end = 0;
+            let bytes = tail.as_bytes();
+            while end < bytes.len() {
+                let c = bytes[end];
+                if c.is_ascii_alphanumeric() || c == b'_' {
+                    end += 1;
+                } else if tail[end..].starts_with("::") {
+                    end += 2;
+                } else {
+                    break;
+                }
+            }
+            let name = tail[..end].trim_end_matches(':');
+            items
+                .entry(format!("{prefix}{name}"))
+                .or_insert_with(|| tail[name.len()..].to_owned());
         }
-        let name = tail[..end].trim_end_matches(':');
-        items
-            .entry(name.to_owned())
-            .or_insert_with(|| tail[name.len()..].to_owned());
     }
     items
 }
@@ -245,7 +259,7 @@ fn every_upstream_row_maps_to_an_item_or_a_reason() {
         for target in &line.targets {
             if !target_exists(&items, target) {
                 problems.push(format!(
-                    "{at}: `{target}` is not in api/claude-agent-core.txt"
+                    "{at}: `{target}` is not in api/claude-agent-core.txt or api/claude-agent-client.txt"
                 ));
             }
         }

@@ -4,7 +4,7 @@
 //! wire, so these functions build the wire JSON and read it the way a session does.
 //!
 //! ```
-//! use claude_agent_core::client::{HookContext, PermissionContext};
+//! use claude_agent_client::{HookContext, PermissionContext};
 //! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
 //! use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 //! use claude_agent_testkit::callback_inputs::{permission_request, pre_tool_use};

@@ -6,7 +6,7 @@
 //! order and their values, an empty append stores nothing, unknown keys load as `None`, subkeys
 //! and projects are separate, and for each optional method the store implements, what listing,
 //! summaries, deletion and subkeys must do, and that the store functions
-//! ([`store::session_info`](claude_agent_core::store::session_info), `rename_session`,
+//! ([`store::session_info`](claude_agent_client::store::session_info), `rename_session`,
 //! `tag_session`, `fork_session`, `list_subagents`, `subagent_messages`) work over it. An
 //! optional method that returns
 //! [`StoreError::Unsupported`] is skipped,
@@ -16,7 +16,7 @@
 //! `#[tokio::test]`, …).
 //!
 //! ```
-//! use claude_agent_core::store::InMemorySessionStore;
+//! use claude_agent_client::store::InMemorySessionStore;
 //! use claude_agent_testkit::store_conformance::run_session_store_conformance;
 //!
 //! let report = futures_lite::future::block_on(run_session_store_conformance(|| async {
@@ -30,7 +30,7 @@
 use std::fmt;
 use std::future::Future;
 
-use claude_agent_core::store::{fold_session_summary, SessionKey, SessionStore, StoreError};
+use claude_agent_client::store::{fold_session_summary, SessionKey, SessionStore, StoreError};
 use serde_json::{json, Value};
 
 /// An optional [`SessionStore`] method, for [`Conformance::skip`].
@@ -106,7 +106,7 @@ pub struct Report {
 /// The conformance run, with optional methods left out on purpose.
 ///
 /// ```
-/// use claude_agent_core::store::FileSessionStore;
+/// use claude_agent_client::store::FileSessionStore;
 /// use claude_agent_testkit::real_cli::TestDir;
 /// use claude_agent_testkit::store_conformance::{Conformance, OptionalMethod};
 ///
@@ -135,7 +135,7 @@ pub struct Conformance {
 /// skipped.
 ///
 /// ```
-/// use claude_agent_core::store::InMemorySessionStore;
+/// use claude_agent_client::store::InMemorySessionStore;
 /// use claude_agent_testkit::store_conformance::run_session_store_conformance;
 ///
 /// futures_lite::future::block_on(run_session_store_conformance(|| async { InMemorySessionStore::new() }))
@@ -238,7 +238,7 @@ impl Conformance {
     /// store each time. Stops at the first contract that does not hold.
     ///
     /// ```
-    /// use claude_agent_core::store::InMemorySessionStore;
+    /// use claude_agent_client::store::InMemorySessionStore;
     /// use claude_agent_testkit::store_conformance::Conformance;
     ///
     /// let report = futures_lite::future::block_on(Conformance::new().run(|| async { InMemorySessionStore::new() })).unwrap();
@@ -682,7 +682,7 @@ async fn stored_conversation<S: SessionStore>(
     c: &'static str,
 ) -> Result<(Option<&'static std::path::Path>, SessionKey), Violation> {
     let dir = Some(std::path::Path::new(FUNCTIONS_DIR));
-    let project = claude_agent_core::store::project_key_for_directory(dir);
+    let project = claude_agent_client::store::project_key_for_directory(dir);
     let key = SessionKey::new(project, KEY_SESSION);
     ok(store.append(&key, &conversation(KEY_SESSION)).await, c)?;
     Ok((dir, key))
@@ -694,8 +694,8 @@ async fn edited_through_functions<S: SessionStore>(
     store: &S,
     c: &'static str,
 ) -> Result<(), Violation> {
-    use claude_agent_core::history::{ForkOptions, Page};
-    use claude_agent_core::store;
+    use claude_agent_client::history::{ForkOptions, Page};
+    use claude_agent_client::store;
 
     let (dir, _) = stored_conversation(store, c).await?;
     fn edit<T>(result: Result<T, store::EditError>, c: &'static str) -> Result<T, Violation> {
@@ -756,8 +756,8 @@ async fn subagents_through_functions<S: SessionStore>(
     store: &S,
     c: &'static str,
 ) -> Result<(), Violation> {
-    use claude_agent_core::history::Page;
-    use claude_agent_core::store;
+    use claude_agent_client::history::Page;
+    use claude_agent_client::store;
 
     let (dir, key) = stored_conversation(store, c).await?;
     let mut agent = conversation(KEY_SESSION);

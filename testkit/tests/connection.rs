@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use claude_agent_core::client::options::{LaunchSpec, Options};
-use claude_agent_core::client::{connect_with, query_with, Connection, Error};
+use claude_agent_client::options::{LaunchSpec, Options};
+use claude_agent_client::{connect_with, query_with, Connection, Error};
 use claude_agent_core::message::Message;
 use claude_agent_testkit::runtime::TestRuntime;
 use futures_io::AsyncRead;

@@ -10,8 +10,9 @@ use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
 
-use claude_agent_core::client::options::{Options, Resume, SessionStart};
-use claude_agent_core::client::{
+use claude_agent_client::options::{Options, Resume, SessionStart};
+use claude_agent_client::store::{SessionKey, SessionStore, StoreError, StoreFuture};
+use claude_agent_client::{
     connect_with, query_with, Client, Connection, Error, Fleet, FleetLimits, McpServerSet, Prompt,
     Query, Runtime,
 };
@@ -19,7 +20,6 @@ use claude_agent_core::cost::Budget;
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::PermissionMode;
 use claude_agent_core::session::{OnStall, StallWatch};
-use claude_agent_core::store::{SessionKey, SessionStore, StoreError, StoreFuture};
 use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script};
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::FakeTransport;

@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
-use claude_agent_core::client::options::{Options, Resume, SessionStart};
-use claude_agent_core::client::{
+use claude_agent_client::options::{Options, Resume, SessionStart};
+use claude_agent_client::store::{SessionKey, SessionStore, StoreFuture};
+use claude_agent_client::{
     connect_with, prewarm_with, query_with, Error, Fleet, FleetLimits, FleetLimitsError, Runtime,
 };
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetScope};
 use claude_agent_core::message::{Message, NoticeKind};
-use claude_agent_core::store::{SessionKey, SessionStore, StoreFuture};
 use claude_agent_testkit::fake_cli::{Answer, FakeResult, Script};
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::{FakeTransport, SdkLine};
@@ -439,7 +439,7 @@ fn turns_cut_short_are_charged_to_the_key() {
 /// (its place, its budget and its charges are the tenant's).
 #[test]
 fn a_pool_never_hands_one_tenants_spare_to_another() {
-    use claude_agent_core::client::SparePool;
+    use claude_agent_client::SparePool;
     use claude_agent_core::cost::{ModelPrice, PriceTable};
     use claude_agent_core::session::StallWatch;
 

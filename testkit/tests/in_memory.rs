@@ -6,10 +6,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::options::{
+use claude_agent_client::options::{
     Fork, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
 };
-use claude_agent_core::client::{
+use claude_agent_client::{
     connect_with, prewarm_with, query_with, tool, Error, PrewarmError, SdkMcpServer, SparePool,
     StoreFlush,
 };
@@ -310,7 +310,7 @@ fn an_in_process_tool_is_called_with_its_arguments() {
         json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}),
         |args: Value| async move {
             let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
-            Ok::<_, claude_agent_core::client::ToolError>(ToolResult::text(sum.to_string()))
+            Ok::<_, claude_agent_client::ToolError>(ToolResult::text(sum.to_string()))
         },
     ));
     let items = run(&fake, Options::new().sdk_mcp_server(calc));
@@ -799,7 +799,7 @@ fn the_client_tells_the_cli_version_from_initialize_or_else_the_first_init() {
 
 #[test]
 fn resource_reads_and_prompt_gets_reach_their_handlers() {
-    use claude_agent_core::client::{prompt_template, resource_template};
+    use claude_agent_client::{prompt_template, resource_template};
     use claude_agent_core::mcp::{PromptResult, ResourceResult};
 
     let mcp = |method: &str, params: Value| {
@@ -923,7 +923,7 @@ fn a_spare_is_parked_in_a_folder_of_its_own_removed_when_it_closes() {
 
 #[test]
 fn a_pool_lets_go_of_the_least_recently_used_options_and_of_an_updated_clis_spares() {
-    use claude_agent_core::client::Runtime;
+    use claude_agent_client::Runtime;
 
     let runtime = TestRuntime::new();
     let settle = || runtime.block_on(runtime.sleep_until(runtime.now() + Duration::from_secs(1)));
@@ -972,7 +972,7 @@ fn a_pool_lets_go_of_the_least_recently_used_options_and_of_an_updated_clis_spar
 
 #[test]
 fn a_pool_never_claims_a_spare_under_another_options_sets_callbacks() {
-    use claude_agent_core::client::{PoolStart, Runtime};
+    use claude_agent_client::{PoolStart, Runtime};
     use claude_agent_core::control::ClaimOptions;
 
     let runtime = TestRuntime::new();

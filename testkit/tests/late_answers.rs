@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{connect_with, Client, Error};
+use claude_agent_client::Options;
+use claude_agent_client::{connect_with, Client, Error};
 use claude_agent_core::control::ContextUsageDetail;
 use claude_agent_core::message::Message;
 use claude_agent_testkit::fake_cli::{Answer, Script};

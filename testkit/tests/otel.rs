@@ -3,8 +3,8 @@
 //! `TRACEPARENT`, so the CLI's own spans join the app's trace; `Options::trace_context` wins,
 //! and outside a traced span nothing is set.
 
-use claude_agent_core::client::query_with;
-use claude_agent_core::client::Options;
+use claude_agent_client::query_with;
+use claude_agent_client::Options;
 use claude_agent_testkit::fake_cli::Script;
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::FakeTransport;

@@ -6,8 +6,8 @@
 //! (`conformance/src/e2e/`); to record it again, run that scenario with
 //! `E2E_KEEP_RECORDING=$PWD/testkit/tests/recordings/permission_and_hook.jsonl`.
 
-use claude_agent_core::client::query_with;
-use claude_agent_core::client::Options;
+use claude_agent_client::query_with;
+use claude_agent_client::Options;
 use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_core::message::Message;
 use claude_agent_core::permission::PermissionResult;

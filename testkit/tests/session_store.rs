@@ -5,12 +5,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use claude_agent_core::client::options::{Options, Resume, SessionStart};
-use claude_agent_core::client::{connect_with, query_with, Error, StoreFlush};
-use claude_agent_core::message::{Message, SystemMessage};
-use claude_agent_core::store::{
+use claude_agent_client::options::{Options, Resume, SessionStart};
+use claude_agent_client::store::{
     FileSessionStore, InMemorySessionStore, SessionKey, SessionStore, StoreError, StoreFuture,
 };
+use claude_agent_client::{connect_with, query_with, Error, StoreFlush};
+use claude_agent_core::message::{Message, SystemMessage};
 use claude_agent_testkit::fake_cli::Script;
 use claude_agent_testkit::real_cli::TestDir;
 use claude_agent_testkit::runtime::TestRuntime;
@@ -360,7 +360,7 @@ fn without_a_store_mirror_frames_are_not_messages() {
 #[test]
 fn continuing_resumes_the_newest_stored_session() {
     let work = TestDir::new("work").unwrap();
-    let project = claude_agent_core::store::project_key_for_directory(Some(work.path()));
+    let project = claude_agent_client::store::project_key_for_directory(Some(work.path()));
     let store = Arc::new(InMemorySessionStore::new());
     let older = "11111111-1111-4111-8111-111111111111";
     let newer = "22222222-2222-4222-8222-222222222222";

@@ -1,5 +1,5 @@
 //! The Claude Code CLI as an [`async_process`] child ([`LocalProcess`]) and an `async-io`
-//! [`Sleep`]: the parts of a [`Runtime`](claude_agent_core::client::Runtime) that the smol and async-std adapters
+//! [`Sleep`]: the parts of a [`Runtime`](claude_agent_client::Runtime) that the smol and async-std adapters
 //! (`claude-agent-smol`, `claude-agent-async-std`) share.
 //!
 //! Neither needs a particular executor: async-process's pipes and child reaper and async-io's
@@ -9,7 +9,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use claude_agent_async_process::{LocalProcess, Sleep};
-//! use claude_agent_core::client::{BoxFuture, Runtime, Transport};
+//! use claude_agent_client::{BoxFuture, Runtime, Transport};
 //!
 //! #[derive(Clone, Default)]
 //! struct MyRuntime;
@@ -30,7 +30,7 @@
 //! ```
 //!
 //! [`LocalProcess`] starts the CLI in a process group of its own and, on Unix, with an
-//! [`OrphanGuard`](claude_agent_core::client::OrphanGuard): one `/bin/sh` per session (about
+//! [`OrphanGuard`](claude_agent_client::OrphanGuard): one `/bin/sh` per session (about
 //! 1 MB, a few milliseconds to start) that kills the CLI and every process it started, also the
 //! Bash tools it runs in groups of their own, when this process dies first. Dropping the
 //! connection's process before the CLI was reaped (an executor dropped with the session's driver
@@ -52,10 +52,8 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 #[cfg(unix)]
-use claude_agent_core::client::TreeKiller;
-use claude_agent_core::client::{
-    BoxFuture, ChildProcess, Connection, LocalCommand, Signal, Transport,
-};
+use claude_agent_client::TreeKiller;
+use claude_agent_client::{BoxFuture, ChildProcess, Connection, LocalCommand, Signal, Transport};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 
@@ -65,12 +63,12 @@ use claude_agent_core::session::ExitStatusInfo;
 /// The child runs with piped stdio, in a process group of its own (Unix), and its process goes
 /// with the [`Connection`]: dropping that before the process was reaped kills it and everything
 /// it started, as does this process's death (an
-/// [`OrphanGuard`](claude_agent_core::client::OrphanGuard) on Unix).
+/// [`OrphanGuard`](claude_agent_client::OrphanGuard) on Unix).
 ///
 /// ```no_run
 /// use claude_agent_async_process::LocalProcess;
-/// use claude_agent_core::client::Transport;
-/// use claude_agent_core::client::options::{LaunchSpec, Options};
+/// use claude_agent_client::Transport;
+/// use claude_agent_client::options::{LaunchSpec, Options};
 ///
 /// // Every session's CLI under `nice`, started and watched as any local CLI.
 /// let options = Options::new().transport(|spec: LaunchSpec| {
@@ -126,7 +124,7 @@ fn spawn(spec: &LaunchSpec) -> io::Result<Connection> {
 }
 
 /// A timer that completes at a deadline (an [`async_io::Timer`] with `()` as its output, as
-/// [`Runtime::Sleep`](claude_agent_core::client::Runtime::Sleep) wants).
+/// [`Runtime::Sleep`](claude_agent_client::Runtime::Sleep) wants).
 #[derive(Debug)]
 pub struct Sleep(async_io::Timer);
 

@@ -77,7 +77,7 @@ struct ReadmeDoctests;
 
 pub mod runtime;
 
-claude_agent_core::runtime_crate_root! {
+claude_agent_client::runtime_crate_root! {
     crate: claude_agent_async_std,
     runtime: runtime::AsyncStdRuntime,
     runs: "Works from any executor (the session runs on async-std's).",

@@ -37,7 +37,6 @@
 
 use std::sync::Arc;
 
-use claude_agent_core::client;
 use claude_agent_core::control::{UserDialogRequest, UserDialogResult};
 use claude_agent_core::hooks::HookOutput;
 use claude_agent_core::mcp::{ElicitationRequest, ElicitationResult};
@@ -68,7 +67,7 @@ use crate::{ElicitationContext, HookContext, PermissionContext, UserDialogContex
 /// ```
 pub fn permission<F>(
     callback: F,
-) -> impl Fn(PermissionRequest, client::PermissionContext) -> smol::Task<PermissionResult>
+) -> impl Fn(PermissionRequest, claude_agent_client::PermissionContext) -> smol::Task<PermissionResult>
        + Send
        + Sync
        + 'static
@@ -120,7 +119,7 @@ where
 /// ```
 pub fn hook<I, F>(
     callback: F,
-) -> impl Fn(I, client::HookContext) -> smol::Task<HookOutput> + Send + Sync + 'static
+) -> impl Fn(I, claude_agent_client::HookContext) -> smol::Task<HookOutput> + Send + Sync + 'static
 where
     I: Send + 'static,
     F: Fn(I, HookContext) -> HookOutput + Send + Sync + 'static,
@@ -143,7 +142,10 @@ where
 /// ```
 pub fn elicitation<F>(
     callback: F,
-) -> impl Fn(ElicitationRequest, client::ElicitationContext) -> smol::Task<ElicitationResult>
+) -> impl Fn(
+    ElicitationRequest,
+    claude_agent_client::ElicitationContext,
+) -> smol::Task<ElicitationResult>
        + Send
        + Sync
        + 'static
@@ -171,7 +173,7 @@ where
 /// ```
 pub fn user_dialog<F>(
     callback: F,
-) -> impl Fn(UserDialogRequest, client::UserDialogContext) -> smol::Task<UserDialogResult>
+) -> impl Fn(UserDialogRequest, claude_agent_client::UserDialogContext) -> smol::Task<UserDialogResult>
        + Send
        + Sync
        + 'static

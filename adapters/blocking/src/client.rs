@@ -4,8 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{Error, McpServerSet};
+use claude_agent_client::Options;
+use claude_agent_client::{Error, McpServerSet};
 use claude_agent_core::control::{
     AccountInfo, AgentInfo, ContextUsageDetail, ControlRequest, FileSuggestions,
     InitializeResponse, InterruptReceipt, McpCall, McpPermissionMode, McpPermissionOverrideResult,
@@ -57,7 +57,7 @@ use crate::TimedOut;
 #[derive(Clone)]
 pub struct Client {
     /// The async client: connected, taken from a query, or handed out by a callback's context.
-    inner: claude_agent_core::client::Client,
+    inner: claude_agent_client::Client,
 }
 
 impl fmt::Debug for Client {
@@ -83,11 +83,11 @@ impl Client {
     /// # Ok::<(), claude_agent_blocking::Error>(())
     /// ```
     pub fn connect(options: Options) -> Result<Client, Error> {
-        let connect = claude_agent_core::client::connect_with(executor::runtime(), options);
+        let connect = claude_agent_client::connect_with(executor::runtime(), options);
         wait(connect).map(Client::from_async)
     }
 
-    pub(crate) fn from_async(inner: claude_agent_core::client::Client) -> Client {
+    pub(crate) fn from_async(inner: claude_agent_client::Client) -> Client {
         Client { inner }
     }
 
@@ -371,7 +371,7 @@ impl Client {
     }
 
     /// Call a tool of an MCP server the CLI runs, with no model turn, and get its result:
-    /// [`claude_agent_core::client::Client::mcp_call`].
+    /// [`claude_agent_client::Client::mcp_call`].
     ///
     /// ```no_run
     /// use claude_agent_blocking::control::McpCall;
@@ -810,11 +810,11 @@ impl Client {
 /// # }
 /// ```
 pub struct Messages {
-    inner: claude_agent_core::client::Messages,
+    inner: claude_agent_client::Messages,
 }
 
 impl Messages {
-    fn new(inner: claude_agent_core::client::Messages) -> Self {
+    fn new(inner: claude_agent_client::Messages) -> Self {
         Messages { inner }
     }
 

@@ -23,11 +23,11 @@ macro_rules! context {
         $(#[$doc])*
         #[derive(Clone, Default)]
         pub struct $name {
-            inner: claude_agent_core::client::$name,
+            inner: claude_agent_client::$name,
         }
 
         impl $name {
-            pub(crate) fn new(inner: claude_agent_core::client::$name) -> Self {
+            pub(crate) fn new(inner: claude_agent_client::$name) -> Self {
                 $name { inner }
             }
 

@@ -216,14 +216,15 @@ mod warm;
 
 use std::fmt;
 
-pub use claude_agent_core::client::{options, Options};
-pub use claude_agent_core::client::{
+pub use claude_agent_client::{history, store};
+pub use claude_agent_client::{options, Options};
+pub use claude_agent_client::{
     ClaimError, Connection, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember, HostId,
     PoolStart, PrewarmError, Prompt, PromptStream, ResumeError, StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::{
-    control, cost, history, hooks, message, permission, session, store, tools, Json, UnknownName,
+    control, cost, hooks, message, permission, session, tools, Json, UnknownName,
 };
 
 /// MCP: in-process servers whose tools, resources and prompts run in this program as blocking
@@ -243,7 +244,7 @@ pub use claude_agent_core::{
 /// # let _ = options;
 /// ```
 pub mod mcp {
-    pub use claude_agent_core::client::{
+    pub use claude_agent_client::{
         McpServerSet, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
         DEFAULT_TOOL_TIMEOUT,
     };
@@ -256,7 +257,7 @@ pub mod mcp {
     };
 }
 
-pub use claude_agent_core::client::cli;
+pub use claude_agent_client::cli;
 
 /// The names most programs use, for a glob import.
 ///

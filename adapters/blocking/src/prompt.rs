@@ -1,6 +1,6 @@
 //! A prompt of many user messages, fed from any thread while the query runs.
 
-use claude_agent_core::client::{Error, PromptStream};
+use claude_agent_client::{Error, PromptStream};
 use claude_agent_core::message::UserInput;
 
 use crate::executor::wait;
@@ -31,7 +31,7 @@ use crate::executor::wait;
 /// # Ok::<(), claude_agent_blocking::Error>(())
 /// ```
 pub fn prompt_channel() -> (PromptSender, PromptStream) {
-    let (inner, stream) = claude_agent_core::client::prompt_channel();
+    let (inner, stream) = claude_agent_client::prompt_channel();
     (PromptSender { inner }, stream)
 }
 
@@ -46,7 +46,7 @@ pub fn prompt_channel() -> (PromptSender, PromptStream) {
 /// ```
 #[derive(Clone, Debug)]
 pub struct PromptSender {
-    inner: claude_agent_core::client::PromptSender,
+    inner: claude_agent_client::PromptSender,
 }
 
 impl PromptSender {

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{query_with, Error, Prompt};
+use claude_agent_client::Options;
+use claude_agent_client::{query_with, Error, Prompt};
 use claude_agent_core::message::Message;
 
 use crate::executor::{self, next_within, wait};
@@ -57,12 +57,12 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
 /// # drop(first);
 /// ```
 pub struct Query {
-    inner: claude_agent_core::client::Query,
+    inner: claude_agent_client::Query,
 }
 
 impl Query {
     /// The blocking face of a session's message stream started some other way (warm start).
-    pub(crate) fn from_inner(inner: claude_agent_core::client::Query) -> Query {
+    pub(crate) fn from_inner(inner: claude_agent_client::Query) -> Query {
         Query { inner }
     }
 

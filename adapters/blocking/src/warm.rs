@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use claude_agent_core::client::Options;
-use claude_agent_core::client::{ClaimError, Error, PoolStart, PrewarmError, Prompt};
+use claude_agent_client::Options;
+use claude_agent_client::{ClaimError, Error, PoolStart, PrewarmError, Prompt};
 use claude_agent_core::control::{ClaimInfo, ClaimOptions, InitializeResponse};
 
 use crate::executor::{self, wait};
@@ -29,7 +29,7 @@ use crate::query::Query;
 /// # Ok::<(), claude_agent_blocking::Error>(())
 /// ```
 pub fn startup(options: Options) -> Result<WarmQuery, Error> {
-    let inner = wait(claude_agent_core::client::startup_with(
+    let inner = wait(claude_agent_client::startup_with(
         executor::runtime(),
         options,
     ))?;
@@ -47,7 +47,7 @@ pub fn startup(options: Options) -> Result<WarmQuery, Error> {
 /// # Ok::<(), claude_agent_blocking::Error>(())
 /// ```
 pub struct WarmQuery {
-    inner: claude_agent_core::client::WarmQuery,
+    inner: claude_agent_client::WarmQuery,
 }
 
 impl WarmQuery {
@@ -121,7 +121,7 @@ impl fmt::Debug for WarmQuery {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
-    let inner = wait(claude_agent_core::client::prewarm_with(
+    let inner = wait(claude_agent_client::prewarm_with(
         executor::runtime(),
         options,
     ))?;
@@ -139,7 +139,7 @@ pub fn prewarm(options: Options) -> Result<Spare, PrewarmError> {
 /// # Ok::<(), claude_agent_blocking::PrewarmError>(())
 /// ```
 pub struct Spare {
-    inner: claude_agent_core::client::Spare,
+    inner: claude_agent_client::Spare,
 }
 
 impl Spare {
@@ -277,7 +277,7 @@ impl fmt::Debug for Claimed {
 /// ```
 #[derive(Clone)]
 pub struct SparePool {
-    inner: claude_agent_core::client::SparePool,
+    inner: claude_agent_client::SparePool,
 }
 
 impl Default for SparePool {
@@ -296,7 +296,7 @@ impl SparePool {
     /// ```
     pub fn new() -> Self {
         SparePool {
-            inner: claude_agent_core::client::SparePool::new(executor::runtime()),
+            inner: claude_agent_client::SparePool::new(executor::runtime()),
         }
     }
 

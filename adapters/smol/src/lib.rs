@@ -79,7 +79,7 @@ struct ReadmeDoctests;
 
 pub mod runtime;
 
-claude_agent_core::runtime_crate_root! {
+claude_agent_client::runtime_crate_root! {
     crate: claude_agent_smol,
     runtime: runtime::SmolRuntime::default(),
     runs: "Works from any executor (the session runs on smol's global one).",

@@ -26,8 +26,8 @@ use std::time::Instant;
 
 pub use claude_agent_async_process::{LocalProcess, Sleep};
 #[cfg(unix)]
-pub use claude_agent_core::client::OrphanGuard;
-pub use claude_agent_core::client::{
+pub use claude_agent_client::OrphanGuard;
+pub use claude_agent_client::{
     connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess, Connection,
     Runtime, Signal, Transport,
 };

@@ -73,7 +73,7 @@ struct ReadmeDoctests;
 mod pipe;
 pub mod runtime;
 
-claude_agent_core::runtime_crate_root! {
+claude_agent_client::runtime_crate_root! {
     crate: claude_agent_tokio,
     runtime: runtime::TokioRuntime,
     runs: "Must be called inside a tokio runtime.",

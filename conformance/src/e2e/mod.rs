@@ -25,11 +25,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use claude_agent_core::client::options::{
+use claude_agent_client::history::{ForkOptions, History, ListSessions, Page};
+use claude_agent_client::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
     CLI_ENVIRONMENT,
 };
-use claude_agent_core::client::{
+use claude_agent_client::store::{
+    self, project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
+    StoreFuture,
+};
+use claude_agent_client::{
     connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, Fleet,
     McpServerSet, PoolStart, Prompt, Runtime, SdkMcpServer, SparePool,
 };
@@ -37,7 +42,6 @@ use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
 };
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetScope, ModelPrice, PriceTable};
-use claude_agent_core::history::{ForkOptions, History, ListSessions, Page};
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
 };
@@ -47,10 +51,6 @@ use claude_agent_core::message::{
 };
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{CliVersion, VersionCheck};
-use claude_agent_core::store::{
-    self, project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
-    StoreFuture,
-};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::stub_api::{Reply, Rule, StubApi};
 use futures_lite::{Stream, StreamExt};

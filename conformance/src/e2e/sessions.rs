@@ -489,11 +489,12 @@ pub async fn session_store_history<R: Runtime>(rt: R) {
         .and_then(|s| s.subagent_messages(&agents[0], Page::ALL))
         .unwrap();
     assert!(!transcript.is_empty());
-    let ids = |m: &[claude_agent_core::history::SessionMessage]| -> Vec<(String, Option<String>)> {
-        m.iter()
-            .map(|m| (m.uuid.clone(), m.parent_tool_use_id.clone()))
-            .collect()
-    };
+    let ids =
+        |m: &[claude_agent_client::history::SessionMessage]| -> Vec<(String, Option<String>)> {
+            m.iter()
+                .map(|m| (m.uuid.clone(), m.parent_tool_use_id.clone()))
+                .collect()
+        };
     assert_eq!(ids(&transcript), ids(&on_disk));
 
     store::rename_session(&*store, &session_id, "Agent run", dir)

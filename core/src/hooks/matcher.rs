@@ -7,7 +7,7 @@ use super::HookEvent;
 
 /// Which calls of an event a hook callback gets (for tool events, a tool-name pattern), how long
 /// the CLI waits for it, and whether a failing callback blocks the action it guards. Given to
-/// `Options::on_hook` or `Options::on_hook_event` (with the `client` feature), which also take a
+/// `Options::on_hook` or `Options::on_hook_event` (in the runtime crates), which also take a
 /// bare pattern (`"Bash"`) or `None` for every call.
 ///
 /// By default a hook fails open: when its callback panics, or its input cannot be read, the CLI
@@ -16,26 +16,28 @@ use super::HookEvent;
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_core::hooks::{HookFailurePolicy, HookMatcher, HookOutput, PreToolUseInput};
-/// use claude_agent_core::client::Options;
+/// use claude_agent_core::hooks::{HookEvent, HookFailurePolicy, HookMatcher, HookOutput, PreToolUseInput};
+/// use claude_agent_core::session::HookMatcherConfig;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
 ///     command: String,
 /// }
 ///
-/// let guard = HookMatcher::new("Bash").timeout(Duration::from_secs(5)).fail_closed();
-/// let options = Options::new().on_hook(guard, |input: PreToolUseInput, _ctx| async move {
-///     // A command that does not parse panics here, and the Bash call is blocked.
+/// /// Registered with `on_hook(guard, …)`: a command that does not parse panics here, and the
+/// /// Bash call is blocked.
+/// fn no_rm_rf(input: &PreToolUseInput) -> HookOutput {
 ///     let bash: Bash = input.tool_input.parse().expect("a Bash call has a command");
 ///     if bash.command.contains("rm -rf") {
 ///         HookOutput::deny_tool("rm -rf is not allowed here")
 ///     } else {
 ///         HookOutput::proceed()
 ///     }
-/// });
-/// let host = options.get_host_declarations();
-/// let declared = &host.hooks[0];
+/// }
+///
+/// let guard = HookMatcher::new("Bash").timeout(Duration::from_secs(5)).fail_closed();
+/// // What the session declares to the CLI for it:
+/// let declared = HookMatcherConfig::for_matcher(HookEvent::PreToolUse, guard);
 /// assert_eq!(declared.matcher.as_deref(), Some("Bash"));
 /// assert_eq!(declared.timeout_secs, Some(5.0));
 /// assert_eq!(declared.on_failure, Some(HookFailurePolicy::Block));

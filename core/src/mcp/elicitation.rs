@@ -6,20 +6,19 @@ use crate::Json;
 
 /// An `elicitation` request: an MCP server wants input from the user.
 ///
-/// The client hands it to the `Options::on_elicitation` callback (with the `client` feature):
+/// The runtime crates hand it to the callback registered with `Options::on_elicitation`, which
+/// answers with an [`ElicitationResult`]:
 ///
 /// ```
-/// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::{ElicitationRequest, ElicitationResult};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_elicitation(|request: ElicitationRequest, _ctx| async move {
+/// fn choose_environment(request: &ElicitationRequest) -> ElicitationResult {
 ///     println!("{} asks: {}", request.display_name.as_deref().unwrap_or(&request.mcp_server_name), request.message);
 ///     match request.mode.as_deref() {
 ///         Some("url") => ElicitationResult::decline(), // this host opens no browser
 ///         _ => ElicitationResult::accept(serde_json::json!({"environment": "staging"})),
 ///     }
-/// });
+/// }
 ///
 /// // What the CLI sends:
 /// let request: ElicitationRequest = serde_json::from_str(
@@ -28,7 +27,11 @@ use crate::Json;
 /// )
 /// .unwrap();
 /// assert_eq!(request.mcp_server_name, "deploy");
-/// assert!(request.requested_schema.unwrap().as_str().contains("staging"));
+/// assert!(request.requested_schema.as_ref().unwrap().as_str().contains("staging"));
+/// assert_eq!(
+///     choose_environment(&request),
+///     ElicitationResult::accept(serde_json::json!({"environment": "staging"}))
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

@@ -1,29 +1,28 @@
 //! In-process ("SDK") MCP servers: tools the model can call whose code runs in the host process.
 //!
-//! With the `client` feature (on in the runtime crates) a server is built with `SdkMcpServer`
-//! and `tool`/`typed_tool`, and registered with `Options::sdk_mcp_server`; the model sees its
-//! tools as `mcp__<server>__<tool>`.
+//! In the runtime crates a server is built with `SdkMcpServer` and `tool`/`typed_tool`, and
+//! registered with `Options::sdk_mcp_server`; the model sees its tools as
+//! `mcp__<server>__<tool>`. A tool's handler is a plain function of its arguments, which a test
+//! can call as it is:
 //!
 //! ```
-//! use claude_agent_core::client::{tool, SdkMcpServer};
-//! use claude_agent_core::mcp::ToolResult;
-//! use claude_agent_core::client::Options;
+//! use claude_agent_core::mcp::{McpServerSpec, ToolResult, ToolSpec};
 //!
-//! let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool(
-//!     "add",
-//!     "Add two numbers",
-//!     serde_json::json!({
-//!         "type": "object",
-//!         "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
-//!         "required": ["a", "b"]
-//!     }),
-//!     |args| async move {
-//!         let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
-//!         Ok::<_, String>(ToolResult::text(sum.to_string()))
-//!     },
-//! ));
-//! let options = Options::new().sdk_mcp_server(calc);
-//! # let _ = options;
+//! /// The handler of `add`: its arguments are an object that fits the schema below.
+//! fn add(args: &serde_json::Value) -> ToolResult {
+//!     let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
+//!     ToolResult::text(sum.to_string())
+//! }
+//!
+//! let schema = serde_json::json!({
+//!     "type": "object",
+//!     "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+//!     "required": ["a", "b"]
+//! });
+//! // What the server declares to the CLI:
+//! let calc = McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema));
+//! assert!(calc.find_tool("add").is_some());
+//! assert_eq!(add(&serde_json::json!({"a": 2, "b": 40})), ToolResult::text("42"));
 //! ```
 //!
 //! This module holds the sans-IO part: what a server declares ([`McpServerSpec`], [`ToolSpec`],

@@ -32,7 +32,7 @@ use serde::{Serialize, Serializer};
 /// assert!(docs.find_prompt("summarise").is_some());
 /// ```
 ///
-/// With the `client` feature, `SdkMcpServer` builds one of these from its tools and their
+/// In the runtime crates, `SdkMcpServer` builds one of these from its tools and their
 /// handlers; this type is what a [`Session`](crate::session::Session) needs to answer the
 /// CLI's handshake and `tools/list` by itself.
 #[derive(Debug, Clone, PartialEq)]

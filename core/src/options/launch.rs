@@ -72,6 +72,32 @@ pub struct LaunchSpec {
     pub user: Option<String>,
 }
 
+impl LaunchSpec {
+    /// A command line that runs `program` with no arguments, in this process's working
+    /// directory and environment: for a runtime's or transport's own tests (sessions get
+    /// theirs from [`AgentConfig::launch_spec`]).
+    ///
+    /// ```
+    /// use claude_agent_core::options::LaunchSpec;
+    ///
+    /// let mut spec = LaunchSpec::new("/bin/echo");
+    /// spec.args.push("hello".into());
+    /// assert_eq!(spec.program, std::path::Path::new("/bin/echo"));
+    /// assert!(spec.env.is_empty() && spec.cwd.is_none());
+    /// ```
+    pub fn new(program: impl Into<PathBuf>) -> LaunchSpec {
+        LaunchSpec {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            inherit_only: None,
+            cwd: None,
+            user: None,
+        }
+    }
+}
+
 impl fmt::Debug for LaunchSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LaunchSpec")

@@ -1,22 +1,28 @@
 //! Permission prompts: the CLI asks whether a tool may run ([`PermissionRequest`]), and the host
 //! answers allow or deny ([`PermissionResult`]).
 //!
-//! Register the deciding callback with `Options::on_permission_request` (with the `client` feature, on in
-//! the runtime crates). It launches the CLI with `--permission-prompt-tool=stdio`, and the CLI
-//! then asks about every tool use its own rules and [`PermissionMode`] do not settle.
+//! The deciding callback is registered with `Options::on_permission_request` (in the runtime
+//! crates). It launches the CLI with `--permission-prompt-tool=stdio`, and the CLI then asks
+//! about every tool use its own rules and [`PermissionMode`] do not settle. The decision itself
+//! is a plain function of the request:
 //!
 //! ```
-//! use claude_agent_core::client::Options;
-//! use claude_agent_core::permission::PermissionResult;
+//! use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 //!
-//! let options = Options::new().on_permission_request(|request, _ctx| async move {
+//! fn read_only(request: &PermissionRequest) -> PermissionResult {
 //!     match request.tool_name.as_str() {
 //!         "Read" | "Glob" | "Grep" => PermissionResult::allow(),
 //!         // The model sees this text as the tool's error, and the turn goes on.
 //!         _ => PermissionResult::deny("This agent may only read files."),
 //!     }
-//! });
-//! # let _ = options;
+//! }
+//!
+//! // What the CLI sends:
+//! let request: PermissionRequest = serde_json::from_str(
+//!     r#"{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"rm -rf target"},"tool_use_id":"toolu_1"}"#,
+//! )
+//! .unwrap();
+//! assert_eq!(read_only(&request), PermissionResult::deny("This agent may only read files."));
 //! ```
 //!
 //! An allow can change the tool's input ([`PermissionResult::with_updated_input`]) and apply

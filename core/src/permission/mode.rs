@@ -22,20 +22,23 @@ use crate::UnknownName;
 /// assert_eq!(PermissionMode::from_name("plan"), PermissionMode::Plan);
 /// ```
 ///
-/// Set at launch, or changed during a session (with the `client` feature):
+/// Set at launch, or changed during a session (in the runtime crates, `Options::permission_mode`
+/// and `Client::set_permission_mode`):
 ///
-/// ```no_run
-/// # use claude_agent_core::client::{Client, Error};
-/// # use claude_agent_core::client::Options;
+/// ```
+/// use claude_agent_core::control::ControlRequest;
+/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
 /// use claude_agent_core::permission::PermissionMode;
 ///
-/// let options = Options::new().permission_mode(PermissionMode::Plan);
-/// # let _ = options;
-/// # async fn after_the_plan(client: Client) -> Result<(), Error> {
+/// let mut config = AgentConfig::default();
+/// config.permission_mode = Some(PermissionMode::Plan);
+/// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
+/// assert!(spec.args.contains(&"--permission-mode=plan".to_owned()));
+///
 /// // … once the plan is approved:
-/// client.set_permission_mode(PermissionMode::AcceptEdits).await?;
-/// # Ok(())
-/// # }
+/// let request = ControlRequest::SetPermissionMode { mode: PermissionMode::AcceptEdits };
+/// assert_eq!(request.body_json(), r#"{"subtype":"set_permission_mode","mode":"acceptEdits"}"#);
+/// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]

@@ -108,16 +108,15 @@ impl PermissionRequest {
 /// Which MCP server a tool comes from (`mcp_server` on the wire).
 ///
 /// ```
-/// use claude_agent_core::client::Options;
 /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
 ///
-/// // Allow the tools of in-process servers; ask a person about the rest.
-/// let _options = Options::new().on_permission_request(|request, _ctx| async move {
+/// /// Allow the tools of in-process servers; refuse the rest.
+/// fn own_tools_only(request: &PermissionRequest) -> PermissionResult {
 ///     match &request.mcp_server {
 ///         Some(server) if server.source.as_deref() == Some("sdk") => PermissionResult::allow(),
 ///         _ => PermissionResult::deny("not approved for this agent"),
 ///     }
-/// });
+/// }
 ///
 /// // The request a real CLI sent for the in-process `calc` server's `add` tool:
 /// let request: PermissionRequest = serde_json::from_str(
@@ -125,6 +124,7 @@ impl PermissionRequest {
 ///         "display_name":"Add","input":{"a":2,"b":40},"tool_use_id":"toolu_fake_6_0"}"#,
 /// )
 /// .unwrap();
+/// assert_eq!(own_tools_only(&request), PermissionResult::allow());
 /// let server = request.mcp_server.unwrap();
 /// assert_eq!((server.name.as_str(), server.source.as_deref()), ("calc", Some("sdk")));
 /// ```

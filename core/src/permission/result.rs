@@ -149,17 +149,25 @@ impl PermissionResult {
     /// Apply these permission changes too. Has no effect on a `Deny`.
     ///
     /// ```
-    /// use claude_agent_core::client::Options;
-    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
     ///
-    /// // Allow, and take the CLI's suggestions ("always allow this") so it stops asking.
-    /// let _options = Options::new().on_permission_request(|request, _ctx| async move {
+    /// /// Allow, and take the CLI's suggestions ("always allow this") so it stops asking.
+    /// fn always_allow_fetch(request: &PermissionRequest) -> PermissionResult {
     ///     if request.tool_name == "WebFetch" {
-    ///         PermissionResult::allow().with_updated_permissions(request.permission_suggestions)
+    ///         PermissionResult::allow().with_updated_permissions(request.permission_suggestions.clone())
     ///     } else {
     ///         PermissionResult::deny("only WebFetch is allowed")
     ///     }
-    /// });
+    /// }
+    ///
+    /// let request: PermissionRequest = serde_json::from_str(
+    ///     r#"{"tool_name":"WebFetch","input":{"url":"https://docs.rs/"},"tool_use_id":"toolu_1",
+    ///     "permission_suggestions":[{"type":"addRules","rules":[{"toolName":"WebFetch","ruleContent":"domain:docs.rs"}],
+    ///         "behavior":"allow","destination":"session"}]}"#,
+    /// )
+    /// .unwrap();
+    /// let PermissionResult::Allow { updated_permissions, .. } = always_allow_fetch(&request) else { panic!() };
+    /// assert_eq!(updated_permissions, request.permission_suggestions);
     /// ```
     pub fn with_updated_permissions(mut self, updates: Vec<PermissionUpdate>) -> Self {
         if let PermissionResult::Allow {
@@ -199,12 +207,18 @@ impl PermissionResult {
     /// every answer; the Python SDK in none; the CLI takes both.
     ///
     /// ```
-    /// # use claude_agent_core::client::Options;
-    /// # use claude_agent_core::permission::PermissionResult;
-    /// let options = Options::new().on_permission_request(|request, _ctx| async move {
-    ///     PermissionResult::allow().with_tool_use_id(request.tool_use_id)
-    /// });
-    /// # let _ = options;
+    /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+    ///
+    /// fn allow(request: &PermissionRequest) -> PermissionResult {
+    ///     PermissionResult::allow().with_tool_use_id(&request.tool_use_id)
+    /// }
+    ///
+    /// let request: PermissionRequest =
+    ///     serde_json::from_str(r#"{"tool_name":"Read","input":{"file_path":"/w/a.rs"},"tool_use_id":"toolu_1"}"#).unwrap();
+    /// assert_eq!(
+    ///     allow(&request).to_wire_json(&request.tool_input),
+    ///     r#"{"behavior":"allow","updatedInput":{"file_path":"/w/a.rs"},"toolUseID":"toolu_1"}"#
+    /// );
     /// ```
     pub fn with_tool_use_id(mut self, id: impl Into<String>) -> Self {
         match &mut self {

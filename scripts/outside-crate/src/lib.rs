@@ -2,9 +2,9 @@
 //! ordinary `query`, lets the agent read but never run commands, and folds the message stream
 //! into an answer and its cost. Nothing here knows about tests.
 
-use claude_agent_core::client::{query_with, Error, Runtime};
+use claude_agent_client::{query_with, Error, Runtime};
 use claude_agent_core::message::Message;
-use claude_agent_core::client::Options;
+use claude_agent_client::Options;
 use claude_agent_core::permission::PermissionResult;
 use futures_lite::{Stream, StreamExt};
 

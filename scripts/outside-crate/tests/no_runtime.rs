@@ -8,7 +8,7 @@ use claude_agent_testkit::runtime::TestRuntime;
 fn the_app_refuses_bash_and_reports_the_cost() {
     let (fake, mark) = (common::fake(), common::tripwire());
     assert_eq!(common::children(), "");
-    let options = claude_agent_core::client::Options::new().transport(fake.clone());
+    let options = claude_agent_client::Options::new().transport(fake.clone());
     let runtime = TestRuntime::new();
     let ask = outside_app::ask_on(runtime.clone(), "clean up", options);
     let answer = futures_lite::future::block_on(runtime.run(ask));

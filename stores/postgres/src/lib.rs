@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use claude_agent_core::client::Options;
+//! use claude_agent_client::Options;
 //! use claude_agent_store_postgres::PostgresSessionStore;
 //!
 //! # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
@@ -72,7 +72,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent_core::store::{
+use claude_agent_client::store::{
     fold_session_summary, SessionKey, SessionListing, SessionStore, SessionSummary, StoreError,
     StoreFuture,
 };
@@ -141,7 +141,7 @@ pub enum TlsRoots {
 /// A [`SessionStore`] in PostgreSQL, with every optional method. See the [crate docs](crate).
 ///
 /// ```no_run
-/// use claude_agent_core::store::{SessionKey, SessionStore};
+/// use claude_agent_client::store::{SessionKey, SessionStore};
 /// use claude_agent_store_postgres::PostgresSessionStore;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_agent_client::store::{project_key_for_directory, SessionKey, SessionStore};
 use claude_agent_core::message::{ContentBlock, Message, SystemMessage};
-use claude_agent_core::store::{project_key_for_directory, SessionKey, SessionStore};
 use claude_agent_store_postgres::PostgresSessionStore;
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::store_conformance::run_session_store_conformance;

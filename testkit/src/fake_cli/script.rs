@@ -508,9 +508,9 @@ impl Script {
     /// `system/init`, an assistant text and a success result with `reply`.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
+    /// use claude_agent_client::query_with;
     /// use claude_agent_core::message::Message;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -563,8 +563,8 @@ impl Script {
     /// Answers the SDK's `initialize` with this response body.
     ///
     /// ```
-    /// use claude_agent_core::client::{connect_with, Client};
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::{connect_with, Client};
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -591,8 +591,8 @@ impl Script {
     /// Writes a raw line (a `\n` is added).
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -619,8 +619,8 @@ impl Script {
     /// Writes a JSON value as one line.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -749,8 +749,8 @@ impl Script {
     /// Writes a line that is not JSON.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -775,8 +775,8 @@ impl Script {
     /// Writes `line` prefixed with terminal escape codes (as a CLI run under a TTY-ish wrapper may).
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -803,8 +803,8 @@ impl Script {
     /// Writes one valid JSON line of exactly `bytes` bytes.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -829,8 +829,8 @@ impl Script {
     /// Writes `line` `count` times.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -858,8 +858,8 @@ impl Script {
     /// Writes text to stderr.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -918,8 +918,8 @@ impl Script {
     /// [`Script::respond`].
     ///
     /// ```
-    /// use claude_agent_core::client::{connect_with, Client, Error};
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::{connect_with, Client, Error};
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -950,8 +950,8 @@ impl Script {
     /// Waits for the SDK's answer to the fake CLI's request `request_id`.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -989,13 +989,13 @@ impl Script {
     /// Waits for any line of this `type`.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::client::Prompt;
+    /// use claude_agent_client::Prompt;
     /// use claude_agent_core::message::UserInput;
     ///
     /// // Wait for whatever `user` line comes, whatever its content (here a prompt of blocks).
@@ -1020,8 +1020,8 @@ impl Script {
     /// Waits for stdin to close.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1043,9 +1043,9 @@ impl Script {
     /// Answers the SDK request bound as `name` (see [`Script::expect_request_as`]).
     ///
     /// ```
-    /// use claude_agent_core::client::connect_with;
+    /// use claude_agent_client::connect_with;
     /// use claude_agent_core::control::ContextUsageDetail;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1097,8 +1097,8 @@ impl Script {
     /// Sends a CLI control request and waits for the SDK's answer.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1130,8 +1130,8 @@ impl Script {
     /// Sends `control_cancel_request` for the fake CLI's request `request_id`.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1266,8 +1266,8 @@ impl Script {
     /// Calls a registered hook (`hook_callback`) and waits for the answer.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1303,13 +1303,13 @@ impl Script {
     /// answer.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::client::{tool, SdkMcpServer};
+    /// use claude_agent_client::{tool, SdkMcpServer};
     /// use claude_agent_core::mcp::ToolResult;
     /// use serde_json::json;
     ///
@@ -1566,8 +1566,8 @@ impl Script {
     /// Sends an MCP `elicitation` request and waits for the answer.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -1616,13 +1616,13 @@ impl Script {
     /// Exits with `code`.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::client::Error;
+    /// use claude_agent_client::Error;
     ///
     /// // The CLI crashes after printing to stderr: the app's last item says how.
     /// let script = Script::new().answer_initialize().expect_user().stderr("Error: ENOSPC: no space left on device\n").exit(1);
@@ -1643,8 +1643,8 @@ impl Script {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::client::{connect_with, Client, Error};
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::{connect_with, Client, Error};
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1675,8 +1675,8 @@ impl Script {
     /// Answers SDK control requests of subtypes without their own automatic answer.
     ///
     /// ```
-    /// use claude_agent_core::client::{connect_with, Client, Error};
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::{connect_with, Client, Error};
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1703,8 +1703,8 @@ impl Script {
     /// else. (`mcp_status` is always answered, with the SDK's in-process servers connected.)
     ///
     /// ```
-    /// use claude_agent_core::client::{connect_with, Client};
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::{connect_with, Client};
+    /// use claude_agent_client::Options;
     /// use claude_agent_core::permission::PermissionMode;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;

@@ -12,9 +12,9 @@
 //! [`TestRuntime`](crate::runtime::TestRuntime)).
 //!
 //! ```
-//! use claude_agent_core::client::query_with;
+//! use claude_agent_client::query_with;
 //! use claude_agent_core::message::Message;
-//! use claude_agent_core::client::Options;
+//! use claude_agent_client::Options;
 //! use claude_agent_testkit::fake_cli::Script;
 //! use claude_agent_testkit::runtime::TestRuntime;
 //! use claude_agent_testkit::transport::FakeTransport;
@@ -29,7 +29,7 @@
 //! assert!(fake.launch().unwrap().args.contains(&"stream-json".to_owned()));
 //! ```
 //!
-//! [`Options::transport`]: claude_agent_core::client::Options::transport
+//! [`Options::transport`]: claude_agent_client::Options::transport
 
 mod answer;
 mod pipes;
@@ -40,7 +40,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use claude_agent_core::client::{BoxFuture, Connection, Transport};
+use claude_agent_client::{BoxFuture, Connection, Transport};
 use claude_agent_core::options::LaunchSpec;
 use serde_json::Value;
 
@@ -58,7 +58,7 @@ pub use written::SdkLine;
 /// and once those are used up the last script again.
 ///
 /// ```
-/// use claude_agent_core::client::Options;
+/// use claude_agent_client::Options;
 /// use claude_agent_testkit::fake_cli::Script;
 /// use claude_agent_testkit::transport::FakeTransport;
 ///
@@ -131,8 +131,8 @@ impl FakeTransport {
     /// [`FakeTransport::new`] there is nothing recorded to compare with, and this is `Ok`.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_core::permission::PermissionResult;
     /// use claude_agent_testkit::{runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
@@ -191,8 +191,8 @@ impl FakeTransport {
     /// working directory. `None` before any session connected.
     ///
     /// ```
-    /// # use claude_agent_core::client::query_with;
-    /// # use claude_agent_core::client::Options;
+    /// # use claude_agent_client::query_with;
+    /// # use claude_agent_client::Options;
     /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// # use futures_lite::StreamExt;
     /// let fake = FakeTransport::new(Script::single_turn("ok"));
@@ -210,8 +210,8 @@ impl FakeTransport {
     /// Every line the latest session wrote to the CLI, typed. Empty before any session.
     ///
     /// ```
-    /// # use claude_agent_core::client::query_with;
-    /// # use claude_agent_core::client::Options;
+    /// # use claude_agent_client::query_with;
+    /// # use claude_agent_client::Options;
     /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// # use futures_lite::StreamExt;
     /// use claude_agent_testkit::transport::SdkLine;
@@ -234,8 +234,8 @@ impl FakeTransport {
     /// Every line the latest session wrote to the CLI, as JSON.
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::options::{Options, SystemPrompt};
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::options::{Options, SystemPrompt};
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -254,9 +254,9 @@ impl FakeTransport {
     /// The text of every user message the latest session sent, in order.
     ///
     /// ```
-    /// use claude_agent_core::client::{query_with, Prompt};
+    /// use claude_agent_client::{query_with, Prompt};
     /// use claude_agent_core::message::UserInput;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -279,8 +279,8 @@ impl FakeTransport {
     /// JSON of every answer stays in [`FakeTransport::written`].
     ///
     /// ```
-    /// use claude_agent_core::client::query_with;
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::query_with;
+    /// use claude_agent_client::Options;
     /// use claude_agent_core::permission::PermissionResult;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime};
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
@@ -329,8 +329,8 @@ impl FakeTransport {
     /// in the message of a test that hangs or fails.
     ///
     /// ```
-    /// use claude_agent_core::client::{connect_with, Client};
-    /// use claude_agent_core::client::Options;
+    /// use claude_agent_client::{connect_with, Client};
+    /// use claude_agent_client::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 
-use claude_agent_core::client::{ChildProcess, Connection, Signal};
+use claude_agent_client::{ChildProcess, Connection, Signal};
 use claude_agent_core::options::LaunchSpec;
 use claude_agent_core::session::ExitStatusInfo;
 use futures_io::{AsyncRead, AsyncWrite};

@@ -10,15 +10,15 @@ use crate::Json;
 ///
 /// ```
 /// use claude_agent_core::hooks::{EventInput, HookOutput, SubagentStartInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: SubagentStartInput, _ctx| async move {
+/// /// Keep exploring subagents out of vendored code.
+/// fn brief_explorers(input: &SubagentStartInput) -> HookOutput {
 ///     match input.base.agent_type.as_deref() {
 ///         Some("Explore") => HookOutput::default()
 ///             .with_additional_context(SubagentStartInput::EVENT, "Do not read files under vendor/."),
 ///         _ => HookOutput::default(),
 ///     }
-/// });
+/// }
 ///
 /// let input: SubagentStartInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -27,6 +27,10 @@ use crate::Json;
 /// )
 /// .unwrap();
 /// assert_eq!(input.base.agent_id.as_deref(), Some("a7f3c2e1"));
+/// assert_eq!(
+///     brief_explorers(&input),
+///     HookOutput::default().with_additional_context(SubagentStartInput::EVENT, "Do not read files under vendor/.")
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -40,16 +44,16 @@ pub struct SubagentStartInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, SubagentStopInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: SubagentStopInput, _ctx| async move {
-///     let said = input.last_assistant_message.unwrap_or_default();
+/// /// Keep a subagent going until it lists its sources (once: then `stop_hook_active` is set).
+/// fn sources_first(input: &SubagentStopInput) -> HookOutput {
+///     let said = input.last_assistant_message.as_deref().unwrap_or_default();
 ///     if input.stop_hook_active || said.contains("Sources:") {
 ///         HookOutput::default()
 ///     } else {
 ///         HookOutput::block("List your sources before you stop.")
 ///     }
-/// });
+/// }
 ///
 /// let input: SubagentStopInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -61,6 +65,7 @@ pub struct SubagentStartInput {
 /// .unwrap();
 /// assert!(!input.stop_hook_active);
 /// assert!(input.agent_transcript_path.ends_with("agent-a7f3c2e1.jsonl"));
+/// assert_eq!(sources_first(&input), HookOutput::block("List your sources before you stop."));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -87,11 +92,10 @@ pub struct SubagentStopInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, TeammateIdleInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: TeammateIdleInput, _ctx| async move {
+/// fn report_idle(input: &TeammateIdleInput) -> HookOutput {
 ///     HookOutput::default().with_system_message(format!("{} of {} is idle", input.teammate_name, input.team_name))
-/// });
+/// }
 ///
 /// let input: TeammateIdleInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -100,6 +104,7 @@ pub struct SubagentStopInput {
 /// )
 /// .unwrap();
 /// assert_eq!((input.teammate_name.as_str(), input.team_name.as_str()), ("tester", "release"));
+/// assert_eq!(report_idle(&input).system_message.as_deref(), Some("tester of release is idle"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

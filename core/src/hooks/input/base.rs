@@ -8,15 +8,19 @@ use crate::Json;
 /// The fields common to every hook input.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookInput, HookOutput, StopInput};
-/// use claude_agent_core::client::Options;
+/// use claude_agent_core::hooks::{HookInput, StopInput};
 /// use claude_agent_core::permission::PermissionMode;
 ///
 /// // Every typed input has its `base`; `HookInput::base` reads it from the untyped one.
-/// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
-///     eprintln!("session {} in {}", input.base.session_id, input.base.cwd);
-///     HookOutput::default()
-/// });
+/// fn where_it_stopped(input: &StopInput) -> String {
+///     format!("session {} in {}", input.base.session_id, input.base.cwd)
+/// }
+///
+/// let stop: StopInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(where_it_stopped(&stop), "session s in /w");
 ///
 /// let input: HookInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -76,17 +80,27 @@ impl HookBase {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_core::client::Options;
 ///
-/// // Let only high-effort turns run the slow integration tests.
-/// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
+/// /// Lets only high-effort turns run the slow integration tests.
+/// fn slow_tests_at_high_effort(input: &PreToolUseInput) -> HookOutput {
 ///     let high = input.base.effort.as_ref().is_some_and(|effort| effort.level == "high");
 ///     if !high && input.tool_input.as_str().contains("--ignored") {
 ///         HookOutput::deny_tool("Run the integration tests only at high effort.")
 ///     } else {
 ///         HookOutput::default()
 ///     }
-/// });
+/// }
+///
+/// let input: PreToolUseInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","effort":{"level":"medium"},
+///     "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -- --ignored"},
+///     "tool_use_id":"toolu_1"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(
+///     slow_tests_at_high_effort(&input),
+///     HookOutput::deny_tool("Run the integration tests only at high effort.")
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[non_exhaustive]

@@ -11,10 +11,9 @@ use crate::Json;
 /// # use claude_agent_core::Json;
 /// use claude_agent_core::mcp::ElicitationAction;
 /// use claude_agent_core::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// // Answer the `deploy` server's question for the user; leave every other one to them.
-/// let _options = Options::new().on_hook(None, |input: ElicitationInput, _ctx| async move {
+/// /// Answer the `deploy` server's question for the user; leave every other one to them.
+/// fn pick_staging(input: &ElicitationInput) -> HookOutput {
 ///     if input.mcp_server_name != "deploy" {
 ///         return HookOutput::default();
 ///     }
@@ -23,7 +22,7 @@ use crate::Json;
 ///         content: Some(r#"{"environment":"staging"}"#.parse::<Json>().unwrap()),
 ///     };
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::Elicitation(answer))
-/// });
+/// }
 ///
 /// let input: ElicitationInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -33,6 +32,10 @@ use crate::Json;
 /// )
 /// .unwrap();
 /// assert_eq!((input.message.as_str(), input.mode.as_deref()), ("Which environment?", Some("form")));
+/// assert_eq!(
+///     pick_staging(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"environment":"staging"}}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -62,12 +65,11 @@ pub struct ElicitationInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{ElicitationResultInput, HookOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: ElicitationResultInput, _ctx| async move {
-///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.map(|c| c.as_str().to_owned()));
+/// fn log_answer(input: &ElicitationResultInput) -> HookOutput {
+///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.as_ref().map(|c| c.as_str()));
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: ElicitationResultInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -77,7 +79,8 @@ pub struct ElicitationInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.action, "accept");
-/// assert_eq!(input.content.unwrap().as_str(), r#"{"environment":"staging"}"#);
+/// assert_eq!(input.content.as_ref().unwrap().as_str(), r#"{"environment":"staging"}"#);
+/// assert_eq!(log_answer(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

@@ -60,8 +60,8 @@ pub use workspace::{
 
 /// The input type of one hook event: [`PreToolUseInput`] is the input of `PreToolUse`, and so on,
 /// one type for each event this crate knows. It names its event and takes itself out of a
-/// [`HookInput`]; that is how `Options::on_hook` (with the `client` feature) picks the event
-/// from the type of its callback's parameter.
+/// [`HookInput`]; that is how `Options::on_hook` (in the runtime crates) picks the event from
+/// the type of its callback's parameter.
 ///
 /// Implemented by this crate for every event's input type; it cannot be implemented elsewhere.
 ///
@@ -119,22 +119,24 @@ macro_rules! hook_inputs {
         /// assert_eq!(input.raw_json(), Some(raw));
         /// ```
         ///
-        /// An `Options::on_hook_event` callback gets this untyped input, so one callback can
-        /// serve several events (with the `client` feature):
+        /// A callback registered with `Options::on_hook_event` (in the runtime crates) gets this
+        /// untyped input, so one callback can serve several events:
         ///
         /// ```
-        /// use claude_agent_core::client::HookContext;
-        /// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-        /// use claude_agent_core::client::Options;
+        /// use claude_agent_core::hooks::HookInput;
         ///
-        /// let audit = |input: HookInput, ctx: HookContext| async move {
+        /// /// What an audit hook, registered for several events, logs of each call.
+        /// fn audit_line(input: &HookInput) -> String {
         ///     let cwd = input.base().map_or("?", |base| base.cwd.as_str());
-        ///     eprintln!("{} {:?} in {cwd}", input.event().as_str(), ctx.tool_use_id());
-        ///     HookOutput::default()
-        /// };
-        /// let _options = Options::new()
-        ///     .on_hook_event(HookEvent::PreToolUse, None, audit)
-        ///     .on_hook_event(HookEvent::PostToolUse, None, audit);
+        ///     format!("{} in {cwd}", input.event().as_str())
+        /// }
+        ///
+        /// let pre = r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/w",
+        ///     "tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#;
+        /// let stop = r#"{"hook_event_name":"Stop","session_id":"s","transcript_path":"/t","cwd":"/w",
+        ///     "stop_hook_active":false}"#;
+        /// assert_eq!(audit_line(&HookInput::parse(pre).unwrap()), "PreToolUse in /w");
+        /// assert_eq!(audit_line(&HookInput::parse(stop).unwrap()), "Stop in /w");
         /// ```
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]

@@ -9,16 +9,16 @@ use super::HookBase;
 ///
 /// ```
 /// use claude_agent_core::hooks::{EventInput, HookOutput, UserPromptSubmitInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: UserPromptSubmitInput, _ctx| async move {
+/// /// Refuse prompts with private keys in them; point the model at the style guide.
+/// fn check_prompt(input: &UserPromptSubmitInput) -> HookOutput {
 ///     if input.prompt.contains("BEGIN PRIVATE KEY") {
 ///         HookOutput::block("Prompts must not contain private keys.")
 ///     } else {
 ///         HookOutput::default()
 ///             .with_additional_context(UserPromptSubmitInput::EVENT, "The team's style guide is in STYLE.md.")
 ///     }
-/// });
+/// }
 ///
 /// // What the CLI sends (from a recorded session):
 /// let input: UserPromptSubmitInput = serde_json::from_str(
@@ -29,6 +29,10 @@ use super::HookBase;
 /// .unwrap();
 /// assert_eq!(input.prompt, "BASH:echo hooked");
 /// assert_eq!(input.base.prompt_id.as_deref(), Some("7b927f27-ca1b-4171-aa82-afe0df3bef3b"));
+/// assert_eq!(
+///     check_prompt(&input),
+///     HookOutput::default().with_additional_context(UserPromptSubmitInput::EVENT, "The team's style guide is in STYLE.md.")
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -50,12 +54,11 @@ pub struct UserPromptSubmitInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, UserPromptExpansionInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: UserPromptExpansionInput, _ctx| async move {
+/// fn log_expansion(input: &UserPromptExpansionInput) -> HookOutput {
 ///     eprintln!("/{} {} → {} chars", input.command_name, input.command_args, input.prompt.len());
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: UserPromptExpansionInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -65,6 +68,7 @@ pub struct UserPromptSubmitInput {
 /// )
 /// .unwrap();
 /// assert_eq!((input.expansion_type.as_str(), input.command_name.as_str()), ("slash_command", "review"));
+/// assert_eq!(log_expansion(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -89,12 +93,11 @@ pub struct UserPromptExpansionInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, NotificationInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: NotificationInput, _ctx| async move {
+/// fn log_notification(input: &NotificationInput) -> HookOutput {
 ///     eprintln!("[{}] {}", input.notification_type, input.message);
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: NotificationInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -105,6 +108,7 @@ pub struct UserPromptExpansionInput {
 /// .unwrap();
 /// assert_eq!(input.notification_type, "permission_prompt");
 /// assert_eq!(input.title, None);
+/// assert_eq!(log_notification(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -125,15 +129,15 @@ pub struct NotificationInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, MessageDisplayInput, MessageDisplayOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: MessageDisplayInput, _ctx| async move {
+/// /// Show no API key the model wrote out.
+/// fn redact_keys(input: &MessageDisplayInput) -> HookOutput {
 ///     if !input.delta.contains("sk-ant-") {
 ///         return HookOutput::default();
 ///     }
 ///     let shown = MessageDisplayOutput { display_content: Some("[redacted]".into()) };
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::MessageDisplay(shown))
-/// });
+/// }
 ///
 /// let input: MessageDisplayInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -144,6 +148,7 @@ pub struct NotificationInput {
 /// .unwrap();
 /// assert!(input.is_final);
 /// assert_eq!(input.index, 0);
+/// assert_eq!(redact_keys(&input), HookOutput::default()); // no key: shown as it is
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

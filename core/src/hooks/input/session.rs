@@ -10,9 +10,9 @@ use crate::Json;
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, SessionStartInput, SessionStartOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: SessionStartInput, _ctx| async move {
+/// /// Brief the agent when a session starts, and again after compaction.
+/// fn brief(input: &SessionStartInput) -> HookOutput {
 ///     let context = match input.source.as_str() {
 ///         "startup" => "Open issues: #12 (docs), #15 (flaky test).",
 ///         "compact" => "Remember: the release branch is frozen.",
@@ -23,7 +23,7 @@ use crate::Json;
 ///         watch_paths: Some(vec!["/tmp/ws/Cargo.toml".into()]),
 ///         ..Default::default()
 ///     }))
-/// });
+/// }
 ///
 /// let input: SessionStartInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -32,6 +32,7 @@ use crate::Json;
 /// )
 /// .unwrap();
 /// assert_eq!((input.source.as_str(), input.model.as_deref()), ("startup", Some("claude-opus-5-5")));
+/// assert!(brief(&input).to_wire_json().contains(r#""additionalContext":"Open issues: #12 (docs), #15 (flaky test).""#));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -65,12 +66,12 @@ pub struct SessionStartInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, SessionEndInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: SessionEndInput, _ctx| async move {
+/// /// Log where the finished session's transcript is.
+/// fn log_end(input: &SessionEndInput) -> HookOutput {
 ///     eprintln!("session {} ended ({}); transcript at {}", input.base.session_id, input.reason, input.base.transcript_path);
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: SessionEndInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -79,6 +80,7 @@ pub struct SessionStartInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.reason, "other");
+/// assert_eq!(log_end(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -94,15 +96,15 @@ pub struct SessionEndInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{EventInput, HookOutput, SetupInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: SetupInput, _ctx| async move {
+/// /// On a first setup, tell the agent how to prepare the repository.
+/// fn first_build(input: &SetupInput) -> HookOutput {
 ///     if input.trigger == "init" {
 ///         HookOutput::default().with_additional_context(SetupInput::EVENT, "Run `cargo build` once before editing.")
 ///     } else {
 ///         HookOutput::default()
 ///     }
-/// });
+/// }
 ///
 /// let input: SetupInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -111,6 +113,10 @@ pub struct SessionEndInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.trigger, "init");
+/// assert_eq!(
+///     first_build(&input),
+///     HookOutput::default().with_additional_context(SetupInput::EVENT, "Run `cargo build` once before editing.")
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -126,17 +132,17 @@ pub struct SetupInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, StopInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
+/// /// Keep the agent going until it reports the tests.
+/// fn tests_first(input: &StopInput) -> HookOutput {
 ///     // Once per turn: after one "go on", `stop_hook_active` is set and the agent may stop.
-///     let said = input.last_assistant_message.unwrap_or_default();
+///     let said = input.last_assistant_message.as_deref().unwrap_or_default();
 ///     if input.stop_hook_active || said.contains("tests pass") {
 ///         HookOutput::default()
 ///     } else {
 ///         HookOutput::block("Run the tests and report the result before you stop.")
 ///     }
-/// });
+/// }
 ///
 /// // What the CLI sends (from a recorded session):
 /// let input: StopInput = serde_json::from_str(
@@ -148,6 +154,7 @@ pub struct SetupInput {
 /// .unwrap();
 /// assert_eq!(input.last_assistant_message.as_deref(), Some("done: hooked"));
 /// assert_eq!(input.background_tasks.as_ref().map(|t| t.as_str()), Some("[]"));
+/// assert_eq!(tests_first(&input), HookOutput::block("Run the tests and report the result before you stop."));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -172,14 +179,14 @@ pub struct StopInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, StopFailureInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: StopFailureInput, _ctx| async move {
+/// /// Tell the user when the turn hit the rate limit.
+/// fn report_rate_limit(input: &StopFailureInput) -> HookOutput {
 ///     if input.error.as_str() == r#""rate_limit""# {
-///         eprintln!("rate limited; try again later");
+///         return HookOutput::default().with_system_message("Rate limited; try again later.");
 ///     }
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: StopFailureInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -189,6 +196,7 @@ pub struct StopInput {
 /// .unwrap();
 /// let error: String = serde_json::from_str(input.error.as_str()).unwrap();
 /// assert_eq!(error, "rate_limit");
+/// assert_eq!(report_rate_limit(&input).system_message.as_deref(), Some("Rate limited; try again later."));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -210,13 +218,12 @@ pub struct StopFailureInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PreCompactInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: PreCompactInput, _ctx| async move {
-///     // Keep a copy of the whole conversation before it is summarised.
+/// /// Keep a copy of the whole conversation before it is summarised.
+/// fn keep_transcript(input: &PreCompactInput) -> HookOutput {
 ///     let _ = std::fs::copy(&input.base.transcript_path, "/tmp/ws/.transcripts/before-compact.jsonl");
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: PreCompactInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -244,12 +251,12 @@ pub struct PreCompactInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PostCompactInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: PostCompactInput, _ctx| async move {
+/// /// Log how long the summary that replaced the conversation is.
+/// fn log_compaction(input: &PostCompactInput) -> HookOutput {
 ///     eprintln!("compacted ({}): {} chars of summary", input.trigger, input.compact_summary.len());
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: PostCompactInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -258,6 +265,7 @@ pub struct PreCompactInput {
 /// )
 /// .unwrap();
 /// assert!(input.compact_summary.starts_with("The user is fixing"));
+/// assert_eq!(log_compaction(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

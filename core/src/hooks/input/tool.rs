@@ -11,18 +11,16 @@ use crate::Json;
 /// `PreToolUse`: a tool is about to run.
 ///
 /// ```
-/// use claude_agent_core::client::HookContext;
 /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_core::client::Options;
 /// use claude_agent_core::tools::BuiltinTool;
 ///
-/// async fn stay_in_workspace(input: PreToolUseInput, _ctx: HookContext) -> HookOutput {
+/// /// Keep shell commands inside the workspace (registered for `Bash`).
+/// fn stay_in_workspace(input: &PreToolUseInput) -> HookOutput {
 ///     match input.builtin() {
 ///         BuiltinTool::Bash(bash) if bash.command.contains(" /") => HookOutput::deny_tool("Stay inside the workspace."),
 ///         _ => HookOutput::default(),
 ///     }
 /// }
-/// let _options = Options::new().on_hook("Bash", stay_in_workspace);
 ///
 /// // What the CLI sends (from a recorded session), and the hook's answer, as a test would check it:
 /// let input: PreToolUseInput = serde_json::from_str(
@@ -34,10 +32,7 @@ use crate::Json;
 /// .unwrap();
 /// assert_eq!((input.tool_name.as_str(), input.tool_use_id.as_str()), ("Bash", "toolu_fake_3_1"));
 /// assert_eq!(input.base.cwd, "/tmp/ws");
-/// # futures_lite::future::block_on(async {
-/// let answer = stay_in_workspace(input, HookContext::default()).await;
-/// assert_eq!(answer, HookOutput::deny_tool("Stay inside the workspace."));
-/// # });
+/// assert_eq!(stay_in_workspace(&input), HookOutput::deny_tool("Stay inside the workspace."));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -60,16 +55,16 @@ pub struct PreToolUseInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseInput};
-/// use claude_agent_core::client::Options;
 /// use claude_agent_core::tools::BuiltinOutput;
 ///
-/// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
+/// /// Have the model fix the warnings a command printed (registered for `Bash`).
+/// fn heed_warnings(input: &PostToolUseInput) -> HookOutput {
 ///     match input.builtin_output() {
 ///         BuiltinOutput::Bash(out) if out.stderr.contains("warning:") => HookOutput::default()
 ///             .with_additional_context(HookEvent::PostToolUse, "The command printed warnings; fix them before going on."),
 ///         _ => HookOutput::default(),
 ///     }
-/// });
+/// }
 ///
 /// // What the CLI sends (from a recorded session):
 /// let input: PostToolUseInput = serde_json::from_str(
@@ -82,6 +77,7 @@ pub struct PreToolUseInput {
 /// .unwrap();
 /// assert_eq!(input.duration_ms, Some(33));
 /// assert!(input.tool_response.as_str().contains(r#""stdout":"hooked""#));
+/// assert_eq!(heed_warnings(&input), HookOutput::default()); // no warnings
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -109,16 +105,16 @@ pub struct PostToolUseInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseFailureInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook("Bash", |input: PostToolUseFailureInput, _ctx| async move {
+/// /// Tell the model which package manager to use (registered for `Bash`).
+/// fn use_npm(input: &PostToolUseFailureInput) -> HookOutput {
 ///     if input.error.contains("command not found") {
 ///         HookOutput::default()
 ///             .with_additional_context(HookEvent::PostToolUseFailure, "Use npm here; pnpm is not installed.")
 ///     } else {
 ///         HookOutput::default()
 ///     }
-/// });
+/// }
 ///
 /// let input: PostToolUseFailureInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -129,6 +125,10 @@ pub struct PostToolUseInput {
 /// .unwrap();
 /// assert!(input.error.starts_with("Exit code 127"));
 /// assert_eq!(input.is_interrupt, Some(false));
+/// assert_eq!(
+///     use_npm(&input),
+///     HookOutput::default().with_additional_context(HookEvent::PostToolUseFailure, "Use npm here; pnpm is not installed.")
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -159,12 +159,12 @@ pub struct PostToolUseFailureInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, PostToolBatchInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: PostToolBatchInput, _ctx| async move {
+/// /// Show the user which tools a batch ran.
+/// fn report_batch(input: &PostToolBatchInput) -> HookOutput {
 ///     let names: Vec<&str> = input.tool_calls.iter().map(|call| call.tool_name.as_str()).collect();
 ///     HookOutput::default().with_system_message(format!("ran {}", names.join(", ")))
-/// });
+/// }
 ///
 /// let input: PostToolBatchInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -176,6 +176,7 @@ pub struct PostToolUseFailureInput {
 /// .unwrap();
 /// assert_eq!(input.tool_calls.len(), 2);
 /// assert!(input.tool_calls[1].tool_response.is_none());
+/// assert_eq!(report_batch(&input).system_message.as_deref(), Some("ran Read, Glob"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -237,20 +238,20 @@ pub struct BatchedToolCall {
 /// use claude_agent_core::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestInput, PermissionRequestOutput,
 /// };
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: PermissionRequestInput, _ctx| async move {
+/// /// Allow all but `Bash`, and keep the CLI's own suggestions ("always allow …") for the rest
+/// /// of the session.
+/// fn allow_for_session(input: &PermissionRequestInput) -> HookOutput {
 ///     if input.tool_name == "Bash" {
 ///         return HookOutput::default(); // the usual prompt
 ///     }
-///     // Allow, and keep the CLI's own suggestions ("always allow …") for the rest of the session.
 ///     let decision = PermissionRequestDecision::Allow {
 ///         updated_input: None,
-///         updated_permissions: Some(input.permission_suggestions),
+///         updated_permissions: Some(input.permission_suggestions.clone()),
 ///     };
 ///     HookOutput::default()
 ///         .with_hook_specific_output(HookSpecificOutput::PermissionRequest(PermissionRequestOutput { decision }))
-/// });
+/// }
 ///
 /// let input: PermissionRequestInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -261,6 +262,7 @@ pub struct BatchedToolCall {
 /// )
 /// .unwrap();
 /// assert_eq!(input.permission_suggestions.len(), 1);
+/// assert!(allow_for_session(&input).to_wire_json().contains(r#""behavior":"allow","updatedPermissions":[{"type":"addRules""#));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -286,15 +288,14 @@ pub struct PermissionRequestInput {
 /// use claude_agent_core::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionDeniedInput, PermissionDeniedOutput,
 /// };
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: PermissionDeniedInput, _ctx| async move {
+/// /// Log the refusal, and let the model try another way.
+/// fn retry_after_denial(input: &PermissionDeniedInput) -> HookOutput {
 ///     eprintln!("denied {} ({}): {}", input.tool_name, input.tool_use_id, input.reason);
-///     // Let the model try another way.
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PermissionDenied(
 ///         PermissionDeniedOutput { retry: Some(true) },
 ///     ))
-/// });
+/// }
 ///
 /// let input: PermissionDeniedInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -304,6 +305,10 @@ pub struct PermissionRequestInput {
 /// )
 /// .unwrap();
 /// assert!(input.reason.starts_with("Permission to use Bash"));
+/// assert_eq!(
+///     retry_after_denial(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -404,9 +409,9 @@ impl BatchedToolCall {
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision};
 /// use claude_agent_core::hooks::{PreSkillShellCommandInput, PreSkillShellCommandOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook("Bash", |input: PreSkillShellCommandInput, _ctx| async move {
+/// /// Keep skills off the network (registered for `Bash`).
+/// fn no_curl_in_skills(input: &PreSkillShellCommandInput) -> HookOutput {
 ///     if !input.tool_input.command.contains("curl") {
 ///         return HookOutput::default();
 ///     }
@@ -416,7 +421,7 @@ impl BatchedToolCall {
 ///         ..Default::default()
 ///     };
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreSkillShellCommand(refused))
-/// });
+/// }
 ///
 /// // What the CLI sends:
 /// let input: PreSkillShellCommandInput = serde_json::from_str(
@@ -426,6 +431,7 @@ impl BatchedToolCall {
 /// )
 /// .unwrap();
 /// assert_eq!((input.tool_input.command.as_str(), input.invoked_by.as_str()), ("git log -1", "user"));
+/// assert_eq!(no_curl_in_skills(&input), HookOutput::default()); // no network: it runs
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

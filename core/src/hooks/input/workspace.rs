@@ -9,14 +9,14 @@ use super::HookBase;
 ///
 /// ```
 /// use claude_agent_core::hooks::{ConfigChangeInput, HookOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: ConfigChangeInput, _ctx| async move {
+/// /// Stop when the managed settings change under the session.
+/// fn stop_on_policy_change(input: &ConfigChangeInput) -> HookOutput {
 ///     if input.source == "policy_settings" {
 ///         return HookOutput::stop("Managed settings changed; restart the session.");
 ///     }
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: ConfigChangeInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -25,6 +25,7 @@ use super::HookBase;
 /// )
 /// .unwrap();
 /// assert_eq!(input.file_path.as_deref(), Some("/tmp/ws/.claude/settings.json"));
+/// assert_eq!(stop_on_policy_change(&input), HookOutput::default()); // project settings: go on
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -43,14 +44,14 @@ pub struct ConfigChangeInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateInput, WorktreeCreateOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: WorktreeCreateInput, _ctx| async move {
+/// /// Put worktrees under `/tmp/worktrees`.
+/// fn create_worktree(input: &WorktreeCreateInput) -> HookOutput {
 ///     let path = format!("/tmp/worktrees/{}", input.name);
 ///     // … run `git worktree add` for `path` here …
 ///     HookOutput::default()
 ///         .with_hook_specific_output(HookSpecificOutput::WorktreeCreate(WorktreeCreateOutput { worktree_path: path }))
-/// });
+/// }
 ///
 /// let input: WorktreeCreateInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -59,6 +60,10 @@ pub struct ConfigChangeInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.name, "fix-flaky-test");
+/// assert_eq!(
+///     create_worktree(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/tmp/worktrees/fix-flaky-test"}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -74,12 +79,11 @@ pub struct WorktreeCreateInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, WorktreeRemoveInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: WorktreeRemoveInput, _ctx| async move {
+/// fn log_removal(input: &WorktreeRemoveInput) -> HookOutput {
 ///     eprintln!("removing {}", input.worktree_path);
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: WorktreeRemoveInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -88,6 +92,7 @@ pub struct WorktreeCreateInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.worktree_path, "/tmp/worktrees/fix-flaky-test");
+/// assert_eq!(log_removal(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -103,12 +108,11 @@ pub struct WorktreeRemoveInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, InstructionsLoadedInput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: InstructionsLoadedInput, _ctx| async move {
+/// fn log_instructions(input: &InstructionsLoadedInput) -> HookOutput {
 ///     eprintln!("loaded {} ({}, {})", input.file_path, input.memory_type, input.load_reason);
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: InstructionsLoadedInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -119,6 +123,7 @@ pub struct WorktreeRemoveInput {
 /// .unwrap();
 /// assert_eq!((input.memory_type.as_str(), input.load_reason.as_str()), ("Project", "session_start"));
 /// assert_eq!(input.globs, None);
+/// assert_eq!(log_instructions(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -147,13 +152,12 @@ pub struct InstructionsLoadedInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{CwdChangedInput, HookOutput, HookSpecificOutput, WatchPathsOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: CwdChangedInput, _ctx| async move {
-///     // Watch the new directory's manifest (changes to it fire `FileChanged`).
+/// /// Watch the new directory's manifest (changes to it fire `FileChanged`).
+/// fn watch_manifest(input: &CwdChangedInput) -> HookOutput {
 ///     let watch = WatchPathsOutput { watch_paths: Some(vec![format!("{}/Cargo.toml", input.new_cwd)]) };
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::CwdChanged(watch))
-/// });
+/// }
 ///
 /// let input: CwdChangedInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -162,6 +166,10 @@ pub struct InstructionsLoadedInput {
 /// )
 /// .unwrap();
 /// assert_eq!((input.old_cwd.as_str(), input.new_cwd.as_str()), ("/tmp/ws", "/tmp/ws/core"));
+/// assert_eq!(
+///     watch_manifest(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"CwdChanged","watchPaths":["/tmp/ws/core/Cargo.toml"]}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -179,12 +187,12 @@ pub struct CwdChangedInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{FileChangedInput, HookOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: FileChangedInput, _ctx| async move {
+/// /// Tell the user about changes made outside the session.
+/// fn note_change(input: &FileChangedInput) -> HookOutput {
 ///     let note = format!("{} was {}d outside the session.", input.file_path, input.event);
 ///     HookOutput::default().with_system_message(note)
-/// });
+/// }
 ///
 /// let input: FileChangedInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -193,6 +201,10 @@ pub struct CwdChangedInput {
 /// )
 /// .unwrap();
 /// assert_eq!((input.file_path.as_str(), input.event.as_str()), ("/tmp/ws/Cargo.toml", "change"));
+/// assert_eq!(
+///     note_change(&input).system_message.as_deref(),
+///     Some("/tmp/ws/Cargo.toml was changed outside the session.")
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -210,12 +222,11 @@ pub struct FileChangedInput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{DirectoryAddedInput, HookOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: DirectoryAddedInput, _ctx| async move {
+/// fn log_directory(input: &DirectoryAddedInput) -> HookOutput {
 ///     eprintln!("now also working in {} (via {})", input.directory, input.source);
 ///     HookOutput::default()
-/// });
+/// }
 ///
 /// let input: DirectoryAddedInput = serde_json::from_str(
 ///     r#"{"session_id":"739ce4ca-b59b-45ac-8b21-272330895f34","cwd":"/tmp/ws","permission_mode":"default",
@@ -224,6 +235,7 @@ pub struct FileChangedInput {
 /// )
 /// .unwrap();
 /// assert_eq!(input.directory, "/tmp/shared-lib");
+/// assert_eq!(log_directory(&input), HookOutput::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]

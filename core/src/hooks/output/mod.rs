@@ -88,16 +88,25 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
+    /// fn stop_when_disk_full(input: &PostToolUseInput) -> HookOutput {
     ///     if input.tool_response.as_str().contains("No space left on device") {
     ///         HookOutput::stop("The disk is full; stopping.")
     ///     } else {
     ///         HookOutput::default()
     ///     }
-    /// });
-    /// assert_eq!(HookOutput::stop("The disk is full; stopping.").to_wire_json(), r#"{"continue":false,"stopReason":"The disk is full; stopping."}"#);
+    /// }
+    ///
+    /// let input: PostToolUseInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PostToolUse","tool_name":"Bash",
+    ///     "tool_input":{"command":"cargo build"},"tool_response":{"stdout":"","stderr":"No space left on device"},
+    ///     "tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(
+    ///     stop_when_disk_full(&input).to_wire_json(),
+    ///     r#"{"continue":false,"stopReason":"The disk is full; stopping."}"#
+    /// );
     /// ```
     pub fn stop(reason: impl Into<String>) -> Self {
         HookOutput {
@@ -112,17 +121,21 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, StopInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// let _options = Options::new().on_hook(None, |input: StopInput, _ctx| async move {
+    /// fn test_before_stopping(input: &StopInput) -> HookOutput {
     ///     if input.stop_hook_active {
     ///         HookOutput::default()
     ///     } else {
     ///         HookOutput::block("Run `cargo test` before you stop.")
     ///     }
-    /// });
+    /// }
+    ///
+    /// let input: StopInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}"#,
+    /// )
+    /// .unwrap();
     /// assert_eq!(
-    ///     HookOutput::block("Run `cargo test` before you stop.").to_wire_json(),
+    ///     test_before_stopping(&input).to_wire_json(),
     ///     r#"{"decision":"block","reason":"Run `cargo test` before you stop."}"#
     /// );
     /// ```
@@ -138,15 +151,25 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// let _options = Options::new().on_hook("Write|Edit", |input: PreToolUseInput, _ctx| async move {
+    /// /// Registered for `Write|Edit`.
+    /// fn leave_migrations_alone(input: &PreToolUseInput) -> HookOutput {
     ///     if input.tool_input.as_str().contains("/migrations/") {
     ///         HookOutput::deny_tool("Migrations are generated; change the schema instead.")
     ///     } else {
     ///         HookOutput::default()
     ///     }
-    /// });
+    /// }
+    ///
+    /// let input: PreToolUseInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Write",
+    ///     "tool_input":{"file_path":"/w/db/migrations/0042.sql","content":"…"},"tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(
+    ///     leave_migrations_alone(&input),
+    ///     HookOutput::deny_tool("Migrations are generated; change the schema instead.")
+    /// );
     /// ```
     pub fn deny_tool(reason: impl Into<String>) -> Self {
         Self::tool_decision(PermissionDecision::Deny, Some(reason.into()))
@@ -156,9 +179,9 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
+    /// /// Registered for `Bash`.
+    /// fn tests_may_run(input: &PreToolUseInput) -> HookOutput {
     ///     #[derive(serde::Deserialize)]
     ///     struct Bash {
     ///         command: String,
@@ -167,9 +190,15 @@ impl HookOutput {
     ///         Ok(bash) if bash.command == "cargo test" => HookOutput::allow_tool(),
     ///         _ => HookOutput::default(), // the usual permission check
     ///     }
-    /// });
+    /// }
+    ///
+    /// let input: PreToolUseInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash",
+    ///     "tool_input":{"command":"cargo test"},"tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
     /// assert_eq!(
-    ///     HookOutput::allow_tool().to_wire_json(),
+    ///     tests_may_run(&input).to_wire_json(),
     ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#
     /// );
     /// ```
@@ -181,15 +210,22 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
+    /// /// Registered for `Bash`.
+    /// fn ask_before_push(input: &PreToolUseInput) -> HookOutput {
     ///     if input.tool_input.as_str().contains("git push") {
     ///         HookOutput::ask_tool("Pushing changes the shared branch.")
     ///     } else {
     ///         HookOutput::default()
     ///     }
-    /// });
+    /// }
+    ///
+    /// let input: PreToolUseInput = serde_json::from_str(
+    ///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash",
+    ///     "tool_input":{"command":"git push origin main"},"tool_use_id":"toolu_1"}"#,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(ask_before_push(&input), HookOutput::ask_tool("Pushing changes the shared branch."));
     /// ```
     pub fn ask_tool(reason: impl Into<String>) -> Self {
         Self::tool_decision(PermissionDecision::Ask, Some(reason.into()))
@@ -210,12 +246,12 @@ impl HookOutput {
     /// ```
     /// use std::time::Duration;
     /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// // Report to an audit log without making the agent wait for it.
-    /// let _options = Options::new().on_hook(None, |_input: PostToolUseInput, _ctx| async move {
+    /// /// Report to an audit log without making the agent wait for it.
+    /// fn audit_in_background(_input: &PostToolUseInput) -> HookOutput {
+    ///     // … hand the input to the audit log's writer here …
     ///     HookOutput::async_(Some(Duration::from_secs(30)))
-    /// });
+    /// }
     /// assert_eq!(HookOutput::async_(Some(Duration::from_secs(30))).to_wire_json(), r#"{"async":true,"asyncTimeout":30000}"#);
     /// ```
     pub fn async_(timeout: Option<Duration>) -> Self {
@@ -232,11 +268,10 @@ impl HookOutput {
     ///
     /// ```
     /// use claude_agent_core::hooks::{EventInput, HookEvent, HookOutput, UserPromptSubmitInput};
-    /// use claude_agent_core::client::Options;
     ///
-    /// let _options = Options::new().on_hook(None, |_input: UserPromptSubmitInput, _ctx| async move {
+    /// fn add_date(_input: &UserPromptSubmitInput) -> HookOutput {
     ///     HookOutput::default().with_additional_context(UserPromptSubmitInput::EVENT, "Today is 2026-11-22.")
-    /// });
+    /// }
     ///
     /// // Added to an answer that already has a `PreToolUse` part, the context joins it.
     /// let output = HookOutput::deny_tool("not in CI")

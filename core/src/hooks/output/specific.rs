@@ -253,14 +253,14 @@ impl HookSpecificOutput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseInput, PreToolUseOutput};
-/// use claude_agent_core::client::Options;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
 ///     command: String,
 /// }
 ///
-/// let _options = Options::new().on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
+/// /// Keep npm offline (registered for `Bash`).
+/// fn npm_offline(input: &PreToolUseInput) -> HookOutput {
 ///     let Ok(bash) = input.tool_input.parse::<Bash>() else { return HookOutput::default() };
 ///     if !bash.command.starts_with("npm ") {
 ///         return HookOutput::default();
@@ -271,7 +271,17 @@ impl HookSpecificOutput {
 ///         updated_input: Some(serde_json::json!({ "command": command }).into()),
 ///         ..Default::default()
 ///     }))
-/// });
+/// }
+///
+/// let input: PreToolUseInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash",
+///     "tool_input":{"command":"npm install"},"tool_use_id":"toolu_1"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(
+///     npm_offline(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"npm --offline install"}}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -327,10 +337,9 @@ pub struct PreSkillShellCommandOutput {
 /// ```
 /// # use claude_agent_core::Json;
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PostToolUseInput, PostToolUseOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// // Keep secrets that a tool printed out of the conversation.
-/// let _options = Options::new().on_hook("Bash", |input: PostToolUseInput, _ctx| async move {
+/// /// Keep secrets that a tool printed out of the conversation (registered for `Bash`).
+/// fn withhold_secrets(input: &PostToolUseInput) -> HookOutput {
 ///     if !input.tool_response.as_str().contains("AWS_SECRET_ACCESS_KEY") {
 ///         return HookOutput::default();
 ///     }
@@ -339,7 +348,15 @@ pub struct PreSkillShellCommandOutput {
 ///         updated_tool_output: Some(redacted),
 ///         ..Default::default()
 ///     }))
-/// });
+/// }
+///
+/// let input: PostToolUseInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PostToolUse","tool_name":"Bash",
+///     "tool_input":{"command":"env"},"tool_response":{"stdout":"AWS_SECRET_ACCESS_KEY=…","stderr":""},
+///     "tool_use_id":"toolu_1"}"#,
+/// )
+/// .unwrap();
+/// assert!(withhold_secrets(&input).to_wire_json().contains(r#""updatedToolOutput":{"stdout":"[output withheld"#));
 /// ```
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -426,16 +443,26 @@ pub struct PermissionDeniedOutput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitInput, UserPromptSubmitOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: UserPromptSubmitInput, _ctx| async move {
+/// /// Title the session after the prompt's first line, and ask for British spelling.
+/// fn title_session(input: &UserPromptSubmitInput) -> HookOutput {
 ///     let title = input.prompt.lines().next().unwrap_or_default().chars().take(40).collect::<String>();
 ///     HookOutput::default().with_hook_specific_output(HookSpecificOutput::UserPromptSubmit(UserPromptSubmitOutput {
 ///         session_title: Some(title),
 ///         additional_context: Some("Answer in British English.".into()),
 ///         ..Default::default()
 ///     }))
-/// });
+/// }
+///
+/// let input: UserPromptSubmitInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"UserPromptSubmit",
+///     "prompt":"Fix the flaky test\nIt fails one run in ten."}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(
+///     title_session(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Answer in British English.","sessionTitle":"Fix the flaky test"}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -455,9 +482,9 @@ pub struct UserPromptSubmitOutput {
 ///
 /// ```
 /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptExpansionInput, UserPromptExpansionOutput};
-/// use claude_agent_core::client::Options;
 ///
-/// let _options = Options::new().on_hook(None, |input: UserPromptExpansionInput, _ctx| async move {
+/// /// Point `/review` at the team's review guide.
+/// fn review_guide(input: &UserPromptExpansionInput) -> HookOutput {
 ///     if input.command_name != "review" {
 ///         return HookOutput::default();
 ///     }
@@ -465,7 +492,17 @@ pub struct UserPromptSubmitOutput {
 ///         additional_context: Some("Reviews follow REVIEWING.md in the repository root.".into()),
 ///         ..Default::default()
 ///     }))
-/// });
+/// }
+///
+/// let input: UserPromptExpansionInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"UserPromptExpansion",
+///     "expansion_type":"slash_command","command_name":"review","command_args":"142","prompt":"Review pull request 142"}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(
+///     review_guide(&input).to_wire_json(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"UserPromptExpansion","additionalContext":"Reviews follow REVIEWING.md in the repository root."}}"#
+/// );
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -520,10 +557,9 @@ pub struct SessionStartOutput {
 /// use claude_agent_core::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionDecision, PreModelSwitchInput, PreModelSwitchOutput,
 /// };
-/// use claude_agent_core::client::Options;
 ///
-/// // Refuse a switch that would rewrite a large prompt cache.
-/// let _options = Options::new().on_hook(None, |input: PreModelSwitchInput, _ctx| async move {
+/// /// Refuse a switch that would rewrite a large prompt cache.
+/// fn keep_the_cache(input: &PreModelSwitchInput) -> HookOutput {
 ///     if input.estimated_cache_write_usd < 1.0 {
 ///         return HookOutput::default();
 ///     }
@@ -531,7 +567,15 @@ pub struct SessionStartOutput {
 ///         permission_decision: Some(PermissionDecision::Deny),
 ///         permission_decision_reason: Some(format!("switching would cost ${:.2}", input.estimated_cache_write_usd)),
 ///     }))
-/// });
+/// }
+///
+/// let input: PreModelSwitchInput = serde_json::from_str(
+///     r#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreModelSwitch",
+///     "from_model":"sonnet","to_model":"opus","source":"sdk","context_tokens":480000,
+///     "prompt_cache_warm":true,"cache_ttl":"1h","estimated_cache_write_usd":2.4,"pricing":"catalog"}"#,
+/// )
+/// .unwrap();
+/// assert!(keep_the_cache(&input).to_wire_json().contains(r#""permissionDecisionReason":"switching would cost $2.40""#));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

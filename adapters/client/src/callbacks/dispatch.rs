@@ -1,0 +1,399 @@
+//! Running user callbacks: turning an inbound request into the callback's future, and polling
+//! those futures inside the driver (no task per callback).
+//!
+//! Each running callback gets its own waker that marks it and wakes the driver, so the driver
+//! polls only the callbacks that can make progress. A panic in a callback becomes an error reply;
+//! the session goes on.
+
+use std::any::Any;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+
+use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
+use crate::handlers::{
+    ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
+    UserDialogContext,
+};
+use crate::mcp::{ElicitationResult, ToolResult};
+use crate::runtime::BoxFuture;
+use crate::sdk_mcp::SdkMcpServer;
+
+/// Callbacks running at once; past this the driver leaves inbound requests queued in the session.
+pub(crate) const MAX_RUNNING: usize = 256;
+
+/// Starts the user's callback for each inbound request.
+pub(crate) struct Dispatcher {
+    handlers: Handlers,
+    /// Hook callbacks by the session's matcher index.
+    hooks: Vec<Option<HookFn>>,
+    session: SessionRef,
+}
+
+impl Dispatcher {
+    /// `hook_order`: the declaration index of each of the session's hook matchers.
+    pub(crate) fn new(handlers: Handlers, hook_order: &[usize], session: SessionRef) -> Self {
+        let hooks = handlers.hooks_in_session_order(hook_order);
+        Dispatcher {
+            handlers,
+            hooks,
+            session,
+        }
+    }
+
+    /// Serve these in-process servers from now on (`Client::set_mcp_servers`): one already
+    /// served under the same name stays as it is, as the session keeps its declaration.
+    pub(crate) fn set_mcp_servers(&mut self, servers: Vec<SdkMcpServer>) {
+        let mut served: Vec<SdkMcpServer> = Vec::with_capacity(servers.len());
+        for server in servers {
+            if served.iter().any(|s| s.name() == server.name()) {
+                continue;
+            }
+            let current = &self.handlers.mcp_servers;
+            let kept = current.iter().find(|s| s.name() == server.name());
+            served.push(kept.cloned().unwrap_or(server));
+        }
+        self.handlers.mcp_servers = served;
+    }
+
+    /// Start the callback that answers `request`. A callback that panics when called gives a
+    /// future that resumes the panic when polled, so that [`Running`] reports it like a panic
+    /// while it runs.
+    pub(crate) fn start(&self, request: InboundRequest) -> Started {
+        let started = catch_unwind(AssertUnwindSafe(|| self.dispatch(request.kind)));
+        started.unwrap_or_else(|panic| Started {
+            future: Box::pin(async move { resume_unwind(panic) }),
+            timeout: None,
+        })
+    }
+
+    fn dispatch(&self, kind: InboundKind) -> Started {
+        if let InboundKind::McpToolCall(call) = kind {
+            let server = self
+                .handlers
+                .mcp_servers
+                .iter()
+                .find(|s| s.name() == call.server);
+            return match server.and_then(|s| s.call(&call.tool, call.arguments)) {
+                Some((future, timeout)) => Started {
+                    future: map(future, Reply::ToolResult),
+                    timeout: timeout.map(|after| {
+                        let text = format!(
+                            "The tool {} of server {} did not finish within {} and was stopped.",
+                            call.tool,
+                            call.server,
+                            human_duration(after)
+                        );
+                        (after, Reply::ToolResult(ToolResult::error(text)))
+                    }),
+                },
+                None => Started::now(Reply::ToolResult(ToolResult::error(format!(
+                    "unknown tool {} of server {}",
+                    call.tool, call.server
+                )))),
+            };
+        }
+        Started {
+            future: self.dispatch_callback(kind),
+            timeout: None,
+        }
+    }
+
+    fn dispatch_callback(&self, kind: InboundKind) -> BoxFuture<'static, Reply> {
+        let handlers = &self.handlers;
+        let session = &self.session;
+        match kind {
+            InboundKind::CanUseTool(request) => match &handlers.can_use_tool {
+                Some(f) => map(
+                    f(request, PermissionContext::new(session.clone())),
+                    Reply::Permission,
+                ),
+                None => ready(Reply::error(
+                    "no on_permission_request callback is registered",
+                )),
+            },
+            InboundKind::HookCallback(call) => {
+                // One callback per matcher is registered, so only `hook_index` 0 has one.
+                let hook = self
+                    .hooks
+                    .get(call.hook.matcher_index)
+                    .filter(|_| call.hook.hook_index == 0);
+                match hook.and_then(Option::as_ref) {
+                    Some(f) => map(
+                        f(
+                            call.input,
+                            HookContext::new(session.clone()).for_tool_use(call.tool_use_id),
+                        ),
+                        |output| output.map_or_else(Reply::error, Reply::Hook),
+                    ),
+                    None => ready(Reply::error(format!(
+                        "no hook callback is registered for {}",
+                        call.callback_id
+                    ))),
+                }
+            }
+            InboundKind::McpToolCall(_) => unreachable!("tool calls are dispatched above"),
+            InboundKind::McpResourceRead(read) => SdkMcpServer::read(&handlers.mcp_servers, read),
+            InboundKind::McpPromptGet(get) => SdkMcpServer::get(&handlers.mcp_servers, get),
+            InboundKind::Elicitation(request) => match &handlers.elicitation {
+                Some(f) => map(
+                    f(request, ElicitationContext::new(session.clone())),
+                    Reply::Elicitation,
+                ),
+                None => ready(Reply::Elicitation(ElicitationResult::decline())),
+            },
+            InboundKind::UserDialog(request) => match &handlers.user_dialog {
+                Some((_, f)) => map(
+                    f(request, UserDialogContext::new(session.clone())),
+                    Reply::UserDialog,
+                ),
+                None => ready(Reply::error("no user dialog callback is registered")),
+            },
+            // A request newer than this layer: the CLI is told it is not answered here.
+            _ => ready(Reply::error(
+                "this SDK does not answer this kind of request",
+            )),
+        }
+    }
+}
+
+/// A callback started: its future, and for a tool call with a time limit, the limit and the
+/// reply sent in its place when it runs over.
+pub(crate) struct Started {
+    pub(crate) future: BoxFuture<'static, Reply>,
+    pub(crate) timeout: Option<(Duration, Reply)>,
+}
+
+impl Started {
+    fn now(reply: Reply) -> Started {
+        Started {
+            future: ready(reply),
+            timeout: None,
+        }
+    }
+}
+
+/// `90 s`, `2.5 s`, `10 min`: a time limit as a person reads it.
+fn human_duration(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs >= 60.0 && d.as_secs() % 60 == 0 && d.subsec_nanos() == 0 {
+        format!("{} min", d.as_secs() / 60)
+    } else {
+        format!("{secs} s")
+    }
+}
+
+fn map<T: Send + 'static>(
+    fut: BoxFuture<'static, T>,
+    f: fn(T) -> Reply,
+) -> BoxFuture<'static, Reply> {
+    Box::pin(async move { f(fut.await) })
+}
+
+fn ready(reply: Reply) -> BoxFuture<'static, Reply> {
+    Box::pin(std::future::ready(reply))
+}
+
+/// A readable message for a caught panic.
+pub(crate) fn panic_message(what: &str, panic: Box<dyn Any + Send>) -> String {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic payload".to_owned());
+    format!("{what} panicked: {detail}")
+}
+
+/// The set of running callbacks, polled by the driver.
+#[derive(Default)]
+pub(crate) struct Running {
+    slots: Vec<Slot>,
+    driver: Arc<DriverWaker>,
+}
+
+struct Slot {
+    id: InboundId,
+    future: BoxFuture<'static, Reply>,
+    wake: Arc<SlotWake>,
+    /// When the callback runs over, and the reply sent then in its place.
+    deadline: Option<(Instant, Reply)>,
+}
+
+#[derive(Default)]
+struct DriverWaker(Mutex<Option<Waker>>);
+
+struct SlotWake {
+    woken: AtomicBool,
+    driver: Arc<DriverWaker>,
+}
+
+impl Wake for SlotWake {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woken.store(true, Ordering::Release);
+        let driver = self.driver.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(waker) = driver.as_ref() {
+            waker.wake_by_ref();
+        }
+    }
+}
+
+impl Running {
+    pub(crate) fn is_full(&self) -> bool {
+        self.slots.len() >= MAX_RUNNING
+    }
+
+    /// Add a callback; it is polled on the next [`Running::poll`]. With a `deadline`, the
+    /// callback is dropped at that time and its reply is the one given
+    /// ([`Running::expire`]).
+    pub(crate) fn push(
+        &mut self,
+        id: InboundId,
+        future: BoxFuture<'static, Reply>,
+        deadline: Option<(Instant, Reply)>,
+    ) {
+        let wake = Arc::new(SlotWake {
+            woken: AtomicBool::new(true),
+            driver: self.driver.clone(),
+        });
+        self.slots.push(Slot {
+            id,
+            future,
+            wake,
+            deadline,
+        });
+    }
+
+    /// The earliest deadline of the running callbacks.
+    pub(crate) fn next_deadline(&self) -> Option<Instant> {
+        self.slots
+            .iter()
+            .filter_map(|slot| slot.deadline.as_ref().map(|(at, _)| *at))
+            .min()
+    }
+
+    /// Drop every callback whose deadline has passed; each is passed to `done` with the reply
+    /// sent in its place.
+    pub(crate) fn expire(&mut self, now: Instant, mut done: impl FnMut(InboundId, Reply)) {
+        let mut i = 0;
+        while i < self.slots.len() {
+            if self.slots[i]
+                .deadline
+                .as_ref()
+                .is_some_and(|(at, _)| *at <= now)
+            {
+                let slot = self.slots.swap_remove(i);
+                if let Some((_, reply)) = slot.deadline {
+                    done(slot.id, reply);
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Drop the callback answering `id` (the CLI cancelled it). Returns whether one was running.
+    pub(crate) fn cancel(&mut self, id: InboundId) -> bool {
+        let before = self.slots.len();
+        self.slots.retain(|slot| slot.id != id);
+        self.slots.len() != before
+    }
+
+    /// Poll every woken callback; each one that finished is passed to `done` with its reply, and
+    /// whether that reply is the error its panic became.
+    pub(crate) fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut done: impl FnMut(InboundId, Reply, bool),
+    ) {
+        if self.slots.is_empty() {
+            return;
+        }
+        {
+            let mut driver = self.driver.0.lock().unwrap_or_else(|p| p.into_inner());
+            if !driver.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                *driver = Some(cx.waker().clone());
+            }
+        }
+        let mut i = 0;
+        while i < self.slots.len() {
+            let slot = &mut self.slots[i];
+            if !slot.wake.woken.swap(false, Ordering::AcqRel) {
+                i += 1;
+                continue;
+            }
+            let waker = Waker::from(slot.wake.clone());
+            let mut slot_cx = Context::from_waker(&waker);
+            let polled = catch_unwind(AssertUnwindSafe(|| slot.future.as_mut().poll(&mut slot_cx)));
+            let (reply, panicked) = match polled {
+                Ok(Poll::Pending) => {
+                    i += 1;
+                    continue;
+                }
+                Ok(Poll::Ready(reply)) => (reply, false),
+                Err(panic) => (Reply::error(panic_message("callback", panic)), true),
+            };
+            let finished = self.slots.swap_remove(i);
+            done(finished.id, reply, panicked);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callback_past_its_deadline_is_dropped_and_answered_in_its_place() {
+        struct Flag(Arc<AtomicBool>);
+        impl Drop for Flag {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let dropped = Arc::new(AtomicBool::new(false));
+        let flag = Flag(dropped.clone());
+        let mut running = Running::default();
+        let start = Instant::now();
+        let late = InboundId::from_raw(1);
+        let forever: BoxFuture<'static, Reply> = Box::pin(async move {
+            let _flag = flag;
+            std::future::pending::<Reply>().await
+        });
+        let timeout = Reply::ToolResult(ToolResult::error("too slow"));
+        running.push(
+            late,
+            forever,
+            Some((start + Duration::from_secs(2), timeout)),
+        );
+        running.push(InboundId::from_raw(2), ready(Reply::error("x")), None);
+        assert_eq!(
+            running.next_deadline(),
+            Some(start + Duration::from_secs(2))
+        );
+
+        let mut answered = Vec::new();
+        running.expire(start + Duration::from_secs(1), |id, _| answered.push(id));
+        assert!(answered.is_empty());
+        running.expire(start + Duration::from_secs(2), |id, reply| {
+            answered.push(id);
+            assert!(matches!(reply, Reply::ToolResult(r) if r == ToolResult::error("too slow")));
+        });
+        assert_eq!(answered, [late]);
+        assert!(dropped.load(Ordering::SeqCst));
+        assert_eq!(running.next_deadline(), None);
+        assert_eq!(running.slots.len(), 1);
+    }
+
+    #[test]
+    fn time_limits_read_as_people_write_them() {
+        assert_eq!(human_duration(Duration::from_millis(500)), "0.5 s");
+        assert_eq!(human_duration(Duration::from_secs(90)), "90 s");
+        assert_eq!(human_duration(Duration::from_secs(600)), "10 min");
+    }
+}

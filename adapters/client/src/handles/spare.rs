@@ -1,0 +1,340 @@
+//! `prewarm`: a CLI started before its session is known (`--await-claim`), and its claim.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
+use crate::error::Error;
+use crate::link::{Command, Shared};
+use crate::options::{AgentConfig, Options, SessionStart};
+use crate::prompt::{Prompt, PromptKind};
+use crate::query::Query;
+use crate::runtime::Runtime;
+use crate::warm::STARTUP_MARKS_ENV;
+use crate::Client;
+use crate::{give_to, temp_folder};
+
+/// Why a claim did not give a running session. The prompt did not run: start the session cold
+/// ([`Options::claimed`] gives its options).
+///
+/// ```
+/// use claude_agent_client::ClaimError;
+/// use claude_agent_core::control::ClaimRefusalReason;
+///
+/// fn explain(error: &ClaimError) -> String {
+///     match error {
+///         ClaimError::Refused(refusal) if refusal.reason == ClaimRefusalReason::CwdNotFound => {
+///             "no such folder".into()
+///         }
+///         ClaimError::Refused(refusal) => format!("refused: {}", refusal.message),
+///         ClaimError::SpareExited => "the spare died; start cold".into(),
+///         _ => error.to_string(),
+///     }
+/// }
+/// assert_eq!(explain(&ClaimError::SpareExited), "the spare died; start cold");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClaimError {
+    /// The CLI refused the claim; it exits once it has answered.
+    #[error(transparent)]
+    Refused(Box<ClaimRefusal>),
+    /// The spare's process ended before the claim was answered.
+    #[error("the spare's process ended before it was claimed")]
+    SpareExited,
+}
+
+/// Why `prewarm` did not park a CLI.
+///
+/// ```
+/// use claude_agent_client::PrewarmError;
+///
+/// fn explain(error: &PrewarmError) -> String {
+///     match error {
+///         PrewarmError::SessionOption { option } => format!("{option} belongs to query()"),
+///         PrewarmError::Start(error) => format!("the CLI did not start: {error}"),
+///         _ => error.to_string(),
+///     }
+/// }
+/// let error = PrewarmError::SessionOption { option: "session_start" };
+/// assert_eq!(explain(&error), "session_start belongs to query()");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrewarmError {
+    /// The options describe a session (resume, continue, fork, or the session's id), and a
+    /// spare has none until it is claimed: start that session with `query` instead. Nothing was
+    /// started.
+    #[error(
+        "prewarm: {option} describes a session, and a spare has none; pass it to query() instead"
+    )]
+    SessionOption {
+        /// The setter of the option: `"session_start"`.
+        option: &'static str,
+    },
+    /// The CLI did not start, or did not answer `initialize`.
+    #[error(transparent)]
+    Start(#[from] Error),
+}
+
+/// A parked CLI: started and initialized with the host-level options, bound to no session yet.
+/// Made by [`prewarm_with`] (`prewarm` in the adapters); [`Spare::claim`] binds it to a session.
+/// Dropping it (or [`Spare::close`]) shuts the CLI down, like any session's last handle.
+///
+/// ```no_run
+/// use claude_agent_client::{prewarm_with, Runtime};
+/// use claude_agent_core::control::ClaimOptions;
+/// use claude_agent_client::options::Options;
+///
+/// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
+///     // At boot, before any user has picked a project:
+///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
+///     // … a user opens /srv/app and asks:
+///     if spare.is_alive() {
+///         let claimed = spare.claim("What does this app do?", ClaimOptions::new("/srv/app")).await?;
+///         # let _ = claimed;
+///     }
+///     Ok(())
+/// }
+/// ```
+pub struct Spare {
+    client: Client,
+}
+
+/// Where a spare is parked until claimed unless the options name a directory: an empty folder
+/// of its own under the temp directory, so that no project settings apply before the claim.
+/// The session's driver owns it and removes it (with anything written there) once the CLI is
+/// gone: after the claimed session, a close, a drop or a refusal.
+pub(crate) struct ParkingDir(PathBuf);
+
+impl ParkingDir {
+    /// Make a new, private, empty folder: `user`'s, when the CLI runs as that user.
+    fn create(user: Option<&str>) -> Result<Self, Error> {
+        let path = temp_folder("spare");
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        if let Err(source) = builder.create(&path) {
+            return Err(Error::WorkingDirectory { path, source });
+        }
+        let dir = ParkingDir(path);
+        if let Some(user) = user {
+            if let Err(source) = give_to(&dir.0, user) {
+                return Err(Error::WorkingDirectory {
+                    path: dir.0.clone(),
+                    source,
+                });
+            }
+        }
+        Ok(dir)
+    }
+}
+
+impl Drop for ParkingDir {
+    fn drop(&mut self) {
+        // Nothing to report to: a folder that cannot be removed stays in the temp directory.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Start a spare: the CLI with `--await-claim`, which starts up (configuration, auth, tools,
+/// plugins, the options' MCP servers and hooks, `initialize`) in a parking directory and then
+/// waits. The options are the host-level ones, fixed for the life of the spare; the
+/// per-session ones come with the claim ([`ClaimOptions`]). Without [`Options::cwd`] the spare
+/// is parked in an empty folder of its own under the temp directory, removed once its CLI is
+/// gone (the claimed session ended, or the spare was closed, dropped or refused); a `cwd` given
+/// must not be a session's folder. A parked CLI holds about 250 MB.
+///
+/// Options that describe a session (an [`Options::session_start`] other than
+/// [`SessionStart::New`](crate::options::SessionStart::New): one to resume, continue or fork, or
+/// the new session's id) are refused with [`PrewarmError::SessionOption`], as the
+/// TypeScript SDK's `prewarm()` refuses them: give them to `query`.
+///
+/// ```no_run
+/// use claude_agent_client::{prewarm_with, Error, Runtime};
+/// use claude_agent_core::control::ClaimOptions;
+/// use claude_agent_client::options::Options;
+/// use futures_lite::StreamExt;
+///
+/// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
+///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
+///     // … later, the user opens a folder and asks:
+///     let claimed = spare.claim("Summarise README.md", ClaimOptions::new("/srv/app")).await?;
+///     let mut messages = claimed.messages;
+///     while let Some(message) = messages.next().await {
+///         println!("{}", message?.raw_json());
+///     }
+///     Ok(())
+/// }
+/// ```
+pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spare, PrewarmError> {
+    if let Some(option) = session_option(options.config()) {
+        return Err(PrewarmError::SessionOption { option });
+    }
+    let mut options = options
+        .extra_arg(crate::options::AWAIT_CLAIM, None)
+        .env(STARTUP_MARKS_ENV, "1");
+    let parking = match options.config().cwd.as_deref() {
+        Some(_) => None,
+        None => {
+            let dir = ParkingDir::create(options.config().user.as_deref())?;
+            options = options.cwd(&dir.0);
+            Some(dir)
+        }
+    };
+    let client = Client::connect_parked(runtime, options, parking).await?;
+    Ok(Spare { client })
+}
+
+/// A claimed spare: how the CLI answered the claim, and the session's messages.
+///
+/// ```no_run
+/// use claude_agent_client::{Claimed, Error};
+/// use futures_lite::StreamExt;
+///
+/// async fn run(claimed: Claimed) -> Result<(), Error> {
+///     println!("session {} in {:?}", claimed.info.session_id, claimed.info.cwd);
+///     for option in &claimed.info.not_applied {
+///         eprintln!("the CLI did not take {option:?}; the session runs without it");
+///     }
+///     let mut messages = claimed.messages;
+///     while let Some(message) = messages.next().await {
+///         println!("{:?}", message?);
+///     }
+///     Ok(())
+/// }
+/// ```
+#[non_exhaustive]
+pub struct Claimed {
+    /// The claim's answer: the session id, its working directory, how long the spare was
+    /// parked, and the options behind the claim the CLI did not take
+    /// ([`ClaimInfo::not_applied`]: the session runs without them; do not start it again).
+    pub info: Box<ClaimInfo>,
+    /// Every message of the session, as a `query` streams them.
+    pub messages: Query,
+}
+
+impl fmt::Debug for Claimed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Claimed")
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Spare {
+    /// Bind the spare to a session and run `prompt` there. The claim, the options behind it and
+    /// the prompt are written together (the prompt waits one round trip more when the claim has
+    /// a settings overlay); this resolves once the CLI has answered the claim, which it does
+    /// before the prompt's first message.
+    ///
+    /// A refusal ([`ClaimError::Refused`]) or a spare that died ([`ClaimError::SpareExited`])
+    /// means the prompt did not run: start the session cold. Options the CLI did not take
+    /// (`option_not_applied`) are no refusal: the session runs without them, and they are listed
+    /// in [`ClaimInfo::not_applied`].
+    ///
+    /// ```no_run
+    /// use claude_agent_client::{query_with, ClaimError, Runtime, Spare};
+    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_client::options::Options;
+    /// use claude_agent_core::permission::PermissionMode;
+    ///
+    /// async fn start(runtime: impl Runtime, spare: Spare, host: Options) -> Result<(), Box<dyn std::error::Error>> {
+    ///     let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").permission_mode(PermissionMode::AcceptEdits);
+    ///     let messages = match spare.claim("Fix the failing test", claim.clone()).await {
+    ///         Ok(claimed) => claimed.messages,
+    ///         Err(ClaimError::Refused(refusal)) => {
+    ///             eprintln!("cold start: {}", refusal.message);
+    ///             query_with(runtime, "Fix the failing test", host.claimed(&claim)?)
+    ///         }
+    ///         Err(other) => return Err(other.into()),
+    ///     };
+    ///     # let _ = messages;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub async fn claim(
+        self,
+        prompt: impl Into<Prompt>,
+        options: ClaimOptions,
+    ) -> Result<Claimed, ClaimError> {
+        let (info, shared) = self.claim_session(options, Some(prompt.into().0)).await?;
+        Ok(Claimed {
+            info,
+            messages: Query::running(shared),
+        })
+    }
+
+    /// Claim with the prompt written along (`Some`) or by the caller once the claim succeeded.
+    pub(crate) async fn claim_session(
+        self,
+        options: ClaimOptions,
+        prompt: Option<PromptKind>,
+    ) -> Result<(Box<ClaimInfo>, Arc<Shared>), ClaimError> {
+        let shared = self.client.shared().clone();
+        let (reply, outcome) = async_channel::bounded(1);
+        shared
+            .commands
+            .send(Command::Claim(Box::new(options), prompt, reply))
+            .await
+            .map_err(|_| ClaimError::SpareExited)?;
+        let info = outcome
+            .recv()
+            .await
+            .map_err(|_| ClaimError::SpareExited)??;
+        Ok((info, shared))
+    }
+
+    /// Whether the spare's process is still running (a parked CLI can die; replace it then).
+    ///
+    /// ```no_run
+    /// # use claude_agent_client::Spare;
+    /// # fn example(spare: Spare) {
+    /// if !spare.is_alive() {
+    ///     drop(spare); // start another
+    /// }
+    /// # }
+    /// ```
+    pub fn is_alive(&self) -> bool {
+        !self.client.shared().done.is_closed()
+    }
+
+    /// The spare's process id, as its answer to `initialize` gave it.
+    ///
+    /// ```no_run
+    /// # use claude_agent_client::Spare;
+    /// # fn example(spare: Spare) {
+    /// println!("parked CLI: pid {:?}", spare.pid());
+    /// # }
+    /// ```
+    pub fn pid(&self) -> Option<u32> {
+        self.client.server_info().and_then(|info| info.pid)
+    }
+
+    /// Shut the spare's CLI down unused, and wait until it is gone.
+    ///
+    /// ```no_run
+    /// # use claude_agent_client::Spare;
+    /// # async fn example(spare: Spare) {
+    /// spare.close().await; // the host's options changed: this spare is stale
+    /// # }
+    /// ```
+    pub async fn close(self) {
+        self.client.close().await;
+    }
+}
+
+impl fmt::Debug for Spare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Spare")
+            .field("pid", &self.pid())
+            .finish_non_exhaustive()
+    }
+}
+
+/// `Some("session_start")` when `config` describes a session (one to resume, continue or fork,
+/// or the new session's id): a spare has no session until it is claimed.
+pub(crate) fn session_option(config: &AgentConfig) -> Option<&'static str> {
+    (config.session_start != SessionStart::New).then_some("session_start")
+}

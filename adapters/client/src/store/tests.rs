@@ -1,0 +1,389 @@
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::history::{ForkOptions, Page};
+
+fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
+    futures_lite::future::block_on(future)
+}
+
+fn user(text: &str) -> Value {
+    json!({"type": "user", "message": {"role": "user", "content": text}})
+}
+
+#[test]
+fn the_summary_keeps_first_values_and_the_latest_titles() {
+    let key = SessionKey::new("proj", "sess");
+    let first = fold_session_summary(
+        None,
+        &key,
+        &[
+            json!({"type": "user", "isMeta": true, "message": {"content": "meta"}}),
+            json!({"type": "user", "cwd": "/a", "gitBranch": "main",
+                   "timestamp": "2026-01-01T00:00:00.000Z",
+                   "message": {"content": "<command-name>/init</command-name>"}}),
+        ],
+    );
+    assert_eq!(first.session_id, "sess");
+    assert_eq!(first.mtime, 0, "the store stamps it");
+    assert_eq!(first.data["command_fallback"], "/init");
+    assert!(!first.data.contains_key("first_prompt"));
+    assert_eq!(first.data["created_at"], 1_767_225_600_000u64);
+    assert_eq!(first.data["is_sidechain"], false);
+
+    let mut stamped = first.clone();
+    stamped.mtime = 42;
+    let second = fold_session_summary(
+        Some(&stamped),
+        &key,
+        &[
+            json!({"type": "user", "cwd": "/b", "gitBranch": "dev",
+                   "message": {"content": [{"type": "tool_result", "content": "x"}]}}),
+            user("the real\nquestion"),
+            user("a later one"),
+            json!({"type": "tag", "tag": "kept"}),
+            json!({"type": "ai-title", "aiTitle": "Generated"}),
+        ],
+    );
+    assert_eq!(second.mtime, 42, "the fold keeps the store's time");
+    assert_eq!(second.data["first_prompt"], "the real question");
+    assert_eq!(second.data["cwd"], "/a");
+    assert_eq!(second.data["git_branch"], "dev");
+    assert_eq!(second.data["tag"], "kept");
+    let cleared = fold_session_summary(Some(&second), &key, &[json!({"type": "tag", "tag": ""})]);
+    assert!(!cleared.data.contains_key("tag"));
+}
+
+#[test]
+fn a_sidechain_session_is_marked_from_its_first_entry() {
+    let key = SessionKey::new("proj", "agent");
+    let summary = fold_session_summary(None, &key, &[json!({"type": "user", "isSidechain": true})]);
+    assert_eq!(summary.data["is_sidechain"], true);
+}
+
+#[test]
+fn listing_prefers_titles_and_skips_sidechains_and_empty_sessions() {
+    let store = InMemorySessionStore::new();
+    let dir = Path::new("/nonexistent/listing");
+    let project = project_key_for_directory(Some(dir));
+    block_on(async {
+        let key = |id: &str| SessionKey::new(project.clone(), id);
+        store
+            .append(&key("a"), &[user("first question")])
+            .await
+            .unwrap();
+        store
+            .append(
+                &key("b"),
+                &[
+                    user("second"),
+                    json!({"type": "custom-title", "customTitle": "Named"}),
+                ],
+            )
+            .await
+            .unwrap();
+        store
+            .append(
+                &key("c"),
+                &[json!({"type": "user", "isSidechain": true, "message": {"content": "x"}})],
+            )
+            .await
+            .unwrap();
+        store
+            .append(&key("d"), &[json!({"type": "summary"})])
+            .await
+            .unwrap();
+        let listed = list_sessions(&store, Some(dir), Page::ALL).await.unwrap();
+        let shown: Vec<(&str, &str)> = listed
+            .iter()
+            .map(|s| (s.session_id.as_str(), s.summary.as_str()))
+            .collect();
+        assert_eq!(shown, [("b", "Named"), ("a", "first question")]);
+        assert_eq!(listed[1].cwd.as_deref(), Some(dir), "the directory listed");
+        let page = list_sessions(
+            &store,
+            Some(dir),
+            Page {
+                limit: Some(1),
+                offset: 1,
+                ..Page::ALL
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(page[0].session_id, "a");
+    });
+}
+
+/// A store with only the required methods is listed by loading each session: but it cannot
+/// list, so listing fails with `Unsupported`.
+#[test]
+fn listing_needs_list_sessions_or_summaries() {
+    struct Minimal(InMemorySessionStore);
+    impl SessionStore for Minimal {
+        fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+            self.0.append(key, entries)
+        }
+        fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            self.0.load(key)
+        }
+    }
+    let error = block_on(list_sessions(
+        &Minimal(InMemorySessionStore::new()),
+        None,
+        Page::ALL,
+    ))
+    .unwrap_err();
+    assert!(error.is_unsupported(), "{error}");
+}
+
+#[test]
+fn keys_that_would_leave_the_store_directory_are_refused() {
+    let root = std::env::temp_dir().join(format!("store-keys-{}", std::process::id()));
+    let store = FileSessionStore::new(&root);
+    for key in [
+        SessionKey::new("..", "s"),
+        SessionKey::new("p", "a/b"),
+        SessionKey::new("p", "s").with_subpath("../../etc"),
+        SessionKey::new("p", "s").with_subpath(""),
+        SessionKey::new("", "s"),
+    ] {
+        let error = block_on(store.append(&key, &[json!({})])).unwrap_err();
+        assert!(
+            matches!(error, StoreError::InvalidKey { .. }),
+            "{key}: {error}"
+        );
+    }
+    assert!(!root.exists());
+}
+
+#[test]
+fn transcript_paths_become_keys() {
+    let projects = Path::new("/c/projects");
+    let key = |p: &str| SessionKey::from_transcript_path(Path::new(p), projects);
+    assert_eq!(
+        key("/c/projects/-a/s.jsonl"),
+        Some(SessionKey::new("-a", "s"))
+    );
+    assert_eq!(
+        key("/c/projects/-a/s/subagents/nested/agent-1.jsonl"),
+        Some(SessionKey::new("-a", "s").with_subpath("subagents/nested/agent-1"))
+    );
+    assert_eq!(key("/c/projects/-a/.jsonl"), None);
+    assert_eq!(key("/c/projects/s.jsonl"), None);
+    assert_eq!(key("/c/projects/-a/../x/s.jsonl"), None);
+    assert_eq!(key("/other/-a/s.jsonl"), None);
+}
+
+#[test]
+fn messages_read_from_a_store_are_the_typed_conversation() {
+    let store = InMemorySessionStore::new();
+    let dir = Path::new("/nonexistent/read");
+    let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+    let key = SessionKey::new(project_key_for_directory(Some(dir)), id);
+    let entries = [
+        json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": id,
+               "timestamp": "2026-01-01T00:00:00.000Z",
+               "message": {"role": "user", "content": "hi"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": id,
+               "timestamp": "2026-01-01T00:00:01.000Z",
+               "message": {"id": "m1", "role": "assistant", "model": "claude-opus-5-5",
+                           "content": [{"type": "text", "text": "hello"}]}}),
+    ];
+    block_on(store.append(&key, &entries)).unwrap();
+    let messages = block_on(session_messages(&store, id, Some(dir), Page::ALL)).unwrap();
+    let uuids: Vec<&str> = messages.iter().map(|m| m.uuid.as_str()).collect();
+    assert_eq!(uuids, ["u1", "a1"]);
+    assert!(matches!(
+        messages[1].message,
+        crate::message::Message::Assistant(_)
+    ));
+    let none = block_on(session_messages(&store, "other", Some(dir), Page::ALL)).unwrap();
+    assert!(none.is_empty());
+}
+
+/// The real CLI's two-turn transcript (`adapters/client/tests/history/`), imported into `store`; the
+/// working directory it ran in.
+fn imported(store: &(impl SessionStore + ?Sized)) -> &'static Path {
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/history");
+    let options = ImportOptions::new()
+        .dir("/tmp/rt/work")
+        .history(crate::history::History::at(recorded));
+    block_on(import_session(TWO_TURNS, store, &options)).unwrap();
+    Path::new("/tmp/rt/work")
+}
+
+const TWO_TURNS: &str = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+
+fn said(messages: &[crate::history::SessionMessage]) -> Vec<String> {
+    use crate::message::{Message, MessageContent};
+    messages
+        .iter()
+        .map(|m| match &m.message {
+            Message::User(user) => match &user.content {
+                MessageContent::Text(text) => format!("user: {text}"),
+                other => format!("user: {other:?}"),
+            },
+            Message::Assistant(reply) => match reply.message.content.first() {
+                Some(crate::message::ContentBlock::Text(t)) => format!("claude: {}", t.text),
+                other => format!("claude: {other:?}"),
+            },
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+/// Info, rename, tag and fork over each store give what the history functions give on disk.
+fn edits_over(store: &(impl SessionStore + ?Sized)) {
+    let dir = imported(store);
+    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
+        .unwrap()
+        .expect("stored");
+    assert_eq!(info.first_prompt.as_deref(), Some("first question"));
+    assert_eq!(info.summary, "second question");
+    assert_eq!(info.cwd.as_deref(), Some(dir));
+    assert_eq!(
+        info.created,
+        crate::history::clock::parse_timestamp("2026-11-23T06:03:37.201Z")
+    );
+    assert!(info.modified > info.created.unwrap());
+    assert!(block_on(session_info(store, "other", Some(dir)))
+        .unwrap()
+        .is_none());
+
+    block_on(rename_session(store, TWO_TURNS, "  Renamed  ", Some(dir))).unwrap();
+    block_on(tag_session(
+        store,
+        TWO_TURNS,
+        Some("kept\u{200b}"),
+        Some(dir),
+    ))
+    .unwrap();
+    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Renamed");
+    assert_eq!(info.tag.as_deref(), Some("kept"));
+    let listed = block_on(list_sessions(store, Some(dir), Page::ALL)).unwrap();
+    assert_eq!(listed[0].summary, "Renamed");
+    assert_eq!(listed[0].tag.as_deref(), Some("kept"));
+    block_on(tag_session(store, TWO_TURNS, None, Some(dir))).unwrap();
+    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.tag, None);
+
+    let messages = block_on(session_messages(store, TWO_TURNS, Some(dir), Page::ALL)).unwrap();
+    let fork = ForkOptions::new().up_to(&messages[1].uuid).title("Plan B");
+    let forked = block_on(fork_session(store, TWO_TURNS, Some(dir), fork)).unwrap();
+    let copy = block_on(session_messages(store, &forked, Some(dir), Page::ALL)).unwrap();
+    assert_eq!(
+        said(&copy),
+        ["user: first question", "claude: echo: first question"]
+    );
+    assert!(copy.iter().all(|m| m.session_id == forked));
+    assert_ne!(copy[0].uuid, messages[0].uuid, "new ids");
+    let info = block_on(session_info(store, &forked, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Plan B");
+    let whole = block_on(fork_session(
+        store,
+        TWO_TURNS,
+        Some(dir),
+        ForkOptions::new(),
+    ))
+    .unwrap();
+    let info = block_on(session_info(store, &whole, Some(dir)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.summary, "Renamed (fork)");
+    let copy = block_on(session_messages(store, &whole, Some(dir), Page::ALL)).unwrap();
+    assert_eq!(said(&copy), said(&messages));
+
+    let refused = |result: Result<_, EditError>| result.unwrap_err().to_string();
+    assert_eq!(
+        refused(block_on(rename_session(store, TWO_TURNS, " ", Some(dir)))),
+        "the title is empty"
+    );
+    assert_eq!(
+        refused(block_on(tag_session(
+            store,
+            TWO_TURNS,
+            Some("\u{feff}"),
+            Some(dir)
+        ))),
+        "the tag is empty"
+    );
+    assert!(matches!(
+        block_on(rename_session(store, "other", "x", Some(dir))),
+        Err(EditError::NotFound { .. })
+    ));
+    assert!(matches!(
+        block_on(fork_session(store, TWO_TURNS, Some(dir), ForkOptions::new().up_to("nope"))),
+        Err(EditError::MessageNotFound { uuid, .. }) if uuid == "nope"
+    ));
+    assert!(
+        block_on(session_info(store, "other", Some(dir)))
+            .unwrap()
+            .is_none(),
+        "a refused rename wrote nothing"
+    );
+}
+
+#[test]
+fn a_session_is_read_renamed_tagged_and_forked_over_the_in_memory_store() {
+    edits_over(&InMemorySessionStore::new());
+}
+
+#[test]
+fn a_session_is_read_renamed_tagged_and_forked_over_the_file_store() {
+    let root = std::env::temp_dir().join(format!("claude-store-{}", crate::uuid::new_uuid()));
+    edits_over(&FileSessionStore::new(&root));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn subagents_are_listed_and_read_with_their_parents() {
+    let store = InMemorySessionStore::new();
+    let dir = Path::new("/nonexistent/agents");
+    let main = SessionKey::new(project_key_for_directory(Some(dir)), "s1");
+    let agent = |id: &str, text: &str| {
+        json!({"type": "user", "uuid": format!("{id}-u"), "parentUuid": null, "isSidechain": true,
+               "agentId": id, "message": {"role": "user", "content": text}})
+    };
+    block_on(store.append(&main, &[user("go")])).unwrap();
+    let nested = main.clone().with_subpath("subagents/workflows/w1/agent-b2");
+    block_on(store.append(&nested, &[agent("b2", "nested")])).unwrap();
+    let first = main.clone().with_subpath("subagents/agent-a1");
+    block_on(store.append(
+        &first,
+        &[
+            agent("a1", "look around"),
+            json!({"type": "agent_metadata", "toolUseId": "toolu_01", "parentAgentId": "b2"}),
+        ],
+    ))
+    .unwrap();
+    let journal = main.clone().with_subpath("journal/other");
+    block_on(store.append(&journal, &[user("not an agent")])).unwrap();
+
+    let agents = block_on(list_subagents(&store, "s1", Some(dir))).unwrap();
+    assert_eq!(agents, ["a1", "b2"]);
+    let messages = block_on(subagent_messages(&store, "s1", "a1", Some(dir), Page::ALL)).unwrap();
+    assert_eq!(said(&messages), ["user: look around"]);
+    assert_eq!(messages[0].parent_tool_use_id.as_deref(), Some("toolu_01"));
+    assert_eq!(messages[0].parent_agent_id.as_deref(), Some("b2"));
+    let nested = block_on(subagent_messages(&store, "s1", "b2", Some(dir), Page::ALL)).unwrap();
+    assert_eq!(said(&nested), ["user: nested"]);
+    assert_eq!(nested[0].parent_tool_use_id, None);
+    let unknown = block_on(subagent_messages(&store, "s1", "zz", Some(dir), Page::ALL)).unwrap();
+    assert!(unknown.is_empty());
+    assert!(
+        block_on(session_info(&store, "s1", Some(dir)))
+            .unwrap()
+            .is_some(),
+        "the main session is still listed"
+    );
+}

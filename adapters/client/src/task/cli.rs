@@ -1,0 +1,424 @@
+//! The CLI's side of the driver: its pipes (with the recording of what went through them), its
+//! exit, and the steps that stop it (stdin closed, then `SIGTERM`, then `SIGKILL`).
+
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use futures_io::{AsyncRead, AsyncWrite};
+
+use crate::message::{Message, Notice, NoticeKind};
+use crate::recorder::Recorder;
+use crate::runtime::{ChildProcess, Signal};
+use crate::session::{ExitStatusInfo, Session, Transmit};
+use crate::stderr::StderrSink;
+use crate::trace::Trace;
+
+/// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// After `SIGTERM`: how long before `SIGKILL`.
+const TERM_GRACE: Duration = Duration::from_secs(5);
+/// After the CLI exited: how long its pipes may stay open (a grandchild holding them) before
+/// they are taken as closed.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
+/// After stdout ended: how long the CLI may take to exit before it is shut down.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+/// Bytes read from stdout at a time, and written to stdin before the session is asked again.
+pub(super) const READ_CHUNK: usize = 64 * 1024;
+
+/// Where the shutdown sequence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shutdown {
+    /// Not shutting down.
+    No,
+    /// stdin is closed; `SIGTERM` at the deadline.
+    Closing(Instant),
+    /// `SIGTERM` sent; `SIGKILL` at the deadline.
+    Terminating(Instant),
+    /// `SIGKILL` sent; waiting to reap.
+    Killed,
+}
+
+/// The CLI as the driver sees it: a process handle and its pipes, from a spawned child or from a
+/// transport's connection.
+pub(crate) struct Endpoints<C, I, O, E> {
+    pub(crate) child: C,
+    pub(crate) stdin: I,
+    pub(crate) stdout: O,
+    pub(crate) stderr: Option<E>,
+}
+
+/// What a read of stdout gave.
+pub(super) enum Read<'a> {
+    /// These bytes.
+    Bytes(&'a [u8]),
+    /// Nothing yet.
+    Pending,
+    /// stdout ended (or broke).
+    Closed,
+}
+
+/// The CLI process, its pipes and its recording.
+pub(super) struct Cli<C, I, O, E> {
+    child: C,
+    exit: Option<ExitStatusInfo>,
+    /// When the session learned the CLI was gone (its exit, or the session's end).
+    exit_seen: Option<Instant>,
+    stdout_eof_at: Option<Instant>,
+    stdin: Option<I>,
+    out_buf: Vec<u8>,
+    out_pos: usize,
+    /// `CloseStdin` came: close stdin once `out_buf` is written.
+    close_stdin: bool,
+    stdout: Option<O>,
+    read_buf: Box<[u8]>,
+    stderr: Option<E>,
+    stderr_sink: StderrSink,
+    shutdown: Shutdown,
+    /// `Options::record_to`: where the lines go, while writing them works.
+    recorder: Option<Recorder>,
+    /// Recording failed: the notice that says so, for the message stream.
+    recording_stopped: Option<Message>,
+}
+
+impl<C, I, O, E> Cli<C, I, O, E>
+where
+    C: ChildProcess,
+    I: AsyncWrite + Unpin,
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    pub(super) fn new(
+        endpoints: Endpoints<C, I, O, E>,
+        stderr: StderrSink,
+        recorder: Option<Recorder>,
+    ) -> Self {
+        Cli {
+            child: endpoints.child,
+            exit: None,
+            exit_seen: None,
+            stdout_eof_at: None,
+            stdin: Some(endpoints.stdin),
+            out_buf: Vec::new(),
+            out_pos: 0,
+            close_stdin: false,
+            stdout: Some(endpoints.stdout),
+            read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
+            stderr: endpoints.stderr,
+            stderr_sink: stderr,
+            shutdown: Shutdown::No,
+            recorder,
+            recording_stopped: None,
+        }
+    }
+
+    /// Whether stdin holds more than a read's worth not yet written.
+    pub(super) fn stdin_backed_up(&self) -> bool {
+        self.out_buf.len() - self.out_pos > READ_CHUNK
+    }
+
+    /// Write what the session has for stdin, and close it when the session says so.
+    pub(super) fn poll_stdin(&mut self, cx: &mut Context<'_>, session: &mut Session) -> bool {
+        let mut progress = false;
+        loop {
+            if self.out_pos == self.out_buf.len() {
+                self.out_buf.clear();
+                self.out_pos = 0;
+                while !self.close_stdin {
+                    match session.poll_transmit() {
+                        Some(Transmit::Write(bytes)) if self.out_buf.is_empty() => {
+                            self.out_buf = bytes
+                        }
+                        Some(Transmit::Write(bytes)) => self.out_buf.extend_from_slice(&bytes),
+                        Some(Transmit::CloseStdin) => self.close_stdin = true,
+                        // A kind of transmit newer than this layer: nothing it could write.
+                        Some(_) => {}
+                        None => break,
+                    }
+                    if self.out_buf.len() > READ_CHUNK {
+                        break;
+                    }
+                }
+                if self.out_buf.is_empty() {
+                    if self.close_stdin && self.stdin.is_some() {
+                        return self.poll_close_stdin(cx) || progress;
+                    }
+                    return progress;
+                }
+            }
+            let Some(stdin) = self.stdin.as_mut() else {
+                // stdin is gone (closed or broken): what the session still writes goes nowhere.
+                self.out_pos = self.out_buf.len();
+                progress = true;
+                continue;
+            };
+            match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    let written = self.out_pos..self.out_pos + n;
+                    record(
+                        &mut self.recorder,
+                        &mut self.recording_stopped,
+                        |recorder| recorder.stdin(&self.out_buf[written]),
+                    );
+                    self.out_pos += n;
+                    progress = true;
+                }
+                // A zero write or an error (EPIPE: the CLI is gone); its exit will tell why.
+                Poll::Ready(_) => {
+                    self.stdin = None;
+                    progress = true;
+                }
+                Poll::Pending => return progress,
+            }
+        }
+    }
+
+    fn poll_close_stdin(&mut self, cx: &mut Context<'_>) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        match Pin::new(stdin).poll_close(cx) {
+            Poll::Pending => false,
+            Poll::Ready(_) => {
+                self.stdin = None;
+                true
+            }
+        }
+    }
+
+    /// Read stdout once (recorded). On its end, the caller tells the session.
+    pub(super) fn read_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> Read<'_> {
+        loop {
+            let Some(stdout) = self.stdout.as_mut() else {
+                return Read::Pending;
+            };
+            match Pin::new(stdout).poll_read(cx, &mut self.read_buf) {
+                Poll::Pending => return Read::Pending,
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    record(
+                        &mut self.recorder,
+                        &mut self.recording_stopped,
+                        |recorder| recorder.stdout(&self.read_buf[..n]),
+                    );
+                    return Read::Bytes(&self.read_buf[..n]);
+                }
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Poll::Ready(_) => {
+                    self.stdout_closed(now);
+                    return Read::Closed;
+                }
+            }
+        }
+    }
+
+    fn stdout_closed(&mut self, now: Instant) {
+        self.stdout = None;
+        self.stdout_eof_at = Some(now);
+    }
+
+    /// Read stderr to the sink, to its end.
+    pub(super) fn poll_stderr(&mut self, cx: &mut Context<'_>) -> bool {
+        let mut progress = false;
+        let mut buf = [0u8; 4096];
+        loop {
+            let Some(stderr) = self.stderr.as_mut() else {
+                return progress;
+            };
+            match Pin::new(stderr).poll_read(cx, &mut buf) {
+                Poll::Pending => return progress,
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    self.stderr_sink.push(&buf[..n]);
+                    progress = true;
+                }
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Poll::Ready(_) => {
+                    self.stderr_closed();
+                    return true;
+                }
+            }
+        }
+    }
+
+    fn stderr_closed(&mut self) {
+        self.stderr = None;
+        self.stderr_sink.finish();
+    }
+
+    /// Whether stderr is still being read.
+    pub(super) fn stderr_open(&self) -> bool {
+        self.stderr.is_some()
+    }
+
+    /// The last lines the CLI wrote to stderr.
+    pub(super) fn stderr_tail(&self) -> String {
+        self.stderr_sink.tail()
+    }
+
+    /// The exit status, once the CLI has exited (asked only once a pipe closed, or while
+    /// stopping it: a process that exits closes its pipes).
+    pub(super) fn poll_exit(
+        &mut self,
+        cx: &mut Context<'_>,
+        now: Instant,
+    ) -> Option<ExitStatusInfo> {
+        if self.exit.is_some() {
+            return None;
+        }
+        if self.stdout.is_some() && self.stderr.is_some() && self.shutdown == Shutdown::No {
+            return None;
+        }
+        let status = match self.child.poll_wait(cx) {
+            Poll::Pending => return None,
+            Poll::Ready(Ok(status)) => status,
+            Poll::Ready(Err(_)) => ExitStatusInfo::unknown(),
+        };
+        self.exit = Some(status);
+        self.exit_seen.get_or_insert(now);
+        Some(status)
+    }
+
+    /// The session is over: pipes still open count from now as after an exit.
+    pub(super) fn session_finished(&mut self, now: Instant) {
+        self.exit_seen.get_or_insert(now);
+    }
+
+    /// Start stopping the CLI: it gets [`CLOSE_GRACE`] after stdin closes, then `SIGTERM`.
+    /// Returns false if it was already being stopped.
+    pub(super) fn begin_shutdown(&mut self, now: Instant) -> bool {
+        if self.shutdown != Shutdown::No {
+            return false;
+        }
+        self.shutdown = Shutdown::Closing(now + CLOSE_GRACE);
+        true
+    }
+
+    /// Whether the CLI is being stopped.
+    pub(super) fn shutting_down(&self) -> bool {
+        self.shutdown != Shutdown::No
+    }
+
+    /// The CLI's own deadlines: stdout ended long ago without an exit (stop it), pipes a
+    /// grandchild holds open after the exit (take them as closed, telling `session`), and the
+    /// shutdown's signals.
+    pub(super) fn poll_deadlines(
+        &mut self,
+        now: Instant,
+        session: &mut Session,
+        trace: &mut Trace,
+    ) -> bool {
+        let mut progress = false;
+        if let Some(at) = self.stdout_eof_at {
+            if self.exit.is_none() && self.shutdown == Shutdown::No && now >= at + EXIT_GRACE {
+                self.begin_shutdown(now);
+                progress = true;
+            }
+        }
+        if let Some(exited) = self.exit_seen {
+            if now >= exited + PIPE_GRACE {
+                if self.stdout.is_some() {
+                    self.stdout_closed(now);
+                    session.handle_stdout_eof(now);
+                    progress = true;
+                }
+                if self.stderr.is_some() {
+                    self.stderr_closed();
+                    progress = true;
+                }
+            }
+        }
+        match self.shutdown {
+            Shutdown::Closing(at) if self.exit.is_none() && now >= at => {
+                let sent = self.child.signal(Signal::Terminate);
+                let reason = "the CLI did not exit after its stdin closed";
+                trace.signal(Signal::Terminate, reason, &sent);
+                self.shutdown = Shutdown::Terminating(now + TERM_GRACE);
+                progress = true;
+            }
+            Shutdown::Terminating(at) if self.exit.is_none() && now >= at => {
+                let sent = self.child.signal(Signal::Kill);
+                let reason = "the CLI did not exit after SIGTERM";
+                trace.signal(Signal::Kill, reason, &sent);
+                self.shutdown = Shutdown::Killed;
+                progress = true;
+            }
+            _ => {}
+        }
+        progress
+    }
+
+    /// The earliest of the CLI's own deadlines.
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        let mut next: Option<Instant> = None;
+        let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
+        match self.shutdown {
+            Shutdown::Closing(t) | Shutdown::Terminating(t) if self.exit.is_none() => consider(t),
+            _ => {}
+        }
+        if let (Some(at), None, Shutdown::No) = (self.stdout_eof_at, self.exit, self.shutdown) {
+            consider(at + EXIT_GRACE);
+        }
+        if let Some(exited) = self.exit_seen {
+            if self.stdout.is_some() || self.stderr.is_some() {
+                consider(exited + PIPE_GRACE);
+            }
+        }
+        next
+    }
+}
+
+impl<C: ChildProcess, I, O, E> Cli<C, I, O, E> {
+    /// Kill the CLI and everything it started (the adapter's child handle reaps it).
+    pub(super) fn kill(&mut self, reason: &'static str, trace: &mut Trace) {
+        let sent = self.child.signal(Signal::Kill);
+        trace.signal(Signal::Kill, reason, &sent);
+    }
+
+    /// Whether the CLI has exited (and was reaped).
+    pub(super) fn exited(&self) -> bool {
+        self.exit.is_some()
+    }
+
+    /// The notice of a recording that stopped, once.
+    pub(super) fn take_recording_notice(&mut self) -> Option<Message> {
+        self.recording_stopped.take()
+    }
+
+    /// Write out the recorded lines; false if recording stopped (its notice waits).
+    pub(super) fn flush_recording(&mut self) -> bool {
+        record(
+            &mut self.recorder,
+            &mut self.recording_stopped,
+            Recorder::flush,
+        );
+        self.recording_stopped.is_none()
+    }
+
+    /// Close the recording; a failure now (the lines since the last flush) can only be dropped.
+    pub(super) fn finish_recording(&mut self) {
+        if let Some(mut recorder) = self.recorder.take() {
+            let _ = recorder.finish();
+        }
+    }
+}
+
+/// Feed `recorder` with `write`; on failure, stop recording and keep its notice for the stream.
+fn record(
+    recorder: &mut Option<Recorder>,
+    stopped: &mut Option<Message>,
+    write: impl FnOnce(&mut Recorder) -> io::Result<()>,
+) {
+    let Some(active) = recorder.as_mut() else {
+        return;
+    };
+    if let Err(error) = write(active) {
+        let path = active.path().to_path_buf();
+        *recorder = None;
+        let kind = NoticeKind::RecordingStopped {
+            path,
+            error: Arc::new(error),
+        };
+        *stopped = Some(Message::Notice(Box::new(Notice::new(kind))));
+    }
+}

@@ -1,0 +1,507 @@
+//! The one future that runs a session: it moves bytes between the CLI's pipes and the
+//! [`Session`], runs the user's callbacks, serves the handles' commands, sleeps until the
+//! session's next deadline, and shuts the CLI down.
+//!
+//! This is the only place in the crate that reads the clock, and it reads the runtime's
+//! ([`Runtime::now`]), so a runtime with a virtual clock runs it in virtual time.
+//!
+//! Each pass of [`Driver::poll`] does, in order: commands from the handles, the streaming
+//! prompt, stdout (only while the session wants it), running callbacks, session events, stdin,
+//! stderr (always), the child's exit, and the deadlines. It loops while anything made
+//! progress (with a budget, then it yields), and returns `Pending` with every source registered.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use futures_io::{AsyncRead, AsyncWrite};
+
+use crate::config_dir::ConfigDir;
+use crate::control::{ClaimInfo, RequestId, ResponseBody};
+use crate::cost::BudgetLevel;
+use crate::dispatch::{Dispatcher, Running};
+use crate::error::Error;
+use crate::link::{Command, Item, Link, Reply};
+use crate::message::{Message, UserInput};
+use crate::mirror::Mirror;
+use crate::recorder::Recorder;
+use crate::runtime::{BoxFuture, ChildProcess, Runtime};
+use crate::session::{Event, ExitStatusInfo, Session, Termination};
+use crate::spare::{ClaimError, ParkingDir};
+use crate::stderr::StderrSink;
+use crate::trace::Trace;
+use crate::Seat;
+
+pub(crate) use super::cli::Endpoints;
+use super::cli::{Cli, Read};
+
+mod commands;
+mod events;
+
+/// Passes of the main loop before the driver yields to the executor.
+const PASS_BUDGET: usize = 64;
+/// Commands taken per pass.
+const COMMANDS_PER_PASS: usize = 32;
+
+/// Everything the driver was started with.
+pub(crate) struct DriverParts<R, C, I, O, E> {
+    pub(crate) runtime: R,
+    pub(crate) session: Session,
+    pub(crate) endpoints: Endpoints<C, I, O, E>,
+    pub(crate) dispatcher: Dispatcher,
+    pub(crate) stderr: Option<crate::handlers::StderrFn>,
+    pub(crate) commands: async_channel::Receiver<Command>,
+    pub(crate) link: Arc<Link>,
+    pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
+    pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
+    pub(crate) recorder: Option<Recorder>,
+    pub(crate) trace: Trace,
+    pub(crate) parking: Option<ParkingDir>,
+    pub(crate) seat: Option<Seat>,
+    pub(crate) mirror: Option<Mirror>,
+    pub(crate) config_dir: Option<ConfigDir>,
+}
+
+pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
+    runtime: R,
+    session: Session,
+    /// The CLI: its process, pipes and recording.
+    cli: Cli<C, I, O, E>,
+    timer: Option<(Instant, Pin<Box<R::Sleep>>)>,
+    commands: Option<Pin<Box<async_channel::Receiver<Command>>>>,
+    link: Arc<Link>,
+    input: Option<futures_lite::stream::Boxed<UserInput>>,
+
+    dispatcher: Dispatcher,
+    running: Running,
+    pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
+    init_reply: Option<Reply<Result<(), Error>>>,
+    /// A claim waits for its outcome.
+    claim_reply: Option<Reply<Result<Box<ClaimInfo>, ClaimError>>>,
+    /// `Options::session_store`: the transcript lines on their way to the store.
+    mirror: Option<Mirror>,
+    /// The session's temporary configuration folder (resumed from a store, or
+    /// `Options::isolated_config`): removed before the stream ends.
+    config_dir: Option<ConfigDir>,
+
+    /// An item the message queue had no room for; nothing else is taken from the session until
+    /// it is delivered.
+    stalled: Option<Item>,
+    termination: Option<Termination>,
+    /// The last item (the session's final error, if any) has been queued.
+    reported: bool,
+    trace: Trace,
+    /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
+    _parking: Option<ParkingDir>,
+    /// The session's place in its fleet: given back when the driver ends, once the CLI is gone.
+    seat: Option<Seat>,
+}
+
+impl<R, C, I, O, E> Driver<R, C, I, O, E>
+where
+    R: Runtime,
+    C: ChildProcess,
+    I: AsyncWrite + Unpin,
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
+        let endpoints = parts.endpoints;
+        parts.link.set_process_id(endpoints.child.id());
+        let mut seat = parts.seat;
+        if let Some(seat) = &mut seat {
+            seat.started();
+        }
+        Driver {
+            runtime: parts.runtime,
+            session: parts.session,
+            cli: Cli::new(endpoints, StderrSink::new(parts.stderr), parts.recorder),
+            timer: None,
+            commands: Some(Box::pin(parts.commands)),
+            link: parts.link,
+            input: parts.input,
+            dispatcher: parts.dispatcher,
+            running: Running::default(),
+            pending: HashMap::new(),
+            init_reply: parts.init_reply,
+            claim_reply: None,
+            mirror: parts.mirror,
+            config_dir: parts.config_dir,
+            stalled: None,
+            termination: None,
+            reported: false,
+            trace: parts.trace,
+            _parking: parts.parking,
+            seat,
+        }
+    }
+
+    /// The driver as the runtime's task, run in the session's span.
+    pub(crate) fn into_task(self) -> BoxFuture<'static, ()>
+    where
+        I: Send + 'static,
+        O: Send + 'static,
+        E: Send + 'static,
+    {
+        self.trace.task_span().run(self)
+    }
+
+    /// One pass over every source. Returns whether anything happened.
+    fn pass(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = self.poll_commands(cx, now);
+        progress |= self.poll_input(cx, now);
+        // stdout before callbacks and stdin: a permission prompt read now is answered and its
+        // reply written in this same pass.
+        progress |= self.poll_stdout(cx, now);
+        progress |= self.poll_callbacks(cx, now);
+        progress |= self.drain_events(cx, now);
+        progress |= self.poll_mirror(cx);
+        progress |= self.cli.poll_stdin(cx, &mut self.session);
+        progress |= self.cli.poll_stderr(cx);
+        progress |= self.poll_exit(cx, now);
+        progress |= self.poll_fleet(cx, now);
+        progress |= self.poll_deadlines(cx, now);
+        progress
+    }
+
+    /// A budget report of the session's fleet key.
+    fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        if self.stalled.is_some() || self.termination.is_some() {
+            return false;
+        }
+        let Some(seat) = &self.seat else {
+            return false;
+        };
+        match seat.poll_report(cx) {
+            // Traced as the session closes (`Event::Closing`).
+            Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
+                self.session.over_budget(now, report);
+                true
+            }
+            Poll::Ready(report) => {
+                self.budget_notice(report);
+                true
+            }
+            Poll::Pending => false,
+        }
+    }
+
+    /// Drive the store's flush (at once when a result waits for it; everything left once the
+    /// session has finished), and tell the session when the store has what it was handed.
+    fn poll_mirror(&mut self, cx: &mut Context<'_>) -> bool {
+        let Some(mirror) = self.mirror.as_mut() else {
+            return false;
+        };
+        if self.termination.is_some() {
+            mirror.finish();
+        } else if self.session.waits_for_store() {
+            mirror.flush();
+        }
+        let progress = mirror.poll(cx, &self.runtime);
+        if mirror.is_idle() && self.session.waits_for_store() {
+            self.session.store_flushed();
+            return true;
+        }
+        progress
+    }
+
+    /// The session is ready: what the CLI said in answer to `initialize` is the handles' to
+    /// read, and `connect` returns.
+    fn session_ready(&mut self) {
+        if let Some(info) = self.session.server_info() {
+            self.link.set_server_info(info.clone());
+        }
+        if let Some(reply) = self.init_reply.take() {
+            let _ = reply.try_send(Ok(()));
+        }
+    }
+
+    fn poll_callbacks(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let session = &mut self.session;
+        let trace = &mut self.trace;
+        let mut progress = false;
+        self.running.poll(cx, |id, reply, panicked| {
+            progress = true;
+            trace.answer(id, &reply, panicked, now);
+            // The CLI may have cancelled it meanwhile, or stdin may be closed: nothing to do then.
+            let _ = session.respond(now, id, reply);
+        });
+        progress
+    }
+
+    /// Take events from the session while there is somewhere to put them.
+    fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        loop {
+            if let Some(item) = self.stalled.take() {
+                match self.link.push(cx, item) {
+                    None => progress = true,
+                    Some(item) => {
+                        self.stalled = Some(item);
+                        return progress;
+                    }
+                }
+            }
+            if let Some(notice) = self.cli.take_recording_notice() {
+                self.stalled = Some(Ok(notice));
+                progress = true;
+                continue;
+            }
+            if let Some(mirror) = self.mirror.as_mut() {
+                // A store failure comes before the result whose flush found it.
+                if let Some(failure) = mirror.take_failure() {
+                    self.stalled = Some(Ok(failure));
+                    progress = true;
+                    continue;
+                }
+                if mirror.is_saturated() {
+                    // The store is behind: let the CLI wait rather than memory grow.
+                    return progress;
+                }
+            }
+            if self.running.is_full() || self.termination.is_some() {
+                return progress;
+            }
+            let Some(event) = self.session.poll_event() else {
+                return progress;
+            };
+            progress = true;
+            match event {
+                // The hot path: straight into the queue, one move.
+                Event::Message(message) => {
+                    if let (Some(seat), Message::Result(result)) = (&self.seat, &message) {
+                        seat.turn(result);
+                    }
+                    self.trace.message(&message);
+                    if let Some(item) = self.link.push(cx, Ok(message)) {
+                        self.stalled = Some(item);
+                        return progress;
+                    }
+                }
+                other => self.handle_event(other, now),
+            }
+        }
+    }
+
+    fn poll_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        // Read only while the session has room, and while our own outbox is clear.
+        while self.stalled.is_none() && self.termination.is_none() && self.session.wants_read() {
+            match self.cli.read_stdout(cx, now) {
+                Read::Pending => return progress,
+                Read::Bytes(bytes) => {
+                    self.session.handle_stdout(now, bytes);
+                    progress = true;
+                    self.drain_events(cx, now);
+                }
+                Read::Closed => {
+                    self.session.handle_stdout_eof(now);
+                    return true;
+                }
+            }
+        }
+        progress
+    }
+
+    fn poll_exit(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let Some(status) = self.cli.poll_exit(cx, now) else {
+            return false;
+        };
+        self.trace.exit(&status);
+        self.link.set_process_id(None);
+        self.session.handle_exit(now, status);
+        true
+    }
+
+    fn begin_shutdown(&mut self, now: Instant, by_host: bool) {
+        if !self.cli.begin_shutdown(now) {
+            return;
+        }
+        if by_host && self.termination.is_none() {
+            self.session.close(now);
+        }
+        self.input = None;
+    }
+
+    /// The session's deadline, the callbacks' and the CLI's.
+    fn poll_deadlines(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let mut progress = false;
+        if self.session.poll_timeout().is_some_and(|t| t <= now) {
+            self.session.handle_timeout(now);
+            progress = true;
+        }
+        if self.running.next_deadline().is_some_and(|t| t <= now) {
+            let (session, trace) = (&mut self.session, &mut self.trace);
+            self.running.expire(now, |id, reply| {
+                trace.answer(id, &reply, false, now);
+                let _ = session.respond(now, id, reply);
+            });
+            progress = true;
+        }
+        progress |= self
+            .cli
+            .poll_deadlines(now, &mut self.session, &mut self.trace);
+        if self.cli.shutting_down() {
+            // A CLI being stopped takes no more user messages.
+            self.input = None;
+        }
+        progress || self.arm_timer(cx, now)
+    }
+
+    /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
+    fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let deadline = [
+            self.session.poll_timeout(),
+            self.cli.next_deadline(),
+            self.running.next_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let Some(deadline) = deadline else {
+            self.timer = None;
+            return false;
+        };
+        if deadline <= now {
+            return true;
+        }
+        if !matches!(&self.timer, Some((at, _)) if *at == deadline) {
+            self.timer = Some((deadline, Box::pin(self.runtime.sleep_until(deadline))));
+        }
+        match self
+            .timer
+            .as_mut()
+            .map(|(_, sleep)| sleep.as_mut().poll(cx))
+        {
+            Some(Poll::Ready(())) => {
+                self.timer = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Once the session has finished and stderr has been read to its end: queue the final error
+    /// (if the session ended with one). Returns whether the driver is done.
+    fn finish(&mut self) -> bool {
+        let Some(termination) = &self.termination else {
+            return false;
+        };
+        if self.cli.stderr_open() || self.stalled.is_some() {
+            return false;
+        }
+        // The last lines go to the store, and its last failure to the stream, before the end.
+        if self
+            .mirror
+            .as_ref()
+            .is_some_and(|m| !m.is_idle() || m.has_failures())
+        {
+            return false;
+        }
+        // The recording's lines so far are written, and a failure reaches the stream, before the
+        // session's end does.
+        if !self.cli.flush_recording() {
+            return false;
+        }
+        if !self.reported {
+            self.reported = true;
+            let error = Error::of_termination(termination, || self.cli.stderr_tail());
+            match (self.init_reply.take(), error) {
+                (Some(reply), error) => {
+                    let _ = reply.try_send(Err(error.unwrap_or(Error::Closed)));
+                }
+                (None, Some(error)) => {
+                    self.stalled = Some(Err(error));
+                    return false;
+                }
+                (None, None) => {}
+            }
+        }
+        if let Some(reply) = self.claim_reply.take() {
+            let _ = reply.try_send(Err(ClaimError::SpareExited));
+        }
+        // Failed requests were answered through their events; anything left has no answer.
+        for (_, reply) in self.pending.drain() {
+            let _ = reply.try_send(Err(Error::Closed));
+        }
+        if !self.cli.exited() {
+            return false;
+        }
+        // The end has been reported: a failure to finish the file (the few lines since the flush
+        // above) can only be dropped.
+        self.cli.finish_recording();
+        true
+    }
+}
+
+impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
+    /// Write out the recorded lines before the driver waits; a failure goes to the stream.
+    fn flush_recording(&mut self, cx: &mut Context<'_>) {
+        if !self.cli.flush_recording() {
+            // Come back to deliver it.
+            cx.waker().wake_by_ref();
+        }
+    }
+}
+
+// No field is structurally pinned: the timer and the command receiver are boxed, and the pipes
+// and the child are moved only by `&mut`.
+impl<R: Runtime, C: ChildProcess, I, O, E> Unpin for Driver<R, C, I, O, E> {}
+
+impl<R, C, I, O, E> Future for Driver<R, C, I, O, E>
+where
+    R: Runtime,
+    C: ChildProcess,
+    I: AsyncWrite + Unpin,
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = self.get_mut();
+        for _ in 0..PASS_BUDGET {
+            let now = this.runtime.now();
+            let progress = this.pass(cx, now);
+            if this.finish() {
+                return Poll::Ready(());
+            }
+            if !progress {
+                this.flush_recording(cx);
+                return Poll::Pending;
+            }
+        }
+        // Still busy: let other tasks run, and come back at once.
+        this.flush_recording(cx);
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
+    fn drop(&mut self) {
+        // The session's end (the command channel closed, the stream finished) comes after this,
+        // from the task that owns the driver (`SessionEnd`).
+        if !self.cli.exited() {
+            // Dropped before the CLI was reaped (the runtime is shutting down, or the driver
+            // task was cancelled): kill it and everything it started; the adapter's child
+            // handle reaps it.
+            let reason = "the session was dropped before the CLI exited";
+            self.cli.kill(reason, &mut self.trace);
+            // The session ends here: a turn it was in is charged to the fleet's key all the same.
+            let now = self.runtime.now();
+            self.session.handle_stdout_eof(now);
+            self.session.handle_exit(now, ExitStatusInfo::signal(9));
+            while let Some(event) = self.session.poll_event() {
+                if let (Event::UnfinishedTurn(cost), Some(seat)) = (event, &self.seat) {
+                    seat.charge(&cost);
+                }
+            }
+        }
+        // Nothing of the session is left behind once its stream has ended.
+        drop(self.config_dir.take());
+    }
+}

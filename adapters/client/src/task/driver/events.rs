@@ -1,0 +1,132 @@
+//! What the driver does with each of the session's events other than a message: notices for the
+//! stream, callbacks started and cancelled, answers to the handles' requests, the session's own
+//! end, and what the trace and the fleet are told.
+
+use std::time::Instant;
+
+use futures_io::{AsyncRead, AsyncWrite};
+
+use super::Driver;
+use crate::cost::BudgetReport;
+use crate::dispatch::Running;
+use crate::error::Error;
+use crate::message::{Message, Notice, NoticeKind};
+use crate::runtime::{ChildProcess, Runtime};
+use crate::session::{EndReason, Event};
+use crate::spare::ClaimError;
+use crate::trace::Subtype;
+
+impl<R, C, I, O, E> Driver<R, C, I, O, E>
+where
+    R: Runtime,
+    C: ChildProcess,
+    I: AsyncWrite + Unpin,
+    O: AsyncRead + Unpin,
+    E: AsyncRead + Unpin,
+{
+    pub(super) fn handle_event(&mut self, event: Event, now: Instant) {
+        match event {
+            Event::Stalled(stall) => {
+                self.trace.stalled(&stall);
+                let notice = Notice::new(NoticeKind::Stalled(stall));
+                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+            }
+            Event::Budget(report) => self.budget_notice(*report),
+            Event::Ready => self.session_ready(),
+            // The session closed itself: stop the CLI as after a close.
+            Event::Closing(reason) => {
+                match &reason {
+                    EndReason::Stalled(stall) => self.trace.stalled(stall),
+                    EndReason::OverBudget(report) => self.trace.budget(report),
+                    // `connect` and a stream learn it at once, not once the CLI is gone (a
+                    // hung one only after its grace): it is the session's end report.
+                    EndReason::InitializeFailed(failure) => {
+                        let error = Error::from_failure(failure.clone());
+                        match self.init_reply.take() {
+                            Some(reply) => {
+                                let _ = reply.try_send(Err(error));
+                            }
+                            None => self.stalled = Some(Err(error)),
+                        }
+                        self.reported = true;
+                    }
+                    // A reason newer than this layer: the shutdown below is all it asks for.
+                    _ => {}
+                }
+                self.begin_shutdown(now, false);
+            }
+            Event::UnfinishedTurn(cost) => {
+                if let Some(seat) = &self.seat {
+                    seat.charge(&cost);
+                }
+            }
+            Event::InterruptNotApplied(why) => {
+                self.trace.interrupt_not_applied(why);
+                let notice = Notice::new(NoticeKind::InterruptNotApplied(why));
+                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+            }
+            Event::Message(message) => self.stalled = Some(Ok(message)),
+            Event::LineError(error) => {
+                self.trace.line_error(&error);
+                let notice = Notice::new(NoticeKind::UnreadableLine(error));
+                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+            }
+            Event::Mirror(frame) => {
+                // Without a store, nobody asked for them.
+                if let Some(mirror) = self.mirror.as_mut() {
+                    mirror.enqueue(*frame);
+                }
+            }
+            Event::CliVersion(check) => {
+                self.trace.cli_version(&check);
+                self.link.set_version_check(check);
+            }
+            Event::Inbound(request) => {
+                self.trace.cli_request(&request, now);
+                let id = request.id;
+                let started = self.dispatcher.start(*request);
+                // A time limit too long for an `Instant` (`Duration::MAX`) is none.
+                let deadline = started
+                    .timeout
+                    .and_then(|(after, reply)| Some((now.checked_add(after)?, reply)));
+                self.running.push(id, started.future, deadline);
+            }
+            Event::Cancelled(id) => {
+                let running = self.running.cancel(id);
+                self.trace.withdrawn(id, running);
+            }
+            Event::OwnRequestSent { id, request } => {
+                self.trace.request_sent(id, Subtype::own(request), now);
+            }
+            Event::RequestDone { id, outcome } => {
+                self.trace.request_done(id, &outcome, now);
+                if let Some(reply) = self.pending.remove(&id) {
+                    let _ = reply.try_send(outcome.map_err(Error::from_failure));
+                }
+            }
+            Event::Claimed(outcome) => {
+                self.trace.claimed(&outcome, now);
+                if let Some(reply) = self.claim_reply.take() {
+                    let _ = reply.try_send(outcome.map_err(ClaimError::Refused));
+                }
+            }
+            // Start-up progress; the session keeps the last one.
+            Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
+            Event::Finished(termination) => {
+                self.termination = Some(termination);
+                // Callbacks still running have nobody to answer any more.
+                self.running = Running::default();
+                self.cli.session_finished(now);
+            }
+            // An event newer than this layer: it has nothing to act on.
+            _ => {}
+        }
+    }
+
+    /// A budget nearly spent: a notice.
+    pub(super) fn budget_notice(&mut self, report: BudgetReport) {
+        self.trace.budget(&report);
+        let notice = Notice::new(NoticeKind::Budget(report));
+        self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+    }
+}

@@ -1,0 +1,244 @@
+//! What connects the user's handles ([`crate::Query`], [`crate::Client`]) to the driver: a bounded
+//! command channel one way, a bounded message queue the other way.
+//!
+//! The message queue hands each item to exactly one consumer. When it is full the driver stops
+//! taking events from the session, the session stops wanting stdout, and the CLI blocks on its
+//! pipe: back-pressure all the way, nothing dropped.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+
+use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
+use crate::error::Error;
+use crate::mcp_servers::McpServerSet;
+use crate::message::{Message, UserInput};
+use crate::prompt::PromptKind;
+use crate::session::VersionCheck;
+use crate::spare::ClaimError;
+
+/// One item of a message stream.
+pub(crate) type Item = Result<Message, Error>;
+
+/// A reply slot: a one-shot channel back to the handle that sent a command.
+pub(crate) type Reply<T> = async_channel::Sender<T>;
+
+/// What a handle asks the driver to do.
+pub(crate) enum Command {
+    /// Write a user message.
+    Send(UserInput, Reply<Result<(), Error>>),
+    /// Send a control request and report its outcome.
+    Request(ControlRequest, Reply<Result<ResponseBody, Error>>),
+    /// Replace the added and in-process MCP servers, and report the outcome.
+    SetMcpServers(McpServerSet, Reply<Result<ResponseBody, Error>>),
+    /// The first prompt of a warm session: a text ends the input after it, a stream is written
+    /// as it yields.
+    Prompt(PromptKind),
+    /// Claim a parked CLI, write the prompt (if any) behind the claim, and report the claim's
+    /// outcome.
+    Claim(
+        Box<ClaimOptions>,
+        Option<PromptKind>,
+        Reply<Result<Box<ClaimInfo>, ClaimError>>,
+    ),
+    /// No more user messages.
+    EndInput,
+    /// Shut the CLI down now.
+    Close,
+}
+
+/// Commands queued before a sender has to wait.
+pub(crate) const COMMAND_CAPACITY: usize = 64;
+/// Messages queued for the user before the driver stops reading.
+pub(crate) const MESSAGE_CAPACITY: usize = 256;
+
+/// The shared state behind every handle of one session. Dropping the last handle drops this,
+/// which closes the command channel: the driver sees that and shuts the CLI down.
+pub(crate) struct Shared {
+    pub(crate) commands: async_channel::Sender<Command>,
+    pub(crate) link: Arc<Link>,
+    /// Closed (never sent to) by the driver when it ends.
+    pub(crate) done: async_channel::Receiver<()>,
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.link.close_receivers();
+    }
+}
+
+/// The message queue and the session facts handles may read.
+pub(crate) struct Link {
+    state: Mutex<LinkState>,
+}
+
+struct LinkState {
+    items: VecDeque<Item>,
+    /// Consumers waiting for an item.
+    consumers: Vec<Waker>,
+    /// The driver, waiting for room.
+    driver: Option<Waker>,
+    /// Nobody will read any more: drop what the driver pushes.
+    receivers_gone: bool,
+    /// The driver has ended: no more items after the queued ones.
+    driver_done: bool,
+    /// The session's task panicked with this message: after the queued items, the stream's
+    /// last item says so.
+    panic: Option<String>,
+    server_info: Option<Arc<InitializeResponse>>,
+    version_check: Option<VersionCheck>,
+    /// The CLI's pid while it runs on this machine.
+    process_id: Option<u32>,
+}
+
+impl Link {
+    pub(crate) fn new() -> Arc<Link> {
+        Arc::new(Link {
+            state: Mutex::new(LinkState {
+                items: VecDeque::with_capacity(MESSAGE_CAPACITY),
+                consumers: Vec::new(),
+                driver: None,
+                receivers_gone: false,
+                driver_done: false,
+                panic: None,
+                server_info: None,
+                version_check: None,
+                process_id: None,
+            }),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, LinkState> {
+        // Nothing panics while the lock is held, but a poisoned queue is still a usable queue.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Driver side: queue `item`, or give it back when the queue is full (the driver is woken
+    /// when there is room again).
+    pub(crate) fn push(&self, cx: &mut Context<'_>, item: Item) -> Option<Item> {
+        let mut state = self.lock();
+        if state.receivers_gone {
+            return None;
+        }
+        if state.items.len() >= MESSAGE_CAPACITY {
+            set_waker(&mut state.driver, cx.waker());
+            return Some(item);
+        }
+        state.items.push_back(item);
+        let consumers = std::mem::take(&mut state.consumers);
+        drop(state);
+        consumers.into_iter().for_each(Waker::wake);
+        None
+    }
+
+    /// Task side: the session's task panicked with `message` (it ends just after).
+    pub(crate) fn panicked(&self, message: String) {
+        self.lock().panic = Some(message);
+    }
+
+    /// Handle side: the message the session's task panicked with, if it did.
+    pub(crate) fn panic_message(&self) -> Option<String> {
+        self.lock().panic.clone()
+    }
+
+    /// Task side: the session has ended (only [`SessionEnd`](super::end::SessionEnd) calls
+    /// this, once the command channel is closed).
+    pub(crate) fn finish(&self) {
+        let mut state = self.lock();
+        state.driver_done = true;
+        let consumers = std::mem::take(&mut state.consumers);
+        drop(state);
+        consumers.into_iter().for_each(Waker::wake);
+    }
+
+    /// Driver side: remember what the CLI said in answer to `initialize`.
+    pub(crate) fn set_server_info(&self, info: InitializeResponse) {
+        self.lock().server_info = Some(Arc::new(info));
+    }
+
+    /// Handle side: the CLI's answer to `initialize`, once it came.
+    pub(crate) fn server_info(&self) -> Option<Arc<InitializeResponse>> {
+        self.lock().server_info.clone()
+    }
+
+    /// Driver side: the CLI's pid while it runs (`None` once it has exited, or for a CLI
+    /// reached through a transport without one).
+    pub(crate) fn set_process_id(&self, pid: Option<u32>) {
+        self.lock().process_id = pid;
+    }
+
+    /// Handle side: the CLI's pid while it runs.
+    pub(crate) fn process_id(&self) -> Option<u32> {
+        self.lock().process_id
+    }
+
+    /// Driver side: remember the check of the CLI's version.
+    pub(crate) fn set_version_check(&self, check: VersionCheck) {
+        self.lock().version_check = Some(check);
+    }
+
+    /// Handle side: the check of the CLI's version, once made.
+    pub(crate) fn version_check(&self) -> Option<VersionCheck> {
+        self.lock().version_check
+    }
+
+    /// Consumer side: the next item; `None` when the driver has ended and the queue is empty.
+    pub(crate) fn poll_pop(&self, cx: &mut Context<'_>) -> Poll<Option<Item>> {
+        let mut state = self.lock();
+        match state.items.pop_front() {
+            Some(item) => {
+                // Wake the driver once there is a good amount of room, not on every pop.
+                let wake = (state.items.len() <= MESSAGE_CAPACITY / 2)
+                    .then(|| state.driver.take())
+                    .flatten();
+                drop(state);
+                if let Some(driver) = wake {
+                    driver.wake();
+                }
+                Poll::Ready(Some(item))
+            }
+            None if state.driver_done => match state.panic.take() {
+                Some(message) => Poll::Ready(Some(Err(Error::Panicked(message)))),
+                None => Poll::Ready(None),
+            },
+            None => {
+                if !state.consumers.iter().any(|w| w.will_wake(cx.waker())) {
+                    state.consumers.push(cx.waker().clone());
+                }
+                Poll::Pending
+            }
+        }
+    }
+
+    /// Driver side, before the driver runs: `Ready` once every handle is gone, else `Pending`
+    /// with the waker kept (dropping the last handle wakes it).
+    pub(crate) fn poll_abandoned(&self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut state = self.lock();
+        if state.receivers_gone {
+            return Poll::Ready(());
+        }
+        set_waker(&mut state.driver, cx.waker());
+        Poll::Pending
+    }
+
+    /// Every handle is gone: drop queued items and let the driver go on without a reader.
+    fn close_receivers(&self) {
+        let mut state = self.lock();
+        state.receivers_gone = true;
+        state.items.clear();
+        let driver = state.driver.take();
+        drop(state);
+        if let Some(driver) = driver {
+            driver.wake();
+        }
+    }
+}
+
+fn set_waker(slot: &mut Option<Waker>, waker: &Waker) {
+    match slot {
+        Some(current) if current.will_wake(waker) => {}
+        _ => *slot = Some(waker.clone()),
+    }
+}
