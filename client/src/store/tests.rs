@@ -204,7 +204,7 @@ fn messages_read_from_a_store_are_the_typed_conversation() {
     assert!(none.is_empty());
 }
 
-/// The real CLI's two-turn transcript (`adapters/client/tests/history/`), imported into `store`; the
+/// The real CLI's two-turn transcript (`client/tests/history/`), imported into `store`; the
 /// working directory it ran in.
 fn imported(store: &(impl SessionStore + ?Sized)) -> &'static Path {
     let recorded = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/history");

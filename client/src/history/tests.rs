@@ -1,5 +1,5 @@
 //! The history functions over synthetic configuration directories, and over transcripts the real
-//! CLI wrote (`adapters/client/tests/history/`, made against the testkit's stub API).
+//! CLI wrote (`client/tests/history/`, made against the testkit's stub API).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
