@@ -296,10 +296,11 @@ impl Client {
     /// Change the extended-thinking budget (`None` clears it), and the thinking display: kept
     /// with [`ThinkingDisplayChange::Keep`], reset to the CLI's default with
     /// [`ThinkingDisplayChange::Reset`], or set with a
-    /// [`ThinkingDisplay`](claude_agent_core::control::ThinkingDisplay).
+    /// [`ThinkingDisplay`](claude_agent_core::options::ThinkingDisplay).
     ///
     /// ```no_run
-    /// use claude_agent_blocking::control::{ThinkingDisplay, ThinkingDisplayChange};
+    /// use claude_agent_blocking::control::ThinkingDisplayChange;
+    /// use claude_agent_blocking::options::ThinkingDisplay;
     /// # fn example(client: claude_agent_blocking::Client) -> Result<(), claude_agent_blocking::Error> {
     /// client.set_max_thinking_tokens(Some(8_000), ThinkingDisplay::Summarized)?;
     /// client.set_max_thinking_tokens(None, ThinkingDisplayChange::Keep)?;

@@ -222,9 +222,9 @@ fn a_client_holds_one_conversation_over_many_turns_with_control_calls_between() 
 #[test]
 fn the_blocking_client_makes_every_control_call_of_the_typescript_sdk() {
     use claude_agent_blocking::control::{
-        ContextUsageDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsFile,
-        ThinkingDisplay, UsageDetail,
+        ContextUsageDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsFile, UsageDetail,
     };
+    use claude_agent_blocking::options::ThinkingDisplay;
 
     within(|| {
         let env = env();

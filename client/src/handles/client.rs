@@ -378,11 +378,12 @@ impl Client {
     /// Change the extended-thinking budget (`None` clears it), and the thinking display: kept
     /// with [`ThinkingDisplayChange::Keep`], reset to the CLI's default with
     /// [`ThinkingDisplayChange::Reset`], or set with a
-    /// [`ThinkingDisplay`](crate::control::ThinkingDisplay).
+    /// [`ThinkingDisplay`](crate::options::ThinkingDisplay).
     ///
     /// ```no_run
     /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::{ThinkingDisplay, ThinkingDisplayChange};
+    /// use claude_agent_core::control::ThinkingDisplayChange;
+    /// use claude_agent_core::options::ThinkingDisplay;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.set_max_thinking_tokens(Some(8_000), ThinkingDisplay::Summarized).await?;
     /// client.set_max_thinking_tokens(None, ThinkingDisplayChange::Keep).await?;

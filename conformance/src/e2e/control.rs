@@ -132,7 +132,8 @@ pub async fn server_info_fields<R: Runtime>(rt: R) {
 /// local and the user settings files; `set_max_thinking_tokens` with a display and
 /// `context_usage` with a detail level are accepted; `usage` reports the session's cost.
 pub async fn settings_control_requests<R: Runtime>(rt: R) {
-    use claude_agent_core::control::{ContextUsageDetail, SettingsFile, ThinkingDisplay};
+    use claude_agent_core::control::{ContextUsageDetail, SettingsFile};
+    use claude_agent_core::options::ThinkingDisplay;
 
     let env = env();
     let client = connected(&rt, env.options.clone()).await;

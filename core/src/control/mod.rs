@@ -52,13 +52,13 @@ pub use lookups::{
 pub use mcp_call::McpCall;
 pub use outgoing::{
     ContextUsageDetail, ControlRequest, FileEncoding, McpPermissionMode, ReadFile, ReloadPlugins,
-    SettingsFile, ThinkingDisplay, ThinkingDisplayChange, UsageDetail,
+    SettingsFile, ThinkingDisplayChange, UsageDetail,
 };
 pub use reply::{Reply, UserDialogResult};
 pub use responses::{
     AccountInfo, AgentInfo, BackgroundTasksResult, InitializeResponse, InterruptReceipt,
-    McpPermissionOverrideResult, McpResource, McpResourceContents, McpServerStatus,
-    McpSetServersResult, McpStatus, ModelInfo, ModelRateLimit, OutputStyles, PluginInfo,
-    RateLimitWindow, RateLimits, ReadFileResult, ReloadPluginsResult, ReloadSkillsResult,
-    ResponseBody, RewindFilesResult, SessionUsage, SlashCommand, UsageReport,
+    McpPermissionOverrideResult, McpResource, McpResourceContents, McpSetServersResult, McpStatus,
+    ModelInfo, ModelRateLimit, OutputStyles, RateLimitWindow, RateLimits, ReadFileResult,
+    ReloadPluginsResult, ReloadSkillsResult, ResponseBody, RewindFilesResult, SessionUsage,
+    SlashCommand, UsageReport,
 };

@@ -1,7 +1,7 @@
 use serde::Serialize;
 
 use super::mcp_call::McpCall;
-use crate::option_types::types::PluginConfig;
+use crate::option_types::types::{PluginConfig, ThinkingDisplay};
 use crate::permission::PermissionMode;
 use crate::Json;
 
@@ -196,36 +196,11 @@ pub enum ControlRequest {
     },
 }
 
-/// How thinking is displayed (`thinking_display`).
-///
-/// ```
-/// use claude_agent_core::control::{ControlRequest, ThinkingDisplay};
-///
-/// let request = ControlRequest::SetMaxThinkingTokens {
-///     max_thinking_tokens: Some(8000),
-///     thinking_display: ThinkingDisplay::Summarized.into(),
-/// };
-/// assert_eq!(
-///     request.body_json(),
-///     r#"{"subtype":"set_max_thinking_tokens","max_thinking_tokens":8000,"thinking_display":"summarized"}"#
-/// );
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum ThinkingDisplay {
-    /// Summaries of the thinking.
-    Summarized,
-    /// No thinking shown.
-    Omitted,
-    /// Highlights only.
-    Highlights,
-}
-
 /// What [`ControlRequest::SetMaxThinkingTokens`] does to the thinking display.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, ThinkingDisplay, ThinkingDisplayChange};
+/// # use claude_agent_core::control::{ControlRequest, ThinkingDisplayChange};
+/// # use claude_agent_core::options::ThinkingDisplay;
 /// let body = |thinking_display| {
 ///     ControlRequest::SetMaxThinkingTokens { max_thinking_tokens: Some(1000), thinking_display }
 ///         .body_json()

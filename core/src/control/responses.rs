@@ -1,3 +1,4 @@
+use crate::message::{McpServerStatus, PluginInfo};
 use crate::Json;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -289,31 +290,6 @@ pub struct McpStatus {
     pub mcp_servers: Vec<McpServerStatus>,
 }
 
-/// State of one MCP server.
-///
-/// ```
-/// use claude_agent_core::control::McpStatus;
-///
-/// let status: McpStatus = serde_json::from_str(
-///     r#"{"mcpServers":[{"name":"github","status":"failed","error":"spawn npx ENOENT"}]}"#,
-/// )
-/// .unwrap();
-/// let server = &status.mcp_servers[0];
-/// assert_eq!((server.name.as_str(), server.status.as_str()), ("github", "failed"));
-/// assert_eq!(server.details["error"], "spawn npx ENOENT");
-/// ```
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[non_exhaustive]
-pub struct McpServerStatus {
-    /// Server name.
-    pub name: String,
-    /// `connected`, `failed`, `pending`, `disabled`, …
-    pub status: String,
-    /// The rest of the entry (server info, tools, error…), as sent.
-    #[serde(flatten)]
-    pub details: serde_json::Map<String, serde_json::Value>,
-}
-
 /// Answer to `mcp_set_servers`.
 ///
 /// ```
@@ -413,29 +389,6 @@ pub struct ReloadPluginsResult {
     /// What applying would have changed, when held: as sent (`mcp_servers_added`,
     /// `mcp_servers_removed`, `lsp_tool_change`).
     pub cache_impact: Option<serde_json::Value>,
-}
-
-/// A plugin of [`ReloadPluginsResult`].
-///
-/// ```
-/// # use claude_agent_core::control::PluginInfo;
-/// let plugin: PluginInfo =
-///     serde_json::from_str(r#"{"name":"review","path":"/srv/review","source":"review@local","version":"1.2.0"}"#)?;
-/// assert_eq!(plugin.version.as_deref(), Some("1.2.0"));
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[non_exhaustive]
-pub struct PluginInfo {
-    /// Its name.
-    pub name: String,
-    /// Its directory.
-    #[serde(default)]
-    pub path: String,
-    /// Where it comes from (`name@marketplace`).
-    pub source: Option<String>,
-    /// Its version.
-    pub version: Option<String>,
 }
 
 /// Answer to `reload_skills`.

@@ -234,7 +234,8 @@ pub enum Thinking {
 /// assert!(args.contains(&format!("--thinking-display={}", display.as_str())));
 /// # Ok::<(), claude_agent_core::options::OptionsError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum ThinkingDisplay {
     /// `summarized`.

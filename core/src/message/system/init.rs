@@ -157,7 +157,8 @@ impl Init {
     }
 }
 
-/// One MCP server of [`Init::mcp_servers`].
+/// One MCP server and its state, as `system/init` lists it ([`Init::mcp_servers`]) and as the
+/// `mcp_status` request answers ([`McpStatus`](crate::control::McpStatus)).
 ///
 /// ```
 /// use claude_agent_core::message::{Message, SystemMessage};
@@ -167,6 +168,13 @@ impl Init {
 /// let not_ready: Vec<_> = init.mcp_servers.iter().filter(|s| s.status != "connected").map(|s| s.name.as_str()).collect();
 /// assert_eq!(not_ready, ["github"]);
 /// assert_eq!(init.mcp_servers[0].source.as_deref(), Some("sdk"));
+///
+/// // `mcp_status` says more of each server; what has no field here is in `details`:
+/// let status: claude_agent_core::control::McpStatus = serde_json::from_str(
+///     r#"{"mcpServers":[{"name":"github","status":"failed","error":"spawn npx ENOENT"}]}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(status.mcp_servers[0].details["error"], "spawn npx ENOENT");
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[non_exhaustive]
@@ -180,9 +188,14 @@ pub struct McpServerStatus {
     /// Where it was configured (`sdk`, `user`, `project`, …).
     #[serde(default)]
     pub source: Option<String>,
+    /// The rest of the entry (server info, tools, error, …), as sent: what `mcp_status`
+    /// answers has more than `system/init` lists.
+    #[serde(flatten)]
+    pub details: serde_json::Map<String, serde_json::Value>,
 }
 
-/// One plugin of [`Init::plugins()`].
+/// One plugin, as `system/init` lists it ([`Init::plugins()`]) and as `reload_plugins` answers
+/// ([`ReloadPluginsResult`](crate::control::ReloadPluginsResult)).
 ///
 /// ```
 /// use claude_agent_core::message::{Message, SystemMessage};
