@@ -37,7 +37,7 @@ async fn main() -> Result<(), claude_agent_tokio::Error> {
     let (forked, answer) = ask(prompt, fork).await?;
     println!("forked {original} into {forked}\n  {answer}");
 
-    let resume = Options::new().session_start(SessionStart::Resume(Resume::new(original.clone())));
+    let resume = Options::new().session_start(SessionStart::resume(original.clone()));
     let (resumed, answer) = ask("What have I told you so far?", resume).await?;
     println!("resumed {resumed} (the fork did not change it)\n  {answer}");
     Ok(())

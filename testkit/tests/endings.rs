@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
 
-use claude_agent_client::options::{Options, Resume, SessionStart};
+use claude_agent_client::options::{Options, SessionStart};
 use claude_agent_client::store::{SessionKey, SessionStore, StoreError, StoreFuture};
 use claude_agent_client::{
     connect_with, query_with, Client, Connection, Error, Fleet, FleetLimits, McpServerSet, Prompt,
@@ -326,9 +326,7 @@ fn a_resume_whose_store_fails() {
         Options::new()
             .transport(FakeTransport::new(Script::new().hang()))
             .session_store(BrokenStore(runtime.clone()))
-            .session_start(SessionStart::Resume(Resume::new(
-                "0b7b3d6e-6d0a-4a43-9d55-4c1b4b4a0a01",
-            )))
+            .session_start(SessionStart::resume("0b7b3d6e-6d0a-4a43-9d55-4c1b4b4a0a01"))
     };
     let items = end_with(options, "hi");
     assert!(matches!(last_error(&items), Error::Resume(_)), "{items:?}");

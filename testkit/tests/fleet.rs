@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use claude_agent_client::options::{Options, Resume, SessionStart};
+use claude_agent_client::options::{Options, SessionStart};
 use claude_agent_client::store::{SessionKey, SessionStore, StoreFuture};
 use claude_agent_client::{
     connect_with, prewarm_with, query_with, Error, Fleet, FleetLimits, FleetLimitsError, Runtime,
@@ -121,9 +121,7 @@ fn a_resumed_session_asks_what_the_cli_carried_over_so_its_first_turn_is_its_own
     let fake = FakeTransport::new(script);
     let options = Options::new()
         .transport(fake.clone())
-        .session_start(SessionStart::Resume(Resume::new(
-            "46eb1b6d-8361-4d7c-a347-8234db4a9d65",
-        )));
+        .session_start(SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
     let items = session(&runtime, options, &["go on"]);
     assert_eq!(rounded(turn_costs(&items)), [Some(0.12)]);
     let asked = fake.written().into_iter().any(
@@ -302,9 +300,7 @@ fn a_slow_store_under_a_memory_limit_holds_up_no_other_key() {
         .transport(fake.clone())
         .fleet(fleet.member("a"))
         .session_store(SlowStore(runtime.clone()))
-        .session_start(SessionStart::Resume(Resume::new(
-            "0b7b3d6e-6d0a-4a43-9d55-4c1b4b4a0a01",
-        )));
+        .session_start(SessionStart::resume("0b7b3d6e-6d0a-4a43-9d55-4c1b4b4a0a01"));
     let slow = query_with(runtime.clone(), "resume it", resuming);
     let quick = query_with(
         runtime.clone(),

@@ -860,12 +860,9 @@ fn resource_reads_and_prompt_gets_reach_their_handlers() {
 fn prewarm_refuses_options_that_describe_a_session() {
     let runtime = TestRuntime::new();
     let starts = [
-        SessionStart::Resume(Resume::new("46eb1b6d")),
+        SessionStart::resume("46eb1b6d"),
         SessionStart::Resume(Resume::new("46eb1b6d").at_message("70565fc4")),
-        SessionStart::Continue {
-            fork: None,
-            or_new: false,
-        },
+        SessionStart::continue_last(),
         SessionStart::Continue {
             fork: Some(Fork::new()),
             or_new: false,
@@ -873,20 +870,20 @@ fn prewarm_refuses_options_that_describe_a_session() {
         SessionStart::NewWithId("9b2f1c3e".into()),
     ];
     for start in starts {
-        let (options, name) = (Options::new().session_start(start), "session_start");
+        let options = Options::new().session_start(start.clone());
         let fake = FakeTransport::new(Script::new().answer_initialize());
         let options = options.transport(fake.clone());
         let result = runtime.block_on(prewarm_with(runtime.clone(), options.clone()));
         assert!(
-            matches!(&result, Err(PrewarmError::SessionOption { option }) if *option == name),
+            matches!(&result, Err(PrewarmError::SessionStart { start: refused }) if *refused == start),
             "{result:?}"
         );
         let pool = SparePool::new(runtime.clone());
         assert!(matches!(
             pool.prewarm(&options),
-            Err(PrewarmError::SessionOption { option }) if option == name
+            Err(PrewarmError::SessionStart { start: refused }) if refused == start
         ));
-        assert!(fake.launch().is_none(), "nothing was started for {name}");
+        assert!(fake.launch().is_none(), "nothing was started for {start}");
     }
 }
 

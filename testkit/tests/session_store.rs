@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use claude_agent_client::options::{Options, Resume, SessionStart};
+use claude_agent_client::options::{Options, SessionStart};
 use claude_agent_client::store::{
     FileSessionStore, InMemorySessionStore, SessionKey, SessionStore, StoreError, StoreFuture,
 };
@@ -391,10 +391,7 @@ fn continuing_resumes_the_newest_stored_session() {
         .cwd(work.path())
         .transport(fake.clone())
         .session_store(store.clone())
-        .session_start(SessionStart::Continue {
-            fork: None,
-            or_new: false,
-        });
+        .session_start(SessionStart::continue_last());
     let client = runtime
         .block_on(connect_with(runtime.clone(), opts))
         .unwrap();
@@ -490,7 +487,7 @@ fn a_load_timeout_of_duration_max_is_no_limit() {
     let opts = options(&fake)
         .session_store(LoadRefused)
         .session_store_load_timeout(std::time::Duration::MAX)
-        .session_start(SessionStart::Resume(Resume::new(SESSION)));
+        .session_start(SessionStart::resume(SESSION));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
     // The store's own failure, reported as with any limit.
     let [Err(Error::Resume(error))] = items.as_slice() else {
@@ -516,7 +513,7 @@ fn a_store_panicking_on_load_fails_the_start() {
     let runtime = TestRuntime::new();
     let opts = options(&fake)
         .session_store(Panicking)
-        .session_start(SessionStart::Resume(Resume::new(SESSION)));
+        .session_start(SessionStart::resume(SESSION));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
     let [Err(Error::Resume(error))] = items.as_slice() else {
         panic!("{items:?}")
@@ -531,7 +528,7 @@ fn a_store_failing_to_load_fails_the_start() {
     let runtime = TestRuntime::new();
     let opts = options(&fake)
         .session_store(LoadRefused)
-        .session_start(SessionStart::Resume(Resume::new(SESSION)));
+        .session_start(SessionStart::resume(SESSION));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts.clone()).collect());
     assert!(
         matches!(items.as_slice(), [Err(Error::Resume(_))]),

@@ -106,7 +106,7 @@ impl fmt::Debug for WarmQuery {
 /// is gone, unless the options name a `cwd`) until [`Spare::claim`] binds it to a session.
 ///
 /// Options that describe a session (resume, continue, fork, a session id) are refused with
-/// [`PrewarmError::SessionOption`]: give them to [`query`](crate::query).
+/// [`PrewarmError::SessionStart`]: give them to [`query`](crate::query).
 ///
 /// ```no_run
 /// use claude_agent_blocking::control::ClaimOptions;

@@ -13,7 +13,7 @@ use claude_agent_blocking::hooks::{HookOutput, PreToolUseInput};
 use claude_agent_blocking::mcp::ToolResult;
 use claude_agent_blocking::mcp::{typed_tool, SdkMcpServer};
 use claude_agent_blocking::message::ContentBlock;
-use claude_agent_blocking::options::{Resume, SessionStart};
+use claude_agent_blocking::options::SessionStart;
 use claude_agent_blocking::permission::PermissionResult;
 use claude_agent_blocking::{callback, query, Client, Error, Message, Options, TimedOut};
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
@@ -162,7 +162,7 @@ fn the_history_lists_a_finished_session_and_reads_it_back_then_a_fork_resumes() 
             "which fruit?",
             env.options
                 .clone()
-                .session_start(SessionStart::Resume(Resume::new(fork))),
+                .session_start(SessionStart::resume(fork)),
         );
         let messages = collect(|timeout| messages.next_timeout(timeout));
         assert_eq!(texts(&messages), ["echo: which fruit?"]);
@@ -500,16 +500,11 @@ fn warm_start_startup_prewarm_claim_and_a_pool() {
         wait_until("the parking folder removed", || !parking.exists());
 
         // A session option is refused before anything starts.
-        let refused = prewarm(
-            host.clone()
-                .session_start(SessionStart::Resume(Resume::new("46eb1b6d"))),
+        let refused = prewarm(host.clone().session_start(SessionStart::resume("46eb1b6d")));
+        assert!(
+            matches!(&refused, Err(PrewarmError::SessionStart { start }) if start.resume_id() == Some("46eb1b6d")),
+            "{refused:?}"
         );
-        assert!(matches!(
-            refused,
-            Err(PrewarmError::SessionOption {
-                option: "session_start"
-            })
-        ));
 
         // A pool hands out a parked spare, parks another, and reaps its spares when dropped.
         let pool = SparePool::new();

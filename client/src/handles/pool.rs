@@ -304,7 +304,7 @@ impl SparePool {
 
     /// Start spares for `options` in the background until [`SparePool::per_options`] are parked
     /// or starting. Errors in the options (and options that describe a session, which a spare
-    /// cannot take: [`PrewarmError::SessionOption`]) are reported at once; a spare that fails
+    /// cannot take: [`PrewarmError::SessionStart`]) are reported at once; a spare that fails
     /// to start is not retried until the pool is asked for one again.
     ///
     /// ```no_run
@@ -317,8 +317,8 @@ impl SparePool {
     /// # }
     /// ```
     pub fn prewarm(&self, options: &Options) -> Result<(), PrewarmError> {
-        if let Some(option) = crate::spare::session_option(options.config()) {
-            return Err(PrewarmError::SessionOption { option });
+        if let Some(start) = crate::spare::own_session(options.config()) {
+            return Err(PrewarmError::SessionStart { start });
         }
         let key = Key::of(options)?;
         let mut state = self.inner.lock();

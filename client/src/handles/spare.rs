@@ -48,30 +48,31 @@ pub enum ClaimError {
 /// Why `prewarm` did not park a CLI.
 ///
 /// ```
+/// use claude_agent_client::options::SessionStart;
 /// use claude_agent_client::PrewarmError;
 ///
 /// fn explain(error: &PrewarmError) -> String {
 ///     match error {
-///         PrewarmError::SessionOption { option } => format!("{option} belongs to query()"),
+///         PrewarmError::SessionStart { start } => format!("{start} belongs to query()"),
 ///         PrewarmError::Start(error) => format!("the CLI did not start: {error}"),
 ///         _ => error.to_string(),
 ///     }
 /// }
-/// let error = PrewarmError::SessionOption { option: "session_start" };
-/// assert_eq!(explain(&error), "session_start belongs to query()");
+/// let error = PrewarmError::SessionStart { start: SessionStart::resume("46eb1b6d") };
+/// assert_eq!(explain(&error), "the session 46eb1b6d belongs to query()");
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PrewarmError {
-    /// The options describe a session (resume, continue, fork, or the session's id), and a
-    /// spare has none until it is claimed: start that session with `query` instead. Nothing was
-    /// started.
+    /// The options start a session of their own (one to resume, continue or fork, or a new
+    /// one with its id: [`Options::session_start`]), and a spare has none until it is claimed:
+    /// start that session with `query` instead. Nothing was started.
     #[error(
-        "prewarm: {option} describes a session, and a spare has none; pass it to query() instead"
+        "prewarm: the options start {start}, and a spare has no session until it is claimed; pass them to query() instead"
     )]
-    SessionOption {
-        /// The setter of the option: `"session_start"`.
-        option: &'static str,
+    SessionStart {
+        /// The start the options asked for.
+        start: SessionStart,
     },
     /// The CLI did not start, or did not answer `initialize`.
     #[error(transparent)]
@@ -148,7 +149,7 @@ impl Drop for ParkingDir {
 ///
 /// Options that describe a session (an [`Options::session_start`] other than
 /// [`SessionStart::New`](crate::options::SessionStart::New): one to resume, continue or fork, or
-/// the new session's id) are refused with [`PrewarmError::SessionOption`], as the
+/// the new session's id) are refused with [`PrewarmError::SessionStart`], as the
 /// TypeScript SDK's `prewarm()` refuses them: give them to `query`.
 ///
 /// ```no_run
@@ -169,8 +170,8 @@ impl Drop for ParkingDir {
 /// }
 /// ```
 pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spare, PrewarmError> {
-    if let Some(option) = session_option(options.config()) {
-        return Err(PrewarmError::SessionOption { option });
+    if let Some(start) = own_session(options.config()) {
+        return Err(PrewarmError::SessionStart { start });
     }
     let mut options = options
         .extra_arg(crate::options::AWAIT_CLAIM, None)
@@ -333,8 +334,8 @@ impl fmt::Debug for Spare {
     }
 }
 
-/// `Some("session_start")` when `config` describes a session (one to resume, continue or fork,
-/// or the new session's id): a spare has no session until it is claimed.
-pub(crate) fn session_option(config: &AgentConfig) -> Option<&'static str> {
-    (config.session_start != SessionStart::New).then_some("session_start")
+/// The start of `config` when it describes a session (one to resume, continue or fork, or the
+/// new session's id): a spare has no session until it is claimed.
+pub(crate) fn own_session(config: &AgentConfig) -> Option<SessionStart> {
+    (config.session_start != SessionStart::New).then(|| config.session_start.clone())
 }

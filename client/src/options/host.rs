@@ -84,7 +84,7 @@ impl Options {
     /// let again = Options::new()
     ///     .cwd("/srv/app")
     ///     .session_store(store.clone())
-    ///     .session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
+    ///     .session_start(SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
     /// let spec = first.config().launch_spec("claude".into(), &first.get_host_declarations())?;
     /// assert!(spec.args.contains(&"--session-mirror".to_owned()));
     /// # let _ = again;

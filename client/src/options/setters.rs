@@ -247,7 +247,7 @@ impl Options {
     /// ```
     /// use claude_agent_client::options::{HostDeclarations, Options, Resume, SessionStart};
     ///
-    /// let options = Options::new().session_start(SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
+    /// let options = Options::new().session_start(SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
     /// # Ok::<(), claude_agent_client::options::OptionsError>(())

@@ -29,7 +29,7 @@ pub async fn turn_costs<R: Runtime>(rt: R) {
         costs.push(result.turn_cost.clone().expect("a turn cost"));
     }
     within(&rt, STEP, "close", client.close()).await;
-    let resumed = options.session_start(SessionStart::Resume(Resume::new(session_id)));
+    let resumed = options.session_start(SessionStart::resume(session_id));
     let again = ask(&rt, "third", resumed).await;
     let result = only_result(&again);
     let carried = result.total_cost_usd.expect("a running total");

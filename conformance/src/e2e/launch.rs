@@ -374,7 +374,7 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
     let session_id = only_result(&first).session_id().to_owned();
     let resumed = options
         .session_store(store)
-        .session_start(SessionStart::Resume(Resume::new(session_id.clone())));
+        .session_start(SessionStart::resume(session_id.clone()));
     let second = ask(&rt, "what word?", resumed).await;
     assert_eq!(only_result(&second).session_id(), session_id);
     let body = last_request_body(&env.stub);
@@ -582,7 +582,7 @@ pub async fn isolated_config<R: Runtime>(rt: R) {
     let resumed = env
         .options
         .clone()
-        .session_start(SessionStart::Resume(Resume::new(ids[0].clone())));
+        .session_start(SessionStart::resume(ids[0].clone()));
     ask(&rt, "what fruit?", resumed).await;
     let body = last_request_body(&env.stub);
     assert!(body.contains("remember MANGO"), "{body}");

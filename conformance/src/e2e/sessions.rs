@@ -8,10 +8,10 @@ use super::*;
 /// earlier turn).
 pub async fn continue_needs_a_conversation<R: Runtime>(rt: R) {
     let env = env();
-    let must = env.options.clone().session_start(SessionStart::Continue {
-        fork: None,
-        or_new: false,
-    });
+    let must = env
+        .options
+        .clone()
+        .session_start(SessionStart::continue_last());
     let refused = within(&rt, STEP, "connect", connect_with(rt.clone(), must.clone())).await;
     match refused {
         Err(Error::NothingToContinue { cwd }) => {
@@ -39,7 +39,7 @@ pub async fn resume<R: Runtime>(rt: R) {
     let options = env
         .options
         .clone()
-        .session_start(SessionStart::Resume(Resume::new(session_id.clone())));
+        .session_start(SessionStart::resume(session_id.clone()));
     let second = ask(&rt, "what word?", options).await;
     assert_eq!(texts(&second), ["echo: what word?"]);
     let last = env.stub.main_requests().pop().expect("a request");
@@ -273,7 +273,7 @@ pub async fn session_history<R: Runtime>(rt: R) {
         "what came before?",
         env.options
             .clone()
-            .session_start(SessionStart::Resume(Resume::new(fork.clone()))),
+            .session_start(SessionStart::resume(fork.clone())),
     )
     .await;
     assert_eq!(texts(&resumed), ["echo: what came before?"]);
@@ -310,7 +310,7 @@ pub async fn session_history<R: Runtime>(rt: R) {
         "back again",
         env.options
             .clone()
-            .session_start(SessionStart::Resume(Resume::new(first.to_owned()))),
+            .session_start(SessionStart::resume(first.to_owned())),
     )
     .await;
     assert_eq!(texts(&resumed), ["echo: back again"]);
@@ -385,7 +385,7 @@ pub async fn session_store_resume<R: Runtime>(rt: R) {
         .clone()
         .env("HOME", machine_b_home.path().display().to_string())
         .session_store(store.clone())
-        .session_start(SessionStart::Resume(Resume::new(session_id.clone())));
+        .session_start(SessionStart::resume(session_id.clone()));
     let second = ask(&rt, "what word?", machine_b).await;
     assert_eq!(texts(&second), ["echo: what word?"]);
     assert_eq!(only_result(&second).session_id(), session_id);
@@ -534,7 +534,7 @@ pub async fn session_store_history<R: Runtime>(rt: R) {
         .clone()
         .env("HOME", machine_b_home.path().display().to_string())
         .session_store(store.clone())
-        .session_start(SessionStart::Resume(Resume::new(fork.clone())));
+        .session_start(SessionStart::resume(fork.clone()));
     let answer = ask(&rt, "and now?", resumed).await;
     assert_eq!(only_result(&answer).session_id(), fork);
     let last = env.stub.main_requests().pop().expect("a request");
@@ -637,7 +637,7 @@ pub async fn compaction_history<R: Runtime>(rt: R) {
     let resumed = env
         .options
         .clone()
-        .session_start(SessionStart::Resume(Resume::new(fork)));
+        .session_start(SessionStart::resume(fork));
     ask(&rt, "in the fork", resumed).await;
     let sent = request_texts(&env.stub.main_requests().pop().expect("a request").body);
     let summary = sent

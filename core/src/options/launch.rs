@@ -714,10 +714,7 @@ mod tests {
         let options = AgentConfig {
             permission_prompt_tool_name: Some("mcp__perm__ask".into()),
             permission_prompts: Some(PermissionPrompts::Nobody),
-            session_start: SessionStart::Continue {
-                fork: None,
-                or_new: false,
-            },
+            session_start: SessionStart::continue_last(),
             mcp_servers: vec![(
                 "fs".into(),
                 McpServerConfig::stdio("npx", Vec::<String>::new()),

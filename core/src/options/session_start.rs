@@ -47,6 +47,64 @@ pub enum SessionStart {
     Resume(Resume),
 }
 
+impl SessionStart {
+    /// The conversation with this session id, from its end, appended to:
+    /// `SessionStart::Resume(Resume::new(session_id))`. For a resume point or a fork, build the
+    /// [`Resume`].
+    ///
+    /// ```
+    /// use claude_agent_core::options::{Resume, SessionStart};
+    ///
+    /// let start = SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
+    /// assert_eq!(start, SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
+    /// ```
+    pub fn resume(session_id: impl Into<String>) -> SessionStart {
+        SessionStart::Resume(Resume::new(session_id))
+    }
+
+    /// The most recent conversation of the working directory, appended to; the start fails when
+    /// there is none: `SessionStart::Continue { fork: None, or_new: false }`.
+    ///
+    /// ```
+    /// use claude_agent_core::options::SessionStart;
+    ///
+    /// assert_eq!(SessionStart::continue_last(), SessionStart::Continue { fork: None, or_new: false });
+    /// ```
+    pub fn continue_last() -> SessionStart {
+        SessionStart::Continue {
+            fork: None,
+            or_new: false,
+        }
+    }
+}
+
+/// What the start is, for people: `a new session`, `the session 46eb…`, `a fork of the most
+/// recent conversation`, ….
+///
+/// ```
+/// use claude_agent_core::options::{Fork, Resume, SessionStart};
+///
+/// assert_eq!(SessionStart::resume("46eb1b6d").to_string(), "the session 46eb1b6d");
+/// assert_eq!(SessionStart::continue_last().to_string(), "the most recent conversation");
+/// let fork = SessionStart::Resume(Resume::new("46eb1b6d").fork(Fork::new()));
+/// assert_eq!(fork.to_string(), "a fork of the session 46eb1b6d");
+/// ```
+impl std::fmt::Display for SessionStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let forked = if self.fork().is_some() {
+            "a fork of "
+        } else {
+            ""
+        };
+        match self {
+            SessionStart::New => f.write_str("a new session"),
+            SessionStart::NewWithId(id) => write!(f, "a new session with the id {id}"),
+            SessionStart::Continue { .. } => write!(f, "{forked}the most recent conversation"),
+            SessionStart::Resume(resume) => write!(f, "{forked}the session {}", resume.session_id),
+        }
+    }
+}
+
 /// The conversation [`SessionStart::Resume`] resumes, and how.
 ///
 /// ```

@@ -19,7 +19,7 @@ use claude_agent_store_postgres::PostgresSessionStore;
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::store_conformance::run_session_store_conformance;
 use claude_agent_testkit::stub_api::StubApi;
-use claude_agent_tokio::options::{Resume, SessionStart};
+use claude_agent_tokio::options::SessionStart;
 use claude_agent_tokio::Options;
 use futures_lite::StreamExt;
 use serde_json::{json, Value};
@@ -820,7 +820,7 @@ fn a_session_outlives_its_machine_and_a_database_restart() {
         let resumed: Vec<Message> = claude_agent_tokio::query(
             "which fruits?",
             machine(&home_b, connect().await)
-                .session_start(SessionStart::Resume(Resume::new(session_id.clone()))),
+                .session_start(SessionStart::resume(session_id.clone())),
         )
         .map(Result::unwrap)
         .collect()
