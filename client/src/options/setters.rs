@@ -108,7 +108,10 @@ impl Options {
         self
     }
 
-    /// Spending limit in US dollars (`--max-budget-usd=X`).
+    /// Spending limit in US dollars, kept by the CLI (`--max-budget-usd=X`): past its own
+    /// estimate of this run's cost, it stops with an `error_max_budget_usd` result. A limit
+    /// the SDK keeps, which warns first, prices tokens with your table and can span a key's
+    /// sessions, is [`Options::budget`] (README: "Many sessions on one host").
     ///
     /// ```
     /// use claude_agent_client::options::{HostDeclarations, Options};
@@ -123,7 +126,9 @@ impl Options {
         self
     }
 
-    /// Token budget of the whole task (`--task-budget=N`); must be positive.
+    /// Token budget of the whole task (`--task-budget=N`), kept by the API: the model is told
+    /// what it has left and paces itself; nothing is cut off (for a hard limit, see
+    /// [`Options::budget`]). Must be positive.
     ///
     /// ```
     /// use claude_agent_client::options::{HostDeclarations, Options};
