@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use arbitrary::Arbitrary;
 use claude_agent_core::control::{
     ContextUsageDetail, ControlRequest, ReadFile, ReloadPlugins, Reply, RequestId, SettingsFile,
-    ThinkingDisplay, UserDialogResult,
+    UserDialogResult,
 };
 use claude_agent_core::hooks::{HookEvent, HookOutput};
 use claude_agent_core::mcp::{
@@ -14,6 +14,7 @@ use claude_agent_core::mcp::{
 };
 use claude_agent_core::message::{InputBlock, UserInput};
 use claude_agent_core::options::McpServerConfig;
+use claude_agent_core::options::ThinkingDisplay;
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::session::{RequestError, Session};
 use claude_agent_core::Json;
