@@ -1,7 +1,7 @@
 //! Times the `history` functions over a synthetic store of many sessions.
 //!
 //! ```text
-//! cargo run --release -p claude-agent-core --example history_bench -- [SESSIONS] [PROJECTS]
+//! cargo run --release -p claude-agent-client --example history_bench -- [SESSIONS] [PROJECTS]
 //! ```
 //!
 //! Writes SESSIONS transcripts (default 1,000) spread over PROJECTS project folders (default 10)
