@@ -162,7 +162,7 @@ impl TurnCost {
 
     /// Whether the CLI's figure and the priced one differ by more than 1 % (and a hundredth of
     /// a cent): a price table out of date, or a CLI that counts differently. The session logs a
-    /// warning when they do (with the `tracing` feature).
+    /// warning when they do (with the client layer's `tracing` feature).
     ///
     /// ```
     /// # use claude_agent_core::message::ResultMessage;

@@ -2,7 +2,7 @@
 //!
 //! In-process servers are declared in
 //! [`HostDeclarations::sdk_mcp_servers`](crate::options::HostDeclarations::sdk_mcp_servers)
-//! instead (`Options::sdk_mcp_server` with the `client` feature); they never appear on the
+//! instead (`Options::sdk_mcp_server` of `claude-agent-client`); they never appear on the
 //! command line.
 
 use std::fmt;

@@ -10,7 +10,7 @@ use crate::session::HookMatcherConfig;
 /// [`AgentConfig::session_config`](super::AgentConfig::session_config) take them beside the options.
 ///
 /// The client layer derives them from the callbacks registered on the options
-/// (`Options::get_host_declarations` of the client layer, with the `client` feature). A host that drives a
+/// (`Options::get_host_declarations` of `claude-agent-client`). A host that drives a
 /// [`Session`](crate::session::Session) itself fills them in by hand, then answers each request
 /// the session hands out as [`Event::Inbound`](crate::session::Event::Inbound).
 ///

@@ -11,7 +11,7 @@ impl AgentConfig {
     /// building either: options that contradict each other (or `host`) or that the CLI cannot
     /// receive are refused with an [`OptionsError`] that names what to change. (`launch_spec`
     /// also refuses NUL bytes in arguments and environment values.) An application checks its own options with the declarations of its callbacks
-    /// (`client::Options::get_host_declarations`, with the `client` feature), e.g. at start-up, before
+    /// (`Options::get_host_declarations` of `claude-agent-client`), e.g. at start-up, before
     /// any session.
     ///
     /// ```
