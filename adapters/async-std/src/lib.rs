@@ -47,6 +47,24 @@
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies
 //! the pieces above ([`runtime::AsyncStdRuntime`]).
 //!
+//! # Tasks
+//!
+//! | To… | Use |
+//! |---|---|
+//! | ask one prompt | [`query`] |
+//! | hold a session over many turns | [`connect`] and [`Client`] |
+//! | allow or deny each tool call | [`Options::on_permission_request`] |
+//! | run code before or after a tool, or at other hook events | [`Options::on_hook`] |
+//! | give the model tools that run in this process | [`Options::sdk_mcp_server`], [`mcp::tool`] |
+//! | know and cap what turns cost | [`ResultMessage::turn_cost`](message::ResultMessage::turn_cost), [`Options::budget`] |
+//! | stop the running turn | [`Client::interrupt`] |
+//! | resume an earlier session | [`Options::session_start`] with [`SessionStart::resume`](options::SessionStart::resume) |
+//! | get the result as a typed value | [`Options::output_type`], [`ResultMessage::structured`](message::ResultMessage::structured) |
+//! | test your agent with no process | `Options::transport` with the fake CLI of the `claude-agent-testkit` crate |
+//!
+//! `claude-agent-tokio`'s crate docs show them together in one example; only the crate name
+//! differs here.
+//!
 //! # Processes
 //!
 //! Each session runs the CLI in a process group of its own. On Unix it also runs a watcher: a

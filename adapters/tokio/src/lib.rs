@@ -39,6 +39,64 @@
 //! # }
 //! ```
 //!
+//! # Tasks
+//!
+//! | To… | Use |
+//! |---|---|
+//! | ask one prompt | [`query`] |
+//! | hold a session over many turns | [`connect`] and [`Client`] |
+//! | allow or deny each tool call | [`Options::on_permission_request`] |
+//! | run code before or after a tool, or at other hook events | [`Options::on_hook`] |
+//! | give the model tools that run in this process | [`Options::sdk_mcp_server`], [`mcp::tool`] |
+//! | know and cap what turns cost | [`ResultMessage::turn_cost`](message::ResultMessage::turn_cost), [`Options::budget`] |
+//! | stop the running turn | [`Client::interrupt`] |
+//! | resume an earlier session | [`Options::session_start`] with [`SessionStart::resume`](options::SessionStart::resume) |
+//! | get the result as a typed value | [`Options::output_type`], [`ResultMessage::structured`](message::ResultMessage::structured) |
+//! | test your agent with no process | `Options::transport` with the fake CLI of the `claude-agent-testkit` crate |
+//!
+//! ```no_run
+//! use claude_agent_tokio::cost::Budget;
+//! use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
+//! use claude_agent_tokio::options::SessionStart;
+//! use claude_agent_tokio::permission::PermissionResult;
+//! use claude_agent_tokio::{connect, Message, Options};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Verdict { safe: bool }
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let options = Options::new()
+//!     // Permissions: only reads.
+//!     .on_permission_request(|request, _ctx| async move {
+//!         if request.tool_name == "Read" { PermissionResult::allow() } else { PermissionResult::deny("read-only") }
+//!     })
+//!     // Hooks: see every Bash command before it runs.
+//!     .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
+//!         println!("{:?}", input.tool_input);
+//!         HookOutput::proceed()
+//!     })
+//!     // Cost: end the session past half a dollar.
+//!     .budget(Budget::usd(0.50))
+//!     // Resume: go on where an earlier session stopped.
+//!     .session_start(SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65"))
+//!     // Structured output: the result as a `Verdict`.
+//!     .output_type::<Verdict>();
+//! let client = connect(options).await?;
+//! client.send("Is this repository safe to build?").await?;
+//! let mut reply = client.receive_response();
+//! while let Some(message) = reply.next().await {
+//!     if let Message::Result(result) = message? {
+//!         let verdict: Verdict = result.structured()?;
+//!         let cost = result.turn_cost.as_ref().and_then(|cost| cost.usd());
+//!         println!("safe: {}, cost: {cost:?}", verdict.safe);
+//!     }
+//! }
+//! client.interrupt().await?; // stop a running turn (here, none is left)
+//! client.close().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! The protocol itself lives in `claude-agent-core` (sans-IO); this crate only supplies tokio's
 //! processes, timers and task spawning ([`runtime::TokioRuntime`]).
 //!
