@@ -28,7 +28,7 @@ pub type ToolError = Box<dyn std::error::Error + Send + Sync>;
 /// future of `Result<ToolResult, E>`, where `E` converts into a [`ToolError`] (`String`, `&str`,
 /// any `std::error::Error`). Every such function implements it; there is nothing to implement.
 ///
-/// It lets [`typed_tool`] take the argument type as its only type parameter, so that
+/// It lets `typed_tool` (feature `schemars`) take the argument type as its only type parameter, so that
 /// `typed_tool::<Args>(…)` names it, and a closure's argument type is still inferred:
 ///
 /// ```
@@ -111,7 +111,7 @@ impl SdkMcpServer {
         }
     }
 
-    /// Add a tool (made with [`tool`] or [`typed_tool`]).
+    /// Add a tool (made with [`tool`] or `typed_tool`).
     pub fn tool(mut self, tool: SdkTool) -> Self {
         self.tools.push(tool);
         self
@@ -275,7 +275,7 @@ impl fmt::Debug for SdkMcpServer {
 
 /// One tool of an [`SdkMcpServer`]: its declaration and its handler.
 ///
-/// Made by [`tool`] or [`typed_tool`]; the builder methods add what the CLI is told about the
+/// Made by [`tool`] or `typed_tool`; the builder methods add what the CLI is told about the
 /// tool besides its name, description and schema: MCP annotations (`title`, `readOnlyHint`,
 /// `destructiveHint`, `idempotentHint`, `openWorldHint`) and Claude Code's `_meta` keys
 /// (`anthropic/alwaysLoad`, `anthropic/searchHint`, `anthropic/maxResultSizeChars`).
@@ -324,7 +324,7 @@ impl SdkTool {
     }
 
     /// The JSON Schema of the tool's arguments, as the CLI (and so the model) gets it: the one
-    /// given to [`tool`], or the one [`typed_tool`] derived.
+    /// given to [`tool`], or the one `typed_tool` derived.
     ///
     /// ```
     /// # use claude_agent_client::typed_tool;

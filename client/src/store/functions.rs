@@ -380,7 +380,7 @@ pub enum ImportError {
 /// Copy the session `session_id` from disk into `store`, with its subagents' transcripts: what
 /// mirroring would have stored had the session run with the store. Its project key is the name
 /// of the project folder the transcript is in, so the session can then be resumed from the
-/// store with `Options::resume` in the same working directory. Also the way to fill a gap a
+/// store with `Options::session_start(SessionStart::resume(id))` in the same working directory. Also the way to fill a gap a
 /// `mirror_error` reported (a store that skips entries whose `uuid` it has takes a second import
 /// without duplicates).
 ///
@@ -392,13 +392,13 @@ pub enum ImportError {
 /// # futures_lite::future::block_on(async {
 /// let store = FileSessionStore::new("/srv/agent-sessions");
 /// let import = ImportOptions::new().dir("/home/me/app");
-/// store::import_session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", &store, &import).await?;
+/// store::import_session(&store, "13dbd64f-f8d4-4686-ab4c-e5b537e0a952", &import).await?;
 /// # Ok::<(), claude_agent_client::store::ImportError>(())
 /// # }).unwrap();
 /// ```
 pub async fn import_session(
-    session_id: &str,
     store: &(impl SessionStore + ?Sized),
+    session_id: &str,
     options: &ImportOptions,
 ) -> Result<(), ImportError> {
     let history = match &options.history {

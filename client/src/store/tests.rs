@@ -211,7 +211,7 @@ fn imported(store: &(impl SessionStore + ?Sized)) -> &'static Path {
     let options = ImportOptions::new()
         .dir("/tmp/rt/work")
         .history(crate::history::History::at(recorded));
-    block_on(import_session(TWO_TURNS, store, &options)).unwrap();
+    block_on(import_session(store, TWO_TURNS, &options)).unwrap();
     Path::new("/tmp/rt/work")
 }
 
