@@ -1,5 +1,6 @@
-//! The runtime-agnostic async layer of a Claude Agent SDK for Rust: [`query_with`] for one prompt, [`Client`] for a long-lived session, the user's
-//! callbacks, and the one driver future that runs a session.
+//! The runtime-agnostic async layer of a Claude Agent SDK for Rust: [`query_with`] for one
+//! prompt, [`Client`] for a long-lived session, [`Options`] with the user's callbacks, the one
+//! driver future that runs a session, and the sessions the CLI keeps ([`history`], [`store`]).
 //!
 //! Users normally reach this through a runtime crate (`claude-agent-tokio`, `claude-agent-smol`,
 //! `claude-agent-async-std`), which re-exports it with the runtime filled in: `query(prompt,
@@ -29,8 +30,8 @@
 //! it in its own process group (or opens the connection of `Options::transport`), and puts one
 //! driver future on the runtime. The driver feeds the [`crate::session::Session`] with stdout,
 //! writes its transmits to stdin, keeps stderr drained, runs the callbacks given to
-//! [`Options`] as futures it polls itself, and serves the handles' commands over a bounded channel. Messages
-//! reach the user through a bounded queue, each one exactly once; when nobody reads, the driver
+//! [`Options`] as futures it polls itself, and serves the handles' commands over a bounded
+//! channel. Messages reach the user through a bounded queue, each one exactly once; when nobody reads, the driver
 //! stops reading the CLI. When the last handle is dropped, the driver shuts the CLI down (close
 //! stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps it.
 //!
