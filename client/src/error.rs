@@ -45,7 +45,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Options`](Error::Options) | options that contradict each other or cannot be passed to the CLI | its message names the option to change ([`OptionsError`]) |
 ///
 /// ```
-/// # use claude_agent_client::Error;
+/// # use claude_agent_tokio::Error;
 /// let err = Error::CliNotFound { searched: vec!["/usr/local/bin/claude".into()], hint: "npm install -g @anthropic-ai/claude-code" };
 /// assert!(err.to_string().contains("npm install"));
 /// ```
@@ -67,7 +67,7 @@ pub enum Error {
     /// the CLI could not be started in it.
     ///
     /// ```
-    /// # use claude_agent_client::Error;
+    /// # use claude_agent_tokio::Error;
     /// let err = Error::WorkingDirectory {
     ///     path: "/no/such/dir".into(),
     ///     source: std::io::ErrorKind::NotFound.into(),
@@ -203,7 +203,7 @@ pub enum Error {
     /// session is over. The text says what to change.
     ///
     /// ```
-    /// # use claude_agent_client::Error;
+    /// # use claude_agent_tokio::Error;
     /// let err = Error::Unconfirmed("the Claude Code CLI did not register the hooks".into());
     /// assert_eq!(err.to_string(), "the Claude Code CLI did not register the hooks");
     /// ```
@@ -258,7 +258,7 @@ impl Error {
     /// [`doctor`]: crate::doctor
     ///
     /// ```
-    /// use claude_agent_client::{Error, Finding};
+    /// use claude_agent_tokio::{Error, cli::Finding};
     ///
     /// fn explain(error: &Error) {
     ///     match error.finding() {

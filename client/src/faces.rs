@@ -7,7 +7,7 @@
 /// Each runtime crate publishes it as its `mcp`.
 ///
 /// ```
-/// use claude_agent_client::mcp::{tool, SdkMcpServer, ToolResult};
+/// use claude_agent_tokio::mcp::{tool, SdkMcpServer, ToolResult};
 ///
 /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
 ///     "now",
@@ -15,7 +15,7 @@
 ///     serde_json::json!({"type": "object"}),
 ///     |_args| async { Ok::<_, String>(ToolResult::text("1767225600")) },
 /// ));
-/// let options = claude_agent_client::Options::new().sdk_mcp_server(clock);
+/// let options = claude_agent_tokio::Options::new().sdk_mcp_server(clock);
 /// # let _ = options;
 /// ```
 pub mod mcp {
@@ -33,7 +33,7 @@ pub mod mcp {
 /// runtime crate publishes it as its `cli`.
 ///
 /// ```
-/// use claude_agent_client::cli::{find_cli, INSTALL_HINT};
+/// use claude_agent_tokio::cli::{find_cli, INSTALL_HINT};
 ///
 /// if let Err(error) = find_cli(None) {
 ///     eprintln!("{error}\n{INSTALL_HINT}");
@@ -49,7 +49,7 @@ pub mod cli {
 /// `prelude`.
 ///
 /// ```
-/// use claude_agent_client::prelude::*;
+/// use claude_agent_tokio::prelude::*;
 ///
 /// let options = Options::new()
 ///     .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
@@ -63,6 +63,24 @@ pub mod prelude {
     pub use crate::Options;
     pub use crate::{Client, Error, Query};
     pub use claude_agent_core::Json;
+}
+
+/// What each async runtime crate's `runtime` module publishes of the client layer, written once,
+/// so that code written against one runtime crate's `runtime` module finds the same names in
+/// another's: the generic entry functions, the [`Runtime`](crate::Runtime) trait and what it
+/// returns, and (on Unix) the process-group guard. Each crate adds its own runtime type and
+/// process transport.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! runtime_module_common {
+    () => {
+        pub use claude_agent_client::{
+            connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess,
+            Connection, LocalCommand, Runtime, Signal, Transport,
+        };
+        #[cfg(unix)]
+        pub use claude_agent_client::{OrphanGuard, TreeKill, TreeKiller};
+    };
 }
 
 /// What each async runtime crate publishes at its root, written once: the client layer's
@@ -80,8 +98,8 @@ macro_rules! runtime_crate_root {
             cli, mcp, prelude, prompt_channel, ClaimError, Claimed, Client, Connection,
             ElicitationContext, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember,
             HookContext, HostId, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
-            Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool, StoreFlush,
-            Transport, UserDialogContext, WarmQuery,
+            ProcessTree, Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool,
+            StoreFlush, Transport, UnaskedTools, UserDialogContext, WarmQuery,
         };
         pub use claude_agent_client::{history, options, store, Options};
         pub use claude_agent_core::message::{Message, UserInput};

@@ -8,7 +8,7 @@
 //! tokens itself with a [`PriceTable`], and can end itself at a [`Budget`].
 //!
 //! ```
-//! use claude_agent_core::cost::{Budget, ModelPrice, PriceTable};
+//! use claude_agent_tokio::cost::{Budget, ModelPrice, PriceTable};
 //!
 //! let prices = PriceTable::new().with("claude-sonnet-5", ModelPrice::per_million(3.0, 15.0));
 //! let budget = Budget { warn_at: 0.5, ..Budget::usd(2.00) };
@@ -23,7 +23,7 @@ use std::ops::{Add, AddAssign};
 /// Tokens of one call, turn or session.
 ///
 /// ```
-/// use claude_agent_core::cost::Tokens;
+/// use claude_agent_tokio::cost::Tokens;
 ///
 /// let turn = Tokens { input: 12, output: 7, cache_read: 2048, cache_creation: 0 };
 /// assert_eq!(turn.total(), 2067);
@@ -46,7 +46,7 @@ impl Tokens {
     /// [`Budget`] counts.
     ///
     /// ```
-    /// use claude_agent_core::cost::Tokens;
+    /// use claude_agent_tokio::cost::Tokens;
     ///
     /// assert_eq!(Tokens { input: 1, output: 2, cache_read: 3, cache_creation: 4 }.total(), 10);
     /// ```
@@ -62,7 +62,7 @@ impl Tokens {
 /// reached, never wrapped past).
 ///
 /// ```
-/// use claude_agent_core::cost::Tokens;
+/// use claude_agent_tokio::cost::Tokens;
 ///
 /// let huge = Tokens { input: u64::MAX, ..Tokens::default() };
 /// assert_eq!((huge + huge).input, u64::MAX);
@@ -89,7 +89,7 @@ impl AddAssign for Tokens {
 /// What one turn cost, worked out by the session from the CLI's running totals.
 ///
 /// ```
-/// use claude_agent_core::message::ResultMessage;
+/// use claude_agent_tokio::message::ResultMessage;
 ///
 /// fn show(result: &ResultMessage) {
 ///     if let Some(cost) = &result.turn_cost {
@@ -124,7 +124,7 @@ impl TurnCost {
     /// reads them (a fleet's ledger, a budget).
     ///
     /// ```
-    /// use claude_agent_core::cost::{Tokens, TurnCost};
+    /// use claude_agent_tokio::cost::{Tokens, TurnCost};
     ///
     /// let cost = TurnCost::new(Some(0.02), Some(0.03), Tokens::default(), 0.02);
     /// assert_eq!(cost.usd(), Some(0.03));
@@ -148,7 +148,7 @@ impl TurnCost {
     /// tokens cost at the table's prices, say nothing, cannot keep a turn from being counted.
     ///
     /// ```
-    /// # use claude_agent_core::message::ResultMessage;
+    /// # use claude_agent_tokio::message::ResultMessage;
     /// fn dollars(result: &ResultMessage) -> f64 {
     ///     result.turn_cost.as_ref().and_then(|cost| cost.usd()).unwrap_or(0.0)
     /// }
@@ -165,7 +165,7 @@ impl TurnCost {
     /// warning when they do (with the client layer's `tracing` feature).
     ///
     /// ```
-    /// # use claude_agent_core::message::ResultMessage;
+    /// # use claude_agent_tokio::message::ResultMessage;
     /// fn check(result: &ResultMessage) {
     ///     if let Some(cost) = result.turn_cost.as_ref().filter(|c| c.disagrees()) {
     ///         eprintln!("CLI says ${:?}, the price table ${:?}", cost.cli_usd, cost.priced_usd);
@@ -186,7 +186,7 @@ impl TurnCost {
 /// What a model's tokens cost, in US dollars per million tokens.
 ///
 /// ```
-/// use claude_agent_core::cost::ModelPrice;
+/// use claude_agent_tokio::cost::ModelPrice;
 ///
 /// let mut sonnet = ModelPrice::per_million(3.0, 15.0);
 /// sonnet.cache_read = 0.30;
@@ -210,7 +210,7 @@ impl ModelPrice {
     /// cache writes at 1.25 times it, as the Messages API prices its five-minute cache.
     ///
     /// ```
-    /// use claude_agent_core::cost::ModelPrice;
+    /// use claude_agent_tokio::cost::ModelPrice;
     ///
     /// let price = ModelPrice::per_million(5.0, 25.0);
     /// assert_eq!((price.cache_read, price.cache_creation), (0.5, 6.25));
@@ -227,7 +227,7 @@ impl ModelPrice {
     /// What `tokens` cost at this price.
     ///
     /// ```
-    /// use claude_agent_core::cost::{ModelPrice, Tokens};
+    /// use claude_agent_tokio::cost::{ModelPrice, Tokens};
     ///
     /// let tokens = Tokens { input: 1_000_000, output: 100_000, ..Tokens::default() };
     /// assert_eq!(ModelPrice::per_million(3.0, 15.0).cost(&tokens), 4.5);
@@ -248,7 +248,7 @@ impl ModelPrice {
 /// (`claude-sonnet-5` prices `claude-sonnet-5-20260101`).
 ///
 /// ```
-/// use claude_agent_core::cost::{ModelPrice, PriceTable};
+/// use claude_agent_tokio::cost::{ModelPrice, PriceTable};
 ///
 /// let prices = PriceTable::new()
 ///     .with("claude-sonnet-5", ModelPrice::per_million(3.0, 15.0))
@@ -265,7 +265,7 @@ impl PriceTable {
     /// An empty table.
     ///
     /// ```
-    /// use claude_agent_core::cost::PriceTable;
+    /// use claude_agent_tokio::cost::PriceTable;
     ///
     /// assert!(PriceTable::new().price_of("claude-sonnet-5").is_none());
     /// ```
@@ -276,7 +276,7 @@ impl PriceTable {
     /// The table with `model` priced at `price`.
     ///
     /// ```
-    /// use claude_agent_core::cost::{ModelPrice, PriceTable};
+    /// use claude_agent_tokio::cost::{ModelPrice, PriceTable};
     ///
     /// let prices = PriceTable::new().with("claude-opus-5", ModelPrice::per_million(5.0, 25.0));
     /// assert!(prices.price_of("claude-opus-5").is_some());
@@ -289,7 +289,7 @@ impl PriceTable {
     /// The price of `model`: its own entry, else the longest entry its name starts with.
     ///
     /// ```
-    /// use claude_agent_core::cost::{ModelPrice, PriceTable};
+    /// use claude_agent_tokio::cost::{ModelPrice, PriceTable};
     ///
     /// let prices = PriceTable::new().with("claude-opus-5", ModelPrice::per_million(5.0, 25.0));
     /// assert_eq!(prices.price_of("claude-opus-5[1m]").map(|p| p.output), Some(25.0));
@@ -313,7 +313,7 @@ impl PriceTable {
 /// over-budget error carrying a [`BudgetReport`].
 ///
 /// ```
-/// use claude_agent_core::cost::Budget;
+/// use claude_agent_tokio::cost::Budget;
 ///
 /// let both = Budget { max_tokens: Some(2_000_000), ..Budget::usd(5.0) };
 /// assert_eq!(both.warn_at, 0.8);
@@ -332,7 +332,7 @@ impl Budget {
     /// A limit in US dollars, with a warning at 80 %.
     ///
     /// ```
-    /// use claude_agent_core::cost::Budget;
+    /// use claude_agent_tokio::cost::Budget;
     ///
     /// assert_eq!(Budget::usd(1.5).max_usd, Some(1.5));
     /// ```
@@ -347,7 +347,7 @@ impl Budget {
     /// A limit in tokens, with a warning at 80 %.
     ///
     /// ```
-    /// use claude_agent_core::cost::Budget;
+    /// use claude_agent_tokio::cost::Budget;
     ///
     /// assert_eq!(Budget::tokens(1_000_000).max_tokens, Some(1_000_000));
     /// ```
@@ -363,7 +363,7 @@ impl Budget {
     /// count, and a warning share above 0 and at most 1.
     ///
     /// ```
-    /// use claude_agent_core::cost::Budget;
+    /// use claude_agent_tokio::cost::Budget;
     ///
     /// assert!(Budget::usd(1.0).is_usable());
     /// assert!(!Budget::usd(0.0).is_usable());
@@ -379,7 +379,7 @@ impl Budget {
     /// Where `spent` stands against this budget: `None` below the warning.
     ///
     /// ```
-    /// use claude_agent_core::cost::{Budget, BudgetLevel, Spent};
+    /// use claude_agent_tokio::cost::{Budget, BudgetLevel, Spent};
     ///
     /// let budget = Budget::usd(1.0);
     /// let spent = |usd| {
@@ -411,7 +411,7 @@ impl Budget {
 /// How far a budget is spent ([`Budget::level`]).
 ///
 /// ```
-/// use claude_agent_core::cost::BudgetLevel;
+/// use claude_agent_tokio::cost::BudgetLevel;
 ///
 /// assert!(BudgetLevel::Warning < BudgetLevel::Exceeded);
 /// ```
@@ -427,7 +427,7 @@ pub enum BudgetLevel {
 /// What a session, or a fleet's key, has spent.
 ///
 /// ```
-/// use claude_agent_core::cost::Spent;
+/// use claude_agent_tokio::cost::Spent;
 ///
 /// let spent = Spent::default();
 /// assert_eq!((spent.usd, spent.turns, spent.uncosted_turns), (0.0, 0, 0));
@@ -450,8 +450,8 @@ impl Spent {
     /// Count one turn.
     ///
     /// ```
-    /// use claude_agent_core::cost::Spent;
-    /// # use claude_agent_core::message::ResultMessage;
+    /// use claude_agent_tokio::cost::Spent;
+    /// # use claude_agent_tokio::message::ResultMessage;
     ///
     /// fn total(results: &[ResultMessage]) -> Spent {
     ///     let mut spent = Spent::default();
@@ -476,7 +476,7 @@ impl Spent {
 /// Whose budget was crossed.
 ///
 /// ```
-/// use claude_agent_core::cost::BudgetScope;
+/// use claude_agent_tokio::cost::BudgetScope;
 ///
 /// let scope = BudgetScope::Key("tenant-42".into());
 /// assert_eq!(scope.to_string(), "key tenant-42");
@@ -502,7 +502,7 @@ impl fmt::Display for BudgetScope {
 /// A budget crossed: whose, how far, and what was spent.
 ///
 /// ```
-/// use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
+/// use claude_agent_tokio::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
 ///
 /// let mut spent = Spent::default();
 /// spent.usd = 1.02;

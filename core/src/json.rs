@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 /// print the text.
 ///
 /// ```
-/// use claude_agent_core::Json;
+/// use claude_agent_tokio::Json;
 /// use serde::Deserialize;
 ///
 /// #[derive(Deserialize)]
@@ -43,7 +43,7 @@ impl Json {
     /// Reads the value as a `T`.
     ///
     /// ```
-    /// # use claude_agent_core::Json;
+    /// # use claude_agent_tokio::Json;
     /// let ids: Vec<u32> = Json::from(serde_json::json!([1, 2, 3])).parse()?;
     /// assert_eq!(ids, [1, 2, 3]);
     /// # Ok::<(), serde_json::Error>(())
@@ -55,7 +55,7 @@ impl Json {
     /// The JSON text.
     ///
     /// ```
-    /// # use claude_agent_core::Json;
+    /// # use claude_agent_tokio::Json;
     /// assert_eq!(Json::from(serde_json::json!({"a": 1})).as_str(), r#"{"a":1}"#);
     /// ```
     pub fn as_str(&self) -> &str {
@@ -67,7 +67,7 @@ impl Json {
     /// `Serialize` implementation that reports an error).
     ///
     /// ```
-    /// # use claude_agent_core::Json;
+    /// # use claude_agent_tokio::Json;
     /// #[derive(serde::Serialize)]
     /// struct Choice {
     ///     repo: &'static str,
@@ -83,7 +83,7 @@ impl Json {
     /// The value as a `serde_json::Value`, to look into it without a type of your own.
     ///
     /// ```
-    /// # use claude_agent_core::Json;
+    /// # use claude_agent_tokio::Json;
     /// let input: Json = r#"{"file_path":"/srv/app/main.rs"}"#.parse()?;
     /// assert_eq!(input.to_value()["file_path"], "/srv/app/main.rs");
     /// # Ok::<(), serde_json::Error>(())
@@ -96,7 +96,7 @@ impl Json {
     /// The value as `serde_json`'s raw value, for code that works with that type.
     ///
     /// ```
-    /// # use claude_agent_core::Json;
+    /// # use claude_agent_tokio::Json;
     /// let json: Json = "[1,2]".parse()?;
     /// assert_eq!(json.as_raw().get(), "[1,2]");
     /// # Ok::<(), serde_json::Error>(())

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// transcript), the shape of the key in a `mirror_error` message.
 ///
 /// ```
-/// use claude_agent_core::SessionKey;
+/// use claude_agent_tokio::store::SessionKey;
 ///
 /// let main = SessionKey::new("-home-me-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
 /// let agent = main.clone().with_subpath("subagents/agent-a1");
@@ -43,7 +43,7 @@ impl SessionKey {
     /// The key of a session's main transcript.
     ///
     /// ```
-    /// use claude_agent_core::SessionKey;
+    /// use claude_agent_tokio::store::SessionKey;
     ///
     /// assert_eq!(SessionKey::new("proj", "sess").subpath, None);
     /// ```
@@ -58,7 +58,7 @@ impl SessionKey {
     /// This key with a subpath: a subagent's transcript of the same session.
     ///
     /// ```
-    /// use claude_agent_core::SessionKey;
+    /// use claude_agent_tokio::store::SessionKey;
     ///
     /// let key = SessionKey::new("proj", "sess").with_subpath("subagents/agent-1");
     /// assert_eq!(key.subpath.as_deref(), Some("subagents/agent-1"));
@@ -71,7 +71,7 @@ impl SessionKey {
     /// Whether this is a main transcript (no subpath).
     ///
     /// ```
-    /// use claude_agent_core::SessionKey;
+    /// use claude_agent_tokio::store::SessionKey;
     ///
     /// assert!(SessionKey::new("proj", "sess").is_main());
     /// ```
@@ -85,7 +85,7 @@ impl SessionKey {
     ///
     /// ```
     /// use std::path::Path;
-    /// use claude_agent_core::SessionKey;
+    /// use claude_agent_tokio::store::SessionKey;
     ///
     /// let projects = Path::new("/home/me/.claude/projects");
     /// let key = SessionKey::from_transcript_path(

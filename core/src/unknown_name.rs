@@ -9,7 +9,7 @@ use std::fmt;
 /// values that name the same thing always compare equal.
 ///
 /// ```
-/// use claude_agent_core::permission::PermissionMode;
+/// use claude_agent_tokio::permission::PermissionMode;
 ///
 /// let newer = PermissionMode::from_name("yolo");
 /// match &newer {
@@ -31,7 +31,7 @@ impl UnknownName {
     /// The name as the CLI sent it.
     ///
     /// ```
-    /// use claude_agent_core::hooks::HookEvent;
+    /// use claude_agent_tokio::hooks::HookEvent;
     ///
     /// if let HookEvent::Other(name) = HookEvent::from_name("TeaTime") {
     ///     assert_eq!(name.as_str(), "TeaTime");

@@ -4,9 +4,9 @@
 //! wire, so these functions build the wire JSON and read it the way a session does.
 //!
 //! ```
-//! use claude_agent_client::{HookContext, PermissionContext};
-//! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-//! use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+//! use claude_agent_tokio::{HookContext, PermissionContext};
+//! use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
+//! use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
 //! use claude_agent_testkit::callback_inputs::{permission_request, pre_tool_use};
 //! use claude_agent_testkit::fake_cli::ToolUse;
 //! use serde_json::json;
@@ -45,7 +45,7 @@ use crate::fake_cli::ToolUse;
 /// required field missing, one of the wrong type), as a test should.
 ///
 /// ```
-/// use claude_agent_core::hooks::{SessionStartInput, TeammateIdleInput};
+/// use claude_agent_tokio::hooks::{SessionStartInput, TeammateIdleInput};
 /// use claude_agent_testkit::callback_inputs::hook_input;
 /// use serde_json::json;
 ///

@@ -7,7 +7,7 @@
 //! * `fail` — a tool error (`isError: true`) with the text `it failed`.
 //!
 //! ```no_run
-//! use claude_agent_client::Options;
+//! use claude_agent_tokio::Options;
 //! use claude_agent_testkit::fake_mcp;
 //!
 //! // The CLI's tools now include `mcp__fake__echo` and `mcp__fake__fail`.

@@ -25,10 +25,10 @@
 //! callback refuses it, and the turn goes on the way the script says it does after a refusal.
 //!
 //! ```
-//! use claude_agent_client::query_with;
-//! use claude_agent_core::message::Message;
-//! use claude_agent_client::Options;
-//! use claude_agent_core::permission::PermissionResult;
+//! use claude_agent_tokio::runtime::query_with;
+//! use claude_agent_tokio::message::Message;
+//! use claude_agent_tokio::Options;
+//! use claude_agent_tokio::permission::PermissionResult;
 //! use claude_agent_testkit::fake_cli::{Script, ToolUse};
 //! use claude_agent_testkit::runtime::TestRuntime;
 //! use claude_agent_testkit::transport::FakeTransport;

@@ -134,7 +134,7 @@ impl RealCli {
     /// test expects, whichever version that is.
     ///
     /// ```no_run
-    /// use claude_agent_core::session::CliVersion;
+    /// use claude_agent_tokio::session::CliVersion;
     /// use claude_agent_testkit::real_cli::RealCli;
     ///
     /// let cli = RealCli::locate().unwrap_or_else(|e| panic!("{e}"));

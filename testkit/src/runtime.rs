@@ -3,9 +3,9 @@
 //! A test of an app's multi-turn client code, start to end, in a plain `#[test]`:
 //!
 //! ```
-//! use claude_agent_client::{connect_with, Client};
-//! use claude_agent_core::message::Message;
-//! use claude_agent_client::Options;
+//! use claude_agent_tokio::{runtime::connect_with, Client};
+//! use claude_agent_tokio::message::Message;
+//! use claude_agent_tokio::Options;
 //! use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
 //! use futures_lite::StreamExt;
 //!
@@ -63,8 +63,8 @@ const STUCK_AFTER: Duration = Duration::from_secs(10);
 /// a session fails with an error that says so.
 ///
 /// ```
-/// use claude_agent_client::{query_with, Error};
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::{runtime::query_with, Error};
+/// use claude_agent_tokio::Options;
 /// use claude_agent_testkit::runtime::TestRuntime;
 ///
 /// let runtime = TestRuntime::new();
@@ -80,8 +80,8 @@ const STUCK_AFTER: Duration = Duration::from_secs(10);
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_client::{query_with, Error};
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::{runtime::query_with, Error};
+/// use claude_agent_tokio::Options;
 /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
 /// use futures_lite::StreamExt;
 ///
@@ -156,7 +156,7 @@ impl TestRuntime {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_client::Runtime;
+    /// use claude_agent_tokio::runtime::Runtime;
     /// use claude_agent_testkit::runtime::TestRuntime;
     ///
     /// let runtime = TestRuntime::new();
@@ -201,8 +201,8 @@ impl TestRuntime {
     /// finish just stays pending (use `block_on` for the panic that says so).
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -390,8 +390,8 @@ impl Wake for MainWaker {
 /// ([`TestRuntime::run`]).
 ///
 /// ```
-/// use claude_agent_client::query_with;
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::runtime::query_with;
+/// use claude_agent_tokio::Options;
 /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
 /// use futures_lite::StreamExt;
 ///
@@ -463,7 +463,7 @@ impl Wake for TaskWaker {
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_client::Runtime;
+/// use claude_agent_tokio::runtime::Runtime;
 /// use claude_agent_testkit::runtime::TestRuntime;
 ///
 /// let runtime = TestRuntime::new();

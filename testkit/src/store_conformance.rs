@@ -16,7 +16,7 @@
 //! `#[tokio::test]`, …).
 //!
 //! ```
-//! use claude_agent_client::store::InMemorySessionStore;
+//! use claude_agent_tokio::store::InMemorySessionStore;
 //! use claude_agent_testkit::store_conformance::run_session_store_conformance;
 //!
 //! let report = futures_lite::future::block_on(run_session_store_conformance(|| async {
@@ -106,7 +106,7 @@ pub struct Report {
 /// The conformance run, with optional methods left out on purpose.
 ///
 /// ```
-/// use claude_agent_client::store::FileSessionStore;
+/// use claude_agent_tokio::store::FileSessionStore;
 /// use claude_agent_testkit::real_cli::TestDir;
 /// use claude_agent_testkit::store_conformance::{Conformance, OptionalMethod};
 ///
@@ -135,7 +135,7 @@ pub struct Conformance {
 /// skipped.
 ///
 /// ```
-/// use claude_agent_client::store::InMemorySessionStore;
+/// use claude_agent_tokio::store::InMemorySessionStore;
 /// use claude_agent_testkit::store_conformance::run_session_store_conformance;
 ///
 /// futures_lite::future::block_on(run_session_store_conformance(|| async { InMemorySessionStore::new() }))
@@ -238,7 +238,7 @@ impl Conformance {
     /// store each time. Stops at the first contract that does not hold.
     ///
     /// ```
-    /// use claude_agent_client::store::InMemorySessionStore;
+    /// use claude_agent_tokio::store::InMemorySessionStore;
     /// use claude_agent_testkit::store_conformance::Conformance;
     ///
     /// let report = futures_lite::future::block_on(Conformance::new().run(|| async { InMemorySessionStore::new() })).unwrap();

@@ -21,12 +21,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub use claude_agent_async_process::{LocalProcess, Sleep};
-#[cfg(unix)]
-pub use claude_agent_client::OrphanGuard;
-pub use claude_agent_client::{
-    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess, Connection,
-    Runtime, Signal, Transport,
-};
+claude_agent_client::runtime_module_common!();
 
 /// async-std as the client layer's runtime. Zero-sized: the session's driver is spawned with
 /// `async_std::task::spawn` onto async-std's global executor.

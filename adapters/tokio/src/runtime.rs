@@ -31,12 +31,7 @@ use claude_agent_core::session::ExitStatusInfo;
 use tokio::process::{Child, Command};
 
 pub use crate::pipe::Pipe;
-pub use claude_agent_client::{
-    connect_with, prewarm_with, query_with, startup_with, BoxFuture, ChildProcess, Connection,
-    LocalCommand, Runtime, Signal, Transport,
-};
-#[cfg(unix)]
-pub use claude_agent_client::{OrphanGuard, TreeKiller};
+claude_agent_client::runtime_module_common!();
 
 /// The tokio runtime the current task runs on. Zero-sized: it finds the runtime with
 /// `tokio::runtime::Handle::current()` when it spawns.

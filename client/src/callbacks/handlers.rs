@@ -81,9 +81,9 @@ pub(crate) struct Handlers {
 /// each kind of host options once and pass clones of that value.
 ///
 /// ```
-/// use claude_agent_client::HostId;
-/// use claude_agent_client::options::Options;
-/// use claude_agent_core::permission::PermissionResult;
+/// use claude_agent_tokio::HostId;
+/// use claude_agent_tokio::options::Options;
+/// use claude_agent_tokio::permission::PermissionResult;
 ///
 /// assert_eq!(Options::new().model("sonnet").get_host_id(), HostId::NONE);
 /// let host = Options::new().on_permission_request(|_request, _ctx| async { PermissionResult::allow() });
@@ -166,9 +166,9 @@ impl SessionRef {
 /// what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
-/// use claude_agent_client::PermissionContext;
-/// use claude_agent_client::options::Options;
-/// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+/// use claude_agent_tokio::PermissionContext;
+/// use claude_agent_tokio::options::Options;
+/// use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
 ///
 /// // The callback under test, as it is registered with `Options::on_permission_request`.
 /// async fn no_shell(request: PermissionRequest, _ctx: PermissionContext) -> PermissionResult {
@@ -202,9 +202,9 @@ pub struct PermissionContext {
 /// a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
-/// use claude_agent_client::HookContext;
-/// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-/// use claude_agent_client::options::Options;
+/// use claude_agent_tokio::HookContext;
+/// use claude_agent_tokio::hooks::{HookEvent, HookInput, HookOutput};
+/// use claude_agent_tokio::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_hook_event`.
 /// async fn no_rm(input: HookInput, ctx: HookContext) -> HookOutput {
@@ -247,7 +247,7 @@ impl HookContext {
     /// concern no tool use.
     ///
     /// ```
-    /// use claude_agent_client::HookContext;
+    /// use claude_agent_tokio::HookContext;
     ///
     /// let ctx = HookContext::default().with_tool_use_id("toolu_1");
     /// assert_eq!(ctx.tool_use_id(), Some("toolu_1"));
@@ -260,7 +260,7 @@ impl HookContext {
     /// A context with `tool_use_id`, to call a callback in a unit test as the session would.
     ///
     /// ```
-    /// use claude_agent_client::HookContext;
+    /// use claude_agent_tokio::HookContext;
     ///
     /// let ctx = HookContext::default().with_tool_use_id("toolu_1");
     /// assert!(ctx.client().is_none());
@@ -276,9 +276,9 @@ impl HookContext {
 /// is what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
-/// use claude_agent_client::ElicitationContext;
-/// use claude_agent_core::mcp::{ElicitationAction, ElicitationRequest, ElicitationResult};
-/// use claude_agent_client::options::Options;
+/// use claude_agent_tokio::ElicitationContext;
+/// use claude_agent_tokio::mcp::{ElicitationAction, ElicitationRequest, ElicitationResult};
+/// use claude_agent_tokio::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_elicitation`.
 /// async fn decline_all(_request: ElicitationRequest, _ctx: ElicitationContext) -> ElicitationResult {
@@ -306,9 +306,9 @@ pub struct ElicitationContext {
 /// what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
-/// use claude_agent_client::UserDialogContext;
-/// use claude_agent_core::control::{UserDialogRequest, UserDialogResult};
-/// use claude_agent_client::options::Options;
+/// use claude_agent_tokio::UserDialogContext;
+/// use claude_agent_tokio::control::{UserDialogRequest, UserDialogResult};
+/// use claude_agent_tokio::options::Options;
 ///
 /// // The callback under test, as it is registered with `Options::on_user_dialog`.
 /// async fn always_dismiss(_request: UserDialogRequest, _ctx: UserDialogContext) -> UserDialogResult {

@@ -13,9 +13,9 @@ use crate::sdk_mcp::SdkMcpServer;
 /// new one in the next.
 ///
 /// ```
-/// use claude_agent_client::{tool, McpServerSet, SdkMcpServer};
-/// use claude_agent_core::mcp::ToolResult;
-/// use claude_agent_client::options::McpServerConfig;
+/// use claude_agent_tokio::{mcp::tool, mcp::McpServerSet, mcp::SdkMcpServer};
+/// use claude_agent_tokio::mcp::ToolResult;
+/// use claude_agent_tokio::options::McpServerConfig;
 ///
 /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
 ///     "now",

@@ -32,8 +32,8 @@ pub type ToolError = Box<dyn std::error::Error + Send + Sync>;
 /// `typed_tool::<Args>(…)` names it, and a closure's argument type is still inferred:
 ///
 /// ```
-/// # use claude_agent_client::{typed_tool, ToolHandler};
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::{mcp::typed_tool, mcp::ToolHandler};
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Echo {
 ///     text: String,
@@ -75,8 +75,8 @@ where
 /// An in-process MCP server: a name, a version and its tools.
 ///
 /// ```
-/// # use claude_agent_client::{tool, SdkMcpServer};
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::{mcp::tool, mcp::SdkMcpServer};
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// let server = SdkMcpServer::new("calc", "1.0.0").tool(tool(
 ///     "echo",
 ///     "Repeat the text",
@@ -122,8 +122,8 @@ impl SdkMcpServer {
     /// `resources/templates/list` and `resources/read`.
     ///
     /// ```
-    /// # use claude_agent_client::{resource, SdkMcpServer};
-    /// # use claude_agent_core::mcp::ResourceResult;
+    /// # use claude_agent_tokio::{mcp::resource, mcp::SdkMcpServer};
+    /// # use claude_agent_tokio::mcp::ResourceResult;
     /// let server = SdkMcpServer::new("docs", "1.0.0").resource(resource(
     ///     "docs://faq",
     ///     "FAQ",
@@ -141,8 +141,8 @@ impl SdkMcpServer {
     /// an in-process server; see [`prompt_template`]).
     ///
     /// ```
-    /// # use claude_agent_client::{prompt_template, SdkMcpServer};
-    /// # use claude_agent_core::mcp::PromptResult;
+    /// # use claude_agent_tokio::{mcp::prompt_template, mcp::SdkMcpServer};
+    /// # use claude_agent_tokio::mcp::PromptResult;
     /// let server = SdkMcpServer::new("team", "1.0.0").prompt(prompt_template(
     ///     "standup",
     ///     "Write today's standup note",
@@ -160,7 +160,7 @@ impl SdkMcpServer {
     /// headed by the server's name.
     ///
     /// ```
-    /// # use claude_agent_client::SdkMcpServer;
+    /// # use claude_agent_tokio::mcp::SdkMcpServer;
     /// let server = SdkMcpServer::new("orders", "1.0.0")
     ///     .instructions("Look an order up before changing it; amounts are in cents.");
     /// assert_eq!(server.spec().instructions.as_deref(), Some("Look an order up before changing it; amounts are in cents."));
@@ -174,8 +174,8 @@ impl SdkMcpServer {
     /// tool search: as [`SdkTool::always_load`] on each tool.
     ///
     /// ```
-    /// # use claude_agent_client::{tool, SdkMcpServer};
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::{mcp::tool, mcp::SdkMcpServer};
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// let server = SdkMcpServer::new("clock", "1.0.0")
     ///     .tool(tool("now", "The time", serde_json::json!({"type": "object"}), |_args| async {
     ///         Ok::<_, String>(ToolResult::text("12:00"))
@@ -202,8 +202,8 @@ impl SdkMcpServer {
     /// description, JSON Schema, annotations and `_meta`, as the session serves them.
     ///
     /// ```
-    /// # use claude_agent_client::{tool, SdkMcpServer};
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::{mcp::tool, mcp::SdkMcpServer};
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// let server = SdkMcpServer::new("calc", "2.0.0").tool(tool(
     ///     "add",
     ///     "Add two numbers",
@@ -281,8 +281,8 @@ impl fmt::Debug for SdkMcpServer {
 /// (`anthropic/alwaysLoad`, `anthropic/searchHint`, `anthropic/maxResultSizeChars`).
 ///
 /// ```
-/// # use claude_agent_client::tool;
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::mcp::tool;
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// let lookup = tool(
 ///     "lookup_order",
 ///     "Find an order by its number",
@@ -327,8 +327,8 @@ impl SdkTool {
     /// given to [`tool`], or the one `typed_tool` derived.
     ///
     /// ```
-    /// # use claude_agent_client::typed_tool;
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::mcp::typed_tool;
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Add {
     ///     /// The first number.
@@ -356,8 +356,8 @@ impl SdkTool {
     /// before.
     ///
     /// ```
-    /// # use claude_agent_client::tool;
-    /// # use claude_agent_core::mcp::{ToolAnnotations, ToolResult};
+    /// # use claude_agent_tokio::mcp::tool;
+    /// # use claude_agent_tokio::mcp::{ToolAnnotations, ToolResult};
     /// let delete = tool("delete", "Delete a file", serde_json::json!({"type": "object"}), |_args| async {
     ///     Ok::<_, String>(ToolResult::text("deleted"))
     /// })
@@ -427,8 +427,8 @@ impl SdkTool {
     /// handler would have returned later is never sent.
     ///
     /// ```
-    /// # use claude_agent_client::tool;
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::mcp::tool;
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// use std::time::Duration;
     ///
     /// let lookup = tool("lookup", "Look a word up", serde_json::json!({"type": "object"}), |_args| async {
@@ -445,8 +445,8 @@ impl SdkTool {
     /// Lets calls run for as long as they take (until the CLI cancels them).
     ///
     /// ```
-    /// # use claude_agent_client::tool;
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::mcp::tool;
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// let build = tool("build", "Build the project", serde_json::json!({"type": "object"}), |_args| async {
     ///     Ok::<_, String>(ToolResult::text("built"))
     /// })
@@ -461,8 +461,8 @@ impl SdkTool {
     /// How long a call may run; `None` without a limit.
     ///
     /// ```
-    /// # use claude_agent_client::{tool, DEFAULT_TOOL_TIMEOUT};
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::{mcp::tool, mcp::DEFAULT_TOOL_TIMEOUT};
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// let echo = tool("echo", "Echo", serde_json::json!({"type": "object"}), |args| async move {
     ///     Ok::<_, String>(ToolResult::text(args.to_string()))
     /// });
@@ -495,8 +495,8 @@ impl fmt::Debug for SdkTool {
 /// call such an error. The handler's `Err` becomes an `isError` result carrying the error text.
 ///
 /// ```
-/// # use claude_agent_client::tool;
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::mcp::tool;
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// let greet = tool(
 ///     "greet",
 ///     "Say hello",
@@ -540,8 +540,8 @@ pub fn tool(
 /// the closure's argument.
 ///
 /// ```
-/// # use claude_agent_client::typed_tool;
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::mcp::typed_tool;
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Add { a: f64, b: f64 }
 ///

@@ -12,9 +12,9 @@ use crate::permission::PermissionMode;
 /// give them a pattern, such as `Bash(git status:*)`).
 ///
 /// ```
-/// use claude_agent_client::UnaskedTools;
-/// use claude_agent_client::options::Options;
-/// use claude_agent_core::permission::PermissionResult;
+/// use claude_agent_tokio::UnaskedTools;
+/// use claude_agent_tokio::options::Options;
+/// use claude_agent_tokio::permission::PermissionResult;
 ///
 /// let options = Options::new()
 ///     .allowed_tools(["Read", "Bash(git status:*)"])
@@ -37,9 +37,9 @@ impl Options {
     /// otherwise.
     ///
     /// ```
-    /// use claude_agent_client::UnaskedTools;
-    /// use claude_agent_client::options::Options;
-    /// use claude_agent_core::permission::{PermissionMode, PermissionResult};
+    /// use claude_agent_tokio::UnaskedTools;
+    /// use claude_agent_tokio::options::Options;
+    /// use claude_agent_tokio::permission::{PermissionMode, PermissionResult};
     ///
     /// let callback = |_request, _ctx| async { PermissionResult::allow() };
     /// let bypass = Options::new().permission_mode(PermissionMode::BypassPermissions).on_permission_request(callback);

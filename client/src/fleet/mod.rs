@@ -20,8 +20,8 @@ use ledger::{Ledger, Signal};
 /// The limits a [`Fleet`] keeps.
 ///
 /// ```
-/// use claude_agent_client::{Fleet, FleetLimits};
-/// use claude_agent_core::cost::Budget;
+/// use claude_agent_tokio::{Fleet, FleetLimits};
+/// use claude_agent_tokio::cost::Budget;
 ///
 /// let limits = FleetLimits {
 ///     max_sessions: Some(8),
@@ -55,7 +55,7 @@ pub struct FleetLimits {
 /// budget that limits nothing.
 ///
 /// ```
-/// use claude_agent_client::{Fleet, FleetLimits, FleetLimitsError};
+/// use claude_agent_tokio::{Fleet, FleetLimits, FleetLimitsError};
 ///
 /// let refused = Fleet::new(FleetLimits { max_sessions: Some(0), ..FleetLimits::default() });
 /// assert!(matches!(refused, Err(FleetLimitsError::NoSessions)));
@@ -94,9 +94,9 @@ pub enum FleetLimitsError {
 /// place waits once more, just before its CLI starts, for memory (in a queue as fair).
 ///
 /// ```
-/// use claude_agent_client::{Fleet, FleetLimits};
-/// use claude_agent_core::cost::Budget;
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::{Fleet, FleetLimits};
+/// use claude_agent_tokio::cost::Budget;
+/// use claude_agent_tokio::Options;
 ///
 /// let fleet = Fleet::new(FleetLimits {
 ///     max_sessions: Some(4),
@@ -107,7 +107,7 @@ pub enum FleetLimitsError {
 /// let options = for_tenant("tenant-42");
 /// assert_eq!((fleet.running(), fleet.waiting()), (0, 0));
 /// # let _ = options;
-/// # Ok::<(), claude_agent_client::FleetLimitsError>(())
+/// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
 /// ```
 #[derive(Clone)]
 pub struct Fleet {
@@ -157,11 +157,11 @@ impl Fleet {
     /// nothing ([`FleetLimitsError`]).
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(16), ..FleetLimits::default() })?;
     /// assert_eq!(fleet.limits().max_sessions, Some(16));
-    /// # Ok::<(), claude_agent_client::FleetLimitsError>(())
+    /// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
     /// ```
     pub fn new(limits: FleetLimits) -> Result<Fleet, FleetLimitsError> {
         if limits.max_sessions == Some(0) {
@@ -210,7 +210,7 @@ impl Fleet {
     /// started (Linux; 0 elsewhere).
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let fleet = Fleet::default();
     /// println!("{} MiB", fleet.resident_bytes() >> 20);
@@ -222,7 +222,7 @@ impl Fleet {
     /// The limits it keeps.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// assert_eq!(Fleet::default().limits(), FleetLimits::default());
     /// ```
@@ -234,8 +234,8 @@ impl Fleet {
     /// goes to that key, and it waits its turn in the key's queue.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::Options;
     ///
     /// let fleet = Fleet::default();
     /// let options = Options::new().fleet(fleet.member("tenant-42"));
@@ -252,11 +252,11 @@ impl Fleet {
     /// limit, always 0.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() })?;
     /// assert_eq!(fleet.running(), 0);
-    /// # Ok::<(), claude_agent_client::FleetLimitsError>(())
+    /// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
     /// ```
     pub fn running(&self) -> usize {
         let shared = &self.shared;
@@ -270,11 +270,11 @@ impl Fleet {
     /// Sessions waiting: for a place, or (with a memory limit) for memory to start their CLI.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(2), ..FleetLimits::default() })?;
     /// assert_eq!(fleet.waiting(), 0);
-    /// # Ok::<(), claude_agent_client::FleetLimitsError>(())
+    /// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
     /// ```
     pub fn waiting(&self) -> usize {
         let shared = &self.shared;
@@ -286,7 +286,7 @@ impl Fleet {
     /// worked them out ([`TurnCost`](crate::cost::TurnCost)).
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let fleet = Fleet::default();
     /// let spent = fleet.spent("tenant-42");
@@ -299,7 +299,7 @@ impl Fleet {
     /// Every key with what it has spent, in key order.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let fleet = Fleet::default();
     /// for (key, spent) in fleet.spent_by_key() {
@@ -314,7 +314,7 @@ impl Fleet {
 /// A fleet with no limits: it counts what each key spends, and nothing waits.
 ///
 /// ```
-/// use claude_agent_client::{Fleet, FleetLimits};
+/// use claude_agent_tokio::{Fleet, FleetLimits};
 ///
 /// assert_eq!(Fleet::default().limits(), FleetLimits::default());
 /// ```
@@ -338,7 +338,7 @@ impl fmt::Debug for Fleet {
 /// `Options::fleet`.
 ///
 /// ```
-/// use claude_agent_client::{Fleet, FleetLimits};
+/// use claude_agent_tokio::{Fleet, FleetLimits};
 ///
 /// let member = Fleet::default().member("tenant-42");
 /// assert_eq!(member.key(), "tenant-42");
@@ -353,7 +353,7 @@ impl FleetMember {
     /// The key its sessions count under.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// assert_eq!(Fleet::default().member("k").key(), "k");
     /// ```
@@ -364,7 +364,7 @@ impl FleetMember {
     /// The fleet.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
     ///
     /// let member = Fleet::default().member("k");
     /// assert_eq!(member.fleet().spent("k").turns, 0);

@@ -49,13 +49,12 @@ use crate::Json;
 /// whatever the runtime, so a handle from any of them fits the same struct field.
 ///
 /// ```no_run
-/// # use claude_agent_client::{connect_with, Error, Runtime};
-/// # use claude_agent_core::message::Message;
-/// # use claude_agent_client::options::Options;
-/// use futures_lite::StreamExt;
+/// # use claude_agent_tokio::{connect, Error};
+/// # use claude_agent_tokio::message::Message;
+/// # use claude_agent_tokio::options::Options;
 ///
-/// async fn two_turns(runtime: impl Runtime) -> Result<(), Error> {
-///     let client = connect_with(runtime, Options::new()).await?;
+/// async fn two_turns() -> Result<(), Error> {
+///     let client = connect(Options::new()).await?;
 ///     for question in ["Pick a number.", "Double it."] {
 ///         client.send(question).await?;
 ///         let mut reply = client.receive_response();
@@ -131,8 +130,8 @@ impl Client {
     /// [`Client::rewind_files`] takes.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// # use claude_agent_core::message::UserInput;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// # use claude_agent_tokio::message::UserInput;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let uuid = client.send("Rename `foo` to `bar` everywhere.").await?;
     /// // … read the turn with `client.receive_response()` …
@@ -158,8 +157,7 @@ impl Client {
     /// CLI then exits by itself. Read the remaining messages to see the end.
     ///
     /// ```no_run
-    /// use futures_lite::StreamExt;
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.send("Write the release notes for 0.2.0 to CHANGELOG.md.").await?;
     /// client.end_input().await?; // this was the last message
@@ -178,9 +176,8 @@ impl Client {
     /// Every message from now on, until the CLI's stdout ends.
     ///
     /// ```no_run
-    /// use claude_agent_core::message::Message;
-    /// use futures_lite::StreamExt;
-    /// # use claude_agent_client::{Client, Error};
+    /// use claude_agent_tokio::message::Message;
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// // Everything the session prints, for as long as it runs, in a task of its own:
     /// let mut all = client.receive_messages();
@@ -214,8 +211,7 @@ impl Client {
     /// Stop the current turn. The CLI then ends the turn with an error `result`.
     ///
     /// ```no_run
-    /// use futures_lite::StreamExt;
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.send("Refactor the whole crate.").await?;
     /// // … the user changes their mind:
@@ -241,7 +237,7 @@ impl Client {
     /// `interrupt_cancel_queued_v1` capability takes it as a plain interrupt.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// // The user pressed Escape twice: stop, and forget what they typed ahead.
     /// let receipt = client.interrupt_and_cancel_queued().await?;
@@ -258,7 +254,7 @@ impl Client {
     /// it; too late, [`MessageCancelled::cancelled`] is `false`.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let queued = client.send("Also update the changelog.").await?;
     /// // … the user deletes that message from the input queue:
@@ -280,7 +276,7 @@ impl Client {
     /// [`supported_models`](Client::supported_models) is what it said at the start.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// for model in client.list_models().await? {
     ///     println!("{}: {}", model.value, model.display_name);
@@ -297,7 +293,7 @@ impl Client {
     /// policy), what the next message will use, and the files that did not parse.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let settings = client.settings().await?;
     /// for error in &settings.errors {
@@ -313,7 +309,7 @@ impl Client {
     /// The files an `@`-mention of `query` offers, as the CLI's own prompt offers them.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let found = client.file_suggestions("src/ma").await?;
     /// for suggestion in &found.suggestions {
@@ -332,7 +328,7 @@ impl Client {
     /// Use another model from the next turn on; `None` goes back to the default.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.set_model(Some("haiku")).await?; // cheap turns for the chores
     /// client.send("Fix the typos in README.md.").await?;
@@ -354,8 +350,8 @@ impl Client {
     /// when the CLI named no mode.
     ///
     /// ```no_run
-    /// use claude_agent_core::permission::PermissionMode;
-    /// # use claude_agent_client::{Client, Error};
+    /// use claude_agent_tokio::permission::PermissionMode;
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// // The plan was approved: let the agent edit files without asking.
     /// let now = client.set_permission_mode(PermissionMode::AcceptEdits).await?;
@@ -381,9 +377,9 @@ impl Client {
     /// [`ThinkingDisplay`](crate::options::ThinkingDisplay).
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::ThinkingDisplayChange;
-    /// use claude_agent_core::options::ThinkingDisplay;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::ThinkingDisplayChange;
+    /// use claude_agent_tokio::options::ThinkingDisplay;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.set_max_thinking_tokens(Some(8_000), ThinkingDisplay::Summarized).await?;
     /// client.set_max_thinking_tokens(None, ThinkingDisplayChange::Keep).await?;
@@ -408,13 +404,12 @@ impl Client {
     /// it.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{connect_with, Error, Runtime};
-    /// # use claude_agent_client::options::Options;
-    /// use futures_lite::StreamExt;
+    /// # use claude_agent_tokio::{connect, Error};
+    /// # use claude_agent_tokio::options::Options;
     ///
-    /// async fn try_and_undo(runtime: impl Runtime) -> Result<(), Error> {
+    /// async fn try_and_undo() -> Result<(), Error> {
     ///     let options = Options::new().enable_file_checkpointing(true);
-    ///     let client = connect_with(runtime, options).await?;
+    ///     let client = connect(options).await?;
     ///     let uuid = client.send("Add a CHANGELOG.md.").await?;
     ///     let mut turn = client.receive_response();
     ///     while let Some(message) = turn.next().await {
@@ -443,7 +438,7 @@ impl Client {
     /// (the CLI's dry run): whether it can, and the files it would change.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client, uuid: String) -> Result<(), Error> {
     /// let preview = client.preview_rewind_files(&uuid).await?;
     /// println!("{preview:?}");
@@ -464,7 +459,7 @@ impl Client {
     /// The state of every MCP server.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let status = client.mcp_status().await?;
     /// for server in &status.mcp_servers {
@@ -488,8 +483,8 @@ impl Client {
     /// is set.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::McpCall;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::McpCall;
     /// use serde_json::json;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let call = McpCall::new("github", "search_issues", json!({"query": "crash"})).soft_error_result(true);
@@ -510,7 +505,7 @@ impl Client {
     /// Reconnect the MCP server `name`.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let status = client.mcp_status().await?;
     /// for server in status.mcp_servers.iter().filter(|s| s.status == "failed") {
@@ -530,7 +525,7 @@ impl Client {
     /// Disable the MCP server `name`: its tools disappear until [`Client::enable_mcp_server`].
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.disable_mcp_server("github").await?; // its tools disappear for now
     /// // …
@@ -550,7 +545,7 @@ impl Client {
     /// Enable the MCP server `name` again after [`Client::disable_mcp_server`].
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.enable_mcp_server("github").await?;
     /// # Ok(())
@@ -573,8 +568,8 @@ impl Client {
     /// says when it is `connected`.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{tool, Client, Error, McpServerSet, SdkMcpServer};
-    /// # use claude_agent_core::mcp::ToolResult;
+    /// # use claude_agent_tokio::{mcp::tool, Client, Error, mcp::McpServerSet, mcp::SdkMcpServer};
+    /// # use claude_agent_tokio::mcp::ToolResult;
     /// # async fn example(client: Client, calc: SdkMcpServer) -> Result<(), Error> {
     /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
     ///     "now",
@@ -603,9 +598,8 @@ impl Client {
     /// Stop the background task `task_id`.
     ///
     /// ```no_run
-    /// use claude_agent_core::message::{Message, SystemMessage};
-    /// use futures_lite::StreamExt;
-    /// # use claude_agent_client::{Client, Error};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// // Stop background shells (a dev server, a watcher) as soon as they start.
     /// let mut messages = client.receive_messages();
@@ -632,8 +626,8 @@ impl Client {
     /// the last response.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::ContextUsageDetail;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::ContextUsageDetail;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let usage = client.context_usage(ContextUsageDetail::Summary).await?;
     /// for category in &usage.categories {
@@ -655,7 +649,7 @@ impl Client {
     /// asked twice). [`Client::server_info`] keeps the first answer.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let fresh = client.reinitialize().await?;
     /// println!("{} commands", fresh.commands.len());
@@ -672,7 +666,7 @@ impl Client {
     /// the settings of earlier calls stay then.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let settings = serde_json::json!({
     ///     "model": "claude-sonnet-4-5",
@@ -694,8 +688,8 @@ impl Client {
     /// [`SettingsFile::Local`], `effortLevel` in [`SettingsFile::User`]; it refuses others.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::SettingsFile;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::SettingsFile;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let style = serde_json::json!({"outputStyle": "Explanatory"});
     /// client.update_settings(SettingsFile::Local, &style).await?;
@@ -722,9 +716,9 @@ impl Client {
     /// with [`Error::ControlRefused`] and the code `reload_plugins_busy`).
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::ReloadPlugins;
-    /// use claude_agent_client::options::PluginConfig;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::ReloadPlugins;
+    /// use claude_agent_tokio::options::PluginConfig;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let reload = ReloadPlugins::new().add_plugin(PluginConfig::local("/srv/plugins/review"));
     /// let reloaded = client.reload_plugins(reload).await?;
@@ -742,7 +736,7 @@ impl Client {
     /// Reload skills from disk and get the refreshed list.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// for skill in client.reload_skills().await?.skills {
     ///     println!("{}: {}", skill.name, skill.description);
@@ -758,7 +752,7 @@ impl Client {
     /// not seen) and get every style's name.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let styles = client.reload_output_styles().await?;
     /// println!("{:?}", styles.available_output_styles);
@@ -773,7 +767,7 @@ impl Client {
     /// connected itself. The contents come from a third party: render them sandboxed.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let widget = client.read_mcp_resource("charts", "ui://charts/bar").await?;
     /// for part in widget.contents {
@@ -799,8 +793,8 @@ impl Client {
     /// [`Error::ControlRefused`] (`read denied: <path>`).
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::ReadFile;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::ReadFile;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let notes = client.read_file(ReadFile::new("NOTES.md")).await?;
     /// println!("{}", notes.contents);
@@ -818,7 +812,7 @@ impl Client {
     /// changed since, the CLI ignores this and an Edit still needs a Read.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let mtime = std::fs::metadata("src/main.rs").and_then(|m| m.modified()).expect("a file");
     /// client.seed_read_state("src/main.rs", mtime).await?;
@@ -848,7 +842,7 @@ impl Client {
     /// reports with a `task_notification` when it ends.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.background_tasks().await?;
     /// # Ok(())
@@ -865,7 +859,7 @@ impl Client {
     /// [`Client::background_tasks`]). `false` when no foreground task of that tool use runs.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// if !client.background_task("toolu_01").await? {
     ///     println!("that command had already finished");
@@ -888,8 +882,8 @@ impl Client {
     /// so.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// use claude_agent_core::control::McpPermissionMode;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// use claude_agent_tokio::control::McpPermissionMode;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// let outcome = client
     ///     .set_mcp_permission_mode_override("github", Some(McpPermissionMode::Default))
@@ -918,9 +912,9 @@ impl Client {
     /// experimental: the CLI may change its answer.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Error> {
-    /// use claude_agent_core::control::UsageDetail;
+    /// use claude_agent_tokio::control::UsageDetail;
     /// let usage = client.usage(UsageDetail::WithoutBehaviors).await?;
     /// println!("${:.4} so far", usage.session.total_cost_usd);
     /// if let Some(five_hour) = usage.rate_limits.and_then(|limits| limits.five_hour) {
@@ -940,7 +934,7 @@ impl Client {
     /// and once it has exited.
     ///
     /// ```no_run
-    /// # use claude_agent_client::Client;
+    /// # use claude_agent_tokio::Client;
     /// # fn example(client: Client) {
     /// if let Some(tree) = client.resources() {
     ///     println!("{} processes, {} MiB", tree.pids.len(), tree.resident_bytes >> 20);
@@ -956,7 +950,7 @@ impl Client {
     /// before the answer came (a client taken from a callback can see that).
     ///
     /// ```no_run
-    /// # use claude_agent_client::Client;
+    /// # use claude_agent_tokio::Client;
     /// # fn example(client: Client) {
     /// if let Some(info) = client.server_info() {
     ///     println!("CLI {:?}, pid {:?}", info.claude_code_version, info.pid);
@@ -976,12 +970,12 @@ impl Client {
     /// `tracing` warning, with the `tracing` feature.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{connect_with, Error, Runtime};
-    /// # use claude_agent_client::options::Options;
-    /// use claude_agent_core::session::{CliVersion, VersionCheck};
+    /// # use claude_agent_tokio::{connect, Error};
+    /// # use claude_agent_tokio::options::Options;
+    /// use claude_agent_tokio::session::{CliVersion, VersionCheck};
     ///
-    /// async fn check(runtime: impl Runtime) -> Result<(), Error> {
-    ///     let client = connect_with(runtime, Options::new()).await?;
+    /// async fn check() -> Result<(), Error> {
+    ///     let client = connect(Options::new()).await?;
     ///     if let Some(VersionCheck::TooOld(version)) = client.version_check() {
     ///         eprintln!("Claude Code {version} is too old; {} or later is needed", CliVersion::MINIMUM);
     ///     }
@@ -995,7 +989,7 @@ impl Client {
     /// The slash commands and skills the CLI offers (from its `initialize` answer).
     ///
     /// ```no_run
-    /// # use claude_agent_client::Client;
+    /// # use claude_agent_tokio::Client;
     /// # fn example(client: Client) {
     /// let names: Vec<String> = client.supported_commands().into_iter().map(|c| c.name).collect();
     /// # let _ = names;
@@ -1010,7 +1004,7 @@ impl Client {
     /// The models the account can use (from the CLI's `initialize` answer).
     ///
     /// ```no_run
-    /// # use claude_agent_client::Client;
+    /// # use claude_agent_tokio::Client;
     /// # fn example(client: Client) {
     /// for model in client.supported_models() {
     ///     println!("{}: {}", model.value, model.display_name);
@@ -1026,7 +1020,7 @@ impl Client {
     /// The subagents the session knows (from the CLI's `initialize` answer).
     ///
     /// ```no_run
-    /// # use claude_agent_client::Client;
+    /// # use claude_agent_tokio::Client;
     /// # fn example(client: Client) {
     /// let reviewers = client.supported_agents().iter().filter(|a| a.name.contains("review")).count();
     /// # let _ = reviewers;
@@ -1041,7 +1035,7 @@ impl Client {
     /// The account the CLI runs as (from its `initialize` answer).
     ///
     /// ```no_run
-    /// # use claude_agent_client::Client;
+    /// # use claude_agent_tokio::Client;
     /// # fn example(client: Client) {
     /// if let Some(account) = client.account_info() {
     ///     println!("{:?} via {:?}", account.email, account.api_key_source);
@@ -1055,9 +1049,9 @@ impl Client {
     /// Send any control request and get its raw answer.
     ///
     /// ```no_run
-    /// use claude_agent_core::control::{ContextUsageDetail, ControlRequest};
-    /// use claude_agent_core::message::ContextUsage;
-    /// # use claude_agent_client::{Client, Error};
+    /// use claude_agent_tokio::control::{ContextUsageDetail, ControlRequest};
+    /// use claude_agent_tokio::message::ContextUsage;
+    /// # use claude_agent_tokio::{Client, Error};
     /// # async fn example(client: Client) -> Result<(), Box<dyn std::error::Error>> {
     /// // A request with fields no method sets: the full context breakdown.
     /// let body = client.request(ControlRequest::GetContextUsage { detail: Some(ContextUsageDetail::Full) }).await?;
@@ -1117,9 +1111,8 @@ struct PermissionModeSet {
 /// [`Client::receive_response`] (until the next `result`, included).
 ///
 /// ```no_run
-/// # use claude_agent_client::{Client, Error, Messages};
-/// use claude_agent_core::message::{ContentBlock, Message};
-/// use futures_lite::StreamExt;
+/// # use claude_agent_tokio::{Client, Error, Messages};
+/// use claude_agent_tokio::message::{ContentBlock, Message};
 ///
 /// /// The text of one turn's reply.
 /// async fn reply_text(mut turn: Messages) -> Result<String, Error> {
@@ -1152,8 +1145,8 @@ impl Messages {
     /// `futures-lite` or `futures`, with no trait to import (and none to clash with another).
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Client, Error};
-    /// # use claude_agent_core::message::Message;
+    /// # use claude_agent_tokio::{Client, Error};
+    /// # use claude_agent_tokio::message::Message;
     /// # async fn example(client: Client) -> Result<(), Error> {
     /// client.send("Hello!").await?;
     /// let mut reply = client.receive_response();

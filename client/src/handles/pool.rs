@@ -121,7 +121,7 @@ impl<R: Runtime> Starter for R {
 /// How a pooled session started.
 ///
 /// ```
-/// use claude_agent_client::PoolStart;
+/// use claude_agent_tokio::PoolStart;
 ///
 /// fn describe(start: &PoolStart) -> &'static str {
 ///     match start {
@@ -150,9 +150,8 @@ pub enum PoolStart {
 /// A session from a [`SparePool`]: its messages, and how it started.
 ///
 /// ```no_run
-/// use claude_agent_client::{Error, PoolStart, PooledQuery};
-/// use claude_agent_core::message::Message;
-/// use futures_lite::StreamExt;
+/// use claude_agent_tokio::{Error, PoolStart, PooledQuery};
+/// use claude_agent_tokio::message::Message;
 ///
 /// async fn show(session: PooledQuery) -> Result<(), Error> {
 ///     if let PoolStart::Cold { refused: Some(refusal) } = &session.start {
@@ -209,7 +208,6 @@ impl fmt::Debug for PooledQuery {
 /// use claude_agent_client::{PoolStart, Runtime, SparePool};
 /// use claude_agent_core::control::ClaimOptions;
 /// use claude_agent_client::options::Options;
-/// use futures_lite::StreamExt;
 ///
 /// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
 ///     let host = Options::new().allowed_tools(["Read", "Grep"]);
@@ -308,8 +306,8 @@ impl SparePool {
     /// to start is not retried until the pool is asked for one again.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{PrewarmError, SparePool};
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::{PrewarmError, SparePool};
+    /// # use claude_agent_tokio::options::Options;
     /// # fn example(pool: SparePool) -> Result<(), PrewarmError> {
     /// // At start-up, before any session is asked for:
     /// pool.prewarm(&Options::new().model("sonnet"))?;
@@ -330,8 +328,8 @@ impl SparePool {
     /// Live spares parked for `options` now (not counting those still starting).
     ///
     /// ```no_run
-    /// # use claude_agent_client::SparePool;
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::SparePool;
+    /// # use claude_agent_tokio::options::Options;
     /// # fn example(pool: SparePool, options: Options) {
     /// println!("{} spares ready", pool.ready(&options));
     /// # }
@@ -354,7 +352,7 @@ impl SparePool {
     /// The process ids of every live spare of the pool, parked or not.
     ///
     /// ```no_run
-    /// # use claude_agent_client::SparePool;
+    /// # use claude_agent_tokio::SparePool;
     /// # fn example(pool: SparePool) {
     /// println!("parked CLIs: {:?}", pool.pids());
     /// # }
@@ -371,8 +369,8 @@ impl SparePool {
     /// Let go of the spares of `options` (the host's options changed: sign-out, new settings).
     ///
     /// ```no_run
-    /// # use claude_agent_client::SparePool;
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::SparePool;
+    /// # use claude_agent_tokio::options::Options;
     /// # fn example(pool: SparePool, old: Options) {
     /// pool.discard(&old);
     /// # }
@@ -398,9 +396,9 @@ impl SparePool {
     /// (a spare's refusal only makes the start cold: see [`PooledQuery::start`]).
     ///
     /// ```no_run
-    /// # use claude_agent_client::{SparePool, Error};
-    /// # use claude_agent_core::control::ClaimOptions;
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::{SparePool, Error};
+    /// # use claude_agent_tokio::control::ClaimOptions;
+    /// # use claude_agent_tokio::options::Options;
     /// # async fn example(pool: SparePool, host: Options) -> Result<(), Error> {
     /// let session = pool.query(&host, "What changed since yesterday?", ClaimOptions::new("/srv/app").model("sonnet")).await?;
     /// # let _ = session;

@@ -15,23 +15,23 @@ use crate::message::UserInput;
 /// open until the stream ends *and* the run then in progress has ended.
 ///
 /// ```
-/// # use claude_agent_client::Prompt;
-/// # use claude_agent_core::message::UserInput;
+/// # use claude_agent_tokio::Prompt;
+/// # use claude_agent_tokio::message::UserInput;
 /// let single: Prompt = "What is 2 + 2?".into();
 /// let streamed = Prompt::stream(futures_lite::stream::iter(vec![UserInput::text("hi"), UserInput::text("bye")]));
 /// # let _ = (single, streamed);
 /// ```
 ///
-/// Both forms with `query_with` (the adapters' `query`):
+/// Both forms with `query`:
 ///
 /// ```no_run
-/// # use claude_agent_client::{query_with, Prompt, Runtime};
-/// # use claude_agent_core::message::UserInput;
-/// # use claude_agent_client::Options;
-/// # fn example<R: Runtime>(runtime: R) {
-/// let one_turn = query_with(runtime.clone(), Prompt::text("What is 2 + 2?"), Options::new());
+/// # use claude_agent_tokio::{query, Prompt};
+/// # use claude_agent_tokio::message::UserInput;
+/// # use claude_agent_tokio::Options;
+/// # fn example() {
+/// let one_turn = query(Prompt::text("What is 2 + 2?"), Options::new());
 /// let steps = futures_lite::stream::iter(["Read src/lib.rs.", "Now list its public items."].map(UserInput::text));
-/// let two_turns = query_with(runtime, Prompt::stream(steps), Options::new());
+/// let two_turns = query(Prompt::stream(steps), Options::new());
 /// # let _ = (one_turn, two_turns);
 /// # }
 /// ```
@@ -89,7 +89,7 @@ impl From<PromptStream> for Prompt {
 /// dropped.
 ///
 /// ```
-/// # use claude_agent_client::{prompt_channel, Prompt};
+/// # use claude_agent_tokio::{prompt_channel, Prompt};
 /// let (tx, prompt) = prompt_channel();
 /// let prompt: Prompt = prompt.into();
 /// drop(tx); // no messages: input ends at once
@@ -103,15 +103,14 @@ pub fn prompt_channel() -> (PromptSender, PromptStream) {
 /// The sending half of [`prompt_channel`]. Clone it to send from several places.
 ///
 /// ```
-/// use claude_agent_client::{prompt_channel, query_with, Error, Runtime};
-/// use claude_agent_core::message::Message;
-/// use claude_agent_client::Options;
-/// use futures_lite::StreamExt;
+/// use claude_agent_tokio::{prompt_channel, query, Error};
+/// use claude_agent_tokio::message::Message;
+/// use claude_agent_tokio::Options;
 ///
 /// /// A chat: the next question goes in once the previous answer is out.
-/// async fn chat<R: Runtime>(runtime: R, questions: Vec<String>) -> Result<(), Error> {
+/// async fn chat(questions: Vec<String>) -> Result<(), Error> {
 ///     let (tx, prompt) = prompt_channel();
-///     let mut messages = query_with(runtime, prompt, Options::new());
+///     let mut messages = query(prompt, Options::new());
 ///     let mut questions = questions.into_iter();
 ///     if let Some(first) = questions.next() {
 ///         tx.send(first).await?;
@@ -139,8 +138,8 @@ impl PromptSender {
     /// [`Error::Closed`] when the query is gone.
     ///
     /// ```
-    /// use claude_agent_client::prompt_channel;
-    /// use claude_agent_core::message::UserInput;
+    /// use claude_agent_tokio::prompt_channel;
+    /// use claude_agent_tokio::message::UserInput;
     /// use futures_lite::StreamExt;
     ///
     /// # futures_lite::future::block_on(async {
@@ -165,12 +164,12 @@ impl PromptSender {
 /// The receiving half of [`prompt_channel`]: a stream of user messages to pass as a prompt.
 ///
 /// ```
-/// use claude_agent_client::{prompt_channel, query_with, Runtime};
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::{prompt_channel, query};
+/// use claude_agent_tokio::Options;
 ///
-/// async fn start<R: Runtime>(runtime: R) {
+/// async fn start() {
 ///     let (tx, prompt) = prompt_channel();
-///     let messages = query_with(runtime, prompt, Options::new()); // the stream is the prompt
+///     let messages = query(prompt, Options::new()); // the stream is the prompt
 ///     tx.send("Summarise README.md").await.unwrap();
 ///     # let _ = messages;
 /// }

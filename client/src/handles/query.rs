@@ -28,7 +28,6 @@ use crate::Client;
 /// ```no_run
 /// # use claude_agent_client::{query_with, Runtime};
 /// # use claude_agent_client::options::Options;
-/// use futures_lite::StreamExt;
 ///
 /// async fn ask(runtime: impl Runtime) {
 ///     let mut messages = query_with(runtime, "What is 2 + 2?", Options::new().max_turns(1));
@@ -52,14 +51,13 @@ pub fn query_with(runtime: impl Runtime, prompt: impl Into<Prompt>, options: Opt
 /// process has exited.
 ///
 /// ```
-/// use claude_agent_client::{query_with, Error, Runtime};
-/// use claude_agent_core::message::{ContentBlock, Message};
-/// use claude_agent_client::options::Options;
-/// use futures_lite::StreamExt;
+/// use claude_agent_tokio::{query, Error};
+/// use claude_agent_tokio::message::{ContentBlock, Message};
+/// use claude_agent_tokio::options::Options;
 ///
 /// /// Run a prompt, but interrupt the turn if it runs more than 20 tool calls.
-/// async fn bounded(runtime: impl Runtime) -> Result<(), Error> {
-///     let mut messages = query_with(runtime, "Tidy up the test suite.", Options::new());
+/// async fn bounded() -> Result<(), Error> {
+///     let mut messages = query("Tidy up the test suite.", Options::new());
 ///     let client = messages.client();
 ///     let (mut tool_calls, mut interrupted) = (0, false);
 ///     while let Some(message) = messages.next().await {
@@ -98,10 +96,10 @@ impl Query {
     /// `futures-lite` or `futures`, with no trait to import (and none to clash with another).
     ///
     /// ```no_run
-    /// # use claude_agent_client::{query_with, Error, Runtime};
-    /// # use claude_agent_client::options::Options;
-    /// # async fn example(runtime: impl Runtime) -> Result<(), Error> {
-    /// let mut messages = query_with(runtime, "What is 2 + 2?", Options::new());
+    /// # use claude_agent_tokio::{query, Error};
+    /// # use claude_agent_tokio::options::Options;
+    /// # async fn example() -> Result<(), Error> {
+    /// let mut messages = query("What is 2 + 2?", Options::new());
     /// while let Some(message) = messages.next().await {
     ///     println!("{}", message?.raw_json());
     /// }

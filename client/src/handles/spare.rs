@@ -19,8 +19,8 @@ use crate::{give_to, temp_folder};
 /// ([`Options::claimed`] gives its options).
 ///
 /// ```
-/// use claude_agent_client::ClaimError;
-/// use claude_agent_core::control::ClaimRefusalReason;
+/// use claude_agent_tokio::ClaimError;
+/// use claude_agent_tokio::control::ClaimRefusalReason;
 ///
 /// fn explain(error: &ClaimError) -> String {
 ///     match error {
@@ -48,8 +48,8 @@ pub enum ClaimError {
 /// Why `prewarm` did not park a CLI.
 ///
 /// ```
-/// use claude_agent_client::options::SessionStart;
-/// use claude_agent_client::PrewarmError;
+/// use claude_agent_tokio::options::SessionStart;
+/// use claude_agent_tokio::PrewarmError;
 ///
 /// fn explain(error: &PrewarmError) -> String {
 ///     match error {
@@ -84,13 +84,13 @@ pub enum PrewarmError {
 /// Dropping it (or [`Spare::close`]) shuts the CLI down, like any session's last handle.
 ///
 /// ```no_run
-/// use claude_agent_client::{prewarm_with, Runtime};
-/// use claude_agent_core::control::ClaimOptions;
-/// use claude_agent_client::options::Options;
+/// use claude_agent_tokio::{prewarm};
+/// use claude_agent_tokio::control::ClaimOptions;
+/// use claude_agent_tokio::options::Options;
 ///
-/// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
+/// async fn serve() -> Result<(), Box<dyn std::error::Error>> {
 ///     // At boot, before any user has picked a project:
-///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
+///     let spare = prewarm(Options::new().allowed_tools(["Read"])).await?;
 ///     // … a user opens /srv/app and asks:
 ///     if spare.is_alive() {
 ///         let claimed = spare.claim("What does this app do?", ClaimOptions::new("/srv/app")).await?;
@@ -156,7 +156,6 @@ impl Drop for ParkingDir {
 /// use claude_agent_client::{prewarm_with, Error, Runtime};
 /// use claude_agent_core::control::ClaimOptions;
 /// use claude_agent_client::options::Options;
-/// use futures_lite::StreamExt;
 ///
 /// async fn serve(runtime: impl Runtime) -> Result<(), Box<dyn std::error::Error>> {
 ///     let spare = prewarm_with(runtime, Options::new().allowed_tools(["Read"])).await?;
@@ -191,8 +190,7 @@ pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spa
 /// A claimed spare: how the CLI answered the claim, and the session's messages.
 ///
 /// ```no_run
-/// use claude_agent_client::{Claimed, Error};
-/// use futures_lite::StreamExt;
+/// use claude_agent_tokio::{Claimed, Error};
 ///
 /// async fn run(claimed: Claimed) -> Result<(), Error> {
 ///     println!("session {} in {:?}", claimed.info.session_id, claimed.info.cwd);
@@ -236,18 +234,18 @@ impl Spare {
     /// in [`ClaimInfo::not_applied`].
     ///
     /// ```no_run
-    /// use claude_agent_client::{query_with, ClaimError, Runtime, Spare};
-    /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_client::options::Options;
-    /// use claude_agent_core::permission::PermissionMode;
+    /// use claude_agent_tokio::{query, ClaimError, Spare};
+    /// use claude_agent_tokio::control::ClaimOptions;
+    /// use claude_agent_tokio::options::Options;
+    /// use claude_agent_tokio::permission::PermissionMode;
     ///
-    /// async fn start(runtime: impl Runtime, spare: Spare, host: Options) -> Result<(), Box<dyn std::error::Error>> {
+    /// async fn start(spare: Spare, host: Options) -> Result<(), Box<dyn std::error::Error>> {
     ///     let claim = ClaimOptions::new("/srv/app").model("claude-sonnet-5").permission_mode(PermissionMode::AcceptEdits);
     ///     let messages = match spare.claim("Fix the failing test", claim.clone()).await {
     ///         Ok(claimed) => claimed.messages,
     ///         Err(ClaimError::Refused(refusal)) => {
     ///             eprintln!("cold start: {}", refusal.message);
-    ///             query_with(runtime, "Fix the failing test", host.claimed(&claim)?)
+    ///             query("Fix the failing test", host.claimed(&claim)?)
     ///         }
     ///         Err(other) => return Err(other.into()),
     ///     };
@@ -290,7 +288,7 @@ impl Spare {
     /// Whether the spare's process is still running (a parked CLI can die; replace it then).
     ///
     /// ```no_run
-    /// # use claude_agent_client::Spare;
+    /// # use claude_agent_tokio::Spare;
     /// # fn example(spare: Spare) {
     /// if !spare.is_alive() {
     ///     drop(spare); // start another
@@ -304,7 +302,7 @@ impl Spare {
     /// The spare's process id, as its answer to `initialize` gave it.
     ///
     /// ```no_run
-    /// # use claude_agent_client::Spare;
+    /// # use claude_agent_tokio::Spare;
     /// # fn example(spare: Spare) {
     /// println!("parked CLI: pid {:?}", spare.pid());
     /// # }
@@ -316,7 +314,7 @@ impl Spare {
     /// Shut the spare's CLI down unused, and wait until it is gone.
     ///
     /// ```no_run
-    /// # use claude_agent_client::Spare;
+    /// # use claude_agent_tokio::Spare;
     /// # async fn example(spare: Spare) {
     /// spare.close().await; // the host's options changed: this spare is stale
     /// # }

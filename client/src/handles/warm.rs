@@ -26,7 +26,6 @@ pub(crate) const STARTUP_MARKS_ENV: &str = "CLAUDE_CODE_SDK_READS_STARTUP_MARKS"
 /// use claude_agent_client::{startup_with, Error, Runtime};
 /// use claude_agent_core::message::Message;
 /// use claude_agent_client::options::Options;
-/// use futures_lite::StreamExt;
 ///
 /// async fn answer(runtime: impl Runtime) -> Result<(), Error> {
 ///     // While the user is still typing:
@@ -52,7 +51,7 @@ pub async fn startup_with(runtime: impl Runtime, options: Options) -> Result<War
 /// the handle (or [`WarmQuery::close`]) shuts the CLI down unused.
 ///
 /// ```no_run
-/// use claude_agent_client::WarmQuery;
+/// use claude_agent_tokio::WarmQuery;
 ///
 /// async fn ask_or_drop(warm: WarmQuery, prompt: Option<&str>) {
 ///     match prompt {
@@ -75,7 +74,7 @@ impl WarmQuery {
     /// [`Prompt::stream`] is written as it yields.
     ///
     /// ```no_run
-    /// # use claude_agent_client::{Error, WarmQuery};
+    /// # use claude_agent_tokio::{Error, WarmQuery};
     /// use futures_lite::StreamExt;
     /// # async fn example(warm: WarmQuery) -> Result<(), Error> {
     /// let messages: Vec<_> = warm.query("What is 2 + 2?").collect().await;
@@ -93,7 +92,7 @@ impl WarmQuery {
     /// The CLI's answer to `initialize` (its commands, models, agents, account…).
     ///
     /// ```no_run
-    /// # use claude_agent_client::WarmQuery;
+    /// # use claude_agent_tokio::WarmQuery;
     /// # fn example(warm: WarmQuery) {
     /// if let Some(info) = warm.server_info() {
     ///     println!("Claude Code {:?} is ready", info.claude_code_version);
@@ -107,7 +106,7 @@ impl WarmQuery {
     /// Shut the CLI down without sending a prompt, and wait until it is gone.
     ///
     /// ```no_run
-    /// # use claude_agent_client::WarmQuery;
+    /// # use claude_agent_tokio::WarmQuery;
     /// # async fn example(warm: WarmQuery) {
     /// warm.close().await; // the user left before asking anything
     /// # }

@@ -23,9 +23,9 @@
 //!   [`SessionStart::Resume`](crate::options::SessionStart::Resume)).
 //!
 //! ```no_run
-//! use claude_agent_client::history::{History, ListSessions, Page};
+//! use claude_agent_tokio::history::{History, ListSessions, Page};
 //!
-//! # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+//! # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
 //! let history = History::from_env()?;
 //! for info in history.list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
 //!     let first = history.session(&info.session_id, None)?.messages(Page::first(1))?;
@@ -60,7 +60,7 @@ pub use session_file::{ForkOptions, Page, SessionFile};
 /// variant names what it looked for and where.
 ///
 /// ```
-/// use claude_agent_client::history::{History, HistoryError};
+/// use claude_agent_tokio::history::{History, HistoryError};
 ///
 /// let history = History::at("/nonexistent/.claude");
 /// match history.session("not-a-uuid", None) {
@@ -145,9 +145,9 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HistoryError + '_ {
 /// A session's summary, as [`History::list_sessions`] and [`SessionFile::info`] give it.
 ///
 /// ```no_run
-/// use claude_agent_client::history::History;
+/// use claude_agent_tokio::history::History;
 ///
-/// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+/// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
 /// let info = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.info()?;
 /// println!("{} ({} bytes, on {:?})", info.summary, info.file_size, info.git_branch);
 /// if let Some(cwd) = &info.cwd {
@@ -198,10 +198,10 @@ pub struct SessionInfo {
 /// [`Message::raw_json`]. An entry that does not fit them is [`Message::Unknown`], kept whole.
 ///
 /// ```no_run
-/// use claude_agent_client::history::{History, Page};
-/// use claude_agent_core::message::{ContentBlock, Message, MessageContent};
+/// use claude_agent_tokio::history::{History, Page};
+/// use claude_agent_tokio::message::{ContentBlock, Message, MessageContent};
 ///
-/// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+/// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
 /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
 /// for entry in session.messages(Page::ALL)? {
 ///     match &entry.message {
@@ -248,9 +248,9 @@ pub struct SessionMessage {
 /// What [`History::list_sessions`] lists: one project's sessions or every project's, a page of them.
 ///
 /// ```no_run
-/// use claude_agent_client::history::{History, ListSessions};
+/// use claude_agent_tokio::history::{History, ListSessions};
 ///
-/// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+/// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
 /// let history = History::from_env()?;
 /// let everything = history.list_sessions(&ListSessions::all())?;
 /// let second_page = history.list_sessions(&ListSessions::in_dir("/home/me/app").offset(20).limit(20))?;
@@ -282,7 +282,7 @@ impl ListSessions {
     /// Every project's sessions.
     ///
     /// ```
-    /// use claude_agent_client::history::ListSessions;
+    /// use claude_agent_tokio::history::ListSessions;
     ///
     /// assert_eq!(ListSessions::all().dir, None);
     /// ```
@@ -299,7 +299,7 @@ impl ListSessions {
     /// The sessions that ran in `dir`, and in the other worktrees of its git repository.
     ///
     /// ```
-    /// use claude_agent_client::history::ListSessions;
+    /// use claude_agent_tokio::history::ListSessions;
     ///
     /// let list = ListSessions::in_dir("/home/me/app");
     /// assert!(list.include_worktrees);
@@ -314,7 +314,7 @@ impl ListSessions {
     /// At most `limit` sessions.
     ///
     /// ```
-    /// use claude_agent_client::history::ListSessions;
+    /// use claude_agent_tokio::history::ListSessions;
     ///
     /// assert_eq!(ListSessions::all().limit(10).limit, Some(10));
     /// ```
@@ -326,7 +326,7 @@ impl ListSessions {
     /// Skip the `offset` newest sessions.
     ///
     /// ```
-    /// use claude_agent_client::history::ListSessions;
+    /// use claude_agent_tokio::history::ListSessions;
     ///
     /// assert_eq!(ListSessions::all().offset(20).offset, 20);
     /// ```
@@ -338,7 +338,7 @@ impl ListSessions {
     /// Whether to list the other worktrees' sessions too.
     ///
     /// ```
-    /// use claude_agent_client::history::ListSessions;
+    /// use claude_agent_tokio::history::ListSessions;
     ///
     /// assert!(!ListSessions::in_dir("/repo").include_worktrees(false).include_worktrees);
     /// ```
@@ -351,7 +351,7 @@ impl ListSessions {
     /// [`ListSessions::include_programmatic`](struct@ListSessions#structfield.include_programmatic)).
     ///
     /// ```
-    /// use claude_agent_client::history::ListSessions;
+    /// use claude_agent_tokio::history::ListSessions;
     ///
     /// // What a person would pick from: their own sessions at the terminal.
     /// let typed = ListSessions::in_dir("/home/me/app").include_programmatic(false);
@@ -375,7 +375,7 @@ impl Default for ListSessions {
 /// another, such as the one of a CLI started with its own `HOME` or `CLAUDE_CONFIG_DIR`.
 ///
 /// ```
-/// use claude_agent_client::history::{History, ListSessions, Page};
+/// use claude_agent_tokio::history::{History, ListSessions, Page};
 ///
 /// let config = std::env::temp_dir().join(format!("history-doc-{}", std::process::id()));
 /// let folder = config.join("projects").join("-home-me-app");
@@ -411,7 +411,7 @@ impl History {
     /// `~/.claude`.
     ///
     /// ```no_run
-    /// use claude_agent_client::history::History;
+    /// use claude_agent_tokio::history::History;
     ///
     /// let history = History::from_env().expect("HOME is set");
     /// println!("sessions are under {}", history.projects_dir().display());
@@ -431,7 +431,7 @@ impl History {
     /// by default).
     ///
     /// ```
-    /// use claude_agent_client::history::History;
+    /// use claude_agent_tokio::history::History;
     ///
     /// let history = History::at("/home/me/.claude");
     /// assert_eq!(history.projects_dir(), std::path::Path::new("/home/me/.claude/projects"));
@@ -445,7 +445,7 @@ impl History {
     /// The folder that holds one folder per project.
     ///
     /// ```
-    /// use claude_agent_client::history::History;
+    /// use claude_agent_tokio::history::History;
     ///
     /// assert!(History::at("/c").projects_dir().ends_with("projects"));
     /// ```
@@ -456,7 +456,7 @@ impl History {
     /// The folder the CLI stores the sessions that run in `cwd` in (whether or not it exists).
     ///
     /// ```
-    /// use claude_agent_client::history::History;
+    /// use claude_agent_tokio::history::History;
     /// use std::path::Path;
     ///
     /// let history = History::at("/home/me/.claude");
@@ -480,9 +480,9 @@ impl History {
     /// that does not exist gives no sessions.
     ///
     /// ```no_run
-    /// use claude_agent_client::history::{History, ListSessions};
+    /// use claude_agent_tokio::history::{History, ListSessions};
     ///
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// for session in History::from_env()?.list_sessions(&ListSessions::in_dir("/home/me/app").limit(10))? {
     ///     let tag = session.tag.as_deref().unwrap_or("-");
     ///     println!("{}  {:<40}  [{tag}]", session.session_id, session.summary);
@@ -492,7 +492,7 @@ impl History {
     /// ```
     ///
     /// ```
-    /// # use claude_agent_client::history::{History, ListSessions};
+    /// # use claude_agent_tokio::history::{History, ListSessions};
     /// let sessions = History::at("/nonexistent").list_sessions(&ListSessions::all()).unwrap();
     /// assert!(sessions.is_empty());
     /// ```
@@ -581,7 +581,7 @@ impl History {
     /// or no such transcript exists.
     ///
     /// ```
-    /// use claude_agent_client::history::{History, HistoryError};
+    /// use claude_agent_tokio::history::{History, HistoryError};
     ///
     /// let missing = History::at("/nonexistent").session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
     /// assert!(matches!(missing, Err(HistoryError::NotFound { .. })));

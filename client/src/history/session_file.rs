@@ -13,7 +13,7 @@ use super::{
 /// (`system_messages`), then `offset` skipped, then at most `limit` (all the rest with `None`).
 ///
 /// ```
-/// use claude_agent_client::history::Page;
+/// use claude_agent_tokio::history::Page;
 ///
 /// let first_ten = Page { limit: Some(10), ..Page::ALL };
 /// assert_eq!(first_ten, Page::first(10));
@@ -46,7 +46,7 @@ impl Page {
     /// The first `limit` messages.
     ///
     /// ```
-    /// # use claude_agent_client::history::Page;
+    /// # use claude_agent_tokio::history::Page;
     /// assert_eq!(Page::first(5).limit, Some(5));
     /// ```
     pub fn first(limit: usize) -> Page {
@@ -60,7 +60,7 @@ impl Page {
     /// ([`Page::system_messages`](struct@Page#structfield.system_messages)).
     ///
     /// ```
-    /// # use claude_agent_client::history::Page;
+    /// # use claude_agent_tokio::history::Page;
     /// assert!(Page::first(20).with_system_messages().system_messages);
     /// ```
     pub fn with_system_messages(self) -> Page {
@@ -85,10 +85,10 @@ impl Page {
 /// understands (a title, a tag, a fork, deletion).
 ///
 /// ```no_run
-/// use claude_agent_client::history::{History, Page};
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::history::{History, Page};
+/// use claude_agent_tokio::message::Message;
 ///
-/// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+/// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
 /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
 /// let last_ten = session.messages(Page::first(10))?;
 /// let replies = last_ten.iter().filter(|m| matches!(m.message, Message::Assistant(_))).count();
@@ -117,8 +117,8 @@ impl SessionFile {
     /// The session's id.
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let id = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
     /// assert_eq!(History::from_env()?.session(id, None)?.id(), id);
     /// # Ok(())
@@ -131,8 +131,8 @@ impl SessionFile {
     /// The transcript file (`<config>/projects/<folder>/<session id>.jsonl`).
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// println!("{}", session.path().display());
     /// # Ok(())
@@ -146,8 +146,8 @@ impl SessionFile {
     /// gives it. Fails when the transcript has nothing to show (no prompt, no title).
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let info = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.info()?;
     /// println!("{}: {:?}", info.summary, info.first_prompt);
     /// # Ok(())
@@ -182,9 +182,9 @@ impl SessionFile {
     /// it, written before the boundary on disk), then what came after.
     ///
     /// ```no_run
-    /// use claude_agent_client::history::{History, Page};
+    /// use claude_agent_tokio::history::{History, Page};
     ///
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// for message in session.messages(Page::ALL)? {
     ///     println!("{}", message.uuid);
@@ -203,9 +203,9 @@ impl SessionFile {
     /// The ids of the subagents the session ran (those that wrote a transcript), in name order.
     ///
     /// ```no_run
-    /// use claude_agent_client::history::{History, Page};
+    /// use claude_agent_tokio::history::{History, Page};
     ///
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// for agent in session.subagents()? {
     ///     let messages = session.subagent_messages(&agent, Page::ALL)?;
@@ -229,9 +229,9 @@ impl SessionFile {
     /// oldest first, as `page` says.
     ///
     /// ```no_run
-    /// use claude_agent_client::history::{History, Page};
+    /// use claude_agent_tokio::history::{History, Page};
     ///
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// let first_five = session.subagent_messages("a1b2c3d4e5f6", Page::first(5))?;
     /// # let _ = first_five;
@@ -267,8 +267,8 @@ impl SessionFile {
     /// its transcript (the last one wins). The title is trimmed and must not be empty.
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// session.rename("Refactor the parser")?;
     /// # Ok(())
@@ -288,8 +288,8 @@ impl SessionFile {
     /// must not be empty.
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// session.tag(Some("experiment"))?;
     /// session.tag(None)?;
@@ -321,9 +321,9 @@ impl SessionFile {
     /// transcripts and the undo history of file edits are not copied.
     ///
     /// ```no_run
-    /// use claude_agent_client::history::{ForkOptions, History, Page};
+    /// use claude_agent_tokio::history::{ForkOptions, History, Page};
     ///
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// let messages = session.messages(Page::ALL)?;
     /// let fork = session.fork(ForkOptions::new().up_to(&messages[1].uuid).title("Plan B"))?;
@@ -346,8 +346,8 @@ impl SessionFile {
     /// runs the session goes on.
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// let session = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?;
     /// session.archive()?;
     /// assert_eq!(session.info()?.archived, Some(true));
@@ -362,8 +362,8 @@ impl SessionFile {
     /// Unarchives the session: [`SessionInfo::archived`] becomes `Some(false)`.
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.unarchive()?;
     /// # Ok(())
     /// # }
@@ -376,8 +376,8 @@ impl SessionFile {
     /// transcripts.
     ///
     /// ```no_run
-    /// # use claude_agent_client::history::History;
-    /// # fn main() -> Result<(), claude_agent_client::history::HistoryError> {
+    /// # use claude_agent_tokio::history::History;
+    /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
     /// History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.delete()?;
     /// # Ok(())
     /// # }
@@ -423,7 +423,7 @@ fn subagent_parents(meta: &Path) -> (Option<String>, Option<String>) {
 /// How [`SessionFile::fork`] copies a session: up to which message, and under which title.
 ///
 /// ```
-/// use claude_agent_client::history::ForkOptions;
+/// use claude_agent_tokio::history::ForkOptions;
 ///
 /// let fork = ForkOptions::new().up_to("3574dbb8-35bd-4cc5-8004-9b203dfe29ea").title("Plan B");
 /// assert_eq!(fork.up_to.as_deref(), Some("3574dbb8-35bd-4cc5-8004-9b203dfe29ea"));
@@ -448,7 +448,7 @@ impl ForkOptions {
     /// See [`ForkOptions::up_to`](struct@ForkOptions#structfield.up_to).
     ///
     /// ```
-    /// # use claude_agent_client::history::ForkOptions;
+    /// # use claude_agent_tokio::history::ForkOptions;
     /// assert_eq!(ForkOptions::new().up_to("u1").up_to.as_deref(), Some("u1"));
     /// ```
     pub fn up_to(mut self, uuid: impl Into<String>) -> Self {
@@ -459,7 +459,7 @@ impl ForkOptions {
     /// See [`ForkOptions::title`](struct@ForkOptions#structfield.title).
     ///
     /// ```
-    /// # use claude_agent_client::history::ForkOptions;
+    /// # use claude_agent_tokio::history::ForkOptions;
     /// assert_eq!(ForkOptions::new().title("Plan B").title.as_deref(), Some("Plan B"));
     /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {

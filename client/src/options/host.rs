@@ -28,9 +28,9 @@ impl Options {
     /// the session store needs printed: what a session started from them declares to the CLI.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-    /// use claude_agent_client::options::Options;
-    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_tokio::options::Options;
+    /// use claude_agent_tokio::permission::PermissionResult;
     ///
     /// let options = Options::new()
     ///     .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
@@ -48,8 +48,8 @@ impl Options {
     /// apart by, besides their settings.
     ///
     /// ```
-    /// use claude_agent_client::HostId;
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::HostId;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let host = Options::new().on_stderr(|line| eprintln!("{line}"));
     /// assert_ne!(host.get_host_id(), HostId::NONE);
@@ -75,8 +75,8 @@ impl Options {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use claude_agent_client::options::{Options, Resume, SessionStart};
-    /// use claude_agent_client::store::InMemorySessionStore;
+    /// use claude_agent_tokio::options::{Options, Resume, SessionStart};
+    /// use claude_agent_tokio::store::InMemorySessionStore;
     ///
     /// let store = Arc::new(InMemorySessionStore::new());
     /// let first = Options::new().cwd("/srv/app").session_store(store.clone());
@@ -88,7 +88,7 @@ impl Options {
     /// let spec = first.config().launch_spec("claude".into(), &first.get_host_declarations())?;
     /// assert!(spec.args.contains(&"--session-mirror".to_owned()));
     /// # let _ = again;
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn session_store(mut self, store: impl SessionStore + 'static) -> Self {
         self.handlers_mut().session_store = Some(Arc::new(store));
@@ -100,13 +100,13 @@ impl Options {
     /// budget can end it.
     ///
     /// ```
-    /// use claude_agent_client::{Fleet, FleetLimits};
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::{Fleet, FleetLimits};
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let fleet = Fleet::new(FleetLimits { max_sessions: Some(4), ..FleetLimits::default() })?;
     /// let options = Options::new().fleet(fleet.member("tenant-42"));
     /// # let _ = options;
-    /// # Ok::<(), claude_agent_client::FleetLimitsError>(())
+    /// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
     /// ```
     pub fn fleet(mut self, member: crate::FleetMember) -> Self {
         self.handlers_mut().fleet = Some(member);
@@ -118,9 +118,9 @@ impl Options {
     /// soon as the CLI prints them).
     ///
     /// ```
-    /// use claude_agent_client::StoreFlush;
-    /// use claude_agent_client::options::Options;
-    /// use claude_agent_client::store::FileSessionStore;
+    /// use claude_agent_tokio::StoreFlush;
+    /// use claude_agent_tokio::options::Options;
+    /// use claude_agent_tokio::store::FileSessionStore;
     ///
     /// let options = Options::new()
     ///     .session_store(FileSessionStore::new("/srv/agent-sessions"))
@@ -137,8 +137,8 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_client::options::Options;
-    /// use claude_agent_client::store::InMemorySessionStore;
+    /// use claude_agent_tokio::options::Options;
+    /// use claude_agent_tokio::store::InMemorySessionStore;
     ///
     /// let options = Options::new()
     ///     .session_store(InMemorySessionStore::new())
@@ -156,8 +156,8 @@ impl Options {
     /// policies inside one callback. (Hooks add up instead: each `on_hook` registers one more.)
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
-    /// # use claude_agent_core::permission::PermissionResult;
+    /// # use claude_agent_tokio::options::Options;
+    /// # use claude_agent_tokio::permission::PermissionResult;
     /// let options = Options::default().on_permission_request(|request, _ctx| async move {
     ///     if request.tool_name == "Bash" {
     ///         PermissionResult::deny("no shell here")
@@ -198,8 +198,8 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::hooks::{HookEvent, HookMatcher, HookOutput, PreToolUseInput, StopInput};
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::hooks::{HookEvent, HookMatcher, HookOutput, PreToolUseInput, StopInput};
+    /// use claude_agent_tokio::options::Options;
     ///
     /// #[derive(serde::Deserialize)]
     /// struct Bash {
@@ -242,9 +242,9 @@ impl Options {
     /// from JSON and a default context:
     ///
     /// ```
-    /// use claude_agent_client::HookContext;
-    /// use claude_agent_core::hooks::{HookOutput, StopInput};
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::HookContext;
+    /// use claude_agent_tokio::hooks::{HookOutput, StopInput};
+    /// use claude_agent_tokio::options::Options;
     ///
     /// async fn keep_going(input: StopInput, _ctx: HookContext) -> HookOutput {
     ///     if input.stop_hook_active {
@@ -283,8 +283,8 @@ impl Options {
     /// [`HookContext::tool_use_id`].
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let options = Options::new().on_hook_event(
     ///     HookEvent::PreToolUse,
@@ -325,9 +325,9 @@ impl Options {
     /// (allow them with `allowed_tools` or answer their permission prompts).
     ///
     /// ```
-    /// use claude_agent_client::{tool, SdkMcpServer};
-    /// use claude_agent_core::mcp::ToolResult;
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::{mcp::tool, mcp::SdkMcpServer};
+    /// use claude_agent_tokio::mcp::ToolResult;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let clock = SdkMcpServer::new("clock", "1.0.0").tool(tool(
     ///     "now",
@@ -350,9 +350,9 @@ impl Options {
     /// declined. A second call replaces the callback set before.
     ///
     /// ```
-    /// # use claude_agent_core::Json;
-    /// use claude_agent_core::mcp::ElicitationResult;
-    /// use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::Json;
+    /// use claude_agent_tokio::mcp::ElicitationResult;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// // Fill in the form an MCP server asks for, from the host's configuration.
     /// let options = Options::new().on_elicitation(|request, _ctx| async move {
@@ -387,9 +387,9 @@ impl Options {
     /// kinds it declared).
     ///
     /// ```
-    /// # use claude_agent_core::Json;
-    /// use claude_agent_core::control::UserDialogResult;
-    /// use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::Json;
+    /// use claude_agent_tokio::control::UserDialogResult;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let options = Options::default().on_user_dialog(["refusal_fallback_prompt"], |request, _ctx| async move {
     ///     let payload: serde_json::Value = serde_json::from_str(request.payload.as_str()).unwrap_or_default();
@@ -420,7 +420,7 @@ impl Options {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let log = Arc::new(Mutex::new(Vec::<String>::new()));
     /// let sink = log.clone();

@@ -7,8 +7,8 @@
 //! `record_to`), then hand the options to `query` or `connect`.
 //!
 //! ```
-//! use claude_agent_client::options::{Options, SystemPrompt};
-//! use claude_agent_core::permission::{PermissionMode, PermissionResult};
+//! use claude_agent_tokio::options::{Options, SystemPrompt};
+//! use claude_agent_tokio::permission::{PermissionMode, PermissionResult};
 //!
 //! let options = Options::new()
 //!     .model("sonnet")
@@ -40,7 +40,7 @@ use crate::handlers::{Handlers, HostId};
 /// `SECRET` or `PASSWORD` (any case).
 ///
 /// ```
-/// use claude_agent_client::options::{Options, SystemPrompt};
+/// use claude_agent_tokio::options::{Options, SystemPrompt};
 ///
 /// let options = Options::new()
 ///     .model("sonnet")
@@ -73,12 +73,12 @@ impl Options {
     /// What the CLI is told, as plain data: every setter but the host ones writes here.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().model("sonnet").max_turns(3);
     /// let spec = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.args.contains(&"--max-turns=3".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn config(&self) -> &AgentConfig {
         &self.config
@@ -89,8 +89,8 @@ impl Options {
     /// at hand or a claim was refused. See [`AgentConfig::claimed`] for what is set.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::control::ClaimOptions;
     ///
     /// let host = Options::new().on_stderr(|line| eprintln!("{line}"));
     /// let cold = host.claimed(&ClaimOptions::new("/srv/app").model("claude-sonnet-5"))?;
@@ -122,7 +122,7 @@ impl Options {
 /// data starts a session.
 ///
 /// ```
-/// use claude_agent_client::options::{AgentConfig, Options};
+/// use claude_agent_tokio::options::{AgentConfig, Options};
 ///
 /// let mut config = AgentConfig::default();
 /// config.model = Some("haiku".into());

@@ -38,7 +38,7 @@ impl Options {
     /// Only these built-in tools (`--tools=a,b`; an empty list disables all of them).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().tools(["Read", "Grep", "Glob"]);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
@@ -47,7 +47,7 @@ impl Options {
     /// // No built-in tools at all, for an agent that only has its MCP tools:
     /// let none = Options::new().tools(Vec::<String>::new()).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(none.args.contains(&"--tools=".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn tools<I, S>(mut self, tools: I) -> Self
     where
@@ -61,12 +61,12 @@ impl Options {
     /// Claude Code's default tool set (`--tools=default`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().default_tools();
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--tools=default".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn default_tools(mut self) -> Self {
         self.config.tools = Some(Tools::Default);
@@ -86,12 +86,12 @@ impl Options {
     /// Tools (or rules) that are always refused (`--disallowedTools=a,b`). Adds to earlier calls.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().disallowed_tools(["WebFetch", "Bash(git push:*)"]);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--disallowedTools=WebFetch,Bash(git push:*)".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn disallowed_tools<I, S>(mut self, tools: I) -> Self
     where
@@ -114,12 +114,12 @@ impl Options {
     /// sessions, is [`Options::budget`] (README: "Many sessions on one host").
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().max_budget_usd(0.50);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--max-budget-usd=0.5".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn max_budget_usd(mut self, dollars: f64) -> Self {
         self.config.max_budget_usd = Some(dollars);
@@ -131,12 +131,12 @@ impl Options {
     /// [`Options::budget`]). Must be positive.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().task_budget(200_000);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--task-budget=200000".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn task_budget(mut self, total_tokens: u64) -> Self {
         self.config.task_budget = Some(total_tokens);
@@ -152,12 +152,12 @@ impl Options {
     /// The model to use when the main one is overloaded (`--fallback-model=M`); must differ from the model.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().model("opus").fallback_model("sonnet");
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--fallback-model=sonnet".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
         self.config.fallback_model = Some(model.into());
@@ -167,12 +167,12 @@ impl Options {
     /// API beta headers, e.g. `context-1m-2025-08-07` (`--betas=a,b`). Adds to earlier calls.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().betas(["context-1m-2025-08-07"]);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--betas=context-1m-2025-08-07".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn betas<I, S>(mut self, betas: I) -> Self
     where
@@ -187,12 +187,12 @@ impl Options {
     /// Not together with a `can_use_tool` callback.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().permission_prompt_tool_name("mcp__approvals__ask");
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--permission-prompt-tool=mcp__approvals__ask".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn permission_prompt_tool_name(mut self, tool: impl Into<String>) -> Self {
         self.config.permission_prompt_tool_name = Some(tool.into());
@@ -202,13 +202,13 @@ impl Options {
     /// The starting permission mode (`--permission-mode=M`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::permission::PermissionMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::permission::PermissionMode;
     ///
     /// let options = Options::new().permission_mode(PermissionMode::AcceptEdits);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--permission-mode=acceptEdits".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
         self.config.permission_mode = Some(mode);
@@ -219,7 +219,7 @@ impl Options {
     /// or nobody, so that what would be asked is refused at once.
     ///
     /// ```
-    /// # use claude_agent_client::options::{Options, PermissionPrompts};
+    /// # use claude_agent_tokio::options::{Options, PermissionPrompts};
     /// let unattended = Options::new()
     ///     .allowed_tools(["Read", "Grep"])
     ///     .permission_prompts(PermissionPrompts::Nobody);
@@ -233,12 +233,12 @@ impl Options {
     /// Allow switching to `bypassPermissions` later (`--allow-dangerously-skip-permissions`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().allow_dangerously_skip_permissions(true);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--allow-dangerously-skip-permissions".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
         self.config.allow_dangerously_skip_permissions = allow;
@@ -250,12 +250,12 @@ impl Options {
     /// forked into a new session (`--fork-session`). See [`SessionStart`].
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, Resume, SessionStart};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, Resume, SessionStart};
     ///
     /// let options = Options::new().session_start(SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn session_start(mut self, start: SessionStart) -> Self {
         self.config.session_start = start;
@@ -267,12 +267,12 @@ impl Options {
     /// files are not read here.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().settings(".claude/ci-settings.json");
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--settings".to_owned(), ".claude/ci-settings.json".to_owned()]));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn settings(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.config.settings = Some(Settings::File(path.into()));
@@ -283,8 +283,8 @@ impl Options {
     /// [`Options::settings_delivery`]).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let options = Options::new().settings_json(serde_json::json!({
     ///     "permissions": {"deny": ["Read(./.env)"]}
@@ -292,7 +292,7 @@ impl Options {
     /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields = config.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""settings":{"permissions":{"deny":["Read(./.env)"]}}"#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn settings_json(mut self, settings: serde_json::Value) -> Self {
         self.config.settings = Some(Settings::Json(settings));
@@ -307,7 +307,7 @@ impl Options {
     /// settings that do not opt in to merging them.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let locked = Options::new().managed_settings(serde_json::json!({
     ///     "permissions": {"deny": ["Bash(curl:*)", "WebFetch"]},
     /// }));
@@ -325,7 +325,7 @@ impl Options {
     /// change them. An absolute path.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let review = Options::new()
     ///     .cwd("/srv/worktrees/pr-1234")
     ///     .project_config_root("/srv/repo");
@@ -340,14 +340,14 @@ impl Options {
     /// see [`Options::settings_delivery`]).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, SandboxSettings};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, SandboxSettings};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let options = Options::new().sandbox(SandboxSettings::new().enabled(true).excluded_commands(["docker"]));
     /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields: serde_json::Value = config.initialize_fields.unwrap().parse().unwrap();
     /// assert_eq!(fields["settings"].to_string(), r#"{"sandbox":{"enabled":true,"excludedCommands":["docker"],"failIfUnavailable":true}}"#);
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
         self.config.sandbox = Some(sandbox);
@@ -357,12 +357,12 @@ impl Options {
     /// One more directory the agent may access (`--add-dir=D`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().cwd("/srv/app").add_dir("/srv/shared-lib");
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--add-dir=/srv/shared-lib".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.config.add_dirs.push(dir.into());
@@ -372,12 +372,12 @@ impl Options {
     /// More directories the agent may access (`--add-dir=D`, once per directory).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().add_dirs(["/srv/shared-lib", "/srv/assets"]);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--add-dir=/srv/shared-lib".to_owned(), "--add-dir=/srv/assets".to_owned()]));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn add_dirs<I, P>(mut self, dirs: I) -> Self
     where
@@ -395,7 +395,7 @@ impl Options {
     /// (`--mcp-config {"mcpServers":{…}}`) with [`Options::mcp_servers_delivery`].
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_server("fs", McpServerConfig::stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "/tmp/ws"]))
@@ -410,7 +410,7 @@ impl Options {
     ///     args[at + 1],
     ///     r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp/ws"]}}}"#
     /// );
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn mcp_server(mut self, name: impl Into<String>, config: McpServerConfig) -> Self {
         upsert(&mut self.config.mcp_servers, name.into(), config);
@@ -420,7 +420,7 @@ impl Options {
     /// Several external MCP servers, as [`Options::mcp_server`] each.
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_servers([
@@ -431,7 +431,7 @@ impl Options {
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// let at = args.iter().position(|a| a == "--mcp-config").unwrap();
     /// assert!(args[at + 1].starts_with(r#"{"mcpServers":{"docs":{"type":"http""#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn mcp_servers<I, S>(self, servers: I) -> Self
     where
@@ -450,7 +450,7 @@ impl Options {
     /// servers travel in `initialize`.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let from_file = Options::new().mcp_config("/etc/claude/mcp.json");
     /// let inline = Options::new().mcp_config(r#"{"mcpServers":{"fs":{"command":"mcp-fs"}}}"#);
     /// # let _ = (from_file, inline);
@@ -464,14 +464,14 @@ impl Options {
     /// their `env` and `headers` off the command line) or on the command line ([`Delivery`]).
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new()
     ///     .mcp_server("docs", McpServerConfig::http("https://mcp.example.com/mcp"))
     ///     .mcp_servers_delivery(Delivery::Argv);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert_eq!(args[5..], ["--mcp-config", r#"{"mcpServers":{"docs":{"type":"http","url":"https://mcp.example.com/mcp"}}}"#]);
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
         self.config.mcp_servers_delivery = delivery;
@@ -485,7 +485,7 @@ impl Options {
     /// ([`Options::settings`]) is always passed by path.
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, Options};
     ///
     /// let options = Options::new().settings_json(serde_json::json!({"env": {"API_TOKEN": "s3cret"}}));
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
@@ -495,7 +495,7 @@ impl Options {
     /// let on_argv = options.settings_delivery(Delivery::Argv);
     /// let args = on_argv.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--settings".to_owned(), r#"{"env":{"API_TOKEN":"s3cret"}}"#.to_owned()]));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn settings_delivery(mut self, delivery: Delivery) -> Self {
         self.config.settings_delivery = delivery;
@@ -505,13 +505,13 @@ impl Options {
     /// Stream partial assistant output as `stream_event` messages (`--include-partial-messages`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().include_partial_messages(true);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--include-partial-messages".to_owned()));
     /// // Messages now include `Message::StreamEvent`s with the model's text as it streams.
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn include_partial_messages(mut self, include: bool) -> Self {
         self.config.include_partial_messages = include;
@@ -521,13 +521,13 @@ impl Options {
     /// Report hook activity as `system` messages (`--include-hook-events`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().include_hook_events(true);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--include-hook-events".to_owned()));
     /// // Messages now include `SystemMessage::HookStarted`/`HookResponse` for shell hooks from settings.
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn include_hook_events(mut self, include: bool) -> Self {
         self.config.include_hook_events = include;
@@ -537,12 +537,12 @@ impl Options {
     /// Use only the MCP servers given here, ignoring every other MCP configuration (`--strict-mcp-config`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, McpServerConfig, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, McpServerConfig, Options};
     ///
     /// let options = Options::new().mcp_server("docs", McpServerConfig::http("https://mcp.example.com/docs")).strict_mcp_config(true);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--strict-mcp-config".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn strict_mcp_config(mut self, strict: bool) -> Self {
         self.config.strict_mcp_config = strict;
@@ -552,7 +552,7 @@ impl Options {
     /// Which settings files the CLI reads (`--setting-sources=user,project`; an empty list reads none).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, SettingSource};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, SettingSource};
     ///
     /// let options = Options::new().setting_sources([SettingSource::Project]);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
@@ -561,7 +561,7 @@ impl Options {
     /// // None: the agent ignores the user's and the project's settings files.
     /// let isolated = Options::new().setting_sources([]).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(isolated.args.contains(&"--setting-sources=".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
         self.config.setting_sources = Some(sources.into_iter().collect());
@@ -572,14 +572,14 @@ impl Options {
     /// `--plugin-dir=P` with [`Options::plugin_delivery`].
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, Options, PluginConfig};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugin(PluginConfig::local("/srv/plugins/formatter"))
     ///     .plugin_delivery(Delivery::Argv);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--plugin-dir=/srv/plugins/formatter".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn plugin(mut self, plugin: PluginConfig) -> Self {
         self.config.plugins.push(plugin);
@@ -589,14 +589,14 @@ impl Options {
     /// Load several plugins, as [`Options::plugin`] each.
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, Options, PluginConfig};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugins(["/srv/plugins/formatter", "/srv/plugins/linter"].map(PluginConfig::local))
     ///     .plugin_delivery(Delivery::Argv);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--plugin-dir=/srv/plugins/formatter".to_owned(), "--plugin-dir=/srv/plugins/linter".to_owned()]));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn plugins(mut self, plugins: impl IntoIterator<Item = PluginConfig>) -> Self {
         self.config.plugins.extend(plugins);
@@ -607,14 +607,14 @@ impl Options {
     /// grow with them) or as one `--plugin-dir` flag each ([`Delivery`]).
     ///
     /// ```
-    /// use claude_agent_client::options::{Delivery, HostDeclarations, Options, PluginConfig};
+    /// use claude_agent_tokio::options::{Delivery, HostDeclarations, Options, PluginConfig};
     ///
     /// let options = Options::new()
     ///     .plugin(PluginConfig::local("/opt/plugins/review"))
     ///     .plugin_delivery(Delivery::Argv);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert_eq!(args[5..], ["--plugin-dir=/opt/plugins/review"]);
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn plugin_delivery(mut self, delivery: Delivery) -> Self {
         self.config.plugin_delivery = delivery;
@@ -625,12 +625,12 @@ impl Options {
     /// `--flag value` (or `--flag=value` when the value starts with `-`). Emitted last, in call order.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().extra_arg("replay-user-messages", None).extra_arg("name", Some("nightly".into()));
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.ends_with(&["--replay-user-messages".to_owned(), "--name".to_owned(), "nightly".to_owned()]));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn extra_arg(mut self, flag: impl Into<String>, value: Option<String>) -> Self {
         upsert(&mut self.config.extra_args, flag.into(), value);
@@ -640,7 +640,7 @@ impl Options {
     /// Extended thinking (`--thinking=…` or `--max-thinking-tokens=N`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, Thinking};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, Thinking};
     ///
     /// let options = Options::new().thinking(Thinking::Enabled { budget_tokens: Some(8_000) });
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
@@ -648,7 +648,7 @@ impl Options {
     ///
     /// let adaptive = Options::new().thinking(Thinking::Adaptive).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(adaptive.args.contains(&"--thinking=adaptive".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn thinking(mut self, thinking: Thinking) -> Self {
         self.config.thinking = Some(thinking);
@@ -658,12 +658,12 @@ impl Options {
     /// How thinking is shown (`--thinking-display=D`); refused while thinking is disabled.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, Thinking, ThinkingDisplay};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, Thinking, ThinkingDisplay};
     ///
     /// let options = Options::new().thinking(Thinking::Adaptive).thinking_display(ThinkingDisplay::Summarized);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--thinking-display=summarized".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
         self.config.thinking_display = Some(display);
@@ -673,12 +673,12 @@ impl Options {
     /// The effort level (`--effort=L`).
     ///
     /// ```
-    /// use claude_agent_client::options::{Effort, HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{Effort, HostDeclarations, Options};
     ///
     /// let options = Options::new().effort(Effort::High);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--effort=high".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn effort(mut self, effort: Effort) -> Self {
         self.config.effort = Some(effort);
@@ -692,7 +692,7 @@ impl Options {
     /// writes.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, OutputFormat};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, OutputFormat};
     ///
     /// let options = Options::new().output_format(OutputFormat::JsonSchema(serde_json::json!({
     ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -704,7 +704,7 @@ impl Options {
     /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
     /// assert!(schema.contains(r#""required":["answer"]"#) && !schema.contains("$schema"));
     /// // The turn's `ResultMessage::structured_output` then holds e.g. `{"answer":4}`.
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn output_format(mut self, format: OutputFormat) -> Self {
         self.config.output_format = Some(format);
@@ -715,7 +715,7 @@ impl Options {
     /// `output_format(OutputFormat::JsonSchema(schema))`.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().json_schema(serde_json::json!({
     ///     "type": "object",
@@ -724,7 +724,7 @@ impl Options {
     /// }));
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.iter().any(|a| a.starts_with("--json-schema=")));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn json_schema(self, schema: serde_json::Value) -> Self {
         self.output_format(OutputFormat::JsonSchema(schema))
@@ -735,7 +735,7 @@ impl Options {
     /// reads the turn's answer back as a `T`.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Verdict {
@@ -749,7 +749,7 @@ impl Options {
     /// let schema = args.iter().find_map(|a| a.strip_prefix("--json-schema=")).unwrap();
     /// assert!(schema.contains(r#""required":["risk","summary"]"#), "{schema}");
     /// // Then, at the end of the turn: `let verdict: Verdict = result.structured()?;`
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     #[cfg(feature = "schemars")]
     pub fn output_type<T: schemars::JsonSchema>(self) -> Self {
@@ -760,8 +760,8 @@ impl Options {
     /// A subagent (initialize `agents`); a later one with the same name replaces it.
     ///
     /// ```
-    /// use claude_agent_client::options::{AgentDefinition, HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{AgentDefinition, HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let options = Options::new().agent_definition(
     ///     "reviewer",
@@ -772,7 +772,7 @@ impl Options {
     /// // Subagents travel in `initialize`, not on the command line.
     /// let fields = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""agents":{"reviewer":{"description":"Reviews a diff for bugs before it is committed""#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn agent_definition(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
         upsert(&mut self.config.agents, name.into(), agent);
@@ -782,8 +782,8 @@ impl Options {
     /// Several subagents, as [`Options::agent_definition`] each.
     ///
     /// ```
-    /// use claude_agent_client::options::{AgentDefinition, HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{AgentDefinition, HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let options = Options::new().agents([
     ///     ("reviewer", AgentDefinition::new("Reviews diffs", "You review code.")),
@@ -791,7 +791,7 @@ impl Options {
     /// ]);
     /// let fields = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""tester":{"description":"Writes and runs tests""#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn agents<I, S>(self, agents: I) -> Self
     where
@@ -806,14 +806,14 @@ impl Options {
     /// Run the main thread as this agent (`--agent=NAME`).
     ///
     /// ```
-    /// use claude_agent_client::options::{AgentDefinition, HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{AgentDefinition, HostDeclarations, Options};
     ///
     /// let options = Options::new()
     ///     .agent_definition("reviewer", AgentDefinition::new("Reviews diffs", "You review code."))
     ///     .agent("reviewer");
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--agent=reviewer".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn agent(mut self, name: impl Into<String>) -> Self {
         self.config.agent = Some(name.into());
@@ -824,12 +824,12 @@ impl Options {
     /// sent as initialize `skills`.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options, Skills};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options, Skills};
     ///
     /// let options = Options::new().allowed_tools(["Read"]).skills(Skills::list(["pdf", "xlsx"]));
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--allowedTools=Read,Skill(pdf),Skill(xlsx)".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn skills(mut self, skills: Skills) -> Self {
         self.config.skills = Some(skills);
@@ -839,12 +839,12 @@ impl Options {
     /// Whether the session is saved to disk (default true; false gives `--no-session-persistence`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().persist_session(false);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--no-session-persistence".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn persist_session(mut self, persist: bool) -> Self {
         self.config.no_session_persistence = !persist;
@@ -854,12 +854,12 @@ impl Options {
     /// Debug logging of the CLI (`--debug`), to stderr unless [`Options::debug_file`] is set.
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().debug(true);
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--debug".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn debug(mut self, debug: bool) -> Self {
         self.config.debug = debug;
@@ -869,12 +869,12 @@ impl Options {
     /// Write the CLI's debug log to this file (`--debug-file=P`; replaces `--debug`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let options = Options::new().debug_file("/tmp/claude-debug.log");
     /// let args = options.config().launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
     /// assert!(args.contains(&"--debug-file=/tmp/claude-debug.log".to_owned()));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn debug_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.config.debug_file = Some(path.into());
@@ -907,7 +907,7 @@ impl Options {
     /// session resumed from a session store already runs in a folder of its own.
     ///
     /// ```
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let options = Options::new().isolated_config(true);
     /// assert!(options.config().isolated_config);
@@ -927,14 +927,14 @@ impl Options {
     /// configuration); give it its credentials with [`Options::env`].
     ///
     /// ```
-    /// # use claude_agent_client::options::{HostDeclarations, Options};
+    /// # use claude_agent_tokio::options::{HostDeclarations, Options};
     /// let sandboxed = Options::new()
     ///     .user("agent")
     ///     .inherit_env_only(["PATH", "LANG"])
     ///     .env("HOME", "/home/agent");
     /// let spec = sandboxed.config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.inherit_only.as_deref(), Some(&["PATH".to_owned(), "LANG".to_owned()][..]));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn inherit_env_only<I, S>(mut self, names: I) -> Self
     where
@@ -950,14 +950,14 @@ impl Options {
     /// few of the CLI's own switches (see [`AgentConfig::launch_spec`](crate::options::AgentConfig::launch_spec)).
     ///
     /// ```
-    /// # use claude_agent_client::options::{HostDeclarations, Options};
+    /// # use claude_agent_tokio::options::{HostDeclarations, Options};
     /// let spec = Options::new()
     ///     .env_remove("AWS_PROFILE")
     ///     .env_remove("HTTPS_PROXY")
     ///     .config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env_remove.iter().any(|name| name == "AWS_PROFILE"));
     /// assert!(spec.env.iter().all(|(name, _)| name != "HTTPS_PROXY"));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn env_remove(mut self, name: impl Into<String>) -> Self {
         let name = name.into();
@@ -977,7 +977,7 @@ impl Options {
     /// starts (through `tracing-opentelemetry`).
     ///
     /// ```
-    /// # use claude_agent_client::options::{HostDeclarations, Options};
+    /// # use claude_agent_tokio::options::{HostDeclarations, Options};
     /// let spec = Options::new()
     ///     .trace_context("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", Some("vendor=1"))
     ///     .config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
@@ -986,7 +986,7 @@ impl Options {
     ///     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()
     /// )));
     /// assert!(spec.env.contains(&("TRACESTATE".into(), "vendor=1".into())));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn trace_context(
         mut self,
@@ -1007,7 +1007,7 @@ impl Options {
     /// group is unknown, or the switch is not allowed, and on platforms other than Unix.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let options = Options::new().user("agent").env("HOME", "/home/agent");
     /// # let _ = options;
     /// ```
@@ -1020,12 +1020,12 @@ impl Options {
     ///
     /// ```
     /// use std::collections::BTreeMap;
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let vars = BTreeMap::from([("HTTPS_PROXY", "http://proxy.internal:3128"), ("NO_PROXY", "localhost")]);
     /// let spec = Options::new().envs(vars).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("NO_PROXY".into(), "localhost".into())));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn envs<I, K, V>(self, vars: I) -> Self
     where
@@ -1040,7 +1040,7 @@ impl Options {
     /// Settings of the CLI's built-in tools, passed in the child's environment.
     ///
     /// ```
-    /// # use claude_agent_client::options::{Options, PreviewFormat, ToolConfig};
+    /// # use claude_agent_tokio::options::{Options, PreviewFormat, ToolConfig};
     /// let web_ui = Options::new()
     ///     .tool_config(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
     /// # let _ = web_ui;
@@ -1060,7 +1060,7 @@ impl Options {
     /// The CLI executable to run, instead of looking one up.
     ///
     /// ```
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let options = Options::new().cli_path("/opt/claude/bin/claude");
     /// assert_eq!(options.config().cli_path.as_deref(), Some(std::path::Path::new("/opt/claude/bin/claude")));
@@ -1073,12 +1073,12 @@ impl Options {
     /// Longest stdout line accepted, in bytes ([`crate::session::Limits::max_line_bytes`], default 16 MiB).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let config = Options::new().max_buffer_size(64 * 1024 * 1024).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.limits.max_line_bytes, 64 * 1024 * 1024);
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn max_buffer_size(mut self, bytes: usize) -> Self {
         self.config.max_buffer_size = Some(bytes);
@@ -1089,12 +1089,12 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let config = Options::new().control_timeout(Duration::from_secs(10)).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.timeouts.control_request, Duration::from_secs(10));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn control_timeout(mut self, timeout: Duration) -> Self {
         self.config.control_timeout = Some(timeout);
@@ -1112,14 +1112,14 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::{InputMode, OnStall, StallWatch};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::{InputMode, OnStall, StallWatch};
     ///
     /// let watch = StallWatch { then: OnStall::Interrupt, ..StallWatch::new(Duration::from_secs(120)) };
     /// let options = Options::new().stall_watch(watch.clone());
     /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.stall, Some(watch));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn stall_watch(mut self, watch: crate::session::StallWatch) -> Self {
         self.config.stall_watch = Some(watch);
@@ -1132,15 +1132,15 @@ impl Options {
     /// 1 %. Without a table, a turn's cost is the CLI's figure alone.
     ///
     /// ```
-    /// use claude_agent_core::cost::{ModelPrice, PriceTable};
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::cost::{ModelPrice, PriceTable};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let prices = PriceTable::new().with("claude-sonnet-5", ModelPrice::per_million(3.0, 15.0));
     /// let options = Options::new().price_table(prices.clone());
     /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.prices, Some(prices));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn price_table(mut self, prices: crate::cost::PriceTable) -> Self {
         self.config.prices = Some(prices);
@@ -1158,14 +1158,14 @@ impl Options {
     /// [`Budget::warn_at`]: crate::cost::Budget::warn_at
     ///
     /// ```
-    /// use claude_agent_core::cost::Budget;
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::cost::Budget;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let options = Options::new().budget(Budget { max_tokens: Some(5_000_000), ..Budget::usd(2.0) });
     /// let config = options.config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.budget.and_then(|b| b.max_usd), Some(2.0));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn budget(mut self, budget: crate::cost::Budget) -> Self {
         self.config.budget = Some(budget);
@@ -1176,13 +1176,13 @@ impl Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// // A slow first start (a plugin marketplace to clone, many MCP servers):
     /// let config = Options::new().initialize_timeout(Duration::from_secs(180)).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// assert_eq!(config.timeouts.initialize, Duration::from_secs(180));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
         self.config.initialize_timeout = Some(timeout);
@@ -1192,7 +1192,7 @@ impl Options {
     /// Stamp every user message `"client_composed": true`, so the CLI takes it verbatim (CLI ≥ 2.1.248).
     ///
     /// ```
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// let options = Options::new().verbatim_prompts(true);
     /// assert!(options.config().verbatim_prompts);
@@ -1205,12 +1205,12 @@ impl Options {
     /// Forward subagents' text output to the host (initialize `forwardSubagentText: true`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let fields = Options::new().forward_subagent_text(true).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""forwardSubagentText":true"#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn forward_subagent_text(mut self, forward: bool) -> Self {
         self.config.forward_subagent_text = forward;
@@ -1220,12 +1220,12 @@ impl Options {
     /// The session's title (initialize `title`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let fields = Options::new().title("Nightly triage").config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""title":"Nightly triage""#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.config.title = Some(title.into());
@@ -1235,13 +1235,13 @@ impl Options {
     /// Whether the CLI suggests a next prompt after each result (initialize `promptSuggestions`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// // After each result a `Message::PromptSuggestion` follows.
     /// let fields = Options::new().prompt_suggestions(true).config().session_config(InputMode::Streaming, &HostDeclarations::NONE)?.initialize_fields.unwrap();
     /// assert!(fields.as_str().contains(r#""promptSuggestions":true"#));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn prompt_suggestions(mut self, suggest: bool) -> Self {
         self.config.prompt_suggestions = Some(suggest);
@@ -1253,8 +1253,8 @@ impl Options {
     /// CLI still opens with its read-only rules and closes with how to leave plan mode.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
-    /// # use claude_agent_core::permission::PermissionMode;
+    /// # use claude_agent_tokio::options::Options;
+    /// # use claude_agent_tokio::permission::PermissionMode;
     /// let options = Options::new()
     ///     .permission_mode(PermissionMode::Plan)
     ///     .plan_mode_instructions("List the files to change, then the tests to add. Nothing else.");
@@ -1270,7 +1270,7 @@ impl Options {
     /// it. Unlike `disallowed_tools`, this only changes what a name the model uses leads to.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// // A skill tells the model to run `Bash`; run it in the sandbox's MCP tool instead.
     /// let options = Options::new()
     ///     .tool_alias("Bash", "mcp__workspace__bash")
@@ -1285,7 +1285,7 @@ impl Options {
     /// Several aliases, as [`Options::tool_alias`] each.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let options = Options::new().tool_aliases([("Read", "mcp__vfs__read"), ("Write", "mcp__vfs__write")]);
     /// # let _ = options;
     /// ```
@@ -1304,7 +1304,7 @@ impl Options {
     /// their `task_progress` messages (initialize `agentProgressSummaries`; off by default).
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let options = Options::new().agent_progress_summaries(true);
     /// # let _ = options;
     /// ```
@@ -1319,7 +1319,7 @@ impl Options {
     /// them too.
     ///
     /// ```
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::options::Options;
     /// let options = Options::new().per_task_stop_affordance(true);
     /// # let _ = options;
     /// ```
@@ -1335,8 +1335,8 @@ impl Options {
     /// ([`OptionsError::ReservedInitializeField`](super::OptionsError::ReservedInitializeField)).
     ///
     /// ```
-    /// # use claude_agent_client::options::{HostDeclarations, Options};
-    /// # use claude_agent_core::session::InputMode;
+    /// # use claude_agent_tokio::options::{HostDeclarations, Options};
+    /// # use claude_agent_tokio::session::InputMode;
     /// let config = Options::new()
     ///     .initialize_field("rapidFollowupPreempt", true)
     ///     .initialize_field("webSearchIsolationExemptMcpServers", serde_json::json!(["docs"]))
@@ -1345,7 +1345,7 @@ impl Options {
     ///     config.initialize_fields.unwrap().as_str(),
     ///     r#"{"systemPrompt":[""],"rapidFollowupPreempt":true,"webSearchIsolationExemptMcpServers":["docs"]}"#
     /// );
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn initialize_field(
         mut self,
@@ -1363,12 +1363,12 @@ impl Options {
     /// Track file changes so they can be rewound (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let spec = Options::new().enable_file_checkpointing(true).config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(), "true".into())));
     /// // `Client::rewind_files` can now undo the file changes of a turn.
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
         self.config.enable_file_checkpointing = enable;
@@ -1378,11 +1378,11 @@ impl Options {
     /// A label for the application using the SDK (`CLAUDE_AGENT_SDK_CLIENT_APP`).
     ///
     /// ```
-    /// use claude_agent_client::options::{HostDeclarations, Options};
+    /// use claude_agent_tokio::options::{HostDeclarations, Options};
     ///
     /// let spec = Options::new().client_app("acme-review-bot/2.3").config().launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.env.contains(&("CLAUDE_AGENT_SDK_CLIENT_APP".into(), "acme-review-bot/2.3".into())));
-    /// # Ok::<(), claude_agent_client::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn client_app(mut self, label: impl Into<String>) -> Self {
         self.config.client_app = Some(label.into());

@@ -46,9 +46,9 @@ const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
 /// When the mirrored transcript lines are written to the session store.
 ///
 /// ```
-/// use claude_agent_client::StoreFlush;
-/// use claude_agent_client::options::Options;
-/// use claude_agent_client::store::InMemorySessionStore;
+/// use claude_agent_tokio::StoreFlush;
+/// use claude_agent_tokio::options::Options;
+/// use claude_agent_tokio::store::InMemorySessionStore;
 ///
 /// // Every batch the CLI prints goes to the store at once, not once per turn.
 /// let options = Options::new()

@@ -167,7 +167,7 @@ impl Options {
     /// [`Error::Record`]: crate::Error::Record
     ///
     /// ```
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::options::Options;
     ///
     /// // A folder of the project's, not a shared one such as /tmp.
     /// let path = std::path::Path::new("tests/recordings/session.jsonl");

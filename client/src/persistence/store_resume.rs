@@ -25,8 +25,8 @@ pub(crate) const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 /// Why a session could not be resumed from its session store.
 ///
 /// ```
-/// use claude_agent_client::ResumeError;
-/// use claude_agent_client::store::StoreError;
+/// use claude_agent_tokio::ResumeError;
+/// use claude_agent_tokio::store::StoreError;
 ///
 /// let error = ResumeError::Store { operation: "load", source: StoreError::backend("timeout") };
 /// assert_eq!(error.to_string(), "resuming from the session store: `load` failed: session store failed: timeout");

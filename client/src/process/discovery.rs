@@ -22,7 +22,7 @@ use crate::options::{CliLocation, CliSearch};
 /// ([`AgentConfig::cli_location`](crate::options::AgentConfig::cli_location) lists them).
 ///
 /// ```
-/// # use claude_agent_client::find_cli;
+/// # use claude_agent_tokio::cli::find_cli;
 /// let path = find_cli(Some("/opt/claude/bin/claude".as_ref())).unwrap();
 /// assert_eq!(path, std::path::Path::new("/opt/claude/bin/claude"));
 /// ```

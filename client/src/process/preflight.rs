@@ -24,8 +24,8 @@ const CREDENTIAL_VARS: [&str; 6] = [
 /// What [`doctor`] found: the CLI it would start, its version, and what stands in the way.
 ///
 /// ```no_run
-/// use claude_agent_client::doctor;
-/// use claude_agent_client::options::Options;
+/// use claude_agent_tokio::cli::doctor;
+/// use claude_agent_tokio::options::Options;
 ///
 /// let diagnosis = doctor(&Options::new());
 /// for finding in &diagnosis.findings {
@@ -47,8 +47,8 @@ impl Diagnosis {
     /// Whether nothing was found.
     ///
     /// ```no_run
-    /// # use claude_agent_client::doctor;
-    /// # use claude_agent_client::options::Options;
+    /// # use claude_agent_tokio::cli::doctor;
+    /// # use claude_agent_tokio::options::Options;
     /// assert!(doctor(&Options::new()).is_ok(), "fix the environment first");
     /// ```
     pub fn is_ok(&self) -> bool {
@@ -59,7 +59,7 @@ impl Diagnosis {
 /// One thing [`doctor`] found, with what to do about it ([`Finding::fix`]).
 ///
 /// ```
-/// use claude_agent_client::Finding;
+/// use claude_agent_tokio::cli::Finding;
 ///
 /// let finding = Finding::NoCredentials;
 /// assert!(finding.fix().contains("ANTHROPIC_API_KEY"));
@@ -124,7 +124,7 @@ impl Finding {
     /// What to do about it, in a sentence.
     ///
     /// ```
-    /// use claude_agent_client::Finding;
+    /// use claude_agent_tokio::cli::Finding;
     ///
     /// assert!(Finding::NestedSession.fix().contains("CLAUDECODE"));
     /// ```
@@ -226,8 +226,8 @@ impl fmt::Display for Finding {
 /// or from a blocking task.
 ///
 /// ```no_run
-/// use claude_agent_client::doctor;
-/// use claude_agent_client::options::Options;
+/// use claude_agent_tokio::cli::doctor;
+/// use claude_agent_tokio::options::Options;
 ///
 /// let diagnosis = doctor(&Options::new().cwd("/srv/app"));
 /// if let Some(version) = diagnosis.version {

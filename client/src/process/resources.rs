@@ -7,7 +7,7 @@ use std::collections::HashMap;
 /// (`Client::resources`).
 ///
 /// ```no_run
-/// # use claude_agent_client::Client;
+/// # use claude_agent_tokio::Client;
 /// # fn show(client: &Client) {
 /// if let Some(tree) = client.resources() {
 ///     println!("{} processes, {} MiB resident", tree.pids.len(), tree.resident_bytes >> 20);
@@ -85,7 +85,7 @@ fn tree_of(root: u32, children: &HashMap<u32, Vec<u32>>) -> Option<ProcessTree> 
 /// nothing in the SDK changes the limit by itself. Unix only.
 ///
 /// ```no_run
-/// let limit = claude_agent_client::cli::raise_open_file_limit()?;
+/// let limit = claude_agent_tokio::cli::raise_open_file_limit()?;
 /// println!("room for about {} sessions", limit / 4);
 /// # Ok::<(), std::io::Error>(())
 /// ```

@@ -34,8 +34,8 @@ use crate::session::ExitStatusInfo;
 ///
 /// ```no_run
 /// use std::os::unix::net::UnixStream;
-/// use claude_agent_client::Connection;
-/// use claude_agent_client::options::{LaunchSpec, Options};
+/// use claude_agent_tokio::Connection;
+/// use claude_agent_tokio::options::{LaunchSpec, Options};
 ///
 /// // A CLI that some supervisor runs behind a Unix socket, speaking stream-json.
 /// let options = Options::new().transport(|_spec: LaunchSpec| async {
@@ -76,7 +76,7 @@ pub(crate) type BoxedRead = Box<dyn AsyncRead + Send + Unpin>;
 /// a spawned CLI, and shutdown signals reach it.
 ///
 /// ```
-/// use claude_agent_client::Connection;
+/// use claude_agent_tokio::Connection;
 ///
 /// let (stdin, stdout) = (futures_lite::io::sink(), futures_lite::io::empty());
 /// let connection = Connection::new(stdin, stdout).with_stderr(futures_lite::io::empty());
@@ -139,7 +139,7 @@ impl Connection {
     /// The process behind the connection, if the transport gave one: its id, and signals.
     ///
     /// ```
-    /// use claude_agent_client::Connection;
+    /// use claude_agent_tokio::Connection;
     ///
     /// let mut connection = Connection::new(futures_lite::io::sink(), futures_lite::io::empty());
     /// assert!(connection.process().is_none());
@@ -289,10 +289,10 @@ impl Options {
     /// `claude-agent-testkit` has an in-memory fake CLI that plugs in here.
     ///
     /// ```
-    /// use claude_agent_client::Connection;
-    /// use claude_agent_client::options::Options;
+    /// use claude_agent_tokio::Connection;
+    /// use claude_agent_tokio::options::Options;
     ///
-    /// let options = Options::new().transport(|spec: claude_agent_client::options::LaunchSpec| async move {
+    /// let options = Options::new().transport(|spec: claude_agent_tokio::options::LaunchSpec| async move {
     ///     assert!(spec.args.contains(&"stream-json".to_owned()));
     ///     Ok(Connection::new(futures_lite::io::sink(), futures_lite::io::empty()))
     /// });

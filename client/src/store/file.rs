@@ -35,7 +35,7 @@ use super::{
 /// [`list_session_summaries`]: SessionStore::list_session_summaries
 ///
 /// ```
-/// use claude_agent_client::store::{FileSessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{FileSessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 ///
 /// # let root = std::env::temp_dir().join(format!("file-store-doc-{}", std::process::id()));
@@ -45,7 +45,7 @@ use super::{
 /// store.append(&key, &[json!({"type": "user", "uuid": "u1"})]).await?;
 /// assert!(root.join("-home-me-app/13dbd64f-f8d4-4686-ab4c-e5b537e0a952.jsonl").is_file());
 /// assert_eq!(store.load(&key).await?.unwrap()[0]["uuid"], "u1");
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// # std::fs::remove_dir_all(&root).unwrap();
 /// ```
@@ -61,7 +61,7 @@ impl FileSessionStore {
     /// A store in `root` (created on the first append).
     ///
     /// ```
-    /// use claude_agent_client::store::FileSessionStore;
+    /// use claude_agent_tokio::store::FileSessionStore;
     ///
     /// let store = FileSessionStore::new("/srv/agent-sessions");
     /// assert_eq!(store.root(), std::path::Path::new("/srv/agent-sessions"));
@@ -76,7 +76,7 @@ impl FileSessionStore {
     /// The directory the store is in.
     ///
     /// ```
-    /// use claude_agent_client::store::FileSessionStore;
+    /// use claude_agent_tokio::store::FileSessionStore;
     ///
     /// assert!(FileSessionStore::new("sessions").root().ends_with("sessions"));
     /// ```

@@ -22,7 +22,7 @@ const IMPORT_BATCH_BYTES: usize = 1 << 20;
 /// `-`; past 200 characters cut, with a hash). `None` means the current directory.
 ///
 /// ```
-/// use claude_agent_client::store::project_key_for_directory;
+/// use claude_agent_tokio::store::project_key_for_directory;
 /// use std::path::Path;
 ///
 /// assert_eq!(project_key_for_directory(Some(Path::new("/nonexistent/my_app"))), "-nonexistent-my-app");
@@ -39,7 +39,7 @@ pub fn project_key_for_directory(dir: Option<&Path>) -> String {
 /// [`SessionInfo`](crate::history::SessionInfo) a store can tell.
 ///
 /// ```
-/// # use claude_agent_client::store::StoredSessionInfo;
+/// # use claude_agent_tokio::store::StoredSessionInfo;
 /// fn line(info: &StoredSessionInfo) -> String {
 ///     format!("{}  {}  {}", info.session_id, info.summary, info.tag.as_deref().unwrap_or("-"))
 /// }
@@ -118,8 +118,8 @@ impl StoredSessionInfo {
 /// to show are left out.
 ///
 /// ```
-/// use claude_agent_client::history::Page;
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::history::Page;
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -130,7 +130,7 @@ impl StoredSessionInfo {
 /// store.append(&key, &[json!({"type": "user", "message": {"content": "fix the bug"}})]).await?;
 /// let sessions = store::list_sessions(&store, Some(dir), Page::ALL).await?;
 /// assert_eq!(sessions[0].summary, "fix the bug");
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 pub async fn list_sessions(
@@ -188,9 +188,9 @@ pub async fn list_sessions(
 /// messages.
 ///
 /// ```
-/// use claude_agent_core::message::Message;
-/// use claude_agent_client::history::Page;
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::message::Message;
+/// use claude_agent_tokio::history::Page;
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -203,7 +203,7 @@ pub async fn list_sessions(
 /// ]).await?;
 /// let messages = store::session_messages(&store, id, Some(Path::new("/nonexistent/app")), Page::ALL).await?;
 /// assert!(matches!(messages[0].message, Message::User(_)));
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 pub async fn session_messages(
@@ -225,7 +225,7 @@ pub async fn session_messages(
 /// its subagents' transcripts. Needs [`SessionStore::delete`].
 ///
 /// ```
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use std::path::Path;
 ///
 /// # futures_lite::future::block_on(async {
@@ -234,7 +234,7 @@ pub async fn session_messages(
 /// store.append(&key, &[serde_json::json!({"type": "user"})]).await?;
 /// store::delete_session(&store, "s1", Some(Path::new("/nonexistent/app"))).await?;
 /// assert_eq!(store.load(&key).await?, None);
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 pub async fn delete_session(
@@ -249,8 +249,8 @@ pub async fn delete_session(
 /// Where [`import_session`] finds a session, and how it writes it.
 ///
 /// ```
-/// use claude_agent_client::history::History;
-/// use claude_agent_client::store::ImportOptions;
+/// use claude_agent_tokio::history::History;
+/// use claude_agent_tokio::store::ImportOptions;
 ///
 /// let import = ImportOptions::new()
 ///     .dir("/home/me/app")
@@ -277,7 +277,7 @@ impl ImportOptions {
     /// batch.
     ///
     /// ```
-    /// use claude_agent_client::store::ImportOptions;
+    /// use claude_agent_tokio::store::ImportOptions;
     ///
     /// assert!(ImportOptions::new().include_subagents);
     /// ```
@@ -293,7 +293,7 @@ impl ImportOptions {
     /// Look for the session in the project `dir` only.
     ///
     /// ```
-    /// use claude_agent_client::store::ImportOptions;
+    /// use claude_agent_tokio::store::ImportOptions;
     ///
     /// assert!(ImportOptions::new().dir("/home/me/app").dir.is_some());
     /// ```
@@ -305,8 +305,8 @@ impl ImportOptions {
     /// Read from this configuration directory.
     ///
     /// ```
-    /// use claude_agent_client::history::History;
-    /// use claude_agent_client::store::ImportOptions;
+    /// use claude_agent_tokio::history::History;
+    /// use claude_agent_tokio::store::ImportOptions;
     ///
     /// let import = ImportOptions::new().history(History::at("/srv/agent/.claude"));
     /// # let _ = import;
@@ -319,7 +319,7 @@ impl ImportOptions {
     /// Whether to import the subagents' transcripts.
     ///
     /// ```
-    /// use claude_agent_client::store::ImportOptions;
+    /// use claude_agent_tokio::store::ImportOptions;
     ///
     /// assert!(!ImportOptions::new().include_subagents(false).include_subagents);
     /// ```
@@ -331,7 +331,7 @@ impl ImportOptions {
     /// Entries per append call.
     ///
     /// ```
-    /// use claude_agent_client::store::ImportOptions;
+    /// use claude_agent_tokio::store::ImportOptions;
     ///
     /// assert_eq!(ImportOptions::new().batch_size(50).batch_size, 50);
     /// ```
@@ -350,8 +350,8 @@ impl Default for ImportOptions {
 /// Why [`import_session`] failed.
 ///
 /// ```
-/// use claude_agent_client::history::HistoryError;
-/// use claude_agent_client::store::ImportError;
+/// use claude_agent_tokio::history::HistoryError;
+/// use claude_agent_tokio::store::ImportError;
 ///
 /// let error = ImportError::from(HistoryError::InvalidId { id: "x".into() });
 /// assert!(error.to_string().contains("x"));
@@ -387,13 +387,13 @@ pub enum ImportError {
 /// Reads the files with blocking `std::fs` calls.
 ///
 /// ```no_run
-/// use claude_agent_client::store::{self, FileSessionStore, ImportOptions};
+/// use claude_agent_tokio::store::{self, FileSessionStore, ImportOptions};
 ///
 /// # futures_lite::future::block_on(async {
 /// let store = FileSessionStore::new("/srv/agent-sessions");
 /// let import = ImportOptions::new().dir("/home/me/app");
 /// store::import_session(&store, "13dbd64f-f8d4-4686-ab4c-e5b537e0a952", &import).await?;
-/// # Ok::<(), claude_agent_client::store::ImportError>(())
+/// # Ok::<(), claude_agent_tokio::store::ImportError>(())
 /// # }).unwrap();
 /// ```
 pub async fn import_session(

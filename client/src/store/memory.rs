@@ -18,7 +18,7 @@ use super::{
 /// inside.
 ///
 /// ```
-/// use claude_agent_client::store::{InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 ///
 /// # futures_lite::future::block_on(async {
@@ -28,7 +28,7 @@ use super::{
 /// assert_eq!(store.session_count(), 1);
 /// assert_eq!(store.list_sessions("proj").await?[0].session_id, "sess");
 /// assert_eq!(store.list_session_summaries("proj").await?[0].data["first_prompt"], "hello");
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 #[derive(Debug, Default)]
@@ -63,7 +63,7 @@ impl InMemorySessionStore {
     /// An empty store.
     ///
     /// ```
-    /// use claude_agent_client::store::InMemorySessionStore;
+    /// use claude_agent_tokio::store::InMemorySessionStore;
     ///
     /// assert_eq!(InMemorySessionStore::new().session_count(), 0);
     /// ```
@@ -74,7 +74,7 @@ impl InMemorySessionStore {
     /// The entries stored under `key` (empty if none), without going through the async API.
     ///
     /// ```
-    /// use claude_agent_client::store::{InMemorySessionStore, SessionKey};
+    /// use claude_agent_tokio::store::{InMemorySessionStore, SessionKey};
     ///
     /// assert!(InMemorySessionStore::new().entries(&SessionKey::new("p", "s")).is_empty());
     /// ```
@@ -89,7 +89,7 @@ impl InMemorySessionStore {
     /// Every key stored, in order (main transcripts and subkeys).
     ///
     /// ```
-    /// use claude_agent_client::store::InMemorySessionStore;
+    /// use claude_agent_tokio::store::InMemorySessionStore;
     ///
     /// assert!(InMemorySessionStore::new().keys().is_empty());
     /// ```
@@ -100,7 +100,7 @@ impl InMemorySessionStore {
     /// How many main transcripts (sessions) are stored.
     ///
     /// ```
-    /// use claude_agent_client::store::InMemorySessionStore;
+    /// use claude_agent_tokio::store::InMemorySessionStore;
     ///
     /// assert_eq!(InMemorySessionStore::new().session_count(), 0);
     /// ```

@@ -24,7 +24,7 @@
 //! (`store_conformance`) checks a store of your own against the contract.
 //!
 //! ```
-//! use claude_agent_client::store::{InMemorySessionStore, SessionKey, SessionStore};
+//! use claude_agent_tokio::store::{InMemorySessionStore, SessionKey, SessionStore};
 //! use serde_json::json;
 //!
 //! # futures_lite::future::block_on(async {
@@ -32,7 +32,7 @@
 //! let key = SessionKey::new("-home-me-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
 //! store.append(&key, &[json!({"type": "user", "uuid": "u1"})]).await?;
 //! assert_eq!(store.load(&key).await?, Some(vec![json!({"type": "user", "uuid": "u1"})]));
-//! # Ok::<(), claude_agent_client::store::StoreError>(())
+//! # Ok::<(), claude_agent_tokio::store::StoreError>(())
 //! # }).unwrap();
 //! ```
 
@@ -69,7 +69,7 @@ pub use summary::{fold_session_summary, SessionSummary};
 /// the arguments for `'a`.
 ///
 /// ```
-/// use claude_agent_client::store::{StoreError, StoreFuture};
+/// use claude_agent_tokio::store::{StoreError, StoreFuture};
 ///
 /// fn ready<'a>(n: u32) -> StoreFuture<'a, u32> {
 ///     Box::pin(async move { Ok::<_, StoreError>(n) })
@@ -81,7 +81,7 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 /// Why a [`SessionStore`] call failed.
 ///
 /// ```
-/// use claude_agent_client::store::StoreError;
+/// use claude_agent_tokio::store::StoreError;
 ///
 /// let error = StoreError::backend("connection refused");
 /// assert_eq!(error.to_string(), "session store failed: connection refused");
@@ -123,7 +123,7 @@ impl StoreError {
     /// A failure of the storage behind a store of your own.
     ///
     /// ```
-    /// use claude_agent_client::store::StoreError;
+    /// use claude_agent_tokio::store::StoreError;
     ///
     /// let io = std::io::Error::new(std::io::ErrorKind::TimedOut, "no answer from the database");
     /// assert!(StoreError::backend(io).to_string().ends_with("no answer from the database"));
@@ -135,7 +135,7 @@ impl StoreError {
     /// Whether this is [`StoreError::Unsupported`]: the method is optional and not implemented.
     ///
     /// ```
-    /// use claude_agent_client::store::StoreError;
+    /// use claude_agent_tokio::store::StoreError;
     ///
     /// assert!(!StoreError::backend("down").is_unsupported());
     /// ```
@@ -147,7 +147,7 @@ impl StoreError {
 /// A session in a store's listing: its id and when it was last written.
 ///
 /// ```
-/// use claude_agent_client::store::SessionListing;
+/// use claude_agent_tokio::store::SessionListing;
 ///
 /// let listing = SessionListing::new("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", 1_767_225_600_000);
 /// assert_eq!(listing.mtime, 1_767_225_600_000);
@@ -166,7 +166,7 @@ impl SessionListing {
     /// A listing entry.
     ///
     /// ```
-    /// use claude_agent_client::store::SessionListing;
+    /// use claude_agent_tokio::store::SessionListing;
     ///
     /// assert_eq!(SessionListing::new("s", 1).session_id, "s");
     /// ```
@@ -199,7 +199,7 @@ impl SessionListing {
 /// ```
 /// use std::collections::HashMap;
 /// use std::sync::Mutex;
-/// use claude_agent_client::store::{SessionKey, SessionStore, StoreFuture};
+/// use claude_agent_tokio::store::{SessionKey, SessionStore, StoreFuture};
 /// use serde_json::Value;
 ///
 /// /// The smallest store: appends and loads, nothing optional.

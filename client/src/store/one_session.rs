@@ -18,7 +18,7 @@ use crate::uuid::new_uuid;
 /// Why [`rename_session`], [`tag_session`] or [`fork_session`] changed nothing.
 ///
 /// ```
-/// use claude_agent_client::store::EditError;
+/// use claude_agent_tokio::store::EditError;
 ///
 /// let error = EditError::Empty { what: "title" };
 /// assert_eq!(error.to_string(), "the title is empty");
@@ -65,7 +65,7 @@ pub enum EditError {
 /// or it is a subagent's, or it has nothing to show (no prompt, no title).
 ///
 /// ```
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -78,7 +78,7 @@ pub enum EditError {
 /// ]).await?;
 /// let info = store::session_info(&store, id, Some(dir)).await?.expect("stored");
 /// assert_eq!(info.summary, "fix the bug");
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 pub async fn session_info(
@@ -105,7 +105,7 @@ pub async fn session_info(
 /// [`SessionStore::list_subkeys`].
 ///
 /// ```
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use std::path::Path;
 ///
 /// # futures_lite::future::block_on(async {
@@ -115,7 +115,7 @@ pub async fn session_info(
 /// store.append(&agent, &[serde_json::json!({"type": "user"})]).await?;
 /// let agents = store::list_subagents(&store, "s1", Some(Path::new("/nonexistent/app"))).await?;
 /// assert_eq!(agents, ["a1b2"]);
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 pub async fn list_subagents(
@@ -151,8 +151,8 @@ fn agent_of_subpath(subpath: &str) -> Option<&str> {
 /// A subagent the store does not have gives no messages.
 ///
 /// ```
-/// use claude_agent_client::history::Page;
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::history::Page;
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -167,7 +167,7 @@ fn agent_of_subpath(subpath: &str) -> Option<&str> {
 /// let dir = Path::new("/nonexistent/app");
 /// let messages = store::subagent_messages(&store, "s1", "a1b2", Some(dir), Page::ALL).await?;
 /// assert_eq!(messages[0].parent_tool_use_id.as_deref(), Some("toolu_01"));
-/// # Ok::<(), claude_agent_client::store::StoreError>(())
+/// # Ok::<(), claude_agent_tokio::store::StoreError>(())
 /// # }).unwrap();
 /// ```
 pub async fn subagent_messages(
@@ -220,7 +220,7 @@ pub async fn subagent_messages(
 /// session must be in the store.
 ///
 /// ```
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -233,7 +233,7 @@ pub async fn subagent_messages(
 /// store::rename_session(&store, "s1", "Bug hunt", Some(dir)).await?;
 /// let info = store::session_info(&store, "s1", Some(dir)).await?.unwrap();
 /// assert_eq!(info.custom_title.as_deref(), Some("Bug hunt"));
-/// # Ok::<(), claude_agent_client::store::EditError>(())
+/// # Ok::<(), claude_agent_tokio::store::EditError>(())
 /// # }).unwrap();
 /// ```
 pub async fn rename_session(
@@ -257,7 +257,7 @@ pub async fn rename_session(
 /// characters removed, and must not be empty; the session must be in the store.
 ///
 /// ```
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -271,7 +271,7 @@ pub async fn rename_session(
 /// let info = store::session_info(&store, "s1", Some(dir)).await?.unwrap();
 /// assert_eq!(info.tag.as_deref(), Some("experiment"));
 /// store::tag_session(&store, "s1", None, Some(dir)).await?;
-/// # Ok::<(), claude_agent_client::store::EditError>(())
+/// # Ok::<(), claude_agent_tokio::store::EditError>(())
 /// # }).unwrap();
 /// ```
 pub async fn tag_session(
@@ -304,8 +304,8 @@ pub async fn tag_session(
 /// directory. Subagents' transcripts are not copied.
 ///
 /// ```
-/// use claude_agent_client::history::{ForkOptions, Page};
-/// use claude_agent_client::store::{self, InMemorySessionStore, SessionKey, SessionStore};
+/// use claude_agent_tokio::history::{ForkOptions, Page};
+/// use claude_agent_tokio::store::{self, InMemorySessionStore, SessionKey, SessionStore};
 /// use serde_json::json;
 /// use std::path::Path;
 ///
@@ -320,7 +320,7 @@ pub async fn tag_session(
 /// let info = store::session_info(&store, &fork, Some(dir)).await?.unwrap();
 /// assert_eq!(info.summary, "Plan B");
 /// assert_eq!(store::session_messages(&store, &fork, Some(dir), Page::ALL).await?.len(), 1);
-/// # Ok::<(), claude_agent_client::store::EditError>(())
+/// # Ok::<(), claude_agent_tokio::store::EditError>(())
 /// # }).unwrap();
 /// ```
 pub async fn fork_session(

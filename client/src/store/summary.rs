@@ -16,7 +16,7 @@ use crate::history::lite::{prompt_of_entry, Prompt};
 /// [`SessionListing::mtime`](super::SessionListing::mtime).
 ///
 /// ```
-/// use claude_agent_client::store::{fold_session_summary, SessionKey, SessionSummary};
+/// use claude_agent_tokio::store::{fold_session_summary, SessionKey, SessionSummary};
 /// use serde_json::json;
 ///
 /// let key = SessionKey::new("proj", "sess");
@@ -43,7 +43,7 @@ impl SessionSummary {
     /// from its storage.
     ///
     /// ```
-    /// use claude_agent_client::store::SessionSummary;
+    /// use claude_agent_tokio::store::SessionSummary;
     ///
     /// let summary = SessionSummary::new("sess", 1_767_225_600_000, serde_json::Map::new());
     /// assert_eq!(summary.session_id, "sess");
@@ -75,7 +75,7 @@ const LAST_WINS: [(&str, &str); 5] = [
 /// prompt, working directory and start time the first.
 ///
 /// ```
-/// use claude_agent_client::store::{fold_session_summary, SessionKey};
+/// use claude_agent_tokio::store::{fold_session_summary, SessionKey};
 /// use serde_json::json;
 ///
 /// let key = SessionKey::new("proj", "sess");

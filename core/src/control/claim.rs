@@ -46,7 +46,7 @@ pub(crate) type Overlay = Map<String, Value>;
 /// spare starts, so it belongs to the spare's own options.
 ///
 /// ```
-/// use claude_agent_core::control::ClaimableVar;
+/// use claude_agent_tokio::control::ClaimableVar;
 /// assert_eq!(ClaimableVar::HostSessionId.name(), "CLAUDE_CODE_HOST_SESSION_ID");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,7 +75,7 @@ impl ClaimableVar {
 /// was.
 ///
 /// ```
-/// use claude_agent_core::control::{ClaimOptions, ClaimOptionsError};
+/// use claude_agent_tokio::control::{ClaimOptions, ClaimOptionsError};
 /// let refused = ClaimOptions::new("/srv/app").settings(serde_json::json!({"disableAllHooks": true}));
 /// assert_eq!(refused.unwrap_err(), ClaimOptionsError::HookSettings(vec!["disableAllHooks".into()]));
 /// ```
@@ -99,8 +99,8 @@ pub enum ClaimOptionsError {
 /// the CLI reads at start-up) is fixed when the spare starts.
 ///
 /// ```
-/// use claude_agent_core::control::{ClaimOptions, ClaimableVar};
-/// use claude_agent_core::permission::PermissionMode;
+/// use claude_agent_tokio::control::{ClaimOptions, ClaimableVar};
+/// use claude_agent_tokio::permission::PermissionMode;
 ///
 /// let claim = ClaimOptions::new("/srv/app")
 ///     .model("claude-sonnet-5")
@@ -111,7 +111,7 @@ pub enum ClaimOptionsError {
 ///     .env(ClaimableVar::HostSessionId, "host-42")
 ///     .settings(serde_json::json!({"effortLevel": "high"}))?;
 /// assert_eq!(claim.get_cwd(), std::path::Path::new("/srv/app"));
-/// # Ok::<(), claude_agent_core::control::ClaimOptionsError>(())
+/// # Ok::<(), claude_agent_tokio::control::ClaimOptionsError>(())
 /// ```
 #[derive(Clone, PartialEq)]
 pub struct ClaimOptions {
@@ -215,7 +215,7 @@ impl ClaimOptions {
     /// [`ClaimOptions::model`].
     ///
     /// ```
-    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_tokio::control::ClaimOptions;
     ///
     /// let deep = ClaimOptions::new("/srv/app").max_thinking_tokens(Some(16_000));
     /// # let _ = deep;
@@ -261,8 +261,8 @@ impl ClaimOptions {
     /// A subagent for this session (one of the same name given before is replaced).
     ///
     /// ```
-    /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_core::options::AgentDefinition;
+    /// use claude_agent_tokio::control::ClaimOptions;
+    /// use claude_agent_tokio::options::AgentDefinition;
     ///
     /// let reviewer = AgentDefinition::new("Reviews a diff", "You review diffs for bugs.").tools(["Read", "Grep"]);
     /// let claim = ClaimOptions::new("/srv/app").agent_definition("reviewer", reviewer);
@@ -280,7 +280,7 @@ impl ClaimOptions {
     /// that work on the way to the first message.
     ///
     /// ```
-    /// use claude_agent_core::control::ClaimOptions;
+    /// use claude_agent_tokio::control::ClaimOptions;
     ///
     /// // The app never reads the session's commands or models: skip building them.
     /// let claim = ClaimOptions::new("/srv/app").include_initialize(false);
@@ -370,7 +370,7 @@ impl ClaimOptions {
 /// An option of a claim that is set by a request of its own, right behind the claim.
 ///
 /// ```
-/// use claude_agent_core::control::ClaimOption;
+/// use claude_agent_tokio::control::ClaimOption;
 /// assert_eq!(ClaimOption::Model.to_string(), "model");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -395,7 +395,7 @@ impl fmt::Display for ClaimOption {
 /// prompt was sent, without it. Do not start the session again.
 ///
 /// ```
-/// use claude_agent_core::control::{ClaimOption, NotApplied};
+/// use claude_agent_tokio::control::{ClaimOption, NotApplied};
 /// fn warn(not_applied: &[NotApplied]) {
 ///     for skipped in not_applied {
 ///         eprintln!("the session runs without its {}: {}", skipped.option, skipped.message);
@@ -415,7 +415,7 @@ pub struct NotApplied {
 /// The CLI's answer to a claim it took: the session now runs in `cwd`.
 ///
 /// ```
-/// use claude_agent_core::control::ClaimInfo;
+/// use claude_agent_tokio::control::ClaimInfo;
 /// fn report(info: &ClaimInfo) {
 ///     println!("session {} in {:?}, parked {:?} ms", info.session_id, info.cwd, info.parked_ms);
 ///     if !info.not_applied.is_empty() {
@@ -454,7 +454,7 @@ pub struct ClaimInfo {
 /// Why the CLI refused a claim, from the reason token its refusal starts with.
 ///
 /// ```
-/// use claude_agent_core::control::ClaimRefusalReason;
+/// use claude_agent_tokio::control::ClaimRefusalReason;
 /// assert_eq!(ClaimRefusalReason::of("cwd_not_found: the claim cwd does not exist"), ClaimRefusalReason::CwdNotFound);
 /// assert_eq!(ClaimRefusalReason::of("env_key_not_claimable: HOME is read during start-up"), ClaimRefusalReason::EnvKeyNotClaimable);
 /// ```
@@ -539,7 +539,7 @@ impl ClaimRefusalReason {
 /// error result), and the spare is let go. Start the session cold instead.
 ///
 /// ```
-/// use claude_agent_core::control::{ClaimRefusal, ClaimRefusalReason};
+/// use claude_agent_tokio::control::{ClaimRefusal, ClaimRefusalReason};
 /// fn fall_back(refusal: &ClaimRefusal) -> bool {
 ///     // Worth a cold start in any case; worth parking spares for this folder again only if it
 ///     // was not the folder's own configuration that refused it.

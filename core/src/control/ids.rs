@@ -5,7 +5,7 @@ use std::fmt;
 /// Ids come from a per-session counter, so a replayed session produces the same ids.
 ///
 /// ```
-/// # use claude_agent_core::control::RequestId;
+/// # use claude_agent_tokio::control::RequestId;
 /// let id = RequestId::from_raw(3);
 /// assert_eq!(id.to_string(), "req_3");
 /// assert_eq!(id.as_raw(), 3);
@@ -36,7 +36,7 @@ impl fmt::Display for RequestId {
 /// Opaque: answer it with [`crate::session::Session::respond`].
 ///
 /// ```
-/// # use claude_agent_core::control::InboundId;
+/// # use claude_agent_tokio::control::InboundId;
 /// let id = InboundId::from_raw(1);
 /// assert_eq!(id.as_raw(), 1);
 /// ```

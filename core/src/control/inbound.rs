@@ -14,9 +14,9 @@ use crate::Json;
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::{InboundKind, Reply};
-/// use claude_agent_core::permission::PermissionResult;
-/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig, Transmit};
+/// use claude_agent_tokio::control::{InboundKind, Reply};
+/// use claude_agent_tokio::permission::PermissionResult;
+/// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig, Transmit};
 ///
 /// let now = Instant::now();
 /// let mut config = SessionConfig::new(InputMode::Streaming);
@@ -56,12 +56,12 @@ pub struct InboundRequest {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::{InboundKind, Reply};
-/// use claude_agent_core::mcp::ElicitationResult;
-/// use claude_agent_core::hooks::{HookEvent, HookOutput};
-/// use claude_agent_core::mcp::ToolResult;
-/// use claude_agent_core::permission::PermissionResult;
-/// use claude_agent_core::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::control::{InboundKind, Reply};
+/// use claude_agent_tokio::mcp::ElicitationResult;
+/// use claude_agent_tokio::hooks::{HookEvent, HookOutput};
+/// use claude_agent_tokio::mcp::ToolResult;
+/// use claude_agent_tokio::permission::PermissionResult;
+/// use claude_agent_tokio::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig};
 ///
 /// fn answer(kind: &InboundKind) -> Reply {
 ///     match kind {
@@ -113,9 +113,9 @@ pub enum InboundKind {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::{InboundKind, Reply};
-/// use claude_agent_core::hooks::{HookEvent, HookInput, HookOutput};
-/// use claude_agent_core::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::control::{InboundKind, Reply};
+/// use claude_agent_tokio::hooks::{HookEvent, HookInput, HookOutput};
+/// use claude_agent_tokio::session::{Event, HookMatcherConfig, InputMode, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut config = SessionConfig::new(InputMode::Streaming);
@@ -150,7 +150,7 @@ pub struct HookCallback {
 /// kind defines its own payload and answer.
 ///
 /// ```
-/// # use claude_agent_core::control::UserDialogRequest;
+/// # use claude_agent_tokio::control::UserDialogRequest;
 /// let request: UserDialogRequest = serde_json::from_str(
 ///     r#"{"dialog_kind":"refusal_fallback_prompt","payload":{"originalModel":"claude-opus-4-1","fallbackModel":"claude-sonnet-4-5"},"tool_use_id":"toolu_1"}"#,
 /// )?;

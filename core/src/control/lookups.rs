@@ -10,7 +10,7 @@ use crate::Json;
 /// ([`ControlRequest::CancelAsyncMessage`](super::ControlRequest::CancelAsyncMessage)).
 ///
 /// ```
-/// use claude_agent_core::control::MessageCancelled;
+/// use claude_agent_tokio::control::MessageCancelled;
 ///
 /// let answer: MessageCancelled = serde_json::from_str(r#"{"cancelled":true,"message_uuid":"u-7"}"#)?;
 /// assert!(answer.cancelled);
@@ -35,7 +35,7 @@ pub struct MessageCancelled {
 /// the models the session can run now, as decided by the CLI's provider, settings and policy.
 ///
 /// ```
-/// use claude_agent_core::control::ModelList;
+/// use claude_agent_tokio::control::ModelList;
 ///
 /// let list: ModelList = serde_json::from_str(r#"{"models":[{"value":"default","displayName":"Default","description":"Sonnet"}]}"#)?;
 /// assert_eq!(list.models[0].value, "default");
@@ -53,7 +53,7 @@ pub struct ModelList {
 /// the settings in effect, each source's own, and what the next message will use.
 ///
 /// ```
-/// use claude_agent_core::control::SettingsReport;
+/// use claude_agent_tokio::control::SettingsReport;
 ///
 /// let report: SettingsReport = serde_json::from_str(r#"{"effective":{"model":"opus"},
 ///     "sources":[{"source":"userSettings","settings":{"model":"opus"}}],
@@ -86,7 +86,7 @@ pub struct SettingsReport {
 /// One source of a [`SettingsReport`].
 ///
 /// ```
-/// use claude_agent_core::control::SettingsReport;
+/// use claude_agent_tokio::control::SettingsReport;
 ///
 /// let report: SettingsReport = serde_json::from_str(r#"{"effective":{},"sources":[{"source":"projectSettings","settings":{"model":"haiku"}}]}"#)?;
 /// let project = &report.sources[0];
@@ -105,7 +105,7 @@ pub struct SettingsSourceReport {
 /// The run-time values of a [`SettingsReport`].
 ///
 /// ```
-/// use claude_agent_core::control::SettingsReport;
+/// use claude_agent_tokio::control::SettingsReport;
 ///
 /// let report: SettingsReport = serde_json::from_str(r#"{"effective":{},"applied":{"model":"claude-opus-5","effort":null}}"#)?;
 /// let applied = report.applied.unwrap();
@@ -130,7 +130,7 @@ pub struct AppliedSettings {
 /// A settings file of a [`SettingsReport`] that did not parse.
 ///
 /// ```
-/// use claude_agent_core::control::SettingsReport;
+/// use claude_agent_tokio::control::SettingsReport;
 ///
 /// let report: SettingsReport = serde_json::from_str(r#"{"effective":{},"errors":[{"path":"hooks","message":"Expected array"}]}"#)?;
 /// for error in &report.errors {
@@ -156,7 +156,7 @@ pub struct SettingsParseError {
 /// ([`ControlRequest::FileSuggestions`](super::ControlRequest::FileSuggestions)).
 ///
 /// ```
-/// use claude_agent_core::control::FileSuggestions;
+/// use claude_agent_tokio::control::FileSuggestions;
 ///
 /// let found: FileSuggestions = serde_json::from_str(r#"{"suggestions":[{"path":"src/"},{"path":"src/main.rs"}],"cwd":"/w"}"#)?;
 /// let paths: Vec<&str> = found.suggestions.iter().map(|s| s.path.as_str()).collect();
@@ -177,7 +177,7 @@ pub struct FileSuggestions {
 /// One match of [`FileSuggestions`].
 ///
 /// ```
-/// use claude_agent_core::control::FileSuggestion;
+/// use claude_agent_tokio::control::FileSuggestion;
 ///
 /// let folder: FileSuggestion = serde_json::from_str(r#"{"path":"src/","score":0.9}"#)?;
 /// assert!(folder.path.ends_with('/'));

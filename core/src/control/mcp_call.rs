@@ -15,7 +15,7 @@ use crate::Json;
 /// `mcp_call_*_v1` capability).
 ///
 /// ```
-/// use claude_agent_core::control::{ControlRequest, McpCall};
+/// use claude_agent_tokio::control::{ControlRequest, McpCall};
 /// use serde_json::json;
 ///
 /// let call = McpCall::new("github", "search_issues", json!({"query": "crash"}))
@@ -58,7 +58,7 @@ impl McpCall {
     /// letters, digits, `_` and `-` becomes `_`).
     ///
     /// ```
-    /// use claude_agent_core::control::McpCall;
+    /// use claude_agent_tokio::control::McpCall;
     /// use serde_json::json;
     ///
     /// let call = McpCall::new("my docs", "search", json!({}));
@@ -87,7 +87,7 @@ impl McpCall {
     /// See [`McpCall::soft_error_result`](struct@McpCall#structfield.soft_error_result).
     ///
     /// ```
-    /// # use claude_agent_core::control::McpCall;
+    /// # use claude_agent_tokio::control::McpCall;
     /// assert!(McpCall::new("s", "t", serde_json::json!({})).soft_error_result(true).soft_error_result);
     /// ```
     pub fn soft_error_result(mut self, soft: bool) -> Self {
@@ -98,7 +98,7 @@ impl McpCall {
     /// See [`McpCall::result_not_for_model`](struct@McpCall#structfield.result_not_for_model).
     ///
     /// ```
-    /// # use claude_agent_core::control::McpCall;
+    /// # use claude_agent_tokio::control::McpCall;
     /// assert!(McpCall::new("s", "t", serde_json::json!({})).result_not_for_model(true).result_not_for_model);
     /// ```
     pub fn result_not_for_model(mut self, raw: bool) -> Self {
@@ -109,7 +109,7 @@ impl McpCall {
     /// See [`McpCall::check_permissions`](struct@McpCall#structfield.check_permissions).
     ///
     /// ```
-    /// # use claude_agent_core::control::McpCall;
+    /// # use claude_agent_tokio::control::McpCall;
     /// assert!(McpCall::new("s", "t", serde_json::json!({})).check_permissions(true).check_permissions);
     /// ```
     pub fn check_permissions(mut self, check: bool) -> Self {

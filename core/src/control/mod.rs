@@ -9,8 +9,8 @@
 //!
 //! ```
 //! use std::time::Instant;
-//! use claude_agent_core::control::{ControlRequest, InterruptReceipt};
-//! use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+//! use claude_agent_tokio::control::{ControlRequest, InterruptReceipt};
+//! use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
 //!
 //! let now = Instant::now();
 //! let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);

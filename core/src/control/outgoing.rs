@@ -11,7 +11,7 @@ use crate::Json;
 /// [`crate::session::SessionConfig`]; [`ControlRequest::Reinitialize`] sends it again.
 ///
 /// ```
-/// # use claude_agent_core::control::ControlRequest;
+/// # use claude_agent_tokio::control::ControlRequest;
 /// let req = ControlRequest::SetModel { model: Some("claude-sonnet-4-5".into()) };
 /// assert_eq!(req.subtype(), "set_model");
 /// assert_eq!(req.body_json(), r#"{"subtype":"set_model","model":"claude-sonnet-4-5"}"#);
@@ -20,8 +20,8 @@ use crate::Json;
 /// A subtype this crate has no variant for goes as [`ControlRequest::Raw`]:
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::control::ControlRequest;
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::control::ControlRequest;
 /// let req = ControlRequest::Raw {
 ///     subtype: "reload_plugins".into(),
 ///     body: "{}".parse::<Json>().unwrap(),
@@ -199,8 +199,8 @@ pub enum ControlRequest {
 /// What [`ControlRequest::SetMaxThinkingTokens`] does to the thinking display.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, ThinkingDisplayChange};
-/// # use claude_agent_core::options::ThinkingDisplay;
+/// # use claude_agent_tokio::control::{ControlRequest, ThinkingDisplayChange};
+/// # use claude_agent_tokio::options::ThinkingDisplay;
 /// let body = |thinking_display| {
 ///     ControlRequest::SetMaxThinkingTokens { max_thinking_tokens: Some(1000), thinking_display }
 ///         .body_json()
@@ -255,7 +255,7 @@ impl Serialize for ThinkingDisplayChange {
 /// in each: `outputStyle` in the local file, `effortLevel` in the user's.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, SettingsFile};
+/// # use claude_agent_tokio::control::{ControlRequest, SettingsFile};
 /// let request = ControlRequest::UpdateSettings {
 ///     source: SettingsFile::Local,
 ///     settings: serde_json::json!({"outputStyle": "Explanatory"}).into(),
@@ -281,7 +281,7 @@ pub enum SettingsFile {
 /// without asking.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, McpPermissionMode};
+/// # use claude_agent_tokio::control::{ControlRequest, McpPermissionMode};
 /// let request = ControlRequest::SetMcpPermissionModeOverride {
 ///     server_name: "github".into(),
 ///     mode: Some(McpPermissionMode::Default),
@@ -304,8 +304,8 @@ pub enum McpPermissionMode {
 /// The `reload_plugins` request: plain, or with plugins to add and conditions.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, ReloadPlugins};
-/// # use claude_agent_core::options::PluginConfig;
+/// # use claude_agent_tokio::control::{ControlRequest, ReloadPlugins};
+/// # use claude_agent_tokio::options::PluginConfig;
 /// assert_eq!(
 ///     ControlRequest::ReloadPlugins(ReloadPlugins::new()).body_json(),
 ///     r#"{"subtype":"reload_plugins"}"#
@@ -345,7 +345,7 @@ impl ReloadPlugins {
     /// Reload everything, with no condition.
     ///
     /// ```
-    /// # use claude_agent_core::control::ReloadPlugins;
+    /// # use claude_agent_tokio::control::ReloadPlugins;
     /// assert_eq!(ReloadPlugins::new(), ReloadPlugins::default());
     /// ```
     pub fn new() -> Self {
@@ -355,7 +355,7 @@ impl ReloadPlugins {
     /// See [`ReloadPlugins::hold_on_cache_impact`](struct@ReloadPlugins#structfield.hold_on_cache_impact).
     ///
     /// ```
-    /// # use claude_agent_core::control::ReloadPlugins;
+    /// # use claude_agent_tokio::control::ReloadPlugins;
     /// let careful = ReloadPlugins::new().hold_on_cache_impact(true);
     /// assert!(careful.hold_on_cache_impact);
     /// ```
@@ -367,8 +367,8 @@ impl ReloadPlugins {
     /// Load this plugin too.
     ///
     /// ```
-    /// # use claude_agent_core::control::ReloadPlugins;
-    /// # use claude_agent_core::options::PluginConfig;
+    /// # use claude_agent_tokio::control::ReloadPlugins;
+    /// # use claude_agent_tokio::options::PluginConfig;
     /// let more = ReloadPlugins::new().add_plugin(PluginConfig::local("/srv/plugins/lint"));
     /// assert_eq!(more.add_plugins.len(), 1);
     /// ```
@@ -380,7 +380,7 @@ impl ReloadPlugins {
     /// See [`ReloadPlugins::refuse_if_busy`](struct@ReloadPlugins#structfield.refuse_if_busy).
     ///
     /// ```
-    /// # use claude_agent_core::control::ReloadPlugins;
+    /// # use claude_agent_tokio::control::ReloadPlugins;
     /// let polite = ReloadPlugins::new().refuse_if_busy(true);
     /// assert!(polite.refuse_if_busy);
     /// ```
@@ -418,7 +418,7 @@ fn serialize_plugins<S: serde::Serializer>(
 /// with an optional size cap and encoding.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, ReadFile};
+/// # use claude_agent_tokio::control::{ControlRequest, ReadFile};
 /// assert_eq!(
 ///     ControlRequest::ReadFile(ReadFile::new("notes.md")).body_json(),
 ///     r#"{"subtype":"read_file","path":"notes.md"}"#
@@ -445,7 +445,7 @@ impl ReadFile {
     /// Read `path` whole (up to the CLI's cap), as text.
     ///
     /// ```
-    /// # use claude_agent_core::control::ReadFile;
+    /// # use claude_agent_tokio::control::ReadFile;
     /// let notes = ReadFile::new("NOTES.md");
     /// assert_eq!((notes.max_bytes, notes.encoding), (None, None));
     /// ```
@@ -460,7 +460,7 @@ impl ReadFile {
     /// Read at most `bytes` bytes.
     ///
     /// ```
-    /// # use claude_agent_core::control::ReadFile;
+    /// # use claude_agent_tokio::control::ReadFile;
     /// let head = ReadFile::new("server.log").max_bytes(4_096);
     /// assert_eq!(head.max_bytes, Some(4_096));
     /// ```
@@ -472,7 +472,7 @@ impl ReadFile {
     /// Get the contents base64-encoded, for binary files.
     ///
     /// ```
-    /// # use claude_agent_core::control::{FileEncoding, ReadFile};
+    /// # use claude_agent_tokio::control::{FileEncoding, ReadFile};
     /// let image = ReadFile::new("logo.png").base64();
     /// assert_eq!(image.encoding, Some(FileEncoding::Base64));
     /// ```
@@ -485,7 +485,7 @@ impl ReadFile {
 /// How [`ReadFile`] contents are encoded.
 ///
 /// ```
-/// # use claude_agent_core::control::{ControlRequest, FileEncoding, ReadFile};
+/// # use claude_agent_tokio::control::{ControlRequest, FileEncoding, ReadFile};
 /// let mut text = ReadFile::new("notes.md");
 /// text.encoding = Some(FileEncoding::Utf8);
 /// assert_eq!(
@@ -507,7 +507,7 @@ pub enum FileEncoding {
 /// How much of `/usage` to compute: `Client::usage` takes it.
 ///
 /// ```
-/// use claude_agent_core::control::UsageDetail;
+/// use claude_agent_tokio::control::UsageDetail;
 ///
 /// // The scan of local transcripts behind `behaviors` takes a while; skip it for a quick look.
 /// let quick = UsageDetail::WithoutBehaviors;
@@ -525,7 +525,7 @@ pub enum UsageDetail {
 /// Detail level of a context-usage answer.
 ///
 /// ```
-/// use claude_agent_core::control::{ContextUsageDetail, ControlRequest};
+/// use claude_agent_tokio::control::{ContextUsageDetail, ControlRequest};
 ///
 /// let request = ControlRequest::GetContextUsage { detail: Some(ContextUsageDetail::Summary) };
 /// assert_eq!(request.body_json(), r#"{"subtype":"get_context_usage","detail":"summary"}"#);

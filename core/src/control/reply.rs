@@ -9,7 +9,7 @@ use crate::Json;
 /// The host's answer to an [`super::InboundRequest`].
 ///
 /// ```
-/// # use claude_agent_core::control::Reply;
+/// # use claude_agent_tokio::control::Reply;
 /// let reply = Reply::error("no such thing");
 /// assert!(matches!(reply, Reply::Error { .. }));
 /// ```
@@ -56,7 +56,7 @@ impl Reply {
 /// JSON text.
 ///
 /// ```
-/// # use claude_agent_core::control::UserDialogResult;
+/// # use claude_agent_tokio::control::UserDialogResult;
 /// let retry = UserDialogResult::completed(serde_json::json!({"choice": "retry"}));
 /// assert_eq!(serde_json::to_string(&retry).unwrap(), r#"{"behavior":"completed","result":{"choice":"retry"}}"#);
 /// assert_eq!(
@@ -103,8 +103,8 @@ impl UserDialogResult {
     /// The user answered with `result`.
     ///
     /// ```
-    /// # use claude_agent_core::Json;
-    /// # use claude_agent_core::control::UserDialogResult;
+    /// # use claude_agent_tokio::Json;
+    /// # use claude_agent_tokio::control::UserDialogResult;
     /// let choice = Json::from_serialize(&serde_json::json!({"choice": "edit"})).unwrap();
     /// let answer = UserDialogResult::completed(choice);
     /// assert!(matches!(answer, UserDialogResult::Completed { result: Some(_) }));
@@ -118,7 +118,7 @@ impl UserDialogResult {
     /// The user dismissed the dialog.
     ///
     /// ```
-    /// # use claude_agent_core::control::UserDialogResult;
+    /// # use claude_agent_tokio::control::UserDialogResult;
     /// assert_eq!(UserDialogResult::cancelled(), UserDialogResult::Cancelled);
     /// ```
     pub fn cancelled() -> Self {

@@ -6,7 +6,7 @@ use serde::Deserialize;
 /// The success body of a control response; empty for plain acknowledgements.
 ///
 /// ```
-/// # use claude_agent_core::control::{ResponseBody, McpStatus};
+/// # use claude_agent_tokio::control::{ResponseBody, McpStatus};
 /// let body = ResponseBody::from_json(r#"{"mcpServers":[]}"#).unwrap();
 /// let status: McpStatus = body.parse().unwrap();
 /// assert!(status.mcp_servers.is_empty());
@@ -47,7 +47,7 @@ impl ResponseBody {
 /// [`InitializeResponse::other`], so nothing of the answer is lost.
 ///
 /// ```
-/// # use claude_agent_core::control::{InitializeResponse, ResponseBody};
+/// # use claude_agent_tokio::control::{InitializeResponse, ResponseBody};
 /// let body = ResponseBody::from_json(
 ///     r#"{"commands":[{"name":"compact","description":"Compact the conversation"}],
 ///         "models":[],"agents":[],"account":{"apiKeySource":"ANTHROPIC_API_KEY"},
@@ -114,7 +114,7 @@ pub struct InitializeResponse {
 /// A slash command.
 ///
 /// ```
-/// use claude_agent_core::control::InitializeResponse;
+/// use claude_agent_tokio::control::InitializeResponse;
 ///
 /// let info: InitializeResponse = serde_json::from_str(r#"{"commands":[
 ///     {"name":"compact","description":"Clear conversation history but keep a summary in context","argumentHint":"<optional custom summarization instructions>","builtin":true},
@@ -147,7 +147,7 @@ pub struct SlashCommand {
 /// A sub-agent.
 ///
 /// ```
-/// use claude_agent_core::control::InitializeResponse;
+/// use claude_agent_tokio::control::InitializeResponse;
 ///
 /// let info: InitializeResponse = serde_json::from_str(r#"{"agents":[
 ///     {"name":"Explore","description":"Fast read-only search agent for locating code.","model":"haiku"},
@@ -171,7 +171,7 @@ pub struct AgentInfo {
 /// A model the CLI offers.
 ///
 /// ```
-/// use claude_agent_core::control::InitializeResponse;
+/// use claude_agent_tokio::control::InitializeResponse;
 ///
 /// let info: InitializeResponse = serde_json::from_str(r#"{"models":[
 ///     {"value":"default","resolvedModel":"claude-opus-5-5","displayName":"Default (recommended)","description":"Use the default model (currently Opus 5.5) · $4/$20 per Mtok"},
@@ -215,7 +215,7 @@ pub struct ModelInfo {
 /// The account the CLI runs as.
 ///
 /// ```
-/// use claude_agent_core::control::InitializeResponse;
+/// use claude_agent_tokio::control::InitializeResponse;
 ///
 /// let info: InitializeResponse = serde_json::from_str(
 ///     r#"{"account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"}}"#,
@@ -249,7 +249,7 @@ pub struct AccountInfo {
 /// Answer to `interrupt`.
 ///
 /// ```
-/// use claude_agent_core::control::InterruptReceipt;
+/// use claude_agent_tokio::control::InterruptReceipt;
 ///
 /// // What `Client::interrupt` returns; a real CLI answered `{"still_queued":[]}`.
 /// let receipt: InterruptReceipt =
@@ -273,7 +273,7 @@ pub struct InterruptReceipt {
 /// Answer to `mcp_status`.
 ///
 /// ```
-/// use claude_agent_core::control::McpStatus;
+/// use claude_agent_tokio::control::McpStatus;
 ///
 /// // What `Client::mcp_status` returns.
 /// let status: McpStatus = serde_json::from_str(r#"{"mcpServers":[
@@ -293,7 +293,7 @@ pub struct McpStatus {
 /// Answer to `mcp_set_servers`.
 ///
 /// ```
-/// use claude_agent_core::control::McpSetServersResult;
+/// use claude_agent_tokio::control::McpSetServersResult;
 ///
 /// // What `Client::set_mcp_servers` returns.
 /// let result: McpSetServersResult = serde_json::from_str(
@@ -322,7 +322,7 @@ pub struct McpSetServersResult {
 /// Answer to `rewind_files`.
 ///
 /// ```
-/// use claude_agent_core::control::RewindFilesResult;
+/// use claude_agent_tokio::control::RewindFilesResult;
 ///
 /// // What `Client::preview_rewind_files(uuid)` (a dry run) returns.
 /// let preview: RewindFilesResult = serde_json::from_str(
@@ -356,7 +356,7 @@ pub struct RewindFilesResult {
 /// the reload.
 ///
 /// ```
-/// # use claude_agent_core::control::{ReloadPluginsResult, ResponseBody};
+/// # use claude_agent_tokio::control::{ReloadPluginsResult, ResponseBody};
 /// let body = ResponseBody::from_json(
 ///     r#"{"commands":[],"agents":[],"plugins":[{"name":"review","path":"/srv/review","source":"review@local"}],
 ///         "mcpServers":[],"error_count":0,"held":false}"#,
@@ -394,7 +394,7 @@ pub struct ReloadPluginsResult {
 /// Answer to `reload_skills`.
 ///
 /// ```
-/// # use claude_agent_core::control::{ReloadSkillsResult, ResponseBody};
+/// # use claude_agent_tokio::control::{ReloadSkillsResult, ResponseBody};
 /// let body = ResponseBody::from_json(r#"{"skills":[{"name":"pdf","description":"Read PDFs","argumentHint":""}]}"#)?;
 /// let reloaded: ReloadSkillsResult = body.parse()?;
 /// assert_eq!(reloaded.skills[0].name, "pdf");
@@ -411,7 +411,7 @@ pub struct ReloadSkillsResult {
 /// Answer to `reload_output_styles`.
 ///
 /// ```
-/// # use claude_agent_core::control::{OutputStyles, ResponseBody};
+/// # use claude_agent_tokio::control::{OutputStyles, ResponseBody};
 /// let body = ResponseBody::from_json(r#"{"available_output_styles":["default","Explanatory"]}"#)?;
 /// let styles: OutputStyles = body.parse()?;
 /// assert_eq!(styles.available_output_styles, ["default", "Explanatory"]);
@@ -428,7 +428,7 @@ pub struct OutputStyles {
 /// Answer to `mcp_read_resource`: the resource's contents, as the MCP server sent them.
 ///
 /// ```
-/// # use claude_agent_core::control::{McpResource, ResponseBody};
+/// # use claude_agent_tokio::control::{McpResource, ResponseBody};
 /// let body = ResponseBody::from_json(
 ///     r#"{"contents":[{"uri":"ui://chart","mimeType":"text/html","text":"<div></div>"}]}"#,
 /// )?;
@@ -448,7 +448,7 @@ pub struct McpResource {
 /// HTML sandboxed.
 ///
 /// ```
-/// # use claude_agent_core::control::McpResourceContents;
+/// # use claude_agent_tokio::control::McpResourceContents;
 /// let part: McpResourceContents =
 ///     serde_json::from_str(r#"{"uri":"ui://charts/bar","mimeType":"image/png","blob":"iVBORw0KGgo="}"#)?;
 /// assert!(part.text.is_none() && part.blob.is_some());
@@ -474,7 +474,7 @@ pub struct McpResourceContents {
 /// Answer to `read_file`.
 ///
 /// ```
-/// # use claude_agent_core::control::{ReadFileResult, ResponseBody};
+/// # use claude_agent_tokio::control::{ReadFileResult, ResponseBody};
 /// let body = ResponseBody::from_json(
 ///     r#"{"contents":"aGVs","absPath":"/w/hello.txt","truncated":true,"encoding":"base64","requested_path":"hello.txt"}"#,
 /// )?;
@@ -508,7 +508,7 @@ impl ReadFileResult {
     /// Whether [`ReadFileResult::contents`] is base64.
     ///
     /// ```
-    /// # use claude_agent_core::control::ReadFileResult;
+    /// # use claude_agent_tokio::control::ReadFileResult;
     /// let text: ReadFileResult = serde_json::from_str(r#"{"contents":"hi","absPath":"/w/a.txt"}"#)?;
     /// assert!(!text.is_base64());
     /// # Ok::<(), serde_json::Error>(())
@@ -521,7 +521,7 @@ impl ReadFileResult {
 /// Answer to `background_tasks`.
 ///
 /// ```
-/// # use claude_agent_core::control::{BackgroundTasksResult, ResponseBody};
+/// # use claude_agent_tokio::control::{BackgroundTasksResult, ResponseBody};
 /// let all: BackgroundTasksResult = ResponseBody::from_json("{}")?.parse()?;
 /// assert!(all.backgrounded);
 /// let none: BackgroundTasksResult = ResponseBody::from_json(r#"{"backgrounded":false}"#)?.parse()?;
@@ -544,7 +544,7 @@ fn yes() -> bool {
 /// Answer to `set_mcp_permission_mode_override`.
 ///
 /// ```
-/// # use claude_agent_core::control::{McpPermissionOverrideResult, ResponseBody};
+/// # use claude_agent_tokio::control::{McpPermissionOverrideResult, ResponseBody};
 /// let body = ResponseBody::from_json(r#"{"warning":"MCP server 'gh' is not yet known"}"#)?;
 /// let outcome: McpPermissionOverrideResult = body.parse()?;
 /// assert!(outcome.warning.is_some());
@@ -560,7 +560,7 @@ pub struct McpPermissionOverrideResult {
 /// Answer to `get_usage`: the data behind the `/usage` command.
 ///
 /// ```
-/// # use claude_agent_core::control::{ResponseBody, UsageReport};
+/// # use claude_agent_tokio::control::{ResponseBody, UsageReport};
 /// let body = ResponseBody::from_json(
 ///     r#"{"session":{"total_cost_usd":0.25,"total_api_duration_ms":900,"total_duration_ms":4000,
 ///                    "total_lines_added":3,"total_lines_removed":1,"model_usage":{}},
@@ -592,7 +592,7 @@ pub struct UsageReport {
 /// The session part of a [`UsageReport`].
 ///
 /// ```
-/// # use claude_agent_core::control::SessionUsage;
+/// # use claude_agent_tokio::control::SessionUsage;
 /// let session: SessionUsage = serde_json::from_str(
 ///     r#"{"total_cost_usd":0.5,"total_api_duration_ms":1200,"total_duration_ms":9000,
 ///         "total_lines_added":12,"total_lines_removed":4,"model_usage":{}}"#,
@@ -626,7 +626,7 @@ pub struct SessionUsage {
 /// The plan's rate-limit windows of a [`UsageReport`].
 ///
 /// ```
-/// # use claude_agent_core::control::RateLimits;
+/// # use claude_agent_tokio::control::RateLimits;
 /// let limits: RateLimits = serde_json::from_str(
 ///     r#"{"five_hour":{"utilization":42.0,"resets_at":"2026-01-01T12:00:00Z"},"seven_day":null,
 ///         "model_scoped":[{"display_name":"Opus","utilization":10.0,"resets_at":null}]}"#,
@@ -658,7 +658,7 @@ pub struct RateLimits {
 /// One rate-limit window.
 ///
 /// ```
-/// # use claude_agent_core::control::RateLimitWindow;
+/// # use claude_agent_tokio::control::RateLimitWindow;
 /// let window: RateLimitWindow = serde_json::from_str(r#"{"utilization":null,"resets_at":null}"#)?;
 /// assert!(window.utilization.is_none());
 /// # Ok::<(), serde_json::Error>(())
@@ -675,7 +675,7 @@ pub struct RateLimitWindow {
 /// The rate-limit window of one model.
 ///
 /// ```
-/// # use claude_agent_core::control::ModelRateLimit;
+/// # use claude_agent_tokio::control::ModelRateLimit;
 /// let opus: ModelRateLimit =
 ///     serde_json::from_str(r#"{"display_name":"Opus","utilization":87.5,"resets_at":"2026-01-02T00:00:00Z"}"#)?;
 /// assert_eq!(opus.utilization, Some(87.5));

@@ -15,7 +15,7 @@ macro_rules! hook_events {
         /// crate does not know is kept as [`HookEvent::Other`].
         ///
         /// ```
-        /// # use claude_agent_core::hooks::HookEvent;
+        /// # use claude_agent_tokio::hooks::HookEvent;
         /// assert_eq!(HookEvent::from_name("PreToolUse"), HookEvent::PreToolUse);
         /// assert_eq!(HookEvent::PostToolBatch.as_str(), "PostToolBatch");
         /// assert_eq!("Later".parse::<HookEvent>().unwrap().as_str(), "Later");

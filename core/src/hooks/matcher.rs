@@ -16,8 +16,8 @@ use super::HookEvent;
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_core::hooks::{HookEvent, HookFailurePolicy, HookMatcher, HookOutput, PreToolUseInput};
-/// use claude_agent_core::session::HookMatcherConfig;
+/// use claude_agent_tokio::hooks::{HookEvent, HookFailurePolicy, HookMatcher, HookOutput, PreToolUseInput};
+/// use claude_agent_tokio::session::HookMatcherConfig;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
@@ -55,7 +55,7 @@ impl HookMatcher {
     /// `"Write|Edit"`, `"mcp__github__.*"`), for other events what the CLI matches them on.
     ///
     /// ```
-    /// # use claude_agent_core::hooks::HookMatcher;
+    /// # use claude_agent_tokio::hooks::HookMatcher;
     /// let writes = HookMatcher::new("Write|Edit");
     /// # let _ = writes;
     /// ```
@@ -69,7 +69,7 @@ impl HookMatcher {
     /// Every call of the event (no pattern; `None` in `Options::on_hook`).
     ///
     /// ```
-    /// # use claude_agent_core::hooks::HookMatcher;
+    /// # use claude_agent_tokio::hooks::HookMatcher;
     /// let every_tool = HookMatcher::all().fail_closed();
     /// # let _ = every_tool;
     /// ```
@@ -86,7 +86,7 @@ impl HookMatcher {
     ///
     /// ```
     /// # use std::time::Duration;
-    /// # use claude_agent_core::hooks::HookMatcher;
+    /// # use claude_agent_tokio::hooks::HookMatcher;
     /// let quick = HookMatcher::new("Bash").timeout(Duration::from_millis(2500));
     /// # let _ = quick;
     /// ```
@@ -107,7 +107,7 @@ impl HookMatcher {
     /// ends the session with `Error::Unconfirmed` instead of running the hook fail-open.
     ///
     /// ```
-    /// # use claude_agent_core::hooks::HookMatcher;
+    /// # use claude_agent_tokio::hooks::HookMatcher;
     /// let guard = HookMatcher::new("Bash").fail_closed();
     /// # let _ = guard;
     /// ```
@@ -134,7 +134,7 @@ impl From<String> for HookMatcher {
 /// A pattern, or `None` for every call ([`HookMatcher::all`]).
 ///
 /// ```
-/// use claude_agent_core::hooks::HookMatcher;
+/// use claude_agent_tokio::hooks::HookMatcher;
 ///
 /// assert_eq!(HookMatcher::from(None::<&str>), HookMatcher::all());
 /// assert_eq!(HookMatcher::from(Some("Bash")), HookMatcher::new("Bash"));
@@ -156,8 +156,8 @@ impl Default for HookMatcher {
 /// callback panicked, or its input could not be read), or with an answer the CLI cannot use.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookEvent, HookFailurePolicy};
-/// use claude_agent_core::session::HookMatcherConfig;
+/// use claude_agent_tokio::hooks::{HookEvent, HookFailurePolicy};
+/// use claude_agent_tokio::session::HookMatcherConfig;
 ///
 /// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Bash".into()), 1);
 /// guard.on_failure = Some(HookFailurePolicy::Block);
@@ -176,8 +176,8 @@ pub enum HookFailurePolicy {
 /// Which registered hook a `hook_callback` is for.
 ///
 /// ```
-/// use claude_agent_core::control::InboundKind;
-/// use claude_agent_core::hooks::HookEvent;
+/// use claude_agent_tokio::control::InboundKind;
+/// use claude_agent_tokio::hooks::HookEvent;
 ///
 /// // With several matchers, `matcher_index` tells which one fired.
 /// fn which(kind: &InboundKind) -> Option<(HookEvent, usize)> {

@@ -12,7 +12,7 @@
 //! CLI sends:
 //!
 //! ```
-//! use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+//! use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
 //!
 //! #[derive(serde::Deserialize)]
 //! struct Bash {

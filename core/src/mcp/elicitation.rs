@@ -10,7 +10,7 @@ use crate::Json;
 /// answers with an [`ElicitationResult`]:
 ///
 /// ```
-/// use claude_agent_core::mcp::{ElicitationRequest, ElicitationResult};
+/// use claude_agent_tokio::mcp::{ElicitationRequest, ElicitationResult};
 ///
 /// fn choose_environment(request: &ElicitationRequest) -> ElicitationResult {
 ///     println!("{} asks: {}", request.display_name.as_deref().unwrap_or(&request.mcp_server_name), request.message);
@@ -60,8 +60,8 @@ pub struct ElicitationRequest {
 /// its exact JSON text.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::ElicitationResult;
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::ElicitationResult;
 /// let name = || r#"{"name":"Ada"}"#.parse::<Json>().unwrap();
 /// assert_eq!(ElicitationResult::accept(name()), ElicitationResult::accept(name()));
 /// assert_ne!(ElicitationResult::accept(name()), ElicitationResult::decline());
@@ -88,7 +88,7 @@ impl ElicitationResult {
     /// The user dismissed the question without answering it.
     ///
     /// ```
-    /// use claude_agent_core::mcp::{ElicitationAction, ElicitationResult};
+    /// use claude_agent_tokio::mcp::{ElicitationAction, ElicitationResult};
     ///
     /// let dismissed = ElicitationResult::cancel();
     /// assert_eq!(dismissed.action, ElicitationAction::Cancel);
@@ -113,7 +113,7 @@ impl ElicitationResult {
 /// What the user did with an elicitation.
 ///
 /// ```
-/// use claude_agent_core::mcp::{ElicitationAction, ElicitationResult};
+/// use claude_agent_tokio::mcp::{ElicitationAction, ElicitationResult};
 ///
 /// assert_eq!(ElicitationResult::decline().action, ElicitationAction::Decline);
 ///

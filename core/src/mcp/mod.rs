@@ -6,7 +6,7 @@
 //! can call as it is:
 //!
 //! ```
-//! use claude_agent_core::mcp::{McpServerSpec, ToolResult, ToolSpec};
+//! use claude_agent_tokio::mcp::{McpServerSpec, ToolResult, ToolSpec};
 //!
 //! /// The handler of `add`: its arguments are an object that fits the schema below.
 //! fn add(args: &serde_json::Value) -> ToolResult {

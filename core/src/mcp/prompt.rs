@@ -9,7 +9,7 @@ use super::ToolContent;
 /// `{"description"?,"messages":[{"role","content"}]}`.
 ///
 /// ```
-/// # use claude_agent_core::mcp::PromptResult;
+/// # use claude_agent_tokio::mcp::PromptResult;
 /// let review = PromptResult::user("Review src/main.rs for error handling.")
 ///     .with_description("A code review");
 /// let few_shot = PromptResult::new(Vec::new())
@@ -68,7 +68,7 @@ impl PromptResult {
 /// One message of a [`PromptResult`]: a role and one content block.
 ///
 /// ```
-/// # use claude_agent_core::mcp::{PromptMessage, PromptResult, PromptRole, ToolContent};
+/// # use claude_agent_tokio::mcp::{PromptMessage, PromptResult, PromptRole, ToolContent};
 /// let example = PromptResult::new(vec![
 ///     PromptMessage::user("Translate: bonjour"),
 ///     PromptMessage::assistant("hello"),
@@ -105,7 +105,7 @@ impl PromptMessage {
 /// Who says a [`PromptMessage`].
 ///
 /// ```
-/// # use claude_agent_core::mcp::{PromptMessage, PromptRole, ToolContent};
+/// # use claude_agent_tokio::mcp::{PromptMessage, PromptRole, ToolContent};
 /// let reply = PromptMessage::new(PromptRole::Assistant, ToolContent::text("Done."));
 /// assert_eq!(serde_json::to_string(&reply.role).unwrap(), r#""assistant""#);
 /// ```

@@ -7,7 +7,7 @@ use serde::Serialize;
 /// `ReadResourceResult`: `{"contents":[…]}`.
 ///
 /// ```
-/// # use claude_agent_core::mcp::{ResourceContents, ResourceResult};
+/// # use claude_agent_tokio::mcp::{ResourceContents, ResourceResult};
 /// let readme = ResourceResult::text("docs://readme", "Usage: …");
 /// assert_eq!(
 ///     serde_json::to_string(&readme).unwrap(),
@@ -41,7 +41,7 @@ impl ResourceResult {
 /// One content of a [`ResourceResult`].
 ///
 /// ```
-/// # use claude_agent_core::mcp::ResourceContents;
+/// # use claude_agent_tokio::mcp::ResourceContents;
 /// let csv = ResourceContents::text("db://orders.csv", "id,total\n1,250").with_mime_type("text/csv");
 /// assert_eq!(
 ///     serde_json::to_string(&csv).unwrap(),

@@ -10,7 +10,7 @@ use crate::Json;
 /// with `isError`, never JSON-RPC errors.
 ///
 /// ```
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// assert_eq!(serde_json::to_string(&ToolResult::text("42")).unwrap(), r#"{"content":[{"type":"text","text":"42"}]}"#);
 /// assert_eq!(
 ///     serde_json::to_string(&ToolResult::error("bad input")).unwrap(),
@@ -22,7 +22,7 @@ use crate::Json;
 /// JSON text), so a test can check what a tool returned:
 ///
 /// ```
-/// # use claude_agent_core::mcp::ToolResult;
+/// # use claude_agent_tokio::mcp::ToolResult;
 /// assert_eq!(ToolResult::text("42"), ToolResult::text("42"));
 /// assert_ne!(ToolResult::text("42"), ToolResult::error("42"));
 /// assert_ne!(ToolResult::text("42"), ToolResult::text("42").with_text("more"));
@@ -31,8 +31,8 @@ use crate::Json;
 /// Several blocks, and structured output for a tool with an output schema:
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::{ToolContent, ToolResult};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::{ToolContent, ToolResult};
 /// let chart = ToolResult::new(vec![ToolContent::text("Revenue by month:")])
 ///     .with_image("iVBORw0KGgo=", "image/png")
 ///     .with_structured_content(serde_json::json!({"months": 12, "total": 48200}));
@@ -104,8 +104,8 @@ impl ToolResult {
 /// their exact JSON text.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::ToolContent;
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::ToolContent;
 /// assert_eq!(ToolContent::text("a"), ToolContent::text("a"));
 /// let raw = |json: &str| ToolContent::Raw(json.parse::<Json>().unwrap());
 /// assert_ne!(raw(r#"{"type":"text","text":"a"}"#), ToolContent::text("a"));

@@ -21,8 +21,8 @@ pub const PROTOCOL_VERSION: &str = "2024-11-05";
 /// What [`route`] decided about one JSON-RPC message from the CLI.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
 ///
 /// let schema = r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}"#.parse::<Json>().unwrap();
 /// let servers = [McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema))];
@@ -62,8 +62,8 @@ pub enum McpRoute {
 /// A `tools/call` request for a declared tool.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::mcp::{route, McpRoute, McpServerSpec, ToolResult, ToolSpec};
 ///
 /// let schema = r#"{"type":"object"}"#.parse::<Json>().unwrap();
 /// let servers = [McpServerSpec::new("calc", "1.0.0").tool(ToolSpec::new("add", "Add two numbers", schema))];
@@ -108,8 +108,8 @@ impl ToolCall {
 /// A `resources/read` request for a resource the server declares.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, ResourceResult, ResourceTemplateSpec};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::{route, McpRoute, McpServerSpec, ResourceResult, ResourceTemplateSpec};
 /// let servers = [McpServerSpec::new("logs", "1.0.0")
 ///     .resource_template(ResourceTemplateSpec::new("logs://{day}", "Log of a day"))];
 /// let read = r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"logs://monday"}}"#;
@@ -144,8 +144,8 @@ impl ResourceRead {
 /// A `prompts/get` request for a prompt the server declares, with every argument it requires.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec, PromptArgument, PromptResult, PromptSpec};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::{route, McpRoute, McpServerSpec, PromptArgument, PromptResult, PromptSpec};
 /// let servers = [McpServerSpec::new("team", "1.0.0")
 ///     .prompt(PromptSpec::new("greet").argument(PromptArgument::required("name")))];
 /// let get = r#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet","arguments":{"name":"Ada"}}}"#;
@@ -306,8 +306,8 @@ pub(crate) fn cancelled_request(message: &RawValue) -> Option<serde_json::Value>
 /// [`McpRoute::ToolCall`], [`McpRoute::ResourceRead`] and [`McpRoute::PromptGet`]. Never panics.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::{route, McpRoute, McpServerSpec};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::{route, McpRoute, McpServerSpec};
 /// let servers = [McpServerSpec::new("calc", "1.0.0")];
 /// let ping = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
 /// let McpRoute::Reply(reply) = route(&servers, "calc", ping) else { unreachable!() };

@@ -9,8 +9,8 @@ use serde::{Serialize, Serializer};
 /// An in-process MCP server the host serves through the control protocol.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::{McpServerSpec, ToolSpec};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::{McpServerSpec, ToolSpec};
 /// let schema = r#"{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}"#.parse::<Json>().unwrap();
 /// let calc = McpServerSpec::new("calc", "1.0.0")
 ///     .tool(ToolSpec::new("add", "add two numbers", schema))
@@ -23,7 +23,7 @@ use serde::{Serialize, Serializer};
 /// Resources and prompts:
 ///
 /// ```
-/// # use claude_agent_core::mcp::{McpServerSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec};
+/// # use claude_agent_tokio::mcp::{McpServerSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec};
 /// let docs = McpServerSpec::new("docs", "1.0.0")
 ///     .resource(ResourceSpec::new("docs://faq", "FAQ"))
 ///     .resource_template(ResourceTemplateSpec::new("docs://pages/{slug}", "A page"))
@@ -117,7 +117,7 @@ impl McpServerSpec {
 /// A resource at a fixed URI. Serializes as an entry of the MCP `resources/list` answer.
 ///
 /// ```
-/// # use claude_agent_core::mcp::ResourceSpec;
+/// # use claude_agent_tokio::mcp::ResourceSpec;
 /// let readme = ResourceSpec::new("docs://readme", "README")
 ///     .with_description("How to use the service")
 ///     .with_mime_type("text/markdown");
@@ -185,7 +185,7 @@ impl ResourceSpec {
 /// reserved expansions of RFC 6570, one variable each).
 ///
 /// ```
-/// # use claude_agent_core::mcp::ResourceTemplateSpec;
+/// # use claude_agent_tokio::mcp::ResourceTemplateSpec;
 /// let logs = ResourceTemplateSpec::new("logs://{day}", "Log of a day").with_mime_type("text/plain");
 /// let titled = logs.clone().with_title("Daily log").with_description("What happened that day");
 /// assert_eq!(titled.title.as_deref(), Some("Daily log"));
@@ -260,7 +260,7 @@ impl ResourceTemplateSpec {
 /// a client that asks.
 ///
 /// ```
-/// # use claude_agent_core::mcp::{PromptArgument, PromptSpec};
+/// # use claude_agent_tokio::mcp::{PromptArgument, PromptSpec};
 /// let review = PromptSpec::new("review")
 ///     .with_description("Review a file")
 ///     .with_title("Code review")
@@ -320,7 +320,7 @@ impl PromptSpec {
 /// An argument of a [`PromptSpec`].
 ///
 /// ```
-/// # use claude_agent_core::mcp::PromptArgument;
+/// # use claude_agent_tokio::mcp::PromptArgument;
 /// let file = PromptArgument::required("file").with_description("The file to review");
 /// let focus = PromptArgument::optional("focus");
 /// assert!(file.required && !focus.required);
@@ -366,8 +366,8 @@ impl PromptArgument {
 /// One tool of an [`McpServerSpec`]. Serializes as an entry of the MCP `tools/list` answer.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::{ToolSpec, ToolAnnotations};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::{ToolSpec, ToolAnnotations};
 /// let tool = ToolSpec::new("now", "current time", r#"{"type":"object"}"#.parse::<Json>().unwrap())
 ///     .with_annotations(ToolAnnotations { read_only_hint: Some(true), ..Default::default() })
 ///     .always_load();
@@ -380,8 +380,8 @@ impl PromptArgument {
 /// A tool the CLI keeps behind tool search until a search matches it, with its results capped:
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::mcp::ToolSpec;
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::mcp::ToolSpec;
 /// let schema = r#"{"type":"object","properties":{"query":{"type":"string"}}}"#.parse::<Json>().unwrap();
 /// let tool = ToolSpec::new("search_tickets", "Search the issue tracker", schema)
 ///     .search_hint("jira issues tickets bugs")
@@ -453,8 +453,8 @@ impl ToolSpec {
 /// MCP tool annotations: hints about what a tool does.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::mcp::{ToolAnnotations, ToolSpec};
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::mcp::{ToolAnnotations, ToolSpec};
 ///
 /// let schema = r#"{"type":"object","properties":{"path":{"type":"string"}}}"#.parse::<Json>().unwrap();
 /// let delete = ToolSpec::new("delete_file", "Delete a file", schema).with_annotations(ToolAnnotations {
@@ -490,8 +490,8 @@ pub struct ToolAnnotations {
 /// Claude Code's `_meta` extensions of a tool.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::mcp::ToolSpec;
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::mcp::ToolSpec;
 ///
 /// let schema = r#"{"type":"object"}"#.parse::<Json>().unwrap();
 /// let plain = ToolSpec::new("now", "current time", schema.clone());

@@ -10,7 +10,7 @@ use crate::UnknownName;
 /// [`ResultError::api_error`]: crate::session::ResultError::api_error
 ///
 /// ```
-/// use claude_agent_core::message::{ApiError, Message};
+/// use claude_agent_tokio::message::{ApiError, Message};
 ///
 /// // What the CLI wrote after the API refused a request with HTTP 429.
 /// let line = r#"{"type":"assistant","message":{"id":"m","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 429 slow down"}]},"error":"rate_limit","is_api_error_message":true,"api_error_status":429,"api_error_type":"rate_limit_error","parent_tool_use_id":null,"session_id":"s","uuid":"u"}"#;
@@ -74,7 +74,7 @@ impl ApiError {
     /// The kind named `name`; unknown names become [`ApiError::Other`].
     ///
     /// ```
-    /// use claude_agent_core::message::ApiError;
+    /// use claude_agent_tokio::message::ApiError;
     ///
     /// assert_eq!(ApiError::from_name("overloaded"), ApiError::Overloaded);
     /// ```
@@ -88,7 +88,7 @@ impl ApiError {
     /// The kind's wire name.
     ///
     /// ```
-    /// use claude_agent_core::message::ApiError;
+    /// use claude_agent_tokio::message::ApiError;
     ///
     /// assert_eq!(ApiError::BillingError.as_str(), "billing_error");
     /// ```
@@ -107,7 +107,7 @@ impl ApiError {
     /// model).
     ///
     /// ```
-    /// use claude_agent_core::message::ApiError;
+    /// use claude_agent_tokio::message::ApiError;
     ///
     /// assert!(ApiError::Overloaded.may_pass_on_retry());
     /// assert!(!ApiError::AuthenticationFailed.may_pass_on_retry());

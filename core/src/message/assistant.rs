@@ -16,7 +16,7 @@ message_struct! {
     /// is usually null and `usage` not final: the result carries the final values.
     ///
     /// ```
-    /// use claude_agent_core::message::{ContentBlock, Message};
+    /// use claude_agent_tokio::message::{ContentBlock, Message};
     ///
     /// let line = r#"{"type":"assistant","message":{"id":"msg_fake_2","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_fake_2_1","name":"Bash","input":{"command":"echo hi-from-bash","description":"run"}}],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":7}},"parent_tool_use_id":null,"session_id":"47f3a484-bb4d-4a95-b2ae-5a6250e26911","uuid":"3574dbb8-35bd-4cc5-8004-9b203dfe29ea","timestamp":"2026-11-22T03:17:40.217Z"}"#;
     /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
@@ -90,7 +90,7 @@ message_struct! {
 /// [`AssistantMessage::message_id`] and [`AssistantMessage::model`]).
 ///
 /// ```
-/// use claude_agent_core::message::{ContentBlock, Message};
+/// use claude_agent_tokio::message::{ContentBlock, Message};
 ///
 /// let line = r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"echo: hello there"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":0},"context_management":null},"parent_tool_use_id":null,"session_id":"s"}"#;
 /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
@@ -148,7 +148,7 @@ impl AssistantMessage {
     /// [`ResultMessage::resume_reason`](crate::message::ResultMessage::resume_reason)).
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"assistant","message":{"content":[]},"resume_reason":"host_draining","session_id":"s"}"#;
     /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
@@ -163,7 +163,7 @@ impl AssistantMessage {
     /// each call (it is rare).
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"assistant","message":{"content":[]},"supersedes":["u-4"],"session_id":"s"}"#;
     /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
@@ -180,7 +180,7 @@ impl AssistantMessage {
     /// The description of the subagent task that produced this message.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"assistant","message":{"content":[]},"parent_tool_use_id":"toolu_1","task_description":"Review the diff","session_id":"s"}"#;
     /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
@@ -195,7 +195,7 @@ impl AssistantMessage {
     /// `None` when the message has none, or it does not read as one.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"assistant","message":{"content":[]},"session_id":"s","context_usage":{"model":"m","total_tokens":2100,"raw_max_tokens":200000,"percentage":1.05,"categories":[]}}"#;
     /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };
@@ -209,7 +209,7 @@ impl AssistantMessage {
     /// shape experimental.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"assistant","message":{"content":[]},"session_id":"s","usage_report":{"session":{"total_cost_usd":0.5}}}"#;
     /// let Message::Assistant(reply) = Message::parse(line).unwrap() else { panic!("not an assistant message") };

@@ -18,7 +18,7 @@ use std::fmt;
 /// not know is kept whole as [`ContentBlock::Unknown`].
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let blocks: Vec<ContentBlock> = serde_json::from_str(
 ///     r#"[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]"#,
@@ -78,7 +78,7 @@ pub enum ContentBlock {
 /// A `text` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(r#"{"type":"text","text":"echo: hello there"}"#).unwrap();
 /// let ContentBlock::Text(text) = block else { panic!("not text") };
@@ -99,7 +99,7 @@ pub struct TextBlock {
 /// A `thinking` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"thinking","thinking":"The user asks for 2 + 2, which is 4.","signature":"EqQBCkYIBxgCKkBq"}"#,
@@ -123,7 +123,7 @@ pub struct ThinkingBlock {
 /// A `redacted_thinking` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock =
 ///     serde_json::from_str(r#"{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"}"#).unwrap();
@@ -142,7 +142,7 @@ pub struct RedactedThinkingBlock {
 /// A host reads a call's input into a type of its own:
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// #[derive(serde::Deserialize)]
 /// struct BashInput {
@@ -179,8 +179,8 @@ impl ToolUseBlock {
     /// ([`BuiltinTool`](crate::tools::BuiltinTool)); `name` and `input` as sent otherwise.
     ///
     /// ```
-    /// use claude_agent_core::message::ToolUseBlock;
-    /// use claude_agent_core::tools::BuiltinTool;
+    /// use claude_agent_tokio::message::ToolUseBlock;
+    /// use claude_agent_tokio::tools::BuiltinTool;
     ///
     /// let call: ToolUseBlock = serde_json::from_str(
     ///     r#"{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/srv/app/a.txt"}}"#,
@@ -195,7 +195,7 @@ impl ToolUseBlock {
 /// A `tool_result` block.
 ///
 /// ```
-/// use claude_agent_core::message::{ContentBlock, MessageContent};
+/// use claude_agent_tokio::message::{ContentBlock, MessageContent};
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"tool_use_id":"toolu_fake_6_0","type":"tool_result","content":[{"type":"text","text":"42"}]}"#,
@@ -224,7 +224,7 @@ pub struct ToolResultBlock {
 /// The result block of a server-side tool (`web_search_tool_result`, `code_execution_tool_result`, …).
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"web_search_tool_result","tool_use_id":"srvtoolu_01","content":[{"type":"web_search_result","url":"https://www.rust-lang.org/","title":"Rust Programming Language","encrypted_content":"EqgfCioIARgB","page_age":null}]}"#,
@@ -249,7 +249,7 @@ pub struct ServerToolResultBlock {
 /// An `mcp_tool_use` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"mcp_tool_use","id":"mcptoolu_014Q35RayjACSWkSj4X2yov1","name":"echo","server_name":"example-mcp","input":{"param1":"value1"}}"#,
@@ -278,7 +278,7 @@ pub struct McpToolUseBlock {
 /// An `mcp_tool_result` block.
 ///
 /// ```
-/// use claude_agent_core::message::{ContentBlock, MessageContent};
+/// use claude_agent_tokio::message::{ContentBlock, MessageContent};
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"mcp_tool_result","tool_use_id":"mcptoolu_014Q35RayjACSWkSj4X2yov1","is_error":false,"content":[{"type":"text","text":"Hello"}]}"#,
@@ -305,7 +305,7 @@ pub struct McpToolResultBlock {
 /// A `container_upload` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock =
 ///     serde_json::from_str(r#"{"type":"container_upload","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}"#).unwrap();
@@ -322,7 +322,7 @@ pub struct ContainerUploadBlock {
 /// An `image` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}"#,
@@ -342,7 +342,7 @@ pub struct ImageBlock {
 /// A `document` block.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"document","source":{"type":"text","media_type":"text/plain","data":"The grass is green."},"title":"Notes","citations":{"enabled":true}}"#,
@@ -375,7 +375,7 @@ pub struct DocumentBlock {
 /// `tool_result`; the model can call those tools from then on.
 ///
 /// ```
-/// use claude_agent_core::message::{ContentBlock, MessageContent};
+/// use claude_agent_tokio::message::{ContentBlock, MessageContent};
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}"#,
@@ -398,7 +398,7 @@ pub struct ToolReferenceBlock {
 /// marked citable.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"search_result","source":"https://example.com/","title":"https://example.com/","content":[{"type":"text","text":"Example Domain"}],"citations":{"enabled":true}}"#,
@@ -431,7 +431,7 @@ pub struct SearchResultBlock {
 /// The whole block, with any field the CLI may add, stays in the message's raw line.
 ///
 /// ```
-/// use claude_agent_core::message::ContentBlock;
+/// use claude_agent_tokio::message::ContentBlock;
 ///
 /// let block: ContentBlock = serde_json::from_str(
 ///     r#"{"type":"fallback","from":{"model":"claude-opus-4-5"},"to":{"model":"claude-sonnet-4-5"}}"#,
@@ -463,7 +463,7 @@ fn model_of<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 /// A `content` that is either a plain string or a list of blocks (user messages, tool results).
 ///
 /// ```
-/// use claude_agent_core::message::MessageContent;
+/// use claude_agent_tokio::message::MessageContent;
 ///
 /// let c: MessageContent = serde_json::from_str(r#""hello""#).unwrap();
 /// assert!(matches!(c, MessageContent::Text(ref t) if t == "hello"));

@@ -9,8 +9,8 @@ use serde::Deserialize;
 /// this reads too.
 ///
 /// ```
-/// # use claude_agent_core::control::ResponseBody;
-/// # use claude_agent_core::message::ContextUsage;
+/// # use claude_agent_tokio::control::ResponseBody;
+/// # use claude_agent_tokio::message::ContextUsage;
 /// let body = ResponseBody::from_json(
 ///     r#"{"categories":[{"id":"system_prompt","name":"System prompt","tokens":2264,"color":"promptBorder","kind":"used"}],
 ///         "totalTokens":12848,"maxTokens":1000000,"rawMaxTokens":1000000,"percentage":1,
@@ -73,7 +73,7 @@ pub struct ContextUsage {
 /// One category of [`ContextUsage`].
 ///
 /// ```
-/// # use claude_agent_core::message::ContextCategory;
+/// # use claude_agent_tokio::message::ContextCategory;
 /// let free: ContextCategory = serde_json::from_str(
 ///     r#"{"id":"free_space","name":"Free space","tokens":954152,"color":"promptBorder","kind":"free"}"#,
 /// )?;
@@ -102,7 +102,7 @@ pub struct ContextCategory {
 /// A subagent definition of [`ContextUsage`].
 ///
 /// ```
-/// # use claude_agent_core::message::ContextAgent;
+/// # use claude_agent_tokio::message::ContextAgent;
 /// let agent: ContextAgent = serde_json::from_str(r#"{"agentType":"reviewer","source":"projectSettings","tokens":140}"#)?;
 /// assert_eq!((agent.agent_type.as_str(), agent.tokens), ("reviewer", 140));
 /// # Ok::<(), serde_json::Error>(())
@@ -125,7 +125,7 @@ pub struct ContextAgent {
 /// How far the context of [`ContextUsage`] is over a limit.
 ///
 /// ```
-/// # use claude_agent_core::message::ContextOverLimit;
+/// # use claude_agent_tokio::message::ContextOverLimit;
 /// let over: ContextOverLimit = serde_json::from_str(r#"{"tokens_over":1200,"kind":"compaction_window"}"#)?;
 /// assert_eq!(over.tokens_over, 1200);
 /// # Ok::<(), serde_json::Error>(())
@@ -145,7 +145,7 @@ pub struct ContextOverLimit {
 /// A memory file of [`ContextUsage`].
 ///
 /// ```
-/// # use claude_agent_core::message::ContextMemoryFile;
+/// # use claude_agent_tokio::message::ContextMemoryFile;
 /// let file: ContextMemoryFile =
 ///     serde_json::from_str(r#"{"path":"/w/CLAUDE.md","type":"Project","tokens":310}"#)?;
 /// assert_eq!(file.kind, "Project");
@@ -167,7 +167,7 @@ pub struct ContextMemoryFile {
 /// An MCP tool of [`ContextUsage`].
 ///
 /// ```
-/// # use claude_agent_core::message::ContextMcpTool;
+/// # use claude_agent_tokio::message::ContextMcpTool;
 /// let tool: ContextMcpTool =
 ///     serde_json::from_str(r#"{"name":"mcp__calc__add","serverName":"calc","tokens":120,"isLoaded":true}"#)?;
 /// assert_eq!(tool.server_name, "calc");

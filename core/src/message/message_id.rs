@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// one, converts into a `String`, and serializes as the string itself.
 ///
 /// ```
-/// use claude_agent_core::message::{MessageId, UserInput};
+/// use claude_agent_tokio::message::{MessageId, UserInput};
 ///
 /// let id = MessageId::new("7d6c1e2a-3b4f-4c5d-8e9f-0a1b2c3d4e5f");
 /// assert_eq!(id, "7d6c1e2a-3b4f-4c5d-8e9f-0a1b2c3d4e5f");
@@ -30,7 +30,7 @@ impl MessageId {
     /// The id `id` (a uuid the CLI printed, or one of your own).
     ///
     /// ```
-    /// use claude_agent_core::message::MessageId;
+    /// use claude_agent_tokio::message::MessageId;
     /// assert_eq!(MessageId::new("u-1").as_str(), "u-1");
     /// ```
     pub fn new(id: impl Into<String>) -> Self {
@@ -40,7 +40,7 @@ impl MessageId {
     /// The id as text.
     ///
     /// ```
-    /// use claude_agent_core::message::MessageId;
+    /// use claude_agent_tokio::message::MessageId;
     /// assert!(MessageId::new("u-1").as_str().starts_with("u-"));
     /// ```
     pub fn as_str(&self) -> &str {

@@ -17,7 +17,7 @@
 //! already read the line's tags with [`peek_tags`] passes them to [`Message::parse_tagged`].
 //!
 //! ```
-//! use claude_agent_core::message::Message;
+//! use claude_agent_tokio::message::Message;
 //!
 //! let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"4","session_id":"s"}"#;
 //! match Message::parse(line).unwrap() {
@@ -97,7 +97,7 @@ use serde_json::value::RawValue;
 /// `#[non_exhaustive]`, so a catch-all arm is needed anyway):
 ///
 /// ```
-/// use claude_agent_core::message::{ContentBlock, Message, SystemMessage};
+/// use claude_agent_tokio::message::{ContentBlock, Message, SystemMessage};
 ///
 /// let lines = [
 ///     r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","tools":["Bash","Read"],"mcp_servers":[],"model":"claude-opus-5-5","permissionMode":"default","uuid":"b1f5e0c2-5b1e-4a47-9d0f-3c2a1e9f7d10"}"#,
@@ -169,7 +169,7 @@ impl Message {
     /// [`str::parse`], through [`FromStr`].
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"4","session_id":"s"}"#;
     /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
@@ -195,7 +195,7 @@ impl Message {
     /// `stream_event`s of `--include-partial-messages`) without parsing them:
     ///
     /// ```
-    /// use claude_agent_core::message::{peek_tags, Message};
+    /// use claude_agent_tokio::message::{peek_tags, Message};
     ///
     /// let stdout = [
     ///     r#"{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":"s","parent_tool_use_id":null,"uuid":"u1"}"#,
@@ -235,7 +235,7 @@ impl Message {
     /// Fields this crate does not model are still there, for the host to read itself:
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s","safety_stops":0,"subagent_stats":{"spawned":2,"completed":2}}"#;
     /// let message = Message::parse(line).unwrap();

@@ -17,7 +17,7 @@ use crate::Json;
 /// with `?` keeps running through it; look at it, log it, or let the `_` arm skip it.
 ///
 /// ```
-/// use claude_agent_core::message::{LineError, Message, Notice, NoticeKind};
+/// use claude_agent_tokio::message::{LineError, Message, Notice, NoticeKind};
 ///
 /// fn show(message: &Message) {
 ///     match message {
@@ -49,7 +49,7 @@ pub struct Notice {
 /// What a [`Notice`] reports.
 ///
 /// ```
-/// use claude_agent_core::message::{LineError, NoticeKind};
+/// use claude_agent_tokio::message::{LineError, NoticeKind};
 ///
 /// /// Worth waking someone for? A stray line is not; a recording that stopped is.
 /// fn serious(kind: &NoticeKind) -> bool {
@@ -116,7 +116,7 @@ impl PartialEq for NoticeKind {
 /// Why an interrupt the CLI accepted changed nothing ([`NoticeKind::InterruptNotApplied`]).
 ///
 /// ```
-/// use claude_agent_core::message::InterruptNotApplied;
+/// use claude_agent_tokio::message::InterruptNotApplied;
 ///
 /// let why = InterruptNotApplied::TurnEndedAnyway;
 /// assert_eq!(why.to_string(), "the interrupt was not applied: the turn ended without being interrupted");
@@ -148,7 +148,7 @@ impl std::fmt::Display for InterruptNotApplied {
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_core::message::Stall;
+/// use claude_agent_tokio::message::Stall;
 ///
 /// fn describe(stall: &Stall) -> String {
 ///     format!("no word from the CLI for {:?} (last: {:?}, running: {:?})",
@@ -227,8 +227,8 @@ impl Notice {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::message::LineError;
-/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::message::LineError;
+/// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);

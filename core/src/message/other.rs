@@ -8,7 +8,7 @@ message_struct! {
     /// A `rate_limit_event`: the account's rate-limit state changed.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":1763780400,"rateLimitType":"five_hour","utilization":0.91,"isUsingOverage":false},"uuid":"5a0f0a9e-2b7c-4d55-8e7e-0f1c9a8b7d61","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65"}"#;
     /// let Message::RateLimit(event) = Message::parse(line).unwrap() else { panic!("not a rate_limit_event") };
@@ -29,7 +29,7 @@ message_struct! {
 /// The `rate_limit_info` of a [`RateLimitEvent`].
 ///
 /// ```
-/// use claude_agent_core::message::{Message, RateLimitInfo};
+/// use claude_agent_tokio::message::{Message, RateLimitInfo};
 ///
 /// fn rejected_until(info: &RateLimitInfo) -> Option<f64> {
 ///     (info.status == "rejected").then_some(info.resets_at).flatten()
@@ -96,7 +96,7 @@ message_struct! {
     /// A `tool_progress` heartbeat of a long-running tool.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"tool_progress","tool_use_id":"toolu_01","tool_name":"Bash","parent_tool_use_id":null,"elapsed_time_seconds":12.5,"uuid":"u","session_id":"s"}"#;
     /// let Message::ToolProgress(progress) = Message::parse(line).unwrap() else { panic!("not a tool_progress") };
@@ -126,7 +126,7 @@ message_struct! {
     /// A `tool_use_summary`: a short summary of earlier tool calls.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"tool_use_summary","summary":"Listed the repository and read Cargo.toml","preceding_tool_use_ids":["toolu_01","toolu_02"],"uuid":"u","session_id":"s"}"#;
     /// let Message::ToolUseSummary(summary) = Message::parse(line).unwrap() else { panic!("not a tool_use_summary") };
@@ -147,7 +147,7 @@ message_struct! {
     /// An `auth_status` update during login.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"auth_status","isAuthenticating":true,"output":["Opening browser to sign in…"],"uuid":"u","session_id":"s"}"#;
     /// let Message::AuthStatus(status) = Message::parse(line).unwrap() else { panic!("not an auth_status") };
@@ -172,7 +172,7 @@ message_struct! {
     /// A `prompt_suggestion` sent after a result (when prompt suggestions are on).
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"prompt_suggestion","suggestion":"Run the tests again","uuid":"u","session_id":"s"}"#;
     /// let Message::PromptSuggestion(next) = Message::parse(line).unwrap() else { panic!("not a prompt_suggestion") };
@@ -189,7 +189,7 @@ message_struct! {
     /// A `conversation_reset`: the conversation was cleared or replaced.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"conversation_reset","new_conversation_id":"c0a8f4de-0d2f-4a5e-9a43-1d1e4f7b9c20","trigger":"clear","timestamp":"2026-11-22T03:20:16.485Z","uuid":"u","session_id":"s"}"#;
     /// let Message::ConversationReset(reset) = Message::parse(line).unwrap() else { panic!("not a conversation_reset") };
@@ -225,7 +225,7 @@ message_struct! {
     /// back by an interrupt is reported `queued` again.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"command_lifecycle","command_uuid":"msg-1","state":"completed","uuid":"u","session_id":"s"}"#;
     /// let Message::CommandLifecycle(lifecycle) = Message::parse(line).unwrap() else {

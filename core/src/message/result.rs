@@ -12,7 +12,7 @@ message_struct! {
     /// A `result` message: exactly one ends each turn.
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"duration_api_ms":34,"stop_reason":"end_turn","session_id":"46eb1b6d-8361-4d7c-a347-8234db4a9d65","total_cost_usd":0.000188,"usage":{"input_tokens":12,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":7},"modelUsage":{"claude-opus-5-5":{"inputTokens":12,"outputTokens":7,"costUSD":0.000188,"contextWindow":1000000}},"permission_denials":[],"terminal_reason":"completed","is_error":false,"num_turns":1,"subtype":"success","result":"echo: hello there","ttft_ms":148,"duration_ms":180,"uuid":"e3c5a1f0-4c8b-4f0e-9d2a-7b6c5d4e3f21","type":"result"}"#;
     /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
@@ -27,7 +27,7 @@ message_struct! {
     /// A failed turn has an error subtype and its messages in `errors`:
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3,"errors":["Reached maximum number of turns (3)"],"terminal_reason":"max_turns","session_id":"s"}"#;
     /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
@@ -200,7 +200,7 @@ impl ResultMessage {
     /// wrote) or `aborted_tools` (while tools ran).
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"result","subtype":"error_during_execution","is_error":true,"terminal_reason":"aborted_tools","session_id":"s"}"#;
     /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
@@ -227,7 +227,7 @@ fn without_diagnostics<'de, D: serde::Deserializer<'de>>(
 /// One denied tool call of a result.
 ///
 /// ```
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::message::Message;
 ///
 /// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"I could not run that command.","permission_denials":[{"tool_name":"Bash","tool_use_id":"toolu_fake_4_1","tool_input":{"command":"rm -rf build","description":"clean"}}],"session_id":"s"}"#;
 /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
@@ -254,7 +254,7 @@ pub struct PermissionDenial {
 /// A tool call deferred by a PreToolUse hook.
 ///
 /// ```
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::message::Message;
 ///
 /// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"deferred_tool_use":{"id":"toolu_01","name":"Write","input":{"file_path":"/tmp/ws/notes.md","content":"…"}},"session_id":"s"}"#;
 /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };

@@ -15,7 +15,7 @@ use crate::UnknownName;
 /// A reason this crate does not know is kept as [`StartupFailureReason::Other`].
 ///
 /// ```
-/// use claude_agent_core::message::{Message, StartupFailureReason};
+/// use claude_agent_tokio::message::{Message, StartupFailureReason};
 ///
 /// // What the CLI writes when `HTTPS_PROXY` is not a URL.
 /// let line = r#"{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":0,"errors":["Invalid proxy URL in HTTPS_PROXY: \"bogus\" cannot be parsed as a URL."],"startup_failure_reason":"proxy_invalid","session_id":"s"}"#;
@@ -186,7 +186,7 @@ impl StartupFailureReason {
     /// The reason named `name`; unknown names become [`StartupFailureReason::Other`].
     ///
     /// ```
-    /// use claude_agent_core::message::StartupFailureReason;
+    /// use claude_agent_tokio::message::StartupFailureReason;
     ///
     /// assert_eq!(StartupFailureReason::from_name("bypass_root"), StartupFailureReason::BypassRoot);
     /// ```
@@ -200,7 +200,7 @@ impl StartupFailureReason {
     /// The reason's wire name.
     ///
     /// ```
-    /// use claude_agent_core::message::StartupFailureReason;
+    /// use claude_agent_tokio::message::StartupFailureReason;
     ///
     /// assert_eq!(StartupFailureReason::CwdUnavailable.as_str(), "cwd_unavailable");
     /// ```
@@ -221,7 +221,7 @@ impl StartupFailureReason {
     /// (`org_verify_failed`: the network, or a revoked token).
     ///
     /// ```
-    /// use claude_agent_core::message::StartupFailureReason;
+    /// use claude_agent_tokio::message::StartupFailureReason;
     ///
     /// assert!(StartupFailureReason::OrgConfigRequiredUnavailable.may_pass_on_retry());
     /// assert!(!StartupFailureReason::BypassRoot.may_pass_on_retry());
@@ -243,7 +243,7 @@ wire_name_traits!(StartupFailureReason);
 /// machine running the CLI sees them; read them from here, not from the error text.
 ///
 /// ```
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::message::Message;
 ///
 /// let line = r#"{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":0,"errors":["…"],"startup_failure_reason":"config_file_invalid","invalid_config_file":{"path":"/home/me/.claude.json","is_global":true,"backup_searched":true,"backup_path":"/home/me/.claude/backups/.claude.json.backup"},"session_id":"s"}"#;
 /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };

@@ -11,7 +11,7 @@ message_struct! {
     /// A host printing text as it streams reads the `text_delta`s of `content_block_delta` events:
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// let line = r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"echo: "}},"session_id":"f89550ef-8444-4a3f-9393-f1d96094a371","parent_tool_use_id":null,"uuid":"42e42cc2-32e4-4363-b30b-f687ce9cc52a","api_message_id":"msg_fake_39"}"#;
     /// let Message::StreamEvent(event) = Message::parse(line).unwrap() else { panic!("not a stream_event") };

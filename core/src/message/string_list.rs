@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// (`serde_json::from_str` or `from_slice`).
 ///
 /// ```
-/// use claude_agent_core::message::StringList;
+/// use claude_agent_tokio::message::StringList;
 ///
 /// let list: StringList = serde_json::from_str(r#"["Bash","Read","Write"]"#).unwrap();
 /// assert_eq!(list.len(), 3);
@@ -32,7 +32,7 @@ use std::sync::Arc;
 /// On a session's `init` message:
 ///
 /// ```
-/// use claude_agent_core::message::{Message, SystemMessage};
+/// use claude_agent_tokio::message::{Message, SystemMessage};
 ///
 /// let line = r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"s","tools":["Task","Bash","Read","mcp__calc__add"],"mcp_servers":[{"name":"calc","status":"connected"}],"model":"claude-opus-5-5","permissionMode":"default","slash_commands":["compact","context"]}"#;
 /// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };

@@ -9,7 +9,7 @@ use crate::Json;
 /// told apart.
 ///
 /// ```
-/// use claude_agent_core::message::{Message, StructuredOutputError};
+/// use claude_agent_tokio::message::{Message, StructuredOutputError};
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Answer {
@@ -64,7 +64,7 @@ impl ResultMessage {
     /// be missing told apart ([`StructuredOutputError`]).
     ///
     /// ```
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// #[derive(serde::Deserialize, Debug, PartialEq)]
     /// struct Verdict {
@@ -76,7 +76,7 @@ impl ResultMessage {
     /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
     /// let verdict: Verdict = result.structured()?;
     /// assert_eq!(verdict, Verdict { risk: "low".into(), summary: "typo fix".into() });
-    /// # Ok::<(), claude_agent_core::message::StructuredOutputError>(())
+    /// # Ok::<(), claude_agent_tokio::message::StructuredOutputError>(())
     /// ```
     pub fn structured<T: DeserializeOwned>(&self) -> Result<T, StructuredOutputError> {
         if self.is_error {

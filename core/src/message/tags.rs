@@ -6,7 +6,7 @@ use serde_json::value::RawValue;
 /// The `type` and `subtype` of a line, borrowed from it.
 ///
 /// ```
-/// use claude_agent_core::message::peek_tags;
+/// use claude_agent_tokio::message::peek_tags;
 ///
 /// let tags = peek_tags(r#"{"type":"system","subtype":"init","cwd":"/tmp"}"#).unwrap();
 /// assert_eq!((tags.ty, tags.subtype), ("system", Some("init")));
@@ -35,7 +35,7 @@ pub struct Tags<'a> {
 /// Returns an error when the line is not a JSON object with a string `type`.
 ///
 /// ```
-/// use claude_agent_core::message::peek_tags;
+/// use claude_agent_tokio::message::peek_tags;
 ///
 /// // A `result` line prints its `type` last; the tags are found all the same.
 /// let tags = peek_tags(r#"{"duration_ms":180,"subtype":"success","is_error":false,"type":"result"}"#).unwrap();

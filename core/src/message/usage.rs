@@ -6,7 +6,7 @@ use serde::Deserialize;
 /// Token usage of one model call or turn (`usage` of assistant and result messages).
 ///
 /// ```
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::message::Message;
 ///
 /// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"4","session_id":"s","usage":{"input_tokens":12,"cache_creation_input_tokens":0,"cache_read_input_tokens":2048,"output_tokens":7,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0}}}"#;
 /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };
@@ -44,7 +44,7 @@ pub struct Usage {
 /// Cumulative usage of one model in a query (`modelUsage` of a result).
 ///
 /// ```
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::message::Message;
 ///
 /// let line = r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"session_id":"s","modelUsage":{"claude-opus-5-5":{"inputTokens":12,"outputTokens":7,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"webSearchRequests":0,"costUSD":0.000188,"contextWindow":1000000,"maxOutputTokens":128000,"thinkingTokens":0,"canonicalModel":"claude-opus-5-5","provider":"firstParty"}}}"#;
 /// let Message::Result(result) = Message::parse(line).unwrap() else { panic!("not a result") };

@@ -9,7 +9,7 @@ message_struct! {
     /// A `user` message printed by the CLI, mostly to carry `tool_result` blocks.
     ///
     /// ```
-    /// use claude_agent_core::message::{ContentBlock, Message, MessageContent};
+    /// use claude_agent_tokio::message::{ContentBlock, Message, MessageContent};
     ///
     /// let line = r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_fake_2_1","type":"tool_result","content":"hi-from-bash","is_error":false}]},"parent_tool_use_id":null,"session_id":"47f3a484-bb4d-4a95-b2ae-5a6250e26911","uuid":"9c530b08-93bd-44ab-bc6e-5f9ea1cf74e5","timestamp":"2026-11-22T03:17:40.300Z","tool_use_result":{"stdout":"hi-from-bash","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_result_meta":[{"id":"toolu_fake_2_1","permission_decision":{"decision":"accept","source":"config"}}]}"#;
     /// let Message::User(user) = Message::parse(line).unwrap() else { panic!("not a user message") };

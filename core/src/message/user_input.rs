@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 /// A user message to write to the CLI.
 ///
 /// ```
-/// use claude_agent_core::message::UserInput;
+/// use claude_agent_tokio::message::UserInput;
 ///
 /// let line = UserInput::text("hello there").to_json_line();
 /// assert_eq!(
@@ -21,7 +21,7 @@ use serde::{Serialize, Serializer};
 /// The optional fields, each set by a `with_` method:
 ///
 /// ```
-/// use claude_agent_core::message::UserInput;
+/// use claude_agent_tokio::message::UserInput;
 ///
 /// // Sent while a turn runs: taken up as soon as the current tool call ends.
 /// let steer = UserInput::text("Stop after the tests pass.")
@@ -67,7 +67,7 @@ pub struct UserInput {
 /// The content of a [`UserInput`].
 ///
 /// ```
-/// use claude_agent_core::message::{InputBlock, UserInput, UserInputContent};
+/// use claude_agent_tokio::message::{InputBlock, UserInput, UserInputContent};
 ///
 /// let input = UserInput::blocks(vec![InputBlock::text("What is in this picture?")]);
 /// match &input.content {
@@ -88,8 +88,8 @@ pub enum UserInputContent {
 /// One content block of a [`UserInput`].
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::message::{InputBlock, UserInput};
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::message::{InputBlock, UserInput};
 ///
 /// let document = Json::try_from(
 ///     r#"{"type":"document","source":{"type":"text","media_type":"text/plain","data":"The grass is green."},"title":"Notes"}"#.to_owned(),
@@ -136,7 +136,7 @@ impl InputBlock {
     /// An image block the API fetches from `url`.
     ///
     /// ```
-    /// use claude_agent_core::message::{InputBlock, UserInput};
+    /// use claude_agent_tokio::message::{InputBlock, UserInput};
     ///
     /// let input = UserInput::blocks(vec![
     ///     InputBlock::text("What is in this diagram?"),
@@ -152,7 +152,7 @@ impl InputBlock {
     /// An image block of a file uploaded with the Files API.
     ///
     /// ```
-    /// use claude_agent_core::message::InputBlock;
+    /// use claude_agent_tokio::message::InputBlock;
     ///
     /// let block = InputBlock::image_file("file_011CNha8iCJcU1wXNR6q4V8w");
     /// let v = serde_json::to_value(&block).unwrap();
@@ -199,7 +199,7 @@ impl UserInput {
     /// A user message made of content blocks.
     ///
     /// ```
-    /// use claude_agent_core::message::{InputBlock, UserInput};
+    /// use claude_agent_tokio::message::{InputBlock, UserInput};
     ///
     /// let msg = UserInput::blocks(vec![InputBlock::text("look"), InputBlock::image_base64("image/png", "iVBO")]);
     /// let v: serde_json::Value = serde_json::from_slice(&msg.to_json_line()).unwrap();

@@ -13,7 +13,7 @@ use crate::permission::PermissionMode;
 /// observerMessage, criticalSystemReminder_EXPERIMENTAL`); unset fields are left out.
 ///
 /// ```
-/// # use claude_agent_core::options::AgentDefinition;
+/// # use claude_agent_tokio::options::AgentDefinition;
 /// let reviewer = AgentDefinition::new("Reviews diffs for bugs", "You review code. Be specific.")
 ///     .tools(["Read", "Grep"])
 ///     .model("haiku");
@@ -23,8 +23,8 @@ use crate::permission::PermissionMode;
 /// Every setter, and the JSON the agent is sent as:
 ///
 /// ```
-/// use claude_agent_core::options::{AgentDefinition, AgentMcpServer, Effort, SettingSource};
-/// use claude_agent_core::permission::PermissionMode;
+/// use claude_agent_tokio::options::{AgentDefinition, AgentMcpServer, Effort, SettingSource};
+/// use claude_agent_tokio::permission::PermissionMode;
 ///
 /// let fixer = AgentDefinition::new("Fixes failing tests", "You fix tests without changing what they check.")
 ///     .tools(["Read", "Edit", "Bash"])
@@ -112,7 +112,7 @@ pub struct AgentDefinition {
 /// An agent's effort: a named level, or a number.
 ///
 /// ```
-/// # use claude_agent_core::options::{AgentDefinition, AgentEffort, Effort};
+/// # use claude_agent_tokio::options::{AgentDefinition, AgentEffort, Effort};
 /// let named = AgentDefinition::new("d", "p").effort(Effort::High);
 /// let numeric = AgentDefinition::new("d", "p").effort(AgentEffort::Value(3));
 /// assert_eq!(named.effort, Some(AgentEffort::Level(Effort::High)));
@@ -148,7 +148,7 @@ impl AgentDefinition {
     /// ([`OptionsError::AgentAutoCompactWindow`](crate::options::OptionsError::AgentAutoCompactWindow)).
     ///
     /// ```
-    /// # use claude_agent_core::options::{AgentConfig, AgentDefinition, HostDeclarations, OptionsError};
+    /// # use claude_agent_tokio::options::{AgentConfig, AgentDefinition, HostDeclarations, OptionsError};
     /// let tiny = AgentDefinition::new("d", "p").auto_compact_window(50_000);
     /// let mut config = AgentConfig::default();
     /// config.agents = vec![("tiny".into(), tiny)];
@@ -257,7 +257,7 @@ impl AgentDefinition {
     /// [`AgentDefinition::MIN_AUTO_COMPACT_WINDOW`]).
     ///
     /// ```
-    /// # use claude_agent_core::options::AgentDefinition;
+    /// # use claude_agent_tokio::options::AgentDefinition;
     /// let scanner = AgentDefinition::new("Scans logs", "Summarize the errors.").auto_compact_window(120_000);
     /// # let _ = scanner;
     /// ```
@@ -269,7 +269,7 @@ impl AgentDefinition {
     /// Run it without the user, project and local `CLAUDE.md` files when it runs as a subagent.
     ///
     /// ```
-    /// # use claude_agent_core::options::AgentDefinition;
+    /// # use claude_agent_tokio::options::AgentDefinition;
     /// let translator = AgentDefinition::new("Translates text", "Translate to French.").omit_claude_md(true);
     /// # let _ = translator;
     /// ```
@@ -282,7 +282,7 @@ impl AgentDefinition {
     /// agent runs.
     ///
     /// ```
-    /// # use claude_agent_core::options::AgentDefinition;
+    /// # use claude_agent_tokio::options::AgentDefinition;
     /// let coder = AgentDefinition::new("Writes code", "Implement the task.")
     ///     .observer("security-reviewer")
     ///     .observer_message("Flag any secret written to disk.");
@@ -296,7 +296,7 @@ impl AgentDefinition {
     /// Text added at the end of each activity digest the observer gets.
     ///
     /// ```
-    /// # use claude_agent_core::options::AgentDefinition;
+    /// # use claude_agent_tokio::options::AgentDefinition;
     /// let agent = AgentDefinition::new("d", "p").observer("auditor").observer_message("Watch the shell.");
     /// # let _ = agent;
     /// ```
@@ -309,7 +309,7 @@ impl AgentDefinition {
     /// experimental field of the CLI).
     ///
     /// ```
-    /// # use claude_agent_core::options::AgentDefinition;
+    /// # use claude_agent_tokio::options::AgentDefinition;
     /// let agent = AgentDefinition::new("d", "p").critical_system_reminder("Never push to main.");
     /// # let _ = agent;
     /// ```
@@ -328,7 +328,7 @@ impl AgentDefinition {
 /// One MCP server of an [`AgentDefinition`].
 ///
 /// ```
-/// use claude_agent_core::options::{AgentDefinition, AgentMcpServer, McpServerConfig};
+/// use claude_agent_tokio::options::{AgentDefinition, AgentMcpServer, McpServerConfig};
 ///
 /// let researcher = AgentDefinition::new("Researches library APIs", "You read documentation.").mcp_servers([
 ///     // A server the main session already has:

@@ -15,7 +15,7 @@ use super::redact::{Pairs, RedactedPairs};
 /// How the CLI reaches one external MCP server.
 ///
 /// ```
-/// # use claude_agent_core::options::{McpServerConfig, McpStdioServer};
+/// # use claude_agent_tokio::options::{McpServerConfig, McpStdioServer};
 /// let fs = McpServerConfig::Stdio(
 ///     McpStdioServer::new("npx").args(["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]),
 /// );
@@ -26,7 +26,7 @@ use super::redact::{Pairs, RedactedPairs};
 /// Each kind and the JSON the CLI gets in `--mcp-config`:
 ///
 /// ```
-/// use claude_agent_core::options::{McpServerConfig, McpRemoteServer};
+/// use claude_agent_tokio::options::{McpServerConfig, McpRemoteServer};
 ///
 /// let git = McpServerConfig::stdio("uvx", ["mcp-server-git", "--repository", "/srv/project"]);
 /// assert_eq!(
@@ -103,7 +103,7 @@ impl Serialize for McpServerConfig {
 /// A stdio MCP server: the command the CLI runs. `Debug` hides secret-looking env values.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, McpServerConfig, McpStdioServer};
+/// use claude_agent_tokio::options::{AgentConfig, McpServerConfig, McpStdioServer};
 ///
 /// let github = McpStdioServer::new("npx")
 ///     .args(["-y", "@modelcontextprotocol/server-github"])
@@ -166,7 +166,7 @@ impl fmt::Debug for McpStdioServer {
 /// An SSE or HTTP MCP server. `Debug` hides secret-looking header values (`Authorization`, …).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, McpRemoteServer, McpServerConfig};
+/// use claude_agent_tokio::options::{AgentConfig, McpRemoteServer, McpServerConfig};
 ///
 /// let linear = McpRemoteServer::new("https://mcp.linear.app/mcp").header("Authorization", "Bearer lin_api_example");
 /// assert!(!format!("{linear:?}").contains("lin_api_example"));

@@ -11,7 +11,7 @@ use serde::{Serialize, Serializer};
 /// as the TypeScript SDK does); use [`SystemPrompt::preset`] for Claude Code's own prompt.
 ///
 /// ```
-/// # use claude_agent_core::options::SystemPrompt;
+/// # use claude_agent_tokio::options::SystemPrompt;
 /// let own = SystemPrompt::from("You are a terse assistant.");
 /// let claude_code = SystemPrompt::preset_with_append("Always answer in French.");
 /// // Blocks before the boundary can be cached across sessions; the ones after it cannot.
@@ -24,8 +24,8 @@ use serde::{Serialize, Serializer};
 /// Where each goes: text and the preset travel in `initialize`, a file on the command line.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, SystemPrompt};
-/// use claude_agent_core::session::InputMode;
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, SystemPrompt};
+/// use claude_agent_tokio::session::InputMode;
 ///
 /// let mut options = AgentConfig::default();
 /// options.system_prompt = Some(SystemPrompt::preset());
@@ -35,7 +35,7 @@ use serde::{Serialize, Serializer};
 /// options.system_prompt = Some(SystemPrompt::File("prompts/reviewer.md".into()));
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--system-prompt-file=prompts/reviewer.md".to_owned()));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -70,7 +70,7 @@ impl SystemPrompt {
     /// in every session (before it, cacheable across sessions) and the part that is not.
     ///
     /// ```
-    /// # use claude_agent_core::options::SystemPrompt;
+    /// # use claude_agent_tokio::options::SystemPrompt;
     /// assert_eq!(SystemPrompt::DYNAMIC_BOUNDARY, "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__");
     /// ```
     pub const DYNAMIC_BOUNDARY: &'static str = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__";
@@ -78,7 +78,7 @@ impl SystemPrompt {
     /// This text as the whole system prompt.
     ///
     /// ```
-    /// # use claude_agent_core::options::SystemPrompt;
+    /// # use claude_agent_tokio::options::SystemPrompt;
     /// assert_eq!(SystemPrompt::text("Be terse."), SystemPrompt::from("Be terse."));
     /// ```
     pub fn text(text: impl Into<String>) -> Self {
@@ -91,7 +91,7 @@ impl SystemPrompt {
     /// A prompt of several blocks, sent in order.
     ///
     /// ```
-    /// # use claude_agent_core::options::{AgentConfig, SystemPrompt};
+    /// # use claude_agent_tokio::options::{AgentConfig, SystemPrompt};
     /// let session_facts = format!("Today's on-call engineer: {}", "Ada");
     /// let mut options = AgentConfig::default();
     /// options.system_prompt = Some(SystemPrompt::blocks([
@@ -135,7 +135,7 @@ impl SystemPrompt {
     /// renders it afresh each time (`false`). Has no effect on a [`SystemPrompt::File`].
     ///
     /// ```
-    /// # use claude_agent_core::options::SystemPrompt;
+    /// # use claude_agent_tokio::options::SystemPrompt;
     /// // While iterating on the prompt's text within one conversation:
     /// let draft = SystemPrompt::text("You are a release bot. Draft notes only.").with_snapshot(false);
     /// # let _ = draft;
@@ -166,7 +166,7 @@ impl From<String> for SystemPrompt {
 /// The set of built-in tools the model sees (`--tools`).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, Tools};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, Tools};
 ///
 /// // It is the value of `AgentConfig::tools`; it reads back in a match:
 /// let chosen = Tools::List(vec!["Read".into(), "Grep".into()]);
@@ -179,7 +179,7 @@ impl From<String> for SystemPrompt {
 /// config.tools = Some(Tools::List(vec!["Read".into(), "Grep".into()]));
 /// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&flag));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -193,7 +193,7 @@ pub enum Tools {
 /// Extended thinking (`--thinking`, `--max-thinking-tokens`).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, Thinking};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, Thinking};
 ///
 /// for (thinking, flag) in [
 ///     (Thinking::Adaptive, "--thinking=adaptive"),
@@ -205,7 +205,7 @@ pub enum Tools {
 ///     let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 ///     assert!(args.contains(&flag.to_owned()));
 /// }
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -225,14 +225,14 @@ pub enum Thinking {
 /// How thinking is shown in assistant messages (`--thinking-display`).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, ThinkingDisplay};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, ThinkingDisplay};
 ///
 /// let display = ThinkingDisplay::Omitted;
 /// let mut config = AgentConfig::default();
 /// config.thinking_display = Some(display);
 /// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&format!("--thinking-display={}", display.as_str())));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -260,14 +260,14 @@ impl ThinkingDisplay {
 /// How much effort the model puts in (`--effort`).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, Effort, HostDeclarations};
+/// use claude_agent_tokio::options::{AgentConfig, Effort, HostDeclarations};
 ///
 /// let mut config = AgentConfig::default();
 /// config.effort = Some(Effort::XHigh);
 /// let args = config.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&format!("--effort={}", Effort::XHigh.as_str())));
 /// assert_eq!(Effort::XHigh.as_str(), "xhigh");
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -306,7 +306,7 @@ impl Serialize for Effort {
 /// A place the CLI reads settings from (`--setting-sources`), also the scope of an agent's memory.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, AgentDefinition, HostDeclarations, SettingSource};
+/// use claude_agent_tokio::options::{AgentConfig, AgentDefinition, HostDeclarations, SettingSource};
 ///
 /// let mut options = AgentConfig::default();
 /// options.setting_sources = Some(vec![SettingSource::User, SettingSource::Project]);
@@ -317,7 +317,7 @@ impl Serialize for Effort {
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--setting-sources=user,project".to_owned()));
 /// assert_eq!(SettingSource::Local.as_str(), "local");
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -355,7 +355,7 @@ impl Serialize for SettingSource {
 /// with [`crate::options::OptionsError::InvalidSkillName`].
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, OptionsError, Skills};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, OptionsError, Skills};
 ///
 /// let mut config = AgentConfig::default();
 /// config.skills = Some(Skills::All);
@@ -394,8 +394,8 @@ impl Skills {
 /// The shape of the final result (`--json-schema` and initialize `jsonSchema`).
 ///
 /// ```
-/// use claude_agent_core::message::Message;
-/// use claude_agent_core::options::{AgentConfig, OutputFormat};
+/// use claude_agent_tokio::message::Message;
+/// use claude_agent_tokio::options::{AgentConfig, OutputFormat};
 ///
 /// let schema = serde_json::json!({
 ///     "type": "object",
@@ -443,7 +443,7 @@ impl OutputFormat {
 /// or as `--plugin-dir=<path>` (see [`Delivery`]).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, Delivery, HostDeclarations, OptionsError, PluginConfig};
+/// use claude_agent_tokio::options::{AgentConfig, Delivery, HostDeclarations, OptionsError, PluginConfig};
 ///
 /// let mut options = AgentConfig::default();
 /// options.plugins.push(PluginConfig::local("/srv/plugins/formatter"));
@@ -487,14 +487,14 @@ impl PluginConfig {
 /// Who answers permission prompts (`--permission-prompts`).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, PermissionPrompts};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, PermissionPrompts};
 ///
 /// // An unattended job: what the rules do not allow is refused at once, with no one asked.
 /// let mut config = AgentConfig::default();
 /// config.permission_prompts = Some(PermissionPrompts::Nobody);
 /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert_eq!(spec.args.last().map(String::as_str), Some("--permission-prompts=none"));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -512,7 +512,7 @@ impl PermissionPrompts {
     /// The wire name.
     ///
     /// ```
-    /// # use claude_agent_core::options::PermissionPrompts;
+    /// # use claude_agent_tokio::options::PermissionPrompts;
     /// assert_eq!(PermissionPrompts::Nobody.as_str(), "none");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -527,13 +527,13 @@ impl PermissionPrompts {
 /// in its environment.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, PreviewFormat, ToolConfig};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, PreviewFormat, ToolConfig};
 ///
 /// let mut config = AgentConfig::default();
 /// config.tool_config = Some(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html));
 /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(spec.env.contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -547,7 +547,7 @@ impl ToolConfig {
     /// The CLI's defaults.
     ///
     /// ```
-    /// # use claude_agent_core::options::ToolConfig;
+    /// # use claude_agent_tokio::options::ToolConfig;
     /// assert_eq!(ToolConfig::new().ask_user_question_preview_format, None);
     /// ```
     pub fn new() -> Self {
@@ -557,7 +557,7 @@ impl ToolConfig {
     /// See [`ToolConfig::ask_user_question_preview_format`](struct@ToolConfig#structfield.ask_user_question_preview_format).
     ///
     /// ```
-    /// # use claude_agent_core::options::{PreviewFormat, ToolConfig};
+    /// # use claude_agent_tokio::options::{PreviewFormat, ToolConfig};
     /// let html = ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Html);
     /// assert_eq!(html.ask_user_question_preview_format, Some(PreviewFormat::Html));
     /// ```
@@ -570,7 +570,7 @@ impl ToolConfig {
 /// The format of `AskUserQuestion` option previews ([`ToolConfig`]).
 ///
 /// ```
-/// # use claude_agent_core::options::{AgentConfig, PreviewFormat, ToolConfig};
+/// # use claude_agent_tokio::options::{AgentConfig, PreviewFormat, ToolConfig};
 /// let mut terminal = AgentConfig::default();
 /// terminal.tool_config = Some(ToolConfig::new().ask_user_question_preview_format(PreviewFormat::Markdown));
 /// # let _ = terminal;
@@ -588,7 +588,7 @@ impl PreviewFormat {
     /// The wire name.
     ///
     /// ```
-    /// # use claude_agent_core::options::PreviewFormat;
+    /// # use claude_agent_tokio::options::PreviewFormat;
     /// assert_eq!(PreviewFormat::Html.as_str(), "html");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -617,7 +617,7 @@ impl PreviewFormat {
 /// `initialize` has no `settings_applied`).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, Delivery, HostDeclarations, McpServerConfig, McpStdioServer};
+/// use claude_agent_tokio::options::{AgentConfig, Delivery, HostDeclarations, McpServerConfig, McpStdioServer};
 ///
 /// let github = McpServerConfig::Stdio(
 ///     McpStdioServer::new("github-mcp-server").env("GITHUB_TOKEN", "ghp_example"),
@@ -632,7 +632,7 @@ impl PreviewFormat {
 /// on_argv.mcp_servers_delivery = Delivery::Argv;
 /// let args = on_argv.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.iter().any(|arg| arg.contains("ghp_example")));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]

@@ -13,13 +13,13 @@ use crate::option_types::ordered_map::upsert;
 /// [`AgentConfig::claimed`] drops it.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, AWAIT_CLAIM};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, AWAIT_CLAIM};
 ///
 /// let mut spare = AgentConfig::default();
 /// spare.extra_args.push((AWAIT_CLAIM.to_owned(), None));
 /// let spec = spare.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(spec.args.contains(&"--await-claim".to_owned()));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 pub const AWAIT_CLAIM: &str = "await-claim";
 
@@ -32,9 +32,9 @@ impl AgentConfig {
     /// [`OptionsError::SettingsFileWithOverlay`]); `--await-claim` is dropped.
     ///
     /// ```
-    /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_core::options::{AgentConfig, HostDeclarations, Settings};
-    /// use claude_agent_core::session::InputMode;
+    /// use claude_agent_tokio::control::ClaimOptions;
+    /// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, Settings};
+    /// use claude_agent_tokio::session::InputMode;
     ///
     /// let mut host = AgentConfig::default();
     /// host.settings = Some(Settings::Json(serde_json::json!({"cleanupPeriodDays": 7})));

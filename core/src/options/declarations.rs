@@ -15,9 +15,9 @@ use crate::session::HookMatcherConfig;
 /// the session hands out as [`Event::Inbound`](crate::session::Event::Inbound).
 ///
 /// ```
-/// use claude_agent_core::hooks::HookEvent;
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
-/// use claude_agent_core::session::{HookMatcherConfig, InputMode};
+/// use claude_agent_tokio::hooks::HookEvent;
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
+/// use claude_agent_tokio::session::{HookMatcherConfig, InputMode};
 ///
 /// // A host answering permission prompts and a `Bash` hook from its own UI:
 /// let mut host = HostDeclarations::default();
@@ -31,7 +31,7 @@ use crate::session::HookMatcherConfig;
 /// let config = options.session_config(InputMode::Streaming, &host)?;
 /// assert!(config.can_use_tool);
 /// assert_eq!(config.hooks[0].matcher.as_deref(), Some("Bash"));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -67,13 +67,13 @@ impl HostDeclarations {
     /// in-process. The same as `HostDeclarations::default()`.
     ///
     /// ```
-    /// use claude_agent_core::options::{AgentConfig, HostDeclarations};
+    /// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
     ///
     /// let mut config = AgentConfig::default();
     /// config.max_turns = Some(3);
     /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert!(spec.args.contains(&"--max-turns=3".to_owned()));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub const NONE: HostDeclarations = HostDeclarations {
         can_use_tool: false,
@@ -88,9 +88,9 @@ impl HostDeclarations {
     /// index in [`HostDeclarations::hooks`] it came from.
     ///
     /// ```
-    /// use claude_agent_core::hooks::HookEvent;
-    /// use claude_agent_core::options::HostDeclarations;
-    /// use claude_agent_core::session::HookMatcherConfig;
+    /// use claude_agent_tokio::hooks::HookEvent;
+    /// use claude_agent_tokio::options::HostDeclarations;
+    /// use claude_agent_tokio::session::HookMatcherConfig;
     ///
     /// let mut host = HostDeclarations::default();
     /// host.hooks = vec![

@@ -20,7 +20,7 @@ const EXE: &str = "claude";
 /// a test writes it out.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, CliLocation, CliSearch};
+/// use claude_agent_tokio::options::{AgentConfig, CliLocation, CliSearch};
 ///
 /// let search = CliSearch {
 ///     path_var: Some("/usr/bin:/opt/tools/bin".into()),
@@ -46,7 +46,7 @@ pub struct CliSearch {
 /// Where the CLI is ([`AgentConfig::cli_location`]).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, CliLocation, CliSearch};
+/// use claude_agent_tokio::options::{AgentConfig, CliLocation, CliSearch};
 ///
 /// let mut config = AgentConfig::default();
 /// config.cli_path = Some("/opt/claude/bin/claude".into());
@@ -74,7 +74,7 @@ impl AgentConfig {
     ///
     /// ```
     /// use std::path::PathBuf;
-    /// use claude_agent_core::options::{AgentConfig, CliLocation, CliSearch};
+    /// use claude_agent_tokio::options::{AgentConfig, CliLocation, CliSearch};
     ///
     /// let search = CliSearch {
     ///     program: Some("/srv/agent/my-agent".into()),
@@ -98,7 +98,7 @@ impl CliSearch {
     /// Where the CLI is: `named` if given, else what [`AgentConfig::cli_location`] finds.
     ///
     /// ```
-    /// use claude_agent_core::options::{CliLocation, CliSearch};
+    /// use claude_agent_tokio::options::{CliLocation, CliSearch};
     ///
     /// let search = CliSearch { path_var: Some("/usr/bin".into()), ..CliSearch::default() };
     /// assert_eq!(search.locate(Some("/opt/claude".as_ref())), CliLocation::Named("/opt/claude".into()));

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// Options that contradict each other or cannot be passed to the CLI. Each message says what to change.
 ///
 /// ```
-/// # use claude_agent_core::options::{AgentConfig, HostDeclarations, OptionsError};
+/// # use claude_agent_tokio::options::{AgentConfig, HostDeclarations, OptionsError};
 /// let mut config = AgentConfig::default();
 /// config.model = Some("opus".into());
 /// config.fallback_model = Some("opus".into());

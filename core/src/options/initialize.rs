@@ -97,14 +97,14 @@ impl AgentConfig {
     /// empty) in this process's environment.
     ///
     /// ```
-    /// # use claude_agent_core::options::HostDeclarations;
-    /// # use claude_agent_core::{options::AgentConfig, session::InputMode};
+    /// # use claude_agent_tokio::options::HostDeclarations;
+    /// # use claude_agent_tokio::{options::AgentConfig, session::InputMode};
     /// let mut config = AgentConfig::default();
     /// config.title = Some("Nightly triage".into());
     /// let session = config.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
     /// let fields = session.initialize_fields.expect("a title and the default system prompt are set");
     /// assert_eq!(fields.as_str(), r#"{"systemPrompt":[""],"title":"Nightly triage"}"#);
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn session_config(
         &self,
@@ -162,8 +162,8 @@ impl AgentConfig {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::options::{HostDeclarations, AgentConfig};
-    /// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
+    /// use claude_agent_tokio::options::{HostDeclarations, AgentConfig};
+    /// use claude_agent_tokio::session::{InputMode, SKIP_VERSION_CHECK_ENV};
     ///
     /// let config = AgentConfig::default();
     /// let mut session = config.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
@@ -177,7 +177,7 @@ impl AgentConfig {
     ///
     /// // A host of its own reads the real environment the same way.
     /// config.apply_environment(&mut session, |name| std::env::var_os(name));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn apply_environment(
         &self,

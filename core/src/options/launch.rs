@@ -27,7 +27,7 @@ use crate::permission::PermissionMode;
 ///
 /// ```no_run
 /// use std::process::{Command, Stdio};
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
 ///
 /// let mut config = AgentConfig::default();
 /// config.model = Some("sonnet".into());
@@ -78,7 +78,7 @@ impl LaunchSpec {
     /// theirs from [`AgentConfig::launch_spec`]).
     ///
     /// ```
-    /// use claude_agent_core::options::LaunchSpec;
+    /// use claude_agent_tokio::options::LaunchSpec;
     ///
     /// let mut spec = LaunchSpec::new("/bin/echo");
     /// spec.args.push("hello".into());
@@ -221,7 +221,7 @@ impl AgentConfig {
     /// removed.
     ///
     /// ```
-    /// # use claude_agent_core::options::{AgentConfig, HostDeclarations};
+    /// # use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
     /// let mut config = AgentConfig::default();
     /// config.model = Some("-x".into());
     /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
@@ -230,7 +230,7 @@ impl AgentConfig {
     /// config.cli_path = Some("/opt/claude".into());
     /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
     /// assert_eq!(spec.program, std::path::Path::new("/opt/claude"));
-    /// # Ok::<(), claude_agent_core::options::OptionsError>(())
+    /// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
     /// ```
     pub fn launch_spec(
         &self,

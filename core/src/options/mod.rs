@@ -12,9 +12,9 @@
 //! repository.
 //!
 //! ```
-//! use claude_agent_core::options::{AgentConfig, HostDeclarations, SystemPrompt};
-//! use claude_agent_core::permission::PermissionMode;
-//! use claude_agent_core::session::InputMode;
+//! use claude_agent_tokio::options::{AgentConfig, HostDeclarations, SystemPrompt};
+//! use claude_agent_tokio::permission::PermissionMode;
+//! use claude_agent_tokio::session::InputMode;
 //!
 //! let mut config = AgentConfig::default();
 //! config.model = Some("sonnet".into());
@@ -25,7 +25,7 @@
 //! assert!(spec.args.contains(&"--permission-mode=acceptEdits".to_owned()));
 //! let session = config.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
 //! # let _ = session;
-//! # Ok::<(), claude_agent_core::options::OptionsError>(())
+//! # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 //! ```
 
 mod claimed;
@@ -64,14 +64,14 @@ pub use session_start::{Fork, Resume, SessionStart};
 /// cloud provider's) in [`AgentConfig::env`], so that its tools see no other.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, CLI_ENVIRONMENT};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, CLI_ENVIRONMENT};
 ///
 /// let mut config = AgentConfig::default();
 /// config.inherit_only = Some(CLI_ENVIRONMENT.iter().map(|name| name.to_string()).collect());
 /// config.env = vec![("ANTHROPIC_API_KEY".into(), "sk-ant-…".into())];
 /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(spec.inherit_only.unwrap().contains(&"PATH".to_owned()));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 pub const CLI_ENVIRONMENT: &[&str] = &[
     "PATH",
@@ -118,7 +118,7 @@ pub use settings::Settings;
 /// `SECRET` or `PASSWORD` (any case), nor the `env` and `headers` values of inline settings.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
 ///
 /// let mut config = AgentConfig::default();
 /// config.model = Some("sonnet".into());
@@ -137,7 +137,7 @@ pub use settings::Settings;
 /// );
 /// assert!(spec.env.contains(&("PWD".into(), "/srv/project".into())));
 /// assert!(!format!("{config:?}").contains("sk-ant-example"));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Clone, Default, PartialEq)]
 #[non_exhaustive]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 /// sandbox with such settings is refused.
 ///
 /// ```
-/// # use claude_agent_core::options::{SandboxNetwork, SandboxSettings};
+/// # use claude_agent_tokio::options::{SandboxNetwork, SandboxSettings};
 /// let sandbox = SandboxSettings::new()
 ///     .enabled(true)
 ///     .excluded_commands(["docker"])
@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 /// `--settings <json>` with [`AgentConfig::settings_delivery`](crate::options::AgentConfig::settings_delivery)):
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, Delivery, HostDeclarations, SandboxSettings};
+/// use claude_agent_tokio::options::{AgentConfig, Delivery, HostDeclarations, SandboxSettings};
 ///
 /// let sandbox = SandboxSettings::new()
 ///     .enabled(true)
@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 ///     args.last().unwrap(),
 ///     r#"{"sandbox":{"allowUnsandboxedCommands":false,"autoAllowBashIfSandboxed":true,"enableWeakerNestedSandbox":true,"enabled":true,"failIfUnavailable":true,"ignoreViolations":{"*":["/tmp"]}}}"#
 /// );
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SandboxSettings {
@@ -93,8 +93,8 @@ impl SandboxSettings {
 /// Network rules of a [`SandboxSettings`].
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, SandboxNetwork, SandboxSettings};
-/// use claude_agent_core::session::InputMode;
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, SandboxNetwork, SandboxSettings};
+/// use claude_agent_tokio::session::InputMode;
 ///
 /// let network = SandboxNetwork::new()
 ///     .allow_unix_sockets(["/var/run/docker.sock"])
@@ -108,7 +108,7 @@ impl SandboxSettings {
 /// let config = options.session_config(InputMode::Streaming, &HostDeclarations::NONE)?;
 /// let settings = config.initialize_fields.unwrap();
 /// assert!(settings.as_str().contains(r#""network":{"allowAllUnixSockets":false,"allowLocalBinding":true,"allowUnixSockets":["/var/run/docker.sock"],"allowedDomains":["crates.io","static.crates.io"],"httpProxyPort":3128,"socksProxyPort":1080}"#));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SandboxNetwork {

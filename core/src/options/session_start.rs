@@ -6,7 +6,7 @@
 /// written. Set as [`AgentConfig::session_start`](super::AgentConfig::session_start).
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, Fork, HostDeclarations, Resume, SessionStart};
+/// use claude_agent_tokio::options::{AgentConfig, Fork, HostDeclarations, Resume, SessionStart};
 ///
 /// let mut again = AgentConfig::default();
 /// again.session_start = SessionStart::Continue { fork: None, or_new: false };
@@ -23,7 +23,7 @@
 /// assert!(args.contains(&"--resume=46eb1b6d-8361-4d7c-a347-8234db4a9d65".to_owned()));
 /// assert!(args.contains(&"--resume-session-at=70565fc4-6cce-40b8-adc7-42a6e28ebda1".to_owned()));
 /// assert!(args.contains(&"--fork-session".to_owned()));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -53,7 +53,7 @@ impl SessionStart {
     /// [`Resume`].
     ///
     /// ```
-    /// use claude_agent_core::options::{Resume, SessionStart};
+    /// use claude_agent_tokio::options::{Resume, SessionStart};
     ///
     /// let start = SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
     /// assert_eq!(start, SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65")));
@@ -66,7 +66,7 @@ impl SessionStart {
     /// there is none: `SessionStart::Continue { fork: None, or_new: false }`.
     ///
     /// ```
-    /// use claude_agent_core::options::SessionStart;
+    /// use claude_agent_tokio::options::SessionStart;
     ///
     /// assert_eq!(SessionStart::continue_last(), SessionStart::Continue { fork: None, or_new: false });
     /// ```
@@ -82,7 +82,7 @@ impl SessionStart {
 /// recent conversation`, ….
 ///
 /// ```
-/// use claude_agent_core::options::{Fork, Resume, SessionStart};
+/// use claude_agent_tokio::options::{Fork, Resume, SessionStart};
 ///
 /// assert_eq!(SessionStart::resume("46eb1b6d").to_string(), "the session 46eb1b6d");
 /// assert_eq!(SessionStart::continue_last().to_string(), "the most recent conversation");
@@ -108,7 +108,7 @@ impl std::fmt::Display for SessionStart {
 /// The conversation [`SessionStart::Resume`] resumes, and how.
 ///
 /// ```
-/// use claude_agent_core::options::Resume;
+/// use claude_agent_tokio::options::Resume;
 ///
 /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65");
 /// assert_eq!(resume.session_id, "46eb1b6d-8361-4d7c-a347-8234db4a9d65");
@@ -148,7 +148,7 @@ impl Resume {
     /// Resume at the message `message_uuid`, leaving out the messages after it.
     ///
     /// ```
-    /// use claude_agent_core::options::Resume;
+    /// use claude_agent_tokio::options::Resume;
     ///
     /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").at_message("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
     /// assert_eq!(resume.at_message.as_deref(), Some("70565fc4-6cce-40b8-adc7-42a6e28ebda1"));
@@ -161,7 +161,7 @@ impl Resume {
     /// Leave out the turn that starts at the message `message_uuid`.
     ///
     /// ```
-    /// use claude_agent_core::options::Resume;
+    /// use claude_agent_tokio::options::Resume;
     ///
     /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").drop_turn("70565fc4-6cce-40b8-adc7-42a6e28ebda1");
     /// assert_eq!(resume.drop_turn.as_deref(), Some("70565fc4-6cce-40b8-adc7-42a6e28ebda1"));
@@ -174,7 +174,7 @@ impl Resume {
     /// Go on in a new session, `fork`, instead of appending to the resumed one.
     ///
     /// ```
-    /// use claude_agent_core::options::{Fork, Resume};
+    /// use claude_agent_tokio::options::{Fork, Resume};
     ///
     /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").fork(Fork::new());
     /// assert_eq!(resume.fork, Some(Fork::new()));
@@ -188,7 +188,7 @@ impl Resume {
     /// (see [`Resume::in_its_folder`](struct@Resume#structfield.in_its_folder)).
     ///
     /// ```
-    /// use claude_agent_core::options::Resume;
+    /// use claude_agent_tokio::options::Resume;
     ///
     /// let resume = Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65").in_its_folder();
     /// assert!(resume.in_its_folder);
@@ -203,7 +203,7 @@ impl Resume {
 /// leaving that one as it was.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, Fork, HostDeclarations, SessionStart};
+/// use claude_agent_tokio::options::{AgentConfig, Fork, HostDeclarations, SessionStart};
 ///
 /// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
 /// let mut options = AgentConfig::default();
@@ -211,7 +211,7 @@ impl Resume {
 /// let args = options.launch_spec("claude".into(), &HostDeclarations::NONE)?.args;
 /// assert!(args.contains(&"--fork-session".to_owned()));
 /// assert!(args.contains(&"--session-id=9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68".to_owned()));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -229,7 +229,7 @@ impl Fork {
     /// A fork with the id `session_id`.
     ///
     /// ```
-    /// use claude_agent_core::options::Fork;
+    /// use claude_agent_tokio::options::Fork;
     ///
     /// let fork = Fork::new().session_id("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68");
     /// assert_eq!(fork.session_id.as_deref(), Some("9b2f1c3e-8d4a-4e6b-a1f0-5c7d9e2b4a68"));
@@ -244,7 +244,7 @@ impl SessionStart {
     /// Whether the start continues the most recent conversation (`--continue`).
     ///
     /// ```
-    /// use claude_agent_core::options::SessionStart;
+    /// use claude_agent_tokio::options::SessionStart;
     ///
     /// assert!(SessionStart::Continue { fork: None, or_new: false }.continues());
     /// assert!(!SessionStart::New.continues());
@@ -256,7 +256,7 @@ impl SessionStart {
     /// The id of the session the start resumes (`--resume=<id>`), if it resumes one.
     ///
     /// ```
-    /// use claude_agent_core::options::{Resume, SessionStart};
+    /// use claude_agent_tokio::options::{Resume, SessionStart};
     ///
     /// let start = SessionStart::Resume(Resume::new("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));
     /// assert_eq!(start.resume_id(), Some("46eb1b6d-8361-4d7c-a347-8234db4a9d65"));

@@ -15,13 +15,13 @@ use crate::option_types::redact::SecretJson;
 /// settings' `env` and `headers` objects, which commonly carry API keys.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations, Settings};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations, Settings};
 ///
 /// let mut config = AgentConfig::default();
 /// config.settings = Some(Settings::File("/etc/claude/settings.json".into()));
 /// let spec = config.launch_spec("claude".into(), &HostDeclarations::NONE)?;
 /// assert!(spec.args.contains(&"/etc/claude/settings.json".to_owned()));
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]

@@ -15,7 +15,7 @@ impl AgentConfig {
     /// any session.
     ///
     /// ```
-    /// use claude_agent_core::options::{HostDeclarations, AgentConfig, OptionsError};
+    /// use claude_agent_tokio::options::{HostDeclarations, AgentConfig, OptionsError};
     ///
     /// let mut config = AgentConfig::default();
     /// config.model = Some("opus".into());

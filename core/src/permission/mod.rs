@@ -7,7 +7,7 @@
 //! is a plain function of the request:
 //!
 //! ```
-//! use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+//! use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
 //!
 //! fn read_only(request: &PermissionRequest) -> PermissionResult {
 //!     match request.tool_name.as_str() {

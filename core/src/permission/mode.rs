@@ -14,7 +14,7 @@ use crate::UnknownName;
 /// Serialized as its wire string; a mode this crate does not know is kept as [`PermissionMode::Other`].
 ///
 /// ```
-/// # use claude_agent_core::permission::PermissionMode;
+/// # use claude_agent_tokio::permission::PermissionMode;
 /// let mode: PermissionMode = "acceptEdits".parse().unwrap();
 /// assert_eq!(mode, PermissionMode::AcceptEdits);
 /// assert_eq!(serde_json::to_string(&mode).unwrap(), r#""acceptEdits""#);
@@ -26,9 +26,9 @@ use crate::UnknownName;
 /// and `Client::set_permission_mode`):
 ///
 /// ```
-/// use claude_agent_core::control::ControlRequest;
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
-/// use claude_agent_core::permission::PermissionMode;
+/// use claude_agent_tokio::control::ControlRequest;
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
+/// use claude_agent_tokio::permission::PermissionMode;
 ///
 /// let mut config = AgentConfig::default();
 /// config.permission_mode = Some(PermissionMode::Plan);
@@ -38,7 +38,7 @@ use crate::UnknownName;
 /// // … once the plan is approved:
 /// let request = ControlRequest::SetPermissionMode { mode: PermissionMode::AcceptEdits };
 /// assert_eq!(request.body_json(), r#"{"subtype":"set_permission_mode","mode":"acceptEdits"}"#);
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]

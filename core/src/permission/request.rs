@@ -17,7 +17,7 @@ use crate::Json;
 /// `tool_name`, `input` and `tool_use_id` are required; everything else defaults to empty.
 ///
 /// ```
-/// # use claude_agent_core::permission::PermissionRequest;
+/// # use claude_agent_tokio::permission::PermissionRequest;
 /// let req: PermissionRequest = serde_json::from_str(
 ///     r#"{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls /"},
 ///         "blocked_path":"/","tool_use_id":"toolu_1"}"#,
@@ -90,8 +90,8 @@ impl PermissionRequest {
     /// `tool_name` and `tool_input` as sent otherwise.
     ///
     /// ```
-    /// use claude_agent_core::permission::PermissionRequest;
-    /// use claude_agent_core::tools::BuiltinTool;
+    /// use claude_agent_tokio::permission::PermissionRequest;
+    /// use claude_agent_tokio::tools::BuiltinTool;
     ///
     /// let request: PermissionRequest = serde_json::from_str(
     ///     r#"{"tool_name":"Edit","tool_use_id":"toolu_1",
@@ -108,7 +108,7 @@ impl PermissionRequest {
 /// Which MCP server a tool comes from (`mcp_server` on the wire).
 ///
 /// ```
-/// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+/// use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
 ///
 /// /// Allow the tools of in-process servers; refuse the rest.
 /// fn own_tools_only(request: &PermissionRequest) -> PermissionResult {
@@ -141,7 +141,7 @@ pub struct McpServerOrigin {
 /// The `ask` rule that made the CLI prompt.
 ///
 /// ```
-/// use claude_agent_core::permission::PermissionRequest;
+/// use claude_agent_tokio::permission::PermissionRequest;
 ///
 /// let request: PermissionRequest = serde_json::from_str(
 ///     r#"{"tool_name":"Bash","input":{"command":"git push origin main"},"tool_use_id":"toolu_01",

@@ -9,8 +9,8 @@ use crate::Json;
 /// The host's answer to a [`super::PermissionRequest`].
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::permission::PermissionResult;
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::permission::PermissionResult;
 /// let original = r#"{"command":"ls"}"#.parse::<Json>().unwrap();
 /// assert_eq!(
 ///     PermissionResult::allow().to_wire_json(&original),
@@ -26,8 +26,8 @@ use crate::Json;
 /// and name the tool use it answers ([`PermissionResult::with_tool_use_id`]):
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::permission::{DecisionClassification, PermissionResult};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::permission::{DecisionClassification, PermissionResult};
 /// # let original = r#"{"command":"ls"}"#.parse::<Json>().unwrap();
 /// let always = PermissionResult::allow()
 ///     .with_decision_classification(DecisionClassification::UserPermanent)
@@ -42,8 +42,8 @@ use crate::Json;
 /// a callback answered:
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::permission::PermissionResult;
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::permission::PermissionResult;
 /// let input = || r#"{"command":"ls"}"#.parse::<Json>().unwrap();
 /// assert_eq!(
 ///     PermissionResult::allow().with_updated_input(input()),
@@ -88,7 +88,7 @@ pub enum PermissionResult {
 /// telemetry.
 ///
 /// ```
-/// use claude_agent_core::permission::{DecisionClassification, PermissionResult};
+/// use claude_agent_tokio::permission::{DecisionClassification, PermissionResult};
 ///
 /// // The user clicked "always allow".
 /// let answer = PermissionResult::allow()
@@ -149,7 +149,7 @@ impl PermissionResult {
     /// Apply these permission changes too. Has no effect on a `Deny`.
     ///
     /// ```
-    /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+    /// use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
     ///
     /// /// Allow, and take the CLI's suggestions ("always allow this") so it stops asking.
     /// fn always_allow_fetch(request: &PermissionRequest) -> PermissionResult {
@@ -183,7 +183,7 @@ impl PermissionResult {
     /// Say how the user decided: allowed once, allowed for good, or refused.
     ///
     /// ```
-    /// # use claude_agent_core::permission::{DecisionClassification, PermissionResult};
+    /// # use claude_agent_tokio::permission::{DecisionClassification, PermissionResult};
     /// let refused = PermissionResult::deny("The user said no.")
     ///     .with_decision_classification(DecisionClassification::UserReject);
     /// # let _ = refused;
@@ -207,7 +207,7 @@ impl PermissionResult {
     /// every answer; the Python SDK in none; the CLI takes both.
     ///
     /// ```
-    /// use claude_agent_core::permission::{PermissionRequest, PermissionResult};
+    /// use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
     ///
     /// fn allow(request: &PermissionRequest) -> PermissionResult {
     ///     PermissionResult::allow().with_tool_use_id(&request.tool_use_id)

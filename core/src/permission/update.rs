@@ -13,7 +13,7 @@ use crate::Json;
 /// [`PermissionUpdate::Unknown`] and serialized back unchanged.
 ///
 /// ```
-/// # use claude_agent_core::permission::{PermissionUpdate, PermissionRule, RuleBehavior, UpdateDestination};
+/// # use claude_agent_tokio::permission::{PermissionUpdate, PermissionRule, RuleBehavior, UpdateDestination};
 /// let update = PermissionUpdate::add_rules(
 ///     vec![PermissionRule::new("Bash").with_content("ls:*")],
 ///     RuleBehavior::Allow,
@@ -31,8 +31,8 @@ use crate::Json;
 /// switch to accepting edits after the first one, or to open another directory:
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::permission::{PermissionMode, PermissionResult, PermissionUpdate, UpdateDestination};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::permission::{PermissionMode, PermissionResult, PermissionUpdate, UpdateDestination};
 /// let answer = PermissionResult::allow().with_updated_permissions(vec![
 ///     PermissionUpdate::set_mode(PermissionMode::AcceptEdits, UpdateDestination::Session),
 ///     PermissionUpdate::add_directories(vec!["/tmp/shared-lib".into()], UpdateDestination::Session),
@@ -122,7 +122,7 @@ impl<'de> Deserialize<'de> for PermissionUpdate {
 /// The body of `addRules`, `replaceRules` and `removeRules`.
 ///
 /// ```
-/// use claude_agent_core::permission::{PermissionRequest, PermissionUpdate, RuleBehavior};
+/// use claude_agent_tokio::permission::{PermissionRequest, PermissionUpdate, RuleBehavior};
 ///
 /// // The suggestions of a request a real CLI sent: allow this exact command for the project.
 /// let request: PermissionRequest = serde_json::from_str(
@@ -147,7 +147,7 @@ pub struct RuleUpdate {
 /// The body of `setMode`.
 ///
 /// ```
-/// use claude_agent_core::permission::{ModeUpdate, PermissionMode, PermissionUpdate, UpdateDestination};
+/// use claude_agent_tokio::permission::{ModeUpdate, PermissionMode, PermissionUpdate, UpdateDestination};
 ///
 /// let update = PermissionUpdate::set_mode(PermissionMode::AcceptEdits, UpdateDestination::Session);
 /// let PermissionUpdate::SetMode(ModeUpdate { mode, destination }) = &update else { unreachable!() };
@@ -164,7 +164,7 @@ pub struct ModeUpdate {
 /// The body of `addDirectories` and `removeDirectories`.
 ///
 /// ```
-/// use claude_agent_core::permission::{PermissionUpdate, UpdateDestination};
+/// use claude_agent_tokio::permission::{PermissionUpdate, UpdateDestination};
 ///
 /// let update: PermissionUpdate = serde_json::from_str(
 ///     r#"{"type":"addDirectories","directories":["/tmp/shared-lib"],"destination":"session"}"#,
@@ -185,7 +185,7 @@ pub struct DirectoryUpdate {
 /// A permission rule: a tool name and an optional pattern, e.g. `Bash` + `npm test:*`.
 ///
 /// ```
-/// use claude_agent_core::permission::PermissionRule;
+/// use claude_agent_tokio::permission::PermissionRule;
 ///
 /// let whole_tool = PermissionRule::new("WebSearch");
 /// let some_commands = PermissionRule::new("Bash").with_content("npm test:*");
@@ -221,7 +221,7 @@ impl PermissionRule {
 /// What a rule does.
 ///
 /// ```
-/// use claude_agent_core::permission::{PermissionRule, PermissionUpdate, RuleBehavior, UpdateDestination};
+/// use claude_agent_tokio::permission::{PermissionRule, PermissionUpdate, RuleBehavior, UpdateDestination};
 ///
 /// // Never let this session push.
 /// let no_push = PermissionUpdate::add_rules(
@@ -246,7 +246,7 @@ pub enum RuleBehavior {
 /// Where a permission change is stored.
 ///
 /// ```
-/// use claude_agent_core::permission::{PermissionRule, PermissionUpdate, RuleBehavior, UpdateDestination};
+/// use claude_agent_tokio::permission::{PermissionRule, PermissionUpdate, RuleBehavior, UpdateDestination};
 ///
 /// // `Session` lasts until the CLI exits; `LocalSettings` is written to `.claude/settings.local.json`.
 /// let for_now = PermissionUpdate::add_rules(vec![PermissionRule::new("WebFetch")], RuleBehavior::Allow, UpdateDestination::Session);

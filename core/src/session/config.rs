@@ -8,7 +8,7 @@ use crate::Json;
 /// [`crate::options::AgentConfig::session_config`], or by hand in tests.
 ///
 /// ```
-/// # use claude_agent_core::session::{SessionConfig, InputMode};
+/// # use claude_agent_tokio::session::{SessionConfig, InputMode};
 /// let config = SessionConfig::new(InputMode::SingleTurn);
 /// assert_eq!(config.limits.max_line_bytes, 16 * 1024 * 1024);
 /// ```
@@ -16,8 +16,8 @@ use crate::Json;
 /// Usually built from the options, beside the declarations of which requests the host answers:
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
-/// use claude_agent_core::session::InputMode;
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
+/// use claude_agent_tokio::session::InputMode;
 ///
 /// let mut host = HostDeclarations::default();
 /// host.can_use_tool = true;
@@ -25,7 +25,7 @@ use crate::Json;
 /// assert!(config.can_use_tool);
 /// // The CLI may then call back at any time, so stdin stays open after a result until it is idle.
 /// assert!(config.has_bidirectional_needs());
-/// # Ok::<(), claude_agent_core::options::OptionsError>(())
+/// # Ok::<(), claude_agent_tokio::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -156,8 +156,8 @@ impl SessionConfig {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::message::UserInput;
-/// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::message::UserInput;
+/// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// // `query("…")` with a string prompt: one message, then the input ends by itself.
@@ -184,9 +184,9 @@ pub enum InputMode {
 /// One hook matcher: an event, an optional matcher pattern, and how many callbacks it has.
 ///
 /// ```
-/// use claude_agent_core::hooks::HookEvent;
-/// use claude_agent_core::hooks::HookFailurePolicy;
-/// use claude_agent_core::session::HookMatcherConfig;
+/// use claude_agent_tokio::hooks::HookEvent;
+/// use claude_agent_tokio::hooks::HookFailurePolicy;
+/// use claude_agent_tokio::session::HookMatcherConfig;
 ///
 /// let mut guard = HookMatcherConfig::new(HookEvent::PreToolUse, Some("Write|Edit".into()), 1);
 /// guard.timeout_secs = Some(5.0);
@@ -230,8 +230,8 @@ impl HookMatcherConfig {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::hooks::{HookEvent, HookMatcher};
-    /// use claude_agent_core::session::HookMatcherConfig;
+    /// use claude_agent_tokio::hooks::{HookEvent, HookMatcher};
+    /// use claude_agent_tokio::session::HookMatcherConfig;
     ///
     /// let matcher = HookMatcher::new("Bash").timeout(Duration::from_secs(5));
     /// let config = HookMatcherConfig::for_matcher(HookEvent::PreToolUse, matcher);
@@ -250,7 +250,7 @@ impl HookMatcherConfig {
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_core::session::{InputMode, SessionConfig, Timeouts};
+/// use claude_agent_tokio::session::{InputMode, SessionConfig, Timeouts};
 ///
 /// let mut config = SessionConfig::new(InputMode::Streaming);
 /// config.timeouts.control_request = Duration::from_secs(10);
@@ -283,7 +283,7 @@ impl Default for Timeouts {
 /// Bounds on what the session buffers.
 ///
 /// ```
-/// use claude_agent_core::session::{InputMode, Limits, SessionConfig};
+/// use claude_agent_tokio::session::{InputMode, Limits, SessionConfig};
 ///
 /// let mut config = SessionConfig::new(InputMode::Streaming);
 /// config.limits.max_line_bytes = 64 * 1024 * 1024; // tools that return very large outputs
@@ -313,7 +313,7 @@ impl Default for Limits {
 /// Which settings the `initialize` request carries ([`SessionConfig::delivers_settings`]).
 ///
 /// ```
-/// use claude_agent_core::session::{InputMode, SessionConfig, SettingsDelivered};
+/// use claude_agent_tokio::session::{InputMode, SessionConfig, SettingsDelivered};
 ///
 /// let mut config = SessionConfig::new(InputMode::Streaming);
 /// config.delivers_settings = SettingsDelivered { settings: true, managed_settings: false };
@@ -332,7 +332,7 @@ impl SettingsDelivered {
     /// Whether `initialize` carries any settings.
     ///
     /// ```
-    /// use claude_agent_core::session::SettingsDelivered;
+    /// use claude_agent_tokio::session::SettingsDelivered;
     /// let managed = SettingsDelivered { settings: false, managed_settings: true };
     /// assert!(managed.any());
     /// ```

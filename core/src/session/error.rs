@@ -2,8 +2,8 @@
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::message::UserInput;
-/// use claude_agent_core::session::{InputMode, SendError, Session, SessionConfig};
+/// use claude_agent_tokio::message::UserInput;
+/// use claude_agent_tokio::session::{InputMode, SendError, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
@@ -29,8 +29,8 @@ pub enum SendError {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::ClaimOptions;
-/// use claude_agent_core::session::{InputMode, Session, SessionConfig, StartClaimError};
+/// use claude_agent_tokio::control::ClaimOptions;
+/// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, StartClaimError};
 ///
 /// let now = Instant::now();
 /// // A CLI started without `--await-claim` is no spare.
@@ -56,8 +56,8 @@ pub enum StartClaimError {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::ControlRequest;
-/// use claude_agent_core::session::{InputMode, RequestError, Session, SessionConfig};
+/// use claude_agent_tokio::control::ControlRequest;
+/// use claude_agent_tokio::session::{InputMode, RequestError, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut config = SessionConfig::new(InputMode::Streaming);
@@ -85,9 +85,9 @@ pub enum RequestError {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::control::Reply;
-/// use claude_agent_core::hooks::HookOutput;
-/// use claude_agent_core::session::{Event, InputMode, RespondError, Session, SessionConfig};
+/// use claude_agent_tokio::control::Reply;
+/// use claude_agent_tokio::hooks::HookOutput;
+/// use claude_agent_tokio::session::{Event, InputMode, RespondError, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut config = SessionConfig::new(InputMode::Streaming);

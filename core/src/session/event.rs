@@ -8,9 +8,9 @@ use crate::message::{ApiError, LineError, Message, StartupFailureReason};
 /// [`super::Session::poll_event`]; each event is handed out exactly once.
 ///
 /// ```
-/// use claude_agent_core::control::Reply;
-/// use claude_agent_core::message::Message;
-/// use claude_agent_core::session::{Event, Session, Termination};
+/// use claude_agent_tokio::control::Reply;
+/// use claude_agent_tokio::message::Message;
+/// use claude_agent_tokio::session::{Event, Session, Termination};
 ///
 /// /// What a host does with each event.
 /// fn on_event(session: &mut Session, now: std::time::Instant, event: Event) {
@@ -30,7 +30,7 @@ use crate::message::{ApiError, LineError, Message, StartupFailureReason};
 ///     }
 /// }
 /// # let now = std::time::Instant::now();
-/// # let mut session = Session::new(claude_agent_core::session::SessionConfig::new(claude_agent_core::session::InputMode::Streaming), now);
+/// # let mut session = Session::new(claude_agent_tokio::session::SessionConfig::new(claude_agent_tokio::session::InputMode::Streaming), now);
 /// # session.handle_stdout(now, b"not json\n");
 /// # while let Some(event) = session.poll_event() { on_event(&mut session, now, event); }
 /// ```
@@ -125,7 +125,7 @@ pub enum Event {
 /// ```
 /// use std::io::Write;
 /// use std::time::Instant;
-/// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+/// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, Transmit};
 ///
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), Instant::now());
 /// let mut stdin: Option<Vec<u8>> = Some(Vec::new()); // stands for the child's stdin pipe
@@ -150,7 +150,7 @@ pub enum Transmit {
 /// The bytes as the text they are (JSON lines), not as numbers.
 ///
 /// ```
-/// use claude_agent_core::session::Transmit;
+/// use claude_agent_tokio::session::Transmit;
 ///
 /// let write = Transmit::Write(b"{\"type\":\"user\"}\n".to_vec());
 /// assert_eq!(format!("{write:?}"), r#"Write("{\"type\":\"user\"}\n")"#);
@@ -170,7 +170,7 @@ impl fmt::Debug for Transmit {
 /// How the CLI process ended, as the host observed it.
 ///
 /// ```
-/// use claude_agent_core::session::ExitStatusInfo;
+/// use claude_agent_tokio::session::ExitStatusInfo;
 ///
 /// // From `std::process::ExitStatus` (on Unix, `ExitStatusExt::signal` gives the signal):
 /// let status = std::process::Command::new("true").status().unwrap();
@@ -215,7 +215,7 @@ impl ExitStatusInfo {
     /// Neither a code nor a signal: the status could not be read.
     ///
     /// ```
-    /// use claude_agent_core::session::ExitStatusInfo;
+    /// use claude_agent_tokio::session::ExitStatusInfo;
     ///
     /// assert_eq!(ExitStatusInfo::unknown().to_string(), "unknown exit status");
     /// ```
@@ -235,7 +235,7 @@ impl ExitStatusInfo {
 /// How a process ended, from the status the operating system reported (a runtime's `wait`).
 ///
 /// ```
-/// use claude_agent_core::session::ExitStatusInfo;
+/// use claude_agent_tokio::session::ExitStatusInfo;
 ///
 /// # #[cfg(unix)] {
 /// use std::os::unix::process::ExitStatusExt;
@@ -270,8 +270,8 @@ impl fmt::Display for ExitStatusInfo {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::session::RequestFailure;
-/// use claude_agent_core::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::session::RequestFailure;
+/// use claude_agent_tokio::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -312,11 +312,11 @@ impl fmt::Display for CloseCause {
 /// A request the CLI does not know is refused (the answer below is a real CLI's):
 ///
 /// ```
-/// # use claude_agent_core::Json;
+/// # use claude_agent_tokio::Json;
 /// use std::time::Instant;
-/// use claude_agent_core::control::ControlRequest;
-/// use claude_agent_core::session::RequestFailure;
-/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::control::ControlRequest;
+/// use claude_agent_tokio::session::RequestFailure;
+/// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -357,7 +357,7 @@ pub enum RequestFailure {
     /// says which, and what to change. No user message was written.
     ///
     /// ```
-    /// # use claude_agent_core::session::RequestFailure;
+    /// # use claude_agent_tokio::session::RequestFailure;
     /// let failure = RequestFailure::Unconfirmed("the CLI did not register the hooks".into());
     /// assert_eq!(failure.to_string(), "the CLI did not register the hooks");
     /// ```
@@ -368,7 +368,7 @@ pub enum RequestFailure {
 /// How the session ended.
 ///
 /// ```
-/// use claude_agent_core::session::Termination;
+/// use claude_agent_tokio::session::Termination;
 ///
 /// fn report(end: &Termination) -> String {
 ///     match end {
@@ -401,7 +401,7 @@ pub enum Termination {
 ///
 /// ```
 /// use std::time::{Duration, Instant};
-/// use claude_agent_core::session::{EndReason, Event, InputMode, RequestFailure, Session, SessionConfig};
+/// use claude_agent_tokio::session::{EndReason, Event, InputMode, RequestFailure, Session, SessionConfig};
 ///
 /// // A CLI that never answers `initialize`: the session gives up, and closes.
 /// let start = Instant::now();
@@ -441,7 +441,7 @@ impl fmt::Display for EndReason {
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination};
+/// use claude_agent_tokio::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);

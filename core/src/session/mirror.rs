@@ -10,7 +10,7 @@ use serde::Deserialize;
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+/// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);

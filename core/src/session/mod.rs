@@ -9,8 +9,8 @@
 //!
 //! ```
 //! use std::time::Instant;
-//! use claude_agent_core::session::{Event, InputMode, Session, SessionConfig, Transmit};
-//! use claude_agent_core::message::UserInput;
+//! use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig, Transmit};
+//! use claude_agent_tokio::message::UserInput;
 //!
 //! let now = Instant::now();
 //! let mut session = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
@@ -97,8 +97,8 @@ const SNIPPET_BYTES: usize = 200;
 ///
 /// ```
 /// use std::time::Instant;
-/// use claude_agent_core::message::{Message, UserInput};
-/// use claude_agent_core::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
+/// use claude_agent_tokio::message::{Message, UserInput};
+/// use claude_agent_tokio::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
 ///
 /// let now = Instant::now();
 /// let mut session = Session::new(SessionConfig::new(InputMode::SingleTurn), now);
@@ -314,7 +314,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -331,7 +331,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let session = Session::new(SessionConfig::new(InputMode::Streaming), Instant::now());
     /// assert_eq!(session.config().input, InputMode::Streaming);
@@ -391,9 +391,9 @@ impl Session {
     ///
     /// ```
     /// use std::time::{Duration, Instant};
-    /// use claude_agent_core::control::ControlRequest;
-    /// use claude_agent_core::session::RequestFailure;
-    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::control::ControlRequest;
+    /// use claude_agent_tokio::session::RequestFailure;
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
     ///
     /// let start = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), start);
@@ -490,9 +490,9 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::control::ClaimOptions;
-    /// use claude_agent_core::message::UserInput;
-    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig, Transmit};
+    /// use claude_agent_tokio::control::ClaimOptions;
+    /// use claude_agent_tokio::message::UserInput;
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig, Transmit};
     ///
     /// let now = Instant::now();
     /// let mut config = SessionConfig::new(InputMode::Streaming);
@@ -587,8 +587,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::control::ControlRequest;
-    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::control::ControlRequest;
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -647,9 +647,9 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::mcp::McpServerSpec;
-    /// use claude_agent_core::options::McpServerConfig;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+    /// use claude_agent_tokio::mcp::McpServerSpec;
+    /// use claude_agent_tokio::options::McpServerConfig;
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, Transmit};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -702,9 +702,9 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::control::{InboundKind, Reply};
-    /// use claude_agent_core::permission::PermissionResult;
-    /// use claude_agent_core::session::{Event, InputMode, RespondError, Session, SessionConfig};
+    /// use claude_agent_tokio::control::{InboundKind, Reply};
+    /// use claude_agent_tokio::permission::PermissionResult;
+    /// use claude_agent_tokio::session::{Event, InputMode, RespondError, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut config = SessionConfig::new(InputMode::Streaming);
@@ -817,8 +817,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::message::UserInput;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig, Transmit};
+    /// use claude_agent_tokio::message::UserInput;
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, Transmit};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -845,9 +845,9 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::control::ControlRequest;
-    /// use claude_agent_core::session::RequestFailure;
-    /// use claude_agent_core::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
+    /// use claude_agent_tokio::control::ControlRequest;
+    /// use claude_agent_tokio::session::RequestFailure;
+    /// use claude_agent_tokio::session::{CloseCause, Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -877,8 +877,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
-    /// use claude_agent_core::session::{EndReason, Event, InputMode, Session, SessionConfig, Transmit};
+    /// use claude_agent_tokio::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
+    /// use claude_agent_tokio::session::{EndReason, Event, InputMode, Session, SessionConfig, Transmit};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -1074,7 +1074,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -1106,7 +1106,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut config = SessionConfig::new(InputMode::Streaming);
@@ -1130,7 +1130,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -1150,7 +1150,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -1171,8 +1171,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::mcp::McpServerSpec;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::mcp::McpServerSpec;
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let mut config = SessionConfig::new(InputMode::Streaming);
     /// config.mcp_servers.push(McpServerSpec::new("calc", "1.0.0"));
@@ -1192,7 +1192,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -1208,7 +1208,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let mut config = SessionConfig::new(InputMode::Streaming);
     /// config.await_claim = true;
@@ -1239,7 +1239,7 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::session::{InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
@@ -1292,8 +1292,8 @@ impl Session {
     ///
     /// ```
     /// use std::time::Instant;
-    /// use claude_agent_core::message::Message;
-    /// use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+    /// use claude_agent_tokio::message::Message;
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
     ///
     /// let now = Instant::now();
     /// let mut config = SessionConfig::new(InputMode::Streaming);

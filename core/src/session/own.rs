@@ -11,7 +11,7 @@ use crate::control::RequestId;
 /// [`Event::RequestDone`]: super::Event::RequestDone
 ///
 /// ```
-/// use claude_agent_core::session::OwnRequest;
+/// use claude_agent_tokio::session::OwnRequest;
 ///
 /// // What a log line names it by: the request's subtype on the wire.
 /// assert_eq!(OwnRequest::ServersReady.subtype(), "mcp_status");

@@ -24,7 +24,7 @@ use crate::message::{ContentBlock, Message, MessageContent, SessionState, Stall,
 ///
 /// ```
 /// use std::time::Duration;
-/// use claude_agent_core::session::{OnStall, StallWatch};
+/// use claude_agent_tokio::session::{OnStall, StallWatch};
 ///
 /// let watch = StallWatch {
 ///     while_tool_runs: Some(Duration::from_secs(15 * 60)),
@@ -49,7 +49,7 @@ impl StallWatch {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::session::{OnStall, StallWatch};
+    /// use claude_agent_tokio::session::{OnStall, StallWatch};
     ///
     /// let watch = StallWatch::new(Duration::from_secs(120));
     /// assert_eq!((watch.while_tool_runs, watch.then), (None, OnStall::Report));
@@ -66,7 +66,7 @@ impl StallWatch {
 /// What the client does when a turn stalls.
 ///
 /// ```
-/// use claude_agent_core::session::OnStall;
+/// use claude_agent_tokio::session::OnStall;
 ///
 /// let then = OnStall::Interrupt;
 /// assert_ne!(then, OnStall::default());

@@ -9,8 +9,8 @@ use std::fmt;
 /// applies it to a session's configuration from a lookup the host gives.
 ///
 /// ```
-/// use claude_agent_core::options::{AgentConfig, HostDeclarations};
-/// use claude_agent_core::session::{InputMode, SKIP_VERSION_CHECK_ENV};
+/// use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
+/// use claude_agent_tokio::session::{InputMode, SKIP_VERSION_CHECK_ENV};
 ///
 /// // As if the program were started with CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK=1:
 /// let environment = |name: &str| (name == SKIP_VERSION_CHECK_ENV).then(|| "1".into());
@@ -24,7 +24,7 @@ pub const SKIP_VERSION_CHECK_ENV: &str = "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK";
 /// A Claude Code CLI version, `major.minor.patch`. Versions compare in that order.
 ///
 /// ```
-/// use claude_agent_core::session::CliVersion;
+/// use claude_agent_tokio::session::CliVersion;
 ///
 /// let version = CliVersion::parse("2.1.330").unwrap();
 /// assert_eq!(version, CliVersion::new(2, 1, 330));
@@ -60,7 +60,7 @@ impl CliVersion {
     /// `-beta.1` or ` (Claude Code)`, is ignored). `None` for anything else.
     ///
     /// ```
-    /// # use claude_agent_core::session::CliVersion;
+    /// # use claude_agent_tokio::session::CliVersion;
     /// assert_eq!(CliVersion::parse("2.1.330 (Claude Code)"), Some(CliVersion::new(2, 1, 330)));
     /// assert_eq!(CliVersion::parse("2.1"), None);
     /// ```
@@ -93,7 +93,7 @@ impl fmt::Display for CliVersion {
 /// `system/init` message.
 ///
 /// ```
-/// use claude_agent_core::session::{CliVersion, VersionCheck};
+/// use claude_agent_tokio::session::{CliVersion, VersionCheck};
 ///
 /// fn warn_if_old(check: &VersionCheck) {
 ///     match check {

@@ -10,7 +10,7 @@ use super::{NotebookCellType, NotebookEditMode};
 /// `Bash`: run a shell command.
 ///
 /// ```
-/// use claude_agent_core::tools::BashInput;
+/// use claude_agent_tokio::tools::BashInput;
 ///
 /// let input: BashInput = serde_json::from_str(r#"{"command":"echo hi","description":"Say hi"}"#).unwrap();
 /// assert_eq!((input.command.as_str(), input.run_in_background), ("echo hi", None));
@@ -37,7 +37,7 @@ pub struct BashInput {
 /// `Read`: read a file (text, image, PDF or notebook).
 ///
 /// ```
-/// use claude_agent_core::tools::ReadInput;
+/// use claude_agent_tokio::tools::ReadInput;
 ///
 /// let input: ReadInput = serde_json::from_str(r#"{"file_path":"/srv/app/README.md","limit":40}"#).unwrap();
 /// assert_eq!(input.limit, Some(40));
@@ -64,7 +64,7 @@ pub struct ReadInput {
 /// `Write`: create or overwrite a file.
 ///
 /// ```
-/// use claude_agent_core::tools::WriteInput;
+/// use claude_agent_tokio::tools::WriteInput;
 ///
 /// let input: WriteInput = serde_json::from_str(r#"{"file_path":"/srv/app/a.txt","content":"hello\n"}"#).unwrap();
 /// assert_eq!(input.content, "hello\n");
@@ -81,7 +81,7 @@ pub struct WriteInput {
 /// `Edit`: replace a string in a file.
 ///
 /// ```
-/// use claude_agent_core::tools::EditInput;
+/// use claude_agent_tokio::tools::EditInput;
 ///
 /// let input: EditInput = serde_json::from_str(
 ///     r#"{"file_path":"/srv/app/a.txt","old_string":"world","new_string":"there","replace_all":false}"#,
@@ -105,7 +105,7 @@ pub struct EditInput {
 /// `NotebookEdit`: replace, insert or delete a cell of a Jupyter notebook.
 ///
 /// ```
-/// use claude_agent_core::tools::{NotebookEditInput, NotebookEditMode};
+/// use claude_agent_tokio::tools::{NotebookEditInput, NotebookEditMode};
 ///
 /// let input: NotebookEditInput = serde_json::from_str(
 ///     r#"{"notebook_path":"/srv/app/n.ipynb","cell_id":"c1","new_source":"print(2)","edit_mode":"replace"}"#,
@@ -133,7 +133,7 @@ pub struct NotebookEditInput {
 /// `WebFetch`: fetch a URL and have a model read it with a prompt.
 ///
 /// ```
-/// use claude_agent_core::tools::WebFetchInput;
+/// use claude_agent_tokio::tools::WebFetchInput;
 ///
 /// let input: WebFetchInput = serde_json::from_str(
 ///     r#"{"url":"https://docs.rs/serde","prompt":"What is the latest version?"}"#,
@@ -155,7 +155,7 @@ pub struct WebFetchInput {
 /// `WebSearch`: search the web.
 ///
 /// ```
-/// use claude_agent_core::tools::WebSearchInput;
+/// use claude_agent_tokio::tools::WebSearchInput;
 ///
 /// let input: WebSearchInput = serde_json::from_str(
 ///     r#"{"query":"tokio 2 release","allowed_domains":["tokio.rs"]}"#,
@@ -178,7 +178,7 @@ pub struct WebSearchInput {
 /// `Agent` (`Task` in older CLIs): start a subagent.
 ///
 /// ```
-/// use claude_agent_core::tools::AgentInput;
+/// use claude_agent_tokio::tools::AgentInput;
 ///
 /// let input: AgentInput = serde_json::from_str(
 ///     r#"{"description":"greet","prompt":"say hi","subagent_type":"general-purpose"}"#,
@@ -216,7 +216,7 @@ pub struct AgentInput {
 /// allow with an updated input whose `answers` maps each question to the label chosen.
 ///
 /// ```
-/// use claude_agent_core::tools::AskUserQuestionInput;
+/// use claude_agent_tokio::tools::AskUserQuestionInput;
 ///
 /// let input: AskUserQuestionInput = serde_json::from_str(
 ///     r#"{"questions":[{"question":"Which one?","header":"Pick","multiSelect":false,
@@ -238,7 +238,7 @@ pub struct AskUserQuestionInput {
 /// One question of an [`AskUserQuestionInput`].
 ///
 /// ```
-/// use claude_agent_core::tools::Question;
+/// use claude_agent_tokio::tools::Question;
 ///
 /// let question: Question = serde_json::from_str(
 ///     r#"{"question":"Which one?","header":"Pick","options":[{"label":"A","description":"first"}]}"#,
@@ -263,7 +263,7 @@ pub struct Question {
 /// One choice of a [`Question`].
 ///
 /// ```
-/// use claude_agent_core::tools::QuestionOption;
+/// use claude_agent_tokio::tools::QuestionOption;
 ///
 /// let option: QuestionOption = serde_json::from_str(r#"{"label":"A","description":"first"}"#).unwrap();
 /// assert_eq!(option.preview, None);

@@ -9,8 +9,8 @@
 //! checked against recordings of each tool.
 //!
 //! ```
-//! use claude_agent_core::permission::{PermissionRequest, PermissionResult};
-//! use claude_agent_core::tools::BuiltinTool;
+//! use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
+//! use claude_agent_tokio::tools::BuiltinTool;
 //!
 //! fn decide(request: &PermissionRequest) -> PermissionResult {
 //!     match request.builtin() {
@@ -51,8 +51,8 @@ use crate::Json;
 /// A call of a built-in tool, by the tool's name, with its typed input.
 ///
 /// ```
-/// use claude_agent_core::tools::BuiltinTool;
-/// use claude_agent_core::Json;
+/// use claude_agent_tokio::tools::BuiltinTool;
+/// use claude_agent_tokio::Json;
 ///
 /// let input: Json = r#"{"file_path":"/srv/app/a.txt","content":"hi"}"#.parse().unwrap();
 /// let BuiltinTool::Write(write) = BuiltinTool::parse("Write", &input) else { panic!("not Write") };
@@ -98,8 +98,8 @@ impl BuiltinTool {
     /// input fits its type, else [`BuiltinTool::Other`].
     ///
     /// ```
-    /// use claude_agent_core::tools::BuiltinTool;
-    /// use claude_agent_core::Json;
+    /// use claude_agent_tokio::tools::BuiltinTool;
+    /// use claude_agent_tokio::Json;
     ///
     /// let input: Json = r#"{"command":"cargo test"}"#.parse().unwrap();
     /// assert!(matches!(BuiltinTool::parse("Bash", &input), BuiltinTool::Bash(b) if b.command == "cargo test"));
@@ -133,8 +133,8 @@ impl BuiltinTool {
     /// The tool's name, as the CLI calls it.
     ///
     /// ```
-    /// use claude_agent_core::tools::BuiltinTool;
-    /// use claude_agent_core::Json;
+    /// use claude_agent_tokio::tools::BuiltinTool;
+    /// use claude_agent_tokio::Json;
     ///
     /// let input: Json = r#"{"description":"d","prompt":"p"}"#.parse().unwrap();
     /// assert_eq!(BuiltinTool::parse("Task", &input).name(), "Agent");
@@ -158,8 +158,8 @@ impl BuiltinTool {
 /// What a built-in tool returned, by the tool's name.
 ///
 /// ```
-/// use claude_agent_core::tools::BuiltinOutput;
-/// use claude_agent_core::Json;
+/// use claude_agent_tokio::tools::BuiltinOutput;
+/// use claude_agent_tokio::Json;
 ///
 /// let response: Json = r#"{"stdout":"hi","stderr":"","interrupted":false}"#.parse().unwrap();
 /// let BuiltinOutput::Bash(bash) = BuiltinOutput::parse("Bash", &response) else { panic!("not Bash") };
@@ -197,8 +197,8 @@ impl BuiltinOutput {
     /// result fits its type, else [`BuiltinOutput::Other`].
     ///
     /// ```
-    /// use claude_agent_core::tools::BuiltinOutput;
-    /// use claude_agent_core::Json;
+    /// use claude_agent_tokio::tools::BuiltinOutput;
+    /// use claude_agent_tokio::Json;
     ///
     /// let response: Json = r#"{"isAsync":true,"status":"async_launched"}"#.parse().unwrap();
     /// assert!(matches!(BuiltinOutput::parse("Agent", &response), BuiltinOutput::Other { .. }));
@@ -263,7 +263,7 @@ wire_enum! {
     /// The type of a notebook cell.
     ///
     /// ```
-    /// use claude_agent_core::tools::NotebookCellType;
+    /// use claude_agent_tokio::tools::NotebookCellType;
     ///
     /// assert_eq!(NotebookCellType::from_name("markdown"), NotebookCellType::Markdown);
     /// assert_eq!(NotebookCellType::Code.as_str(), "code");
@@ -280,7 +280,7 @@ wire_enum! {
     /// What a `NotebookEdit` does to its cell.
     ///
     /// ```
-    /// use claude_agent_core::tools::NotebookEditMode;
+    /// use claude_agent_tokio::tools::NotebookEditMode;
     ///
     /// assert_eq!(NotebookEditMode::from_name("insert"), NotebookEditMode::Insert);
     /// assert_eq!(NotebookEditMode::Delete.as_str(), "delete");
@@ -299,7 +299,7 @@ wire_enum! {
     /// Whether a `Write` created its file or overwrote it.
     ///
     /// ```
-    /// use claude_agent_core::tools::WriteKind;
+    /// use claude_agent_tokio::tools::WriteKind;
     ///
     /// assert_eq!(WriteKind::from_name("update"), WriteKind::Update);
     /// assert_eq!(WriteKind::Create.as_str(), "create");

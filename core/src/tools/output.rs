@@ -11,7 +11,7 @@ use crate::Json;
 /// What `Bash` returned.
 ///
 /// ```
-/// use claude_agent_core::tools::BashOutput;
+/// use claude_agent_tokio::tools::BashOutput;
 ///
 /// let output: BashOutput = serde_json::from_str(
 ///     r#"{"stdout":"hi","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}"#,
@@ -48,7 +48,7 @@ pub struct BashOutput {
 /// What `Read` returned: the file's kind and content.
 ///
 /// ```
-/// use claude_agent_core::tools::ReadOutput;
+/// use claude_agent_tokio::tools::ReadOutput;
 ///
 /// let output: ReadOutput = serde_json::from_str(
 ///     r#"{"type":"text","file":{"filePath":"/srv/a.txt","content":"hi\n","numLines":2,"startLine":1,"totalLines":2}}"#,
@@ -90,7 +90,7 @@ impl<'de> Deserialize<'de> for ReadOutput {
 /// A text file [`Read`](ReadOutput::Text).
 ///
 /// ```
-/// use claude_agent_core::tools::TextRead;
+/// use claude_agent_tokio::tools::TextRead;
 ///
 /// let read: TextRead = serde_json::from_str(
 ///     r#"{"file":{"filePath":"/srv/a.txt","content":"hi\n","numLines":2,"startLine":1,"totalLines":2}}"#,
@@ -107,7 +107,7 @@ pub struct TextRead {
 /// The lines of a [`TextRead`].
 ///
 /// ```
-/// use claude_agent_core::tools::TextFile;
+/// use claude_agent_tokio::tools::TextFile;
 ///
 /// let file: TextFile = serde_json::from_str(
 ///     r#"{"filePath":"/srv/a.txt","content":"hi\n","numLines":2,"startLine":1,"totalLines":2}"#,
@@ -136,7 +136,7 @@ pub struct TextFile {
 /// A notebook [`Read`](ReadOutput::Notebook).
 ///
 /// ```
-/// use claude_agent_core::tools::NotebookRead;
+/// use claude_agent_tokio::tools::NotebookRead;
 ///
 /// let read: NotebookRead = serde_json::from_str(
 ///     r#"{"file":{"filePath":"/srv/n.ipynb","cells":[{"cellType":"code","source":"print(1)","cell_id":"c1"}]}}"#,
@@ -153,7 +153,7 @@ pub struct NotebookRead {
 /// The notebook of a [`NotebookRead`].
 ///
 /// ```
-/// use claude_agent_core::tools::NotebookFile;
+/// use claude_agent_tokio::tools::NotebookFile;
 ///
 /// let file: NotebookFile = serde_json::from_str(r#"{"filePath":"/srv/n.ipynb","cells":[]}"#).unwrap();
 /// assert_eq!(file.file_path, "/srv/n.ipynb");
@@ -171,7 +171,7 @@ pub struct NotebookFile {
 /// What `Write` returned.
 ///
 /// ```
-/// use claude_agent_core::tools::{WriteKind, WriteOutput};
+/// use claude_agent_tokio::tools::{WriteKind, WriteOutput};
 ///
 /// let output: WriteOutput = serde_json::from_str(
 ///     r#"{"type":"create","filePath":"/srv/a.txt","content":"hi\n","structuredPatch":[],"originalFile":null}"#,
@@ -203,7 +203,7 @@ pub struct WriteOutput {
 /// What `Edit` returned.
 ///
 /// ```
-/// use claude_agent_core::tools::EditOutput;
+/// use claude_agent_tokio::tools::EditOutput;
 ///
 /// let output: EditOutput = serde_json::from_str(
 ///     r#"{"filePath":"/srv/a.txt","oldString":"world","newString":"there","originalFile":"hello\nworld\n",
@@ -241,7 +241,7 @@ pub struct EditOutput {
 /// One hunk of a unified diff: `lines` start with `' '`, `'-'` or `'+'`.
 ///
 /// ```
-/// use claude_agent_core::tools::PatchHunk;
+/// use claude_agent_tokio::tools::PatchHunk;
 ///
 /// let hunk: PatchHunk = serde_json::from_str(
 ///     r#"{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a","+b"]}"#,
@@ -270,7 +270,7 @@ pub struct PatchHunk {
 /// What `NotebookEdit` returned.
 ///
 /// ```
-/// use claude_agent_core::tools::NotebookEditOutput;
+/// use claude_agent_tokio::tools::NotebookEditOutput;
 ///
 /// let output: NotebookEditOutput = serde_json::from_str(
 ///     r#"{"new_source":"print(2)","old_source":"print(1)","cell_type":"code","language":"python",
@@ -314,7 +314,7 @@ pub struct NotebookEditOutput {
 /// What `AskUserQuestion` returned: the questions and the answers given.
 ///
 /// ```
-/// use claude_agent_core::tools::AskUserQuestionOutput;
+/// use claude_agent_tokio::tools::AskUserQuestionOutput;
 ///
 /// let output: AskUserQuestionOutput = serde_json::from_str(
 ///     r#"{"questions":[{"question":"Which one?","header":"Pick","options":[{"label":"A","description":"first"}]}],
@@ -335,7 +335,7 @@ pub struct AskUserQuestionOutput {
 /// What `WebSearch` returned.
 ///
 /// ```
-/// use claude_agent_core::tools::WebSearchOutput;
+/// use claude_agent_tokio::tools::WebSearchOutput;
 ///
 /// let output: WebSearchOutput = serde_json::from_str(
 ///     r#"{"durationSeconds":0.5,"query":"rust async","results":[],"searchCount":0}"#,

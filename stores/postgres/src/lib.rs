@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use claude_agent_client::Options;
+//! use claude_agent_tokio::Options;
 //! use claude_agent_store_postgres::PostgresSessionStore;
 //!
 //! # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
@@ -141,7 +141,7 @@ pub enum TlsRoots {
 /// A [`SessionStore`] in PostgreSQL, with every optional method. See the [crate docs](crate).
 ///
 /// ```no_run
-/// use claude_agent_client::store::{SessionKey, SessionStore};
+/// use claude_agent_tokio::store::{SessionKey, SessionStore};
 /// use claude_agent_store_postgres::PostgresSessionStore;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,7 +5,7 @@
 //! `emit_result`); a test can also print one it changed, or feed one to a parser:
 //!
 //! ```
-//! use claude_agent_core::message::Message;
+//! use claude_agent_tokio::message::Message;
 //! use claude_agent_testkit::fake_cli::{canned, Script};
 //!
 //! let mut reply = canned::assistant_text("Looking into it.", 3);
@@ -42,7 +42,7 @@ pub(crate) fn uuid(n: u64) -> String {
 /// The body of the CLI's `initialize` success response (commands, agents, models, account, …).
 ///
 /// ```
-/// use claude_agent_core::control::InitializeResponse;
+/// use claude_agent_tokio::control::InitializeResponse;
 /// use claude_agent_testkit::fake_cli::{canned, Script};
 ///
 /// // The canned answer with one change: a CLI that reports no models.
@@ -61,7 +61,7 @@ pub fn initialize_response() -> Value {
 /// A `system/init` message (the CLI prints one at the start of each turn).
 ///
 /// ```
-/// use claude_agent_core::message::{Message, SystemMessage};
+/// use claude_agent_tokio::message::{Message, SystemMessage};
 /// use claude_agent_testkit::fake_cli::canned;
 ///
 /// let init = canned::system_init(1);
@@ -127,7 +127,7 @@ pub(crate) fn tool_result(tool_use_id: &str, text: &str, is_error: bool, uuid_n:
 /// A `result` message of subtype `success` with this final text.
 ///
 /// ```
-/// use claude_agent_core::message::Message;
+/// use claude_agent_tokio::message::Message;
 /// use claude_agent_testkit::fake_cli::canned;
 ///
 /// let line = canned::result_success("4", 4).to_string();

@@ -508,9 +508,9 @@ impl Script {
     /// `system/init`, an assistant text and a success result with `reply`.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_core::message::Message;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::message::Message;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -563,8 +563,8 @@ impl Script {
     /// Answers the SDK's `initialize` with this response body.
     ///
     /// ```
-    /// use claude_agent_client::{connect_with, Client};
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{runtime::connect_with, Client};
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -591,13 +591,13 @@ impl Script {
     /// Writes a raw line (a `\n` is added).
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::message::Message;
+    /// use claude_agent_tokio::message::Message;
     ///
     /// // A message type newer than the SDK: the app gets it as `Message::Unknown`.
     /// let script = Script::new()
@@ -619,13 +619,13 @@ impl Script {
     /// Writes a JSON value as one line.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     /// use serde_json::json;
     ///
     /// let script = Script::new()
@@ -749,13 +749,13 @@ impl Script {
     /// Writes a line that is not JSON.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::message::{LineError, Message, NoticeKind};
+    /// use claude_agent_tokio::message::{LineError, Message, NoticeKind};
     ///
     /// // A stray line on stdout is reported as a notice, and the session goes on.
     /// let script = Script::new().answer_initialize().expect_user().emit_garbage().emit_result("still here");
@@ -775,13 +775,13 @@ impl Script {
     /// Writes `line` prefixed with terminal escape codes (as a CLI run under a TTY-ish wrapper may).
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::message::{LineError, Message, NoticeKind};
+    /// use claude_agent_tokio::message::{LineError, Message, NoticeKind};
     ///
     /// let script = Script::new()
     ///     .answer_initialize()
@@ -803,13 +803,13 @@ impl Script {
     /// Writes one valid JSON line of exactly `bytes` bytes.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::message::{LineError, Message, NoticeKind};
+    /// use claude_agent_tokio::message::{LineError, Message, NoticeKind};
     ///
     /// // One line over the app's limit is skipped and reported; the rest of the session is intact.
     /// let script = Script::new().answer_initialize().expect_user().emit_long_line(2 * 1024 * 1024).emit_result("ok");
@@ -829,13 +829,13 @@ impl Script {
     /// Writes `line` `count` times.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// // Many messages at once: the app sees every one of them.
     /// let status = r#"{"type":"system","subtype":"status","status":"requesting","session_id":"s"}"#;
@@ -858,8 +858,8 @@ impl Script {
     /// Writes text to stderr.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -918,8 +918,8 @@ impl Script {
     /// [`Script::respond`].
     ///
     /// ```
-    /// use claude_agent_client::{connect_with, Client, Error};
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{runtime::connect_with, Client, Error};
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -950,13 +950,13 @@ impl Script {
     /// Waits for the SDK's answer to the fake CLI's request `request_id`.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_tokio::permission::PermissionResult;
     /// use serde_json::json;
     ///
     /// // The CLI asks permission itself and waits for the app's answer before it goes on.
@@ -989,14 +989,14 @@ impl Script {
     /// Waits for any line of this `type`.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_client::Prompt;
-    /// use claude_agent_core::message::UserInput;
+    /// use claude_agent_tokio::Prompt;
+    /// use claude_agent_tokio::message::UserInput;
     ///
     /// // Wait for whatever `user` line comes, whatever its content (here a prompt of blocks).
     /// let script = Script::new().answer_initialize().expect_type("user").emit_result("ok");
@@ -1020,8 +1020,8 @@ impl Script {
     /// Waits for stdin to close.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1043,9 +1043,9 @@ impl Script {
     /// Answers the SDK request bound as `name` (see [`Script::expect_request_as`]).
     ///
     /// ```
-    /// use claude_agent_client::connect_with;
-    /// use claude_agent_core::control::ContextUsageDetail;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::connect_with;
+    /// use claude_agent_tokio::control::ContextUsageDetail;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1097,13 +1097,13 @@ impl Script {
     /// Sends a CLI control request and waits for the SDK's answer.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::mcp::ElicitationResult;
+    /// use claude_agent_tokio::mcp::ElicitationResult;
     /// use serde_json::json;
     ///
     /// let script = Script::new()
@@ -1130,13 +1130,13 @@ impl Script {
     /// Sends `control_cancel_request` for the fake CLI's request `request_id`.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_tokio::permission::PermissionResult;
     /// use serde_json::json;
     ///
     /// // The CLI withdraws a permission prompt (the user answered it in the terminal, say):
@@ -1266,13 +1266,13 @@ impl Script {
     /// Calls a registered hook (`hook_callback`) and waits for the answer.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::hooks::{HookOutput, StopInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, StopInput};
     /// use serde_json::json;
     ///
     /// // Call the app's first hook (`hook_0`) by its id, with an input of your own.
@@ -1303,14 +1303,14 @@ impl Script {
     /// answer.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
-    /// use claude_agent_client::{tool, SdkMcpServer};
-    /// use claude_agent_core::mcp::ToolResult;
+    /// use claude_agent_tokio::{mcp::tool, mcp::SdkMcpServer};
+    /// use claude_agent_tokio::mcp::ToolResult;
     /// use serde_json::json;
     ///
     /// // Ask the app's in-process server for its tools, as the CLI does while connecting it.
@@ -1566,13 +1566,13 @@ impl Script {
     /// Sends an MCP `elicitation` request and waits for the answer.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
-    /// use claude_agent_core::mcp::ElicitationResult;
+    /// use claude_agent_tokio::mcp::ElicitationResult;
     ///
     /// let script = Script::new().answer_initialize().expect_user().elicitation("e1", "deploy", "Which environment?").emit_result("ok");
     /// let fake = FakeTransport::new(script);
@@ -1616,13 +1616,13 @@ impl Script {
     /// Exits with `code`.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
     /// use futures_lite::StreamExt;
-    /// use claude_agent_client::Error;
+    /// use claude_agent_tokio::Error;
     ///
     /// // The CLI crashes after printing to stderr: the app's last item says how.
     /// let script = Script::new().answer_initialize().expect_user().stderr("Error: ENOSPC: no space left on device\n").exit(1);
@@ -1643,8 +1643,8 @@ impl Script {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_client::{connect_with, Client, Error};
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{runtime::connect_with, Client, Error};
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1675,8 +1675,8 @@ impl Script {
     /// Answers SDK control requests of subtypes without their own automatic answer.
     ///
     /// ```
-    /// use claude_agent_client::{connect_with, Client, Error};
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{runtime::connect_with, Client, Error};
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::fake_cli::{Answer, Script};
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;
@@ -1703,9 +1703,9 @@ impl Script {
     /// else. (`mcp_status` is always answered, with the SDK's in-process servers connected.)
     ///
     /// ```
-    /// use claude_agent_client::{connect_with, Client};
-    /// use claude_agent_client::Options;
-    /// use claude_agent_core::permission::PermissionMode;
+    /// use claude_agent_tokio::{runtime::connect_with, Client};
+    /// use claude_agent_tokio::Options;
+    /// use claude_agent_tokio::permission::PermissionMode;
     /// use claude_agent_testkit::fake_cli::Script;
     /// use claude_agent_testkit::runtime::TestRuntime;
     /// use claude_agent_testkit::transport::FakeTransport;

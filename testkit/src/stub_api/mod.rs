@@ -52,8 +52,8 @@ use render::{render, request_id, split_delay, sse_frame, CallContext, Rendered};
 /// Its use: the real CLI, pointed at it, in an end-to-end test of an app.
 ///
 /// ```
-/// use claude_agent_client::{query_with, Runtime};
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::{runtime::query_with, runtime::Runtime};
+/// use claude_agent_tokio::Options;
 /// use claude_agent_testkit::real_cli::RealCli;
 /// use claude_agent_testkit::stub_api::{Reply, StubApi};
 /// use futures_lite::StreamExt;

@@ -13,10 +13,10 @@ use serde_json::Value;
 /// so that a test compares it with the value its callback returns.
 ///
 /// ```
-/// use claude_agent_client::query_with;
-/// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_client::Options;
-/// use claude_agent_core::permission::PermissionResult;
+/// use claude_agent_tokio::runtime::query_with;
+/// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
+/// use claude_agent_tokio::Options;
+/// use claude_agent_tokio::permission::PermissionResult;
 /// use claude_agent_testkit::fake_cli::{Script, ToolUse};
 /// use claude_agent_testkit::{runtime::TestRuntime, transport::{FakeTransport, SdkAnswer}};
 /// use futures_lite::StreamExt;

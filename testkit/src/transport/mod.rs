@@ -12,9 +12,9 @@
 //! [`TestRuntime`](crate::runtime::TestRuntime)).
 //!
 //! ```
-//! use claude_agent_client::query_with;
-//! use claude_agent_core::message::Message;
-//! use claude_agent_client::Options;
+//! use claude_agent_tokio::runtime::query_with;
+//! use claude_agent_tokio::message::Message;
+//! use claude_agent_tokio::Options;
 //! use claude_agent_testkit::fake_cli::Script;
 //! use claude_agent_testkit::runtime::TestRuntime;
 //! use claude_agent_testkit::transport::FakeTransport;
@@ -58,7 +58,7 @@ pub use written::SdkLine;
 /// and once those are used up the last script again.
 ///
 /// ```
-/// use claude_agent_client::Options;
+/// use claude_agent_tokio::Options;
 /// use claude_agent_testkit::fake_cli::Script;
 /// use claude_agent_testkit::transport::FakeTransport;
 ///
@@ -131,9 +131,9 @@ impl FakeTransport {
     /// [`FakeTransport::new`] there is nothing recorded to compare with, and this is `Ok`.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
-    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
+    /// use claude_agent_tokio::permission::PermissionResult;
     /// use claude_agent_testkit::{runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -191,8 +191,8 @@ impl FakeTransport {
     /// working directory. `None` before any session connected.
     ///
     /// ```
-    /// # use claude_agent_client::query_with;
-    /// # use claude_agent_client::Options;
+    /// # use claude_agent_tokio::runtime::query_with;
+    /// # use claude_agent_tokio::Options;
     /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// # use futures_lite::StreamExt;
     /// let fake = FakeTransport::new(Script::single_turn("ok"));
@@ -210,8 +210,8 @@ impl FakeTransport {
     /// Every line the latest session wrote to the CLI, typed. Empty before any session.
     ///
     /// ```
-    /// # use claude_agent_client::query_with;
-    /// # use claude_agent_client::Options;
+    /// # use claude_agent_tokio::runtime::query_with;
+    /// # use claude_agent_tokio::Options;
     /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// # use futures_lite::StreamExt;
     /// use claude_agent_testkit::transport::SdkLine;
@@ -234,8 +234,8 @@ impl FakeTransport {
     /// Every line the latest session wrote to the CLI, as JSON.
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::options::{Options, SystemPrompt};
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::options::{Options, SystemPrompt};
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -254,9 +254,9 @@ impl FakeTransport {
     /// The text of every user message the latest session sent, in order.
     ///
     /// ```
-    /// use claude_agent_client::{query_with, Prompt};
-    /// use claude_agent_core::message::UserInput;
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{runtime::query_with, Prompt};
+    /// use claude_agent_tokio::message::UserInput;
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///
@@ -279,9 +279,9 @@ impl FakeTransport {
     /// JSON of every answer stays in [`FakeTransport::written`].
     ///
     /// ```
-    /// use claude_agent_client::query_with;
-    /// use claude_agent_client::Options;
-    /// use claude_agent_core::permission::PermissionResult;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::Options;
+    /// use claude_agent_tokio::permission::PermissionResult;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime};
     /// use claude_agent_testkit::transport::{FakeTransport, SdkAnswer};
     /// use futures_lite::StreamExt;
@@ -329,8 +329,8 @@ impl FakeTransport {
     /// in the message of a test that hangs or fails.
     ///
     /// ```
-    /// use claude_agent_client::{connect_with, Client};
-    /// use claude_agent_client::Options;
+    /// use claude_agent_tokio::{runtime::connect_with, Client};
+    /// use claude_agent_tokio::Options;
     /// use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
     /// use futures_lite::StreamExt;
     ///

@@ -20,8 +20,8 @@ type PromptFn = Arc<dyn Fn(PromptGet) -> Answer<PromptResult> + Send + Sync>;
 /// URI template ([`resource_template`]), and the handler that reads it.
 ///
 /// ```
-/// # use claude_agent_client::{resource, SdkMcpServer};
-/// # use claude_agent_core::mcp::ResourceResult;
+/// # use claude_agent_tokio::{mcp::resource, mcp::SdkMcpServer};
+/// # use claude_agent_tokio::mcp::ResourceResult;
 /// let readme = resource("docs://readme", "README", |read| async move {
 ///     Ok::<_, String>(ResourceResult::text(read.uri, "# Orders service\nAmounts are in cents."))
 /// })
@@ -116,8 +116,8 @@ impl fmt::Debug for SdkResource {
 /// (`Resource not found: …`), reaches the model as the read's error.
 ///
 /// ```
-/// # use claude_agent_client::{resource, SdkMcpServer};
-/// # use claude_agent_core::mcp::ResourceResult;
+/// # use claude_agent_tokio::{mcp::resource, mcp::SdkMcpServer};
+/// # use claude_agent_tokio::mcp::ResourceResult;
 /// let schema = resource("db://schema", "Database schema", |read| async move {
 ///     Ok::<_, std::io::Error>(ResourceResult::text(read.uri, "CREATE TABLE orders (id INTEGER)"))
 /// })
@@ -146,8 +146,8 @@ where
 /// and gets the URI and the template's variables in it ([`ResourceRead::variables`]).
 ///
 /// ```
-/// # use claude_agent_client::{resource_template, SdkMcpServer};
-/// # use claude_agent_core::mcp::ResourceResult;
+/// # use claude_agent_tokio::{mcp::resource_template, mcp::SdkMcpServer};
+/// # use claude_agent_tokio::mcp::ResourceResult;
 /// let logs = resource_template("logs://{day}", "Log of a day", |read| async move {
 ///     let day = &read.variables["day"];
 ///     Ok::<_, String>(ResourceResult::text(&read.uri, format!("nothing happened on {day}")))
@@ -175,8 +175,8 @@ where
 /// turns its arguments into messages. Made by [`prompt_template`].
 ///
 /// ```
-/// # use claude_agent_client::prompt_template;
-/// # use claude_agent_core::mcp::PromptResult;
+/// # use claude_agent_tokio::mcp::prompt_template;
+/// # use claude_agent_tokio::mcp::PromptResult;
 /// let release_notes = prompt_template("release_notes", "Draft release notes", |get| async move {
 ///     let since = get.arguments.get("since").map_or("the last tag", String::as_str);
 ///     Ok::<_, String>(PromptResult::user(format!("Draft release notes for the changes since {since}.")))
@@ -236,8 +236,8 @@ impl fmt::Debug for SdkPrompt {
 /// a client that asks.
 ///
 /// ```
-/// # use claude_agent_client::{prompt_template, SdkMcpServer};
-/// # use claude_agent_core::mcp::PromptResult;
+/// # use claude_agent_tokio::{mcp::prompt_template, mcp::SdkMcpServer};
+/// # use claude_agent_tokio::mcp::PromptResult;
 /// let review = prompt_template("review", "Review a file", |get| async move {
 ///     let file = &get.arguments["file"];
 ///     Ok::<_, String>(PromptResult::user(format!("Review {file} for error handling.")))

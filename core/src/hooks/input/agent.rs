@@ -9,7 +9,7 @@ use crate::Json;
 /// `SubagentStart`: a subagent starts. Its `agent_id` and `agent_type` are in [`HookBase`].
 ///
 /// ```
-/// use claude_agent_core::hooks::{EventInput, HookOutput, SubagentStartInput};
+/// use claude_agent_tokio::hooks::{EventInput, HookOutput, SubagentStartInput};
 ///
 /// /// Keep exploring subagents out of vendored code.
 /// fn brief_explorers(input: &SubagentStartInput) -> HookOutput {
@@ -43,7 +43,7 @@ pub struct SubagentStartInput {
 /// `SubagentStop`: a subagent is about to stop. Its `agent_id` and `agent_type` are in [`HookBase`].
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, SubagentStopInput};
+/// use claude_agent_tokio::hooks::{HookOutput, SubagentStopInput};
 ///
 /// /// Keep a subagent going until it lists its sources (once: then `stop_hook_active` is set).
 /// fn sources_first(input: &SubagentStopInput) -> HookOutput {
@@ -91,7 +91,7 @@ pub struct SubagentStopInput {
 /// `TeammateIdle`: a teammate agent has nothing to do.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, TeammateIdleInput};
+/// use claude_agent_tokio::hooks::{HookOutput, TeammateIdleInput};
 ///
 /// fn report_idle(input: &TeammateIdleInput) -> HookOutput {
 ///     HookOutput::default().with_system_message(format!("{} of {} is idle", input.teammate_name, input.team_name))
@@ -122,7 +122,7 @@ twin_inputs! {
     /// `TaskCreated`: a task was created.
     ///
     /// ```
-    /// # use claude_agent_core::hooks::{EventInput, HookInput, TaskCreatedInput};
+    /// # use claude_agent_tokio::hooks::{EventInput, HookInput, TaskCreatedInput};
     /// let input: HookInput = serde_json::from_str(
     ///     r#"{"hook_event_name":"TaskCreated","session_id":"s","transcript_path":"/t","cwd":"/w",
     ///         "task_id":"1","task_subject":"Write docs"}"#,
@@ -135,7 +135,7 @@ twin_inputs! {
     /// `TaskCompleted`: a task was completed.
     ///
     /// ```
-    /// # use claude_agent_core::hooks::{EventInput, HookInput, TaskCompletedInput};
+    /// # use claude_agent_tokio::hooks::{EventInput, HookInput, TaskCompletedInput};
     /// let input: HookInput = serde_json::from_str(
     ///     r#"{"hook_event_name":"TaskCompleted","session_id":"s","transcript_path":"/t","cwd":"/w",
     ///         "task_id":"1","task_subject":"Write docs","team_name":"docs"}"#,

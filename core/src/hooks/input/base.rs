@@ -8,8 +8,8 @@ use crate::Json;
 /// The fields common to every hook input.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookInput, StopInput};
-/// use claude_agent_core::permission::PermissionMode;
+/// use claude_agent_tokio::hooks::{HookInput, StopInput};
+/// use claude_agent_tokio::permission::PermissionMode;
 ///
 /// // Every typed input has its `base`; `HookInput::base` reads it from the untyped one.
 /// fn where_it_stopped(input: &StopInput) -> String {
@@ -79,7 +79,7 @@ impl HookBase {
 /// `effort` of a hook input.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+/// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
 ///
 /// /// Lets only high-effort turns run the slow integration tests.
 /// fn slow_tests_at_high_effort(input: &PreToolUseInput) -> HookOutput {

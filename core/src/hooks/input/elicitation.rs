@@ -8,9 +8,9 @@ use crate::Json;
 /// `Elicitation`: an MCP server asks the user for input.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::mcp::ElicitationAction;
-/// use claude_agent_core::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::mcp::ElicitationAction;
+/// use claude_agent_tokio::hooks::{ElicitationInput, ElicitationOutput, HookOutput, HookSpecificOutput};
 ///
 /// /// Answer the `deploy` server's question for the user; leave every other one to them.
 /// fn pick_staging(input: &ElicitationInput) -> HookOutput {
@@ -64,7 +64,7 @@ pub struct ElicitationInput {
 /// `ElicitationResult`: the user answered an elicitation.
 ///
 /// ```
-/// use claude_agent_core::hooks::{ElicitationResultInput, HookOutput};
+/// use claude_agent_tokio::hooks::{ElicitationResultInput, HookOutput};
 ///
 /// fn log_answer(input: &ElicitationResultInput) -> HookOutput {
 ///     eprintln!("{} answered {}: {:?}", input.mcp_server_name, input.action, input.content.as_ref().map(|c| c.as_str()));

@@ -66,7 +66,7 @@ pub use workspace::{
 /// Implemented by this crate for every event's input type; it cannot be implemented elsewhere.
 ///
 /// ```
-/// use claude_agent_core::hooks::{EventInput, HookEvent, HookInput, PreToolUseInput, StopInput};
+/// use claude_agent_tokio::hooks::{EventInput, HookEvent, HookInput, PreToolUseInput, StopInput};
 ///
 /// assert_eq!(PreToolUseInput::EVENT, HookEvent::PreToolUse);
 /// let input: HookInput = serde_json::from_str(
@@ -105,8 +105,8 @@ macro_rules! hook_inputs {
         /// its event's input type, which implements [`EventInput`].
         ///
         /// ```
-        /// # use claude_agent_core::Json;
-        /// # use claude_agent_core::hooks::{HookEvent, HookInput};
+        /// # use claude_agent_tokio::Json;
+        /// # use claude_agent_tokio::hooks::{HookEvent, HookInput};
         /// let raw = r#"{"session_id":"s","transcript_path":"/t","cwd":"/w",
         ///     "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},
         ///     "tool_use_id":"toolu_1"}"#;
@@ -123,7 +123,7 @@ macro_rules! hook_inputs {
         /// untyped input, so one callback can serve several events:
         ///
         /// ```
-        /// use claude_agent_core::hooks::HookInput;
+        /// use claude_agent_tokio::hooks::HookInput;
         ///
         /// /// What an audit hook, registered for several events, logs of each call.
         /// fn audit_line(input: &HookInput) -> String {

@@ -8,7 +8,7 @@ use super::HookBase;
 /// `UserPromptSubmit`: a prompt was submitted, before the model sees it.
 ///
 /// ```
-/// use claude_agent_core::hooks::{EventInput, HookOutput, UserPromptSubmitInput};
+/// use claude_agent_tokio::hooks::{EventInput, HookOutput, UserPromptSubmitInput};
 ///
 /// /// Refuse prompts with private keys in them; point the model at the style guide.
 /// fn check_prompt(input: &UserPromptSubmitInput) -> HookOutput {
@@ -53,7 +53,7 @@ pub struct UserPromptSubmitInput {
 /// `UserPromptExpansion`: a slash command or MCP prompt was expanded.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, UserPromptExpansionInput};
+/// use claude_agent_tokio::hooks::{HookOutput, UserPromptExpansionInput};
 ///
 /// fn log_expansion(input: &UserPromptExpansionInput) -> HookOutput {
 ///     eprintln!("/{} {} → {} chars", input.command_name, input.command_args, input.prompt.len());
@@ -92,7 +92,7 @@ pub struct UserPromptExpansionInput {
 /// `Notification`: the CLI shows a notification.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, NotificationInput};
+/// use claude_agent_tokio::hooks::{HookOutput, NotificationInput};
 ///
 /// fn log_notification(input: &NotificationInput) -> HookOutput {
 ///     eprintln!("[{}] {}", input.notification_type, input.message);
@@ -128,7 +128,7 @@ pub struct NotificationInput {
 /// `MessageDisplay`: a piece of an assistant message is about to be displayed.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, MessageDisplayInput, MessageDisplayOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, MessageDisplayInput, MessageDisplayOutput};
 ///
 /// /// Show no API key the model wrote out.
 /// fn redact_keys(input: &MessageDisplayInput) -> HookOutput {

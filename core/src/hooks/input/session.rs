@@ -9,7 +9,7 @@ use crate::Json;
 /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, SessionStartInput, SessionStartOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, SessionStartInput, SessionStartOutput};
 ///
 /// /// Brief the agent when a session starts, and again after compaction.
 /// fn brief(input: &SessionStartInput) -> HookOutput {
@@ -65,7 +65,7 @@ pub struct SessionStartInput {
 /// `SessionEnd`: a session ends.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, SessionEndInput};
+/// use claude_agent_tokio::hooks::{HookOutput, SessionEndInput};
 ///
 /// /// Log where the finished session's transcript is.
 /// fn log_end(input: &SessionEndInput) -> HookOutput {
@@ -95,7 +95,7 @@ pub struct SessionEndInput {
 /// `Setup`: repository setup.
 ///
 /// ```
-/// use claude_agent_core::hooks::{EventInput, HookOutput, SetupInput};
+/// use claude_agent_tokio::hooks::{EventInput, HookOutput, SetupInput};
 ///
 /// /// On a first setup, tell the agent how to prepare the repository.
 /// fn first_build(input: &SetupInput) -> HookOutput {
@@ -131,7 +131,7 @@ pub struct SetupInput {
 /// `Stop`: the agent is about to stop.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, StopInput};
+/// use claude_agent_tokio::hooks::{HookOutput, StopInput};
 ///
 /// /// Keep the agent going until it reports the tests.
 /// fn tests_first(input: &StopInput) -> HookOutput {
@@ -178,7 +178,7 @@ pub struct StopInput {
 /// `StopFailure`: a turn ended with an API error.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, StopFailureInput};
+/// use claude_agent_tokio::hooks::{HookOutput, StopFailureInput};
 ///
 /// /// Tell the user when the turn hit the rate limit.
 /// fn report_rate_limit(input: &StopFailureInput) -> HookOutput {
@@ -217,7 +217,7 @@ pub struct StopFailureInput {
 /// `PreCompact`: before the conversation is compacted.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, PreCompactInput};
+/// use claude_agent_tokio::hooks::{HookOutput, PreCompactInput};
 ///
 /// /// Keep a copy of the whole conversation before it is summarised.
 /// fn keep_transcript(input: &PreCompactInput) -> HookOutput {
@@ -250,7 +250,7 @@ pub struct PreCompactInput {
 /// `PostCompact`: after the conversation was compacted.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, PostCompactInput};
+/// use claude_agent_tokio::hooks::{HookOutput, PostCompactInput};
 ///
 /// /// Log how long the summary that replaced the conversation is.
 /// fn log_compaction(input: &PostCompactInput) -> HookOutput {
@@ -283,7 +283,7 @@ twin_inputs! {
     /// `PreModelSwitch`: the model is about to be switched.
     ///
     /// ```
-    /// # use claude_agent_core::hooks::{EventInput, HookInput, PreModelSwitchInput};
+    /// # use claude_agent_tokio::hooks::{EventInput, HookInput, PreModelSwitchInput};
     /// let input: HookInput = serde_json::from_str(
     ///     r#"{"hook_event_name":"PreModelSwitch","session_id":"s","transcript_path":"/t","cwd":"/w",
     ///         "from_model":"a","to_model":"b","source":"sdk","context_tokens":1200,
@@ -297,7 +297,7 @@ twin_inputs! {
     /// `PostModelSwitch`: the model was switched.
     ///
     /// ```
-    /// # use claude_agent_core::hooks::{EventInput, HookInput, PostModelSwitchInput};
+    /// # use claude_agent_tokio::hooks::{EventInput, HookInput, PostModelSwitchInput};
     /// let input: HookInput = serde_json::from_str(
     ///     r#"{"hook_event_name":"PostModelSwitch","session_id":"s","transcript_path":"/t","cwd":"/w",
     ///         "from_model":"a","to_model":"b","source":"sdk","context_tokens":1200,

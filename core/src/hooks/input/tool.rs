@@ -11,8 +11,8 @@ use crate::Json;
 /// `PreToolUse`: a tool is about to run.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
-/// use claude_agent_core::tools::BuiltinTool;
+/// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
+/// use claude_agent_tokio::tools::BuiltinTool;
 ///
 /// /// Keep shell commands inside the workspace (registered for `Bash`).
 /// fn stay_in_workspace(input: &PreToolUseInput) -> HookOutput {
@@ -54,8 +54,8 @@ pub struct PreToolUseInput {
 /// `PostToolUse`: a tool ran successfully.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseInput};
-/// use claude_agent_core::tools::BuiltinOutput;
+/// use claude_agent_tokio::hooks::{HookEvent, HookOutput, PostToolUseInput};
+/// use claude_agent_tokio::tools::BuiltinOutput;
 ///
 /// /// Have the model fix the warnings a command printed (registered for `Bash`).
 /// fn heed_warnings(input: &PostToolUseInput) -> HookOutput {
@@ -104,7 +104,7 @@ pub struct PostToolUseInput {
 /// `PostToolUseFailure`: a tool failed.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookEvent, HookOutput, PostToolUseFailureInput};
+/// use claude_agent_tokio::hooks::{HookEvent, HookOutput, PostToolUseFailureInput};
 ///
 /// /// Tell the model which package manager to use (registered for `Bash`).
 /// fn use_npm(input: &PostToolUseFailureInput) -> HookOutput {
@@ -158,7 +158,7 @@ pub struct PostToolUseFailureInput {
 /// `PostToolBatch`: a batch of tool calls finished.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, PostToolBatchInput};
+/// use claude_agent_tokio::hooks::{HookOutput, PostToolBatchInput};
 ///
 /// /// Show the user which tools a batch ran.
 /// fn report_batch(input: &PostToolBatchInput) -> HookOutput {
@@ -191,7 +191,7 @@ pub struct PostToolBatchInput {
 /// One call of a [`PostToolBatchInput`].
 ///
 /// ```
-/// use claude_agent_core::hooks::{BatchedToolCall, PostToolBatchInput};
+/// use claude_agent_tokio::hooks::{BatchedToolCall, PostToolBatchInput};
 ///
 /// /// The files a batch read, for a host that keeps track of them.
 /// fn files_read(calls: &[BatchedToolCall]) -> Vec<String> {
@@ -235,7 +235,7 @@ pub struct BatchedToolCall {
 /// `PermissionRequest`: the CLI would show a permission prompt.
 ///
 /// ```
-/// use claude_agent_core::hooks::{
+/// use claude_agent_tokio::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestInput, PermissionRequestOutput,
 /// };
 ///
@@ -285,7 +285,7 @@ pub struct PermissionRequestInput {
 /// `PermissionDenied`: the permission system refused a tool call.
 ///
 /// ```
-/// use claude_agent_core::hooks::{
+/// use claude_agent_tokio::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionDeniedInput, PermissionDeniedOutput,
 /// };
 ///
@@ -338,9 +338,9 @@ macro_rules! builtin_call {
                 /// ([`BuiltinTool`]); `tool_name` and `tool_input` as sent otherwise.
                 ///
                 /// ```
-                /// use claude_agent_core::tools::BuiltinTool;
+                /// use claude_agent_tokio::tools::BuiltinTool;
                 ///
-                /// fn is_write(input: &claude_agent_core::hooks::PreToolUseInput) -> bool {
+                /// fn is_write(input: &claude_agent_tokio::hooks::PreToolUseInput) -> bool {
                 ///     matches!(input.builtin(), BuiltinTool::Write(_))
                 /// }
                 /// ```
@@ -366,8 +366,8 @@ impl PostToolUseInput {
     /// ([`BuiltinOutput`]); `tool_response` as sent otherwise.
     ///
     /// ```
-    /// use claude_agent_core::hooks::PostToolUseInput;
-    /// use claude_agent_core::tools::{BuiltinOutput, WriteKind};
+    /// use claude_agent_tokio::hooks::PostToolUseInput;
+    /// use claude_agent_tokio::tools::{BuiltinOutput, WriteKind};
     ///
     /// fn created(input: &PostToolUseInput) -> Option<String> {
     ///     match input.builtin_output() {
@@ -386,8 +386,8 @@ impl BatchedToolCall {
     /// when the batch carries no result for the call.
     ///
     /// ```
-    /// use claude_agent_core::hooks::BatchedToolCall;
-    /// use claude_agent_core::tools::BuiltinOutput;
+    /// use claude_agent_tokio::hooks::BatchedToolCall;
+    /// use claude_agent_tokio::tools::BuiltinOutput;
     ///
     /// fn bash_failed(call: &BatchedToolCall) -> bool {
     ///     matches!(call.builtin_output(), Some(BuiltinOutput::Bash(out)) if !out.stderr.is_empty())
@@ -407,8 +407,8 @@ impl BatchedToolCall {
 /// and `defer` all keep it from running, since a skill cannot wait for an answer.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision};
-/// use claude_agent_core::hooks::{PreSkillShellCommandInput, PreSkillShellCommandOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, PermissionDecision};
+/// use claude_agent_tokio::hooks::{PreSkillShellCommandInput, PreSkillShellCommandOutput};
 ///
 /// /// Keep skills off the network (registered for `Bash`).
 /// fn no_curl_in_skills(input: &PreSkillShellCommandInput) -> HookOutput {
@@ -458,7 +458,7 @@ pub struct PreSkillShellCommandInput {
 /// The `tool_input` of [`PreSkillShellCommandInput`].
 ///
 /// ```
-/// use claude_agent_core::hooks::SkillShellCommand;
+/// use claude_agent_tokio::hooks::SkillShellCommand;
 ///
 /// let input: SkillShellCommand = serde_json::from_str(r#"{"command":"git log -1"}"#)?;
 /// assert_eq!(input.command, "git log -1");

@@ -8,7 +8,7 @@ use super::HookBase;
 /// `ConfigChange`: a settings file or skill changed.
 ///
 /// ```
-/// use claude_agent_core::hooks::{ConfigChangeInput, HookOutput};
+/// use claude_agent_tokio::hooks::{ConfigChangeInput, HookOutput};
 ///
 /// /// Stop when the managed settings change under the session.
 /// fn stop_on_policy_change(input: &ConfigChangeInput) -> HookOutput {
@@ -43,7 +43,7 @@ pub struct ConfigChangeInput {
 /// `WorktreeCreate`: a git worktree is to be created; the hook answers with its path.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateInput, WorktreeCreateOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateInput, WorktreeCreateOutput};
 ///
 /// /// Put worktrees under `/tmp/worktrees`.
 /// fn create_worktree(input: &WorktreeCreateInput) -> HookOutput {
@@ -78,7 +78,7 @@ pub struct WorktreeCreateInput {
 /// `WorktreeRemove`: a git worktree is to be removed.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, WorktreeRemoveInput};
+/// use claude_agent_tokio::hooks::{HookOutput, WorktreeRemoveInput};
 ///
 /// fn log_removal(input: &WorktreeRemoveInput) -> HookOutput {
 ///     eprintln!("removing {}", input.worktree_path);
@@ -107,7 +107,7 @@ pub struct WorktreeRemoveInput {
 /// `InstructionsLoaded`: an instructions file was loaded.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, InstructionsLoadedInput};
+/// use claude_agent_tokio::hooks::{HookOutput, InstructionsLoadedInput};
 ///
 /// fn log_instructions(input: &InstructionsLoadedInput) -> HookOutput {
 ///     eprintln!("loaded {} ({}, {})", input.file_path, input.memory_type, input.load_reason);
@@ -151,7 +151,7 @@ pub struct InstructionsLoadedInput {
 /// `CwdChanged`: the working directory changed.
 ///
 /// ```
-/// use claude_agent_core::hooks::{CwdChangedInput, HookOutput, HookSpecificOutput, WatchPathsOutput};
+/// use claude_agent_tokio::hooks::{CwdChangedInput, HookOutput, HookSpecificOutput, WatchPathsOutput};
 ///
 /// /// Watch the new directory's manifest (changes to it fire `FileChanged`).
 /// fn watch_manifest(input: &CwdChangedInput) -> HookOutput {
@@ -186,7 +186,7 @@ pub struct CwdChangedInput {
 /// `FileChanged`: a watched file changed.
 ///
 /// ```
-/// use claude_agent_core::hooks::{FileChangedInput, HookOutput};
+/// use claude_agent_tokio::hooks::{FileChangedInput, HookOutput};
 ///
 /// /// Tell the user about changes made outside the session.
 /// fn note_change(input: &FileChangedInput) -> HookOutput {
@@ -221,7 +221,7 @@ pub struct FileChangedInput {
 /// `DirectoryAdded`: a working directory was added.
 ///
 /// ```
-/// use claude_agent_core::hooks::{DirectoryAddedInput, HookOutput};
+/// use claude_agent_tokio::hooks::{DirectoryAddedInput, HookOutput};
 ///
 /// fn log_directory(input: &DirectoryAddedInput) -> HookOutput {
 ///     eprintln!("now also working in {} (via {})", input.directory, input.source);

@@ -9,7 +9,7 @@ use crate::Json;
 /// Top-level `decision` of a hook output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookDecision, HookOutput};
+/// use claude_agent_tokio::hooks::{HookDecision, HookOutput};
 ///
 /// let output = HookOutput::block("Fix the lint errors first.");
 /// assert_eq!(output.decision, Some(HookDecision::Block));
@@ -28,7 +28,7 @@ pub enum HookDecision {
 /// `permissionDecision` of a `PreToolUse` (or `PreModelSwitch`) output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseOutput};
 ///
 /// // `HookOutput::allow_tool`, `deny_tool` and `ask_tool` cover the usual cases; `Defer` is written out.
 /// let defer = HookOutput::default().with_hook_specific_output(HookSpecificOutput::PreToolUse(PreToolUseOutput {
@@ -58,7 +58,7 @@ pub enum PermissionDecision {
 /// exact JSON text.
 ///
 /// ```
-/// # use claude_agent_core::hooks::PermissionRequestDecision;
+/// # use claude_agent_tokio::hooks::PermissionRequestDecision;
 /// let deny = PermissionRequestDecision::Deny { message: Some("no".into()), interrupt: None };
 /// assert_eq!(deny, deny.clone());
 /// assert_ne!(deny, PermissionRequestDecision::Allow { updated_input: None, updated_permissions: None });

@@ -21,7 +21,7 @@ pub use specific::{
 /// is optional and only written when set, so [`HookOutput::default()`] is `{}`: "no opinion".
 ///
 /// ```
-/// # use claude_agent_core::hooks::HookOutput;
+/// # use claude_agent_tokio::hooks::HookOutput;
 /// assert_eq!(HookOutput::default().to_wire_json(), "{}");
 /// assert_eq!(HookOutput::proceed().to_wire_json(), r#"{"continue":true}"#);
 /// assert_eq!(
@@ -34,7 +34,7 @@ pub use specific::{
 /// what a hook answered:
 ///
 /// ```
-/// # use claude_agent_core::hooks::HookOutput;
+/// # use claude_agent_tokio::hooks::HookOutput;
 /// assert_eq!(HookOutput::deny_tool("no"), HookOutput::deny_tool("no"));
 /// assert_ne!(HookOutput::deny_tool("no"), HookOutput::ask_tool("no"));
 /// assert_ne!(HookOutput::default(), HookOutput::proceed());
@@ -87,7 +87,7 @@ impl HookOutput {
     /// `{"continue":false,"stopReason":…}`: stop the agent.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, PostToolUseInput};
     ///
     /// fn stop_when_disk_full(input: &PostToolUseInput) -> HookOutput {
     ///     if input.tool_response.as_str().contains("No space left on device") {
@@ -120,7 +120,7 @@ impl HookOutput {
     /// report a `PostToolUse` problem to the model).
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, StopInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, StopInput};
     ///
     /// fn test_before_stopping(input: &StopInput) -> HookOutput {
     ///     if input.stop_hook_active {
@@ -150,7 +150,7 @@ impl HookOutput {
     /// A `PreToolUse` answer that refuses the tool; the model sees `reason`.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
     ///
     /// /// Registered for `Write|Edit`.
     /// fn leave_migrations_alone(input: &PreToolUseInput) -> HookOutput {
@@ -178,7 +178,7 @@ impl HookOutput {
     /// A `PreToolUse` answer that lets the tool run without asking.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
     ///
     /// /// Registered for `Bash`.
     /// fn tests_may_run(input: &PreToolUseInput) -> HookOutput {
@@ -209,7 +209,7 @@ impl HookOutput {
     /// A `PreToolUse` answer that makes the CLI ask as usual, with `reason`.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, PreToolUseInput};
     ///
     /// /// Registered for `Bash`.
     /// fn ask_before_push(input: &PreToolUseInput) -> HookOutput {
@@ -245,7 +245,7 @@ impl HookOutput {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::hooks::{HookOutput, PostToolUseInput};
+    /// use claude_agent_tokio::hooks::{HookOutput, PostToolUseInput};
     ///
     /// /// Report to an audit log without making the agent wait for it.
     /// fn audit_in_background(_input: &PostToolUseInput) -> HookOutput {
@@ -267,7 +267,7 @@ impl HookOutput {
     /// Keeps the other fields of an existing `hookSpecificOutput` of the same event.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{EventInput, HookEvent, HookOutput, UserPromptSubmitInput};
+    /// use claude_agent_tokio::hooks::{EventInput, HookEvent, HookOutput, UserPromptSubmitInput};
     ///
     /// fn add_date(_input: &UserPromptSubmitInput) -> HookOutput {
     ///     HookOutput::default().with_additional_context(UserPromptSubmitInput::EVENT, "Today is 2026-11-22.")
@@ -298,7 +298,7 @@ impl HookOutput {
     /// Adds a message shown to the user.
     ///
     /// ```
-    /// use claude_agent_core::hooks::HookOutput;
+    /// use claude_agent_tokio::hooks::HookOutput;
     ///
     /// let output = HookOutput::deny_tool("no network in tests").with_system_message("Blocked a curl call.");
     /// assert_eq!(output.system_message.as_deref(), Some("Blocked a curl call."));
@@ -311,7 +311,7 @@ impl HookOutput {
     /// Sets the event-specific part.
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitOutput};
+    /// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitOutput};
     ///
     /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::UserPromptSubmit(
     ///     UserPromptSubmitOutput { session_title: Some("Fix the flaky test".into()), ..Default::default() },

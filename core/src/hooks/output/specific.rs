@@ -12,7 +12,7 @@ use crate::Json;
 /// `hookEventName` set from the variant.
 ///
 /// ```
-/// # use claude_agent_core::hooks::{HookSpecificOutput, PreToolUseOutput, PermissionDecision};
+/// # use claude_agent_tokio::hooks::{HookSpecificOutput, PreToolUseOutput, PermissionDecision};
 /// let out = HookSpecificOutput::PreToolUse(PreToolUseOutput {
 ///     permission_decision: Some(PermissionDecision::Ask),
 ///     ..Default::default()
@@ -27,8 +27,8 @@ use crate::Json;
 /// exact text:
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// # use claude_agent_core::hooks::{HookEvent, HookSpecificOutput};
+/// # use claude_agent_tokio::Json;
+/// # use claude_agent_tokio::hooks::{HookEvent, HookSpecificOutput};
 /// let context = || HookSpecificOutput::additional_context(HookEvent::Stop, "more");
 /// assert_eq!(context(), context());
 /// assert_ne!(context(), HookSpecificOutput::additional_context(HookEvent::SubagentStop, "more"));
@@ -211,7 +211,7 @@ impl HookSpecificOutput {
     /// The event this output is for; `None` for [`HookSpecificOutput::Raw`].
     ///
     /// ```
-    /// use claude_agent_core::hooks::{HookEvent, HookOutput};
+    /// use claude_agent_tokio::hooks::{HookEvent, HookOutput};
     ///
     /// let output = HookOutput::deny_tool("no");
     /// let part = output.hook_specific_output.as_ref().unwrap();
@@ -252,7 +252,7 @@ impl HookSpecificOutput {
 /// Rewrite a tool call before it runs:
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseInput, PreToolUseOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseInput, PreToolUseOutput};
 ///
 /// #[derive(serde::Deserialize)]
 /// struct Bash {
@@ -305,7 +305,7 @@ pub struct PreToolUseOutput {
 /// runs unless a hook refuses it).
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookSpecificOutput, PermissionDecision, PreSkillShellCommandOutput};
+/// use claude_agent_tokio::hooks::{HookSpecificOutput, PermissionDecision, PreSkillShellCommandOutput};
 ///
 /// let refused = HookSpecificOutput::PreSkillShellCommand(PreSkillShellCommandOutput {
 ///     permission_decision: Some(PermissionDecision::Deny),
@@ -335,8 +335,8 @@ pub struct PreSkillShellCommandOutput {
 /// `PostToolUse` output.
 ///
 /// ```
-/// # use claude_agent_core::Json;
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PostToolUseInput, PostToolUseOutput};
+/// # use claude_agent_tokio::Json;
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, PostToolUseInput, PostToolUseOutput};
 ///
 /// /// Keep secrets that a tool printed out of the conversation (registered for `Bash`).
 /// fn withhold_secrets(input: &PostToolUseInput) -> HookOutput {
@@ -381,7 +381,7 @@ pub struct PostToolUseOutput {
 /// The output of the events whose only specific field is `additionalContext`.
 ///
 /// ```
-/// use claude_agent_core::hooks::{AdditionalContextOutput, HookEvent, HookOutput, HookSpecificOutput};
+/// use claude_agent_tokio::hooks::{AdditionalContextOutput, HookEvent, HookOutput, HookSpecificOutput};
 ///
 /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::PostToolUseFailure(
 ///     AdditionalContextOutput { additional_context: Some("The test database is not running; start it with `make db`.".into()) },
@@ -406,7 +406,7 @@ pub struct AdditionalContextOutput {
 /// `PermissionRequest` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, PermissionRequestDecision, PermissionRequestOutput};
 ///
 /// let deny = PermissionRequestOutput {
 ///     decision: PermissionRequestDecision::Deny { message: Some("Not during the release freeze.".into()), interrupt: Some(true) },
@@ -426,7 +426,7 @@ pub struct PermissionRequestOutput {
 /// `PermissionDenied` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, PermissionDeniedOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, PermissionDeniedOutput};
 ///
 /// let retry = HookOutput::default()
 ///     .with_hook_specific_output(HookSpecificOutput::PermissionDenied(PermissionDeniedOutput { retry: Some(true) }));
@@ -442,7 +442,7 @@ pub struct PermissionDeniedOutput {
 /// `UserPromptSubmit` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitInput, UserPromptSubmitOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, UserPromptSubmitInput, UserPromptSubmitOutput};
 ///
 /// /// Title the session after the prompt's first line, and ask for British spelling.
 /// fn title_session(input: &UserPromptSubmitInput) -> HookOutput {
@@ -481,7 +481,7 @@ pub struct UserPromptSubmitOutput {
 /// `UserPromptExpansion` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, UserPromptExpansionInput, UserPromptExpansionOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, UserPromptExpansionInput, UserPromptExpansionOutput};
 ///
 /// /// Point `/review` at the team's review guide.
 /// fn review_guide(input: &UserPromptExpansionInput) -> HookOutput {
@@ -518,7 +518,7 @@ pub struct UserPromptExpansionOutput {
 /// `SessionStart` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, SessionStartOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, SessionStartOutput};
 ///
 /// let start = SessionStartOutput {
 ///     additional_context: Some("The main branch is `trunk`.".into()),
@@ -554,7 +554,7 @@ pub struct SessionStartOutput {
 /// `PreModelSwitch` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{
+/// use claude_agent_tokio::hooks::{
 ///     HookOutput, HookSpecificOutput, PermissionDecision, PreModelSwitchInput, PreModelSwitchOutput,
 /// };
 ///
@@ -591,8 +591,8 @@ pub struct PreModelSwitchOutput {
 /// `Elicitation` and `ElicitationResult` output.
 ///
 /// ```
-/// use claude_agent_core::mcp::ElicitationAction;
-/// use claude_agent_core::hooks::{ElicitationOutput, HookOutput, HookSpecificOutput};
+/// use claude_agent_tokio::mcp::ElicitationAction;
+/// use claude_agent_tokio::hooks::{ElicitationOutput, HookOutput, HookSpecificOutput};
 ///
 /// // Decline in the user's place.
 /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::Elicitation(ElicitationOutput {
@@ -614,7 +614,7 @@ pub struct ElicitationOutput {
 /// `WorktreeCreate` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, WorktreeCreateOutput};
 ///
 /// let made = WorktreeCreateOutput { worktree_path: "/tmp/worktrees/fix-flaky-test".into() };
 /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::WorktreeCreate(made));
@@ -633,7 +633,7 @@ pub struct WorktreeCreateOutput {
 /// `CwdChanged` and `FileChanged` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, WatchPathsOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, WatchPathsOutput};
 ///
 /// let watch = WatchPathsOutput { watch_paths: Some(vec!["/tmp/ws/package.json".into()]) };
 /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::FileChanged(watch));
@@ -653,7 +653,7 @@ pub struct WatchPathsOutput {
 /// `MessageDisplay` output.
 ///
 /// ```
-/// use claude_agent_core::hooks::{HookOutput, HookSpecificOutput, MessageDisplayOutput};
+/// use claude_agent_tokio::hooks::{HookOutput, HookSpecificOutput, MessageDisplayOutput};
 ///
 /// let shown = MessageDisplayOutput { display_content: Some("[redacted]".into()) };
 /// let output = HookOutput::default().with_hook_specific_output(HookSpecificOutput::MessageDisplay(shown));

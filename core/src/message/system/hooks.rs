@@ -6,7 +6,7 @@ message_struct! {
     /// `system`/`hook_started`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"hook_started","hook_id":"a1b2c3d4","hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::HookStarted(hook)) = Message::parse(line).unwrap() else { panic!("not hook_started") };
@@ -29,7 +29,7 @@ message_struct! {
     /// `system`/`hook_progress`: output so far of a running hook.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"hook_progress","hook_id":"a1b2c3d4","hook_name":"Stop","hook_event":"Stop","stdout":"running cargo test…\n","stderr":"","output":"running cargo test…\n","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::HookProgress(progress)) = Message::parse(line).unwrap() else { panic!("not hook_progress") };
@@ -61,7 +61,7 @@ message_struct! {
     /// `system`/`hook_response`: a hook finished.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"hook_response","hook_id":"a1b2c3d4","hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","output":"","stdout":"","stderr":"rm is not allowed\n","exit_code":2,"outcome":"error","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::HookResponse(hook)) = Message::parse(line).unwrap() else { panic!("not hook_response") };

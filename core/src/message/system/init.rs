@@ -13,7 +13,7 @@ message_struct! {
     /// `permission_mode()`, …) are read from the stored line by methods.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"init","cwd":"/tmp/ws","session_id":"a15484fc-b16c-479a-a5cb-6d08565127b0","tools":["Task","Bash","Read","mcp__calc__add"],"mcp_servers":[{"name":"calc","status":"connected","source":"sdk"}],"model":"claude-opus-5-5","permissionMode":"default","slash_commands":["compact","context","review"],"apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"2.1.330","output_style":"default","agents":["general-purpose","Explore","Plan"],"skills":[],"plugins":[{"name":"cc-plugin-privacy","path":"builtin","source":"cc-plugin-privacy@builtin"}],"capabilities":["interrupt_receipt_v1","msg_lifecycle_v1"],"uuid":"64cd43b5-3c62-43f2-8f36-e7527d9317da","fast_mode_state":"off"}"#;
     /// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };
@@ -161,7 +161,7 @@ impl Init {
 /// `mcp_status` request answers ([`McpStatus`](crate::control::McpStatus)).
 ///
 /// ```
-/// use claude_agent_core::message::{Message, SystemMessage};
+/// use claude_agent_tokio::message::{Message, SystemMessage};
 ///
 /// let line = r#"{"type":"system","subtype":"init","session_id":"s","mcp_servers":[{"name":"calc","status":"connected","source":"sdk"},{"name":"github","status":"needs-auth","source":"user"}]}"#;
 /// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };
@@ -170,7 +170,7 @@ impl Init {
 /// assert_eq!(init.mcp_servers[0].source.as_deref(), Some("sdk"));
 ///
 /// // `mcp_status` says more of each server; what has no field here is in `details`:
-/// let status: claude_agent_core::control::McpStatus = serde_json::from_str(
+/// let status: claude_agent_tokio::control::McpStatus = serde_json::from_str(
 ///     r#"{"mcpServers":[{"name":"github","status":"failed","error":"spawn npx ENOENT"}]}"#,
 /// )
 /// .unwrap();
@@ -198,7 +198,7 @@ pub struct McpServerStatus {
 /// ([`ReloadPluginsResult`](crate::control::ReloadPluginsResult)).
 ///
 /// ```
-/// use claude_agent_core::message::{Message, SystemMessage};
+/// use claude_agent_tokio::message::{Message, SystemMessage};
 ///
 /// let line = r#"{"type":"system","subtype":"init","session_id":"s","plugins":[{"name":"cc-plugin-agents-md","path":"builtin","source":"cc-plugin-agents-md@builtin"},{"name":"formatter","path":"/home/user/.claude/plugins/formatter","source":"formatter@acme","version":"1.2.0"}]}"#;
 /// let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else { panic!("not init") };

@@ -29,7 +29,7 @@ use crate::Json;
 /// A `system` message.
 ///
 /// ```
-/// use claude_agent_core::message::{peek_tags, Message, SessionState, SystemMessage};
+/// use claude_agent_tokio::message::{peek_tags, Message, SessionState, SystemMessage};
 ///
 /// let line = r#"{"type":"system","subtype":"session_state_changed","state":"idle","session_id":"s"}"#;
 /// let Message::System(SystemMessage::SessionStateChanged(s)) =
@@ -43,7 +43,7 @@ use crate::Json;
 /// A subtype this crate does not model is kept whole:
 ///
 /// ```
-/// use claude_agent_core::message::{Message, SystemMessage};
+/// use claude_agent_tokio::message::{Message, SystemMessage};
 ///
 /// let line = r#"{"type":"system","subtype":"post_turn_summary","summary":{"files_changed":2},"session_id":"s"}"#;
 /// let Message::System(system) = Message::parse(line).unwrap() else { panic!("not a system message") };

@@ -8,7 +8,7 @@ message_struct! {
     /// `system`/`notification`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"notification","key":"auto-update","text":"Claude Code has been updated to 2.1.330","priority":"low","timeout_ms":5000,"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::Notification(note)) = Message::parse(line).unwrap() else { panic!("not a notification") };
@@ -34,7 +34,7 @@ message_struct! {
     /// `system`/`informational`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"informational","content":"Context is 90% full; it will be compacted soon.","level":"warning","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::Informational(info)) = Message::parse(line).unwrap() else { panic!("not informational") };
@@ -65,7 +65,7 @@ message_struct! {
     /// `system`/`local_command_output`: output of a local slash command.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"local_command_output","content":"Total cost: $0.0042","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::LocalCommandOutput(output)) = Message::parse(line).unwrap() else { panic!("not local_command_output") };
@@ -82,7 +82,7 @@ message_struct! {
     /// `system`/`memory_recall`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"memory_recall","mode":"select","memories":[{"path":"/home/user/.claude/projects/-tmp-ws/memory/build.md","scope":"project"}],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::MemoryRecall(recall)) = Message::parse(line).unwrap() else { panic!("not memory_recall") };
@@ -103,7 +103,7 @@ message_struct! {
     /// `system`/`elicitation_complete`: an MCP elicitation finished.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"elicitation_complete","mcp_server_name":"github","elicitation_id":"elic_01","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::ElicitationComplete(done)) = Message::parse(line).unwrap() else { panic!("not elicitation_complete") };
@@ -123,7 +123,7 @@ message_struct! {
     /// `system`/`permission_denied`: a tool call was denied.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"permission_denied","tool_name":"Bash","tool_use_id":"toolu_fake_4_1","message":"This session may only read files.","decision_reason_type":"other","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::PermissionDenied(denied)) = Message::parse(line).unwrap() else { panic!("not permission_denied") };
@@ -156,7 +156,7 @@ message_struct! {
     /// `system`/`model_refusal_fallback`: the model refused and another model was used.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"model_refusal_fallback","direction":"retry","original_model":"claude-opus-4-5","fallback_model":"claude-sonnet-4-5","request_id":"req_011CV1","api_refusal_category":"cyber","content":"Retrying with claude-sonnet-4-5","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::ModelRefusalFallback(swap)) = Message::parse(line).unwrap() else { panic!("not model_refusal_fallback") };
@@ -189,7 +189,7 @@ message_struct! {
     /// `system`/`model_refusal_no_fallback`: the model refused and no fallback was available.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"model_refusal_no_fallback","original_model":"claude-opus-4-5","request_id":"req_011CV2","api_refusal_category":"cyber","content":"Claude declined this request.","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::ModelRefusalNoFallback(refusal)) = Message::parse(line).unwrap() else { panic!("not model_refusal_no_fallback") };
@@ -227,7 +227,7 @@ message_struct! {
     /// [`ApiRetry`]: super::ApiRetry
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"model_fallback","trigger":"overloaded","original_model":"claude-opus-4-5","fallback_model":"claude-sonnet-4-5","content":"Switched to claude-sonnet-4-5 due to high demand for claude-opus-4-5","session_id":"s","uuid":"u"}"#;
     /// let Message::System(SystemMessage::ModelFallback(fallback)) = Message::parse(line).unwrap() else {
@@ -266,7 +266,7 @@ message_struct! {
     /// consents and the model stays, no such message comes.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"model_consent_fallback","choice":"cancelled","original_model":"claude-opus-5","fallback_model":"claude-opus-4-5","persisted_as_default":false,"content":"Using claude-opus-4-5 instead","session_id":"s","uuid":"u"}"#;
     /// let Message::System(SystemMessage::ModelConsentFallback(swap)) = Message::parse(line).unwrap() else {
@@ -307,7 +307,7 @@ message_struct! {
     /// copies the session again.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"mirror_error","error":"session store failed: disk full","key":{"project_key":"-home-me-app","session_id":"s1"},"uuid":"u","session_id":"s1"}"#;
     /// let Message::System(SystemMessage::MirrorError(error)) = Message::parse(line).unwrap() else { panic!("not a mirror error") };

@@ -13,7 +13,7 @@ message_struct! {
     /// `system`/`status`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"status","status":"requesting","session_id":"f89550ef-8444-4a3f-9393-f1d96094a371","uuid":"fb82ac72-8383-4f03-9c89-e8cd6c0f323b"}"#;
     /// let Message::System(SystemMessage::Status(status)) = Message::parse(line).unwrap() else { panic!("not status") };
@@ -36,7 +36,7 @@ message_struct! {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use claude_agent_core::message::{ApiError, Message, SystemMessage};
+    /// use claude_agent_tokio::message::{ApiError, Message, SystemMessage};
     ///
     /// // What CLI 2.1.331 wrote for a 429 it would retry.
     /// let line = r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":8000,"error_status":429,"error":"rate_limit","uuid":"u","session_id":"s"}"#;
@@ -94,7 +94,7 @@ message_struct! {
     /// `system`/`compact_boundary`: the conversation was compacted here.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":167000},"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::CompactBoundary(boundary)) = Message::parse(line).unwrap() else { panic!("not compact_boundary") };
@@ -113,7 +113,7 @@ message_struct! {
     /// `system`/`session_state_changed`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SessionState, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SessionState, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"session_state_changed","state":"requires_action","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::SessionStateChanged(change)) = Message::parse(line).unwrap() else { panic!("not session_state_changed") };
@@ -132,7 +132,7 @@ message_struct! {
 /// The state of a [`SessionStateChanged`].
 ///
 /// ```
-/// use claude_agent_core::message::SessionState;
+/// use claude_agent_tokio::message::SessionState;
 ///
 /// fn label(state: &SessionState) -> &str {
 ///     match state {
@@ -190,7 +190,7 @@ message_struct! {
     /// `system`/`files_persisted`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"files_persisted","files":[{"filename":"report.md","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}],"failed":[],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::FilesPersisted(persisted)) = Message::parse(line).unwrap() else { panic!("not files_persisted") };
@@ -211,7 +211,7 @@ message_struct! {
     /// `system`/`thinking_tokens`: an estimate of thinking tokens so far.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"thinking_tokens","estimated_tokens":1536,"estimated_tokens_delta":512,"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::ThinkingTokens(thinking)) = Message::parse(line).unwrap() else { panic!("not thinking_tokens") };
@@ -231,7 +231,7 @@ message_struct! {
     /// `system`/`commands_changed`: the slash commands changed.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"commands_changed","commands":[{"name":"review","description":"Review a pull request","argumentHint":"<pr>"}],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::CommandsChanged(changed)) = Message::parse(line).unwrap() else { panic!("not commands_changed") };
@@ -249,7 +249,7 @@ message_struct! {
     /// `system`/`plugin_install`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"plugin_install","status":"failed","name":"formatter","error":"marketplace not found: acme","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::PluginInstall(install)) = Message::parse(line).unwrap() else { panic!("not plugin_install") };
@@ -273,7 +273,7 @@ message_struct! {
     /// `system`/`control_request_progress`: progress of a slow control request.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"control_request_progress","request_id":"req_3","status":"api_retry","attempt":2,"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::ControlRequestProgress(progress)) = Message::parse(line).unwrap() else { panic!("not control_request_progress") };
@@ -296,7 +296,7 @@ message_struct! {
     /// `system`/`worker_shutting_down`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"worker_shutting_down","reason":"idle timeout","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::WorkerShuttingDown(shutdown)) = Message::parse(line).unwrap() else { panic!("not worker_shutting_down") };
@@ -313,7 +313,7 @@ message_struct! {
     /// `system`/`session_writes_lost`: the transcript could not be written.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"session_writes_lost","error_code":"ENOSPC","lost":{"entries":3},"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::SessionWritesLost(lost)) = Message::parse(line).unwrap() else { panic!("not session_writes_lost") };

@@ -8,7 +8,7 @@ message_struct! {
     /// `system`/`task_started`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"task_started","task_id":"a7f3c2e1","task_type":"local_agent","description":"Find the flaky test","tool_use_id":"toolu_01","subagent_type":"general-purpose","is_backgrounded":false,"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::TaskStarted(task)) = Message::parse(line).unwrap() else { panic!("not task_started") };
@@ -47,7 +47,7 @@ message_struct! {
     /// `system`/`task_progress`.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"task_progress","task_id":"a7f3c2e1","description":"Find the flaky test","tool_use_id":"toolu_01","usage":{"total_tokens":18250,"tool_uses":6,"duration_ms":41000},"last_tool_name":"Grep","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::TaskProgress(progress)) = Message::parse(line).unwrap() else { panic!("not task_progress") };
@@ -81,7 +81,7 @@ message_struct! {
     /// `system`/`task_updated`: a change to a task's state.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"task_updated","task_id":"b41d","patch":{"status":"running","is_backgrounded":true},"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::TaskUpdated(update)) = Message::parse(line).unwrap() else { panic!("not task_updated") };
@@ -101,7 +101,7 @@ message_struct! {
 /// The changed fields of a [`TaskUpdated`].
 ///
 /// ```
-/// use claude_agent_core::message::{Message, SystemMessage, TaskPatch};
+/// use claude_agent_tokio::message::{Message, SystemMessage, TaskPatch};
 ///
 /// /// Apply a patch to the status a host keeps per task: absent fields did not change.
 /// fn apply(status: &mut String, patch: &TaskPatch) {
@@ -138,7 +138,7 @@ message_struct! {
     /// `system`/`task_notification`: a task ended.
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"task_notification","task_id":"a7f3c2e1","status":"completed","tool_use_id":"toolu_01","output_file":"/tmp/claude/tasks/a7f3c2e1.output","summary":"The test races on a shared temp dir.","uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::TaskNotification(done)) = Message::parse(line).unwrap() else { panic!("not task_notification") };
@@ -174,7 +174,7 @@ message_struct! {
     /// `system`/`background_tasks_changed`: the complete current list (replaces the previous one).
     ///
     /// ```
-    /// use claude_agent_core::message::{Message, SystemMessage};
+    /// use claude_agent_tokio::message::{Message, SystemMessage};
     ///
     /// let line = r#"{"type":"system","subtype":"background_tasks_changed","tasks":[{"task_id":"b41d","task_type":"local_bash","description":"npm run dev"},{"task_id":"a7f3c2e1","task_type":"local_agent","description":"Find the flaky test","subagent_type":"general-purpose"}],"uuid":"u","session_id":"s"}"#;
     /// let Message::System(SystemMessage::BackgroundTasksChanged(changed)) = Message::parse(line).unwrap() else { panic!("not background_tasks_changed") };
@@ -191,7 +191,7 @@ message_struct! {
 /// One task of [`BackgroundTasksChanged::tasks`].
 ///
 /// ```
-/// use claude_agent_core::message::{BackgroundTask, Message, SystemMessage};
+/// use claude_agent_tokio::message::{BackgroundTask, Message, SystemMessage};
 ///
 /// fn is_subagent(task: &BackgroundTask) -> bool {
 ///     task.task_type == "local_agent"
