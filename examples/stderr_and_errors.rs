@@ -23,6 +23,13 @@ async fn run(label: &str, prompt: &str, options: Options) {
             Err(Error::CliNotFound { searched, hint }) => {
                 println!("CLI not found (looked at {searched:?}); install it: {hint}")
             }
+            Err(Error::StartFailed {
+                failure,
+                stderr_tail,
+            }) => {
+                let exit = failure.exit;
+                println!("the CLI did not start the session ({exit}); its stderr ended with: {stderr_tail}")
+            }
             Err(Error::Process { exit, stderr_tail }) => {
                 println!("CLI failed ({exit}); its stderr ended with: {stderr_tail}")
             }

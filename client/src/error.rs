@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::options::OptionsError;
 use crate::session::RequestFailure;
 use crate::session::{
-    EndReason, ExitStatusInfo, RequestError, ResultError, SendError, Termination,
+    EndReason, ExitStatusInfo, RequestError, ResultError, SendError, StartFailure, Termination,
 };
 
 /// How to install the CLI, shown when it cannot be found.
@@ -32,8 +32,9 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`ConfigFolder`](Error::ConfigFolder) | `Options::isolated_config`: the session's own configuration folder could not be made under the temp directory | check `TMPDIR` and its free space, and that the user's configuration can be read |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
-/// | [`Process`](Error::Process) | the CLI exited non-zero or was killed, with no error result | read `stderr_tail`: a bad flag, a missing login or API key, a crash |
-/// | [`Result`](Error::Result) | the CLI ended the session with an error result (max turns, budget, API error, a refused start) and exited non-zero; the result message came before it | read its `subtype`, `errors`, `api_error` (with `may_pass_on_retry()`) and `startup_failure`; raise `max_turns`/`max_budget_usd`, check the API key |
+/// | [`StartFailed`](Error::StartFailed) | the session never started: the CLI refused it (`failure.reason` says why: a proxy that is not a URL, a sign-in the gateway ended, `bypassPermissions` as root…) or exited before answering `initialize` (an option or a settings file it rejects) | read `failure.reason` and `failure.message`, else `stderr_tail`; [`Error::finding`] names the causes the launch doctor knows |
+/// | [`Process`](Error::Process) | the CLI exited non-zero or was killed after the session had started, with no error result | read `stderr_tail`: a crash, a kill, a lost login |
+/// | [`Result`](Error::Result) | a started session ended with an error result (max turns, budget, API error) and the CLI exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error` (with `may_pass_on_retry()`); raise `max_turns`/`max_budget_usd`, check the API key |
 /// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
 /// | [`ControlRefused`](Error::ControlRefused) | the CLI answered a control call with an error (an unknown model, no such MCP server, a call the CLI does not support) | read its message; the session goes on |
 /// | [`Unconfirmed`](Error::Unconfirmed) | the CLI did not confirm a fail-closed hook or the MCP servers sent in `initialize`, so no prompt was sent | update the CLI (`claude --version`), or follow the message: drop `fail_closed`, or deliver MCP servers on the command line |
@@ -170,7 +171,34 @@ pub enum Error {
         /// The operating system's error.
         source: io::Error,
     },
-    /// The CLI failed (non-zero exit or a signal) with no error result to explain it.
+    /// The session never started: the CLI said it could not start it (`failure.reason`), or it
+    /// exited non-zero before answering `initialize` (an option or a settings file it rejects:
+    /// `stderr_tail` says which). Every start that fails on the CLI's side ends so, whatever
+    /// the cause.
+    ///
+    /// ```
+    /// use claude_agent_tokio::{Error, message::StartupFailureReason};
+    ///
+    /// fn explain(error: &Error) -> String {
+    ///     match error {
+    ///         Error::StartFailed { failure, .. } if failure.reason == Some(StartupFailureReason::ProxyInvalid) => {
+    ///             "fix HTTPS_PROXY".into()
+    ///         }
+    ///         Error::StartFailed { failure, stderr_tail } => format!("{failure}: {stderr_tail}"),
+    ///         other => other.to_string(),
+    ///     }
+    /// }
+    /// # let _ = explain;
+    /// ```
+    #[error("{failure}{}", stderr_suffix(stderr_tail))]
+    StartFailed {
+        /// What the CLI said and how it exited.
+        failure: Box<StartFailure>,
+        /// The last lines it wrote on stderr (at most 8 KiB).
+        stderr_tail: String,
+    },
+    /// The CLI failed (non-zero exit or a signal) after the session had started, with no error
+    /// result to explain it.
     #[error("the Claude Code CLI failed ({exit}){}", stderr_suffix(stderr_tail))]
     Process {
         /// How it ended.
@@ -178,8 +206,8 @@ pub enum Error {
         /// The last lines it wrote on stderr (at most 8 KiB).
         stderr_tail: String,
     },
-    /// The CLI ended the session with an error `result` (max turns, API error, interrupted…) and
-    /// exited non-zero. The result message itself was delivered before this error.
+    /// A started session ended with an error `result` (max turns, API error, interrupted…) and
+    /// the CLI exited non-zero. The result message itself was delivered before this error.
     #[error(transparent)]
     Result(Box<ResultError>),
     /// A control request got no answer in time. If the CLI answers it later, that answer is
@@ -279,18 +307,17 @@ impl Error {
             Error::WorkingDirectory { path, .. } => {
                 Some(Finding::WorkingDirectoryMissing { path: path.clone() })
             }
-            Error::Process { stderr_tail, .. }
-                if stderr_tail.contains("cannot be used with root/sudo privileges") =>
+            Error::StartFailed {
+                failure,
+                stderr_tail,
+            } if failure.reason == Some(StartupFailureReason::BypassRoot)
+                || stderr_tail.contains("cannot be used with root/sudo privileges") =>
             {
                 Some(Finding::RootWithBypassPermissions)
             }
-            Error::Result(result) => match (&result.startup_failure, &result.api_error) {
-                (Some(StartupFailureReason::BypassRoot), _) => {
-                    Some(Finding::RootWithBypassPermissions)
-                }
-                (_, Some(ApiError::AuthenticationFailed)) => Some(Finding::NoCredentials),
-                _ => None,
-            },
+            Error::Result(result) if result.api_error == Some(ApiError::AuthenticationFailed) => {
+                Some(Finding::NoCredentials)
+            }
             _ => None,
         }
     }
@@ -319,6 +346,10 @@ impl Error {
             Termination::Ended(EndReason::InitializeFailed(failure)) => {
                 Some(Error::from_failure(failure.clone()))
             }
+            Termination::StartFailed(failure) => Some(Error::StartFailed {
+                failure: failure.clone(),
+                stderr_tail: stderr_tail(),
+            }),
             Termination::ErrorResult(result) => Some(Error::Result(result.clone())),
             Termination::ProcessFailed(exit) => Some(Error::Process {
                 exit: *exit,

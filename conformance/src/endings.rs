@@ -80,15 +80,15 @@ pub fn every_call_answers_after_the_cli_closes_its_stdout<H: Harness>() {
         let client = messages.client();
         let items: Vec<_> = within(Duration::from_secs(20), (&mut messages).collect()).await;
         assert!(
-            matches!(items.last(), Some(Err(Error::Process { .. }))),
+            matches!(items.last(), Some(Err(Error::StartFailed { .. }))),
             "{items:?}"
         );
         every_call_answers(&client).await;
     });
 }
 
-/// A CLI that exits before answering `initialize`: the stream ends with its exit status and
-/// stderr, then every call answers.
+/// A CLI that exits before answering `initialize`: the stream ends with `Error::StartFailed`,
+/// its exit status and stderr, then every call answers.
 pub fn every_call_answers_after_the_cli_exits_before_initialize<H: Harness>() {
     let dir = TestDir::new("endings").expect("temp dir");
     let cli = dir.path().join("claude");
@@ -98,8 +98,11 @@ pub fn every_call_answers_after_the_cli_exits_before_initialize<H: Harness>() {
         let client = messages.client();
         let items: Vec<_> = within(Duration::from_secs(10), (&mut messages).collect()).await;
         match items.last() {
-            Some(Err(Error::Process { exit, stderr_tail })) => {
-                assert_eq!(exit.code, Some(3));
+            Some(Err(Error::StartFailed {
+                failure,
+                stderr_tail,
+            })) => {
+                assert_eq!(failure.exit.code, Some(3));
                 assert!(stderr_tail.contains("no login"), "{stderr_tail}");
             }
             other => panic!("{other:?}"),

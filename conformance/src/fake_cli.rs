@@ -674,14 +674,18 @@ pub fn cli_exiting_early_is_reported_with_its_stderr_within_a_second<H: Harness>
         let took = started.elapsed();
         assert!(took < Duration::from_secs(1), "took {took:?}");
         match error {
-            Error::Process { exit, stderr_tail } => {
-                assert_eq!(exit.code, Some(1));
+            Error::StartFailed {
+                failure,
+                stderr_tail,
+            } => {
+                assert_eq!(failure.exit.code, Some(1));
+                assert_eq!(failure.reason, None);
                 assert!(
                     stderr_tail.contains("argument 'bogus' is invalid"),
                     "{stderr_tail}"
                 );
             }
-            other => panic!("expected Error::Process, got {other:?}"),
+            other => panic!("expected Error::StartFailed, got {other:?}"),
         }
 
         let started = Instant::now();
@@ -692,10 +696,10 @@ pub fn cli_exiting_early_is_reported_with_its_stderr_within_a_second<H: Harness>
             started.elapsed()
         );
         match items.last() {
-            Some(Err(Error::Process { stderr_tail, .. })) => {
+            Some(Err(Error::StartFailed { stderr_tail, .. })) => {
                 assert!(stderr_tail.contains("'bogus'"), "{stderr_tail}")
             }
-            other => panic!("expected Error::Process last, got {other:?}"),
+            other => panic!("expected Error::StartFailed last, got {other:?}"),
         }
     });
 }

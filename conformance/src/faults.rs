@@ -592,10 +592,10 @@ pub fn an_api_key_in_options_env_appears_neither_in_debug_nor_in_errors<H: Harne
         let error = within(LIMIT, connect_with(H::runtime(), options.clone()))
             .await
             .unwrap_err();
-        assert!(matches!(error, Error::Process { .. }), "{error:?}");
+        assert!(matches!(error, Error::StartFailed { .. }), "{error:?}");
         let items = collect::<H>(options.clone(), "hi").await;
         let last = items.last().and_then(|item| item.as_ref().err());
-        assert!(matches!(last, Some(Error::Process { .. })), "{items:?}");
+        assert!(matches!(last, Some(Error::StartFailed { .. })), "{items:?}");
 
         // A CLI that cannot even be started.
         let not_executable = TestDir::new("faults-secret").unwrap();

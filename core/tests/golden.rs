@@ -13,11 +13,12 @@ use claude_agent_core::hooks::{
     HookOutput, HookSpecificOutput, PermissionDecision, PreSkillShellCommandOutput,
 };
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::{Message, UserInput};
+use claude_agent_core::message::{Message, StartupFailureReason, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::recording::{Direction, Pace, Pieces, Recording};
 use claude_agent_core::session::{
-    CliVersion, Event, InputMode, Session, TranscriptMirror, Transmit, VersionCheck,
+    CliVersion, Event, ExitStatusInfo, InputMode, Session, Termination, TranscriptMirror, Transmit,
+    VersionCheck,
 };
 use claude_agent_core::Json;
 use serde_json::Value;
@@ -524,6 +525,49 @@ fn claim_refused_by_the_cli() {
             .iter()
             .any(|e| matches!(e, Event::Message(Message::Result(r)) if r.is_error)));
         assert!(out.closed_stdin, "chunk {chunk}");
+    }
+}
+
+/// The real CLI refusing a start (`HTTPS_PROXY=bogus`, recorded from 2.1.332): instead of
+/// answering `initialize` it writes an error result with its `startup_failure_reason` and exits 1
+/// (the exit status as the end-to-end scenario `startup_failure_reason` sees it). The session
+/// ends with `Termination::StartFailed`, naming the reason and the CLI's text, however the
+/// output is cut.
+#[test]
+fn a_refused_start_ends_as_start_failed() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/releases/2.1.332/startup_failure_reason.jsonl");
+    let (recording, _) = load(&path);
+    let first_refusal: Vec<u8> = recording
+        .cli_output()
+        .take(1)
+        .flat_map(|line| format!("{}\n", line.as_str()).into_bytes())
+        .collect();
+    for chunk in [1, 7, 4096] {
+        let now = Instant::now();
+        let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+        for piece in first_refusal.chunks(chunk) {
+            session.handle_stdout(now, piece);
+        }
+        session.handle_stdout_eof(now);
+        session.handle_exit(now, ExitStatusInfo::code(1));
+        let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+            Event::Finished(end) => Some(end),
+            _ => None,
+        });
+        let Some(Termination::StartFailed(failure)) = end else {
+            panic!("chunk {chunk}: not a refused start: {end:?}");
+        };
+        assert_eq!(failure.reason, Some(StartupFailureReason::ProxyInvalid));
+        assert!(
+            failure
+                .message
+                .as_deref()
+                .unwrap_or_default()
+                .contains("HTTPS_PROXY"),
+            "{failure:?}"
+        );
+        assert_eq!(failure.exit, ExitStatusInfo::code(1));
     }
 }
 

@@ -238,7 +238,9 @@ fn a_transport_that_panics_fails_the_start_with_its_message() {
 fn a_cli_that_exits_before_answering_initialize() {
     let fake = FakeTransport::new(Script::new().stderr("no auth\n").exit(3));
     let items = end_with(given(Options::new().transport(fake)), "hi");
-    assert!(matches!(last_error(&items), Error::Process { exit, .. } if exit.code == Some(3)));
+    assert!(
+        matches!(last_error(&items), Error::StartFailed { failure, stderr_tail } if failure.exit.code == Some(3) && stderr_tail.contains("no auth"))
+    );
 }
 
 #[test]

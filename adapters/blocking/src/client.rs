@@ -71,9 +71,10 @@ impl Client {
     /// in-process MCP servers (at most 5 s for those), so that [`Client::mcp_status`] lists them
     /// at once.
     ///
-    /// A CLI that is not found, or that exits before answering (a bad flag, a crash), is an error
-    /// saying why: [`Error::CliNotFound`] with the places searched and how to install it,
-    /// [`Error::Process`] with the CLI's stderr.
+    /// A CLI that is not found, or that refuses the start or exits before answering (a bad flag,
+    /// a settings file it rejects), is an error saying why: [`Error::CliNotFound`] with the
+    /// places searched and how to install it, [`Error::StartFailed`] with the CLI's reason and
+    /// stderr.
     ///
     /// ```no_run
     /// use claude_agent_blocking::{Client, Options};

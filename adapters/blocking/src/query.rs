@@ -14,8 +14,8 @@ use crate::{Client, TimedOut};
 /// [`prompt_channel`] for many), and iterate over every message until the CLI's stdout ends.
 ///
 /// Returns at once; the CLI starts in the background. A failure to start (CLI not found, bad
-/// options) is the iterator's only item; a last [`Error::Process`] or [`Error::Result`] item
-/// says how the CLI failed. An `Err` item means the session is over: a line that could not be
+/// options) is the iterator's only item; a last [`Error::StartFailed`], [`Error::Process`] or
+/// [`Error::Result`] item says how the CLI failed. An `Err` item means the session is over: a line that could not be
 /// used comes as a [`Message::Notice`](claude_agent_core::message::Message::Notice). Dropping
 /// the [`Query`] shuts the CLI down.
 ///

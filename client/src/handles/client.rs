@@ -85,8 +85,8 @@ impl fmt::Debug for Client {
 /// returns. The wait for the servers is at most 5 s (or the initialize timeout, if shorter);
 /// after that it returns all the same.
 ///
-/// A CLI that exits before answering (a bad flag, a crash) gives [`Error::Process`] with its
-/// stderr, as soon as it has exited. The adapter crates' `connect(options)` is this with their
+/// A CLI that refuses the start or exits before answering (a bad flag, a settings file it
+/// rejects) gives [`Error::StartFailed`] with its reason and stderr, as soon as it has exited. The adapter crates' `connect(options)` is this with their
 /// runtime filled in.
 ///
 /// ```

@@ -20,8 +20,8 @@ use crate::Client;
 /// ends (all results, not just the first).
 ///
 /// Adapter crates wrap this as `query(prompt, options)` with their runtime. A failure to start
-/// (CLI not found, bad options) is the stream's only item; a final [`Error::Process`] or
-/// [`Error::Result`] item says how the CLI failed. An `Err` item means the session is over: a
+/// (CLI not found, bad options) is the stream's only item; a final [`Error::StartFailed`],
+/// [`Error::Process`] or [`Error::Result`] item says how the CLI failed. An `Err` item means the session is over: a
 /// line that could not be used comes as a [`Message::Notice`](crate::message::Message::Notice).
 /// Dropping the stream shuts the CLI down.
 ///

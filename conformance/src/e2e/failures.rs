@@ -3,8 +3,8 @@
 use super::*;
 
 /// A CLI that refuses to start says why in a typed value: `HTTPS_PROXY` that is not a URL ends
-/// `connect` with `Error::Result` naming `ProxyInvalid`, and a `query` yields the CLI's error
-/// result with the same reason before that error (the SDK asks the CLI for such results).
+/// `connect` with `Error::StartFailed` naming `ProxyInvalid`, and a `query` yields the CLI's
+/// error result with the same reason before that error (the SDK asks the CLI for such results).
 pub async fn startup_failure_reason<R: Runtime>(rt: R) {
     let env = env();
     let options = env.options.clone().env("HTTPS_PROXY", "bogus");
@@ -15,15 +15,13 @@ pub async fn startup_failure_reason<R: Runtime>(rt: R) {
         connect_with(rt.clone(), options.clone()),
     )
     .await;
-    let Err(Error::Result(error)) = refused else {
+    let Err(Error::StartFailed { failure, .. }) = refused else {
         panic!("not a refused start: {refused:?}");
     };
-    assert_eq!(
-        error.startup_failure,
-        Some(StartupFailureReason::ProxyInvalid)
-    );
-    assert!(error.message.contains("HTTPS_PROXY"), "{error}");
-    assert_eq!(error.exit.code, Some(1));
+    assert_eq!(failure.reason, Some(StartupFailureReason::ProxyInvalid));
+    let message = failure.message.as_deref().unwrap_or_default();
+    assert!(message.contains("HTTPS_PROXY"), "{failure}");
+    assert_eq!(failure.exit.code, Some(1));
 
     let items = collect(&rt, "query", query_with(rt.clone(), "hello", options)).await;
     let reason = items.iter().find_map(|item| match item {
@@ -37,7 +35,7 @@ pub async fn startup_failure_reason<R: Runtime>(rt: R) {
     );
     let last = items.last().expect("an item");
     assert!(
-        matches!(last, Err(Error::Result(e)) if e.startup_failure == Some(StartupFailureReason::ProxyInvalid)),
+        matches!(last, Err(Error::StartFailed { failure, .. }) if failure.reason == Some(StartupFailureReason::ProxyInvalid)),
         "{last:?}"
     );
 }
@@ -362,11 +360,14 @@ pub async fn invalid_option<R: Runtime>(rt: R) {
         .permission_mode(PermissionMode::from_name("bogus"));
     let started = Instant::now();
     match within(&rt, STEP, "connect", connect_with(rt.clone(), options)).await {
-        Err(Error::Process { exit, stderr_tail }) => {
-            assert_eq!(exit.code, Some(1));
+        Err(Error::StartFailed {
+            failure,
+            stderr_tail,
+        }) => {
+            assert_eq!(failure.exit.code, Some(1));
             assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
         }
-        other => panic!("expected Error::Process, got {other:?}"),
+        other => panic!("expected Error::StartFailed, got {other:?}"),
     }
     assert!(
         started.elapsed() < Duration::from_secs(10),
@@ -382,10 +383,10 @@ pub async fn invalid_option<R: Runtime>(rt: R) {
     let started = Instant::now();
     let items = collect(&rt, "query", query_with(rt.clone(), "hi", options)).await;
     match items.last() {
-        Some(Err(Error::Process { stderr_tail, .. })) => {
+        Some(Err(Error::StartFailed { stderr_tail, .. })) => {
             assert!(stderr_tail.contains("bogus2"), "{stderr_tail}")
         }
-        other => panic!("expected Error::Process last, got {other:?} in {items:?}"),
+        other => panic!("expected Error::StartFailed last, got {other:?} in {items:?}"),
     }
     assert!(
         started.elapsed() < Duration::from_secs(10),

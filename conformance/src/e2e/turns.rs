@@ -396,11 +396,14 @@ pub async fn custom_transport<R: Runtime>(rt: R) {
         .permission_mode(PermissionMode::from_name("bogus"))
         .transport(transport);
     match within(&rt, STEP, "connect", connect_with(rt.clone(), failing)).await {
-        Err(Error::Process { exit, stderr_tail }) => {
-            assert_eq!(exit.code, Some(1));
+        Err(Error::StartFailed {
+            failure,
+            stderr_tail,
+        }) => {
+            assert_eq!(failure.exit.code, Some(1));
             assert!(stderr_tail.contains("bogus"), "{stderr_tail}");
         }
-        other => panic!("expected Error::Process, got {other:?}"),
+        other => panic!("expected Error::StartFailed, got {other:?}"),
     }
     assert_eq!(started.load(Ordering::SeqCst), 2);
 }

@@ -389,8 +389,13 @@ pub enum Termination {
     /// The CLI exited non-zero right after an error `result`: that result is the error, not the
     /// exit status (after an error result the CLI exits 1 once its stdin closes).
     ErrorResult(Box<ResultError>),
-    /// The CLI failed (non-zero exit or signal) with no error result to explain it.
+    /// The CLI failed (non-zero exit or signal) after the session had started, with no error
+    /// result to explain it.
     ProcessFailed(ExitStatusInfo),
+    /// The session never started: the CLI said it could not start it (an error result with a
+    /// [`StartupFailureReason`]), or it exited non-zero before answering `initialize` (an option
+    /// it rejects, a settings file it cannot read; its stderr says which).
+    StartFailed(Box<StartFailure>),
     /// The host closed the session itself.
     ClosedByHost,
     /// The session closed itself ([`Event::Closing`]).
@@ -437,6 +442,43 @@ impl fmt::Display for EndReason {
     }
 }
 
+/// Why a session never started ([`Termination::StartFailed`]): what the CLI said, if it said
+/// anything, and how it exited.
+///
+/// ```
+/// use std::time::Instant;
+/// use claude_agent_tokio::message::StartupFailureReason;
+/// use claude_agent_tokio::session::{Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination};
+///
+/// let now = Instant::now();
+/// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+/// // How the real CLI refuses a start (here: `HTTPS_PROXY` is not a URL): an error result
+/// // with its reason instead of the answer to `initialize`, then exit status 1.
+/// session.handle_stdout(now, br#"{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":0,"errors":["HTTPS_PROXY is not a valid URL"],"startup_failure_reason":"proxy_invalid","session_id":"s"}
+/// "#);
+/// session.handle_stdout_eof(now);
+/// session.handle_exit(now, ExitStatusInfo::code(1));
+/// let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+///     Event::Finished(end) => Some(end),
+///     _ => None,
+/// });
+/// let Some(Termination::StartFailed(failure)) = end else { panic!("not a refused start") };
+/// assert_eq!(failure.reason, Some(StartupFailureReason::ProxyInvalid));
+/// assert_eq!(failure.message.as_deref(), Some("HTTPS_PROXY is not a valid URL"));
+/// assert_eq!(failure.exit, ExitStatusInfo::code(1));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the Claude Code CLI could not start the session{}{} ({exit})", reason.as_ref().map(|r| format!(" ({})", r.as_str())).unwrap_or_default(), message.as_ref().map(|m| format!(": {m}")).unwrap_or_default())]
+#[non_exhaustive]
+pub struct StartFailure {
+    /// Why, when the CLI said so: the `startup_failure_reason` of its error result.
+    pub reason: Option<StartupFailureReason>,
+    /// The CLI's explanation, when it wrote an error result (as [`ResultError::message`]).
+    pub message: Option<String>,
+    /// How the CLI exited.
+    pub exit: ExitStatusInfo,
+}
+
 /// The last error `result` of a session, carried by [`Termination::ErrorResult`].
 ///
 /// ```
@@ -480,7 +522,8 @@ pub struct ResultError {
     /// assistant message): whether waiting helps ([`ApiError::may_pass_on_retry`]) or something
     /// must change.
     pub api_error: Option<ApiError>,
-    /// Why the CLI refused to start, when that is what the result reports.
+    /// Why the CLI refused to start, when that is what the result reports (a session ends with
+    /// [`Termination::StartFailed`] then, not with this error).
     pub startup_failure: Option<StartupFailureReason>,
     /// The session id.
     pub session_id: String,

@@ -59,8 +59,8 @@ pub use config::{
 };
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{
-    CloseCause, EndReason, Event, ExitStatusInfo, RequestFailure, ResultError, Termination,
-    Transmit,
+    CloseCause, EndReason, Event, ExitStatusInfo, RequestFailure, ResultError, StartFailure,
+    Termination, Transmit,
 };
 pub use mirror::TranscriptMirror;
 pub use own::OwnRequest;
@@ -206,6 +206,9 @@ pub struct Session {
     /// The `initialize` request body, sent again for [`ControlRequest::Reinitialize`].
     initialize_body: String,
     server_info: Option<InitializeResponse>,
+    /// A message has come from the CLI: with an answered `initialize`, what says the session
+    /// started (a CLI that exits before either could not start it).
+    heard_message: bool,
     /// The CLI's version is still to be checked ([`Event::CliVersion`]).
     version_unchecked: bool,
     /// Declared in-process MCP servers whose tools the CLI has not listed yet.
@@ -268,6 +271,7 @@ impl Session {
             initialize_id: RequestId::from_raw(0),
             initialize_body: String::new(),
             server_info: None,
+            heard_message: false,
             version_unchecked: config.check_cli_version,
             unlisted_servers: config.mcp_servers.iter().map(|s| s.name.clone()).collect(),
             last_error_result: None,
@@ -1380,6 +1384,7 @@ impl Session {
     }
 
     fn handle_message(&mut self, now: Instant, message: Message) {
+        self.heard_message = true;
         if self.version_unchecked {
             if let Message::System(SystemMessage::Init(init)) = &message {
                 self.version_unchecked = false;
@@ -1905,6 +1910,8 @@ impl Session {
             Termination::Ended(reason)
         } else if exit.success() {
             Termination::Completed
+        } else if let Some(failure) = self.start_failure(exit) {
+            Termination::StartFailed(Box::new(failure))
         } else if let Some(mut error) = self.last_error_result.take() {
             error.exit = exit;
             Termination::ErrorResult(Box::new(error))
@@ -1912,6 +1919,24 @@ impl Session {
             Termination::ProcessFailed(exit)
         };
         self.push_event(Event::Finished(termination));
+    }
+
+    /// Why the session never started, when it did not: the CLI's error result names a start-up
+    /// failure, or the CLI exited before it answered `initialize` or wrote any message.
+    fn start_failure(&self, exit: ExitStatusInfo) -> Option<StartFailure> {
+        match &self.last_error_result {
+            Some(error) if error.startup_failure.is_some() => Some(StartFailure {
+                reason: error.startup_failure.clone(),
+                message: Some(error.message.clone()),
+                exit,
+            }),
+            None if self.server_info.is_none() && !self.heard_message => Some(StartFailure {
+                reason: None,
+                message: None,
+                exit,
+            }),
+            _ => None,
+        }
     }
 }
 

@@ -320,8 +320,9 @@ fn eof_and_exit_fail_everything_at_once_then_finish() {
     assert!(matches!(ev[1], Event::RequestDone { id: got, .. } if got == id));
     assert!(!s.is_finished(), "stdout has not ended yet");
     s.handle_stdout_eof(now);
+    // It exited before answering `initialize` or writing a message: the session never started.
     assert!(
-        matches!(&events(&mut s)[..], [Event::Finished(Termination::ProcessFailed(st))] if st.code == Some(1))
+        matches!(&events(&mut s)[..], [Event::Finished(Termination::StartFailed(failure))] if failure.exit.code == Some(1) && failure.reason.is_none())
     );
     assert!(s.is_finished());
     assert_eq!(
@@ -875,6 +876,39 @@ fn an_error_result_carries_the_failed_api_call_of_its_turn() {
         panic!("not an error result");
     };
     assert_eq!(error.api_error, None);
+}
+
+#[test]
+fn exit_1_after_initialize_is_answered_is_a_process_failure() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("req_0", "{}"));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    assert!(matches!(
+        events(&mut s).last(),
+        Some(Event::Finished(Termination::ProcessFailed(exit))) if exit.code == Some(1)
+    ));
+}
+
+#[test]
+fn a_start_up_failure_result_after_initialize_is_still_a_failed_start() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &success("req_0", "{}"));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":0,"errors":["not signed in"],"startup_failure_reason":"gateway_signin_required","session_id":"s"}"#,
+    );
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    let Some(Event::Finished(Termination::StartFailed(failure))) = events(&mut s).pop() else {
+        panic!("not a failed start");
+    };
+    assert_eq!(
+        failure.reason,
+        Some(crate::message::StartupFailureReason::GatewaySigninRequired)
+    );
+    assert_eq!(failure.message.as_deref(), Some("not signed in"));
 }
 
 #[test]
