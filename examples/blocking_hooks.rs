@@ -39,9 +39,7 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
                 match input.tool_input.parse::<Bash>() {
                     Ok(bash) if bash.command.contains("rm -rf") => {
                         // Stop the whole turn, not only this command.
-                        if let Some(client) = ctx.client() {
-                            let _ = client.interrupt();
-                        }
+                        let _ = ctx.client().interrupt();
                         HookOutput::deny_tool("rm -rf is not allowed here")
                     }
                     _ => HookOutput::proceed(),

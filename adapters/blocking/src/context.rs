@@ -34,16 +34,18 @@ macro_rules! context {
             /// A [`Client`] for the running session, to call from inside the callback (e.g.
             /// [`Client::interrupt`]). It does not block the session: callbacks run on threads of
             /// their own. Do not read messages here, though: the turn waits for this callback's
-            /// answer. `None` once the session is gone, and for a default context, which has no
-            /// session.
+            /// answer. Once the session is gone, and for a default context (which has no
+            /// session), it is the client of an ended session: its calls fail with
+            /// [`Error::Closed`](crate::Error::Closed).
             ///
             /// ```
-            #[doc = concat!("use claude_agent_blocking::", stringify!($name), ";")]
+            #[doc = concat!("use claude_agent_blocking::{Error, ", stringify!($name), "};")]
             ///
-            #[doc = concat!("assert!(", stringify!($name), "::default().client().is_none());")]
+            #[doc = concat!("let client = ", stringify!($name), "::default().client();")]
+            /// assert!(matches!(client.interrupt(), Err(Error::Closed)));
             /// ```
-            pub fn client(&self) -> Option<Client> {
-                self.inner.client().map(Client::from_async)
+            pub fn client(&self) -> Client {
+                Client::from_async(self.inner.client())
             }
         }
 

@@ -97,9 +97,7 @@
 //!         let command = input.tool_input.to_value()["command"].as_str().unwrap_or_default().to_owned();
 //!         if command.contains("rm -rf") {
 //!             // Stop the whole turn, not just this command.
-//!             if let Some(client) = ctx.client() {
-//!                 let _ = client.interrupt();
-//!             }
+//!             let _ = ctx.client().interrupt();
 //!             return HookOutput::deny_tool("no rm -rf");
 //!         }
 //!         HookOutput::proceed()

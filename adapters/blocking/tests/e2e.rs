@@ -428,7 +428,7 @@ fn a_hook_closure_and_an_in_process_tool_closure_run_for_the_models_tool_call() 
                     let hooked = hooked.clone();
                     move |input: PreToolUseInput, ctx| {
                         // A control call from inside the callback.
-                        let status = ctx.client().expect("a session").mcp_status().unwrap();
+                        let status = ctx.client().mcp_status().unwrap();
                         let calc = status.mcp_servers.iter().find(|s| s.name == "calc");
                         hooked
                             .lock()

@@ -155,15 +155,15 @@ impl Handlers {
 pub(crate) struct SessionRef(pub(crate) Weak<Shared>);
 
 impl SessionRef {
-    fn client(&self) -> Option<Client> {
-        self.0.upgrade().map(Client::from_shared)
+    fn client(&self) -> Client {
+        Client::from_shared(self.0.upgrade().unwrap_or_else(Shared::ended))
     }
 }
 
 /// What an `on_permission_request` callback gets besides the request.
 ///
-/// The default context has no session behind it ([`PermissionContext::client`] is `None`): it is
-/// what a unit test passes to call the callback directly, with no CLI running.
+/// The default context has no session behind it ([`PermissionContext::client`] is that of an ended
+/// session): it is what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
 /// use claude_agent_tokio::PermissionContext;
@@ -198,8 +198,8 @@ pub struct PermissionContext {
 
 /// What a hook callback gets besides its input.
 ///
-/// The default context has no session behind it ([`HookContext::client`] is `None`): it is what
-/// a unit test passes to call the callback directly, with no CLI running.
+/// The default context has no session behind it ([`HookContext::client`] is that of an ended
+/// session): it is what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
 /// use claude_agent_tokio::HookContext;
@@ -263,7 +263,7 @@ impl HookContext {
     /// use claude_agent_tokio::HookContext;
     ///
     /// let ctx = HookContext::default().with_tool_use_id("toolu_1");
-    /// assert!(ctx.client().is_none());
+    /// assert_eq!(ctx.tool_use_id(), Some("toolu_1"));
     /// ```
     pub fn with_tool_use_id(self, tool_use_id: impl Into<String>) -> Self {
         self.for_tool_use(Some(tool_use_id.into()))
@@ -272,8 +272,8 @@ impl HookContext {
 
 /// What an elicitation callback gets besides the request.
 ///
-/// The default context has no session behind it ([`ElicitationContext::client`] is `None`): it
-/// is what a unit test passes to call the callback directly, with no CLI running.
+/// The default context has no session behind it ([`ElicitationContext::client`] is that of an ended
+/// session): it is what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
 /// use claude_agent_tokio::ElicitationContext;
@@ -302,8 +302,8 @@ pub struct ElicitationContext {
 
 /// What a dialog callback gets besides the request.
 ///
-/// The default context has no session behind it ([`UserDialogContext::client`] is `None`): it is
-/// what a unit test passes to call the callback directly, with no CLI running.
+/// The default context has no session behind it ([`UserDialogContext::client`] is that of an ended
+/// session): it is what a unit test passes to call the callback directly, with no CLI running.
 ///
 /// ```
 /// use claude_agent_tokio::UserDialogContext;
@@ -341,12 +341,14 @@ macro_rules! context_impl {
             }
 
             /// A [`Client`] for the running session, to send control requests from inside the
-            /// callback (e.g. `interrupt`). Commands go through the session's command queue, so
-            /// awaiting them here does not block the session. `None` once the session is gone,
-            /// and for a default context, which has no session.
+            /// callback (e.g. `interrupt`), as [`Query::client`](crate::Query::client) gives one.
+            /// Commands go through the session's command queue, so awaiting them here does not
+            /// block the session. Once the session is gone, and for a default context (which
+            /// has no session), it is the client of an ended session: its calls fail with
+            /// [`Error::Closed`](crate::Error::Closed).
             ///
             #[doc = $example]
-            pub fn client(&self) -> Option<Client> {
+            pub fn client(&self) -> Client {
                 self.session.client()
             }
         }
@@ -362,15 +364,13 @@ macro_rules! context_impl {
 context_impl!(
     PermissionContext,
     r#"```
-use claude_agent_client::options::Options;
-use claude_agent_core::permission::{PermissionMode, PermissionResult};
+use claude_agent_tokio::options::Options;
+use claude_agent_tokio::permission::{PermissionMode, PermissionResult};
 
 // After the first edit is approved, stop asking about edits for the rest of the session.
 let _options = Options::new().on_permission_request(|request, ctx| async move {
     if request.tool_name == "Edit" {
-        if let Some(client) = ctx.client() {
-            let _ = client.set_permission_mode(PermissionMode::AcceptEdits).await;
-        }
+        let _ = ctx.client().set_permission_mode(PermissionMode::AcceptEdits).await;
     }
     PermissionResult::allow()
 });
@@ -379,14 +379,13 @@ let _options = Options::new().on_permission_request(|request, ctx| async move {
 context_impl!(
     HookContext,
     r#"```
-use claude_agent_core::control::ContextUsageDetail;
-use claude_agent_core::hooks::{HookOutput, StopInput};
-use claude_agent_client::options::Options;
+use claude_agent_tokio::control::ContextUsageDetail;
+use claude_agent_tokio::hooks::{HookOutput, StopInput};
+use claude_agent_tokio::options::Options;
 
 // When the agent stops with the context nearly full, tell the user.
 let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move {
-    let Some(client) = ctx.client() else { return HookOutput::default() };
-    match client.context_usage(ContextUsageDetail::Full).await {
+    match ctx.client().context_usage(ContextUsageDetail::Full).await {
         Ok(usage) if usage.percentage > 90.0 => {
             HookOutput::default().with_system_message("The context is over 90% full; consider /compact.")
         }
@@ -398,15 +397,13 @@ let _options = Options::new().on_hook(None, |_input: StopInput, ctx| async move 
 context_impl!(
     ElicitationContext,
     r#"```
-use claude_agent_core::mcp::ElicitationResult;
-use claude_agent_client::options::Options;
+use claude_agent_tokio::mcp::ElicitationResult;
+use claude_agent_tokio::options::Options;
 
 // An MCP server that asks for a login the host cannot give: decline, and stop the turn.
 let _options = Options::new().on_elicitation(|request, ctx| async move {
     if request.mode.as_deref() == Some("url") {
-        if let Some(client) = ctx.client() {
-            let _ = client.interrupt().await;
-        }
+        let _ = ctx.client().interrupt().await;
     }
     ElicitationResult::decline()
 });
@@ -415,14 +412,12 @@ let _options = Options::new().on_elicitation(|request, ctx| async move {
 context_impl!(
     UserDialogContext,
     r#"```
-use claude_agent_core::control::UserDialogResult;
-use claude_agent_client::options::Options;
+use claude_agent_tokio::control::UserDialogResult;
+use claude_agent_tokio::options::Options;
 
 // The user closed the dialog: dismiss it, and stop the turn too.
 let _options = Options::new().on_user_dialog(["refusal_fallback_prompt"], |_request, ctx| async move {
-    if let Some(client) = ctx.client() {
-        let _ = client.interrupt().await;
-    }
+    let _ = ctx.client().interrupt().await;
     UserDialogResult::cancelled()
 });
 ```"#
@@ -447,17 +442,30 @@ mod tests {
     use futures_lite::future::block_on;
 
     #[test]
-    fn default_contexts_have_no_session() {
-        assert!(PermissionContext::default().client().is_none());
-        assert!(HookContext::default().client().is_none());
-        assert!(ElicitationContext::default().client().is_none());
-        assert!(UserDialogContext::default().client().is_none());
+    fn the_client_of_a_default_context_is_of_an_ended_session() {
+        let refused = |client: Client| {
+            block_on(async move {
+                assert!(matches!(
+                    client.interrupt().await,
+                    Err(crate::Error::Closed)
+                ));
+                assert!(client.receive_messages().next().await.is_none());
+                client.close().await;
+            })
+        };
+        refused(PermissionContext::default().client());
+        refused(HookContext::default().client());
+        refused(ElicitationContext::default().client());
+        refused(UserDialogContext::default().client());
     }
 
     #[test]
     fn a_registered_callback_runs_with_a_default_context() {
         let options = Options::default().on_permission_request(|request, ctx| async move {
-            assert!(ctx.client().is_none());
+            assert!(matches!(
+                ctx.client().interrupt().await,
+                Err(crate::Error::Closed)
+            ));
             PermissionResult::deny(format!("no {}", request.tool_name))
         });
         let callback = options.handlers().can_use_tool.clone().expect("registered");

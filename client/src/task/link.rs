@@ -61,6 +61,23 @@ pub(crate) struct Shared {
     pub(crate) done: async_channel::Receiver<()>,
 }
 
+impl Shared {
+    /// The handles of a session that has ended, or never ran: commands are refused
+    /// ([`crate::Error::Closed`]) and the message stream is over. What a callback's context
+    /// gives when its session is gone, or when a test built the context itself.
+    pub(crate) fn ended() -> Arc<Shared> {
+        let (commands, _) = async_channel::bounded(1);
+        let (_, done) = async_channel::bounded(1);
+        let link = Link::new();
+        link.finish();
+        Arc::new(Shared {
+            commands,
+            link,
+            done,
+        })
+    }
+}
+
 impl Drop for Shared {
     fn drop(&mut self) {
         self.link.close_receivers();
