@@ -5,9 +5,9 @@
 //! so the contracts do not see each other's data) and checks 16 contracts: appends keep their
 //! order and their values, an empty append stores nothing, unknown keys load as `None`, subkeys
 //! and projects are separate, and for each optional method the store implements, what listing,
-//! summaries, deletion and subkeys must do, and that the store functions
-//! ([`store::session_info`](claude_agent_client::store::session_info), `rename_session`,
-//! `tag_session`, `fork_session`, `list_subagents`, `subagent_messages`) work over it. An
+//! summaries, deletion and subkeys must do, and that the history over a store
+//! ([`StoreHistory`](claude_agent_client::store::StoreHistory): a session's `info`, `rename`,
+//! `tag`, `fork`, `messages`, `subagents`, `subagent_messages`) works over it. An
 //! optional method that returns
 //! [`StoreError::Unsupported`] is skipped,
 //! and so is one named with [`Conformance::skip`].
@@ -123,7 +123,7 @@ pub struct Report {
 /// assert_eq!(report.skipped, [
 ///     "list_subkeys returns subpaths",
 ///     "list_subkeys leaves out the main transcript",
-///     "a session's subagents are listed and read through the store functions",
+///     "a session's subagents are listed and read through StoreHistory",
 /// ]);
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -609,16 +609,16 @@ impl Conformance {
             report.skipped.extend([c, c2]);
         }
 
-        // --- The history functions over the store ---
-        let c = "a stored session is read, renamed, tagged and forked through the store functions";
+        // --- The history over the store ---
+        let c = "a stored session is read, renamed, tagged and forked through StoreHistory";
         let store = make_store().await;
-        edited_through_functions(&store, c).await?;
+        edited_through_history(&store, c).await?;
         report.checked.push(c);
 
-        let c = "a session's subagents are listed and read through the store functions";
+        let c = "a session's subagents are listed and read through StoreHistory";
         if has(OptionalMethod::ListSubkeys) {
             let store = make_store().await;
-            subagents_through_functions(&store, c).await?;
+            subagents_through_history(&store, c).await?;
             report.checked.push(c);
         } else {
             report.skipped.push(c);
@@ -627,7 +627,7 @@ impl Conformance {
     }
 }
 
-/// The working directory of the sessions the history-function contracts write: a path that
+/// The working directory of the sessions the `StoreHistory` contracts write: a path that
 /// does not exist, so its project key is the same on every machine.
 const FUNCTIONS_DIR: &str = "/nonexistent-conformance/app";
 
@@ -688,76 +688,64 @@ async fn stored_conversation<S: SessionStore>(
     Ok((dir, key))
 }
 
-/// `session_info`, `rename_session`, `tag_session`, `fork_session` and `session_messages` over
-/// the store.
-async fn edited_through_functions<S: SessionStore>(
+/// A session's `info`, `rename`, `tag`, `fork` and `messages` over the store, through
+/// [`StoreHistory`](claude_agent_client::store::StoreHistory).
+async fn edited_through_history<S: SessionStore>(
     store: &S,
     c: &'static str,
 ) -> Result<(), Violation> {
     use claude_agent_client::history::{ForkOptions, Page};
-    use claude_agent_client::store;
+    use claude_agent_client::store::StoreHistory;
 
     let (dir, _) = stored_conversation(store, c).await?;
-    fn edit<T>(result: Result<T, store::EditError>, c: &'static str) -> Result<T, Violation> {
+    let history = StoreHistory::new(store);
+    let session = history.session(KEY_SESSION, dir);
+    fn edit<T>(result: Result<T, StoreError>, c: &'static str) -> Result<T, Violation> {
         result.map_err(|e| Violation {
             contract: c,
-            detail: format!("a store function failed: {e}"),
+            detail: format!("a StoreHistory operation failed: {e}"),
         })
     }
-    edit(
-        store::rename_session(store, KEY_SESSION, "Renamed", dir).await,
-        c,
-    )?;
-    edit(
-        store::tag_session(store, KEY_SESSION, Some("kept"), dir).await,
-        c,
-    )?;
-    let info = ok(store::session_info(store, KEY_SESSION, dir).await, c)?;
-    let shown = info.as_ref().map(|i| {
-        (
-            i.summary.as_str(),
-            i.tag.as_deref(),
-            i.first_prompt.as_deref(),
-        )
-    });
+    edit(session.rename("Renamed").await, c)?;
+    edit(session.tag(Some("kept")).await, c)?;
+    let info = ok(session.info().await, c)?;
+    let shown = (
+        info.summary.as_str(),
+        info.tag.as_deref(),
+        info.first_prompt.as_deref(),
+    );
     ensure(
-        shown == Some(("Renamed", Some("kept"), Some("first question"))),
+        shown == ("Renamed", Some("kept"), Some("first question")),
         c,
-        || format!("after a rename and a tag, session_info gave {info:?}"),
+        || format!("after a rename and a tag, info gave {info:?}"),
     )?;
     let fork = ForkOptions::new().up_to("a1").title("Plan B");
-    let forked = edit(store::fork_session(store, KEY_SESSION, dir, fork).await, c)?;
-    let copy = ok(
-        store::session_messages(store, &forked, dir, Page::ALL).await,
-        c,
-    )?;
+    let forked = edit(session.fork(fork).await, c)?;
+    let copy = history.session(&forked, dir);
+    let messages = ok(copy.messages(Page::ALL).await, c)?;
     ensure(
-        copy.len() == 2 && copy.iter().all(|m| m.session_id == forked),
+        messages.len() == 2 && messages.iter().all(|m| m.session_id == forked),
         c,
-        || format!("the fork up to the first answer reads back as {copy:?}"),
+        || format!("the fork up to the first answer reads back as {messages:?}"),
     )?;
-    let info = ok(store::session_info(store, &forked, dir).await, c)?;
-    ensure(
-        info.as_ref().map(|i| i.summary.as_str()) == Some("Plan B"),
-        c,
-        || format!("the fork's info is {info:?}"),
-    )?;
-    let original = ok(
-        store::session_messages(store, KEY_SESSION, dir, Page::ALL).await,
-        c,
-    )?;
+    let info = ok(copy.info().await, c)?;
+    ensure(info.summary == "Plan B", c, || {
+        format!("the fork's info is {info:?}")
+    })?;
+    let original = ok(session.messages(Page::ALL).await, c)?;
     ensure(original.len() == 4, c, || {
         format!("the original now reads back as {original:?}")
     })
 }
 
-/// `list_subagents` and `subagent_messages` over the store.
-async fn subagents_through_functions<S: SessionStore>(
+/// A session's `subagents` and `subagent_messages` over the store, through
+/// [`StoreHistory`](claude_agent_client::store::StoreHistory).
+async fn subagents_through_history<S: SessionStore>(
     store: &S,
     c: &'static str,
 ) -> Result<(), Violation> {
     use claude_agent_client::history::Page;
-    use claude_agent_client::store;
+    use claude_agent_client::store::StoreHistory;
 
     let (dir, key) = stored_conversation(store, c).await?;
     let mut agent = conversation(KEY_SESSION);
@@ -768,14 +756,10 @@ async fn subagents_through_functions<S: SessionStore>(
     agent.push(json!({"type": "agent_metadata", "toolUseId": "toolu_1"}));
     let sub = key.clone().with_subpath("subagents/agent-1");
     ok(store.append(&sub, &agent).await, c)?;
-    let agents = ok(store::list_subagents(store, KEY_SESSION, dir).await, c)?;
-    ensure(agents == ["1"], c, || {
-        format!("list_subagents gave {agents:?}")
-    })?;
-    let messages = ok(
-        store::subagent_messages(store, KEY_SESSION, "1", dir, Page::ALL).await,
-        c,
-    )?;
+    let session = StoreHistory::new(store).session(KEY_SESSION, dir);
+    let agents = ok(session.subagents().await, c)?;
+    ensure(agents == ["1"], c, || format!("subagents gave {agents:?}"))?;
+    let messages = ok(session.subagent_messages("1", Page::ALL).await, c)?;
     ensure(
         messages.len() == 2
             && messages

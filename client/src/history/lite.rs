@@ -115,8 +115,8 @@ pub(crate) fn session_info(
         tag,
         created,
         modified: lite.modified,
-        file_size: lite.size,
-        path,
+        file_size: Some(lite.size),
+        path: Some(path),
         archived,
     })
 }

@@ -142,14 +142,17 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HistoryError + '_ {
     }
 }
 
-/// A session's summary, as [`History::list_sessions`] and [`SessionFile::info`] give it.
+/// A session's summary, as [`History::list_sessions`] and [`SessionFile::info`] give it, and
+/// over a session store [`StoreHistory::list_sessions`](crate::store::StoreHistory::list_sessions)
+/// and [`StoredSession::info`](crate::store::StoredSession::info): a store has no file, so there
+/// [`path`](SessionInfo::path) and [`file_size`](SessionInfo::file_size) are `None`.
 ///
 /// ```no_run
 /// use claude_agent_tokio::history::History;
 ///
 /// # fn main() -> Result<(), claude_agent_tokio::history::HistoryError> {
 /// let info = History::from_env()?.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None)?.info()?;
-/// println!("{} ({} bytes, on {:?})", info.summary, info.file_size, info.git_branch);
+/// println!("{} ({:?} bytes, on {:?})", info.summary, info.file_size, info.git_branch);
 /// if let Some(cwd) = &info.cwd {
 ///     println!("ran in {}", cwd.display());
 /// }
@@ -178,14 +181,17 @@ pub struct SessionInfo {
     pub tag: Option<String>,
     /// When the session started (its first entry's timestamp).
     pub created: Option<SystemTime>,
-    /// When the transcript was last written.
+    /// When the transcript was last written (over a store: when the store last wrote the session
+    /// in a listing, the time of its last entry from
+    /// [`StoredSession::info`](crate::store::StoredSession::info)).
     pub modified: SystemTime,
-    /// The transcript's size in bytes.
-    pub file_size: u64,
-    /// The transcript file.
-    pub path: PathBuf,
+    /// The transcript's size in bytes; `None` for a session read from a store.
+    pub file_size: Option<u64>,
+    /// The transcript file; `None` for a session read from a store.
+    pub path: Option<PathBuf>,
     /// Whether the session is archived ([`SessionFile::archive`]): `Some(false)` if it was
-    /// unarchived, or a prompt was sent in it since; `None` if it never was.
+    /// unarchived, or a prompt was sent in it since; `None` if it never was, and for a session
+    /// read from a store (archiving is for the disk only).
     pub archived: Option<bool>,
 }
 

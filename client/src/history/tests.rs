@@ -177,7 +177,11 @@ fn lists_newest_first_with_titles_tags_and_pages() {
         first.created,
         clock::parse_timestamp("2026-11-23T06:00:00.000Z")
     );
-    assert!(first.file_size > 0 && first.path.ends_with(format!("{A}.jsonl")));
+    assert!(first.file_size.is_some_and(|size| size > 0));
+    assert!(first
+        .path
+        .as_ref()
+        .is_some_and(|path| path.ends_with(format!("{A}.jsonl"))));
 
     let app = history
         .list_sessions(&ListSessions::in_dir("/work/app").include_worktrees(false))

@@ -14,8 +14,10 @@
 //!   [`load`](SessionStore::load) are required; listing, summaries, deletion and subagent keys
 //!   are optional (their default is [`StoreError::Unsupported`]).
 //! - [`InMemorySessionStore`] (tests, one process) and [`FileSessionStore`] (a directory).
-//! - [`import_session`], [`list_sessions`], [`session_messages`],
-//!   [`delete_session`]: the history functions, over a store.
+//! - [`StoreHistory`] and [`StoredSession`]: the history over a store, with the methods and
+//!   types of [`History`](crate::history::History) and
+//!   [`SessionFile`](crate::history::SessionFile) on disk (async here): list the sessions, read
+//!   one, rename, tag, fork or delete it. [`import_session`] copies a session from disk.
 //! - [`fold_session_summary`]: the running summary a store keeps so that listing needs no
 //!   transcript reads.
 //!
@@ -54,15 +56,9 @@ use serde_json::Value;
 
 pub use claude_agent_core::SessionKey;
 pub use file::FileSessionStore;
-pub use functions::{
-    delete_session, import_session, list_sessions, project_key_for_directory, session_messages,
-    ImportError, ImportOptions, StoredSessionInfo,
-};
+pub use functions::{import_session, project_key_for_directory, ImportError, ImportOptions};
 pub use memory::InMemorySessionStore;
-pub use one_session::{
-    fork_session, list_subagents, rename_session, session_info, subagent_messages, tag_session,
-    EditError,
-};
+pub use one_session::{StoreHistory, StoredSession};
 pub use summary::{fold_session_summary, SessionSummary};
 
 /// The future every [`SessionStore`] method returns: boxed, `Send`, and borrowing the store and
@@ -78,14 +74,33 @@ pub use summary::{fold_session_summary, SessionSummary};
 /// ```
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
-/// Why a [`SessionStore`] call failed.
+/// Why a [`SessionStore`] call, or an operation of the history over a store
+/// ([`StoreHistory`], [`StoredSession`]), failed.
+///
+/// A [`SessionStore`] backend returns [`Backend`](StoreError::Backend) (with
+/// [`StoreError::backend`]), [`Io`](StoreError::Io), [`InvalidKey`](StoreError::InvalidKey) and
+/// [`Unsupported`](StoreError::Unsupported). The SDK's history operations return those of the
+/// store they run over, and their own: [`NotFound`](StoreError::NotFound),
+/// [`MessageNotFound`](StoreError::MessageNotFound),
+/// [`NothingToFork`](StoreError::NothingToFork) and [`Empty`](StoreError::Empty), as
+/// [`HistoryError`](crate::history::HistoryError) has them on disk.
 ///
 /// ```
-/// use claude_agent_tokio::store::StoreError;
+/// use claude_agent_tokio::store::{InMemorySessionStore, StoreError, StoreHistory};
 ///
 /// let error = StoreError::backend("connection refused");
 /// assert_eq!(error.to_string(), "session store failed: connection refused");
 /// assert!(StoreError::Unsupported { operation: "delete" }.is_unsupported());
+///
+/// # futures_lite::future::block_on(async {
+/// let store = InMemorySessionStore::new();
+/// let session = StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", None);
+/// match session.rename(" ").await {
+///     Err(StoreError::Empty { what }) => assert_eq!(what, "title"),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(session.info().await, Err(StoreError::NotFound { .. })));
+/// # });
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -117,6 +132,38 @@ pub enum StoreError {
     /// Anything else the storage reported.
     #[error("session store failed: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The store has no such session under the project key (or, for
+    /// [`StoredSession::info`], nothing of it to show: a subagent's session, or one with no
+    /// prompt and no title). From the history operations, not from a store.
+    #[error("the session store has no session {session_id} in project {project_key}")]
+    NotFound {
+        /// The session looked for.
+        session_id: String,
+        /// The project key it was looked for under.
+        project_key: String,
+    },
+    /// [`ForkOptions::up_to`](crate::history::ForkOptions::up_to) names no message of the
+    /// session. From [`StoredSession::fork`].
+    #[error("session {session_id} has no message {uuid}")]
+    MessageNotFound {
+        /// The session.
+        session_id: String,
+        /// The message id looked for.
+        uuid: String,
+    },
+    /// The session has no message to copy. From [`StoredSession::fork`].
+    #[error("session {session_id} has no message to fork")]
+    NothingToFork {
+        /// The session.
+        session_id: String,
+    },
+    /// A title or tag that is empty once trimmed. From [`StoredSession::rename`],
+    /// [`StoredSession::tag`] and [`StoredSession::fork`].
+    #[error("the {what} is empty")]
+    Empty {
+        /// `"title"` or `"tag"`.
+        what: &'static str,
+    },
 }
 
 impl StoreError {
@@ -187,10 +234,10 @@ impl SessionListing {
 ///
 /// The two required methods are enough to mirror and to resume by id. The optional ones enable
 /// more: [`list_sessions`](SessionStore::list_sessions) for `continue_conversation` and
-/// [`list_sessions`]; [`list_session_summaries`](SessionStore::list_session_summaries)
+/// [`StoreHistory::list_sessions`]; [`list_session_summaries`](SessionStore::list_session_summaries)
 /// for listing without loading every transcript; [`delete`](SessionStore::delete) for
-/// [`delete_session`]; [`list_subkeys`](SessionStore::list_subkeys) to resume with the
-/// subagents' transcripts.
+/// [`StoredSession::delete`]; [`list_subkeys`](SessionStore::list_subkeys) to resume with the
+/// subagents' transcripts, and for [`StoredSession::subagents`].
 ///
 /// A store that talks to a database with an async client of its own runtime can be used from any
 /// adapter, as long as that runtime is running (a tokio client needs a tokio runtime somewhere in

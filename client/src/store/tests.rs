@@ -3,7 +3,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::history::{ForkOptions, Page};
+use crate::history::{ForkOptions, ListSessions, Page};
 
 fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
     futures_lite::future::block_on(future)
@@ -95,25 +95,47 @@ fn listing_prefers_titles_and_skips_sidechains_and_empty_sessions() {
             .append(&key("d"), &[json!({"type": "summary"})])
             .await
             .unwrap();
-        let listed = list_sessions(&store, Some(dir), Page::ALL).await.unwrap();
+        let history = StoreHistory::new(&store);
+        let listed = history
+            .list_sessions(&ListSessions::in_dir(dir))
+            .await
+            .unwrap();
         let shown: Vec<(&str, &str)> = listed
             .iter()
             .map(|s| (s.session_id.as_str(), s.summary.as_str()))
             .collect();
         assert_eq!(shown, [("b", "Named"), ("a", "first question")]);
         assert_eq!(listed[1].cwd.as_deref(), Some(dir), "the directory listed");
-        let page = list_sessions(
-            &store,
-            Some(dir),
-            Page {
-                limit: Some(1),
-                offset: 1,
-                ..Page::ALL
-            },
-        )
-        .await
-        .unwrap();
+        assert_eq!(
+            (
+                listed[1].path.as_deref(),
+                listed[1].file_size,
+                listed[1].archived
+            ),
+            (None, None, None),
+            "a store has no file"
+        );
+        let page = history
+            .list_sessions(&ListSessions::in_dir(dir).offset(1).limit(1))
+            .await
+            .unwrap();
+        assert_eq!(page.len(), 1);
         assert_eq!(page[0].session_id, "a");
+        let disk_only = ListSessions::in_dir(dir)
+            .include_worktrees(false)
+            .include_programmatic(false);
+        assert_eq!(
+            history.list_sessions(&disk_only).await.unwrap(),
+            listed,
+            "the disk-only flags change nothing"
+        );
+        for left_out in ["c", "d"] {
+            let info = history.session(left_out, Some(dir)).info().await;
+            assert!(
+                matches!(info, Err(StoreError::NotFound { .. })),
+                "{left_out}: {info:?}"
+            );
+        }
     });
 }
 
@@ -130,12 +152,9 @@ fn listing_needs_list_sessions_or_summaries() {
             self.0.load(key)
         }
     }
-    let error = block_on(list_sessions(
-        &Minimal(InMemorySessionStore::new()),
-        None,
-        Page::ALL,
-    ))
-    .unwrap_err();
+    let store = Minimal(InMemorySessionStore::new());
+    let error =
+        block_on(StoreHistory::new(&store).list_sessions(&ListSessions::default())).unwrap_err();
     assert!(error.is_unsupported(), "{error}");
 }
 
@@ -193,15 +212,19 @@ fn messages_read_from_a_store_are_the_typed_conversation() {
                            "content": [{"type": "text", "text": "hello"}]}}),
     ];
     block_on(store.append(&key, &entries)).unwrap();
-    let messages = block_on(session_messages(&store, id, Some(dir), Page::ALL)).unwrap();
+    let history = StoreHistory::new(&store);
+    let messages = block_on(history.session(id, Some(dir)).messages(Page::ALL)).unwrap();
     let uuids: Vec<&str> = messages.iter().map(|m| m.uuid.as_str()).collect();
     assert_eq!(uuids, ["u1", "a1"]);
     assert!(matches!(
         messages[1].message,
         crate::message::Message::Assistant(_)
     ));
-    let none = block_on(session_messages(&store, "other", Some(dir), Page::ALL)).unwrap();
-    assert!(none.is_empty());
+    let missing = block_on(history.session("other", Some(dir)).messages(Page::ALL));
+    assert!(
+        matches!(&missing, Err(StoreError::NotFound { session_id, .. }) if session_id == "other"),
+        "{missing:?}"
+    );
 }
 
 /// The real CLI's two-turn transcript (`client/tests/history/`), imported into `store`; the
@@ -235,12 +258,13 @@ fn said(messages: &[crate::history::SessionMessage]) -> Vec<String> {
         .collect()
 }
 
-/// Info, rename, tag and fork over each store give what the history functions give on disk.
+/// Info, rename, tag, fork and delete over each store give what `SessionFile` gives on disk.
 fn edits_over(store: &(impl SessionStore + ?Sized)) {
     let dir = imported(store);
-    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
-        .unwrap()
-        .expect("stored");
+    let history = StoreHistory::new(store);
+    let session = history.session(TWO_TURNS, Some(dir));
+    assert_eq!(session.id(), TWO_TURNS);
+    let info = block_on(session.info()).expect("stored");
     assert_eq!(info.first_prompt.as_deref(), Some("first question"));
     assert_eq!(info.summary, "second question");
     assert_eq!(info.cwd.as_deref(), Some(dir));
@@ -249,87 +273,76 @@ fn edits_over(store: &(impl SessionStore + ?Sized)) {
         crate::history::clock::parse_timestamp("2026-11-23T06:03:37.201Z")
     );
     assert!(info.modified > info.created.unwrap());
-    assert!(block_on(session_info(store, "other", Some(dir)))
-        .unwrap()
-        .is_none());
+    assert_eq!(
+        (info.path, info.file_size, info.archived),
+        (None, None, None)
+    );
+    let other = history.session("other", Some(dir));
+    assert!(matches!(
+        block_on(other.info()),
+        Err(StoreError::NotFound { session_id, .. }) if session_id == "other"
+    ));
 
-    block_on(rename_session(store, TWO_TURNS, "  Renamed  ", Some(dir))).unwrap();
-    block_on(tag_session(
-        store,
-        TWO_TURNS,
-        Some("kept\u{200b}"),
-        Some(dir),
-    ))
-    .unwrap();
-    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
-        .unwrap()
-        .unwrap();
+    block_on(session.rename("  Renamed  ")).unwrap();
+    block_on(session.tag(Some("kept\u{200b}"))).unwrap();
+    let info = block_on(session.info()).unwrap();
     assert_eq!(info.summary, "Renamed");
     assert_eq!(info.tag.as_deref(), Some("kept"));
-    let listed = block_on(list_sessions(store, Some(dir), Page::ALL)).unwrap();
+    let listed = block_on(history.list_sessions(&ListSessions::in_dir(dir))).unwrap();
     assert_eq!(listed[0].summary, "Renamed");
     assert_eq!(listed[0].tag.as_deref(), Some("kept"));
-    block_on(tag_session(store, TWO_TURNS, None, Some(dir))).unwrap();
-    let info = block_on(session_info(store, TWO_TURNS, Some(dir)))
-        .unwrap()
-        .unwrap();
+    block_on(session.tag(None)).unwrap();
+    let info = block_on(session.info()).unwrap();
     assert_eq!(info.tag, None);
 
-    let messages = block_on(session_messages(store, TWO_TURNS, Some(dir), Page::ALL)).unwrap();
+    let messages = block_on(session.messages(Page::ALL)).unwrap();
     let fork = ForkOptions::new().up_to(&messages[1].uuid).title("Plan B");
-    let forked = block_on(fork_session(store, TWO_TURNS, Some(dir), fork)).unwrap();
-    let copy = block_on(session_messages(store, &forked, Some(dir), Page::ALL)).unwrap();
+    let forked = block_on(session.fork(fork)).unwrap();
+    let copy = history.session(&forked, Some(dir));
+    let copied = block_on(copy.messages(Page::ALL)).unwrap();
     assert_eq!(
-        said(&copy),
+        said(&copied),
         ["user: first question", "claude: echo: first question"]
     );
-    assert!(copy.iter().all(|m| m.session_id == forked));
-    assert_ne!(copy[0].uuid, messages[0].uuid, "new ids");
-    let info = block_on(session_info(store, &forked, Some(dir)))
-        .unwrap()
-        .unwrap();
+    assert!(copied.iter().all(|m| m.session_id == forked));
+    assert_ne!(copied[0].uuid, messages[0].uuid, "new ids");
+    let info = block_on(copy.info()).unwrap();
     assert_eq!(info.summary, "Plan B");
-    let whole = block_on(fork_session(
-        store,
-        TWO_TURNS,
-        Some(dir),
-        ForkOptions::new(),
-    ))
-    .unwrap();
-    let info = block_on(session_info(store, &whole, Some(dir)))
-        .unwrap()
-        .unwrap();
+    let whole = block_on(session.fork(ForkOptions::new())).unwrap();
+    let whole = history.session(&whole, Some(dir));
+    let info = block_on(whole.info()).unwrap();
     assert_eq!(info.summary, "Renamed (fork)");
-    let copy = block_on(session_messages(store, &whole, Some(dir), Page::ALL)).unwrap();
-    assert_eq!(said(&copy), said(&messages));
+    let copied = block_on(whole.messages(Page::ALL)).unwrap();
+    assert_eq!(said(&copied), said(&messages));
 
-    let refused = |result: Result<_, EditError>| result.unwrap_err().to_string();
+    let refused = |result: Result<_, StoreError>| result.unwrap_err().to_string();
+    assert_eq!(refused(block_on(session.rename(" "))), "the title is empty");
     assert_eq!(
-        refused(block_on(rename_session(store, TWO_TURNS, " ", Some(dir)))),
-        "the title is empty"
-    );
-    assert_eq!(
-        refused(block_on(tag_session(
-            store,
-            TWO_TURNS,
-            Some("\u{feff}"),
-            Some(dir)
-        ))),
+        refused(block_on(session.tag(Some("\u{feff}")))),
         "the tag is empty"
     );
     assert!(matches!(
-        block_on(rename_session(store, "other", "x", Some(dir))),
-        Err(EditError::NotFound { .. })
+        block_on(other.rename("x")),
+        Err(StoreError::NotFound { .. })
     ));
     assert!(matches!(
-        block_on(fork_session(store, TWO_TURNS, Some(dir), ForkOptions::new().up_to("nope"))),
-        Err(EditError::MessageNotFound { uuid, .. }) if uuid == "nope"
+        block_on(session.fork(ForkOptions::new().up_to("nope"))),
+        Err(StoreError::MessageNotFound { uuid, .. }) if uuid == "nope"
     ));
     assert!(
-        block_on(session_info(store, "other", Some(dir)))
-            .unwrap()
-            .is_none(),
+        matches!(block_on(other.info()), Err(StoreError::NotFound { .. })),
         "a refused rename wrote nothing"
+    );
+
+    let deleted = whole.id().to_owned();
+    block_on(whole.delete()).unwrap();
+    assert!(matches!(
+        block_on(history.session(&deleted, Some(dir)).info()),
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(
+        block_on(copy.info()).is_ok(),
+        "only that session is deleted"
     );
 }
 
@@ -369,21 +382,20 @@ fn subagents_are_listed_and_read_with_their_parents() {
     let journal = main.clone().with_subpath("journal/other");
     block_on(store.append(&journal, &[user("not an agent")])).unwrap();
 
-    let agents = block_on(list_subagents(&store, "s1", Some(dir))).unwrap();
+    let session = StoreHistory::new(&store).session("s1", Some(dir));
+    let agents = block_on(session.subagents()).unwrap();
     assert_eq!(agents, ["a1", "b2"]);
-    let messages = block_on(subagent_messages(&store, "s1", "a1", Some(dir), Page::ALL)).unwrap();
+    let messages = block_on(session.subagent_messages("a1", Page::ALL)).unwrap();
     assert_eq!(said(&messages), ["user: look around"]);
     assert_eq!(messages[0].parent_tool_use_id.as_deref(), Some("toolu_01"));
     assert_eq!(messages[0].parent_agent_id.as_deref(), Some("b2"));
-    let nested = block_on(subagent_messages(&store, "s1", "b2", Some(dir), Page::ALL)).unwrap();
+    let nested = block_on(session.subagent_messages("b2", Page::ALL)).unwrap();
     assert_eq!(said(&nested), ["user: nested"]);
     assert_eq!(nested[0].parent_tool_use_id, None);
-    let unknown = block_on(subagent_messages(&store, "s1", "zz", Some(dir), Page::ALL)).unwrap();
+    let unknown = block_on(session.subagent_messages("zz", Page::ALL)).unwrap();
     assert!(unknown.is_empty());
     assert!(
-        block_on(session_info(&store, "s1", Some(dir)))
-            .unwrap()
-            .is_some(),
+        block_on(session.info()).is_ok(),
         "the main session is still listed"
     );
 }

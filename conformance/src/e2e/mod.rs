@@ -31,8 +31,8 @@ use claude_agent_client::options::{
     CLI_ENVIRONMENT,
 };
 use claude_agent_client::store::{
-    self, project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
-    StoreFuture,
+    project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,
+    StoreFuture, StoreHistory,
 };
 use claude_agent_client::{
     connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, Fleet,

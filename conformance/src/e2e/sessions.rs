@@ -430,8 +430,8 @@ pub async fn session_store_resume<R: Runtime>(rt: R) {
         .exists());
 }
 
-/// A session that ran a subagent, mirrored to a store, then read and changed through the store
-/// functions alone: its summary as the history on disk gives it, its subagent and that agent's
+/// A session that ran a subagent, mirrored to a store, then read and changed through
+/// `StoreHistory` alone: its summary as the history on disk gives it, its subagent and that agent's
 /// conversation, a rename and a tag, and a fork that the CLI resumes from the store (on a machine
 /// whose HOME is empty) with the forked conversation.
 pub async fn session_store_history<R: Runtime>(rt: R) {
@@ -463,25 +463,23 @@ pub async fn session_store_history<R: Runtime>(rt: R) {
         .session(&session_id, dir)
         .and_then(|s| s.info())
         .expect("the session on disk");
-    let info = store::session_info(&*store, &session_id, dir)
-        .await
-        .expect("read")
-        .expect("in the store");
+    let history = StoreHistory::new(&*store);
+    let session = history.session(&session_id, dir);
+    let info = session.info().await.expect("in the store");
     assert_eq!(info.summary, on_disk.summary);
     assert_eq!(info.first_prompt.as_deref(), Some("use an agent"));
     assert_eq!(info.cwd.as_deref(), dir);
     assert_eq!(info.created, on_disk.created);
 
-    let agents = store::list_subagents(&*store, &session_id, dir)
-        .await
-        .expect("listed");
+    let agents = session.subagents().await.expect("listed");
     let disk_agents = History::at(env.home.path().join(".claude"))
         .session(&session_id, dir)
         .and_then(|s| s.subagents())
         .unwrap();
     assert_eq!(agents, disk_agents);
     assert_eq!(agents.len(), 1, "{agents:?}");
-    let transcript = store::subagent_messages(&*store, &session_id, &agents[0], dir, Page::ALL)
+    let transcript = session
+        .subagent_messages(&agents[0], Page::ALL)
         .await
         .expect("the agent's messages");
     let on_disk = History::at(env.home.path().join(".claude"))
@@ -497,35 +495,25 @@ pub async fn session_store_history<R: Runtime>(rt: R) {
         };
     assert_eq!(ids(&transcript), ids(&on_disk));
 
-    store::rename_session(&*store, &session_id, "Agent run", dir)
+    session.rename("Agent run").await.unwrap();
+    session.tag(Some("kept")).await.unwrap();
+    let listed = history
+        .list_sessions(&ListSessions::in_dir(&work))
         .await
         .unwrap();
-    store::tag_session(&*store, &session_id, Some("kept"), dir)
-        .await
-        .unwrap();
-    let listed = store::list_sessions(&*store, dir, Page::ALL).await.unwrap();
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(
         (listed[0].summary.as_str(), listed[0].tag.as_deref()),
         ("Agent run", Some("kept"))
     );
 
-    let conversation = store::session_messages(&*store, &session_id, dir, Page::ALL)
-        .await
-        .unwrap();
+    let conversation = session.messages(Page::ALL).await.unwrap();
     let first_reply = &conversation[1].uuid;
-    let fork = store::fork_session(
-        &*store,
-        &session_id,
-        dir,
-        ForkOptions::new().up_to(first_reply).title("Plan B"),
-    )
-    .await
-    .expect("forked");
-    let info = store::session_info(&*store, &fork, dir)
+    let fork = session
+        .fork(ForkOptions::new().up_to(first_reply).title("Plan B"))
         .await
-        .unwrap()
-        .unwrap();
+        .expect("forked");
+    let info = history.session(&fork, dir).info().await.unwrap();
     assert_eq!(info.summary, "Plan B");
 
     let machine_b_home = TestDir::new("home-b").expect("temp HOME");
