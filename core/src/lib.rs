@@ -36,6 +36,7 @@
 //!
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.
 #[cfg(doctest)]

@@ -36,6 +36,7 @@
 //! connection's process before the CLI was reaped (an executor dropped with the session's driver
 //! in it) and [`Signal::Kill`] kill that whole tree too.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.

@@ -86,6 +86,7 @@
 //! is read with `ps` and there is no environment marker, so a tool that left the CLI's group and
 //! whose parent has already exited is not found. On Windows only the CLI itself is killed.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.

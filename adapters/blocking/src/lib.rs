@@ -195,6 +195,7 @@
 //! first. Dropping a [`Query`], or the last [`Client`] of a session, shuts the CLI down in the
 //! background; [`Client::close`] waits until it is gone.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The examples of the crate README (shown on crates.io) run with the doc tests.

@@ -66,6 +66,7 @@
 //! `claude-agent-blocking` too, given a tokio runtime somewhere in the process.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
