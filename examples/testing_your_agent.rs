@@ -12,8 +12,9 @@
 //! ```
 
 mod app {
+    use claude_agent_client::mcp::{typed_tool, SdkMcpServer};
     use claude_agent_client::Options;
-    use claude_agent_client::{typed_tool, Error, Query, SdkMcpServer};
+    use claude_agent_client::{Error, Query};
     use claude_agent_core::hooks::{HookOutput, PreToolUseInput};
     use claude_agent_core::mcp::ToolResult;
     use claude_agent_core::message::Message;

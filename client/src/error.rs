@@ -277,13 +277,13 @@ pub enum Error {
 
 impl Error {
     /// What in the environment made the session fail, when it is one of the causes [`doctor`]
-    /// checks, named as `doctor` names it (the same [`Finding`](crate::Finding), so the
+    /// checks, named as `doctor` names it (the same [`Finding`](crate::cli::Finding), so the
     /// same fix): a CLI not found, not executable, missing its interpreter or otherwise not
     /// started, a working directory that is gone, `bypassPermissions` as root (from the CLI's
     /// start-up failure, or its stderr), no credentials (an authentication failure of the API).
     /// `None` for anything else.
     ///
-    /// [`doctor`]: crate::doctor
+    /// [`doctor`]: crate::cli::doctor
     ///
     /// ```
     /// use claude_agent_tokio::{Error, cli::Finding};

@@ -1,8 +1,8 @@
-//! The modules each runtime crate publishes as its own (`claude_agent_tokio::mcp`, `::cli`,
-//! `::prelude`, …), written once here.
+//! The modules each runtime crate publishes as its own (`claude_agent_tokio::mcp` and `::cli`),
+//! written once here.
 
 /// MCP: in-process servers whose tools, resources and prompts run in this program
-/// ([`SdkMcpServer`](crate::SdkMcpServer), [`tool`](crate::tool),
+/// ([`SdkMcpServer`](crate::mcp::SdkMcpServer), [`tool`](crate::mcp::tool),
 /// `typed_tool`), and the protocol's data types ([`ToolResult`](crate::mcp::ToolResult), …).
 /// Each runtime crate publishes it as its `mcp`.
 ///
@@ -19,17 +19,18 @@
 /// # let _ = options;
 /// ```
 pub mod mcp {
+    pub use crate::callbacks::mcp_servers::McpServerSet;
     #[cfg(feature = "schemars")]
-    pub use crate::typed_tool;
-    pub use crate::{
-        prompt_template, resource, resource_template, tool, McpServerSet, SdkMcpServer, SdkPrompt,
-        SdkResource, SdkTool, ToolError, ToolHandler, DEFAULT_TOOL_TIMEOUT,
+    pub use crate::callbacks::sdk_mcp::typed_tool;
+    pub use crate::callbacks::sdk_mcp::{
+        prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
+        SdkTool, ToolError, ToolHandler, DEFAULT_TOOL_TIMEOUT,
     };
     pub use claude_agent_core::mcp::*;
 }
 
 /// Finding the Claude Code CLI: where sessions look for it, what to tell a user who has none,
-/// and [`doctor`](crate::doctor), which checks what would keep it from starting. Each
+/// and [`doctor`](crate::cli::doctor), which checks what would keep it from starting. Each
 /// runtime crate publishes it as its `cli`.
 ///
 /// ```
@@ -40,29 +41,11 @@ pub mod mcp {
 /// }
 /// ```
 pub mod cli {
+    pub use crate::error::INSTALL_HINT;
+    pub use crate::process::discovery::{find_cli, CLI_PATH_ENV};
+    pub use crate::process::preflight::{doctor, Diagnosis, Finding};
     #[cfg(unix)]
-    pub use crate::raise_open_file_limit;
-    pub use crate::{doctor, find_cli, Diagnosis, Finding, CLI_PATH_ENV, INSTALL_HINT};
-}
-
-/// The names most programs use, for a glob import. Each async runtime crate publishes it as its
-/// `prelude`.
-///
-/// ```
-/// use claude_agent_tokio::prelude::*;
-///
-/// let options = Options::new()
-///     .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
-///     .on_hook(HookMatcher::new("Bash"), |_input: PreToolUseInput, _ctx| async { HookOutput::proceed() });
-/// # let _ = options;
-/// ```
-pub mod prelude {
-    pub use crate::hooks::{HookMatcher, HookOutput, PreToolUseInput};
-    pub use crate::message::Message;
-    pub use crate::permission::PermissionResult;
-    pub use crate::Options;
-    pub use crate::{Client, Error, Query};
-    pub use claude_agent_core::Json;
+    pub use crate::process::resources::raise_open_file_limit;
 }
 
 /// What each async runtime crate's `runtime` module publishes of the client layer, written once,
@@ -95,7 +78,7 @@ macro_rules! runtime_module_common {
 macro_rules! runtime_crate_root {
     (crate: $krate:ident, runtime: $runtime:expr, runs: $runs:literal $(,)?) => {
         pub use claude_agent_client::{
-            cli, mcp, prelude, prompt_channel, ClaimError, Claimed, Client, Connection,
+            cli, mcp, prompt_channel, ClaimError, Claimed, Client, Connection,
             ElicitationContext, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember,
             HookContext, HostId, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
             ProcessTree, Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool,

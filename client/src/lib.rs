@@ -26,14 +26,15 @@
 //! }
 //! ```
 //!
-//! How a session runs: [`query_with`] or [`connect_with`] finds the CLI ([`find_cli`]), spawns
-//! it in its own process group (or opens the connection of `Options::transport`), and puts one
-//! driver future on the runtime. The driver feeds the [`crate::session::Session`] with stdout,
-//! writes its transmits to stdin, keeps stderr drained, runs the callbacks given to
-//! [`Options`] as futures it polls itself, and serves the handles' commands over a bounded
-//! channel. Messages reach the user through a bounded queue, each one exactly once; when nobody reads, the driver
-//! stops reading the CLI. When the last handle is dropped, the driver shuts the CLI down (close
-//! stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps it.
+//! How a session runs: [`query_with`] or [`connect_with`] finds the CLI
+//! ([`find_cli`](crate::cli::find_cli)), spawns it in its own process group (or opens the
+//! connection of `Options::transport`), and puts one driver future on the runtime. The driver feeds
+//! the [`crate::session::Session`] with stdout, writes its transmits to stdin, keeps stderr
+//! drained, runs the callbacks given to [`Options`] as futures it polls itself, and serves the
+//! handles' commands over a bounded channel. Messages reach the user through a bounded queue, each
+//! one exactly once; when nobody reads, the driver stops reading the CLI. When the last handle is
+//! dropped, the driver shuts the CLI down (close stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps
+//! it.
 //!
 //! # Features
 //!
@@ -244,35 +245,25 @@ use task::otel;
 use task::{driver, end, link, spawn, stderr, trace};
 
 pub use client::{connect_with, Client, Messages};
-pub use discovery::{find_cli, CLI_PATH_ENV};
-pub use error::{Error, INSTALL_HINT};
-pub use faces::{cli, mcp, prelude};
+pub use error::Error;
+pub use faces::{cli, mcp};
 pub(crate) use fleet::Seat;
 pub use fleet::{Fleet, FleetLimits, FleetLimitsError, FleetMember};
 pub use handlers::{ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;
 pub(crate) use local::{child_var, give_to, user_ids};
-pub use mcp_servers::McpServerSet;
 pub use mirror::StoreFlush;
 pub use options::Options;
 #[cfg(unix)]
 pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
 pub use pool::{PoolStart, PooledQuery, SparePool};
-pub use preflight::{doctor, Diagnosis, Finding};
-#[cfg(unix)]
-pub use process::resources::raise_open_file_limit;
+pub(crate) use preflight::Finding;
 pub use process::resources::ProcessTree;
 pub(crate) use process::resources::{process_tree, resident_of_trees};
 pub(crate) use process::temp_folders::temp_folder;
 pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use query::{query_with, Query};
 pub use runtime::{BoxFuture, ChildProcess, Runtime, Signal};
-#[cfg(feature = "schemars")]
-pub use sdk_mcp::typed_tool;
-pub use sdk_mcp::{
-    prompt_template, resource, resource_template, tool, SdkMcpServer, SdkPrompt, SdkResource,
-    SdkTool, ToolError, ToolHandler, DEFAULT_TOOL_TIMEOUT,
-};
 pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
 pub use store_resume::ResumeError;
 pub use transport::{Connection, Transport};

@@ -4,8 +4,9 @@
 //! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
 //! and a shutdown that needs `SIGTERM`; and a spare's start-up marks and claims.
 
+use claude_agent_client::mcp::{tool, SdkMcpServer};
 use claude_agent_client::Options;
-use claude_agent_client::{connect_with, prewarm_with, tool, SdkMcpServer};
+use claude_agent_client::{connect_with, prewarm_with};
 use claude_agent_conformance::trace_log;
 use claude_agent_core::control::ClaimOptions;
 use claude_agent_core::hooks::{HookEvent, HookOutput};

@@ -10,11 +10,11 @@ use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
 
+use claude_agent_client::mcp::McpServerSet;
 use claude_agent_client::options::{Options, SessionStart};
 use claude_agent_client::store::{SessionKey, SessionStore, StoreError, StoreFuture};
 use claude_agent_client::{
-    connect_with, query_with, Client, Connection, Error, Fleet, FleetLimits, McpServerSet, Prompt,
-    Query, Runtime,
+    connect_with, query_with, Client, Connection, Error, Fleet, FleetLimits, Prompt, Query, Runtime,
 };
 use claude_agent_core::cost::Budget;
 use claude_agent_core::message::{Message, UserInput};

@@ -6,12 +6,12 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use claude_agent_client::mcp::{tool, SdkMcpServer};
 use claude_agent_client::options::{
     Fork, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
 };
 use claude_agent_client::{
-    connect_with, prewarm_with, query_with, tool, Error, PrewarmError, SdkMcpServer, SparePool,
-    StoreFlush,
+    connect_with, prewarm_with, query_with, Error, PrewarmError, SparePool, StoreFlush,
 };
 use claude_agent_core::hooks::{
     HookEvent, HookInput, HookMatcher, HookOutput, PreToolUseInput, StopInput,
@@ -310,7 +310,7 @@ fn an_in_process_tool_is_called_with_its_arguments() {
         json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}),
         |args: Value| async move {
             let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
-            Ok::<_, claude_agent_client::ToolError>(ToolResult::text(sum.to_string()))
+            Ok::<_, claude_agent_client::mcp::ToolError>(ToolResult::text(sum.to_string()))
         },
     ));
     let items = run(&fake, Options::new().sdk_mcp_server(calc));
@@ -799,7 +799,7 @@ fn the_client_tells_the_cli_version_from_initialize_or_else_the_first_init() {
 
 #[test]
 fn resource_reads_and_prompt_gets_reach_their_handlers() {
-    use claude_agent_client::{prompt_template, resource_template};
+    use claude_agent_client::mcp::{prompt_template, resource_template};
     use claude_agent_core::mcp::{PromptResult, ResourceResult};
 
     let mcp = |method: &str, params: Value| {

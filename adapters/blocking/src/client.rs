@@ -4,8 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_agent_client::mcp::McpServerSet;
+use claude_agent_client::Error;
 use claude_agent_client::Options;
-use claude_agent_client::{Error, McpServerSet};
 use claude_agent_core::control::{
     AccountInfo, AgentInfo, ContextUsageDetail, ControlRequest, FileSuggestions,
     InitializeResponse, InterruptReceipt, McpCall, McpPermissionMode, McpPermissionOverrideResult,

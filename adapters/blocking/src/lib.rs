@@ -243,7 +243,7 @@ pub use claude_agent_core::{
 /// # let _ = options;
 /// ```
 pub mod mcp {
-    pub use claude_agent_client::{
+    pub use claude_agent_client::mcp::{
         McpServerSet, SdkMcpServer, SdkPrompt, SdkResource, SdkTool, ToolError,
         DEFAULT_TOOL_TIMEOUT,
     };
@@ -258,22 +258,6 @@ pub mod mcp {
 
 pub use claude_agent_client::cli;
 
-/// The names most programs use, for a glob import.
-///
-/// ```
-/// use claude_agent_blocking::prelude::*;
-/// use claude_agent_blocking::callback;
-///
-/// let options = Options::new()
-///     .on_permission_request(callback::permission(|_request, _ctx| PermissionResult::allow()))
-///     .on_hook(HookMatcher::new("Bash"), callback::hook(|_input: PreToolUseInput, _ctx| HookOutput::proceed()));
-/// # let _ = options;
-/// ```
-pub mod prelude {
-    pub use crate::hooks::{HookMatcher, HookOutput, PreToolUseInput};
-    pub use crate::permission::PermissionResult;
-    pub use crate::{Client, Error, Json, Message, Options, Query};
-}
 pub use client::{Client, Messages};
 pub use context::{ElicitationContext, HookContext, PermissionContext, UserDialogContext};
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use claude_agent_client::{SdkPrompt, SdkResource, SdkTool, ToolError};
+use claude_agent_client::mcp::{SdkPrompt, SdkResource, SdkTool, ToolError};
 use claude_agent_core::mcp::{PromptGet, PromptResult, ResourceRead, ResourceResult, ToolResult};
 
 /// What a blocking tool's handler is: a function or closure taking the arguments (`Args`) and
@@ -54,7 +54,7 @@ where
 /// Each call runs on a thread of smol's `blocking` pool, so the handler may block (read files,
 /// call a service). Its `Err` becomes a result with `isError: true` carrying the error text,
 /// which the model sees; a panic does too. With the `jsonschema` feature (on by default) the
-/// arguments are checked against the schema first, as `claude_agent_client::tool` does;
+/// arguments are checked against the schema first, as `claude_agent_client::mcp::tool` does;
 /// the [`SdkTool`] builder methods add annotations and Claude Code's tool options. A call that
 /// runs past the tool's time limit ([`SdkTool::timeout`]) or that the CLI cancels gets its
 /// answer at once, but a thread cannot be stopped from outside: the closure runs to its end on
@@ -87,7 +87,7 @@ pub fn tool(
     handler: impl BlockingToolHandler<serde_json::Value>,
 ) -> SdkTool {
     let handler = Arc::new(handler);
-    claude_agent_client::tool(name, description, input_schema, move |args| {
+    claude_agent_client::mcp::tool(name, description, input_schema, move |args| {
         let handler = handler.clone();
         smol::unblock(move || handler(args))
     })
@@ -126,7 +126,7 @@ where
     Args: serde::de::DeserializeOwned + schemars::JsonSchema + Send + 'static,
 {
     let handler = Arc::new(handler);
-    claude_agent_client::typed_tool(name, description, move |args: Args| {
+    claude_agent_client::mcp::typed_tool(name, description, move |args: Args| {
         let handler = handler.clone();
         smol::unblock(move || handler(args))
     })
@@ -134,7 +134,7 @@ where
 
 /// A resource at a fixed URI of an in-process MCP server; the plain-closure `handler` reads it
 /// when the CLI asks, on a thread of smol's `blocking` pool, and gets the request (the URI).
-/// Its `Err` is the read's error. Otherwise as `claude_agent_client::resource`.
+/// Its `Err` is the read's error. Otherwise as `claude_agent_client::mcp::resource`.
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ResourceResult;
@@ -154,7 +154,7 @@ where
     E: Into<ToolError> + Send + 'static,
 {
     let handler = Arc::new(handler);
-    claude_agent_client::resource(uri, name, move |read| {
+    claude_agent_client::mcp::resource(uri, name, move |read| {
         let handler = handler.clone();
         smol::unblock(move || handler(read))
     })
@@ -162,7 +162,7 @@ where
 
 /// Resources whose URIs fit a URI template (`logs://{day}`); the plain-closure `handler` reads
 /// the one the CLI asks for, on a thread of smol's `blocking` pool, and gets the URI and the
-/// template's variables. Otherwise as `claude_agent_client::resource_template`.
+/// template's variables. Otherwise as `claude_agent_client::mcp::resource_template`.
 ///
 /// ```
 /// use claude_agent_blocking::mcp::ResourceResult;
@@ -185,7 +185,7 @@ where
     E: Into<ToolError> + Send + 'static,
 {
     let handler = Arc::new(handler);
-    claude_agent_client::resource_template(uri_template, name, move |read| {
+    claude_agent_client::mcp::resource_template(uri_template, name, move |read| {
         let handler = handler.clone();
         smol::unblock(move || handler(read))
     })
@@ -193,7 +193,7 @@ where
 
 /// A prompt of an in-process MCP server; the plain-closure `handler` turns its arguments into
 /// messages, on a thread of smol's `blocking` pool. Otherwise as
-/// `claude_agent_client::prompt_template`, whose docs say what CLI 2.1.330 does with the
+/// `claude_agent_client::mcp::prompt_template`, whose docs say what CLI 2.1.330 does with the
 /// prompts of in-process servers.
 ///
 /// ```
@@ -217,7 +217,7 @@ where
     E: Into<ToolError> + Send + 'static,
 {
     let handler = Arc::new(handler);
-    claude_agent_client::prompt_template(name, description, move |get| {
+    claude_agent_client::mcp::prompt_template(name, description, move |get| {
         let handler = handler.clone();
         smol::unblock(move || handler(get))
     })

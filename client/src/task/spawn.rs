@@ -458,7 +458,7 @@ fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
     })
 }
 
-/// What a failed start of `program` in `cwd` means, read as [`doctor`](crate::doctor)
+/// What a failed start of `program` in `cwd` means, read as [`doctor`](crate::cli::doctor)
 /// reads it.
 fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error {
     match crate::preflight::not_started(&program, cwd, &source) {

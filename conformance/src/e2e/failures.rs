@@ -44,7 +44,7 @@ pub async fn startup_failure_reason<R: Runtime>(rt: R) {
 /// CLI reports); each cause it checks is found when set up, and a CLI older than supported is
 /// found through a stand-in that reports 2.0.14.
 pub async fn doctor_findings<R: Runtime>(rt: R) {
-    use claude_agent_client::{doctor, Finding};
+    use claude_agent_client::cli::{doctor, Finding};
     use claude_agent_core::permission::PermissionMode;
 
     let env = env();

@@ -105,7 +105,7 @@ pub async fn mcp_call<R: Runtime>(rt: R) {
 
 /// The model calls a tool of an in-process MCP server; its result goes back to the model.
 pub async fn mcp_tool<R: Runtime>(rt: R) {
-    use claude_agent_client::tool;
+    use claude_agent_client::mcp::tool;
     use claude_agent_core::mcp::ToolResult;
 
     let env = env();
@@ -143,7 +143,7 @@ pub async fn mcp_tool<R: Runtime>(rt: R) {
 /// CLI cancels each (`notifications/cancelled`) and the SDK drops every handler's future at
 /// once, while the session goes on.
 pub async fn interrupt_cancels_mcp_tools<R: Runtime>(rt: R) {
-    use claude_agent_client::tool;
+    use claude_agent_client::mcp::tool;
     use claude_agent_core::mcp::ToolResult;
 
     let env = env();
@@ -204,7 +204,7 @@ pub async fn interrupt_cancels_mcp_tools<R: Runtime>(rt: R) {
 /// An in-process tool that overruns its time limit: the model gets an error result naming the
 /// limit, the handler is dropped, and the turn goes on to its end.
 pub async fn mcp_tool_timeout<R: Runtime>(rt: R) {
-    use claude_agent_client::tool;
+    use claude_agent_client::mcp::tool;
     use claude_agent_core::mcp::ToolResult;
 
     let env = env();
@@ -279,7 +279,7 @@ pub async fn mcp_status_right_after_connect<R: Runtime>(rt: R) {
 /// server's instructions reach the model, `max_result_size_chars` sends a longer result to a
 /// file, and arguments that do not fit a tool's schema are a tool error the model sees.
 pub async fn mcp_tool_options<R: Runtime>(rt: R) {
-    use claude_agent_client::tool;
+    use claude_agent_client::mcp::tool;
     use claude_agent_core::mcp::ToolResult;
 
     let env = env();
@@ -398,7 +398,7 @@ pub async fn mcp_tool_options<R: Runtime>(rt: R) {
 /// in-process server for its prompts, so they show no effect here; the session's answers to
 /// `prompts/list` and `prompts/get` are checked byte for byte in `claude-agent-core`.)
 pub async fn mcp_resources<R: Runtime>(rt: R) {
-    use claude_agent_client::{resource, resource_template};
+    use claude_agent_client::mcp::{resource, resource_template};
     use claude_agent_core::mcp::ResourceResult;
 
     let env = env();
@@ -459,7 +459,7 @@ pub async fn mcp_resources<R: Runtime>(rt: R) {
 /// and its tool runs in this process; the server of the options, passed again, stays; left out,
 /// it is removed, and the CLI no longer lists it.
 pub async fn set_in_process_mcp_servers<R: Runtime>(rt: R) {
-    use claude_agent_client::tool;
+    use claude_agent_client::mcp::tool;
     use claude_agent_core::mcp::ToolResult;
 
     let env = env();

@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_client::history::{ForkOptions, History, ListSessions, Page};
+use claude_agent_client::mcp::{McpServerSet, SdkMcpServer};
 use claude_agent_client::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
     CLI_ENVIRONMENT,
@@ -36,7 +37,7 @@ use claude_agent_client::store::{
 };
 use claude_agent_client::{
     connect_with, prewarm_with, query_with, startup_with, ClaimError, Client, Error, Fleet,
-    McpServerSet, PoolStart, Prompt, Runtime, SdkMcpServer, SparePool,
+    PoolStart, Prompt, Runtime, SparePool,
 };
 use claude_agent_core::control::{
     ClaimOptions, ClaimRefusalReason, ContextUsageDetail, UsageDetail,
