@@ -8,12 +8,8 @@ use std::io::{BufRead, Write};
 
 use claude_agent_blocking::hooks::{HookEvent, HookInput, HookOutput, PreToolUseInput};
 use claude_agent_blocking::permission::PermissionResult;
+use claude_agent_blocking::tools::BuiltinTool;
 use claude_agent_blocking::{callback, query, Message, Options};
-
-#[derive(serde::Deserialize)]
-struct Bash {
-    command: String,
-}
 
 fn main() -> Result<(), claude_agent_blocking::Error> {
     let options = Options::new()
@@ -36,8 +32,8 @@ fn main() -> Result<(), claude_agent_blocking::Error> {
         .on_hook(
             Some("Bash"),
             callback::hook(|input: PreToolUseInput, ctx| {
-                match input.tool_input.parse::<Bash>() {
-                    Ok(bash) if bash.command.contains("rm -rf") => {
+                match input.builtin() {
+                    BuiltinTool::Bash(bash) if bash.command.contains("rm -rf") => {
                         // Stop the whole turn, not only this command.
                         let _ = ctx.client().interrupt();
                         HookOutput::deny_tool("rm -rf is not allowed here")

@@ -5,29 +5,23 @@
 //! real CLI and a stub model: `scripts/quick-start hooks`.
 
 use claude_agent_tokio::hooks::{HookOutput, PostToolUseInput, PreToolUseInput};
+use claude_agent_tokio::tools::BuiltinTool;
 use claude_agent_tokio::{query, Message, Options};
-
-/// The input of the `Bash` tool (the fields this app reads).
-#[derive(serde::Deserialize)]
-struct Bash {
-    command: String,
-}
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_tokio::Error> {
     let options = Options::new()
         .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-            let command = input.tool_input.parse::<Bash>().map(|b| b.command);
-            match command {
-                Ok(command) if command.split_whitespace().any(|word| word == "rm") => {
-                    println!("PreToolUse hook: refused `{command}`");
+            match input.builtin() {
+                BuiltinTool::Bash(bash) if bash.command.split_whitespace().any(|w| w == "rm") => {
+                    println!("PreToolUse hook: refused `{}`", bash.command);
                     HookOutput::deny_tool("deleting files is not allowed here")
                 }
-                Ok(command) => {
-                    println!("PreToolUse hook: allowed `{command}`");
+                BuiltinTool::Bash(bash) => {
+                    println!("PreToolUse hook: allowed `{}`", bash.command);
                     HookOutput::proceed()
                 }
-                Err(error) => HookOutput::deny_tool(format!("unreadable Bash input: {error}")),
+                other => HookOutput::deny_tool(format!("unreadable Bash input: {other:?}")),
             }
         })
         .on_hook(None, |input: PostToolUseInput, _ctx| async move {

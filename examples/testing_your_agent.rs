@@ -19,6 +19,7 @@ mod app {
     use claude_agent_core::mcp::ToolResult;
     use claude_agent_core::message::Message;
     use claude_agent_core::permission::PermissionResult;
+    use claude_agent_core::tools::BuiltinTool;
 
     /// What the app makes of one question.
     #[derive(Debug, Clone, PartialEq)]
@@ -35,11 +36,6 @@ mod app {
         text: String,
     }
 
-    #[derive(serde::Deserialize)]
-    struct Bash {
-        command: String,
-    }
-
     /// The app's agent on top of `base`: reads freely, counts words in process, never runs
     /// `rm`, and asks the policy about anything else.
     pub fn agent(base: Options) -> Options {
@@ -54,8 +50,8 @@ mod app {
         base.sdk_mcp_server(words)
             .allowed_tools(["mcp__words__count"])
             .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
-                match input.tool_input.parse::<Bash>() {
-                    Ok(bash) if bash.command.contains("rm ") => {
+                match input.builtin() {
+                    BuiltinTool::Bash(bash) if bash.command.contains("rm ") => {
                         HookOutput::deny_tool("this agent never deletes files")
                     }
                     _ => HookOutput::proceed(),

@@ -64,8 +64,50 @@
 //! | get the result as a typed value | [`Options::output_type`], [`ResultMessage::structured`](message::ResultMessage::structured) |
 //! | test your agent with no process | `Options::transport` with the fake CLI of the `claude-agent-testkit` crate |
 //!
-//! `claude-agent-tokio`'s crate docs show them together in one example; only the crate name
-//! differs here.
+//! Together, in one session:
+//!
+//! ```no_run
+//! use claude_agent_smol::cost::Budget;
+//! use claude_agent_smol::hooks::{HookOutput, PreToolUseInput};
+//! use claude_agent_smol::options::SessionStart;
+//! use claude_agent_smol::permission::PermissionResult;
+//! use claude_agent_smol::{connect, Message, Options};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Verdict { safe: bool }
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let options = Options::new()
+//!     // Permissions: only reads.
+//!     .on_permission_request(|request, _ctx| async move {
+//!         if request.tool_name == "Read" { PermissionResult::allow() } else { PermissionResult::deny("read-only") }
+//!     })
+//!     // Hooks: see every Bash command before it runs.
+//!     .on_hook("Bash", |input: PreToolUseInput, _ctx| async move {
+//!         println!("{:?}", input.tool_input);
+//!         HookOutput::proceed()
+//!     })
+//!     // Cost: end the session past half a dollar.
+//!     .budget(Budget::usd(0.50))
+//!     // Resume: go on where an earlier session stopped.
+//!     .session_start(SessionStart::resume("46eb1b6d-8361-4d7c-a347-8234db4a9d65"))
+//!     // Structured output: the result as a `Verdict`.
+//!     .output_type::<Verdict>();
+//! let client = connect(options).await?;
+//! client.send("Is this repository safe to build?").await?;
+//! let mut reply = client.receive_response();
+//! while let Some(message) = reply.next().await {
+//!     if let Message::Result(result) = message? {
+//!         let verdict: Verdict = result.structured()?;
+//!         let cost = result.turn_cost.as_ref().and_then(|cost| cost.usd());
+//!         println!("safe: {}, cost: {cost:?}", verdict.safe);
+//!     }
+//! }
+//! client.interrupt().await?; // stop a running turn (here, none is left)
+//! client.close().await;
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # Processes
 //!
