@@ -71,6 +71,10 @@ async fn main() {
         .next()
         .expect("usage: memory_bench /path/to/claude [SESSIONS]");
     let sessions: usize = args.next().map_or(10, |n| n.parse().expect("a number"));
+    assert!(
+        sessions > 0,
+        "usage: memory_bench /path/to/claude [SESSIONS], SESSIONS at least 1"
+    );
 
     let stub = StubApi::start_with_conventions();
     let home = TestDir::new("memory-bench-home").expect("a HOME");
