@@ -28,6 +28,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`NothingToContinue`](Error::NothingToContinue) | `SessionStart::Continue` with no earlier conversation in the working directory (or in the session store), where the CLI would start a new one without a word | set `or_new: true` to accept a new session, or start one with `SessionStart::New` |
 /// | [`Stalled`](Error::Stalled) | `Options::stall_watch` with `OnStall::InterruptThenClose`: a turn went silent past the limit (a hung MCP server, a network stall inside the CLI), so it was interrupted and the session closed | resume the session (`SessionStart::Resume`) to try again; look at `last_event` and `in_flight_tools` for what hung |
 /// | [`OverBudget`](Error::OverBudget) | `Options::budget`, or the budget of the session's fleet key (`FleetLimits::budget_per_key`), was reached: the turn was interrupted and the session closed | raise the budget, or start another session once the key has room; the report says what was spent |
+/// | [`Fleet`](Error::Fleet) | a fleet many hosts share (`Fleet::shared`): its ledger could not be reached when the session asked for a place (nothing started), or this host lost the session's place (its lease ran out while it was cut off or frozen, or another host took the session over) and closed it | check the ledger's database; a lost session goes on on the host that took it over, or resume it from the session store |
 /// | [`Resume`](Error::Resume) | `Options::session_store` with a `SessionStart::Resume` or `Continue` start: the store failed or timed out while the session was loaded from it, or the temporary configuration directory could not be written | the source is the store's error; check the store, or raise `Options::session_store_load_timeout` |
 /// | [`ConfigFolder`](Error::ConfigFolder) | `Options::isolated_config`: the session's own configuration folder could not be made under the temp directory | check `TMPDIR` and its free space, and that the user's configuration can be read |
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
@@ -124,6 +125,11 @@ pub enum Error {
     /// been spent.
     #[error("{0}; the turn was interrupted and the session closed")]
     OverBudget(Box<crate::cost::BudgetReport>),
+    /// The session's fleet, shared by many hosts ([`Fleet::shared`](crate::Fleet::shared)):
+    /// its ledger could not be reached, so nothing started, or this host lost the session's
+    /// place, so the session was closed ([`FleetError`](crate::FleetError)).
+    #[error(transparent)]
+    Fleet(crate::FleetError),
     /// `Options::isolated_config`: the session's configuration folder could not be made.
     #[error(
         "could not make the session's own configuration folder ({}): {source}; check the temp \
@@ -342,6 +348,9 @@ impl Error {
             Termination::Ended(EndReason::Stalled(stall)) => Some(Error::Stalled(stall.clone())),
             Termination::Ended(EndReason::OverBudget(report)) => {
                 Some(Error::OverBudget(report.clone()))
+            }
+            Termination::Ended(EndReason::PlaceLost) => {
+                Some(Error::Fleet(crate::FleetError::PlaceLost))
             }
             Termination::Ended(EndReason::InitializeFailed(failure)) => {
                 Some(Error::from_failure(failure.clone()))

@@ -79,10 +79,11 @@ macro_rules! runtime_crate_root {
     (crate: $krate:ident, runtime: $runtime:expr, runs: $runs:literal $(,)?) => {
         pub use claude_agent_client::{
             cli, mcp, prompt_channel, ClaimError, Claimed, Client, Connection,
-            ElicitationContext, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember,
-            HookContext, HostId, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
+            AdmitError, AdmitFuture, ElicitationContext, Error, Fleet, FleetError, FleetLimits,
+            FleetLimitsError, FleetMember, HookContext, HostId, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
             ProcessTree, Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool,
-            StoreFlush, Transport, UnaskedTools, UserDialogContext, WarmQuery,
+            SharedLedger, SharedPlace, StoreFlush, Transport, UnaskedTools, UserDialogContext,
+            WarmQuery,
         };
         pub use claude_agent_client::{history, options, store, Options};
         pub use claude_agent_core::message::{Message, UserInput};

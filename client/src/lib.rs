@@ -248,7 +248,10 @@ pub use client::{connect_with, Client, Messages};
 pub use error::Error;
 pub use faces::{cli, mcp};
 pub(crate) use fleet::Seat;
-pub use fleet::{Fleet, FleetLimits, FleetLimitsError, FleetMember};
+pub use fleet::{
+    AdmitError, AdmitFuture, Fleet, FleetError, FleetLimits, FleetLimitsError, FleetMember,
+    SharedLedger, SharedPlace,
+};
 pub use handlers::{ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;
 pub(crate) use local::{child_var, give_to, user_ids};

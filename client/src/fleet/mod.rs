@@ -3,6 +3,7 @@
 
 mod admission;
 mod ledger;
+mod shared;
 
 use std::fmt;
 use std::future::Future;
@@ -14,8 +15,9 @@ use std::task::{Context, Poll};
 use crate::cost::{Budget, BudgetReport, Spent, TurnCost};
 use crate::link::Link;
 use crate::message::ResultMessage;
-use admission::{Admission, Entry, MemoryLimit, Permit};
+use admission::{Admission, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
+pub use shared::{AdmitError, AdmitFuture, FleetError, SharedLedger, SharedPlace};
 
 /// The limits a [`Fleet`] keeps.
 ///
@@ -124,6 +126,9 @@ struct Shared {
     /// while a store is read for it), one CLI starting at a time.
     launch: Option<Arc<Admission>>,
     ledger: Ledger,
+    /// The ledger the fleet's hosts share ([`Fleet::shared`]): it keeps the places and the
+    /// spending instead of `admission` and `ledger`.
+    shared_ledger: Option<Arc<dyn SharedLedger>>,
     /// The sessions that hold a place, to read what their CLIs hold.
     sessions: Arc<Sessions>,
 }
@@ -164,6 +169,37 @@ impl Fleet {
     /// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
     /// ```
     pub fn new(limits: FleetLimits) -> Result<Fleet, FleetLimitsError> {
+        Fleet::build(limits, None)
+    }
+
+    /// A fleet whose places, fair queue and spending are kept in `ledger`, which many hosts
+    /// share: [`FleetLimits::max_sessions`] and [`FleetLimits::budget_per_key`] (the ledger's
+    /// [`limits`](SharedLedger::limits)) hold across all of them, and each host keeps
+    /// `max_resident_bytes` for its own CLIs. Everything else is as with [`Fleet::new`]: the
+    /// same members, options and budget reports. A session that loses its place (its host's
+    /// lease ran out) ends with [`FleetError::PlaceLost`](crate::FleetError::PlaceLost); one
+    /// whose ledger cannot be reached never starts
+    /// ([`FleetError::Unreachable`](crate::FleetError::Unreachable)).
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use claude_agent_tokio::{Fleet, Options, SharedLedger};
+    ///
+    /// fn fleet_of(ledger: Arc<dyn SharedLedger>) -> Result<Fleet, claude_agent_tokio::FleetLimitsError> {
+    ///     let fleet = Fleet::shared(ledger)?;
+    ///     let options = Options::new().fleet(fleet.member("tenant-42"));
+    ///     # let _ = options;
+    ///     Ok(fleet)
+    /// }
+    /// ```
+    pub fn shared(ledger: Arc<dyn SharedLedger>) -> Result<Fleet, FleetLimitsError> {
+        Fleet::build(ledger.limits(), Some(ledger))
+    }
+
+    fn build(
+        limits: FleetLimits,
+        shared_ledger: Option<Arc<dyn SharedLedger>>,
+    ) -> Result<Fleet, FleetLimitsError> {
         if limits.max_sessions == Some(0) {
             return Err(FleetLimitsError::NoSessions);
         }
@@ -187,6 +223,7 @@ impl Fleet {
         });
         let admission = limits
             .max_sessions
+            .filter(|_| shared_ledger.is_none())
             .map(|max| Admission::new(Some(max), None));
         static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Ok(Fleet {
@@ -196,6 +233,7 @@ impl Fleet {
                 admission,
                 launch,
                 ledger: Ledger::new(limits.budget_per_key),
+                shared_ledger,
                 sessions,
             }),
         })
@@ -249,7 +287,7 @@ impl Fleet {
     }
 
     /// Sessions holding a place now (their CLI starting, running or exiting). Without a
-    /// limit, always 0.
+    /// limit, always 0. With a [`SharedLedger`], this host's sessions.
     ///
     /// ```
     /// use claude_agent_tokio::{Fleet, FleetLimits};
@@ -260,6 +298,9 @@ impl Fleet {
     /// ```
     pub fn running(&self) -> usize {
         let shared = &self.shared;
+        if let Some(ledger) = &shared.shared_ledger {
+            return ledger.running();
+        }
         match (&shared.admission, &shared.launch) {
             (Some(places), _) => places.running(),
             (None, Some(launch)) => launch.running(),
@@ -268,6 +309,7 @@ impl Fleet {
     }
 
     /// Sessions waiting: for a place, or (with a memory limit) for memory to start their CLI.
+    /// With a [`SharedLedger`], this host's sessions.
     ///
     /// ```
     /// use claude_agent_tokio::{Fleet, FleetLimits};
@@ -279,11 +321,16 @@ impl Fleet {
     pub fn waiting(&self) -> usize {
         let shared = &self.shared;
         let queued = |queue: &Option<Arc<Admission>>| queue.as_ref().map_or(0, |q| q.waiting());
-        queued(&shared.admission) + queued(&shared.launch)
+        let places = match &shared.shared_ledger {
+            Some(ledger) => ledger.waiting(),
+            None => queued(&shared.admission),
+        };
+        places + queued(&shared.launch)
     }
 
     /// What the sessions of `key` have spent: every turn's cost and tokens, as the sessions
-    /// worked them out ([`TurnCost`](crate::cost::TurnCost)).
+    /// worked them out ([`TurnCost`](crate::cost::TurnCost)). With a [`SharedLedger`], on
+    /// every host, as this host last learned it.
     ///
     /// ```
     /// use claude_agent_tokio::{Fleet, FleetLimits};
@@ -293,7 +340,10 @@ impl Fleet {
     /// println!("${:.2} in {} turns", spent.usd, spent.turns);
     /// ```
     pub fn spent(&self, key: &str) -> Spent {
-        self.shared.ledger.spent(key)
+        match &self.shared.shared_ledger {
+            Some(ledger) => ledger.spent(key),
+            None => self.shared.ledger.spent(key),
+        }
     }
 
     /// Every key with what it has spent, in key order.
@@ -307,7 +357,10 @@ impl Fleet {
     /// }
     /// ```
     pub fn spent_by_key(&self) -> Vec<(String, Spent)> {
-        self.shared.ledger.all()
+        match &self.shared.shared_ledger {
+            Some(ledger) => ledger.spent_by_key(),
+            None => self.shared.ledger.all(),
+        }
     }
 }
 
@@ -375,22 +428,52 @@ impl FleetMember {
 
     /// A session's seat: refused when the key's budget is spent; otherwise once admitted, or
     /// `Ok(None)` when every handle of the session was dropped while it waited.
-    pub(crate) async fn seat(&self, link: &Arc<Link>) -> Result<Option<Seat>, Box<BudgetReport>> {
+    pub(crate) async fn seat(&self, link: &Arc<Link>) -> Result<Option<Seat>, crate::Error> {
         let shared = &self.fleet.shared;
-        let signal = shared.ledger.join(&self.key)?;
-        shared.sessions.join(link);
-        let place = match &shared.admission {
-            None => None,
-            Some(admission) => match wait_while_wanted(admission, &self.key, link).await {
-                Some(permit) => Some(permit),
-                None => return Ok(None),
-            },
+        let account = match &shared.shared_ledger {
+            Some(ledger) => {
+                let admitted = WhileWanted {
+                    entry: ledger.admit(&self.key),
+                    link,
+                }
+                .await;
+                match admitted {
+                    None => return Ok(None),
+                    Some(Ok(place)) => Account::Shared {
+                        place,
+                        session_id: Mutex::new(None),
+                    },
+                    Some(Err(AdmitError::OverBudget(report))) => {
+                        return Err(crate::Error::OverBudget(report))
+                    }
+                    Some(Err(AdmitError::Unreachable(message))) => {
+                        return Err(crate::Error::Fleet(FleetError::Unreachable(message)))
+                    }
+                }
+            }
+            None => {
+                let signal = shared
+                    .ledger
+                    .join(&self.key)
+                    .map_err(crate::Error::OverBudget)?;
+                let place = match &shared.admission {
+                    None => None,
+                    Some(admission) => match wait_while_wanted(admission, &self.key, link).await {
+                        Some(permit) => Some(permit),
+                        None => return Ok(None),
+                    },
+                };
+                Account::Local {
+                    signal,
+                    _place: place,
+                }
+            }
         };
+        shared.sessions.join(link);
         Ok(Some(Seat {
             fleet: self.fleet.clone(),
             key: self.key.clone(),
-            signal,
-            _place: place,
+            account,
             launch: None,
         }))
     }
@@ -414,16 +497,16 @@ async fn wait_while_wanted(queue: &Arc<Admission>, key: &str, link: &Link) -> Op
     .await
 }
 
-/// Waiting for a permit while somebody still holds a handle of the session.
-struct WhileWanted<'a> {
-    entry: Entry,
+/// Waiting for a place while somebody still holds a handle of the session.
+struct WhileWanted<'a, F> {
+    entry: F,
     link: &'a Link,
 }
 
-impl Future for WhileWanted<'_> {
-    type Output = Option<Permit>;
+impl<F: Future + Unpin> Future for WhileWanted<'_, F> {
+    type Output = Option<F::Output>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Permit>> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<F::Output>> {
         if let Poll::Ready(permit) = Pin::new(&mut self.entry).poll(cx) {
             return Poll::Ready(Some(permit));
         }
@@ -439,10 +522,24 @@ impl Future for WhileWanted<'_> {
 pub(crate) struct Seat {
     fleet: Fleet,
     key: String,
-    signal: Arc<Signal>,
-    _place: Option<Permit>,
+    account: Account,
     /// With a memory limit: the go-ahead to start the CLI ([`Seat::launch`]).
     launch: Option<Permit>,
+}
+
+/// Where a seat's place and spending are kept.
+enum Account {
+    /// In this process: the place (with a session limit) and the key's budget reports.
+    Local {
+        signal: Arc<Signal>,
+        _place: Option<Permit>,
+    },
+    /// In a ledger the fleet's hosts share.
+    Shared {
+        place: Box<dyn SharedPlace>,
+        /// The session id last given to the place.
+        session_id: Mutex<Option<String>>,
+    },
 }
 
 impl Seat {
@@ -477,11 +574,45 @@ impl Seat {
 
     /// A turn's cost goes to the key: one that ended, or one the session ended in.
     pub(crate) fn charge(&self, cost: &TurnCost) {
-        self.fleet.shared.ledger.turn(&self.key, cost);
+        match &self.fleet.shared.shared_ledger {
+            Some(ledger) => ledger.charge(&self.key, cost),
+            None => self.fleet.shared.ledger.turn(&self.key, cost),
+        }
+    }
+
+    /// The session's id, from a message of its CLI: a shared ledger keeps it with the place,
+    /// for a host that takes the session over.
+    pub(crate) fn session_id(&self, session_id: &str) {
+        let Account::Shared {
+            place,
+            session_id: known,
+        } = &self.account
+        else {
+            return;
+        };
+        if session_id.is_empty() {
+            return;
+        }
+        let mut known = known.lock().unwrap_or_else(PoisonError::into_inner);
+        if known.as_deref() != Some(session_id) {
+            *known = Some(session_id.to_owned());
+            place.session_id(session_id);
+        }
     }
 
     /// A budget report of the key for this session.
     pub(crate) fn poll_report(&self, cx: &mut Context<'_>) -> Poll<BudgetReport> {
-        self.signal.poll_report(cx)
+        match &self.account {
+            Account::Local { signal, .. } => signal.poll_report(cx),
+            Account::Shared { place, .. } => place.poll_report(cx),
+        }
+    }
+
+    /// Ready once a shared ledger took the session's place away.
+    pub(crate) fn poll_lost(&self, cx: &mut Context<'_>) -> Poll<()> {
+        match &self.account {
+            Account::Local { .. } => Poll::Pending,
+            Account::Shared { place, .. } => place.poll_lost(cx),
+        }
     }
 }

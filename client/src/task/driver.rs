@@ -25,7 +25,7 @@ use crate::cost::BudgetLevel;
 use crate::dispatch::{Dispatcher, Running};
 use crate::error::Error;
 use crate::link::{Command, Item, Link, Reply};
-use crate::message::{Message, UserInput};
+use crate::message::{Message, SystemMessage, UserInput};
 use crate::mirror::Mirror;
 use crate::recorder::Recorder;
 use crate::runtime::{BoxFuture, ChildProcess, Runtime};
@@ -167,7 +167,8 @@ where
         progress
     }
 
-    /// A budget report of the session's fleet key.
+    /// A budget report of the session's fleet key, or the news that a shared fleet took the
+    /// session's place away.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         if self.stalled.is_some() || self.termination.is_some() {
             return false;
@@ -175,6 +176,13 @@ where
         let Some(seat) = &self.seat else {
             return false;
         };
+        if seat.poll_lost(cx).is_ready() {
+            // Another host may hold the session now: nothing more of it goes to the store
+            // from here, and the CLI stops.
+            self.mirror = None;
+            self.session.place_lost(now);
+            return true;
+        }
         match seat.poll_report(cx) {
             // Traced as the session closes (`Event::Closing`).
             Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
@@ -272,8 +280,17 @@ where
             match event {
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
-                    if let (Some(seat), Message::Result(result)) = (&self.seat, &message) {
-                        seat.turn(result);
+                    if let Some(seat) = &self.seat {
+                        match &message {
+                            Message::Result(result) => {
+                                seat.session_id(result.session_id());
+                                seat.turn(result);
+                            }
+                            Message::System(SystemMessage::Init(init)) => {
+                                seat.session_id(init.session_id())
+                            }
+                            _ => {}
+                        }
                     }
                     self.trace.message(&message);
                     if let Some(item) = self.link.push(cx, Ok(message)) {

@@ -127,7 +127,7 @@ fn start_in_task<R: Runtime>(
                 Ok(Some(seat)) => Some(seat),
                 // Every handle was dropped while it waited: nothing to start, nobody to tell.
                 Ok(None) => return,
-                Err(report) => return start.fail(&channels, Error::OverBudget(report)),
+                Err(error) => return start.fail(&channels, error),
             },
         };
         let ahead = Ahead { parking, seat };

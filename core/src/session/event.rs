@@ -430,6 +430,10 @@ pub enum EndReason {
     OverBudget(Box<crate::cost::BudgetReport>),
     /// `initialize` failed (refused, unconfirmed, timed out): the session cannot go on.
     InitializeFailed(RequestFailure),
+    /// The host lost the session's place in a fleet shared by many hosts (its lease ran out, or
+    /// another host took the session over): the session stops, so that it runs on one host
+    /// only ([`Session::place_lost`](super::Session::place_lost)).
+    PlaceLost,
 }
 
 impl fmt::Display for EndReason {
@@ -438,6 +442,10 @@ impl fmt::Display for EndReason {
             EndReason::Stalled(stall) => write!(f, "{stall}"),
             EndReason::OverBudget(report) => write!(f, "{report}"),
             EndReason::InitializeFailed(failure) => write!(f, "initialize failed: {failure}"),
+            EndReason::PlaceLost => f.write_str(
+                "the host lost the session's place in its fleet (its lease ran out, or another \
+                 host took the session over)",
+            ),
         }
     }
 }

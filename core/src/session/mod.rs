@@ -900,6 +900,26 @@ impl Session {
         self.interrupt_and_end(now, EndReason::OverBudget(Box::new(report)));
     }
 
+    /// The host's report that it lost the session's place in a fleet many hosts share (its
+    /// lease ran out while it was cut off or frozen, or another host took the session over):
+    /// the session interrupts the running turn and closes ([`Event::Closing`] with
+    /// [`EndReason::PlaceLost`]), so that it runs on one host only. Ignored once the session is
+    /// closed.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::session::{EndReason, Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _ = session.poll_transmit(); // `initialize`
+    /// session.place_lost(now);
+    /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| e == Event::Closing(EndReason::PlaceLost)));
+    /// ```
+    pub fn place_lost(&mut self, now: Instant) {
+        self.interrupt_and_end(now, EndReason::PlaceLost);
+    }
+
     /// Close stdin, and fail or withdraw everything pending with `cause`.
     fn shut(&mut self, now: Instant, cause: CloseCause) {
         self.run_end.end_input();

@@ -38,6 +38,8 @@ where
                 match &reason {
                     EndReason::Stalled(stall) => self.trace.stalled(stall),
                     EndReason::OverBudget(report) => self.trace.budget(report),
+                    // Nothing more goes to the store from this host (`poll_fleet`).
+                    EndReason::PlaceLost => {}
                     // `connect` and a stream learn it at once, not once the CLI is gone (a
                     // hung one only after its grace): it is the session's end report.
                     EndReason::InitializeFailed(failure) => {

@@ -1,0 +1,164 @@
+//! A fleet whose limits many hosts share: the ledger that keeps them where every host sees it
+//! (a database), and what a session holds of it.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::cost::{BudgetReport, Spent, TurnCost};
+use crate::FleetLimits;
+
+/// The future a [`SharedLedger`] returns for a place.
+pub type AdmitFuture =
+    Pin<Box<dyn Future<Output = Result<Box<dyn SharedPlace>, AdmitError>> + Send>>;
+
+/// Where the hosts of one fleet keep what must hold across all of them: the places (at most
+/// [`FleetLimits::max_sessions`] sessions at once, on all hosts together), the fair queue
+/// between keys, each key's spending against [`FleetLimits::budget_per_key`], and each host's
+/// lease on the places it holds. Give one to [`Fleet::shared`](crate::Fleet::shared); the
+/// fleet's API stays the same.
+///
+/// `claude-agent-store-postgres` has one on PostgreSQL (`PostgresFleetLedger`). Write your own
+/// for another database: every decision that must hold across hosts (the last place, a budget
+/// crossed) has to be one transaction there.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::task::{Context, Poll};
+/// use claude_agent_tokio::cost::{BudgetReport, Spent, TurnCost};
+/// use claude_agent_tokio::{AdmitError, AdmitFuture, Fleet, FleetLimits, SharedLedger, SharedPlace};
+///
+/// /// One host, no limit: a place for everybody, spending not kept.
+/// struct Open;
+///
+/// struct Place;
+///
+/// impl SharedPlace for Place {
+///     fn session_id(&self, _session_id: &str) {}
+///     fn poll_report(&self, _cx: &mut Context<'_>) -> Poll<BudgetReport> {
+///         Poll::Pending
+///     }
+///     fn poll_lost(&self, _cx: &mut Context<'_>) -> Poll<()> {
+///         Poll::Pending
+///     }
+/// }
+///
+/// impl SharedLedger for Open {
+///     fn limits(&self) -> FleetLimits {
+///         FleetLimits::default()
+///     }
+///     fn admit(&self, _key: &str) -> AdmitFuture {
+///         Box::pin(async { Ok(Box::new(Place) as Box<dyn SharedPlace>) })
+///     }
+///     fn charge(&self, _key: &str, _cost: &TurnCost) {}
+///     fn spent(&self, _key: &str) -> Spent {
+///         Spent::default()
+///     }
+///     fn spent_by_key(&self) -> Vec<(String, Spent)> {
+///         Vec::new()
+///     }
+///     fn running(&self) -> usize {
+///         0
+///     }
+///     fn waiting(&self) -> usize {
+///         0
+///     }
+/// }
+///
+/// let fleet = Fleet::shared(Arc::new(Open))?;
+/// assert_eq!(fleet.running(), 0);
+/// # Ok::<(), claude_agent_tokio::FleetLimitsError>(())
+/// ```
+pub trait SharedLedger: Send + Sync + 'static {
+    /// The fleet's limits. `max_sessions` and `budget_per_key` hold across the hosts;
+    /// `max_resident_bytes` is each host's own (what its CLIs hold in memory).
+    fn limits(&self) -> FleetLimits;
+
+    /// A place for a session of `key`: resolves once the fleet's limit and its fair queue
+    /// (fair between keys across every host) give one, or at once when the key's budget is
+    /// spent ([`AdmitError::OverBudget`]). Dropping the future leaves the queue; dropping the
+    /// place gives it back.
+    fn admit(&self, key: &str) -> AdmitFuture;
+
+    /// A turn of a session of `key` cost `cost`: add it to the key's spending. When that
+    /// crosses a level of the key's budget, every live place of the key, on every host, has a
+    /// report ([`SharedPlace::poll_report`]). Called from a session's task: it must not block.
+    fn charge(&self, key: &str, cost: &TurnCost);
+
+    /// What `key` has spent, as this host last learned it.
+    fn spent(&self, key: &str) -> Spent;
+
+    /// Every key this host has seen with what it has spent, in key order.
+    fn spent_by_key(&self) -> Vec<(String, Spent)>;
+
+    /// Sessions of this host holding a place.
+    fn running(&self) -> usize;
+
+    /// Sessions of this host waiting for one.
+    fn waiting(&self) -> usize;
+}
+
+/// A session's place in a fleet many hosts share ([`SharedLedger::admit`]): given back when
+/// dropped, which the session's task does once its CLI is gone.
+pub trait SharedPlace: Send + Sync {
+    /// The session's id, as its CLI told it: the ledger keeps it with the place, so that
+    /// another host can take the session over (resume it from the session store) when this
+    /// host dies.
+    fn session_id(&self, session_id: &str);
+
+    /// The next budget report of the place's key, from a charge made on any host; `Pending`
+    /// with the waker kept.
+    fn poll_report(&self, cx: &mut Context<'_>) -> Poll<BudgetReport>;
+
+    /// Ready once the place is lost: the host's lease ran out (it was cut off from the ledger,
+    /// or frozen), or another host took the session over. The session then stops
+    /// ([`FleetError::PlaceLost`]), so that it runs on one host only.
+    fn poll_lost(&self, cx: &mut Context<'_>) -> Poll<()>;
+}
+
+/// Why a [`SharedLedger`] gave no place.
+///
+/// ```
+/// use claude_agent_tokio::AdmitError;
+///
+/// let error = AdmitError::Unreachable("connection refused".into());
+/// assert!(error.to_string().contains("connection refused"));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AdmitError {
+    /// The key's budget is spent, on some host of the fleet: its new sessions are refused.
+    #[error("{0}")]
+    OverBudget(Box<BudgetReport>),
+    /// The ledger could not be reached (its database is down, the connection was lost) or
+    /// refused the request; the message says what failed.
+    #[error("{0}")]
+    Unreachable(String),
+}
+
+/// A session's failure that comes from its fleet ([`Error::Fleet`](crate::Error::Fleet)).
+///
+/// ```
+/// use claude_agent_tokio::{Error, FleetError};
+///
+/// fn retry_elsewhere(error: &Error) -> bool {
+///     matches!(error, Error::Fleet(FleetError::PlaceLost))
+/// }
+/// assert!(retry_elsewhere(&Error::Fleet(FleetError::PlaceLost)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FleetError {
+    /// The fleet's shared ledger could not be reached when the session asked for its place:
+    /// nothing was started.
+    #[error("the fleet's shared ledger could not be reached: {0}")]
+    Unreachable(String),
+    /// This host lost the session's place (its lease ran out, or another host took the
+    /// session over): the session was closed, so that it runs on one host only. The session
+    /// store has what it had stored; the host holding the place now goes on from there.
+    #[error(
+        "this host lost the session's place in its fleet (its lease ran out, or another host \
+         took the session over); the session was closed"
+    )]
+    PlaceLost,
+}
