@@ -68,6 +68,12 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod fleet;
+#[doc(hidden)]
+pub mod fleet_ledger;
+
+pub use fleet::{FleetHost, Orphan, PostgresFleetLedger, DEFAULT_LEASE};
+
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -1,0 +1,666 @@
+//! The statements of a fleet's ledger in PostgreSQL ([`PostgresFleetLedger`]): places, fair
+//! queue, leases and spending, so that the sessions of many hosts share one fleet's limits.
+//!
+//! [`PostgresFleetLedger`]: crate::PostgresFleetLedger
+//!
+//! The tables, in the store's schema:
+//! - `fleets`: each fleet's session limit and how many places it has given (the order keys are
+//!   served in);
+//! - `fleet_hosts`: each host's lease (`lease_until`) and epoch, which grows each time the host
+//!   joins again: a place or a write carries the epoch it was made under, so a host that lost its
+//!   lease (killed, frozen, cut off) finds out before it writes again;
+//! - `fleet_places`: the places given, with the key, the host and epoch that hold each, and the
+//!   session's id once its CLI told it;
+//! - `fleet_waiters`: the places asked for, in arrival order;
+//! - `fleet_keys`: each key's spending, the budget level already reported, and when it was last
+//!   served a place.
+//!
+//! Every decision that must hold across hosts is one transaction: admission locks the fleet's
+//! row, so two hosts never give the last place twice; a charge is one `UPDATE … RETURNING`, so
+//! exactly one charge crosses each budget level.
+
+use std::time::Duration;
+
+use claude_agent_core::cost::{Budget, BudgetLevel, Spent, TurnCost};
+use tokio_postgres::{Client, Error, GenericClient};
+
+/// A host of a fleet, as it joined: its name and the epoch its places and writes carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostLease {
+    /// The fleet.
+    pub fleet: String,
+    /// The host's name (unique in the fleet).
+    pub host: String,
+    /// This incarnation of the host: a new one each time it joins.
+    pub epoch: i64,
+}
+
+/// A place whose host's lease has run out: another host may take its session over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orphan {
+    /// The place.
+    pub place: String,
+    /// Its session, once the session's CLI told its id (`None`: it died before).
+    pub session_id: Option<String>,
+    /// Its key.
+    pub key: String,
+    /// The host that held it.
+    pub host: String,
+}
+
+/// The advisory lock the tables are created under.
+const CREATE_LOCK: i64 = 0x636c_6175_6465_666c;
+
+/// The tables, made on first use (`IF NOT EXISTS`), in `schema`.
+/// Hosts joining at once create them one after the other (an advisory lock held by the
+/// transaction): `IF NOT EXISTS` alone races on the catalog.
+pub async fn create(client: &Client, schema: &str) -> Result<(), Error> {
+    client
+        .batch_execute(&format!(
+            "BEGIN;
+             SELECT pg_advisory_xact_lock({CREATE_LOCK});
+             CREATE SCHEMA IF NOT EXISTS {schema};
+             CREATE TABLE IF NOT EXISTS {schema}.fleets (
+                 fleet text PRIMARY KEY,
+                 max_sessions integer,
+                 served bigint NOT NULL DEFAULT 0);
+             CREATE TABLE IF NOT EXISTS {schema}.fleet_hosts (
+                 fleet text NOT NULL,
+                 host text NOT NULL,
+                 epoch bigint NOT NULL,
+                 lease_until timestamptz NOT NULL,
+                 PRIMARY KEY (fleet, host));
+             CREATE TABLE IF NOT EXISTS {schema}.fleet_places (
+                 fleet text NOT NULL,
+                 place text NOT NULL,
+                 key text NOT NULL,
+                 host text NOT NULL,
+                 epoch bigint NOT NULL,
+                 session_id text,
+                 PRIMARY KEY (fleet, place));
+             CREATE TABLE IF NOT EXISTS {schema}.fleet_waiters (
+                 fleet text NOT NULL,
+                 ticket bigserial,
+                 key text NOT NULL,
+                 place text NOT NULL,
+                 host text NOT NULL,
+                 epoch bigint NOT NULL,
+                 granted boolean NOT NULL DEFAULT false,
+                 PRIMARY KEY (fleet, ticket));
+             CREATE TABLE IF NOT EXISTS {schema}.fleet_keys (
+                 fleet text NOT NULL,
+                 key text NOT NULL,
+                 usd double precision NOT NULL DEFAULT 0,
+                 input_tokens bigint NOT NULL DEFAULT 0,
+                 output_tokens bigint NOT NULL DEFAULT 0,
+                 cache_read_tokens bigint NOT NULL DEFAULT 0,
+                 cache_creation_tokens bigint NOT NULL DEFAULT 0,
+                 turns bigint NOT NULL DEFAULT 0,
+                 uncosted_turns bigint NOT NULL DEFAULT 0,
+                 reported smallint NOT NULL DEFAULT 0,
+                 last_served bigint NOT NULL DEFAULT 0,
+                 PRIMARY KEY (fleet, key));
+             COMMIT;"
+        ))
+        .await
+}
+
+/// The fleet's session limit (`None`: no limit), set by whichever host starts it first or last.
+pub async fn set_limit(
+    client: &Client,
+    schema: &str,
+    fleet: &str,
+    max_sessions: Option<u32>,
+) -> Result<(), Error> {
+    let max = max_sessions.map(|max| i32::try_from(max).unwrap_or(i32::MAX));
+    client
+        .execute(
+            &format!(
+                "INSERT INTO {schema}.fleets (fleet, max_sessions) VALUES ($1, $2)
+                 ON CONFLICT (fleet) DO UPDATE SET max_sessions = EXCLUDED.max_sessions"
+            ),
+            &[&fleet, &max],
+        )
+        .await?;
+    Ok(())
+}
+
+fn seconds(lease: Duration) -> f64 {
+    lease.as_secs_f64()
+}
+
+/// `host` joins `fleet` with a lease of `lease`: a new epoch, which fences whatever an earlier
+/// incarnation of the host still holds.
+pub async fn join(
+    client: &Client,
+    schema: &str,
+    fleet: &str,
+    host: &str,
+    lease: Duration,
+) -> Result<HostLease, Error> {
+    let row = client
+        .query_one(
+            &format!(
+                "INSERT INTO {schema}.fleet_hosts (fleet, host, epoch, lease_until)
+                 VALUES ($1, $2, 1, clock_timestamp() + make_interval(secs => $3))
+                 ON CONFLICT (fleet, host) DO UPDATE
+                     SET epoch = {schema}.fleet_hosts.epoch + 1, lease_until = EXCLUDED.lease_until
+                 RETURNING epoch"
+            ),
+            &[&fleet, &host, &seconds(lease)],
+        )
+        .await?;
+    Ok(HostLease {
+        fleet: fleet.to_owned(),
+        host: host.to_owned(),
+        epoch: row.get(0),
+    })
+}
+
+/// Renew the host's lease for `lease` more: `false` when it has run out already, or the host
+/// joined again since (it is fenced: its places may be another host's now, and it must stop).
+pub async fn renew(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    lease: Duration,
+) -> Result<bool, Error> {
+    let renewed = client
+        .execute(
+            &format!(
+                "UPDATE {schema}.fleet_hosts
+                 SET lease_until = clock_timestamp() + make_interval(secs => $4)
+                 WHERE fleet = $1 AND host = $2 AND epoch = $3 AND lease_until > clock_timestamp()"
+            ),
+            &[&me.fleet, &me.host, &me.epoch, &seconds(lease)],
+        )
+        .await?;
+    Ok(renewed == 1)
+}
+
+/// A session of `key` asks for `place`: its ticket in the fleet's queue.
+pub async fn enqueue(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    key: &str,
+    place: &str,
+) -> Result<i64, Error> {
+    let row = client
+        .query_one(
+            &format!(
+                "INSERT INTO {schema}.fleet_waiters (fleet, key, place, host, epoch)
+                 VALUES ($1, $2, $3, $4, $5) RETURNING ticket"
+            ),
+            &[&me.fleet, &key, &place, &me.host, &me.epoch],
+        )
+        .await?;
+    Ok(row.get(0))
+}
+
+/// Give free places to waiters, in one transaction that holds the fleet's row: while fewer
+/// sessions than the limit hold a place under a live lease, the waiting key served longest ago
+/// (then the oldest ticket) gets the next. Waiters of hosts whose lease ran out leave the queue.
+/// Returns the tickets granted.
+pub async fn grant(client: &mut Client, schema: &str, fleet: &str) -> Result<Vec<i64>, Error> {
+    let tx = client.transaction().await?;
+    let Some(row) = tx
+        .query_opt(
+            &format!(
+                "SELECT max_sessions, served FROM {schema}.fleets WHERE fleet = $1 FOR UPDATE"
+            ),
+            &[&fleet],
+        )
+        .await?
+    else {
+        tx.commit().await?;
+        return Ok(Vec::new());
+    };
+    let max: Option<i32> = row.get(0);
+    let mut served: i64 = row.get(1);
+    tx.execute(
+        &format!(
+            "DELETE FROM {schema}.fleet_waiters w WHERE w.fleet = $1 AND NOT w.granted
+             AND NOT EXISTS (SELECT 1 FROM {schema}.fleet_hosts h
+                 WHERE h.fleet = w.fleet AND h.host = w.host AND h.epoch = w.epoch
+                 AND h.lease_until > clock_timestamp())"
+        ),
+        &[&fleet],
+    )
+    .await?;
+    let mut live = live_places(&tx, schema, fleet).await?;
+    let mut granted = Vec::new();
+    while max.is_none_or(|max| live < i64::from(max)) {
+        let Some(next) = tx
+            .query_opt(
+                &format!(
+                    "SELECT w.ticket, w.key, w.place, w.host, w.epoch
+                     FROM {schema}.fleet_waiters w
+                     LEFT JOIN {schema}.fleet_keys k ON k.fleet = w.fleet AND k.key = w.key
+                     WHERE w.fleet = $1 AND NOT w.granted
+                     ORDER BY coalesce(k.last_served, 0), w.ticket
+                     LIMIT 1"
+                ),
+                &[&fleet],
+            )
+            .await?
+        else {
+            break;
+        };
+        let (ticket, key, place, host, epoch): (i64, String, String, String, i64) = (
+            next.get(0),
+            next.get(1),
+            next.get(2),
+            next.get(3),
+            next.get(4),
+        );
+        served += 1;
+        tx.execute(
+            &format!(
+                "INSERT INTO {schema}.fleet_places (fleet, place, key, host, epoch)
+                 VALUES ($1, $2, $3, $4, $5)"
+            ),
+            &[&fleet, &place, &key, &host, &epoch],
+        )
+        .await?;
+        tx.execute(
+            &format!(
+                "UPDATE {schema}.fleet_waiters SET granted = true WHERE fleet = $1 AND ticket = $2"
+            ),
+            &[&fleet, &ticket],
+        )
+        .await?;
+        tx.execute(
+            &format!(
+                "INSERT INTO {schema}.fleet_keys (fleet, key, last_served) VALUES ($1, $2, $3)
+                 ON CONFLICT (fleet, key) DO UPDATE SET last_served = EXCLUDED.last_served"
+            ),
+            &[&fleet, &key, &served],
+        )
+        .await?;
+        granted.push(ticket);
+        live += 1;
+    }
+    tx.execute(
+        &format!("UPDATE {schema}.fleets SET served = $2 WHERE fleet = $1"),
+        &[&fleet, &served],
+    )
+    .await?;
+    if !granted.is_empty() {
+        tx.execute("SELECT pg_notify($1, '')", &[&places_channel(fleet)])
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(granted)
+}
+
+/// The channel on which a fleet's hosts hear that places were given: `fleet_` and the fleet's
+/// name with every character that is not an ASCII letter or digit as `_` (at most 63 bytes, the
+/// server's limit on a name).
+pub fn places_channel(fleet: &str) -> String {
+    channel("fleet_", fleet)
+}
+
+/// The channel on which a fleet's hosts hear that a key crossed a budget level (the payload is
+/// the key).
+pub fn budget_channel(fleet: &str) -> String {
+    channel("fleetbudget_", fleet)
+}
+
+fn channel(prefix: &str, fleet: &str) -> String {
+    let name: String = fleet
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut channel = format!("{prefix}{name}");
+    channel.truncate(63);
+    channel
+}
+
+async fn live_places(client: &impl GenericClient, schema: &str, fleet: &str) -> Result<i64, Error> {
+    let row = client
+        .query_one(
+            &format!(
+                "SELECT count(*) FROM {schema}.fleet_places p
+                 JOIN {schema}.fleet_hosts h
+                     ON h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
+                 WHERE p.fleet = $1 AND h.lease_until > clock_timestamp()"
+            ),
+            &[&fleet],
+        )
+        .await?;
+    Ok(row.get(0))
+}
+
+/// How many sessions hold a place under a live lease.
+pub async fn running(client: &Client, schema: &str, fleet: &str) -> Result<i64, Error> {
+    live_places(client, schema, fleet).await
+}
+
+/// Whether the ticket was granted; a granted ticket leaves the queue.
+pub async fn take_grant(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    ticket: i64,
+) -> Result<bool, Error> {
+    let taken = client
+        .execute(
+            &format!(
+                "DELETE FROM {schema}.fleet_waiters
+                 WHERE fleet = $1 AND ticket = $2 AND host = $3 AND epoch = $4 AND granted"
+            ),
+            &[&me.fleet, &ticket, &me.host, &me.epoch],
+        )
+        .await?;
+    Ok(taken == 1)
+}
+
+/// The places granted to this host's waiters since it last looked: they leave the queue.
+pub async fn take_grants(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+) -> Result<Vec<String>, Error> {
+    let rows = client
+        .query(
+            &format!(
+                "DELETE FROM {schema}.fleet_waiters
+                 WHERE fleet = $1 AND host = $2 AND epoch = $3 AND granted
+                 RETURNING place"
+            ),
+            &[&me.fleet, &me.host, &me.epoch],
+        )
+        .await?;
+    Ok(rows.iter().map(|row| row.get(0)).collect())
+}
+
+/// A waiter left before its place came (its session's handles were dropped): its ticket leaves
+/// the queue, and a place it was given just then is free again.
+pub async fn leave(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    place: &str,
+) -> Result<(), Error> {
+    client
+        .execute(
+            &format!(
+                "DELETE FROM {schema}.fleet_waiters
+                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+            ),
+            &[&me.fleet, &place, &me.host, &me.epoch],
+        )
+        .await?;
+    release(client, schema, me, place).await?;
+    Ok(())
+}
+
+/// The session's CLI is gone: its place is free (only for the host and epoch holding it).
+pub async fn release(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    place: &str,
+) -> Result<bool, Error> {
+    let released = client
+        .execute(
+            &format!(
+                "DELETE FROM {schema}.fleet_places
+                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+            ),
+            &[&me.fleet, &place, &me.host, &me.epoch],
+        )
+        .await?;
+    Ok(released == 1)
+}
+
+/// The session holding `place` has this id (its CLI told it): a host that takes the place over
+/// resumes the session by it.
+pub async fn bind(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    place: &str,
+    session_id: &str,
+) -> Result<(), Error> {
+    client
+        .execute(
+            &format!(
+                "UPDATE {schema}.fleet_places SET session_id = $5
+                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+            ),
+            &[&me.fleet, &place, &me.host, &me.epoch, &session_id],
+        )
+        .await?;
+    Ok(())
+}
+
+/// The sessions holding a place under a lease that ran out, or under an earlier epoch of their
+/// host: what another host may take over.
+pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<Orphan>, Error> {
+    let rows = client
+        .query(
+            &format!(
+                "SELECT p.place, p.session_id, p.key, p.host FROM {schema}.fleet_places p
+                 LEFT JOIN {schema}.fleet_hosts h ON h.fleet = p.fleet AND h.host = p.host
+                 WHERE p.fleet = $1
+                 AND (h.host IS NULL OR h.epoch <> p.epoch OR h.lease_until <= clock_timestamp())
+                 ORDER BY p.place"
+            ),
+            &[&fleet],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| Orphan {
+            place: row.get(0),
+            session_id: row.get(1),
+            key: row.get(2),
+            host: row.get(3),
+        })
+        .collect())
+}
+
+/// Take an orphaned place over: it is freed, for this host (which must hold a live lease) to
+/// resume its session under a place of its own. The place's key, or `None` when it is no
+/// orphan (its host is alive, or another host took it first): exactly one host gets it.
+pub async fn take_over(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    place: &str,
+) -> Result<Option<String>, Error> {
+    let row = client
+        .query_opt(
+            &format!(
+                "DELETE FROM {schema}.fleet_places p
+                 WHERE p.fleet = $1 AND p.place = $4
+                 AND NOT EXISTS (SELECT 1 FROM {schema}.fleet_hosts h
+                     WHERE h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
+                     AND h.lease_until > clock_timestamp())
+                 AND EXISTS (SELECT 1 FROM {schema}.fleet_hosts me
+                     WHERE me.fleet = $1 AND me.host = $2 AND me.epoch = $3
+                     AND me.lease_until > clock_timestamp())
+                 RETURNING p.key"
+            ),
+            &[&me.fleet, &me.host, &me.epoch, &place],
+        )
+        .await?;
+    Ok(row.map(|row| row.get(0)))
+}
+
+/// Whether this host may still write for the session of `place`: it holds the place under its
+/// current epoch and a live lease. A host that was frozen past its lease finds out here.
+pub async fn may_write(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    place: &str,
+) -> Result<bool, Error> {
+    let row = client
+        .query_opt(
+            &format!(
+                "SELECT 1 FROM {schema}.fleet_places p
+                 JOIN {schema}.fleet_hosts h
+                     ON h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
+                 WHERE p.fleet = $1 AND p.place = $2 AND p.host = $3 AND p.epoch = $4
+                 AND h.lease_until > clock_timestamp()"
+            ),
+            &[&me.fleet, &place, &me.host, &me.epoch],
+        )
+        .await?;
+    Ok(row.is_some())
+}
+
+fn level_code(level: Option<BudgetLevel>) -> i16 {
+    match level {
+        None => 0,
+        Some(BudgetLevel::Warning) => 1,
+        Some(_) => 2,
+    }
+}
+
+fn tokens(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// A turn of a session of `key` cost `cost`: add it to the key's spending, in one statement, and
+/// return the spending and, when this charge crossed a level of `budget` that no charge before
+/// it reported, that level (exactly one charge crosses each level, whichever host made it).
+pub async fn charge(
+    client: &mut Client,
+    schema: &str,
+    fleet: &str,
+    key: &str,
+    cost: &TurnCost,
+    budget: Option<Budget>,
+) -> Result<(Spent, Option<BudgetLevel>), Error> {
+    let mut add = Spent::default();
+    add.add(cost);
+    let tx = client.transaction().await?;
+    let row = tx
+        .query_one(
+            &format!(
+                "INSERT INTO {schema}.fleet_keys AS k (fleet, key, usd, input_tokens, output_tokens,
+                     cache_read_tokens, cache_creation_tokens, turns, uncosted_turns)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                 ON CONFLICT (fleet, key) DO UPDATE SET
+                     usd = k.usd + EXCLUDED.usd,
+                     input_tokens = k.input_tokens + EXCLUDED.input_tokens,
+                     output_tokens = k.output_tokens + EXCLUDED.output_tokens,
+                     cache_read_tokens = k.cache_read_tokens + EXCLUDED.cache_read_tokens,
+                     cache_creation_tokens = k.cache_creation_tokens + EXCLUDED.cache_creation_tokens,
+                     turns = k.turns + EXCLUDED.turns,
+                     uncosted_turns = k.uncosted_turns + EXCLUDED.uncosted_turns
+                 RETURNING {SPENDING}, reported"
+            ),
+            &[
+                &fleet,
+                &key,
+                &add.usd,
+                &tokens(add.tokens.input),
+                &tokens(add.tokens.output),
+                &tokens(add.tokens.cache_read),
+                &tokens(add.tokens.cache_creation),
+                &tokens(add.turns),
+                &tokens(add.uncosted_turns),
+            ],
+        )
+        .await?;
+    let spent = spent_of(&row);
+    let reported: i16 = row.get(7);
+    let level = budget.and_then(|budget| budget.level(&spent));
+    let crossed = (level_code(level) > reported).then_some(level).flatten();
+    if crossed.is_some() {
+        tx.execute(
+            &format!("UPDATE {schema}.fleet_keys SET reported = $3 WHERE fleet = $1 AND key = $2"),
+            &[&fleet, &key, &level_code(level)],
+        )
+        .await?;
+        tx.execute("SELECT pg_notify($1, $2)", &[&budget_channel(fleet), &key])
+            .await?;
+    }
+    tx.commit().await?;
+    Ok((spent, crossed))
+}
+
+/// Whether `key`'s budget is spent: its new sessions are refused on every host.
+pub async fn over_budget(
+    client: &Client,
+    schema: &str,
+    fleet: &str,
+    key: &str,
+) -> Result<bool, Error> {
+    Ok(spending(client, schema, fleet, key)
+        .await?
+        .is_some_and(|(_, level)| level >= Some(BudgetLevel::Exceeded)))
+}
+
+/// What `key` has spent on every host, and the budget level reported for it; `None` for a key
+/// that never spent.
+pub async fn spending(
+    client: &Client,
+    schema: &str,
+    fleet: &str,
+    key: &str,
+) -> Result<Option<(Spent, Option<BudgetLevel>)>, Error> {
+    let row = client
+        .query_opt(
+            &format!(
+                "SELECT {SPENDING}, reported FROM {schema}.fleet_keys WHERE fleet = $1 AND key = $2"
+            ),
+            &[&fleet, &key],
+        )
+        .await?;
+    Ok(row.map(|row| (spent_of(&row), level_of(row.get(7)))))
+}
+
+/// Every key of the fleet with what it has spent, in key order.
+pub async fn spending_by_key(
+    client: &Client,
+    schema: &str,
+    fleet: &str,
+) -> Result<Vec<(String, Spent)>, Error> {
+    let rows = client
+        .query(
+            &format!(
+                "SELECT {SPENDING}, key FROM {schema}.fleet_keys
+                 WHERE fleet = $1 AND turns > 0 ORDER BY key"
+            ),
+            &[&fleet],
+        )
+        .await?;
+    Ok(rows.iter().map(|row| (row.get(7), spent_of(row))).collect())
+}
+
+/// The spending columns of `fleet_keys`, in the order [`spent_of`] reads them.
+const SPENDING: &str = "usd, input_tokens, output_tokens, cache_read_tokens, \
+     cache_creation_tokens, turns, uncosted_turns";
+
+fn spent_of(row: &tokio_postgres::Row) -> Spent {
+    let count = |i: usize| u64::try_from(row.get::<_, i64>(i)).unwrap_or(0);
+    let mut spent = Spent::default();
+    spent.usd = row.get(0);
+    spent.tokens.input = count(1);
+    spent.tokens.output = count(2);
+    spent.tokens.cache_read = count(3);
+    spent.tokens.cache_creation = count(4);
+    spent.turns = count(5);
+    spent.uncosted_turns = count(6);
+    spent
+}
+
+fn level_of(code: i16) -> Option<BudgetLevel> {
+    match code {
+        0 => None,
+        1 => Some(BudgetLevel::Warning),
+        _ => Some(BudgetLevel::Exceeded),
+    }
+}
