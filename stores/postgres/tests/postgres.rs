@@ -894,8 +894,8 @@ fn stored_texts(entries: &[Value]) -> Vec<String> {
 }
 
 mod fleet_ledger {
-    //! The shared fleet ledger's transactions (work in progress for issue #40), from three
-    //! "hosts" (connections of their own) on one cluster.
+    //! The fleet ledger's statements, from three "hosts" (connections of their own) on one
+    //! cluster, each decision checked where it is made.
 
     use std::time::Duration;
 
