@@ -100,6 +100,40 @@ pub trait SharedLedger: Send + Sync + 'static {
 
 /// A session's place in a fleet many hosts share ([`SharedLedger::admit`]): given back when
 /// dropped, which the session's task does once its CLI is gone.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::sync::{Arc, Mutex};
+/// use std::task::{Context, Poll, Waker};
+/// use claude_agent_tokio::cost::BudgetReport;
+/// use claude_agent_tokio::SharedPlace;
+///
+/// /// A place its ledger takes away by setting `lost` and waking the session.
+/// struct Place {
+///     lost: Arc<AtomicBool>,
+///     waker: Mutex<Option<Waker>>,
+/// }
+///
+/// impl SharedPlace for Place {
+///     fn session_id(&self, session_id: &str) {
+///         println!("the place holds session {session_id}");
+///     }
+///     fn poll_report(&self, _cx: &mut Context<'_>) -> Poll<BudgetReport> {
+///         Poll::Pending
+///     }
+///     fn poll_lost(&self, cx: &mut Context<'_>) -> Poll<()> {
+///         if self.lost.load(Ordering::SeqCst) {
+///             return Poll::Ready(());
+///         }
+///         *self.waker.lock().unwrap() = Some(cx.waker().clone());
+///         Poll::Pending
+///     }
+/// }
+///
+/// let place = Place { lost: Arc::new(AtomicBool::new(true)), waker: Mutex::new(None) };
+/// let mut cx = Context::from_waker(Waker::noop());
+/// assert!(place.poll_lost(&mut cx).is_ready());
+/// ```
 pub trait SharedPlace: Send + Sync {
     /// The session's id, as its CLI told it: the ledger keeps it with the place, so that
     /// another host can take the session over (resume it from the session store) when this

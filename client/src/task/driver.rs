@@ -201,6 +201,12 @@ where
     /// session has finished), and tell the session when the store has what it was handed.
     fn poll_mirror(&mut self, cx: &mut Context<'_>) -> bool {
         let Some(mirror) = self.mirror.as_mut() else {
+            // The store was let go (the session's place was lost to another host): a result
+            // held back for it goes out as it is.
+            if self.session.waits_for_store() {
+                self.session.store_flushed();
+                return true;
+            }
             return false;
         };
         if self.termination.is_some() {
