@@ -141,6 +141,7 @@ pub struct PostgresFleetLedger {
 
 struct Inner {
     host: FleetHost,
+    fence: Fence,
     commands: mpsc::UnboundedSender<Command>,
     view: Arc<Mutex<View>>,
     next_place: AtomicU64,
@@ -294,8 +295,13 @@ impl PostgresFleetLedger {
             .map_err(ConnectError::Connect)?;
         let (commands, receiver) = mpsc::unbounded_channel();
         let view = Arc::new(Mutex::new(View::default()));
+        let fence = Fence {
+            schema: schema.clone(),
+            lease: Arc::new(Mutex::new(me.clone())),
+        };
         let worker = Worker {
             host: host.clone(),
+            fence,
             schema,
             config,
             tls,
@@ -309,10 +315,12 @@ impl PostgresFleetLedger {
             frees: Vec::new(),
         };
         let first_epoch = worker.me.epoch;
+        let fence = worker.fence.clone();
         runtime.spawn(worker.run(receiver));
         Ok(PostgresFleetLedger {
             inner: Arc::new(Inner {
                 host,
+                fence,
                 commands,
                 view,
                 next_place: AtomicU64::new(0),
@@ -383,6 +391,13 @@ impl PostgresFleetLedger {
             reply,
         });
         answer.await.map_err(|_| ended())?
+    }
+
+    /// What a store fenced by this ledger checks ([`PostgresSessionStore::fenced_by`]).
+    ///
+    /// [`PostgresSessionStore::fenced_by`]: crate::PostgresSessionStore::fenced_by
+    pub(crate) fn fence(&self) -> Fence {
+        self.inner.fence.clone()
     }
 
     fn send(&self, command: Command) {
@@ -582,6 +597,8 @@ struct Worker {
     host: FleetHost,
     /// The host's schema, quoted.
     schema: String,
+    /// The lease a fenced store's appends need: the worker's, as it joins again.
+    fence: Fence,
     config: Config,
     tls: MakeRustlsConnect,
     runtime: tokio::runtime::Handle,
@@ -648,6 +665,11 @@ impl Worker {
         self.lose_everything();
         let host = &self.host;
         self.me = sql::join(self.db(), &self.schema, &host.fleet, &host.host, host.lease).await?;
+        *self
+            .fence
+            .lease
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = self.me.clone();
         self.renewed_at = sent;
         Ok(())
     }
@@ -724,7 +746,13 @@ impl Worker {
         self.connected().await?;
         let client = self.client.as_mut().expect("connected");
         sql::grant(client, &schema, &fleet).await?;
-        let granted = sql::take_grants(client, &schema, &self.me).await?;
+        self.collect().await
+    }
+
+    /// Hand this host's waiters the places they were given.
+    async fn collect(&mut self) -> Result<(), tokio_postgres::Error> {
+        self.connected().await?;
+        let granted = sql::take_grants(self.db(), &self.schema, &self.me).await?;
         let mut view = self.view();
         for place in granted {
             let Some(waiter) = view.waiting.remove(&place) else {
@@ -813,7 +841,8 @@ impl Worker {
             Command::TakeOver { place, reply } => {
                 let taken = async {
                     self.connected().await?;
-                    sql::take_over(self.db(), &self.schema, &self.me, &place).await
+                    let client = self.client.as_mut().expect("connected");
+                    sql::take_over(client, &self.schema, &self.me, &place).await
                 };
                 let result = taken
                     .await
@@ -902,7 +931,12 @@ impl Worker {
     /// budget (tell this host's sessions of it).
     async fn heard(&mut self, note: Notification) {
         if note.channel() == sql::places_channel(&self.host.fleet) {
-            if let Err(error) = self.serve().await {
+            // Places were given by another host: this one's waiters may have some. (Places
+            // freed by a host that died are given at the next renewal of any host.)
+            if self.view().waiting.is_empty() {
+                return;
+            }
+            if let Err(error) = self.collect().await {
                 self.failed(&error);
             }
             return;
@@ -933,5 +967,56 @@ impl Worker {
         let all = sql::spending_by_key(self.db(), &schema, &fleet).await?;
         self.view().spent = all.into_iter().collect();
         Ok(())
+    }
+}
+
+/// The lease of a fleet host, as a store fenced by it checks it before each append
+/// ([`PostgresSessionStore::fenced_by`](crate::PostgresSessionStore::fenced_by)).
+#[derive(Clone)]
+pub(crate) struct Fence {
+    /// The ledger's schema, quoted.
+    schema: String,
+    /// The host's lease now (a new epoch each time it joins again).
+    lease: Arc<Mutex<HostLease>>,
+}
+
+/// Why a fenced append may not be made.
+pub(crate) enum Fenced {
+    /// The host's lease ran out, or it joined again since: the message says so.
+    Refused(String),
+    /// The check itself failed.
+    Failed(tokio_postgres::Error),
+}
+
+impl Fence {
+    /// Inside the append's transaction: the host's lease is live, and stays so (its row is
+    /// locked until the commit; a host taking a session over waits for it).
+    pub(crate) async fn check(&self, client: &Client) -> Result<(), Fenced> {
+        let lease = self
+            .lease
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let live = client
+            .query_opt(
+                &format!(
+                    "SELECT 1 FROM {}.fleet_hosts
+                     WHERE fleet = $1 AND host = $2 AND epoch = $3
+                     AND lease_until > clock_timestamp()
+                     FOR SHARE",
+                    self.schema
+                ),
+                &[&lease.fleet, &lease.host, &lease.epoch],
+            )
+            .await
+            .map_err(Fenced::Failed)?;
+        match live {
+            Some(_) => Ok(()),
+            None => Err(Fenced::Refused(format!(
+                "host {} of fleet {} holds no live lease (it was frozen or cut off past it, and \
+                 another host may hold its sessions): nothing more of its sessions is stored",
+                lease.host, lease.fleet
+            ))),
+        }
     }
 }

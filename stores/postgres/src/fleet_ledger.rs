@@ -202,7 +202,22 @@ pub async fn enqueue(
 /// sessions than the limit hold a place under a live lease, the waiting key served longest ago
 /// (then the oldest ticket) gets the next. Waiters of hosts whose lease ran out leave the queue.
 /// Returns the tickets granted.
+///
+/// With nobody waiting, nothing is locked: a waiter that comes after this look is served by its
+/// own host's grant, which then sees any place freed before it.
 pub async fn grant(client: &mut Client, schema: &str, fleet: &str) -> Result<Vec<i64>, Error> {
+    let anyone = client
+        .query_one(
+            &format!(
+                "SELECT EXISTS (SELECT 1 FROM {schema}.fleet_waiters
+                 WHERE fleet = $1 AND NOT granted)"
+            ),
+            &[&fleet],
+        )
+        .await?;
+    if !anyone.get::<_, bool>(0) {
+        return Ok(Vec::new());
+    }
     let tx = client.transaction().await?;
     let Some(row) = tx
         .query_opt(
@@ -471,13 +486,29 @@ pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<O
 /// Take an orphaned place over: it is freed, for this host (which must hold a live lease) to
 /// resume its session under a place of its own. The place's key, or `None` when it is no
 /// orphan (its host is alive, or another host took it first): exactly one host gets it.
+///
+/// The holding host's lease row is locked first: an append of a store it fences, under way, is
+/// committed before the place is taken (and seen by the session's new host), and a later one
+/// finds the lease gone.
 pub async fn take_over(
-    client: &Client,
+    client: &mut Client,
     schema: &str,
     me: &HostLease,
     place: &str,
 ) -> Result<Option<String>, Error> {
-    let row = client
+    let tx = client.transaction().await?;
+    tx.query(
+        &format!(
+            "SELECT 1 FROM {schema}.fleet_hosts h
+             WHERE h.fleet = $1
+             AND h.host = (SELECT p.host FROM {schema}.fleet_places p
+                 WHERE p.fleet = $1 AND p.place = $2)
+             FOR UPDATE"
+        ),
+        &[&me.fleet, &place],
+    )
+    .await?;
+    let row = tx
         .query_opt(
             &format!(
                 "DELETE FROM {schema}.fleet_places p
@@ -493,30 +524,8 @@ pub async fn take_over(
             &[&me.fleet, &me.host, &me.epoch, &place],
         )
         .await?;
+    tx.commit().await?;
     Ok(row.map(|row| row.get(0)))
-}
-
-/// Whether this host may still write for the session of `place`: it holds the place under its
-/// current epoch and a live lease. A host that was frozen past its lease finds out here.
-pub async fn may_write(
-    client: &Client,
-    schema: &str,
-    me: &HostLease,
-    place: &str,
-) -> Result<bool, Error> {
-    let row = client
-        .query_opt(
-            &format!(
-                "SELECT 1 FROM {schema}.fleet_places p
-                 JOIN {schema}.fleet_hosts h
-                     ON h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
-                 WHERE p.fleet = $1 AND p.place = $2 AND p.host = $3 AND p.epoch = $4
-                 AND h.lease_until > clock_timestamp()"
-            ),
-            &[&me.fleet, &place, &me.host, &me.epoch],
-        )
-        .await?;
-    Ok(row.is_some())
 }
 
 fn level_code(level: Option<BudgetLevel>) -> i16 {

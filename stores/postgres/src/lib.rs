@@ -168,6 +168,8 @@ pub struct PostgresSessionStore {
     /// The tables exist (created, or found, by this store); cleared when a statement finds them
     /// gone (a schema dropped under the store), so that the next call makes them again.
     ready: Arc<AtomicBool>,
+    /// The fleet host whose live lease each append needs ([`PostgresSessionStore::fenced_by`]).
+    fence: Option<fleet::Fence>,
 }
 
 /// The connection the store's clones share, and how to open it again.
@@ -509,7 +511,36 @@ impl PostgresSessionStore {
             link: Arc::new(link),
             schema: DEFAULT_SCHEMA.to_owned(),
             ready: Arc::new(AtomicBool::new(false)),
+            fence: None,
         }
+    }
+
+    /// Append only while `ledger`'s host holds a live lease on its fleet: a host that was
+    /// frozen or cut off past its lease, whose sessions another host may have taken over, then
+    /// writes nothing more to them. Each append checks the lease in its own transaction, and
+    /// holds it until the commit, so a host taking a session over waits for an append under
+    /// way and then sees it. A refused append fails with [`StoreError`]; the session ends
+    /// with `FleetError::PlaceLost` once its host learns its lease is gone. Reads, and the
+    /// history's edits (rename, tag, delete), are not fenced.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use claude_agent_tokio::{Fleet, FleetLimits, Options};
+    /// use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger, PostgresSessionStore};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let db = "host=db.internal user=agent dbname=agent";
+    /// let ledger = PostgresFleetLedger::connect(db, FleetHost::new("agents", "worker-3", FleetLimits::default())).await?;
+    /// let store = PostgresSessionStore::connect(db).await?.fenced_by(&ledger);
+    /// let fleet = Fleet::shared(Arc::new(ledger))?;
+    /// let options = Options::new().session_store(Arc::new(store)).fleet(fleet.member("tenant-42"));
+    /// # let _ = options;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn fenced_by(mut self, ledger: &PostgresFleetLedger) -> PostgresSessionStore {
+        self.fence = Some(ledger.fence());
+        self
     }
 
     /// Keep the tables in `schema` (created on first use) instead of [`DEFAULT_SCHEMA`]: one
@@ -638,6 +669,12 @@ impl PostgresSessionStore {
         let transaction = Transaction::begin(&self.link, Some(key)).await?;
         let client = &transaction.client;
         let outcome = async {
+            if let Some(fence) = &self.fence {
+                fence.check(client).await.map_err(|e| match e {
+                    fleet::Fenced::Refused(message) => StoreError::backend(message),
+                    fleet::Fenced::Failed(error) => self.refused(error),
+                })?;
+            }
             let row = client
                 .query_one(sql[0], &[&key.project_key, &key.session_id, &subpath])
                 .await
