@@ -1,7 +1,7 @@
 //! Many hosts, one fleet: two host processes, each with its own `Fleet` on a
 //! `PostgresFleetLedger`, share one limit of two CLIs at once and each tenant's budget. Each
 //! host asks three questions of two tenants at once; every answer says which host gave it, and
-//! at the end each host prints what the tenants spent on both hosts together.
+//! at the end the fleet's ledger says what each tenant spent on both hosts together.
 //!
 //! Needs: postgres
 //!
@@ -32,12 +32,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [flag, name] if flag == "--host" => host(&database, name).await,
-        _ => both_hosts(),
+        _ => both_hosts(&database).await,
     }
 }
 
-/// Two host processes (this program again, with `--host`), as two machines would run them.
-fn both_hosts() -> Result<(), Box<dyn std::error::Error>> {
+/// Two host processes (this program again, with `--host`), as two machines would run them;
+/// then what the tenants spent on both.
+async fn both_hosts(database: &str) -> Result<(), Box<dyn std::error::Error>> {
     let me = std::env::current_exe()?;
     let hosts: Vec<_> = ["host-a", "host-b"]
         .into_iter()
@@ -49,19 +50,32 @@ fn both_hosts() -> Result<(), Box<dyn std::error::Error>> {
             return Err(format!("a host failed: {status}").into());
         }
     }
+    let watcher = FleetHost::new("example", "watcher", limits());
+    let ledger = PostgresFleetLedger::connect(database, watcher).await?;
+    for (tenant, spent) in ledger.spending().await? {
+        let tokens = spent.tokens.total();
+        println!(
+            "{tenant}: {} turns, {tokens} tokens, on both hosts",
+            spent.turns
+        );
+    }
     Ok(())
+}
+
+/// The fleet's limits, the same on every host.
+fn limits() -> FleetLimits {
+    FleetLimits {
+        max_sessions: Some(2),
+        budget_per_key: Some(Budget::usd(1.0)),
+        ..FleetLimits::default()
+    }
 }
 
 /// One host of the fleet: its questions through the fleet's shared limits.
 async fn host(database: &str, name: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let limits = FleetLimits {
-        max_sessions: Some(2),
-        budget_per_key: Some(Budget::usd(1.0)),
-        ..FleetLimits::default()
-    };
-    let ledger =
-        PostgresFleetLedger::connect(database, FleetHost::new("example", name, limits)).await?;
-    let fleet = Fleet::shared(Arc::new(ledger))?;
+    let host = FleetHost::new("example", name, limits());
+    let ledger = PostgresFleetLedger::connect(database, host).await?;
+    let fleet = Fleet::shared(Arc::new(ledger.clone()))?;
     let questions = [
         ("tenant-a", "What is a fleet of hosts?"),
         ("tenant-b", "Why keep limits in a database?"),
@@ -94,12 +108,7 @@ async fn host(database: &str, name: &str) -> Result<(), Box<dyn std::error::Erro
     for question in asked {
         question.await??;
     }
-    for (tenant, spent) in fleet.spent_by_key() {
-        println!(
-            "[{name}] {tenant} spent {} tokens in {} turns on both hosts, as this host last read it",
-            spent.tokens.total(),
-            spent.turns
-        );
-    }
+    // What the sessions spent reaches the fleet before this host exits.
+    ledger.flush().await?;
     Ok(())
 }

@@ -600,6 +600,13 @@ impl Seat {
         }
     }
 
+    /// Whether the session is in a turn: a shared ledger keeps it with the place.
+    pub(crate) fn turn_running(&self, running: bool) {
+        if let Account::Shared { place, .. } = &self.account {
+            place.turn_running(running);
+        }
+    }
+
     /// A budget report of the key for this session.
     pub(crate) fn poll_report(&self, cx: &mut Context<'_>) -> Poll<BudgetReport> {
         match &self.account {

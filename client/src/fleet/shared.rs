@@ -35,6 +35,7 @@ pub type AdmitFuture =
 ///
 /// impl SharedPlace for Place {
 ///     fn session_id(&self, _session_id: &str) {}
+///     fn turn_running(&self, _running: bool) {}
 ///     fn poll_report(&self, _cx: &mut Context<'_>) -> Poll<BudgetReport> {
 ///         Poll::Pending
 ///     }
@@ -118,6 +119,9 @@ pub trait SharedLedger: Send + Sync + 'static {
 ///     fn session_id(&self, session_id: &str) {
 ///         println!("the place holds session {session_id}");
 ///     }
+///     fn turn_running(&self, running: bool) {
+///         println!("in a turn: {running}");
+///     }
 ///     fn poll_report(&self, _cx: &mut Context<'_>) -> Poll<BudgetReport> {
 ///         Poll::Pending
 ///     }
@@ -139,6 +143,11 @@ pub trait SharedPlace: Send + Sync {
     /// another host can take the session over (resume it from the session store) when this
     /// host dies.
     fn session_id(&self, session_id: &str);
+
+    /// Whether the session is in a turn now (a prompt sent, its result not yet come): the
+    /// ledger keeps it with the place, so that a host taking the session over knows a turn
+    /// was cut off with the host that held it.
+    fn turn_running(&self, running: bool);
 
     /// The next budget report of the place's key, from a charge made on any host; `Pending`
     /// with the waker kept.

@@ -98,6 +98,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     _parking: Option<ParkingDir>,
     /// The session's place in its fleet: given back when the driver ends, once the CLI is gone.
     seat: Option<Seat>,
+    /// Whether the seat was last told the session is in a turn.
+    seat_in_turn: bool,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -136,6 +138,7 @@ where
             trace: parts.trace,
             _parking: parts.parking,
             seat,
+            seat_in_turn: false,
         }
     }
 
@@ -164,7 +167,20 @@ where
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_fleet(cx, now);
         progress |= self.poll_deadlines(cx, now);
+        self.tell_seat_turn();
         progress
+    }
+
+    /// Tell the fleet's seat when a turn starts or ends.
+    fn tell_seat_turn(&mut self) {
+        let Some(seat) = &self.seat else {
+            return;
+        };
+        let running = self.session.turn_running();
+        if running != self.seat_in_turn {
+            self.seat_in_turn = running;
+            seat.turn_running(running);
+        }
     }
 
     /// A budget report of the session's fleet key, or the news that a shared fleet took the

@@ -1242,6 +1242,25 @@ impl Session {
         matches!(self.claim, ClaimState::Parked)
     }
 
+    /// A turn runs: from a prompt sent (or the CLI saying it runs) to its result (or the CLI
+    /// saying it is idle). A host that keeps sessions where others can take them over records
+    /// it, so that a turn cut off with its host is reported, not lost without a word.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::UserInput;
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// assert!(!session.turn_running());
+    /// session.send_user(now, UserInput::text("hello")).unwrap();
+    /// assert!(session.turn_running());
+    /// ```
+    pub fn turn_running(&self) -> bool {
+        self.turn_running
+    }
+
     /// Whether the session is over ([`Event::Finished`] was queued, not held behind a result
     /// that waits for the store).
     pub fn is_finished(&self) -> bool {

@@ -94,6 +94,11 @@ pub struct Orphan {
     pub key: String,
     /// The host that held it.
     pub host: String,
+    /// The session was in a turn when its host stopped renewing: a prompt had been sent and
+    /// its result had not come. That turn is cut off. The session store has what the
+    /// session's host had stored, which is often not the cut-off prompt, and a resumed session
+    /// does not run the turn again: send its prompt again, or tell its user.
+    pub cut_off_turn: bool,
 }
 
 /// A fleet's ledger in PostgreSQL, for [`Fleet::shared`](claude_agent_client::Fleet::shared):
@@ -222,12 +227,22 @@ enum Command {
         place: String,
         session_id: String,
     },
+    Turn {
+        place: String,
+        running: bool,
+    },
     Charge {
         key: String,
         cost: TurnCost,
     },
     Orphans {
         reply: oneshot::Sender<Result<Vec<Orphan>, StoreError>>,
+    },
+    Spending {
+        reply: oneshot::Sender<Result<Vec<(String, Spent)>, StoreError>>,
+    },
+    Flush {
+        reply: oneshot::Sender<Result<(), StoreError>>,
     },
     TakeOver {
         place: String,
@@ -353,6 +368,41 @@ impl PostgresFleetLedger {
     pub async fn orphans(&self) -> Result<Vec<Orphan>, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Orphans { reply });
+        answer.await.map_err(|_| ended())?
+    }
+
+    /// Wait until every charge and every place given back so far is in the database: call it
+    /// before the host's process exits, as the sessions hand both to the ledger's task without
+    /// waiting. An error when the database cannot take them now (they stay queued, and are
+    /// tried again while the ledger runs).
+    ///
+    /// ```no_run
+    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_tokio::store::StoreError> {
+    /// // The host's sessions are over: what they spent reaches the fleet before the host exits.
+    /// ledger.flush().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Command::Flush { reply });
+        answer.await.map_err(|_| ended())?
+    }
+
+    /// What every key of the fleet has spent, on every host, read from the database now (the
+    /// fleet's `spent_by_key` is what this host last learned), in key order.
+    ///
+    /// ```no_run
+    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_tokio::store::StoreError> {
+    /// for (key, spent) in ledger.spending().await? {
+    ///     println!("{key}: ${:.2} in {} turns", spent.usd, spent.turns);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn spending(&self) -> Result<Vec<(String, Spent)>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Command::Spending { reply });
         answer.await.map_err(|_| ended())?
     }
 
@@ -514,6 +564,13 @@ impl SharedPlace for PostgresPlace {
         });
     }
 
+    fn turn_running(&self, running: bool) {
+        let _ = self.commands.send(Command::Turn {
+            place: self.state.id.clone(),
+            running,
+        });
+    }
+
     fn poll_report(&self, cx: &mut Context<'_>) -> Poll<BudgetReport> {
         let mut signals = self.state.signals();
         match signals.reports.pop_front() {
@@ -629,7 +686,11 @@ impl Worker {
                 _ = tick.tick() => self.tick().await,
             }
         }
-        // Every handle is gone, and with them every place: nothing of this host is left to hold.
+        // Every handle is gone, and with them every place: what the database could not take
+        // yet is tried once more (`flush` is how a host makes sure of it).
+        if let Err(error) = self.settle().await {
+            self.failed(&error);
+        }
     }
 
     fn view(&self) -> MutexGuard<'_, View> {
@@ -715,27 +776,35 @@ impl Worker {
             self.failed(&error);
             return;
         }
-        while let Some(place) = self.frees.pop() {
-            if let Err(error) = sql::leave(self.db(), &self.schema, &self.me, &place).await {
-                self.frees.push(place);
-                self.failed(&error);
-                return;
-            }
+        if let Err(error) = self.settle().await {
+            self.failed(&error);
+            return;
         }
         if let Err(error) = self.serve().await {
             self.failed(&error);
             return;
         }
-        while let Some((key, cost)) = self.charges.pop_front() {
-            if let Err(error) = self.charge_now(&key, &cost).await {
-                self.charges.push_front((key, cost));
-                self.failed(&error);
-                return;
-            }
-        }
         if let Err(error) = self.refresh_spending().await {
             self.failed(&error);
         }
+    }
+
+    /// Give back the places and make the charges the database could not take before.
+    async fn settle(&mut self) -> Result<(), tokio_postgres::Error> {
+        self.connected().await?;
+        while let Some(place) = self.frees.pop() {
+            if let Err(error) = sql::leave(self.db(), &self.schema, &self.me, &place).await {
+                self.frees.push(place);
+                return Err(error);
+            }
+        }
+        while let Some((key, cost)) = self.charges.pop_front() {
+            if let Err(error) = self.charge_now(&key, &cost).await {
+                self.charges.push_front((key, cost));
+                return Err(error);
+            }
+        }
+        Ok(())
     }
 
     /// Give free places (the fleet's limit, the fair queue), and hand this host's the ones it
@@ -799,6 +868,15 @@ impl Worker {
                     self.failed(&error);
                 }
             }
+            Command::Turn { place, running } => {
+                let told = async {
+                    self.connected().await?;
+                    sql::turn_running(self.db(), &self.schema, &self.me, &place, running).await
+                };
+                if let Err(error) = told.await {
+                    self.failed(&error);
+                }
+            }
             Command::Bind { place, session_id } => {
                 let bound = async {
                     self.connected().await?;
@@ -834,9 +912,28 @@ impl Worker {
                             session_id: o.session_id,
                             key: o.key,
                             host: o.host,
+                            cut_off_turn: o.cut_off_turn,
                         })
                         .collect()
                 }));
+            }
+            Command::Flush { reply } => {
+                let result = self
+                    .settle()
+                    .await
+                    .map_err(|e| StoreError::backend(self.failed(&e)));
+                let _ = reply.send(result);
+            }
+            Command::Spending { reply } => {
+                let result = self
+                    .refresh_spending()
+                    .await
+                    .map(|()| {
+                        let view = self.view();
+                        view.spent.iter().map(|(k, s)| (k.clone(), *s)).collect()
+                    })
+                    .map_err(|e| StoreError::backend(self.failed(&e)));
+                let _ = reply.send(result);
             }
             Command::TakeOver { place, reply } => {
                 let taken = async {

@@ -42,6 +42,8 @@ pub struct Orphan {
     pub place: String,
     /// Its session, once the session's CLI told its id (`None`: it died before).
     pub session_id: Option<String>,
+    /// The session was in a turn when its host stopped renewing.
+    pub cut_off_turn: bool,
     /// Its key.
     pub key: String,
     /// The host that held it.
@@ -77,6 +79,7 @@ pub async fn create(client: &Client, schema: &str) -> Result<(), Error> {
                  host text NOT NULL,
                  epoch bigint NOT NULL,
                  session_id text,
+                 in_turn boolean NOT NULL DEFAULT false,
                  PRIMARY KEY (fleet, place));
              CREATE TABLE IF NOT EXISTS {schema}.fleet_waiters (
                  fleet text NOT NULL,
@@ -436,6 +439,26 @@ pub async fn release(
     Ok(released == 1)
 }
 
+/// Whether the session holding `place` is in a turn.
+pub async fn turn_running(
+    client: &Client,
+    schema: &str,
+    me: &HostLease,
+    place: &str,
+    running: bool,
+) -> Result<(), Error> {
+    client
+        .execute(
+            &format!(
+                "UPDATE {schema}.fleet_places SET in_turn = $5
+                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+            ),
+            &[&me.fleet, &place, &me.host, &me.epoch, &running],
+        )
+        .await?;
+    Ok(())
+}
+
 /// The session holding `place` has this id (its CLI told it): a host that takes the place over
 /// resumes the session by it.
 pub async fn bind(
@@ -463,7 +486,7 @@ pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<O
     let rows = client
         .query(
             &format!(
-                "SELECT p.place, p.session_id, p.key, p.host FROM {schema}.fleet_places p
+                "SELECT p.place, p.session_id, p.key, p.host, p.in_turn FROM {schema}.fleet_places p
                  LEFT JOIN {schema}.fleet_hosts h ON h.fleet = p.fleet AND h.host = p.host
                  WHERE p.fleet = $1
                  AND (h.host IS NULL OR h.epoch <> p.epoch OR h.lease_until <= clock_timestamp())
@@ -479,6 +502,7 @@ pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<O
             session_id: row.get(1),
             key: row.get(2),
             host: row.get(3),
+            cut_off_turn: row.get(4),
         })
         .collect())
 }

@@ -1222,7 +1222,8 @@ mod fleet_ledger {
 mod fleet_hosts {
     //! A fleet of three host processes on one cluster: each a process of its own (this test
     //! binary again, running `host_process`), with its own `Fleet` on a `PostgresFleetLedger`,
-    //! its own stub API and the real CLI.
+    //! its own stub API and the real CLI; in the tests that run sessions on three hosts, one
+    //! host runs them on smol.
 
     use std::io::{BufRead, BufReader};
     use std::process::{Child, Stdio};
@@ -1286,7 +1287,10 @@ mod fleet_hosts {
             .allowed_tools(["Bash"])
             .session_store(Arc::new(store));
         match text("mode").as_str() {
-            "run" => run_sessions(&spec, &fleet, &options).await,
+            "run" => {
+                run_sessions(&spec, &fleet, &options).await;
+                ledger.flush().await.expect("every charge stored");
+            }
             "midturn" => {
                 let client = claude_agent_tokio::connect(options.fleet(fleet.member("k")))
                     .await
@@ -1330,7 +1334,10 @@ mod fleet_hosts {
                     assert!(started.elapsed() < Duration::from_secs(60), "no orphan");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 };
-                say("ORPHAN", json!(orphan.session_id));
+                say(
+                    "ORPHAN",
+                    json!({"session_id": orphan.session_id, "cut_off_turn": orphan.cut_off_turn}),
+                );
                 assert!(ledger.take_over(&orphan).await.unwrap(), "taken over");
                 assert!(!ledger.take_over(&orphan).await.unwrap(), "taken once");
                 let session_id = orphan.session_id.clone().unwrap();
@@ -1357,16 +1364,26 @@ mod fleet_hosts {
         }
     }
 
-    /// Each session of the spec, at once or one after the other: its outcome said.
+    /// Each session of the spec, at once or one after the other, on tokio or (`"runtime":
+    /// "smol"`) on smol: its outcome said.
     async fn run_sessions(spec: &Value, fleet: &Fleet, options: &Options) {
         let sessions = spec["sessions"].as_array().unwrap();
+        let on_smol = spec["runtime"] == "smol";
         let run = |session: &Value| {
             let key = session["key"].as_str().unwrap().to_owned();
             let prompt = session["prompt"].as_str().unwrap().to_owned();
             let options = options.clone().fleet(fleet.member(key.clone()));
             async move {
-                let items: Vec<Result<Message, Error>> =
-                    claude_agent_tokio::query(prompt, options).collect().await;
+                let items: Vec<Result<Message, Error>> = if on_smol {
+                    // The session's task on smol; this host's ledger still runs on tokio.
+                    tokio::task::spawn_blocking(move || {
+                        smol::block_on(claude_agent_smol::query(prompt, options).collect())
+                    })
+                    .await
+                    .unwrap()
+                } else {
+                    claude_agent_tokio::query(prompt, options).collect().await
+                };
                 let error = items.iter().find_map(|item| item.as_ref().err());
                 let over_budget = matches!(error, Some(Error::OverBudget(_)));
                 say(
@@ -1563,9 +1580,9 @@ mod fleet_hosts {
         let sessions: Vec<Value> = (0..3)
             .map(|n| json!({"key": format!("tenant-{n}"), "prompt": "BASH:sleep 1 && echo slept"}))
             .collect();
-        let hosts: Vec<Host> = ["a", "b", "c"]
+        let hosts: Vec<Host> = [("a", "tokio"), ("b", "tokio"), ("c", "smol")]
             .into_iter()
-            .map(|name| {
+            .map(|(name, runtime)| {
                 Host::start(spec(
                     cluster,
                     work,
@@ -1574,6 +1591,7 @@ mod fleet_hosts {
                     json!({
                         "max_sessions": 2,
                         "sessions": sessions,
+                        "runtime": runtime,
                     }),
                 ))
             })
@@ -1630,9 +1648,9 @@ mod fleet_hosts {
         let sessions: Vec<Value> = (0..3)
             .map(|_| json!({"key": "spender", "prompt": "hello"}))
             .collect();
-        let hosts: Vec<Host> = ["a", "b", "c"]
+        let hosts: Vec<Host> = [("a", "tokio"), ("b", "smol"), ("c", "tokio")]
             .into_iter()
-            .map(|name| {
+            .map(|(name, runtime)| {
                 Host::start(spec(
                     cluster,
                     work,
@@ -1642,6 +1660,7 @@ mod fleet_hosts {
                         "budget_tokens": turn * 5 / 2,
                         "sessions": sessions,
                         "one_by_one": true,
+                        "runtime": runtime,
                     }),
                 ))
             })
@@ -1684,8 +1703,6 @@ mod fleet_hosts {
             .await
             .unwrap();
         tokio::spawn(connection);
-        // The host sent its charge as the session ended; its task may still be writing it.
-        tokio::time::sleep(Duration::from_millis(200)).await;
         let row = client
             .query_one(
                 "SELECT input_tokens + output_tokens + cache_read_tokens + cache_creation_tokens,
@@ -1737,7 +1754,11 @@ mod fleet_hosts {
             json!({"mode": "takeover"}),
         ));
         let orphan = taker.wait_for("ORPHAN", Duration::from_secs(60));
-        assert_eq!(orphan, session_id);
+        assert_eq!(orphan["session_id"], session_id);
+        assert_eq!(
+            orphan["cut_off_turn"], true,
+            "the turn under way is reported"
+        );
         let resumed = taker.wait_for("RESUMED", Duration::from_secs(90));
         assert_eq!(resumed["session_id"], session_id);
         assert_eq!(resumed["texts"], json!(["echo: which fruit?"]));
@@ -1771,7 +1792,7 @@ mod fleet_hosts {
             json!({"mode": "takeover"}),
         ));
         assert_eq!(
-            taker.wait_for("ORPHAN", Duration::from_secs(60)),
+            taker.wait_for("ORPHAN", Duration::from_secs(60))["session_id"],
             session_id
         );
         let resumed = taker.wait_for("RESUMED", Duration::from_secs(90));
