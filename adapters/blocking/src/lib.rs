@@ -218,8 +218,9 @@ use std::fmt;
 pub use claude_agent_client::{history, store};
 pub use claude_agent_client::{options, Options};
 pub use claude_agent_client::{
-    ClaimError, Connection, Error, Fleet, FleetLimits, FleetLimitsError, FleetMember, HostId,
-    PoolStart, PrewarmError, Prompt, PromptStream, ResumeError, StoreFlush, Transport,
+    AdmitError, AdmitFuture, ClaimError, Connection, Error, Fleet, FleetError, FleetLimits,
+    FleetLimitsError, FleetMember, HostId, PoolStart, PrewarmError, Prompt, PromptStream,
+    ResumeError, SharedLedger, SharedPlace, StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::{

@@ -328,6 +328,7 @@ impl PostgresFleetLedger {
             view: view.clone(),
             charges: VecDeque::new(),
             frees: Vec::new(),
+            next_attempt: Instant::now(),
         };
         let first_epoch = worker.me.epoch;
         let fence = worker.fence.clone();
@@ -464,7 +465,10 @@ impl PostgresFleetLedger {
 }
 
 fn ended() -> StoreError {
-    StoreError::backend("the fleet ledger's task has ended (its tokio runtime shut down)")
+    StoreError::backend(
+        "the fleet ledger's task gave no answer: its database did not answer in time, or its \
+         tokio runtime shut down",
+    )
 }
 
 impl fmt::Debug for PostgresFleetLedger {
@@ -670,21 +674,48 @@ struct Worker {
     charges: VecDeque<(String, TurnCost)>,
     /// Places given back while the database was out of reach.
     frees: Vec<String>,
+    /// No try to connect again before this: while the database is out of reach, a statement
+    /// fails at once, and the renewals try again.
+    next_attempt: Instant,
+}
+
+/// Why a statement of the ledger's task did not run.
+enum Failure {
+    /// The database refused it, or the connection failed under it.
+    Database(tokio_postgres::Error),
+    /// The database is out of reach: the last try to connect failed.
+    OutOfReach,
+}
+
+impl From<tokio_postgres::Error> for Failure {
+    fn from(error: tokio_postgres::Error) -> Failure {
+        Failure::Database(error)
+    }
 }
 
 impl Worker {
     async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
         let mut tick = tokio::time::interval(self.host.lease / 4);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // A database that does not answer (a half-open connection, a partition dropping
+        // packets) holds the task no longer than this, so that the host's own clock still
+        // ends its places in time.
+        let patience = self.host.lease / 2;
         loop {
-            tokio::select! {
+            let answered = tokio::select! {
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => tokio::time::timeout(patience, self.handle(command)).await,
                     None => break,
                 },
-                Some(note) = self.notes.recv() => self.heard(note).await,
-                _ = tick.tick() => self.tick().await,
+                Some(note) = self.notes.recv() => {
+                    tokio::time::timeout(patience, self.heard(note)).await
+                }
+                _ = tick.tick() => tokio::time::timeout(patience, self.tick()).await,
+            };
+            if answered.is_err() {
+                self.unanswered(patience);
             }
+            self.check_own_clock();
         }
         // Every handle is gone, and with them every place: what the database could not take
         // yet is tried once more (`flush` is how a host makes sure of it).
@@ -697,11 +728,15 @@ impl Worker {
         self.view.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Open the connection again if it was lost; a lease found gone on the way loses this
-    /// host's places and joins again.
-    async fn connected(&mut self) -> Result<(), tokio_postgres::Error> {
+    /// Open the connection again if it was lost (at most once a renewal period); a lease
+    /// found gone on the way loses this host's places and joins again.
+    async fn connected(&mut self) -> Result<(), Failure> {
         if self.client.as_ref().is_none_or(Client::is_closed) {
             self.client = None;
+            if Instant::now() < self.next_attempt {
+                return Err(Failure::OutOfReach);
+            }
+            self.next_attempt = Instant::now() + self.host.lease / 4;
             let (client, notes) =
                 listen(&self.config, self.tls.clone(), &self.runtime, &self.host).await?;
             self.notes = notes;
@@ -711,13 +746,34 @@ impl Worker {
         Ok(())
     }
 
+    /// A statement got no answer within `patience`: the connection is given up (the next
+    /// renewal opens another), and the sessions waiting for a place are told, since what the
+    /// database made of their tickets is not known. (Places given back and charges stay queued.)
+    fn unanswered(&mut self, patience: Duration) {
+        self.client = None;
+        let waiters = std::mem::take(&mut self.view().waiting);
+        for waiter in waiters.into_values() {
+            let _ = waiter.reply.send(Err(AdmitError::Unreachable(format!(
+                "the fleet's database did not answer within {patience:?}"
+            ))));
+        }
+    }
+
+    /// On this host's own clock: a lease since the last renewal, and its places are another
+    /// host's to take, whether or not the database can say so.
+    fn check_own_clock(&mut self) {
+        if self.renewed_at.elapsed() >= self.host.lease && !self.view().places.is_empty() {
+            self.lose_everything();
+        }
+    }
+
     /// The open connection ([`Worker::connected`] first).
     fn db(&self) -> &Client {
         self.client.as_ref().expect("connected first")
     }
 
     /// Renew the lease; found gone, lose every place and join again.
-    async fn renew(&mut self) -> Result<(), tokio_postgres::Error> {
+    async fn renew(&mut self) -> Result<(), Failure> {
         let sent = Instant::now();
         if sql::renew(self.db(), &self.schema, &self.me, self.host.lease).await? {
             self.renewed_at = sent;
@@ -754,20 +810,18 @@ impl Worker {
         }
     }
 
-    /// Forget the connection after a failure that closed it.
-    fn failed(&mut self, error: &tokio_postgres::Error) -> String {
+    /// Forget the connection after a failure that closed it; what failed, in words.
+    fn failed(&mut self, failure: &Failure) -> String {
         if self.client.as_ref().is_some_and(Client::is_closed) {
             self.client = None;
         }
-        described(error)
+        match failure {
+            Failure::Database(error) => described(error),
+            Failure::OutOfReach => "the fleet's database is out of reach".to_owned(),
+        }
     }
 
     async fn tick(&mut self) {
-        // On this host's own clock: a lease since the last renewal, and the places are another
-        // host's to take, whether or not the database can say so.
-        if self.renewed_at.elapsed() >= self.host.lease && !self.view().places.is_empty() {
-            self.lose_everything();
-        }
         let renewed = match self.client.as_ref().is_some_and(|c| !c.is_closed()) {
             true => self.renew().await,
             false => self.connected().await,
@@ -790,12 +844,12 @@ impl Worker {
     }
 
     /// Give back the places and make the charges the database could not take before.
-    async fn settle(&mut self) -> Result<(), tokio_postgres::Error> {
+    async fn settle(&mut self) -> Result<(), Failure> {
         self.connected().await?;
         while let Some(place) = self.frees.pop() {
             if let Err(error) = sql::leave(self.db(), &self.schema, &self.me, &place).await {
                 self.frees.push(place);
-                return Err(error);
+                return Err(error.into());
             }
         }
         while let Some((key, cost)) = self.charges.pop_front() {
@@ -809,7 +863,7 @@ impl Worker {
 
     /// Give free places (the fleet's limit, the fair queue), and hand this host's the ones it
     /// was given.
-    async fn serve(&mut self) -> Result<(), tokio_postgres::Error> {
+    async fn serve(&mut self) -> Result<(), Failure> {
         let fleet = self.host.fleet.clone();
         let schema = self.schema.clone();
         self.connected().await?;
@@ -819,7 +873,7 @@ impl Worker {
     }
 
     /// Hand this host's waiters the places they were given.
-    async fn collect(&mut self) -> Result<(), tokio_postgres::Error> {
+    async fn collect(&mut self) -> Result<(), Failure> {
         self.connected().await?;
         let granted = sql::take_grants(self.db(), &self.schema, &self.me).await?;
         let mut view = self.view();
@@ -856,22 +910,24 @@ impl Worker {
                     view.waiting.remove(&place);
                     view.places.remove(&place);
                 }
+                // Queued first: held under a lease this host renews, a place the database does
+                // not take back now is given back at a later renewal.
+                self.frees.push(place);
                 let freed = async {
-                    self.connected().await?;
-                    sql::leave(self.db(), &self.schema, &self.me, &place).await?;
+                    self.settle().await?;
                     self.serve().await
                 };
                 if let Err(error) = freed.await {
-                    // Held under a lease this host renews once the database is back: freed
-                    // then (`tick`).
-                    self.frees.push(place);
                     self.failed(&error);
                 }
             }
             Command::Turn { place, running } => {
                 let told = async {
                     self.connected().await?;
-                    sql::turn_running(self.db(), &self.schema, &self.me, &place, running).await
+                    Ok::<_, Failure>(
+                        sql::turn_running(self.db(), &self.schema, &self.me, &place, running)
+                            .await?,
+                    )
                 };
                 if let Err(error) = told.await {
                     self.failed(&error);
@@ -880,26 +936,26 @@ impl Worker {
             Command::Bind { place, session_id } => {
                 let bound = async {
                     self.connected().await?;
-                    sql::bind(self.db(), &self.schema, &self.me, &place, &session_id).await
+                    Ok::<_, Failure>(
+                        sql::bind(self.db(), &self.schema, &self.me, &place, &session_id).await?,
+                    )
                 };
                 if let Err(error) = bound.await {
                     self.failed(&error);
                 }
             }
             Command::Charge { key, cost } => {
-                if !self.charges.is_empty() {
-                    self.charges.push_back((key, cost));
-                    return;
-                }
-                if let Err(error) = self.charge_now(&key, &cost).await {
-                    self.charges.push_back((key, cost));
+                // Queued first, and made in order: one the database does not take now is made
+                // at a later renewal.
+                self.charges.push_back((key, cost));
+                if let Err(error) = self.settle().await {
                     self.failed(&error);
                 }
             }
             Command::Orphans { reply } => {
                 let orphans = async {
                     self.connected().await?;
-                    sql::orphans(self.db(), &self.schema, &self.host.fleet).await
+                    Ok::<_, Failure>(sql::orphans(self.db(), &self.schema, &self.host.fleet).await?)
                 };
                 let result = orphans
                     .await
@@ -926,12 +982,8 @@ impl Worker {
             }
             Command::Spending { reply } => {
                 let result = self
-                    .refresh_spending()
+                    .all_spending()
                     .await
-                    .map(|()| {
-                        let view = self.view();
-                        view.spent.iter().map(|(k, s)| (k.clone(), *s)).collect()
-                    })
                     .map_err(|e| StoreError::backend(self.failed(&e)));
                 let _ = reply.send(result);
             }
@@ -939,7 +991,7 @@ impl Worker {
                 let taken = async {
                     self.connected().await?;
                     let client = self.client.as_mut().expect("connected");
-                    sql::take_over(client, &self.schema, &self.me, &place).await
+                    Ok::<_, Failure>(sql::take_over(client, &self.schema, &self.me, &place).await?)
                 };
                 let result = taken
                     .await
@@ -959,7 +1011,7 @@ impl Worker {
         key: String,
         place: String,
         reply: oneshot::Sender<Result<Arc<PlaceState>, AdmitError>>,
-    ) -> Result<(), tokio_postgres::Error> {
+    ) -> Result<(), Failure> {
         let (schema, fleet) = (self.schema.clone(), self.host.fleet.clone());
         self.connected().await?;
         if let Some(budget) = self.host.limits.budget_per_key {
@@ -987,11 +1039,7 @@ impl Worker {
         self.serve().await
     }
 
-    async fn charge_now(
-        &mut self,
-        key: &str,
-        cost: &TurnCost,
-    ) -> Result<(), tokio_postgres::Error> {
+    async fn charge_now(&mut self, key: &str, cost: &TurnCost) -> Result<(), Failure> {
         let (schema, fleet) = (self.schema.clone(), self.host.fleet.clone());
         let budget = self.host.limits.budget_per_key;
         self.connected().await?;
@@ -1044,7 +1092,7 @@ impl Worker {
         };
         let read = async {
             self.connected().await?;
-            sql::spending(self.db(), &self.schema, &self.host.fleet, &key).await
+            Ok::<_, Failure>(sql::spending(self.db(), &self.schema, &self.host.fleet, &key).await?)
         };
         match read.await {
             Ok(Some((spent, Some(level)))) => {
@@ -1058,12 +1106,33 @@ impl Worker {
         }
     }
 
-    async fn refresh_spending(&mut self) -> Result<(), tokio_postgres::Error> {
-        let (schema, fleet) = (self.schema.clone(), self.host.fleet.clone());
+    /// Read again what the keys of this host's sessions have spent on every host.
+    async fn refresh_spending(&mut self) -> Result<(), Failure> {
+        let keys: Vec<String> = {
+            let view = self.view();
+            let mut keys: Vec<String> = view.places.values().map(|p| p.key.clone()).collect();
+            keys.extend(view.waiting.values().map(|w| w.key.clone()));
+            keys.sort();
+            keys.dedup();
+            keys
+        };
+        if keys.is_empty() {
+            return Ok(());
+        }
         self.connected().await?;
-        let all = sql::spending_by_key(self.db(), &schema, &fleet).await?;
-        self.view().spent = all.into_iter().collect();
+        let read = sql::spending_by_key(self.db(), &self.schema, &self.host.fleet, Some(&keys));
+        let spent = read.await?;
+        self.view().spent.extend(spent);
         Ok(())
+    }
+
+    /// What every key of the fleet has spent, read now.
+    async fn all_spending(&mut self) -> Result<Vec<(String, Spent)>, Failure> {
+        self.connected().await?;
+        let read = sql::spending_by_key(self.db(), &self.schema, &self.host.fleet, None);
+        let all = read.await?;
+        self.view().spent.extend(all.iter().cloned());
+        Ok(all)
     }
 }
 

@@ -655,19 +655,22 @@ pub async fn spending(
     Ok(row.map(|row| (spent_of(&row), level_of(row.get(7)))))
 }
 
-/// Every key of the fleet with what it has spent, in key order.
+/// The keys of the fleet that spent anything with what each spent, in key order: all of them,
+/// or only `keys`.
 pub async fn spending_by_key(
     client: &Client,
     schema: &str,
     fleet: &str,
+    keys: Option<&[String]>,
 ) -> Result<Vec<(String, Spent)>, Error> {
     let rows = client
         .query(
             &format!(
                 "SELECT {SPENDING}, key FROM {schema}.fleet_keys
-                 WHERE fleet = $1 AND turns > 0 ORDER BY key"
+                 WHERE fleet = $1 AND turns > 0 AND ($2::text[] IS NULL OR key = ANY($2))
+                 ORDER BY key"
             ),
-            &[&fleet],
+            &[&fleet, &keys],
         )
         .await?;
     Ok(rows.iter().map(|row| (row.get(7), spent_of(row))).collect())
