@@ -16,7 +16,7 @@ use tokio_postgres::{AsyncMessage, Client, Config, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::fleet_ledger::{self as sql, HostLease};
-use crate::{described, tls_connector, ConnectError, TlsRoots, CONNECT_TIMEOUT, DEFAULT_SCHEMA};
+use crate::{described, prepare, ConnectError, Prepared, TlsRoots, DEFAULT_SCHEMA};
 
 /// How long a host's places outlive its last renewal, unless [`FleetHost::lease`] says.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
@@ -295,12 +295,11 @@ impl PostgresFleetLedger {
         roots: TlsRoots,
         host: FleetHost,
     ) -> Result<PostgresFleetLedger, ConnectError> {
-        let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
-        let mut config: Config = config.parse().map_err(ConnectError::Config)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
-        }
-        let tls = tls_connector(&roots)?;
+        let Prepared {
+            runtime,
+            config,
+            tls,
+        } = prepare(config, &roots)?;
         let (client, notes) = listen(&config, tls.clone(), &runtime, &host)
             .await
             .map_err(ConnectError::Connect)?;

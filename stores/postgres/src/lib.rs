@@ -364,6 +364,28 @@ impl Reconnect {
     }
 }
 
+/// What opening a connection takes: the current tokio runtime, the parsed configuration (with
+/// a connect timeout), and the TLS connector for `roots`.
+struct Prepared {
+    runtime: tokio::runtime::Handle,
+    config: Config,
+    tls: MakeRustlsConnect,
+}
+
+fn prepare(config: &str, roots: &TlsRoots) -> Result<Prepared, ConnectError> {
+    let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
+    let mut config: Config = config.parse().map_err(ConnectError::Config)?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    let tls = tls_connector(roots)?;
+    Ok(Prepared {
+        runtime,
+        config,
+        tls,
+    })
+}
+
 /// Connect, and run the connection as a task on `runtime`.
 async fn open(
     config: &Config,
@@ -469,12 +491,11 @@ impl PostgresSessionStore {
         config: &str,
         roots: TlsRoots,
     ) -> Result<PostgresSessionStore, ConnectError> {
-        let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
-        let mut config: Config = config.parse().map_err(ConnectError::Config)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
-        }
-        let tls = tls_connector(&roots)?;
+        let Prepared {
+            runtime,
+            config,
+            tls,
+        } = prepare(config, &roots)?;
         let client = open(&config, tls.clone(), &runtime)
             .await
             .map_err(ConnectError::Connect)?;

@@ -1536,23 +1536,37 @@ mod fleet_hosts {
         count
     }
 
+    /// Places held under a live lease in `fleet`, by the database.
     async fn places_held(config: &str, fleet: &str) -> i64 {
+        count(
+            config,
+            "SELECT count(*) FROM claude_agent.fleet_places p
+             JOIN claude_agent.fleet_hosts h
+                 ON h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
+             WHERE p.fleet = $1 AND h.lease_until > clock_timestamp()",
+            fleet,
+        )
+        .await
+    }
+
+    /// Sessions waiting for a place in `fleet`, by the database.
+    async fn waiters_of(config: &str, fleet: &str) -> i64 {
+        count(
+            config,
+            "SELECT count(*) FROM claude_agent.fleet_waiters WHERE fleet = $1",
+            fleet,
+        )
+        .await
+    }
+
+    /// The count `sql` reads for `fleet`: 0 before any host has made the tables.
+    async fn count(config: &str, sql: &str, fleet: &str) -> i64 {
         let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
             .await
             .unwrap();
         tokio::spawn(connection);
-        let held = client
-            .query_one(
-                "SELECT count(*) FROM claude_agent.fleet_places p
-                 JOIN claude_agent.fleet_hosts h
-                     ON h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
-                 WHERE p.fleet = $1 AND h.lease_until > clock_timestamp()",
-                &[&fleet],
-            )
-            .await;
-        match held {
+        match client.query_one(sql, &[&fleet]).await {
             Ok(row) => row.get(0),
-            // No host has made the tables yet.
             Err(error)
                 if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) =>
             {
@@ -1844,29 +1858,6 @@ mod fleet_hosts {
             .status()
             .unwrap();
         assert!(status.success());
-    }
-
-    async fn waiters_of(config: &str, fleet: &str) -> i64 {
-        let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
-            .await
-            .unwrap();
-        tokio::spawn(connection);
-        let waiting = client
-            .query_one(
-                "SELECT count(*) FROM claude_agent.fleet_waiters WHERE fleet = $1",
-                &[&fleet],
-            )
-            .await;
-        match waiting {
-            Ok(row) => row.get(0),
-            // No host has made the tables yet.
-            Err(error)
-                if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) =>
-            {
-                0
-            }
-            Err(error) => panic!("{error}"),
-        }
     }
 
     /// Wait (at most a minute) until `fleet` holds `places` places and `waiters` waiters.
