@@ -107,8 +107,9 @@ pub struct Orphan {
 ///
 /// - **Places.** A place is given in one transaction that holds the fleet's row, so that two
 ///   hosts never give the last place twice; the key served longest ago goes first, whichever
-///   host its session waits on. Hosts hear of places given or freed through `LISTEN/NOTIFY`,
-///   and look again at every renewal.
+///   host its session waits on. A host that frees a place gives it at once; the hosts hear of
+///   places given through `LISTEN/NOTIFY`, and look again at every renewal (which also gives
+///   the places of hosts whose lease ran out).
 /// - **Leases.** Each host holds its places under a lease ([`FleetHost::lease`]) it renews
 ///   every quarter of it. A host that stops renewing (killed, frozen, cut off) holds no place
 ///   once its lease has run out: its places count no more, and its sessions are
@@ -122,7 +123,10 @@ pub struct Orphan {
 ///   sessions of the key. A key over its budget is refused on every host.
 ///
 /// The connection is opened again when it is lost (a database restart): places and waiters are
-/// rows, and survive it while the lease holds.
+/// rows, and survive it while the lease holds. A statement the database does not answer within
+/// half a lease gives the connection up, so that a host cut off still ends its sessions in
+/// time. Sessions hand their charges and given-back places to the ledger's task without
+/// waiting: [`flush`](Self::flush) before the host's process exits.
 ///
 /// ```no_run
 /// use std::sync::Arc;
