@@ -167,6 +167,9 @@ struct View {
     places: HashMap<String, Arc<PlaceState>>,
     /// This host's waiters, by place id.
     waiting: HashMap<String, Waiter>,
+    /// The highest budget level each key reached, as last heard: a session that waited for
+    /// its place while its key crossed one is told as its place comes.
+    levels: HashMap<String, BudgetReport>,
 }
 
 struct Waiter {
@@ -890,6 +893,9 @@ impl Worker {
                 key: waiter.key,
                 signals: Mutex::new(Signals::default()),
             });
+            if let Some(report) = view.levels.get(&state.key) {
+                state.tell(report);
+            }
             view.places.insert(place, state.clone());
             // A waiter gone by now sent a `Free`, which frees the place.
             let _ = waiter.reply.send(Ok(state));
@@ -1055,7 +1061,8 @@ impl Worker {
         Ok(())
     }
 
-    /// Tell this host's places of `key` that its budget reached `level`.
+    /// Tell this host's places of `key` that its budget reached `level`, and the places it
+    /// gives later.
     fn tell(
         &self,
         key: &str,
@@ -1069,9 +1076,13 @@ impl Worker {
             budget,
             spent,
         };
-        let view = self.view();
+        let mut view = self.view();
         for place in view.places.values().filter(|place| place.key == key) {
             place.tell(&report);
+        }
+        let known = view.levels.get(key).map(|known| known.level);
+        if known < Some(level) {
+            view.levels.insert(key.to_owned(), report);
         }
     }
 
@@ -1124,8 +1135,14 @@ impl Worker {
         }
         self.connected().await?;
         let read = sql::spending_by_key(self.db(), &self.schema, &self.host.fleet, Some(&keys));
-        let spent = read.await?;
-        self.view().spent.extend(spent);
+        let read = read.await?;
+        // A budget notice this host missed (its connection was down) is made up for here.
+        for (key, spent, level) in read {
+            if let (Some(level), Some(budget)) = (level, self.host.limits.budget_per_key) {
+                self.tell(&key, level, budget, spent);
+            }
+            self.view().spent.insert(key, spent);
+        }
         Ok(())
     }
 
@@ -1133,7 +1150,11 @@ impl Worker {
     async fn all_spending(&mut self) -> Result<Vec<(String, Spent)>, Failure> {
         self.connected().await?;
         let read = sql::spending_by_key(self.db(), &self.schema, &self.host.fleet, None);
-        let all = read.await?;
+        let all: Vec<(String, Spent)> = read
+            .await?
+            .into_iter()
+            .map(|(key, spent, _)| (key, spent))
+            .collect();
         self.view().spent.extend(all.iter().cloned());
         Ok(all)
     }

@@ -655,25 +655,28 @@ pub async fn spending(
     Ok(row.map(|row| (spent_of(&row), level_of(row.get(7)))))
 }
 
-/// The keys of the fleet that spent anything with what each spent, in key order: all of them,
-/// or only `keys`.
+/// The keys of the fleet that spent anything with what each spent and the budget level
+/// reported for it, in key order: all of them, or only `keys`.
 pub async fn spending_by_key(
     client: &Client,
     schema: &str,
     fleet: &str,
     keys: Option<&[String]>,
-) -> Result<Vec<(String, Spent)>, Error> {
+) -> Result<Vec<(String, Spent, Option<BudgetLevel>)>, Error> {
     let rows = client
         .query(
             &format!(
-                "SELECT {SPENDING}, key FROM {schema}.fleet_keys
+                "SELECT {SPENDING}, key, reported FROM {schema}.fleet_keys
                  WHERE fleet = $1 AND turns > 0 AND ($2::text[] IS NULL OR key = ANY($2))
                  ORDER BY key"
             ),
             &[&fleet, &keys],
         )
         .await?;
-    Ok(rows.iter().map(|row| (row.get(7), spent_of(row))).collect())
+    Ok(rows
+        .iter()
+        .map(|row| (row.get(7), spent_of(row), level_of(row.get(8))))
+        .collect())
 }
 
 /// The spending columns of `fleet_keys`, in the order [`spent_of`] reads them.

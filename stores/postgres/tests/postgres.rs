@@ -938,7 +938,52 @@ mod fleet_ledger {
             a_host_past_its_lease_is_fenced_and_its_sessions_taken_over(&config).await;
             exactly_one_charge_crosses_each_budget_level(&config).await;
             a_fenced_store_appends_only_under_a_live_lease(&config).await;
+            a_session_that_waited_through_its_keys_budget_is_told(&config).await;
         });
+    }
+
+    /// A session of a key waits for its place while the key's budget is crossed: once its
+    /// place comes, it is told too, as the session that was running.
+    async fn a_session_that_waited_through_its_keys_budget_is_told(config: &str) {
+        use std::task::{Context, Poll, Waker};
+
+        use claude_agent_client::SharedLedger;
+        use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+        use claude_agent_tokio::FleetLimits;
+
+        let limits = FleetLimits {
+            max_sessions: Some(1),
+            budget_per_key: Some(Budget::usd(1.0)),
+            ..FleetLimits::default()
+        };
+        let ledger = PostgresFleetLedger::connect(config, FleetHost::new("waits", "a", limits))
+            .await
+            .unwrap();
+        let running = ledger.admit("k").await.unwrap();
+        let mut waiting = ledger.admit("k");
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(waiting.as_mut().poll(&mut cx).is_pending());
+        let over = TurnCost::new(Some(1.5), None, Tokens::default(), 0.0);
+        ledger.charge("k", &over);
+        ledger.flush().await.unwrap();
+        let level = |place: &dyn claude_agent_client::SharedPlace| {
+            let mut cx = Context::from_waker(Waker::noop());
+            match place.poll_report(&mut cx) {
+                Poll::Ready(report) => Some(report.level),
+                Poll::Pending => None,
+            }
+        };
+        assert_eq!(level(&*running), Some(BudgetLevel::Exceeded));
+        drop(running);
+        let waited = tokio::time::timeout(Duration::from_secs(10), waiting)
+            .await
+            .expect("the place comes")
+            .unwrap();
+        assert_eq!(
+            level(&*waited),
+            Some(BudgetLevel::Exceeded),
+            "told as its place comes"
+        );
     }
 
     /// A store fenced by a host's ledger appends while the host's lease is live, and refuses
