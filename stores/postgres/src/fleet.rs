@@ -335,6 +335,7 @@ impl PostgresFleetLedger {
             charges: VecDeque::new(),
             frees: Vec::new(),
             next_attempt: Instant::now(),
+            last_connect_error: String::new(),
         };
         let first_epoch = worker.me.epoch;
         let fence = worker.fence.clone();
@@ -683,6 +684,8 @@ struct Worker {
     /// No try to connect again before this: while the database is out of reach, a statement
     /// fails at once, and the renewals try again.
     next_attempt: Instant,
+    /// Why the last try to connect failed, for the sessions told the database is out of reach.
+    last_connect_error: String,
 }
 
 /// Why a statement of the ledger's task did not run.
@@ -743,8 +746,10 @@ impl Worker {
                 return Err(Failure::OutOfReach);
             }
             self.next_attempt = Instant::now() + self.host.lease / 4;
-            let (client, notes) =
-                listen(&self.config, self.tls.clone(), &self.runtime, &self.host).await?;
+            let opened = listen(&self.config, self.tls.clone(), &self.runtime, &self.host).await;
+            let (client, notes) = opened.inspect_err(|error| {
+                self.last_connect_error = described(error);
+            })?;
             self.notes = notes;
             self.client = Some(client);
             self.renew().await?;
@@ -823,7 +828,11 @@ impl Worker {
         }
         match failure {
             Failure::Database(error) => described(error),
-            Failure::OutOfReach => "the fleet's database is out of reach".to_owned(),
+            Failure::OutOfReach => format!(
+                "the fleet's database is out of reach (the last try to connect: {}); it is tried \
+                 again at every renewal of the lease",
+                self.last_connect_error
+            ),
         }
     }
 
