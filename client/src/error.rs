@@ -34,6 +34,7 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// | [`Connect`](Error::Connect) | your `Options::transport` returned an error | the source is your transport's error |
 /// | [`Record`](Error::Record) | the `record_to` file cannot be opened, so the session did not start (a write that fails later stops the recording and comes as a `Message::Notice`) | fix the path or its permissions; give the file's own path, not a symbolic link |
 /// | [`StartFailed`](Error::StartFailed) | the session never started: the CLI refused it (`failure.reason` says why: a proxy that is not a URL, a sign-in the gateway ended, `bypassPermissions` as root…) or exited before answering `initialize` (an option or a settings file it rejects) | read `failure.reason` and `failure.message`, else `stderr_tail`; [`Error::finding`] names the causes the launch doctor knows |
+/// | [`StdoutFailed`](Error::StdoutFailed) | reading the CLI's output failed (an I/O error, not its end), so nothing more of the session could be read: it was closed and the CLI stopped | the message is the operating system's; with your own `Options::transport`, look at its output side |
 /// | [`Process`](Error::Process) | the CLI exited non-zero or was killed after the session had started, with no error result | read `stderr_tail`: a crash, a kill, a lost login |
 /// | [`Result`](Error::Result) | a started session ended with an error result (max turns, budget, API error) and the CLI exited non-zero; the result message came before it | read its `subtype`, `errors` and `api_error` (with `may_pass_on_retry()`); raise `max_turns`/`max_budget_usd`, check the API key |
 /// | [`ControlTimeout`](Error::ControlTimeout) | a control call got no answer in time | retry, or raise `Options::control_timeout`; the session goes on |
@@ -255,6 +256,14 @@ pub enum Error {
          to send more turns, use a `Client` or a streamed prompt (`Prompt::stream`)"
     )]
     InputEnded,
+    /// Reading the CLI's output failed with this error (an I/O error, not its end): nothing
+    /// more of the session could be read, so it was closed and the CLI stopped. Every control
+    /// call waiting for an answer failed with [`Error::Closed`].
+    #[error(
+        "reading the CLI's output failed ({0}), so the session was closed; start a new session, \
+         with `SessionStart::Resume` to continue its conversation"
+    )]
+    StdoutFailed(String),
     /// The session is over (closed, or the CLI is gone).
     #[error(
         "the session is closed (closed by the application, or the CLI has exited); start a new \
@@ -354,6 +363,9 @@ impl Error {
             }
             Termination::Ended(EndReason::InitializeFailed(failure)) => {
                 Some(Error::from_failure(failure.clone()))
+            }
+            Termination::Ended(EndReason::StdoutFailed(error)) => {
+                Some(Error::StdoutFailed(error.clone()))
             }
             Termination::StartFailed(failure) => Some(Error::StartFailed {
                 failure: failure.clone(),

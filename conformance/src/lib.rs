@@ -167,6 +167,8 @@ macro_rules! e2e_tests {
                 long_tool_is_not_a_stall,
                 multi_turn,
                 background_task,
+                background_server_ends_with_the_run,
+                a_turn_taken_up_after_idle_keeps_its_prompts,
                 max_turns,
                 partial_messages,
                 structured_output,
@@ -202,6 +204,7 @@ macro_rules! e2e_tests {
             mcp: [
                 mcp_call,
                 mcp_tool,
+                mcp_tool_result_blocks,
                 interrupt_cancels_mcp_tools,
                 mcp_tool_timeout,
                 mcp_status_right_after_connect,
@@ -220,6 +223,7 @@ macro_rules! e2e_tests {
                 initialize_fields,
             ];
             launch: [
+                skills_found_without_setting_sources,
                 tool_aliases,
                 managed_settings,
                 settings_stay_off_argv,

@@ -32,12 +32,14 @@ pub enum Frame {
         /// `sdk_host_only`.
         sdk_host_only: bool,
     },
-    /// `system/task_started` or a task's end.
+    /// A task's frame: `system/task_started` (of an agent, a shell, or no type), its end
+    /// (`task_notification`, or `task_updated` with a terminal status), a `task_updated` whose
+    /// patch is not an object, or an empty `background_tasks_changed`.
     Task {
         /// Picks the task id.
         task: u8,
-        /// Started (false) or ended (true).
-        ended: bool,
+        /// Picks the frame (`% 7`).
+        step: u8,
     },
     /// `control_request` `can_use_tool`.
     CanUseTool {
@@ -121,10 +123,17 @@ pub fn render(frame: Frame, issued: &[RequestId]) -> String {
             } else {
                 String::new()
             };
+            // From 8 to 15 (`/ 8 % 2`), the error fields come in the loose shapes some CLIs
+            // write: one string of errors, the HTTP status as a string.
+            let (errors, status) = if subtype / 8 % 2 == 1 {
+                (r#""e1""#, r#""500""#)
+            } else {
+                (r#"["e1"]"#, "null")
+            };
             let subtype = ["success", "error_max_turns", "error_during_execution", "weird"]
                 [usize::from(subtype % 4)];
             format!(
-                r#"{mirror}{{"type":"result","subtype":"{subtype}","is_error":{is_error},"duration_ms":12,"duration_api_ms":3,"num_turns":1,"result":"done","errors":["e1"],"session_id":"s","total_cost_usd":0.1,"usage":{{"input_tokens":1,"output_tokens":2}},"terminal_reason":"completed","api_error_status":null,"uuid":"u"}}"#
+                r#"{mirror}{{"type":"result","subtype":"{subtype}","is_error":{is_error},"duration_ms":12,"duration_api_ms":3,"num_turns":1,"result":"done","errors":{errors},"session_id":"s","total_cost_usd":0.1,"usage":{{"input_tokens":1,"output_tokens":2}},"terminal_reason":"completed","api_error_status":{status},"uuid":"u"}}"#
             )
         }
         Frame::Assistant { subagent } => {
@@ -141,14 +150,27 @@ pub fn render(frame: Frame, issued: &[RequestId]) -> String {
                 r#"{{"type":"system","subtype":"session_state_changed","state":"{state}","sdk_host_only":{sdk_host_only},"uuid":"u","session_id":"s"}}"#
             )
         }
-        Frame::Task { task, ended: false } => format!(
-            r#"{{"type":"system","subtype":"task_started","task_id":"t{}","task_type":"local_agent","description":"d","session_id":"s"}}"#,
-            task % 4
-        ),
-        Frame::Task { task, ended: true } => format!(
-            r#"{{"type":"system","subtype":"task_notification","task_id":"t{}","status":"completed","output_file":"/o","summary":"s"}}"#,
-            task % 4
-        ),
+        Frame::Task { task, step } => {
+            let id = task % 4;
+            match step % 7 {
+                0..=2 => {
+                    let ty = ["\"local_agent\"", "\"local_bash\"", "null"][usize::from(step % 7)];
+                    format!(
+                        r#"{{"type":"system","subtype":"task_started","task_id":"t{id}","task_type":{ty},"description":"d","session_id":"s"}}"#
+                    )
+                }
+                3 => format!(
+                    r#"{{"type":"system","subtype":"task_notification","task_id":"t{id}","status":"completed","output_file":"/o","summary":"s"}}"#
+                ),
+                4 => format!(
+                    r#"{{"type":"system","subtype":"task_updated","task_id":"t{id}","patch":{{"status":"killed","end_time":1}},"session_id":"s"}}"#
+                ),
+                5 => format!(
+                    r#"{{"type":"system","subtype":"task_updated","task_id":"t{id}","patch":"done","session_id":"s"}}"#
+                ),
+                _ => r#"{"type":"system","subtype":"background_tasks_changed","tasks":[],"session_id":"s"}"#.into(),
+            }
+        }
         Frame::CanUseTool { id } => format!(
             r#"{{"type":"control_request","request_id":"{}","request":{{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{{"command":"ls -la /"}},"permission_suggestions":[],"blocked_path":"/","tool_use_id":"toolu_1"}}}}"#,
             wire_id(id)

@@ -170,10 +170,10 @@ impl Encoder {
                 self.u8(state);
                 self.bool(sdk_host_only);
             }
-            Frame::Task { task, ended } => {
+            Frame::Task { task, step } => {
                 self.tag(5, count);
                 self.u8(task);
-                self.bool(ended);
+                self.u8(step);
             }
             Frame::CanUseTool { id } => {
                 self.tag(6, count);

@@ -1,5 +1,6 @@
 //! Seed inputs for every target, made from the real CLI recordings in `core/tests/transcripts/`
-//! and the benchmark corpus `core/tests/corpus.jsonl`.
+//! (and those of the run-end rule in `core/tests/releases/2.1.332/`) and the benchmark corpus
+//! `core/tests/corpus.jsonl`.
 
 use std::path::Path;
 
@@ -186,19 +187,13 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         ],
         vec![
             Op::SendUser(1),
-            line(Task {
-                task: 1,
-                ended: false,
-            }),
+            line(Task { task: 1, step: 0 }),
             line(Result {
                 is_error: true,
                 subtype: 1,
             }),
             Op::EndInput,
-            line(Task {
-                task: 1,
-                ended: true,
-            }),
+            line(Task { task: 1, step: 3 }),
             line(SessionState {
                 state: 0,
                 sdk_host_only: true,
@@ -277,6 +272,14 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
     ]
 }
 
+/// The recordings of the run-end rule's harder cases (a background shell, a server the CLI
+/// waits on, work taken up after `idle`), seeds besides `core/tests/transcripts/`.
+const RUN_END_RECORDINGS: [&str; 3] = [
+    "background_shell_after_input.jsonl",
+    "background_server.jsonl",
+    "wake_after_idle.jsonl",
+];
+
 /// Every seed, for every target, from the recordings and the benchmark corpus of the repo whose
 /// root is `repo`.
 pub fn seeds(repo: &Path) -> std::io::Result<Vec<Seed>> {
@@ -287,6 +290,11 @@ pub fn seeds(repo: &Path) -> std::io::Result<Vec<Seed>> {
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();
     paths.sort();
+    paths.extend(
+        RUN_END_RECORDINGS
+            .iter()
+            .map(|name| repo.join("core/tests/releases/2.1.332").join(name)),
+    );
     for path in paths {
         let name = path
             .file_stem()

@@ -101,10 +101,7 @@ fn encoded_ops_decode_to_themselves() {
                 state: 2,
                 sdk_host_only: true,
             },
-            Frame::Task {
-                task: 9,
-                ended: true,
-            },
+            Frame::Task { task: 9, step: 5 },
             Frame::CanUseTool { id: 1 },
             Frame::HookCallback { id: 2, callback: 3 },
             Frame::McpMessage {

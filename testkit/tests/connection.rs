@@ -57,6 +57,41 @@ fn a_connection_without_a_process_ends_cleanly_when_its_stdout_ends() {
     assert!(written.contains(r#""content":"hello""#), "{written}");
 }
 
+/// Hands out `bytes`, then fails every read: a pipe that broke.
+struct ThenBroken(Vec<u8>);
+
+impl AsyncRead for ThenBroken {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<usize>> {
+        if self.0.is_empty() {
+            return Poll::Ready(Err(io::Error::other("the socket broke")));
+        }
+        let n = self.0.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0.drain(..n);
+        Poll::Ready(Ok(n))
+    }
+}
+
+/// A read error is not the end of stdout: the session is not reported as one that ended
+/// well (the official SDKs raise the error), but with the error, as the stream's last item.
+#[test]
+fn a_broken_stdout_is_reported_not_taken_for_its_end() {
+    let options = Options::new().transport(|_spec: LaunchSpec| async {
+        let stdout = ThenBroken(format!("{INIT_ANSWER}\n").into_bytes());
+        Ok(Connection::new(futures_lite::io::sink(), stdout))
+    });
+    let runtime = TestRuntime::new();
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hello", options).collect());
+    let [Err(Error::StdoutFailed(error))] = items.as_slice() else {
+        panic!("{items:?}")
+    };
+    assert!(error.contains("the socket broke"), "{error}");
+}
+
 #[test]
 fn closing_a_session_over_a_bare_connection_does_not_wait_for_the_other_side_for_ever() {
     let options = Options::new().transport(|_spec: LaunchSpec| async {

@@ -1,6 +1,6 @@
 //! [`UnaskedTools`]: the tool calls a permission callback is never asked about.
 
-use crate::options::Options;
+use crate::options::{Options, Skills};
 use crate::permission::PermissionMode;
 
 /// The tool calls that the options' permission callback ([`Options::on_permission_request`])
@@ -27,7 +27,9 @@ pub enum UnaskedTools {
     /// The permission mode is `bypassPermissions`: every call is approved (but those an
     /// explicit deny rule refuses) before the callback could be asked.
     All,
-    /// These bare `allowed_tools` entries (no `(…)` pattern) approve their whole tool.
+    /// These tools are approved whole, each named once: by an `allowed_tools` rule with no
+    /// pattern (`Read`), or with an empty or `*` one (`Read()`, `Read(*)`), or, for `Skill`, by
+    /// [`Skills::All`](crate::options::Skills::All).
     Tools(Vec<String>),
 }
 
@@ -51,13 +53,94 @@ impl Options {
         if self.config().permission_mode.as_ref() == Some(&PermissionMode::BypassPermissions) {
             return Some(UnaskedTools::All);
         }
-        let bare: Vec<String> = self
+        // `Skills::All` adds a bare `Skill` rule at launch; named skills add `Skill(<name>)`
+        // rules, which approve only those skills.
+        let skill = matches!(self.config().skills, Some(Skills::All)).then_some("Skill");
+        let mut bare: Vec<String> = Vec::new();
+        for tool in self
             .config()
             .allowed_tools
             .iter()
-            .filter(|rule| !rule.is_empty() && !rule.contains('('))
-            .cloned()
-            .collect();
+            .filter_map(|rule| whole_tool(rule))
+            .chain(skill)
+        {
+            if !bare.iter().any(|known| known == tool) {
+                bare.push(tool.to_owned());
+            }
+        }
         (!bare.is_empty()).then_some(UnaskedTools::Tools(bare))
+    }
+}
+
+/// The tool an `allowed_tools` rule approves whole, as the CLI parses rules: a name with no
+/// pattern, or with an empty or `*` one. `None` for a rule that approves only some calls
+/// (`Bash(git status:*)`), and for a blank or malformed one, which approves nothing.
+fn whole_tool(rule: &str) -> Option<&str> {
+    if rule.trim().is_empty() {
+        return None;
+    }
+    let Some(open) = rule.find('(') else {
+        return Some(rule);
+    };
+    let pattern = rule
+        .strip_suffix(')')
+        .filter(|_| open > 0)?
+        .get(open + 1..)?;
+    matches!(pattern, "" | "*").then_some(&rule[..open])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permission::PermissionResult;
+
+    fn never_asked(options: Options) -> Option<UnaskedTools> {
+        options
+            .on_permission_request(|_request, _ctx| async { PermissionResult::allow() })
+            .tools_never_asked()
+    }
+
+    /// The official SDKs' reading of the rules: an empty or `*` pattern approves the whole
+    /// tool, a blank rule approves nothing, and each tool is named once.
+    #[test]
+    fn whole_tool_rules_are_the_ones_with_no_pattern_or_a_wildcard_one() {
+        let options = Options::new().allowed_tools([
+            "Read(*)",
+            "Write()",
+            "mcp__s__t(*)",
+            "   ",
+            "",
+            "Bash(git:*)",
+            "(x)",
+            "Glob(*",
+            "Read",
+        ]);
+        assert_eq!(
+            never_asked(options),
+            Some(UnaskedTools::Tools(vec![
+                "Read".into(),
+                "Write".into(),
+                "mcp__s__t".into()
+            ]))
+        );
+        assert_eq!(
+            never_asked(Options::new().allowed_tools(["  ", "Bash(ls:*)"])),
+            None
+        );
+    }
+
+    /// `Skills::All` approves the `Skill` tool at launch; named skills approve only those.
+    #[test]
+    fn all_skills_approve_the_skill_tool() {
+        assert_eq!(
+            never_asked(Options::new().skills(Skills::All)),
+            Some(UnaskedTools::Tools(vec!["Skill".into()]))
+        );
+        assert_eq!(
+            never_asked(Options::new().allowed_tools(["Skill"]).skills(Skills::All)),
+            Some(UnaskedTools::Tools(vec!["Skill".into()]))
+        );
+        let named = Options::new().skills(Skills::list(["pdf"]));
+        assert_eq!(never_asked(named), None);
     }
 }

@@ -56,8 +56,10 @@ pub(super) enum Read<'a> {
     Bytes(&'a [u8]),
     /// Nothing yet.
     Pending,
-    /// stdout ended (or broke).
+    /// stdout ended.
     Closed,
+    /// Reading stdout failed: nothing more can be read.
+    Failed(io::Error),
 }
 
 /// The CLI process, its pipes and its recording.
@@ -205,9 +207,13 @@ where
                     return Read::Bytes(&self.read_buf[..n]);
                 }
                 Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
-                Poll::Ready(_) => {
+                Poll::Ready(Ok(_)) => {
                     self.stdout_closed(now);
                     return Read::Closed;
+                }
+                Poll::Ready(Err(e)) => {
+                    self.stdout_closed(now);
+                    return Read::Failed(e);
                 }
             }
         }

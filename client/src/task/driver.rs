@@ -340,6 +340,11 @@ where
                     self.session.handle_stdout_eof(now);
                     return true;
                 }
+                Read::Failed(error) => {
+                    self.session.handle_stdout_error(now, error.to_string());
+                    self.drain_events(cx, now);
+                    return true;
+                }
             }
         }
         progress

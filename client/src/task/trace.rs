@@ -367,7 +367,9 @@ impl Trace {
         {
             let request_id = request.wire_id.as_str();
             let tool_use_id = match &request.kind {
-                InboundKind::CanUseTool(ask) => Some(ask.tool_use_id.as_str()),
+                InboundKind::CanUseTool(ask) => {
+                    Some(ask.tool_use_id.as_str()).filter(|id| !id.is_empty())
+                }
                 InboundKind::HookCallback(call) => call.tool_use_id.as_deref(),
                 InboundKind::McpToolCall(call) => call.tool_use_id.as_deref(),
                 _ => None,
@@ -499,6 +501,24 @@ impl Trace {
                 if let Reply::Error { message, .. } = reply {
                     event!("callback_error", WARN, subtype, request_id, panicked, error = %message,
                         "callback failed; the CLI gets an error");
+                }
+                if let Reply::ToolResult(result) = reply {
+                    let left_out = result
+                        .content
+                        .iter()
+                        .filter(|b| !b.is_mcp_content())
+                        .count();
+                    if left_out > 0 {
+                        event!(
+                            "tool_blocks_left_out",
+                            WARN,
+                            subtype,
+                            request_id,
+                            left_out,
+                            "the tool's result held blocks that are not MCP content, which the \
+                             CLI refuses: they were left out"
+                        );
+                    }
                 }
                 let reply = reply_kind(reply);
                 event!(

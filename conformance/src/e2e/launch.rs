@@ -18,6 +18,44 @@ pub async fn tool_aliases<R: Runtime>(rt: R) {
     assert!(env.work.path().join("aliased").exists());
 }
 
+/// `skills`: with no `setting_sources`, the CLI finds the user's skills (in `~/.claude/skills`)
+/// and the project's (in `<cwd>/.claude/skills`) by itself, so the SDK adds no
+/// `--setting-sources` for skills (the official Python SDK adds `user,project`, which would
+/// leave the local settings out).
+pub async fn skills_found_without_setting_sources<R: Runtime>(rt: R) {
+    let env = env();
+    for (root, name) in [
+        (env.home.path(), "user-skill"),
+        (env.work.path(), "project-skill"),
+    ] {
+        let folder = root.join(".claude/skills").join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: says hi\n---\nSay hi.\n"),
+        )
+        .unwrap();
+    }
+    let options = env.options.clone().skills(Skills::All);
+    let messages = ask(&rt, "hello", options).await;
+    let skills: Vec<String> = messages
+        .iter()
+        .find_map(|m| match m {
+            Message::System(SystemMessage::Init(init)) => Some(
+                init.skills
+                    .items()
+                    .into_iter()
+                    .map(|s| s.into_owned())
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .expect("an init message");
+    for name in ["user-skill", "project-skill"] {
+        assert!(skills.iter().any(|s| s == name), "{name} in {skills:?}");
+    }
+}
+
 /// `managed_settings`: a deny rule of the host's policy refuses the tool before anyone is asked.
 pub async fn managed_settings<R: Runtime>(rt: R) {
     let env = env();

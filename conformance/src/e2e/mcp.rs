@@ -139,6 +139,79 @@ pub async fn mcp_tool<R: Runtime>(rt: R) {
     );
 }
 
+/// A tool result with every kind of MCP block and one that is not MCP content: the CLI renders
+/// the MCP blocks for the model (a resource link and an embedded text resource as text, a binary
+/// resource and audio saved to files it names), and it gets the result rather than refusing it
+/// whole, because the SDK leaves the other block out.
+pub async fn mcp_tool_result_blocks<R: Runtime>(rt: R) {
+    use claude_agent_client::mcp::tool;
+    use claude_agent_core::mcp::{ToolContent, ToolResult};
+
+    let env = env();
+    let raw = |v: serde_json::Value| ToolContent::Raw(v.to_string().parse().unwrap());
+    let files = SdkMcpServer::new("files", "1.0.0").tool(tool(
+        "fetch",
+        "Fetch the files",
+        json!({"type": "object", "properties": {}}),
+        move |_args: serde_json::Value| {
+            let content = vec![
+                ToolContent::text("t"),
+                ToolContent::ResourceLink {
+                    uri: "file:///a".into(),
+                    name: "a".into(),
+                    description: Some("d".into()),
+                    mime_type: None,
+                },
+                ToolContent::Resource {
+                    uri: "file:///c".into(),
+                    text: "ctext".into(),
+                    mime_type: None,
+                },
+                raw(
+                    json!({"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA",
+                    "mimeType": "application/octet-stream"}}),
+                ),
+                raw(json!({"type": "audio", "data": "AAAA", "mimeType": "audio/wav"})),
+                raw(json!({"type": "chart", "series": [1, 2]})),
+            ];
+            async move { Ok::<_, String>(ToolResult::new(content)) }
+        },
+    ));
+    let options = env
+        .options
+        .clone()
+        .sdk_mcp_server(files)
+        .allowed_tools(["mcp__files__fetch"]);
+    ask(&rt, "TOOL:mcp__files__fetch:{}", options).await;
+    let request = env.stub.main_requests().pop().expect("a request");
+    let sent = request.body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .map(|m| m["content"][0]["content"].clone())
+        .expect("the tool result");
+    let texts: Vec<&str> = sent
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .map(|b| b["text"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(texts.len(), 5, "{sent}");
+    assert_eq!(
+        texts[..3],
+        [
+            "t",
+            "[Resource link: a] file:///a (d)",
+            "[Resource from files at file:///c] ctext"
+        ]
+    );
+    assert!(
+        texts[3].contains("application/octet-stream") && texts[3].contains("saved to"),
+        "{}",
+        texts[3]
+    );
+    assert!(texts[4].starts_with("[Audio from files]"), "{}", texts[4]);
+}
+
 /// Three in-process tool calls in one turn, none of which ever finishes, then an interrupt: the
 /// CLI cancels each (`notifications/cancelled`) and the SDK drops every handler's future at
 /// once, while the session goes on.

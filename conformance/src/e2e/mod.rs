@@ -29,7 +29,7 @@ use claude_agent_client::history::{ForkOptions, History, ListSessions, Page};
 use claude_agent_client::mcp::{McpServerSet, SdkMcpServer};
 use claude_agent_client::options::{
     Delivery, McpRemoteServer, McpServerConfig, McpStdioServer, Options, Resume, SessionStart,
-    CLI_ENVIRONMENT,
+    Skills, CLI_ENVIRONMENT,
 };
 use claude_agent_client::store::{
     project_key_for_directory, InMemorySessionStore, SessionKey, SessionStore, StoreError,

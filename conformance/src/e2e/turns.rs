@@ -178,8 +178,11 @@ pub async fn multi_turn<R: Runtime>(rt: R) {
     within(&rt, STEP, "close", client.close()).await;
 }
 
-/// A background Bash task with a string prompt: the CLI starts a second turn when it finishes;
-/// both results arrive and the second turn's permission request is answered (stdin stays open).
+/// A short background shell with a string prompt: the run ends at the CLI's `idle` after the
+/// first result (a shell does not hold stdin open), and the CLI, its input over, still waits
+/// for the shell: its end (`task_updated`, `task_notification`) and the turn it wakes for
+/// arrive. That turn can no longer ask the host: the CLI refuses its permission prompt itself
+/// ("Stream closed"), and the model goes on with that answer.
 pub async fn background_task<R: Runtime>(rt: R) {
     let env = env();
     env.stub.push_reply(Reply::tool_use(
@@ -207,10 +210,119 @@ pub async fn background_task<R: Runtime>(rt: R) {
         ],
         "{messages:#?}"
     );
-    // `sleep … && echo …` is read-only: the CLI runs it without asking. The second turn's
-    // `touch` asks, and is answered.
-    assert_eq!(*asked.lock().unwrap(), ["Bash:touch after-bg && ls"]);
-    assert!(env.work.path().join("after-bg").exists());
+    let ended = messages.iter().any(|m| {
+        matches!(m, Message::System(SystemMessage::TaskNotification(t)) if t.status == "completed")
+    });
+    assert!(ended, "the shell's end is delivered: {messages:#?}");
+    assert!(
+        asked.lock().unwrap().is_empty(),
+        "the woken turn cannot ask"
+    );
+    assert!(
+        last_tool_result(&env.stub).contains("Stream closed"),
+        "{}",
+        last_tool_result(&env.stub)
+    );
+    assert!(!env.work.path().join("after-bg").exists());
+}
+
+/// A background shell that runs on (a dev server), with a permission callback: the session
+/// closes stdin at the CLI's `idle` after the result, as for any shell, and the CLI, which
+/// would wait for the shell however long it runs, is ended once the run-end ceiling passes
+/// since its last turn. The stream ends without an error, and the shell goes with the CLI.
+pub async fn background_server_ends_with_the_run<R: Runtime>(rt: R) {
+    let env = env();
+    let marker = format!("bg-server-{}", std::process::id());
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": format!("sleep 300 && echo {marker}"), "description": "serve", "run_in_background": true}),
+    ));
+    env.stub.push_reply(Reply::text("serving"));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let options = allow_and_record(env.options.clone(), asked)
+        .env("CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS", "2000");
+    let started = Instant::now();
+    let mut messages = query_with(rt.clone(), "start the server", options);
+    let mut result_at = None;
+    while let Some(item) = within(&rt, STEP, "the stream", messages.next()).await {
+        let message = item.unwrap_or_else(|e| panic!("no error item: {e:?}"));
+        if matches!(message, Message::Result(_)) {
+            result_at = Some(Instant::now());
+        }
+    }
+    let result_at = result_at.expect("the turn's result");
+    let after = result_at.elapsed();
+    // The ceiling (2 s), then the close's 2 s grace before SIGTERM, and slack for a busy machine.
+    assert!(
+        after < Duration::from_secs(12),
+        "the stream ended {after:?} after the result ({:?} in all)",
+        started.elapsed()
+    );
+    let shells = shells_running(&marker);
+    assert!(
+        shells.is_empty(),
+        "the shell outlived the session: {shells:?}"
+    );
+}
+
+/// Work the CLI takes up after `idle` (a background shell finished and woke it) opens the run
+/// again: the host ends its input as that turn starts, and stdin stays open for the turn's
+/// permission prompt, which the host answers; stdin closes at the turn's end.
+pub async fn a_turn_taken_up_after_idle_keeps_its_prompts<R: Runtime>(rt: R) {
+    let env = env();
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "sleep 2 && echo bg-finished", "description": "wait", "run_in_background": true}),
+    ));
+    env.stub.push_reply(Reply::text("started it"));
+    env.stub.push_reply(Reply::tool_use(
+        "Bash",
+        json!({"command": "touch after-wake && ls", "description": "follow up"}),
+    ));
+    env.stub.push_reply(Reply::text("followed up"));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let client = connected(&rt, allow_and_record(env.options.clone(), asked.clone())).await;
+    within(&rt, STEP, "send", client.send("run it in the background"))
+        .await
+        .expect("sent");
+    let mut messages = client.receive_messages();
+    let mut seen = Vec::new();
+    let mut input_ended = false;
+    while let Some(item) = within(&rt, STEP, "the stream", messages.next()).await {
+        let message = item.unwrap_or_else(|e| panic!("no error item: {e:?}"));
+        let first_done = results(&seen).len() == 1;
+        // The woken turn's `init` comes after the CLI said it runs again.
+        if first_done && !input_ended && matches!(message, Message::System(SystemMessage::Init(_)))
+        {
+            within(&rt, STEP, "end_input", client.end_input())
+                .await
+                .expect("input ended");
+            input_ended = true;
+        }
+        seen.push(message);
+    }
+    assert!(input_ended, "the CLI woke: {seen:#?}");
+    assert_eq!(*asked.lock().unwrap(), ["Bash:touch after-wake && ls"]);
+    assert!(env.work.path().join("after-wake").exists());
+    let found: Vec<_> = results(&seen)
+        .iter()
+        .map(|r| r.result.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(found, ["started it", "followed up"]);
+}
+
+/// The processes whose command line holds `marker` (Linux: `/proc`).
+fn shells_running(marker: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|raw| String::from_utf8_lossy(&raw).contains(marker))
+        })
+        .collect()
 }
 
 /// `max_turns(1)` with a tool call: the `error_max_turns` result reaches the user as a message,

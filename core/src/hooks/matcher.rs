@@ -115,6 +115,23 @@ impl HookMatcher {
         self.on_failure = Some(HookFailurePolicy::Block);
         self
     }
+
+    /// A failing callback does not block: the CLI reports the failure and the action goes
+    /// ahead (`onFailure: "continue"`, written out). That is the CLI's default; saying it
+    /// keeps the hook fail-open whatever default the CLI's settings or a later CLI choose. It
+    /// needs no confirmation from the CLI.
+    ///
+    /// ```
+    /// # use claude_agent_tokio::hooks::{HookEvent, HookFailurePolicy, HookMatcher};
+    /// # use claude_agent_tokio::session::HookMatcherConfig;
+    /// let audit = HookMatcher::all().fail_open();
+    /// let config = HookMatcherConfig::for_matcher(HookEvent::PostToolUse, audit);
+    /// assert_eq!(config.on_failure, Some(HookFailurePolicy::Continue));
+    /// ```
+    pub fn fail_open(mut self) -> Self {
+        self.on_failure = Some(HookFailurePolicy::Continue);
+        self
+    }
 }
 
 /// A tool-name pattern: [`HookMatcher::new`].

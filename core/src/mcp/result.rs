@@ -220,7 +220,39 @@ impl ToolContent {
     pub fn text(text: impl Into<String>) -> Self {
         ToolContent::Text { text: text.into() }
     }
+
+    /// Whether the block is of one of MCP's content types (`text`, `image`, `audio`,
+    /// `resource_link`, `resource`), which the CLI takes and renders for the model (a binary
+    /// resource or audio saved to a file it names). The CLI refuses a whole result that holds
+    /// any other block, so those are left out of what it is sent
+    /// ([`ToolCall::response`](super::ToolCall::response)).
+    ///
+    /// ```
+    /// # use claude_agent_tokio::Json;
+    /// # use claude_agent_tokio::mcp::ToolContent;
+    /// let raw = |json: &str| ToolContent::Raw(json.parse::<Json>().unwrap());
+    /// assert!(ToolContent::text("a").is_mcp_content());
+    /// assert!(raw(r#"{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}"#).is_mcp_content());
+    /// assert!(!raw(r#"{"type":"chart","series":[1,2]}"#).is_mcp_content());
+    /// ```
+    pub fn is_mcp_content(&self) -> bool {
+        #[derive(Deserialize)]
+        struct Tag<'a> {
+            #[serde(rename = "type", borrow, default)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+        }
+        match self {
+            ToolContent::Raw(raw) => serde_json::from_str::<Tag<'_>>(raw.as_str())
+                .ok()
+                .and_then(|tag| tag.kind)
+                .is_some_and(|kind| MCP_CONTENT_TYPES.contains(&&*kind)),
+            _ => true,
+        }
+    }
 }
+
+/// The content block types of MCP's `CallToolResult`.
+const MCP_CONTENT_TYPES: [&str; 5] = ["text", "image", "audio", "resource_link", "resource"];
 
 /// `{"uri","text","mimeType"?}` of an embedded resource.
 struct EmbeddedText<'a> {

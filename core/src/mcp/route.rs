@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 use super::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND};
 use super::{
     McpServerSpec, PromptResult, PromptSpec, ResourceResult, ResourceSpec, ResourceTemplateSpec,
-    ToolResult, ToolSpec,
+    ToolContent, ToolResult, ToolSpec,
 };
 use crate::Json;
 
@@ -99,9 +99,34 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
-    /// The JSON-RPC response (the `mcp_response` body) carrying `result`.
+    /// The JSON-RPC response (the `mcp_response` body) carrying `result`, without the blocks
+    /// that are not MCP content ([`ToolContent::is_mcp_content`]): the CLI refuses a whole
+    /// result that holds one.
+    ///
+    /// ```
+    /// # use claude_agent_tokio::Json;
+    /// # use claude_agent_tokio::mcp::{route, McpRoute, McpServerSpec, ToolContent, ToolResult, ToolSpec};
+    /// let servers = [McpServerSpec::new("charts", "1.0.0").tool(ToolSpec::new("plot", "Plot", serde_json::json!({"type": "object"})))];
+    /// let call = r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"plot","arguments":{}}}"#;
+    /// let McpRoute::ToolCall(call) = route(&servers, "charts", call) else { unreachable!() };
+    /// let chart = ToolContent::Raw(r#"{"type":"chart","series":[1,2]}"#.parse::<Json>().unwrap());
+    /// let answer = call.response(&ToolResult::new(vec![ToolContent::text("plotted"), chart]));
+    /// assert_eq!(answer.as_str(), r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"plotted"}]}}"#);
+    /// ```
     pub fn response(&self, result: &ToolResult) -> Json {
-        jsonrpc::result(self.jsonrpc_id.as_raw(), result)
+        if result.content.iter().all(ToolContent::is_mcp_content) {
+            return jsonrpc::result(self.jsonrpc_id.as_raw(), result);
+        }
+        let taken = ToolResult {
+            content: result
+                .content
+                .iter()
+                .filter(|block| block.is_mcp_content())
+                .cloned()
+                .collect(),
+            ..result.clone()
+        };
+        jsonrpc::result(self.jsonrpc_id.as_raw(), &taken)
     }
 }
 
@@ -338,6 +363,13 @@ pub fn route(servers: &[McpServerSpec], server_name: &str, message: &str) -> Mcp
     let Some(id) = incoming.id else {
         return McpRoute::Reply(jsonrpc::notification_ack());
     };
+    if !is_request_id(id) {
+        return McpRoute::Reply(jsonrpc::error(
+            None,
+            INVALID_REQUEST,
+            "Invalid Request: an id must be a string or an integer",
+        ));
+    }
     McpRoute::Reply(match &*method {
         "initialize" => jsonrpc::result(
             id,
@@ -393,6 +425,17 @@ pub fn route(servers: &[McpServerSpec], server_name: &str, message: &str) -> Mcp
             &format!("Method not found: {other}"),
         ),
     })
+}
+
+/// Whether a JSON-RPC id is one MCP takes: a string or an integer (`2.5`, `true`, `[1]` and `{}`
+/// are not; `null` never gets here: it makes a notification).
+fn is_request_id(id: &RawValue) -> bool {
+    let text = id.get();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    text.starts_with('"')
+        || (!digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0')))
 }
 
 /// The params of a request the host answers, or the reply saying what is wrong with them.

@@ -44,17 +44,19 @@ message_struct! {
         /// The final text (subtype `success`).
         #[serde(default)]
         pub result: Option<String>,
-        /// Error messages (error subtypes). The CLI's internal diagnostics of an interrupted
-        /// turn (entries starting `[ede_diagnostic]`) are left out, as the CLI's own interfaces
-        /// leave them out: they say nothing a user can act on, and the line keeps them
-        /// ([`raw_json`](Self::raw_json)).
-        #[serde(default, deserialize_with = "without_diagnostics")]
+        /// Error messages (error subtypes), trimmed. Blank entries and entries that are not
+        /// strings are left out, and a single string counts as one entry. The CLI's internal
+        /// diagnostics of an interrupted turn (entries starting `[ede_diagnostic]`) are left out
+        /// too, as the CLI's own interfaces leave them out: they say nothing a user can act on.
+        /// The line keeps all of them as sent ([`raw_json`](Self::raw_json)).
+        #[serde(default, deserialize_with = "lenient::result_errors")]
         pub errors: Vec<String>,
         /// Why the loop ended (`completed`, `max_turns`, `aborted_tools`, `api_error`, …).
         #[serde(default)]
         pub terminal_reason: Option<String>,
-        /// The HTTP status of a failed API call, when `is_error` is set on subtype `success`.
-        #[serde(default)]
+        /// The HTTP status of a failed API call, when `is_error` is set on subtype `success`
+        /// (a number, or a string of digits such as `"500"`; anything else is `None`).
+        #[serde(default, deserialize_with = "lenient::http_status")]
         pub api_error_status: Option<u16>,
         /// The API's error type of a failed API call (`invalid_request_error`, …).
         #[serde(default)]
@@ -212,16 +214,6 @@ impl ResultMessage {
             Some("aborted_streaming" | "aborted_tools")
         )
     }
-}
-
-/// Entries of a result's `errors` for users: without the CLI's internal `[ede_diagnostic]`
-/// entries.
-fn without_diagnostics<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<String>, D::Error> {
-    let mut errors = Vec::<String>::deserialize(deserializer)?;
-    errors.retain(|error| !error.starts_with("[ede_diagnostic]"));
-    Ok(errors)
 }
 
 /// One denied tool call of a result.

@@ -152,6 +152,21 @@ pub enum OptionsError {
         /// The field's name.
         name: String,
     },
+    /// A session store and file checkpointing: checkpoints are kept on the local disk only, so
+    /// a session resumed from the store could not rewind its files.
+    #[error(
+        "a session store cannot be combined with enable_file_checkpointing: checkpoints stay on \
+         the local disk and are not mirrored to the store, so rewind_files would fail after a \
+         resume from it; remove one of them"
+    )]
+    SessionStoreWithFileCheckpointing,
+    /// A session store with session persistence off: the CLI writes no transcript, so there is
+    /// nothing to mirror to the store.
+    #[error(
+        "a session store needs the CLI to keep its transcript, but persist_session(false) turns \
+         that off; remove one of them"
+    )]
+    SessionStoreWithoutPersistence,
     /// A NUL byte in an argument or environment value; no process can receive it.
     #[error("{what} contains a NUL byte; remove it")]
     NulByte {

@@ -20,6 +20,8 @@ use crate::Json;
 /// Variable holding the run-end ceiling in milliseconds: how long, after a result, the session
 /// waits for a busy CLI to go idle before it closes stdin anyway.
 const CEILING_VAR: &str = "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS";
+/// How long the official Python SDK waits for `initialize`, in milliseconds (at least 60 s).
+const STREAM_CLOSE_TIMEOUT_VAR: &str = "CLAUDE_CODE_STREAM_CLOSE_TIMEOUT";
 /// The ceiling when the variable is unset or not a number.
 const DEFAULT_CEILING_MS: u64 = 600_000;
 /// Largest ceiling honoured (a JavaScript timer's limit, as the CLI uses).
@@ -138,6 +140,7 @@ impl AgentConfig {
         if let Some(timeout) = self.control_timeout {
             config.timeouts.control_request = timeout;
         }
+        config.verbatim_prompts = self.verbatim_prompts;
         config.stall = self.stall_watch.clone();
         config.prices = self.prices.clone();
         config.budget = self.budget;
@@ -157,7 +160,10 @@ impl AgentConfig {
     /// [`SKIP_VERSION_CHECK_ENV`] set to anything but the empty string turns the version check
     /// off, and the CLI's own `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` (how long, after a result,
     /// it waits for background work), unless [`AgentConfig::env`] sets it for the CLI, is the
-    /// session's run-end ceiling. `lookup` reads one variable: the client layer passes
+    /// session's run-end ceiling. `CLAUDE_CODE_STREAM_CLOSE_TIMEOUT` (milliseconds), as the
+    /// official Python SDK reads it, lengthens the wait for `initialize` (never below 60 s)
+    /// unless [`AgentConfig::initialize_timeout`] is set; a value that is not a whole number of
+    /// milliseconds is ignored. `lookup` reads one variable: the client layer passes
     /// [`std::env::var_os`]; a test passes what it likes.
     ///
     /// ```
@@ -190,6 +196,14 @@ impl AgentConfig {
         if self.ceiling_var().is_none() {
             if let Some(value) = lookup(CEILING_VAR) {
                 config.timeouts.run_end_ceiling = run_end_ceiling(value.to_str());
+            }
+        }
+        if self.initialize_timeout.is_none() {
+            if let Some(timeout) = lookup(STREAM_CLOSE_TIMEOUT_VAR)
+                .as_deref()
+                .and_then(|value| stream_close_timeout(value.to_str()))
+            {
+                config.timeouts.initialize = timeout;
             }
         }
     }
@@ -323,6 +337,14 @@ impl<'de> serde::Deserialize<'de> for OrderedFields {
 
         deserializer.deserialize_map(Fields)
     }
+}
+
+/// How long `initialize` may take for a `CLAUDE_CODE_STREAM_CLOSE_TIMEOUT` value: its
+/// milliseconds, but never less than the default 60 s; `None` for a value that is not a whole
+/// number.
+fn stream_close_timeout(value: Option<&str>) -> Option<Duration> {
+    let millis: u64 = value?.trim().parse().ok()?;
+    Some(Duration::from_millis(millis).max(Duration::from_secs(60)))
 }
 
 /// The run-end ceiling for a `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS` value: milliseconds, `0`
@@ -804,6 +826,35 @@ mod tests {
         let mut config = config_with(&options, &HostDeclarations::NONE);
         options.apply_environment(&mut config, environment);
         assert_eq!(config.timeouts.run_end_ceiling, None);
+    }
+
+    #[test]
+    fn the_stream_close_timeout_lengthens_the_wait_for_initialize() {
+        let initialize_after = |options: &AgentConfig, value: &str| {
+            let mut config = config_with(options, &HostDeclarations::NONE);
+            options.apply_environment(&mut config, |name| {
+                (name == STREAM_CLOSE_TIMEOUT_VAR).then(|| value.into())
+            });
+            config.timeouts.initialize
+        };
+        let plain = AgentConfig::default();
+        assert_eq!(initialize_after(&plain, "120000"), Duration::from_secs(120));
+        assert_eq!(initialize_after(&plain, "30000"), Duration::from_secs(60));
+        assert_eq!(initialize_after(&plain, "soon"), Duration::from_secs(60));
+        let chosen = AgentConfig {
+            initialize_timeout: Some(Duration::from_secs(90)),
+            ..AgentConfig::default()
+        };
+        assert_eq!(initialize_after(&chosen, "120000"), Duration::from_secs(90));
+    }
+
+    #[test]
+    fn verbatim_prompts_reach_the_session() {
+        let options = AgentConfig {
+            verbatim_prompts: true,
+            ..AgentConfig::default()
+        };
+        assert!(config_with(&options, &HostDeclarations::NONE).verbatim_prompts);
     }
 
     #[test]

@@ -118,13 +118,19 @@ const ENTRYPOINT: &str = "sdk-rust";
 /// CLI think it runs nested inside Claude Code; `NODE_OPTIONS` can break or hijack the CLI's
 /// runtime; the others are switches the TypeScript SDK sets only from its options (progress
 /// summaries are an `initialize` field here), so a stray inherited one does not change the CLI.
-const REMOVED_VARS: [&str; 5] = [
+/// The derived client label is removed even when the user sets it ([`DERIVED_CLIENT_APP`]).
+const REMOVED_VARS: [&str; 6] = [
     "CLAUDECODE",
     "NODE_OPTIONS",
     "CLAUDE_CODE_QUESTION_EXTENDED",
     "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
     "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+    DERIVED_CLIENT_APP,
 ];
+/// The label an official SDK derives for the app it runs in. Inherited from an outer session
+/// (this program runs under an agent), it names that session's app, not this one: never passed
+/// on, as the official Python SDK does. `Options::client_app` names this app.
+const DERIVED_CLIENT_APP: &str = "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP";
 const SESSION_STATE_VAR: &str = "CLAUDE_CODE_SDK_READS_SESSION_STATE";
 /// Asks the CLI for an error result naming the reason when it refuses to start (otherwise it
 /// writes one for only a few reasons, and exits with stderr alone for the rest).
@@ -218,7 +224,8 @@ impl AgentConfig {
     /// `CLAUDE_CODE_QUESTION_EXTENDED`, `CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS` and
     /// `CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES`, the variables of [`AgentConfig::env_removed`], and
     /// `TRACESTATE` when a trace context without one is set; a variable the user sets is never
-    /// removed.
+    /// removed, but `CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP`, which names the app of an outer agent
+    /// session, is removed always (name this app with [`AgentConfig::client_app`]).
     ///
     /// ```
     /// # use claude_agent_tokio::options::{AgentConfig, HostDeclarations};
@@ -457,7 +464,11 @@ impl AgentConfig {
         {
             env.set("CLAUDE_CODE_ENTRYPOINT".into(), ENTRYPOINT.into());
         }
-        for (name, value) in &self.env {
+        for (name, value) in self
+            .env
+            .iter()
+            .filter(|(name, _)| name != DERIVED_CLIENT_APP)
+        {
             env.set(name.clone(), value.clone());
         }
         env.set(
@@ -591,6 +602,7 @@ mod tests {
                 "CLAUDE_CODE_QUESTION_EXTENDED",
                 "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
                 "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+                "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP",
             ]
         );
         assert_eq!(spec.cwd, None);
@@ -1187,10 +1199,30 @@ mod tests {
                 "CLAUDE_CODE_QUESTION_EXTENDED",
                 "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
                 "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+                "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP",
             ]
         );
         assert_eq!(spec.cwd, Some(PathBuf::from("/w")));
         assert_eq!(spec.args, FIXED);
+    }
+
+    /// A derived client label inherited from an outer agent session names that session's app:
+    /// the official Python SDK removes it, even when the options set it.
+    #[test]
+    fn a_derived_client_label_is_never_passed_on() {
+        let options = AgentConfig {
+            env: pairs(&[("CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP", "outer-app/1.0")]),
+            ..AgentConfig::default()
+        };
+        let spec = spec(&options);
+        assert!(spec
+            .env
+            .iter()
+            .all(|(name, _)| name != "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP"));
+        assert!(spec
+            .env_remove
+            .iter()
+            .any(|name| name == "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP"));
     }
 
     /// `env_removed` as plain data may name a variable `env` sets, or one twice: the set one
@@ -1213,6 +1245,7 @@ mod tests {
                 "CLAUDE_CODE_QUESTION_EXTENDED",
                 "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
                 "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+                "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP",
                 "KEEP",
                 "GONE",
             ]

@@ -31,6 +31,12 @@ impl AgentConfig {
         if let (true, Some(tool)) = (host.can_use_tool, &self.permission_prompt_tool_name) {
             return Err(OptionsError::CanUseToolWithPromptTool { tool: tool.clone() });
         }
+        if host.session_mirror && self.enable_file_checkpointing {
+            return Err(OptionsError::SessionStoreWithFileCheckpointing);
+        }
+        if host.session_mirror && self.no_session_persistence {
+            return Err(OptionsError::SessionStoreWithoutPersistence);
+        }
         if let (Some(model), Some(fallback)) = (&self.model, &self.fallback_model) {
             if model == fallback {
                 return Err(OptionsError::FallbackModelSameAsModel {
@@ -216,6 +222,35 @@ mod tests {
         }
         .launch_spec("claude".into(), &HostDeclarations::default())
         .is_ok());
+    }
+
+    /// The official SDKs refuse a session store with file checkpointing (checkpoints are not
+    /// mirrored) or with persistence off (nothing to mirror).
+    #[test]
+    fn a_session_store_with_checkpoints_or_without_persistence() {
+        let store = HostDeclarations {
+            session_mirror: true,
+            ..HostDeclarations::default()
+        };
+        let checkpoints = AgentConfig {
+            enable_file_checkpointing: true,
+            ..AgentConfig::default()
+        };
+        assert_eq!(
+            refused_with(checkpoints.clone(), &store),
+            OptionsError::SessionStoreWithFileCheckpointing
+        );
+        let unpersisted = AgentConfig {
+            no_session_persistence: true,
+            ..AgentConfig::default()
+        };
+        assert_eq!(
+            refused_with(unpersisted.clone(), &store),
+            OptionsError::SessionStoreWithoutPersistence
+        );
+        let no_store = HostDeclarations::default();
+        assert!(checkpoints.validate(&no_store).is_ok());
+        assert!(unpersisted.validate(&no_store).is_ok());
     }
 
     #[test]

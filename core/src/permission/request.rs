@@ -14,7 +14,7 @@ use crate::Json;
 /// every session event.
 ///
 /// Parsed from the `request` object of the control request (its `subtype` is ignored). Only
-/// `tool_name`, `input` and `tool_use_id` are required; everything else defaults to empty.
+/// `tool_name` and `input` are required; everything else defaults to empty.
 ///
 /// ```
 /// # use claude_agent_tokio::permission::PermissionRequest;
@@ -35,7 +35,9 @@ pub struct PermissionRequest {
     /// [`Json::parse`](crate::Json::parse) reads it as the tool's argument type.
     #[serde(rename = "input")]
     pub tool_input: Json,
-    /// The `tool_use` block this request is about.
+    /// The `tool_use` block this request is about; empty when the CLI named none (the request
+    /// is still asked, as the official SDKs ask it).
+    #[serde(default)]
     pub tool_use_id: String,
     /// Rule changes the CLI suggests for "always allow" (send them back in the allow answer to apply them).
     #[serde(default)]

@@ -204,7 +204,8 @@ impl PermissionResult {
 
     /// Name the tool use this answers: the request's
     /// [`tool_use_id`](super::PermissionRequest::tool_use_id). The TypeScript SDK names it in
-    /// every answer; the Python SDK in none; the CLI takes both.
+    /// every answer; the Python SDK in none; the CLI takes both. An empty id (a request that
+    /// named no tool use) names none.
     ///
     /// ```
     /// use claude_agent_tokio::permission::{PermissionRequest, PermissionResult};
@@ -221,9 +222,10 @@ impl PermissionResult {
     /// );
     /// ```
     pub fn with_tool_use_id(mut self, id: impl Into<String>) -> Self {
+        let id = Some(id.into()).filter(|id| !id.is_empty());
         match &mut self {
             PermissionResult::Allow { tool_use_id, .. }
-            | PermissionResult::Deny { tool_use_id, .. } => *tool_use_id = Some(id.into()),
+            | PermissionResult::Deny { tool_use_id, .. } => *tool_use_id = id,
         }
         self
     }

@@ -7,6 +7,12 @@ use crate::message::{Message, SessionState, SystemMessage};
 /// Task statuses after which a task no longer keeps the run open.
 const TERMINAL_TASK_STATUSES: [&str; 4] = ["completed", "failed", "stopped", "killed"];
 
+/// Task types whose end wakes the CLI for a follow-up turn, and which reliably reach a terminal
+/// status: delegated agent work. Background shells (`local_bash`), monitors, teammates and
+/// remote agents can run for as long as the session lives, so waiting on them would hold stdin
+/// open until the ceiling; the CLI settles them itself once its input ends.
+const DEFERRING_TASK_TYPES: [&str; 2] = ["local_agent", "local_workflow"];
+
 /// What `msg` says about the run.
 pub(crate) fn activity_of(msg: &Message) -> Activity {
     match msg {
@@ -18,17 +24,21 @@ pub(crate) fn activity_of(msg: &Message) -> Activity {
                 SessionState::Idle => Activity::State(CliState::Idle),
                 SessionState::Running => Activity::State(CliState::Running),
                 SessionState::RequiresAction => Activity::State(CliState::RequiresAction),
-                _ => Activity::Other,
+                // A state this crate does not know is work under way, as the official SDKs
+                // read it: anything but `idle`.
+                _ => Activity::State(CliState::Running),
             },
-            SystemMessage::TaskStarted(t) => Activity::TaskStarted(t.task_id.clone()),
-            SystemMessage::TaskNotification(t) if is_terminal(&t.status) => {
-                Activity::TaskFinished(t.task_id.clone())
+            SystemMessage::TaskStarted(t)
+                if t.task_type
+                    .as_deref()
+                    .is_some_and(|ty| DEFERRING_TASK_TYPES.contains(&ty)) =>
+            {
+                Activity::AgentStarted(t.task_id.clone())
             }
+            // A task's notification is sent once it ended, whatever status it names.
+            SystemMessage::TaskNotification(t) => Activity::TaskFinished(t.task_id.clone()),
             SystemMessage::TaskUpdated(t) if t.patch.status.as_deref().is_some_and(is_terminal) => {
                 Activity::TaskFinished(t.task_id.clone())
-            }
-            SystemMessage::BackgroundTasksChanged(b) => {
-                Activity::TasksReplaced(b.tasks.iter().map(|t| t.task_id.clone()).collect())
             }
             _ => Activity::Other,
         },
@@ -59,24 +69,34 @@ pub(crate) fn keeps_last_result(msg: &Message) -> bool {
     )
 }
 
+/// The most telling text of an error result, as the official SDKs pick it: its `errors`, else
+/// its `result` text (an API failure comes as subtype `success` with the "API Error: …" prose
+/// there), else a subtype other than `success`, else the HTTP status.
+fn error_text(r: &crate::message::ResultMessage) -> String {
+    if !r.errors.is_empty() {
+        return r.errors.join("; ");
+    }
+    if let Some(text) = r.result.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return text.to_owned();
+    }
+    if !r.subtype.is_empty() && r.subtype != "success" {
+        return r.subtype.clone();
+    }
+    match r.api_error_status {
+        Some(status) => format!("API error (HTTP {status})"),
+        None => "unknown error".to_owned(),
+    }
+}
+
 /// The error a result carries, if it is an error result.
 pub(crate) fn result_error(msg: &Message) -> Option<ResultError> {
     let Message::Result(r) = msg else { return None };
     if !r.is_error {
         return None;
     }
-    let message = if !r.errors.is_empty() {
-        r.errors.join("; ")
-    } else if let Some(text) = r.result.as_deref().filter(|t| !t.is_empty()) {
-        text.to_owned()
-    } else if let Some(status) = r.api_error_status {
-        format!("API error (HTTP {status})")
-    } else {
-        r.subtype.clone()
-    };
     Some(ResultError {
         subtype: r.subtype.clone(),
-        message,
+        message: error_text(r),
         errors: r.errors.clone(),
         terminal_reason: r.terminal_reason.clone(),
         api_error_status: r.api_error_status,

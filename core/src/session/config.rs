@@ -105,6 +105,9 @@ pub struct SessionConfig {
     /// before it ([`Session::store_flushed`](super::Session::store_flushed)): a host mirroring
     /// to a session store then hands a result to its user only once the turn is stored.
     pub results_after_store: bool,
+    /// Stamp every user message the session writes `"client_composed": true` (whatever the
+    /// message said), so the CLI takes its text verbatim (`Options::verbatim_prompts`).
+    pub verbatim_prompts: bool,
     /// Deadlines.
     pub timeouts: Timeouts,
     /// Size limits.
@@ -134,6 +137,7 @@ impl SessionConfig {
             count_model_calls: false,
             ready_after_servers: false,
             results_after_store: false,
+            verbatim_prompts: false,
             timeouts: Timeouts::default(),
             limits: Limits::default(),
         }
@@ -265,8 +269,12 @@ pub struct Timeouts {
     /// How long any other control request may take (default 60 s). An answer that comes later
     /// is dropped.
     pub control_request: Duration,
-    /// After a result, how long to wait for the CLI to go idle before closing stdin anyway
-    /// (`CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS`, default 600 s). `None`: no ceiling.
+    /// How long the CLI's background work may hold the session after its last turn
+    /// (`CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS`, default 600 s). After a result, how long to
+    /// wait for the CLI to go idle before closing stdin anyway; once stdin is closed, how long
+    /// the CLI may go on waiting for its background shells before the session ends it
+    /// ([`EndReason::BackgroundWaitPassed`](super::EndReason::BackgroundWaitPassed)). `None`: no
+    /// ceiling.
     pub run_end_ceiling: Option<Duration>,
 }
 

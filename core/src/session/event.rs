@@ -1,4 +1,5 @@
 use std::fmt;
+use std::time::Duration;
 
 use super::{TranscriptMirror, VersionCheck};
 use crate::control::{ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestId, ResponseBody};
@@ -434,6 +435,16 @@ pub enum EndReason {
     /// another host took the session over): the session stops, so that it runs on one host
     /// only ([`Session::place_lost`](super::Session::place_lost)).
     PlaceLost,
+    /// The CLI's input had ended, and it was still waiting for its background work (a
+    /// background shell, such as a dev server) this long after its last turn: the session
+    /// ends it, and with it that work, as the CLI's own ceiling says it would
+    /// ([`Timeouts::run_end_ceiling`](super::Timeouts::run_end_ceiling)). No turn was cut
+    /// short, so the client reports no error for it.
+    BackgroundWaitPassed(Duration),
+    /// Reading the CLI's stdout failed with this error
+    /// ([`Session::handle_stdout_error`](super::Session::handle_stdout_error)): nothing more
+    /// of the session can be read.
+    StdoutFailed(String),
 }
 
 impl fmt::Display for EndReason {
@@ -442,6 +453,12 @@ impl fmt::Display for EndReason {
             EndReason::Stalled(stall) => write!(f, "{stall}"),
             EndReason::OverBudget(report) => write!(f, "{report}"),
             EndReason::InitializeFailed(failure) => write!(f, "initialize failed: {failure}"),
+            EndReason::BackgroundWaitPassed(after) => write!(
+                f,
+                "the CLI was still waiting for its background work {after:?} after its last \
+                 turn, with its input ended: it was stopped"
+            ),
+            EndReason::StdoutFailed(error) => write!(f, "reading the CLI's output failed: {error}"),
             EndReason::PlaceLost => f.write_str(
                 "the host lost the session's place in its fleet (its lease ran out, or another \
                  host took the session over)",

@@ -15,9 +15,9 @@ pub(crate) enum Awaiting {
     },
     Hook,
     McpTool(ToolCall),
-    /// `resources/read` and `prompts/get`: the JSON-RPC id to answer with.
-    McpResource(Json),
-    McpPrompt(Json),
+    /// `resources/read` and `prompts/get`: the server, and the JSON-RPC id to answer with.
+    McpResource(String, Json),
+    McpPrompt(String, Json),
     Elicitation,
     UserDialog,
 }
@@ -28,8 +28,8 @@ impl Awaiting {
             Awaiting::Permission { .. } => "can_use_tool",
             Awaiting::Hook => "hook_callback",
             Awaiting::McpTool(_) => "mcp tools/call",
-            Awaiting::McpResource(_) => "mcp resources/read",
-            Awaiting::McpPrompt(_) => "mcp prompts/get",
+            Awaiting::McpResource(..) => "mcp resources/read",
+            Awaiting::McpPrompt(..) => "mcp prompts/get",
             Awaiting::Elicitation => "elicitation",
             Awaiting::UserDialog => "request_user_dialog",
         }
@@ -105,6 +105,18 @@ impl InboundTable {
                 Some(entry.wire_id.clone())
             }
             _ => None,
+        })
+    }
+
+    /// Whether a request of `server` with the JSON-RPC id `jsonrpc_id` (a tool call, a resource
+    /// read or a prompt get) is still waiting for the host.
+    pub(crate) fn mcp_request_open(&self, server: &str, jsonrpc_id: &Json) -> bool {
+        self.open.values().any(|entry| match &entry.awaiting {
+            Awaiting::McpTool(call) => call.server == server && call.jsonrpc_id == *jsonrpc_id,
+            Awaiting::McpResource(on, id) | Awaiting::McpPrompt(on, id) => {
+                on == server && id == jsonrpc_id
+            }
+            _ => false,
         })
     }
 

@@ -197,6 +197,21 @@ mod tests {
         assert!(refs.is_empty());
     }
 
+    /// Both official SDKs write `onFailure` as set, `continue` included, and only `block`
+    /// waits for the CLI to confirm it.
+    #[test]
+    fn a_fail_open_hook_says_so_and_needs_no_confirmation() {
+        use crate::hooks::HookMatcher;
+        let mut config = SessionConfig::new(InputMode::SingleTurn);
+        config.hooks.push(HookMatcherConfig::for_matcher(
+            HookEvent::PreToolUse,
+            HookMatcher::new("Bash").fail_open(),
+        ));
+        let (body, _) = initialize_body(&config);
+        assert!(body.contains(r#""onFailure":"continue""#), "{body}");
+        assert!(!needs_confirmation(&config));
+    }
+
     #[test]
     fn hook_ids_are_given_out_in_declaration_order_and_grouped_by_event() {
         let mut config = SessionConfig::new(InputMode::SingleTurn);

@@ -74,7 +74,10 @@ use crate::control::{
 };
 use crate::cost::{BudgetLevel, BudgetReport};
 use crate::hooks::{HookInput, HookRef};
-use crate::mcp::{self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, ToolCall};
+use crate::mcp::{
+    self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, PromptGet, ResourceRead,
+    ToolCall,
+};
 use crate::message::{
     peek_tags, ApiError, LineError, Message, SessionState, SystemMessage, UserInput,
 };
@@ -356,7 +359,7 @@ impl Session {
         let mut framer = std::mem::replace(&mut self.framer, LineFramer::new(0));
         framer.feed(bytes, |frame| self.handle_frame(now, frame));
         self.framer = framer;
-        self.maybe_close_stdin();
+        self.maybe_close_stdin(now);
     }
 
     /// The CLI's stdout reached end of file: a last unterminated line is handled, and every pending
@@ -374,6 +377,38 @@ impl Session {
             None => CloseCause::StdoutClosed,
         };
         self.fail_everything(now, cause);
+        self.maybe_finish();
+    }
+
+    /// Reading the CLI's stdout failed (an I/O error, not its end of file): nothing more can be
+    /// read, so the session ends itself. Stdin is closed, pending requests fail, and
+    /// [`Event::Closing`] reports [`EndReason::StdoutFailed`] with `error`'s text, so that the
+    /// host stops the CLI as after a close; the session then finishes with that reason, however
+    /// the CLI exits. A last partial line is dropped.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::session::{EndReason, Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.handle_stdout_error(now, "Input/output error (os error 5)");
+    /// session.handle_exit(now, ExitStatusInfo::code(0));
+    /// let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+    ///     Event::Finished(end) => Some(end),
+    ///     _ => None,
+    /// });
+    /// assert!(matches!(end, Some(Termination::Ended(EndReason::StdoutFailed(_)))));
+    /// ```
+    pub fn handle_stdout_error(&mut self, now: Instant, error: impl Into<String>) {
+        if self.stdout_ended {
+            return;
+        }
+        self.stdout_ended = true;
+        self.framer = LineFramer::new(0);
+        self.end(now, EndReason::StdoutFailed(error.into()));
+        // Closed by the host already: what was pending failed then.
+        self.fail_everything(now, CloseCause::StdoutClosed);
         self.maybe_finish();
     }
 
@@ -428,7 +463,9 @@ impl Session {
         for (id, timeout) in overdue {
             self.request_done(now, id, Err(RequestFailure::Timeout(timeout)));
         }
-        self.run_end.handle_timeout(now);
+        if let Some(ceiling) = self.run_end.handle_timeout(now) {
+            self.end(now, EndReason::BackgroundWaitPassed(ceiling));
+        }
         let host_busy = !self.inbound.is_empty();
         let running = self.turn_running;
         if let Some(stall) = self
@@ -439,7 +476,7 @@ impl Session {
             self.stalled(now, stall);
         }
         self.poll_ready(now);
-        self.maybe_close_stdin();
+        self.maybe_close_stdin(now);
     }
 
     // ---- commands -----------------------------------------------------------------------------
@@ -461,6 +498,11 @@ impl Session {
         if matches!(self.claim, ClaimState::Parked) {
             return Err(SendError::NotClaimed);
         }
+        let msg = if self.config.verbatim_prompts {
+            msg.with_client_composed(true)
+        } else {
+            msg
+        };
         match &mut self.held {
             // What the messages waited for failed.
             Some(held) if held.failed => return Err(SendError::Closed),
@@ -758,8 +800,8 @@ impl Session {
             }
             (
                 Awaiting::McpTool(ToolCall { jsonrpc_id, .. })
-                | Awaiting::McpResource(jsonrpc_id)
-                | Awaiting::McpPrompt(jsonrpc_id),
+                | Awaiting::McpResource(_, jsonrpc_id)
+                | Awaiting::McpPrompt(_, jsonrpc_id),
                 Reply::Error { message, .. },
             ) => {
                 // A failing in-process server answers with a JSON-RPC error inside a successful
@@ -785,14 +827,14 @@ impl Session {
             (Awaiting::McpTool(call), Reply::ToolResult(result)) => {
                 write_mcp_response(&mut self.outgoing, wire_id, call.response(&result).as_raw());
             }
-            (Awaiting::McpResource(id), Reply::Resource(result)) => {
+            (Awaiting::McpResource(_, id), Reply::Resource(result)) => {
                 write_mcp_response(
                     &mut self.outgoing,
                     wire_id,
                     mcp::result(id.as_raw(), &result).as_raw(),
                 );
             }
-            (Awaiting::McpPrompt(id), Reply::Prompt(result)) => {
+            (Awaiting::McpPrompt(_, id), Reply::Prompt(result)) => {
                 write_mcp_response(
                     &mut self.outgoing,
                     wire_id,
@@ -810,7 +852,7 @@ impl Session {
             }
             _ => unreachable!("reply_fits checked the pairing"),
         }
-        self.maybe_close_stdin();
+        self.maybe_close_stdin(now);
         Ok(())
     }
 
@@ -840,7 +882,7 @@ impl Session {
     pub fn end_input(&mut self, now: Instant) {
         let _ = now;
         self.run_end.end_input();
-        self.maybe_close_stdin();
+        self.maybe_close_stdin(now);
     }
 
     /// Stop now: close stdin at once, fail every pending request with
@@ -1396,7 +1438,7 @@ impl Session {
         match tags.ty {
             "control_response" => self.handle_control_response(now, text),
             "control_request" => self.handle_inbound_request(now, text),
-            "control_cancel_request" => self.handle_cancel(text),
+            "control_cancel_request" => self.handle_cancel(now, text),
             "keep_alive" => self.handle_keep_alive(text),
             "transcript_mirror" => self.handle_mirror(text),
             _ => {
@@ -1697,13 +1739,13 @@ impl Session {
         }
     }
 
-    fn handle_cancel(&mut self, text: &str) {
+    fn handle_cancel(&mut self, now: Instant, text: &str) {
         match serde_json::from_str::<wire::CancelEnvelope>(text) {
             Ok(cancel) => {
                 if let Some(id) = self.inbound.cancel(&cancel.request_id) {
                     self.push_event(Event::Cancelled(id));
                 }
-                self.maybe_close_stdin();
+                self.maybe_close_stdin(now);
             }
             Err(e) => self.push_event(Event::LineError(LineError::Malformed {
                 kind: "control_cancel_request".into(),
@@ -1713,7 +1755,6 @@ impl Session {
     }
 
     fn handle_inbound_request(&mut self, now: Instant, text: &str) {
-        let _ = now;
         let envelope: wire::RequestEnvelope<'_> = match serde_json::from_str(text) {
             Ok(envelope) => envelope,
             Err(e) => {
@@ -1737,7 +1778,7 @@ impl Session {
         match subtype.as_str() {
             "can_use_tool" => self.inbound_permission(wire_id, body),
             "hook_callback" => self.inbound_hook(wire_id, body),
-            "mcp_message" => self.inbound_mcp(wire_id, body),
+            "mcp_message" => self.inbound_mcp(now, wire_id, body),
             "elicitation" => self.inbound_elicitation(wire_id, body),
             "request_user_dialog" => self.inbound_user_dialog(wire_id, body),
             other => {
@@ -1800,7 +1841,7 @@ impl Session {
         }
     }
 
-    fn inbound_mcp(&mut self, wire_id: String, body: &str) {
+    fn inbound_mcp(&mut self, now: Instant, wire_id: String, body: &str) {
         let request = match serde_json::from_str::<wire::McpMessageBody<'_>>(body) {
             Ok(request) => request,
             Err(e) => {
@@ -1824,32 +1865,54 @@ impl Session {
             self.unlisted_servers
                 .retain(|name| *name != request.server_name);
         }
-        match mcp::route(
+        let routed = mcp::route(
             &self.config.mcp_servers,
             &request.server_name,
             request.message.get(),
-        ) {
+        );
+        // A request whose JSON-RPC id is still in flight on its server is refused, as the
+        // official SDKs' bridge refuses it: the handler runs once per id.
+        let in_flight = match &routed {
+            McpRoute::ToolCall(ToolCall { jsonrpc_id, .. })
+            | McpRoute::ResourceRead(ResourceRead { jsonrpc_id, .. })
+            | McpRoute::PromptGet(PromptGet { jsonrpc_id, .. }) => Some(jsonrpc_id)
+                .filter(|id| self.inbound.mcp_request_open(&request.server_name, id))
+                .cloned(),
+            McpRoute::Reply(_) => None,
+        };
+        match routed {
             // Once stdin is closed (or the CLI exited) nothing more may be written.
-            McpRoute::Reply(response) if !self.stdin_closed => {
+            McpRoute::Reply(_) if self.stdin_closed => {}
+            _ if in_flight.is_some() => {
+                if self.stdin_closed {
+                    return;
+                }
+                let id = in_flight.expect("checked above");
+                let message = format!("Request id {} is already in flight", id.as_str());
+                let error = serde_json::json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32603, "message": message}});
+                let error = Json::from_serialize(&error).expect("a JSON value always serializes");
+                write_mcp_response(&mut self.outgoing, &wire_id, error.as_raw());
+            }
+            McpRoute::Reply(response) => {
                 write_mcp_response(&mut self.outgoing, &wire_id, response.as_raw())
             }
-            McpRoute::Reply(_) => {}
             McpRoute::ToolCall(call) => {
                 let kind = InboundKind::McpToolCall(call.clone());
                 self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
             }
             McpRoute::ResourceRead(read) => {
-                let awaiting = Awaiting::McpResource(read.jsonrpc_id.clone());
+                let awaiting = Awaiting::McpResource(read.server.clone(), read.jsonrpc_id.clone());
                 self.open_inbound(wire_id, awaiting, InboundKind::McpResourceRead(read));
             }
             McpRoute::PromptGet(get) => {
-                let awaiting = Awaiting::McpPrompt(get.jsonrpc_id.clone());
+                let awaiting = Awaiting::McpPrompt(get.server.clone(), get.jsonrpc_id.clone());
                 self.open_inbound(wire_id, awaiting, InboundKind::McpPromptGet(get));
             }
         }
         if let Some(id) = withdrawn {
             self.push_event(Event::Cancelled(id));
-            self.maybe_close_stdin();
+            self.maybe_close_stdin(now);
         }
     }
 
@@ -1925,10 +1988,11 @@ impl Session {
         }
     }
 
-    fn maybe_close_stdin(&mut self) {
+    fn maybe_close_stdin(&mut self, now: Instant) {
         if !self.stdin_closed && self.run_end.may_close(!self.inbound.is_empty()) {
             self.stdin_closed = true;
             self.close_pending = true;
+            self.run_end.input_closed(now);
         }
     }
 
@@ -1994,8 +2058,8 @@ fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {
             | (Awaiting::Permission { .. }, Reply::Permission(_))
             | (Awaiting::Hook, Reply::Hook(_))
             | (Awaiting::McpTool(_), Reply::ToolResult(_))
-            | (Awaiting::McpResource(_), Reply::Resource(_))
-            | (Awaiting::McpPrompt(_), Reply::Prompt(_))
+            | (Awaiting::McpResource(..), Reply::Resource(_))
+            | (Awaiting::McpPrompt(..), Reply::Prompt(_))
             | (Awaiting::Elicitation, Reply::Elicitation(_))
             | (Awaiting::UserDialog, Reply::UserDialog(_))
     )

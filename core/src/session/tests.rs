@@ -335,6 +335,38 @@ fn eof_and_exit_fail_everything_at_once_then_finish() {
     );
 }
 
+/// A failed read is not an end of stdout: the official SDKs fail every pending request with
+/// the error and report it. The session ends itself with the error as its reason, stdin
+/// closes, and the CLI's clean exit does not turn it into a completed session.
+#[test]
+fn a_failed_stdout_read_ends_the_session_with_that_error() {
+    let (mut s, now) = started(SessionConfig::new(InputMode::Streaming));
+    let id = s.request(now, ControlRequest::McpStatus).unwrap();
+    s.handle_stdout(now, b"{\"type\":\"assist");
+    s.handle_stdout_error(now, "Input/output error (os error 5)");
+    let ev = events(&mut s);
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::RequestDone { id: got, outcome: Err(RequestFailure::Closed(_)) } if *got == id)
+    ));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Closing(EndReason::StdoutFailed(error)) if error.contains("os error 5")
+    )));
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::LineError(_))),
+        "the partial line is dropped"
+    );
+    assert!(stdin_closed(&mut s));
+    s.handle_stdout(now, b"{}\n");
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert!(matches!(
+        events(&mut s).last(),
+        Some(Event::Finished(Termination::Ended(
+            EndReason::StdoutFailed(_)
+        )))
+    ));
+}
+
 #[test]
 fn bad_lines_are_reported_and_the_session_goes_on() {
     let mut config = SessionConfig::new(InputMode::Streaming);
@@ -469,6 +501,63 @@ fn can_use_tool_is_surfaced_and_answered_once() {
     assert_eq!(written.len(), 1);
     assert_eq!(written[0]["response"]["request_id"], "p1");
     assert_eq!(written[0]["response"]["error"], "no");
+}
+
+/// The official SDKs ask the callback even when the CLI names no tool use; the answer then
+/// names none either.
+#[test]
+fn can_use_tool_without_a_tool_use_id_is_still_asked() {
+    let (mut s, now) = started(permission_config());
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Read","input":{"file_path":"/a"}}}"#,
+    );
+    let id = match &events(&mut s)[..] {
+        [Event::Inbound(req)] => match &req.kind {
+            InboundKind::CanUseTool(ask) => {
+                assert_eq!(
+                    (ask.tool_name.as_str(), ask.tool_use_id.as_str()),
+                    ("Read", "")
+                );
+                req.id
+            }
+            other => panic!("{other:?}"),
+        },
+        other => panic!("the callback is asked: {other:?}"),
+    };
+    assert!(s.poll_transmit().is_none(), "no refusal was written");
+    let allow = crate::permission::PermissionResult::allow().with_tool_use_id("");
+    s.respond(now, id, Reply::Permission(allow)).unwrap();
+    let answer = lines(s.poll_transmit());
+    assert_eq!(
+        answer[0]["response"]["response"],
+        serde_json::json!({"behavior":"allow","updatedInput":{"file_path":"/a"}})
+    );
+}
+
+/// The official SDKs stamp every user message they write `client_composed: true` when
+/// verbatim prompts are on, overwriting what the message said.
+#[test]
+fn verbatim_prompts_stamp_every_user_message() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.verbatim_prompts = true;
+    let (mut s, now) = started(config);
+    s.send_user(now, UserInput::text("@/etc/passwd")).unwrap();
+    s.send_user(now, UserInput::text("x").with_client_composed(false))
+        .unwrap();
+    let written = lines(s.poll_transmit());
+    assert_eq!(written.len(), 2);
+    assert!(
+        written.iter().all(|l| l["client_composed"] == true),
+        "{written:?}"
+    );
+
+    let (mut plain, now) = started(SessionConfig::new(InputMode::Streaming));
+    plain.send_user(now, UserInput::text("hi")).unwrap();
+    assert!(lines(plain.poll_transmit())[0]
+        .get("client_composed")
+        .is_none());
 }
 
 #[test]
@@ -761,20 +850,16 @@ fn a_second_turn_the_cli_starts_itself_keeps_stdin_open_until_its_result() {
     let (mut s, now) = started(config);
     s.send_user(now, UserInput::text("run in background"))
         .unwrap();
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"system","subtype":"task_started","task_id":"b1","description":"sleep","task_type":"local_bash","session_id":"s","uuid":"u"}"#,
-    );
+    feed(&mut s, now, &task_started("a1", Some("local_agent")));
     feed(&mut s, now, RESULT_OK);
     assert!(
         !stdin_closed(&mut s),
-        "the background task is still running"
+        "the background agent is still running"
     );
     feed(
         &mut s,
         now,
-        r#"{"type":"system","subtype":"task_notification","task_id":"b1","status":"completed","output_file":"/tmp/o","summary":"done","session_id":"s","uuid":"u"}"#,
+        r#"{"type":"system","subtype":"task_notification","task_id":"a1","status":"completed","output_file":"/tmp/o","summary":"done","session_id":"s","uuid":"u"}"#,
     );
     feed(&mut s, now, ASSISTANT);
     feed(&mut s, now, CAN_USE_TOOL);
@@ -787,6 +872,176 @@ fn a_second_turn_the_cli_starts_itself_keeps_stdin_open_until_its_result() {
     s.respond(now, req.id, Reply::error("no")).unwrap();
     assert!(!stdin_closed(&mut s));
     feed(&mut s, now, RESULT_OK);
+    assert!(stdin_closed(&mut s));
+}
+
+/// A `task_started` line as CLI 2.1.332 prints it (`task_type` absent when `None`).
+fn task_started(id: &str, task_type: Option<&str>) -> String {
+    let ty = task_type.map_or(String::new(), |t| format!(r#","task_type":"{t}""#));
+    format!(
+        r#"{{"type":"system","subtype":"task_started","task_id":"{id}","description":"wait"{ty},"session_id":"s","uuid":"u"}}"#
+    )
+}
+
+/// A single prompt with a permission callback whose turn started `task` in the background, up
+/// to the CLI's `idle` after the result, as CLI 2.1.332 reports a background shell.
+fn idle_after_background(task: &str) -> (Session, Instant) {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    let (mut s, now) = started(config);
+    feed(&mut s, now, &success("req_0", "{}"));
+    s.send_user(now, UserInput::text("start it")).unwrap();
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, task);
+    feed(&mut s, now, RESULT_OK);
+    feed(&mut s, now, &state("idle"));
+    (s, now)
+}
+
+/// A background shell can run for as long as the session lives (a dev server): waiting for it
+/// would hold stdin open until the ceiling. The official SDKs wait only for background agents
+/// (`local_agent`, `local_workflow`); the CLI settles its shells itself once its input ends.
+#[test]
+fn a_background_shell_does_not_hold_stdin_open() {
+    let (mut s, _) = idle_after_background(&task_started("b1", Some("local_bash")));
+    assert!(stdin_closed(&mut s));
+}
+
+/// With its input ended, CLI 2.1.332 still waits for a background shell before it exits, past
+/// its own ceiling: the session bounds that wait by the ceiling, counted from the CLI's last
+/// turn, and then ends the CLI. A turn the CLI takes up meanwhile (a shell that finished) stops
+/// the clock.
+#[test]
+fn a_cli_waiting_on_background_work_past_the_ceiling_is_ended() {
+    let (mut s, now) = idle_after_background(&task_started("b1", Some("local_bash")));
+    assert!(stdin_closed(&mut s));
+    let ceiling = Duration::from_secs(600);
+    assert_eq!(s.poll_timeout(), Some(now + ceiling));
+    // The shell ended: its notification wakes the CLI for a turn.
+    let woken = now + Duration::from_secs(100);
+    feed(&mut s, woken, &state("running"));
+    assert_eq!(s.poll_timeout(), None, "no clock while the CLI works");
+    feed(&mut s, woken, ASSISTANT);
+    feed(&mut s, woken, RESULT_OK);
+    feed(&mut s, woken, &state("idle"));
+    assert_eq!(s.poll_timeout(), Some(woken + ceiling));
+    events(&mut s);
+    s.handle_timeout(woken + ceiling);
+    let closing: Vec<_> = events(&mut s)
+        .into_iter()
+        .filter(|e| matches!(e, Event::Closing(_)))
+        .collect();
+    assert!(
+        matches!(&closing[..], [Event::Closing(EndReason::BackgroundWaitPassed(c))] if *c == ceiling),
+        "{closing:?}"
+    );
+    s.handle_stdout_eof(woken + ceiling);
+    s.handle_exit(woken + ceiling, ExitStatusInfo::code(143));
+    assert!(matches!(
+        events(&mut s).last(),
+        Some(Event::Finished(Termination::Ended(
+            EndReason::BackgroundWaitPassed(_)
+        )))
+    ));
+}
+
+#[test]
+fn with_no_ceiling_the_cli_waits_on_its_background_work_as_long_as_it_runs() {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    config.timeouts.run_end_ceiling = None;
+    let (mut s, now) = started(config);
+    feed(&mut s, now, &success("req_0", "{}"));
+    s.send_user(now, UserInput::text("start it")).unwrap();
+    feed(&mut s, now, &task_started("b1", Some("local_bash")));
+    feed(&mut s, now, RESULT_OK);
+    feed(&mut s, now, &state("idle"));
+    assert!(stdin_closed(&mut s));
+    assert_eq!(s.poll_timeout(), None);
+}
+
+#[test]
+fn a_task_of_no_type_or_a_monitor_does_not_hold_stdin_open() {
+    for task in [
+        task_started("t1", None),
+        task_started("m1", Some("monitor_mcp")),
+    ] {
+        let (mut s, _) = idle_after_background(&task);
+        assert!(stdin_closed(&mut s), "{task}");
+    }
+}
+
+#[test]
+fn a_background_agent_holds_stdin_open_until_it_ends() {
+    let (mut s, now) = idle_after_background(&task_started("a1", Some("local_agent")));
+    assert!(!stdin_closed(&mut s));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"completed"},"session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, RESULT_OK);
+    assert!(
+        !stdin_closed(&mut s),
+        "the woken turn's result, not yet idle"
+    );
+    feed(&mut s, now, &state("idle"));
+    assert!(stdin_closed(&mut s));
+}
+
+/// `background_tasks_changed` lists only the tasks in the background; a subagent started in
+/// the foreground is not in it. The official SDKs leave the tasks they track from their own
+/// frames alone, so an empty snapshot does not close stdin under a running agent.
+#[test]
+fn an_empty_background_snapshot_does_not_drop_a_running_agent() {
+    let mut config = permission_config();
+    config.input = InputMode::SingleTurn;
+    let (mut s, now) = started(config);
+    s.send_user(now, UserInput::text("ask the reviewer"))
+        .unwrap();
+    feed(&mut s, now, &task_started("a1", Some("local_agent")));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"background_tasks_changed","tasks":[],"session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, RESULT_OK);
+    feed(&mut s, now, &state("idle"));
+    assert!(!stdin_closed(&mut s), "the agent has not ended");
+}
+
+/// After `idle`, a finished background task wakes the CLI (`running`) for a turn of its own.
+/// The official SDKs open the run again, so the host's end of input right after the wake does
+/// not close stdin under that turn's permission prompt.
+#[test]
+fn a_wake_after_idle_keeps_stdin_open_for_the_turn_it_starts() {
+    let (mut s, now) = started(permission_config());
+    s.send_user(now, UserInput::text("start it")).unwrap();
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, RESULT_OK);
+    feed(&mut s, now, &state("idle"));
+    feed(&mut s, now, &state("running"));
+    s.end_input(now);
+    assert!(!stdin_closed(&mut s), "the woken turn may still ask");
+    feed(&mut s, now, &state("requires_action"));
+    feed(&mut s, now, CAN_USE_TOOL);
+    let Some(Event::Inbound(req)) = events(&mut s)
+        .into_iter()
+        .find(|e| matches!(e, Event::Inbound(_)))
+    else {
+        panic!("the woken turn's permission prompt reaches the host")
+    };
+    s.respond(now, req.id, Reply::error("no")).unwrap();
+    let answered = lines(s.poll_transmit());
+    assert_eq!(answered[0]["response"]["request_id"], "p1");
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, RESULT_OK);
+    assert!(!stdin_closed(&mut s));
+    feed(&mut s, now, &state("idle"));
     assert!(stdin_closed(&mut s));
 }
 
@@ -807,6 +1062,113 @@ fn exit_1_after_an_error_result_reports_that_result() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// What a single-prompt session that ends with `result` and exit 1 reports.
+fn end_after_result(result: &str) -> (Vec<Event>, Option<Termination>) {
+    let (mut s, now) = started(SessionConfig::new(InputMode::SingleTurn));
+    s.send_user(now, UserInput::text("hi")).unwrap();
+    feed(&mut s, now, result);
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(1));
+    let events = events(&mut s);
+    let end = events.iter().find_map(|e| match e {
+        Event::Finished(t) => Some(t.clone()),
+        _ => None,
+    });
+    (events, end)
+}
+
+fn error_result_text(end: Option<Termination>) -> String {
+    match end {
+        Some(Termination::ErrorResult(e)) => e.message,
+        other => panic!("expected the result's error, got {other:?}"),
+    }
+}
+
+/// The official SDKs keep a result whose `errors` is one string, or holds blank or non-string
+/// entries, or whose `api_error_status` is a string: the message is delivered as a result, and
+/// the exit 1 after it is that result's error, not a bare process failure.
+#[test]
+fn an_error_result_of_loose_shape_is_still_the_result_and_its_error() {
+    let (events, end) = end_after_result(
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":"the tool crashed","api_error_status":"500","session_id":"s"}"#,
+    );
+    let result = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Message(Message::Result(r)) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("delivered as a result");
+    assert_eq!(result.errors, ["the tool crashed"]);
+    assert_eq!(result.api_error_status, Some(500));
+    assert!(!events.iter().any(|e| matches!(e, Event::LineError(_))));
+    assert_eq!(error_result_text(end), "the tool crashed");
+
+    let (_, end) = end_after_result(
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["  ", 3, null, " a  "],"session_id":"s"}"#,
+    );
+    assert_eq!(error_result_text(end), "a");
+}
+
+/// With no usable `errors`, the official SDKs name the failure by the result text, then a
+/// subtype other than `success`, then the HTTP status: never an empty message.
+#[test]
+fn an_error_result_with_blank_errors_is_named_by_what_it_has() {
+    let text = |json: &str| error_result_text(end_after_result(json).1);
+    assert_eq!(
+        text(
+            r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["", "   "],"session_id":"s"}"#
+        ),
+        "error_max_turns"
+    );
+    assert_eq!(
+        text(
+            r#"{"type":"result","subtype":"success","is_error":true,"result":"  API Error: 529 overloaded ","api_error_status":529,"session_id":"s"}"#
+        ),
+        "API Error: 529 overloaded"
+    );
+    assert_eq!(
+        text(
+            r#"{"type":"result","subtype":"success","is_error":true,"result":"","api_error_status":"503","session_id":"s"}"#
+        ),
+        "API error (HTTP 503)"
+    );
+    assert_eq!(
+        text(r#"{"type":"result","subtype":"success","is_error":true,"session_id":"s"}"#),
+        "unknown error"
+    );
+}
+
+/// A `task_updated` whose `patch` is not an object is still a `task_updated`; and a terminal
+/// status in a patch whose other fields do not fit still ends the task for the run-end rule.
+#[test]
+fn a_task_update_of_loose_shape_is_kept_and_its_status_read() {
+    for patch in [r#""done""#, "[1]", "7", "null"] {
+        let (mut s, now) = started(permission_config());
+        feed(
+            &mut s,
+            now,
+            &format!(
+                r#"{{"type":"system","subtype":"task_updated","task_id":"a1","patch":{patch},"session_id":"s","uuid":"u"}}"#
+            ),
+        );
+        let events = events(&mut s);
+        assert!(
+            matches!(&events[..], [Event::Message(m)] if matches!(m, Message::System(SystemMessage::TaskUpdated(_)))),
+            "{patch}: {events:?}"
+        );
+    }
+    let (mut s, now) = idle_after_background(&task_started("a1", Some("local_agent")));
+    assert!(!stdin_closed(&mut s));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"task_updated","task_id":"a1","patch":{"status":"completed","error":{"code":1},"end_time":"soon"},"session_id":"s","uuid":"u"}"#,
+    );
+    feed(&mut s, now, &state("idle"));
+    assert!(stdin_closed(&mut s), "the agent's terminal status was read");
 }
 
 #[test]
@@ -1612,6 +1974,46 @@ fn a_cancelled_mcp_tool_call_is_withdrawn() {
         2,
         "the other server's call and call 4 stay open"
     );
+}
+
+/// A `tools/call` whose JSON-RPC id is still in flight on its server is refused with a JSON-RPC
+/// error, as the official SDKs' bridge refuses it: the handler runs once per id. The same id
+/// on another server, or once the first call is answered, is a call of its own.
+#[test]
+fn a_tool_call_reusing_an_id_in_flight_is_refused() {
+    use crate::mcp::{McpServerSpec, ToolResult};
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    for server in ["slow", "other"] {
+        config
+            .mcp_servers
+            .push(McpServerSpec::new(server, "1.0.0").tool(object_tool("wait")));
+    }
+    let (mut s, now) = started(config);
+    let call = |wire: &str, server: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"mcp_message","server_name":"{server}","message":{{"method":"tools/call","params":{{"name":"wait","arguments":{{}}}},"jsonrpc":"2.0","id":7}}}}}}"#
+        )
+    };
+    feed(&mut s, now, &call("m1", "slow"));
+    let [Event::Inbound(first)] = &events(&mut s)[..] else {
+        panic!("the first call reaches the host")
+    };
+    let first = first.id;
+    feed(&mut s, now, &call("m2", "slow"));
+    assert!(events(&mut s).is_empty(), "no second handler");
+    let refused = lines(s.poll_transmit());
+    assert_eq!(refused[0]["response"]["request_id"], "m2");
+    assert_eq!(
+        refused[0]["response"]["response"]["mcp_response"],
+        serde_json::json!({"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Request id 7 is already in flight"}})
+    );
+    feed(&mut s, now, &call("m3", "other"));
+    assert_eq!(events(&mut s).len(), 1, "another server's id 7 is its own");
+    s.respond(now, first, Reply::ToolResult(ToolResult::text("done")))
+        .unwrap();
+    let _ = s.poll_transmit();
+    feed(&mut s, now, &call("m4", "slow"));
+    assert_eq!(events(&mut s).len(), 1, "answered, the id is free again");
 }
 
 /// The idle watchdog counts silence only while a turn runs and nothing explains it: it reports

@@ -118,6 +118,74 @@ fn tools_list_includes_annotations_and_meta() {
     );
 }
 
+/// JSON-RPC ids MCP takes are strings and integers. The official Python SDK reads a message
+/// with any other id as a notification and never runs the tool; it is refused here, with an
+/// error the CLI can read, and the tool does not run either.
+#[test]
+fn an_id_that_is_neither_a_string_nor_an_integer_is_refused() {
+    for id in [
+        "2.5",
+        "2.0",
+        "1e3",
+        "true",
+        "[1]",
+        r#"{"n":1}"#,
+        "-0.5",
+        "01",
+    ] {
+        let message = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":1,"b":2}}}}}}"#
+        );
+        let body = reply(route_json(&calc(), &message));
+        assert_eq!(body["error"]["code"], -32600, "{id}: {body}");
+        assert_eq!(body["id"], Value::Null, "{id}");
+    }
+    for id in ["7", "-3", "0", r#""call-7""#] {
+        let message = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":1,"b":2}}}}}}"#
+        );
+        assert!(
+            matches!(route_json(&calc(), &message), McpRoute::ToolCall(_)),
+            "{id}"
+        );
+    }
+}
+
+/// The CLI refuses a whole tool result that holds a block which is not MCP content ("failed
+/// schema validation", CLI 2.1.332): such blocks are left out; the MCP ones, resource links,
+/// embedded and binary resources and audio among them, go as written (the CLI renders them
+/// for the model itself).
+#[test]
+fn a_tool_result_goes_to_the_cli_without_blocks_it_refuses() {
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}"#;
+    let McpRoute::ToolCall(call) = route_json(&calc(), call) else {
+        panic!("a tool call")
+    };
+    let link = r#"{"type":"resource_link","uri":"file:///a","name":"a","description":"d"}"#;
+    let blob = r#"{"type":"resource","resource":{"uri":"file:///b","blob":"AAAA","mimeType":"application/octet-stream"}}"#;
+    let audio = r#"{"type":"audio","data":"AAAA","mimeType":"audio/wav"}"#;
+    let content = [
+        link,
+        blob,
+        audio,
+        r#"{"type":"weird","x":1}"#,
+        r#"{"no":"type"}"#,
+    ]
+    .into_iter()
+    .map(|block| ToolContent::Raw(raw(block)))
+    .chain([ToolContent::text("t")])
+    .collect();
+    let body = value(call.response(&ToolResult::new(content)).as_str());
+    assert_eq!(
+        body["result"]["content"],
+        Value::Array(
+            [link, blob, audio, r#"{"type":"text","text":"t"}"#]
+                .map(value)
+                .to_vec()
+        )
+    );
+}
+
 #[test]
 fn notifications_are_acked_whatever_their_method() {
     for message in [

@@ -1,5 +1,6 @@
 //! `system` messages about background tasks (subagents, background shells, workflows).
 
+use crate::message::lenient;
 use crate::message::raw::message_struct;
 use crate::Json;
 use serde::Deserialize;
@@ -92,13 +93,15 @@ message_struct! {
         /// The task id.
         #[serde(default)]
         pub task_id: String,
-        /// The fields that changed.
-        #[serde(default)]
+        /// The fields that changed (all `None` when the CLI sent something other than an
+        /// object; the line keeps it).
+        #[serde(default, deserialize_with = "lenient::object_or_default")]
         pub patch: TaskPatch,
     }
 }
 
-/// The changed fields of a [`TaskUpdated`].
+/// The changed fields of a [`TaskUpdated`]. A field whose value does not fit (a status that is
+/// not a string) is `None`, and the others are still read.
 ///
 /// ```
 /// use claude_agent_tokio::message::{Message, SystemMessage, TaskPatch};
@@ -121,16 +124,16 @@ message_struct! {
 #[non_exhaustive]
 pub struct TaskPatch {
     /// `pending`, `running`, `completed`, `failed`, `killed` or `paused`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub status: Option<String>,
     /// A new description.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub description: Option<String>,
     /// The error, when the task failed.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub error: Option<String>,
     /// Whether it now runs in the background.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub is_backgrounded: Option<bool>,
 }
 
@@ -149,8 +152,9 @@ message_struct! {
         /// The task id.
         #[serde(default)]
         pub task_id: String,
-        /// `completed`, `failed` or `stopped`.
-        #[serde(default)]
+        /// `completed`, `failed` or `stopped` (empty when the CLI sent something other than a
+        /// string).
+        #[serde(default, deserialize_with = "lenient::or_default")]
         pub status: String,
         /// The `tool_use` that started it.
         #[serde(default)]
