@@ -5,37 +5,43 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
-use super::SessionMessage;
+use super::{lax, SessionMessage};
 use crate::message::Message;
 use crate::Json;
 
 /// What the chain needs of one transcript line; the line itself is kept for the typed parse.
+/// Only `type` and `uuid` must be strings: every other field reads any value, one of another
+/// shape reading as absent, so an odd field never drops its entry (and the chain behind it).
 #[derive(Deserialize)]
 pub(crate) struct Entry {
     #[serde(rename = "type")]
     pub(crate) ty: String,
     pub(crate) uuid: String,
-    #[serde(default, rename = "parentUuid")]
+    #[serde(default, rename = "parentUuid", deserialize_with = "lax::string")]
     pub(crate) parent: Option<String>,
-    #[serde(default, rename = "isSidechain")]
+    #[serde(default, rename = "isSidechain", deserialize_with = "lax::truthy")]
     sidechain: bool,
-    #[serde(default, rename = "isMeta")]
+    #[serde(default, rename = "isMeta", deserialize_with = "lax::truthy")]
     meta: bool,
-    #[serde(default, rename = "teamName")]
-    team: Option<serde::de::IgnoredAny>,
-    #[serde(default, rename = "agentId")]
+    #[serde(default, rename = "teamName", deserialize_with = "lax::truthy")]
+    team: bool,
+    #[serde(default, rename = "agentId", deserialize_with = "lax::string")]
     agent_id: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lax::string")]
     timestamp: Option<String>,
-    #[serde(default, rename = "sessionId")]
+    #[serde(default, rename = "sessionId", deserialize_with = "lax::string")]
     session_id: Option<String>,
-    #[serde(default, rename = "sourceToolAssistantUUID")]
+    #[serde(
+        default,
+        rename = "sourceToolAssistantUUID",
+        deserialize_with = "lax::string"
+    )]
     source_assistant: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lax::object")]
     message: Option<Body>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lax::string")]
     subtype: Option<String>,
-    #[serde(default, rename = "compactMetadata")]
+    #[serde(default, rename = "compactMetadata", deserialize_with = "lax::fitting")]
     compact: Option<Compaction>,
     #[serde(skip)]
     pub(crate) line: String,
@@ -72,26 +78,19 @@ struct PreservedMessages {
 
 #[derive(Deserialize, Default)]
 struct Body {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lax::string")]
     id: Option<String>,
-    #[serde(default)]
-    content: Option<Content>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Content {
-    Blocks(Vec<Block>),
-    Other(serde::de::IgnoredAny),
+    #[serde(default, deserialize_with = "lax::objects")]
+    content: Vec<Block>,
 }
 
 #[derive(Deserialize)]
 struct Block {
-    #[serde(default, rename = "type")]
+    #[serde(default, rename = "type", deserialize_with = "lax::string")]
     ty: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lax::string")]
     id: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lax::string")]
     tool_use_id: Option<String>,
 }
 
@@ -131,10 +130,10 @@ impl Entry {
     }
 
     fn block_ids<'a>(&'a self, ty: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        let blocks = match self.message.as_ref().and_then(|m| m.content.as_ref()) {
-            Some(Content::Blocks(blocks)) => blocks.as_slice(),
-            _ => &[],
-        };
+        let blocks = self
+            .message
+            .as_ref()
+            .map_or(&[][..], |m| m.content.as_slice());
         blocks
             .iter()
             .filter(move |b| b.ty.as_deref() == Some(ty))
@@ -160,12 +159,12 @@ impl Entry {
     /// Shown in a conversation: a user or assistant message of the main agent, not a meta
     /// message the CLI adds for the model.
     fn is_visible(&self) -> bool {
-        self.is_message() && !self.meta && !self.sidechain && self.team.is_none()
+        self.is_message() && !self.meta && !self.sidechain && !self.team
     }
 
     /// A system entry of the main agent (a compaction boundary, a notice).
     fn is_visible_system(&self) -> bool {
-        self.ty == "system" && !self.meta && !self.sidechain && self.team.is_none()
+        self.ty == "system" && !self.meta && !self.sidechain && !self.team
     }
 
     fn timestamp(&self) -> &str {
@@ -328,7 +327,7 @@ fn build_chain(entries: &[Entry]) -> Vec<usize> {
     let main = leaves
         .iter()
         .copied()
-        .filter(|&i| !entries[i].sidechain && entries[i].team.is_none() && !entries[i].meta)
+        .filter(|&i| !entries[i].sidechain && !entries[i].team && !entries[i].meta)
         .max();
     let Some(leaf) = main.or_else(|| leaves.iter().copied().max()) else {
         return Vec::new();

@@ -38,6 +38,7 @@
 mod archive;
 pub(crate) mod chain;
 pub(crate) mod clock;
+mod lax;
 pub(crate) mod lite;
 pub(crate) mod paths;
 mod session_file;

@@ -115,6 +115,49 @@ fn texts(messages: &[SessionMessage]) -> Vec<String> {
         .collect()
 }
 
+/// The official SDKs keep an entry on the chain whatever its other fields hold, as long as its
+/// `type` is a chain type and its `uuid` a string. Here a numeric timestamp, no `message`, a
+/// numeric `message.id`, a `null` flag, a message that is a string and a number no float holds
+/// do not break the walk: all eight come back, in order.
+#[test]
+fn entries_with_odd_fields_stay_on_the_chain() {
+    let config = TempConfig::new();
+    let mut entries = vec![user("u1", None, "one")];
+    let mut odd = |uuid: &str, parent: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut entry = user(uuid, Some(parent), uuid);
+        change(&mut entry);
+        entries.push(entry);
+    };
+    odd("u2", "u1", &|_| {});
+    odd("u3", "u2", &|e| e["timestamp"] = json!(1_700_000_000));
+    odd("u4", "u3", &|e| {
+        e.as_object_mut().unwrap().remove("message");
+    });
+    odd("u5", "u4", &|e| {
+        e["type"] = json!("assistant");
+        e["message"] = json!({"id": 42, "role": "assistant", "content": [text("five")]});
+    });
+    odd("u6", "u5", &|e| e["isSidechain"] = json!(null));
+    odd("u7", "u6", &|e| e["message"] = json!("text"));
+    let path = config.session("/work/app", A, &entries, 0);
+    let eighth = format!(
+        r#"{{"parentUuid":"u7","type":"assistant","uuid":"u8","sessionId":"{A}","message":{{"id":"m8","role":"assistant","content":[{{"type":"tool_use","id":"t8","name":"Calc","input":{{"x":1e999}}}}]}}}}"#
+    );
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .write_all(format!("{eighth}\n").as_bytes())
+        .unwrap();
+    let messages = config
+        .history()
+        .session(A, None)
+        .and_then(|s| s.messages(Page::ALL))
+        .unwrap();
+    let uuids: Vec<&str> = messages.iter().map(|m| m.uuid.as_str()).collect();
+    assert_eq!(uuids, ["u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8"]);
+}
+
 #[test]
 fn lists_newest_first_with_titles_tags_and_pages() {
     let config = TempConfig::new();
