@@ -151,7 +151,8 @@ where
 }
 
 const KEY_PROJECT: &str = "proj";
-const KEY_SESSION: &str = "sess";
+/// A session id as the CLI makes them (a UUID): the history operations refuse any other.
+const KEY_SESSION: &str = "5e55a0e1-0000-4000-8000-00000000c0de";
 
 fn main_key() -> SessionKey {
     SessionKey::new(KEY_PROJECT, KEY_SESSION)
@@ -631,6 +632,12 @@ impl Conformance {
 /// does not exist, so its project key is the same on every machine.
 const FUNCTIONS_DIR: &str = "/nonexistent-conformance/app";
 
+/// The message ids of [`conversation`]: UUIDs, as the CLI makes them.
+const U1: &str = "0a000000-0000-4000-8000-000000000001";
+const A1: &str = "0a000000-0000-4000-8000-000000000002";
+const U2: &str = "0a000000-0000-4000-8000-000000000003";
+const A2: &str = "0a000000-0000-4000-8000-000000000004";
+
 /// A conversation of two turns, as the CLI writes its entries.
 fn conversation(session_id: &str) -> Vec<Value> {
     let turn = |uuid: &str, parent: Option<&str>, role: &str, text: &str, at: &str| {
@@ -645,29 +652,29 @@ fn conversation(session_id: &str) -> Vec<Value> {
     };
     vec![
         turn(
-            "u1",
+            U1,
             None,
             "user",
             "first question",
             "2026-11-26T09:00:00.000Z",
         ),
         turn(
-            "a1",
-            Some("u1"),
+            A1,
+            Some(U1),
             "assistant",
             "first answer",
             "2026-11-26T09:00:01.000Z",
         ),
         turn(
-            "u2",
-            Some("a1"),
+            U2,
+            Some(A1),
             "user",
             "second question",
             "2026-11-26T09:00:02.000Z",
         ),
         turn(
-            "a2",
-            Some("u2"),
+            A2,
+            Some(U2),
             "assistant",
             "second answer",
             "2026-11-26T09:00:03.000Z",
@@ -719,7 +726,7 @@ async fn edited_through_history<S: SessionStore>(
         c,
         || format!("after a rename and a tag, info gave {info:?}"),
     )?;
-    let fork = ForkOptions::new().up_to("a1").title("Plan B");
+    let fork = ForkOptions::new().up_to(A1).title("Plan B");
     let forked = edit(session.fork(fork).await, c)?;
     let copy = history.session(&forked, dir);
     let messages = ok(copy.messages(Page::ALL).await, c)?;

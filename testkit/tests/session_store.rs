@@ -426,6 +426,167 @@ fn continuing_resumes_the_newest_stored_session() {
     );
 }
 
+/// A store whose `list_subkeys` never returns, and which says when it was asked and when the
+/// call was dropped.
+struct Hangs {
+    inner: InMemorySessionStore,
+    asked: Arc<std::sync::atomic::AtomicBool>,
+    dropped: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// Sets a flag when dropped.
+struct DropFlag(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl SessionStore for Hangs {
+    fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+        self.inner.append(key, entries)
+    }
+    fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+        self.inner.load(key)
+    }
+    fn list_subkeys<'a>(&'a self, _: &'a str, _: &'a str) -> StoreFuture<'a, Vec<String>> {
+        self.asked.store(true, Ordering::SeqCst);
+        let flag = DropFlag(self.dropped.clone());
+        Box::pin(async move {
+            let _flag = flag;
+            futures_lite::future::pending().await
+        })
+    }
+}
+
+/// Dropping `connect` while the session is read from the store drops the read at once, and
+/// the temporary folder it was filling (with the credentials copied in) with it: not once the
+/// store answers or its 60 s pass. The CLI is never started.
+#[test]
+fn dropping_connect_during_a_store_resume_drops_the_read_and_its_folder() {
+    let work = TestDir::new("work").unwrap();
+    let project = claude_agent_client::store::project_key_for_directory(Some(work.path()));
+    let asked = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let store = Hangs {
+        inner: InMemorySessionStore::new(),
+        asked: asked.clone(),
+        dropped: dropped.clone(),
+    };
+    futures_lite::future::block_on(store.append(
+        &SessionKey::new(project, SESSION),
+        &[json!({"type": "user", "uuid": "u"})],
+    ))
+    .unwrap();
+    // A login to copy, marked so that this test finds its own folder among others'.
+    let home = TestDir::new("home").unwrap();
+    let marker = format!("token-{}", work.path().display());
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    std::fs::write(
+        home.path().join(".claude/.credentials.json"),
+        json!({"claudeAiOauth": {"accessToken": marker}}).to_string(),
+    )
+    .unwrap();
+    let fake = FakeTransport::new(Script::new().answer_initialize());
+    let runtime = TestRuntime::new();
+    let opts = Options::new()
+        .cwd(work.path())
+        .env("HOME", home.path().display().to_string())
+        .transport(fake.clone())
+        .session_store(store)
+        .session_start(SessionStart::resume(SESSION));
+    runtime.block_on(futures_lite::future::or(
+        async {
+            let _ = connect_with(runtime.clone(), opts).await;
+        },
+        async {
+            while !asked.load(Ordering::SeqCst) {
+                futures_lite::future::yield_now().await;
+            }
+        },
+    ));
+    // `connect` is dropped now; the store was asked once the folder held the login.
+    let folder = resume_folder_holding(&marker);
+    runtime.block_on(futures_lite::future::yield_now());
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the store's call was dropped"
+    );
+    assert!(
+        folder.as_ref().is_none_or(|folder| !folder.exists()),
+        "the folder is gone: {folder:?}"
+    );
+    assert!(runtime.elapsed() < std::time::Duration::from_secs(1));
+    assert_eq!(fake.connections(), 0, "the CLI was not started");
+}
+
+/// The temporary folder of a store resume whose copied login holds `marker`.
+fn resume_folder_holding(marker: &str) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("claude-agent-resume-"))
+        })
+        .find(|p| {
+            std::fs::read_to_string(p.join(".credentials.json"))
+                .is_ok_and(|text| text.contains(marker))
+        })
+}
+
+/// With a transport that reaches a CLI elsewhere (the default), a resume is not read from the
+/// store here: nothing is written to this machine for a CLI that could not read it, and the
+/// resume goes to the CLI as it is, as the official SDKs do with a transport of the caller's
+/// own.
+#[test]
+fn a_remote_transport_gets_the_resume_as_it_is() {
+    struct Elsewhere(FakeTransport);
+    impl claude_agent_client::Transport for Elsewhere {
+        fn connect(
+            &self,
+            spec: claude_agent_client::options::LaunchSpec,
+        ) -> claude_agent_client::BoxFuture<'static, std::io::Result<claude_agent_client::Connection>>
+        {
+            self.0.connect(spec)
+        }
+    }
+    let work = TestDir::new("work").unwrap();
+    let project = claude_agent_client::store::project_key_for_directory(Some(work.path()));
+    let store = Arc::new(InMemorySessionStore::new());
+    let stored = SessionKey::new(project, SESSION);
+    futures_lite::future::block_on(store.append(&stored, &[json!({"type": "user", "uuid": "u"})]))
+        .unwrap();
+    let fake = FakeTransport::new(
+        Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit_result("ok"),
+    );
+    let runtime = TestRuntime::new();
+    let opts = Options::new()
+        .cwd(work.path())
+        .transport(Elsewhere(fake.clone()))
+        .session_store(store)
+        .session_start(SessionStart::resume(SESSION));
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", opts).collect());
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+    let spec = fake.launch().expect("connected");
+    assert!(
+        spec.args.contains(&format!("--resume={SESSION}")),
+        "{:?}",
+        spec.args
+    );
+    assert!(
+        spec.env.iter().all(|(name, _)| name != "CLAUDE_CONFIG_DIR"),
+        "no local folder: {:?}",
+        spec.env
+    );
+}
+
 /// A continue with an empty store fails with `Error::NothingToContinue` (the CLI is not
 /// started); with `or_new` it starts a new session.
 #[test]

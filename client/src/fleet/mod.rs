@@ -6,8 +6,6 @@ mod ledger;
 mod shared;
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
@@ -432,11 +430,7 @@ impl FleetMember {
         let shared = &self.fleet.shared;
         let account = match &shared.shared_ledger {
             Some(ledger) => {
-                let admitted = WhileWanted {
-                    entry: ledger.admit(&self.key),
-                    link,
-                }
-                .await;
+                let admitted = link.while_wanted(ledger.admit(&self.key)).await;
                 match admitted {
                     None => return Ok(None),
                     Some(Ok(place)) => Account::Shared {
@@ -490,31 +484,7 @@ impl fmt::Debug for FleetMember {
 /// A permit of `queue` for `key`; `None` when every handle of the session (`link`) is dropped
 /// first.
 async fn wait_while_wanted(queue: &Arc<Admission>, key: &str, link: &Link) -> Option<Permit> {
-    WhileWanted {
-        entry: queue.enter(key),
-        link,
-    }
-    .await
-}
-
-/// Waiting for a place while somebody still holds a handle of the session.
-struct WhileWanted<'a, F> {
-    entry: F,
-    link: &'a Link,
-}
-
-impl<F: Future + Unpin> Future for WhileWanted<'_, F> {
-    type Output = Option<F::Output>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<F::Output>> {
-        if let Poll::Ready(permit) = Pin::new(&mut self.entry).poll(cx) {
-            return Poll::Ready(Some(permit));
-        }
-        match self.link.poll_abandoned(cx) {
-            Poll::Ready(()) => Poll::Ready(None),
-            Poll::Pending => Poll::Pending,
-        }
-    }
+    link.while_wanted(queue.enter(key)).await
 }
 
 /// A running session's part in its fleet: its place and its launch (given back when the

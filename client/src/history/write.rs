@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use serde_json::{json, Map, Value};
+use unicode_normalization::UnicodeNormalization;
 
 use super::clock::format_timestamp;
 use super::{io_error, lite, HistoryError};
@@ -28,19 +29,34 @@ pub(crate) fn append(path: &Path, line: &str) -> Result<(), HistoryError> {
     file.write_all(line.as_bytes()).map_err(io_error(path))
 }
 
-/// A tag without the characters that do not show (zero-width, direction marks, byte order
-/// mark, private use, other format characters), trimmed.
+/// A tag as the official SDKs keep it: in Unicode NFKC (so a tag typed with full-width or
+/// composed characters is the same tag), without the characters that do not show (format
+/// characters such as zero-width spaces, direction marks and the byte order mark; private use;
+/// unassigned code points), repeated until nothing changes, then trimmed.
 pub(crate) fn clean_tag(tag: &str) -> String {
-    tag.chars()
-        .filter(|&c| {
-            !matches!(c,
-                '\u{00ad}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
-                | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
-                | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10ffff}')
-        })
-        .collect::<String>()
-        .trim()
-        .to_owned()
+    let mut current = tag.to_owned();
+    // NFKC of a removal can compose anew; ten rounds settle any real input.
+    for _ in 0..10 {
+        let next: String = current.nfkc().filter(|&c| shows(c)).collect();
+        if next == current {
+            break;
+        }
+        current = next;
+    }
+    current.trim().to_owned()
+}
+
+/// Whether a character shows: assigned, not private use (`is_public_assigned`), and not a
+/// format character (general category Cf).
+fn shows(c: char) -> bool {
+    unicode_normalization::char::is_public_assigned(c)
+        && !matches!(c,
+            '\u{00ad}' | '\u{0600}'..='\u{0605}' | '\u{061c}' | '\u{06dd}' | '\u{070f}'
+            | '\u{0890}'..='\u{0891}' | '\u{08e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}'
+            | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{110bd}' | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
 }
 
 /// The entry kinds a fork copies (those that are links of the conversation chain).
@@ -204,11 +220,13 @@ pub(crate) fn fork_lines(
         lines.push(format!("{line}\n"));
     }
     let title = title.map_or_else(|| format!("{} (fork)", fork_title(text)), str::to_owned);
-    lines.push(metadata_line(
-        "custom-title",
-        "customTitle",
-        &title,
-        &fork_id,
+    // With its own uuid and the fork's time, as the official SDKs write it: a store keys and
+    // orders what it keeps by them.
+    lines.push(format!(
+        "{{\"type\":\"custom-title\",\"sessionId\":\"{fork_id}\",\"customTitle\":{},\"uuid\":\"{}\",\"timestamp\":{}}}\n",
+        Value::from(title),
+        new_uuid(),
+        Value::from(now.as_str()),
     ));
     Ok(Fork {
         session_id: fork_id,

@@ -1429,6 +1429,7 @@ mod tests {
                 "CLAUDE_CODE_QUESTION_EXTENDED",
                 "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS",
                 "CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES",
+                "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP",
                 "KEEP",
                 "GONE",
             ]

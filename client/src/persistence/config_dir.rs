@@ -221,22 +221,18 @@ pub(crate) fn copy_user_config(
     if let Some(bytes) = user.read_claude_json() {
         // Without a `cwd` the CLI runs in this process's folder.
         let cwd = spec.cwd.clone().or_else(|| std::env::current_dir().ok());
-        if let Some(copy) = only_this_project(bytes, cwd.as_deref()) {
-            write_private(&dir.join(".claude.json"), &copy)?;
-        }
+        let copy = only_this_project(&bytes, cwd.as_deref()).unwrap_or(bytes);
+        write_private(&dir.join(".claude.json"), &copy)?;
     }
     for name in ["settings.json", "cowork_settings.json"] {
-        let Some(settings) = user.read(name).and_then(|bytes| json_object(&bytes)) else {
+        let Some(bytes) = user.read(name) else {
             continue;
         };
-        let settings = match plugins {
-            Plugins::Stripped => stripped_settings(settings),
-            Plugins::Linked => settings,
+        let copy = match plugins {
+            Plugins::Stripped => stripped_settings(&bytes).unwrap_or(bytes),
+            Plugins::Linked => bytes,
         };
-        write_private(
-            &dir.join(name),
-            Value::Object(settings).to_string().as_bytes(),
-        )?;
+        write_private(&dir.join(name), &copy)?;
     }
     Ok(())
 }
@@ -281,9 +277,9 @@ fn login_only(bytes: Vec<u8>) -> Option<Vec<u8>> {
 /// The user's `.claude.json` with, of its per-project entries (`projects`: each folder's
 /// permissions, MCP servers and their `env`), only the session's folder's: the others are not
 /// the session's business, and the copy outlives a host that crashes. `None` when it is not a
-/// JSON object.
-fn only_this_project(bytes: Vec<u8>, cwd: Option<&Path>) -> Option<Vec<u8>> {
-    let mut config = json_object(&bytes)?;
+/// JSON object this crate can read, which is then copied as it is, as the CLI reads it.
+fn only_this_project(bytes: &[u8], cwd: Option<&Path>) -> Option<Vec<u8>> {
+    let mut config = json_object(bytes)?;
     if let Some(Value::Object(projects)) = config.get_mut("projects") {
         let cwd = cwd.map(|cwd| {
             let real = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
@@ -299,17 +295,19 @@ fn only_this_project(bytes: Vec<u8>, cwd: Option<&Path>) -> Option<Vec<u8>> {
 }
 
 /// Settings without the plugin declarations and the configuration folder's variable, which
-/// only misbehave in a folder without the user's plugin cache.
-fn stripped_settings(
-    mut settings: serde_json::Map<String, Value>,
-) -> serde_json::Map<String, Value> {
+/// only misbehave in a folder without the user's plugin cache: `None` when there is nothing to
+/// take out, or the settings are not a JSON object this crate can read (a number no float
+/// holds, say), so that they are copied byte for byte, as the CLI would read them.
+fn stripped_settings(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut settings = json_object(bytes)?;
+    let mut removed = false;
     for key in STRIPPED_SETTINGS {
-        settings.remove(key);
+        removed |= settings.remove(key).is_some();
     }
     if let Some(env) = settings.get_mut("env").and_then(Value::as_object_mut) {
-        env.remove("CLAUDE_CONFIG_DIR");
+        removed |= env.remove("CLAUDE_CONFIG_DIR").is_some();
     }
-    settings
+    removed.then(|| Value::Object(settings).to_string().into_bytes())
 }
 
 /// Write `bytes` to `path` (creating its folders), readable by this user only.
@@ -348,7 +346,7 @@ mod tests {
             }
         });
         let bytes = serde_json::to_vec(&config).unwrap();
-        let copy = only_this_project(bytes.clone(), Some(Path::new("/srv/app"))).unwrap();
+        let copy = only_this_project(&bytes, Some(Path::new("/srv/app"))).unwrap();
         let copied: Value = serde_json::from_slice(&copy).unwrap();
         assert_eq!(copied["userID"], "u");
         assert_eq!(copied["mcpServers"], config["mcpServers"]);
@@ -356,9 +354,10 @@ mod tests {
             copied["projects"],
             serde_json::json!({"/srv/app": {"allowedTools": ["Bash"]}})
         );
-        let none: Value = serde_json::from_slice(&only_this_project(bytes, None).unwrap()).unwrap();
+        let none: Value =
+            serde_json::from_slice(&only_this_project(&bytes, None).unwrap()).unwrap();
         assert_eq!(none["projects"], serde_json::json!({}));
-        assert_eq!(only_this_project(b"not json".to_vec(), None), None);
+        assert_eq!(only_this_project(b"not json", None), None);
     }
 
     /// Only the account login's known fields are copied: no refresh token, no other login (an
@@ -378,12 +377,37 @@ mod tests {
     #[test]
     fn plugin_declarations_and_the_config_dir_are_stripped_from_settings() {
         let settings = br#"{"apiKeyHelper":"/bin/key","enabledPlugins":{"x":true},"env":{"CLAUDE_CONFIG_DIR":"/c","A":"1"}}"#;
-        let copied = stripped_settings(json_object(settings).unwrap());
+        let copied: Value = serde_json::from_slice(&stripped_settings(settings).unwrap()).unwrap();
         assert_eq!(
-            Value::Object(copied),
+            copied,
             serde_json::json!({"apiKeyHelper": "/bin/key", "env": {"A": "1"}})
         );
         assert_eq!(json_object(b"\xef\xbb\xbf{}"), Some(serde_json::Map::new()));
+    }
+
+    /// The official SDKs copy settings byte for byte unless they take something out of them,
+    /// and keep a `.claude.json` they cannot read: here a number no float holds, a list and
+    /// text that is not JSON are all copied as they are, not dropped.
+    #[test]
+    fn settings_and_claude_json_this_crate_cannot_read_are_copied_as_they_are() {
+        let home = std::env::temp_dir().join(format!("claude-copy-{}", crate::uuid::new_uuid()));
+        let user = home.join(".claude");
+        fs::create_dir_all(&user).unwrap();
+        let settings = br#"{ "b": 1,  "a": 1e999 }"#;
+        let cowork = b"{\"model\": \"opus\"}\n";
+        fs::write(user.join("settings.json"), settings).unwrap();
+        fs::write(user.join("cowork_settings.json"), cowork).unwrap();
+        fs::write(home.join(".claude.json"), b"[1]").unwrap();
+        let mut spec = LaunchSpec::new("claude");
+        spec.env = vec![("HOME".into(), home.display().to_string())];
+        for plugins in [Plugins::Stripped, Plugins::Linked] {
+            let copy = home.join(format!("copy-{plugins:?}"));
+            copy_user_config(&copy, &spec, plugins).unwrap();
+            assert_eq!(fs::read(copy.join("settings.json")).unwrap(), settings);
+            assert_eq!(fs::read(copy.join("cowork_settings.json")).unwrap(), cowork);
+            assert_eq!(fs::read(copy.join(".claude.json")).unwrap(), b"[1]");
+        }
+        fs::remove_dir_all(&home).unwrap();
     }
 
     /// With the CLI run as another user, root reads that user's files as theirs: a link to a

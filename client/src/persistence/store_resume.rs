@@ -101,11 +101,17 @@ fn resuming(start: SessionStart, session_id: String) -> SessionStart {
     }
 }
 
-/// Whether `options` resume a session through a store.
+/// Whether `options` resume a session through a store, for a CLI that reads this machine's
+/// files ([`Transport::reads_local_files`](crate::Transport::reads_local_files)).
 pub(crate) fn wanted(options: &Options) -> bool {
     options.handlers().session_store.is_some()
         && (options.config().session_start.resume_id().is_some()
             || options.config().session_start.continues())
+        && options
+            .handlers()
+            .transport
+            .as_ref()
+            .is_none_or(|transport| transport.0.reads_local_files())
 }
 
 /// Load the session `options` resume (or, for a continue, the newest one of the

@@ -52,6 +52,39 @@ pub trait Transport: Send + Sync + 'static {
     ///
     /// An error fails the session's start with [`Error::Connect`](crate::Error::Connect).
     fn connect(&self, spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>>;
+
+    /// Whether the CLI behind this transport reads this machine's files, as a CLI the host
+    /// starts itself does (a local wrapper, an in-memory fake standing for a local CLI). Then a
+    /// session resumed from a [session store](crate::options::Options::session_store) is
+    /// written to a temporary local folder the CLI is pointed at (`CLAUDE_CONFIG_DIR` in
+    /// `spec`), as for a local process. `false` by default: a transport usually reaches a CLI
+    /// elsewhere, which could not read that folder, so the store is not read here and the
+    /// resume goes to the CLI as it is (the official SDKs do the same with a transport of the
+    /// caller's own).
+    ///
+    /// ```
+    /// use std::io;
+    /// use claude_agent_tokio::runtime::BoxFuture;
+    /// use claude_agent_tokio::{Connection, Transport};
+    /// use claude_agent_tokio::options::LaunchSpec;
+    ///
+    /// /// Runs the CLI on this machine inside a sandbox of the host's choice.
+    /// struct Sandboxed;
+    ///
+    /// impl Transport for Sandboxed {
+    ///     fn connect(&self, _spec: LaunchSpec) -> BoxFuture<'static, io::Result<Connection>> {
+    ///         Box::pin(async { Err(io::Error::other("start the sandboxed CLI here")) })
+    ///     }
+    ///
+    ///     fn reads_local_files(&self) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// # assert!(Sandboxed.reads_local_files());
+    /// ```
+    fn reads_local_files(&self) -> bool {
+        false
+    }
 }
 
 impl<F, Fut> Transport for F

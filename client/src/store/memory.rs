@@ -112,6 +112,25 @@ impl InMemorySessionStore {
             .count()
     }
 
+    /// Forgets everything stored: transcripts, summaries and write times. For a test that
+    /// reuses one store between cases.
+    ///
+    /// ```
+    /// use claude_agent_tokio::store::{InMemorySessionStore, SessionKey, SessionStore};
+    ///
+    /// # futures_lite::future::block_on(async {
+    /// let store = InMemorySessionStore::new();
+    /// store.append(&SessionKey::new("proj", "sess"), &[serde_json::json!({"type": "user"})]).await?;
+    /// store.clear();
+    /// assert_eq!(store.session_count(), 0);
+    /// assert!(store.list_session_summaries("proj").await?.is_empty());
+    /// # Ok::<(), claude_agent_tokio::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn clear(&self) {
+        *self.lock() = Inner::default();
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic elsewhere while holding the lock leaves whole values behind: keep going.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())

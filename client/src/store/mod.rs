@@ -157,6 +157,17 @@ pub enum StoreError {
         /// The session.
         session_id: String,
     },
+    /// A session id that is not a UUID, given to a change of a session
+    /// ([`StoredSession::rename`], [`StoredSession::tag`], [`StoredSession::fork`],
+    /// [`StoredSession::delete`]), or a fork's [`up_to`](crate::history::ForkOptions::up_to)
+    /// message id that is not one: the store is not touched.
+    #[error("invalid {what}: {id:?} is not a UUID")]
+    InvalidId {
+        /// `"session id"` or `"message id"`.
+        what: &'static str,
+        /// The id given.
+        id: String,
+    },
     /// A title or tag that is empty once trimmed. From [`StoredSession::rename`],
     /// [`StoredSession::tag`] and [`StoredSession::fork`].
     #[error("the {what} is empty")]

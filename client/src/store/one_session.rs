@@ -12,10 +12,10 @@ use serde_json::{json, Value};
 use super::functions::jsonl;
 use super::summary::text;
 use super::{
-    fold_session_summary, project_key_for_directory, SessionKey, SessionStore, SessionSummary,
-    StoreError,
+    fold_session_summary, project_key_for_directory, SessionKey, SessionListing, SessionStore,
+    SessionSummary, StoreError,
 };
-use crate::history::clock::{format_timestamp, parse_timestamp};
+use crate::history::clock::{format_timestamp, is_uuid, parse_timestamp};
 use crate::history::write::{clean_tag, fork_lines, ForkRefused};
 use crate::history::{chain, ForkOptions, ListSessions, Page, SessionInfo, SessionMessage};
 use crate::uuid::new_uuid;
@@ -86,12 +86,17 @@ impl<'s, S: SessionStore + ?Sized> StoreHistory<'s, S> {
     /// `list.include_worktrees` and `list.include_programmatic` are for the disk only: a store
     /// lists the one project, and whatever ran in it.
     ///
-    /// Uses the store's summaries ([`SessionStore::list_session_summaries`]) when it keeps them,
-    /// and loads a session only when its summary is missing or older than the store's listing
-    /// says; a store without summaries is listed with [`SessionStore::list_sessions`] and a
+    /// Uses the store's summaries ([`SessionStore::list_session_summaries`]) when it keeps them:
+    /// a summary of a session the store's listing no longer has (a deleted session) is left
+    /// out, and a session whose summary is missing or older than the listing says is loaded,
+    /// once the page is cut, so a page of 20 loads at most 20 sessions. A store without
+    /// summaries is listed with [`SessionStore::list_sessions`] and a
     /// [`load`](SessionStore::load) of each session (a store with neither fails with
-    /// [`StoreError::Unsupported`]). Subagents' sessions and sessions with nothing to show are
-    /// left out. [`SessionInfo::modified`] is when the store last wrote the session.
+    /// [`StoreError::Unsupported`]). A session whose load fails is still listed, with its id and
+    /// time alone and an empty `summary`, as the official SDKs list it: one session never fails
+    /// the listing. Subagents' sessions and sessions with nothing to show are left out (a
+    /// session found so only once it is loaded leaves its page one row short).
+    /// [`SessionInfo::modified`] is when the store last wrote the session.
     ///
     /// ```
     /// use claude_agent_tokio::history::ListSessions;
@@ -113,47 +118,103 @@ impl<'s, S: SessionStore + ?Sized> StoreHistory<'s, S> {
         let store = self.store;
         let dir = list.dir.as_deref();
         let project_key = project_key_for_directory(dir);
-        let mut summaries = match store.list_session_summaries(&project_key).await {
-            Ok(summaries) => summaries,
-            Err(e) if e.is_unsupported() => Vec::new(),
+        let summaries = match store.list_session_summaries(&project_key).await {
+            Ok(summaries) => Some(summaries),
+            Err(e) if e.is_unsupported() => None,
             Err(e) => return Err(e),
         };
         let listing = match store.list_sessions(&project_key).await {
             Ok(listing) => Some(listing),
-            // Summaries alone are enough.
-            Err(e) if e.is_unsupported() && !summaries.is_empty() => None,
+            Err(e) if e.is_unsupported() && summaries.is_some() => None,
             Err(e) => return Err(e),
         };
-        for listed in listing.into_iter().flatten() {
-            let fresh = summaries
-                .iter()
-                .any(|s| s.session_id == listed.session_id && s.mtime >= listed.mtime);
-            if fresh {
-                continue;
+        let page = |slots: Vec<Slot>| -> Vec<Slot> {
+            slots
+                .into_iter()
+                .skip(list.offset)
+                .take(list.limit.unwrap_or(usize::MAX))
+                .collect()
+        };
+        let mut slots = Vec::new();
+        let Some(summaries) = summaries else {
+            // No summaries: every session is loaded, and the sessions with nothing to show are
+            // left out before the page is cut.
+            for listed in listing.into_iter().flatten() {
+                if let Some(info) = self.load_info(&project_key, &listed, dir).await {
+                    slots.push(Slot::Known(Box::new(info)));
+                }
             }
-            let key = SessionKey::new(project_key.clone(), listed.session_id.clone());
-            let Some(entries) = store.load(&key).await? else {
-                continue;
-            };
-            let mut summary = fold_session_summary(None, &key, &entries);
-            summary.mtime = listed.mtime;
-            summaries.retain(|s| s.session_id != listed.session_id);
-            summaries.push(summary);
+            return Ok(infos(page(sorted(slots))));
+        };
+        // A summary counts when the listing still has its session and it is not older than
+        // what the store last wrote; the other listed sessions are loaded, but only those on
+        // the page.
+        let mut summarised = Vec::new();
+        for summary in &summaries {
+            let current = listing.as_ref().map(|listing| {
+                listing
+                    .iter()
+                    .find(|l| l.session_id == summary.session_id)
+                    .map(|l| l.mtime)
+            });
+            match current {
+                Some(None) => continue,
+                Some(Some(mtime)) if summary.mtime < mtime => continue,
+                _ => {}
+            }
+            summarised.push(summary.session_id.as_str());
+            slots.extend(info_from_summary(summary, dir).map(|info| Slot::Known(Box::new(info))));
         }
-        let mut infos: Vec<SessionInfo> = summaries
-            .iter()
-            .filter_map(|s| info_from_summary(s, dir))
-            .collect();
-        infos.sort_by(|a, b| {
-            b.modified
-                .cmp(&a.modified)
-                .then_with(|| a.session_id.cmp(&b.session_id))
-        });
-        Ok(infos
-            .into_iter()
-            .skip(list.offset)
-            .take(list.limit.unwrap_or(usize::MAX))
-            .collect())
+        for listed in listing.iter().flatten() {
+            if !summarised.contains(&listed.session_id.as_str()) {
+                slots.push(Slot::ToLoad(listed.clone()));
+            }
+        }
+        let mut shown = Vec::new();
+        for slot in page(sorted(slots)) {
+            match slot {
+                Slot::Known(info) => shown.push(*info),
+                Slot::ToLoad(listed) => {
+                    shown.extend(self.load_info(&project_key, &listed, dir).await);
+                }
+            }
+        }
+        Ok(shown)
+    }
+
+    /// A listed session's row, from its entries: `None` when it has nothing to show (or is a
+    /// subagent's). A store that fails to load it gives a row with the session id and the time
+    /// alone, as the official SDKs give it, so that one session does not fail the listing.
+    async fn load_info(
+        &self,
+        project_key: &str,
+        listed: &SessionListing,
+        dir: Option<&Path>,
+    ) -> Option<SessionInfo> {
+        let key = SessionKey::new(project_key, listed.session_id.clone());
+        let modified = UNIX_EPOCH + Duration::from_millis(listed.mtime);
+        match self.store.load(&key).await {
+            Ok(Some(entries)) => {
+                let mut summary = fold_session_summary(None, &key, &entries);
+                summary.mtime = listed.mtime;
+                info_from_summary(&summary, dir)
+            }
+            Ok(None) => None,
+            Err(_) => Some(SessionInfo {
+                session_id: listed.session_id.clone(),
+                summary: String::new(),
+                custom_title: None,
+                first_prompt: None,
+                cwd: None,
+                git_branch: None,
+                tag: None,
+                created: None,
+                modified,
+                file_size: None,
+                path: None,
+                archived: None,
+            }),
+        }
     }
 
     /// The session `session_id` of the project `dir` (`None`: the current directory), to read
@@ -212,12 +273,12 @@ impl<S: SessionStore + ?Sized> fmt::Debug for StoreHistory<'_, S> {
 ///
 /// # futures_lite::future::block_on(async {
 /// let store = InMemorySessionStore::new();
-/// store.append(&SessionKey::new("-nonexistent-app", "s1"), &[
-///     json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s1",
+/// store.append(&SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952"), &[
+///     json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "13dbd64f-f8d4-4686-ab4c-e5b537e0a952",
 ///            "message": {"role": "user", "content": "fix the bug"}}),
 /// ]).await?;
 ///
-/// let session = StoreHistory::new(&store).session("s1", Some(Path::new("/nonexistent/app")));
+/// let session = StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/nonexistent/app")));
 /// session.rename("Bug hunt").await?;
 /// assert_eq!(session.info().await?.summary, "Bug hunt");
 /// assert_eq!(session.messages(Page::ALL).await?.len(), 1);
@@ -344,10 +405,10 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     ///
     /// # futures_lite::future::block_on(async {
     /// let store = InMemorySessionStore::new();
-    /// let main = SessionKey::new("-nonexistent-app", "s1");
+    /// let main = SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
     /// let agent = main.clone().with_subpath("subagents/agent-a1b2");
     /// store.append(&agent, &[serde_json::json!({"type": "user"})]).await?;
-    /// let session = StoreHistory::new(&store).session("s1", Some(Path::new("/nonexistent/app")));
+    /// let session = StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/nonexistent/app")));
     /// assert_eq!(session.subagents().await?, ["a1b2"]);
     /// # Ok::<(), claude_agent_tokio::store::StoreError>(())
     /// # }).unwrap();
@@ -383,13 +444,13 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     ///
     /// # futures_lite::future::block_on(async {
     /// let store = InMemorySessionStore::new();
-    /// let agent = SessionKey::new("-nonexistent-app", "s1").with_subpath("subagents/agent-a1b2");
+    /// let agent = SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952").with_subpath("subagents/agent-a1b2");
     /// store.append(&agent, &[
     ///     json!({"type": "user", "uuid": "u1", "parentUuid": null, "isSidechain": true,
     ///            "message": {"role": "user", "content": "look around"}}),
     ///     json!({"type": "agent_metadata", "toolUseId": "toolu_01"}),
     /// ]).await?;
-    /// let session = StoreHistory::new(&store).session("s1", Some(Path::new("/nonexistent/app")));
+    /// let session = StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/nonexistent/app")));
     /// let messages = session.subagent_messages("a1b2", Page::ALL).await?;
     /// assert_eq!(messages[0].parent_tool_use_id.as_deref(), Some("toolu_01"));
     /// # Ok::<(), claude_agent_tokio::store::StoreError>(())
@@ -451,16 +512,17 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     ///
     /// # futures_lite::future::block_on(async {
     /// let store = InMemorySessionStore::new();
-    /// store.append(&SessionKey::new("-nonexistent-app", "s1"), &[
+    /// store.append(&SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952"), &[
     ///     json!({"type": "user", "message": {"content": "fix the bug"}}),
     /// ]).await?;
-    /// let session = StoreHistory::new(&store).session("s1", Some(Path::new("/nonexistent/app")));
+    /// let session = StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/nonexistent/app")));
     /// session.rename("Bug hunt").await?;
     /// assert_eq!(session.info().await?.custom_title.as_deref(), Some("Bug hunt"));
     /// # Ok::<(), claude_agent_tokio::store::StoreError>(())
     /// # }).unwrap();
     /// ```
     pub async fn rename(&self, title: &str) -> Result<(), StoreError> {
+        self.check_id()?;
         let title = title.trim();
         if title.is_empty() {
             return Err(StoreError::Empty { what: "title" });
@@ -483,10 +545,10 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     ///
     /// # futures_lite::future::block_on(async {
     /// let store = InMemorySessionStore::new();
-    /// store.append(&SessionKey::new("-nonexistent-app", "s1"), &[
+    /// store.append(&SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952"), &[
     ///     json!({"type": "user", "message": {"content": "fix the bug"}}),
     /// ]).await?;
-    /// let session = StoreHistory::new(&store).session("s1", Some(Path::new("/nonexistent/app")));
+    /// let session = StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/nonexistent/app")));
     /// session.tag(Some("experiment")).await?;
     /// assert_eq!(session.info().await?.tag.as_deref(), Some("experiment"));
     /// session.tag(None).await?;
@@ -494,6 +556,7 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     /// # }).unwrap();
     /// ```
     pub async fn tag(&self, tag: Option<&str>) -> Result<(), StoreError> {
+        self.check_id()?;
         let tag = match tag {
             Some(tag) => {
                 let clean = clean_tag(tag);
@@ -527,12 +590,12 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     /// # futures_lite::future::block_on(async {
     /// let store = InMemorySessionStore::new();
     /// let dir = Some(Path::new("/nonexistent/app"));
-    /// store.append(&SessionKey::new("-nonexistent-app", "s1"), &[
-    ///     json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s1",
+    /// store.append(&SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952"), &[
+    ///     json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "13dbd64f-f8d4-4686-ab4c-e5b537e0a952",
     ///            "message": {"role": "user", "content": "fix the bug"}}),
     /// ]).await?;
     /// let history = StoreHistory::new(&store);
-    /// let fork = history.session("s1", dir).fork(ForkOptions::new().title("Plan B")).await?;
+    /// let fork = history.session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", dir).fork(ForkOptions::new().title("Plan B")).await?;
     /// let copy = history.session(&fork, dir);
     /// assert_eq!(copy.info().await?.summary, "Plan B");
     /// assert_eq!(copy.messages(Page::ALL).await?.len(), 1);
@@ -540,6 +603,13 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     /// # }).unwrap();
     /// ```
     pub async fn fork(&self, fork: ForkOptions) -> Result<String, StoreError> {
+        self.check_id()?;
+        if let Some(up_to) = fork.up_to.as_deref().filter(|id| !is_uuid(id)) {
+            return Err(StoreError::InvalidId {
+                what: "message id",
+                id: up_to.to_owned(),
+            });
+        }
         let session_id = self.session_id.as_str();
         let title = match fork.title.as_deref().map(str::trim) {
             Some("") => return Err(StoreError::Empty { what: "title" }),
@@ -578,15 +648,29 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
     ///
     /// # futures_lite::future::block_on(async {
     /// let store = InMemorySessionStore::new();
-    /// let key = SessionKey::new("-nonexistent-app", "s1");
+    /// let key = SessionKey::new("-nonexistent-app", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
     /// store.append(&key, &[serde_json::json!({"type": "user"})]).await?;
-    /// StoreHistory::new(&store).session("s1", Some(Path::new("/nonexistent/app"))).delete().await?;
+    /// StoreHistory::new(&store).session("13dbd64f-f8d4-4686-ab4c-e5b537e0a952", Some(Path::new("/nonexistent/app"))).delete().await?;
     /// assert_eq!(store.load(&key).await?, None);
     /// # Ok::<(), claude_agent_tokio::store::StoreError>(())
     /// # }).unwrap();
     /// ```
     pub async fn delete(self) -> Result<(), StoreError> {
+        self.check_id()?;
         self.store.delete(&self.key()).await
+    }
+
+    /// A change to the session needs its id to be a UUID, as the official SDKs check it before
+    /// they touch the store.
+    fn check_id(&self) -> Result<(), StoreError> {
+        if is_uuid(&self.session_id) {
+            Ok(())
+        } else {
+            Err(StoreError::InvalidId {
+                what: "session id",
+                id: self.session_id.clone(),
+            })
+        }
     }
 
     /// The key of the main transcript.
@@ -606,6 +690,50 @@ impl<S: SessionStore + ?Sized> StoredSession<'_, S> {
 }
 
 /// The listing entry of a summary; `None` for a subagent's session or one with nothing to show.
+/// A row of a store listing: known from a summary (or loaded), or a session to load once it is
+/// known to be on the page.
+enum Slot {
+    Known(Box<SessionInfo>),
+    ToLoad(SessionListing),
+}
+
+impl Slot {
+    fn modified(&self) -> SystemTime {
+        match self {
+            Slot::Known(info) => info.modified,
+            Slot::ToLoad(listed) => UNIX_EPOCH + Duration::from_millis(listed.mtime),
+        }
+    }
+
+    fn session_id(&self) -> &str {
+        match self {
+            Slot::Known(info) => &info.session_id,
+            Slot::ToLoad(listed) => &listed.session_id,
+        }
+    }
+}
+
+/// Newest first, then by session id.
+fn sorted(mut slots: Vec<Slot>) -> Vec<Slot> {
+    slots.sort_by(|a, b| {
+        b.modified()
+            .cmp(&a.modified())
+            .then_with(|| a.session_id().cmp(b.session_id()))
+    });
+    slots
+}
+
+/// The rows of slots that are all known.
+fn infos(slots: Vec<Slot>) -> Vec<SessionInfo> {
+    slots
+        .into_iter()
+        .filter_map(|slot| match slot {
+            Slot::Known(info) => Some(*info),
+            Slot::ToLoad(_) => None,
+        })
+        .collect()
+}
+
 fn info_from_summary(summary: &SessionSummary, project_dir: Option<&Path>) -> Option<SessionInfo> {
     let data = &summary.data;
     if data.get("is_sidechain") == Some(&Value::Bool(true)) {

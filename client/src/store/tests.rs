@@ -139,6 +139,230 @@ fn listing_prefers_titles_and_skips_sidechains_and_empty_sessions() {
     });
 }
 
+/// An in-memory store with summaries that can be held back or left behind, loads that can
+/// fail, and a count of loads.
+struct Shaped {
+    inner: InMemorySessionStore,
+    /// Summaries are supported.
+    summaries: bool,
+    /// Summaries listed on top of the inner store's (a session deleted but its summary left).
+    left_behind: Vec<SessionSummary>,
+    /// Sessions whose summary is missing.
+    unsummarised: Vec<String>,
+    /// Sessions whose load fails.
+    failing: Vec<String>,
+    loads: std::sync::atomic::AtomicUsize,
+}
+
+impl Shaped {
+    fn new(summaries: bool) -> Shaped {
+        Shaped {
+            inner: InMemorySessionStore::new(),
+            summaries,
+            left_behind: Vec::new(),
+            unsummarised: Vec::new(),
+            failing: Vec::new(),
+            loads: Default::default(),
+        }
+    }
+
+    fn loads(&self) -> usize {
+        self.loads.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl SessionStore for Shaped {
+    fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+        self.inner.append(key, entries)
+    }
+    fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+        self.loads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        if self.failing.contains(&key.session_id) {
+            return Box::pin(std::future::ready(Err(StoreError::backend(
+                std::io::Error::other("the backend is down"),
+            ))));
+        }
+        self.inner.load(key)
+    }
+    fn list_sessions<'a>(&'a self, project_key: &'a str) -> StoreFuture<'a, Vec<SessionListing>> {
+        self.inner.list_sessions(project_key)
+    }
+    fn list_session_summaries<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> StoreFuture<'a, Vec<SessionSummary>> {
+        if !self.summaries {
+            return Box::pin(std::future::ready(Err(StoreError::Unsupported {
+                operation: "list_session_summaries",
+            })));
+        }
+        Box::pin(async move {
+            let mut summaries = self.inner.list_session_summaries(project_key).await?;
+            summaries.retain(|s| !self.unsummarised.contains(&s.session_id));
+            summaries.extend(self.left_behind.iter().cloned());
+            Ok(summaries)
+        })
+    }
+}
+
+/// A session id no store here has.
+const OTHER: &str = "99999999-0000-4000-8000-000000000009";
+const S1: &str = "11111111-0000-4000-8000-000000000001";
+const S2: &str = "22222222-0000-4000-8000-000000000002";
+const S3: &str = "33333333-0000-4000-8000-000000000003";
+
+fn fill(store: &Shaped, project: &str, ids: &[&str]) {
+    for id in ids {
+        block_on(store.append(&SessionKey::new(project, *id), &[user(id)])).unwrap();
+    }
+}
+
+/// The official SDKs list a session whose load fails with its id and time and an empty
+/// summary: one failing session does not fail the listing.
+#[test]
+fn a_session_that_fails_to_load_is_still_listed() {
+    let dir = Path::new("/nonexistent/failing");
+    let project = project_key_for_directory(Some(dir));
+    for summaries in [false, true] {
+        let mut store = Shaped::new(summaries);
+        fill(&store, &project, &[S1, S2]);
+        store.failing.push(S2.into());
+        store.unsummarised.push(S2.into());
+        let listed =
+            block_on(StoreHistory::new(&store).list_sessions(&ListSessions::in_dir(dir))).unwrap();
+        let mut rows: Vec<(&str, &str)> = listed
+            .iter()
+            .map(|s| (s.session_id.as_str(), s.summary.as_str()))
+            .collect();
+        rows.sort();
+        assert_eq!(rows, [(S1, S1), (S2, "")], "summaries: {summaries}");
+        let failed = listed.iter().find(|s| s.session_id == S2).unwrap();
+        assert_eq!(failed.cwd, None);
+        assert!(failed.modified > std::time::UNIX_EPOCH);
+    }
+}
+
+/// A summary of a session the store's listing no longer has is of a deleted session: the
+/// official SDKs leave it out.
+#[test]
+fn a_summary_left_behind_by_a_deleted_session_is_not_listed() {
+    let dir = Path::new("/nonexistent/deleted");
+    let project = project_key_for_directory(Some(dir));
+    let mut store = Shaped::new(true);
+    fill(&store, &project, &[S1]);
+    let mut gone = fold_session_summary(None, &SessionKey::new(&*project, S3), &[user("gone")]);
+    gone.mtime = u64::MAX / 2;
+    store.left_behind.push(gone);
+    let listed =
+        block_on(StoreHistory::new(&store).list_sessions(&ListSessions::in_dir(dir))).unwrap();
+    let ids: Vec<&str> = listed.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(ids, [S1]);
+}
+
+/// Sessions without a summary are loaded once the page is cut: a page of 2 out of 5 loads 2,
+/// as the official SDKs load them.
+#[test]
+fn only_the_sessions_on_the_page_are_loaded() {
+    let dir = Path::new("/nonexistent/paged");
+    let project = project_key_for_directory(Some(dir));
+    let mut store = Shaped::new(true);
+    let ids = [
+        S1,
+        S2,
+        S3,
+        "44444444-0000-4000-8000-000000000004",
+        "55555555-0000-4000-8000-000000000005",
+    ];
+    fill(&store, &project, &ids);
+    store.unsummarised = ids.iter().map(|id| id.to_string()).collect();
+    let page = block_on(
+        StoreHistory::new(&store).list_sessions(&ListSessions::in_dir(dir).offset(1).limit(2)),
+    )
+    .unwrap();
+    assert_eq!(page.len(), 2);
+    assert_eq!(store.loads(), 2);
+}
+
+/// The official SDKs check a session id (and a fork's message id) to be a UUID before a
+/// change touches the store.
+#[test]
+fn a_change_with_an_id_that_is_not_a_uuid_touches_no_store() {
+    let dir = Path::new("/nonexistent/ids");
+    let store = Shaped::new(true);
+    let history = StoreHistory::new(&store);
+    let bad = history.session("../other-project/x", Some(dir));
+    let invalid = |result: Result<(), StoreError>| {
+        matches!(
+            result,
+            Err(StoreError::InvalidId {
+                what: "session id",
+                ..
+            })
+        )
+    };
+    assert!(invalid(block_on(bad.rename("x"))));
+    assert!(invalid(block_on(bad.tag(Some("x")))));
+    assert!(invalid(block_on(bad.fork(ForkOptions::new())).map(drop)));
+    assert!(invalid(block_on(
+        history.session("nope", Some(dir)).delete()
+    )));
+    let good = history.session(S1, Some(dir));
+    assert!(matches!(
+        block_on(good.fork(ForkOptions::new().up_to("m1"))),
+        Err(StoreError::InvalidId { what: "message id", id }) if id == "m1"
+    ));
+    assert_eq!(store.loads(), 0);
+    assert_eq!(store.inner.session_count(), 0);
+}
+
+/// The official SDKs keep a tag in NFKC without the characters that do not show, and name a
+/// project after its path in NFC: `café` typed either way is one tag and one project.
+#[test]
+fn tags_and_project_keys_are_normalised() {
+    let store = InMemorySessionStore::new();
+    let composed = Path::new("/nonexistent/caf\u{e9}");
+    let decomposed = Path::new("/nonexistent/cafe\u{301}");
+    assert_eq!(
+        project_key_for_directory(Some(decomposed)),
+        project_key_for_directory(Some(composed))
+    );
+    let key = SessionKey::new(project_key_for_directory(Some(composed)), S1);
+    block_on(store.append(&key, &[user("hi")])).unwrap();
+    let session = StoreHistory::new(&store).session(S1, Some(decomposed));
+    // Full-width letters, a tag character (U+E0041), a private-use one and a decomposed é.
+    block_on(session.tag(Some(
+        " \u{ff45}\u{ff58}\u{ff50}\u{e0041}\u{e000}cafe\u{301} ",
+    )))
+    .unwrap();
+    assert_eq!(
+        block_on(session.info()).unwrap().tag.as_deref(),
+        Some("expcaf\u{e9}")
+    );
+}
+
+/// A fork's title entry carries a uuid and the fork's time, as the official SDKs write it: a
+/// store keys and orders entries by them.
+#[test]
+fn a_fork_title_has_a_uuid_and_the_fork_time() {
+    let store = InMemorySessionStore::new();
+    let dir = Path::new("/nonexistent/forked");
+    let project = project_key_for_directory(Some(dir));
+    let entry = json!({"type": "user", "uuid": "a0000000-0000-4000-8000-000000000001",
+        "parentUuid": null, "sessionId": S1, "timestamp": "2026-01-01T00:00:00.000Z",
+        "message": {"role": "user", "content": "hi"}});
+    block_on(store.append(&SessionKey::new(project.clone(), S1), &[entry])).unwrap();
+    let history = StoreHistory::new(&store);
+    let fork = block_on(history.session(S1, Some(dir)).fork(ForkOptions::new())).unwrap();
+    let entries = store.entries(&SessionKey::new(project, fork));
+    let (title, copied) = (entries.last().unwrap(), &entries[entries.len() - 2]);
+    assert_eq!(title["type"], "custom-title");
+    assert!(
+        crate::history::clock::is_uuid(title["uuid"].as_str().unwrap()),
+        "{title}"
+    );
+    assert_eq!(title["timestamp"], copied["timestamp"]);
+}
+
 /// A store with only the required methods is listed by loading each session: but it cannot
 /// list, so listing fails with `Unsupported`.
 #[test]
@@ -220,9 +444,9 @@ fn messages_read_from_a_store_are_the_typed_conversation() {
         messages[1].message,
         crate::message::Message::Assistant(_)
     ));
-    let missing = block_on(history.session("other", Some(dir)).messages(Page::ALL));
+    let missing = block_on(history.session(OTHER, Some(dir)).messages(Page::ALL));
     assert!(
-        matches!(&missing, Err(StoreError::NotFound { session_id, .. }) if session_id == "other"),
+        matches!(&missing, Err(StoreError::NotFound { session_id, .. }) if session_id == OTHER),
         "{missing:?}"
     );
 }
@@ -277,10 +501,10 @@ fn edits_over(store: &(impl SessionStore + ?Sized)) {
         (info.path, info.file_size, info.archived),
         (None, None, None)
     );
-    let other = history.session("other", Some(dir));
+    let other = history.session(OTHER, Some(dir));
     assert!(matches!(
         block_on(other.info()),
-        Err(StoreError::NotFound { session_id, .. }) if session_id == "other"
+        Err(StoreError::NotFound { session_id, .. }) if session_id == OTHER
     ));
 
     block_on(session.rename("  Renamed  ")).unwrap();
@@ -326,8 +550,8 @@ fn edits_over(store: &(impl SessionStore + ?Sized)) {
         Err(StoreError::NotFound { .. })
     ));
     assert!(matches!(
-        block_on(session.fork(ForkOptions::new().up_to("nope"))),
-        Err(StoreError::MessageNotFound { uuid, .. }) if uuid == "nope"
+        block_on(session.fork(ForkOptions::new().up_to(OTHER))),
+        Err(StoreError::MessageNotFound { uuid, .. }) if uuid == OTHER
     ));
     assert!(
         matches!(block_on(other.info()), Err(StoreError::NotFound { .. })),

@@ -6,6 +6,8 @@
 //! pipe: back-pressure all the way, nothing dropped.
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
@@ -240,6 +242,13 @@ impl Link {
         Poll::Pending
     }
 
+    /// `work` while somebody still holds a handle of the session: its output, or `None` once
+    /// every handle is gone (then `work` is dropped, and what it holds with it), for what a
+    /// session awaits before its driver runs (a fleet's place, a session loaded from a store).
+    pub(crate) fn while_wanted<F: Future + Unpin>(&self, work: F) -> WhileWanted<'_, F> {
+        WhileWanted { work, link: self }
+    }
+
     /// Every handle is gone: drop queued items and let the driver go on without a reader.
     fn close_receivers(&self) {
         let mut state = self.lock();
@@ -250,6 +259,23 @@ impl Link {
         if let Some(driver) = driver {
             driver.wake();
         }
+    }
+}
+
+/// [`Link::while_wanted`]'s future.
+pub(crate) struct WhileWanted<'a, F> {
+    work: F,
+    link: &'a Link,
+}
+
+impl<F: Future + Unpin> Future for WhileWanted<'_, F> {
+    type Output = Option<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<F::Output>> {
+        if let Poll::Ready(output) = Pin::new(&mut self.work).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        self.link.poll_abandoned(cx).map(|()| None)
     }
 }
 

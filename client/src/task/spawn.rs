@@ -135,9 +135,15 @@ fn start_in_task<R: Runtime>(
             return connect_then_launch(runtime, options, start, channels, None, ahead).await;
         }
         let loaded = match launch_spec(&options, &options.handlers().declarations()) {
-            Ok(spec) => store_resume::materialize(&runtime, &options, &spec)
-                .await
-                .map_err(Error::from),
+            Ok(spec) => {
+                let load = Box::pin(store_resume::materialize(&runtime, &options, &spec));
+                match channels.link.while_wanted(load).await {
+                    Some(loaded) => loaded.map_err(Error::from),
+                    // Every handle was dropped while the store was read: the read and the
+                    // folder it was filling (credentials copied in) are dropped with it, now.
+                    None => return,
+                }
+            }
             Err(error) => Err(error),
         };
         let (options, dir): (Options, Option<ConfigDir>) = match loaded {

@@ -375,6 +375,12 @@ impl Transport for FakeTransport {
         inner.connections.push(wire);
         Box::pin(std::future::ready(Ok(connection)))
     }
+
+    /// The fake stands for a CLI on this machine: a session resumed from a store is written
+    /// to a local folder for it, as for a real local CLI.
+    fn reads_local_files(&self) -> bool {
+        true
+    }
 }
 
 impl std::fmt::Debug for FakeTransport {
