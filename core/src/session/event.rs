@@ -532,8 +532,9 @@ pub struct StartFailure {
 pub struct ResultError {
     /// The result subtype (`error_max_turns`, `error_during_execution`, `success` with `is_error`, …).
     pub subtype: String,
-    /// A readable explanation: the `errors` joined with "; ", else the `result` text, else
-    /// `API error (HTTP <status>)`, else the subtype.
+    /// A readable explanation, as the official SDKs pick it: the `errors` joined with "; ",
+    /// else the `result` text, else a subtype other than `success`, else
+    /// `API error (HTTP <status>)`, else `unknown error`.
     pub message: String,
     /// `errors` of the result.
     pub errors: Vec<String>,

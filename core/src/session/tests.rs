@@ -536,6 +536,27 @@ fn can_use_tool_without_a_tool_use_id_is_still_asked() {
     );
 }
 
+/// Each message written owes a run of its own: after the first message's run ended (its
+/// result, then `idle`), a second message and the end of input keep stdin open until that
+/// message's own result and `idle`, as the official SDKs wait for the last prompt's run.
+#[test]
+fn a_new_message_opens_an_ended_run_again() {
+    let (mut s, now) = started(permission_config());
+    s.send_user(now, UserInput::text("one")).unwrap();
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, RESULT_OK);
+    feed(&mut s, now, &state("idle"));
+    s.send_user(now, UserInput::text("two")).unwrap();
+    s.end_input(now);
+    assert!(!stdin_closed(&mut s), "the second message's run is owed");
+    feed(&mut s, now, &state("running"));
+    feed(&mut s, now, ASSISTANT);
+    feed(&mut s, now, RESULT_OK);
+    assert!(!stdin_closed(&mut s), "still running after its result");
+    feed(&mut s, now, &state("idle"));
+    assert!(stdin_closed(&mut s));
+}
+
 /// The official SDKs stamp every user message they write `client_composed: true` when
 /// verbatim prompts are on, overwriting what the message said.
 #[test]
