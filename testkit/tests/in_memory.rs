@@ -802,18 +802,26 @@ fn resource_reads_and_prompt_gets_reach_their_handlers() {
     use claude_agent_client::mcp::{prompt_template, resource_template};
     use claude_agent_core::mcp::{PromptResult, ResourceResult};
 
-    let mcp = |method: &str, params: Value| {
+    // Each request with an id of its own, as an MCP client numbers them.
+    let mcp = |id: u32, method: &str, params: Value| {
         json!({"subtype": "mcp_message", "server_name": "lib",
-            "message": {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}})
+            "message": {"jsonrpc": "2.0", "id": id, "method": method, "params": params}})
     };
     let script = Script::new()
         .answer_initialize()
         .expect_user()
-        .send_request("r1", mcp("resources/read", json!({"uri": "logs://monday"})))
-        .send_request("r2", mcp("resources/read", json!({"uri": "logs://fail"})))
+        .send_request(
+            "r1",
+            mcp(1, "resources/read", json!({"uri": "logs://monday"})),
+        )
+        .send_request(
+            "r2",
+            mcp(2, "resources/read", json!({"uri": "logs://fail"})),
+        )
         .send_request(
             "p1",
             mcp(
+                3,
                 "prompts/get",
                 json!({"name": "greet", "arguments": {"name": "Ada"}}),
             ),
@@ -847,7 +855,7 @@ fn resource_reads_and_prompt_gets_reach_their_handlers() {
     );
     assert_eq!(
         answer_to(&fake, "r2").unwrap()["mcp_response"],
-        json!({"jsonrpc": "2.0", "id": 1,
+        json!({"jsonrpc": "2.0", "id": 2,
             "error": {"code": -32603, "message": "the log store is down"}})
     );
     assert_eq!(
