@@ -79,7 +79,7 @@ macro_rules! runtime_crate_root {
     (crate: $krate:ident, runtime: $runtime:expr, runs: $runs:literal $(,)?) => {
         pub use claude_agent_client::{
             cli, mcp, prompt_channel, ClaimError, Claimed, Client, Connection,
-            AdmitError, AdmitFuture, ElicitationContext, Error, Fleet, FleetError, FleetLimits,
+            AdmitError, AdmitFuture, ChargeFuture, ElicitationContext, Error, Fleet, FleetError, FleetLimits,
             FleetLimitsError, FleetMember, HookContext, HostId, Messages, PermissionContext, PoolStart, PooledQuery, PrewarmError,
             ProcessTree, Prompt, PromptSender, PromptStream, Query, ResumeError, Spare, SparePool,
             SharedLedger, SharedPlace, StoreFlush, Transport, UnaskedTools, UserDialogContext,

@@ -249,8 +249,8 @@ pub use error::Error;
 pub use faces::{cli, mcp};
 pub(crate) use fleet::Seat;
 pub use fleet::{
-    AdmitError, AdmitFuture, Fleet, FleetError, FleetLimits, FleetLimitsError, FleetMember,
-    SharedLedger, SharedPlace,
+    AdmitError, AdmitFuture, ChargeFuture, Fleet, FleetError, FleetLimits, FleetLimitsError,
+    FleetMember, SharedLedger, SharedPlace,
 };
 pub use handlers::{ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext};
 pub use local::LocalCommand;

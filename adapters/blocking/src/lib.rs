@@ -218,9 +218,9 @@ use std::fmt;
 pub use claude_agent_client::{history, store};
 pub use claude_agent_client::{options, Options};
 pub use claude_agent_client::{
-    AdmitError, AdmitFuture, ClaimError, Connection, Error, Fleet, FleetError, FleetLimits,
-    FleetLimitsError, FleetMember, HostId, PoolStart, PrewarmError, Prompt, PromptStream,
-    ResumeError, SharedLedger, SharedPlace, StoreFlush, Transport,
+    AdmitError, AdmitFuture, ChargeFuture, ClaimError, Connection, Error, Fleet, FleetError,
+    FleetLimits, FleetLimitsError, FleetMember, HostId, PoolStart, PrewarmError, Prompt,
+    PromptStream, ResumeError, SharedLedger, SharedPlace, StoreFlush, Transport,
 };
 pub use claude_agent_core::message::{Message, UserInput};
 pub use claude_agent_core::{

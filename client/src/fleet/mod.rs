@@ -5,17 +5,18 @@ mod admission;
 mod ledger;
 mod shared;
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 
-use crate::cost::{Budget, BudgetReport, Spent, TurnCost};
+use crate::cost::{Budget, BudgetLevel, BudgetReport, Spent, TurnCost};
 use crate::link::Link;
 use crate::message::ResultMessage;
 use admission::{Admission, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
-pub use shared::{AdmitError, AdmitFuture, FleetError, SharedLedger, SharedPlace};
+pub use shared::{AdmitError, AdmitFuture, ChargeFuture, FleetError, SharedLedger, SharedPlace};
 
 /// The limits a [`Fleet`] keeps.
 ///
@@ -464,12 +465,20 @@ impl FleetMember {
             }
         };
         shared.sessions.join(link);
-        Ok(Some(Seat {
+        let mut seat = Seat {
             fleet: self.fleet.clone(),
             key: self.key.clone(),
             account,
             launch: None,
-        }))
+            early: VecDeque::new(),
+        };
+        // The key may have crossed its budget while the session waited: it is refused now,
+        // before its CLI starts and its prompt costs anything (the place goes back as the seat
+        // is dropped).
+        if let Some(report) = seat.over_budget_already() {
+            return Err(crate::Error::OverBudget(report));
+        }
+        Ok(Some(seat))
     }
 }
 
@@ -495,6 +504,8 @@ pub(crate) struct Seat {
     account: Account,
     /// With a memory limit: the go-ahead to start the CLI ([`Seat::launch`]).
     launch: Option<Permit>,
+    /// Reports that came while the session waited for its place, not yet told to it.
+    early: VecDeque<BudgetReport>,
 }
 
 /// Where a seat's place and spending are kept.
@@ -535,18 +546,22 @@ impl Seat {
         }
     }
 
-    /// A turn ended: its cost goes to the key.
-    pub(crate) fn turn(&self, result: &ResultMessage) {
-        if let Some(cost) = &result.turn_cost {
-            self.charge(cost);
-        }
+    /// A turn ended: its cost goes to the key. With a shared ledger, the future to wait for
+    /// before the turn's result reaches the application (the charge in the ledger).
+    pub(crate) fn turn(&self, result: &ResultMessage) -> Option<ChargeFuture> {
+        self.charge(result.turn_cost.as_ref()?)
     }
 
-    /// A turn's cost goes to the key: one that ended, or one the session ended in.
-    pub(crate) fn charge(&self, cost: &TurnCost) {
+    /// A turn's cost goes to the key: one that ended, or one the session ended in. In this
+    /// process the charge is made at once; a shared ledger's future is ready once it is made
+    /// there (dropping it does not take the charge back).
+    pub(crate) fn charge(&self, cost: &TurnCost) -> Option<ChargeFuture> {
         match &self.fleet.shared.shared_ledger {
-            Some(ledger) => ledger.charge(&self.key, cost),
-            None => self.fleet.shared.ledger.turn(&self.key, cost),
+            Some(ledger) => Some(ledger.charge(&self.key, cost)),
+            None => {
+                self.fleet.shared.ledger.turn(&self.key, cost);
+                None
+            }
         }
     }
 
@@ -578,11 +593,37 @@ impl Seat {
     }
 
     /// A budget report of the key for this session.
-    pub(crate) fn poll_report(&self, cx: &mut Context<'_>) -> Poll<BudgetReport> {
+    pub(crate) fn poll_report(&mut self, cx: &mut Context<'_>) -> Poll<BudgetReport> {
+        if let Some(report) = self.early.pop_front() {
+            return Poll::Ready(report);
+        }
         match &self.account {
             Account::Local { signal, .. } => signal.poll_report(cx),
             Account::Shared { place, .. } => place.poll_report(cx),
         }
+    }
+
+    /// A report the session had no room for yet: it comes first the next time.
+    pub(crate) fn tell_later(&mut self, report: BudgetReport) {
+        self.early.push_front(report);
+    }
+
+    /// The report of a budget the key exceeded while the session waited for its place, if it
+    /// did; the warnings that came meanwhile are kept for the session.
+    fn over_budget_already(&mut self) -> Option<Box<BudgetReport>> {
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        let mut exceeded = None;
+        while let Poll::Ready(report) = match &self.account {
+            Account::Local { signal, .. } => signal.poll_report(&mut cx),
+            Account::Shared { place, .. } => place.poll_report(&mut cx),
+        } {
+            if report.level >= BudgetLevel::Exceeded {
+                exceeded = Some(Box::new(report));
+            } else {
+                self.early.push_back(report);
+            }
+        }
+        exceeded
     }
 
     /// Ready once a shared ledger took the session's place away.

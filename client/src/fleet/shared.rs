@@ -12,6 +12,11 @@ use crate::FleetLimits;
 pub type AdmitFuture =
     Pin<Box<dyn Future<Output = Result<Box<dyn SharedPlace>, AdmitError>> + Send>>;
 
+/// The future a [`SharedLedger`] returns for a charge: ready once the charge is in the ledger
+/// (or the ledger gave it up: refused for good, or gone). Dropping it does not take the charge
+/// back.
+pub type ChargeFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// Where the hosts of one fleet keep what must hold across all of them: the places (at most
 /// [`FleetLimits::max_sessions`] sessions at once, on all hosts together), the fair queue
 /// between keys, each key's spending against [`FleetLimits::budget_per_key`], and each host's
@@ -26,7 +31,7 @@ pub type AdmitFuture =
 /// use std::sync::Arc;
 /// use std::task::{Context, Poll};
 /// use claude_agent_tokio::cost::{BudgetReport, Spent, TurnCost};
-/// use claude_agent_tokio::{AdmitError, AdmitFuture, Fleet, FleetLimits, SharedLedger, SharedPlace};
+/// use claude_agent_tokio::{AdmitError, AdmitFuture, ChargeFuture, Fleet, FleetLimits, SharedLedger, SharedPlace};
 ///
 /// /// One host, no limit: a place for everybody, spending not kept.
 /// struct Open;
@@ -51,7 +56,9 @@ pub type AdmitFuture =
 ///     fn admit(&self, _key: &str) -> AdmitFuture {
 ///         Box::pin(async { Ok(Box::new(Place) as Box<dyn SharedPlace>) })
 ///     }
-///     fn charge(&self, _key: &str, _cost: &TurnCost) {}
+///     fn charge(&self, _key: &str, _cost: &TurnCost) -> ChargeFuture {
+///         Box::pin(async {})
+///     }
 ///     fn spent(&self, _key: &str) -> Spent {
 ///         Spent::default()
 ///     }
@@ -83,8 +90,12 @@ pub trait SharedLedger: Send + Sync + 'static {
 
     /// A turn of a session of `key` cost `cost`: add it to the key's spending. When that
     /// crosses a level of the key's budget, every live place of the key, on every host, has a
-    /// report ([`SharedPlace::poll_report`]). Called from a session's task: it must not block.
-    fn charge(&self, key: &str, cost: &TurnCost);
+    /// report ([`SharedPlace::poll_report`]). Called from a session's task: it must not block;
+    /// the work goes on in the ledger whether or not the future is awaited. A session holds its
+    /// turn's result until the future is ready, so that no result reaches its application
+    /// with the turn's cost not counted (a host that dies in between loses the result, not the
+    /// charge's count).
+    fn charge(&self, key: &str, cost: &TurnCost) -> ChargeFuture;
 
     /// What `key` has spent, as this host last learned it.
     fn spent(&self, key: &str) -> Spent;

@@ -26,7 +26,7 @@ use crate::message::Message;
 use crate::options::LaunchSpec;
 use crate::runtime::{BoxFuture, Runtime};
 use crate::session::TranscriptMirror;
-use crate::store::{SessionKey, SessionStore};
+use crate::store::{SessionKey, SessionStore, StoreError};
 use crate::uuid::new_uuid;
 
 /// Pending entries past which a flush starts without waiting for the turn's result.
@@ -81,8 +81,17 @@ struct Failure {
     file_path: String,
     /// Its key; `None` when the file is outside the projects folder (never storable).
     key: Option<SessionKey>,
-    error: String,
+    error: Refusal,
     entries: Vec<Value>,
+}
+
+/// Why an append did not store its lines.
+enum Refusal {
+    /// The store failed (after its tries): the lines may go with a later flush.
+    Failed(String),
+    /// The store will take nothing more of the session from this host
+    /// ([`StoreError::Fenced`](crate::store::StoreError::Fenced)).
+    Fenced(String),
 }
 
 impl Pending {
@@ -138,6 +147,8 @@ pub(crate) struct Mirror {
     /// The end of the session has brought the retained lines back for their last try.
     finishing: bool,
     failures: VecDeque<Message>,
+    /// The store fenced this host off the session: why. Nothing more is stored.
+    fenced: Option<String>,
 }
 
 impl Mirror {
@@ -156,11 +167,21 @@ impl Mirror {
             retained: Pending::default(),
             finishing: false,
             failures: VecDeque::new(),
+            fenced: None,
         }
+    }
+
+    /// Why the store fenced this host off the session, once it did: the session's place is
+    /// another host's now, and nothing more of it is stored from here.
+    pub(crate) fn fenced(&self) -> Option<&str> {
+        self.fenced.as_deref()
     }
 
     /// Take a frame's entries.
     pub(crate) fn enqueue(&mut self, mirror: TranscriptMirror) {
+        if self.fenced.is_some() {
+            return;
+        }
         let mut values = Vec::with_capacity(mirror.entries.len());
         let mut bytes = 0;
         for raw in &mirror.entries {
@@ -257,6 +278,18 @@ impl Mirror {
             error,
             entries,
         } = failure;
+        let error = match error {
+            Refusal::Failed(error) => error,
+            Refusal::Fenced(reason) => {
+                self.pending = Pending::default();
+                self.retained = Pending::default();
+                self.fenced = Some(reason);
+                return;
+            }
+        };
+        if self.fenced.is_some() {
+            return;
+        }
         let count = entries.len();
         let bytes = size_of(&entries);
         let fits = self.retained.entries + count <= SATURATION * MAX_PENDING_ENTRIES
@@ -308,14 +341,19 @@ impl Mirror {
                         Ok(()) => continue,
                         Err(error) => (Some(key), error),
                     },
-                    Err(error) => (None, error),
+                    Err(error) => (None, Refusal::Failed(error)),
                 };
+                let fenced = matches!(error, Refusal::Fenced(_));
                 failures.push(Failure {
                     file_path,
                     key,
                     error,
                     entries,
                 });
+                if fenced {
+                    // The rest would be refused too.
+                    break;
+                }
             }
             failures
         })
@@ -345,13 +383,14 @@ impl Mirror {
     }
 }
 
-/// Append with the tries and the time limit above; the error text of the last try.
+/// Append with the tries and the time limit above; the error text of the last try, or the
+/// fence's refusal at once (no try changes it).
 async fn append<R: Runtime>(
     runtime: &R,
     store: &dyn SessionStore,
     key: &SessionKey,
     entries: &[Value],
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let mut last = String::new();
     for attempt in 0..ATTEMPTS {
         if let Some(wait) = attempt.checked_sub(1).map(|i| BACKOFF[i]) {
@@ -363,8 +402,11 @@ async fn append<R: Runtime>(
                 .catch_unwind()
                 .await
             {
-                Ok(outcome) => Some(outcome.map_err(|e| e.to_string())),
-                Err(_) => Some(Err("the session store's append panicked".to_owned())),
+                Ok(Err(StoreError::Fenced { reason })) => Some(Err(Refusal::Fenced(reason))),
+                Ok(outcome) => Some(outcome.map_err(|e| Refusal::Failed(e.to_string()))),
+                Err(_) => Some(Err(Refusal::Failed(
+                    "the session store's append panicked".to_owned(),
+                ))),
             }
         };
         let timeout = async {
@@ -373,16 +415,17 @@ async fn append<R: Runtime>(
         };
         match call.or(timeout).await {
             Some(Ok(())) => return Ok(()),
-            Some(Err(error)) => last = error,
+            Some(Err(Refusal::Failed(error))) => last = error,
+            Some(Err(fenced)) => return Err(fenced),
             None => {
-                return Err(format!(
+                return Err(Refusal::Failed(format!(
                     "the session store's append did not finish within {}s",
                     APPEND_TIMEOUT.as_secs()
-                ))
+                )))
             }
         }
     }
-    Err(last)
+    Err(Refusal::Failed(last))
 }
 
 /// The `system`/`mirror_error` message for a batch under `key` that could not be stored.

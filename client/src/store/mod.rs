@@ -168,6 +168,15 @@ pub enum StoreError {
         /// The id given.
         id: String,
     },
+    /// The store refused the write because this host no longer holds the session: a store
+    /// fenced by a fleet's lease (`claude-agent-store-postgres`'s `fenced_by`) whose host lost
+    /// the session's place. Nothing more of the session may be stored from here; a session
+    /// whose mirror meets it is closed with `FleetError::PlaceLost`.
+    #[error("the session store refused the write: {reason}")]
+    Fenced {
+        /// Why, in the store's words.
+        reason: String,
+    },
     /// A title or tag that is empty once trimmed. From [`StoredSession::rename`],
     /// [`StoredSession::tag`] and [`StoredSession::fork`].
     #[error("the {what} is empty")]

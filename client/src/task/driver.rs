@@ -90,6 +90,9 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
     stalled: Option<Item>,
+    /// A turn's result that waits for its charge to be in the fleet's shared ledger; nothing
+    /// else is taken from the session until then.
+    charging: Option<(crate::ChargeFuture, Item)>,
     termination: Option<Termination>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
@@ -133,6 +136,7 @@ where
             mirror: parts.mirror,
             config_dir: parts.config_dir,
             stalled: None,
+            charging: None,
             termination: None,
             reported: false,
             trace: parts.trace,
@@ -161,7 +165,7 @@ where
         progress |= self.poll_stdout(cx, now);
         progress |= self.poll_callbacks(cx, now);
         progress |= self.drain_events(cx, now);
-        progress |= self.poll_mirror(cx);
+        progress |= self.poll_mirror(cx, now);
         progress |= self.cli.poll_stdin(cx, &mut self.session);
         progress |= self.cli.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
@@ -184,38 +188,49 @@ where
     }
 
     /// A budget report of the session's fleet key, or the news that a shared fleet took the
-    /// session's place away.
+    /// session's place away. A lost place and an exceeded budget are acted on even while the
+    /// application is behind on its messages: the CLI stops at once, whatever is queued.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        if self.stalled.is_some() || self.termination.is_some() {
+        // Once the session is closing (for any reason), nothing here changes its course.
+        if self.termination.is_some() || self.session.ending().is_some() {
             return false;
         }
-        let Some(seat) = &self.seat else {
+        let Some(seat) = &mut self.seat else {
             return false;
         };
         if seat.poll_lost(cx).is_ready() {
             // Another host may hold the session now: nothing more of it goes to the store
-            // from here, and the CLI stops.
+            // from here, nothing more reaches the application, and the CLI stops.
             self.mirror = None;
+            self.charging = None;
             self.session.place_lost(now);
-            return true;
-        }
-        match seat.poll_report(cx) {
-            // Traced as the session closes (`Event::Closing`).
-            Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
-                self.session.over_budget(now, report);
-                true
+        } else {
+            match seat.poll_report(cx) {
+                Poll::Pending => return false,
+                // Traced as the session closes (`Event::Closing`).
+                Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
+                    self.session.over_budget(now, report);
+                }
+                Poll::Ready(report) if self.stalled.is_some() => {
+                    // No room for the notice yet: it is told once there is.
+                    seat.tell_later(report);
+                    return false;
+                }
+                Poll::Ready(report) => {
+                    self.budget_notice(report);
+                    return true;
+                }
             }
-            Poll::Ready(report) => {
-                self.budget_notice(report);
-                true
-            }
-            Poll::Pending => false,
         }
+        if self.session.ending().is_some() {
+            self.begin_shutdown(now, false);
+        }
+        true
     }
 
     /// Drive the store's flush (at once when a result waits for it; everything left once the
     /// session has finished), and tell the session when the store has what it was handed.
-    fn poll_mirror(&mut self, cx: &mut Context<'_>) -> bool {
+    fn poll_mirror(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let Some(mirror) = self.mirror.as_mut() else {
             // The store was let go (the session's place was lost to another host): a result
             // held back for it goes out as it is.
@@ -231,6 +246,14 @@ where
             mirror.flush();
         }
         let progress = mirror.poll(cx, &self.runtime);
+        if mirror.fenced().is_some() {
+            // The store took the session from this host: its place is another host's.
+            self.mirror = None;
+            self.charging = None;
+            self.session.place_lost(now);
+            self.begin_shutdown(now, false);
+            return true;
+        }
         if mirror.is_idle() && self.session.waits_for_store() {
             self.session.store_flushed();
             return true;
@@ -266,6 +289,17 @@ where
     fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         loop {
+            if let Some((charge, _)) = &mut self.charging {
+                if charge.as_mut().poll(cx).is_pending() {
+                    return progress;
+                }
+                let (_, item) = self.charging.take().expect("polled above");
+                progress = true;
+                if let Some(item) = self.link.push(cx, item) {
+                    self.stalled = Some(item);
+                    return progress;
+                }
+            }
             if let Some(item) = self.stalled.take() {
                 match self.link.push(cx, item) {
                     None => progress = true,
@@ -302,11 +336,12 @@ where
             match event {
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
+                    let mut charging = None;
                     if let Some(seat) = &self.seat {
                         match &message {
                             Message::Result(result) => {
                                 seat.session_id(result.session_id());
-                                seat.turn(result);
+                                charging = seat.turn(result);
                             }
                             Message::System(SystemMessage::Init(init)) => {
                                 seat.session_id(init.session_id())
@@ -315,6 +350,11 @@ where
                         }
                     }
                     self.trace.message(&message);
+                    if let Some(charge) = charging {
+                        // The result waits for its turn's charge in the shared ledger.
+                        self.charging = Some((charge, Ok(message)));
+                        return progress;
+                    }
                     if let Some(item) = self.link.push(cx, Ok(message)) {
                         self.stalled = Some(item);
                         return progress;
@@ -541,7 +581,8 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             self.session.handle_exit(now, ExitStatusInfo::signal(9));
             while let Some(event) = self.session.poll_event() {
                 if let (Event::UnfinishedTurn(cost), Some(seat)) = (event, &self.seat) {
-                    seat.charge(&cost);
+                    // In the ledger's hands: it goes on without the session.
+                    drop(seat.charge(&cost));
                 }
             }
         }

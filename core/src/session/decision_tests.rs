@@ -318,3 +318,54 @@ fn a_result_waits_for_its_turns_lines_in_the_store() {
     );
     assert_eq!(events(&mut s).len(), 2);
 }
+
+/// A lost fleet place: a result still waiting for the store is dropped (the fleet's
+/// transcript will not have it, and another host may resume the session without it), and so
+/// is everything the CLI prints while it stops; what the dropped turn cost still comes, for its
+/// key, and the session closes with `PlaceLost`.
+#[test]
+fn a_lost_place_drops_what_the_store_did_not_take() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.results_after_store = true;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
+    );
+    let before = events(&mut s);
+    assert!(!before
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+    s.place_lost(now);
+    assert_eq!(s.ending(), Some(&EndReason::PlaceLost));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"assistant","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"late"}]},"parent_tool_use_id":null,"session_id":"s"}"#,
+    );
+    let after = events(&mut s);
+    assert!(
+        !after.iter().any(|e| matches!(e, Event::Message(_))),
+        "nothing more reaches the application: {after:?}"
+    );
+    assert!(after
+        .iter()
+        .any(|e| matches!(e, Event::Closing(EndReason::PlaceLost))));
+    let charged: Vec<f64> = after
+        .iter()
+        .filter_map(|e| match e {
+            Event::UnfinishedTurn(cost) => cost.usd(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(charged, [0.25], "the dropped turn's cost still counts");
+    assert!(!s.waits_for_store());
+}

@@ -948,6 +948,12 @@ impl Session {
     /// [`EndReason::PlaceLost`]), so that it runs on one host only. Ignored once the session is
     /// closed.
     ///
+    /// From then on nothing more of the CLI's output reaches the host's application: another
+    /// host may hold the session, and its transcript goes on there, without what this host
+    /// did not store. Messages held for the store ([`SessionConfig::results_after_store`]) are
+    /// dropped, as are the messages the CLI prints while it stops; the cost of a turn whose
+    /// result is dropped so still comes, as [`Event::UnfinishedTurn`], for its key.
+    ///
     /// ```
     /// use std::time::Instant;
     /// use claude_agent_tokio::session::{EndReason, Event, InputMode, Session, SessionConfig};
@@ -959,7 +965,35 @@ impl Session {
     /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| e == Event::Closing(EndReason::PlaceLost)));
     /// ```
     pub fn place_lost(&mut self, now: Instant) {
+        if self.closed_by_host || self.ended.is_some() || self.finished {
+            return;
+        }
+        let held = std::mem::take(&mut self.behind_store);
         self.interrupt_and_end(now, EndReason::PlaceLost);
+        for event in held {
+            match event {
+                Event::Message(message) => self.deliver(message),
+                Event::Mirror(_) => {}
+                other => self.push_event(other),
+            }
+        }
+    }
+
+    /// The reason the session is closing itself, once it decided to ([`Event::Closing`]): a
+    /// host whose application is behind on the events can still stop the CLI at once.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::session::{EndReason, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// assert_eq!(session.ending(), None);
+    /// session.place_lost(now);
+    /// assert_eq!(session.ending(), Some(&EndReason::PlaceLost));
+    /// ```
+    pub fn ending(&self) -> Option<&EndReason> {
+        self.ended.as_ref()
     }
 
     /// Close stdin, and fail or withdraw everything pending with `cause`.
@@ -1503,9 +1537,24 @@ impl Session {
         if accounted {
             return self.account_and_push(now, message);
         }
-        if !activity::is_sdk_host_only(&message) {
-            self.push_event(Event::Message(message));
+        self.deliver(message);
+    }
+
+    /// A message for the host, unless it is the SDK's own or the place was lost
+    /// ([`Session::place_lost`]): then only a dropped result's cost goes on.
+    fn deliver(&mut self, message: Message) {
+        if activity::is_sdk_host_only(&message) {
+            return;
         }
+        if matches!(self.ended, Some(EndReason::PlaceLost)) {
+            if let Message::Result(result) = message {
+                if let Some(cost) = result.turn_cost {
+                    self.push_event(Event::UnfinishedTurn(Box::new(cost)));
+                }
+            }
+            return;
+        }
+        self.push_event(Event::Message(message));
     }
 
     /// [`Session::handle_message`]'s end for a message that costs or ends a turn: its cost and
@@ -1531,9 +1580,7 @@ impl Session {
             }
             _ => (None, None),
         };
-        if !activity::is_sdk_host_only(&message) {
-            self.push_event(Event::Message(message));
-        }
+        self.deliver(message);
         if let Some(missed) = missed {
             self.push_event(Event::InterruptNotApplied(missed));
         }

@@ -9,11 +9,13 @@
 //! - `fleet_hosts`: each host's lease (`lease_until`) and epoch, which grows each time the host
 //!   joins again: a place or a write carries the epoch it was made under, so a host that lost its
 //!   lease (killed, frozen, cut off) finds out before it writes again;
-//! - `fleet_places`: the places given, with the key, the host and epoch that hold each, and the
-//!   session's id once its CLI told it;
+//! - `fleet_places`: the places given, with the key, the host and epoch that hold each, the
+//!   session's id once its CLI told it, and the host that claimed it to take its session over;
 //! - `fleet_waiters`: the places asked for, in arrival order;
 //! - `fleet_keys`: each key's spending, the budget level already reported, and when it was last
-//!   served a place.
+//!   served a place;
+//! - `fleet_charges`: the ids of the charges made (a day's worth), so that a charge tried again
+//!   after its commit went unanswered counts once.
 //!
 //! Every decision that must hold across hosts is one transaction: admission locks the fleet's
 //! row, so two hosts never give the last place twice; a charge is one `UPDATE … RETURNING`, so
@@ -80,7 +82,11 @@ pub async fn create(client: &Client, schema: &str) -> Result<(), Error> {
                  epoch bigint NOT NULL,
                  session_id text,
                  in_turn boolean NOT NULL DEFAULT false,
+                 claimed_by text,
+                 claimed_epoch bigint,
                  PRIMARY KEY (fleet, place));
+             ALTER TABLE {schema}.fleet_places ADD COLUMN IF NOT EXISTS claimed_by text;
+             ALTER TABLE {schema}.fleet_places ADD COLUMN IF NOT EXISTS claimed_epoch bigint;
              CREATE TABLE IF NOT EXISTS {schema}.fleet_waiters (
                  fleet text NOT NULL,
                  ticket bigserial,
@@ -103,29 +109,75 @@ pub async fn create(client: &Client, schema: &str) -> Result<(), Error> {
                  reported smallint NOT NULL DEFAULT 0,
                  last_served bigint NOT NULL DEFAULT 0,
                  PRIMARY KEY (fleet, key));
+             CREATE TABLE IF NOT EXISTS {schema}.fleet_charges (
+                 fleet text NOT NULL,
+                 charge text NOT NULL,
+                 at timestamptz NOT NULL DEFAULT clock_timestamp(),
+                 PRIMARY KEY (fleet, charge));
              COMMIT;"
         ))
         .await
 }
 
-/// The fleet's session limit (`None`: no limit), set by whichever host starts it first or last.
-pub async fn set_limit(
-    client: &Client,
+/// The fleet's session limit as the database keeps it, when a host joining gives another one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitMismatch {
+    /// The limit the fleet's live hosts keep (`None`: no limit).
+    pub kept: Option<u32>,
+}
+
+/// The fleet's session limit (`None`: no limit): set by the first host, and by a host that
+/// joins while no other host of the fleet holds a live lease (the fleet starts again, maybe
+/// with new limits). A host giving another limit while others are live is refused: the
+/// fleet's hosts must agree on it.
+pub async fn join_limit(
+    client: &mut Client,
     schema: &str,
     fleet: &str,
+    host: &str,
     max_sessions: Option<u32>,
-) -> Result<(), Error> {
+) -> Result<Result<(), LimitMismatch>, Error> {
     let max = max_sessions.map(|max| i32::try_from(max).unwrap_or(i32::MAX));
-    client
-        .execute(
-            &format!(
-                "INSERT INTO {schema}.fleets (fleet, max_sessions) VALUES ($1, $2)
-                 ON CONFLICT (fleet) DO UPDATE SET max_sessions = EXCLUDED.max_sessions"
-            ),
+    let tx = client.transaction().await?;
+    tx.execute(
+        &format!(
+            "INSERT INTO {schema}.fleets (fleet, max_sessions) VALUES ($1, $2)
+             ON CONFLICT (fleet) DO NOTHING"
+        ),
+        &[&fleet, &max],
+    )
+    .await?;
+    let kept: Option<i32> = tx
+        .query_one(
+            &format!("SELECT max_sessions FROM {schema}.fleets WHERE fleet = $1 FOR UPDATE"),
+            &[&fleet],
+        )
+        .await?
+        .get(0);
+    if kept != max {
+        let others: i64 = tx
+            .query_one(
+                &format!(
+                    "SELECT count(*) FROM {schema}.fleet_hosts
+                     WHERE fleet = $1 AND host <> $2 AND lease_until > clock_timestamp()"
+                ),
+                &[&fleet, &host],
+            )
+            .await?
+            .get(0);
+        if others > 0 {
+            tx.rollback().await?;
+            let kept = kept.map(|kept| u32::try_from(kept).unwrap_or(0));
+            return Ok(Err(LimitMismatch { kept }));
+        }
+        tx.execute(
+            &format!("UPDATE {schema}.fleets SET max_sessions = $2 WHERE fleet = $1"),
             &[&fleet, &max],
         )
         .await?;
-    Ok(())
+    }
+    tx.commit().await?;
+    Ok(Ok(()))
 }
 
 fn seconds(lease: Duration) -> f64 {
@@ -160,14 +212,26 @@ pub async fn join(
     })
 }
 
-/// Renew the host's lease for `lease` more: `false` when it has run out already, or the host
-/// joined again since (it is fenced: its places may be another host's now, and it must stop).
+/// What became of a renewal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Renewal {
+    /// The lease runs for another `lease`.
+    Renewed,
+    /// It had run out: the host's places may be another host's now, and it must stop them;
+    /// it may join again under a new epoch.
+    Expired,
+    /// Another process joined the fleet under this host's name since: this one must stop for
+    /// good, or the two would fence each other off at every renewal.
+    Superseded,
+}
+
+/// Renew the host's lease for `lease` more.
 pub async fn renew(
     client: &Client,
     schema: &str,
     me: &HostLease,
     lease: Duration,
-) -> Result<bool, Error> {
+) -> Result<Renewal, Error> {
     let renewed = client
         .execute(
             &format!(
@@ -178,7 +242,20 @@ pub async fn renew(
             &[&me.fleet, &me.host, &me.epoch, &seconds(lease)],
         )
         .await?;
-    Ok(renewed == 1)
+    if renewed == 1 {
+        return Ok(Renewal::Renewed);
+    }
+    let epoch: Option<i64> = client
+        .query_opt(
+            &format!("SELECT epoch FROM {schema}.fleet_hosts WHERE fleet = $1 AND host = $2"),
+            &[&me.fleet, &me.host],
+        )
+        .await?
+        .map(|row| row.get(0));
+    Ok(match epoch {
+        Some(epoch) if epoch > me.epoch => Renewal::Superseded,
+        _ => Renewal::Expired,
+    })
 }
 
 /// A session of `key` asks for `place`: its ticket in the fleet's queue.
@@ -203,8 +280,8 @@ pub async fn enqueue(
 
 /// Give free places to waiters, in one transaction that holds the fleet's row: while fewer
 /// sessions than the limit hold a place under a live lease, the waiting key served longest ago
-/// (then the oldest ticket) gets the next. Waiters of hosts whose lease ran out leave the queue.
-/// Returns the tickets granted.
+/// (then the oldest ticket) gets the next. Waiters of hosts whose lease ran out leave the queue,
+/// granted or not. Returns the tickets granted.
 ///
 /// With nobody waiting, nothing is locked: a waiter that comes after this look is served by its
 /// own host's grant, which then sees any place freed before it.
@@ -238,7 +315,7 @@ pub async fn grant(client: &mut Client, schema: &str, fleet: &str) -> Result<Vec
     let mut served: i64 = row.get(1);
     tx.execute(
         &format!(
-            "DELETE FROM {schema}.fleet_waiters w WHERE w.fleet = $1 AND NOT w.granted
+            "DELETE FROM {schema}.fleet_waiters w WHERE w.fleet = $1
              AND NOT EXISTS (SELECT 1 FROM {schema}.fleet_hosts h
                  WHERE h.fleet = w.fleet AND h.host = w.host AND h.epoch = w.epoch
                  AND h.lease_until > clock_timestamp())"
@@ -320,7 +397,7 @@ pub fn places_channel(fleet: &str) -> String {
 }
 
 /// The channel on which a fleet's hosts hear that a key crossed a budget level (the payload is
-/// the key).
+/// the key's MD5 digest, in hex: [`spending_of_digest`] reads it back).
 pub fn budget_channel(fleet: &str) -> String {
     channel("fleetbudget_", fleet)
 }
@@ -420,7 +497,18 @@ pub async fn leave(
     Ok(())
 }
 
-/// The session's CLI is gone: its place is free (only for the host and epoch holding it).
+/// Whether the host of `me` holds a live lease under its epoch: what every change of a place
+/// needs, so that a host whose lease ran out changes nothing of its orphans.
+fn my_live_lease(schema: &str) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM {schema}.fleet_hosts me
+             WHERE me.fleet = $1 AND me.host = $3 AND me.epoch = $4
+             AND me.lease_until > clock_timestamp())"
+    )
+}
+
+/// The session's CLI is gone: its place is free (only for the host and epoch holding it, while
+/// its lease is live: an orphan stays for another host to take over).
 pub async fn release(
     client: &Client,
     schema: &str,
@@ -431,7 +519,8 @@ pub async fn release(
         .execute(
             &format!(
                 "DELETE FROM {schema}.fleet_places
-                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4 AND {}",
+                my_live_lease(schema)
             ),
             &[&me.fleet, &place, &me.host, &me.epoch],
         )
@@ -451,7 +540,8 @@ pub async fn turn_running(
         .execute(
             &format!(
                 "UPDATE {schema}.fleet_places SET in_turn = $5
-                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4 AND {}",
+                my_live_lease(schema)
             ),
             &[&me.fleet, &place, &me.host, &me.epoch, &running],
         )
@@ -460,7 +550,8 @@ pub async fn turn_running(
 }
 
 /// The session holding `place` has this id (its CLI told it): a host that takes the place over
-/// resumes the session by it.
+/// resumes the session by it. The orphan of the same session that this host claimed
+/// ([`take_over`]) is gone now: the session runs here again.
 pub async fn bind(
     client: &Client,
     schema: &str,
@@ -471,8 +562,15 @@ pub async fn bind(
     client
         .execute(
             &format!(
-                "UPDATE {schema}.fleet_places SET session_id = $5
-                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+                "WITH bound AS (
+                     UPDATE {schema}.fleet_places SET session_id = $5
+                     WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4 AND {}
+                     RETURNING place)
+                 DELETE FROM {schema}.fleet_places
+                 WHERE fleet = $1 AND session_id = $5 AND place <> $2
+                 AND claimed_by = $3 AND claimed_epoch = $4
+                 AND EXISTS (SELECT 1 FROM bound)",
+                my_live_lease(schema)
             ),
             &[&me.fleet, &place, &me.host, &me.epoch, &session_id],
         )
@@ -481,7 +579,7 @@ pub async fn bind(
 }
 
 /// The sessions holding a place under a lease that ran out, or under an earlier epoch of their
-/// host: what another host may take over.
+/// host, and that no host holding a live lease has claimed: what another host may take over.
 pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<Orphan>, Error> {
     let rows = client
         .query(
@@ -490,7 +588,9 @@ pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<O
                  LEFT JOIN {schema}.fleet_hosts h ON h.fleet = p.fleet AND h.host = p.host
                  WHERE p.fleet = $1
                  AND (h.host IS NULL OR h.epoch <> p.epoch OR h.lease_until <= clock_timestamp())
-                 ORDER BY p.place"
+                 AND NOT {}
+                 ORDER BY p.place",
+                live_claim(schema)
             ),
             &[&fleet],
         )
@@ -507,12 +607,24 @@ pub async fn orphans(client: &Client, schema: &str, fleet: &str) -> Result<Vec<O
         .collect())
 }
 
-/// Take an orphaned place over: it is freed, for this host (which must hold a live lease) to
-/// resume its session under a place of its own. The place's key, or `None` when it is no
-/// orphan (its host is alive, or another host took it first): exactly one host gets it.
+/// Whether `p`'s place is claimed by a host that holds a live lease under the epoch it
+/// claimed it with.
+fn live_claim(schema: &str) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM {schema}.fleet_hosts c
+             WHERE c.fleet = p.fleet AND c.host = p.claimed_by AND c.epoch = p.claimed_epoch
+             AND c.lease_until > clock_timestamp())"
+    )
+}
+
+/// Claim an orphaned place: this host (which must hold a live lease) is to resume its session,
+/// under a place of its own. The place's key, or `None` when it is no orphan (its host is
+/// alive, or another live host claimed it first): exactly one host gets it. The orphan stays
+/// until the claiming host's session binds the same session id ([`bind`]): a host that dies
+/// before its claim is kept loses the claim with its lease, and the orphan is listed again.
 ///
 /// The holding host's lease row is locked first: an append of a store it fences, under way, is
-/// committed before the place is taken (and seen by the session's new host), and a later one
+/// committed before the place is claimed (and seen by the session's new host), and a later one
 /// finds the lease gone.
 pub async fn take_over(
     client: &mut Client,
@@ -535,21 +647,51 @@ pub async fn take_over(
     let row = tx
         .query_opt(
             &format!(
-                "DELETE FROM {schema}.fleet_places p
+                "UPDATE {schema}.fleet_places p SET claimed_by = $2, claimed_epoch = $3
                  WHERE p.fleet = $1 AND p.place = $4
                  AND NOT EXISTS (SELECT 1 FROM {schema}.fleet_hosts h
                      WHERE h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
                      AND h.lease_until > clock_timestamp())
+                 AND NOT {}
                  AND EXISTS (SELECT 1 FROM {schema}.fleet_hosts me
                      WHERE me.fleet = $1 AND me.host = $2 AND me.epoch = $3
                      AND me.lease_until > clock_timestamp())
-                 RETURNING p.key"
+                 RETURNING p.key",
+                live_claim(schema)
             ),
             &[&me.fleet, &me.host, &me.epoch, &place],
         )
         .await?;
     tx.commit().await?;
     Ok(row.map(|row| row.get(0)))
+}
+
+/// Rows no host can use any more: places of hosts whose lease ran out that never had a session
+/// id (nothing to take over), and hosts gone for a day whose epochs no place carries. Places
+/// with a session id stay, for a host to take over.
+pub async fn sweep(client: &Client, schema: &str, fleet: &str) -> Result<(), Error> {
+    for statement in [
+        format!(
+            "DELETE FROM {schema}.fleet_places p
+             WHERE p.fleet = $1 AND p.session_id IS NULL
+             AND NOT EXISTS (SELECT 1 FROM {schema}.fleet_hosts h
+                 WHERE h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
+                 AND h.lease_until > clock_timestamp())"
+        ),
+        format!(
+            "DELETE FROM {schema}.fleet_hosts h
+             WHERE h.fleet = $1 AND h.lease_until < clock_timestamp() - interval '1 day'
+             AND NOT EXISTS (SELECT 1 FROM {schema}.fleet_places p
+                 WHERE p.fleet = h.fleet AND (p.host = h.host OR p.claimed_by = h.host))"
+        ),
+        format!(
+            "DELETE FROM {schema}.fleet_charges
+             WHERE fleet = $1 AND at < clock_timestamp() - interval '1 day'"
+        ),
+    ] {
+        client.execute(&statement, &[&fleet]).await?;
+    }
+    Ok(())
 }
 
 fn level_code(level: Option<BudgetLevel>) -> i16 {
@@ -564,13 +706,16 @@ fn tokens(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// A turn of a session of `key` cost `cost`: add it to the key's spending, in one statement, and
-/// return the spending and, when this charge crossed a level of `budget` that no charge before
-/// it reported, that level (exactly one charge crosses each level, whichever host made it).
+/// A turn of a session of `key` cost `cost`: add it to the key's spending, in one transaction,
+/// and return the spending and, when this charge crossed a level of `budget` that no charge
+/// before it reported, that level (exactly one charge crosses each level, whichever host made
+/// it). `charge` is the charge's id: a charge made again under the same id (its first commit
+/// went unanswered) adds nothing.
 pub async fn charge(
     client: &mut Client,
     schema: &str,
     fleet: &str,
+    charge: &str,
     key: &str,
     cost: &TurnCost,
     budget: Option<Budget>,
@@ -578,6 +723,20 @@ pub async fn charge(
     let mut add = Spent::default();
     add.add(cost);
     let tx = client.transaction().await?;
+    let first = tx
+        .execute(
+            &format!(
+                "INSERT INTO {schema}.fleet_charges (fleet, charge) VALUES ($1, $2)
+                 ON CONFLICT DO NOTHING"
+            ),
+            &[&fleet, &charge],
+        )
+        .await?;
+    if first == 0 {
+        tx.commit().await?;
+        let spent = spending(client, schema, fleet, key).await?;
+        return Ok((spent.map(|(spent, _)| spent).unwrap_or_default(), None));
+    }
     let row = tx
         .query_one(
             &format!(
@@ -617,8 +776,12 @@ pub async fn charge(
             &[&fleet, &key, &level_code(level)],
         )
         .await?;
-        tx.execute("SELECT pg_notify($1, $2)", &[&budget_channel(fleet), &key])
-            .await?;
+        // The key's digest: a notification's payload is limited to 8000 bytes, a key is not.
+        tx.execute(
+            "SELECT pg_notify($1, md5($2))",
+            &[&budget_channel(fleet), &key],
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok((spent, crossed))
@@ -653,6 +816,26 @@ pub async fn spending(
         )
         .await?;
     Ok(row.map(|row| (spent_of(&row), level_of(row.get(7)))))
+}
+
+/// The key whose MD5 digest is `digest` (a budget notification's payload), with what it spent
+/// and the budget level reported for it.
+pub async fn spending_of_digest(
+    client: &Client,
+    schema: &str,
+    fleet: &str,
+    digest: &str,
+) -> Result<Option<(String, Spent, Option<BudgetLevel>)>, Error> {
+    let row = client
+        .query_opt(
+            &format!(
+                "SELECT {SPENDING}, key, reported FROM {schema}.fleet_keys
+                 WHERE fleet = $1 AND md5(key) = $2"
+            ),
+            &[&fleet, &digest],
+        )
+        .await?;
+    Ok(row.map(|row| (row.get(7), spent_of(&row), level_of(row.get(8)))))
 }
 
 /// The keys of the fleet that spent anything with what each spent and the budget level

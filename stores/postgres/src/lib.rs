@@ -122,6 +122,35 @@ pub enum ConnectError {
     /// The TLS set-up failed: root certificates that do not parse, or none in what was given.
     #[error("PostgreSQL TLS set-up: {0}")]
     Tls(String),
+    /// A name PostgreSQL would cut (over 63 bytes) or cannot use (empty): two names that share
+    /// their first 63 bytes would share tables.
+    #[error("the {what} name {name:?} is empty or longer than 63 bytes, which PostgreSQL cuts; give a shorter one")]
+    InvalidName {
+        /// What the name is of (`schema`).
+        what: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// The fleet's live hosts keep another session limit than this host gives: the hosts of a
+    /// fleet must agree on it (to change it, stop every host, then start them with the new one).
+    #[error(
+        "fleet {fleet:?} keeps a session limit of {} among its live hosts, and this host gives {}: \
+         give every host of the fleet the same limits",
+        limit_text(*kept),
+        limit_text(*given)
+    )]
+    FleetLimitMismatch {
+        /// The fleet.
+        fleet: String,
+        /// The limit its live hosts keep (`None`: no limit).
+        kept: Option<u32>,
+        /// The limit this host gave.
+        given: Option<u32>,
+    },
+}
+
+fn limit_text(limit: Option<u32>) -> String {
+    limit.map_or_else(|| "none".to_owned(), |limit| limit.to_string())
 }
 
 /// Which certificate authorities a store trusts when its connection is encrypted
@@ -386,6 +415,51 @@ fn prepare(config: &str, roots: &TlsRoots) -> Result<Prepared, ConnectError> {
     })
 }
 
+/// How long the server lets one of our connections hold others up, and how soon a peer that
+/// vanished is noticed: a host frozen inside a transaction (a lock on a fleet's row, a fenced
+/// append) holds the others up no longer, and a connection whose other end is gone (a
+/// half-open socket) is given up instead of waiting for TCP's two hours.
+pub(crate) struct Bounds {
+    /// How long a statement waits for a lock (`lock_timeout`).
+    pub(crate) lock: Duration,
+    /// How long a transaction may sit idle (`idle_in_transaction_session_timeout`).
+    pub(crate) idle_in_transaction: Duration,
+    /// How long a statement may run (`statement_timeout`).
+    pub(crate) statement: Duration,
+    /// Quiet time before TCP keepalives start, which then come at half that, three times.
+    pub(crate) keepalive: Duration,
+}
+
+/// The connections of a store that a fleet fences: a fenced append holds its host's lease row
+/// (`FOR SHARE`) until its commit, so a frozen one must not keep it longer than this.
+const STORE_BOUNDS: Bounds = Bounds {
+    lock: Duration::from_secs(5),
+    idle_in_transaction: Duration::from_secs(5),
+    statement: Duration::from_secs(60),
+    keepalive: Duration::from_secs(5),
+};
+
+/// Set `bounds` on `config`: the server's time limits unless the configuration's `options`
+/// says something already, and TCP keepalives with a limit on unacknowledged data.
+pub(crate) fn bound(config: &mut Config, bounds: &Bounds) {
+    let ms = |d: Duration| d.as_millis().max(1);
+    if config.get_options().is_none() {
+        config.options(format!(
+            "-c lock_timeout={} -c idle_in_transaction_session_timeout={} -c statement_timeout={}",
+            ms(bounds.lock),
+            ms(bounds.idle_in_transaction),
+            ms(bounds.statement)
+        ));
+    }
+    let keepalive = bounds.keepalive.max(Duration::from_secs(1));
+    config
+        .keepalives(true)
+        .keepalives_idle(keepalive)
+        .keepalives_interval((keepalive / 2).max(Duration::from_secs(1)))
+        .keepalives_retries(3)
+        .tcp_user_timeout(bounds.statement.max(keepalive * 2));
+}
+
 /// Connect, and run the connection as a task on `runtime`.
 async fn open(
     config: &Config,
@@ -493,9 +567,10 @@ impl PostgresSessionStore {
     ) -> Result<PostgresSessionStore, ConnectError> {
         let Prepared {
             runtime,
-            config,
+            mut config,
             tls,
         } = prepare(config, &roots)?;
+        bound(&mut config, &STORE_BOUNDS);
         let client = open(&config, tls.clone(), &runtime)
             .await
             .map_err(ConnectError::Connect)?;
@@ -589,6 +664,15 @@ impl PostgresSessionStore {
     async fn ensure_schema(&self) -> Result<(), StoreError> {
         if self.ready.load(Ordering::SeqCst) {
             return Ok(());
+        }
+        if self.schema.is_empty() || self.schema.len() > 63 {
+            // PostgreSQL would cut it: two schemas that share their first 63 bytes would share
+            // tables.
+            return Err(StoreError::backend(format!(
+                "the schema name {:?} is empty or longer than 63 bytes, which PostgreSQL cuts; \
+                 give a shorter one to with_schema",
+                self.schema
+            )));
         }
         let schema = self.schema.replace('"', "\"\"");
         let (entries, sessions, summaries) = (
@@ -691,8 +775,8 @@ impl PostgresSessionStore {
         let client = &transaction.client;
         let outcome = async {
             if let Some(fence) = &self.fence {
-                fence.check(client).await.map_err(|e| match e {
-                    fleet::Fenced::Refused(message) => StoreError::backend(message),
+                fence.check(client, key).await.map_err(|e| match e {
+                    fleet::Fenced::Refused(reason) => StoreError::Fenced { reason },
                     fleet::Fenced::Failed(error) => self.refused(error),
                 })?;
             }

@@ -900,7 +900,7 @@ mod fleet_ledger {
     use std::time::Duration;
 
     use claude_agent_core::cost::{Budget, BudgetLevel, Tokens, TurnCost};
-    use claude_agent_store_postgres::fleet_ledger::{self as ledger, HostLease};
+    use claude_agent_store_postgres::fleet_ledger::{self as ledger, HostLease, Renewal};
     use tokio_postgres::{Client, NoTls};
 
     use super::{tokio_rt, Cluster};
@@ -939,7 +939,353 @@ mod fleet_ledger {
             exactly_one_charge_crosses_each_budget_level(&config).await;
             a_fenced_store_appends_only_under_a_live_lease(&config).await;
             a_session_that_waited_through_its_keys_budget_is_told(&config).await;
+            a_charge_made_again_under_its_id_counts_once(&config).await;
+            a_limit_other_than_the_live_hosts_keep_is_refused(&config).await;
+            a_key_too_long_for_a_notification_crosses_its_budget(&config).await;
+            an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(&config).await;
+            a_charge_held_up_by_a_lock_is_made_later_and_once(&config).await;
+            a_frozen_grant_holds_the_others_up_no_longer_than_its_bounds(&config).await;
+            schema_names_postgres_would_cut_are_refused(&config).await;
+            a_session_that_waited_while_its_key_spent_its_budget_never_starts(&config).await;
         });
+    }
+
+    /// The smallest case of a budget overspent by the queue: one host, a limit of 1, a $1
+    /// budget and two sessions of the key. The first's turn costs $1.50; the second, which
+    /// waited for the place meanwhile, is refused before its CLI starts, so $1.50 is all the
+    /// key spends.
+    async fn a_session_that_waited_while_its_key_spent_its_budget_never_starts(config: &str) {
+        use claude_agent_core::message::Message;
+        use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+        use claude_agent_testkit::fake_cli::{FakeResult, Script};
+        use claude_agent_testkit::transport::FakeTransport;
+        use claude_agent_tokio::{Error, Fleet, FleetLimits, Options};
+        use futures_lite::StreamExt;
+
+        let limits = FleetLimits {
+            max_sessions: Some(1),
+            budget_per_key: Some(Budget::usd(1.0)),
+            ..FleetLimits::default()
+        };
+        let ledger = PostgresFleetLedger::connect(config, FleetHost::new("smallest", "a", limits))
+            .await
+            .unwrap();
+        let fleet = Fleet::shared(std::sync::Arc::new(ledger.clone())).unwrap();
+        let turn = |usd: f64| {
+            Script::new()
+                .answer_initialize()
+                .expect_user()
+                .sleep(Duration::from_millis(300))
+                .emit_result_with(FakeResult::success("done").cost_usd(usd))
+        };
+        let first = FakeTransport::new(turn(1.5));
+        let second = FakeTransport::new(turn(1.5));
+        let run = |fake: &FakeTransport| {
+            let options = Options::new()
+                .transport(fake.clone())
+                .fleet(fleet.member("k"));
+            claude_agent_tokio::query("go", options).collect::<Vec<_>>()
+        };
+        let (a, b) = tokio::join!(run(&first), async {
+            // The second asks once the first holds the only place.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            run(&second).await
+        });
+        assert!(
+            a.iter().any(|m| matches!(m, Ok(Message::Result(_)))),
+            "{a:?}"
+        );
+        assert!(
+            matches!(b.as_slice(), [Err(Error::OverBudget(_))]),
+            "refused before anything ran: {b:?}"
+        );
+        assert_eq!(second.connections(), 0, "no CLI was started for it");
+        ledger.flush().await.unwrap();
+        let spent = ledger.spending().await.unwrap();
+        assert_eq!((spent[0].1.turns, spent[0].1.usd), (1, 1.5));
+    }
+
+    /// A charge whose commit went unanswered is made again under the same id: it counts once.
+    async fn a_charge_made_again_under_its_id_counts_once(config: &str) {
+        let mut client = connect(config).await;
+        let cost = TurnCost::new(Some(0.25), None, Tokens::default(), 0.0);
+        for _ in 0..3 {
+            ledger::charge(&mut client, SCHEMA, "ids", "charge-1", "k", &cost, None)
+                .await
+                .unwrap();
+        }
+        ledger::charge(&mut client, SCHEMA, "ids", "charge-2", "k", &cost, None)
+            .await
+            .unwrap();
+        let (spent, _) = ledger::spending(&client, SCHEMA, "ids", "k")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((spent.turns, spent.usd), (2, 0.5));
+    }
+
+    /// A host that joins with another session limit than the live hosts keep is refused; with
+    /// none live, it sets the fleet's limit anew.
+    async fn a_limit_other_than_the_live_hosts_keep_is_refused(config: &str) {
+        use claude_agent_store_postgres::{ConnectError, FleetHost, PostgresFleetLedger};
+        use claude_agent_tokio::FleetLimits;
+
+        let limit = |max| FleetLimits {
+            max_sessions: Some(max),
+            ..FleetLimits::default()
+        };
+        let mut first = FleetHost::new("agreed", "a", limit(3));
+        first.lease = Duration::from_millis(600);
+        let a = PostgresFleetLedger::connect(config, first).await.unwrap();
+        let refused = PostgresFleetLedger::connect(config, FleetHost::new("agreed", "b", limit(5)))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                ConnectError::FleetLimitMismatch {
+                    kept: Some(3),
+                    given: Some(5),
+                    ..
+                }
+            ),
+            "{refused}"
+        );
+        assert!(
+            PostgresFleetLedger::connect(config, FleetHost::new("agreed", "b", limit(3)))
+                .await
+                .is_ok(),
+            "the same limit joins"
+        );
+        drop(a);
+        // Once no host is live, the fleet starts again with the limit of its first host.
+        let mut admin = connect(config).await;
+        admin
+            .execute(
+                "UPDATE claude_agent.fleet_hosts SET lease_until = clock_timestamp()
+                 WHERE fleet = 'agreed'",
+                &[],
+            )
+            .await
+            .unwrap();
+        let c = PostgresFleetLedger::connect(config, FleetHost::new("agreed", "c", limit(5))).await;
+        assert!(c.is_ok(), "{:?}", c.err());
+        let kept: Option<i32> = admin
+            .query_one(
+                "SELECT max_sessions FROM claude_agent.fleets WHERE fleet = 'agreed'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(kept, Some(5));
+        let _ = &mut admin;
+    }
+
+    /// A notification's payload holds at most 8000 bytes: a key longer than that still crosses
+    /// its budget, tells the host's sessions, and blocks no other charge.
+    async fn a_key_too_long_for_a_notification_crosses_its_budget(config: &str) {
+        use std::task::{Context, Poll, Waker};
+
+        use claude_agent_client::SharedLedger;
+        use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+        use claude_agent_tokio::FleetLimits;
+
+        let limits = FleetLimits {
+            budget_per_key: Some(Budget::usd(1.0)),
+            ..FleetLimits::default()
+        };
+        let ledger = PostgresFleetLedger::connect(config, FleetHost::new("long-keys", "a", limits))
+            .await
+            .unwrap();
+        let key = "k".repeat(9000);
+        let place = ledger.admit(&key).await.unwrap();
+        ledger
+            .charge(
+                &key,
+                &TurnCost::new(Some(1.5), None, Tokens::default(), 0.0),
+            )
+            .await;
+        ledger
+            .charge(
+                "short",
+                &TurnCost::new(Some(0.1), None, Tokens::default(), 0.0),
+            )
+            .await;
+        ledger.flush().await.unwrap();
+        let mut cx = Context::from_waker(Waker::noop());
+        let told = match place.poll_report(&mut cx) {
+            Poll::Ready(report) => Some(report.level),
+            Poll::Pending => None,
+        };
+        assert_eq!(told, Some(BudgetLevel::Exceeded));
+        let spending = ledger.spending().await.unwrap();
+        let keys: Vec<&str> = spending.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, [key.as_str(), "short"]);
+    }
+
+    /// A host whose lease ran out joins again under a new epoch: an append still coming from a
+    /// session of the earlier epoch (its mirror flushing late) is refused, though the host's
+    /// new lease is live; a session of the new epoch appends.
+    async fn an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(config: &str) {
+        use claude_agent_client::store::{SessionStore, StoreError};
+        use claude_agent_client::SharedLedger;
+        use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger, PostgresSessionStore};
+        use claude_agent_tokio::FleetLimits;
+
+        let mut host = FleetHost::new("epochs", "a", FleetLimits::default());
+        host.lease = Duration::from_millis(800);
+        let ledger = PostgresFleetLedger::connect(config, host).await.unwrap();
+        let store = PostgresSessionStore::connect(config)
+            .await
+            .unwrap()
+            .with_schema("epochs")
+            .fenced_by(&ledger);
+        let old_place = ledger.admit("k").await.unwrap();
+        old_place.session_id("old-session");
+        let old = super::SessionKey::new("project", "old-session");
+        store.append(&old, &[super::line("o1")]).await.unwrap();
+        // The database ends the lease (the host was frozen past it): the next renewal finds it
+        // gone, and the host joins again.
+        let admin = connect(config).await;
+        admin
+            .execute(
+                "UPDATE claude_agent.fleet_hosts SET lease_until = clock_timestamp()
+                 WHERE fleet = 'epochs' AND host = 'a'",
+                &[],
+            )
+            .await
+            .unwrap();
+        let rejoined = async {
+            loop {
+                let epoch: i64 = admin
+                    .query_one(
+                        "SELECT epoch FROM claude_agent.fleet_hosts
+                         WHERE fleet = 'epochs' AND host = 'a' AND lease_until > clock_timestamp()",
+                        &[],
+                    )
+                    .await
+                    .map(|row| row.get(0))
+                    .unwrap_or(0);
+                if epoch > 1 {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), rejoined)
+            .await
+            .expect("joined again");
+        let refused = store.append(&old, &[super::line("o2")]).await.unwrap_err();
+        assert!(matches!(refused, StoreError::Fenced { .. }), "{refused}");
+        let new_place = ledger.admit("k").await.unwrap();
+        new_place.session_id("new-session");
+        let new = super::SessionKey::new("project", "new-session");
+        store.append(&new, &[super::line("n1")]).await.unwrap();
+        assert_eq!(
+            store.load(&old).await.unwrap().unwrap(),
+            [super::line("o1")],
+            "nothing of the refused append"
+        );
+        drop(old_place);
+    }
+
+    /// A charge the database cannot make now (a lock it waits for past its bound) stays queued
+    /// and is made once the lock goes, once; `flush` says so meanwhile.
+    async fn a_charge_held_up_by_a_lock_is_made_later_and_once(config: &str) {
+        use claude_agent_client::SharedLedger;
+        use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+        use claude_agent_tokio::FleetLimits;
+
+        let mut host = FleetHost::new("locked", "a", FleetLimits::default());
+        host.lease = Duration::from_secs(2);
+        let ledger = PostgresFleetLedger::connect(config, host).await.unwrap();
+        let cost = TurnCost::new(Some(0.5), None, Tokens::default(), 0.0);
+        ledger.charge("k", &cost).await;
+        let mut holder = connect(config).await;
+        let tx = holder.transaction().await.unwrap();
+        tx.execute(
+            "SELECT 1 FROM claude_agent.fleet_keys WHERE fleet = 'locked' AND key = 'k' FOR UPDATE",
+            &[],
+        )
+        .await
+        .unwrap();
+        // Not awaited: the lock holds it up.
+        drop(ledger.charge("k", &cost));
+        let held = ledger.flush().await;
+        assert!(held.is_err(), "the lock held the charge up");
+        tx.commit().await.unwrap();
+        ledger.flush().await.unwrap();
+        let spending = ledger.spending().await.unwrap();
+        assert_eq!(spending[0].1.turns, 2, "made once, not dropped");
+    }
+
+    /// A host frozen inside a grant (its transaction open, the fleet's row locked) holds the
+    /// others' admissions up no longer than the server's bounds: the frozen transaction ends,
+    /// and the waiting session gets its place instead of failing.
+    async fn a_frozen_grant_holds_the_others_up_no_longer_than_its_bounds(config: &str) {
+        use claude_agent_client::SharedLedger;
+        use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+        use claude_agent_tokio::FleetLimits;
+
+        let lease = Duration::from_secs(2);
+        let mut host = FleetHost::new("frozen-grant", "b", FleetLimits::default());
+        host.lease = lease;
+        let ledger = PostgresFleetLedger::connect(config, host).await.unwrap();
+        // The frozen host: its connection bound as a ledger's is, its transaction left open.
+        let (mut frozen, connection) = tokio_postgres::connect(
+            &format!(
+                "{config} options='-c idle_in_transaction_session_timeout={}'",
+                (lease / 2).as_millis()
+            ),
+            NoTls,
+        )
+        .await
+        .unwrap();
+        tokio::spawn(connection);
+        let tx = frozen.transaction().await.unwrap();
+        tx.execute(
+            "SELECT 1 FROM claude_agent.fleets WHERE fleet = 'frozen-grant' FOR UPDATE",
+            &[],
+        )
+        .await
+        .unwrap();
+        let started = std::time::Instant::now();
+        let place = tokio::time::timeout(lease * 3, ledger.admit("k"))
+            .await
+            .expect("a place within the bounds")
+            .expect("not refused");
+        assert!(started.elapsed() >= lease / 2 - Duration::from_millis(100));
+        drop(place);
+        drop(tx);
+    }
+
+    /// PostgreSQL cuts names at 63 bytes: a schema longer than that is refused, by the ledger
+    /// at once and by the store at its first use, instead of sharing another's tables.
+    async fn schema_names_postgres_would_cut_are_refused(config: &str) {
+        use claude_agent_client::store::SessionStore;
+        use claude_agent_store_postgres::{
+            ConnectError, FleetHost, PostgresFleetLedger, PostgresSessionStore,
+        };
+        use claude_agent_tokio::FleetLimits;
+
+        let long = "s".repeat(64);
+        let mut host = FleetHost::new("names", "a", FleetLimits::default());
+        host.schema = long.clone();
+        let refused = PostgresFleetLedger::connect(config, host)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, ConnectError::InvalidName { .. }),
+            "{refused}"
+        );
+        let store = PostgresSessionStore::connect(config)
+            .await
+            .unwrap()
+            .with_schema(long);
+        let key = super::SessionKey::new("p", "s");
+        let refused = store.append(&key, &[super::line("u")]).await.unwrap_err();
+        assert!(refused.to_string().contains("63 bytes"), "{refused}");
     }
 
     /// A session of a key waits for its place while the key's budget is crossed: once its
@@ -964,8 +1310,7 @@ mod fleet_ledger {
         let mut cx = Context::from_waker(Waker::noop());
         assert!(waiting.as_mut().poll(&mut cx).is_pending());
         let over = TurnCost::new(Some(1.5), None, Tokens::default(), 0.0);
-        ledger.charge("k", &over);
-        ledger.flush().await.unwrap();
+        ledger.charge("k", &over).await;
         let level = |place: &dyn claude_agent_client::SharedPlace| {
             let mut cx = Context::from_waker(Waker::noop());
             match place.poll_report(&mut cx) {
@@ -1024,9 +1369,10 @@ mod fleet_ledger {
 
     async fn places_never_exceed_the_limit_and_keys_take_turns(config: &str) {
         let fleet = "limits";
-        let admin = connect(config).await;
-        ledger::set_limit(&admin, SCHEMA, fleet, Some(4))
+        let mut admin = connect(config).await;
+        ledger::join_limit(&mut admin, SCHEMA, fleet, "admin", Some(4))
             .await
+            .unwrap()
             .unwrap();
         let mut hosts = hosts(config, fleet, Duration::from_secs(60)).await;
         // Host a asks for six places for tenant-1, then b and c two each for tenant-2 and -3.
@@ -1078,9 +1424,10 @@ mod fleet_ledger {
 
     async fn a_host_past_its_lease_is_fenced_and_its_sessions_taken_over(config: &str) {
         let fleet = "leases";
-        let admin = connect(config).await;
-        ledger::set_limit(&admin, SCHEMA, fleet, Some(2))
+        let mut admin = connect(config).await;
+        ledger::join_limit(&mut admin, SCHEMA, fleet, "admin", Some(2))
             .await
+            .unwrap()
             .unwrap();
         let lease = Duration::from_millis(800);
         let mut hosts = hosts(config, fleet, lease).await;
@@ -1099,16 +1446,26 @@ mod fleet_ledger {
             assert!(ledger::take_grant(client, SCHEMA, me, ticket)
                 .await
                 .unwrap());
+            // Its CLI told its session id.
+            ledger::bind(client, SCHEMA, me, "s1", "the-session")
+                .await
+                .unwrap();
         }
         // a stops renewing (frozen); b renews, and so keeps its lease.
         tokio::time::sleep(Duration::from_millis(400)).await;
-        assert!(ledger::renew(&hosts[1].0, SCHEMA, &hosts[1].1, lease)
-            .await
-            .unwrap());
+        assert_eq!(
+            ledger::renew(&hosts[1].0, SCHEMA, &hosts[1].1, lease)
+                .await
+                .unwrap(),
+            Renewal::Renewed
+        );
         tokio::time::sleep(Duration::from_millis(600)).await;
-        assert!(ledger::renew(&hosts[1].0, SCHEMA, &hosts[1].1, lease)
-            .await
-            .unwrap());
+        assert_eq!(
+            ledger::renew(&hosts[1].0, SCHEMA, &hosts[1].1, lease)
+                .await
+                .unwrap(),
+            Renewal::Renewed
+        );
         let orphans = ledger::orphans(&admin, SCHEMA, fleet).await.unwrap();
         assert_eq!(orphans.len(), 1);
         assert_eq!(
@@ -1120,8 +1477,8 @@ mod fleet_ledger {
             0,
             "an expired lease holds no place"
         );
-        // b takes the session over (its place is freed for b to resume it under a place of its
-        // own), under the same key; c, which came second, gets nothing.
+        // b claims the session (to resume it under a place of its own), under the same key; c,
+        // which came second, gets nothing while b's claim holds.
         let (b, b_lease) = &mut hosts[1];
         assert_eq!(
             ledger::take_over(b, SCHEMA, b_lease, "s1")
@@ -1139,9 +1496,19 @@ mod fleet_ledger {
                 .unwrap(),
             None
         );
+        assert!(
+            ledger::orphans(&admin, SCHEMA, fleet)
+                .await
+                .unwrap()
+                .is_empty(),
+            "a claimed orphan is not listed while its claim holds"
+        );
         // a wakes up: its lease cannot be renewed.
         let (a, a_lease) = &hosts[0];
-        assert!(!ledger::renew(a, SCHEMA, a_lease, lease).await.unwrap());
+        assert_eq!(
+            ledger::renew(a, SCHEMA, a_lease, lease).await.unwrap(),
+            Renewal::Expired
+        );
         assert!(
             !ledger::release(a, SCHEMA, a_lease, "s1").await.unwrap(),
             "a fenced host frees nothing"
@@ -1149,7 +1516,51 @@ mod fleet_ledger {
         // Joining again gives a new epoch; the old one stays fenced.
         let again = ledger::join(a, SCHEMA, fleet, "a", lease).await.unwrap();
         assert_eq!(again.epoch, a_lease.epoch + 1);
-        assert!(!ledger::renew(a, SCHEMA, a_lease, lease).await.unwrap());
+        assert_eq!(
+            ledger::renew(a, SCHEMA, a_lease, lease).await.unwrap(),
+            Renewal::Superseded,
+            "the old incarnation finds its name taken"
+        );
+        // b dies before it resumed the session: its claim goes with its lease, and the orphan
+        // is listed again, for c.
+        tokio::time::sleep(lease + Duration::from_millis(100)).await;
+        let listed = ledger::orphans(&admin, SCHEMA, fleet).await.unwrap();
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        let c = ledger::join(&hosts[2].0, SCHEMA, fleet, "c", lease)
+            .await
+            .unwrap();
+        assert_eq!(
+            ledger::take_over(&mut hosts[2].0, SCHEMA, &c, "s1")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("tenant")
+        );
+        // c's resumed session binds the same session id under a place of its own: the orphan
+        // is gone.
+        let ticket = ledger::enqueue(&hosts[2].0, SCHEMA, &c, "tenant", "c-place")
+            .await
+            .unwrap();
+        assert_eq!(
+            ledger::grant(&mut hosts[2].0, SCHEMA, fleet).await.unwrap(),
+            [ticket]
+        );
+        ledger::bind(&hosts[2].0, SCHEMA, &c, "c-place", "the-session")
+            .await
+            .unwrap();
+        assert!(ledger::orphans(&admin, SCHEMA, fleet)
+            .await
+            .unwrap()
+            .is_empty());
+        let places = admin
+            .query(
+                &format!("SELECT place FROM {SCHEMA}.fleet_places WHERE fleet = $1"),
+                &[&fleet],
+            )
+            .await
+            .unwrap();
+        let places: Vec<String> = places.iter().map(|row| row.get(0)).collect();
+        assert_eq!(places, ["c-place"]);
     }
 
     /// What admission through the database costs a start, and how many starts a second three
@@ -1223,13 +1634,14 @@ mod fleet_ledger {
         // Three hosts charge 30 turns of $0.05 for one key at once: $1.50 in all.
         let mut crossed = Vec::new();
         let mut tasks = Vec::new();
-        for mut client in clients {
+        for (host, mut client) in clients.into_iter().enumerate() {
             let cost = cost.clone();
             tasks.push(tokio::spawn(async move {
                 let mut levels = Vec::new();
-                for _ in 0..10 {
+                for n in 0..10 {
+                    let id = format!("{host}-{n}");
                     let (_, level) =
-                        ledger::charge(&mut client, SCHEMA, fleet, "tenant", &cost, budget)
+                        ledger::charge(&mut client, SCHEMA, fleet, &id, "tenant", &cost, budget)
                             .await
                             .unwrap();
                     levels.extend(level);

@@ -15,6 +15,7 @@ use crate::message::UserInput;
 use crate::prompt::PromptKind;
 use crate::runtime::{ChildProcess, Runtime};
 use crate::sdk_mcp::SdkMcpServer;
+use crate::session::Termination;
 use crate::spare::ClaimError;
 use crate::trace::Subtype;
 
@@ -54,10 +55,17 @@ where
     fn run_command(&mut self, command: Command, now: Instant) {
         match command {
             Command::Send(message, reply) => {
-                let result = self
-                    .session
-                    .send_user(now, message)
-                    .map_err(Error::from_send);
+                let result = self.session.send_user(now, message).map_err(|error| {
+                    // A session that closed itself says why (a lost fleet place, a budget),
+                    // as its stream does.
+                    match (Error::from_send(error), self.session.ending()) {
+                        (Error::Closed, Some(reason)) => {
+                            let ended = Termination::Ended(reason.clone());
+                            Error::of_termination(&ended, String::new).unwrap_or(Error::Closed)
+                        }
+                        (error, _) => error,
+                    }
+                });
                 if result.is_ok() {
                     self.trace.turn_started();
                 }

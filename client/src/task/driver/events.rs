@@ -59,7 +59,8 @@ where
             }
             Event::UnfinishedTurn(cost) => {
                 if let Some(seat) = &self.seat {
-                    seat.charge(&cost);
+                    // In the ledger's hands: no result waits for it.
+                    drop(seat.charge(&cost));
                 }
             }
             Event::InterruptNotApplied(why) => {

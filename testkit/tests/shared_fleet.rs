@@ -1,0 +1,255 @@
+//! A fleet many hosts share, through a ledger of the test's own, over the in-memory fake CLI in
+//! virtual time: what a session does with what its ledger tells it (a budget crossed while it
+//! waited, a place lost while its application reads nothing, a store that fenced it off).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use claude_agent_client::options::Options;
+use claude_agent_client::store::{
+    InMemorySessionStore, SessionKey, SessionStore, StoreError, StoreFuture,
+};
+use claude_agent_client::{
+    connect_with, query_with, AdmitFuture, ChargeFuture, Error, Fleet, FleetError, FleetLimits,
+    Runtime, SharedLedger, SharedPlace,
+};
+use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent, TurnCost};
+use claude_agent_core::message::{Message, NoticeKind};
+use claude_agent_testkit::fake_cli::Script;
+use claude_agent_testkit::runtime::TestRuntime;
+use claude_agent_testkit::transport::{FakeTransport, SdkLine};
+use futures_lite::StreamExt;
+use serde_json::{json, Value};
+
+/// What the test's ledger hands out and hears.
+#[derive(Default)]
+struct Shared {
+    /// Reports each place given has waiting for its session at once.
+    reports: Mutex<Vec<BudgetReport>>,
+    /// Set to take every place away.
+    lost: AtomicBool,
+    wakers: Mutex<Vec<Waker>>,
+    charges: AtomicUsize,
+}
+
+impl Shared {
+    fn lose(&self) {
+        self.lost.store(true, Ordering::SeqCst);
+        for waker in self.wakers.lock().unwrap().drain(..) {
+            waker.wake();
+        }
+    }
+}
+
+#[derive(Clone, Default)]
+struct Ledger(Arc<Shared>);
+
+struct Place {
+    shared: Arc<Shared>,
+    reports: Mutex<Vec<BudgetReport>>,
+}
+
+impl SharedPlace for Place {
+    fn session_id(&self, _session_id: &str) {}
+    fn turn_running(&self, _running: bool) {}
+    fn poll_report(&self, _cx: &mut Context<'_>) -> Poll<BudgetReport> {
+        let mut reports = self.reports.lock().unwrap();
+        if reports.is_empty() {
+            return Poll::Pending;
+        }
+        Poll::Ready(reports.remove(0))
+    }
+    fn poll_lost(&self, cx: &mut Context<'_>) -> Poll<()> {
+        if self.shared.lost.load(Ordering::SeqCst) {
+            return Poll::Ready(());
+        }
+        self.shared.wakers.lock().unwrap().push(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+impl SharedLedger for Ledger {
+    fn limits(&self) -> FleetLimits {
+        FleetLimits::default()
+    }
+    fn admit(&self, _key: &str) -> AdmitFuture {
+        let place = Place {
+            shared: self.0.clone(),
+            reports: Mutex::new(self.0.reports.lock().unwrap().clone()),
+        };
+        Box::pin(async move { Ok(Box::new(place) as Box<dyn SharedPlace>) })
+    }
+    fn charge(&self, _key: &str, _cost: &TurnCost) -> ChargeFuture {
+        self.0.charges.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async {})
+    }
+    fn spent(&self, _key: &str) -> Spent {
+        Spent::default()
+    }
+    fn spent_by_key(&self) -> Vec<(String, Spent)> {
+        Vec::new()
+    }
+    fn running(&self) -> usize {
+        0
+    }
+    fn waiting(&self) -> usize {
+        0
+    }
+}
+
+fn report(level: BudgetLevel) -> BudgetReport {
+    BudgetReport {
+        scope: BudgetScope::Key("k".into()),
+        level,
+        budget: Budget::usd(1.0),
+        spent: Spent::default(),
+    }
+}
+
+fn options(fake: &FakeTransport, ledger: &Ledger) -> Options {
+    let fleet = Fleet::shared(Arc::new(ledger.clone())).unwrap();
+    Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("k"))
+}
+
+/// A place given after the key crossed its budget comes with the report: the session is
+/// refused before its CLI starts, and its prompt costs nothing.
+#[test]
+fn a_session_whose_key_crossed_its_budget_while_it_waited_never_starts() {
+    let ledger = Ledger::default();
+    ledger
+        .0
+        .reports
+        .lock()
+        .unwrap()
+        .push(report(BudgetLevel::Exceeded));
+    let fake = FakeTransport::new(Script::single_turn("ok"));
+    let runtime = TestRuntime::new();
+    let items: Vec<_> =
+        runtime.block_on(query_with(runtime.clone(), "go", options(&fake, &ledger)).collect());
+    assert!(
+        matches!(items.as_slice(), [Err(Error::OverBudget(report))] if report.level == BudgetLevel::Exceeded),
+        "{items:?}"
+    );
+    assert_eq!(fake.connections(), 0, "no CLI was started");
+}
+
+/// A warning that came while the session waited is still told, and the session runs.
+#[test]
+fn a_warning_that_came_while_the_session_waited_is_told() {
+    let ledger = Ledger::default();
+    ledger
+        .0
+        .reports
+        .lock()
+        .unwrap()
+        .push(report(BudgetLevel::Warning));
+    let fake = FakeTransport::new(Script::single_turn("ok"));
+    let runtime = TestRuntime::new();
+    let items: Vec<_> =
+        runtime.block_on(query_with(runtime.clone(), "go", options(&fake, &ledger)).collect());
+    let warned = items.iter().any(|item| {
+        matches!(item, Ok(Message::Notice(notice)) if matches!(&notice.kind, NoticeKind::Budget(r) if r.level == BudgetLevel::Warning))
+    });
+    assert!(warned, "{items:?}");
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+}
+
+/// The application reads nothing (its queue is full) when the place is lost: the CLI is told
+/// to stop all the same (the turn interrupted, stdin closed), and a later `send` says why.
+#[test]
+fn a_lost_place_stops_the_cli_while_the_application_reads_nothing() {
+    let ledger = Ledger::default();
+    let status = r#"{"type":"system","subtype":"status","status":"requesting","session_id":"s"}"#;
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .flood(status, 2_000)
+        .expect_request("interrupt")
+        .expect_eof()
+        .exit(0);
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    runtime.block_on(async {
+        let client = connect_with(runtime.clone(), options(&fake, &ledger))
+            .await
+            .unwrap();
+        client.send("go").await.unwrap();
+        // Let the flood fill the queue; nobody reads it.
+        runtime.sleep_until(runtime.now() + Duration::from_secs(1)).await;
+        ledger.0.lose();
+        runtime.sleep_until(runtime.now() + Duration::from_secs(10)).await;
+        let interrupted = fake
+            .written()
+            .iter()
+            .any(|line| matches!(line, SdkLine::ControlRequest { subtype, .. } if subtype == "interrupt"));
+        assert!(interrupted, "the turn was interrupted");
+        assert_eq!(fake.waiting_for(), None, "the fake CLI saw stdin end and exited");
+        let refused = client.send("more").await.unwrap_err();
+        assert!(
+            matches!(refused, Error::Fleet(FleetError::PlaceLost)),
+            "{refused:?}"
+        );
+    });
+}
+
+/// A store that fences the host off the session (another host holds it now): the result
+/// waiting for the store never reaches the application, and the session ends with `PlaceLost`.
+#[test]
+fn a_store_that_fenced_the_session_off_holds_its_result_back() {
+    struct Fenced(InMemorySessionStore);
+    impl SessionStore for Fenced {
+        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+            Box::pin(async {
+                Err(StoreError::Fenced {
+                    reason: "another host holds the session".into(),
+                })
+            })
+        }
+        fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            self.0.load(key)
+        }
+    }
+    let mirror = json!({
+        "type": "transcript_mirror",
+        "filePath": "/fake-home/.claude/projects/-work/13dbd64f-f8d4-4686-ab4c-e5b537e0a952.jsonl",
+        "entries": [{"type": "user", "uuid": "u1"}],
+    })
+    .to_string();
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit(mirror)
+        .emit_assistant_text("the answer")
+        .emit_result("the answer")
+        .expect_eof()
+        .exit(0);
+    let fake = FakeTransport::new(script);
+    let ledger = Ledger::default();
+    let runtime = TestRuntime::new();
+    let options = options(&fake, &ledger)
+        .env("CLAUDE_CONFIG_DIR", "/fake-home/.claude")
+        .session_store(Fenced(InMemorySessionStore::new()));
+    let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", options).collect());
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "the application never holds a result the transcript refused: {items:?}"
+    );
+    assert!(
+        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
+        "{items:?}"
+    );
+    assert_eq!(
+        ledger.0.charges.load(Ordering::SeqCst),
+        1,
+        "its cost still counts"
+    );
+}
