@@ -2,6 +2,7 @@
 //! plus the sleeps and the exit it asks for.
 
 use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -117,11 +118,35 @@ pub struct FakeCli {
     sleeping: bool,
     exit_code: Option<i32>,
     hung: bool,
+    /// Where the session's transcripts are, for [`Step::Mirror`].
+    transcripts: PathBuf,
 }
 
+/// The transcript folder of a fake CLI made with [`FakeCli::new`].
+const DEFAULT_TRANSCRIPTS: &str = "/home/fake/.claude/projects/-work";
+
 impl FakeCli {
-    /// Starts the script: steps that need no input (e.g. leading `Emit`s) run at once.
-    pub fn new(mut script: Script) -> Self {
+    /// Starts the script: steps that need no input (e.g. leading `Emit`s) run at once. Its
+    /// [`Step::Mirror`] frames name transcripts in `/home/fake/.claude/projects/-work`.
+    pub fn new(script: Script) -> Self {
+        Self::with_transcript_folder(script, DEFAULT_TRANSCRIPTS)
+    }
+
+    /// Starts the script as [`new`](Self::new) does, for a CLI that keeps its transcripts in
+    /// `folder` (see [`transcript_folder`](super::transcript_folder)): the `transcript_mirror`
+    /// frames of [`Step::Mirror`] name files there, as a session store expects of a CLI
+    /// started in that configuration folder.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    /// use serde_json::{json, Value};
+    ///
+    /// let script = Script::new().mirror("8f0c4bd2-5d2e-4c1a-9a57-3f1e2d4c5b6a", vec![json!({"type": "user", "uuid": "u1"})]);
+    /// let mut cli = FakeCli::with_transcript_folder(script, "/home/me/.claude/projects/-home-me-app");
+    /// let frame: Value = serde_json::from_slice(&cli.poll_stdout().unwrap()).unwrap();
+    /// assert_eq!(frame["filePath"], "/home/me/.claude/projects/-home-me-app/8f0c4bd2-5d2e-4c1a-9a57-3f1e2d4c5b6a.jsonl");
+    /// ```
+    pub fn with_transcript_folder(mut script: Script, folder: impl Into<PathBuf>) -> Self {
         let steps = std::mem::take(&mut script.steps);
         let mut cli = Self {
             script,
@@ -141,6 +166,7 @@ impl FakeCli {
             sleeping: false,
             exit_code: None,
             hung: false,
+            transcripts: folder.into(),
         };
         cli.advance();
         cli
@@ -582,6 +608,17 @@ impl FakeCli {
                 }
             }
             Step::LongLine { bytes } => self.push_line(long_line(bytes)),
+            Step::Mirror {
+                session_id,
+                entries,
+            } => {
+                let file = self.transcripts.join(format!("{session_id}.jsonl"));
+                self.push_json(&json!({
+                    "type": "transcript_mirror",
+                    "filePath": file.to_string_lossy(),
+                    "entries": entries,
+                }));
+            }
             Step::Stderr { text } => self.stderr.push_back(text.into_bytes()),
             Step::Sleep { ms } => {
                 self.sleep_request = Some(Duration::from_millis(ms));

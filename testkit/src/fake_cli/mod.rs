@@ -16,7 +16,13 @@
 //! * `FAKE_CLAUDE_SCRIPT` — a file holding a [`Script`] as JSON (`serde_json::to_string(&script)`), or
 //! * `FAKE_CLAUDE_TRANSCRIPT` — a transcript file to replay;
 //! * `FAKE_CLAUDE_ARGV_OUT` — if set, a file to which it writes `{"argv":[…],"env":{…}}` (what it was
-//!   started with), so tests can assert the flags an SDK passed.
+//!   started with), so tests can assert the flags an SDK passed;
+//! * `FAKE_CLAUDE_STDOUT_COPY` — if set, a file to which it appends every line it prints, so a
+//!   test can tell what the CLI said from what the app received.
+//!
+//! Its [`Step::Mirror`] frames name transcripts in the folder the real CLI would write them to
+//! ([`transcript_folder`]): below `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`, for its working
+//! folder.
 //!
 //! It answers `-v` / `--version` with `2.1.330 (Claude Code)`. Tests of other crates find it
 //! with [`fake_claude_binary`].
@@ -38,6 +44,7 @@
 
 mod binary;
 pub mod canned;
+mod folders;
 pub(crate) mod hooks;
 mod machine;
 mod result;
@@ -46,6 +53,8 @@ mod tool_use;
 mod transcript;
 
 pub use binary::{fake_claude_binary, FakeBinaryError, FAKE_CLAUDE_BIN_ENV};
+pub(crate) use folders::projects_dir;
+pub use folders::transcript_folder;
 pub use machine::FakeCli;
 pub use result::FakeResult;
 pub use script::{Answer, Condition, Matcher, Script, Step};

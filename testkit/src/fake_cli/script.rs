@@ -135,6 +135,15 @@ pub enum Step {
         /// The line length.
         bytes: usize,
     },
+    /// Writes a `transcript_mirror` frame, as the real CLI does for a session store: `entries`
+    /// appended to the transcript of session `session_id`, a file in the fake CLI's transcript
+    /// folder ([`FakeCli::with_transcript_folder`](super::FakeCli::with_transcript_folder)).
+    Mirror {
+        /// The session whose transcript the entries extend.
+        session_id: String,
+        /// The transcript lines, each a JSON object.
+        entries: Vec<Value>,
+    },
     /// Writes `text` to stderr as is.
     Stderr {
         /// The text.
@@ -824,6 +833,49 @@ impl Script {
     #[must_use]
     pub fn emit_long_line(self, bytes: usize) -> Self {
         self.step(Step::LongLine { bytes })
+    }
+
+    /// Writes a `transcript_mirror` frame: `entries` appended to session `session_id`'s
+    /// transcript, as the real CLI reports each batch it writes when the app has a session store.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use claude_agent_tokio::runtime::query_with;
+    /// use claude_agent_tokio::store::{InMemorySessionStore, SessionKey, SessionStore};
+    /// use claude_agent_tokio::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    /// use futures_lite::StreamExt;
+    /// use serde_json::json;
+    ///
+    /// let session = "8f0c4bd2-5d2e-4c1a-9a57-3f1e2d4c5b6a";
+    /// let script = Script::new()
+    ///     .answer_initialize()
+    ///     .expect_user()
+    ///     .mirror(session, vec![json!({"type": "user", "uuid": "5b1d2f0e-0c44-4d0b-8b7e-2a6f4c3d9e10"})])
+    ///     .emit_result("ok");
+    /// let store = Arc::new(InMemorySessionStore::new());
+    /// let home = std::env::temp_dir();
+    /// let options = Options::new()
+    ///     .transport(FakeTransport::new(script))
+    ///     .env("HOME", home.display().to_string())
+    ///     .cwd("/srv/app")
+    ///     .session_store(store.clone());
+    /// let runtime = TestRuntime::new();
+    /// let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "hi", options).collect());
+    /// assert!(items.iter().all(Result::is_ok));
+    /// // The session store holds the mirrored entry, under the session's key.
+    /// let key = SessionKey::new("-srv-app", session);
+    /// let stored = runtime.block_on(store.load(&key)).unwrap().unwrap();
+    /// assert_eq!(stored[0]["uuid"], "5b1d2f0e-0c44-4d0b-8b7e-2a6f4c3d9e10");
+    /// ```
+    #[must_use]
+    pub fn mirror(self, session_id: impl Into<String>, entries: Vec<Value>) -> Self {
+        self.step(Step::Mirror {
+            session_id: session_id.into(),
+            entries,
+        })
     }
 
     /// Writes `line` `count` times.

@@ -44,7 +44,7 @@ use claude_agent_client::{BoxFuture, Connection, Transport};
 use claude_agent_core::options::LaunchSpec;
 use serde_json::Value;
 
-use crate::fake_cli::{FakeCli, Script, TranscriptError};
+use crate::fake_cli::{projects_dir, transcript_folder, FakeCli, Script, TranscriptError};
 pub use answer::SdkAnswer;
 use pipes::{lock, SharedWire, Wire};
 pub use replay::ReplayMismatch;
@@ -371,7 +371,11 @@ impl Transport for FakeTransport {
             0 | 1 => inner.scripts.front().cloned().unwrap_or_default(),
             _ => inner.scripts.pop_front().unwrap_or_default(),
         };
-        let (wire, connection) = Wire::connect(FakeCli::new(script), spec);
+        let cli = match transcripts_of(&spec) {
+            Some(folder) => FakeCli::with_transcript_folder(script, folder),
+            None => FakeCli::new(script),
+        };
+        let (wire, connection) = Wire::connect(cli, spec);
         inner.connections.push(wire);
         Box::pin(std::future::ready(Ok(connection)))
     }
@@ -381,6 +385,27 @@ impl Transport for FakeTransport {
     fn reads_local_files(&self) -> bool {
         true
     }
+}
+
+/// The transcript folder of a CLI launched as `spec` says, as the real CLI would find it from
+/// its environment and working folder.
+fn transcripts_of(spec: &LaunchSpec) -> Option<std::path::PathBuf> {
+    let var = |name: &str| {
+        if let Some((_, value)) = spec.env.iter().rev().find(|(key, _)| key == name) {
+            return Some(value.clone());
+        }
+        let inherited = !spec.env_remove.iter().any(|key| key == name)
+            && spec
+                .inherit_only
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|key| key == name));
+        inherited.then(|| std::env::var(name).ok()).flatten()
+    };
+    let cwd = match &spec.cwd {
+        Some(cwd) => cwd.clone(),
+        None => std::env::current_dir().ok()?,
+    };
+    Some(transcript_folder(&projects_dir(var)?, &cwd))
 }
 
 impl std::fmt::Debug for FakeTransport {

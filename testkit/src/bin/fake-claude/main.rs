@@ -8,7 +8,11 @@
 //!   `FAKE_CLAUDE_REPEAT` times (default 1) at the first user message, then `FAKE_CLAUDE_RTT`
 //!   `can_use_tool` round trips (default 0), timed on stderr and appended to
 //!   `FAKE_CLAUDE_REPORT` if set;
-//! * `FAKE_CLAUDE_ARGV_OUT=<file>` — write `{"argv":[…],"env":{…}}` there at start.
+//! * `FAKE_CLAUDE_ARGV_OUT=<file>` — write `{"argv":[…],"env":{…}}` there at start;
+//! * `FAKE_CLAUDE_STDOUT_COPY=<file>` — append every line printed on stdout there too.
+//!
+//! `Mirror` steps name transcripts below `$CLAUDE_CONFIG_DIR` (else `$HOME/.claude`) for the
+//! working folder, as the real CLI writes them.
 //!
 //! `fake-claude mcp-server` serves the testkit's small MCP server (`fake_mcp`) on stdin and
 //! stdout instead.
@@ -24,7 +28,8 @@ use std::time::Instant;
 
 mod flood;
 
-use claude_agent_testkit::fake_cli::{FakeCli, Script, VERSION_LINE};
+use claude_agent_client::history::History;
+use claude_agent_testkit::fake_cli::{transcript_folder, FakeCli, Script, VERSION_LINE};
 use claude_agent_testkit::fake_mcp;
 use serde_json::json;
 
@@ -77,11 +82,41 @@ fn run() -> i32 {
         };
     }
     match load_script() {
-        Ok(script) => drive(FakeCli::new(script)),
+        Ok(script) => match stdout_copy() {
+            Ok(copy) => drive(start(script), copy),
+            Err(message) => {
+                eprintln!("fake-claude: {message}");
+                SETUP_ERROR
+            }
+        },
         Err(message) => {
             eprintln!("fake-claude: {message}");
             SETUP_ERROR
         }
+    }
+}
+
+/// The file `FAKE_CLAUDE_STDOUT_COPY` names, opened for appending; `None` when it is not set.
+fn stdout_copy() -> Result<Option<std::fs::File>, String> {
+    let Some(path) = std::env::var_os("FAKE_CLAUDE_STDOUT_COPY") else {
+        return Ok(None);
+    };
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map(Some)
+        .map_err(|e| format!("cannot open FAKE_CLAUDE_STDOUT_COPY {path:?}: {e}"))
+}
+
+/// The script started in this process's configuration and working folders.
+fn start(script: Script) -> FakeCli {
+    match (History::from_env(), std::env::current_dir()) {
+        (Ok(history), Ok(cwd)) => FakeCli::with_transcript_folder(
+            script,
+            transcript_folder(&history.projects_dir(), &cwd),
+        ),
+        _ => FakeCli::new(script),
     }
 }
 
@@ -126,7 +161,7 @@ fn spawn_stdin_reader() -> Receiver<Option<Vec<u8>>> {
 }
 
 /// Runs the machine over the real stdio until it exits; returns the exit code.
-fn drive(mut cli: FakeCli) -> i32 {
+fn drive(mut cli: FakeCli, mut copy: Option<std::fs::File>) -> i32 {
     let input = spawn_stdin_reader();
     let mut stdout = io::stdout().lock();
     let mut stderr = io::stderr().lock();
@@ -137,6 +172,10 @@ fn drive(mut cli: FakeCli) -> i32 {
             if stdout.write_all(&chunk).is_err() {
                 // The SDK closed our stdout: nobody is listening any more.
                 return 1;
+            }
+            // Copied once printed: whole lines, so a reader of the copy sees no half line.
+            if let Some(copy) = &mut copy {
+                drop(copy.write_all(&chunk));
             }
         }
         if stdout.flush().is_err() {
