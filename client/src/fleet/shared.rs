@@ -84,8 +84,8 @@ pub trait SharedLedger: Send + Sync + 'static {
 
     /// A place for a session of `key`: resolves once the fleet's limit and its fair queue
     /// (fair between keys across every host) give one, or at once when the key's budget is
-    /// spent ([`AdmitError::OverBudget`]). Dropping the future leaves the queue; dropping the
-    /// place gives it back.
+    /// spent ([`AdmitError::OverBudget`]). Dropping the future leaves the queue, even one
+    /// never polled; dropping the place gives it back.
     fn admit(&self, key: &str) -> AdmitFuture;
 
     /// A turn of a session of `key` cost `cost`: add it to the key's spending. When that

@@ -14,8 +14,9 @@
 //! - `fleet_waiters`: the places asked for, in arrival order;
 //! - `fleet_keys`: each key's spending, the budget level already reported, and when it was last
 //!   served a place;
-//! - `fleet_charges`: the ids of the charges made (a day's worth), so that a charge tried again
-//!   after its commit went unanswered counts once.
+//! - `fleet_charges`: the charges made in the last day, each with its id, key, cost and time:
+//!   a charge tried again after its commit went unanswered counts once, and a key's spending
+//!   can be read back charge by charge.
 //!
 //! Every decision that must hold across hosts is one transaction: admission locks the fleet's
 //! row, so two hosts never give the last place twice; a charge is one `UPDATE … RETURNING`, so
@@ -24,6 +25,7 @@
 use std::time::Duration;
 
 use claude_agent_core::cost::{Budget, BudgetLevel, Spent, TurnCost};
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Error, GenericClient};
 
 /// A host of a fleet, as it joined: its name and the epoch its places and writes carry.
@@ -113,7 +115,11 @@ pub async fn create(client: &Client, schema: &str) -> Result<(), Error> {
                  fleet text NOT NULL,
                  charge text NOT NULL,
                  at timestamptz NOT NULL DEFAULT clock_timestamp(),
+                 key text,
+                 usd double precision,
                  PRIMARY KEY (fleet, charge));
+             ALTER TABLE {schema}.fleet_charges ADD COLUMN IF NOT EXISTS key text;
+             ALTER TABLE {schema}.fleet_charges ADD COLUMN IF NOT EXISTS usd double precision;
              COMMIT;"
         ))
         .await
@@ -349,6 +355,21 @@ pub async fn grant(client: &mut Client, schema: &str, fleet: &str) -> Result<Vec
             next.get(3),
             next.get(4),
         );
+        // The waiter's row first: a host giving its waiter up meanwhile (`leave`) deletes it
+        // only once this transaction ends, and then sees the place to delete too; a waiter
+        // already gone gets no place.
+        let still_waiting = tx
+            .execute(
+                &format!(
+                    "UPDATE {schema}.fleet_waiters SET granted = true
+                     WHERE fleet = $1 AND ticket = $2 AND NOT granted"
+                ),
+                &[&fleet, &ticket],
+            )
+            .await?;
+        if still_waiting == 0 {
+            continue;
+        }
         served += 1;
         tx.execute(
             &format!(
@@ -356,13 +377,6 @@ pub async fn grant(client: &mut Client, schema: &str, fleet: &str) -> Result<Vec
                  VALUES ($1, $2, $3, $4, $5)"
             ),
             &[&fleet, &place, &key, &host, &epoch],
-        )
-        .await?;
-        tx.execute(
-            &format!(
-                "UPDATE {schema}.fleet_waiters SET granted = true WHERE fleet = $1 AND ticket = $2"
-            ),
-            &[&fleet, &ticket],
         )
         .await?;
         tx.execute(
@@ -476,24 +490,38 @@ pub async fn take_grants(
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 
-/// A waiter left before its place came (its session's handles were dropped): its ticket leaves
-/// the queue, and a place it was given just then is free again.
+/// Waiters left before their places came, or sessions ended (their handles were dropped):
+/// their tickets leave the queue, and their places (given just then, or held) are free again.
+/// One round trip for them all, however many a host queued while the database was out of reach.
 pub async fn leave(
     client: &Client,
     schema: &str,
     me: &HostLease,
-    place: &str,
+    places: &[String],
 ) -> Result<(), Error> {
+    // Two statements, the waiters first: a grant committing a place to one of them meanwhile
+    // holds the waiter's row, so the first waits for it, and the second (a snapshot of its
+    // own) sees the place it gave. One statement would not see that place, and keep it.
+    let params: [&(dyn ToSql + Sync); 4] = [&me.fleet, &places, &me.host, &me.epoch];
     client
         .execute(
             &format!(
                 "DELETE FROM {schema}.fleet_waiters
-                 WHERE fleet = $1 AND place = $2 AND host = $3 AND epoch = $4"
+                 WHERE fleet = $1 AND place = ANY($2) AND host = $3 AND epoch = $4"
             ),
-            &[&me.fleet, &place, &me.host, &me.epoch],
+            &params,
         )
         .await?;
-    release(client, schema, me, place).await?;
+    client
+        .execute(
+            &format!(
+                "DELETE FROM {schema}.fleet_places
+                 WHERE fleet = $1 AND place = ANY($2) AND host = $3 AND epoch = $4 AND {}",
+                my_live_lease(schema)
+            ),
+            &params,
+        )
+        .await?;
     Ok(())
 }
 
@@ -726,10 +754,11 @@ pub async fn charge(
     let first = tx
         .execute(
             &format!(
-                "INSERT INTO {schema}.fleet_charges (fleet, charge) VALUES ($1, $2)
+                "INSERT INTO {schema}.fleet_charges (fleet, charge, key, usd)
+                 VALUES ($1, $2, $3, $4)
                  ON CONFLICT DO NOTHING"
             ),
-            &[&fleet, &charge],
+            &[&fleet, &charge, &key, &cost.usd()],
         )
         .await?;
     if first == 0 {

@@ -72,7 +72,7 @@ mod fleet;
 #[doc(hidden)]
 pub mod fleet_ledger;
 
-pub use fleet::{FleetHost, Orphan, PostgresFleetLedger, DEFAULT_LEASE};
+pub use fleet::{FleetHost, LedgerError, Orphan, PostgresFleetLedger, DEFAULT_LEASE};
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use claude_agent_client::store::StoreError;
 use claude_agent_client::{
     AdmitError, AdmitFuture, ChargeFuture, FleetLimits, SharedLedger, SharedPlace,
 };
@@ -281,17 +280,17 @@ enum Command {
         done: oneshot::Sender<()>,
     },
     Orphans {
-        reply: oneshot::Sender<Result<Vec<Orphan>, StoreError>>,
+        reply: oneshot::Sender<Result<Vec<Orphan>, LedgerError>>,
     },
     Spending {
-        reply: oneshot::Sender<Result<Vec<(String, Spent)>, StoreError>>,
+        reply: oneshot::Sender<Result<Vec<(String, Spent)>, LedgerError>>,
     },
     Flush {
-        reply: oneshot::Sender<Result<(), StoreError>>,
+        reply: oneshot::Sender<Result<(), LedgerError>>,
     },
     TakeOver {
         place: String,
-        reply: oneshot::Sender<Result<bool, StoreError>>,
+        reply: oneshot::Sender<Result<bool, LedgerError>>,
     },
 }
 
@@ -418,17 +417,17 @@ impl PostgresFleetLedger {
     /// The places of the fleet whose host's lease ran out: sessions another host may take over.
     ///
     /// ```no_run
-    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_tokio::store::StoreError> {
+    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_store_postgres::LedgerError> {
     /// for orphan in ledger.orphans().await? {
     ///     println!("{:?} of {} was on {}", orphan.session_id, orphan.key, orphan.host);
     /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn orphans(&self) -> Result<Vec<Orphan>, StoreError> {
+    pub async fn orphans(&self) -> Result<Vec<Orphan>, LedgerError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Orphans { reply });
-        answer.await.map_err(|_| ended())?
+        answer.await.map_err(|_| LedgerError::Ended)?
     }
 
     /// Wait until every charge and every place given back so far is in the database: call it
@@ -437,33 +436,33 @@ impl PostgresFleetLedger {
     /// tried again while the ledger runs).
     ///
     /// ```no_run
-    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_tokio::store::StoreError> {
+    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_store_postgres::LedgerError> {
     /// // The host's sessions are over: what they spent reaches the fleet before the host exits.
     /// ledger.flush().await?;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn flush(&self) -> Result<(), StoreError> {
+    pub async fn flush(&self) -> Result<(), LedgerError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Flush { reply });
-        answer.await.map_err(|_| ended())?
+        answer.await.map_err(|_| LedgerError::Ended)?
     }
 
     /// What every key of the fleet has spent, on every host, read from the database now (the
     /// fleet's `spent_by_key` is what this host last learned), in key order.
     ///
     /// ```no_run
-    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_tokio::store::StoreError> {
+    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_store_postgres::LedgerError> {
     /// for (key, spent) in ledger.spending().await? {
     ///     println!("{key}: ${:.2} in {} turns", spent.usd, spent.turns);
     /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn spending(&self) -> Result<Vec<(String, Spent)>, StoreError> {
+    pub async fn spending(&self) -> Result<Vec<(String, Spent)>, LedgerError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Spending { reply });
-        answer.await.map_err(|_| ended())?
+        answer.await.map_err(|_| LedgerError::Ended)?
     }
 
     /// Take `orphan`'s session over: its place is freed for this host, which then resumes the
@@ -494,13 +493,13 @@ impl PostgresFleetLedger {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn take_over(&self, orphan: &Orphan) -> Result<bool, StoreError> {
+    pub async fn take_over(&self, orphan: &Orphan) -> Result<bool, LedgerError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::TakeOver {
             place: orphan.place.clone(),
             reply,
         });
-        answer.await.map_err(|_| ended())?
+        answer.await.map_err(|_| LedgerError::Ended)?
     }
 
     /// What a store fenced by this ledger checks ([`PostgresSessionStore::fenced_by`]).
@@ -523,11 +522,44 @@ impl PostgresFleetLedger {
     }
 }
 
-fn ended() -> StoreError {
-    StoreError::backend(
-        "the fleet ledger's task gave no answer: its database did not answer in time, or its \
-         tokio runtime shut down",
-    )
+/// What a waiter is told when this host gave its name up to another process.
+pub(super) const SUPERSEDED: &str = "another process joined the fleet under this host's name, so \
+     this one stopped (each host process needs a name of its own in the fleet)";
+
+/// Why a call to a [`PostgresFleetLedger`] failed: [`orphans`](PostgresFleetLedger::orphans),
+/// [`take_over`](PostgresFleetLedger::take_over), [`spending`](PostgresFleetLedger::spending),
+/// [`flush`](PostgresFleetLedger::flush).
+///
+/// ```no_run
+/// use claude_agent_store_postgres::{LedgerError, PostgresFleetLedger};
+///
+/// # async fn run(ledger: PostgresFleetLedger) {
+/// match ledger.flush().await {
+///     Ok(()) => {}
+///     // Still queued: the ledger tries again while it runs.
+///     Err(LedgerError::Unreachable(why)) => eprintln!("not in the database yet: {why}"),
+///     Err(error) => eprintln!("{error}"),
+/// }
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LedgerError {
+    /// The fleet's database could not be reached, or did not answer in time. Asking again
+    /// later may work; what a flush could not commit stays queued and is tried again.
+    #[error("the fleet's database could not be reached: {0}")]
+    Unreachable(String),
+    /// The database refused it for good (not a lost connection, a time limit or a lock). From
+    /// a flush: the charges or changes it refused, which were dropped so that they would not
+    /// hold the others up.
+    #[error("the fleet's database refused it: {0}")]
+    Refused(String),
+    /// Another process joined the fleet under this host's name, so this one stopped.
+    #[error("{SUPERSEDED}")]
+    Superseded,
+    /// The ledger's task is gone: the tokio runtime it ran on shut down.
+    #[error("the fleet ledger's task ended: the tokio runtime it ran on shut down")]
+    Ended,
 }
 
 impl fmt::Debug for PostgresFleetLedger {
@@ -556,11 +588,14 @@ impl SharedLedger for PostgresFleetLedger {
         });
         let commands = self.inner.commands.clone();
         let (clock, fence) = (self.inner.clock.clone(), self.inner.fence.clone());
+        // Made now, not at the first poll: a future dropped before it was ever polled gives
+        // its place back too.
+        let leave = FreeOnDrop {
+            place: Some(place),
+            commands: commands.clone(),
+        };
         Box::pin(async move {
-            let mut leave = FreeOnDrop {
-                place: Some(place),
-                commands: commands.clone(),
-            };
+            let mut leave = leave;
             match answer.await {
                 Ok(Ok(state)) => {
                     leave.place = None;
@@ -573,7 +608,7 @@ impl SharedLedger for PostgresFleetLedger {
                     Ok(Box::new(place) as Box<dyn SharedPlace>)
                 }
                 Ok(Err(error)) => Err(error),
-                Err(_) => Err(AdmitError::Unreachable(ended().to_string())),
+                Err(_) => Err(AdmitError::Unreachable(LedgerError::Ended.to_string())),
             }
         })
     }

@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use claude_agent_client::store::StoreError;
 use claude_agent_client::AdmitError;
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent, TurnCost};
 use tokio::sync::{mpsc, oneshot};
@@ -21,17 +20,17 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::clock::LeaseClock;
 use super::{
-    listen, lose_all, Command, Fence, FleetHost, Orphan, PlaceState, Signals, View, Waiter,
+    listen, lose_all, Command, Fence, FleetHost, LedgerError, Orphan, PlaceState, Signals, View,
+    Waiter, SUPERSEDED,
 };
 use crate::described;
 use crate::fleet_ledger::{self as sql, HostLease, Renewal};
 
+/// The most commands handled together (`Worker::handle_all`).
+const MOST_TOGETHER: usize = 1024;
+
 /// The shortest wait between two tries to connect.
 const FIRST_RETRY: Duration = Duration::from_millis(50);
-
-/// What a waiter is told when this host gave its name up to another process.
-const SUPERSEDED: &str = "another process joined the fleet under this host's name, so this one \
-     stopped (each host process needs a name of its own in the fleet)";
 
 /// What a waiter is told when this host's lease was found gone.
 const EXPIRED: &str = "this host's lease on the fleet ran out (it was frozen or cut off past it) \
@@ -88,6 +87,47 @@ pub(super) struct Worker {
     last_connect_error: String,
     /// When to sweep the rows no host can use any more.
     next_sweep: Instant,
+    /// When the database last answered: the task's patience counts from there.
+    progress: Arc<Progress>,
+    /// When the last renewal that succeeded was sent.
+    renewed_at: Instant,
+}
+
+/// When the database last answered the ledger's task.
+struct Progress(Mutex<Instant>);
+
+impl Progress {
+    fn stamp(&self) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+    }
+
+    fn last(&self) -> Instant {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// `work`'s output, or `None` once the database answered nothing for `patience`: a connection
+/// that stalled (a partition dropping packets, a frozen server) is given up then. Work that
+/// goes on answering (a long queue committed after an outage) is not cut short, however long
+/// it takes in all.
+async fn patiently<F: std::future::Future>(
+    progress: &Progress,
+    patience: Duration,
+    work: F,
+) -> Option<F::Output> {
+    progress.stamp();
+    let mut work = std::pin::pin!(work);
+    loop {
+        let silent_until = progress.last() + patience;
+        tokio::select! {
+            output = &mut work => return Some(output),
+            () = tokio::time::sleep_until(silent_until.into()) => {
+                if progress.last() + patience <= Instant::now() {
+                    return None;
+                }
+            }
+        }
+    }
 }
 
 /// A turn's cost on its way to the database.
@@ -160,6 +200,8 @@ impl Worker {
             backoff: FIRST_RETRY,
             last_connect_error: String::new(),
             next_sweep: now,
+            progress: Arc::new(Progress(Mutex::new(now))),
+            renewed_at: now,
         }
     }
 
@@ -170,31 +212,39 @@ impl Worker {
         // packets) holds the task no longer than this; the host's own clock ends its places in
         // time whatever the task waits for (`clock::watch`).
         let patience = self.host.lease / 2;
+        let progress = self.progress.clone();
         loop {
             let out_of_reach = self.client.is_none() && !self.superseded;
             let retry = tokio::time::sleep_until(self.next_attempt.into());
             let answered = tokio::select! {
                 command = commands.recv() => match command {
-                    Some(command) => tokio::time::timeout(patience, self.handle(command)).await,
+                    Some(command) => {
+                        let mut together = vec![command];
+                        while together.len() < MOST_TOGETHER {
+                            let Ok(command) = commands.try_recv() else { break };
+                            together.push(command);
+                        }
+                        patiently(&progress, patience, self.handle_all(together)).await
+                    }
                     None => break,
                 },
                 Some(note) = self.notes.recv() => {
-                    tokio::time::timeout(patience, self.heard(note)).await
+                    patiently(&progress, patience, self.heard(note)).await
                 }
-                _ = tick.tick() => tokio::time::timeout(patience, self.tick()).await,
+                _ = tick.tick() => patiently(&progress, patience, self.tick()).await,
                 // Out of reach, the database is tried again as soon as the back-off allows: a
                 // restart shorter than the lease costs no place.
                 () = retry, if out_of_reach => {
-                    tokio::time::timeout(patience, self.tick()).await
+                    patiently(&progress, patience, self.tick()).await
                 }
             };
-            if answered.is_err() {
+            if answered.is_none() {
                 self.unanswered(patience);
             }
         }
         // Every handle is gone, and with them every place: what the database could not take
         // yet is tried once more (`flush` is how a host makes sure of it).
-        if let Ok(Err(error)) = tokio::time::timeout(patience, self.settle()).await {
+        if let Some(Err(error)) = patiently(&progress, patience, self.settle()).await {
             self.failed(&error);
         }
         self.clock.stop();
@@ -211,6 +261,11 @@ impl Worker {
             return Err(Failure::Superseded);
         }
         if self.client.as_ref().is_some_and(|c| !c.is_closed()) {
+            // However long the work between two ticks (a long queue after an outage), the
+            // lease is renewed in time: work never lets it run out.
+            if Instant::now() >= self.renewed_at + self.host.lease / 4 {
+                return self.renew().await;
+            }
             return Ok(());
         }
         self.client = None;
@@ -228,6 +283,7 @@ impl Worker {
                 Err(error.into())
             }
             Ok((client, notes)) => {
+                self.answered();
                 self.backoff = FIRST_RETRY;
                 self.notes = notes;
                 self.client = Some(client);
@@ -276,11 +332,28 @@ impl Worker {
             }
         }
         self.clock.renewed(sent);
+        self.renewed_at = sent;
+        self.answered();
         if Instant::now() >= self.next_sweep {
             self.next_sweep = Instant::now() + self.host.lease;
             sql::sweep(self.db(), &self.schema, &self.host.fleet).await?;
         }
         Ok(())
+    }
+
+    /// The database answered a statement: the task's patience starts over.
+    fn answered(&self) {
+        self.progress.stamp();
+    }
+
+    /// What a caller is told of a failure ([`Worker::failed`] first).
+    fn refusal(&mut self, failure: &Failure) -> LedgerError {
+        let said = self.failed(failure);
+        match failure {
+            Failure::Superseded => LedgerError::Superseded,
+            Failure::Database(error) if refused_for_good(error) => LedgerError::Refused(said),
+            Failure::Database(_) | Failure::OutOfReach => LedgerError::Unreachable(said),
+        }
     }
 
     /// Forget the connection after a failure that closed it; what failed, in words.
@@ -329,6 +402,7 @@ impl Worker {
         while let Some((place, update)) = self.updates.first_key_value() {
             let (place, session_id, in_turn) =
                 (place.clone(), update.session_id.clone(), update.in_turn);
+            self.connected().await?;
             let made = async {
                 if let Some(session_id) = &session_id {
                     sql::bind(self.db(), &self.schema, &self.me, &place, session_id).await?;
@@ -344,13 +418,17 @@ impl Worker {
                 Err(error) => return Err(error.into()),
             }
             self.updates.remove(&place);
+            self.answered();
         }
-        while let Some(place) = self.frees.front() {
-            sql::leave(self.db(), &self.schema, &self.me, place).await?;
-            self.frees.pop_front();
+        if !self.frees.is_empty() {
+            let places: Vec<String> = self.frees.iter().cloned().collect();
+            sql::leave(self.db(), &self.schema, &self.me, &places).await?;
+            self.frees.drain(..places.len());
+            self.answered();
         }
         while let Some(charge) = self.charges.front() {
             let (id, key, cost) = (charge.id.clone(), charge.key.clone(), charge.cost.clone());
+            self.connected().await?;
             match self.charge_now(&id, &key, &cost).await {
                 Ok(()) => {}
                 Err(Failure::Database(error)) if refused_for_good(&error) => {
@@ -365,6 +443,7 @@ impl Worker {
             if let Some(done) = self.charges.pop_front().and_then(|charge| charge.done) {
                 let _ = done.send(());
             }
+            self.answered();
         }
         Ok(())
     }
@@ -377,6 +456,7 @@ impl Worker {
         self.connected().await?;
         let client = self.client.as_mut().expect("connected");
         sql::grant(client, &schema, &fleet).await?;
+        self.answered();
         self.collect().await
     }
 
@@ -407,108 +487,125 @@ impl Worker {
         Ok(())
     }
 
-    pub(super) async fn handle(&mut self, command: Command) {
-        match command {
-            Command::Admit { key, place, reply } => self.admit(key, place, reply).await,
-            Command::Free { place } => {
-                {
-                    let mut view = self.view();
-                    view.waiting.remove(&place);
-                    view.places.remove(&place);
+    /// Commands that came together, handled as one. What only queues something (charges,
+    /// places given back, what sessions said of their places) is queued; a place asked for by
+    /// a session already gone is not asked for; and the queues are committed, and free places
+    /// given, once for them all. A burst (thousands of sessions that came and went while the
+    /// database was out of reach) costs a few statements, not thousands.
+    pub(super) async fn handle_all(&mut self, commands: Vec<Command>) {
+        let (mut settle, mut serve) = (false, false);
+        for command in commands {
+            match command {
+                Command::Admit { reply, .. } if reply.is_closed() => {}
+                Command::Admit { key, place, reply } => {
+                    self.admit(key, place, reply).await;
+                    serve = true;
                 }
-                // Queued first: held under a lease this host renews, a place the database does
-                // not take back now is given back at a later renewal.
-                self.updates.remove(&place);
-                self.frees.push_back(place);
-                let freed = async {
-                    self.settle().await?;
-                    self.serve().await
-                };
-                if let Err(error) = freed.await {
-                    self.failed(&error);
+                Command::Free { place } => {
+                    {
+                        let mut view = self.view();
+                        view.waiting.remove(&place);
+                        view.places.remove(&place);
+                    }
+                    // Queued first: held under a lease this host renews, a place the
+                    // database does not take back now is given back at a later renewal.
+                    self.updates.remove(&place);
+                    self.frees.push_back(place);
+                    (settle, serve) = (true, true);
                 }
-            }
-            Command::Turn { place, running } => {
-                self.updates.entry(place).or_default().in_turn = Some(running);
-                if let Err(error) = self.settle().await {
-                    self.failed(&error);
+                Command::Turn { place, running } => {
+                    self.updates.entry(place).or_default().in_turn = Some(running);
+                    settle = true;
                 }
-            }
-            Command::Bind { place, session_id } => {
-                self.updates.entry(place).or_default().session_id = Some(session_id);
-                if let Err(error) = self.settle().await {
-                    self.failed(&error);
+                Command::Bind { place, session_id } => {
+                    self.updates.entry(place).or_default().session_id = Some(session_id);
+                    settle = true;
                 }
-            }
-            Command::Charge {
-                id,
-                key,
-                cost,
-                done,
-            } => {
-                // Queued first, and made in order: one the database does not take now is made
-                // at a later renewal.
-                self.charges.push_back(Charge {
+                Command::Charge {
                     id,
                     key,
                     cost,
-                    done: Some(done),
-                });
-                if let Err(error) = self.settle().await {
-                    self.failed(&error);
+                    done,
+                } => {
+                    // Queued first, and made in order: one the database does not take now is
+                    // made at a later renewal.
+                    self.charges.push_back(Charge {
+                        id,
+                        key,
+                        cost,
+                        done: Some(done),
+                    });
+                    settle = true;
+                }
+                Command::Orphans { reply } => {
+                    let _ = reply.send(self.orphans().await);
+                }
+                Command::Flush { reply } => {
+                    let _ = reply.send(self.flush().await);
+                }
+                Command::Spending { reply } => {
+                    let spending = self.all_spending().await;
+                    let _ = reply.send(spending.map_err(|e| self.refusal(&e)));
+                }
+                Command::TakeOver { place, reply } => {
+                    let _ = reply.send(self.take_over(&place).await);
                 }
             }
-            Command::Orphans { reply } => {
-                let orphans = async {
-                    self.connected().await?;
-                    Ok::<_, Failure>(sql::orphans(self.db(), &self.schema, &self.host.fleet).await?)
-                };
-                let result = orphans
-                    .await
-                    .map_err(|e| StoreError::backend(self.failed(&e)));
-                let _ = reply.send(result.map(|orphans| {
-                    orphans
-                        .into_iter()
-                        .map(|o| Orphan {
-                            place: o.place,
-                            session_id: o.session_id,
-                            key: o.key,
-                            host: o.host,
-                            cut_off_turn: o.cut_off_turn,
-                        })
-                        .collect()
-                }));
-            }
-            Command::Flush { reply } => {
-                let result = match self.settle().await {
-                    Ok(()) if self.refused.is_empty() => Ok(()),
-                    Ok(()) => Err(StoreError::backend(format!(
-                        "the database refused, for good, what these were dropped for: {}",
-                        std::mem::take(&mut self.refused).join("; ")
-                    ))),
-                    Err(error) => Err(StoreError::backend(self.failed(&error))),
-                };
-                let _ = reply.send(result);
-            }
-            Command::Spending { reply } => {
-                let result = self
-                    .all_spending()
-                    .await
-                    .map_err(|e| StoreError::backend(self.failed(&e)));
-                let _ = reply.send(result);
-            }
-            Command::TakeOver { place, reply } => {
-                let taken = async {
-                    self.connected().await?;
-                    let client = self.client.as_mut().expect("connected");
-                    Ok::<_, Failure>(sql::take_over(client, &self.schema, &self.me, &place).await?)
-                };
-                let result = taken
-                    .await
-                    .map_err(|e| StoreError::backend(self.failed(&e)));
-                let _ = reply.send(result.map(|key| key.is_some()));
-            }
         }
+        let done = async {
+            if settle {
+                self.settle().await?;
+            }
+            if serve {
+                self.serve().await?;
+            }
+            Ok(())
+        };
+        if let Err(error) = done.await {
+            self.failed(&error);
+        }
+    }
+
+    /// The fleet's orphans, for a host that may take one over.
+    async fn orphans(&mut self) -> Result<Vec<Orphan>, LedgerError> {
+        let orphans = async {
+            self.connected().await?;
+            Ok::<_, Failure>(sql::orphans(self.db(), &self.schema, &self.host.fleet).await?)
+        };
+        let orphans = orphans.await.map_err(|e| self.refusal(&e))?;
+        Ok(orphans
+            .into_iter()
+            .map(|o| Orphan {
+                place: o.place,
+                session_id: o.session_id,
+                key: o.key,
+                host: o.host,
+                cut_off_turn: o.cut_off_turn,
+            })
+            .collect())
+    }
+
+    /// Everything queued committed, and what the database refused for good since the last
+    /// flush reported.
+    async fn flush(&mut self) -> Result<(), LedgerError> {
+        match self.settle().await {
+            Ok(()) if self.refused.is_empty() => Ok(()),
+            Ok(()) => Err(LedgerError::Refused(
+                std::mem::take(&mut self.refused).join("; "),
+            )),
+            Err(error) => Err(self.refusal(&error)),
+        }
+    }
+
+    /// Claim an orphan for this host: whether it was this host's to take.
+    async fn take_over(&mut self, place: &str) -> Result<bool, LedgerError> {
+        let taken = async {
+            self.connected().await?;
+            let client = self.client.as_mut().expect("connected");
+            Ok::<_, Failure>(sql::take_over(client, &self.schema, &self.me, place).await?)
+        };
+        let taken = taken.await.map_err(|e| self.refusal(&e))?;
+        Ok(taken.is_some())
     }
 
     /// A session asks for a place: refused at once when its key's budget is spent, or when the
@@ -531,12 +628,8 @@ impl Worker {
             },
         );
         let refused = match self.ticket(&key, &place).await {
-            Ok(None) => {
-                if let Err(error) = self.serve().await {
-                    self.failed(&error);
-                }
-                return;
-            }
+            // Places are given once the commands that came with this one are handled.
+            Ok(None) => return,
             Ok(Some(report)) => AdmitError::OverBudget(Box::new(report)),
             Err(error) => AdmitError::Unreachable(self.failed(&error)),
         };
