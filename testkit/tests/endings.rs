@@ -523,3 +523,92 @@ fn random_schedules_leave_no_call_unanswered() {
         });
     }
 }
+
+/// `close` returns although the application never read a message and the queue is full: the
+/// session does not wait for what the application has not taken.
+#[test]
+fn close_with_a_full_queue_nobody_reads() {
+    let assistant = json!({"type": "assistant", "message": {"id": "m", "role": "assistant",
+        "content": [{"type": "text", "text": "more"}]}, "session_id": "s", "uuid": "u"});
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .flood(assistant.to_string(), 2_000)
+        .emit_result("done")
+        .expect_eof();
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let options = Options::new().transport(fake.clone());
+    let closed = runtime.block_on(async {
+        let client = connect_with(runtime.clone(), options).await.unwrap();
+        client.send("flood me").await.unwrap();
+        let close = client.close();
+        futures_lite::pin!(close);
+        // Room for the flood's start only: the queue is full, and nobody reads it.
+        let closed = within(&runtime, BOUND, close).await;
+        // What the queue held is still there to read.
+        let first = client.receive_messages().next().await;
+        (closed, first.map(|item| item.is_ok()))
+    });
+    assert_eq!(closed, (Some(()), Some(true)));
+}
+
+/// `close` on a session still waiting for its fleet's place gives the place up: no CLI starts,
+/// and the next session in line gets the place.
+#[test]
+fn close_while_waiting_for_a_place() {
+    let fleet = Fleet::new(FleetLimits {
+        max_sessions: Some(1),
+        ..FleetLimits::default()
+    })
+    .unwrap();
+    let fake = FakeTransport::new(Script::single_turn("ok"));
+    let runtime = TestRuntime::new();
+    let options = Options::new()
+        .transport(fake.clone())
+        .fleet(fleet.member("k"));
+    runtime.block_on(async {
+        let holder = connect_with(runtime.clone(), options.clone())
+            .await
+            .unwrap();
+        let waiting = query_with(runtime.clone(), "hi", options.clone());
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(1))
+            .await;
+        assert_eq!(fleet.waiting(), 1);
+        let waiting_client = waiting.client();
+        let close = waiting_client.close();
+        futures_lite::pin!(close);
+        assert_eq!(
+            within(&runtime, Duration::from_secs(1), close).await,
+            Some(())
+        );
+        assert_eq!(fleet.waiting(), 0, "the place given up");
+        assert_eq!(
+            fake.connections(),
+            1,
+            "no CLI started for the closed session"
+        );
+        holder.close().await;
+        let next = query_with(runtime.clone(), "hi", options)
+            .collect::<Vec<_>>()
+            .await;
+        assert!(next.iter().all(Result::is_ok), "{next:?}");
+    });
+}
+
+/// `work`'s output, or `None` if it is still pending after `limit` of virtual time.
+async fn within<F: Future + Unpin>(
+    runtime: &TestRuntime,
+    limit: Duration,
+    mut work: F,
+) -> Option<F::Output> {
+    let mut timer = Box::pin(runtime.sleep_until(runtime.now() + limit));
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(output) = Pin::new(&mut work).poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        timer.as_mut().poll(cx).map(|()| None)
+    })
+    .await
+}

@@ -1068,8 +1068,11 @@ impl Client {
 
     /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
     /// `SIGTERM` after 2 s, `SIGKILL` after 5 s more). Pending requests fail with
-    /// [`Error::Closed`].
+    /// [`Error::Closed`]. Messages the application has not read stay readable, but the
+    /// session does not wait for them to be read; a session still waiting for its fleet's
+    /// place (a [`Query`](crate::Query)'s client) gives its place up and starts no CLI.
     pub async fn close(&self) {
+        self.shared.link.ask_close();
         let _ = self.command(Command::Close).await;
         // The driver never sends on this channel; it closes it when it ends.
         let _ = self.shared.done.recv().await;

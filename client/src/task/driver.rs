@@ -285,6 +285,21 @@ where
         progress
     }
 
+    /// Hand `item` to the application: `false` when its queue is full (the item waits in
+    /// `stalled`, and nothing more is read meanwhile). Once the application has closed the
+    /// session, an item there is no room for is dropped: the session stops without waiting
+    /// for a reader that may never come.
+    fn hand_over(&mut self, cx: &mut Context<'_>, item: Item) -> bool {
+        match self.link.push(cx, item) {
+            None => true,
+            Some(_) if self.link.close_asked() => true,
+            Some(item) => {
+                self.stalled = Some(item);
+                false
+            }
+        }
+    }
+
     /// Take events from the session while there is somewhere to put them.
     fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
@@ -295,19 +310,15 @@ where
                 }
                 let (_, item) = self.charging.take().expect("polled above");
                 progress = true;
-                if let Some(item) = self.link.push(cx, item) {
-                    self.stalled = Some(item);
+                if !self.hand_over(cx, item) {
                     return progress;
                 }
             }
             if let Some(item) = self.stalled.take() {
-                match self.link.push(cx, item) {
-                    None => progress = true,
-                    Some(item) => {
-                        self.stalled = Some(item);
-                        return progress;
-                    }
+                if !self.hand_over(cx, item) {
+                    return progress;
                 }
+                progress = true;
             }
             if let Some(notice) = self.cli.take_recording_notice() {
                 self.stalled = Some(Ok(notice));
@@ -355,8 +366,7 @@ where
                         self.charging = Some((charge, Ok(message)));
                         return progress;
                     }
-                    if let Some(item) = self.link.push(cx, Ok(message)) {
-                        self.stalled = Some(item);
+                    if !self.hand_over(cx, Ok(message)) {
                         return progress;
                     }
                 }
@@ -470,7 +480,7 @@ where
 
     /// Once the session has finished and stderr has been read to its end: queue the final error
     /// (if the session ended with one). Returns whether the driver is done.
-    fn finish(&mut self) -> bool {
+    fn finish(&mut self, cx: &mut Context<'_>) -> bool {
         let Some(termination) = &self.termination else {
             return false;
         };
@@ -496,6 +506,10 @@ where
             match (self.init_reply.take(), error) {
                 (Some(reply), error) => {
                     let _ = reply.try_send(Err(error.unwrap_or(Error::Closed)));
+                }
+                // Told if there is room: the application that closed the session may not read.
+                (None, Some(error)) if self.link.close_asked() => {
+                    drop(self.link.push(cx, Err(error)));
                 }
                 (None, Some(error)) => {
                     self.stalled = Some(Err(error));
@@ -550,7 +564,7 @@ where
         for _ in 0..PASS_BUDGET {
             let now = this.runtime.now();
             let progress = this.pass(cx, now);
-            if this.finish() {
+            if this.finish(cx) {
                 return Poll::Ready(());
             }
             if !progress {

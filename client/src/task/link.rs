@@ -99,6 +99,9 @@ struct LinkState {
     driver: Option<Waker>,
     /// Nobody will read any more: drop what the driver pushes.
     receivers_gone: bool,
+    /// A handle asked to close the session: what it awaits before its driver runs is given
+    /// up, and the driver does not wait for the application to read what is left.
+    close_asked: bool,
     /// The driver has ended: no more items after the queued ones.
     driver_done: bool,
     /// The session's task panicked with this message: after the queued items, the stream's
@@ -118,6 +121,7 @@ impl Link {
                 consumers: Vec::new(),
                 driver: None,
                 receivers_gone: false,
+                close_asked: false,
                 driver_done: false,
                 panic: None,
                 server_info: None,
@@ -231,15 +235,33 @@ impl Link {
         }
     }
 
-    /// Driver side, before the driver runs: `Ready` once every handle is gone, else `Pending`
-    /// with the waker kept (dropping the last handle wakes it).
+    /// Driver side, before the driver runs: `Ready` once every handle is gone or one asked to
+    /// close the session, else `Pending` with the waker kept (either wakes it).
     pub(crate) fn poll_abandoned(&self, cx: &mut Context<'_>) -> Poll<()> {
         let mut state = self.lock();
-        if state.receivers_gone {
+        if state.receivers_gone || state.close_asked {
             return Poll::Ready(());
         }
         set_waker(&mut state.driver, cx.waker());
         Poll::Pending
+    }
+
+    /// Handle side: the application closes the session. A session still waiting (for its
+    /// fleet's place, or its store) starts nothing; a running one stops without waiting for
+    /// the application to read what is queued.
+    pub(crate) fn ask_close(&self) {
+        let mut state = self.lock();
+        state.close_asked = true;
+        let driver = state.driver.take();
+        drop(state);
+        if let Some(driver) = driver {
+            driver.wake();
+        }
+    }
+
+    /// Driver side: whether a handle asked to close the session.
+    pub(crate) fn close_asked(&self) -> bool {
+        self.lock().close_asked
     }
 
     /// `work` while somebody still holds a handle of the session: its output, or `None` once

@@ -683,7 +683,10 @@ fn check(cluster: &Cluster, run: &Run) -> Result<(), Vec<String>> {
         .filter(|(_, (usd, _))| *usd > SHAPE.budget_usd)
         .map(|(key, (usd, _))| format!("{key} +${:.2}", usd - SHAPE.budget_usd))
         .collect();
-    eprintln!("spent over the budget of ${:.2}: {over:?}", SHAPE.budget_usd);
+    eprintln!(
+        "spent over the budget of ${:.2}: {over:?}",
+        SHAPE.budget_usd
+    );
 
     let all_turns: i64 = charged.values().map(|(_, turns)| turns).sum();
     let all_charges: u64 = charges_by_host.values().sum();
@@ -1228,7 +1231,10 @@ fn a_host_whose_connections_stalled_past_its_lease_comes_back() {
         // (renewed at most a lease before the stall) ends, whatever statement hangs meanwhile.
         let stalled = Instant::now();
         while !lost(&*held).await {
-            assert!(stalled.elapsed() < SHAPE.lease, "the place outlived the lease");
+            assert!(
+                stalled.elapsed() < SHAPE.lease,
+                "the place outlived the lease"
+            );
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         eprintln!(
@@ -1280,7 +1286,10 @@ fn a_database_restart_shorter_than_half_a_lease_costs_no_place() {
         let shared: &dyn SharedLedger = &ledger;
         let held = shared.admit("k").await.unwrap();
         let mut waiting = shared.admit("k");
-        assert!(future::poll_once(&mut waiting).await.is_none(), "the limit is 1");
+        assert!(
+            future::poll_once(&mut waiting).await.is_none(),
+            "the limit is 1"
+        );
         let down = Instant::now();
         cluster.stop_server();
         let asked = Instant::now();
@@ -1297,10 +1306,16 @@ fn a_database_restart_shorter_than_half_a_lease_costs_no_place() {
         let down_for = down.elapsed();
         assert!(down_for < lease / 2, "the restart took {down_for:?}");
         tokio::time::sleep(lease).await;
-        assert!(!lost(&*held).await, "a restart of {down_for:?} cost the place");
+        assert!(
+            !lost(&*held).await,
+            "a restart of {down_for:?} cost the place"
+        );
         drop(held);
         let given = tokio::time::timeout(lease, waiting).await;
-        assert!(matches!(given, Ok(Ok(_))), "the waiting session kept its turn");
+        assert!(
+            matches!(given, Ok(Ok(_))),
+            "the waiting session kept its turn"
+        );
         eprintln!(
             "the database down for {down_for:?}: no place lost; a request for a place told in \
              {told_in:?} that it is out of reach"
