@@ -1003,8 +1003,16 @@ impl Options {
     /// keeps no supplementary group. A numeric user id that the user database does not know must
     /// name its group: without one the CLI would keep this process's group. The environment is
     /// this process's unless [`Options::inherit_env_only`] narrows it: set `HOME` with
-    /// [`Options::env`] so the CLI keeps its settings and sessions in that user's home. Starting fails with `Error::Spawn` when the user does not exist, its
-    /// group is unknown, or the switch is not allowed, and on platforms other than Unix.
+    /// [`Options::env`] so the CLI keeps its settings and sessions in that user's home.
+    /// Starting fails with `Error::Spawn` when the user does not exist, its group is unknown,
+    /// or the switch is not allowed, and on platforms other than Unix.
+    ///
+    /// This process reads nothing of that user's by a path they could bend: their history is
+    /// not searched (a resume is found, or not, by their CLI, never moved to another folder),
+    /// and their configuration is copied (a session store's resume, [`Options::isolated_config`])
+    /// only from a `HOME` that is theirs, each file opened without following links. With a
+    /// `HOME` of another's (this process's own, inherited when none is set), such a session is
+    /// refused (`Error::ConfigFolder`, or `Error::Resume` for a store's resume).
     ///
     /// ```
     /// # use claude_agent_tokio::options::Options;

@@ -119,6 +119,12 @@ impl UserConfig {
         let Some(home) = var("HOME").or_else(|| var("USERPROFILE")) else {
             return Ok(None);
         };
+        // Another user's configuration is read from, and made in, a home that is theirs: not
+        // this process's (inherited when the host set none) nor a folder of a service, where a
+        // `.claude` made for them would hand them what their host's own CLI runs.
+        if let Owner::User { uid, .. } = owner {
+            user_files::home_is_theirs(Path::new(&home), uid)?;
+        }
         Ok(Some(UserConfig {
             base: PathBuf::from(home),
             below: vec![".claude".to_owned()],
@@ -498,6 +504,52 @@ mod tests {
         copy_user_config(&dir, &spec, Plugins::Linked).unwrap();
         assert!(!dir.join("settings.json").exists());
         fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// With the CLI run as another user, a HOME that is not theirs (this process's, inherited
+    /// when the host set none, or a service's folder) is neither read nor written: no `.claude`
+    /// is made in it for them, and the session is refused with the reason.
+    #[test]
+    #[cfg(unix)]
+    fn another_users_configuration_needs_a_home_of_theirs() {
+        use std::os::unix::fs::MetadataExt;
+
+        if fs::metadata("/proc/self").map(|m| m.uid()).ok() != Some(0) {
+            eprintln!("skipped: running as another user needs root");
+            return;
+        }
+        let (uid, gid) = (4_000_000_021_u32, 4_000_000_022_u32);
+        let home = std::env::temp_dir().join(format!(
+            "claude-agent-roots-home-{}",
+            crate::uuid::new_uuid()
+        ));
+        fs::create_dir(&home).unwrap();
+        let spec = crate::options::Options::new()
+            .user(format!("{uid}:{gid}"))
+            .env("HOME", home.display().to_string())
+            .config()
+            .launch_spec("claude".into(), &crate::options::HostDeclarations::NONE)
+            .unwrap();
+        let refused = isolate(&spec).expect_err("root's home is not the user's");
+        assert!(
+            refused.source.to_string().contains("not to the CLI's user"),
+            "{}",
+            refused.source
+        );
+        assert!(
+            !home.join(".claude").exists(),
+            "nothing made in root's home"
+        );
+        let copy = home.join("copy");
+        fs::create_dir(&copy).unwrap();
+        assert!(copy_user_config(&copy, &spec, Plugins::Linked).is_err());
+        // Once it is theirs, it is used.
+        std::os::unix::fs::chown(&home, Some(uid), Some(gid)).unwrap();
+        let dir = isolate(&spec).unwrap();
+        let made = fs::metadata(home.join(".claude")).unwrap();
+        assert_eq!(made.uid(), uid);
+        drop(dir);
+        fs::remove_dir_all(&home).unwrap();
     }
 
     #[test]

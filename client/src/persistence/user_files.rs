@@ -37,6 +37,12 @@ pub(crate) fn read(base: &Path, below: &[&str], name: &str, owner: Owner) -> Opt
     imp::read(base, below, name, owner).ok().flatten()
 }
 
+/// `Ok` when the folder `home` belongs to the user `uid`; otherwise an error that says whose
+/// home it is not.
+pub(crate) fn home_is_theirs(home: &Path, uid: u32) -> io::Result<()> {
+    imp::home_is_theirs(home, uid)
+}
+
 /// Make the folder `base`/`below…` (and those between) if missing, each the owner's and
 /// private (0700), never through a link when the owner is another user.
 pub(crate) fn make_folder(base: &Path, below: &[&str], owner: Owner) -> io::Result<()> {
@@ -124,6 +130,22 @@ mod imp {
         Ok((bytes.len() as u64 <= MAX_CONFIG_FILE).then_some(bytes))
     }
 
+    pub(super) fn home_is_theirs(home: &Path, uid: u32) -> io::Result<()> {
+        let folder = open(home, folder_flags(Owner::Own), Mode::empty())?;
+        let owner = fstat(&folder)?.st_uid;
+        if owner == uid {
+            return Ok(());
+        }
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "HOME {} belongs to user {owner}, not to the CLI's user {uid}: set HOME to their \
+                 home folder (nothing of it is read or made for them)",
+                home.display()
+            ),
+        ))
+    }
+
     pub(super) fn make_folder(base: &Path, below: &[&str], owner: Owner) -> io::Result<()> {
         let mut folder = open(base, folder_flags(Owner::Own), Mode::empty())?;
         for name in below {
@@ -175,6 +197,10 @@ mod imp {
         let mut bytes = Vec::new();
         file.take(MAX_CONFIG_FILE + 1).read_to_end(&mut bytes)?;
         Ok((bytes.len() as u64 <= MAX_CONFIG_FILE).then_some(bytes))
+    }
+
+    pub(super) fn home_is_theirs(_home: &Path, _uid: u32) -> io::Result<()> {
+        Ok(())
     }
 
     pub(super) fn make_folder(base: &Path, below: &[&str], _owner: Owner) -> io::Result<()> {

@@ -322,6 +322,12 @@ fn without_continue(start: SessionStart) -> SessionStart {
 ///
 /// [`Resume::in_its_folder`]: crate::options::Resume::in_its_folder
 fn resume_folder(options: &Options, spec: &LaunchSpec) -> Result<Option<PathBuf>, Error> {
+    if spec.user.is_some() {
+        // The history is another user's: this process (root, to switch users) does not read
+        // their files by path, which could be links to its own or FIFOs that hang the start.
+        // Their CLI finds the session, or says it found none.
+        return Ok(None);
+    }
     if must_continue(&options.config().session_start) {
         return something_to_continue(spec).map(|()| None);
     }

@@ -417,6 +417,37 @@ pub async fn run_as_another_user<R: Runtime>(rt: R) {
     assert_eq!(only_result(&second).session_id(), session_id);
     let body = last_request_body(&env.stub);
     assert!(body.contains("remember PINEAPPLE"), "{body}");
+
+    // A resume from that user's own history: this process does not read it. A transcript of
+    // theirs that is a link to a file only root may read (here naming a folder of root's) was
+    // read through the link, and its folder told back; a FIFO hung the start. Their CLI looks
+    // for the session itself, and says it found none.
+    let projects = config.join("projects");
+    let elsewhere = projects.join("-elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let missing = "0f8e5a2c-6d1b-4c3e-9a7f-2b4d6e8f0a1c";
+    let roots_transcript = roots.path().join("transcript.jsonl");
+    let line = json!({"type": "user", "uuid": "5b1d2f0e-0c44-4d0b-8b7e-2a6f4c3d9e10",
+        "sessionId": missing, "cwd": "/root-only-place", "timestamp": "2026-11-28T10:00:00Z",
+        "message": {"role": "user", "content": "hi"}});
+    std::fs::write(&roots_transcript, format!("{line}\n")).unwrap();
+    let transcript = elsewhere.join(format!("{missing}.jsonl"));
+    std::os::unix::fs::symlink(&roots_transcript, &transcript).unwrap();
+    for path in [&config, &projects, &elsewhere, &transcript] {
+        std::os::unix::fs::lchown(path, Some(nobody), Some(nobody)).expect("lchown");
+    }
+    let from_history = host_options(&env)
+        .cwd(env.work.path())
+        .user("nobody")
+        .env("HOME", home.path().display().to_string())
+        .session_start(SessionStart::resume(missing));
+    let items = collect(&rt, "resume", query_with(rt.clone(), "hi", from_history)).await;
+    let error = items.iter().find_map(|item| item.as_ref().err());
+    assert!(
+        error.is_some() && !matches!(error, Some(Error::ResumeElsewhere { .. })),
+        "root read the user's history: {items:?}"
+    );
+    std::fs::remove_dir_all(&config).unwrap();
 }
 
 /// The model calls each built-in tool the SDK types (and one it does not): every hook input
