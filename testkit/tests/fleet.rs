@@ -232,6 +232,33 @@ fn a_keys_budget_ends_every_session_of_the_key_and_refuses_new_ones() {
     assert_eq!(fake.connections(), 2, "the refused session started no CLI");
 }
 
+/// A session that closed itself over its key's budget says so to every call made after it
+/// is gone, as its stream did: the next prompt gets `Error::OverBudget`, not `Closed`.
+#[test]
+fn calls_after_a_session_closed_itself_say_why() {
+    let runtime = TestRuntime::new();
+    let fleet = Fleet::new(FleetLimits {
+        budget_per_key: Some(Budget::usd(1.0)),
+        ..FleetLimits::default()
+    })
+    .unwrap();
+    let fake = FakeTransport::new(turns(&[1.20, 1.30]));
+    let options = Options::new()
+        .transport(fake)
+        .fleet(fleet.member("tenant-a"));
+    let (stream, next) = runtime.block_on(async {
+        let client = connect_with(runtime.clone(), options).await.unwrap();
+        client.send("a costly one").await.unwrap();
+        let stream: Vec<_> = client.receive_messages().collect().await;
+        (stream, client.send("one more").await)
+    });
+    assert!(
+        matches!(stream.last(), Some(Err(Error::OverBudget(_)))),
+        "{stream:?}"
+    );
+    assert!(matches!(next, Err(Error::OverBudget(_))), "{next:?}");
+}
+
 #[test]
 fn a_parked_spare_holds_its_place_until_its_cli_is_gone() {
     let runtime = TestRuntime::new();

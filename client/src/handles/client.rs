@@ -26,7 +26,7 @@ use crate::message::{ContextUsage, Message, MessageId, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
 use crate::runtime::Runtime;
-use crate::session::VersionCheck;
+use crate::session::{Termination, VersionCheck};
 use crate::spare::ParkingDir;
 use crate::spawn::{spawn_session, Start};
 use crate::uuid::new_uuid;
@@ -1085,13 +1085,17 @@ impl Client {
             .map_err(Error::Response)
     }
 
-    /// Why a session whose task ended gave no answer: [`Error::Panicked`] if it panicked, else
-    /// [`Error::Closed`].
+    /// Why a session whose task ended gave no answer: [`Error::Panicked`] if it panicked, the
+    /// reason it closed itself for (a budget spent, its fleet place lost, a stall), as its
+    /// stream said it, else [`Error::Closed`].
     fn ended(&self) -> Error {
-        self.shared
-            .link
-            .panic_message()
-            .map_or(Error::Closed, Error::Panicked)
+        let link = &self.shared.link;
+        if let Some(message) = link.panic_message() {
+            return Error::Panicked(message);
+        }
+        link.closed_itself_because()
+            .and_then(|reason| Error::of_termination(&Termination::Ended(reason), String::new))
+            .unwrap_or(Error::Closed)
     }
 
     async fn command(&self, command: Command) -> Result<(), Error> {
@@ -1099,7 +1103,7 @@ impl Client {
             .commands
             .send(command)
             .await
-            .map_err(|_| Error::Closed)
+            .map_err(|_| self.ended())
     }
 }
 

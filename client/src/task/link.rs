@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::mcp_servers::McpServerSet;
 use crate::message::{Message, UserInput};
 use crate::prompt::PromptKind;
-use crate::session::VersionCheck;
+use crate::session::{EndReason, VersionCheck};
 use crate::spare::ClaimError;
 
 /// One item of a message stream.
@@ -107,6 +107,9 @@ struct LinkState {
     /// The session's task panicked with this message: after the queued items, the stream's
     /// last item says so.
     panic: Option<String>,
+    /// Why the session closed itself (a budget spent, its fleet place lost, a stall), for the
+    /// calls made once it is gone.
+    closed_itself: Option<EndReason>,
     server_info: Option<Arc<InitializeResponse>>,
     version_check: Option<VersionCheck>,
     /// The CLI's pid while it runs on this machine.
@@ -124,6 +127,7 @@ impl Link {
                 close_asked: false,
                 driver_done: false,
                 panic: None,
+                closed_itself: None,
                 server_info: None,
                 version_check: None,
                 process_id: None,
@@ -159,6 +163,16 @@ impl Link {
     /// Task side: the session's task panicked with `message` (it ends just after).
     pub(crate) fn panicked(&self, message: String) {
         self.lock().panic = Some(message);
+    }
+
+    /// Driver side: the session closed itself, for `reason`.
+    pub(crate) fn closed_itself(&self, reason: EndReason) {
+        self.lock().closed_itself = Some(reason);
+    }
+
+    /// Handle side: why the session closed itself, if it did.
+    pub(crate) fn closed_itself_because(&self) -> Option<EndReason> {
+        self.lock().closed_itself.clone()
     }
 
     /// Handle side: the message the session's task panicked with, if it did.

@@ -12,7 +12,7 @@ use crate::dispatch::Running;
 use crate::error::Error;
 use crate::message::{Message, Notice, NoticeKind};
 use crate::runtime::{ChildProcess, Runtime};
-use crate::session::{EndReason, Event};
+use crate::session::{EndReason, Event, Termination};
 use crate::spare::ClaimError;
 use crate::trace::Subtype;
 
@@ -116,6 +116,9 @@ where
             // Start-up progress; the session keeps the last one.
             Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
             Event::Finished(termination) => {
+                if let Termination::Ended(reason) = &termination {
+                    self.link.closed_itself(reason.clone());
+                }
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
                 self.running = Running::default();

@@ -290,7 +290,10 @@ impl Run {
                 Some(e) if e.contains("lease on the fleet ran out") => "lease ran out",
                 Some(e) if e.contains("could not be reached") => "ledger unreachable",
                 Some(e) if e.contains("dropped at the end") => "dropped at the end",
-                Some(_) => "other error",
+                Some(other) => {
+                    eprintln!("a session ended otherwise: {outcome}");
+                    "other error"
+                }
             };
             *ended.entry(why).or_default() += 1;
         }
