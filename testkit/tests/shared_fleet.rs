@@ -32,9 +32,19 @@ struct Shared {
     lost: AtomicBool,
     wakers: Mutex<Vec<Waker>>,
     charges: AtomicUsize,
+    /// Set to hold every charge until `release`.
+    hold_charges: AtomicBool,
 }
 
 impl Shared {
+    /// Charges held so far are made now.
+    fn release(&self) {
+        self.hold_charges.store(false, Ordering::SeqCst);
+        for waker in self.wakers.lock().unwrap().drain(..) {
+            waker.wake();
+        }
+    }
+
     fn lose(&self) {
         self.lost.store(true, Ordering::SeqCst);
         for waker in self.wakers.lock().unwrap().drain(..) {
@@ -83,7 +93,14 @@ impl SharedLedger for Ledger {
     }
     fn charge(&self, _key: &str, _cost: &TurnCost) -> ChargeFuture {
         self.0.charges.fetch_add(1, Ordering::SeqCst);
-        Box::pin(async {})
+        let shared = self.0.clone();
+        Box::pin(std::future::poll_fn(move |cx| {
+            if !shared.hold_charges.load(Ordering::SeqCst) {
+                return Poll::Ready(());
+            }
+            shared.wakers.lock().unwrap().push(cx.waker().clone());
+            Poll::Pending
+        }))
     }
     fn spent(&self, _key: &str) -> Spent {
         Spent::default()
@@ -251,5 +268,63 @@ fn a_store_that_fenced_the_session_off_holds_its_result_back() {
         ledger.0.charges.load(Ordering::SeqCst),
         1,
         "its cost still counts"
+    );
+}
+
+/// A host frozen past its lease wakes with a turn's result in hand whose charge was made just
+/// before the freeze: the place is lost by then, so the result is not handed on (another host
+/// may have taken the session over meanwhile).
+#[test]
+fn a_result_in_hand_when_the_place_is_lost_is_not_delivered() {
+    let ledger = Ledger::default();
+    ledger.0.hold_charges.store(true, Ordering::SeqCst);
+    let fake = FakeTransport::new(Script::single_turn("too late"));
+    let runtime = TestRuntime::new();
+    let query = query_with(runtime.clone(), "go", options(&fake, &ledger));
+    let thaw = async {
+        // The result is read, and waits for its charge.
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(1))
+            .await;
+        assert_eq!(ledger.0.charges.load(Ordering::SeqCst), 1);
+        // Both at once, as a thawed host finds them: the charge made, the place lost.
+        ledger.0.release();
+        ledger.0.lose();
+    };
+    let (items, ()) = runtime.block_on(futures_lite::future::zip(query.collect::<Vec<_>>(), thaw));
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "the result was delivered: {items:?}"
+    );
+    assert!(
+        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
+        "{items:?}"
+    );
+}
+
+/// A result whose charge is still on its way when the CLI exits is handed on once the charge
+/// is made: the session does not end without it.
+#[test]
+fn a_result_waits_for_its_charge_past_the_clis_exit() {
+    let ledger = Ledger::default();
+    ledger.0.hold_charges.store(true, Ordering::SeqCst);
+    let fake = FakeTransport::new(Script::single_turn("worth waiting for"));
+    let runtime = TestRuntime::new();
+    let query = query_with(runtime.clone(), "go", options(&fake, &ledger));
+    let slow_ledger = async {
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(5))
+            .await;
+        ledger.0.release();
+    };
+    let (items, ()) = runtime.block_on(futures_lite::future::zip(
+        query.collect::<Vec<_>>(),
+        slow_ledger,
+    ));
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
     );
 }

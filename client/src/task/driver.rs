@@ -93,6 +93,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// A turn's result that waits for its charge to be in the fleet's shared ledger; nothing
     /// else is taken from the session until then.
     charging: Option<(crate::ChargeFuture, Item)>,
+    /// A result was withheld because the session's place was lost first.
+    result_withheld: bool,
     termination: Option<Termination>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
@@ -137,6 +139,7 @@ where
             config_dir: parts.config_dir,
             stalled: None,
             charging: None,
+            result_withheld: false,
             termination: None,
             reported: false,
             trace: parts.trace,
@@ -158,7 +161,10 @@ where
 
     /// One pass over every source. Returns whether anything happened.
     fn pass(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let mut progress = self.poll_commands(cx, now);
+        // The fleet first: a place lost while the host was frozen is known before anything
+        // read meanwhile is handed on.
+        let mut progress = self.poll_fleet(cx, now);
+        progress |= self.poll_commands(cx, now);
         progress |= self.poll_input(cx, now);
         // stdout before callbacks and stdin: a permission prompt read now is answered and its
         // reply written in this same pass.
@@ -169,7 +175,6 @@ where
         progress |= self.cli.poll_stdin(cx, &mut self.session);
         progress |= self.cli.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
-        progress |= self.poll_fleet(cx, now);
         progress |= self.poll_deadlines(cx, now);
         self.tell_seat_turn();
         progress
@@ -195,36 +200,51 @@ where
         if self.termination.is_some() || self.session.ending().is_some() {
             return false;
         }
+        if self.place_lost(cx, now) {
+            return true;
+        }
         let Some(seat) = &mut self.seat else {
             return false;
         };
-        if seat.poll_lost(cx).is_ready() {
-            // Another host may hold the session now: nothing more of it goes to the store
-            // from here, nothing more reaches the application, and the CLI stops.
-            self.mirror = None;
-            self.charging = None;
-            self.session.place_lost(now);
-        } else {
-            match seat.poll_report(cx) {
-                Poll::Pending => return false,
-                // Traced as the session closes (`Event::Closing`).
-                Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
-                    self.session.over_budget(now, report);
+        match seat.poll_report(cx) {
+            Poll::Pending => false,
+            // Traced as the session closes (`Event::Closing`).
+            Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
+                self.session.over_budget(now, report);
+                if self.session.ending().is_some() {
+                    self.begin_shutdown(now, false);
                 }
-                Poll::Ready(report) if self.stalled.is_some() => {
-                    // No room for the notice yet: it is told once there is.
-                    seat.tell_later(report);
-                    return false;
-                }
-                Poll::Ready(report) => {
-                    self.budget_notice(report);
-                    return true;
-                }
+                true
+            }
+            Poll::Ready(report) if self.stalled.is_some() => {
+                // No room for the notice yet: it is told once there is.
+                seat.tell_later(report);
+                false
+            }
+            Poll::Ready(report) => {
+                self.budget_notice(report);
+                true
             }
         }
-        if self.session.ending().is_some() {
-            self.begin_shutdown(now, false);
+    }
+
+    /// Whether the session's shared place is lost (checked again right before a result is
+    /// handed over, since a host frozen past its lease wakes with results in hand). Once it
+    /// is, another host may hold the session: nothing more of it goes to the store from here,
+    /// nothing more reaches the application, and the CLI stops.
+    fn place_lost(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
+        let Some(seat) = &mut self.seat else {
+            return false;
+        };
+        if self.session.ending().is_some() || seat.poll_lost(cx).is_pending() {
+            return false;
         }
+        self.mirror = None;
+        // A result withheld from a session that had already finished (its CLI gone): its
+        // stream ends with the lost place, not as if all had been handed on.
+        self.result_withheld |= self.charging.take().is_some();
+        self.session.place_lost(now);
+        self.begin_shutdown(now, false);
         true
     }
 
@@ -307,6 +327,9 @@ where
             if let Some((charge, _)) = &mut self.charging {
                 if charge.as_mut().poll(cx).is_pending() {
                     return progress;
+                }
+                if self.place_lost(cx, now) {
+                    return true;
                 }
                 let (_, item) = self.charging.take().expect("polled above");
                 progress = true;

@@ -115,7 +115,11 @@ where
             }
             // Start-up progress; the session keeps the last one.
             Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
-            Event::Finished(termination) => {
+            Event::Finished(mut termination) => {
+                let clean = Error::of_termination(&termination, String::new).is_none();
+                if self.result_withheld && clean {
+                    termination = Termination::Ended(EndReason::PlaceLost);
+                }
                 if let Termination::Ended(reason) = &termination {
                     self.link.closed_itself(reason.clone());
                 }

@@ -65,11 +65,18 @@ const SHAPE: Shape = Shape {
 };
 
 /// Seeds that once found a fault, with what they found; the tests run them and the fixed ones.
-const REGRESSIONS: &[(u64, &str)] = &[(
-    16_421_333_744_137_077_294,
-    "a lease lost while the queue of a database restart went in, and a place kept when its \
-     waiter left as it was given",
-)];
+const REGRESSIONS: &[(u64, &str)] = &[
+    (
+        16_421_333_744_137_077_294,
+        "a lease lost while the queue of a database restart went in, and a place kept when its \
+         waiter left as it was given",
+    ),
+    (
+        1_362_855_054_271_523_742,
+        "a host frozen past its lease woke with a result in hand and delivered it after another \
+         host had taken the session over and run two turns",
+    ),
+];
 
 // Two tests, each on a cluster of its own, so that they run side by side: most of their time
 // is waiting.
@@ -290,7 +297,7 @@ impl Run {
                 Some(e) if e.contains("lease on the fleet ran out") => "lease ran out",
                 Some(e) if e.contains("could not be reached") => "ledger unreachable",
                 Some(e) if e.contains("dropped at the end") => "dropped at the end",
-                Some(other) => {
+                Some(_) => {
                     eprintln!("a session ended otherwise: {outcome}");
                     "other error"
                 }
@@ -521,7 +528,8 @@ fn sample_places(config: &str, fleet: &str, sampling: &AtomicBool, most: &Mutex<
 /// 3. **Budget.** No turn of a key starts later than a lease after the charge that crossed the
 ///    key's budget was made: the hosts hear of it at once, and one cut off from the database
 ///    stops its sessions within its lease. (What a key spends over its budget is the turns
-///    already running then.)
+///    already running then.) The check allows a second lease for a host the machine starved
+///    of time.
 /// 4. **Stored before delivered.** Every turn whose result an app got is in the session store.
 /// 5. **One writer.** In every stored transcript, once a host's entries follow another's, the
 ///    earlier host's never come again (a frozen host fenced off stores nothing more).
@@ -664,7 +672,9 @@ fn check(cluster: &Cluster, run: &Run) -> Result<(), Vec<String>> {
             })
         })
         .collect();
-    let late = SHAPE.lease.as_millis() as u64 + 300;
+    // A lease, and as much again for a host the machine starved of time (CI runs it beside
+    // other tests).
+    let late = 2 * SHAPE.lease.as_millis() as u64;
     for (session, lines) in &run.printed {
         for line in lines.iter().filter(|line| line["type"] == "result") {
             let tag = line["result"].as_str().unwrap();
