@@ -19,7 +19,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use claude_agent_core::cost::{Budget, BudgetLevel, Spent};
 use claude_agent_core::cost::{Tokens, TurnCost};
-use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+use claude_agent_store_postgres::{FleetHost, LedgerError, PostgresFleetLedger};
 use claude_agent_testkit::fake_cli::{canned, fake_claude_binary, FakeResult, Script};
 use claude_agent_tokio::{AdmitError, Client, Error, Fleet, FleetLimits, SharedLedger};
 use futures_lite::future;
@@ -1416,5 +1416,42 @@ fn a_place_given_as_its_waiter_leaves_is_not_kept() {
             .unwrap()
             .get(0);
         assert_eq!(places, 0, "every place given back");
+    });
+}
+
+/// A second process joining under a host's name (a restart before the old one died, a copy
+/// deployed twice) takes the name: the first stops for good, instead of the two joining in
+/// turn for ever and dropping every session at each renewal.
+#[test]
+fn a_second_process_under_a_hosts_name_stops_the_first() {
+    let cluster = Cluster::start();
+    tokio_rt().block_on(async {
+        let first = lone_host(&cluster.config(), "twice", "h", 2, None).await;
+        let held = SharedLedger::admit(&first, "k").await.unwrap();
+        let second = lone_host(&cluster.config(), "twice", "h", 2, None).await;
+        tokio::time::sleep(SHAPE.lease * 3).await;
+        assert!(lost(&*held).await, "the first gave its place up");
+        assert_eq!(first.orphans().await, Err(LedgerError::Superseded));
+        let refused = SharedLedger::admit(&first, "k").await.err();
+        assert!(
+            matches!(&refused, Some(AdmitError::Unreachable(why)) if why.contains("under this host's name")),
+            "{refused:?}"
+        );
+        // The name stayed with the second: its epoch is the one it joined under.
+        let place = SharedLedger::admit(&second, "k").await.unwrap();
+        assert!(!lost(&*place).await);
+        let (client, connection) = tokio_postgres::connect(&cluster.config(), tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let epoch: i64 = client
+            .query_one(
+                "SELECT epoch FROM claude_agent.fleet_hosts WHERE fleet = 'twice' AND host = 'h'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(epoch, 2, "joined twice, no more");
     });
 }
