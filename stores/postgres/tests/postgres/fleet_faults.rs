@@ -83,24 +83,27 @@ const REGRESSIONS: &[(u64, &str)] = &[
 
 #[test]
 fn the_fleet_keeps_its_invariants_under_random_faults() {
-    run_seeds(&seeds_or(&[1]));
+    run_seeds(&seeds_or(&[1], 0));
 }
 
 #[test]
 fn the_fleet_keeps_its_invariants_under_other_random_faults() {
-    let mut seeds = seeds_or(&[2]);
-    if std::env::var_os("CLAUDE_AGENT_FLEET_SEEDS").is_none() {
-        seeds.extend(REGRESSIONS.iter().map(|(seed, _)| *seed));
-    }
-    run_seeds(&seeds);
+    run_seeds(&seeds_or(&[2], 1));
 }
 
-/// The seeds `CLAUDE_AGENT_FLEET_SEEDS` names (run by the first test only), else `fixed`.
-fn seeds_or(fixed: &[u64]) -> Vec<u64> {
+/// The seeds `CLAUDE_AGENT_FLEET_SEEDS` names (run by the first test only), else `fixed` and
+/// every other regression seed from the `half`-th (the two tests share them out, to run side
+/// by side).
+fn seeds_or(fixed: &[u64], half: usize) -> Vec<u64> {
     let Ok(named) = std::env::var("CLAUDE_AGENT_FLEET_SEEDS") else {
-        return fixed.to_vec();
+        let regressions = REGRESSIONS.iter().skip(half).step_by(2);
+        return fixed
+            .iter()
+            .copied()
+            .chain(regressions.map(|(seed, _)| *seed))
+            .collect();
     };
-    if fixed != [1] {
+    if half != 0 {
         return Vec::new();
     }
     let mut rng = fastrand::Rng::with_seed(unix_ms());
