@@ -193,10 +193,17 @@ fn host_dies_with_a_session_running(end: &str) {
         .env(HOST_END, end)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("start the host");
     let stdout = host.stdout.take().expect("piped");
+    let mut stderr = host.stderr.take().expect("piped");
+    // What the host printed, for a failure message.
+    let host_said = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
     let (connected_tx, connected) = mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
@@ -218,11 +225,18 @@ fn host_dies_with_a_session_running(end: &str) {
     while fake.processes().len() < 3 * sessions && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(
-        fake.processes().len(),
-        3 * sessions,
-        "the fakes and their tools did not start"
-    );
+    let running = fake.processes();
+    if running.len() != 3 * sessions {
+        let _ = host.kill();
+        let _ = host.wait();
+        panic!(
+            "{} of the {} processes of the fakes and their tools run: {}\nthe host said: {}",
+            running.len(),
+            3 * sessions,
+            Fake::describe(&running),
+            host_said.join().unwrap_or_default()
+        );
+    }
     assert!(sessions > 1 || fake.wait_for_tools(STARTED_WITHIN));
 
     if end.starts_with("wait") {
