@@ -52,12 +52,13 @@ pub const INSTALL_HINT: &str = "npm install -g @anthropic-ai/claude-code";
 /// let err = Error::CliNotFound { searched: vec!["/usr/local/bin/claude".into()], hint: "npm install -g @anthropic-ai/claude-code" };
 /// assert!(err.to_string().contains("npm install"));
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// No `claude` executable was found.
     #[error(
-        "Claude Code CLI not found (looked in {}); install it with `{hint}` or set `cli_path`",
+        "Claude Code CLI not found: install it with `{hint}`, or give its path in \
+         `Options::cli_path` or CLAUDE_AGENT_CLI_PATH (looked in {})",
         display_paths(searched)
     )]
     CliNotFound {
@@ -197,7 +198,7 @@ pub enum Error {
     /// }
     /// # let _ = explain;
     /// ```
-    #[error("{failure}{}", stderr_suffix(stderr_tail))]
+    #[error("{failure}{}", stderr_suffix_unsaid(failure, stderr_tail))]
     StartFailed {
         /// What the CLI said and how it exited.
         failure: Box<StartFailure>,
@@ -396,9 +397,29 @@ impl Error {
     }
 }
 
+/// The first places searched, and how many more (all of them are in the error's `searched`).
 fn display_paths(paths: &[PathBuf]) -> String {
-    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    const SHOWN: usize = 3;
+    let mut shown: Vec<String> = paths
+        .iter()
+        .take(SHOWN)
+        .map(|p| p.display().to_string())
+        .collect();
+    if paths.len() > SHOWN {
+        shown.push(format!("and {} more", paths.len() - SHOWN));
+    }
     shown.join(", ")
+}
+
+/// The stderr suffix, unless the CLI's message already said what its stderr says (the CLI
+/// often writes its explanation to both).
+fn stderr_suffix_unsaid(failure: &StartFailure, tail: &str) -> String {
+    let said = failure.message.as_deref().unwrap_or_default().trim();
+    let tail = tail.trim();
+    if !tail.is_empty() && !said.is_empty() && (said.contains(tail) || tail.contains(said)) {
+        return String::new();
+    }
+    stderr_suffix(tail)
 }
 
 fn stderr_suffix(tail: &str) -> String {
@@ -407,5 +428,30 @@ fn stderr_suffix(tail: &str) -> String {
         "; it wrote nothing on stderr".to_string()
     } else {
         format!("; stderr: {tail}")
+    }
+}
+
+/// The message, then each cause it did not already say, as `anyhow` prints an error: so an
+/// `Error` returned from `main` reads as what to do, not as a dump of its fields (each field is
+/// public, for code that needs them).
+///
+/// ```
+/// # use claude_agent_tokio::Error;
+/// let err = Error::CliNotFound { searched: vec!["/usr/local/bin/claude".into()], hint: "npm install -g @anthropic-ai/claude-code" };
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// ```
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let said = self.to_string();
+        f.write_str(&said)?;
+        let mut cause = std::error::Error::source(self);
+        while let Some(error) = cause {
+            let text = error.to_string();
+            if !said.contains(&text) {
+                write!(f, "\n  caused by: {text}")?;
+            }
+            cause = error.source();
+        }
+        Ok(())
     }
 }

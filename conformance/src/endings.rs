@@ -110,3 +110,56 @@ pub fn every_call_answers_after_the_cli_exits_before_initialize<H: Harness>() {
         every_call_answers(&client).await;
     });
 }
+
+/// The errors a newcomer meets first read as what to do, through `Display` and through `Debug`
+/// (what `main() -> Result` prints), and say nothing twice: a missing CLI is one line with the
+/// install command and the first places searched; a start the CLI refused with the same text on
+/// stderr says it once.
+pub fn first_errors_say_what_to_do_once<H: Harness>() {
+    let dir = TestDir::new("endings").expect("temp dir");
+    let refusing = dir.path().join("claude");
+    let said = "HTTPS_PROXY is not a valid URL";
+    write_script(
+        &refusing,
+        &format!(
+            "echo '{said}' >&2\n\
+             echo '{{\"type\":\"result\",\"subtype\":\"error_during_execution\",\"is_error\":true,\
+             \"num_turns\":0,\"errors\":[\"{said}\"],\"startup_failure_reason\":\"proxy_invalid\",\
+             \"session_id\":\"s\"}}'\n\
+             exit 1\n"
+        ),
+    );
+    H::block_on_threaded(async {
+        let missing = Options::new().cli_path(dir.path().join("nowhere/claude"));
+        let items: Vec<_> = within(
+            Duration::from_secs(10),
+            query_with(H::runtime(), "hi", missing).collect(),
+        )
+        .await;
+        let Some(Err(error @ Error::CliNotFound { .. })) = items.last() else {
+            panic!("{items:?}")
+        };
+        let text = error.to_string();
+        assert!(!text.contains('\n'), "{text}");
+        assert!(
+            text.contains("npm install -g @anthropic-ai/claude-code"),
+            "{text}"
+        );
+        assert!(text.contains("CLAUDE_AGENT_CLI_PATH"), "{text}");
+        assert_eq!(format!("{error:?}"), text);
+
+        let refused = Options::new().cli_path(&refusing);
+        let items: Vec<_> = within(
+            Duration::from_secs(10),
+            query_with(H::runtime(), "hi", refused).collect(),
+        )
+        .await;
+        let Some(Err(error @ Error::StartFailed { stderr_tail, .. })) = items.last() else {
+            panic!("{items:?}")
+        };
+        assert!(stderr_tail.contains(said), "{stderr_tail}");
+        let text = error.to_string();
+        assert_eq!(text.matches(said).count(), 1, "{text}");
+        assert_eq!(format!("{error:?}"), text);
+    });
+}

@@ -87,6 +87,7 @@ macro_rules! conformance_tests {
                 a_request_sent_as_a_failed_start_ends_is_answered,
                 every_call_answers_after_the_cli_closes_its_stdout,
                 every_call_answers_after_the_cli_exits_before_initialize,
+                first_errors_say_what_to_do_once,
             ];
             fake_cli: [
                 query_with_text_yields_every_message_and_ends,

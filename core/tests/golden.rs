@@ -13,7 +13,7 @@ use claude_agent_core::hooks::{
     HookOutput, HookSpecificOutput, PermissionDecision, PreSkillShellCommandOutput,
 };
 use claude_agent_core::mcp::ToolResult;
-use claude_agent_core::message::{Message, StartupFailureReason, UserInput};
+use claude_agent_core::message::{ApiError, Message, StartupFailureReason, UserInput};
 use claude_agent_core::permission::{PermissionMode, PermissionResult};
 use claude_agent_core::recording::{Direction, Pace, Pieces, Recording};
 use claude_agent_core::session::{
@@ -568,6 +568,44 @@ fn a_refused_start_ends_as_start_failed() {
             "{failure:?}"
         );
         assert_eq!(failure.exit, ExitStatusInfo::code(1));
+    }
+}
+
+/// The real CLI with no credentials at all (no `ANTHROPIC_API_KEY`, no login; recorded from
+/// 2.1.332 with an empty `HOME`): a synthetic assistant message "Not logged in · Please run
+/// /login" flagged `authentication_failed`, a result of subtype `success` with `is_error`, then
+/// exit 1. The session ends with that error result, classified, and its text says what to do
+/// (the CLI's own text names neither the variable nor the command).
+#[test]
+fn no_credentials_end_with_an_error_result_that_says_what_to_do() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/releases/2.1.332/not_logged_in.jsonl");
+    let (recording, _) = load(&path);
+    let output: Vec<u8> = recording
+        .cli_output()
+        .flat_map(|line| format!("{}\n", line.as_str()).into_bytes())
+        .collect();
+    for chunk in [1, 7, 4096] {
+        let now = Instant::now();
+        let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+        for piece in output.chunks(chunk) {
+            session.handle_stdout(now, piece);
+        }
+        session.handle_stdout_eof(now);
+        session.handle_exit(now, ExitStatusInfo::code(1));
+        let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+            Event::Finished(end) => Some(end),
+            _ => None,
+        });
+        let Some(Termination::ErrorResult(error)) = end else {
+            panic!("chunk {chunk}: not an error result: {end:?}");
+        };
+        assert_eq!(error.api_error, Some(ApiError::AuthenticationFailed));
+        assert_eq!(error.message, "Not logged in · Please run /login");
+        let text = error.to_string();
+        assert!(text.contains("Not logged in"), "{text}");
+        assert!(text.contains("set ANTHROPIC_API_KEY"), "{text}");
+        assert!(text.contains("`claude`"), "{text}");
     }
 }
 

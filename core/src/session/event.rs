@@ -504,6 +504,18 @@ pub struct StartFailure {
     pub exit: ExitStatusInfo,
 }
 
+/// What to do about a failed API call the user can fix, said after the CLI's own message (which
+/// names neither the variable nor the command).
+fn what_to_do(api_error: Option<&ApiError>) -> &'static str {
+    match api_error {
+        Some(ApiError::AuthenticationFailed) => {
+            " (the API refused the credentials: set ANTHROPIC_API_KEY, or log in once by running \
+             `claude`)"
+        }
+        _ => "",
+    }
+}
+
 /// The last error `result` of a session, carried by [`Termination::ErrorResult`].
 ///
 /// ```
@@ -527,7 +539,7 @@ pub struct StartFailure {
 /// assert_eq!((error.terminal_reason.as_deref(), error.exit), (Some("max_turns"), ExitStatusInfo::code(1)));
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("Claude Code returned an error result: {message}")]
+#[error("Claude Code returned an error result: {message}{}", what_to_do(api_error.as_ref()))]
 #[non_exhaustive]
 pub struct ResultError {
     /// The result subtype (`error_max_turns`, `error_during_execution`, `success` with `is_error`, …).
