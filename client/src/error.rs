@@ -411,15 +411,21 @@ fn display_paths(paths: &[PathBuf]) -> String {
     shown.join(", ")
 }
 
-/// The stderr suffix, unless the CLI's message already said what its stderr says (the CLI
-/// often writes its explanation to both).
+/// The stderr suffix, with the lines the CLI's message already says left out (the CLI often
+/// writes its explanation to both); none when stderr said nothing more.
 fn stderr_suffix_unsaid(failure: &StartFailure, tail: &str) -> String {
     let said = failure.message.as_deref().unwrap_or_default().trim();
-    let tail = tail.trim();
-    if !tail.is_empty() && !said.is_empty() && (said.contains(tail) || tail.contains(said)) {
+    if said.is_empty() {
+        return stderr_suffix(tail);
+    }
+    let unsaid: Vec<&str> = tail
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !said.contains(line.trim()))
+        .collect();
+    if unsaid.is_empty() && !tail.trim().is_empty() {
         return String::new();
     }
-    stderr_suffix(tail)
+    stderr_suffix(&unsaid.join("\n"))
 }
 
 fn stderr_suffix(tail: &str) -> String {

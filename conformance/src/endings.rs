@@ -114,7 +114,7 @@ pub fn every_call_answers_after_the_cli_exits_before_initialize<H: Harness>() {
 /// The errors a newcomer meets first read as what to do, through `Display` and through `Debug`
 /// (what `main() -> Result` prints), and say nothing twice: a missing CLI is one line with the
 /// install command and the first places searched; a start the CLI refused with the same text on
-/// stderr says it once.
+/// stderr says it once, and the stderr lines it did not say.
 pub fn first_errors_say_what_to_do_once<H: Harness>() {
     let dir = TestDir::new("endings").expect("temp dir");
     let refusing = dir.path().join("claude");
@@ -122,7 +122,7 @@ pub fn first_errors_say_what_to_do_once<H: Harness>() {
     write_script(
         &refusing,
         &format!(
-            "echo '{said}' >&2\n\
+            "echo '{said}' >&2\necho 'proxy: bogus' >&2\n\
              echo '{{\"type\":\"result\",\"subtype\":\"error_during_execution\",\"is_error\":true,\
              \"num_turns\":0,\"errors\":[\"{said}\"],\"startup_failure_reason\":\"proxy_invalid\",\
              \"session_id\":\"s\"}}'\n\
@@ -160,6 +160,7 @@ pub fn first_errors_say_what_to_do_once<H: Harness>() {
         assert!(stderr_tail.contains(said), "{stderr_tail}");
         let text = error.to_string();
         assert_eq!(text.matches(said).count(), 1, "{text}");
+        assert!(text.ends_with("; stderr: proxy: bogus"), "{text}");
         assert_eq!(format!("{error:?}"), text);
     });
 }
