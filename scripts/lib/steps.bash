@@ -1,6 +1,7 @@
 # Timed steps for scripts/test, sourced by it.
 #
-#   step NAME CMD...      runs CMD in the foreground and records its wall time
+#   step NAME CMD...      runs CMD in the foreground and records its wall time, saying every
+#                         $STEPS_TICK_S seconds (default 30) that it still runs
 #   step_bg NAME CMD...   starts CMD in the background, its output kept in a log
 #   steps_wait            waits for every background step, prints each one's log, and fails if
 #                         any of them failed
@@ -12,6 +13,8 @@
 # the slowest steps, so that a slow creep shows long before the limit is reached.
 
 CI_BUDGET_S="${CI_BUDGET_S:-2400}"
+# How often a foreground step that is still running says so.
+STEPS_TICK_S="${STEPS_TICK_S:-30}"
 STEPS_TABLE="${STEPS_TABLE:-${CARGO_TARGET_DIR:-target}/ci-steps.txt}"
 steps_logs="$(mktemp -d)"
 steps_started=$SECONDS
@@ -42,10 +45,21 @@ steps_record() {
 }
 
 step() {
-    local name=$1 started=$SECONDS status=0
+    local name=$1 started=$SECONDS status=0 ticker
     shift
     echo "== step: $name"
-    "$@" || status=$?
+    # Steps that print nothing for a while (doc, api-snapshot) still show that they run: a shell
+    # of its own says so until its input closes. Closed, not killed: a signal could reach it
+    # before it starts, while it still carries this script's EXIT trap (which prints the table).
+    exec {ticker}> >(exec bash -c 'waited=0
+        while :; do
+            read -r -t "$1" _
+            [ $? -gt 128 ] || exit 0
+            waited=$((waited + $1))
+            echo "== step: $2, still running after $waited s"
+        done' ticker "$STEPS_TICK_S" "$name")
+    "$@" {ticker}>&- || status=$?
+    exec {ticker}>&-
     if [ "$status" -ne 0 ]; then
         steps_record "$name" $((SECONDS - started)) "FAILED (exit $status)"
         echo "step '$name' failed (exit $status)" >&2
@@ -60,6 +74,7 @@ step_bg() {
     log="$steps_logs/${#steps_bg_names[@]}.log"
     echo "== step (in the background): $name"
     (
+        trap - EXIT # stopped early, it must not print the run's table too
         started=$SECONDS
         status=0
         "$@" >"$log" 2>&1 </dev/null || status=$?
