@@ -528,6 +528,27 @@ fn claim_refused_by_the_cli() {
     }
 }
 
+/// How a session of `recording`'s configuration ends when the CLI prints `output` (cut into
+/// pieces of `chunk` bytes), closes its stdout and exits with `exit`.
+fn end_of_run(
+    recording: &Recording,
+    output: &[u8],
+    chunk: usize,
+    exit: ExitStatusInfo,
+) -> Option<Termination> {
+    let now = Instant::now();
+    let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
+    for piece in output.chunks(chunk) {
+        session.handle_stdout(now, piece);
+    }
+    session.handle_stdout_eof(now);
+    session.handle_exit(now, exit);
+    std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
+        Event::Finished(end) => Some(end),
+        _ => None,
+    })
+}
+
 /// The real CLI refusing a start (`HTTPS_PROXY=bogus`, recorded from 2.1.332): instead of
 /// answering `initialize` it writes an error result with its `startup_failure_reason` and exits 1
 /// (the exit status as the end-to-end scenario `startup_failure_reason` sees it). The session
@@ -544,17 +565,7 @@ fn a_refused_start_ends_as_start_failed() {
         .flat_map(|line| format!("{}\n", line.as_str()).into_bytes())
         .collect();
     for chunk in [1, 7, 4096] {
-        let now = Instant::now();
-        let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
-        for piece in first_refusal.chunks(chunk) {
-            session.handle_stdout(now, piece);
-        }
-        session.handle_stdout_eof(now);
-        session.handle_exit(now, ExitStatusInfo::code(1));
-        let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
-            Event::Finished(end) => Some(end),
-            _ => None,
-        });
+        let end = end_of_run(&recording, &first_refusal, chunk, ExitStatusInfo::code(1));
         let Some(Termination::StartFailed(failure)) = end else {
             panic!("chunk {chunk}: not a refused start: {end:?}");
         };
@@ -586,17 +597,7 @@ fn no_credentials_end_with_an_error_result_that_says_what_to_do() {
         .flat_map(|line| format!("{}\n", line.as_str()).into_bytes())
         .collect();
     for chunk in [1, 7, 4096] {
-        let now = Instant::now();
-        let mut session = Session::new(recording.session_config(InputMode::Streaming), now);
-        for piece in output.chunks(chunk) {
-            session.handle_stdout(now, piece);
-        }
-        session.handle_stdout_eof(now);
-        session.handle_exit(now, ExitStatusInfo::code(1));
-        let end = std::iter::from_fn(|| session.poll_event()).find_map(|event| match event {
-            Event::Finished(end) => Some(end),
-            _ => None,
-        });
+        let end = end_of_run(&recording, &output, chunk, ExitStatusInfo::code(1));
         let Some(Termination::ErrorResult(error)) = end else {
             panic!("chunk {chunk}: not an error result: {end:?}");
         };
