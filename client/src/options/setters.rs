@@ -111,7 +111,7 @@ impl Options {
     /// Spending limit in US dollars, kept by the CLI (`--max-budget-usd=X`): past its own
     /// estimate of this run's cost, it stops with an `error_max_budget_usd` result. A limit
     /// the SDK keeps, which warns first, prices tokens with your table and can span a key's
-    /// sessions, is [`Options::budget`] (README: "Many sessions on one host").
+    /// sessions, is [`Options::budget`] (`docs/guide/many-sessions.md` in the repository).
     ///
     /// ```
     /// use claude_agent_tokio::options::{HostDeclarations, Options};
