@@ -157,11 +157,18 @@ macro_rules! conformance_tests {
 /// Stamps one `#[test]` per end-to-end scenario ([`e2e`]), in a module per group:
 /// `e2e_tests!(crate::MyHarness)`. The harness is named by a path that resolves from inside
 /// those modules (`crate::…`).
+///
+/// `e2e_tests!(crate::MyHarness, process_groups_only)` runs only the groups where the real CLI's
+/// process meets the runtime's own primitives (spawning, pipes, timers, signals and exits:
+/// `turns`, `failures` and `warm`) and stamps the others `#[ignore]`d: they drive the same client
+/// code on every runtime, which the fake-CLI suite ([`conformance_tests!`]) already runs on each.
+/// The second and third runtimes of CI use it, since a real CLI costs a core for a second or two
+/// to start; `cargo test --test e2e -- --include-ignored` runs every scenario there too.
 #[macro_export]
 macro_rules! e2e_tests {
-    ($harness:path) => {
+    (@stamp $harness:path, [$rest:meta]) => {
         $crate::stamp_scenarios!($harness;
-            turns: [
+            turns [cfg_attr(any(), ignore)]: [
                 hello,
                 interrupt_long_tool,
                 stalled_turn_closes,
@@ -179,7 +186,7 @@ macro_rules! e2e_tests {
                 context_only_message,
                 queued_message_control,
             ];
-            failures: [
+            failures [cfg_attr(any(), ignore)]: [
                 startup_failure_reason,
                 doctor_findings,
                 api_400,
@@ -188,21 +195,21 @@ macro_rules! e2e_tests {
                 api_401_retries,
                 invalid_option,
             ];
-            permissions: [
+            permissions [$rest]: [
                 bash_allowed,
                 bash_denied,
                 updated_input,
                 permission_decision_classification,
                 permission_prompts_nobody,
             ];
-            hooks: [
+            hooks [$rest]: [
                 stop_hook_feedback,
                 hooks,
                 cancel_pending_hook,
                 hook_fail_closed,
                 skill_shell_command_hook,
             ];
-            mcp: [
+            mcp [$rest]: [
                 mcp_call,
                 mcp_tool,
                 mcp_tool_result_blocks,
@@ -215,7 +222,7 @@ macro_rules! e2e_tests {
                 mcp_secrets_stay_off_argv,
                 mcp_config_text_and_file,
             ];
-            control: [
+            control [$rest]: [
                 control_requests,
                 server_info_fields,
                 settings_control_requests,
@@ -223,7 +230,7 @@ macro_rules! e2e_tests {
                 file_and_task_control_requests,
                 initialize_fields,
             ];
-            launch: [
+            launch [$rest]: [
                 skills_found_without_setting_sources,
                 tool_aliases,
                 managed_settings,
@@ -237,7 +244,7 @@ macro_rules! e2e_tests {
                 isolated_config,
                 cleared_environment,
             ];
-            sessions: [
+            sessions [$rest]: [
                 continue_needs_a_conversation,
                 resume,
                 resume_from_another_folder,
@@ -250,7 +257,7 @@ macro_rules! e2e_tests {
                 session_store_failing,
                 session_lookups,
             ];
-            warm: [
+            warm [cfg_attr(any(), ignore)]: [
                 warm_startup,
                 prewarm_claim,
                 claim_refused,
@@ -259,11 +266,17 @@ macro_rules! e2e_tests {
                 pool_replaces_a_dead_spare_and_discards,
                 spare_close_removes_folder,
             ];
-            cost: [
+            cost [$rest]: [
                 turn_costs,
                 session_budget,
             ];
         );
+    };
+    ($harness:path) => {
+        $crate::e2e_tests!(@stamp $harness, [cfg_attr(any(), ignore)]);
+    };
+    ($harness:path, process_groups_only) => {
+        $crate::e2e_tests!(@stamp $harness, [ignore = "runs on tokio; --include-ignored runs it here"]);
     };
 }
 
@@ -285,21 +298,32 @@ macro_rules! stamp_tests {
     };
 }
 
-/// [`e2e_tests!`]' stamp: `group: [scenario, …]; …`.
+/// [`e2e_tests!`]' stamp: `group [attribute]: [scenario, …]; …`, the attribute on each of the
+/// group's tests.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! stamp_scenarios {
-    ($harness:path; $($group:ident: [$($name:ident),* $(,)?];)*) => {
+    ($harness:path; $($group:ident [$attr:meta]: [$($name:ident),* $(,)?];)*) => {
         $(
             mod $group {
-                $(
-                    #[test]
-                    fn $name() {
-                        <$harness as $crate::Harness>::block_on_threaded($crate::e2e::$group::$name(
-                            <$harness as $crate::Harness>::runtime(),
-                        ));
-                    }
-                )*
+                $crate::stamp_group!($harness; $group; $attr; $($name),*);
+            }
+        )*
+    };
+}
+
+/// [`stamp_scenarios!`]' stamp of one group, each test with the group's attribute.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! stamp_group {
+    ($harness:path; $group:ident; $attr:meta; $($name:ident),*) => {
+        $(
+            #[test]
+            #[$attr]
+            fn $name() {
+                <$harness as $crate::Harness>::block_on_threaded($crate::e2e::$group::$name(
+                    <$harness as $crate::Harness>::runtime(),
+                ));
             }
         )*
     };
