@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use claude_agent_core::control::{ControlRequest, InboundId, InboundKind, RequestId};
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::session::{
-    Event, ExitStatusInfo, RespondError, Session, SessionConfig, Transmit,
+    Event, ExitStatusInfo, RespondError, Session, SessionConfig, Signal, Transmit,
 };
 use serde_json::value::RawValue;
 
@@ -31,6 +31,9 @@ pub struct Driver {
     /// Inbound requests not yet answered nor withdrawn, in arrival order.
     open: Vec<(InboundId, InboundTag)>,
     close_stdin_seen: bool,
+    /// The signals asked for, in order.
+    signals: Vec<Signal>,
+    pipes_released: bool,
     finished_seen: bool,
     /// An `UnfinishedTurn` was reported.
     unfinished_seen: bool,
@@ -75,6 +78,8 @@ impl Driver {
             own: BTreeMap::new(),
             open: Vec::new(),
             close_stdin_seen: false,
+            signals: Vec::new(),
+            pipes_released: false,
             finished_seen: false,
             unfinished_seen: false,
             ready_seen: false,
@@ -210,8 +215,39 @@ impl Driver {
     }
 
     fn check_transmit(&mut self, transmit: Transmit) {
+        // Once the CLI exited, only its pipes are left to let go of, once.
+        if self.exited {
+            assert_eq!(
+                transmit,
+                Transmit::ReleasePipes,
+                "{transmit:?} after the CLI exited"
+            );
+            assert!(!self.pipes_released, "ReleasePipes twice");
+            self.pipes_released = true;
+            // The session took stdout as ended, if it had not ended: the host stops reading it.
+            self.eof = true;
+            self.log("release pipes".into());
+            return;
+        }
+        if let Transmit::Signal(signal) = transmit {
+            // Stopping the CLI: stdin closed first, then SIGTERM, then SIGKILL, each once.
+            assert!(self.close_stdin_seen, "{signal:?} before CloseStdin");
+            assert!(
+                self.session.stopping(),
+                "{signal:?} while the session is not stopping"
+            );
+            let expected = [Signal::Terminate, Signal::Kill];
+            assert_eq!(
+                Some(&signal),
+                expected.get(self.signals.len()),
+                "{signal:?} after {:?}",
+                self.signals
+            );
+            self.signals.push(signal);
+            self.log(format!("{signal:?}"));
+            return;
+        }
         assert!(!self.close_stdin_seen, "{transmit:?} after CloseStdin");
-        assert!(!self.exited, "{transmit:?} after the CLI exited");
         match transmit {
             Transmit::Write(bytes) => {
                 assert!(!bytes.is_empty(), "an empty write");
@@ -235,11 +271,15 @@ impl Driver {
             }
             Transmit::CloseStdin => {
                 self.close_stdin_seen = true;
-                if self.keep_log {
-                    self.written.push("close stdin".into());
-                }
+                self.log("close stdin".into());
             }
             other => panic!("unknown transmit {other:?}"),
+        }
+    }
+
+    fn log(&mut self, what: String) {
+        if self.keep_log {
+            self.written.push(what);
         }
     }
 

@@ -13,7 +13,7 @@ use claude_agent_core::control::{InboundKind, Reply};
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_core::session::{
-    Event, ExitStatusInfo, InputMode, Session, SessionConfig, Termination, Transmit,
+    Event, ExitStatusInfo, InputMode, Session, SessionConfig, Signal, Termination, Transmit,
 };
 use claude_agent_testkit::fake_cli::{FakeResult, Script, ToolUse};
 use serde_json::json;
@@ -149,4 +149,85 @@ fn a_std_only_host_denies_a_tool_and_gets_the_result() {
     assert_eq!(result.result.as_deref(), Some("left alone"));
     assert_eq!(result.permission_denials.len(), 1, "{result:?}");
     assert_eq!(end, Some(Termination::Completed));
+}
+
+/// The same std-only host stopping a CLI that ignores its closed stdin: it sends the signals the
+/// session asks for when it asks for them (here `SIGTERM`, through the `kill` command, the
+/// standard library having no way to send it), and reports the exit. It keeps no clock of its own.
+#[test]
+fn a_std_only_host_stops_a_hung_cli_when_the_session_says() {
+    let script = Script::new().answer_initialize().hang();
+    let dir = std::env::temp_dir().join(format!("embedder-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script_path = dir.join("script.json");
+    std::fs::write(&script_path, serde_json::to_string(&script).unwrap()).unwrap();
+    let mut child = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_fake-claude"))
+            .env("FAKE_CLAUDE_SCRIPT", &script_path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdin = child.0.stdin.take();
+
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.timeouts.exit_after_stdin_closed = Duration::from_millis(300);
+    let start = Instant::now();
+    let mut session = Session::new(config, start);
+    session.close(start);
+    let (mut signals, mut end) = (Vec::new(), None);
+    while end.is_none() && start.elapsed() < Duration::from_secs(20) {
+        while let Some(transmit) = session.poll_transmit() {
+            match transmit {
+                Transmit::Write(bytes) => {
+                    let _ = stdin.as_mut().map(|stdin| stdin.write_all(&bytes));
+                }
+                Transmit::CloseStdin => drop(stdin.take()),
+                Transmit::Signal(signal) => {
+                    signals.push((signal, start.elapsed()));
+                    let name = if signal == Signal::Terminate {
+                        "-TERM"
+                    } else {
+                        "-KILL"
+                    };
+                    let pid = child.0.id().to_string();
+                    Command::new("kill").args([name, &pid]).status().unwrap();
+                }
+                _ => {}
+            }
+        }
+        while let Some(event) = session.poll_event() {
+            if let Event::Finished(termination) = event {
+                end = Some(termination);
+            }
+        }
+        if let Some(status) = child.0.try_wait().unwrap() {
+            use std::os::unix::process::ExitStatusExt;
+            let now = Instant::now();
+            session.handle_stdout_eof(now);
+            session.handle_exit(now, ExitStatusInfo::signal(status.signal().unwrap_or(0)));
+            continue;
+        }
+        let due = session
+            .poll_timeout()
+            .expect("a session stopping its CLI has a deadline");
+        std::thread::sleep(
+            due.saturating_duration_since(Instant::now())
+                .min(Duration::from_millis(20)),
+        );
+        session.handle_timeout(Instant::now());
+    }
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    assert_eq!(end, Some(Termination::ClosedByHost));
+    let [(Signal::Terminate, at)] = signals[..] else {
+        panic!("one SIGTERM expected: {signals:?}");
+    };
+    assert!(
+        at >= Duration::from_millis(300),
+        "SIGTERM after {at:?}, before its grace"
+    );
 }

@@ -1,45 +1,22 @@
 //! The CLI's side of the driver: its pipes (with the recording of what went through them), its
-//! exit, and the steps that stop it (stdin closed, then `SIGTERM`, then `SIGKILL`).
+//! exit, and the signals the session asks for when it stops it.
 
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
 
 use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::message::{Message, Notice, NoticeKind};
 use crate::recorder::Recorder;
 use crate::runtime::{ChildProcess, Signal};
-use crate::session::{ExitStatusInfo, Session, Transmit};
+use crate::session::{self, ExitStatusInfo, Session, Transmit};
 use crate::stderr::StderrSink;
 use crate::trace::Trace;
 
-/// After `close`: how long the CLI gets to exit once stdin is closed, before `SIGTERM`.
-const CLOSE_GRACE: Duration = Duration::from_secs(2);
-/// After `SIGTERM`: how long before `SIGKILL`.
-const TERM_GRACE: Duration = Duration::from_secs(5);
-/// After the CLI exited: how long its pipes may stay open (a grandchild holding them) before
-/// they are taken as closed.
-const PIPE_GRACE: Duration = Duration::from_millis(500);
-/// After stdout ended: how long the CLI may take to exit before it is shut down.
-const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// Bytes read from stdout at a time, and written to stdin before the session is asked again.
 pub(super) const READ_CHUNK: usize = 64 * 1024;
-
-/// Where the shutdown sequence is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shutdown {
-    /// Not shutting down.
-    No,
-    /// stdin is closed; `SIGTERM` at the deadline.
-    Closing(Instant),
-    /// `SIGTERM` sent; `SIGKILL` at the deadline.
-    Terminating(Instant),
-    /// `SIGKILL` sent; waiting to reap.
-    Killed,
-}
 
 /// The CLI as the driver sees it: a process handle and its pipes, from a spawned child or from a
 /// transport's connection.
@@ -66,9 +43,6 @@ pub(super) enum Read<'a> {
 pub(super) struct Cli<C, I, O, E> {
     child: C,
     exit: Option<ExitStatusInfo>,
-    /// When the session learned the CLI was gone (its exit, or the session's end).
-    exit_seen: Option<Instant>,
-    stdout_eof_at: Option<Instant>,
     stdin: Option<I>,
     out_buf: Vec<u8>,
     out_pos: usize,
@@ -78,7 +52,6 @@ pub(super) struct Cli<C, I, O, E> {
     read_buf: Box<[u8]>,
     stderr: Option<E>,
     stderr_sink: StderrSink,
-    shutdown: Shutdown,
     /// `Options::record_to`: where the lines go, while writing them works.
     recorder: Option<Recorder>,
     /// Recording failed: the notice that says so, for the message stream.
@@ -100,8 +73,6 @@ where
         Cli {
             child: endpoints.child,
             exit: None,
-            exit_seen: None,
-            stdout_eof_at: None,
             stdin: Some(endpoints.stdin),
             out_buf: Vec::new(),
             out_pos: 0,
@@ -110,7 +81,6 @@ where
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
             stderr: endpoints.stderr,
             stderr_sink: stderr,
-            shutdown: Shutdown::No,
             recorder,
             recording_stopped: None,
         }
@@ -121,26 +91,37 @@ where
         self.out_buf.len() - self.out_pos > READ_CHUNK
     }
 
-    /// Write what the session has for stdin, and close it when the session says so.
-    pub(super) fn poll_stdin(&mut self, cx: &mut Context<'_>, session: &mut Session) -> bool {
+    /// Do what the session asks of the process: write its stdin and close it, send it signals,
+    /// let its pipes go.
+    pub(super) fn poll_stdin(
+        &mut self,
+        cx: &mut Context<'_>,
+        session: &mut Session,
+        trace: &mut Trace,
+    ) -> bool {
         let mut progress = false;
         loop {
             if self.out_pos == self.out_buf.len() {
                 self.out_buf.clear();
                 self.out_pos = 0;
-                while !self.close_stdin {
+                while self.out_buf.len() <= READ_CHUNK {
                     match session.poll_transmit() {
                         Some(Transmit::Write(bytes)) if self.out_buf.is_empty() => {
                             self.out_buf = bytes
                         }
                         Some(Transmit::Write(bytes)) => self.out_buf.extend_from_slice(&bytes),
                         Some(Transmit::CloseStdin) => self.close_stdin = true,
-                        // A kind of transmit newer than this layer: nothing it could write.
+                        Some(Transmit::Signal(signal)) => {
+                            self.signal(signal, trace);
+                            progress = true;
+                        }
+                        Some(Transmit::ReleasePipes) => {
+                            self.release_pipes();
+                            progress = true;
+                        }
+                        // A kind of transmit newer than this layer: nothing it could do.
                         Some(_) => {}
                         None => break,
-                    }
-                    if self.out_buf.len() > READ_CHUNK {
-                        break;
                     }
                 }
                 if self.out_buf.is_empty() {
@@ -177,6 +158,28 @@ where
         }
     }
 
+    /// Send the process the signal the session asks for.
+    fn signal(&mut self, signal: session::Signal, trace: &mut Trace) {
+        let (signal, reason) = match signal {
+            session::Signal::Terminate => (
+                Signal::Terminate,
+                "the CLI did not exit after its stdin closed",
+            ),
+            _ => (Signal::Kill, "the CLI did not exit after SIGTERM"),
+        };
+        let sent = self.child.signal(signal);
+        trace.signal(signal, reason, &sent);
+    }
+
+    /// The CLI exited a while ago and something it started holds its pipes: stop reading them
+    /// (the session has taken stdout as ended).
+    fn release_pipes(&mut self) {
+        self.stdout = None;
+        if self.stderr.is_some() {
+            self.stderr_closed();
+        }
+    }
+
     fn poll_close_stdin(&mut self, cx: &mut Context<'_>) -> bool {
         let Some(stdin) = self.stdin.as_mut() else {
             return false;
@@ -191,7 +194,7 @@ where
     }
 
     /// Read stdout once (recorded). On its end, the caller tells the session.
-    pub(super) fn read_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> Read<'_> {
+    pub(super) fn read_stdout(&mut self, cx: &mut Context<'_>) -> Read<'_> {
         loop {
             let Some(stdout) = self.stdout.as_mut() else {
                 return Read::Pending;
@@ -208,20 +211,15 @@ where
                 }
                 Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
                 Poll::Ready(Ok(_)) => {
-                    self.stdout_closed(now);
+                    self.stdout = None;
                     return Read::Closed;
                 }
                 Poll::Ready(Err(e)) => {
-                    self.stdout_closed(now);
+                    self.stdout = None;
                     return Read::Failed(e);
                 }
             }
         }
-    }
-
-    fn stdout_closed(&mut self, now: Instant) {
-        self.stdout = None;
-        self.stdout_eof_at = Some(now);
     }
 
     /// Read stderr to the sink, to its end.
@@ -262,17 +260,17 @@ where
         self.stderr_sink.tail()
     }
 
-    /// The exit status, once the CLI has exited (asked only once a pipe closed, or while
-    /// stopping it: a process that exits closes its pipes).
+    /// The exit status, once the CLI has exited (asked only once a pipe closed, or while the
+    /// session stops it: a process that exits closes its pipes).
     pub(super) fn poll_exit(
         &mut self,
         cx: &mut Context<'_>,
-        now: Instant,
+        session: &Session,
     ) -> Option<ExitStatusInfo> {
         if self.exit.is_some() {
             return None;
         }
-        if self.stdout.is_some() && self.stderr.is_some() && self.shutdown == Shutdown::No {
+        if self.stdout.is_some() && self.stderr.is_some() && !session.stopping() {
             return None;
         }
         let status = match self.child.poll_wait(cx) {
@@ -281,96 +279,7 @@ where
             Poll::Ready(Err(_)) => ExitStatusInfo::unknown(),
         };
         self.exit = Some(status);
-        self.exit_seen.get_or_insert(now);
         Some(status)
-    }
-
-    /// The session is over: pipes still open count from now as after an exit.
-    pub(super) fn session_finished(&mut self, now: Instant) {
-        self.exit_seen.get_or_insert(now);
-    }
-
-    /// Start stopping the CLI: it gets [`CLOSE_GRACE`] after stdin closes, then `SIGTERM`.
-    /// Returns false if it was already being stopped.
-    pub(super) fn begin_shutdown(&mut self, now: Instant) -> bool {
-        if self.shutdown != Shutdown::No {
-            return false;
-        }
-        self.shutdown = Shutdown::Closing(now + CLOSE_GRACE);
-        true
-    }
-
-    /// Whether the CLI is being stopped.
-    pub(super) fn shutting_down(&self) -> bool {
-        self.shutdown != Shutdown::No
-    }
-
-    /// The CLI's own deadlines: stdout ended long ago without an exit (stop it), pipes a
-    /// grandchild holds open after the exit (take them as closed, telling `session`), and the
-    /// shutdown's signals.
-    pub(super) fn poll_deadlines(
-        &mut self,
-        now: Instant,
-        session: &mut Session,
-        trace: &mut Trace,
-    ) -> bool {
-        let mut progress = false;
-        if let Some(at) = self.stdout_eof_at {
-            if self.exit.is_none() && self.shutdown == Shutdown::No && now >= at + EXIT_GRACE {
-                self.begin_shutdown(now);
-                progress = true;
-            }
-        }
-        if let Some(exited) = self.exit_seen {
-            if now >= exited + PIPE_GRACE {
-                if self.stdout.is_some() {
-                    self.stdout_closed(now);
-                    session.handle_stdout_eof(now);
-                    progress = true;
-                }
-                if self.stderr.is_some() {
-                    self.stderr_closed();
-                    progress = true;
-                }
-            }
-        }
-        match self.shutdown {
-            Shutdown::Closing(at) if self.exit.is_none() && now >= at => {
-                let sent = self.child.signal(Signal::Terminate);
-                let reason = "the CLI did not exit after its stdin closed";
-                trace.signal(Signal::Terminate, reason, &sent);
-                self.shutdown = Shutdown::Terminating(now + TERM_GRACE);
-                progress = true;
-            }
-            Shutdown::Terminating(at) if self.exit.is_none() && now >= at => {
-                let sent = self.child.signal(Signal::Kill);
-                let reason = "the CLI did not exit after SIGTERM";
-                trace.signal(Signal::Kill, reason, &sent);
-                self.shutdown = Shutdown::Killed;
-                progress = true;
-            }
-            _ => {}
-        }
-        progress
-    }
-
-    /// The earliest of the CLI's own deadlines.
-    pub(super) fn next_deadline(&self) -> Option<Instant> {
-        let mut next: Option<Instant> = None;
-        let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
-        match self.shutdown {
-            Shutdown::Closing(t) | Shutdown::Terminating(t) if self.exit.is_none() => consider(t),
-            _ => {}
-        }
-        if let (Some(at), None, Shutdown::No) = (self.stdout_eof_at, self.exit, self.shutdown) {
-            consider(at + EXIT_GRACE);
-        }
-        if let Some(exited) = self.exit_seen {
-            if self.stdout.is_some() || self.stderr.is_some() {
-                consider(exited + PIPE_GRACE);
-            }
-        }
-        next
     }
 }
 

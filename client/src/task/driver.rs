@@ -172,7 +172,7 @@ where
         progress |= self.poll_callbacks(cx, now);
         progress |= self.drain_events(cx, now);
         progress |= self.poll_mirror(cx, now);
-        progress |= self.cli.poll_stdin(cx, &mut self.session);
+        progress |= self.cli.poll_stdin(cx, &mut self.session, &mut self.trace);
         progress |= self.cli.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_deadlines(cx, now);
@@ -402,7 +402,7 @@ where
         let mut progress = false;
         // Read only while the session has room, and while our own outbox is clear.
         while self.stalled.is_none() && self.termination.is_none() && self.session.wants_read() {
-            match self.cli.read_stdout(cx, now) {
+            match self.cli.read_stdout(cx) {
                 Read::Pending => return progress,
                 Read::Bytes(bytes) => {
                     self.session.handle_stdout(now, bytes);
@@ -424,7 +424,7 @@ where
     }
 
     fn poll_exit(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let Some(status) = self.cli.poll_exit(cx, now) else {
+        let Some(status) = self.cli.poll_exit(cx, &self.session) else {
             return false;
         };
         self.trace.exit(&status);
@@ -433,17 +433,16 @@ where
         true
     }
 
+    /// The CLI is to stop (the session stops it, closed by the host or ending itself): it takes
+    /// no more user messages.
     fn begin_shutdown(&mut self, now: Instant, by_host: bool) {
-        if !self.cli.begin_shutdown(now) {
-            return;
-        }
         if by_host && self.termination.is_none() {
             self.session.close(now);
         }
         self.input = None;
     }
 
-    /// The session's deadline, the callbacks' and the CLI's.
+    /// The session's deadline (its own, and the steps of stopping the CLI) and the callbacks'.
     fn poll_deadlines(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         if self.session.poll_timeout().is_some_and(|t| t <= now) {
@@ -458,10 +457,7 @@ where
             });
             progress = true;
         }
-        progress |= self
-            .cli
-            .poll_deadlines(now, &mut self.session, &mut self.trace);
-        if self.cli.shutting_down() {
+        if self.session.stopping() {
             // A CLI being stopped takes no more user messages.
             self.input = None;
         }
@@ -470,14 +466,10 @@ where
 
     /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
     fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let deadline = [
-            self.session.poll_timeout(),
-            self.cli.next_deadline(),
-            self.running.next_deadline(),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
+        let deadline = [self.session.poll_timeout(), self.running.next_deadline()]
+            .into_iter()
+            .flatten()
+            .min();
         let Some(deadline) = deadline else {
             self.timer = None;
             return false;

@@ -259,6 +259,7 @@ impl HookMatcherConfig {
 /// let mut config = SessionConfig::new(InputMode::Streaming);
 /// config.timeouts.control_request = Duration::from_secs(10);
 /// config.timeouts.run_end_ceiling = None; // wait for background tasks as long as they run
+/// config.timeouts.exit_after_terminate = Duration::from_secs(30); // a CLI that saves on SIGTERM
 /// assert_eq!(Timeouts::default().initialize, Duration::from_secs(60));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,6 +277,19 @@ pub struct Timeouts {
     /// ([`EndReason::BackgroundWaitPassed`](super::EndReason::BackgroundWaitPassed)). `None`: no
     /// ceiling.
     pub run_end_ceiling: Option<Duration>,
+    /// Once the session stops the CLI (closed by the host, or ending itself), how long the CLI
+    /// gets to exit after its stdin closes before the session asks for `SIGTERM`
+    /// ([`Transmit::Signal`](super::Transmit::Signal)) (default 2 s).
+    pub exit_after_stdin_closed: Duration,
+    /// After `SIGTERM`, how long before the session asks for `SIGKILL` (default 5 s).
+    pub exit_after_terminate: Duration,
+    /// The CLI ended its stdout but did not exit: how long before the session closes its stdin
+    /// and stops it, as on a close (default 5 s).
+    pub exit_after_stdout_end: Duration,
+    /// After the CLI exited, how long its stdout and stderr may stay open (a process it started
+    /// holds them) before the session takes stdout as ended and asks the host to let them go
+    /// ([`Transmit::ReleasePipes`](super::Transmit::ReleasePipes)) (default 500 ms).
+    pub pipes_after_exit: Duration,
 }
 
 impl Default for Timeouts {
@@ -284,6 +298,10 @@ impl Default for Timeouts {
             initialize: Duration::from_secs(60),
             control_request: Duration::from_secs(60),
             run_end_ceiling: Some(Duration::from_secs(600)),
+            exit_after_stdin_closed: Duration::from_secs(2),
+            exit_after_terminate: Duration::from_secs(5),
+            exit_after_stdout_end: Duration::from_secs(5),
+            pipes_after_exit: Duration::from_millis(500),
         }
     }
 }

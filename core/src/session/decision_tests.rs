@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use super::*;
 use crate::cost::{Budget, BudgetLevel};
 use crate::message::Stall;
+use serde_json::json;
 
 fn lines(t: Option<Transmit>) -> Vec<serde_json::Value> {
     match t {
@@ -24,6 +25,8 @@ fn written(s: &mut Session) -> Vec<serde_json::Value> {
         match t {
             Transmit::Write(_) => out.extend(lines(Some(t))),
             Transmit::CloseStdin => out.push(serde_json::json!("close stdin")),
+            Transmit::Signal(signal) => out.push(serde_json::json!(format!("{signal:?}"))),
+            Transmit::ReleasePipes => out.push(serde_json::json!("release pipes")),
         }
     }
     out
@@ -368,4 +371,146 @@ fn a_lost_place_drops_what_the_store_did_not_take() {
         .collect();
     assert_eq!(charged, [0.25], "the dropped turn's cost still counts");
     assert!(!s.waits_for_store());
+}
+
+/// Hand the session every deadline up to `until`, in order; what it asked the host to do, and
+/// when (from `start`).
+fn run_until(
+    s: &mut Session,
+    start: Instant,
+    until: Instant,
+) -> Vec<(Duration, serde_json::Value)> {
+    let mut done = Vec::new();
+    while let Some(deadline) = s.poll_timeout().filter(|d| *d <= until) {
+        s.handle_timeout(deadline);
+        for what in written(s) {
+            done.push((deadline - start, what));
+        }
+    }
+    done
+}
+
+fn secs(s: f64) -> Duration {
+    Duration::from_secs_f64(s)
+}
+
+#[test]
+fn a_cli_that_exits_when_its_stdin_closes_gets_no_signal() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    s.close(now);
+    assert_eq!(written(&mut s), ["close stdin"]);
+    s.handle_stdout_eof(now + secs(1.0));
+    s.handle_exit(now + secs(1.0), ExitStatusInfo::code(0));
+    assert!(matches!(
+        events_last(&mut s),
+        Some(Event::Finished(Termination::ClosedByHost))
+    ));
+    // Its stderr may be held by a process it started: let go half a second after the exit.
+    assert_eq!(
+        run_until(&mut s, now, now + secs(60.0)),
+        [(secs(1.5), json!("release pipes"))]
+    );
+    assert_eq!(s.poll_timeout(), None);
+}
+
+#[test]
+fn a_cli_that_ignores_its_closed_stdin_gets_sigterm_and_then_sigkill() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    s.close(now);
+    assert!(s.stopping());
+    assert_eq!(written(&mut s), ["close stdin"]);
+    assert_eq!(
+        run_until(&mut s, now, now + secs(60.0)),
+        [(secs(2.0), json!("Terminate")), (secs(7.0), json!("Kill"))]
+    );
+    s.handle_stdout_eof(now + secs(7.1));
+    s.handle_exit(now + secs(7.1), ExitStatusInfo::signal(9));
+    assert!(matches!(
+        events_last(&mut s),
+        Some(Event::Finished(Termination::ClosedByHost))
+    ));
+}
+
+#[test]
+fn the_graces_of_stopping_are_the_configuration_s() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.timeouts.exit_after_stdin_closed = secs(10.0);
+    config.timeouts.exit_after_terminate = secs(1.0);
+    let (mut s, now) = start(config);
+    s.close(now);
+    written(&mut s);
+    assert_eq!(
+        run_until(&mut s, now, now + secs(60.0)),
+        [
+            (secs(10.0), json!("Terminate")),
+            (secs(11.0), json!("Kill"))
+        ]
+    );
+}
+
+#[test]
+fn a_session_that_ends_itself_stops_its_cli_the_same_way() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    s.place_lost(now);
+    assert!(s.stopping());
+    assert_eq!(kinds(&written(&mut s)), ["interrupt", "close stdin"]);
+    assert_eq!(
+        run_until(&mut s, now, now + secs(2.0)),
+        [(secs(2.0), json!("Terminate"))]
+    );
+    // Exited before SIGKILL was due: none is asked for.
+    s.handle_exit(now + secs(3.0), ExitStatusInfo::signal(15));
+    s.handle_stdout_eof(now + secs(3.0));
+    assert_eq!(
+        run_until(&mut s, now, now + secs(60.0)),
+        [(secs(3.5), json!("release pipes"))]
+    );
+}
+
+#[test]
+fn a_cli_that_closes_stdout_before_initialize_and_runs_on_is_stopped() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    s.handle_stdout_eof(now);
+    // `initialize` failed at once, and nothing more can be sent.
+    assert!(events(&mut s).iter().any(|e| matches!(
+        e,
+        Event::RequestDone {
+            outcome: Err(RequestFailure::Closed(CloseCause::StdoutClosed)),
+            ..
+        }
+    )));
+    assert_eq!(
+        s.send_user(now, UserInput::text("hello")),
+        Err(SendError::Closed)
+    );
+    assert!(!s.stopping());
+    // Five seconds on, still running: its stdin is closed, then SIGTERM, then SIGKILL.
+    assert_eq!(
+        run_until(&mut s, now, now + secs(60.0)),
+        [
+            (secs(5.0), json!("close stdin")),
+            (secs(7.0), json!("Terminate")),
+            (secs(12.0), json!("Kill")),
+        ]
+    );
+    s.handle_exit(now + secs(12.0), ExitStatusInfo::signal(9));
+    let last = events_last(&mut s);
+    assert!(
+        matches!(last, Some(Event::Finished(Termination::StartFailed(_)))),
+        "{last:?}"
+    );
+}
+
+#[test]
+fn stdout_held_open_after_the_exit_is_taken_as_ended() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert!(!events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Finished(_))));
+    assert_eq!(
+        run_until(&mut s, now, now + secs(60.0)),
+        [(secs(0.5), json!("release pipes"))]
+    );
+    assert!(matches!(events_last(&mut s), Some(Event::Finished(_))));
 }

@@ -69,8 +69,9 @@ pub enum Event {
     /// for its claim.
     Ready,
     /// The session closed itself, for the reason given: it has closed stdin and failed what was
-    /// pending, as [`Session::close`](super::Session::close) does. Stop the CLI as after a close
-    /// (let it exit, then signal it), and still report its end; [`Event::Finished`] then says
+    /// pending, as [`Session::close`](super::Session::close) does, and stops the CLI as after a
+    /// close (the signals it asks for come as [`Transmit::Signal`](super::Transmit::Signal) if the
+    /// CLI does not exit in time). Still report the CLI's end; [`Event::Finished`] then says
     /// [`Termination::Ended`] with the same reason.
     Closing(EndReason),
     /// The session ended in a turn that had no result (closed by the host, the CLI killed or
@@ -121,12 +122,13 @@ pub enum Event {
     Finished(Termination),
 }
 
-/// What the host must do with the CLI's stdin.
+/// What the host must do with the CLI process: write to its stdin, close it, signal the
+/// process, or let its pipes go.
 ///
 /// ```
 /// use std::io::Write;
 /// use std::time::Instant;
-/// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, Transmit};
+/// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, Signal, Transmit};
 ///
 /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), Instant::now());
 /// let mut stdin: Option<Vec<u8>> = Some(Vec::new()); // stands for the child's stdin pipe
@@ -134,6 +136,9 @@ pub enum Event {
 ///     match transmit {
 ///         Transmit::Write(bytes) => stdin.as_mut().unwrap().write_all(&bytes).unwrap(),
 ///         Transmit::CloseStdin => drop(stdin.take()), // the CLI sees end of input
+///         Transmit::Signal(Signal::Terminate) => { /* kill(pid, SIGTERM) */ }
+///         Transmit::Signal(Signal::Kill) => { /* kill(pid, SIGKILL), or Child::kill */ }
+///         Transmit::ReleasePipes => { /* stop reading stdout and stderr, and drop them */ }
 ///         _ => {}
 ///     }
 /// }
@@ -146,6 +151,44 @@ pub enum Transmit {
     Write(Vec<u8>),
     /// Close stdin; nothing more will be written.
     CloseStdin,
+    /// Send the CLI process this signal: the session is stopping it and it did not exit in
+    /// time after its stdin closed ([`Timeouts::exit_after_stdin_closed`]) or after `SIGTERM`
+    /// ([`Timeouts::exit_after_terminate`]). The host still reports the exit.
+    ///
+    /// [`Timeouts::exit_after_stdin_closed`]: super::Timeouts::exit_after_stdin_closed
+    /// [`Timeouts::exit_after_terminate`]: super::Timeouts::exit_after_terminate
+    Signal(Signal),
+    /// Stop reading the CLI's stdout and stderr and drop them: the CLI exited a while ago
+    /// ([`Timeouts::pipes_after_exit`]) and a process it started still holds them open. The
+    /// session has taken stdout as ended.
+    ///
+    /// [`Timeouts::pipes_after_exit`]: super::Timeouts::pipes_after_exit
+    ReleasePipes,
+}
+
+/// A signal the session asks the host to send the CLI process ([`Transmit::Signal`]). Where
+/// there are no signals (Windows), both end the process.
+///
+/// ```
+/// use claude_agent_tokio::session::Signal;
+///
+/// // What a Unix host sends for each.
+/// fn number(signal: Signal) -> i32 {
+///     match signal {
+///         Signal::Terminate => 15, // SIGTERM
+///         Signal::Kill => 9,       // SIGKILL
+///         _ => 9,
+///     }
+/// }
+/// assert_eq!(number(Signal::Terminate), 15);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Signal {
+    /// `SIGTERM`: exit, cleaning up.
+    Terminate,
+    /// `SIGKILL`: end at once.
+    Kill,
 }
 
 /// The bytes as the text they are (JSON lines), not as numbers.
@@ -164,6 +207,8 @@ impl fmt::Debug for Transmit {
                 .field(&String::from_utf8_lossy(bytes))
                 .finish(),
             Transmit::CloseStdin => f.write_str("CloseStdin"),
+            Transmit::Signal(signal) => f.debug_tuple("Signal").field(signal).finish(),
+            Transmit::ReleasePipes => f.write_str("ReleasePipes"),
         }
     }
 }

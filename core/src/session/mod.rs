@@ -41,6 +41,7 @@ mod ready;
 mod run_end;
 mod spend;
 mod stall;
+mod stopping;
 mod version;
 mod wire;
 
@@ -59,8 +60,8 @@ pub use config::{
 };
 pub use error::{RequestError, RespondError, SendError, StartClaimError};
 pub use event::{
-    CloseCause, EndReason, Event, ExitStatusInfo, RequestFailure, ResultError, StartFailure,
-    Termination, Transmit,
+    CloseCause, EndReason, Event, ExitStatusInfo, RequestFailure, ResultError, Signal,
+    StartFailure, Termination, Transmit,
 };
 pub use mirror::TranscriptMirror;
 pub use own::OwnRequest;
@@ -223,6 +224,8 @@ pub struct Session {
     last_api_error: Option<ApiError>,
     stdout_ended: bool,
     exit: Option<ExitStatusInfo>,
+    /// Stopping the CLI process: its signals, and its pipes after the exit.
+    stopping: stopping::Stopping,
     closed_by_host: bool,
     finished: bool,
 }
@@ -281,6 +284,7 @@ impl Session {
             last_api_error: None,
             stdout_ended: false,
             exit: None,
+            stopping: stopping::Stopping::new(),
             closed_by_host: false,
             finished: false,
             stall: config.stall.clone().map(stall::StallClock::new),
@@ -372,6 +376,7 @@ impl Session {
         framer.finish(|frame| self.handle_frame(now, frame));
         self.framer = framer;
         self.stdout_ended = true;
+        self.stopping.stdout_ended(now);
         let cause = match self.exit {
             Some(status) => CloseCause::Exited(status),
             None => CloseCause::StdoutClosed,
@@ -405,6 +410,7 @@ impl Session {
             return;
         }
         self.stdout_ended = true;
+        self.stopping.stdout_ended(now);
         self.framer = LineFramer::new(0);
         self.end(now, EndReason::StdoutFailed(error.into()));
         // Closed by the host already: what was pending failed then.
@@ -419,6 +425,7 @@ impl Session {
             return;
         }
         self.exit = Some(status);
+        self.stopping.exited(now);
         self.stdin_closed = true;
         self.outgoing.clear();
         self.fail_everything(now, CloseCause::Exited(status));
@@ -477,6 +484,18 @@ impl Session {
         }
         self.poll_ready(now);
         self.maybe_close_stdin(now);
+        let due = self.stopping.handle_timeout(now, &self.config.timeouts);
+        if due.stop {
+            // Its stdout ended long ago and it runs on: nothing it writes can be read.
+            if !self.stdin_closed {
+                self.stdin_closed = true;
+                self.close_pending = true;
+            }
+            self.stopping.begin(now, &self.config.timeouts);
+        }
+        if due.stdout_end {
+            self.handle_stdout_eof(now);
+        }
     }
 
     // ---- commands -----------------------------------------------------------------------------
@@ -490,6 +509,10 @@ impl Session {
     /// [`SendError::Closed`].
     pub fn send_user(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
         if self.finished || self.closed_by_host || self.ended.is_some() || self.exit.is_some() {
+            return Err(SendError::Closed);
+        }
+        // Nothing the CLI would answer could be read any more.
+        if self.stdout_ended {
             return Err(SendError::Closed);
         }
         if self.stdin_closed || self.run_end.input_ended() {
@@ -886,8 +909,10 @@ impl Session {
     }
 
     /// Stop now: close stdin at once, fail every pending request with
-    /// [`CloseCause::ClosedByHost`] and withdraw every inbound request. The host should then
-    /// shut the process down and still report its exit.
+    /// [`CloseCause::ClosedByHost`] and withdraw every inbound request. The CLI then gets
+    /// [`Timeouts::exit_after_stdin_closed`] to exit before the session asks for `SIGTERM`, and
+    /// [`Timeouts::exit_after_terminate`] more before `SIGKILL` ([`Transmit::Signal`], at its
+    /// deadlines: [`Session::poll_timeout`]); the host still reports the exit.
     ///
     /// ```
     /// use std::time::Instant;
@@ -1004,6 +1029,7 @@ impl Session {
             self.stdin_closed = true;
             self.close_pending = true;
         }
+        self.stopping.begin(now, &self.config.timeouts);
         self.fail_everything(now, cause);
     }
 
@@ -1145,8 +1171,10 @@ impl Session {
 
     // ---- outputs ------------------------------------------------------------------------------
 
-    /// Next thing to do with the CLI's stdin: bytes to write (whole `\n`-terminated JSON lines,
-    /// coalesced) or, once, `CloseStdin`. Call after every input or command until `None`.
+    /// Next thing to do with the CLI process: bytes to write to its stdin (whole `\n`-terminated
+    /// JSON lines, coalesced), once `CloseStdin`, and while the session stops the CLI, the
+    /// signals to send it and the moment to let its pipes go. Call after every input, command and
+    /// timeout until `None`.
     #[must_use]
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
         if !self.outgoing.is_empty() {
@@ -1157,7 +1185,7 @@ impl Session {
             self.close_pending = false;
             return Some(Transmit::CloseStdin);
         }
-        None
+        self.stopping.poll_transmit()
     }
 
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
@@ -1194,7 +1222,8 @@ impl Session {
             .as_ref()
             .and_then(|s| s.deadline(self.turn_running, !self.inbound.is_empty()));
         let ready = self.ready.as_ref().map(ready::ReadyWait::next_deadline);
-        [request, self.run_end.deadline(), stall, ready]
+        let stopping = self.stopping.deadline(&self.config.timeouts);
+        [request, self.run_end.deadline(), stall, ready, stopping]
             .into_iter()
             .flatten()
             .min()
@@ -1335,6 +1364,33 @@ impl Session {
     /// ```
     pub fn turn_running(&self) -> bool {
         self.turn_running
+    }
+
+    /// Whether the session is stopping the CLI: it closed the CLI's stdin to end it (a close by
+    /// the host, an end of its own, or a CLI whose stdout ended and which ran on), and asks for
+    /// `SIGTERM` and then `SIGKILL` ([`Transmit::Signal`]) if the CLI does not exit in time. A
+    /// host can wait for the CLI's exit from then on even while its pipes are open.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use claude_agent_tokio::session::{InputMode, Session, SessionConfig, Signal, Transmit};
+    ///
+    /// let start = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), start);
+    /// let _ = session.poll_transmit(); // `initialize`
+    /// session.close(start);
+    /// assert!(session.stopping());
+    /// assert_eq!(session.poll_transmit(), Some(Transmit::CloseStdin));
+    ///
+    /// // The CLI does not exit: two seconds later the session asks for SIGTERM.
+    /// let deadline = session.poll_timeout().unwrap();
+    /// assert_eq!(deadline, start + Duration::from_secs(2));
+    /// session.handle_timeout(deadline);
+    /// assert_eq!(session.poll_transmit(), Some(Transmit::Signal(Signal::Terminate)));
+    /// ```
+    #[must_use]
+    pub fn stopping(&self) -> bool {
+        self.stopping.is_stopping()
     }
 
     /// Whether the session is over ([`Event::Finished`] was queued, not held behind a result

@@ -126,7 +126,6 @@ where
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
                 self.running = Running::default();
-                self.cli.session_finished(now);
             }
             // An event newer than this layer: it has nothing to act on.
             _ => {}
