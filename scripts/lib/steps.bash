@@ -5,14 +5,16 @@
 #   step_bg NAME CMD...   starts CMD in the background, its output kept in a log
 #   steps_wait            waits for every background step, prints each one's log, and fails if
 #                         any of them failed
+#   steps_cpu             sets STEPS_CPU to the CPU time (user and system, in whole seconds) of
+#                         every process the script started and waited for so far
 #
 # When the script exits, for whatever reason, a table of every step with its wall time and the
 # disk space left after it (on the target dir's file system, and on the temp dir's when that is
 # another) is printed and written to $STEPS_TABLE. A run that succeeded but took longer than
-# CI_BUDGET_S seconds (default 2400: 40 minutes, well inside CI's hard limit of 90) fails, naming
+# CI_BUDGET_S seconds (default 1800: 30 minutes, well inside CI's hard limit of 90) fails, naming
 # the slowest steps, so that a slow creep shows long before the limit is reached.
 
-CI_BUDGET_S="${CI_BUDGET_S:-2400}"
+CI_BUDGET_S="${CI_BUDGET_S:-1800}"
 # How often a foreground step that is still running says so.
 STEPS_TICK_S="${STEPS_TICK_S:-30}"
 STEPS_TABLE="${STEPS_TABLE:-${CARGO_TARGET_DIR:-target}/ci-steps.txt}"
@@ -106,6 +108,15 @@ steps_wait() {
     [ "$failed" -eq 0 ] || exit 1
 }
 
+# Run in this shell, not a subshell: a subshell's `times` counts only its own children.
+steps_cpu() {
+    times >"$steps_logs/times"
+    STEPS_CPU="$(awk 'NR == 2 {
+        for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); cpu += t[1] * 60 + t[2] }
+        printf "%d\n", cpu + 0.5
+    }' "$steps_logs/times")"
+}
+
 steps_table() {
     local i total=$((SECONDS - steps_started))
     printf '%-58s %7s  %-13s %s\n' "step" "seconds" "GiB free" ""
@@ -115,6 +126,7 @@ steps_table() {
             "${steps_free[$i]}" "${steps_marks[$i]}"
     done
     printf '%-58s %7s\n' "whole run (wall time)" "$total"
+    printf '%-58s %7s\n' "whole run (CPU time: user and system)" "$STEPS_CPU"
 }
 
 steps_slowest() {
@@ -129,6 +141,7 @@ steps_finish() {
     # Background steps still running when the script stops early are stopped with it.
     for pid in "${steps_bg_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     echo
+    steps_cpu
     echo "== steps and their wall times"
     mkdir -p "$(dirname "$STEPS_TABLE")"
     steps_table | tee "$STEPS_TABLE"
