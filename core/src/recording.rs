@@ -4,7 +4,10 @@
 //! A [`Recording`] lets a test drive a [`crate::session::Session`] the way the recorded session
 //! went, with no process: its [`Recording::session_config`] declares the hooks, in-process MCP
 //! servers and permission callback the recording used, and [`Recording::answer_to`] gives the
-//! answer the recording wrote to each request the CLI made.
+//! answer the recording wrote to each request the CLI made. [`Recording::replay`] feeds it step
+//! by step to a host's code; [`Recording::play`] is a whole host of its own: it answers the CLI's
+//! requests by a rule, ends the session as a host does, and checks the answers against the
+//! recorded ones ([`Played`]).
 //!
 //! ```
 //! use claude_agent_core::recording::{Direction, Recording};
@@ -32,8 +35,10 @@ use crate::Json;
 
 pub use crate::redact::{redact_secrets, REDACTED};
 pub use pace::{Pace, Pieces};
+pub use play::{DifferentAnswer, Played};
 
 mod pace;
+mod play;
 
 /// Which way a recorded line went.
 ///

@@ -5,6 +5,7 @@
 //! the host denies.
 
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -18,14 +19,35 @@ use claude_agent_core::session::{
 use claude_agent_testkit::fake_cli::{FakeResult, Script, ToolUse};
 use serde_json::json;
 
-/// The CLI, killed and reaped when the test is done with it, whatever happened.
-struct Reaped(Child);
+/// The CLI, killed and reaped when the test is done with it, whatever happened, and the folder
+/// of its script removed.
+struct Reaped {
+    child: Child,
+    dir: PathBuf,
+}
 
 impl Drop for Reaped {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// The testkit's fake CLI playing `script`, its stdin and stdout piped.
+fn spawn_fake(script: &Script, name: &str) -> Reaped {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script_path = dir.join("script.json");
+    std::fs::write(&script_path, serde_json::to_string(script).unwrap()).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_fake-claude"))
+        .env("FAKE_CLAUDE_SCRIPT", &script_path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Reaped { child, dir }
 }
 
 /// What the reader thread saw on the CLI's stdout.
@@ -56,22 +78,9 @@ fn a_std_only_host_denies_a_tool_and_gets_the_result() {
                     .emit_result_with(FakeResult::success("left alone").permission_denial(&ls))
             },
         );
-    let dir = std::env::temp_dir().join(format!("embedder-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script_path = dir.join("script.json");
-    std::fs::write(&script_path, serde_json::to_string(&script).unwrap()).unwrap();
-
-    let mut child = Reaped(
-        Command::new(env!("CARGO_BIN_EXE_fake-claude"))
-            .env("FAKE_CLAUDE_SCRIPT", &script_path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut stdin = child.0.stdin.take();
-    let mut stdout = child.0.stdout.take().unwrap();
+    let mut child = spawn_fake(&script, "embedder");
+    let mut stdin = child.child.stdin.take();
+    let mut stdout = child.child.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel();
     let reader = std::thread::spawn(move || {
         let mut buf = vec![0; 8192];
@@ -132,7 +141,7 @@ fn a_std_only_host_denies_a_tool_and_gets_the_result() {
             Ok(Output::Bytes(bytes)) => session.handle_stdout(Instant::now(), &bytes),
             Ok(Output::End) => {
                 session.handle_stdout_eof(Instant::now());
-                let status = child.0.wait().unwrap();
+                let status = child.child.wait().unwrap();
                 session.handle_exit(Instant::now(), ExitStatusInfo::code(status.code().unwrap()));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => session.handle_timeout(Instant::now()),
@@ -141,7 +150,6 @@ fn a_std_only_host_denies_a_tool_and_gets_the_result() {
     }
     drop(child);
     reader.join().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 
     assert!(end.is_some(), "the session did not end within 20 s");
     assert_eq!(asked, ["Bash"]);
@@ -157,20 +165,8 @@ fn a_std_only_host_denies_a_tool_and_gets_the_result() {
 #[test]
 fn a_std_only_host_stops_a_hung_cli_when_the_session_says() {
     let script = Script::new().answer_initialize().hang();
-    let dir = std::env::temp_dir().join(format!("embedder-stop-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script_path = dir.join("script.json");
-    std::fs::write(&script_path, serde_json::to_string(&script).unwrap()).unwrap();
-    let mut child = Reaped(
-        Command::new(env!("CARGO_BIN_EXE_fake-claude"))
-            .env("FAKE_CLAUDE_SCRIPT", &script_path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut stdin = child.0.stdin.take();
+    let mut child = spawn_fake(&script, "embedder-stop");
+    let mut stdin = child.child.stdin.take();
 
     let mut config = SessionConfig::new(InputMode::Streaming);
     config.timeouts.exit_after_stdin_closed = Duration::from_millis(300);
@@ -192,7 +188,7 @@ fn a_std_only_host_stops_a_hung_cli_when_the_session_says() {
                     } else {
                         "-KILL"
                     };
-                    let pid = child.0.id().to_string();
+                    let pid = child.child.id().to_string();
                     Command::new("kill").args([name, &pid]).status().unwrap();
                 }
                 _ => {}
@@ -203,7 +199,7 @@ fn a_std_only_host_stops_a_hung_cli_when_the_session_says() {
                 end = Some(termination);
             }
         }
-        if let Some(status) = child.0.try_wait().unwrap() {
+        if let Some(status) = child.child.try_wait().unwrap() {
             use std::os::unix::process::ExitStatusExt;
             let now = Instant::now();
             session.handle_stdout_eof(now);
@@ -220,7 +216,6 @@ fn a_std_only_host_stops_a_hung_cli_when_the_session_says() {
         session.handle_timeout(Instant::now());
     }
     drop(child);
-    let _ = std::fs::remove_dir_all(&dir);
 
     assert_eq!(end, Some(Termination::ClosedByHost));
     let [(Signal::Terminate, at)] = signals[..] else {
