@@ -11,10 +11,10 @@
 # When the script exits, for whatever reason, a table of every step with its wall time and the
 # disk space left after it (on the target dir's file system, and on the temp dir's when that is
 # another) is printed and written to $STEPS_TABLE. A run that succeeded but took longer than
-# CI_BUDGET_S seconds (default 1800: 30 minutes, well inside CI's hard limit of 90) fails, naming
+# CI_BUDGET_S seconds (default 2400: 40 minutes, well inside CI's hard limit of 90) fails, naming
 # the slowest steps, so that a slow creep shows long before the limit is reached.
 
-CI_BUDGET_S="${CI_BUDGET_S:-1800}"
+CI_BUDGET_S="${CI_BUDGET_S:-2400}"
 # How often a foreground step that is still running says so.
 STEPS_TICK_S="${STEPS_TICK_S:-30}"
 STEPS_TABLE="${STEPS_TABLE:-${CARGO_TARGET_DIR:-target}/ci-steps.txt}"
