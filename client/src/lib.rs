@@ -33,7 +33,7 @@
 //! drained, runs the callbacks given to [`Options`] as futures it polls itself, and serves the
 //! handles' commands over a bounded channel. Messages reach the user through a bounded queue, each
 //! one exactly once; when nobody reads, the driver stops reading the CLI. When the last handle is
-//! dropped, the driver shuts the CLI down (close stdin, 2 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps
+//! dropped, the driver shuts the CLI down (close stdin, 5 s, `SIGTERM`, 5 s, `SIGKILL`) and reaps
 //! it.
 //!
 //! # Features

@@ -33,7 +33,7 @@ use crate::TimedOut;
 /// it there: callbacks run on threads of their own, not on the thread that drives sessions.
 ///
 /// The CLI is shut down by [`Client::close`], or in the background when the last clone (and every
-/// [`Messages`] made from one) is dropped: stdin is closed, then `SIGTERM` after 2 s, then
+/// [`Messages`] made from one) is dropped: stdin is closed, then `SIGTERM` after 5 s, then
 /// `SIGKILL` after 5 s more.
 ///
 /// Messages wait in a bounded queue until read: a client whose messages nobody reads stops
@@ -781,7 +781,7 @@ impl Client {
     }
 
     /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
-    /// `SIGTERM` after 2 s, `SIGKILL` after 5 s more). Pending requests fail with
+    /// `SIGTERM` after 5 s, `SIGKILL` after 5 s more). Pending requests fail with
     /// [`Error::Closed`].
     ///
     /// ```no_run

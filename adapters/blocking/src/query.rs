@@ -43,7 +43,7 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Query {
 /// message comes; the iterator ends when the CLI's stdout has ended and the process has exited.
 ///
 /// Dropping it before the end shuts the CLI down in the background (stdin closed, then `SIGTERM`
-/// after 2 s, `SIGKILL` after 5 s more); nothing the SDK started outlives the process.
+/// after 5 s, `SIGKILL` after 5 s more); nothing the SDK started outlives the process.
 ///
 /// ```no_run
 /// use claude_agent_blocking::{query, Message, Options};

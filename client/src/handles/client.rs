@@ -38,7 +38,7 @@ use crate::Json;
 /// Cheap to clone; every clone drives the same session and can be used from any task, including
 /// from inside a callback (commands go through a queue and never block the session). The CLI is
 /// shut down by [`Client::close`], or when the last clone (and every stream made from one) is
-/// dropped: stdin is closed, then `SIGTERM` after 2 s, then `SIGKILL` after 5 s more.
+/// dropped: stdin is closed, then `SIGTERM` after 5 s, then `SIGKILL` after 5 s more.
 ///
 /// Messages are held in a bounded queue until read: a client whose messages nobody reads stops
 /// reading the CLI's output, and with it control responses. Keep a reader going
@@ -1067,7 +1067,7 @@ impl Client {
     }
 
     /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
-    /// `SIGTERM` after 2 s, `SIGKILL` after 5 s more). Pending requests fail with
+    /// `SIGTERM` after 5 s, `SIGKILL` after 5 s more). Pending requests fail with
     /// [`Error::Closed`]. Messages the application has not read stay readable, but the
     /// session does not wait for them to be read; a session still waiting for its fleet's
     /// place (a [`Query`](crate::Query)'s client) gives its place up and starts no CLI.

@@ -279,7 +279,9 @@ pub struct Timeouts {
     pub run_end_ceiling: Option<Duration>,
     /// Once the session stops the CLI (closed by the host, or ending itself), how long the CLI
     /// gets to exit after its stdin closes before the session asks for `SIGTERM`
-    /// ([`Transmit::Signal`](super::Transmit::Signal)) (default 2 s).
+    /// ([`Transmit::Signal`](super::Transmit::Signal)) (default 5 s, as the official SDKs give
+    /// it: the CLI writes the end of its session file after stdin closes, and a `SIGTERM` in the
+    /// middle of that loses the last message).
     pub exit_after_stdin_closed: Duration,
     /// After `SIGTERM`, how long before the session asks for `SIGKILL` (default 5 s).
     pub exit_after_terminate: Duration,
@@ -298,7 +300,7 @@ impl Default for Timeouts {
             initialize: Duration::from_secs(60),
             control_request: Duration::from_secs(60),
             run_end_ceiling: Some(Duration::from_secs(600)),
-            exit_after_stdin_closed: Duration::from_secs(2),
+            exit_after_stdin_closed: Duration::from_secs(5),
             exit_after_terminate: Duration::from_secs(5),
             exit_after_stdout_end: Duration::from_secs(5),
             pipes_after_exit: Duration::from_millis(500),

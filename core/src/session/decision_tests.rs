@@ -421,10 +421,10 @@ fn a_cli_that_ignores_its_closed_stdin_gets_sigterm_and_then_sigkill() {
     assert_eq!(written(&mut s), ["close stdin"]);
     assert_eq!(
         run_until(&mut s, now, now + secs(60.0)),
-        [(secs(2.0), json!("Terminate")), (secs(7.0), json!("Kill"))]
+        [(secs(5.0), json!("Terminate")), (secs(10.0), json!("Kill"))]
     );
-    s.handle_stdout_eof(now + secs(7.1));
-    s.handle_exit(now + secs(7.1), ExitStatusInfo::signal(9));
+    s.handle_stdout_eof(now + secs(10.1));
+    s.handle_exit(now + secs(10.1), ExitStatusInfo::signal(9));
     assert!(matches!(
         events_last(&mut s),
         Some(Event::Finished(Termination::ClosedByHost))
@@ -455,15 +455,15 @@ fn a_session_that_ends_itself_stops_its_cli_the_same_way() {
     assert!(s.stopping());
     assert_eq!(kinds(&written(&mut s)), ["interrupt", "close stdin"]);
     assert_eq!(
-        run_until(&mut s, now, now + secs(2.0)),
-        [(secs(2.0), json!("Terminate"))]
+        run_until(&mut s, now, now + secs(5.0)),
+        [(secs(5.0), json!("Terminate"))]
     );
     // Exited before SIGKILL was due: none is asked for.
-    s.handle_exit(now + secs(3.0), ExitStatusInfo::signal(15));
-    s.handle_stdout_eof(now + secs(3.0));
+    s.handle_exit(now + secs(6.0), ExitStatusInfo::signal(15));
+    s.handle_stdout_eof(now + secs(6.0));
     assert_eq!(
         run_until(&mut s, now, now + secs(60.0)),
-        [(secs(3.5), json!("release pipes"))]
+        [(secs(6.5), json!("release pipes"))]
     );
 }
 
@@ -484,16 +484,16 @@ fn a_cli_that_closes_stdout_before_initialize_and_runs_on_is_stopped() {
         Err(SendError::Closed)
     );
     assert!(!s.stopping());
-    // Five seconds on, still running: its stdin is closed, then SIGTERM, then SIGKILL.
+    // Five seconds on, still running: its stdin is closed, then SIGTERM, then SIGKILL, 5 s apart.
     assert_eq!(
         run_until(&mut s, now, now + secs(60.0)),
         [
             (secs(5.0), json!("close stdin")),
-            (secs(7.0), json!("Terminate")),
-            (secs(12.0), json!("Kill")),
+            (secs(10.0), json!("Terminate")),
+            (secs(15.0), json!("Kill")),
         ]
     );
-    s.handle_exit(now + secs(12.0), ExitStatusInfo::signal(9));
+    s.handle_exit(now + secs(15.0), ExitStatusInfo::signal(9));
     let last = events_last(&mut s);
     assert!(
         matches!(last, Some(Event::Finished(Termination::StartFailed(_)))),

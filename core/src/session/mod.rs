@@ -1382,9 +1382,9 @@ impl Session {
     /// assert!(session.stopping());
     /// assert_eq!(session.poll_transmit(), Some(Transmit::CloseStdin));
     ///
-    /// // The CLI does not exit: two seconds later the session asks for SIGTERM.
+    /// // The CLI does not exit: five seconds later the session asks for SIGTERM.
     /// let deadline = session.poll_timeout().unwrap();
-    /// assert_eq!(deadline, start + Duration::from_secs(2));
+    /// assert_eq!(deadline, start + Duration::from_secs(5));
     /// session.handle_timeout(deadline);
     /// assert_eq!(session.poll_transmit(), Some(Transmit::Signal(Signal::Terminate)));
     /// ```

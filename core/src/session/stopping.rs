@@ -143,26 +143,26 @@ mod tests {
         let start = Instant::now();
         let mut stopping = Stopping::new();
         stopping.begin(start, &t);
-        assert_eq!(stopping.deadline(&t), Some(start + secs(2.0)));
+        assert_eq!(stopping.deadline(&t), Some(start + secs(5.0)));
         assert_eq!(
-            stopping.handle_timeout(start + secs(1.9), &t),
+            stopping.handle_timeout(start + secs(4.9), &t),
             Due::default()
         );
         assert_eq!(stopping.poll_transmit(), None);
-        stopping.handle_timeout(start + secs(2.0), &t);
+        stopping.handle_timeout(start + secs(5.0), &t);
         assert_eq!(
             stopping.poll_transmit(),
             Some(Transmit::Signal(Signal::Terminate))
         );
-        assert_eq!(stopping.deadline(&t), Some(start + secs(7.0)));
-        stopping.handle_timeout(start + secs(7.0), &t);
+        assert_eq!(stopping.deadline(&t), Some(start + secs(10.0)));
+        stopping.handle_timeout(start + secs(10.0), &t);
         assert_eq!(
             stopping.poll_transmit(),
             Some(Transmit::Signal(Signal::Kill))
         );
         assert_eq!(stopping.deadline(&t), None);
-        stopping.exited(start + secs(7.1));
-        assert_eq!(stopping.deadline(&t), Some(start + secs(7.6)));
+        stopping.exited(start + secs(10.1));
+        assert_eq!(stopping.deadline(&t), Some(start + secs(10.6)));
     }
 
     #[test]
@@ -187,8 +187,8 @@ mod tests {
         let start = Instant::now();
         let mut stopping = Stopping::new();
         stopping.begin(start, &t);
-        stopping.handle_timeout(start + secs(2.0), &t);
-        stopping.exited(start + secs(2.0));
+        stopping.handle_timeout(start + secs(5.0), &t);
+        stopping.exited(start + secs(5.0));
         assert_eq!(stopping.poll_transmit(), None);
     }
 
