@@ -4,6 +4,8 @@
 //! request, control requests of ours (one refused), stderr, a bad line, a tool the CLI refused
 //! and a shutdown that needs `SIGTERM`; and a spare's start-up marks and claims.
 
+use std::time::Duration;
+
 use claude_agent_client::mcp::{tool, SdkMcpServer};
 use claude_agent_client::Options;
 use claude_agent_client::{connect_with, prewarm_with};
@@ -40,6 +42,7 @@ fn permission_denied(tool: &str, n: u32) -> Value {
 /// Runs the session and returns what the subscriber saw.
 fn traced_session() -> Log {
     let add = ToolUse::mcp("toolu_2", "calc", "add", json!({"a": 2, "b": 40}));
+    let wait = ToolUse::mcp("toolu_4", "calc", "wait", json!({}));
     let script = Script::new()
         .answer_initialize()
         .emit_json(
@@ -52,6 +55,8 @@ fn traced_session() -> Log {
         .hook_callback("h1", "hook_0", pre_tool_use())
         .hook_callback("h2", "hook_1", stop())
         .call_tool("m1", &add)
+        // Past its 1 s limit: the session answers it.
+        .call_tool("m2", &wait)
         .send_request(
             "p2",
             json!({"subtype": "can_use_tool", "tool_name": "Slow", "input": {},
@@ -70,12 +75,22 @@ fn traced_session() -> Log {
         // Ignores the end of stdin: the SDK has to send SIGTERM.
         .hang();
     let fake = FakeTransport::new(script);
-    let calc = SdkMcpServer::new("calc", "1.0.0").tool(tool(
-        "add",
-        "Add two integers",
-        json!({"type": "object"}),
-        |_args: Value| async { Ok::<_, String>(ToolResult::text("42")) },
-    ));
+    let calc = SdkMcpServer::new("calc", "1.0.0")
+        .tool(tool(
+            "add",
+            "Add two integers",
+            json!({"type": "object"}),
+            |_args: Value| async { Ok::<_, String>(ToolResult::text("42")) },
+        ))
+        .tool(
+            tool(
+                "wait",
+                "Wait for ever",
+                json!({"type": "object"}),
+                |_args: Value| futures_lite::future::pending::<Result<ToolResult, String>>(),
+            )
+            .timeout(Duration::from_secs(1)),
+        );
     let options = Options::new()
         .transport(fake.clone())
         .sdk_mcp_server(calc)
@@ -219,6 +234,14 @@ fn a_session_reports_its_span_and_events() {
         one(&log, "cli_answer", &[("request_id", "m1")]).fields["reply"],
         "tool_result"
     );
+
+    let expired = one(&log, "callback_expired", &[("request_id", "m2")]);
+    assert_eq!(expired.level, Level::WARN);
+    assert_eq!(expired.fields["running"], "true");
+    assert_eq!(expired.fields["duration_us"], "1000000");
+    assert!(named(&log, "cli_answer")
+        .iter()
+        .all(|e| e.fields["request_id"] != "m2"));
 
     let withdrawn = one(&log, "callback_cancelled", &[("request_id", "p2")]);
     assert_eq!(withdrawn.fields["running"], "true");

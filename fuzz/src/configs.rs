@@ -1,5 +1,6 @@
 //! Session configurations the targets pick from with one input byte, from bare to rich, some
-//! with tiny limits so the over-long-line, full-queue and too-many-requests paths are reached.
+//! with tiny limits so the over-long-line, full-queue, too-many-requests and tool time limit
+//! paths are reached.
 
 use std::time::Duration;
 
@@ -61,9 +62,13 @@ pub fn config(n: u8) -> SessionConfig {
         2 => {
             // A client's connect and session store: ready once `calc` is connected, and each
             // result after its turn's lines are stored (the harness stores them as time passes).
+            // It takes two requests at once, and a `calc` call unanswered for 2 s is answered
+            // by the session.
             let mut config = rich(InputMode::Streaming);
             config.ready_after_servers = true;
             config.results_after_store = true;
+            config.limits.max_inbound_in_flight = 2;
+            config.mcp_servers[0].tools[0].timeout = Some(Duration::from_secs(2));
             config
         }
         3 => {

@@ -30,6 +30,8 @@ pub struct Driver {
     issued: Vec<RequestId>,
     /// Inbound requests not yet answered nor withdrawn, in arrival order.
     open: Vec<(InboundId, InboundTag)>,
+    /// Requests handed out and unanswered at once, at most.
+    max_inbound_in_flight: usize,
     close_stdin_seen: bool,
     /// The signals asked for, in order.
     signals: Vec<Signal>,
@@ -65,6 +67,7 @@ impl Driver {
         let now = Instant::now();
         let max_line_bytes = config.limits.max_line_bytes;
         let max_queued_events = config.limits.max_queued_events;
+        let max_inbound_in_flight = config.limits.max_inbound_in_flight.max(1);
         let results_after_store = config.results_after_store;
         let session = Session::new(config, now);
         let init = session.initialize_id();
@@ -73,6 +76,7 @@ impl Driver {
             now,
             max_line_bytes,
             max_queued_events,
+            max_inbound_in_flight,
             requests: BTreeMap::from([(init, 0)]),
             issued: vec![init],
             own: BTreeMap::new(),
@@ -172,8 +176,12 @@ impl Driver {
                 Err(RespondError::WrongKind { .. }) => {
                     assert_ne!(kind, ReplyKind::Fitting, "a fitting reply was refused");
                 }
-                // Its `Cancelled` is held behind a result that waits for the store.
-                Err(RespondError::Cancelled) if self.session.waits_for_store() => break,
+                // Its `Cancelled` or `Expired` is held behind a result that waits for the store.
+                Err(RespondError::Cancelled | RespondError::Expired)
+                    if self.session.waits_for_store() =>
+                {
+                    break
+                }
                 Err(e) => panic!("respond to open request {id} failed: {e}"),
             }
         }
@@ -204,12 +212,21 @@ impl Driver {
             queued += 1;
             self.check_event(event);
         }
-        // Events held behind a result that waits for the store count too.
-        let held = self.session.waits_for_store();
+        // Events held behind a result that waits for the store count too, and so do those
+        // held behind a request while the host has as many as it may.
+        let held = self.session.waits_for_store() || self.open.len() >= self.max_inbound_in_flight;
         assert!(
             wanted == (!self.eof && queued < self.max_queued_events) || (held && !wanted),
             "wants_read with {queued} events queued (limit {})",
             self.max_queued_events
+        );
+        // Once every withdrawal is told (none held behind the store), no more requests are
+        // handed out and unanswered than the limit.
+        assert!(
+            self.open.len() <= self.max_inbound_in_flight || self.session.waits_for_store(),
+            "{} requests handed out and unanswered; the limit is {}",
+            self.open.len(),
+            self.max_inbound_in_flight
         );
         self.check_state();
     }
@@ -330,6 +347,19 @@ impl Driver {
                     "Cancelled({id}) for a request that was not open"
                 );
             }
+            Event::Expired(id) => {
+                let tag = self
+                    .open
+                    .iter()
+                    .find(|(open, _)| *open == id)
+                    .map(|(_, tag)| *tag);
+                assert_eq!(
+                    tag,
+                    Some(InboundTag::ToolCall),
+                    "Expired({id}) for a request that was not an open tool call"
+                );
+                self.answered(id);
+            }
             Event::Finished(_) => {
                 assert!(
                     self.eof && self.exited,
@@ -397,8 +427,11 @@ impl Driver {
         let undone = self.requests.values().filter(|n| **n == 0).count();
         assert_eq!(self.session.is_finished(), self.finished_seen);
         // Behind a result that waits for the store, events are held: the host learns of
-        // requests, answers and the end only once the store has caught up.
-        if !self.session.waits_for_store() {
+        // requests, answers and the end only once the store has caught up. So are they behind
+        // a request held back while the host has as many as it may take.
+        let held_back = self.open.len() >= self.max_inbound_in_flight
+            && self.session.pending_inbound() > self.open.len();
+        if !self.session.waits_for_store() && !held_back {
             assert_eq!(
                 self.session.pending_inbound(),
                 self.open.len(),

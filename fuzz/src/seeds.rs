@@ -130,12 +130,40 @@ pub fn quiet_turn() -> Vec<Op> {
     ]
 }
 
+/// A host with as many requests as it may take (configuration 2 takes two) and a tool call it
+/// does not answer in time: a permission prompt, a `calc` call, a prompt held back, then the
+/// call's 2 s pass.
+pub fn late_tool_call() -> Vec<Op> {
+    use Frame::*;
+    let line = Op::StdoutLine;
+    vec![
+        Op::SendUser(0),
+        line(ControlResponse {
+            ours: 0,
+            success: true,
+            with_pending: false,
+        }),
+        line(CanUseTool { id: 1 }),
+        line(McpMessage {
+            id: 2,
+            method: 3,
+            known_server: true,
+        }),
+        line(CanUseTool { id: 3 }),
+        Op::Timeout(150),
+        Op::Timeout(60),
+        Op::Respond(0, ReplyKind::Fitting),
+        Op::Respond(0, ReplyKind::Fitting),
+    ]
+}
+
 /// Hand-made sequences over the frame grammar that reach states the recordings do not.
 fn synthetic_ops() -> Vec<Vec<Op>> {
     use Frame::*;
     let line = Op::StdoutLine;
     vec![
         quiet_turn(),
+        late_tool_call(),
         vec![
             Op::SendUser(0),
             line(ControlResponse {

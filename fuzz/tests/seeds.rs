@@ -8,7 +8,9 @@ use arbitrary::{Arbitrary, Unstructured};
 use claude_agent_fuzz::commands::{ReplyKind, RequestKind};
 use claude_agent_fuzz::frames::Frame;
 use claude_agent_fuzz::ops::{encode, play, Op};
-use claude_agent_fuzz::seeds::{quiet_turn, recorded_ops, recorded_stdout, seeds, Seed};
+use claude_agent_fuzz::seeds::{
+    late_tool_call, quiet_turn, recorded_ops, recorded_stdout, seeds, Seed,
+};
 use claude_agent_fuzz::targets;
 use claude_agent_fuzz::xorshift::XorShift;
 
@@ -174,7 +176,8 @@ fn pseudo_random_inputs_pass_every_target() {
 
 /// The decisions the session makes on its own are within the fuzzer's reach: one quiet turn,
 /// three configurations, three outcomes (the harness checks that a result never overtakes the
-/// store).
+/// store); and a tool call answered in the host's place once its time limit passed, while a
+/// request past the host's limit waited.
 #[test]
 fn the_sessions_own_decisions_are_reached() {
     let position =
@@ -229,4 +232,20 @@ fn the_sessions_own_decisions_are_reached() {
             .count(),
         1
     );
+
+    let late = play(2, &late_tool_call(), true);
+    let expired = position(&late.events, "Expired(")
+        .unwrap_or_else(|| panic!("{:#?}\n{:#?}", late.events, late.written));
+    let inbound: Vec<usize> = (0..late.events.len())
+        .filter(|&i| late.events[i].starts_with("Inbound("))
+        .collect();
+    assert_eq!(inbound.len(), 3, "{:#?}", late.events);
+    assert!(
+        inbound[2] < expired,
+        "the held prompt comes once the call is out of the way"
+    );
+    assert!(late
+        .written
+        .iter()
+        .any(|l| l.contains("did not finish within 2 s and was stopped")));
 }

@@ -1160,3 +1160,60 @@ fn a_silent_turn_can_close_the_session_with_a_typed_error() {
         other => panic!("not Error::Stalled: {other:?}"),
     }
 }
+
+/// 300 permission prompts at once, each callback taking a second of virtual time: the session
+/// hands the host 256 at a time (`Limits::max_inbound_in_flight`), the rest when those are
+/// answered, and every prompt is answered.
+#[test]
+fn three_hundred_prompts_at_once_run_256_at_a_time() {
+    use claude_agent_client::Runtime;
+    let mut script = Script::new().answer_initialize().expect_user();
+    for i in 0..300 {
+        let request = json!({"subtype": "can_use_tool", "tool_name": "Bash",
+            "input": {"command": format!("echo {i}")}, "tool_use_id": format!("toolu_{i}")});
+        script = script.send_request(&format!("p{i}"), request);
+    }
+    for i in 0..300 {
+        script = script.expect_response(&format!("p{i}"));
+    }
+    let fake = FakeTransport::new(script.emit_result("all asked"));
+    let runtime = TestRuntime::new();
+    let (running, most) = (Arc::new(Mutex::new(0usize)), Arc::new(Mutex::new(0usize)));
+    let options = {
+        let (runtime, running, most) = (runtime.clone(), running.clone(), most.clone());
+        Options::new().on_permission_request(move |_request, _ctx| {
+            let (runtime, running, most) = (runtime.clone(), running.clone(), most.clone());
+            async move {
+                let now = {
+                    let mut running = running.lock().unwrap();
+                    *running += 1;
+                    let mut most = most.lock().unwrap();
+                    *most = (*most).max(*running);
+                    runtime.now()
+                };
+                runtime.sleep_until(now + Duration::from_secs(1)).await;
+                *running.lock().unwrap() -= 1;
+                PermissionResult::allow()
+            }
+        })
+    };
+    let started = runtime.now();
+    let items: Vec<_> = runtime
+        .block_on(query_with(runtime.clone(), "go", options.transport(fake.clone())).collect());
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    assert_eq!(*most.lock().unwrap(), 256);
+    assert_eq!(
+        runtime.now() - started,
+        Duration::from_secs(2),
+        "two rounds"
+    );
+    for i in 0..300 {
+        assert_eq!(
+            answer_to(&fake, &format!("p{i}")).unwrap()["behavior"],
+            "allow"
+        );
+    }
+}

@@ -10,7 +10,6 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
-use std::time::{Duration, Instant};
 
 use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
 use crate::handlers::{
@@ -20,9 +19,6 @@ use crate::handlers::{
 use crate::mcp::{ElicitationResult, ToolResult};
 use crate::runtime::BoxFuture;
 use crate::sdk_mcp::SdkMcpServer;
-
-/// Callbacks running at once; past this the driver leaves inbound requests queued in the session.
-pub(crate) const MAX_RUNNING: usize = 256;
 
 /// Starts the user's callback for each inbound request.
 pub(crate) struct Dispatcher {
@@ -61,50 +57,28 @@ impl Dispatcher {
     /// Start the callback that answers `request`. A callback that panics when called gives a
     /// future that resumes the panic when polled, so that [`Running`] reports it like a panic
     /// while it runs.
-    pub(crate) fn start(&self, request: InboundRequest) -> Started {
+    pub(crate) fn start(&self, request: InboundRequest) -> BoxFuture<'static, Reply> {
         let started = catch_unwind(AssertUnwindSafe(|| self.dispatch(request.kind)));
-        started.unwrap_or_else(|panic| Started {
-            future: Box::pin(async move { resume_unwind(panic) }),
-            timeout: None,
-        })
+        started.unwrap_or_else(|panic| Box::pin(async move { resume_unwind(panic) }))
     }
 
-    fn dispatch(&self, kind: InboundKind) -> Started {
-        if let InboundKind::McpToolCall(call) = kind {
-            let server = self
-                .handlers
-                .mcp_servers
-                .iter()
-                .find(|s| s.name() == call.server);
-            return match server.and_then(|s| s.call(&call.tool, call.arguments)) {
-                Some((future, timeout)) => Started {
-                    future: map(future, Reply::ToolResult),
-                    timeout: timeout.map(|after| {
-                        let text = format!(
-                            "The tool {} of server {} did not finish within {} and was stopped.",
-                            call.tool,
-                            call.server,
-                            human_duration(after)
-                        );
-                        (after, Reply::ToolResult(ToolResult::error(text)))
-                    }),
-                },
-                None => Started::now(Reply::ToolResult(ToolResult::error(format!(
-                    "unknown tool {} of server {}",
-                    call.tool, call.server
-                )))),
-            };
-        }
-        Started {
-            future: self.dispatch_callback(kind),
-            timeout: None,
-        }
-    }
-
-    fn dispatch_callback(&self, kind: InboundKind) -> BoxFuture<'static, Reply> {
+    fn dispatch(&self, kind: InboundKind) -> BoxFuture<'static, Reply> {
         let handlers = &self.handlers;
         let session = &self.session;
         match kind {
+            InboundKind::McpToolCall(call) => {
+                let server = handlers
+                    .mcp_servers
+                    .iter()
+                    .find(|s| s.name() == call.server);
+                match server.and_then(|s| s.call(&call.tool, call.arguments)) {
+                    Some(future) => map(future, Reply::ToolResult),
+                    None => ready(Reply::ToolResult(ToolResult::error(format!(
+                        "unknown tool {} of server {}",
+                        call.tool, call.server
+                    )))),
+                }
+            }
             InboundKind::CanUseTool(request) => match &handlers.can_use_tool {
                 Some(f) => map(
                     f(request, PermissionContext::new(session.clone())),
@@ -134,7 +108,6 @@ impl Dispatcher {
                     ))),
                 }
             }
-            InboundKind::McpToolCall(_) => unreachable!("tool calls are dispatched above"),
             InboundKind::McpResourceRead(read) => SdkMcpServer::read(&handlers.mcp_servers, read),
             InboundKind::McpPromptGet(get) => SdkMcpServer::get(&handlers.mcp_servers, get),
             InboundKind::Elicitation(request) => match &handlers.elicitation {
@@ -156,32 +129,6 @@ impl Dispatcher {
                 "this SDK does not answer this kind of request",
             )),
         }
-    }
-}
-
-/// A callback started: its future, and for a tool call with a time limit, the limit and the
-/// reply sent in its place when it runs over.
-pub(crate) struct Started {
-    pub(crate) future: BoxFuture<'static, Reply>,
-    pub(crate) timeout: Option<(Duration, Reply)>,
-}
-
-impl Started {
-    fn now(reply: Reply) -> Started {
-        Started {
-            future: ready(reply),
-            timeout: None,
-        }
-    }
-}
-
-/// `90 s`, `2.5 s`, `10 min`: a time limit as a person reads it.
-fn human_duration(d: Duration) -> String {
-    let secs = d.as_secs_f64();
-    if secs >= 60.0 && d.as_secs() % 60 == 0 && d.subsec_nanos() == 0 {
-        format!("{} min", d.as_secs() / 60)
-    } else {
-        format!("{secs} s")
     }
 }
 
@@ -217,8 +164,6 @@ struct Slot {
     id: InboundId,
     future: BoxFuture<'static, Reply>,
     wake: Arc<SlotWake>,
-    /// When the callback runs over, and the reply sent then in its place.
-    deadline: Option<(Instant, Reply)>,
 }
 
 #[derive(Default)]
@@ -244,60 +189,17 @@ impl Wake for SlotWake {
 }
 
 impl Running {
-    pub(crate) fn is_full(&self) -> bool {
-        self.slots.len() >= MAX_RUNNING
-    }
-
-    /// Add a callback; it is polled on the next [`Running::poll`]. With a `deadline`, the
-    /// callback is dropped at that time and its reply is the one given
-    /// ([`Running::expire`]).
-    pub(crate) fn push(
-        &mut self,
-        id: InboundId,
-        future: BoxFuture<'static, Reply>,
-        deadline: Option<(Instant, Reply)>,
-    ) {
+    /// Add a callback; it is polled on the next [`Running::poll`].
+    pub(crate) fn push(&mut self, id: InboundId, future: BoxFuture<'static, Reply>) {
         let wake = Arc::new(SlotWake {
             woken: AtomicBool::new(true),
             driver: self.driver.clone(),
         });
-        self.slots.push(Slot {
-            id,
-            future,
-            wake,
-            deadline,
-        });
+        self.slots.push(Slot { id, future, wake });
     }
 
-    /// The earliest deadline of the running callbacks.
-    pub(crate) fn next_deadline(&self) -> Option<Instant> {
-        self.slots
-            .iter()
-            .filter_map(|slot| slot.deadline.as_ref().map(|(at, _)| *at))
-            .min()
-    }
-
-    /// Drop every callback whose deadline has passed; each is passed to `done` with the reply
-    /// sent in its place.
-    pub(crate) fn expire(&mut self, now: Instant, mut done: impl FnMut(InboundId, Reply)) {
-        let mut i = 0;
-        while i < self.slots.len() {
-            if self.slots[i]
-                .deadline
-                .as_ref()
-                .is_some_and(|(at, _)| *at <= now)
-            {
-                let slot = self.slots.swap_remove(i);
-                if let Some((_, reply)) = slot.deadline {
-                    done(slot.id, reply);
-                }
-            } else {
-                i += 1;
-            }
-        }
-    }
-
-    /// Drop the callback answering `id` (the CLI cancelled it). Returns whether one was running.
+    /// Drop the callback answering `id` (the CLI withdrew it, or its time limit passed).
+    /// Returns whether one was running.
     pub(crate) fn cancel(&mut self, id: InboundId) -> bool {
         let before = self.slots.len();
         self.slots.retain(|slot| slot.id != id);
@@ -341,59 +243,5 @@ impl Running {
             let finished = self.slots.swap_remove(i);
             done(finished.id, reply, panicked);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_callback_past_its_deadline_is_dropped_and_answered_in_its_place() {
-        struct Flag(Arc<AtomicBool>);
-        impl Drop for Flag {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::SeqCst);
-            }
-        }
-        let dropped = Arc::new(AtomicBool::new(false));
-        let flag = Flag(dropped.clone());
-        let mut running = Running::default();
-        let start = Instant::now();
-        let late = InboundId::from_raw(1);
-        let forever: BoxFuture<'static, Reply> = Box::pin(async move {
-            let _flag = flag;
-            std::future::pending::<Reply>().await
-        });
-        let timeout = Reply::ToolResult(ToolResult::error("too slow"));
-        running.push(
-            late,
-            forever,
-            Some((start + Duration::from_secs(2), timeout)),
-        );
-        running.push(InboundId::from_raw(2), ready(Reply::error("x")), None);
-        assert_eq!(
-            running.next_deadline(),
-            Some(start + Duration::from_secs(2))
-        );
-
-        let mut answered = Vec::new();
-        running.expire(start + Duration::from_secs(1), |id, _| answered.push(id));
-        assert!(answered.is_empty());
-        running.expire(start + Duration::from_secs(2), |id, reply| {
-            answered.push(id);
-            assert!(matches!(reply, Reply::ToolResult(r) if r == ToolResult::error("too slow")));
-        });
-        assert_eq!(answered, [late]);
-        assert!(dropped.load(Ordering::SeqCst));
-        assert_eq!(running.next_deadline(), None);
-        assert_eq!(running.slots.len(), 1);
-    }
-
-    #[test]
-    fn time_limits_read_as_people_write_them() {
-        assert_eq!(human_duration(Duration::from_millis(500)), "0.5 s");
-        assert_eq!(human_duration(Duration::from_secs(90)), "90 s");
-        assert_eq!(human_duration(Duration::from_secs(600)), "10 min");
     }
 }

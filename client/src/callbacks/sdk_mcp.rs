@@ -234,15 +234,14 @@ impl SdkMcpServer {
         })
     }
 
-    /// Run the handler of `tool`, or an error result when there is no such tool.
-    /// The call's future and how long it may run.
+    /// The future of a call of `tool`'s handler; `None` when there is no such tool.
     pub(crate) fn call(
         &self,
         tool: &str,
         arguments: Json,
-    ) -> Option<(BoxFuture<'static, ToolResult>, Option<Duration>)> {
+    ) -> Option<BoxFuture<'static, ToolResult>> {
         let found = self.tools.iter().find(|t| t.spec.name == tool)?;
-        Some(((found.handler)(arguments), found.timeout))
+        Some((found.handler)(arguments))
     }
 
     /// The reply to a `resources/read` of one of the servers: the contents, or an error.
@@ -310,12 +309,12 @@ impl fmt::Debug for SdkMcpServer {
 pub struct SdkTool {
     spec: ToolSpec,
     handler: ToolFn,
-    timeout: Option<Duration>,
 }
 
 /// How long an in-process tool call may run unless the tool says otherwise
 /// ([`SdkTool::timeout`]): ten minutes, as long as the CLI lets a foreground `Bash` command run.
-pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(600);
+/// The session's own default ([`ToolSpec::timeout`]).
+pub const DEFAULT_TOOL_TIMEOUT: Duration = claude_agent_core::mcp::DEFAULT_TOOL_TIMEOUT;
 
 impl SdkTool {
     /// The tool's name within its server.
@@ -422,9 +421,10 @@ impl SdkTool {
         self
     }
 
-    /// How long a call may run (default [`DEFAULT_TOOL_TIMEOUT`]). A call still running then is
-    /// stopped (its future dropped) and the model gets an `isError` result saying so; what the
-    /// handler would have returned later is never sent.
+    /// How long a call may run (default [`DEFAULT_TOOL_TIMEOUT`]),
+    /// counted from when the session read it. A call still running then is stopped (its future
+    /// dropped) and the model gets an `isError` result saying so; what the handler would have
+    /// returned later is never sent. The session keeps the time ([`ToolSpec::timeout`]).
     ///
     /// ```
     /// # use claude_agent_tokio::mcp::tool;
@@ -438,7 +438,7 @@ impl SdkTool {
     /// assert_eq!(lookup.get_timeout(), Some(Duration::from_secs(30)));
     /// ```
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.spec.timeout = Some(timeout);
         self
     }
 
@@ -454,7 +454,7 @@ impl SdkTool {
     /// assert_eq!(build.get_timeout(), None);
     /// ```
     pub fn without_timeout(mut self) -> Self {
-        self.timeout = None;
+        self.spec.timeout = None;
         self
     }
 
@@ -469,7 +469,7 @@ impl SdkTool {
     /// assert_eq!(echo.get_timeout(), Some(DEFAULT_TOOL_TIMEOUT));
     /// ```
     pub fn get_timeout(&self) -> Option<Duration> {
-        self.timeout
+        self.spec.timeout
     }
 
     fn annotate(mut self, set: impl FnOnce(&mut ToolAnnotations)) -> Self {
@@ -527,7 +527,6 @@ pub fn tool(
     SdkTool {
         spec: ToolSpec::new(name, description, schema),
         handler,
-        timeout: Some(DEFAULT_TOOL_TIMEOUT),
     }
 }
 
@@ -579,7 +578,6 @@ where
     SdkTool {
         spec: ToolSpec::new(name, description, schema),
         handler,
-        timeout: Some(DEFAULT_TOOL_TIMEOUT),
     }
 }
 
@@ -613,7 +611,7 @@ mod tests {
 
     fn call(server: &SdkMcpServer, tool: &str, args: &str) -> ToolResult {
         let args = Json::try_from(args.to_owned()).unwrap();
-        block_on(server.call(tool, args).expect("a declared tool").0)
+        block_on(server.call(tool, args).expect("a declared tool"))
     }
 
     fn adder(calls: Arc<AtomicUsize>) -> SdkMcpServer {

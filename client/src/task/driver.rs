@@ -360,7 +360,7 @@ where
                     return progress;
                 }
             }
-            if self.running.is_full() || self.termination.is_some() {
+            if self.termination.is_some() {
                 return progress;
             }
             let Some(event) = self.session.poll_event() else {
@@ -442,19 +442,12 @@ where
         self.input = None;
     }
 
-    /// The session's deadline (its own, and the steps of stopping the CLI) and the callbacks'.
+    /// The session's deadline: its own, its callbacks' time limits, and the steps of stopping
+    /// the CLI.
     fn poll_deadlines(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         if self.session.poll_timeout().is_some_and(|t| t <= now) {
             self.session.handle_timeout(now);
-            progress = true;
-        }
-        if self.running.next_deadline().is_some_and(|t| t <= now) {
-            let (session, trace) = (&mut self.session, &mut self.trace);
-            self.running.expire(now, |id, reply| {
-                trace.answer(id, &reply, false, now);
-                let _ = session.respond(now, id, reply);
-            });
             progress = true;
         }
         if self.session.stopping() {
@@ -466,11 +459,7 @@ where
 
     /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
     fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let deadline = [self.session.poll_timeout(), self.running.next_deadline()]
-            .into_iter()
-            .flatten()
-            .min();
-        let Some(deadline) = deadline else {
+        let Some(deadline) = self.session.poll_timeout() else {
             self.timer = None;
             return false;
         };

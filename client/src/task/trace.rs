@@ -622,6 +622,31 @@ impl Trace {
         }
     }
 
+    /// The callback answering `id` ran past its time limit: the session answered in its place
+    /// ([`Event::Expired`](crate::session::Event::Expired)).
+    #[inline]
+    pub(crate) fn expired(&mut self, id: InboundId, running: bool, now: Instant) {
+        #[cfg(feature = "tracing")]
+        {
+            let Some(mut asked) = self.state.asked.remove(&id) else {
+                return;
+            };
+            let (subtype, request_id) = (asked.subtype, asked.wire_id.as_str());
+            let duration_us = micros(now.saturating_duration_since(asked.since));
+            event!(
+                "callback_expired",
+                WARN,
+                subtype,
+                request_id,
+                running,
+                duration_us,
+                "the callback ran past its time limit; the CLI got an error result in its place"
+            );
+            let scope = asked.scope.take();
+            self.in_session_dispatch(move || drop(scope));
+        }
+    }
+
     /// `make` run with the subscriber the session span belongs to as the default: a child span
     /// must live in its parent's subscriber, and the driver may be polled where another one is
     /// the default (a runtime shared by sessions traced by different subscribers).

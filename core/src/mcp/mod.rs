@@ -52,5 +52,5 @@ pub(crate) use route::{cancelled_request, is_tools_list};
 pub use route::{route, McpRoute, PromptGet, ResourceRead, ToolCall, PROTOCOL_VERSION};
 pub use server::{
     McpServerSpec, PromptArgument, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolAnnotations,
-    ToolMeta, ToolSpec,
+    ToolMeta, ToolSpec, DEFAULT_TOOL_TIMEOUT,
 };

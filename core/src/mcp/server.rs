@@ -1,6 +1,7 @@
 //! What the host declares: in-process MCP servers and their tools.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use crate::Json;
 use serde::ser::SerializeMap;
@@ -407,7 +408,38 @@ pub struct ToolSpec {
     /// Claude Code extensions, sent in `_meta`.
     #[serde(rename = "_meta", skip_serializing_if = "ToolMeta::is_empty")]
     pub meta: ToolMeta,
+    /// How long the host may take to answer a call, counted from when the session read it
+    /// (default [`DEFAULT_TOOL_TIMEOUT`]); `None` waits until the CLI withdraws the call. A
+    /// call still unanswered then is answered by the session with an `isError` result saying
+    /// so, and the host is told to stop its handler
+    /// ([`Event::Expired`](crate::session::Event::Expired)). Not sent to the CLI.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// # use claude_agent_tokio::Json;
+    /// use claude_agent_tokio::mcp::{ToolSpec, DEFAULT_TOOL_TIMEOUT};
+    ///
+    /// let schema: Json = r#"{"type":"object"}"#.parse().unwrap();
+    /// let mut build = ToolSpec::new("build", "Build the project", schema);
+    /// assert_eq!(build.timeout, Some(DEFAULT_TOOL_TIMEOUT));
+    /// build.timeout = Some(Duration::from_secs(30 * 60)); // a long build
+    /// assert!(!serde_json::to_string(&build).unwrap().contains("timeout"));
+    /// ```
+    #[serde(skip)]
+    pub timeout: Option<Duration>,
 }
+
+/// How long a host may take to answer an in-process tool call unless its tool says otherwise
+/// ([`ToolSpec::timeout`]): ten minutes, as long as the CLI lets a foreground `Bash` command
+/// run.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_tokio::mcp::DEFAULT_TOOL_TIMEOUT;
+///
+/// assert_eq!(DEFAULT_TOOL_TIMEOUT, Duration::from_secs(600));
+/// ```
+pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(600);
 
 impl ToolSpec {
     /// A tool with a name, a description and the JSON Schema of its arguments.
@@ -422,6 +454,7 @@ impl ToolSpec {
             input_schema: input_schema.into(),
             annotations: None,
             meta: ToolMeta::default(),
+            timeout: Some(DEFAULT_TOOL_TIMEOUT),
         }
     }
 

@@ -326,6 +326,12 @@ pub struct Limits {
     pub max_queued_events: usize,
     /// Control requests of ours in flight at once (default 256).
     pub max_pending_requests: usize,
+    /// The CLI's requests handed to the host ([`Event::Inbound`](super::Event::Inbound)) and
+    /// not answered yet, at once (default 256): at the limit, [`super::Session::poll_event`]
+    /// holds the next request, and every event after it, until one is answered or withdrawn.
+    /// The CLI then waits; so does a host's callback that waits for a later event. A limit of
+    /// 0 counts as 1.
+    pub max_inbound_in_flight: usize,
 }
 
 impl Default for Limits {
@@ -334,6 +340,7 @@ impl Default for Limits {
             max_line_bytes: 16 * 1024 * 1024,
             max_queued_events: 1024,
             max_pending_requests: 256,
+            max_inbound_in_flight: 256,
         }
     }
 }

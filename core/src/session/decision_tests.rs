@@ -514,3 +514,132 @@ fn stdout_held_open_after_the_exit_is_taken_as_ended() {
     );
     assert!(matches!(events_last(&mut s), Some(Event::Finished(_))));
 }
+
+/// A `tools/call` of the in-process `slow` server, numbered `rpc`, as control request `wire`.
+fn tool_call(wire: &str, rpc: u32) -> String {
+    format!(
+        r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"mcp_message","server_name":"slow","message":{{"method":"tools/call","params":{{"name":"wait","arguments":{{}}}},"jsonrpc":"2.0","id":{rpc}}}}}}}"#
+    )
+}
+
+fn slow_server(timeout: Option<Duration>) -> crate::mcp::McpServerSpec {
+    let schema = Json::from_serialize(&json!({"type": "object"})).unwrap();
+    let mut tool = crate::mcp::ToolSpec::new("wait", "waits", schema);
+    tool.timeout = timeout;
+    crate::mcp::McpServerSpec::new("slow", "1.0.0").tool(tool)
+}
+
+/// A tool call the host has not answered within its tool's time limit (counted from when the
+/// session read it) is answered by the session with an error result; the host is told to stop
+/// it, and its late answer is refused. A tool without a limit waits.
+#[test]
+fn a_tool_call_past_its_time_limit_is_answered_by_the_session() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.mcp_servers = vec![slow_server(Some(secs(30.0)))];
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    events(&mut s);
+    feed(&mut s, now + secs(1.0), &tool_call("m1", 7));
+    let Some(Event::Inbound(call)) = s.poll_event() else {
+        panic!("no tool call")
+    };
+    assert_eq!(s.poll_timeout(), Some(now + secs(31.0)));
+
+    s.handle_timeout(now + secs(30.9));
+    assert!(written(&mut s).is_empty());
+    s.handle_timeout(now + secs(31.0));
+    let answered = &written(&mut s)[0]["response"];
+    assert_eq!(answered["request_id"], "m1");
+    let result = &answered["response"]["mcp_response"];
+    assert_eq!(result["id"], 7);
+    assert_eq!(result["result"]["isError"], true);
+    assert_eq!(
+        result["result"]["content"][0]["text"],
+        "The tool wait of server slow did not finish within 30 s and was stopped."
+    );
+    assert_eq!(events(&mut s), [Event::Expired(call.id)]);
+    let late = Reply::ToolResult(crate::mcp::ToolResult::text("done"));
+    assert_eq!(
+        s.respond(now + secs(32.0), call.id, late),
+        Err(RespondError::Expired)
+    );
+    assert!(written(&mut s).is_empty(), "nothing more is written");
+    assert_eq!((s.pending_inbound(), s.poll_timeout()), (0, None));
+
+    // Without a limit the call waits for the host.
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.mcp_servers = vec![slow_server(None)];
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    feed(&mut s, now, &tool_call("m1", 7));
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Inbound(_))));
+    assert_eq!(s.poll_timeout(), None);
+}
+
+/// The host gets at most `max_inbound_in_flight` requests it has not answered: the next one,
+/// and every event after it, waits until one is answered or withdrawn.
+#[test]
+fn requests_past_the_in_flight_limit_wait_for_an_answer() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.can_use_tool = true;
+    config.limits.max_inbound_in_flight = 2;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    events(&mut s);
+    let prompt = |wire: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{"command":"ls"}},"tool_use_id":"toolu_{wire}"}}}}"#
+        )
+    };
+    for wire in ["p1", "p2", "p3", "p4"] {
+        feed(&mut s, now, &prompt(wire));
+    }
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"status","status":"requesting","session_id":"s"}"#,
+    );
+    let handed: Vec<InboundRequest> = events(&mut s)
+        .into_iter()
+        .map(|e| match e {
+            Event::Inbound(request) => *request,
+            other => panic!("{other:?} before the held requests"),
+        })
+        .collect();
+    assert_eq!(handed.len(), 2, "two at once");
+    assert_eq!(s.pending_inbound(), 4, "all four are open");
+
+    let allow = || Reply::Permission(crate::permission::PermissionResult::allow());
+    s.respond(now, handed[0].id, allow()).unwrap();
+    let Some(Event::Inbound(third)) = s.poll_event() else {
+        panic!("the third request comes once the first is answered")
+    };
+    assert_eq!(third.wire_id, "p3");
+    assert_eq!(s.poll_event(), None, "the fourth waits: two are out again");
+
+    // A withdrawn request makes room too.
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_cancel_request","request_id":"p2"}"#,
+    );
+    let rest = events(&mut s);
+    assert!(
+        matches!(&rest[0], Event::Inbound(r) if r.wire_id == "p4"),
+        "{rest:?}"
+    );
+    assert!(
+        matches!(rest[1], Event::Message(_)),
+        "then the message held behind it"
+    );
+    assert!(matches!(rest[2], Event::Cancelled(id) if id == handed[1].id));
+}
+
+#[test]
+fn time_limits_read_as_people_write_them() {
+    assert_eq!(human_duration(Duration::from_millis(500)), "0.5 s");
+    assert_eq!(human_duration(Duration::from_secs(90)), "90 s");
+    assert_eq!(human_duration(Duration::from_secs(600)), "10 min");
+}

@@ -109,6 +109,10 @@ pub enum RespondError {
     /// The CLI withdrew the request (`control_cancel_request`); no answer is written.
     #[error("the CLI cancelled this request")]
     Cancelled,
+    /// The request's time limit passed and the session answered it in the host's place
+    /// ([`Event::Expired`](super::Event::Expired)).
+    #[error("this request's time limit passed and the session answered it")]
+    Expired,
     /// The reply does not fit the request (e.g. a hook output for a permission prompt).
     #[error("a {reply} reply cannot answer a {request} request")]
     WrongKind {

@@ -49,6 +49,12 @@ pub enum Event {
     /// `notifications/cancelled` for an in-process tool call): stop its callback; no answer will
     /// be written.
     Cancelled(InboundId),
+    /// The host did not answer an inbound request within its time limit (an in-process tool's
+    /// [`ToolSpec::timeout`](crate::mcp::ToolSpec::timeout), counted from when the session read
+    /// the call): the session answered the CLI in the host's place (an `isError` result saying
+    /// so). Stop its callback; a later [`super::Session::respond`] is refused with
+    /// [`RespondError::Expired`](super::RespondError::Expired).
+    Expired(InboundId),
     /// The running turn stalled ([`SessionConfig::stall`](super::SessionConfig::stall)): the
     /// CLI has been silent past the limit while nothing explains it. Once per silence, for the
     /// host to show. As [`StallWatch::then`](super::StallWatch::then) says, the session has

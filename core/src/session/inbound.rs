@@ -1,8 +1,9 @@
 //! Requests the CLI sent us that are not answered yet.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::time::Instant;
 
-use crate::control::InboundId;
+use crate::control::{InboundId, Reply};
 use crate::mcp::ToolCall;
 use crate::Json;
 
@@ -40,17 +41,32 @@ impl Awaiting {
 pub(crate) struct Entry {
     pub(crate) wire_id: String,
     pub(crate) awaiting: Awaiting,
+    /// Handed to the host ([`InboundTable::hand_out`]).
+    handed_out: bool,
+    /// When the session answers in the host's place, and what it answers then.
+    deadline: Option<(Instant, Reply)>,
 }
 
-/// How many cancelled ids are remembered, so a late `respond` says `Cancelled` rather than `UnknownId`.
+/// How many withdrawn ids are remembered, so a late `respond` says why rather than `UnknownId`.
 const REMEMBERED_CANCELS: usize = 1024;
+
+/// Why a request is no longer open though the host never answered it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Withdrawn {
+    /// The CLI withdrew it, or the session ended.
+    Cancelled,
+    /// Its time limit passed and the session answered in the host's place.
+    Expired,
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct InboundTable {
     next: u64,
     open: BTreeMap<InboundId, Entry>,
     by_wire: HashMap<String, InboundId>,
-    cancelled: VecDeque<InboundId>,
+    withdrawn: VecDeque<(InboundId, Withdrawn)>,
+    /// Open requests handed to the host.
+    handed_out: usize,
 }
 
 impl InboundTable {
@@ -59,11 +75,24 @@ impl InboundTable {
         self.by_wire.contains_key(wire_id)
     }
 
-    pub(crate) fn insert(&mut self, wire_id: String, awaiting: Awaiting) -> InboundId {
+    /// Open a request; with a `deadline`, the session answers it in the host's place then, with
+    /// the reply given.
+    pub(crate) fn insert(
+        &mut self,
+        wire_id: String,
+        awaiting: Awaiting,
+        deadline: Option<(Instant, Reply)>,
+    ) -> InboundId {
         let id = InboundId::from_raw(self.next);
         self.next += 1;
         self.by_wire.insert(wire_id.clone(), id);
-        self.open.insert(id, Entry { wire_id, awaiting });
+        let entry = Entry {
+            wire_id,
+            awaiting,
+            handed_out: false,
+            deadline,
+        };
+        self.open.insert(id, entry);
         id
     }
 
@@ -71,25 +100,80 @@ impl InboundTable {
         self.open.get(&id).map(|e| &e.awaiting)
     }
 
+    /// Whether `id` is open and not yet handed to the host.
+    pub(crate) fn waits_to_be_handed_out(&self, id: InboundId) -> bool {
+        self.open.get(&id).is_some_and(|e| !e.handed_out)
+    }
+
+    /// The host has the request `id` (its [`Event::Inbound`](super::Event::Inbound) was polled).
+    pub(crate) fn hand_out(&mut self, id: InboundId) {
+        if let Some(entry) = self.open.get_mut(&id) {
+            if !entry.handed_out {
+                entry.handed_out = true;
+                self.handed_out += 1;
+            }
+        }
+    }
+
+    /// Open requests the host has and has not answered.
+    pub(crate) fn handed_out(&self) -> usize {
+        self.handed_out
+    }
+
     pub(crate) fn take(&mut self, id: InboundId) -> Option<Entry> {
         let entry = self.open.remove(&id)?;
         self.by_wire.remove(&entry.wire_id);
+        self.handed_out -= usize::from(entry.handed_out);
         Some(entry)
     }
 
-    pub(crate) fn was_cancelled(&self, id: InboundId) -> bool {
-        self.cancelled.contains(&id)
+    /// Why `id` was withdrawn, if it was and is still remembered.
+    pub(crate) fn withdrawn(&self, id: InboundId) -> Option<Withdrawn> {
+        self.withdrawn
+            .iter()
+            .find_map(|(withdrawn, why)| (*withdrawn == id).then_some(*why))
+    }
+
+    fn remember(&mut self, id: InboundId, why: Withdrawn) {
+        if self.withdrawn.len() == REMEMBERED_CANCELS {
+            self.withdrawn.pop_front();
+        }
+        self.withdrawn.push_back((id, why));
     }
 
     /// Withdraw the request with this wire id; returns its id if it was open.
     pub(crate) fn cancel(&mut self, wire_id: &str) -> Option<InboundId> {
-        let id = self.by_wire.remove(wire_id)?;
-        self.open.remove(&id);
-        if self.cancelled.len() == REMEMBERED_CANCELS {
-            self.cancelled.pop_front();
-        }
-        self.cancelled.push_back(id);
+        let id = *self.by_wire.get(wire_id)?;
+        self.take(id);
+        self.remember(id, Withdrawn::Cancelled);
         Some(id)
+    }
+
+    /// The earliest time the session answers a request in the host's place.
+    pub(crate) fn next_deadline(&self) -> Option<Instant> {
+        self.open
+            .values()
+            .filter_map(|e| e.deadline.as_ref().map(|(at, _)| *at))
+            .min()
+    }
+
+    /// Take out every request whose time limit has passed at `now`, each with the reply the
+    /// session answers in the host's place, in the order they came.
+    pub(crate) fn expire(&mut self, now: Instant) -> Vec<(InboundId, Entry, Reply)> {
+        let due: Vec<InboundId> = self
+            .open
+            .iter()
+            .filter(|(_, e)| e.deadline.as_ref().is_some_and(|(at, _)| *at <= now))
+            .map(|(id, _)| *id)
+            .collect();
+        due.into_iter()
+            .filter_map(|id| {
+                let mut entry = self.take(id)?;
+                self.remember(id, Withdrawn::Expired);
+                let (_, reply) = entry.deadline.take()?;
+                Some((id, entry, reply))
+            })
+            .collect()
     }
 
     /// The wire id of the open `tools/call` of `server` whose JSON-RPC id is `jsonrpc_id`.
@@ -126,10 +210,10 @@ impl InboundTable {
         wire_ids.iter().filter_map(|w| self.cancel(w)).collect()
     }
 
-    /// How many cancelled ids are remembered.
+    /// How many withdrawn ids are remembered.
     #[cfg(test)]
     pub(crate) fn remembered_cancels(&self) -> usize {
-        self.cancelled.len()
+        self.withdrawn.len()
     }
 
     pub(crate) fn is_empty(&self) -> bool {

@@ -77,7 +77,7 @@ use crate::cost::{BudgetLevel, BudgetReport};
 use crate::hooks::{HookInput, HookRef};
 use crate::mcp::{
     self, ElicitationRequest, ElicitationResult, McpRoute, McpServerSpec, PromptGet, ResourceRead,
-    ToolCall,
+    ToolCall, ToolResult,
 };
 use crate::message::{
     peek_tags, ApiError, LineError, Message, SessionState, SystemMessage, UserInput,
@@ -88,7 +88,7 @@ use crate::Json;
 use claim::{ClaimState, Claiming};
 use framer::{Frame, LineFramer};
 use given_up::GivenUp;
-use inbound::{Awaiting, InboundTable};
+use inbound::{Awaiting, InboundTable, Withdrawn};
 use run_end::RunEnd;
 
 /// Longest prefix of a bad line quoted in a [`LineError`].
@@ -470,6 +470,7 @@ impl Session {
         for (id, timeout) in overdue {
             self.request_done(now, id, Err(RequestFailure::Timeout(timeout)));
         }
+        self.expire_inbound(now);
         if let Some(ceiling) = self.run_end.handle_timeout(now) {
             self.end(now, EndReason::BackgroundWaitPassed(ceiling));
         }
@@ -797,12 +798,12 @@ impl Session {
         id: InboundId,
         reply: Reply,
     ) -> Result<(), RespondError> {
-        let _ = now;
-        if self.inbound.was_cancelled(id) {
-            return Err(RespondError::Cancelled);
-        }
         let Some(awaiting) = self.inbound.get(id) else {
-            return Err(RespondError::UnknownId);
+            return Err(match self.inbound.withdrawn(id) {
+                Some(Withdrawn::Cancelled) => RespondError::Cancelled,
+                Some(Withdrawn::Expired) => RespondError::Expired,
+                None => RespondError::UnknownId,
+            });
         };
         if !reply_fits(awaiting, &reply) {
             return Err(RespondError::WrongKind {
@@ -816,6 +817,13 @@ impl Session {
         if self.stdin_closed {
             return Err(RespondError::InputClosed);
         }
+        self.write_answer(&entry, reply);
+        self.maybe_close_stdin(now);
+        Ok(())
+    }
+
+    /// Write the answer to an inbound request; `reply` fits it ([`reply_fits`]).
+    fn write_answer(&mut self, entry: &inbound::Entry, reply: Reply) {
         let wire_id = entry.wire_id.as_str();
         match (&entry.awaiting, reply) {
             (_, Reply::Raw(body)) => {
@@ -875,8 +883,6 @@ impl Session {
             }
             _ => unreachable!("reply_fits checked the pairing"),
         }
-        self.maybe_close_stdin(now);
-        Ok(())
     }
 
     /// No more user messages: stdin is closed as soon as the current run has ended and no
@@ -1191,9 +1197,19 @@ impl Session {
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
+        if let Some(Event::Inbound(request)) = self.events.front() {
+            // Past the limit, the next request (and all after it) waits for an answer.
+            if self.inbound.waits_to_be_handed_out(request.id)
+                && self.inbound.handed_out() >= self.config.limits.max_inbound_in_flight.max(1)
+            {
+                return None;
+            }
+        }
         let event = self.events.pop_front()?;
-        if let Event::Mirror(_) = event {
-            self.mirror_delivered += 1;
+        match &event {
+            Event::Mirror(_) => self.mirror_delivered += 1,
+            Event::Inbound(request) => self.inbound.hand_out(request.id),
+            _ => {}
         }
         Some(event)
     }
@@ -1223,10 +1239,18 @@ impl Session {
             .and_then(|s| s.deadline(self.turn_running, !self.inbound.is_empty()));
         let ready = self.ready.as_ref().map(ready::ReadyWait::next_deadline);
         let stopping = self.stopping.deadline(&self.config.timeouts);
-        [request, self.run_end.deadline(), stall, ready, stopping]
-            .into_iter()
-            .flatten()
-            .min()
+        let inbound = self.inbound.next_deadline();
+        [
+            request,
+            self.run_end.deadline(),
+            stall,
+            ready,
+            stopping,
+            inbound,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Whether the host should read more stdout. False while the event queue is full
@@ -2001,8 +2025,28 @@ impl Session {
                 write_mcp_response(&mut self.outgoing, &wire_id, response.as_raw())
             }
             McpRoute::ToolCall(call) => {
+                let limit = self
+                    .config
+                    .mcp_servers
+                    .iter()
+                    .find(|server| server.name == call.server)
+                    .and_then(|server| server.tools.iter().find(|tool| tool.name == call.tool))
+                    .and_then(|tool| tool.timeout);
+                // A time limit too long for an `Instant` (`Duration::MAX`) is none.
+                let deadline = limit.and_then(|limit| {
+                    let text = format!(
+                        "The tool {} of server {} did not finish within {} and was stopped.",
+                        call.tool,
+                        call.server,
+                        human_duration(limit)
+                    );
+                    Some((
+                        now.checked_add(limit)?,
+                        Reply::ToolResult(ToolResult::error(text)),
+                    ))
+                });
                 let kind = InboundKind::McpToolCall(call.clone());
-                self.open_inbound(wire_id, Awaiting::McpTool(call), kind);
+                self.open_inbound_within(wire_id, Awaiting::McpTool(call), kind, deadline);
             }
             McpRoute::ResourceRead(read) => {
                 let awaiting = Awaiting::McpResource(read.server.clone(), read.jsonrpc_id.clone());
@@ -2062,8 +2106,36 @@ impl Session {
         }
     }
 
+    /// Answer every request past its time limit in the host's place, and tell the host to
+    /// stop working on it.
+    fn expire_inbound(&mut self, now: Instant) {
+        let expired = self.inbound.expire(now);
+        if expired.is_empty() {
+            return;
+        }
+        for (id, entry, reply) in expired {
+            if !self.stdin_closed {
+                self.write_answer(&entry, reply);
+            }
+            self.push_event(Event::Expired(id));
+        }
+        self.maybe_close_stdin(now);
+    }
+
     fn open_inbound(&mut self, wire_id: String, awaiting: Awaiting, kind: InboundKind) {
-        let id = self.inbound.insert(wire_id.clone(), awaiting);
+        self.open_inbound_within(wire_id, awaiting, kind, None);
+    }
+
+    /// Open an inbound request the session answers in the host's place at `deadline`, with the
+    /// reply given.
+    fn open_inbound_within(
+        &mut self,
+        wire_id: String,
+        awaiting: Awaiting,
+        kind: InboundKind,
+        deadline: Option<(Instant, Reply)>,
+    ) {
+        let id = self.inbound.insert(wire_id.clone(), awaiting, deadline);
         self.push_event(Event::Inbound(Box::new(InboundRequest {
             id,
             wire_id,
@@ -2152,6 +2224,16 @@ fn write_mcp_response(out: &mut Vec<u8>, wire_id: &str, response: &RawValue) {
     body.push_str(response.get());
     body.push('}');
     wire::write_success(out, wire_id, &body);
+}
+
+/// `90 s`, `2.5 s`, `10 min`: a time limit as a person reads it.
+fn human_duration(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs >= 60.0 && d.as_secs() % 60 == 0 && d.subsec_nanos() == 0 {
+        format!("{} min", d.as_secs() / 60)
+    } else {
+        format!("{secs} s")
+    }
 }
 
 fn reply_fits(awaiting: &Awaiting, reply: &Reply) -> bool {

@@ -87,16 +87,15 @@ where
             Event::Inbound(request) => {
                 self.trace.cli_request(&request, now);
                 let id = request.id;
-                let started = self.dispatcher.start(*request);
-                // A time limit too long for an `Instant` (`Duration::MAX`) is none.
-                let deadline = started
-                    .timeout
-                    .and_then(|(after, reply)| Some((now.checked_add(after)?, reply)));
-                self.running.push(id, started.future, deadline);
+                self.running.push(id, self.dispatcher.start(*request));
             }
             Event::Cancelled(id) => {
                 let running = self.running.cancel(id);
                 self.trace.withdrawn(id, running);
+            }
+            Event::Expired(id) => {
+                let running = self.running.cancel(id);
+                self.trace.expired(id, running, now);
             }
             Event::OwnRequestSent { id, request } => {
                 self.trace.request_sent(id, Subtype::own(request), now);
