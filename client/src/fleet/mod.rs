@@ -603,11 +603,6 @@ impl Seat {
         }
     }
 
-    /// A report the session had no room for yet: it comes first the next time.
-    pub(crate) fn tell_later(&mut self, report: BudgetReport) {
-        self.early.push_front(report);
-    }
-
     /// The report of a budget the key exceeded while the session waited for its place, if it
     /// did; the warnings that came meanwhile are kept for the session.
     fn over_budget_already(&mut self) -> Option<Box<BudgetReport>> {

@@ -21,7 +21,6 @@ use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::config_dir::ConfigDir;
 use crate::control::{ClaimInfo, RequestId, ResponseBody};
-use crate::cost::BudgetLevel;
 use crate::dispatch::{Dispatcher, Running};
 use crate::error::Error;
 use crate::link::{Command, Item, Link, Reply};
@@ -193,8 +192,9 @@ where
     }
 
     /// A budget report of the session's fleet key, or the news that a shared fleet took the
-    /// session's place away. A lost place and an exceeded budget are acted on even while the
-    /// application is behind on its messages: the CLI stops at once, whatever is queued.
+    /// session's place away: both go to the session, which decides. A lost place and an exceeded
+    /// budget are acted on even while the application is behind on its messages: the CLI stops
+    /// at once, whatever is queued.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         // Once the session is closing (for any reason), nothing here changes its course.
         if self.termination.is_some() || self.session.ending().is_some() {
@@ -206,26 +206,12 @@ where
         let Some(seat) = &mut self.seat else {
             return false;
         };
-        match seat.poll_report(cx) {
-            Poll::Pending => false,
-            // Traced as the session closes (`Event::Closing`).
-            Poll::Ready(report) if report.level >= BudgetLevel::Exceeded => {
-                self.session.over_budget(now, report);
-                if self.session.ending().is_some() {
-                    self.begin_shutdown(now, false);
-                }
-                true
-            }
-            Poll::Ready(report) if self.stalled.is_some() => {
-                // No room for the notice yet: it is told once there is.
-                seat.tell_later(report);
-                false
-            }
-            Poll::Ready(report) => {
-                self.budget_notice(report);
-                true
-            }
-        }
+        let Poll::Ready(report) = seat.poll_report(cx) else {
+            return false;
+        };
+        // A warning comes back as `Event::Budget`; an exceeded budget as `Event::Closing`.
+        self.session.budget_report(now, report);
+        true
     }
 
     /// Whether the session's shared place is lost (checked again right before a result is

@@ -39,14 +39,6 @@ pub(crate) enum Start {
 }
 
 impl Start {
-    /// A text prompt is one turn; anything else streams.
-    fn input_mode(&self) -> InputMode {
-        match self {
-            Start::Prompt(PromptKind::Text(_)) => InputMode::SingleTurn,
-            _ => InputMode::Streaming,
-        }
-    }
-
     /// Report a session that could not start: to `connect`, or as the stream's only item. The
     /// session's task then ends, and with it the session ([`SessionEnd`]).
     fn fail(self, channels: &Channels, error: Error) {
@@ -189,7 +181,7 @@ async fn connect_then_launch<R: Runtime>(
     ahead: Ahead,
 ) {
     // Everything that can be refused (the options, the recording's file) is, before connecting.
-    let mut planned = match plan(&options, start.input_mode()) {
+    let mut planned = match plan(&options) {
         Ok(planned) => planned,
         Err(error) => return start.fail(&channels, error),
     };
@@ -201,7 +193,7 @@ async fn connect_then_launch<R: Runtime>(
             Ok(None) => {}
             Ok(Some(folder)) => {
                 options = options.cwd(folder);
-                planned = match plan(&options, start.input_mode()) {
+                planned = match plan(&options) {
                     Ok(planned) => planned,
                     Err(error) => return start.fail(&channels, error),
                 };
@@ -227,7 +219,7 @@ async fn connect_then_launch<R: Runtime>(
             }
         };
         options = options.env("CLAUDE_CONFIG_DIR", dir.path().display().to_string());
-        planned = match plan(&options, start.input_mode()) {
+        planned = match plan(&options) {
             Ok(planned) => planned,
             Err(error) => return start.fail(&channels, error),
         };
@@ -434,9 +426,12 @@ impl Planned {
     }
 }
 
-fn plan(options: &Options, input_mode: InputMode) -> Result<Planned, Error> {
+fn plan(options: &Options) -> Result<Planned, Error> {
     let host = options.handlers().declarations();
-    let mut config = options.config().session_config(input_mode, &host)?;
+    // A text prompt is sent as the last message (`Session::send_last`), cold or warm.
+    let mut config = options
+        .config()
+        .session_config(InputMode::Streaming, &host)?;
     options
         .config()
         .apply_environment(&mut config, |name| std::env::var_os(name));
@@ -512,7 +507,7 @@ fn start_driver<R: Runtime>(
     let (input, init_reply) = match start {
         Start::Prompt(PromptKind::Text(text)) => {
             // A fresh session always takes its first message.
-            let _ = session.send_user(now, UserInput::text(text));
+            let _ = session.send_last(now, UserInput::text(text));
             trace.turn_started();
             (None, None)
         }

@@ -478,7 +478,7 @@ pub enum EndReason {
     /// ([`OnStall::InterruptThenClose`](super::OnStall::InterruptThenClose)).
     Stalled(crate::message::Stall),
     /// A budget was exceeded: the session's own, or one the host reported
-    /// ([`Session::over_budget`](super::Session::over_budget)).
+    /// ([`Session::budget_report`](super::Session::budget_report)).
     OverBudget(Box<crate::cost::BudgetReport>),
     /// `initialize` failed (refused, unconfirmed, timed out): the session cannot go on.
     InitializeFailed(RequestFailure),

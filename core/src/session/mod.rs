@@ -546,6 +546,28 @@ impl Session {
         Ok(())
     }
 
+    /// Queue `msg` as the last user message: it is sent as [`Session::send_user`] sends it, and
+    /// the input ends with it, as [`Session::end_input`] ends it (whether the message could be
+    /// sent or not). A session of one prompt whose mode could not say so when it was made (a
+    /// spare claimed for a single question) takes its prompt this way;
+    /// [`InputMode::SingleTurn`] does the same with the first message.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::message::UserInput;
+    /// use claude_agent_tokio::session::{InputMode, SendError, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.send_last(now, UserInput::text("Summarise README.md")).unwrap();
+    /// assert_eq!(session.send_user(now, UserInput::text("one more")), Err(SendError::InputEnded));
+    /// ```
+    pub fn send_last(&mut self, now: Instant, msg: UserInput) -> Result<(), SendError> {
+        let sent = self.send_user(now, msg);
+        self.end_input(now);
+        sent
+    }
+
     /// Claim a parked CLI ([`SessionConfig::await_claim`]) for a session: writes the settings
     /// overlay's keys that decide what the claim starts (if any), the `claim_session` request,
     /// then `set_model`, `set_max_thinking_tokens` and the overlay's other keys, in the order the
@@ -948,9 +970,43 @@ impl Session {
         self.shut(now, CloseCause::ClosedByHost);
     }
 
-    /// The host's report that a budget it keeps (a fleet key's, say) is exceeded: the session
-    /// interrupts the running turn and closes, as when its own budget is
-    /// ([`Event::Closing`] with [`EndReason::OverBudget`]). Ignored once the session is closed.
+    /// The host's report on a budget it keeps (a fleet key's, say): nearly spent
+    /// ([`BudgetLevel::Warning`]), it comes back as an [`Event::Budget`] in its place among the
+    /// events, for the host to show; exceeded, the session interrupts the running turn and
+    /// closes, as when its own budget is ([`Event::Closing`] with [`EndReason::OverBudget`]).
+    /// Ignored once the session is closed.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
+    /// use claude_agent_tokio::session::{EndReason, Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// let _ = session.poll_transmit(); // `initialize`
+    /// let mut report = BudgetReport {
+    ///     scope: BudgetScope::Key("tenant-42".into()),
+    ///     level: BudgetLevel::Warning,
+    ///     budget: Budget::usd(5.0),
+    ///     spent: Spent::default(),
+    /// };
+    /// session.budget_report(now, report.clone());
+    /// assert!(matches!(session.poll_event(), Some(Event::Budget(r)) if r.level == BudgetLevel::Warning));
+    ///
+    /// report.level = BudgetLevel::Exceeded;
+    /// session.budget_report(now, report);
+    /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| matches!(e, Event::Closing(EndReason::OverBudget(_)))));
+    /// ```
+    pub fn budget_report(&mut self, now: Instant, report: BudgetReport) {
+        if self.closed_by_host || self.ended.is_some() {
+            return;
+        }
+        self.budget_crossed(now, report);
+    }
+
+    /// The host's report that a budget it keeps is exceeded, whatever its level says: the
+    /// session interrupts the running turn and closes. [`Session::budget_report`] reads the
+    /// level, and takes a warning too.
     ///
     /// ```
     /// use std::time::Instant;
@@ -966,9 +1022,14 @@ impl Session {
     ///     budget: Budget::usd(5.0),
     ///     spent: Spent::default(),
     /// };
+    /// # #[allow(deprecated)]
     /// session.over_budget(now, report);
     /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| matches!(e, Event::Closing(EndReason::OverBudget(_)))));
     /// ```
+    #[deprecated(
+        since = "0.1.1",
+        note = "use `Session::budget_report`, which decides by the report's level"
+    )]
     pub fn over_budget(&mut self, now: Instant, report: BudgetReport) {
         self.interrupt_and_end(now, EndReason::OverBudget(Box::new(report)));
     }
@@ -1080,7 +1141,7 @@ impl Session {
     /// session closed.
     fn budget_crossed(&mut self, now: Instant, report: BudgetReport) {
         if report.level >= BudgetLevel::Exceeded {
-            self.over_budget(now, report);
+            self.interrupt_and_end(now, EndReason::OverBudget(Box::new(report)));
         } else {
             self.push_event(Event::Budget(Box::new(report)));
         }

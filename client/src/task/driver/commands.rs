@@ -121,10 +121,9 @@ where
         match prompt {
             PromptKind::Text(text) => {
                 // A failure shows as the end of the stream (the CLI is gone).
-                if self.session.send_user(now, UserInput::text(text)).is_ok() {
+                if self.session.send_last(now, UserInput::text(text)).is_ok() {
                     self.trace.turn_started();
                 }
-                self.session.end_input(now);
             }
             PromptKind::Stream(stream) => self.input = Some(stream),
         }
