@@ -123,6 +123,28 @@ pub struct AssistantBody {
     pub context_management: Option<Json>,
 }
 
+/// In its message, the body prints its id and model as their text.
+impl line_text::PrintInLine for line_text::InLine<'_, AssistantBody> {
+    fn printed(&self) -> &dyn std::fmt::Debug {
+        self
+    }
+}
+
+impl std::fmt::Debug for line_text::InLine<'_, AssistantBody> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (body, line) = (self.0, self.1);
+        f.debug_struct("AssistantBody")
+            .field("id", &line_text::InLine(&body.id, line))
+            .field("model", &line_text::InLine(&body.model, line))
+            .field("content", &body.content)
+            .field("stop_reason", &body.stop_reason)
+            .field("stop_sequence", &body.stop_sequence)
+            .field("usage", &body.usage)
+            .field("context_management", &body.context_management)
+            .finish()
+    }
+}
+
 impl AssistantMessage {
     /// The API message id (`message.id`, shared by the frames of one reply).
     pub fn message_id(&self) -> Option<&str> {

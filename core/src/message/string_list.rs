@@ -1,6 +1,5 @@
 //! [`StringList`]: a JSON array of strings kept as raw text and read on demand.
 
-use super::line_text::shared_range;
 use serde::de::{Deserialize, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -10,8 +9,8 @@ use std::sync::Arc;
 /// A list of strings kept as its raw JSON array and read when asked for.
 ///
 /// Used for the long name lists of `system`/`init` (tools, slash commands, skills, …): the CLI prints
-/// them every turn and most hosts never read them, so the parse keeps where the array is in the
-/// message's line (which the message keeps anyway) instead of one allocation per name. Items that
+/// them every turn and most hosts never read them, so the parse keeps the array's text, one
+/// allocation, instead of one allocation per name. Items that
 /// are not strings are skipped. Like the messages, it is read from text it can borrow from
 /// (`serde_json::from_str` or `from_slice`).
 ///
@@ -41,16 +40,7 @@ use std::sync::Arc;
 /// assert!(init.skills.is_empty()); // absent from the line
 /// ```
 #[derive(Clone, Default)]
-pub struct StringList(Option<ArrayText>);
-
-/// The array's text: bytes `start..start + len` of `text` (the whole line of the message it
-/// was read from, or a copy of the array alone when it was read outside one).
-#[derive(Clone)]
-struct ArrayText {
-    text: Arc<str>,
-    start: u32,
-    len: u32,
-}
+pub struct StringList(Option<Arc<str>>);
 
 /// Lists are equal when their arrays' text is.
 impl PartialEq for StringList {
@@ -94,14 +84,7 @@ impl StringList {
 
     /// The array as the CLI printed it (`[]` when the field was absent).
     pub fn raw_json(&self) -> &str {
-        match &self.0 {
-            // The range was taken from this very text, so it is in bounds and on char boundaries.
-            Some(array) => array
-                .text
-                .get(array.start as usize..array.start as usize + array.len as usize)
-                .unwrap_or("[]"),
-            None => "[]",
-        }
+        self.0.as_deref().unwrap_or("[]")
     }
 }
 
@@ -120,15 +103,7 @@ impl<'de> Deserialize<'de> for StringList {
         if !raw.starts_with('[') {
             return Err(D::Error::custom("expected an array of strings"));
         }
-        let array = match shared_range(raw) {
-            Some((text, start, len)) => ArrayText { text, start, len },
-            None => ArrayText {
-                text: Arc::from(raw),
-                start: 0,
-                len: u32::try_from(raw.len()).map_err(D::Error::custom)?,
-            },
-        };
-        Ok(StringList(Some(array)))
+        Ok(StringList(Some(Arc::from(raw))))
     }
 }
 
@@ -207,33 +182,20 @@ mod tests {
         assert!(serde_json::from_str::<StringList>("{}").is_err());
     }
 
-    /// A list read as part of a message keeps a range of the message's line, not a copy: every
-    /// list of an `init` holds the one line the message holds, and reads its own part of it.
+    /// The lists of a message each hold their array's text.
     #[test]
-    fn lists_of_a_message_share_its_line() {
+    fn lists_of_a_message_hold_their_arrays() {
         use crate::message::{Message, SystemMessage};
 
         let line = r#"{"type":"system","subtype":"init","session_id":"s","tools":["Bash","Read"],"slash_commands":["compact"],"skills":[]}"#;
         let Message::System(SystemMessage::Init(init)) = Message::parse(line).unwrap() else {
             panic!("not init");
         };
-        let lists = [&init.tools, &init.slash_commands, &init.skills];
-        for list in lists {
-            let array = list.0.as_ref().expect("present");
-            assert_eq!(
-                &*array.text, line,
-                "the whole line, not a copy of the array"
-            );
-            assert!(Arc::ptr_eq(
-                &array.text,
-                &init.tools.0.as_ref().unwrap().text
-            ));
-        }
         assert_eq!(init.tools.to_vec(), ["Bash", "Read"]);
+        assert_eq!(init.tools.raw_json(), r#"["Bash","Read"]"#);
         assert_eq!(init.slash_commands.raw_json(), r#"["compact"]"#);
         assert!(init.skills.is_empty());
         assert_eq!(init.raw_json(), line);
-        // Read on its own, a list holds a copy of its array.
         let alone: StringList = serde_json::from_str(r#" ["x"] "#).unwrap();
         assert_eq!(alone.raw_json(), r#"["x"]"#);
     }
