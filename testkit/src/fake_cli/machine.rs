@@ -118,6 +118,8 @@ pub struct FakeCli {
     sleeping: bool,
     exit_code: Option<i32>,
     hung: bool,
+    /// Past a [`Step::IgnoreSigterm`].
+    survives_sigterm: bool,
     /// Where the session's transcripts are, for [`Step::Mirror`].
     transcripts: PathBuf,
 }
@@ -166,6 +168,7 @@ impl FakeCli {
             sleeping: false,
             exit_code: None,
             hung: false,
+            survives_sigterm: false,
             transcripts: folder.into(),
         };
         cli.advance();
@@ -258,6 +261,20 @@ impl FakeCli {
     #[must_use]
     pub fn poll_sleep(&mut self) -> Option<Duration> {
         self.sleep_request.take()
+    }
+
+    /// Whether the fake lives through `SIGTERM` ([`Script::ignore_sigterm`]); a host that
+    /// drives it sends it signals itself.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// assert!(!FakeCli::new(Script::new().hang()).survives_sigterm());
+    /// assert!(FakeCli::new(Script::new().ignore_sigterm().hang()).survives_sigterm());
+    /// ```
+    #[must_use]
+    pub fn survives_sigterm(&self) -> bool {
+        self.survives_sigterm
     }
 
     /// The exit code, once the fake CLI wants to exit and its stdout and stderr are drained.
@@ -626,6 +643,7 @@ impl FakeCli {
             }
             Step::Exit { code } => self.exit_code = Some(code),
             Step::Hang => self.hung = true,
+            Step::IgnoreSigterm => self.survives_sigterm = true,
             Step::Branch {
                 request_id,
                 when,

@@ -163,6 +163,9 @@ pub enum Step {
     },
     /// Stops doing anything, for ever: no output, no automatic answers, no exit at end of input.
     Hang,
+    /// From here on the fake lives through `SIGTERM`, as a CLI busy in a tool call may: only
+    /// `SIGKILL` ends it ([`FakeCli::survives_sigterm`](super::FakeCli::survives_sigterm)).
+    IgnoreSigterm,
     /// Waits for the SDK's answer to the fake CLI's request `request_id`, then runs the steps of
     /// `then` if the answer satisfies `when`, else those of `otherwise`; the steps after the
     /// branch follow. An answer an earlier step already waited for (e.g. in
@@ -1714,6 +1717,35 @@ impl Script {
     #[must_use]
     pub fn hang(self) -> Self {
         self.step(Step::Hang)
+    }
+
+    /// From here on the fake lives through `SIGTERM`: a session that stops it must go on to
+    /// `SIGKILL`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_tokio::runtime::{connect_with, Runtime, Signal};
+    /// use claude_agent_tokio::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// let fake = FakeTransport::new(Script::new().answer_initialize().ignore_sigterm().hang());
+    /// let runtime = TestRuntime::new();
+    /// let options = Options::new().transport(fake.clone());
+    /// let started = runtime.block_on(async {
+    ///     let client = connect_with(runtime.clone(), options).await.unwrap();
+    ///     let started = runtime.now();
+    ///     client.close().await;
+    ///     started
+    /// });
+    /// assert_eq!(fake.signals(), [Signal::Terminate, Signal::Kill]);
+    /// // 5 s for stdin's end, 5 s for SIGTERM, in virtual time.
+    /// assert_eq!(runtime.now() - started, Duration::from_secs(10));
+    /// ```
+    #[must_use]
+    pub fn ignore_sigterm(self) -> Self {
+        self.step(Step::IgnoreSigterm)
     }
 
     /// Answers SDK control requests of `subtype` automatically (unless a remaining step waits

@@ -40,6 +40,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use claude_agent_client::Signal;
 use claude_agent_client::{BoxFuture, Connection, Transport};
 use claude_agent_core::options::LaunchSpec;
 use serde_json::Value;
@@ -180,6 +181,24 @@ impl FakeTransport {
             Some(recorded) => replay::compare(recorded, lock(wire).cli.received()),
             None => Ok(()),
         }
+    }
+
+    /// Every signal the latest session sent the fake, in order. The fake dies of the first
+    /// one, unless its script says it lives through `SIGTERM` ([`Script::ignore_sigterm`]).
+    ///
+    /// ```
+    /// # use claude_agent_tokio::runtime::query_with;
+    /// # use claude_agent_tokio::Options;
+    /// # use claude_agent_testkit::{fake_cli::Script, runtime::TestRuntime, transport::FakeTransport};
+    /// # use futures_lite::StreamExt;
+    /// let fake = FakeTransport::new(Script::single_turn("ok"));
+    /// # let runtime = TestRuntime::new();
+    /// # runtime.block_on(query_with(runtime.clone(), "hi", Options::new().transport(fake.clone())).collect::<Vec<_>>());
+    /// assert!(fake.signals().is_empty(), "it exited at the end of its input");
+    /// ```
+    pub fn signals(&self) -> Vec<Signal> {
+        self.with_latest(|wire| wire.signals.clone())
+            .unwrap_or_default()
     }
 
     /// How many sessions have connected.

@@ -25,6 +25,8 @@ pub(crate) struct Wire {
     stderr: Vec<u8>,
     /// The signal that ended it, if the SDK sent one.
     signalled: Option<i32>,
+    /// Every signal the SDK sent, in order.
+    pub(crate) signals: Vec<Signal>,
     wakers: Vec<Waker>,
 }
 
@@ -45,6 +47,7 @@ impl Wire {
             stdout: Vec::new(),
             stderr: Vec::new(),
             signalled: None,
+            signals: Vec::new(),
             wakers: Vec::new(),
         }));
         let pipe = |stream| Pipe {
@@ -176,7 +179,9 @@ impl ChildProcess for FakeProcess {
 
     fn signal(&mut self, signal: Signal) -> io::Result<()> {
         let mut wire = lock(&self.0);
-        if wire.exit().is_none() {
+        wire.signals.push(signal);
+        let ignored = signal == Signal::Terminate && wire.cli.survives_sigterm();
+        if wire.exit().is_none() && !ignored {
             // Like the real CLI, which does not catch either signal.
             wire.signalled = Some(match signal {
                 Signal::Terminate => 15,
