@@ -317,9 +317,9 @@ impl Error {
         use crate::Finding;
         match self {
             Error::CliNotFound { .. } => Some(Finding::CliNotFound),
-            Error::Spawn { program, source } => {
-                Some(crate::preflight::not_started(program, None, source))
-            }
+            Error::Spawn { program, source } => Some(crate::process::preflight::not_started(
+                program, None, source,
+            )),
             Error::WorkingDirectory { path, .. } => {
                 Some(Finding::WorkingDirectoryMissing { path: path.clone() })
             }

@@ -234,18 +234,10 @@ use claude_agent_core::{
     control, cost, hooks, message, permission, recording, session, Json, SessionKey,
 };
 
-// Each module by its own name across the client layer (`crate::link`, …).
-use callbacks::{dispatch, handlers, mcp_servers, sdk_mcp, unasked};
-use handles::{client, pool, prompt, query, spare, warm};
-use persistence::{config_dir, mirror, recorder, store_resume, user_files};
-#[cfg(unix)]
-use process::orphan_guard;
-use process::{discovery, local, preflight, runtime, transport};
-#[cfg(feature = "otel")]
-use task::otel;
-use task::{driver, end, link, spawn, stderr, trace};
-
-pub use client::{connect_with, Client, Messages};
+pub use callbacks::handlers::{
+    ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext,
+};
+pub use callbacks::unasked::UnaskedTools;
 pub use error::Error;
 pub use faces::{cli, mcp};
 pub(crate) use fleet::Seat;
@@ -253,23 +245,22 @@ pub use fleet::{
     AdmitError, AdmitFuture, ChargeFuture, Fleet, FleetError, FleetLimits, FleetLimitsError,
     FleetMember, SharedLedger, SharedPlace,
 };
-pub use handlers::{ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext};
-pub use local::LocalCommand;
-pub(crate) use local::{child_var, give_to, user_ids};
-pub use mirror::StoreFlush;
+pub use handles::client::{connect_with, Client, Messages};
+pub use handles::pool::{PoolStart, PooledQuery, SparePool};
+pub use handles::prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
+pub use handles::query::{query_with, Query};
+pub use handles::spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
+pub use handles::warm::{startup_with, WarmQuery};
 pub use options::Options;
+pub use persistence::mirror::StoreFlush;
+pub use persistence::store_resume::ResumeError;
+pub use process::local::LocalCommand;
+pub(crate) use process::local::{child_var, give_to, user_ids};
 #[cfg(unix)]
-pub use orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
-pub use pool::{PoolStart, PooledQuery, SparePool};
-pub(crate) use preflight::Finding;
+pub use process::orphan_guard::{OrphanGuard, TreeKill, TreeKiller};
+pub(crate) use process::preflight::Finding;
 pub use process::resources::ProcessTree;
 pub(crate) use process::resources::{process_tree, resident_of_trees};
+pub use process::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 pub(crate) use process::temp_folders::temp_folder;
-pub use prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
-pub use query::{query_with, Query};
-pub use runtime::{BoxFuture, ChildProcess, Runtime, Signal};
-pub use spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
-pub use store_resume::ResumeError;
-pub use transport::{Connection, Transport};
-pub use unasked::UnaskedTools;
-pub use warm::{startup_with, WarmQuery};
+pub use process::transport::{Connection, Transport};

@@ -11,14 +11,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
-use crate::handlers::{
+use crate::callbacks::handlers::{
     ElicitationContext, Handlers, HookContext, HookFn, PermissionContext, SessionRef,
     UserDialogContext,
 };
+use crate::callbacks::sdk_mcp::SdkMcpServer;
+use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
 use crate::mcp::{ElicitationResult, ToolResult};
-use crate::runtime::BoxFuture;
-use crate::sdk_mcp::SdkMcpServer;
+use crate::process::runtime::BoxFuture;
 
 /// Starts the user's callback for each inbound request.
 pub(crate) struct Dispatcher {

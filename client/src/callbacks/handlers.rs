@@ -5,16 +5,16 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
+use crate::callbacks::sdk_mcp::SdkMcpServer;
 use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{HookInput, HookOutput};
-use crate::link::Shared;
 use crate::mcp::{ElicitationRequest, ElicitationResult};
 use crate::options::HostDeclarations;
 use crate::permission::{PermissionRequest, PermissionResult};
-use crate::runtime::BoxFuture;
-use crate::sdk_mcp::SdkMcpServer;
+use crate::process::runtime::BoxFuture;
+use crate::process::transport::TransportRef;
 use crate::session::HookMatcherConfig;
-use crate::transport::TransportRef;
+use crate::task::link::Shared;
 use crate::Client;
 
 pub(crate) type CanUseToolFn = Arc<

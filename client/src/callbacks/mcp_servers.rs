@@ -1,7 +1,7 @@
 //! `McpServerSet`: the MCP servers [`crate::Client::set_mcp_servers`] puts in place.
 
+use crate::callbacks::sdk_mcp::SdkMcpServer;
 use crate::options::McpServerConfig;
-use crate::sdk_mcp::SdkMcpServer;
 
 /// The MCP servers a running session is to have from now on: in-process servers, and external
 /// ones the CLI starts or connects to itself. Given to [`Client::set_mcp_servers`], it replaces

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::control::Reply;
 use crate::mcp::{McpServerSpec, PromptGet, ResourceRead, ToolAnnotations, ToolResult, ToolSpec};
-use crate::runtime::BoxFuture;
+use crate::process::runtime::BoxFuture;
 use crate::Json;
 
 mod arguments;

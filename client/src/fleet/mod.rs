@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 
 use crate::cost::{Budget, BudgetLevel, BudgetReport, Spent, TurnCost};
-use crate::link::Link;
 use crate::message::ResultMessage;
+use crate::task::link::Link;
 use admission::{Admission, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
 pub use shared::{AdmitError, AdmitFuture, ChargeFuture, FleetError, SharedLedger, SharedPlace};

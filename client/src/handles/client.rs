@@ -9,6 +9,7 @@ use futures_lite::Stream;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::callbacks::mcp_servers::McpServerSet;
 use crate::control::{
     AccountInfo, AgentInfo, BackgroundTasksResult, ContextUsageDetail, ControlRequest,
     FileSuggestions, InitializeResponse, InterruptReceipt, McpCall, McpPermissionMode,
@@ -19,16 +20,15 @@ use crate::control::{
 };
 use crate::error::Error;
 use crate::handles::mcp_call::McpCallAnswer;
-use crate::link::{Command, Shared};
+use crate::handles::spare::ParkingDir;
 use crate::mcp::ToolResult;
-use crate::mcp_servers::McpServerSet;
 use crate::message::{ContextUsage, Message, MessageId, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
-use crate::runtime::Runtime;
+use crate::process::runtime::Runtime;
 use crate::session::{Termination, VersionCheck};
-use crate::spare::ParkingDir;
-use crate::spawn::{spawn_session, Start};
+use crate::task::link::{Command, Shared};
+use crate::task::spawn::{spawn_session, Start};
 use crate::uuid::new_uuid;
 use crate::Json;
 

@@ -6,17 +6,17 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::SystemTime;
 
+use crate::callbacks::handlers::HostId;
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::error::Error;
-use crate::handlers::HostId;
-use crate::link::Command;
-use crate::mirror::StoreFlush;
+use crate::handles::prompt::Prompt;
+use crate::handles::query::{query_with, Query};
+use crate::handles::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
 use crate::options::{LaunchSpec, Options};
-use crate::prompt::Prompt;
-use crate::query::{query_with, Query};
-use crate::runtime::{BoxFuture, Runtime};
+use crate::persistence::mirror::StoreFlush;
+use crate::process::runtime::{BoxFuture, Runtime};
 use crate::session::InputMode;
-use crate::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
+use crate::task::link::Command;
 
 /// Sets of host-level options a pool keeps spares for by default; the least recently used set
 /// is let go when another comes.
@@ -47,7 +47,8 @@ impl Key {
     fn of(options: &Options) -> Result<Key, Error> {
         let program = match options.config().cli_path.as_deref() {
             Some(path) => path.to_path_buf(),
-            None => crate::discovery::find_cli(None).unwrap_or_else(|_| PathBuf::from("claude")),
+            None => crate::process::discovery::find_cli(None)
+                .unwrap_or_else(|_| PathBuf::from("claude")),
         };
         let modified = std::fs::metadata(&program).and_then(|m| m.modified()).ok();
         let host = options.handlers().declarations();
@@ -315,7 +316,7 @@ impl SparePool {
     /// # }
     /// ```
     pub fn prewarm(&self, options: &Options) -> Result<(), PrewarmError> {
-        if let Some(start) = crate::spare::own_session(options.config()) {
+        if let Some(start) = crate::handles::spare::own_session(options.config()) {
             return Err(PrewarmError::SessionStart { start });
         }
         let key = Key::of(options)?;

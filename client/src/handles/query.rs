@@ -8,12 +8,12 @@ use std::task::{Context, Poll};
 use futures_lite::Stream;
 
 use crate::error::Error;
-use crate::link::Shared;
+use crate::handles::prompt::Prompt;
 use crate::message::Message;
 use crate::options::Options;
-use crate::prompt::Prompt;
-use crate::runtime::Runtime;
-use crate::spawn::{spawn_session, Start};
+use crate::process::runtime::Runtime;
+use crate::task::link::Shared;
+use crate::task::spawn::{spawn_session, Start};
 use crate::Client;
 
 /// Start the CLI on `runtime`, send `prompt`, and stream every message until the CLI's stdout

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
 use crate::error::Error;
-use crate::link::{Command, Shared};
+use crate::handles::prompt::{Prompt, PromptKind};
+use crate::handles::query::Query;
+use crate::handles::warm::STARTUP_MARKS_ENV;
 use crate::options::{AgentConfig, Options, SessionStart};
-use crate::prompt::{Prompt, PromptKind};
-use crate::query::Query;
-use crate::runtime::Runtime;
-use crate::warm::STARTUP_MARKS_ENV;
+use crate::process::runtime::Runtime;
+use crate::task::link::{Command, Shared};
 use crate::Client;
 use crate::{give_to, temp_folder};
 

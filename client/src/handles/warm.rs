@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use crate::control::InitializeResponse;
 use crate::error::Error;
-use crate::link::Command;
+use crate::handles::prompt::Prompt;
+use crate::handles::query::Query;
 use crate::options::Options;
-use crate::prompt::Prompt;
-use crate::query::Query;
-use crate::runtime::Runtime;
+use crate::process::runtime::Runtime;
+use crate::task::link::Command;
 use crate::Client;
 
 /// Asks the CLI to report its start-up checkpoints (`keep_alive` lines with `startup_mark`)

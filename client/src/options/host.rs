@@ -6,19 +6,19 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::control::{UserDialogRequest, UserDialogResult};
-use crate::handlers::{
+use crate::callbacks::handlers::{
     ElicitationContext, HookContext, HookFn, HostId, PermissionContext, UserDialogContext,
     UserDialogFn,
 };
+use crate::callbacks::sdk_mcp::SdkMcpServer;
+use crate::control::{UserDialogRequest, UserDialogResult};
 use crate::hooks::{EventInput, HookEvent, HookInput, HookMatcher, HookOutput};
 use crate::mcp::{ElicitationRequest, ElicitationResult};
 #[cfg(doc)]
 use crate::options::SessionStart;
 use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
-use crate::runtime::BoxFuture;
-use crate::sdk_mcp::SdkMcpServer;
+use crate::process::runtime::BoxFuture;
 use crate::session::HookMatcherConfig;
 use crate::store::SessionStore;
 use crate::StoreFlush;

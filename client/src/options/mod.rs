@@ -29,8 +29,8 @@ use std::fmt;
 
 pub use claude_agent_core::options::*;
 
+use crate::callbacks::handlers::{Handlers, HostId};
 use crate::control::ClaimOptions;
-use crate::handlers::{Handlers, HostId};
 
 /// Everything that configures one session: the [`AgentConfig`] the CLI is told, and what runs
 /// in this process for it (the callbacks, session store, fleet, transport and recording).

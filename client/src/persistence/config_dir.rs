@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::options::LaunchSpec;
-use crate::user_files::{self, Owner};
+use crate::persistence::user_files::{self, Owner};
 use crate::{child_var, give_to, temp_folder, user_ids};
 
 /// Settings that only misbehave in a redirected configuration folder without the user's plugin

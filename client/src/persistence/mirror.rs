@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::child_var;
 use crate::message::Message;
 use crate::options::LaunchSpec;
-use crate::runtime::{BoxFuture, Runtime};
+use crate::process::runtime::{BoxFuture, Runtime};
 use crate::session::TranscriptMirror;
 use crate::store::{SessionKey, SessionStore, StoreError};
 use crate::uuid::new_uuid;

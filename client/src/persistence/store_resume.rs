@@ -11,11 +11,13 @@ use std::time::Duration;
 use futures_lite::FutureExt;
 use serde_json::Value;
 
-use crate::config_dir::{copy_user_config, write_private, ConfigDir, Plugins, WriteFailed};
 use crate::give_to;
 use crate::history::clock::is_uuid;
 use crate::options::{LaunchSpec, Options, Resume, SessionStart};
-use crate::runtime::Runtime;
+use crate::persistence::config_dir::{
+    copy_user_config, write_private, ConfigDir, Plugins, WriteFailed,
+};
+use crate::process::runtime::Runtime;
 use crate::store::{project_key_for_directory, SessionKey, SessionStore, StoreError};
 
 /// How long each store call of a resume may take, unless `Options::session_store_load_timeout`

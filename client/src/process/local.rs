@@ -12,8 +12,8 @@ use std::process::Command;
 
 use crate::options::LaunchSpec;
 #[cfg(unix)]
-use crate::orphan_guard::OrphanGuard;
-use crate::runtime::Signal;
+use crate::process::orphan_guard::OrphanGuard;
+use crate::process::runtime::Signal;
 
 /// A session's CLI ready to be spawned: the command with every setting of the [`LaunchSpec`],
 /// and on Unix the started [`OrphanGuard`] that must be armed with the child's pid.

@@ -20,7 +20,7 @@ use std::task::{Context, Poll, Waker};
 use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::options::{LaunchSpec, Options};
-use crate::runtime::{BoxFuture, ChildProcess, Signal};
+use crate::process::runtime::{BoxFuture, ChildProcess, Signal};
 use crate::session::ExitStatusInfo;
 
 /// Opens the connection a session talks to the CLI over.

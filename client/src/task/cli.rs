@@ -9,11 +9,11 @@ use std::task::{Context, Poll};
 use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::message::{Message, Notice, NoticeKind};
-use crate::recorder::Recorder;
-use crate::runtime::{ChildProcess, Signal};
+use crate::persistence::recorder::Recorder;
+use crate::process::runtime::{ChildProcess, Signal};
 use crate::session::{self, ExitStatusInfo, Session, Transmit};
-use crate::stderr::StderrSink;
-use crate::trace::Trace;
+use crate::task::stderr::StderrSink;
+use crate::task::trace::Trace;
 
 /// Bytes read from stdout at a time, and written to stdin before the session is asked again.
 pub(super) const READ_CHUNK: usize = 64 * 1024;

@@ -19,19 +19,19 @@ use std::time::Instant;
 
 use futures_io::{AsyncRead, AsyncWrite};
 
-use crate::config_dir::ConfigDir;
+use crate::callbacks::dispatch::{Dispatcher, Running};
 use crate::control::{ClaimInfo, RequestId, ResponseBody};
-use crate::dispatch::{Dispatcher, Running};
 use crate::error::Error;
-use crate::link::{Command, Item, Link, Reply};
+use crate::handles::spare::{ClaimError, ParkingDir};
 use crate::message::{Message, SystemMessage, UserInput};
-use crate::mirror::Mirror;
-use crate::recorder::Recorder;
-use crate::runtime::{BoxFuture, ChildProcess, Runtime};
+use crate::persistence::config_dir::ConfigDir;
+use crate::persistence::mirror::Mirror;
+use crate::persistence::recorder::Recorder;
+use crate::process::runtime::{BoxFuture, ChildProcess, Runtime};
 use crate::session::{Event, ExitStatusInfo, Session, Termination};
-use crate::spare::{ClaimError, ParkingDir};
-use crate::stderr::StderrSink;
-use crate::trace::Trace;
+use crate::task::link::{Command, Item, Link, Reply};
+use crate::task::stderr::StderrSink;
+use crate::task::trace::Trace;
 use crate::Seat;
 
 pub(crate) use super::cli::Endpoints;
@@ -51,7 +51,7 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) session: Session,
     pub(crate) endpoints: Endpoints<C, I, O, E>,
     pub(crate) dispatcher: Dispatcher,
-    pub(crate) stderr: Option<crate::handlers::StderrFn>,
+    pub(crate) stderr: Option<crate::callbacks::handlers::StderrFn>,
     pub(crate) commands: async_channel::Receiver<Command>,
     pub(crate) link: Arc<Link>,
     pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,

@@ -15,8 +15,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use crate::link::{Command, Link};
-use crate::runtime::BoxFuture;
+use crate::process::runtime::BoxFuture;
+use crate::task::link::{Command, Link};
 
 /// What ends a session for its handles, in this order: the command channel is closed and
 /// emptied (every queued command's reply is dropped, so its caller gets `Error::Closed`, and a

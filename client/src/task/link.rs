@@ -11,13 +11,13 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
+use crate::callbacks::mcp_servers::McpServerSet;
 use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
 use crate::error::Error;
-use crate::mcp_servers::McpServerSet;
+use crate::handles::prompt::PromptKind;
+use crate::handles::spare::ClaimError;
 use crate::message::{Message, UserInput};
-use crate::prompt::PromptKind;
 use crate::session::{EndReason, VersionCheck};
-use crate::spare::ClaimError;
 
 /// One item of a message stream.
 pub(crate) type Item = Result<Message, Error>;

@@ -9,25 +9,25 @@ use std::sync::{Arc, Weak};
 
 use futures_lite::FutureExt;
 
-use crate::config_dir::{self, ConfigDir};
-use crate::dispatch::Dispatcher;
-use crate::driver::{Driver, DriverParts, Endpoints};
-use crate::end::{panic_message, SessionEnd, SessionTask};
+use crate::callbacks::dispatch::Dispatcher;
+use crate::callbacks::handlers::SessionRef;
 use crate::error::Error;
-use crate::handlers::SessionRef;
+use crate::handles::prompt::PromptKind;
+use crate::handles::spare::ParkingDir;
 use crate::history::History;
-use crate::link::{Link, Reply, Shared, COMMAND_CAPACITY};
 use crate::message::UserInput;
-use crate::mirror::{self, Mirror};
 use crate::options::{Fork, HostDeclarations, LaunchSpec, Options, SessionStart};
-use crate::prompt::PromptKind;
-use crate::recorder::Recorder;
-use crate::runtime::{BoxFuture, Runtime};
+use crate::persistence::config_dir::{self, ConfigDir};
+use crate::persistence::mirror::{self, Mirror};
+use crate::persistence::recorder::Recorder;
+use crate::persistence::store_resume;
+use crate::process::runtime::{BoxFuture, Runtime};
+use crate::process::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess, Transport};
 use crate::session::{InputMode, Session, SessionConfig};
-use crate::spare::ParkingDir;
-use crate::store_resume;
-use crate::trace::Trace;
-use crate::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess, Transport};
+use crate::task::driver::{Driver, DriverParts, Endpoints};
+use crate::task::end::{panic_message, SessionEnd, SessionTask};
+use crate::task::link::{Link, Reply, Shared, COMMAND_CAPACITY};
+use crate::task::trace::Trace;
 use crate::{Finding, Seat};
 
 /// What the session's first input is.
@@ -60,7 +60,7 @@ impl Start {
 struct Channels {
     shared: Weak<Shared>,
     link: Arc<Link>,
-    commands: async_channel::Receiver<crate::link::Command>,
+    commands: async_channel::Receiver<crate::task::link::Command>,
 }
 
 impl Channels {
@@ -95,7 +95,7 @@ pub(crate) fn spawn_session<R: Runtime>(
 ) -> Arc<Shared> {
     let (channels, end, shared) = Channels::new();
     #[cfg(feature = "otel")]
-    let options = &crate::otel::with_current_trace(options);
+    let options = &crate::task::otel::with_current_trace(options);
     let task = start_in_task(runtime.clone(), options.clone(), start, channels, parking);
     runtime.spawn_task(Box::pin(SessionTask::new(task, end)));
     shared
@@ -381,7 +381,7 @@ fn launch_spec(options: &Options, host: &HostDeclarations) -> Result<LaunchSpec,
             .as_deref()
             .map_or_else(|| PathBuf::from("claude"), Path::to_path_buf)
     } else {
-        crate::discovery::find_cli(options.config().cli_path.as_deref())?
+        crate::process::discovery::find_cli(options.config().cli_path.as_deref())?
     };
     Ok(options.config().launch_spec(program, host)?)
 }
@@ -468,7 +468,7 @@ fn plan(options: &Options) -> Result<Planned, Error> {
 /// What a failed start of `program` in `cwd` means, read as [`doctor`](crate::cli::doctor)
 /// reads it.
 fn spawn_error(program: PathBuf, cwd: Option<&Path>, source: io::Error) -> Error {
-    match crate::preflight::not_started(&program, cwd, &source) {
+    match crate::process::preflight::not_started(&program, cwd, &source) {
         Finding::WorkingDirectoryMissing { path } => Error::WorkingDirectory { path, source },
         Finding::CliNotFound => Error::CliNotFound {
             searched: vec![program],

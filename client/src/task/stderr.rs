@@ -4,8 +4,8 @@
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::handlers::StderrFn;
-use crate::trace;
+use crate::callbacks::handlers::StderrFn;
+use crate::task::trace;
 
 /// Bytes of stderr kept for [`crate::Error::Process`].
 pub(crate) const TAIL_BYTES: usize = 8 * 1024;

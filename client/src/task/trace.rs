@@ -10,6 +10,7 @@ use std::future::Future;
 use std::io;
 use std::time::Instant;
 
+use crate::callbacks::sdk_mcp::SdkMcpServer;
 use crate::control::{
     ClaimInfo, ClaimRefusal, ControlRequest, InboundId, InboundRequest, Reply, RequestId,
     ResponseBody,
@@ -17,8 +18,7 @@ use crate::control::{
 use crate::message::LineError;
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
-use crate::runtime::{BoxFuture, ChildProcess, Signal};
-use crate::sdk_mcp::SdkMcpServer;
+use crate::process::runtime::{BoxFuture, ChildProcess, Signal};
 use crate::session::RequestFailure;
 use crate::session::{ExitStatusInfo, OwnRequest, VersionCheck};
 

@@ -9,15 +9,15 @@ use futures_io::{AsyncRead, AsyncWrite};
 use futures_lite::Stream;
 
 use super::{Driver, COMMANDS_PER_PASS};
+use crate::callbacks::sdk_mcp::SdkMcpServer;
 use crate::error::Error;
-use crate::link::Command;
+use crate::handles::prompt::PromptKind;
+use crate::handles::spare::ClaimError;
 use crate::message::UserInput;
-use crate::prompt::PromptKind;
-use crate::runtime::{ChildProcess, Runtime};
-use crate::sdk_mcp::SdkMcpServer;
+use crate::process::runtime::{ChildProcess, Runtime};
 use crate::session::Termination;
-use crate::spare::ClaimError;
-use crate::trace::Subtype;
+use crate::task::link::Command;
+use crate::task::trace::Subtype;
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
 where

@@ -7,14 +7,14 @@ use std::time::Instant;
 use futures_io::{AsyncRead, AsyncWrite};
 
 use super::Driver;
+use crate::callbacks::dispatch::Running;
 use crate::cost::BudgetReport;
-use crate::dispatch::Running;
 use crate::error::Error;
+use crate::handles::spare::ClaimError;
 use crate::message::{Message, Notice, NoticeKind};
-use crate::runtime::{ChildProcess, Runtime};
+use crate::process::runtime::{ChildProcess, Runtime};
 use crate::session::{EndReason, Event, Termination};
-use crate::spare::ClaimError;
-use crate::trace::Subtype;
+use crate::task::trace::Subtype;
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
 where
