@@ -178,10 +178,10 @@ mod handles {
 mod task {
     pub(super) mod cli;
     pub(super) mod driver;
-    pub(super) mod end;
-    pub(super) mod link;
+    pub(super) mod message_queue;
     #[cfg(feature = "otel")]
     pub(super) mod otel;
+    pub(super) mod session_end;
     pub(super) mod spawn;
     pub(super) mod stderr;
     pub(super) mod trace;
@@ -208,7 +208,7 @@ mod callbacks {
     pub(super) mod handlers;
     pub(super) mod mcp_servers;
     pub(super) mod sdk_mcp;
-    pub(super) mod unasked;
+    pub(super) mod unasked_tools;
 }
 
 /// What outlives the process: the session store's mirror, resuming from a store, recordings.
@@ -221,11 +221,11 @@ mod persistence {
 }
 
 mod error;
-mod faces;
 mod fleet;
 pub mod history;
 pub mod options;
 mod private_files;
+mod published_modules;
 pub mod store;
 mod uuid;
 
@@ -237,9 +237,8 @@ use claude_agent_core::{
 pub use callbacks::handlers::{
     ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext,
 };
-pub use callbacks::unasked::UnaskedTools;
+pub use callbacks::unasked_tools::UnaskedTools;
 pub use error::Error;
-pub use faces::{cli, mcp};
 pub(crate) use fleet::Seat;
 pub use fleet::{
     AdmitError, AdmitFuture, ChargeFuture, Fleet, FleetError, FleetLimits, FleetLimitsError,
@@ -264,3 +263,4 @@ pub(crate) use process::resources::{process_tree, resident_of_trees};
 pub use process::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 pub(crate) use process::temp_folders::temp_folder;
 pub use process::transport::{Connection, Transport};
+pub use published_modules::{cli, mcp};

@@ -14,7 +14,7 @@ use crate::permission::{PermissionRequest, PermissionResult};
 use crate::process::runtime::BoxFuture;
 use crate::process::transport::TransportRef;
 use crate::session::HookMatcherConfig;
-use crate::task::link::Shared;
+use crate::task::message_queue::Shared;
 use crate::Client;
 
 pub(crate) type CanUseToolFn = Arc<

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 
 use crate::cost::{Budget, BudgetLevel, BudgetReport, Spent, TurnCost};
 use crate::message::ResultMessage;
-use crate::task::link::Link;
+use crate::task::message_queue::Link;
 use admission::{Admission, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
 pub use shared::{AdmitError, AdmitFuture, ChargeFuture, FleetError, SharedLedger, SharedPlace};

@@ -27,7 +27,7 @@ use crate::options::Options;
 use crate::permission::PermissionMode;
 use crate::process::runtime::Runtime;
 use crate::session::{Termination, VersionCheck};
-use crate::task::link::{Command, Shared};
+use crate::task::message_queue::{Command, Shared};
 use crate::task::spawn::{spawn_session, Start};
 use crate::uuid::new_uuid;
 use crate::Json;

@@ -16,7 +16,7 @@ use crate::options::{LaunchSpec, Options};
 use crate::persistence::mirror::StoreFlush;
 use crate::process::runtime::{BoxFuture, Runtime};
 use crate::session::InputMode;
-use crate::task::link::Command;
+use crate::task::message_queue::Command;
 
 /// Sets of host-level options a pool keeps spares for by default; the least recently used set
 /// is let go when another comes.

@@ -12,7 +12,7 @@ use crate::handles::prompt::Prompt;
 use crate::message::Message;
 use crate::options::Options;
 use crate::process::runtime::Runtime;
-use crate::task::link::Shared;
+use crate::task::message_queue::Shared;
 use crate::task::spawn::{spawn_session, Start};
 use crate::Client;
 

@@ -11,7 +11,7 @@ use crate::handles::query::Query;
 use crate::handles::warm::STARTUP_MARKS_ENV;
 use crate::options::{AgentConfig, Options, SessionStart};
 use crate::process::runtime::Runtime;
-use crate::task::link::{Command, Shared};
+use crate::task::message_queue::{Command, Shared};
 use crate::Client;
 use crate::{give_to, temp_folder};
 

@@ -9,7 +9,7 @@ use crate::handles::prompt::Prompt;
 use crate::handles::query::Query;
 use crate::options::Options;
 use crate::process::runtime::Runtime;
-use crate::task::link::Command;
+use crate::task::message_queue::Command;
 use crate::Client;
 
 /// Asks the CLI to report its start-up checkpoints (`keep_alive` lines with `startup_mark`)

@@ -29,7 +29,7 @@ use crate::persistence::mirror::Mirror;
 use crate::persistence::recorder::Recorder;
 use crate::process::runtime::{BoxFuture, ChildProcess, Runtime};
 use crate::session::{Event, ExitStatusInfo, Session, Termination};
-use crate::task::link::{Command, Item, Link, Reply};
+use crate::task::message_queue::{Command, Item, Link, Reply};
 use crate::task::stderr::StderrSink;
 use crate::task::trace::Trace;
 use crate::Seat;
@@ -88,7 +88,7 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
 
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
-    stalled: Option<Item>,
+    undelivered: Option<Item>,
     /// A turn's result that waits for its charge to be in the fleet's shared ledger; nothing
     /// else is taken from the session until then.
     charging: Option<(crate::ChargeFuture, Item)>,
@@ -136,7 +136,7 @@ where
             claim_reply: None,
             mirror: parts.mirror,
             config_dir: parts.config_dir,
-            stalled: None,
+            undelivered: None,
             charging: None,
             result_withheld: false,
             termination: None,
@@ -292,7 +292,7 @@ where
     }
 
     /// Hand `item` to the application: `false` when its queue is full (the item waits in
-    /// `stalled`, and nothing more is read meanwhile). Once the application has closed the
+    /// `undelivered`, and nothing more is read meanwhile). Once the application has closed the
     /// session, an item there is no room for is dropped: the session stops without waiting
     /// for a reader that may never come.
     fn hand_over(&mut self, cx: &mut Context<'_>, item: Item) -> bool {
@@ -300,7 +300,7 @@ where
             None => true,
             Some(_) if self.link.close_asked() => true,
             Some(item) => {
-                self.stalled = Some(item);
+                self.undelivered = Some(item);
                 false
             }
         }
@@ -323,21 +323,21 @@ where
                     return progress;
                 }
             }
-            if let Some(item) = self.stalled.take() {
+            if let Some(item) = self.undelivered.take() {
                 if !self.hand_over(cx, item) {
                     return progress;
                 }
                 progress = true;
             }
             if let Some(notice) = self.cli.take_recording_notice() {
-                self.stalled = Some(Ok(notice));
+                self.undelivered = Some(Ok(notice));
                 progress = true;
                 continue;
             }
             if let Some(mirror) = self.mirror.as_mut() {
                 // A store failure comes before the result whose flush found it.
                 if let Some(failure) = mirror.take_failure() {
-                    self.stalled = Some(Ok(failure));
+                    self.undelivered = Some(Ok(failure));
                     progress = true;
                     continue;
                 }
@@ -387,7 +387,8 @@ where
     fn poll_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         // Read only while the session has room, and while our own outbox is clear.
-        while self.stalled.is_none() && self.termination.is_none() && self.session.wants_read() {
+        while self.undelivered.is_none() && self.termination.is_none() && self.session.wants_read()
+        {
             match self.cli.read_stdout(cx) {
                 Read::Pending => return progress,
                 Read::Bytes(bytes) => {
@@ -474,7 +475,7 @@ where
         let Some(termination) = &self.termination else {
             return false;
         };
-        if self.cli.stderr_open() || self.stalled.is_some() {
+        if self.cli.stderr_open() || self.undelivered.is_some() {
             return false;
         }
         // The last lines go to the store, and its last failure to the stream, before the end.
@@ -502,7 +503,7 @@ where
                     drop(self.link.push(cx, Err(error)));
                 }
                 (None, Some(error)) => {
-                    self.stalled = Some(Err(error));
+                    self.undelivered = Some(Err(error));
                     return false;
                 }
                 (None, None) => {}

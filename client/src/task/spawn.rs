@@ -25,8 +25,8 @@ use crate::process::runtime::{BoxFuture, Runtime};
 use crate::process::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess, Transport};
 use crate::session::{InputMode, Session, SessionConfig};
 use crate::task::driver::{Driver, DriverParts, Endpoints};
-use crate::task::end::{panic_message, SessionEnd, SessionTask};
-use crate::task::link::{Link, Reply, Shared, COMMAND_CAPACITY};
+use crate::task::message_queue::{Link, Reply, Shared, COMMAND_CAPACITY};
+use crate::task::session_end::{panic_message, SessionEnd, SessionTask};
 use crate::task::trace::Trace;
 use crate::{Finding, Seat};
 
@@ -60,7 +60,7 @@ impl Start {
 struct Channels {
     shared: Weak<Shared>,
     link: Arc<Link>,
-    commands: async_channel::Receiver<crate::task::link::Command>,
+    commands: async_channel::Receiver<crate::task::message_queue::Command>,
 }
 
 impl Channels {

@@ -31,12 +31,12 @@ mod config;
 mod error;
 mod event;
 mod framer;
-mod given_up;
+mod given_up_requests;
 mod inbound;
 mod initialize;
 mod interrupts;
 mod mirror;
-mod own;
+mod own_requests;
 mod ready;
 mod run_end;
 mod spend;
@@ -64,7 +64,7 @@ pub use event::{
     StartFailure, Termination, Transmit,
 };
 pub use mirror::TranscriptMirror;
-pub use own::OwnRequest;
+pub use own_requests::OwnRequest;
 pub use stall::{OnStall, StallWatch};
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
 
@@ -87,7 +87,7 @@ use crate::permission::PermissionRequest;
 use crate::Json;
 use claim::{ClaimState, Claiming};
 use framer::{Frame, LineFramer};
-use given_up::GivenUp;
+use given_up_requests::GivenUp;
 use inbound::{Awaiting, InboundTable, Withdrawn};
 use run_end::RunEnd;
 
@@ -167,7 +167,7 @@ pub struct Session {
     interrupts: interrupts::InterruptWatch,
     /// The requests the session sent for itself (a resumed CLI's cost, the readiness wait, a
     /// stall's or budget's interrupt), answered without an event.
-    own: own::OwnRequests,
+    own: own_requests::OwnRequests,
     /// The wait for the in-process servers before [`Event::Ready`], while it lasts.
     ready: Option<ready::ReadyWait>,
     /// [`Event::Ready`] was queued.
@@ -294,7 +294,7 @@ impl Session {
                 config.cost_carried_over,
                 config.count_model_calls,
             ),
-            own: own::OwnRequests::default(),
+            own: own_requests::OwnRequests::default(),
             ready: None,
             ready_reported: false,
             ended: None,

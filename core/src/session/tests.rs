@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::given_up::REMEMBERED_GIVEN_UP;
+use super::given_up_requests::REMEMBERED_GIVEN_UP;
 use super::*;
 use crate::control::{ClaimOptions, ControlRequest, InboundKind, Reply};
 use crate::hooks::HookFailurePolicy;

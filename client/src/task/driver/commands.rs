@@ -16,7 +16,7 @@ use crate::handles::spare::ClaimError;
 use crate::message::UserInput;
 use crate::process::runtime::{ChildProcess, Runtime};
 use crate::session::Termination;
-use crate::task::link::Command;
+use crate::task::message_queue::Command;
 use crate::task::trace::Subtype;
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>

@@ -29,7 +29,7 @@ where
             Event::Stalled(stall) => {
                 self.trace.stalled(&stall);
                 let notice = Notice::new(NoticeKind::Stalled(stall));
-                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+                self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
             }
             Event::Budget(report) => self.budget_notice(*report),
             Event::Ready => self.session_ready(),
@@ -48,7 +48,7 @@ where
                             Some(reply) => {
                                 let _ = reply.try_send(Err(error));
                             }
-                            None => self.stalled = Some(Err(error)),
+                            None => self.undelivered = Some(Err(error)),
                         }
                         self.reported = true;
                     }
@@ -66,13 +66,13 @@ where
             Event::InterruptNotApplied(why) => {
                 self.trace.interrupt_not_applied(why);
                 let notice = Notice::new(NoticeKind::InterruptNotApplied(why));
-                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+                self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
             }
-            Event::Message(message) => self.stalled = Some(Ok(message)),
+            Event::Message(message) => self.undelivered = Some(Ok(message)),
             Event::LineError(error) => {
                 self.trace.line_error(&error);
                 let notice = Notice::new(NoticeKind::UnreadableLine(error));
-                self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+                self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
             }
             Event::Mirror(frame) => {
                 // Without a store, nobody asked for them.
@@ -135,6 +135,6 @@ where
     pub(super) fn budget_notice(&mut self, report: BudgetReport) {
         self.trace.budget(&report);
         let notice = Notice::new(NoticeKind::Budget(report));
-        self.stalled = Some(Ok(Message::Notice(Box::new(notice))));
+        self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use crate::process::runtime::BoxFuture;
-use crate::task::link::{Command, Link};
+use crate::task::message_queue::{Command, Link};
 
 /// What ends a session for its handles, in this order: the command channel is closed and
 /// emptied (every queued command's reply is dropped, so its caller gets `Error::Closed`, and a
