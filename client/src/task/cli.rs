@@ -49,6 +49,7 @@ pub(super) struct Cli<C, I, O, E> {
     /// `CloseStdin` came: close stdin once `out_buf` is written.
     close_stdin: bool,
     stdout: Option<O>,
+    /// Where stdout (and stderr) are read into: each read is handed on before the next.
     read_buf: Box<[u8]>,
     stderr: Option<E>,
     stderr_sink: StderrSink,
@@ -225,15 +226,15 @@ where
     /// Read stderr to the sink, to its end.
     pub(super) fn poll_stderr(&mut self, cx: &mut Context<'_>) -> bool {
         let mut progress = false;
-        let mut buf = [0u8; 4096];
         loop {
             let Some(stderr) = self.stderr.as_mut() else {
                 return progress;
             };
-            match Pin::new(stderr).poll_read(cx, &mut buf) {
+            // stdout's buffer: what was read into it has been handed to the session already.
+            match Pin::new(stderr).poll_read(cx, &mut self.read_buf) {
                 Poll::Pending => return progress,
                 Poll::Ready(Ok(n)) if n > 0 => {
-                    self.stderr_sink.push(&buf[..n]);
+                    self.stderr_sink.push(&self.read_buf[..n]);
                     progress = true;
                 }
                 Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
