@@ -15,7 +15,8 @@ use claude_agent_core::mcp::{McpServerSpec, ToolResult, ToolSpec};
 use claude_agent_core::message::UserInput;
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_core::session::{
-    Event, ExitStatusInfo, InputMode, Session, SessionConfig, Signal as SessionSignal, Transmit,
+    Event, ExitStatusInfo, InputMode, Session, SessionConfig, Signal as SessionSignal, Termination,
+    Transmit,
 };
 use claude_agent_core::Json;
 use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
@@ -63,6 +64,8 @@ struct Scenario {
     script: fn() -> Script,
     ending: Ending,
     answering: Answering,
+    /// The session ends with an error (for a query: its last item).
+    fails: bool,
 }
 
 fn scenarios() -> Vec<Scenario> {
@@ -72,18 +75,21 @@ fn scenarios() -> Vec<Scenario> {
             script: || Script::new().answer_initialize().expect_eof().exit(0),
             ending: Ending::CloseWhenReady,
             answering: Answering::Nothing,
+            fails: false,
         },
         Scenario {
             name: "a CLI that ignores the end of stdin",
             script: || Script::new().answer_initialize().hang(),
             ending: Ending::CloseWhenReady,
             answering: Answering::Nothing,
+            fails: false,
         },
         Scenario {
             name: "a CLI that ignores SIGTERM",
             script: || Script::new().answer_initialize().ignore_sigterm().hang(),
             ending: Ending::CloseWhenReady,
             answering: Answering::Nothing,
+            fails: false,
         },
         Scenario {
             name: "a callback past its time limit",
@@ -100,6 +106,7 @@ fn scenarios() -> Vec<Scenario> {
             },
             ending: Ending::Query,
             answering: Answering::ToolThatNeverFinishes,
+            fails: false,
         },
         Scenario {
             name: "300 callbacks at once",
@@ -115,6 +122,14 @@ fn scenarios() -> Vec<Scenario> {
             },
             ending: Ending::Query,
             answering: Answering::AllowAfterASecond,
+            fails: false,
+        },
+        Scenario {
+            name: "stdout closed before initialize",
+            script: || Script::new().close_stdout().hang(),
+            ending: Ending::Query,
+            answering: Answering::Nothing,
+            fails: true,
         },
     ]
 }
@@ -199,7 +214,9 @@ fn through_the_client(scenario: &Scenario) -> Seen {
         Ending::Query => {
             let items: Vec<_> =
                 runtime.block_on(query_with(runtime.clone(), "go", options).collect());
-            assert!(items.iter().all(Result::is_ok), "{items:?}");
+            let (last, before) = items.split_last().expect("an item at least");
+            assert!(before.iter().all(Result::is_ok), "{items:?}");
+            assert_eq!(last.is_err(), scenario.fails, "{items:?}");
         }
     }
     Seen {
@@ -222,6 +239,10 @@ struct CoreHost {
     /// The CLI's exit, once it exited; reported to the session once.
     exited: Option<ExitStatusInfo>,
     reported_exit: bool,
+    /// The end of stdout has been reported to the session.
+    reported_eof: bool,
+    /// How the session ended.
+    termination: Option<Termination>,
     signals: Vec<Signal>,
     answering: Answering,
     /// Answers due at a time: `(when, request)`.
@@ -249,6 +270,8 @@ impl CoreHost {
             now,
             exited: None,
             reported_exit: false,
+            reported_eof: false,
+            termination: None,
             signals: Vec::new(),
             answering: scenario.answering,
             due: Vec::new(),
@@ -257,8 +280,9 @@ impl CoreHost {
         }
     }
 
-    /// Run until the session is finished; returns what was seen.
-    fn run(mut self, ending: Ending) -> Seen {
+    /// Run until the session is finished; returns what was seen, and whether it ended in an
+    /// error.
+    fn run(mut self, ending: Ending) -> (Seen, bool) {
         let started = self.now;
         if let Ending::Query = ending {
             self.session
@@ -284,12 +308,17 @@ impl CoreHost {
             self.now = self.now.max(next);
             self.session.handle_timeout(self.now);
         }
-        Seen {
+        let failed = !matches!(
+            self.termination,
+            Some(Termination::Completed | Termination::ClosedByHost)
+        );
+        let seen = Seen {
             signals: self.signals,
             answers: answers(self.cli.received()),
             took: self.now - started,
             most_running: self.most_running,
-        }
+        };
+        (seen, failed)
     }
 
     /// Everything that can happen without time passing; returns whether anything did.
@@ -324,9 +353,13 @@ impl CoreHost {
                 self.exited = Some(ExitStatusInfo::code(code));
             }
         }
+        if !self.reported_eof && (self.exited.is_some() || self.cli.stdout_closed()) {
+            self.reported_eof = true;
+            self.session.handle_stdout_eof(self.now);
+            progress = true;
+        }
         if let (Some(status), false) = (self.exited, self.reported_exit) {
             self.reported_exit = true;
-            self.session.handle_stdout_eof(self.now);
             self.session.handle_exit(self.now, status);
             progress = true;
         }
@@ -343,6 +376,7 @@ impl CoreHost {
                     self.due.retain(|(_, due)| *due != id);
                     self.running -= 1;
                 }
+                Event::Finished(termination) => self.termination = Some(termination),
                 _ => {}
             }
         }
@@ -378,7 +412,8 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
     let mut table = Vec::new();
     for scenario in scenarios() {
         let client = through_the_client(&scenario);
-        let core = CoreHost::new(&scenario).run(scenario.ending);
+        let (core, failed) = CoreHost::new(&scenario).run(scenario.ending);
+        assert_eq!(failed, scenario.fails, "{}", scenario.name);
         assert_eq!(
             (&client.signals, client.took, client.most_running),
             (&core.signals, core.took, core.most_running),
@@ -404,7 +439,7 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
 
     let by_name = |name: &str| {
         let scenario = scenarios().into_iter().find(|s| s.name == name).unwrap();
-        CoreHost::new(&scenario).run(scenario.ending)
+        CoreHost::new(&scenario).run(scenario.ending).0
     };
     let close = by_name("graceful close");
     assert_eq!((close.took, &close.signals[..]), (Duration::ZERO, &[][..]));
@@ -424,6 +459,10 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
         text,
         "The tool wait of server slow did not finish within 2 s and was stopped."
     );
+    // 5 s to exit after stdout ended, then stdin closed and 5 s more, then SIGTERM.
+    let silent = by_name("stdout closed before initialize");
+    assert_eq!(silent.signals, [Signal::Terminate]);
+    assert_eq!(silent.took, Duration::from_secs(10));
     let many = by_name("300 callbacks at once");
     assert_eq!((many.answers.len(), many.most_running), (300, 256));
     assert_eq!(many.took, Duration::from_secs(2));

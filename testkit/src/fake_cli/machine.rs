@@ -120,6 +120,10 @@ pub struct FakeCli {
     hung: bool,
     /// Past a [`Step::IgnoreSigterm`].
     survives_sigterm: bool,
+    /// Past a [`Step::CloseStdout`]: stdout ends once what was queued before is read.
+    closing_stdout: bool,
+    /// Stdout has ended: nothing more is queued on it.
+    stdout_closed: bool,
     /// Where the session's transcripts are, for [`Step::Mirror`].
     transcripts: PathBuf,
 }
@@ -169,6 +173,8 @@ impl FakeCli {
             exit_code: None,
             hung: false,
             survives_sigterm: false,
+            closing_stdout: false,
+            stdout_closed: false,
             transcripts: folder.into(),
         };
         cli.advance();
@@ -226,7 +232,11 @@ impl FakeCli {
     /// The next chunk for stdout (whole lines, each ending in `\n`).
     #[must_use]
     pub fn poll_stdout(&mut self) -> Option<Vec<u8>> {
-        match self.stdout.pop_front()? {
+        let Some(output) = self.stdout.pop_front() else {
+            self.stdout_closed |= self.closing_stdout;
+            return None;
+        };
+        match output {
             Output::Bytes(bytes) => Some(bytes),
             Output::Repeat { line, remaining } => {
                 let copies = (FLOOD_CHUNK_BYTES / line.len().max(1)).clamp(1, remaining);
@@ -275,6 +285,22 @@ impl FakeCli {
     #[must_use]
     pub fn survives_sigterm(&self) -> bool {
         self.survives_sigterm
+    }
+
+    /// Whether stdout has ended while the fake runs on ([`Script::close_stdout`]): true once
+    /// [`poll_stdout`](Self::poll_stdout) has handed out what was printed before.
+    ///
+    /// ```
+    /// use claude_agent_testkit::fake_cli::{FakeCli, Script};
+    ///
+    /// let mut cli = FakeCli::new(Script::new().emit_assistant_text("last words").close_stdout().hang());
+    /// assert!(cli.poll_stdout().is_some() && !cli.stdout_closed());
+    /// assert!(cli.poll_stdout().is_none() && cli.stdout_closed());
+    /// assert_eq!(cli.poll_exit(), None, "it runs on");
+    /// ```
+    #[must_use]
+    pub fn stdout_closed(&self) -> bool {
+        self.stdout_closed
     }
 
     /// The exit code, once the fake CLI wants to exit and its stdout and stderr are drained.
@@ -366,6 +392,9 @@ impl FakeCli {
     }
 
     fn push_line(&mut self, mut line: Vec<u8>) {
+        if self.closing_stdout {
+            return;
+        }
         line.push(b'\n');
         self.stdout.push_back(Output::Bytes(line));
     }
@@ -615,7 +644,7 @@ impl FakeCli {
                 self.push_json(&reply);
             }
             Step::Flood { line, count } => {
-                if count > 0 {
+                if count > 0 && !self.closing_stdout {
                     let mut line = line.into_bytes();
                     line.push(b'\n');
                     self.stdout.push_back(Output::Repeat {
@@ -644,6 +673,7 @@ impl FakeCli {
             Step::Exit { code } => self.exit_code = Some(code),
             Step::Hang => self.hung = true,
             Step::IgnoreSigterm => self.survives_sigterm = true,
+            Step::CloseStdout => self.closing_stdout = true,
             Step::Branch {
                 request_id,
                 when,

@@ -166,6 +166,9 @@ pub enum Step {
     /// From here on the fake lives through `SIGTERM`, as a CLI busy in a tool call may: only
     /// `SIGKILL` ends it ([`FakeCli::survives_sigterm`](super::FakeCli::survives_sigterm)).
     IgnoreSigterm,
+    /// Closes stdout once what it printed before is read, and runs on: whatever it prints
+    /// after is lost ([`FakeCli::stdout_closed`](super::FakeCli::stdout_closed)).
+    CloseStdout,
     /// Waits for the SDK's answer to the fake CLI's request `request_id`, then runs the steps of
     /// `then` if the answer satisfies `when`, else those of `otherwise`; the steps after the
     /// branch follow. An answer an earlier step already waited for (e.g. in
@@ -1746,6 +1749,33 @@ impl Script {
     #[must_use]
     pub fn ignore_sigterm(self) -> Self {
         self.step(Step::IgnoreSigterm)
+    }
+
+    /// Closes stdout (once what it printed before is read) and runs on, as a CLI whose output
+    /// pipe broke: a session must stop it without its answers.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent_tokio::runtime::{connect_with, Runtime, Signal};
+    /// use claude_agent_tokio::Options;
+    /// use claude_agent_testkit::fake_cli::Script;
+    /// use claude_agent_testkit::runtime::TestRuntime;
+    /// use claude_agent_testkit::transport::FakeTransport;
+    ///
+    /// // Gone silent before it answered `initialize`: `connect` fails, and the CLI is stopped.
+    /// let fake = FakeTransport::new(Script::new().close_stdout().hang());
+    /// let runtime = TestRuntime::new();
+    /// let started = runtime.now();
+    /// let connected = runtime.block_on(connect_with(runtime.clone(), Options::new().transport(fake.clone())));
+    /// assert!(connected.is_err());
+    /// runtime.block_on(async { while fake.signals().is_empty() { runtime.sleep_until(runtime.now() + Duration::from_secs(1)).await } });
+    /// assert_eq!(fake.signals(), [Signal::Terminate]);
+    /// // 5 s to exit once stdout ended, then stdin closed and 5 s more.
+    /// assert_eq!(runtime.now() - started, Duration::from_secs(10));
+    /// ```
+    #[must_use]
+    pub fn close_stdout(self) -> Self {
+        self.step(Step::CloseStdout)
     }
 
     /// Answers SDK control requests of `subtype` automatically (unless a remaining step waits

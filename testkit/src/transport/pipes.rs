@@ -122,7 +122,8 @@ impl AsyncRead for Pipe {
             pending.drain(..n);
             return Poll::Ready(Ok(n));
         }
-        if wire.exit().is_some() {
+        let closed = matches!(self.stream, Stream::Stdout) && wire.cli.stdout_closed();
+        if closed || wire.exit().is_some() {
             return Poll::Ready(Ok(0));
         }
         wire.park(cx);
