@@ -88,11 +88,13 @@ impl Flood {
         let replayed = Instant::now();
         for round in 0..self.round_trips {
             let request_id = format!("rtt-{round}");
-            let request = json!({"type": "control_request", "request_id": request_id,
-                "request": {"subtype": "can_use_tool", "tool_name": "Bash",
-                    "input": {"command": "echo hi"}, "permission_suggestions": [],
-                    "tool_use_id": format!("toolu_{round}")}});
-            writeln!(out, "{request}")?;
+            // Written as the real CLI writes it, keys in its order (`type` first): a `json!`
+            // value would sort them, and a host that peeks at a leading `type` would read it the
+            // slow way, as it never does with the CLI.
+            writeln!(
+                out,
+                r#"{{"type":"control_request","request_id":"{request_id}","request":{{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{{"command":"echo hi","description":"run"}},"description":"run","permission_suggestions":[],"tool_use_id":"toolu_{round}"}}}}"#
+            )?;
             out.flush()?;
             loop {
                 let Ok(Ok(message)) = input.recv() else {
