@@ -181,6 +181,8 @@ mod task {
     pub(super) mod message_queue;
     #[cfg(feature = "otel")]
     pub(super) mod otel;
+    pub(super) mod place;
+    pub(super) mod replies;
     pub(super) mod session_end;
     pub(super) mod spawn;
     pub(super) mod stderr;

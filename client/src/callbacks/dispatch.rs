@@ -20,12 +20,13 @@ use crate::control::{InboundId, InboundKind, InboundRequest, Reply};
 use crate::mcp::{ElicitationResult, ToolResult};
 use crate::process::runtime::BoxFuture;
 
-/// Starts the user's callback for each inbound request.
+/// Starts the user's callback for each inbound request, and runs the ones started.
 pub(crate) struct Dispatcher {
     handlers: Handlers,
     /// Hook callbacks by the session's matcher index.
     hooks: Vec<Option<HookFn>>,
     session: SessionRef,
+    running: Running,
 }
 
 impl Dispatcher {
@@ -36,6 +37,7 @@ impl Dispatcher {
             handlers,
             hooks,
             session,
+            running: Running::default(),
         }
     }
 
@@ -54,12 +56,31 @@ impl Dispatcher {
         self.handlers.mcp_servers = served;
     }
 
-    /// Start the callback that answers `request`. A callback that panics when called gives a
-    /// future that resumes the panic when polled, so that [`Running`] reports it like a panic
-    /// while it runs.
-    pub(crate) fn start(&self, request: InboundRequest) -> BoxFuture<'static, Reply> {
+    /// Start the callback that answers `request`; [`Dispatcher::poll`] runs it. A callback that
+    /// panics when called gives a future that resumes the panic when polled, so that it is
+    /// reported like a panic while it runs.
+    pub(crate) fn start(&mut self, request: InboundRequest) {
+        let id = request.id;
         let started = catch_unwind(AssertUnwindSafe(|| self.dispatch(request.kind)));
-        started.unwrap_or_else(|panic| Box::pin(async move { resume_unwind(panic) }))
+        let future = started.unwrap_or_else(|panic| Box::pin(async move { resume_unwind(panic) }));
+        self.running.push(id, future);
+    }
+
+    /// Drop the callback answering `id` (the CLI withdrew it, or its time limit passed).
+    /// Returns whether one was running.
+    pub(crate) fn cancel(&mut self, id: InboundId) -> bool {
+        self.running.cancel(id)
+    }
+
+    /// Drop every running callback: nobody is left to answer.
+    pub(crate) fn cancel_all(&mut self) {
+        self.running = Running::default();
+    }
+
+    /// Poll every woken callback; each one that finished is passed to `done` with its reply, and
+    /// whether that reply is the error its panic became.
+    pub(crate) fn poll(&mut self, cx: &mut Context<'_>, done: impl FnMut(InboundId, Reply, bool)) {
+        self.running.poll(cx, done);
     }
 
     fn dispatch(&self, kind: InboundKind) -> BoxFuture<'static, Reply> {
@@ -153,9 +174,9 @@ pub(crate) fn panic_message(what: &str, panic: Box<dyn Any + Send>) -> String {
     format!("{what} panicked: {detail}")
 }
 
-/// The set of running callbacks, polled by the driver.
+/// The set of running callbacks.
 #[derive(Default)]
-pub(crate) struct Running {
+struct Running {
     slots: Vec<Slot>,
     driver: Arc<DriverWaker>,
 }
@@ -190,7 +211,7 @@ impl Wake for SlotWake {
 
 impl Running {
     /// Add a callback; it is polled on the next [`Running::poll`].
-    pub(crate) fn push(&mut self, id: InboundId, future: BoxFuture<'static, Reply>) {
+    fn push(&mut self, id: InboundId, future: BoxFuture<'static, Reply>) {
         let wake = Arc::new(SlotWake {
             woken: AtomicBool::new(true),
             driver: self.driver.clone(),
@@ -198,21 +219,13 @@ impl Running {
         self.slots.push(Slot { id, future, wake });
     }
 
-    /// Drop the callback answering `id` (the CLI withdrew it, or its time limit passed).
-    /// Returns whether one was running.
-    pub(crate) fn cancel(&mut self, id: InboundId) -> bool {
+    fn cancel(&mut self, id: InboundId) -> bool {
         let before = self.slots.len();
         self.slots.retain(|slot| slot.id != id);
         self.slots.len() != before
     }
 
-    /// Poll every woken callback; each one that finished is passed to `done` with its reply, and
-    /// whether that reply is the error its panic became.
-    pub(crate) fn poll(
-        &mut self,
-        cx: &mut Context<'_>,
-        mut done: impl FnMut(InboundId, Reply, bool),
-    ) {
+    fn poll(&mut self, cx: &mut Context<'_>, mut done: impl FnMut(InboundId, Reply, bool)) {
         if self.slots.is_empty() {
             return;
         }

@@ -10,7 +10,6 @@
 //! stderr (always), the child's exit, and the deadlines. It loops while anything made
 //! progress (with a budget, then it yields), and returns `Pending` with every source registered.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -19,17 +18,18 @@ use std::time::Instant;
 
 use futures_io::{AsyncRead, AsyncWrite};
 
-use crate::callbacks::dispatch::{Dispatcher, Running};
-use crate::control::{ClaimInfo, RequestId, ResponseBody};
+use crate::callbacks::dispatch::Dispatcher;
 use crate::error::Error;
-use crate::handles::spare::{ClaimError, ParkingDir};
-use crate::message::{Message, SystemMessage, UserInput};
+use crate::handles::spare::ParkingDir;
+use crate::message::UserInput;
 use crate::persistence::config_dir::ConfigDir;
 use crate::persistence::mirror::Mirror;
 use crate::persistence::recorder::Recorder;
 use crate::process::runtime::{BoxFuture, ChildProcess, Runtime};
 use crate::session::{Event, ExitStatusInfo, Session, Termination};
 use crate::task::message_queue::{Command, Item, Link, Reply};
+use crate::task::place::{News, Place};
+use crate::task::replies::Replies;
 use crate::task::stderr::StderrSink;
 use crate::task::trace::Trace;
 use crate::Seat;
@@ -74,12 +74,10 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     link: Arc<Link>,
     input: Option<futures_lite::stream::Boxed<UserInput>>,
 
+    /// The user's callbacks: started for the CLI's requests, and running.
     dispatcher: Dispatcher,
-    running: Running,
-    pending: HashMap<RequestId, Reply<Result<ResponseBody, Error>>>,
-    init_reply: Option<Reply<Result<(), Error>>>,
-    /// A claim waits for its outcome.
-    claim_reply: Option<Reply<Result<Box<ClaimInfo>, ClaimError>>>,
+    /// The handles' calls waiting on the session.
+    replies: Replies,
     /// `Options::session_store`: the transcript lines on their way to the store.
     mirror: Option<Mirror>,
     /// The session's temporary configuration folder (resumed from a store, or
@@ -89,11 +87,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
     undelivered: Option<Item>,
-    /// A turn's result that waits for its charge to be in the fleet's shared ledger; nothing
-    /// else is taken from the session until then.
-    charging: Option<(crate::ChargeFuture, Item)>,
-    /// A result was withheld because the session's place was lost first.
-    result_withheld: bool,
     termination: Option<Termination>,
     /// The last item (the session's final error, if any) has been queued.
     reported: bool,
@@ -101,9 +94,8 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
     _parking: Option<ParkingDir>,
     /// The session's place in its fleet: given back when the driver ends, once the CLI is gone.
-    seat: Option<Seat>,
-    /// Whether the seat was last told the session is in a turn.
-    seat_in_turn: bool,
+    /// While a result waits there for its charge, nothing else is taken from the session.
+    place: Option<Place>,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -117,10 +109,6 @@ where
     pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
         let endpoints = parts.endpoints;
         parts.link.set_process_id(endpoints.child.id());
-        let mut seat = parts.seat;
-        if let Some(seat) = &mut seat {
-            seat.started();
-        }
         Driver {
             runtime: parts.runtime,
             session: parts.session,
@@ -130,21 +118,15 @@ where
             link: parts.link,
             input: parts.input,
             dispatcher: parts.dispatcher,
-            running: Running::default(),
-            pending: HashMap::new(),
-            init_reply: parts.init_reply,
-            claim_reply: None,
+            replies: Replies::new(parts.init_reply),
             mirror: parts.mirror,
             config_dir: parts.config_dir,
             undelivered: None,
-            charging: None,
-            result_withheld: false,
             termination: None,
             reported: false,
             trace: parts.trace,
             _parking: parts.parking,
-            seat,
-            seat_in_turn: false,
+            place: parts.seat.map(Place::new),
         }
     }
 
@@ -175,20 +157,10 @@ where
         progress |= self.cli.poll_stderr(cx);
         progress |= self.poll_exit(cx, now);
         progress |= self.poll_deadlines(cx, now);
-        self.tell_seat_turn();
-        progress
-    }
-
-    /// Tell the fleet's seat when a turn starts or ends.
-    fn tell_seat_turn(&mut self) {
-        let Some(seat) = &self.seat else {
-            return;
-        };
-        let running = self.session.turn_running();
-        if running != self.seat_in_turn {
-            self.seat_in_turn = running;
-            seat.turn_running(running);
+        if let Some(place) = &mut self.place {
+            place.tell_turn(self.session.turn_running());
         }
+        progress
     }
 
     /// A budget report of the session's fleet key, or the news that a shared fleet took the
@@ -200,18 +172,21 @@ where
         if self.termination.is_some() || self.session.ending().is_some() {
             return false;
         }
-        if self.place_lost(cx, now) {
-            return true;
+        let Some(place) = &mut self.place else {
+            return false;
+        };
+        match place.poll_news(cx) {
+            Poll::Pending => false,
+            Poll::Ready(News::Lost) => {
+                self.lose_place(now);
+                true
+            }
+            // A warning comes back as `Event::Budget`; an exceeded budget as `Event::Closing`.
+            Poll::Ready(News::Report(report)) => {
+                self.session.budget_report(now, report);
+                true
+            }
         }
-        let Some(seat) = &mut self.seat else {
-            return false;
-        };
-        let Poll::Ready(report) = seat.poll_report(cx) else {
-            return false;
-        };
-        // A warning comes back as `Event::Budget`; an exceeded budget as `Event::Closing`.
-        self.session.budget_report(now, report);
-        true
     }
 
     /// Whether the session's shared place is lost (checked again right before a result is
@@ -219,19 +194,25 @@ where
     /// is, another host may hold the session: nothing more of it goes to the store from here,
     /// nothing more reaches the application, and the CLI stops.
     fn place_lost(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let Some(seat) = &mut self.seat else {
+        let Some(place) = &mut self.place else {
             return false;
         };
-        if self.session.ending().is_some() || seat.poll_lost(cx).is_pending() {
+        if self.session.ending().is_some() || !place.poll_lost(cx) {
             return false;
         }
+        self.lose_place(now);
+        true
+    }
+
+    /// The session's place is another host's (the fleet's ledger or the store said so): a
+    /// result waiting for its charge is dropped, and the CLI stops.
+    fn lose_place(&mut self, now: Instant) {
         self.mirror = None;
-        // A result withheld from a session that had already finished (its CLI gone): its
-        // stream ends with the lost place, not as if all had been handed on.
-        self.result_withheld |= self.charging.take().is_some();
+        if let Some(place) = &mut self.place {
+            place.lost();
+        }
         self.session.place_lost(now);
         self.begin_shutdown(now, false);
-        true
     }
 
     /// Drive the store's flush (at once when a result waits for it; everything left once the
@@ -254,10 +235,7 @@ where
         let progress = mirror.poll(cx, &self.runtime);
         if mirror.fenced().is_some() {
             // The store took the session from this host: its place is another host's.
-            self.mirror = None;
-            self.charging = None;
-            self.session.place_lost(now);
-            self.begin_shutdown(now, false);
+            self.lose_place(now);
             return true;
         }
         if mirror.is_idle() && self.session.waits_for_store() {
@@ -273,16 +251,14 @@ where
         if let Some(info) = self.session.server_info() {
             self.link.set_server_info(info.clone());
         }
-        if let Some(reply) = self.init_reply.take() {
-            let _ = reply.try_send(Ok(()));
-        }
+        self.replies.ready();
     }
 
     fn poll_callbacks(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let session = &mut self.session;
         let trace = &mut self.trace;
         let mut progress = false;
-        self.running.poll(cx, |id, reply, panicked| {
+        self.dispatcher.poll(cx, |id, reply, panicked| {
             progress = true;
             trace.answer(id, &reply, panicked, now);
             // The CLI may have cancelled it meanwhile, or stdin may be closed: nothing to do then.
@@ -310,16 +286,22 @@ where
     fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         loop {
-            if let Some((charge, _)) = &mut self.charging {
-                if charge.as_mut().poll(cx).is_pending() {
-                    return progress;
-                }
+            let charged = match &mut self.place {
+                Some(place) => match place.poll_charged(cx) {
+                    Poll::Pending => return progress,
+                    Poll::Ready(charged) => charged,
+                },
+                None => false,
+            };
+            if charged {
+                // A result that waited for its charge: dropped if the place was lost meanwhile.
                 if self.place_lost(cx, now) {
                     return true;
                 }
-                let (_, item) = self.charging.take().expect("polled above");
+                let place = self.place.as_mut().expect("charged above");
+                let result = place.take_charged().expect("charged above");
                 progress = true;
-                if !self.hand_over(cx, item) {
+                if !self.hand_over(cx, Ok(result)) {
                     return progress;
                 }
             }
@@ -356,25 +338,15 @@ where
             match event {
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
-                    let mut charging = None;
-                    if let Some(seat) = &self.seat {
-                        match &message {
-                            Message::Result(result) => {
-                                seat.session_id(result.session_id());
-                                charging = seat.turn(result);
-                            }
-                            Message::System(SystemMessage::Init(init)) => {
-                                seat.session_id(init.session_id())
-                            }
-                            _ => {}
-                        }
-                    }
                     self.trace.message(&message);
-                    if let Some(charge) = charging {
-                        // The result waits for its turn's charge in the shared ledger.
-                        self.charging = Some((charge, Ok(message)));
-                        return progress;
-                    }
+                    let message = match &mut self.place {
+                        Some(place) => match place.pass(message) {
+                            Some(message) => message,
+                            // The result waits for its turn's charge in the shared ledger.
+                            None => return progress,
+                        },
+                        None => message,
+                    };
                     if !self.hand_over(cx, Ok(message)) {
                         return progress;
                     }
@@ -494,28 +466,18 @@ where
         if !self.reported {
             self.reported = true;
             let error = Error::of_termination(termination, || self.cli.stderr_tail());
-            match (self.init_reply.take(), error) {
-                (Some(reply), error) => {
-                    let _ = reply.try_send(Err(error.unwrap_or(Error::Closed)));
-                }
+            // `connect` returns it, or the stream ends with it.
+            match self.replies.connect_failed(error) {
+                None => {}
                 // Told if there is room: the application that closed the session may not read.
-                (None, Some(error)) if self.link.close_asked() => {
-                    drop(self.link.push(cx, Err(error)));
-                }
-                (None, Some(error)) => {
+                Some(error) if self.link.close_asked() => drop(self.link.push(cx, Err(error))),
+                Some(error) => {
                     self.undelivered = Some(Err(error));
                     return false;
                 }
-                (None, None) => {}
             }
         }
-        if let Some(reply) = self.claim_reply.take() {
-            let _ = reply.try_send(Err(ClaimError::SpareExited));
-        }
-        // Failed requests were answered through their events; anything left has no answer.
-        for (_, reply) in self.pending.drain() {
-            let _ = reply.try_send(Err(Error::Closed));
-        }
+        self.replies.session_ended();
         if !self.cli.exited() {
             return false;
         }
@@ -585,9 +547,8 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             self.session.handle_stdout_eof(now);
             self.session.handle_exit(now, ExitStatusInfo::signal(9));
             while let Some(event) = self.session.poll_event() {
-                if let (Event::UnfinishedTurn(cost), Some(seat)) = (event, &self.seat) {
-                    // In the ledger's hands: it goes on without the session.
-                    drop(seat.charge(&cost));
+                if let (Event::UnfinishedTurn(cost), Some(place)) = (event, &self.place) {
+                    place.unfinished_turn(&cost);
                 }
             }
         }

@@ -76,7 +76,7 @@ where
                 match self.session.request(now, request) {
                     Ok(id) => {
                         self.trace.request_sent(id, subtype, now);
-                        self.pending.insert(id, reply);
+                        self.replies.request_sent(id, reply);
                     }
                     Err(error) => {
                         let _ = reply.try_send(Err(Error::from_request(error)));
@@ -90,7 +90,7 @@ where
                         self.trace.sdk_servers(&servers.sdk);
                         self.dispatcher.set_mcp_servers(servers.sdk);
                         self.trace.request_sent(id, Subtype::mcp_set_servers(), now);
-                        self.pending.insert(id, reply);
+                        self.replies.request_sent(id, reply);
                     }
                     Err(error) => {
                         let _ = reply.try_send(Err(Error::from_request(error)));
@@ -101,7 +101,7 @@ where
             Command::Claim(claim, prompt, reply) => match self.session.claim(now, &claim) {
                 Ok(id) => {
                     self.trace.claim_sent(id, now);
-                    self.claim_reply = Some(reply);
+                    self.replies.claim_sent(reply);
                     if let Some(prompt) = prompt {
                         self.start_prompt(prompt, now);
                     }

@@ -7,10 +7,8 @@ use std::time::Instant;
 use futures_io::{AsyncRead, AsyncWrite};
 
 use super::Driver;
-use crate::callbacks::dispatch::Running;
 use crate::cost::BudgetReport;
 use crate::error::Error;
-use crate::handles::spare::ClaimError;
 use crate::message::{Message, Notice, NoticeKind};
 use crate::process::runtime::{ChildProcess, Runtime};
 use crate::session::{EndReason, Event, Termination};
@@ -44,11 +42,8 @@ where
                     // hung one only after its grace): it is the session's end report.
                     EndReason::InitializeFailed(failure) => {
                         let error = Error::from_failure(failure.clone());
-                        match self.init_reply.take() {
-                            Some(reply) => {
-                                let _ = reply.try_send(Err(error));
-                            }
-                            None => self.undelivered = Some(Err(error)),
+                        if let Some(error) = self.replies.connect_failed(Some(error)) {
+                            self.undelivered = Some(Err(error));
                         }
                         self.reported = true;
                     }
@@ -58,9 +53,8 @@ where
                 self.begin_shutdown(now, false);
             }
             Event::UnfinishedTurn(cost) => {
-                if let Some(seat) = &self.seat {
-                    // In the ledger's hands: no result waits for it.
-                    drop(seat.charge(&cost));
+                if let Some(place) = &self.place {
+                    place.unfinished_turn(&cost);
                 }
             }
             Event::InterruptNotApplied(why) => {
@@ -86,15 +80,14 @@ where
             }
             Event::Inbound(request) => {
                 self.trace.cli_request(&request, now);
-                let id = request.id;
-                self.running.push(id, self.dispatcher.start(*request));
+                self.dispatcher.start(*request);
             }
             Event::Cancelled(id) => {
-                let running = self.running.cancel(id);
+                let running = self.dispatcher.cancel(id);
                 self.trace.withdrawn(id, running);
             }
             Event::Expired(id) => {
-                let running = self.running.cancel(id);
+                let running = self.dispatcher.cancel(id);
                 self.trace.expired(id, running, now);
             }
             Event::OwnRequestSent { id, request } => {
@@ -102,21 +95,21 @@ where
             }
             Event::RequestDone { id, outcome } => {
                 self.trace.request_done(id, &outcome, now);
-                if let Some(reply) = self.pending.remove(&id) {
-                    let _ = reply.try_send(outcome.map_err(Error::from_failure));
-                }
+                self.replies.request_done(id, outcome);
             }
             Event::Claimed(outcome) => {
                 self.trace.claimed(&outcome, now);
-                if let Some(reply) = self.claim_reply.take() {
-                    let _ = reply.try_send(outcome.map_err(ClaimError::Refused));
-                }
+                self.replies.claimed(outcome);
             }
             // Start-up progress; the session keeps the last one.
             Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
             Event::Finished(mut termination) => {
                 let clean = Error::of_termination(&termination, String::new).is_none();
-                if self.result_withheld && clean {
+                let withheld = self
+                    .place
+                    .as_ref()
+                    .is_some_and(|place| place.result_withheld());
+                if withheld && clean {
                     termination = Termination::Ended(EndReason::PlaceLost);
                 }
                 if let Termination::Ended(reason) = &termination {
@@ -124,7 +117,7 @@ where
                 }
                 self.termination = Some(termination);
                 // Callbacks still running have nobody to answer any more.
-                self.running = Running::default();
+                self.dispatcher.cancel_all();
             }
             // An event newer than this layer: it has nothing to act on.
             _ => {}
