@@ -16,7 +16,7 @@ use claude_agent_client::{
     Runtime, SharedLedger, SharedPlace,
 };
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent, TurnCost};
-use claude_agent_core::message::{Message, NoticeKind};
+use claude_agent_core::message::{Message, NoticeKind, SystemMessage};
 use claude_agent_testkit::fake_cli::Script;
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::{FakeTransport, SdkLine};
@@ -326,5 +326,90 @@ fn a_result_waits_for_its_charge_past_the_clis_exit() {
     assert!(
         matches!(items.last(), Some(Ok(Message::Result(_)))),
         "{items:?}"
+    );
+}
+
+/// A store that is down for a while (five appends fail, as while its database restarts): in a
+/// shared fleet the turn's result waits until its lines are stored, since the next host would
+/// resume the session from the store; outside a fleet the result goes on after three tries,
+/// with a `mirror_error` saying its lines wait for the next turn.
+#[test]
+fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
+    struct Restarting {
+        store: InMemorySessionStore,
+        failures: AtomicUsize,
+    }
+    impl SessionStore for Restarting {
+        fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+            if self.failures.load(Ordering::SeqCst) > 0 {
+                self.failures.fetch_sub(1, Ordering::SeqCst);
+                return Box::pin(async { Err(StoreError::backend("the database is restarting")) });
+            }
+            self.store.append(key, entries)
+        }
+        fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            self.store.load(key)
+        }
+    }
+    let run = |shared: bool| {
+        let mirror = json!({
+            "type": "transcript_mirror",
+            "filePath": "/fake-home/.claude/projects/-work/13dbd64f-f8d4-4686-ab4c-e5b537e0a952.jsonl",
+            "entries": [{"type": "user", "uuid": "u1"}],
+        })
+        .to_string();
+        let script = Script::new()
+            .answer_initialize()
+            .expect_user()
+            .emit(mirror)
+            .emit_result("the answer")
+            .expect_eof()
+            .exit(0);
+        let fake = FakeTransport::new(script);
+        let store = Arc::new(Restarting {
+            store: InMemorySessionStore::new(),
+            failures: AtomicUsize::new(5),
+        });
+        let options = if shared {
+            options(&fake, &Ledger::default())
+        } else {
+            Options::new().transport(fake.clone())
+        };
+        let options = options
+            .env("CLAUDE_CONFIG_DIR", "/fake-home/.claude")
+            .session_store(store.clone());
+        let runtime = TestRuntime::new();
+        let started = runtime.now();
+        let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", options).collect());
+        let key = SessionKey::new("-work", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
+        let stored = store.store.entries(&key).len();
+        (items, stored, runtime.now() - started)
+    };
+
+    let (items, stored, took) = run(true);
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    let mirror_errors = |items: &[Result<Message, Error>]| {
+        items
+            .iter()
+            .filter(|item| matches!(item, Ok(Message::System(SystemMessage::MirrorError(_)))))
+            .count()
+    };
+    assert_eq!(mirror_errors(&items), 0, "nothing given up: {items:?}");
+    assert_eq!(stored, 1);
+    // 200 ms, 800 ms, then 800 ms for each try after.
+    assert_eq!(took, Duration::from_millis(200 + 800 * 4));
+
+    let (items, stored, _) = run(false);
+    assert_eq!(mirror_errors(&items), 1, "{items:?}");
+    assert!(
+        matches!(items.last(), Some(Ok(Message::Result(_)))),
+        "{items:?}"
+    );
+    assert_eq!(
+        stored, 1,
+        "stored with the last try, at the end of the session"
     );
 }

@@ -238,6 +238,11 @@ impl Fleet {
         })
     }
 
+    /// Whether the fleet's hosts share a ledger ([`Fleet::shared`]).
+    pub(crate) fn is_shared(&self) -> bool {
+        self.shared.shared_ledger.is_some()
+    }
+
     /// What tells this fleet from every other of the process: clones share it.
     pub(crate) fn id(&self) -> u64 {
         self.shared.id

@@ -232,7 +232,7 @@ where
         } else if self.session.waits_for_store() {
             mirror.flush();
         }
-        let progress = mirror.poll(cx, &self.runtime);
+        let progress = mirror.poll(cx, now);
         if mirror.fenced().is_some() {
             // The store took the session from this host: its place is another host's.
             self.lose_place(now);
@@ -401,13 +401,19 @@ where
         self.input = None;
     }
 
-    /// The session's deadline: its own, its callbacks' time limits, and the steps of stopping
-    /// the CLI.
+    /// The session's deadline (its own, its callbacks' time limits, and the steps of stopping
+    /// the CLI), and the store mirror's (its retries and time limits).
     fn poll_deadlines(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         if self.session.poll_timeout().is_some_and(|t| t <= now) {
             self.session.handle_timeout(now);
             progress = true;
+        }
+        if let Some(mirror) = &mut self.mirror {
+            if mirror.poll_timeout().is_some_and(|t| t <= now) {
+                mirror.handle_timeout(now);
+                progress = true;
+            }
         }
         if self.session.stopping() {
             // A CLI being stopped takes no more user messages.
@@ -418,7 +424,12 @@ where
 
     /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
     fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let Some(deadline) = self.session.poll_timeout() else {
+        let mirror = self.mirror.as_ref().and_then(Mirror::poll_timeout);
+        let Some(deadline) = [self.session.poll_timeout(), mirror]
+            .into_iter()
+            .flatten()
+            .min()
+        else {
             self.timer = None;
             return false;
         };

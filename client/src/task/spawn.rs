@@ -449,11 +449,19 @@ fn plan(options: &Options) -> Result<Planned, Error> {
         })
         .transpose()?;
     let spec = launch_spec(options, &host)?;
+    // In a shared fleet the next host resumes the session from the store: a result waits for
+    // its turn's lines for as long as this host keeps its place.
+    let shared_fleet = options
+        .handlers()
+        .fleet
+        .as_ref()
+        .is_some_and(|member| member.fleet().is_shared());
     let mirror = options.handlers().session_store.clone().map(|store| {
         Mirror::new(
             store,
             mirror::projects_dir(&spec),
             options.handlers().store_flush,
+            shared_fleet,
         )
     });
     Ok(Planned {

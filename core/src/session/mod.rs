@@ -36,6 +36,7 @@ mod inbound;
 mod initialize;
 mod interrupts;
 mod mirror;
+mod mirror_queue;
 mod own_requests;
 mod ready;
 mod run_end;
@@ -64,6 +65,7 @@ pub use event::{
     StartFailure, Termination, Transmit,
 };
 pub use mirror::TranscriptMirror;
+pub use mirror_queue::{Append, AppendId, AppendOutcome, MirrorFailure, MirrorLimits, MirrorQueue};
 pub use own_requests::OwnRequest;
 pub use stall::{OnStall, StallWatch};
 pub use version::{CliVersion, VersionCheck, SKIP_VERSION_CHECK_ENV};
