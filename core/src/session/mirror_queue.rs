@@ -31,6 +31,8 @@ use crate::SessionKey;
 pub struct MirrorLimits {
     /// Every frame is appended as soon as it comes (still one append at a time, in order);
     /// otherwise lines wait for [`MirrorQueue::flush`] or the size limits (default: `false`).
+    /// Either way, the newer lines of a file whose earlier lines are kept after a failure wait
+    /// behind them, for the next flush: a transcript is stored in order.
     pub eager: bool,
     /// Pending entries past which a batch goes without waiting for a flush (500).
     pub max_pending_entries: usize,
@@ -214,6 +216,11 @@ impl Pending {
                 entries: values,
             }),
         }
+    }
+
+    /// Whether lines of `file_path` wait here.
+    fn has(&self, file_path: &str) -> bool {
+        self.files.iter().any(|f| f.file_path == file_path)
     }
 
     /// Put `older` ahead of what is pending, file by file.
@@ -478,9 +485,19 @@ impl MirrorQueue {
                 return None;
             }
             let batch = std::mem::take(&mut self.pending);
-            let files = batch.files.into_iter().filter(|f| !f.entries.is_empty());
+            let mut files = VecDeque::new();
+            for file in batch.files.into_iter().filter(|f| !f.entries.is_empty()) {
+                if self.retained.has(&file.file_path) {
+                    // Its kept lines go first, with the next flush: these wait behind them.
+                    let bytes = size_of(&file.entries);
+                    self.retained
+                        .push(file.file_path, file.key, file.entries, bytes);
+                } else {
+                    files.push_back(file);
+                }
+            }
             self.flight = Some(Flight {
-                files: files.collect(),
+                files,
                 current: None,
             });
         }
@@ -733,7 +750,7 @@ impl MirrorQueue {
         } = file;
         let limits = &self.limits;
         let count = entries.len();
-        let bytes: usize = entries.iter().map(|e| e.to_string().len()).sum();
+        let bytes = size_of(&entries);
         let fits = self.retained.entries + count <= limits.saturation * limits.max_pending_entries
             && self.retained.bytes + bytes <= limits.saturation * limits.max_pending_bytes;
         let kept_entries = limits.saturation * limits.max_pending_entries;
@@ -782,6 +799,11 @@ impl fmt::Debug for MirrorQueue {
             .field("fenced", &self.fenced)
             .finish()
     }
+}
+
+/// The JSON size of `entries`, as the limits count it.
+fn size_of(entries: &[Value]) -> usize {
+    entries.iter().map(|e| e.to_string().len()).sum()
 }
 
 /// "1 line", "2 lines".
