@@ -132,6 +132,29 @@ fn options(fake: &FakeTransport, ledger: &Ledger) -> Options {
         .fleet(fleet.member("k"))
 }
 
+/// A CLI of one turn whose transcript line (session `SESSION`, under `-work` of the
+/// configuration folder `/fake-home/.claude`) is mirrored before its result.
+fn one_mirrored_turn() -> FakeTransport {
+    let mirror = json!({
+        "type": "transcript_mirror",
+        "filePath": format!("/fake-home/.claude/projects/-work/{SESSION}.jsonl"),
+        "entries": [{"type": "user", "uuid": "u1"}],
+    })
+    .to_string();
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit(mirror)
+        .emit_assistant_text("the answer")
+        .emit_result("the answer")
+        .expect_eof()
+        .exit(0);
+    FakeTransport::new(script)
+}
+
+/// The session of [`one_mirrored_turn`].
+const SESSION: &str = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+
 /// A place given after the key crossed its budget comes with the report: the session is
 /// refused before its CLI starts, and its prompt costs nothing.
 #[test]
@@ -233,21 +256,7 @@ fn a_store_that_fenced_the_session_off_holds_its_result_back() {
             self.0.load(key)
         }
     }
-    let mirror = json!({
-        "type": "transcript_mirror",
-        "filePath": "/fake-home/.claude/projects/-work/13dbd64f-f8d4-4686-ab4c-e5b537e0a952.jsonl",
-        "entries": [{"type": "user", "uuid": "u1"}],
-    })
-    .to_string();
-    let script = Script::new()
-        .answer_initialize()
-        .expect_user()
-        .emit(mirror)
-        .emit_assistant_text("the answer")
-        .emit_result("the answer")
-        .expect_eof()
-        .exit(0);
-    let fake = FakeTransport::new(script);
+    let fake = one_mirrored_turn();
     let ledger = Ledger::default();
     let runtime = TestRuntime::new();
     let options = options(&fake, &ledger)
@@ -352,20 +361,7 @@ fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
         }
     }
     let run = |shared: bool| {
-        let mirror = json!({
-            "type": "transcript_mirror",
-            "filePath": "/fake-home/.claude/projects/-work/13dbd64f-f8d4-4686-ab4c-e5b537e0a952.jsonl",
-            "entries": [{"type": "user", "uuid": "u1"}],
-        })
-        .to_string();
-        let script = Script::new()
-            .answer_initialize()
-            .expect_user()
-            .emit(mirror)
-            .emit_result("the answer")
-            .expect_eof()
-            .exit(0);
-        let fake = FakeTransport::new(script);
+        let fake = one_mirrored_turn();
         let store = Arc::new(Restarting {
             store: InMemorySessionStore::new(),
             failures: AtomicUsize::new(5),
@@ -381,7 +377,7 @@ fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
         let runtime = TestRuntime::new();
         let started = runtime.now();
         let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", options).collect());
-        let key = SessionKey::new("-work", "13dbd64f-f8d4-4686-ab4c-e5b537e0a952");
+        let key = SessionKey::new("-work", SESSION);
         let stored = store.store.entries(&key).len();
         (items, stored, runtime.now() - started)
     };
