@@ -341,7 +341,8 @@ fn a_result_waits_for_its_charge_past_the_clis_exit() {
 /// A store that is down for a while (five appends fail, as while its database restarts): in a
 /// shared fleet the turn's result waits until its lines are stored, since the next host would
 /// resume the session from the store; outside a fleet the result goes on after three tries,
-/// with a `mirror_error` saying its lines wait for the next turn.
+/// with a `mirror_error` saying its lines wait for the next turn. A store that never comes back
+/// holds a shared fleet's result a minute.
 #[test]
 fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
     struct Restarting {
@@ -360,11 +361,11 @@ fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
             self.store.load(key)
         }
     }
-    let run = |shared: bool| {
+    let run = |shared: bool, failures: usize| {
         let fake = one_mirrored_turn();
         let store = Arc::new(Restarting {
             store: InMemorySessionStore::new(),
-            failures: AtomicUsize::new(5),
+            failures: AtomicUsize::new(failures),
         });
         let options = if shared {
             options(&fake, &Ledger::default())
@@ -382,7 +383,7 @@ fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
         (items, stored, runtime.now() - started)
     };
 
-    let (items, stored, took) = run(true);
+    let (items, stored, took) = run(true, 5);
     assert!(
         matches!(items.last(), Some(Ok(Message::Result(_)))),
         "{items:?}"
@@ -398,7 +399,7 @@ fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
     // 200 ms, 800 ms, then 800 ms for each try after.
     assert_eq!(took, Duration::from_millis(200 + 800 * 4));
 
-    let (items, stored, _) = run(false);
+    let (items, stored, _) = run(false, 5);
     assert_eq!(mirror_errors(&items), 1, "{items:?}");
     assert!(
         matches!(items.last(), Some(Ok(Message::Result(_)))),
@@ -408,4 +409,54 @@ fn in_a_shared_fleet_a_result_waits_until_its_turn_is_stored() {
         stored, 1,
         "stored with the last try, at the end of the session"
     );
+
+    // A store down for good holds the result a minute, not for ever: then it goes on, with a
+    // `mirror_error`, and the session ends.
+    let (items, stored, took) = run(true, usize::MAX);
+    assert_eq!(
+        mirror_errors(&items),
+        2,
+        "the turn's, then the end's: {items:?}"
+    );
+    assert!(items
+        .iter()
+        .any(|item| matches!(item, Ok(Message::Result(_)))));
+    assert_eq!(stored, 0);
+    assert!(
+        (Duration::from_secs(60)..Duration::from_secs(62)).contains(&took),
+        "{took:?}"
+    );
+}
+
+/// Closing a session of a shared fleet whose result waits for a store that is down: the lines
+/// get their last three tries, and the close ends within seconds, not the minute a running
+/// session would wait.
+#[test]
+fn closing_does_not_wait_out_a_store_that_is_down() {
+    struct Down;
+    impl SessionStore for Down {
+        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+            Box::pin(async { Err(StoreError::backend("the database is down")) })
+        }
+        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            Box::pin(async { Ok(None) })
+        }
+    }
+    let fake = one_mirrored_turn();
+    let runtime = TestRuntime::new();
+    let options = options(&fake, &Ledger::default())
+        .env("CLAUDE_CONFIG_DIR", "/fake-home/.claude")
+        .session_store(Down);
+    let took = runtime.block_on(async {
+        let client = connect_with(runtime.clone(), options).await.unwrap();
+        client.send("go").await.unwrap();
+        // The result is read, and waits for the store.
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(5))
+            .await;
+        let closing = runtime.now();
+        client.close().await;
+        runtime.now() - closing
+    });
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }

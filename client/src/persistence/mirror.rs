@@ -62,17 +62,18 @@ pub(crate) struct Mirror {
 }
 
 impl Mirror {
-    /// `keep_trying`: the session is in a shared fleet, whose next host resumes it from the
-    /// store ([`MirrorLimits::keep_trying`]).
+    /// `shared_fleet`: the session is in a shared fleet, whose next host resumes it from the
+    /// store: a failed append is tried for as long as one try may take, a minute
+    /// ([`MirrorLimits::keep_trying_for`]).
     pub(crate) fn new(
         store: Arc<dyn SessionStore>,
         projects_dir: Option<PathBuf>,
         flush: StoreFlush,
-        keep_trying: bool,
+        shared_fleet: bool,
     ) -> Mirror {
         let mut limits = MirrorLimits::default();
         limits.eager = flush == StoreFlush::Eager;
-        limits.keep_trying = keep_trying;
+        limits.keep_trying_for = shared_fleet.then_some(limits.append_timeout);
         Mirror {
             store,
             projects_dir,

@@ -227,7 +227,9 @@ where
             }
             return false;
         };
-        if self.termination.is_some() {
+        // A session that is over, or stopping its CLI (closed, or closing itself), gives its
+        // lines their last tries: a store that is down does not hold its end.
+        if self.termination.is_some() || self.session.stopping() {
             mirror.finish();
         } else if self.session.waits_for_store() {
             mirror.flush();

@@ -450,7 +450,7 @@ fn plan(options: &Options) -> Result<Planned, Error> {
         .transpose()?;
     let spec = launch_spec(options, &host)?;
     // In a shared fleet the next host resumes the session from the store: a result waits for
-    // its turn's lines for as long as this host keeps its place.
+    // its turn's lines through an outage of the store (up to a minute).
     let shared_fleet = options
         .handlers()
         .fleet

@@ -47,13 +47,14 @@ pub struct MirrorLimits {
     /// How long one try may take; an append past it is given up, not tried again (it may
     /// still land) (60 s).
     pub append_timeout: Duration,
-    /// Never give up while the session runs: after the waits of `retry_after`, a failed append
-    /// (or one past its time limit) is tried again at the last of them until it is stored, so
-    /// a result held for the store reaches the application only once its turn is stored. The
-    /// runtime crates set it for a session of a shared fleet, whose next host resumes the
-    /// session from the store. Once the session has ended ([`MirrorQueue::finish`]) the tries
-    /// are `retry_after`'s alone (default: `false`).
-    pub keep_trying: bool,
+    /// Keep trying for this long, counted from an append's first try, while the session
+    /// runs: after the waits of `retry_after`, a failed append (or one past its time limit) is
+    /// tried again at the last of them, so a result held for the store reaches the application
+    /// only once its turn is stored, through an outage shorter than this. The runtime crates
+    /// set it to `append_timeout` (a minute) for a session of a shared fleet, whose next host
+    /// resumes the session from the store. Once the session has ended
+    /// ([`MirrorQueue::finish`]) the tries are `retry_after`'s alone (default: `None`).
+    pub keep_trying_for: Option<Duration>,
 }
 
 impl Default for MirrorLimits {
@@ -65,7 +66,7 @@ impl Default for MirrorLimits {
             saturation: 4,
             retry_after: vec![Duration::from_millis(200), Duration::from_millis(800)],
             append_timeout: Duration::from_secs(60),
-            keep_trying: false,
+            keep_trying_for: None,
         }
     }
 }
@@ -255,6 +256,8 @@ struct Attempt {
     file_path: String,
     key: SessionKey,
     entries: Arc<Vec<Value>>,
+    /// When its first try went out.
+    started: Instant,
     /// Tries handed out so far.
     tries: usize,
     state: AttemptState,
@@ -465,6 +468,7 @@ impl MirrorQueue {
                     file_path: file.file_path,
                     key,
                     entries: Arc::new(file.entries),
+                    started: now,
                     tries: 1,
                     state: AttemptState::Running { deadline },
                 };
@@ -539,7 +543,8 @@ impl MirrorQueue {
             .get(attempt.tries - 1)
             .copied()
             .or_else(|| {
-                let keep_trying = self.limits.keep_trying && !self.finishing;
+                let keep_trying = !self.finishing
+                    && (self.limits.keep_trying_for).is_some_and(|d| now < attempt.started + d);
                 keep_trying.then(|| self.limits.retry_after.last().copied().unwrap_or_default())
             });
         match outcome {
@@ -610,7 +615,7 @@ impl MirrorQueue {
     }
 
     /// Act on the time: an append past its time limit is given up (and reported; it is not
-    /// tried again, unless the queue [keeps trying](MirrorLimits::keep_trying)). A failed
+    /// tried again, unless the queue [keeps trying](MirrorLimits::keep_trying_for)). A failed
     /// append's next try is then due from [`MirrorQueue::poll_append`].
     ///
     /// ```
@@ -633,10 +638,11 @@ impl MirrorQueue {
     /// assert!(queue.take_failure().unwrap().error.starts_with("the session store's append did not finish within 1 min"));
     /// ```
     pub fn handle_timeout(&mut self, now: Instant) {
-        let keep_trying = self.limits.keep_trying && !self.finishing;
         let Some(attempt) = self.flight.as_mut().and_then(|f| f.current.as_mut()) else {
             return;
         };
+        let keep_trying = !self.finishing
+            && (self.limits.keep_trying_for).is_some_and(|d| now < attempt.started + d);
         if let AttemptState::Running { deadline } = attempt.state {
             if now >= deadline && keep_trying {
                 // A new try: the outcome of this one, should it come, is not waited for.

@@ -329,7 +329,8 @@ fn the_queue_is_saturated_while_a_batch_is_under_way_and_much_waits_behind_it() 
 fn a_queue_that_keeps_trying_holds_on_until_the_store_is_back() {
     let start = Instant::now();
     let mut q = MirrorQueue::new(MirrorLimits {
-        keep_trying: true,
+        keep_trying_for: Some(Duration::from_secs(60)),
+        append_timeout: Duration::from_secs(5),
         ..MirrorLimits::default()
     });
     q.enqueue(Ok(key("s1")), frame("s1.jsonl", &[json!({"uuid": "a"})]));
@@ -340,13 +341,13 @@ fn a_queue_that_keeps_trying_holds_on_until_the_store_is_back() {
         let append = q.poll_append(now).unwrap();
         q.append_done(now, append.id, AppendOutcome::Failed("restarting".into()));
         now = q.poll_timeout().unwrap();
-        assert!(q.poll_timeout().unwrap() - start < Duration::from_secs(8));
     }
+    assert_eq!(now - start, Duration::from_millis(200 + 800 * 9));
     assert!(!q.is_idle(), "the result still waits");
     assert!(q.take_failure().is_none(), "nothing given up");
     // One past its time limit is tried again, not given up.
     let stuck = q.poll_append(now).unwrap();
-    now += Duration::from_secs(60);
+    now += Duration::from_secs(5);
     q.handle_timeout(now);
     assert!(!q.awaits(stuck.id));
     let again = q.poll_append(now).unwrap();
@@ -354,8 +355,20 @@ fn a_queue_that_keeps_trying_holds_on_until_the_store_is_back() {
     assert!(q.is_idle());
     assert!(q.take_failure().is_none());
 
-    // Once the session has ended, the tries are counted again.
+    // A minute after its first try, an append is given up as any other.
     q.enqueue(Ok(key("s1")), frame("s1.jsonl", &[json!({"uuid": "b"})]));
+    q.flush();
+    let first = now;
+    let (tries, now) = fail_all(&mut q, now);
+    assert_eq!(tries, 2 + 60_000 / 800);
+    assert!(now - first >= Duration::from_secs(60));
+    assert!(q
+        .take_failure()
+        .unwrap()
+        .error
+        .ends_with("to be tried again with the next turn"));
+
+    // Once the session has ended, the tries are counted again.
     q.finish();
     assert_eq!(fail_all(&mut q, now).0, 3);
     assert!(q
@@ -393,6 +406,7 @@ fn random_schedules_lose_no_line_and_keep_the_order() {
         seed % bound
     };
     for _ in 0..500 {
+        // Keeping on for an hour: longer than any schedule here.
         let keep_trying = next(2) == 0;
         let no_key_for_s3 = next(3) == 0;
         let mut q = MirrorQueue::new(MirrorLimits {
@@ -402,7 +416,7 @@ fn random_schedules_lose_no_line_and_keep_the_order() {
             saturation: 2,
             retry_after: vec![Duration::from_millis(200), Duration::from_millis(800)],
             append_timeout: Duration::from_secs(5),
-            keep_trying,
+            keep_trying_for: keep_trying.then_some(Duration::from_secs(3600)),
         });
         let mut now = Instant::now();
         let mut sent = 0usize;
