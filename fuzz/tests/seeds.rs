@@ -241,8 +241,8 @@ fn the_sessions_own_decisions_are_reached() {
         .collect();
     assert_eq!(inbound.len(), 3, "{:#?}", late.events);
     assert!(
-        inbound[2] < expired,
-        "the held prompt comes once the call is out of the way"
+        expired < inbound[2],
+        "the held prompt comes once the host is told the call is out of the way"
     );
     assert!(late
         .written

@@ -328,9 +328,10 @@ pub struct Limits {
     pub max_pending_requests: usize,
     /// The CLI's requests handed to the host ([`Event::Inbound`](super::Event::Inbound)) and
     /// not answered yet, at once (default 256): at the limit, [`super::Session::poll_event`]
-    /// holds the next request, and every event after it, until one is answered or withdrawn.
-    /// The CLI then waits; so does a host's callback that waits for a later event. A limit of
-    /// 0 counts as 1.
+    /// holds the next request, and every event after it, until one is answered or withdrawn
+    /// (the withdrawal of a request the host has goes out ahead of the held ones, and makes
+    /// room once it has). The CLI then waits; so does a host's callback that waits for a later
+    /// event. A limit of 0 counts as 1.
     pub max_inbound_in_flight: usize,
 }
 

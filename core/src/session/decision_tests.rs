@@ -619,7 +619,8 @@ fn requests_past_the_in_flight_limit_wait_for_an_answer() {
     assert_eq!(third.wire_id, "p3");
     assert_eq!(s.poll_event(), None, "the fourth waits: two are out again");
 
-    // A withdrawn request makes room too.
+    // A withdrawn request makes room too, once the host is told: the withdrawal goes ahead of
+    // the waiting request, which would otherwise be a third in the host's hands.
     feed(
         &mut s,
         now,
@@ -627,14 +628,17 @@ fn requests_past_the_in_flight_limit_wait_for_an_answer() {
     );
     let rest = events(&mut s);
     assert!(
-        matches!(&rest[0], Event::Inbound(r) if r.wire_id == "p4"),
+        matches!(rest[0], Event::Cancelled(id) if id == handed[1].id),
         "{rest:?}"
     );
     assert!(
-        matches!(rest[1], Event::Message(_)),
+        matches!(&rest[1], Event::Inbound(r) if r.wire_id == "p4"),
+        "{rest:?}"
+    );
+    assert!(
+        matches!(rest[2], Event::Message(_)),
         "then the message held behind it"
     );
-    assert!(matches!(rest[2], Event::Cancelled(id) if id == handed[1].id));
 }
 
 #[test]

@@ -65,8 +65,12 @@ pub(crate) struct InboundTable {
     open: BTreeMap<InboundId, Entry>,
     by_wire: HashMap<String, InboundId>,
     withdrawn: VecDeque<(InboundId, Withdrawn)>,
-    /// Open requests handed to the host.
+    /// Requests handed to the host that it has not answered, nor been told are withdrawn.
     handed_out: usize,
+    /// Requests handed to the host and withdrawn since, whose withdrawal
+    /// ([`Event::Cancelled`](super::Event::Cancelled), [`Event::Expired`](super::Event::Expired))
+    /// the host has not been handed yet: they still count as in its hands.
+    withdrawal_untold: Vec<InboundId>,
 }
 
 impl InboundTable {
@@ -115,16 +119,46 @@ impl InboundTable {
         }
     }
 
-    /// Open requests the host has and has not answered.
+    /// Requests the host has, and has neither answered nor been told are withdrawn.
     pub(crate) fn handed_out(&self) -> usize {
         self.handed_out
     }
 
+    /// Take out the request `id`, answered by the host.
     pub(crate) fn take(&mut self, id: InboundId) -> Option<Entry> {
         let entry = self.open.remove(&id)?;
         self.by_wire.remove(&entry.wire_id);
         self.handed_out -= usize::from(entry.handed_out);
         Some(entry)
+    }
+
+    /// Take out the request `id`, withdrawn: one the host has stays in its hands until it is
+    /// told ([`InboundTable::withdrawal_told`]).
+    fn withdraw(&mut self, id: InboundId, why: Withdrawn) -> Option<Entry> {
+        let entry = self.open.remove(&id)?;
+        self.by_wire.remove(&entry.wire_id);
+        if entry.handed_out {
+            self.withdrawal_untold.push(id);
+        }
+        self.remember(id, why);
+        Some(entry)
+    }
+
+    /// Whether `id` was handed to the host and withdrawn since, without the host being told.
+    pub(crate) fn withdrawal_untold(&self, id: InboundId) -> bool {
+        self.withdrawal_untold.contains(&id)
+    }
+
+    /// The host was handed the withdrawal of `id`.
+    pub(crate) fn withdrawal_told(&mut self, id: InboundId) {
+        if let Some(at) = self
+            .withdrawal_untold
+            .iter()
+            .position(|untold| *untold == id)
+        {
+            self.withdrawal_untold.swap_remove(at);
+            self.handed_out -= 1;
+        }
     }
 
     /// Why `id` was withdrawn, if it was and is still remembered.
@@ -144,8 +178,7 @@ impl InboundTable {
     /// Withdraw the request with this wire id; returns its id if it was open.
     pub(crate) fn cancel(&mut self, wire_id: &str) -> Option<InboundId> {
         let id = *self.by_wire.get(wire_id)?;
-        self.take(id);
-        self.remember(id, Withdrawn::Cancelled);
+        self.withdraw(id, Withdrawn::Cancelled);
         Some(id)
     }
 
@@ -168,8 +201,7 @@ impl InboundTable {
             .collect();
         due.into_iter()
             .filter_map(|id| {
-                let mut entry = self.take(id)?;
-                self.remember(id, Withdrawn::Expired);
+                let mut entry = self.withdraw(id, Withdrawn::Expired)?;
                 let (_, reply) = entry.deadline.take()?;
                 Some((id, entry, reply))
             })

@@ -1261,17 +1261,27 @@ impl Session {
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
         if let Some(Event::Inbound(request)) = self.events.front() {
-            // Past the limit, the next request (and all after it) waits for an answer.
+            // Past the limit, the next request (and all after it) waits for an answer, or for
+            // the withdrawal of one the host has: that goes ahead of the waiting ones.
             if self.inbound.waits_to_be_handed_out(request.id)
                 && self.inbound.handed_out() >= self.config.limits.max_inbound_in_flight.max(1)
             {
-                return None;
+                let inbound = &self.inbound;
+                let withdrawal = self.events.iter().position(|event| {
+                    matches!(event, Event::Cancelled(id) | Event::Expired(id) if inbound.withdrawal_untold(*id))
+                })?;
+                let event = self.events.remove(withdrawal)?;
+                if let Event::Cancelled(id) | Event::Expired(id) = &event {
+                    self.inbound.withdrawal_told(*id);
+                }
+                return Some(event);
             }
         }
         let event = self.events.pop_front()?;
         match &event {
             Event::Mirror(_) => self.mirror_delivered += 1,
             Event::Inbound(request) => self.inbound.hand_out(request.id),
+            Event::Cancelled(id) | Event::Expired(id) => self.inbound.withdrawal_told(*id),
             _ => {}
         }
         Some(event)
