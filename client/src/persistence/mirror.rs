@@ -186,15 +186,22 @@ impl Mirror {
     }
 }
 
-/// The store's append of `append`, as the queue's outcome: a store's panic is a failure.
+/// The store's append of `append`, as the queue's outcome: a store's panic, in its call or in
+/// its future, is a failure.
 fn append_call(store: Arc<dyn SessionStore>, append: Append) -> BoxFuture<'static, AppendOutcome> {
     Box::pin(async move {
-        let call = AssertUnwindSafe(store.append(&append.key, &append.entries));
-        match call.catch_unwind().await {
+        let panicked = || AppendOutcome::Failed("the session store's append panicked".to_owned());
+        let call = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            store.append(&append.key, &append.entries)
+        }));
+        let Ok(call) = call else {
+            return panicked();
+        };
+        match AssertUnwindSafe(call).catch_unwind().await {
             Ok(Ok(())) => AppendOutcome::Stored,
             Ok(Err(StoreError::Fenced { reason })) => AppendOutcome::Fenced(reason),
             Ok(Err(error)) => AppendOutcome::Failed(error.to_string()),
-            Err(_) => AppendOutcome::Failed("the session store's append panicked".to_owned()),
+            Err(_) => panicked(),
         }
     })
 }

@@ -295,6 +295,22 @@ fn a_panicking_store_is_a_failure_not_a_crash() {
             Box::pin(async { Ok(None) })
         }
     }
+    struct PanicsAtOnce;
+    impl SessionStore for PanicsAtOnce {
+        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+            panic!("bug in the store, before its future")
+        }
+        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            Box::pin(async { Ok(None) })
+        }
+    }
+    let mut m = mirror(Arc::new(PanicsAtOnce), StoreFlush::Eager);
+    m.enqueue(frame("-app/s1.jsonl", &[json!({})]));
+    settle(&mut m);
+    assert!(matches!(
+        m.take_failure(),
+        Some(Message::System(SystemMessage::MirrorError(e))) if e.error.contains("panicked")
+    ));
     let mut m = mirror(Arc::new(Panics), StoreFlush::Eager);
     m.enqueue(frame("-app/s1.jsonl", &[json!({})]));
     settle(&mut m);
