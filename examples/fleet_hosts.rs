@@ -13,7 +13,7 @@
 use std::process::Command;
 use std::sync::Arc;
 
-use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
 use claude_agent_tokio::cost::Budget;
 use claude_agent_tokio::{query, Error, Fleet, FleetLimits, Message, Options};
 

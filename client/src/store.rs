@@ -169,7 +169,7 @@ pub enum StoreError {
         id: String,
     },
     /// The store refused the write because this host no longer holds the session: a store
-    /// fenced by a fleet's lease (`claude-agent-store-postgres`'s `fenced_by`) whose host lost
+    /// fenced by a fleet's lease (`claude-agent-store-postgres`'s `fenced_by`, with `claude-agent-fleet-postgres`'s lease) whose host lost
     /// the session's place. Nothing more of the session may be stored from here; a session
     /// whose mirror meets it is closed with `FleetError::PlaceLost`.
     #[error("the session store refused the write: {reason}")]

@@ -23,7 +23,7 @@ pub type ChargeFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 /// lease on the places it holds. Give one to [`Fleet::shared`](crate::Fleet::shared); the
 /// fleet's API stays the same.
 ///
-/// `claude-agent-store-postgres` has one on PostgreSQL (`PostgresFleetLedger`). Write your own
+/// `claude-agent-fleet-postgres` has one on PostgreSQL (`PostgresFleetLedger`). Write your own
 /// for another database: every decision that must hold across hosts (the last place, a budget
 /// crossed) has to be one transaction there.
 ///

@@ -68,11 +68,17 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod fleet;
-#[doc(hidden)]
-pub mod fleet_ledger;
+mod fence;
 
-pub use fleet::{FleetHost, LedgerError, Orphan, PostgresFleetLedger, DEFAULT_LEASE};
+pub use fence::{AppendFence, FenceError};
+
+/// What `claude-agent-fleet-postgres` shares with this crate: opening connections as the store
+/// does. That crate is released with this one, at the same version, and is the only user; this
+/// is not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::{bound, described, prepare, Bounds, Prepared};
+}
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -122,35 +128,6 @@ pub enum ConnectError {
     /// The TLS set-up failed: root certificates that do not parse, or none in what was given.
     #[error("PostgreSQL TLS set-up: {0}")]
     Tls(String),
-    /// A name PostgreSQL would cut (over 63 bytes) or cannot use (empty): two names that share
-    /// their first 63 bytes would share tables.
-    #[error("the {what} name {name:?} is empty or longer than 63 bytes, which PostgreSQL cuts; give a shorter one")]
-    InvalidName {
-        /// What the name is of (`schema`).
-        what: &'static str,
-        /// The name given.
-        name: String,
-    },
-    /// The fleet's live hosts keep another session limit than this host gives: the hosts of a
-    /// fleet must agree on it (to change it, stop every host, then start them with the new one).
-    #[error(
-        "fleet {fleet:?} keeps a session limit of {} among its live hosts, and this host gives {}: \
-         give every host of the fleet the same limits",
-        limit_text(*kept),
-        limit_text(*given)
-    )]
-    FleetLimitMismatch {
-        /// The fleet.
-        fleet: String,
-        /// The limit its live hosts keep (`None`: no limit).
-        kept: Option<u32>,
-        /// The limit this host gave.
-        given: Option<u32>,
-    },
-}
-
-fn limit_text(limit: Option<u32>) -> String {
-    limit.map_or_else(|| "none".to_owned(), |limit| limit.to_string())
 }
 
 /// Which certificate authorities a store trusts when its connection is encrypted
@@ -197,8 +174,8 @@ pub struct PostgresSessionStore {
     /// The tables exist (created, or found, by this store); cleared when a statement finds them
     /// gone (a schema dropped under the store), so that the next call makes them again.
     ready: Arc<AtomicBool>,
-    /// The fleet host whose live lease each append needs ([`PostgresSessionStore::fenced_by`]).
-    fence: Option<fleet::Fence>,
+    /// The check each append makes before its lines ([`PostgresSessionStore::fenced_by`]).
+    fence: Option<Arc<dyn AppendFence>>,
 }
 
 /// The connection the store's clones share, and how to open it again.
@@ -395,13 +372,19 @@ impl Reconnect {
 
 /// What opening a connection takes: the current tokio runtime, the parsed configuration (with
 /// a connect timeout), and the TLS connector for `roots`.
-struct Prepared {
-    runtime: tokio::runtime::Handle,
-    config: Config,
-    tls: MakeRustlsConnect,
+#[doc(hidden)]
+pub struct Prepared {
+    /// The runtime the connection's task runs on.
+    pub runtime: tokio::runtime::Handle,
+    /// The configuration, with a connect timeout.
+    pub config: Config,
+    /// The TLS connector.
+    pub tls: MakeRustlsConnect,
 }
 
-fn prepare(config: &str, roots: &TlsRoots) -> Result<Prepared, ConnectError> {
+/// The runtime, configuration and TLS connector a connection to `config` needs.
+#[doc(hidden)]
+pub fn prepare(config: &str, roots: &TlsRoots) -> Result<Prepared, ConnectError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| ConnectError::NoRuntime)?;
     let mut config: Config = config.parse().map_err(ConnectError::Config)?;
     if config.get_connect_timeout().is_none() {
@@ -419,15 +402,16 @@ fn prepare(config: &str, roots: &TlsRoots) -> Result<Prepared, ConnectError> {
 /// vanished is noticed: a host frozen inside a transaction (a lock on a fleet's row, a fenced
 /// append) holds the others up no longer, and a connection whose other end is gone (a
 /// half-open socket) is given up instead of waiting for TCP's two hours.
-pub(crate) struct Bounds {
+#[doc(hidden)]
+pub struct Bounds {
     /// How long a statement waits for a lock (`lock_timeout`).
-    pub(crate) lock: Duration,
+    pub lock: Duration,
     /// How long a transaction may sit idle (`idle_in_transaction_session_timeout`).
-    pub(crate) idle_in_transaction: Duration,
+    pub idle_in_transaction: Duration,
     /// How long a statement may run (`statement_timeout`).
-    pub(crate) statement: Duration,
+    pub statement: Duration,
     /// Quiet time before TCP keepalives start, which then come at half that, three times.
-    pub(crate) keepalive: Duration,
+    pub keepalive: Duration,
 }
 
 /// The connections of a store that a fleet fences: a fenced append holds its host's lease row
@@ -441,7 +425,8 @@ const STORE_BOUNDS: Bounds = Bounds {
 
 /// Set `bounds` on `config`: the server's time limits unless the configuration's `options`
 /// says something already, and TCP keepalives with a limit on unacknowledged data.
-pub(crate) fn bound(config: &mut Config, bounds: &Bounds) {
+#[doc(hidden)]
+pub fn bound(config: &mut Config, bounds: &Bounds) {
     let ms = |d: Duration| d.as_millis().max(1);
     if config.get_options().is_none() {
         config.options(format!(
@@ -611,31 +596,46 @@ impl PostgresSessionStore {
         }
     }
 
-    /// Append only while `ledger`'s host holds a live lease on its fleet: a host that was
-    /// frozen or cut off past its lease, whose sessions another host may have taken over, then
-    /// writes nothing more to them. Each append checks the lease in its own transaction, and
-    /// holds it until the commit, so a host taking a session over waits for an append under
-    /// way and then sees it. A refused append fails with [`StoreError`]; the session ends
-    /// with `FleetError::PlaceLost` once its host learns its lease is gone. Reads, and the
-    /// history's edits (rename, tag, delete), are not fenced.
+    /// Make each append pass `fence` first, inside its transaction: an append it refuses
+    /// stores nothing and fails with [`StoreError::Fenced`]. Reads, and the history's edits
+    /// (rename, tag, delete), are not fenced. A fleet's host lease is the fence this is made
+    /// for (`claude-agent-fleet-postgres`): a host frozen or cut off past its lease, whose
+    /// sessions another host may have taken over, then writes nothing more to them.
     ///
     /// ```no_run
-    /// use std::sync::Arc;
-    /// use claude_agent_tokio::{Fleet, FleetLimits, Options};
-    /// use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger, PostgresSessionStore};
+    /// use claude_agent_client::BoxFuture;
+    /// use claude_agent_client::store::SessionKey;
+    /// use claude_agent_store_postgres::{AppendFence, FenceError, PostgresSessionStore};
+    /// use tokio_postgres::Client;
     ///
-    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let db = "host=db.internal user=agent dbname=agent";
-    /// let ledger = PostgresFleetLedger::connect(db, FleetHost::new("agents", "worker-3", FleetLimits::default())).await?;
-    /// let store = PostgresSessionStore::connect(db).await?.fenced_by(&ledger);
-    /// let fleet = Fleet::shared(Arc::new(ledger))?;
-    /// let options = Options::new().session_store(Arc::new(store)).fleet(fleet.member("tenant-42"));
-    /// # let _ = options;
+    /// /// No appends while the `maintenance` flag is set.
+    /// struct Maintenance;
+    ///
+    /// impl AppendFence for Maintenance {
+    ///     fn check<'a>(&'a self, client: &'a Client, _key: &'a SessionKey) -> BoxFuture<'a, Result<(), FenceError>> {
+    ///         Box::pin(async move {
+    ///             let row = client
+    ///                 .query_one("SELECT set FROM ops.flags WHERE name = 'maintenance' FOR SHARE", &[])
+    ///                 .await
+    ///                 .map_err(FenceError::Database)?;
+    ///             match row.get::<_, bool>(0) {
+    ///                 true => Err(FenceError::Refused("the database is under maintenance".into())),
+    ///                 false => Ok(()),
+    ///             }
+    ///         })
+    ///     }
+    /// }
+    ///
+    /// # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
+    /// let store = PostgresSessionStore::connect("host=db.internal user=agent").await?.fenced_by(Maintenance);
+    /// # let _ = store;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn fenced_by(mut self, ledger: &PostgresFleetLedger) -> PostgresSessionStore {
-        self.fence = Some(ledger.fence());
+    ///
+    /// [`StoreError::Fenced`]: claude_agent_client::store::StoreError::Fenced
+    pub fn fenced_by(mut self, fence: impl AppendFence) -> PostgresSessionStore {
+        self.fence = Some(Arc::new(fence));
         self
     }
 
@@ -776,8 +776,8 @@ impl PostgresSessionStore {
         let outcome = async {
             if let Some(fence) = &self.fence {
                 fence.check(client, key).await.map_err(|e| match e {
-                    fleet::Fenced::Refused(reason) => StoreError::Fenced { reason },
-                    fleet::Fenced::Failed(error) => self.refused(error),
+                    FenceError::Refused(reason) => StoreError::Fenced { reason },
+                    FenceError::Database(error) => self.refused(error),
                 })?;
             }
             let row = client
@@ -1034,7 +1034,8 @@ fn backend(error: tokio_postgres::Error) -> StoreError {
 
 /// A client error with its causes, which its own text leaves out ("error performing TLS
 /// handshake", without saying that the certificate was not valid for the host name).
-fn described(error: &tokio_postgres::Error) -> String {
+#[doc(hidden)]
+pub fn described(error: &tokio_postgres::Error) -> String {
     let mut text = error.to_string();
     let mut cause = std::error::Error::source(error);
     while let Some(next) = cause {

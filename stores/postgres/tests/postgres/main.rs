@@ -6,14 +6,11 @@
 //! (`scripts/install-claude-cli`, or `CLAUDE_AGENT_E2E_CLI`): the tests fail, never skip,
 //! without them.
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
 use claude_agent_client::store::{project_key_for_directory, SessionKey, SessionStore};
-use claude_agent_core::message::{ContentBlock, Message, SystemMessage};
+use claude_agent_core::message::{Message, SystemMessage};
 use claude_agent_store_postgres::PostgresSessionStore;
 use claude_agent_testkit::real_cli::{real_cli_env, RealCli, TestDir};
 use claude_agent_testkit::store_conformance::run_session_store_conformance;
@@ -24,13 +21,10 @@ use futures_lite::StreamExt;
 use serde_json::{json, Value};
 
 mod cluster;
-mod fleet_faults;
-mod fleet_hosts;
-mod fleet_ledger;
-mod host_process;
-mod proxy;
+mod transcripts;
 
 use cluster::{tokio_rt, Cluster};
+use transcripts::{line, session_of, stored_texts, texts};
 
 #[test]
 fn the_postgres_store() {
@@ -182,10 +176,6 @@ async fn times_come_from_the_database(base: &PostgresSessionStore) {
 }
 
 /// A line of a transcript, named by its uuid.
-fn line(uuid: &str) -> Value {
-    json!({"type": "user", "uuid": uuid, "message": {"role": "user", "content": uuid}})
-}
-
 async fn uuids_of(store: &PostgresSessionStore, key: &SessionKey) -> Vec<Value> {
     store
         .load(key)
@@ -591,52 +581,4 @@ fn a_session_outlives_its_machine_and_a_database_restart() {
             .join(&key.project_key)
             .exists());
     });
-}
-
-fn session_of(messages: &[Message]) -> String {
-    messages
-        .iter()
-        .find_map(|m| match m {
-            Message::Result(r) => Some(r.session_id().to_owned()),
-            _ => None,
-        })
-        .expect("a result")
-}
-
-/// The assistant's texts.
-fn texts(messages: &[Message]) -> Vec<String> {
-    messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Assistant(a) => Some(&a.message.content),
-            _ => None,
-        })
-        .flatten()
-        .filter_map(|b| match b {
-            ContentBlock::Text(t) => Some(t.text.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The text of every `user` and `assistant` entry of a stored transcript, in order.
-fn stored_texts(entries: &[Value]) -> Vec<String> {
-    entries
-        .iter()
-        .filter(|e| e["type"] == "user" || e["type"] == "assistant")
-        .map(|e| {
-            let content = &e["message"]["content"];
-            let text = match content.as_str() {
-                Some(text) => text.to_owned(),
-                None => content
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|b| b["text"].as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            };
-            format!("{}: {text}", e["type"].as_str().unwrap_or(""))
-        })
-        .collect()
 }

@@ -18,13 +18,14 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Config, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use claude_agent_store_postgres::__private::described;
+
 use super::clock::LeaseClock;
 use super::{
-    listen, lose_all, Command, Fence, FleetHost, LedgerError, Orphan, PlaceState, Signals, View,
-    Waiter, SUPERSEDED,
+    listen, lose_all, Command, FleetHost, LeaseFence, LedgerError, Orphan, PlaceState, Signals,
+    View, Waiter, SUPERSEDED,
 };
-use crate::described;
-use crate::fleet_ledger::{self as sql, HostLease, Renewal};
+use crate::statements::{self as sql, HostLease, Renewal};
 
 /// The most commands handled together (`Worker::handle_all`).
 const MOST_TOGETHER: usize = 1024;
@@ -39,7 +40,7 @@ const EXPIRED: &str = "this host's lease on the fleet ran out (it was frozen or 
 /// What the ledger's task starts with.
 pub(super) struct Parts {
     pub(super) host: FleetHost,
-    pub(super) fence: Fence,
+    pub(super) fence: LeaseFence,
     pub(super) clock: Arc<LeaseClock>,
     /// The host's schema, quoted.
     pub(super) schema: String,
@@ -57,7 +58,7 @@ pub(super) struct Worker {
     /// The host's schema, quoted.
     schema: String,
     /// The lease a fenced store's appends need: the worker's, as it joins again.
-    fence: Fence,
+    fence: LeaseFence,
     clock: Arc<LeaseClock>,
     config: Config,
     tls: MakeRustlsConnect,

@@ -1,22 +1,45 @@
 //! The check a store fenced by a fleet's ledger makes before each append
-//! ([`PostgresSessionStore::fenced_by`](crate::PostgresSessionStore::fenced_by)): the host still
-//! holds the lease its session's place was given under.
+//! ([`PostgresSessionStore::fenced_by`]): the host still holds the lease its session's place was
+//! given under.
+//!
+//! [`PostgresSessionStore::fenced_by`]: claude_agent_store_postgres::PostgresSessionStore::fenced_by
 
 use std::collections::{HashMap, VecDeque};
+use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use claude_agent_client::store::SessionKey;
+use claude_agent_client::BoxFuture;
+use claude_agent_store_postgres::{AppendFence, FenceError};
 use tokio_postgres::Client;
 
-use crate::fleet_ledger::HostLease;
+use crate::statements::HostLease;
 
 /// How many sessions' epochs a host remembers: the last ones bound to a place, far more than
 /// it runs at once (a session's mirror may flush after its place is given back).
 const REMEMBERED_SESSIONS: usize = 4096;
 
-/// The lease of a fleet host, as a store fenced by it checks it before each append.
+/// The lease of a fleet host, as a store fenced by it checks it before each append
+/// ([`PostgresFleetLedger::fence`](crate::PostgresFleetLedger::fence)): the host holds a live
+/// lease under the epoch the session's place was given under, and keeps it until the append
+/// commits (its row is locked; a host taking a session over waits for the append).
+///
+/// ```no_run
+/// use claude_agent_tokio::FleetLimits;
+/// use claude_agent_fleet_postgres::{FleetHost, LeaseFence, PostgresFleetLedger};
+/// use claude_agent_store_postgres::PostgresSessionStore;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let db = "host=db.internal user=agent dbname=agent";
+/// let ledger = PostgresFleetLedger::connect(db, FleetHost::new("agents", "worker-3", FleetLimits::default())).await?;
+/// let fence: LeaseFence = ledger.fence();
+/// let store = PostgresSessionStore::connect(db).await?.fenced_by(fence);
+/// # let _ = store;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
-pub(crate) struct Fence {
+pub struct LeaseFence {
     /// The ledger's schema, quoted.
     schema: String,
     /// The host's lease now (a new epoch each time it joins again).
@@ -31,18 +54,9 @@ struct Epochs {
     order: VecDeque<String>,
 }
 
-/// Why a fenced append may not be made.
-pub(crate) enum Fenced {
-    /// The lease the session's place was given under ran out, or the host joined again since:
-    /// the message says so.
-    Refused(String),
-    /// The check itself failed.
-    Failed(tokio_postgres::Error),
-}
-
-impl Fence {
-    pub(crate) fn new(schema: String, lease: HostLease) -> Fence {
-        Fence {
+impl LeaseFence {
+    pub(crate) fn new(schema: String, lease: HostLease) -> LeaseFence {
+        LeaseFence {
             schema,
             lease: Arc::new(Mutex::new(lease)),
             sessions: Arc::default(),
@@ -78,7 +92,7 @@ impl Fence {
     /// waits for it). So an append still coming from a session of an earlier epoch (its
     /// mirror flushing late, a retry) is refused once the host joined again, even though the
     /// host's new lease is live.
-    pub(crate) async fn check(&self, client: &Client, key: &SessionKey) -> Result<(), Fenced> {
+    async fn check_lease(&self, client: &Client, key: &SessionKey) -> Result<(), FenceError> {
         let lease = self
             .lease
             .lock()
@@ -104,15 +118,43 @@ impl Fence {
                 &[&lease.fleet, &lease.host, &epoch],
             )
             .await
-            .map_err(Fenced::Failed)?;
+            .map_err(FenceError::Database)?;
         match live {
             Some(_) => Ok(()),
-            None => Err(Fenced::Refused(format!(
+            None => Err(FenceError::Refused(format!(
                 "host {} of fleet {} holds no live lease under the epoch session {} was given \
                  its place under (it was frozen or cut off past it, and another host may hold \
                  the session): nothing more of the session is stored from this host",
                 lease.host, lease.fleet, key.session_id
             ))),
         }
+    }
+}
+
+impl AppendFence for LeaseFence {
+    fn check<'a>(
+        &'a self,
+        client: &'a Client,
+        key: &'a SessionKey,
+    ) -> BoxFuture<'a, Result<(), FenceError>> {
+        Box::pin(self.check_lease(client, key))
+    }
+}
+
+/// The host and epoch, not the sessions it remembers.
+///
+/// ```no_run
+/// # async fn run(ledger: claude_agent_fleet_postgres::PostgresFleetLedger) {
+/// println!("{:?}", ledger.fence()); // LeaseFence { fleet: "agents", host: "worker-3", epoch: 4, .. }
+/// # }
+/// ```
+impl fmt::Debug for LeaseFence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lease = self.lease.lock().unwrap_or_else(PoisonError::into_inner);
+        f.debug_struct("LeaseFence")
+            .field("fleet", &lease.fleet)
+            .field("host", &lease.host)
+            .field("epoch", &lease.epoch)
+            .finish_non_exhaustive()
     }
 }

@@ -19,7 +19,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use claude_agent_core::cost::{Budget, BudgetLevel, Spent};
 use claude_agent_core::cost::{Tokens, TurnCost};
-use claude_agent_store_postgres::{FleetHost, LedgerError, PostgresFleetLedger};
+use claude_agent_fleet_postgres::{FleetHost, LedgerError, PostgresFleetLedger};
 use claude_agent_testkit::fake_cli::{canned, fake_claude_binary, FakeResult, Script};
 use claude_agent_tokio::{AdmitError, Client, Error, Fleet, FleetLimits, SharedLedger};
 use futures_lite::future;
@@ -879,7 +879,9 @@ async fn host(spec: Value) {
             Err(error) => panic!("{name} never reached the store: {error}"),
         }
     };
-    let store = store.with_schema("fault_sessions").fenced_by(&ledger);
+    let store = store
+        .with_schema("fault_sessions")
+        .fenced_by(ledger.fence());
     let fleet = Fleet::shared(Arc::new(ledger.clone())).expect("valid limits");
     let work = PathBuf::from(text("work"));
     let home = work.join(format!("home-{name}"));

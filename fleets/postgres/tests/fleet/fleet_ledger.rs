@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use claude_agent_core::cost::{Budget, BudgetLevel, Tokens, TurnCost};
-use claude_agent_store_postgres::fleet_ledger::{self as ledger, HostLease, Renewal};
+use claude_agent_fleet_postgres::statements::{self as ledger, HostLease, Renewal};
 use tokio_postgres::{Client, NoTls};
 
-use super::{tokio_rt, Cluster};
+use super::{tokio_rt, Cluster, SessionKey};
 
 const SCHEMA: &str = "fleet_test";
 
@@ -60,7 +60,7 @@ fn the_fleet_ledger() {
 /// key spends.
 async fn a_session_that_waited_while_its_key_spent_its_budget_never_starts(config: &str) {
     use claude_agent_core::message::Message;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     use claude_agent_testkit::fake_cli::{FakeResult, Script};
     use claude_agent_testkit::transport::FakeTransport;
     use claude_agent_tokio::{Error, Fleet, FleetLimits, Options};
@@ -131,7 +131,7 @@ async fn a_charge_made_again_under_its_id_counts_once(config: &str) {
 /// A host that joins with another session limit than the live hosts keep is refused; with
 /// none live, it sets the fleet's limit anew.
 async fn a_limit_other_than_the_live_hosts_keep_is_refused(config: &str) {
-    use claude_agent_store_postgres::{ConnectError, FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, JoinError, PostgresFleetLedger};
     use claude_agent_tokio::FleetLimits;
 
     let limit = |max| FleetLimits {
@@ -147,7 +147,7 @@ async fn a_limit_other_than_the_live_hosts_keep_is_refused(config: &str) {
     assert!(
         matches!(
             refused,
-            ConnectError::FleetLimitMismatch {
+            JoinError::LimitMismatch {
                 kept: Some(3),
                 given: Some(5),
                 ..
@@ -192,7 +192,7 @@ async fn a_key_too_long_for_a_notification_crosses_its_budget(config: &str) {
     use std::task::{Context, Poll, Waker};
 
     use claude_agent_client::SharedLedger;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     use claude_agent_tokio::FleetLimits;
 
     let limits = FleetLimits {
@@ -234,7 +234,8 @@ async fn a_key_too_long_for_a_notification_crosses_its_budget(config: &str) {
 async fn an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(config: &str) {
     use claude_agent_client::store::{SessionStore, StoreError};
     use claude_agent_client::SharedLedger;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger, PostgresSessionStore};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_store_postgres::PostgresSessionStore;
     use claude_agent_tokio::FleetLimits;
 
     let mut host = FleetHost::new("epochs", "a", FleetLimits::default());
@@ -244,10 +245,10 @@ async fn an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(con
         .await
         .unwrap()
         .with_schema("epochs")
-        .fenced_by(&ledger);
+        .fenced_by(ledger.fence());
     let old_place = ledger.admit("k").await.unwrap();
     old_place.session_id("old-session");
-    let old = super::SessionKey::new("project", "old-session");
+    let old = SessionKey::new("project", "old-session");
     store.append(&old, &[super::line("o1")]).await.unwrap();
     // The database ends the lease (the host was frozen past it): the next renewal finds it
     // gone, and the host joins again.
@@ -284,7 +285,7 @@ async fn an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(con
     assert!(matches!(refused, StoreError::Fenced { .. }), "{refused}");
     let new_place = ledger.admit("k").await.unwrap();
     new_place.session_id("new-session");
-    let new = super::SessionKey::new("project", "new-session");
+    let new = SessionKey::new("project", "new-session");
     store.append(&new, &[super::line("n1")]).await.unwrap();
     assert_eq!(
         store.load(&old).await.unwrap().unwrap(),
@@ -298,7 +299,7 @@ async fn an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(con
 /// and is made once the lock goes, once; `flush` says so meanwhile.
 async fn a_charge_held_up_by_a_lock_is_made_later_and_once(config: &str) {
     use claude_agent_client::SharedLedger;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     use claude_agent_tokio::FleetLimits;
 
     let mut host = FleetHost::new("locked", "a", FleetLimits::default());
@@ -329,7 +330,7 @@ async fn a_charge_held_up_by_a_lock_is_made_later_and_once(config: &str) {
 /// and the waiting session gets its place instead of failing.
 async fn a_frozen_grant_holds_the_others_up_no_longer_than_its_bounds(config: &str) {
     use claude_agent_client::SharedLedger;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     use claude_agent_tokio::FleetLimits;
 
     let lease = Duration::from_secs(2);
@@ -368,9 +369,8 @@ async fn a_frozen_grant_holds_the_others_up_no_longer_than_its_bounds(config: &s
 /// at once and by the store at its first use, instead of sharing another's tables.
 async fn schema_names_postgres_would_cut_are_refused(config: &str) {
     use claude_agent_client::store::SessionStore;
-    use claude_agent_store_postgres::{
-        ConnectError, FleetHost, PostgresFleetLedger, PostgresSessionStore,
-    };
+    use claude_agent_fleet_postgres::{FleetHost, JoinError, PostgresFleetLedger};
+    use claude_agent_store_postgres::PostgresSessionStore;
     use claude_agent_tokio::FleetLimits;
 
     let long = "s".repeat(64);
@@ -380,14 +380,14 @@ async fn schema_names_postgres_would_cut_are_refused(config: &str) {
         .await
         .unwrap_err();
     assert!(
-        matches!(refused, ConnectError::InvalidName { .. }),
+        matches!(refused, JoinError::InvalidName { .. }),
         "{refused}"
     );
     let store = PostgresSessionStore::connect(config)
         .await
         .unwrap()
         .with_schema(long);
-    let key = super::SessionKey::new("p", "s");
+    let key = SessionKey::new("p", "s");
     let refused = store.append(&key, &[super::line("u")]).await.unwrap_err();
     assert!(refused.to_string().contains("63 bytes"), "{refused}");
 }
@@ -398,7 +398,7 @@ async fn a_session_that_waited_through_its_keys_budget_is_told(config: &str) {
     use std::task::{Context, Poll, Waker};
 
     use claude_agent_client::SharedLedger;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     use claude_agent_tokio::FleetLimits;
 
     let limits = FleetLimits {
@@ -440,7 +440,8 @@ async fn a_session_that_waited_through_its_keys_budget_is_told(config: &str) {
 /// own clock would tell it.
 async fn a_fenced_store_appends_only_under_a_live_lease(config: &str) {
     use claude_agent_client::store::SessionStore;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger, PostgresSessionStore};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_store_postgres::PostgresSessionStore;
     use claude_agent_tokio::FleetLimits;
 
     let mut host = FleetHost::new("fences", "a", FleetLimits::default());
@@ -450,8 +451,8 @@ async fn a_fenced_store_appends_only_under_a_live_lease(config: &str) {
         .await
         .unwrap()
         .with_schema("fenced")
-        .fenced_by(&ledger);
-    let key = super::SessionKey::new("project", "s");
+        .fenced_by(ledger.fence());
+    let key = SessionKey::new("project", "s");
     store.append(&key, &[super::line("u1")]).await.unwrap();
     let admin = connect(config).await;
     admin
@@ -672,13 +673,13 @@ async fn a_host_past_its_lease_is_fenced_and_its_sessions_taken_over(config: &st
 /// start asks for a place and waits for it (the key's budget read, a ticket, a grant in a
 /// transaction holding the fleet's row, the grant taken), and its place is given back before
 /// the host's next start. Prints the figures; run it with `cargo test --release -p
-/// claude-agent-store-postgres --test postgres -- --ignored --nocapture admission_cost`.
+/// claude-agent-fleet-postgres --test fleet -- --ignored --nocapture admission_cost`.
 #[test]
 #[ignore = "a measurement, not a check: run it by name"]
 fn admission_cost() {
     use claude_agent_client::SharedLedger;
     use claude_agent_core::cost::Budget;
-    use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     use claude_agent_tokio::FleetLimits;
 
     let cluster = Cluster::start();

@@ -20,10 +20,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{AsyncMessage, Client, Config, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use crate::fleet_ledger::{self as sql, HostLease};
-use crate::{bound, prepare, Bounds, ConnectError, Prepared, TlsRoots, DEFAULT_SCHEMA};
+use claude_agent_store_postgres::__private::{bound, described, prepare, Bounds, Prepared};
+use claude_agent_store_postgres::{ConnectError, TlsRoots, DEFAULT_SCHEMA};
+
+use crate::statements::{self as sql, HostLease};
 use clock::LeaseClock;
-pub(crate) use fence::{Fence, Fenced};
+pub use fence::LeaseFence;
 use worker::Worker;
 
 /// How long a host's places outlive its last renewal, unless [`FleetHost::lease`] says.
@@ -38,7 +40,7 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
 /// use std::time::Duration;
 /// use claude_agent_tokio::FleetLimits;
 /// use claude_agent_tokio::cost::Budget;
-/// use claude_agent_store_postgres::FleetHost;
+/// use claude_agent_fleet_postgres::FleetHost;
 ///
 /// let limits = FleetLimits { max_sessions: Some(400), budget_per_key: Some(Budget::usd(20.0)), ..FleetLimits::default() };
 /// let mut host = FleetHost::new("agents", "worker-3", limits);
@@ -69,7 +71,7 @@ impl FleetHost {
     ///
     /// ```
     /// use claude_agent_tokio::FleetLimits;
-    /// use claude_agent_store_postgres::{FleetHost, DEFAULT_LEASE};
+    /// use claude_agent_fleet_postgres::{FleetHost, DEFAULT_LEASE};
     ///
     /// let host = FleetHost::new("agents", "worker-1", FleetLimits::default());
     /// assert_eq!(host.lease, DEFAULT_LEASE);
@@ -139,7 +141,7 @@ pub struct Orphan {
 /// ```no_run
 /// use std::sync::Arc;
 /// use claude_agent_tokio::{Fleet, FleetLimits, Options};
-/// use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+/// use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let limits = FleetLimits { max_sessions: Some(400), ..FleetLimits::default() };
@@ -158,7 +160,7 @@ pub struct PostgresFleetLedger {
 
 struct Inner {
     host: FleetHost,
-    fence: Fence,
+    fence: LeaseFence,
     clock: Arc<LeaseClock>,
     commands: mpsc::UnboundedSender<Command>,
     view: Arc<Mutex<View>>,
@@ -300,23 +302,20 @@ impl PostgresFleetLedger {
     /// on first use, set the fleet's session limit, take a lease, and run the ledger's task on
     /// the current tokio runtime.
     ///
-    /// [`PostgresSessionStore::connect`]: crate::PostgresSessionStore::connect
+    /// [`PostgresSessionStore::connect`]: claude_agent_store_postgres::PostgresSessionStore::connect
     ///
     /// ```no_run
     /// use claude_agent_tokio::FleetLimits;
-    /// use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+    /// use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
     ///
-    /// # async fn run() -> Result<(), claude_agent_store_postgres::ConnectError> {
+    /// # async fn run() -> Result<(), claude_agent_fleet_postgres::JoinError> {
     /// let host = FleetHost::new("agents", "worker-1", FleetLimits { max_sessions: Some(50), ..FleetLimits::default() });
     /// let ledger = PostgresFleetLedger::connect("host=127.0.0.1 user=agent dbname=agent", host).await?;
     /// # let _ = ledger;
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn connect(
-        config: &str,
-        host: FleetHost,
-    ) -> Result<PostgresFleetLedger, ConnectError> {
+    pub async fn connect(config: &str, host: FleetHost) -> Result<PostgresFleetLedger, JoinError> {
         PostgresFleetLedger::connect_with(config, TlsRoots::System, host).await
     }
 
@@ -324,7 +323,7 @@ impl PostgresFleetLedger {
     ///
     /// ```no_run
     /// use claude_agent_tokio::FleetLimits;
-    /// use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger, TlsRoots};
+    /// use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger, TlsRoots};
     ///
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
     /// let ca = std::fs::read("/etc/agent/db-ca.pem")?;
@@ -338,7 +337,7 @@ impl PostgresFleetLedger {
         config: &str,
         roots: TlsRoots,
         host: FleetHost,
-    ) -> Result<PostgresFleetLedger, ConnectError> {
+    ) -> Result<PostgresFleetLedger, JoinError> {
         check_name("schema", &host.schema)?;
         let Prepared {
             runtime,
@@ -365,13 +364,13 @@ impl PostgresFleetLedger {
         }
         let (mut client, notes) = listen(&config, tls.clone(), &runtime, &host)
             .await
-            .map_err(ConnectError::Connect)?;
+            .map_err(|e| JoinError::Connect(ConnectError::Connect(e)))?;
         let schema = format!("\"{}\"", host.schema.replace('"', "\"\""));
         let sent = Instant::now();
         let me = first_join(&mut client, &schema, &host).await?;
         let (commands, receiver) = mpsc::unbounded_channel();
         let view = Arc::new(Mutex::new(View::default()));
-        let fence = Fence::new(schema.clone(), me.clone());
+        let fence = LeaseFence::new(schema.clone(), me.clone());
         let clock = LeaseClock::new(host.lease, sent);
         runtime.spawn(clock::watch(clock.clone(), Arc::downgrade(&view)));
         let first_epoch = me.epoch;
@@ -406,7 +405,7 @@ impl PostgresFleetLedger {
     /// The host as it joined.
     ///
     /// ```no_run
-    /// # fn show(ledger: &claude_agent_store_postgres::PostgresFleetLedger) {
+    /// # fn show(ledger: &claude_agent_fleet_postgres::PostgresFleetLedger) {
     /// println!("{} of {}", ledger.host().host, ledger.host().fleet);
     /// # }
     /// ```
@@ -417,7 +416,7 @@ impl PostgresFleetLedger {
     /// The places of the fleet whose host's lease ran out: sessions another host may take over.
     ///
     /// ```no_run
-    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_store_postgres::LedgerError> {
+    /// # async fn run(ledger: claude_agent_fleet_postgres::PostgresFleetLedger) -> Result<(), claude_agent_fleet_postgres::LedgerError> {
     /// for orphan in ledger.orphans().await? {
     ///     println!("{:?} of {} was on {}", orphan.session_id, orphan.key, orphan.host);
     /// }
@@ -436,7 +435,7 @@ impl PostgresFleetLedger {
     /// tried again while the ledger runs).
     ///
     /// ```no_run
-    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_store_postgres::LedgerError> {
+    /// # async fn run(ledger: claude_agent_fleet_postgres::PostgresFleetLedger) -> Result<(), claude_agent_fleet_postgres::LedgerError> {
     /// // The host's sessions are over: what they spent reaches the fleet before the host exits.
     /// ledger.flush().await?;
     /// # Ok(())
@@ -452,7 +451,7 @@ impl PostgresFleetLedger {
     /// fleet's `spent_by_key` is what this host last learned), in key order.
     ///
     /// ```no_run
-    /// # async fn run(ledger: claude_agent_store_postgres::PostgresFleetLedger) -> Result<(), claude_agent_store_postgres::LedgerError> {
+    /// # async fn run(ledger: claude_agent_fleet_postgres::PostgresFleetLedger) -> Result<(), claude_agent_fleet_postgres::LedgerError> {
     /// for (key, spent) in ledger.spending().await? {
     ///     println!("{key}: ${:.2} in {} turns", spent.usd, spent.turns);
     /// }
@@ -476,7 +475,7 @@ impl PostgresFleetLedger {
     /// use claude_agent_tokio::{connect, Fleet, Options};
     /// use claude_agent_tokio::options::SessionStart;
     /// use claude_agent_tokio::store::SessionStore;
-    /// use claude_agent_store_postgres::PostgresFleetLedger;
+    /// use claude_agent_fleet_postgres::PostgresFleetLedger;
     ///
     /// # async fn run(ledger: PostgresFleetLedger, fleet: Fleet, store: Arc<dyn SessionStore>) -> Result<(), Box<dyn std::error::Error>> {
     /// for orphan in ledger.orphans().await? {
@@ -502,10 +501,30 @@ impl PostgresFleetLedger {
         answer.await.map_err(|_| LedgerError::Ended)?
     }
 
-    /// What a store fenced by this ledger checks ([`PostgresSessionStore::fenced_by`]).
+    /// The fence of this host's lease, for a store whose appends need it
+    /// ([`PostgresSessionStore::fenced_by`]): once the host has been frozen or cut off past
+    /// its lease, and another host may have taken its sessions over, the store writes nothing
+    /// more of them.
     ///
-    /// [`PostgresSessionStore::fenced_by`]: crate::PostgresSessionStore::fenced_by
-    pub(crate) fn fence(&self) -> Fence {
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use claude_agent_tokio::{Fleet, FleetLimits, Options};
+    /// use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
+    /// use claude_agent_store_postgres::PostgresSessionStore;
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let db = "host=db.internal user=agent dbname=agent";
+    /// let ledger = PostgresFleetLedger::connect(db, FleetHost::new("agents", "worker-3", FleetLimits::default())).await?;
+    /// let store = PostgresSessionStore::connect(db).await?.fenced_by(ledger.fence());
+    /// let fleet = Fleet::shared(Arc::new(ledger))?;
+    /// let options = Options::new().session_store(Arc::new(store)).fleet(fleet.member("tenant-42"));
+    /// # let _ = options;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// [`PostgresSessionStore::fenced_by`]: claude_agent_store_postgres::PostgresSessionStore::fenced_by
+    pub fn fence(&self) -> LeaseFence {
         self.inner.fence.clone()
     }
 
@@ -522,6 +541,60 @@ impl PostgresFleetLedger {
     }
 }
 
+/// Why [`PostgresFleetLedger::connect`] failed: the host did not join its fleet.
+///
+/// ```
+/// use claude_agent_fleet_postgres::JoinError;
+///
+/// fn explain(error: &JoinError) -> String {
+///     match error {
+///         JoinError::LimitMismatch { .. } => format!("{error} (restart the fleet to change it)"),
+///         _ => format!("this host could not join its fleet: {error}"),
+///     }
+/// }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JoinError {
+    /// Connecting failed: a configuration that does not parse, a server down or a login
+    /// refused, the TLS set-up, or no tokio runtime to run the connection on.
+    #[error(transparent)]
+    Connect(#[from] ConnectError),
+    /// The database refused making the tables, setting the fleet's limit or taking the first
+    /// lease.
+    #[error("joining the fleet failed: {}", described(.0))]
+    Database(#[source] tokio_postgres::Error),
+    /// A name PostgreSQL would cut (over 63 bytes) or cannot use (empty): two names that share
+    /// their first 63 bytes would share tables.
+    #[error("the {what} name {name:?} is empty or longer than 63 bytes, which PostgreSQL cuts; give a shorter one")]
+    InvalidName {
+        /// What the name is of (`schema`).
+        what: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// The fleet's live hosts keep another session limit than this host gives: the hosts of a
+    /// fleet must agree on it (to change it, stop every host, then start them with the new one).
+    #[error(
+        "fleet {fleet:?} keeps a session limit of {} among its live hosts, and this host gives {}: \
+         give every host of the fleet the same limits",
+        limit_text(*kept),
+        limit_text(*given)
+    )]
+    LimitMismatch {
+        /// The fleet.
+        fleet: String,
+        /// The limit its live hosts keep (`None`: no limit).
+        kept: Option<u32>,
+        /// The limit this host gave.
+        given: Option<u32>,
+    },
+}
+
+fn limit_text(limit: Option<u32>) -> String {
+    limit.map_or_else(|| "none".to_owned(), |limit| limit.to_string())
+}
+
 /// What a waiter is told when this host gave its name up to another process.
 pub(super) const SUPERSEDED: &str = "another process joined the fleet under this host's name, so \
      this one stopped (each host process needs a name of its own in the fleet)";
@@ -531,7 +604,7 @@ pub(super) const SUPERSEDED: &str = "another process joined the fleet under this
 /// [`flush`](PostgresFleetLedger::flush).
 ///
 /// ```no_run
-/// use claude_agent_store_postgres::{LedgerError, PostgresFleetLedger};
+/// use claude_agent_fleet_postgres::{LedgerError, PostgresFleetLedger};
 ///
 /// # async fn run(ledger: PostgresFleetLedger) {
 /// match ledger.flush().await {
@@ -669,7 +742,7 @@ struct PostgresPlace {
     state: Arc<PlaceState>,
     commands: mpsc::UnboundedSender<Command>,
     clock: Arc<LeaseClock>,
-    fence: Fence,
+    fence: LeaseFence,
 }
 
 impl SharedPlace for PostgresPlace {
@@ -760,32 +833,32 @@ async fn first_join(
     client: &mut Client,
     schema: &str,
     host: &FleetHost,
-) -> Result<HostLease, ConnectError> {
+) -> Result<HostLease, JoinError> {
     sql::create(client, schema)
         .await
-        .map_err(ConnectError::Connect)?;
+        .map_err(JoinError::Database)?;
     let given = host
         .limits
         .max_sessions
         .map(|max| u32::try_from(max).unwrap_or(u32::MAX));
     sql::join_limit(client, schema, &host.fleet, &host.host, given)
         .await
-        .map_err(ConnectError::Connect)?
-        .map_err(|mismatch| ConnectError::FleetLimitMismatch {
+        .map_err(JoinError::Database)?
+        .map_err(|mismatch| JoinError::LimitMismatch {
             fleet: host.fleet.clone(),
             kept: mismatch.kept,
             given,
         })?;
     sql::join(client, schema, &host.fleet, &host.host, host.lease)
         .await
-        .map_err(ConnectError::Connect)
+        .map_err(JoinError::Database)
 }
 
 /// PostgreSQL cuts a name (a schema, a channel) at 63 bytes: two longer names that share those
 /// would share tables.
-fn check_name(what: &'static str, name: &str) -> Result<(), ConnectError> {
+fn check_name(what: &'static str, name: &str) -> Result<(), JoinError> {
     if name.is_empty() || name.len() > MAX_NAME_BYTES {
-        return Err(ConnectError::InvalidName {
+        return Err(JoinError::InvalidName {
             what,
             name: name.to_owned(),
         });

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use claude_agent_core::cost::Budget;
-use claude_agent_store_postgres::{FleetHost, PostgresFleetLedger};
+use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
 use claude_agent_tokio::{Error, Fleet, FleetError, FleetLimits};
 use serde_json::json;
 
@@ -42,7 +42,7 @@ async fn host(spec: Value) {
         .await
         .unwrap()
         .with_schema("fleet_sessions")
-        .fenced_by(&ledger);
+        .fenced_by(ledger.fence());
     let stub = StubApi::start_with_conventions();
     let home = TestDir::new("fleet-home").unwrap();
     let work = PathBuf::from(text("work"));
