@@ -313,6 +313,47 @@ fn a_result_in_hand_when_the_place_is_lost_is_not_delivered() {
     );
 }
 
+/// A host frozen past its lease wakes with a turn's result held back for the store (its append
+/// cut off by the freeze): the place is lost and the store let go, and the result the store
+/// held is not handed on either.
+#[test]
+fn a_result_waiting_for_its_store_when_the_place_is_lost_is_not_delivered() {
+    struct Hanging;
+    impl SessionStore for Hanging {
+        fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+            Box::pin(std::future::pending())
+        }
+        fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+            Box::pin(async { Ok(None) })
+        }
+    }
+    let ledger = Ledger::default();
+    let fake = one_mirrored_turn();
+    let runtime = TestRuntime::new();
+    let options = options(&fake, &ledger)
+        .env("CLAUDE_CONFIG_DIR", "/fake-home/.claude")
+        .session_store(Hanging);
+    let query = query_with(runtime.clone(), "go", options);
+    let thaw = async {
+        // The result is read, and waits for its turn to be stored.
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(1))
+            .await;
+        ledger.0.lose();
+    };
+    let (items, ()) = runtime.block_on(futures_lite::future::zip(query.collect::<Vec<_>>(), thaw));
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "the result was delivered: {items:?}"
+    );
+    assert!(
+        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
+        "{items:?}"
+    );
+}
+
 /// A result whose charge is still on its way when the CLI exits is handed on once the charge
 /// is made: the session does not end without it.
 #[test]
