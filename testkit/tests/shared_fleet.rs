@@ -17,7 +17,7 @@ use claude_agent_client::{
 };
 use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent, TurnCost};
 use claude_agent_core::message::{Message, NoticeKind, SystemMessage};
-use claude_agent_testkit::fake_cli::Script;
+use claude_agent_testkit::fake_cli::{Answer, Script};
 use claude_agent_testkit::runtime::TestRuntime;
 use claude_agent_testkit::transport::{FakeTransport, SdkLine};
 use futures_lite::StreamExt;
@@ -351,6 +351,49 @@ fn a_result_waiting_for_its_store_when_the_place_is_lost_is_not_delivered() {
     assert!(
         matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
         "{items:?}"
+    );
+}
+
+/// A session already ending for another reason (its own budget spent) when its place is lost
+/// still withholds the turn's result waiting for its charge: another host may hold the
+/// session. Before, a session already ending skipped the check and handed the result on.
+#[test]
+fn a_result_of_a_session_ending_otherwise_is_not_delivered_once_the_place_is_lost() {
+    let ledger = Ledger::default();
+    ledger.0.hold_charges.store(true, Ordering::SeqCst);
+    // The reply's usage crosses the session's budget: the session ends, and the CLI's result
+    // comes after.
+    let script = Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit_assistant_text("spent")
+        .emit_result("spent")
+        .auto_answer("interrupt", Answer::success(json!({})))
+        .expect_eof()
+        .exit(0);
+    let fake = FakeTransport::new(script);
+    let runtime = TestRuntime::new();
+    let options = options(&fake, &ledger).budget(Budget::tokens(10));
+    let query = query_with(runtime.clone(), "go", options);
+    let thaw = async {
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(1))
+            .await;
+        assert_eq!(ledger.0.charges.load(Ordering::SeqCst), 1);
+        ledger.0.release();
+        ledger.0.lose();
+    };
+    let (items, ()) = runtime.block_on(futures_lite::future::zip(query.collect::<Vec<_>>(), thaw));
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "the result was delivered after the place was lost: {items:?}"
+    );
+    assert!(
+        matches!(items.last(), Some(Err(Error::OverBudget(_)))),
+        "{:?}",
+        items.last()
     );
 }
 

@@ -192,15 +192,21 @@ where
     /// Whether the session's shared place is lost (checked again right before a result is
     /// handed over, since a host frozen past its lease wakes with results in hand). Once it
     /// is, another host may hold the session: nothing more of it goes to the store from here,
-    /// nothing more reaches the application, and the CLI stops.
+    /// nothing more reaches the application, and the CLI stops. A session already ending (the
+    /// place lost before, or any other end) still drops the result: its CLI may finish a turn
+    /// while it stops.
     fn place_lost(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let Some(place) = &mut self.place else {
             return false;
         };
-        if self.session.ending().is_some() || !place.poll_lost(cx) {
+        if !place.poll_lost(cx) {
             return false;
         }
-        self.lose_place(now);
+        if self.session.ending().is_some() {
+            place.lost();
+        } else {
+            self.lose_place(now);
+        }
         true
     }
 
