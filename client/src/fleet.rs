@@ -439,10 +439,14 @@ impl FleetMember {
                 let admitted = link.while_wanted(ledger.admit(&self.key)).await;
                 match admitted {
                     None => return Ok(None),
-                    Some(Ok(place)) => Account::Shared {
-                        place,
-                        session_id: Mutex::new(None),
-                    },
+                    Some(Ok(place)) => {
+                        let place: Arc<dyn SharedPlace> = Arc::from(place);
+                        link.watch_place(place.clone());
+                        Account::Shared {
+                            place,
+                            session_id: Mutex::new(None),
+                        }
+                    }
                     Some(Err(AdmitError::OverBudget(report))) => {
                         return Err(crate::Error::OverBudget(report))
                     }
@@ -522,7 +526,7 @@ enum Account {
     },
     /// In a ledger the fleet's hosts share.
     Shared {
-        place: Box<dyn SharedPlace>,
+        place: Arc<dyn SharedPlace>,
         /// The session id last given to the place.
         session_id: Mutex<Option<String>>,
     },

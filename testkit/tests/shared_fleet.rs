@@ -78,6 +78,9 @@ impl SharedPlace for Place {
         self.shared.wakers.lock().unwrap().push(cx.waker().clone());
         Poll::Pending
     }
+    fn is_lost(&self) -> bool {
+        self.shared.lost.load(Ordering::SeqCst)
+    }
 }
 
 impl SharedLedger for Ledger {
@@ -351,6 +354,42 @@ fn a_result_waiting_for_its_store_when_the_place_is_lost_is_not_delivered() {
     assert!(
         matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
         "{items:?}"
+    );
+}
+
+/// A result handed to the application's queue while the place was held, and read only after
+/// the place was lost (the host froze before the application read it, and another host took
+/// the session over meanwhile): it is withheld as it is read, and the stream ends with the
+/// loss. Found by the PostgreSQL fleet's fault test (seed 1362855054271523742), whose slow
+/// reader read a result after its host thawed.
+#[test]
+fn a_result_queued_before_the_place_was_lost_is_not_read_after() {
+    let ledger = Ledger::default();
+    let fake = FakeTransport::new(Script::single_turn("read too late"));
+    let runtime = TestRuntime::new();
+    let query = query_with(runtime.clone(), "go", options(&fake, &ledger));
+    let items = runtime.block_on(async {
+        // The whole turn is queued (and the session over) before the application reads.
+        runtime
+            .sleep_until(runtime.now() + Duration::from_secs(1))
+            .await;
+        ledger.0.lose();
+        query.collect::<Vec<_>>().await
+    });
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "the result was read after the place was lost: {items:?}"
+    );
+    assert!(
+        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
+        "{items:?}"
+    );
+    assert_eq!(
+        ledger.0.charges.load(Ordering::SeqCst),
+        1,
+        "its cost counts"
     );
 }
 

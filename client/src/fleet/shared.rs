@@ -143,11 +143,15 @@ pub trait SharedLedger: Send + Sync + 'static {
 ///         *self.waker.lock().unwrap() = Some(cx.waker().clone());
 ///         Poll::Pending
 ///     }
+///     fn is_lost(&self) -> bool {
+///         self.lost.load(Ordering::SeqCst)
+///     }
 /// }
 ///
 /// let place = Place { lost: Arc::new(AtomicBool::new(true)), waker: Mutex::new(None) };
 /// let mut cx = Context::from_waker(Waker::noop());
 /// assert!(place.poll_lost(&mut cx).is_ready());
+/// assert!(place.is_lost());
 /// ```
 pub trait SharedPlace: Send + Sync {
     /// The session's id, as its CLI told it: the ledger keeps it with the place, so that
@@ -168,6 +172,16 @@ pub trait SharedPlace: Send + Sync {
     /// or frozen), or another host took the session over. The session then stops
     /// ([`FleetError::PlaceLost`]), so that it runs on one host only.
     fn poll_lost(&self, cx: &mut Context<'_>) -> Poll<()>;
+
+    /// Whether the place is lost now, asked without waiting each time the application takes a
+    /// message of the session: a message handed over before a freeze and read after it (when
+    /// another host may hold the session) is then withheld, and the stream ends with
+    /// [`FleetError::PlaceLost`]. The default, `false`, leaves the loss to
+    /// [`poll_lost`](Self::poll_lost), which the session hears of as it runs; a ledger that
+    /// can tell at once (a lease timed on the host's own clock) should say so here.
+    fn is_lost(&self) -> bool {
+        false
+    }
 }
 
 /// Why a [`SharedLedger`] gave no place.

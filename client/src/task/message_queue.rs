@@ -14,6 +14,7 @@ use std::task::{Context, Poll, Waker};
 use crate::callbacks::mcp_servers::McpServerSet;
 use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
 use crate::error::Error;
+use crate::fleet::{FleetError, SharedPlace};
 use crate::handles::prompt::PromptKind;
 use crate::handles::spare::ClaimError;
 use crate::message::{Message, UserInput};
@@ -114,6 +115,12 @@ struct LinkState {
     version_check: Option<VersionCheck>,
     /// The CLI's pid while it runs on this machine.
     process_id: Option<u32>,
+    /// The session's place in a fleet many hosts share, asked before each message is handed
+    /// to the application.
+    place: Option<Arc<dyn SharedPlace>>,
+    /// A message was withheld because the place was lost, and no error has said so since: the
+    /// stream ends with the loss.
+    loss_untold: bool,
 }
 
 impl Link {
@@ -131,6 +138,8 @@ impl Link {
                 server_info: None,
                 version_check: None,
                 process_id: None,
+                place: None,
+                loss_untold: false,
             }),
         })
     }
@@ -221,30 +230,52 @@ impl Link {
         self.lock().version_check
     }
 
+    /// Driver side: the session holds `place` in a fleet many hosts share. Once it is lost, no
+    /// message still queued reaches the application: one handed over before the host froze
+    /// is not read after another host took the session over.
+    pub(crate) fn watch_place(&self, place: Arc<dyn SharedPlace>) {
+        self.lock().place = Some(place);
+    }
+
     /// Consumer side: the next item; `None` when the driver has ended and the queue is empty.
     pub(crate) fn poll_pop(&self, cx: &mut Context<'_>) -> Poll<Option<Item>> {
-        let mut state = self.lock();
-        match state.items.pop_front() {
-            Some(item) => {
-                // Wake the driver once there is a good amount of room, not on every pop.
-                let wake = (state.items.len() <= MESSAGE_CAPACITY / 2)
-                    .then(|| state.driver.take())
-                    .flatten();
-                drop(state);
-                if let Some(driver) = wake {
-                    driver.wake();
+        loop {
+            let mut state = self.lock();
+            match state.items.pop_front() {
+                Some(item) => {
+                    // Wake the driver once there is a good amount of room, not on every pop.
+                    let wake = (state.items.len() <= MESSAGE_CAPACITY / 2)
+                        .then(|| state.driver.take())
+                        .flatten();
+                    let place = state.place.clone().filter(|_| item.is_ok());
+                    if item.is_err() {
+                        state.loss_untold = false;
+                    }
+                    drop(state);
+                    if let Some(driver) = wake {
+                        driver.wake();
+                    }
+                    if place.is_some_and(|place| place.is_lost()) {
+                        self.lock().loss_untold = true;
+                        continue;
+                    }
+                    return Poll::Ready(Some(item));
                 }
-                Poll::Ready(Some(item))
-            }
-            None if state.driver_done => match state.panic.take() {
-                Some(message) => Poll::Ready(Some(Err(Error::Panicked(message)))),
-                None => Poll::Ready(None),
-            },
-            None => {
-                if !state.consumers.iter().any(|w| w.will_wake(cx.waker())) {
-                    state.consumers.push(cx.waker().clone());
+                None if state.driver_done => {
+                    return match state.panic.take() {
+                        Some(message) => Poll::Ready(Some(Err(Error::Panicked(message)))),
+                        None if std::mem::take(&mut state.loss_untold) => {
+                            Poll::Ready(Some(Err(Error::Fleet(FleetError::PlaceLost))))
+                        }
+                        None => Poll::Ready(None),
+                    };
                 }
-                Poll::Pending
+                None => {
+                    if !state.consumers.iter().any(|w| w.will_wake(cx.waker())) {
+                        state.consumers.push(cx.waker().clone());
+                    }
+                    return Poll::Pending;
+                }
             }
         }
     }

@@ -784,6 +784,14 @@ impl SharedPlace for PostgresPlace {
         signals.lost_waker = Some(cx.waker().clone());
         Poll::Pending
     }
+
+    /// As [`poll_lost`](Self::poll_lost), without waiting: a host that wakes from a freeze
+    /// withholds what its application had not read yet, before any task of the ledger runs.
+    fn is_lost(&self) -> bool {
+        let mut signals = self.state.signals();
+        signals.lost |= self.clock.expired(Instant::now());
+        signals.lost
+    }
 }
 
 impl Drop for PostgresPlace {
