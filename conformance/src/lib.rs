@@ -512,7 +512,7 @@ mod tests {
             .unwrap()
             .count();
         assert_eq!(
-            files, 11,
+            files, 10,
             "a group file of src/e2e is missing from `sources`"
         );
     }
