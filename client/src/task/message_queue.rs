@@ -247,16 +247,21 @@ impl Link {
                     let wake = (state.items.len() <= MESSAGE_CAPACITY / 2)
                         .then(|| state.driver.take())
                         .flatten();
-                    let place = state.place.clone().filter(|_| item.is_ok());
-                    if item.is_err() {
-                        state.loss_untold = false;
-                    }
+                    // The place's own lock is never held while the queue's is taken.
+                    let withheld = match (&state.place, &item) {
+                        (Some(place), Ok(_)) => place.is_lost(),
+                        (Some(_), Err(_)) => {
+                            state.loss_untold = false;
+                            false
+                        }
+                        (None, _) => false,
+                    };
+                    state.loss_untold |= withheld;
                     drop(state);
                     if let Some(driver) = wake {
                         driver.wake();
                     }
-                    if place.is_some_and(|place| place.is_lost()) {
-                        self.lock().loss_untold = true;
+                    if withheld {
                         continue;
                     }
                     return Poll::Ready(Some(item));
