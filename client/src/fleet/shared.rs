@@ -178,7 +178,9 @@ pub trait SharedPlace: Send + Sync {
     /// another host may hold the session) is then withheld, and the stream ends with
     /// [`FleetError::PlaceLost`]. The default, `false`, leaves the loss to
     /// [`poll_lost`](Self::poll_lost), which the session hears of as it runs; a ledger that
-    /// can tell at once (a lease timed on the host's own clock) should say so here.
+    /// can tell at once (a lease timed on the host's own clock) should say so here. It is
+    /// called for every message, while the session's message queue is locked: a flag or a
+    /// clock read, never I/O or a wait.
     fn is_lost(&self) -> bool {
         false
     }
