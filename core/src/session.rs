@@ -176,6 +176,9 @@ pub struct Session {
     ready_reported: bool,
     /// Why the session closed itself, when it did ([`Event::Closing`]).
     ended: Option<EndReason>,
+    /// The host lost the session's place in its fleet ([`Session::place_lost`]): whatever
+    /// ended the session, nothing more of the CLI's output reaches the application.
+    lost_place: bool,
     /// Events held behind a result until the host has stored the transcript lines before it
     /// ([`SessionConfig::results_after_store`], [`Session::store_flushed`]).
     behind_store: VecDeque<Event>,
@@ -300,6 +303,7 @@ impl Session {
             ready: None,
             ready_reported: false,
             ended: None,
+            lost_place: false,
             behind_store: VecDeque::new(),
             mirror_queued: 0,
             mirror_delivered: 0,
@@ -1039,10 +1043,11 @@ impl Session {
     /// The host's report that it lost the session's place in a fleet many hosts share (its
     /// lease ran out while it was cut off or frozen, or another host took the session over):
     /// the session interrupts the running turn and closes ([`Event::Closing`] with
-    /// [`EndReason::PlaceLost`]), so that it runs on one host only. Ignored once the session is
-    /// closed.
+    /// [`EndReason::PlaceLost`]), so that it runs on one host only. A session already closing
+    /// (closed by the host, or ending for another reason such as a budget) keeps its reason.
     ///
-    /// From then on nothing more of the CLI's output reaches the host's application: another
+    /// Either way, from then on nothing more of the CLI's output reaches the host's application:
+    /// a lost place outranks every other end. Another
     /// host may hold the session, and its transcript goes on there, without what this host
     /// did not store. Messages held for the store ([`SessionConfig::results_after_store`]) are
     /// dropped, as are the messages the CLI prints while it stops; the cost of a turn whose
@@ -1059,15 +1064,22 @@ impl Session {
     /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| e == Event::Closing(EndReason::PlaceLost)));
     /// ```
     pub fn place_lost(&mut self, now: Instant) {
-        if self.closed_by_host || self.ended.is_some() || self.finished {
+        if self.lost_place {
             return;
         }
+        self.lost_place = true;
         let held = std::mem::take(&mut self.behind_store);
+        let withheld = held.iter().any(|event| matches!(event, Event::Message(_)));
         self.interrupt_and_end(now, EndReason::PlaceLost);
         for event in held {
             match event {
                 Event::Message(message) => self.deliver(message),
                 Event::Mirror(_) => {}
+                // The CLI had finished, as if everything would go out: what is withheld makes
+                // the end the loss.
+                Event::Finished(Termination::Completed) if withheld => {
+                    self.push_event(Event::Finished(Termination::Ended(EndReason::PlaceLost)))
+                }
                 other => self.push_event(other),
             }
         }
@@ -1699,7 +1711,7 @@ impl Session {
         if activity::is_sdk_host_only(&message) {
             return;
         }
-        if matches!(self.ended, Some(EndReason::PlaceLost)) {
+        if self.lost_place {
             if let Message::Result(result) = message {
                 if let Some(cost) = result.turn_cost {
                     self.push_event(Event::UnfinishedTurn(Box::new(cost)));

@@ -164,12 +164,11 @@ where
     }
 
     /// A budget report of the session's fleet key, or the news that a shared fleet took the
-    /// session's place away: both go to the session, which decides. A lost place and an exceeded
-    /// budget are acted on even while the application is behind on its messages: the CLI stops
-    /// at once, whatever is queued.
+    /// session's place away: both go to the session, which decides (a lost place withholds
+    /// what comes after, whatever else ended the session). They are acted on even while the
+    /// application is behind on its messages: the CLI stops at once, whatever is queued.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        // Once the session is closing (for any reason), nothing here changes its course.
-        if self.termination.is_some() || self.session.ending().is_some() {
+        if self.termination.is_some() {
             return false;
         }
         let Some(place) = &mut self.place else {
@@ -192,9 +191,8 @@ where
     /// Whether the session's shared place is lost (checked again right before a result is
     /// handed over, since a host frozen past its lease wakes with results in hand). Once it
     /// is, another host may hold the session: nothing more of it goes to the store from here,
-    /// nothing more reaches the application, and the CLI stops. A session already ending (the
-    /// place lost before, or any other end) still drops the result: its CLI may finish a turn
-    /// while it stops.
+    /// nothing more reaches the application, and the CLI stops, whatever else was ending the
+    /// session already.
     fn place_lost(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let Some(place) = &mut self.place else {
             return false;
@@ -202,11 +200,7 @@ where
         if !place.poll_lost(cx) {
             return false;
         }
-        if self.session.ending().is_some() {
-            place.lost();
-        } else {
-            self.lose_place(now);
-        }
+        self.lose_place(now);
         true
     }
 

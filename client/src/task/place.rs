@@ -27,6 +27,8 @@ pub(super) struct Place {
     charging: Option<(ChargeFuture, Message)>,
     /// A result was dropped because the place was lost while it waited for its charge.
     result_withheld: bool,
+    /// The place is lost: no more news of it.
+    lost: bool,
 }
 
 impl Place {
@@ -38,11 +40,15 @@ impl Place {
             in_turn: false,
             charging: None,
             result_withheld: false,
+            lost: false,
         }
     }
 
-    /// The fleet's next news; a lost place comes first.
+    /// The fleet's next news; a lost place comes first, and is the last.
     pub(super) fn poll_news(&mut self, cx: &mut Context<'_>) -> Poll<News> {
+        if self.lost {
+            return Poll::Pending;
+        }
         if self.seat.poll_lost(cx).is_ready() {
             return Poll::Ready(News::Lost);
         }
@@ -58,6 +64,7 @@ impl Place {
     /// The place is gone (the ledger or the store took it): a result waiting for its charge is
     /// dropped, and remembered.
     pub(super) fn lost(&mut self) {
+        self.lost = true;
         self.result_withheld |= self.charging.take().is_some();
     }
 

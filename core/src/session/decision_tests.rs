@@ -373,6 +373,87 @@ fn a_lost_place_drops_what_the_store_did_not_take() {
     assert!(!s.waits_for_store());
 }
 
+/// The CLI finished while its result waited for the store, then the place was lost: the
+/// result is withheld, and the session ends with the loss, not as if it had completed.
+#[test]
+fn a_place_lost_after_the_cli_finished_ends_with_the_loss() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.results_after_store = true;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
+    );
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    let before = events(&mut s);
+    assert!(
+        !before.iter().any(|e| matches!(e, Event::Finished(_))),
+        "the end waits behind the result: {before:?}"
+    );
+    s.place_lost(now);
+    let after = events(&mut s);
+    assert!(!after
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+    assert!(
+        after
+            .iter()
+            .any(|e| matches!(e, Event::Finished(Termination::Ended(EndReason::PlaceLost)))),
+        "{after:?}"
+    );
+}
+
+/// A lost place outranks the end the session was already on: a session closing over its
+/// key's budget keeps that reason, but the result its CLI prints while it stops no longer
+/// reaches the application (another host may hold the session); its cost still counts.
+#[test]
+fn a_lost_place_withholds_what_comes_after_whatever_ended_the_session() {
+    use crate::cost::{BudgetReport, BudgetScope, Spent};
+
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    s.budget_report(
+        now,
+        BudgetReport {
+            scope: BudgetScope::Key("tenant".into()),
+            level: BudgetLevel::Exceeded,
+            budget: Budget::usd(1.0),
+            spent: Spent::default(),
+        },
+    );
+    assert!(matches!(s.ending(), Some(EndReason::OverBudget(_))));
+    s.place_lost(now);
+    assert!(
+        matches!(s.ending(), Some(EndReason::OverBudget(_))),
+        "the first reason stays"
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
+    );
+    let after = events(&mut s);
+    assert!(
+        !after
+            .iter()
+            .any(|e| matches!(e, Event::Message(Message::Result(_)))),
+        "the result is withheld: {after:?}"
+    );
+    assert!(after
+        .iter()
+        .any(|e| matches!(e, Event::UnfinishedTurn(cost) if cost.usd() == Some(0.25))));
+}
+
 /// Hand the session every deadline up to `until`, in order; what it asked the host to do, and
 /// when (from `start`).
 fn run_until(
