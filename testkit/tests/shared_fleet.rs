@@ -155,6 +155,21 @@ fn one_mirrored_turn() -> FakeTransport {
     FakeTransport::new(script)
 }
 
+/// What the application read of a session whose place was lost with a result in the way: not
+/// the result, and the loss last.
+fn no_result_then_the_loss(items: &[Result<Message, Error>]) {
+    assert!(
+        !items
+            .iter()
+            .any(|item| matches!(item, Ok(Message::Result(_)))),
+        "a result was handed on after the place was lost: {items:?}"
+    );
+    assert!(
+        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
+        "{items:?}"
+    );
+}
+
 /// The session of [`one_mirrored_turn`].
 const SESSION: &str = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
 
@@ -266,16 +281,7 @@ fn a_store_that_fenced_the_session_off_holds_its_result_back() {
         .env("CLAUDE_CONFIG_DIR", "/fake-home/.claude")
         .session_store(Fenced(InMemorySessionStore::new()));
     let items: Vec<_> = runtime.block_on(query_with(runtime.clone(), "go", options).collect());
-    assert!(
-        !items
-            .iter()
-            .any(|item| matches!(item, Ok(Message::Result(_)))),
-        "the application never holds a result the transcript refused: {items:?}"
-    );
-    assert!(
-        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
-        "{items:?}"
-    );
+    no_result_then_the_loss(&items);
     assert_eq!(
         ledger.0.charges.load(Ordering::SeqCst),
         1,
@@ -304,16 +310,7 @@ fn a_result_in_hand_when_the_place_is_lost_is_not_delivered() {
         ledger.0.lose();
     };
     let (items, ()) = runtime.block_on(futures_lite::future::zip(query.collect::<Vec<_>>(), thaw));
-    assert!(
-        !items
-            .iter()
-            .any(|item| matches!(item, Ok(Message::Result(_)))),
-        "the result was delivered: {items:?}"
-    );
-    assert!(
-        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
-        "{items:?}"
-    );
+    no_result_then_the_loss(&items);
 }
 
 /// A host frozen past its lease wakes with a turn's result held back for the store (its append
@@ -345,16 +342,7 @@ fn a_result_waiting_for_its_store_when_the_place_is_lost_is_not_delivered() {
         ledger.0.lose();
     };
     let (items, ()) = runtime.block_on(futures_lite::future::zip(query.collect::<Vec<_>>(), thaw));
-    assert!(
-        !items
-            .iter()
-            .any(|item| matches!(item, Ok(Message::Result(_)))),
-        "the result was delivered: {items:?}"
-    );
-    assert!(
-        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
-        "{items:?}"
-    );
+    no_result_then_the_loss(&items);
 }
 
 /// A result handed to the application's queue while the place was held, and read only after
@@ -376,16 +364,7 @@ fn a_result_queued_before_the_place_was_lost_is_not_read_after() {
         ledger.0.lose();
         query.collect::<Vec<_>>().await
     });
-    assert!(
-        !items
-            .iter()
-            .any(|item| matches!(item, Ok(Message::Result(_)))),
-        "the result was read after the place was lost: {items:?}"
-    );
-    assert!(
-        matches!(items.last(), Some(Err(Error::Fleet(FleetError::PlaceLost)))),
-        "{items:?}"
-    );
+    no_result_then_the_loss(&items);
     assert_eq!(
         ledger.0.charges.load(Ordering::SeqCst),
         1,
