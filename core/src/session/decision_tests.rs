@@ -322,12 +322,9 @@ fn a_result_waits_for_its_turns_lines_in_the_store() {
     assert_eq!(events(&mut s).len(), 2);
 }
 
-/// A lost fleet place: a result still waiting for the store is dropped (the fleet's
-/// transcript will not have it, and another host may resume the session without it), and so
-/// is everything the CLI prints while it stops; what the dropped turn cost still comes, for its
-/// key, and the session closes with `PlaceLost`.
-#[test]
-fn a_lost_place_drops_what_the_store_did_not_take() {
+/// A session whose turn's result ($0.25) waits for the host to store the transcript line
+/// before it.
+fn result_held_for_the_store() -> (Session, Instant) {
     let mut config = SessionConfig::new(InputMode::Streaming);
     config.results_after_store = true;
     let (mut s, now) = start(config);
@@ -343,6 +340,16 @@ fn a_lost_place_drops_what_the_store_did_not_take() {
         now,
         r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
     );
+    (s, now)
+}
+
+/// A lost fleet place: a result still waiting for the store is dropped (the fleet's
+/// transcript will not have it, and another host may resume the session without it), and so
+/// is everything the CLI prints while it stops; what the dropped turn cost still comes, for its
+/// key, and the session closes with `PlaceLost`.
+#[test]
+fn a_lost_place_drops_what_the_store_did_not_take() {
+    let (mut s, now) = result_held_for_the_store();
     let before = events(&mut s);
     assert!(!before
         .iter()
@@ -377,21 +384,7 @@ fn a_lost_place_drops_what_the_store_did_not_take() {
 /// result is withheld, and the session ends with the loss, not as if it had completed.
 #[test]
 fn a_place_lost_after_the_cli_finished_ends_with_the_loss() {
-    let mut config = SessionConfig::new(InputMode::Streaming);
-    config.results_after_store = true;
-    let (mut s, now) = start(config);
-    feed(&mut s, now, &answer("req_0", "{}"));
-    s.send_user(now, UserInput::text("go")).unwrap();
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}"#,
-    );
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
-    );
+    let (mut s, now) = result_held_for_the_store();
     s.handle_stdout_eof(now);
     s.handle_exit(now, ExitStatusInfo::code(0));
     let before = events(&mut s);
