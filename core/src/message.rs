@@ -77,6 +77,7 @@ pub use stream_event::StreamEvent;
 pub use string_list::StringList;
 pub use structured::StructuredOutputError;
 pub use system::*;
+pub(crate) use tags::RequestHead;
 pub use tags::{peek_tags, Tags};
 pub use usage::{ModelUsage, Usage};
 pub use user::UserMessage;

@@ -82,7 +82,7 @@ use crate::mcp::{
     ToolCall, ToolResult,
 };
 use crate::message::{
-    peek_tags, ApiError, LineError, Message, SessionState, SystemMessage, UserInput,
+    peek_tags, ApiError, LineError, Message, RequestHead, SessionState, SystemMessage, UserInput,
 };
 use crate::option_types::mcp_config::McpServerConfig;
 use crate::permission::PermissionRequest;
@@ -1967,6 +1967,9 @@ impl Session {
     }
 
     fn handle_inbound_request(&mut self, now: Instant, text: &str) {
+        if RequestHead::peek(text).is_some_and(|head| self.open_well_formed(now, &head)) {
+            return;
+        }
         let envelope: wire::RequestEnvelope<'_> = match serde_json::from_str(text) {
             Ok(envelope) => envelope,
             Err(e) => {
@@ -2000,16 +2003,34 @@ impl Session {
         }
     }
 
+    /// Open the request the CLI sends most (a permission, a hook, an MCP message), written the
+    /// way it writes them, reading the line once: its head textually, its body by its own type.
+    /// `false` leaves the line to the full reading, which also says what is wrong with it.
+    fn open_well_formed(&mut self, now: Instant, head: &RequestHead<'_>) -> bool {
+        if self.inbound.is_open(head.request_id) {
+            return false;
+        }
+        let wire_id = || head.request_id.to_owned();
+        match head.subtype {
+            "can_use_tool" if self.config.can_use_tool => serde_json::from_str(head.body)
+                .map(|request| self.open_permission(wire_id(), request))
+                .is_ok(),
+            "hook_callback" => serde_json::from_str(head.body)
+                .map(|request| self.open_hook(wire_id(), request))
+                .is_ok(),
+            "mcp_message" => serde_json::from_str(head.body)
+                .map(|request| self.open_mcp(now, wire_id(), request))
+                .is_ok(),
+            _ => false,
+        }
+    }
+
     fn inbound_permission(&mut self, wire_id: String, body: &str) {
         if !self.config.can_use_tool {
             return self.refuse(&wire_id, "canUseTool callback is not provided", None);
         }
         match serde_json::from_str::<PermissionRequest>(body) {
-            Ok(request) => {
-                let original_input = request.tool_input.clone();
-                let awaiting = Awaiting::Permission { original_input };
-                self.open_inbound(wire_id, awaiting, InboundKind::CanUseTool(request));
-            }
+            Ok(request) => self.open_permission(wire_id, request),
             Err(e) => self.refuse(
                 &wire_id,
                 &format!("malformed can_use_tool request: {e}"),
@@ -2018,17 +2039,24 @@ impl Session {
         }
     }
 
+    fn open_permission(&mut self, wire_id: String, request: PermissionRequest) {
+        let original_input = request.tool_input.clone();
+        let awaiting = Awaiting::Permission { original_input };
+        self.open_inbound(wire_id, awaiting, InboundKind::CanUseTool(request));
+    }
+
     fn inbound_hook(&mut self, wire_id: String, body: &str) {
-        let request = match serde_json::from_str::<wire::HookCallbackBody<'_>>(body) {
-            Ok(request) => request,
-            Err(e) => {
-                return self.refuse(
-                    &wire_id,
-                    &format!("malformed hook_callback request: {e}"),
-                    None,
-                )
-            }
-        };
+        match serde_json::from_str::<wire::HookCallbackBody<'_>>(body) {
+            Ok(request) => self.open_hook(wire_id, request),
+            Err(e) => self.refuse(
+                &wire_id,
+                &format!("malformed hook_callback request: {e}"),
+                None,
+            ),
+        }
+    }
+
+    fn open_hook(&mut self, wire_id: String, request: wire::HookCallbackBody<'_>) {
         let hook = request
             .callback_id
             .strip_prefix("hook_")
@@ -2054,16 +2082,17 @@ impl Session {
     }
 
     fn inbound_mcp(&mut self, now: Instant, wire_id: String, body: &str) {
-        let request = match serde_json::from_str::<wire::McpMessageBody<'_>>(body) {
-            Ok(request) => request,
-            Err(e) => {
-                return self.refuse(
-                    &wire_id,
-                    &format!("malformed mcp_message request: {e}"),
-                    None,
-                )
-            }
-        };
+        match serde_json::from_str::<wire::McpMessageBody<'_>>(body) {
+            Ok(request) => self.open_mcp(now, wire_id, request),
+            Err(e) => self.refuse(
+                &wire_id,
+                &format!("malformed mcp_message request: {e}"),
+                None,
+            ),
+        }
+    }
+
+    fn open_mcp(&mut self, now: Instant, wire_id: String, request: wire::McpMessageBody<'_>) {
         let mut withdrawn = None;
         if let Some(jsonrpc_id) = mcp::cancelled_request(request.message) {
             // The CLI gave up on a tool call (an interrupt): withdraw it, so the host drops the

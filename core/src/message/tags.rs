@@ -1,4 +1,5 @@
-//! Reading a line's top-level `type` and `subtype` without parsing the whole line.
+//! Reading a line's top-level `type` and `subtype` (and a control request's id and subtype)
+//! without parsing the whole line.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -93,6 +94,53 @@ fn textual(line: &str) -> Option<Tags<'_>> {
         ty,
         subtype: Some(subtype),
     })
+}
+
+/// The head of a control request from the CLI, read textually: its id, its body's `subtype`, and
+/// the body's text.
+///
+/// The CLI writes `{"type":"control_request","request_id":"…","request":{"subtype":"…",…}}`,
+/// keys in that order, so the request's kind and id are known without a parse, and the body can be
+/// read by its own type in one pass. Everything outside the body is checked here: when the body
+/// then parses, the whole line is valid JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RequestHead<'a> {
+    pub(crate) request_id: &'a str,
+    pub(crate) subtype: &'a str,
+    pub(crate) body: &'a str,
+}
+
+impl<'a> RequestHead<'a> {
+    /// The head of `line`, or `None` when the line is not written as above (keys in another
+    /// order, an escape in the id or the subtype): such a line is read the slow way.
+    pub(crate) fn peek(line: &'a str) -> Option<RequestHead<'a>> {
+        let mut cur = Cursor { s: line, at: 0 };
+        cur.punct(b'{')?;
+        cur.literal("\"type\"")?;
+        cur.punct(b':')?;
+        cur.literal("\"control_request\"")?;
+        cur.punct(b',')?;
+        cur.literal("\"request_id\"")?;
+        cur.punct(b':')?;
+        let request_id = cur.plain_string()?;
+        cur.punct(b',')?;
+        cur.literal("\"request\"")?;
+        cur.punct(b':')?;
+        let body = line
+            .get(cur.at..)?
+            .trim_end_matches([' ', '\t', '\n', '\r'])
+            .strip_suffix('}')?;
+        let mut inner = Cursor { s: body, at: 0 };
+        inner.punct(b'{')?;
+        inner.literal("\"subtype\"")?;
+        inner.punct(b':')?;
+        let subtype = inner.plain_string()?;
+        Some(RequestHead {
+            request_id,
+            subtype,
+            body,
+        })
+    }
 }
 
 struct Cursor<'a> {
@@ -231,5 +279,40 @@ mod tests {
         ] {
             assert!(peek_tags(line).is_err(), "{line:?} should be an error");
         }
+    }
+
+    #[test]
+    fn a_request_written_as_the_cli_writes_it_has_its_head_read() {
+        let line = r#"{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash"}}"#;
+        let head = RequestHead::peek(line).unwrap();
+        assert_eq!(
+            (head.request_id, head.subtype, head.body),
+            (
+                "r1",
+                "can_use_tool",
+                r#"{"subtype":"can_use_tool","tool_name":"Bash"}"#
+            )
+        );
+        let spaced = "{ \"type\" : \"control_request\", \"request_id\": \"r1\", \"request\": {\"subtype\": \"x\"} }\r\n";
+        let head = RequestHead::peek(spaced).unwrap();
+        assert_eq!((head.subtype, head.body), ("x", r#" {"subtype": "x"} "#));
+    }
+
+    #[test]
+    fn a_request_written_otherwise_is_left_to_the_full_parse() {
+        for line in [
+            r#"{"request_id":"r1","type":"control_request","request":{"subtype":"x"}}"#,
+            r#"{"type":"control_request","request":{"subtype":"x"},"request_id":"r1"}"#,
+            r#"{"type":"control_request","request_id":"r\u0031","request":{"subtype":"x"}}"#,
+            r#"{"type":"control_request","request_id":"r1","request":{"tool_name":"x","subtype":"x"}}"#,
+            r#"{"type":"control_request","request_id":7,"request":{"subtype":"x"}}"#,
+            r#"{"type":"control_response","request_id":"r1","request":{"subtype":"x"}}"#,
+        ] {
+            assert_eq!(RequestHead::peek(line), None, "{line}");
+        }
+        // A line cut short leaves a body that is not JSON, which its own parse refuses.
+        let cut = r#"{"type":"control_request","request_id":"r1","request":{"subtype":"x"}"#;
+        let body = RequestHead::peek(cut).unwrap().body;
+        assert!(serde_json::from_str::<serde::de::IgnoredAny>(body).is_err());
     }
 }

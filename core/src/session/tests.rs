@@ -503,6 +503,90 @@ fn can_use_tool_is_surfaced_and_answered_once() {
     assert_eq!(written[0]["response"]["error"], "no");
 }
 
+/// Requests written as the CLI writes them are read in one pass; the same requests with their
+/// keys in another order take the full reading. Both give the same events and the same answers,
+/// for well-formed requests and for broken ones alike.
+#[test]
+fn a_request_read_in_one_pass_is_read_as_the_full_reading_reads_it() {
+    let config = || {
+        let mut config = permission_config();
+        config.hooks.push(HookMatcherConfig::new(
+            crate::hooks::HookEvent::PreToolUse,
+            None,
+            1,
+        ));
+        config
+            .mcp_servers
+            .push(crate::mcp::McpServerSpec::new("calc", "1.0.0").tool(object_tool("add")));
+        config
+    };
+    let request = |id: &str, body: &str| {
+        format!(r#"{{"type":"control_request","request_id":"{id}","request":{body}}}"#)
+    };
+    let requests = [
+        request("p1", r#"{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"t1"}"#),
+        request("p1", r#"{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t1"}"#),
+        request("h1", r#"{"subtype":"hook_callback","callback_id":"hook_0","input":{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/w","tool_name":"Bash","tool_input":{},"tool_use_id":"t1"},"tool_use_id":"t1"}"#),
+        request("h2", r#"{"subtype":"hook_callback","callback_id":"hook_7","input":{}}"#),
+        request("m1", r#"{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{}}}}"#),
+        request("m2", r#"{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#),
+        // Broken bodies: each is refused with what is wrong with it.
+        request("b1", r#"{"subtype":"can_use_tool","tool_name":7,"input":{}}"#),
+        request("b2", r#"{"subtype":"hook_callback","input":{}}"#),
+        request("b3", r#"{"subtype":"mcp_message","server_name":"calc"}"#),
+        // A line cut short is not JSON: a line error, with no answer (which one depends on how
+        // much of the line could be read, so this one is not compared with its reordering).
+        r#"{"type":"control_request","request_id":"b4","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}"#.to_owned(),
+    ];
+    let read = |input: &mut dyn Iterator<Item = String>| {
+        let (mut s, now) = started(config());
+        let mut seen = Vec::new();
+        for line in input {
+            feed(&mut s, now, &line);
+            let written = match s.poll_transmit() {
+                None => Vec::new(),
+                write => lines(write),
+            };
+            seen.push((format!("{:?}", events(&mut s)), written));
+        }
+        seen
+    };
+    let reordered = requests.iter().map(|line| {
+        let rest = line
+            .strip_prefix(r#"{"type":"control_request","request_id":""#)
+            .unwrap();
+        let (id, rest) = rest.split_once('"').unwrap();
+        format!(r#"{{"request_id":"{id}","type":"control_request"{rest}"#)
+    });
+    let one_pass = read(&mut requests.iter().cloned());
+    let full = read(&mut reordered.into_iter());
+    for ((line, one), full) in requests.iter().zip(&one_pass).zip(&full).take(9) {
+        assert_eq!(one, full, "{line}");
+    }
+    assert!(one_pass[0].0.contains("CanUseTool"), "{:?}", one_pass[0]);
+    assert_eq!(
+        one_pass[1],
+        (String::from("[]"), vec![]),
+        "a repeated id is ignored"
+    );
+    assert!(one_pass[2].0.contains("HookCallback"), "{:?}", one_pass[2]);
+    assert!(one_pass[4].0.contains("McpToolCall"), "{:?}", one_pass[4]);
+    assert_eq!(one_pass[5].1[0]["response"]["request_id"], "m2");
+    for (i, what) in [
+        (6, "can_use_tool"),
+        (7, "hook_callback"),
+        (8, "mcp_message"),
+    ] {
+        let error = one_pass[i].1[0]["response"]["error"].as_str().unwrap();
+        assert!(
+            error.starts_with(&format!("malformed {what} request")),
+            "{error}"
+        );
+    }
+    assert!(one_pass[9].0.contains("Malformed"), "{:?}", one_pass[9]);
+    assert!(one_pass[9].1.is_empty());
+}
+
 /// The official SDKs ask the callback even when the CLI names no tool use; the answer then
 /// names none either.
 #[test]
