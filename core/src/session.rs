@@ -980,7 +980,7 @@ impl Session {
     /// ([`BudgetLevel::Warning`]), it comes back as an [`Event::Budget`] in its place among the
     /// events, for the host to show; exceeded, the session interrupts the running turn and
     /// closes, as when its own budget is ([`Event::Closing`] with [`EndReason::OverBudget`]).
-    /// Ignored once the session is closed.
+    /// Ignored once the session is closing or finished.
     ///
     /// ```
     /// use std::time::Instant;
@@ -1004,7 +1004,7 @@ impl Session {
     /// assert!(std::iter::from_fn(|| session.poll_event()).any(|e| matches!(e, Event::Closing(EndReason::OverBudget(_)))));
     /// ```
     pub fn budget_report(&mut self, now: Instant, report: BudgetReport) {
-        if self.closed_by_host || self.ended.is_some() {
+        if self.closed_by_host || self.ended.is_some() || self.finished {
             return;
         }
         self.budget_crossed(now, report);

@@ -447,6 +447,33 @@ fn a_lost_place_withholds_what_comes_after_whatever_ended_the_session() {
         .any(|e| matches!(e, Event::UnfinishedTurn(cost) if cost.usd() == Some(0.25))));
 }
 
+/// A session that finished takes no more budget reports: a warning would come as an event
+/// after [`Event::Finished`], which is the last (found by the fuzzer's `BudgetReport` op).
+#[test]
+fn a_budget_report_after_the_session_finished_is_ignored() {
+    use crate::cost::{BudgetReport, BudgetScope, Spent};
+
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Finished(_))));
+    for level in [BudgetLevel::Warning, BudgetLevel::Exceeded] {
+        s.budget_report(
+            now,
+            BudgetReport {
+                scope: BudgetScope::Key("tenant".into()),
+                level,
+                budget: Budget::usd(1.0),
+                spent: Spent::default(),
+            },
+        );
+        assert_eq!(events(&mut s), vec![], "{level:?}");
+    }
+}
+
 /// Hand the session every deadline up to `until`, in order; what it asked the host to do, and
 /// when (from `start`).
 fn run_until(
