@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use claude_agent_core::control::{ControlRequest, InboundId, InboundKind, RequestId};
+use claude_agent_core::cost::{BudgetLevel, BudgetReport};
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::session::{
     Event, ExitStatusInfo, RespondError, Session, SessionConfig, Signal, Transmit,
@@ -43,6 +44,8 @@ pub struct Driver {
     ready_seen: bool,
     /// `Closing` was reported.
     closing_seen: bool,
+    /// The host lost the session's place in its fleet.
+    place_lost: bool,
     /// Results wait for the store ([`SessionConfig::results_after_store`]).
     results_after_store: bool,
     /// Transcript frames handed out, and how many of them the harness had stored at its last
@@ -88,6 +91,7 @@ impl Driver {
             unfinished_seen: false,
             ready_seen: false,
             closing_seen: false,
+            place_lost: false,
             results_after_store,
             mirrors: 0,
             mirrors_stored: 0,
@@ -148,6 +152,33 @@ impl Driver {
             assert!(
                 deadline > self.now,
                 "handle_timeout left an overdue deadline"
+            );
+        }
+    }
+
+    /// The host lost the session's place in its fleet: the session closes (keeping an earlier
+    /// reason), and none of the CLI's messages reaches the application from now on.
+    pub fn place_lost(&mut self) {
+        self.session.place_lost(self.now);
+        self.place_lost = true;
+        self.drain();
+        assert!(
+            self.closing_seen || self.finished_seen,
+            "the place was lost and the session is not closing"
+        );
+    }
+
+    /// The host's report on a key's budget: exceeded, the session closes (keeping an earlier
+    /// reason); nearly spent, it goes on.
+    pub fn budget_report(&mut self, report: BudgetReport) {
+        let exceeded = report.level == BudgetLevel::Exceeded;
+        let closing_before = self.closing_seen;
+        self.session.budget_report(self.now, report);
+        self.drain();
+        if !exceeded {
+            assert_eq!(
+                self.closing_seen, closing_before,
+                "a budget warning closed the session"
             );
         }
     }
@@ -384,11 +415,20 @@ impl Driver {
                 assert!(!self.closing_seen, "a second Closing: {reason}");
                 self.closing_seen = true;
             }
-            // A turn the session ends in is charged once, just before the end.
+            // A turn the session ends in is charged once, just before the end; once the place
+            // is lost, so is every turn whose result the CLI prints while it stops.
             Event::UnfinishedTurn(cost) => {
                 assert!(!self.finished_seen, "an unfinished turn after Finished");
-                assert!(!self.unfinished_seen, "a second unfinished turn: {cost:?}");
+                assert!(
+                    !self.unfinished_seen || self.place_lost,
+                    "a second unfinished turn: {cost:?}"
+                );
                 self.unfinished_seen = true;
+            }
+            // Nothing the CLI prints reaches the application once the place is lost: another
+            // host may be running the session.
+            Event::Message(message) if self.place_lost => {
+                panic!("a message after the place was lost: {message:?}")
             }
             // A result comes only once its turn's transcript frames are stored, when asked.
             Event::Message(Message::Result(_)) if self.results_after_store => {

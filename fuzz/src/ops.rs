@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use arbitrary::Arbitrary;
+use arbitrary::{Arbitrary, Unstructured};
+use claude_agent_core::cost::{Budget, BudgetLevel, BudgetReport, BudgetScope, Spent};
 use claude_agent_core::session::ExitStatusInfo;
 
 use crate::commands::{user_input, ReplyKind, RequestKind};
@@ -12,7 +13,11 @@ use crate::driver::Driver;
 use crate::frames::{self, Frame};
 
 /// One step of a fuzzed session.
-#[derive(Arbitrary, Debug, Clone, PartialEq, Eq)]
+///
+/// Decoded from a `u32` tag scaled over [`OP_SLOTS`] fixed slots (not over the number of
+/// variants, as `#[derive(Arbitrary)]` would), so that a new variant takes a free slot and every
+/// saved input keeps its meaning. A free slot ends the sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
     /// Raw bytes from the CLI's stdout.
     Stdout(Vec<u8>),
@@ -34,10 +39,55 @@ pub enum Op {
     Timeout(u16),
     /// `close`.
     Close,
+    /// `place_lost`: the host lost the session's place in a shared fleet.
+    PlaceLost,
+    /// `budget_report` on a key's budget: exceeded, or else nearly spent.
+    BudgetReport {
+        /// Exceeded ([`BudgetLevel::Exceeded`]), or else nearly spent ([`BudgetLevel::Warning`]).
+        exceeded: bool,
+    },
 }
 
-/// Number of [`Op`] variants.
-const OP_COUNT: usize = 10;
+/// Number of slots an [`Op`]'s tag is scaled over: its variants' and the free ones'.
+const OP_SLOTS: usize = 16;
+
+impl<'a> Arbitrary<'a> for Op {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Op> {
+        let tag = u64::from(u32::arbitrary(u)?);
+        let slot = (tag * OP_SLOTS as u64) >> 32;
+        Ok(match slot {
+            0 => Op::Stdout(u.arbitrary()?),
+            1 => Op::StdoutLine(u.arbitrary()?),
+            2 => Op::SendUser(u.arbitrary()?),
+            3 => Op::Request(u.arbitrary()?),
+            4 => Op::Respond(u.arbitrary()?, u.arbitrary()?),
+            5 => Op::EndInput,
+            6 => Op::Eof,
+            7 => Op::Exit(u.arbitrary()?),
+            8 => Op::Timeout(u.arbitrary()?),
+            9 => Op::Close,
+            10 => Op::PlaceLost,
+            11 => Op::BudgetReport {
+                exceeded: u.arbitrary()?,
+            },
+            _ => return Err(arbitrary::Error::IncorrectFormat),
+        })
+    }
+}
+
+/// A report on the budget of the key `fuzz` (the figures do not matter to the session).
+fn budget_report(exceeded: bool) -> BudgetReport {
+    BudgetReport {
+        scope: BudgetScope::Key("fuzz".into()),
+        level: if exceeded {
+            BudgetLevel::Exceeded
+        } else {
+            BudgetLevel::Warning
+        },
+        budget: Budget::usd(1.0),
+        spent: Spent::default(),
+    }
+}
 
 fn exit_status(code: i8) -> ExitStatusInfo {
     if code < 0 {
@@ -92,6 +142,8 @@ pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
                 driver.session.close(now);
                 driver.drain();
             }
+            Op::PlaceLost => driver.place_lost(),
+            Op::BudgetReport { exceeded } => driver.budget_report(budget_report(*exceeded)),
         }
     }
     driver.finish(ExitStatusInfo::code(0));
@@ -234,37 +286,42 @@ impl Encoder {
     pub fn op(&mut self, op: &Op) {
         match op {
             Op::Stdout(bytes) => {
-                self.tag(0, OP_COUNT);
+                self.tag(0, OP_SLOTS);
                 self.bytes(bytes);
             }
             Op::StdoutLine(frame) => {
-                self.tag(1, OP_COUNT);
+                self.tag(1, OP_SLOTS);
                 self.frame(*frame);
             }
             Op::SendUser(n) => {
-                self.tag(2, OP_COUNT);
+                self.tag(2, OP_SLOTS);
                 self.u8(*n);
             }
             Op::Request(kind) => {
-                self.tag(3, OP_COUNT);
+                self.tag(3, OP_SLOTS);
                 self.request_kind(*kind);
             }
             Op::Respond(index, kind) => {
-                self.tag(4, OP_COUNT);
+                self.tag(4, OP_SLOTS);
                 self.u8(*index);
                 self.reply_kind(*kind);
             }
-            Op::EndInput => self.tag(5, OP_COUNT),
-            Op::Eof => self.tag(6, OP_COUNT),
+            Op::EndInput => self.tag(5, OP_SLOTS),
+            Op::Eof => self.tag(6, OP_SLOTS),
             Op::Exit(code) => {
-                self.tag(7, OP_COUNT);
+                self.tag(7, OP_SLOTS);
                 self.0.extend_from_slice(&code.to_le_bytes());
             }
             Op::Timeout(units) => {
-                self.tag(8, OP_COUNT);
+                self.tag(8, OP_SLOTS);
                 self.0.extend_from_slice(&units.to_le_bytes());
             }
-            Op::Close => self.tag(9, OP_COUNT),
+            Op::Close => self.tag(9, OP_SLOTS),
+            Op::PlaceLost => self.tag(10, OP_SLOTS),
+            Op::BudgetReport { exceeded } => {
+                self.tag(11, OP_SLOTS);
+                self.bool(*exceeded);
+            }
         }
     }
 }

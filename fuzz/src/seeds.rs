@@ -297,6 +297,53 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             Op::Eof,
             Op::Exit(0),
         ],
+        // A result waiting for the store (its mirror frame first) when the place is lost; the
+        // CLI goes on printing while it stops.
+        vec![
+            Op::SendUser(0),
+            line(ControlResponse {
+                ours: 0,
+                success: true,
+                with_pending: false,
+            }),
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 4,
+            }),
+            Op::PlaceLost,
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 0,
+            }),
+            Op::Timeout(100),
+            Op::Eof,
+            Op::Exit(0),
+        ],
+        // A key's budget nearly spent, then exceeded with a permission open; the place is lost
+        // while the session stops for the budget, before the turn's result comes.
+        vec![
+            Op::SendUser(0),
+            line(ControlResponse {
+                ours: 0,
+                success: true,
+                with_pending: false,
+            }),
+            Op::BudgetReport { exceeded: false },
+            line(CanUseTool { id: 1 }),
+            Op::BudgetReport { exceeded: true },
+            line(Assistant { subagent: false }),
+            Op::PlaceLost,
+            line(Result {
+                is_error: false,
+                subtype: 0,
+            }),
+            Op::Respond(0, ReplyKind::Allow),
+            Op::BudgetReport { exceeded: true },
+            Op::Eof,
+            Op::Exit(-15),
+        ],
     ]
 }
 

@@ -87,6 +87,9 @@ fn encoded_ops_decode_to_themselves() {
         Op::Exit(1),
         Op::Timeout(65535),
         Op::Close,
+        Op::PlaceLost,
+        Op::BudgetReport { exceeded: true },
+        Op::BudgetReport { exceeded: false },
     ];
     every_variant.extend(RequestKind::ALL.map(Op::Request));
     every_variant.extend(ReplyKind::ALL.map(|k| Op::Respond(7, k)));
@@ -129,7 +132,7 @@ fn encoded_ops_decode_to_themselves() {
         ]
         .map(Op::StdoutLine),
     );
-    assert_eq!(every_variant.len(), 8 + 19 + 21 + 17);
+    assert_eq!(every_variant.len(), 11 + 19 + 21 + 17);
     sequences.push(every_variant);
     for ops in sequences {
         let data = encode(5, &ops);
