@@ -46,6 +46,8 @@ pub struct Driver {
     closing_seen: bool,
     /// The host lost the session's place in its fleet.
     place_lost: bool,
+    /// The host closed the session ([`Driver::close`]).
+    closed_by_host: bool,
     /// Results wait for the store ([`SessionConfig::results_after_store`]).
     results_after_store: bool,
     /// Transcript frames handed out, and how many of them the harness had stored at its last
@@ -92,6 +94,7 @@ impl Driver {
             ready_seen: false,
             closing_seen: false,
             place_lost: false,
+            closed_by_host: false,
             results_after_store,
             mirrors: 0,
             mirrors_stored: 0,
@@ -156,14 +159,22 @@ impl Driver {
         }
     }
 
-    /// The host lost the session's place in its fleet: the session closes (keeping an earlier
-    /// reason), and none of the CLI's messages reaches the application from now on.
+    /// The host closes the session.
+    pub fn close(&mut self) {
+        self.session.close(self.now);
+        self.closed_by_host = true;
+        self.drain();
+    }
+
+    /// The host lost the session's place in its fleet: the session closes (unless the host
+    /// closed it, or it is closing already: it keeps that reason), and none of the CLI's
+    /// messages reaches the application from now on.
     pub fn place_lost(&mut self) {
         self.session.place_lost(self.now);
         self.place_lost = true;
         self.drain();
         assert!(
-            self.closing_seen || self.finished_seen,
+            self.closing_seen || self.closed_by_host || self.finished_seen,
             "the place was lost and the session is not closing"
         );
     }

@@ -138,10 +138,7 @@ pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
             Op::Eof => driver.eof(),
             Op::Exit(code) => driver.exit(exit_status(*code)),
             Op::Timeout(units) => driver.advance(Duration::from_millis(u64::from(*units) * 10)),
-            Op::Close => {
-                driver.session.close(now);
-                driver.drain();
-            }
+            Op::Close => driver.close(),
             Op::PlaceLost => driver.place_lost(),
             Op::BudgetReport { exceeded } => driver.budget_report(budget_report(*exceeded)),
         }
