@@ -1046,8 +1046,9 @@ impl Session {
     /// [`EndReason::PlaceLost`]), so that it runs on one host only. A session already closing
     /// (closed by the host, or ending for another reason such as a budget) keeps its reason.
     ///
-    /// Either way, from then on nothing more of the CLI's output reaches the host's application:
-    /// a lost place outranks every other end. Another
+    /// Either way, from then on nothing more of the CLI's output reaches the host's application,
+    /// not even a message already queued that the host has not taken: a lost place outranks
+    /// every other end. Another
     /// host may hold the session, and its transcript goes on there, without what this host
     /// did not store. Messages held for the store ([`SessionConfig::results_after_store`]) are
     /// dropped, as are the messages the CLI prints while it stops; the cost of a turn whose
@@ -1068,20 +1069,36 @@ impl Session {
             return;
         }
         self.lost_place = true;
+        // What the host has not taken yet is withheld as what comes after: events held for the
+        // store, and those queued, which may wait behind a request while the host has as many
+        // as it may take.
         let held = std::mem::take(&mut self.behind_store);
-        let withheld = held.iter().any(|event| matches!(event, Event::Message(_)));
+        let queued = std::mem::take(&mut self.events);
+        let withheld = held
+            .iter()
+            .chain(&queued)
+            .any(|event| matches!(event, Event::Message(_)));
+        for event in queued {
+            self.pass_after_loss(event, withheld);
+        }
         self.interrupt_and_end(now, EndReason::PlaceLost);
         for event in held {
-            match event {
-                Event::Message(message) => self.deliver(message),
-                Event::Mirror(_) => {}
-                // The CLI had finished, as if everything would go out: what is withheld makes
-                // the end the loss.
-                Event::Finished(Termination::Completed) if withheld => {
-                    self.push_event(Event::Finished(Termination::Ended(EndReason::PlaceLost)))
-                }
-                other => self.push_event(other),
+            self.pass_after_loss(event, withheld);
+        }
+    }
+
+    /// An event the host had not taken when the place was lost: a message is withheld
+    /// ([`Session::deliver`]), a transcript frame dropped (the store is another host's now).
+    fn pass_after_loss(&mut self, event: Event, withheld: bool) {
+        match event {
+            Event::Message(message) => self.deliver(message),
+            Event::Mirror(_) => {}
+            // The CLI had finished, as if everything would go out: what is withheld makes the
+            // end the loss.
+            Event::Finished(Termination::Completed) if withheld => {
+                self.push_event(Event::Finished(Termination::Ended(EndReason::PlaceLost)))
             }
+            other => self.push_event(other),
         }
     }
 

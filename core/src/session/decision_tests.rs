@@ -447,6 +447,55 @@ fn a_lost_place_withholds_what_comes_after_whatever_ended_the_session() {
         .any(|e| matches!(e, Event::UnfinishedTurn(cost) if cost.usd() == Some(0.25))));
 }
 
+/// A message the host has not taken when the place is lost is withheld too: here an assistant
+/// message and a result wait in the queue behind a permission prompt, while the host already has
+/// as many as it may (found by the fuzzer's `PlaceLost` op).
+#[test]
+fn a_message_waiting_behind_a_held_request_is_withheld_once_the_place_is_lost() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.can_use_tool = true;
+    config.limits.max_inbound_in_flight = 1;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    let ask = |id: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{}},"tool_use_id":"t-{id}"}}}}"#
+        )
+    };
+    feed(&mut s, now, &ask("p1"));
+    feed(&mut s, now, &ask("p2"));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":1,"output_tokens":1}},"session_id":"s"}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
+    );
+    let first = events(&mut s);
+    assert!(
+        matches!(first.last(), Some(Event::Inbound(_)))
+            && !first.iter().any(|e| matches!(e, Event::Message(_))),
+        "the second prompt and what follows wait: {first:?}"
+    );
+    s.place_lost(now);
+    let after = events(&mut s);
+    assert!(
+        !after.iter().any(|e| matches!(e, Event::Message(_))),
+        "nothing the CLI printed reaches the host after the loss: {after:?}"
+    );
+    assert!(
+        after
+            .iter()
+            .any(|e| matches!(e, Event::UnfinishedTurn(cost) if cost.usd() == Some(0.25))),
+        "the withheld result's cost still counts: {after:?}"
+    );
+    assert!(after.contains(&Event::Closing(EndReason::PlaceLost)));
+}
+
 /// A session that finished takes no more budget reports: a warning would come as an event
 /// after [`Event::Finished`], which is the last (found by the fuzzer's `BudgetReport` op).
 #[test]
