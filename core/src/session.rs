@@ -1972,7 +1972,7 @@ impl Session {
         match serde_json::from_str::<wire::CancelEnvelope>(text) {
             Ok(cancel) => {
                 if let Some(id) = self.inbound.cancel(&cancel.request_id) {
-                    self.push_event(Event::Cancelled(id));
+                    self.tell_withdrawn(id, Event::Cancelled);
                 }
                 self.maybe_close_stdin(now);
             }
@@ -2189,7 +2189,7 @@ impl Session {
             }
         }
         if let Some(id) = withdrawn {
-            self.push_event(Event::Cancelled(id));
+            self.tell_withdrawn(id, Event::Cancelled);
             self.maybe_close_stdin(now);
         }
     }
@@ -2248,7 +2248,7 @@ impl Session {
             if !self.stdin_closed {
                 self.write_answer(&entry, reply);
             }
-            self.push_event(Event::Expired(id));
+            self.tell_withdrawn(id, Event::Expired);
         }
         self.maybe_close_stdin(now);
     }
@@ -2274,6 +2274,22 @@ impl Session {
         })));
     }
 
+    /// Tell the host that the request `id` was withdrawn (`told`: [`Event::Cancelled`] or
+    /// [`Event::Expired`]), unless the host was never handed it: then the request leaves the
+    /// events not yet taken, unseen, and there is nothing to tell. So a request withdrawn while
+    /// it waited behind the host's limit ([`Limits::max_inbound_in_flight`]) never counts
+    /// against it.
+    fn tell_withdrawn(&mut self, id: InboundId, told: fn(InboundId) -> Event) {
+        let unseen = |event: &Event| matches!(event, Event::Inbound(request) if request.id == id);
+        if let Some(at) = self.events.iter().position(unseen) {
+            self.events.remove(at);
+        } else if let Some(at) = self.behind_store.iter().position(unseen) {
+            self.behind_store.remove(at);
+        } else {
+            self.push_event(told(id));
+        }
+    }
+
     fn refuse(&mut self, wire_id: &str, message: &str, code: Option<&str>) {
         if !self.stdin_closed {
             wire::write_error(&mut self.outgoing, wire_id, message, code);
@@ -2290,7 +2306,7 @@ impl Session {
             self.request_done(now, id, Err(RequestFailure::Closed(cause.clone())));
         }
         for id in self.inbound.cancel_all() {
-            self.push_event(Event::Cancelled(id));
+            self.tell_withdrawn(id, Event::Cancelled);
         }
     }
 

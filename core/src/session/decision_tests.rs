@@ -791,6 +791,54 @@ fn requests_past_the_in_flight_limit_wait_for_an_answer() {
     );
 }
 
+/// A request withdrawn while it waits behind the limit was never the host's: it leaves the
+/// queue unseen, with no withdrawal to tell, and the host still has no more than the limit
+/// (the fuzzer's `ops` target saw a third request handed out, then its cancellation).
+#[test]
+fn a_request_withdrawn_before_it_was_handed_out_is_never_seen() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.can_use_tool = true;
+    config.limits.max_inbound_in_flight = 2;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    events(&mut s);
+    let prompt = |wire: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{}},"tool_use_id":"toolu_{wire}"}}}}"#
+        )
+    };
+    for wire in ["p1", "p2", "p3", "p4"] {
+        feed(&mut s, now, &prompt(wire));
+    }
+    let handed = events(&mut s);
+    assert_eq!(handed.len(), 2, "{handed:?}");
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_cancel_request","request_id":"p3"}"#,
+    );
+    assert_eq!(events(&mut s), vec![], "p3 is gone unseen, p4 still waits");
+    assert_eq!(s.pending_inbound(), 3);
+    // Closing withdraws the rest: the host is told of the two it has, not of p4.
+    s.close(now);
+    let told: Vec<InboundId> = events(&mut s)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Cancelled(id) => Some(id),
+            Event::Inbound(request) => panic!("{} handed out after the close", request.wire_id),
+            _ => None,
+        })
+        .collect();
+    let had: Vec<InboundId> = handed
+        .iter()
+        .map(|e| match e {
+            Event::Inbound(request) => request.id,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(told, had);
+}
+
 #[test]
 fn time_limits_read_as_people_write_them() {
     assert_eq!(human_duration(Duration::from_millis(500)), "0.5 s");
