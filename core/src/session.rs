@@ -1078,13 +1078,11 @@ impl Session {
             .iter()
             .chain(&queued)
             .any(|event| matches!(event, Event::Message(_)));
-        for event in queued {
+        for event in queued.into_iter().chain(held) {
             self.pass_after_loss(event, withheld);
         }
+        // After them, so that a request the end withdraws is found among them, unseen.
         self.interrupt_and_end(now, EndReason::PlaceLost);
-        for event in held {
-            self.pass_after_loss(event, withheld);
-        }
     }
 
     /// An event the host had not taken when the place was lost: a message is withheld

@@ -496,6 +496,49 @@ fn a_message_waiting_behind_a_held_request_is_withheld_once_the_place_is_lost() 
     assert!(after.contains(&Event::Closing(EndReason::PlaceLost)));
 }
 
+/// A request held behind a result that waits for the store, when the place is lost, is
+/// withdrawn unseen: the host hears neither of it nor of its withdrawal (the fuzzer saw the
+/// withdrawal told before the request).
+#[test]
+fn a_request_held_for_the_store_when_the_place_is_lost_is_never_seen() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.can_use_tool = true;
+    config.results_after_store = true;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    events(&mut s);
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t1"}}"#,
+    );
+    assert!(matches!(&events(&mut s)[..], [Event::Mirror(_)]));
+    s.place_lost(now);
+    let after = events(&mut s);
+    assert!(
+        !after.iter().any(|e| matches!(
+            e,
+            Event::Inbound(_) | Event::Cancelled(_) | Event::Message(_)
+        )),
+        "{after:?}"
+    );
+    assert!(
+        after.contains(&Event::Closing(EndReason::PlaceLost)),
+        "{after:?}"
+    );
+}
+
 /// A session that finished takes no more budget reports: a warning would come as an event
 /// after [`Event::Finished`], which is the last (found by the fuzzer's `BudgetReport` op).
 #[test]
