@@ -13,6 +13,7 @@ use claude_agent_core::session::{
 use serde_json::value::RawValue;
 
 use crate::commands::{InboundTag, ReplyKind};
+use crate::store::StoreHost;
 
 /// The host side of a fuzzed session, with the bookkeeping its invariants need.
 pub struct Driver {
@@ -48,6 +49,8 @@ pub struct Driver {
     place_lost: bool,
     /// The host closed the session ([`Driver::close`]).
     closed_by_host: bool,
+    /// The host's session store, fed the transcript frames.
+    store: StoreHost,
     /// Results wait for the store ([`SessionConfig::results_after_store`]).
     results_after_store: bool,
     /// Transcript frames handed out, and how many of them the harness had stored at its last
@@ -95,6 +98,7 @@ impl Driver {
             closing_seen: false,
             place_lost: false,
             closed_by_host: false,
+            store: StoreHost::new(),
             results_after_store,
             mirrors: 0,
             mirrors_stored: 0,
@@ -144,18 +148,60 @@ impl Driver {
         self.drain();
     }
 
-    /// Let `by` pass, then hand the session the time (also when nothing is due); the
-    /// transcript frames handed out so far are stored meanwhile.
+    /// Let `by` pass, then hand the session and the store's queue the time (also when nothing
+    /// is due); meanwhile the store stores every append it is handed.
     pub fn advance(&mut self, by: Duration) {
         self.now += by;
         self.session.handle_timeout(self.now);
+        self.store.handle_timeout(self.now);
         self.drain();
-        self.store();
-        if let Some(deadline) = self.session.poll_timeout() {
+        self.store_catches_up();
+        for deadline in [self.session.poll_timeout(), self.store.poll_timeout()]
+            .into_iter()
+            .flatten()
+        {
             assert!(
                 deadline > self.now,
                 "handle_timeout left an overdue deadline"
             );
+        }
+    }
+
+    /// The host's side of the store after a step, as the runtime crates do it: the queue
+    /// driven, and the session told once the store has what it was handed, while a result
+    /// waits for it.
+    pub fn pump_store(&mut self) {
+        loop {
+            let stopping = self.session.is_finished() || self.session.stopping();
+            let waiting = self.session.waits_for_store();
+            if !(self.store.pump(self.now, stopping, waiting) && waiting) {
+                return;
+            }
+            self.mirrors_stored = self.mirrors;
+            let before = self.delivered;
+            self.session.store_flushed();
+            self.drain();
+            if self.delivered == before {
+                // Frames the host has not taken yet are ahead of the result: it waits for them.
+                return;
+            }
+        }
+    }
+
+    /// The store answers the append it is working on (`outcome % 3`: stored, failed,
+    /// fenced); a fence loses the session's place, as the runtime crates take it.
+    pub fn store_answer(&mut self, outcome: u8) {
+        if self.store.answer(self.now, outcome) && !self.place_lost {
+            self.place_lost();
+        }
+        self.pump_store();
+    }
+
+    /// The store stores every append it is handed, until it has none.
+    fn store_catches_up(&mut self) {
+        self.pump_store();
+        while self.store.busy() {
+            self.store_answer(0);
         }
     }
 
@@ -227,13 +273,6 @@ impl Driver {
                 Err(e) => panic!("respond to open request {id} failed: {e}"),
             }
         }
-        self.drain();
-    }
-
-    /// The host's store has every transcript frame handed out so far.
-    fn store(&mut self) {
-        self.mirrors_stored = self.mirrors;
-        self.session.store_flushed();
         self.drain();
     }
 
@@ -448,7 +487,10 @@ impl Driver {
                     "a result before the transcript frames ahead of it were stored"
                 );
             }
-            Event::Mirror(_) => self.mirrors += 1,
+            Event::Mirror(frame) => {
+                self.mirrors += 1;
+                self.store.enqueue(*frame);
+            }
             // A stall is reported while the session goes on; one that closes it is the
             // `Closing` event's.
             Event::Stalled(stall) => {
@@ -521,16 +563,17 @@ impl Driver {
         if !self.exited {
             self.exit(exit);
         }
-        // The store catches up; what waited for it (the end too) comes out: a round a result,
-        // since each one waits for the frames released ahead of it.
-        while self.session.waits_for_store() {
-            let before = self.delivered;
-            self.store();
-            assert!(
-                self.delivered > before,
-                "the store caught up, and nothing came out"
-            );
+        // The store catches up, through the queue's tries again; what waited for it (the end
+        // too) comes out, and the queue is left with nothing.
+        self.store_catches_up();
+        while let Some(deadline) = self.store.poll_timeout() {
+            self.advance(deadline.saturating_duration_since(self.now));
         }
+        assert!(
+            !self.session.waits_for_store(),
+            "the store caught up, and a result still waits"
+        );
+        self.store.check_done();
         assert!(self.finished_seen);
         // Nothing more may come out, whatever the host does now.
         self.session

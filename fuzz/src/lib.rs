@@ -18,5 +18,6 @@ pub mod driver;
 pub mod frames;
 pub mod ops;
 pub mod seeds;
+pub mod store;
 pub mod targets;
 pub mod xorshift;

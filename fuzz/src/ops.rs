@@ -46,6 +46,9 @@ pub enum Op {
         /// Exceeded ([`BudgetLevel::Exceeded`]), or else nearly spent ([`BudgetLevel::Warning`]).
         exceeded: bool,
     },
+    /// The session store answers the append it is working on: `% 3` picks stored, failed, or
+    /// fenced (another host holds the session).
+    StoreAnswer(u8),
 }
 
 /// Number of slots an [`Op`]'s tag is scaled over: its variants' and the free ones'.
@@ -70,6 +73,7 @@ impl<'a> Arbitrary<'a> for Op {
             11 => Op::BudgetReport {
                 exceeded: u.arbitrary()?,
             },
+            12 => Op::StoreAnswer(u.arbitrary()?),
             _ => return Err(arbitrary::Error::IncorrectFormat),
         })
     }
@@ -141,7 +145,9 @@ pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
             Op::Close => driver.close(),
             Op::PlaceLost => driver.place_lost(),
             Op::BudgetReport { exceeded } => driver.budget_report(budget_report(*exceeded)),
+            Op::StoreAnswer(outcome) => driver.store_answer(*outcome),
         }
+        driver.pump_store();
     }
     driver.finish(ExitStatusInfo::code(0));
     driver
@@ -318,6 +324,10 @@ impl Encoder {
             Op::BudgetReport { exceeded } => {
                 self.tag(11, OP_SLOTS);
                 self.bool(*exceeded);
+            }
+            Op::StoreAnswer(outcome) => {
+                self.tag(12, OP_SLOTS);
+                self.u8(*outcome);
             }
         }
     }

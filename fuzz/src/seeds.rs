@@ -344,6 +344,35 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             Op::Eof,
             Op::Exit(-15),
         ],
+        // The store fails a turn's lines, which wait with its result; they are tried again
+        // and stored. The next turn's append is fenced: another host holds the session.
+        vec![
+            Op::SendUser(0),
+            line(ControlResponse {
+                ours: 0,
+                success: true,
+                with_pending: false,
+            }),
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 4,
+            }),
+            Op::StoreAnswer(1),
+            Op::Timeout(20),
+            Op::StoreAnswer(1),
+            Op::Timeout(80),
+            Op::StoreAnswer(0),
+            Op::SendUser(1),
+            line(Result {
+                is_error: false,
+                subtype: 5,
+            }),
+            Op::StoreAnswer(2),
+            line(Assistant { subagent: false }),
+            Op::Eof,
+            Op::Exit(0),
+        ],
     ]
 }
 
