@@ -161,16 +161,19 @@ pub fn late_tool_call() -> Vec<Op> {
 fn synthetic_ops() -> Vec<Vec<Op>> {
     use Frame::*;
     let line = Op::StdoutLine;
+    let initialized = || {
+        line(ControlResponse {
+            ours: 0,
+            success: true,
+            with_pending: false,
+        })
+    };
     vec![
         quiet_turn(),
         late_tool_call(),
         vec![
             Op::SendUser(0),
-            line(ControlResponse {
-                ours: 0,
-                success: true,
-                with_pending: false,
-            }),
+            initialized(),
             line(SystemInit),
             line(CanUseTool { id: 1 }),
             line(HookCallback { id: 2, callback: 0 }),
@@ -237,11 +240,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         ],
         vec![
             Op::SendUser(0),
-            line(ControlResponse {
-                ours: 0,
-                success: true,
-                with_pending: false,
-            }),
+            initialized(),
             line(McpMessage {
                 id: 1,
                 method: 7,
@@ -301,11 +300,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         // CLI goes on printing while it stops.
         vec![
             Op::SendUser(0),
-            line(ControlResponse {
-                ours: 0,
-                success: true,
-                with_pending: false,
-            }),
+            initialized(),
             line(Assistant { subagent: false }),
             line(Result {
                 is_error: false,
@@ -325,11 +320,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         // while the session stops for the budget, before the turn's result comes.
         vec![
             Op::SendUser(0),
-            line(ControlResponse {
-                ours: 0,
-                success: true,
-                with_pending: false,
-            }),
+            initialized(),
             Op::BudgetReport { exceeded: false },
             line(CanUseTool { id: 1 }),
             Op::BudgetReport { exceeded: true },
@@ -348,11 +339,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         // and stored. The next turn's append is fenced: another host holds the session.
         vec![
             Op::SendUser(0),
-            line(ControlResponse {
-                ours: 0,
-                success: true,
-                with_pending: false,
-            }),
+            initialized(),
             line(Assistant { subagent: false }),
             line(Result {
                 is_error: false,

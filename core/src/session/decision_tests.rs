@@ -458,13 +458,8 @@ fn a_message_waiting_behind_a_held_request_is_withheld_once_the_place_is_lost() 
     let (mut s, now) = start(config);
     feed(&mut s, now, &answer("req_0", "{}"));
     s.send_user(now, UserInput::text("go")).unwrap();
-    let ask = |id: &str| {
-        format!(
-            r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{}},"tool_use_id":"t-{id}"}}}}"#
-        )
-    };
-    feed(&mut s, now, &ask("p1"));
-    feed(&mut s, now, &ask("p2"));
+    feed(&mut s, now, &prompt("p1"));
+    feed(&mut s, now, &prompt("p2"));
     feed(
         &mut s,
         now,
@@ -518,11 +513,7 @@ fn a_request_held_for_the_store_when_the_place_is_lost_is_never_seen() {
         now,
         r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
     );
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"control_request","request_id":"p1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{},"tool_use_id":"t1"}}"#,
-    );
+    feed(&mut s, now, &prompt("p1"));
     assert!(matches!(&events(&mut s)[..], [Event::Mirror(_)]));
     s.place_lost(now);
     let after = events(&mut s);
@@ -771,24 +762,32 @@ fn a_tool_call_past_its_time_limit_is_answered_by_the_session() {
     assert_eq!(s.poll_timeout(), None);
 }
 
-/// The host gets at most `max_inbound_in_flight` requests it has not answered: the next one,
-/// and every event after it, waits until one is answered or withdrawn.
-#[test]
-fn requests_past_the_in_flight_limit_wait_for_an_answer() {
+/// A `can_use_tool` prompt from the CLI, with the request id `wire`.
+fn prompt(wire: &str) -> String {
+    format!(
+        r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{"command":"ls"}},"tool_use_id":"toolu_{wire}"}}}}"#
+    )
+}
+
+/// A ready session whose host may have two prompts at once, fed four (`p1` to `p4`).
+fn four_prompts_with_room_for_two() -> (Session, Instant) {
     let mut config = SessionConfig::new(InputMode::Streaming);
     config.can_use_tool = true;
     config.limits.max_inbound_in_flight = 2;
     let (mut s, now) = start(config);
     feed(&mut s, now, &answer("req_0", "{}"));
     events(&mut s);
-    let prompt = |wire: &str| {
-        format!(
-            r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{"command":"ls"}},"tool_use_id":"toolu_{wire}"}}}}"#
-        )
-    };
     for wire in ["p1", "p2", "p3", "p4"] {
         feed(&mut s, now, &prompt(wire));
     }
+    (s, now)
+}
+
+/// The host gets at most `max_inbound_in_flight` requests it has not answered: the next one,
+/// and every event after it, waits until one is answered or withdrawn.
+#[test]
+fn requests_past_the_in_flight_limit_wait_for_an_answer() {
+    let (mut s, now) = four_prompts_with_room_for_two();
     feed(
         &mut s,
         now,
@@ -839,20 +838,7 @@ fn requests_past_the_in_flight_limit_wait_for_an_answer() {
 /// (the fuzzer's `ops` target saw a third request handed out, then its cancellation).
 #[test]
 fn a_request_withdrawn_before_it_was_handed_out_is_never_seen() {
-    let mut config = SessionConfig::new(InputMode::Streaming);
-    config.can_use_tool = true;
-    config.limits.max_inbound_in_flight = 2;
-    let (mut s, now) = start(config);
-    feed(&mut s, now, &answer("req_0", "{}"));
-    events(&mut s);
-    let prompt = |wire: &str| {
-        format!(
-            r#"{{"type":"control_request","request_id":"{wire}","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{}},"tool_use_id":"toolu_{wire}"}}}}"#
-        )
-    };
-    for wire in ["p1", "p2", "p3", "p4"] {
-        feed(&mut s, now, &prompt(wire));
-    }
+    let (mut s, now) = four_prompts_with_room_for_two();
     let handed = events(&mut s);
     assert_eq!(handed.len(), 2, "{handed:?}");
     feed(
