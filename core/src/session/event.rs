@@ -47,13 +47,15 @@ pub enum Event {
     Inbound(Box<InboundRequest>),
     /// The CLI withdrew an inbound request (a `control_cancel_request`, or an MCP
     /// `notifications/cancelled` for an in-process tool call): stop its callback; no answer will
-    /// be written.
+    /// be written. Only for a request the host was handed: one withdrawn while it still waited
+    /// in the queue leaves it unseen.
     Cancelled(InboundId),
     /// The host did not answer an inbound request within its time limit (an in-process tool's
     /// [`ToolSpec::timeout`](crate::mcp::ToolSpec::timeout), counted from when the session read
     /// the call): the session answered the CLI in the host's place (an `isError` result saying
     /// so). Stop its callback; a later [`super::Session::respond`] is refused with
-    /// [`RespondError::Expired`](super::RespondError::Expired).
+    /// [`RespondError::Expired`](super::RespondError::Expired). Only for a request the host was
+    /// handed, as [`Event::Cancelled`].
     Expired(InboundId),
     /// The running turn stalled ([`SessionConfig::stall`](super::SessionConfig::stall)): the
     /// CLI has been silent past the limit while nothing explains it. Once per silence, for the
