@@ -149,7 +149,7 @@ impl Client {
         let uuid = message.uuid.get_or_insert_with(new_uuid).clone();
         let (reply, outcome) = async_channel::bounded(1);
         self.command(Command::Send(message, reply)).await?;
-        outcome.recv().await.map_err(|_| Error::Closed)??;
+        outcome.recv().await.map_err(|_| self.ended())??;
         Ok(MessageId::new(uuid))
     }
 
@@ -591,7 +591,7 @@ impl Client {
     ) -> Result<McpSetServersResult, Error> {
         let (reply, outcome) = async_channel::bounded(1);
         self.command(Command::SetMcpServers(servers, reply)).await?;
-        let body = outcome.recv().await.map_err(|_| Error::Closed)??;
+        let body = outcome.recv().await.map_err(|_| self.ended())??;
         body.parse().map_err(Error::Response)
     }
 
@@ -1063,7 +1063,7 @@ impl Client {
     pub async fn request(&self, request: ControlRequest) -> Result<ResponseBody, Error> {
         let (reply, outcome) = async_channel::bounded(1);
         self.command(Command::Request(request, reply)).await?;
-        outcome.recv().await.map_err(|_| Error::Closed)?
+        outcome.recv().await.map_err(|_| self.ended())?
     }
 
     /// Shut the CLI down now and wait until it has exited and been reaped (stdin closed, then
@@ -1098,6 +1098,9 @@ impl Client {
             .unwrap_or(Error::Closed)
     }
 
+    /// Hand `command` to the session's task; once the task has ended, say why. A command whose
+    /// reply the task dropped unanswered (it ended with the command still queued) says the
+    /// same, where its caller reads the reply.
     async fn command(&self, command: Command) -> Result<(), Error> {
         self.shared
             .commands
