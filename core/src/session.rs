@@ -43,6 +43,7 @@ mod run_end;
 mod spend;
 mod stall;
 mod stopping;
+mod store_sync;
 mod version;
 mod wire;
 
@@ -188,6 +189,12 @@ pub struct Session {
     mirror_stored: u64,
     /// How many frames must be stored before the held result goes out.
     store_needed: u64,
+    /// The host's store queue was saturated when last synced ([`Session::sync_store`]): no
+    /// events go out until it catches up.
+    store_saturated: bool,
+    /// The frames handed out when [`Session::sync_store`] last flushed the queue for the held
+    /// result; `None` until it has, for this result.
+    store_flush_through: Option<u64>,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -308,6 +315,8 @@ impl Session {
             mirror_queued: 0,
             mirror_delivered: 0,
             mirror_stored: 0,
+            store_saturated: false,
+            store_flush_through: None,
             store_needed: 0,
             turn_running: false,
             interrupts: interrupts::InterruptWatch::default(),
@@ -1287,6 +1296,9 @@ impl Session {
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
+        if self.store_saturated {
+            return None;
+        }
         if let Some(Event::Inbound(request)) = self.events.front() {
             // Past the limit, the next request (and all after it) waits for an answer, or for
             // the withdrawal of one the host has: that goes ahead of the waiting ones.
@@ -1576,6 +1588,7 @@ impl Session {
                 Event::Message(Message::Result(_)) if self.mirror_stored < self.mirror_queued => {
                     // Its turn's lines go to the store before the result goes to the host.
                     self.store_needed = self.mirror_queued;
+                    self.store_flush_through = None;
                     self.behind_store.push_back(event);
                     return;
                 }

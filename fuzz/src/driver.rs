@@ -53,10 +53,6 @@ pub struct Driver {
     store: StoreHost,
     /// Results wait for the store ([`SessionConfig::results_after_store`]).
     results_after_store: bool,
-    /// Transcript frames handed out, and how many of them the harness had stored at its last
-    /// [`Session::store_flushed`].
-    mirrors: u64,
-    mirrors_stored: u64,
     /// Events handed out.
     delivered: u64,
     eof: bool,
@@ -100,8 +96,6 @@ impl Driver {
             closed_by_host: false,
             store: StoreHost::new(),
             results_after_store,
-            mirrors: 0,
-            mirrors_stored: 0,
             delivered: 0,
             eof: false,
             exited: false,
@@ -167,33 +161,33 @@ impl Driver {
         }
     }
 
-    /// The host's side of the store after a step, as the runtime crates do it: the queue
-    /// driven, and the session told once the store has what it was handed, while a result
-    /// waits for it.
+    /// The host's side of the store after a step, as the runtime crates do it: the queue and
+    /// the session kept in step until neither moves. A store that fenced the host off has lost
+    /// the session's place.
     pub fn pump_store(&mut self) {
         loop {
-            let stopping = self.session.is_finished() || self.session.stopping();
-            let waiting = self.session.waits_for_store();
-            if !(self.store.pump(self.now, stopping, waiting) && waiting) {
+            let changed = self.store.sync(&mut self.session, self.now);
+            if self.store.fenced() && !self.place_lost {
+                self.place_lost = true;
+                self.drain();
+                self.check_closing_after_loss();
+                continue;
+            }
+            if !changed {
                 return;
             }
-            self.mirrors_stored = self.mirrors;
             let before = self.delivered;
-            self.session.store_flushed();
             self.drain();
             if self.delivered == before {
-                // Frames the host has not taken yet are ahead of the result: it waits for them.
                 return;
             }
         }
     }
 
     /// The store answers the append it is working on (`outcome % 3`: stored, failed,
-    /// fenced); a fence loses the session's place, as the runtime crates take it.
+    /// fenced).
     pub fn store_answer(&mut self, outcome: u8) {
-        if self.store.answer(self.now, outcome) && !self.place_lost {
-            self.place_lost();
-        }
+        self.store.answer(self.now, outcome);
         self.pump_store();
     }
 
@@ -219,6 +213,11 @@ impl Driver {
         self.session.place_lost(self.now);
         self.place_lost = true;
         self.drain();
+        self.check_closing_after_loss();
+    }
+
+    /// Once the place is lost the session closes, unless the host closed it or it had ended.
+    fn check_closing_after_loss(&self) {
         assert!(
             self.closing_seen || self.closed_by_host || self.finished_seen,
             "the place was lost and the session is not closing"
@@ -482,15 +481,12 @@ impl Driver {
             }
             // A result comes only once its turn's transcript frames are stored, when asked.
             Event::Message(Message::Result(_)) if self.results_after_store => {
-                assert_eq!(
-                    self.mirrors_stored, self.mirrors,
+                assert!(
+                    self.store.is_idle(),
                     "a result before the transcript frames ahead of it were stored"
                 );
             }
-            Event::Mirror(frame) => {
-                self.mirrors += 1;
-                self.store.enqueue(*frame);
-            }
+            Event::Mirror(frame) => self.store.enqueue(*frame),
             // A stall is reported while the session goes on; one that closes it is the
             // `Closing` event's.
             Event::Stalled(stall) => {
@@ -573,7 +569,7 @@ impl Driver {
             !self.session.waits_for_store(),
             "the store caught up, and a result still waits"
         );
-        self.store.check_done();
+        self.store.check_done(self.place_lost);
         assert!(self.finished_seen);
         // Nothing more may come out, whatever the host does now.
         self.session

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use claude_agent_core::session::{
-    Append, AppendOutcome, MirrorLimits, MirrorQueue, TranscriptMirror,
+    Append, AppendOutcome, MirrorLimits, MirrorQueue, Session, TranscriptMirror,
 };
 use claude_agent_core::{Json, SessionKey};
 
@@ -59,16 +59,11 @@ impl StoreHost {
         self.queue.enqueue(Ok(key()), frame);
     }
 
-    /// Drive the queue as the runtime crates do after each step: the last tries once the
-    /// session stops (`stopping`), everything pending at once while a result waits for the
-    /// store (`waiting`), and the next append handed to the store. Whether a result that waits
-    /// may go on now: nothing is pending nor being stored.
-    pub fn pump(&mut self, now: Instant, stopping: bool, waiting: bool) -> bool {
-        if stopping {
-            self.queue.finish();
-        } else if waiting {
-            self.queue.flush();
-        }
+    /// After each step, as the runtime crates do: the queue and the session kept in step (the
+    /// session decides: [`Session::sync_store`]), and the next append handed to the store.
+    /// Whether the session changed.
+    pub fn sync(&mut self, session: &mut Session, now: Instant) -> bool {
+        let changed = session.sync_store(now, &mut self.queue);
         if self.in_flight.is_none() {
             self.in_flight = self.queue.poll_append(now);
             assert!(
@@ -79,18 +74,24 @@ impl StoreHost {
         while self.queue.take_failure().is_some() {
             self.failures += 1;
         }
+        changed
+    }
+
+    /// Whether nothing is pending or being stored: a result that waited for the store may be
+    /// handed out only then.
+    pub fn is_idle(&self) -> bool {
         self.queue.is_idle()
     }
 
     /// The store answers the append in flight, if there is one and the queue still waits for
     /// it (one past its time limit was given up): `outcome % 3` picks stored, failed or
-    /// fenced. Whether the store fenced the session.
-    pub fn answer(&mut self, now: Instant, outcome: u8) -> bool {
+    /// fenced.
+    pub fn answer(&mut self, now: Instant, outcome: u8) {
         let Some(append) = self.in_flight.take() else {
-            return false;
+            return;
         };
         if !self.queue.awaits(append.id) {
-            return false;
+            return;
         }
         let outcome = match outcome % 3 {
             0 => AppendOutcome::Stored,
@@ -106,6 +107,10 @@ impl StoreHost {
         if self.fenced {
             assert!(self.queue.fenced().is_some(), "a fence the queue forgot");
         }
+    }
+
+    /// Whether the store fenced the session: another host holds it.
+    pub fn fenced(&self) -> bool {
         self.fenced
     }
 
@@ -140,14 +145,15 @@ impl StoreHost {
     }
 
     /// Once the session is over and the store answered everything: nothing is left in the
-    /// queue, and unless a failure or a fence was reported, every entry was stored.
-    pub fn check_done(&self) {
+    /// queue, and unless a failure or a fence was reported, or the session's place was lost
+    /// (`place_lost`: the queue let go of its lines), every entry was stored.
+    pub fn check_done(&self, place_lost: bool) {
         assert!(self.queue.is_idle(), "lines left in the queue at the end");
         assert!(
             self.in_flight.is_none(),
             "an append left in flight at the end"
         );
-        if self.failures == 0 && !self.fenced {
+        if self.failures == 0 && !self.fenced && !place_lost {
             assert_eq!(
                 self.stored.len() as u64,
                 self.enqueued,

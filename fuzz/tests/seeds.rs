@@ -203,6 +203,18 @@ fn the_sessions_own_decisions_are_reached() {
         .expect("the result");
     assert!(ready < mirror && mirror < result, "{:#?}", store.events);
 
+    // The store fences the host off while the turn's result waits for it: the place is lost,
+    // the session closes, and the result never reaches the application.
+    let mut turn = quiet_turn();
+    turn.insert(5, Op::StoreAnswer(2));
+    let fenced = play(2, &turn, true);
+    assert!(
+        position(&fenced.events, "Closing(PlaceLost").is_some(),
+        "{:#?}",
+        fenced.events
+    );
+    assert!(position(&fenced.events, "Message(Result(").is_none());
+
     // A stall interrupts the turn, which goes on.
     let interrupt = play(3, &quiet_turn(), true);
     assert!(

@@ -4,10 +4,10 @@
 //! file to its store key (which reads the file system), makes the appends the queue hands out,
 //! one at a time, and turns the queue's failures into `mirror_error` messages.
 //!
-//! The driver hands every frame to [`Mirror::enqueue`], asks for a flush when a `result` waits
-//! for the store (so a turn's lines are in the store when its result is read) and for the last
-//! one when the session ends, and wakes at [`Mirror::poll_timeout`] for the queue's retries and
-//! time limits.
+//! The driver hands every frame to [`Mirror::enqueue`], keeps the queue in step with the
+//! session after every pass ([`Mirror::sync`]: the session says when to flush and when to
+//! finish, and learns of a fence or an idle queue), and wakes at [`Mirror::poll_timeout`] for
+//! the queue's retries and time limits.
 
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
@@ -22,7 +22,7 @@ use crate::message::Message;
 use crate::options::LaunchSpec;
 use crate::process::runtime::BoxFuture;
 use crate::session::{
-    Append, AppendId, AppendOutcome, MirrorLimits, MirrorQueue, TranscriptMirror,
+    Append, AppendId, AppendOutcome, MirrorLimits, MirrorQueue, Session, TranscriptMirror,
 };
 use crate::store::{SessionKey, SessionStore, StoreError};
 use crate::uuid::new_uuid;
@@ -94,24 +94,16 @@ impl Mirror {
         self.queue.enqueue(key, frame);
     }
 
-    /// Ask for everything pending to be stored ([`MirrorQueue::flush`]).
-    pub(crate) fn flush(&mut self) {
-        self.queue.flush();
-    }
-
-    /// The session is over ([`MirrorQueue::finish`]).
-    pub(crate) fn finish(&mut self) {
-        self.queue.finish();
+    /// Keep the queue and the session in step: the session decides when the queue flushes or
+    /// finishes, and what its state means for the session ([`Session::sync_store`]). Whether
+    /// the session changed.
+    pub(crate) fn sync(&mut self, session: &mut Session, now: Instant) -> bool {
+        session.sync_store(now, &mut self.queue)
     }
 
     /// Nothing pending, nothing being stored.
     pub(crate) fn is_idle(&self) -> bool {
         self.queue.is_idle()
-    }
-
-    /// So much is waiting that the CLI's output should wait too.
-    pub(crate) fn is_saturated(&self) -> bool {
-        self.queue.is_saturated()
     }
 
     /// Whether `mirror_error` messages wait to be delivered.

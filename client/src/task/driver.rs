@@ -204,45 +204,33 @@ where
         true
     }
 
-    /// The session's place is another host's (the fleet's ledger or the store said so): a
-    /// result waiting for its charge is dropped, and the CLI stops.
+    /// The fleet's ledger says the session's place is another host's: a result waiting for its
+    /// charge is dropped, the store lets go of what it holds, and the CLI stops.
     fn lose_place(&mut self, now: Instant) {
-        self.mirror = None;
         if let Some(place) = &mut self.place {
             place.lost();
         }
         self.session.place_lost(now);
+        if let Some(mirror) = &mut self.mirror {
+            mirror.sync(&mut self.session, now);
+        }
         self.begin_shutdown(now, false);
     }
 
-    /// Drive the store's flush (at once when a result waits for it; everything left once the
-    /// session has finished), and tell the session when the store has what it was handed.
+    /// Keep the store and the session in step (the session decides: [`Session::sync_store`]),
+    /// and drive the append under way. A store that fenced this host off has lost the
+    /// session's place: a result waiting for its charge in the fleet is dropped too.
     fn poll_mirror(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let Some(mirror) = self.mirror.as_mut() else {
-            // The store was let go (the session's place was lost to another host): a result
-            // held back for it goes out as it is.
-            if self.session.waits_for_store() {
-                self.session.store_flushed();
-                return true;
-            }
             return false;
         };
-        // A session that is over, or stopping its CLI (closed, or closing itself), gives its
-        // lines their last tries: a store that is down does not hold its end.
-        if self.termination.is_some() || self.session.stopping() {
-            mirror.finish();
-        } else if self.session.waits_for_store() {
-            mirror.flush();
-        }
-        let progress = mirror.poll(cx, now);
+        let mut progress = mirror.sync(&mut self.session, now);
+        progress |= mirror.poll(cx, now);
+        progress |= mirror.sync(&mut self.session, now);
         if mirror.fenced().is_some() {
-            // The store took the session from this host: its place is another host's.
-            self.lose_place(now);
-            return true;
-        }
-        if mirror.is_idle() && self.session.waits_for_store() {
-            self.session.store_flushed();
-            return true;
+            if let Some(place) = &mut self.place {
+                place.lost();
+            }
         }
         progress
     }
@@ -324,10 +312,6 @@ where
                     self.undelivered = Some(Ok(failure));
                     progress = true;
                     continue;
-                }
-                if mirror.is_saturated() {
-                    // The store is behind: let the CLI wait rather than memory grow.
-                    return progress;
                 }
             }
             if self.termination.is_some() {

@@ -547,6 +547,164 @@ fn a_budget_report_after_the_session_finished_is_ignored() {
     }
 }
 
+/// A transcript frame of one entry, for a store queue.
+fn frame(uuid: &str) -> TranscriptMirror {
+    serde_json::from_value(json!({
+        "filePath": "/h/.claude/projects/-w/s.jsonl",
+        "entries": [{"type": "user", "uuid": uuid}],
+    }))
+    .unwrap()
+}
+
+fn key() -> Result<crate::SessionKey, String> {
+    Ok(crate::SessionKey::new("-w", "s"))
+}
+
+/// The store's queue takes the frames the session hands out, as a host does.
+fn enqueue_frames(s: &mut Session, queue: &mut MirrorQueue) -> Vec<Event> {
+    let mut rest = Vec::new();
+    for event in events(s) {
+        match event {
+            Event::Mirror(frame) => queue.enqueue(key(), *frame),
+            other => rest.push(other),
+        }
+    }
+    rest
+}
+
+/// While a result waits for the store the session flushes the queue; an append the store
+/// fences off loses the session's place, and the result never reaches the host.
+#[test]
+fn a_store_that_fences_the_host_off_loses_the_sessions_place() {
+    let (mut s, now) = result_held_for_the_store(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    enqueue_frames(&mut s, &mut queue);
+    assert!(
+        queue.poll_append(now).is_none(),
+        "batched: nothing goes by itself"
+    );
+    assert!(!s.sync_store(now, &mut queue));
+    let append = queue
+        .poll_append(now)
+        .expect("the held result flushes the queue");
+    queue.append_done(now, append.id, AppendOutcome::Fenced("another host".into()));
+    assert!(s.sync_store(now, &mut queue));
+    assert_eq!(s.ending(), Some(&EndReason::PlaceLost));
+    let after = events(&mut s);
+    assert!(
+        after.contains(&Event::Closing(EndReason::PlaceLost)),
+        "{after:?}"
+    );
+    assert!(!after
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+}
+
+/// A host that syncs before it takes the turn's frames still gets them flushed: the session
+/// flushes again once they are handed out.
+#[test]
+fn frames_taken_after_the_first_sync_are_flushed_for_the_held_result() {
+    let (mut s, now) = result_held_for_the_store(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    s.sync_store(now, &mut queue);
+    assert!(queue.poll_append(now).is_none(), "no frame taken yet");
+    enqueue_frames(&mut s, &mut queue);
+    s.sync_store(now, &mut queue);
+    let append = queue
+        .poll_append(now)
+        .expect("the frames taken since are flushed");
+    queue.append_done(now, append.id, AppendOutcome::Stored);
+    assert!(s.sync_store(now, &mut queue));
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+}
+
+/// A store that is down: the batch is tried as the queue's limits say, its lines are kept for
+/// the next turn, and the result goes on with the failure reported. The kept lines are not
+/// tried again for the same result, however often the host syncs.
+#[test]
+fn a_store_that_is_down_costs_the_held_result_three_tries() {
+    let (mut s, mut now) = result_held_for_the_store(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    enqueue_frames(&mut s, &mut queue);
+    let mut tries = 0;
+    for _ in 0..10 {
+        s.sync_store(now, &mut queue);
+        if let Some(append) = queue.poll_append(now) {
+            tries += 1;
+            queue.append_done(now, append.id, AppendOutcome::Failed("down".into()));
+        }
+        s.sync_store(now, &mut queue);
+        if let Some(at) = queue.poll_timeout() {
+            now = at;
+            queue.handle_timeout(now);
+        }
+    }
+    assert_eq!(tries, 3);
+    assert!(queue.take_failure().unwrap().error.contains("kept"));
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+}
+
+/// Once the place is lost (here the fleet's ledger says so), the queue stores nothing more
+/// and reports nothing: the transcript goes on on the other host.
+#[test]
+fn a_lost_place_lets_go_of_the_stores_lines() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    queue.enqueue(key(), frame("u1"));
+    s.place_lost(now);
+    s.sync_store(now, &mut queue);
+    queue.enqueue(key(), frame("u2"));
+    queue.finish();
+    assert!(queue.is_idle());
+    assert!(queue.poll_append(now).is_none());
+    assert!(queue.take_failure().is_none());
+}
+
+/// A session that stops its CLI gives the queue's lines their last tries, without waiting for
+/// a turn's result.
+#[test]
+fn a_stopping_session_sends_the_stores_lines_at_once() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    queue.enqueue(key(), frame("u1"));
+    s.sync_store(now, &mut queue);
+    assert!(
+        queue.poll_append(now).is_none(),
+        "batched: the turn is not over"
+    );
+    s.close(now);
+    s.sync_store(now, &mut queue);
+    let append = queue.poll_append(now).expect("the last lines go");
+    assert_eq!(append.entries.len(), 1);
+}
+
+/// A store so far behind that its queue is saturated holds the session's events back (and so,
+/// once the event queue is full, the reading of the CLI) until it catches up.
+#[test]
+fn a_saturated_store_holds_the_events_back() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits {
+        eager: true,
+        max_pending_entries: 1,
+        saturation: 1,
+        ..MirrorLimits::default()
+    });
+    queue.enqueue(key(), frame("u1"));
+    let append = queue.poll_append(now).unwrap();
+    queue.enqueue(key(), frame("u2"));
+    queue.enqueue(key(), frame("u3"));
+    feed(&mut s, now, &answer("req_0", "{}"));
+    assert!(!s.sync_store(now, &mut queue));
+    assert_eq!(s.poll_event(), None, "the store is behind");
+    queue.append_done(now, append.id, AppendOutcome::Stored);
+    assert!(s.sync_store(now, &mut queue), "caught up: the events go on");
+    assert!(events(&mut s).contains(&Event::Ready));
+}
+
 /// Hand the session every deadline up to `until`, in order; what it asked the host to do, and
 /// when (from `start`).
 fn run_until(

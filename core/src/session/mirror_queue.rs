@@ -331,6 +331,8 @@ pub struct MirrorQueue {
     failures: VecDeque<MirrorFailure>,
     /// The store fenced this host off the session: why. Nothing more is stored.
     fenced: Option<String>,
+    /// The session's place was lost: nothing more is stored, nothing more reported.
+    let_go: bool,
 }
 
 impl MirrorQueue {
@@ -353,6 +355,7 @@ impl MirrorQueue {
             next_id: 0,
             failures: VecDeque::new(),
             fenced: None,
+            let_go: false,
         }
     }
 
@@ -376,7 +379,7 @@ impl MirrorQueue {
     /// assert!(queue.take_failure().unwrap().key.is_none());
     /// ```
     pub fn enqueue(&mut self, key: Result<SessionKey, String>, frame: TranscriptMirror) {
-        if self.fenced.is_some() {
+        if self.fenced.is_some() || self.let_go {
             return;
         }
         let mut values = Vec::with_capacity(frame.entries.len());
@@ -720,6 +723,17 @@ impl MirrorQueue {
         self.fenced.as_deref()
     }
 
+    /// The session's place is lost ([`Session::sync_store`](super::Session::sync_store)):
+    /// another host goes on with the transcript, so nothing more is stored from here, and
+    /// nothing more is reported (what the host has not taken of the session is withheld too).
+    pub(crate) fn let_go(&mut self) {
+        self.let_go = true;
+        self.pending = Pending::default();
+        self.retained = Pending::default();
+        self.flight = None;
+        self.failures.clear();
+    }
+
     /// The append under way failed for good with `error`: report it, keep its lines if there
     /// is room, and go on with the next file.
     fn give_up(&mut self, error: String) {
@@ -803,6 +817,7 @@ impl fmt::Debug for MirrorQueue {
             .field("finishing", &self.finishing)
             .field("failures", &self.failures.len())
             .field("fenced", &self.fenced)
+            .field("let_go", &self.let_go)
             .finish()
     }
 }

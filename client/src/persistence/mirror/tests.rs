@@ -81,7 +81,7 @@ fn a_turn_is_stored_when_asked_one_append_per_file_in_order() {
     assert!(store.appends.lock().unwrap().is_empty(), "batched: not yet");
     assert!(!m.is_idle());
 
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     assert!(m.is_idle());
     let appends = store.appends.lock().unwrap().clone();
@@ -127,7 +127,7 @@ fn a_failing_append_is_tried_three_times() {
     store.failures.store(2, Ordering::SeqCst);
     let mut m = mirror(store.clone(), StoreFlush::Batched);
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     assert_eq!(
         store.appends.lock().unwrap().len(),
@@ -150,7 +150,7 @@ fn a_batch_the_store_refuses_is_reported_kept_and_stored_ahead_of_the_next_turn(
     store.failures.store(3, Ordering::SeqCst);
     let mut m = mirror(store.clone(), StoreFlush::Batched);
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "first"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     let error = next_error(&mut m);
     assert_eq!(
@@ -163,7 +163,7 @@ fn a_batch_the_store_refuses_is_reported_kept_and_stored_ahead_of_the_next_turn(
     assert!(m.is_idle(), "kept lines do not hold the stream");
 
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "next"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     assert_eq!(
         store.appends.lock().unwrap().clone(),
@@ -180,7 +180,7 @@ fn kept_lines_are_tried_once_per_flush_not_in_a_loop() {
     store.failures.store(6, Ordering::SeqCst);
     let mut m = mirror(store.clone(), StoreFlush::Batched);
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     settle(&mut m);
     assert_eq!(
@@ -188,7 +188,7 @@ fn kept_lines_are_tried_once_per_flush_not_in_a_loop() {
         3,
         "one flush, three tries"
     );
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     assert_eq!(store.failures.load(Ordering::SeqCst), 0);
     assert_eq!(next_error(&mut m).key, Some(SessionKey::new("-app", "s1")));
@@ -202,12 +202,12 @@ fn the_end_of_the_session_tries_kept_lines_one_last_time() {
     store.failures.store(3, Ordering::SeqCst);
     let mut m = mirror(store.clone(), StoreFlush::Batched);
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     next_error(&mut m);
     // The store is back; the driver calls finish on every poll after the end.
     for _ in 0..3 {
-        m.finish();
+        m.queue.finish();
         settle(&mut m);
     }
     assert_eq!(
@@ -219,11 +219,11 @@ fn the_end_of_the_session_tries_kept_lines_one_last_time() {
     down.failures.store(usize::MAX, Ordering::SeqCst);
     let mut m = mirror(down.clone(), StoreFlush::Batched);
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "a"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     next_error(&mut m);
     for _ in 0..3 {
-        m.finish();
+        m.queue.finish();
         settle(&mut m);
     }
     assert_eq!(
@@ -245,14 +245,14 @@ fn kept_lines_are_bounded() {
     let big: Vec<Value> = (0..500).map(|i| json!({"uuid": i})).collect();
     for _ in 0..4 {
         m.enqueue(frame("-app/s1.jsonl", &big));
-        m.flush();
+        m.queue.flush();
         settle(&mut m);
         assert!(next_error(&mut m)
             .error
             .ends_with("to be tried again with the next turn"));
     }
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "one more"})]));
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     assert_eq!(
         next_error(&mut m).error,
@@ -271,7 +271,7 @@ fn a_transcript_outside_the_projects_folder_is_reported() {
     let outside: TranscriptMirror =
         serde_json::from_str(r#"{"filePath":"/elsewhere/s1.jsonl","entries":[{}]}"#).unwrap();
     m.enqueue(outside);
-    m.flush();
+    m.queue.flush();
     settle(&mut m);
     let Some(Message::System(SystemMessage::MirrorError(error))) = m.take_failure() else {
         panic!("no mirror_error")

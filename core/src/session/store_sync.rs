@@ -1,0 +1,85 @@
+//! The session and the host's store queue kept in step: what the session's state means for the
+//! queue (a flush while a result waits, the last tries once the CLI stops, nothing more once
+//! the place is lost), and what the queue's state means for the session (a fence is a lost
+//! place, an idle queue lets a held result go on, a saturated one holds the events back).
+
+use std::time::Instant;
+
+use super::{MirrorQueue, Session};
+
+impl Session {
+    /// Keep the host's store queue and the session in step. Call it after every step of either:
+    /// a frame enqueued ([`Event::Mirror`](super::Event::Mirror)), an append's outcome, a
+    /// timeout, an input, a command. It returns whether the session changed (events may be
+    /// ready, or the CLI is to stop), so that a host loops until neither side moves. The
+    /// decisions are the session's:
+    ///
+    /// - a store that fenced this host off ([`MirrorQueue::fenced`]) means another host holds
+    ///   the session: its place is lost ([`Session::place_lost`]);
+    /// - once the place is lost, the queue lets go of everything it holds and reports no more
+    ///   failures: the transcript goes on on the other host;
+    /// - once the CLI is being stopped, or the session has finished, the queue gives its lines
+    ///   their last tries ([`MirrorQueue::finish`]): a store that is down does not hold the end;
+    /// - while a result waits for the store ([`SessionConfig::results_after_store`]), everything
+    ///   pending goes at once ([`MirrorQueue::flush`]), and once the queue is idle the result
+    ///   goes on ([`Session::store_flushed`]);
+    /// - while the queue is saturated ([`MirrorQueue::is_saturated`]), [`Session::poll_event`]
+    ///   hands out nothing, so the event queue fills and [`Session::wants_read`] stops the
+    ///   reading of the CLI until the store catches up.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::message::Message;
+    /// use claude_agent_tokio::session::{
+    ///     AppendOutcome, Event, InputMode, MirrorLimits, MirrorQueue, Session, SessionConfig,
+    /// };
+    /// use claude_agent_tokio::store::SessionKey;
+    ///
+    /// let now = Instant::now();
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.results_after_store = true;
+    /// let mut session = Session::new(config, now);
+    /// let mut queue = MirrorQueue::new(MirrorLimits::default());
+    /// session.handle_stdout(now, br#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}
+    /// {"type":"result","subtype":"success","is_error":false,"session_id":"s"}
+    /// "#);
+    /// let Some(Event::Mirror(frame)) = session.poll_event() else { panic!() };
+    /// queue.enqueue(Ok(SessionKey::new("-w", "s")), *frame);
+    /// assert!(session.poll_event().is_none(), "the result waits for the store");
+    ///
+    /// session.sync_store(now, &mut queue); // the turn's lines go at once
+    /// let append = queue.poll_append(now).unwrap();
+    /// // … the store takes `append.entries` under `append.key` …
+    /// queue.append_done(now, append.id, AppendOutcome::Stored);
+    /// assert!(session.sync_store(now, &mut queue));
+    /// assert!(matches!(session.poll_event(), Some(Event::Message(Message::Result(_)))));
+    /// ```
+    ///
+    /// [`SessionConfig::results_after_store`]: super::SessionConfig::results_after_store
+    pub fn sync_store(&mut self, now: Instant, queue: &mut MirrorQueue) -> bool {
+        let mut changed = false;
+        if queue.fenced().is_some() && !self.lost_place {
+            self.place_lost(now);
+            changed = true;
+        }
+        if self.lost_place {
+            queue.let_go();
+        } else if self.is_finished() || self.stopping() {
+            queue.finish();
+        } else if self.waits_for_store() && self.store_flush_through != Some(self.mirror_delivered)
+        {
+            // Once for the held result, and again for each frame handed out since: a flush
+            // tries the lines a failed batch kept once more, so not at every call.
+            queue.flush();
+            self.store_flush_through = Some(self.mirror_delivered);
+        }
+        if queue.is_idle() && self.waits_for_store() {
+            self.store_flushed();
+            changed = true;
+        }
+        let saturated = queue.is_saturated();
+        changed |= self.store_saturated && !saturated;
+        self.store_saturated = saturated;
+        changed
+    }
+}
