@@ -195,6 +195,12 @@ pub struct Session {
     /// The frames handed out when [`Session::sync_store`] last flushed the queue for the held
     /// result; `None` until it has, for this result.
     store_flush_through: Option<u64>,
+    /// The host's store queue had lines pending or being stored when last synced: the end
+    /// ([`Event::Finished`]) waits for them.
+    store_unsettled: bool,
+    /// The transcript frames handed out when the host last synced its store queue; `None` for a
+    /// host that never did. The end waits for a sync after the last frame too.
+    store_synced_frames: Option<u64>,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -317,6 +323,8 @@ impl Session {
             mirror_stored: 0,
             store_saturated: false,
             store_flush_through: None,
+            store_unsettled: false,
+            store_synced_frames: None,
             store_needed: 0,
             turn_running: false,
             interrupts: interrupts::InterruptWatch::default(),
@@ -1095,11 +1103,12 @@ impl Session {
     }
 
     /// An event the host had not taken when the place was lost: a message is withheld
-    /// ([`Session::deliver`]), a transcript frame dropped (the store is another host's now).
+    /// ([`Session::deliver`]), a transcript frame and a store failure dropped (the store is
+    /// another host's now).
     fn pass_after_loss(&mut self, event: Event, withheld: bool) {
         match event {
             Event::Message(message) => self.deliver(message),
-            Event::Mirror(_) => {}
+            Event::Mirror(_) | Event::StoreFailed(_) => {}
             // The CLI had finished, as if everything would go out: what is withheld makes the
             // end the loss.
             Event::Finished(Termination::Completed) if withheld => {
@@ -1296,7 +1305,10 @@ impl Session {
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
-        if self.store_saturated {
+        if self.store_saturated
+            || (matches!(self.events.front(), Some(Event::Finished(_)))
+                && self.end_waits_for_store())
+        {
             return None;
         }
         if let Some(Event::Inbound(request)) = self.events.front() {
@@ -1530,9 +1542,9 @@ impl Session {
     }
 
     /// Whether the session is over ([`Event::Finished`] was queued, not held behind a result
-    /// that waits for the store).
+    /// that waits for the store, nor for the store's last tries: [`Session::sync_store`]).
     pub fn is_finished(&self) -> bool {
-        self.finished && self.behind_store.is_empty()
+        self.finished && self.behind_store.is_empty() && !self.end_waits_for_store()
     }
 
     /// Number of control requests of ours waiting for an answer (the host's: the requests the
@@ -1630,10 +1642,15 @@ impl Session {
         }
     }
 
-    /// Whether a result waits for the host to store the transcript frames before it
-    /// ([`Session::store_flushed`]): a host that batches its writes should write them now.
+    /// Whether the session holds events for the host's store: a result waits for the
+    /// transcript frames before it ([`Session::store_flushed`]), or, for a host that keeps its
+    /// store queue in step ([`Session::sync_store`]), the end waits for the store's last tries
+    /// or the store is too far behind for the session to hand out more. A host that batches
+    /// its writes should write them now.
     pub fn waits_for_store(&self) -> bool {
         !self.behind_store.is_empty()
+            || self.store_saturated
+            || (self.finished && self.end_waits_for_store())
     }
 
     fn handle_frame(&mut self, now: Instant, frame: Frame<'_>) {

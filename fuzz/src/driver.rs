@@ -103,6 +103,8 @@ impl Driver {
             written: Vec::new(),
             keep_log,
         };
+        // The store is in step before the first event, as the runtime crates' driver has it.
+        driver.pump_store();
         driver.drain();
         driver
     }
@@ -445,6 +447,10 @@ impl Driver {
                     self.eof && self.exited,
                     "Finished before both stdout eof and exit"
                 );
+                assert!(
+                    self.store.is_idle(),
+                    "Finished before the store's last tries"
+                );
                 self.finished_seen = true;
             }
             // Ready once, after `initialize` succeeded.
@@ -487,6 +493,14 @@ impl Driver {
                 );
             }
             Event::Mirror(frame) => self.store.enqueue(*frame),
+            Event::StoreFailed(failure) => {
+                assert!(
+                    !self.place_lost,
+                    "a store failure after the place was lost: {failure:?}"
+                );
+                assert!(!self.finished_seen, "a store failure after Finished");
+                self.store.failure_reported();
+            }
             // A stall is reported while the session goes on; one that closes it is the
             // `Closing` event's.
             Event::Stalled(stall) => {

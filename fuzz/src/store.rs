@@ -60,8 +60,8 @@ impl StoreHost {
     }
 
     /// After each step, as the runtime crates do: the queue and the session kept in step (the
-    /// session decides: [`Session::sync_store`]), and the next append handed to the store.
-    /// Whether the session changed.
+    /// session decides: [`Session::sync_store`], which also takes the queue's failures), and
+    /// the next append handed to the store. Whether the session changed.
     pub fn sync(&mut self, session: &mut Session, now: Instant) -> bool {
         let changed = session.sync_store(now, &mut self.queue);
         if self.in_flight.is_none() {
@@ -71,10 +71,14 @@ impl StoreHost {
                 "an append handed out after the store fenced the session"
             );
         }
-        while self.queue.take_failure().is_some() {
-            self.failures += 1;
-        }
         changed
+    }
+
+    /// The session reported a batch the store could not take ([`Event::StoreFailed`]).
+    ///
+    /// [`Event::StoreFailed`]: claude_agent_core::session::Event::StoreFailed
+    pub fn failure_reported(&mut self) {
+        self.failures += 1;
     }
 
     /// Whether nothing is pending or being stored: a result that waited for the store may be

@@ -2,7 +2,7 @@
 //! queue decides what goes to the store and when (batches, tries, time limits, what is kept for
 //! a store that is down, when the CLI should wait for the store); this side maps each transcript
 //! file to its store key (which reads the file system), makes the appends the queue hands out,
-//! one at a time, and turns the queue's failures into `mirror_error` messages.
+//! one at a time, and turns the failures the session reports into `mirror_error` messages.
 //!
 //! The driver hands every frame to [`Mirror::enqueue`], keeps the queue in step with the
 //! session after every pass ([`Mirror::sync`]: the session says when to flush and when to
@@ -99,22 +99,6 @@ impl Mirror {
     /// the session changed.
     pub(crate) fn sync(&mut self, session: &mut Session, now: Instant) -> bool {
         session.sync_store(now, &mut self.queue)
-    }
-
-    /// Nothing pending, nothing being stored.
-    pub(crate) fn is_idle(&self) -> bool {
-        self.queue.is_idle()
-    }
-
-    /// Whether `mirror_error` messages wait to be delivered.
-    pub(crate) fn has_failures(&self) -> bool {
-        self.queue.has_failures()
-    }
-
-    /// The next `mirror_error` message to deliver.
-    pub(crate) fn take_failure(&mut self) -> Option<Message> {
-        let failure = self.queue.take_failure()?;
-        Some(mirror_error(failure.key.as_ref(), &failure.error))
     }
 
     /// When the queue next wants [`Mirror::handle_timeout`]: a retry, or an append's time

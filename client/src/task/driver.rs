@@ -109,9 +109,15 @@ where
     pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
         let endpoints = parts.endpoints;
         parts.link.set_process_id(endpoints.child.id());
+        let mut session = parts.session;
+        let mut mirror = parts.mirror;
+        if let Some(mirror) = &mut mirror {
+            // Before the first event: from here the session's end waits for the store.
+            mirror.sync(&mut session, parts.runtime.now());
+        }
         Driver {
             runtime: parts.runtime,
-            session: parts.session,
+            session,
             cli: Cli::new(endpoints, StderrSink::new(parts.stderr), parts.recorder),
             timer: None,
             commands: Some(Box::pin(parts.commands)),
@@ -119,7 +125,7 @@ where
             input: parts.input,
             dispatcher: parts.dispatcher,
             replies: Replies::new(parts.init_reply),
-            mirror: parts.mirror,
+            mirror,
             config_dir: parts.config_dir,
             undelivered: None,
             termination: None,
@@ -306,14 +312,6 @@ where
                 progress = true;
                 continue;
             }
-            if let Some(mirror) = self.mirror.as_mut() {
-                // A store failure comes before the result whose flush found it.
-                if let Some(failure) = mirror.take_failure() {
-                    self.undelivered = Some(Ok(failure));
-                    progress = true;
-                    continue;
-                }
-            }
             if self.termination.is_some() {
                 return progress;
             }
@@ -445,14 +443,6 @@ where
             return false;
         };
         if self.cli.stderr_open() || self.undelivered.is_some() {
-            return false;
-        }
-        // The last lines go to the store, and its last failure to the stream, before the end.
-        if self
-            .mirror
-            .as_ref()
-            .is_some_and(|m| !m.is_idle() || m.has_failures())
-        {
             return false;
         }
         // The recording's lines so far are written, and a failure reaches the stream, before the

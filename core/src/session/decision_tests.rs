@@ -642,10 +642,104 @@ fn a_store_that_is_down_costs_the_held_result_three_tries() {
         }
     }
     assert_eq!(tries, 3);
-    assert!(queue.take_failure().unwrap().error.contains("kept"));
-    assert!(events(&mut s)
+    let after = events(&mut s);
+    let failed = after
         .iter()
-        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+        .position(|e| matches!(e, Event::StoreFailed(f) if f.error.contains("kept")));
+    let result = after
+        .iter()
+        .position(|e| matches!(e, Event::Message(Message::Result(_))));
+    assert!(
+        failed.is_some() && failed < result,
+        "the failure comes ahead of the result it held: {after:?}"
+    );
+}
+
+/// The session's end waits for the store's last tries: lines the host took just before the
+/// end are stored (or reported) before `Finished` goes out.
+#[test]
+fn the_end_waits_for_the_stores_last_tries() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    s.sync_store(now, &mut queue);
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}"#,
+    );
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    let before = enqueue_frames(&mut s, &mut queue);
+    assert!(
+        !before.iter().any(|e| matches!(e, Event::Finished(_))),
+        "the frame taken since the last sync holds the end: {before:?}"
+    );
+    s.sync_store(now, &mut queue);
+    assert_eq!(s.poll_event(), None, "the store's last try is under way");
+    let append = queue
+        .poll_append(now)
+        .expect("the session finished: the lines go");
+    queue.append_done(now, append.id, AppendOutcome::Failed("down".into()));
+    s.sync_store(now, &mut queue);
+    assert_eq!(s.poll_event(), None, "tried again in 200 ms");
+    while let Some(at) = queue.poll_timeout() {
+        queue.handle_timeout(at);
+        if let Some(append) = queue.poll_append(at) {
+            queue.append_done(at, append.id, AppendOutcome::Failed("down".into()));
+        }
+        s.sync_store(at, &mut queue);
+    }
+    let end = events(&mut s);
+    assert!(
+        matches!(&end[..], [Event::StoreFailed(f), Event::Finished(_)] if f.error.contains("not stored")),
+        "{end:?}"
+    );
+}
+
+/// A result held for a store that is down, in a session whose CLI has already exited: once
+/// the result goes on, the end still waits while the kept lines get their last tries.
+#[test]
+fn kept_lines_get_their_last_tries_before_the_end_the_result_let_through() {
+    let (mut s, now) = result_held_for_the_store(SessionConfig::new(InputMode::Streaming));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    enqueue_frames(&mut s, &mut queue);
+    let (mut at, mut failures_left, mut stored, mut seen) = (now, 3, 0, Vec::new());
+    for _ in 0..20 {
+        s.sync_store(at, &mut queue);
+        if let Some(append) = queue.poll_append(at) {
+            let outcome = if failures_left > 0 {
+                failures_left -= 1;
+                AppendOutcome::Failed("down".into())
+            } else {
+                stored += append.entries.len();
+                AppendOutcome::Stored
+            };
+            queue.append_done(at, append.id, outcome);
+            s.sync_store(at, &mut queue);
+        }
+        seen.extend(events(&mut s));
+        match queue.poll_timeout() {
+            Some(next) => {
+                at = next;
+                queue.handle_timeout(at);
+            }
+            None if queue.is_idle() => break,
+            None => {}
+        }
+    }
+    assert_eq!(stored, 1, "the kept line, stored with the last tries");
+    let kinds: Vec<&str> = seen
+        .iter()
+        .filter_map(|e| match e {
+            Event::StoreFailed(_) => Some("failed"),
+            Event::Message(Message::Result(_)) => Some("result"),
+            Event::Finished(_) => Some("finished"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["failed", "result", "finished"]);
 }
 
 /// Once the place is lost (here the fleet's ledger says so), the queue stores nothing more

@@ -1,7 +1,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::{TranscriptMirror, VersionCheck};
+use super::{MirrorFailure, TranscriptMirror, VersionCheck};
 use crate::control::{ClaimInfo, ClaimRefusal, InboundId, InboundRequest, RequestId, ResponseBody};
 use crate::message::{ApiError, LineError, Message, StartupFailureReason};
 
@@ -126,6 +126,14 @@ pub enum Event {
     /// prints them only when started with `--session-mirror`). They are not messages; a host
     /// without a store drops them.
     Mirror(Box<TranscriptMirror>),
+    /// Transcript lines the host's store could not take ([`Session::sync_store`] takes the
+    /// report from the host's [`MirrorQueue`] and hands it out here, ahead of the result it
+    /// held for the store and of the session's end). The runtime crates turn it into a
+    /// `system`/`mirror_error` message.
+    ///
+    /// [`Session::sync_store`]: super::Session::sync_store
+    /// [`MirrorQueue`]: super::MirrorQueue
+    StoreFailed(Box<MirrorFailure>),
     /// The session is over: stdout ended and the CLI exited. No events follow.
     Finished(Termination),
 }

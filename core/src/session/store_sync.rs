@@ -5,12 +5,13 @@
 
 use std::time::Instant;
 
-use super::{MirrorQueue, Session};
+use super::{Event, MirrorFailure, MirrorQueue, Session};
 
 impl Session {
-    /// Keep the host's store queue and the session in step. Call it after every step of either:
-    /// a frame enqueued ([`Event::Mirror`](super::Event::Mirror)), an append's outcome, a
-    /// timeout, an input, a command. It returns whether the session changed (events may be
+    /// Keep the host's store queue and the session in step. Call it once before taking the
+    /// first event, and then after every step of either: a frame enqueued
+    /// ([`Event::Mirror`](super::Event::Mirror)), an append's outcome, a timeout, an input, a
+    /// command. It returns whether the session changed (events may be
     /// ready, or the CLI is to stop), so that a host loops until neither side moves. The
     /// decisions are the session's:
     ///
@@ -23,9 +24,13 @@ impl Session {
     /// - while a result waits for the store ([`SessionConfig::results_after_store`]), everything
     ///   pending goes at once ([`MirrorQueue::flush`]), and once the queue is idle the result
     ///   goes on ([`Session::store_flushed`]);
+    /// - a batch the store could not take is reported as [`Event::StoreFailed`], ahead of the
+    ///   result held for it;
     /// - while the queue is saturated ([`MirrorQueue::is_saturated`]), [`Session::poll_event`]
     ///   hands out nothing, so the event queue fills and [`Session::wants_read`] stops the
-    ///   reading of the CLI until the store catches up.
+    ///   reading of the CLI until the store catches up;
+    /// - [`Event::Finished`] waits until the queue is idle: the session's end comes after the
+    ///   store's last tries and their failures.
     ///
     /// ```
     /// use std::time::Instant;
@@ -57,29 +62,71 @@ impl Session {
     ///
     /// [`SessionConfig::results_after_store`]: super::SessionConfig::results_after_store
     pub fn sync_store(&mut self, now: Instant, queue: &mut MirrorQueue) -> bool {
+        let end_waited = self.end_waits_for_store();
         let mut changed = false;
         if queue.fenced().is_some() && !self.lost_place {
             self.place_lost(now);
             changed = true;
         }
+        self.steer_store(queue);
+        // Ahead of the result they held (and the end), so taken before it is let go.
+        while let Some(failure) = queue.take_failure() {
+            self.store_failed(failure);
+            changed = true;
+        }
+        if queue.is_idle() && self.result_held() {
+            self.store_flushed();
+            changed = true;
+            // What it held may include the end: the store's last tries come first.
+            self.steer_store(queue);
+        }
+        let saturated = queue.is_saturated();
+        changed |= self.store_saturated && !saturated;
+        self.store_saturated = saturated;
+        self.store_unsettled = !queue.is_idle();
+        self.store_synced_frames = Some(self.mirror_delivered);
+        changed | (end_waited && !self.end_waits_for_store())
+    }
+
+    /// What the session's state asks of the queue: nothing more once the place is lost, the
+    /// last tries once the CLI is being stopped or the session has finished, and a flush for a
+    /// held result.
+    fn steer_store(&mut self, queue: &mut MirrorQueue) {
         if self.lost_place {
             queue.let_go();
-        } else if self.is_finished() || self.stopping() {
+        } else if (self.finished && !self.result_held()) || self.stopping() {
             queue.finish();
-        } else if self.waits_for_store() && self.store_flush_through != Some(self.mirror_delivered)
-        {
+        } else if self.result_held() && self.store_flush_through != Some(self.mirror_delivered) {
             // Once for the held result, and again for each frame handed out since: a flush
             // tries the lines a failed batch kept once more, so not at every call.
             queue.flush();
             self.store_flush_through = Some(self.mirror_delivered);
         }
-        if queue.is_idle() && self.waits_for_store() {
-            self.store_flushed();
-            changed = true;
-        }
-        let saturated = queue.is_saturated();
-        changed |= self.store_saturated && !saturated;
-        self.store_saturated = saturated;
-        changed
+    }
+
+    /// Whether a result (and what came after it) waits for the store.
+    fn result_held(&self) -> bool {
+        !self.behind_store.is_empty()
+    }
+
+    /// Whether the session's end must wait for the host's store: lines were pending at the
+    /// last sync, or frames were handed out since (a host that never synced a queue has no
+    /// store to wait for).
+    pub(super) fn end_waits_for_store(&self) -> bool {
+        self.store_unsettled
+            || self
+                .store_synced_frames
+                .is_some_and(|synced| synced != self.mirror_delivered)
+    }
+
+    /// A batch the store could not take: reported ahead of everything the session holds for the
+    /// store, and ahead of its end, which waits for the store's last tries.
+    fn store_failed(&mut self, failure: MirrorFailure) {
+        let at = match self.events.back() {
+            Some(Event::Finished(_)) => self.events.len() - 1,
+            _ => self.events.len(),
+        };
+        self.events
+            .insert(at, Event::StoreFailed(Box::new(failure)));
     }
 }

@@ -79,11 +79,11 @@ fn a_turn_is_stored_when_asked_one_append_per_file_in_order() {
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "b"})]));
     settle(&mut m);
     assert!(store.appends.lock().unwrap().is_empty(), "batched: not yet");
-    assert!(!m.is_idle());
+    assert!(!m.queue.is_idle());
 
     m.queue.flush();
     settle(&mut m);
-    assert!(m.is_idle());
+    assert!(m.queue.is_idle());
     let appends = store.appends.lock().unwrap().clone();
     assert_eq!(
         appends,
@@ -98,7 +98,7 @@ fn a_turn_is_stored_when_asked_one_append_per_file_in_order() {
             ),
         ]
     );
-    assert!(m.take_failure().is_none());
+    assert!(take_failure(&mut m).is_none());
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn past_the_entry_limit_a_flush_starts_on_its_own() {
     m.enqueue(frame("-app/s1.jsonl", &entries));
     settle(&mut m);
     assert_eq!(store.appends.lock().unwrap()[0].1.len(), 501);
-    assert!(m.is_idle());
+    assert!(m.queue.is_idle());
 }
 
 #[test]
@@ -134,11 +134,17 @@ fn a_failing_append_is_tried_three_times() {
         1,
         "the third try stored it"
     );
-    assert!(m.take_failure().is_none());
+    assert!(take_failure(&mut m).is_none());
+}
+
+/// The queue's next failure, as the `mirror_error` message the driver delivers for it.
+fn take_failure(m: &mut Mirror) -> Option<Message> {
+    let failure = m.queue.take_failure()?;
+    Some(mirror_error(failure.key.as_ref(), &failure.error))
 }
 
 fn next_error(m: &mut Mirror) -> crate::message::MirrorError {
-    match m.take_failure() {
+    match take_failure(m) {
         Some(Message::System(SystemMessage::MirrorError(error))) => *error,
         other => panic!("no mirror_error: {other:?}"),
     }
@@ -159,8 +165,8 @@ fn a_batch_the_store_refuses_is_reported_kept_and_stored_ahead_of_the_next_turn(
     );
     assert_eq!(error.key, Some(SessionKey::new("-app", "s1")));
     assert_eq!(error.session_id(), "s1");
-    assert!(m.take_failure().is_none());
-    assert!(m.is_idle(), "kept lines do not hold the stream");
+    assert!(take_failure(&mut m).is_none());
+    assert!(m.queue.is_idle(), "kept lines do not hold the stream");
 
     m.enqueue(frame("-app/s1.jsonl", &[json!({"uuid": "next"})]));
     m.queue.flush();
@@ -231,7 +237,7 @@ fn the_end_of_the_session_tries_kept_lines_one_last_time() {
         "session store failed: database unavailable; 1 line not stored (the session has ended)"
     );
     assert!(
-        m.take_failure().is_none(),
+        take_failure(&mut m).is_none(),
         "no further tries after the last"
     );
     assert_eq!(usize::MAX - down.failures.load(Ordering::SeqCst), 6);
@@ -273,7 +279,7 @@ fn a_transcript_outside_the_projects_folder_is_reported() {
     m.enqueue(outside);
     m.queue.flush();
     settle(&mut m);
-    let Some(Message::System(SystemMessage::MirrorError(error))) = m.take_failure() else {
+    let Some(Message::System(SystemMessage::MirrorError(error))) = take_failure(&mut m) else {
         panic!("no mirror_error")
     };
     assert_eq!(error.key, None);
@@ -308,14 +314,14 @@ fn a_panicking_store_is_a_failure_not_a_crash() {
     m.enqueue(frame("-app/s1.jsonl", &[json!({})]));
     settle(&mut m);
     assert!(matches!(
-        m.take_failure(),
+        take_failure(&mut m),
         Some(Message::System(SystemMessage::MirrorError(e))) if e.error.contains("panicked")
     ));
     let mut m = mirror(Arc::new(Panics), StoreFlush::Eager);
     m.enqueue(frame("-app/s1.jsonl", &[json!({})]));
     settle(&mut m);
     assert!(matches!(
-        m.take_failure(),
+        take_failure(&mut m),
         Some(Message::System(SystemMessage::MirrorError(e))) if e.error.contains("panicked")
     ));
 }

@@ -10,6 +10,7 @@ use super::Driver;
 use crate::cost::BudgetReport;
 use crate::error::Error;
 use crate::message::{Message, Notice, NoticeKind};
+use crate::persistence::mirror::mirror_error;
 use crate::process::runtime::{ChildProcess, Runtime};
 use crate::session::{EndReason, Event, Termination};
 use crate::task::trace::Subtype;
@@ -73,6 +74,10 @@ where
                 if let Some(mirror) = self.mirror.as_mut() {
                     mirror.enqueue(*frame);
                 }
+            }
+            Event::StoreFailed(failure) => {
+                let message = mirror_error(failure.key.as_ref(), &failure.error);
+                self.undelivered = Some(Ok(message));
             }
             Event::CliVersion(check) => {
                 self.trace.cli_version(&check);
