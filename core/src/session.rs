@@ -1305,7 +1305,7 @@ impl Session {
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
-        if self.store_saturated
+        if (self.store_saturated && !self.lost_place)
             || (matches!(self.events.front(), Some(Event::Finished(_)))
                 && self.end_waits_for_store())
         {
@@ -1649,7 +1649,7 @@ impl Session {
     /// its writes should write them now.
     pub fn waits_for_store(&self) -> bool {
         !self.behind_store.is_empty()
-            || self.store_saturated
+            || (self.store_saturated && !self.lost_place)
             || (self.finished && self.end_waits_for_store())
     }
 
@@ -1801,6 +1801,10 @@ impl Session {
 
     /// A `transcript_mirror` frame: for the host's session store, never a message.
     fn handle_mirror(&mut self, text: &str) {
+        if self.lost_place {
+            // The transcript goes on on the host that holds the place now.
+            return;
+        }
         match serde_json::from_str::<TranscriptMirror>(text) {
             Ok(mirror) => self.push_event(Event::Mirror(Box::new(mirror))),
             Err(e) => self.push_event(Event::LineError(LineError::Malformed {

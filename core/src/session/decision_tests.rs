@@ -742,6 +742,28 @@ fn kept_lines_get_their_last_tries_before_the_end_the_result_let_through() {
     assert_eq!(kinds, ["failed", "result", "finished"]);
 }
 
+/// The end waits for the store's last tries, unless the place is lost meanwhile: then nothing
+/// more is stored from here, and the end goes out at once, before the host syncs again.
+#[test]
+fn a_place_lost_while_the_end_waits_for_the_store_ends_at_once() {
+    let (mut s, now) = start(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits::default());
+    s.sync_store(now, &mut queue);
+    queue.enqueue(key(), frame("u1"));
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    s.sync_store(now, &mut queue);
+    assert!(!events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Finished(_))));
+    s.place_lost(now);
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Finished(_))));
+    s.sync_store(now, &mut queue);
+    assert!(queue.is_idle() && queue.poll_append(now).is_none());
+}
+
 /// Once the place is lost (here the fleet's ledger says so), the queue stores nothing more
 /// and reports nothing: the transcript goes on on the other host.
 #[test]

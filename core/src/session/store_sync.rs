@@ -111,8 +111,11 @@ impl Session {
 
     /// Whether the session's end must wait for the host's store: lines were pending at the
     /// last sync, or frames were handed out since (a host that never synced a queue has no
-    /// store to wait for).
+    /// store to wait for). Once the place is lost, nothing is stored from here: nothing waits.
     pub(super) fn end_waits_for_store(&self) -> bool {
+        if self.lost_place {
+            return false;
+        }
         self.store_unsettled
             || self
                 .store_synced_frames
