@@ -489,7 +489,7 @@ impl Driver {
             // A result comes only once its turn's transcript frames are stored, when asked.
             Event::Message(Message::Result(_)) if self.results_after_store => {
                 assert!(
-                    self.store.is_idle(),
+                    self.store.settled(),
                     "a result before the transcript frames ahead of it were stored"
                 );
             }

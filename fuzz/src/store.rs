@@ -24,6 +24,8 @@ pub struct StoreHost {
     in_flight: Option<Append>,
     /// Entries handed to the queue so far (the next entry's stamp).
     enqueued: u64,
+    /// Entries handed to the queue before its last sync that found it idle.
+    settled: u64,
     /// Stamps of the entries the store has, in the order it got them.
     stored: Vec<u64>,
     /// Failures the queue reported (lines kept for another try, or dropped).
@@ -39,6 +41,7 @@ impl StoreHost {
             queue: MirrorQueue::new(MirrorLimits::default()),
             in_flight: None,
             enqueued: 0,
+            settled: 0,
             stored: Vec::new(),
             failures: 0,
             fenced: false,
@@ -63,6 +66,9 @@ impl StoreHost {
     /// session decides: [`Session::sync_store`], which also takes the queue's failures), and
     /// the next append handed to the store. Whether the session changed.
     pub fn sync(&mut self, session: &mut Session, now: Instant) -> bool {
+        if self.queue.is_idle() {
+            self.settled = self.enqueued;
+        }
         let changed = session.sync_store(now, &mut self.queue);
         if self.in_flight.is_none() {
             self.in_flight = self.queue.poll_append(now);
@@ -81,10 +87,16 @@ impl StoreHost {
         self.failures += 1;
     }
 
-    /// Whether nothing is pending or being stored: a result that waited for the store may be
-    /// handed out only then.
+    /// Whether nothing is pending or being stored.
     pub fn is_idle(&self) -> bool {
         self.queue.is_idle()
+    }
+
+    /// Whether every entry enqueued so far was in the queue at a sync that found it idle: each
+    /// is stored, or its tries are over (kept lines may be tried again later, at a flush or at
+    /// the end). A result may be handed out only then.
+    pub fn settled(&self) -> bool {
+        self.settled == self.enqueued
     }
 
     /// The store answers the append in flight, if there is one and the queue still waits for
