@@ -10,11 +10,61 @@
 //! parse, run-end bookkeeping, event queue), draining `Event::Message`s as they come;
 //! (b) `serde::de::IgnoredAny` per line, pre-split from that same stream (validation only, the ceiling);
 //! (c) `serde_json::Value` per line, likewise (for reference).
+//! Then, untimed, each way once more with the allocator counting: allocations and bytes asked
+//! for per line.
 //! The last line is `typed_mb_s=… ignored_any_mb_s=… ratio=…` (ratio = typed / ignored_any).
 
 use claude_agent_core::session::{Event, InputMode, Session, SessionConfig};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
+
+/// The system allocator, counting while `COUNTING` is set (off during the timed runs, where the
+/// check is one relaxed load per allocation).
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Relaxed) {
+            ALLOCATIONS.fetch_add(1, Relaxed);
+            BYTES.fetch_add(layout.size() as u64, Relaxed);
+        }
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Relaxed) {
+            ALLOCATIONS.fetch_add(1, Relaxed);
+            BYTES.fetch_add(new_size as u64, Relaxed);
+        }
+        // SAFETY: `ptr` came from `System` with this layout; the caller's contract is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations (a `realloc` counts as one) and bytes asked for while `run` runs.
+fn count_allocations(run: impl FnOnce() -> usize) -> (u64, u64) {
+    ALLOCATIONS.store(0, Relaxed);
+    BYTES.store(0, Relaxed);
+    COUNTING.store(true, Relaxed);
+    black_box(run());
+    COUNTING.store(false, Relaxed);
+    (ALLOCATIONS.load(Relaxed), BYTES.load(Relaxed))
+}
 
 const TARGET_BYTES: usize = 50 * 1024 * 1024;
 const RUNS: usize = 5;
@@ -124,6 +174,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             secs
         );
         mb_s.push(rate);
+    }
+    let counts = [
+        count_allocations(|| through_session(stream)),
+        count_allocations(|| lines.iter().filter(|line| ignored_any(line)).count()),
+        count_allocations(|| lines.iter().filter(|line| value(line)).count()),
+    ];
+    for (pass, (allocations, bytes)) in passes.iter().zip(counts) {
+        let per_line = |n: u64| n as f64 / lines.len() as f64;
+        println!(
+            "{:>12}: {:6.2} allocations and {:7.0} bytes asked for per line",
+            pass.name,
+            per_line(allocations),
+            per_line(bytes)
+        );
     }
     println!(
         "typed_mb_s={:.1} ignored_any_mb_s={:.1} ratio={:.2}",

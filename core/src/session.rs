@@ -201,6 +201,8 @@ pub struct Session {
     /// The transcript frames handed out when the host last synced its store queue; `None` for a
     /// host that never did. The end waits for a sync after the last frame too.
     store_synced_frames: Option<u64>,
+    /// [`Session::sync_store`] told the queue to give its lines their last tries.
+    store_finish_told: bool,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -325,6 +327,7 @@ impl Session {
             store_flush_through: None,
             store_unsettled: false,
             store_synced_frames: None,
+            store_finish_told: false,
             store_needed: 0,
             turn_running: false,
             interrupts: interrupts::InterruptWatch::default(),

@@ -764,6 +764,42 @@ fn a_place_lost_while_the_end_waits_for_the_store_ends_at_once() {
     assert!(queue.is_idle() && queue.poll_append(now).is_none());
 }
 
+/// Lines kept from a failed batch get their last tries before the end, even when the CLI
+/// exits while the queue looks idle (kept lines wait for a flush or the end).
+#[test]
+fn the_end_waits_for_kept_lines_even_when_the_queue_looked_idle() {
+    let (mut s, now) = result_held_for_the_store(SessionConfig::new(InputMode::Streaming));
+    let mut queue = MirrorQueue::new(MirrorLimits {
+        retry_after: Vec::new(),
+        ..MirrorLimits::default()
+    });
+    enqueue_frames(&mut s, &mut queue);
+    s.sync_store(now, &mut queue);
+    let append = queue.poll_append(now).unwrap();
+    queue.append_done(now, append.id, AppendOutcome::Failed("down".into()));
+    s.sync_store(now, &mut queue);
+    assert!(queue.is_idle(), "the line is kept for later");
+    assert!(events(&mut s)
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert_eq!(events(&mut s), vec![], "the end waits for a sync");
+    s.sync_store(now, &mut queue);
+    assert_eq!(
+        s.poll_event(),
+        None,
+        "the kept line's last try is under way"
+    );
+    let append = queue
+        .poll_append(now)
+        .expect("the kept line, tried at the end");
+    queue.append_done(now, append.id, AppendOutcome::Stored);
+    assert!(s.sync_store(now, &mut queue));
+    assert!(matches!(s.poll_event(), Some(Event::Finished(_))));
+}
+
 /// Once the place is lost (here the fleet's ledger says so), the queue stores nothing more
 /// and reports nothing: the transcript goes on on the other host.
 #[test]

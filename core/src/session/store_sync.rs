@@ -96,6 +96,7 @@ impl Session {
             queue.let_go();
         } else if (self.finished && !self.result_held()) || self.stopping() {
             queue.finish();
+            self.store_finish_told = true;
         } else if self.result_held() && self.store_flush_through != Some(self.mirror_delivered) {
             // Once for the held result, and again for each frame handed out since: a flush
             // tries the lines a failed batch kept once more, so not at every call.
@@ -109,17 +110,17 @@ impl Session {
         !self.behind_store.is_empty()
     }
 
-    /// Whether the session's end must wait for the host's store: lines were pending at the
-    /// last sync, or frames were handed out since (a host that never synced a queue has no
-    /// store to wait for). Once the place is lost, nothing is stored from here: nothing waits.
+    /// Whether the session's end must wait for the host's store: the queue has not been told
+    /// to give its lines their last tries yet, lines were pending at the last sync, or frames
+    /// were handed out since (a host that never synced a queue has no store to wait for). Once
+    /// the place is lost, nothing is stored from here: nothing waits.
     pub(super) fn end_waits_for_store(&self) -> bool {
         if self.lost_place {
             return false;
         }
-        self.store_unsettled
-            || self
-                .store_synced_frames
-                .is_some_and(|synced| synced != self.mirror_delivered)
+        self.store_synced_frames.is_some_and(|synced| {
+            !self.store_finish_told || self.store_unsettled || synced != self.mirror_delivered
+        })
     }
 
     /// A batch the store could not take: reported ahead of everything the session holds for the
