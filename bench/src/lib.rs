@@ -10,10 +10,14 @@
 //! `stream-floor`: the `stream` work with no SDK at all: a blocking reader that frames the lines
 //! and checks that each is JSON, reading only its `type` (serde skips the rest, building
 //! nothing): what any SDK that reads every message must at least do. All modes print the process's peak RSS.
+//! With `BENCH_COUNT_ALLOCATIONS=1`, `stream` and `rtt` (and their floors) also print the
+//! allocations made per message or per round trip, counted from the start to the last one.
 //!
 //! The fake CLI is the testkit's `fake-claude` in its flood mode (`FAKE_CLAUDE_CORPUS`;
 //! `cargo build --release -p claude-agent-testkit --bin fake-claude`); docs/BENCHMARKS.md has the
 //! commands.
+
+mod allocations;
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -33,6 +37,7 @@ pub async fn run<R: Runtime>(runtime: R) {
         );
         std::process::exit(2);
     };
+    allocations::start();
     match mode.as_str() {
         "stream" => stream(runtime, cli).await,
         "stream-floor" => stream_floor(cli),
@@ -59,6 +64,7 @@ async fn stream<R: Runtime>(runtime: R, cli: &str) {
         count += 1;
     }
     report(count, started);
+    allocations::report(count, "message");
 }
 
 async fn rtt<R: Runtime>(runtime: R, cli: &str) {
@@ -93,6 +99,7 @@ async fn rtt<R: Runtime>(runtime: R, cli: &str) {
         }
     }
     report(count, started);
+    allocations::report(stamps.lock().unwrap().len() as u64, "round trip");
     drop(tx);
     drop(messages);
     let stamps = std::mem::take(&mut *stamps.lock().unwrap());
@@ -180,6 +187,7 @@ fn stream_floor(cli: &str) {
         }
         count += 1;
     }
+    allocations::report(count, "message");
     drop(stdin);
     let _ = child.wait();
     report(count, started);
@@ -209,6 +217,7 @@ fn rtt_floor(cli: &str) {
         )
         .expect("write to the fake CLI");
     }
+    allocations::report(stamps.len() as u64, "round trip");
     drop(stdin);
     let _ = child.wait();
     if let Some(median) = median_gap_us(&stamps) {
