@@ -3,20 +3,22 @@
 //! of the core alone (a loop of std code over a [`Session`] and a sans-IO [`FakeCli`], its own
 //! virtual clock), and both must see the same signals, the same answers written to the CLI and
 //! the same time taken. What the session decides (graces, signals, callback time limits, how many
-//! callbacks run at once) is then the core's, not the client's.
+//! callbacks run at once, when the transcript goes to a store that is down, and when the result
+//! and the end may go on) is then the core's, not the client's.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_client::mcp::{tool, SdkMcpServer};
+use claude_agent_client::store::{SessionKey, SessionStore, StoreError, StoreFuture};
 use claude_agent_client::{connect_with, query_with, Options, Runtime, Signal};
 use claude_agent_core::control::{InboundId, InboundKind, InboundRequest, Reply};
 use claude_agent_core::mcp::{McpServerSpec, ToolResult, ToolSpec};
-use claude_agent_core::message::UserInput;
+use claude_agent_core::message::{Message, SystemMessage, UserInput};
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_core::session::{
-    Event, ExitStatusInfo, InputMode, Session, SessionConfig, Signal as SessionSignal, Termination,
-    Transmit,
+    AppendOutcome, Event, ExitStatusInfo, InputMode, MirrorLimits, MirrorQueue, Session,
+    SessionConfig, Signal as SessionSignal, Termination, Transmit,
 };
 use claude_agent_core::Json;
 use claude_agent_testkit::fake_cli::{FakeCli, Script, ToolUse};
@@ -37,6 +39,10 @@ struct Seen {
     took: Duration,
     /// Most callbacks running at once.
     most_running: usize,
+    /// Each append the store was asked for: when, how many entries, and whether it stored them.
+    appends: Vec<(Duration, usize, bool)>,
+    /// The results and store failures the application read, in order.
+    read: Vec<&'static str>,
 }
 
 /// How the host ends the session.
@@ -66,6 +72,8 @@ struct Scenario {
     answering: Answering,
     /// The session ends with an error (for a query: its last item).
     fails: bool,
+    /// The session mirrors its transcript to a store whose first this many appends fail.
+    store_down_for: Option<usize>,
 }
 
 fn scenarios() -> Vec<Scenario> {
@@ -76,6 +84,7 @@ fn scenarios() -> Vec<Scenario> {
             ending: Ending::CloseWhenReady,
             answering: Answering::Nothing,
             fails: false,
+            store_down_for: None,
         },
         Scenario {
             name: "a CLI that ignores the end of stdin",
@@ -83,6 +92,7 @@ fn scenarios() -> Vec<Scenario> {
             ending: Ending::CloseWhenReady,
             answering: Answering::Nothing,
             fails: false,
+            store_down_for: None,
         },
         Scenario {
             name: "a CLI that ignores SIGTERM",
@@ -90,6 +100,7 @@ fn scenarios() -> Vec<Scenario> {
             ending: Ending::CloseWhenReady,
             answering: Answering::Nothing,
             fails: false,
+            store_down_for: None,
         },
         Scenario {
             name: "a callback past its time limit",
@@ -107,6 +118,7 @@ fn scenarios() -> Vec<Scenario> {
             ending: Ending::Query,
             answering: Answering::ToolThatNeverFinishes,
             fails: false,
+            store_down_for: None,
         },
         Scenario {
             name: "300 callbacks at once",
@@ -123,6 +135,7 @@ fn scenarios() -> Vec<Scenario> {
             ending: Ending::Query,
             answering: Answering::AllowAfterASecond,
             fails: false,
+            store_down_for: None,
         },
         Scenario {
             name: "stdout closed before initialize",
@@ -130,8 +143,44 @@ fn scenarios() -> Vec<Scenario> {
             ending: Ending::Query,
             answering: Answering::Nothing,
             fails: true,
+            store_down_for: None,
+        },
+        Scenario {
+            name: "a store down for one append",
+            script: mirrored_turn,
+            ending: Ending::Query,
+            answering: Answering::Nothing,
+            fails: false,
+            store_down_for: Some(1),
+        },
+        Scenario {
+            name: "a store down for a turn",
+            script: mirrored_turn,
+            ending: Ending::Query,
+            answering: Answering::Nothing,
+            fails: false,
+            store_down_for: Some(3),
         },
     ]
+}
+
+const CONFIG: &str = "/fake-home/.claude";
+const SESSION: &str = "13dbd64f-f8d4-4686-ab4c-e5b537e0a952";
+
+/// One turn whose two transcript lines the CLI mirrors before its result.
+fn mirrored_turn() -> Script {
+    let frame = json!({
+        "type": "transcript_mirror",
+        "filePath": format!("{CONFIG}/projects/-work/{SESSION}.jsonl"),
+        "entries": [{"type": "user", "uuid": "u1"}, {"type": "assistant", "uuid": "a1"}],
+    });
+    Script::new()
+        .answer_initialize()
+        .expect_user()
+        .emit(frame.to_string())
+        .emit_result("stored")
+        .expect_eof()
+        .exit(0)
 }
 
 fn prompt(i: usize) -> Value {
@@ -204,6 +253,19 @@ fn through_the_client(scenario: &Scenario) -> Seen {
         }
     }
     let started = runtime.now();
+    let appends = Arc::new(Mutex::new(Vec::new()));
+    if let Some(failing) = scenario.store_down_for {
+        let store = DownAtFirst {
+            runtime: runtime.clone(),
+            started,
+            failing: Mutex::new(failing),
+            appends: appends.clone(),
+        };
+        options = options
+            .env("CLAUDE_CONFIG_DIR", CONFIG)
+            .session_store(store);
+    }
+    let mut read = Vec::new();
     match scenario.ending {
         Ending::CloseWhenReady => runtime.block_on(async {
             let client = connect_with(runtime.clone(), options)
@@ -217,13 +279,57 @@ fn through_the_client(scenario: &Scenario) -> Seen {
             let (last, before) = items.split_last().expect("an item at least");
             assert!(before.iter().all(Result::is_ok), "{items:?}");
             assert_eq!(last.is_err(), scenario.fails, "{items:?}");
+            for item in &items {
+                match item {
+                    Ok(Message::Result(_)) => read.push("result"),
+                    Ok(Message::System(SystemMessage::MirrorError(_))) => read.push("store failed"),
+                    _ => {}
+                }
+            }
         }
     }
+    let appends = appends.lock().unwrap().clone();
     Seen {
         signals: fake.signals(),
         answers: answers(&fake.written_json()),
         took: runtime.now() - started,
         most_running: *most.lock().unwrap(),
+        appends,
+        read,
+    }
+}
+
+/// A session store whose first appends fail, as one that is down, and which records every
+/// append it is asked for: when (virtual time from the start), how many entries, and whether
+/// it stored them.
+struct DownAtFirst {
+    runtime: TestRuntime,
+    started: Instant,
+    failing: Mutex<usize>,
+    appends: Arc<Mutex<Vec<(Duration, usize, bool)>>>,
+}
+
+impl SessionStore for DownAtFirst {
+    fn append<'a>(&'a self, _key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+        let mut failing = self.failing.lock().unwrap();
+        let stored = *failing == 0;
+        *failing = failing.saturating_sub(1);
+        let at = self.runtime.now() - self.started;
+        self.appends
+            .lock()
+            .unwrap()
+            .push((at, entries.len(), stored));
+        Box::pin(async move {
+            if stored {
+                Ok(())
+            } else {
+                Err(StoreError::backend("the store is down"))
+            }
+        })
+    }
+
+    fn load<'a>(&'a self, _key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+        Box::pin(async { Ok(None) })
     }
 }
 
@@ -249,6 +355,11 @@ struct CoreHost {
     due: Vec<(Instant, InboundId)>,
     running: usize,
     most_running: usize,
+    /// The session store's queue, and how many more appends fail, when the session has one.
+    store: Option<(MirrorQueue, usize)>,
+    appends: Vec<(Duration, usize, bool)>,
+    read: Vec<&'static str>,
+    started: Instant,
 }
 
 impl CoreHost {
@@ -263,9 +374,19 @@ impl CoreHost {
                 config.mcp_servers = vec![McpServerSpec::new("slow", "1.0.0").tool(wait)];
             }
         }
+        config.results_after_store = scenario.store_down_for.is_some();
+        let store = scenario
+            .store_down_for
+            .map(|failing| (MirrorQueue::new(MirrorLimits::default()), failing));
         let now = Instant::now();
+        let mut session = Session::new(config, now);
+        let mut store = store;
+        if let Some((queue, _)) = &mut store {
+            // In step before the first event.
+            session.sync_store(now, queue);
+        }
         CoreHost {
-            session: Session::new(config, now),
+            session,
             cli: FakeCli::new((scenario.script)()),
             now,
             exited: None,
@@ -277,6 +398,10 @@ impl CoreHost {
             due: Vec::new(),
             running: 0,
             most_running: 0,
+            store,
+            appends: Vec::new(),
+            read: Vec::new(),
+            started: now,
         }
     }
 
@@ -300,6 +425,9 @@ impl CoreHost {
             let next = [
                 self.session.poll_timeout(),
                 self.due.iter().map(|(at, _)| *at).min(),
+                self.store
+                    .as_ref()
+                    .and_then(|(queue, _)| queue.poll_timeout()),
             ]
             .into_iter()
             .flatten()
@@ -307,6 +435,9 @@ impl CoreHost {
             .expect("a session waiting on nothing would wait for ever");
             self.now = self.now.max(next);
             self.session.handle_timeout(self.now);
+            if let Some((queue, _)) = &mut self.store {
+                queue.handle_timeout(self.now);
+            }
         }
         let failed = !matches!(
             self.termination,
@@ -317,6 +448,8 @@ impl CoreHost {
             answers: answers(self.cli.received()),
             took: self.now - started,
             most_running: self.most_running,
+            appends: self.appends,
+            read: self.read,
         };
         (seen, failed)
     }
@@ -377,9 +510,16 @@ impl CoreHost {
                     self.running -= 1;
                 }
                 Event::Finished(termination) => self.termination = Some(termination),
+                Event::Mirror(frame) => {
+                    let (queue, _) = self.store.as_mut().expect("frames only with a store");
+                    queue.enqueue(Ok(SessionKey::new("-work", SESSION)), *frame);
+                }
+                Event::Message(Message::Result(_)) => self.read.push("result"),
+                Event::StoreFailed(_) => self.read.push("store failed"),
                 _ => {}
             }
         }
+        progress |= self.store_step();
         let now = self.now;
         let (ready, waiting): (Vec<_>, Vec<_>) = self.due.drain(..).partition(|(at, _)| *at <= now);
         self.due = waiting;
@@ -387,6 +527,30 @@ impl CoreHost {
             self.running -= 1;
             let answer = Reply::Permission(PermissionResult::allow());
             let _ = self.session.respond(now, id, answer);
+            progress = true;
+        }
+        progress
+    }
+
+    /// The store's side: the queue kept in step with the session, and each append it hands out
+    /// made at once (the first ones fail). Returns whether anything happened.
+    fn store_step(&mut self) -> bool {
+        let Some((queue, failing)) = &mut self.store else {
+            return false;
+        };
+        let mut progress = self.session.sync_store(self.now, queue);
+        while let Some(append) = queue.poll_append(self.now) {
+            let stored = *failing == 0;
+            *failing = failing.saturating_sub(1);
+            let at = self.now - self.started;
+            self.appends.push((at, append.entries.len(), stored));
+            let outcome = if stored {
+                AppendOutcome::Stored
+            } else {
+                AppendOutcome::Failed("the store is down".into())
+            };
+            queue.append_done(self.now, append.id, outcome);
+            self.session.sync_store(self.now, queue);
             progress = true;
         }
         progress
@@ -417,6 +581,12 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
         assert_eq!(
             (&client.signals, client.took, client.most_running),
             (&core.signals, core.took, core.most_running),
+            "{}",
+            scenario.name
+        );
+        assert_eq!(
+            (&client.appends, &client.read),
+            (&core.appends, &core.read),
             "{}",
             scenario.name
         );
@@ -466,4 +636,22 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
     let many = by_name("300 callbacks at once");
     assert_eq!((many.answers.len(), many.most_running), (300, 256));
     assert_eq!(many.took, Duration::from_secs(2));
+    // Tried again 200 ms later, stored, and then the result.
+    let once = by_name("a store down for one append");
+    let ms = Duration::from_millis;
+    assert_eq!(once.appends, [(ms(0), 2, false), (ms(200), 2, true)]);
+    assert_eq!(once.read, ["result"]);
+    // Three tries (200 ms and 800 ms apart), reported ahead of the result; the lines are kept
+    // and stored with the last tries at the end.
+    let turn = by_name("a store down for a turn");
+    assert_eq!(
+        turn.appends,
+        [
+            (ms(0), 2, false),
+            (ms(200), 2, false),
+            (ms(1000), 2, false),
+            (ms(1000), 2, true)
+        ]
+    );
+    assert_eq!(turn.read, ["store failed", "result"]);
 }
