@@ -1615,7 +1615,8 @@ impl Session {
 
     /// The host has stored every transcript frame ([`Event::Mirror`]) it was handed so far (or
     /// given up on them): a result held for them goes out
-    /// ([`SessionConfig::results_after_store`]).
+    /// ([`SessionConfig::results_after_store`]). A host that keeps a [`MirrorQueue`] has
+    /// [`Session::sync_store`] call it when the queue is idle.
     ///
     /// ```
     /// use std::time::Instant;

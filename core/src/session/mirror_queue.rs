@@ -293,6 +293,11 @@ enum AttemptState {
 /// ([`MirrorQueue::is_saturated`]). Time comes in as `now`; [`MirrorQueue::poll_timeout`] says
 /// when to call [`MirrorQueue::handle_timeout`].
 ///
+/// A host of a session keeps the queue in step with it through
+/// [`Session::sync_store`](super::Session::sync_store), which flushes and finishes the queue,
+/// takes its failures and says when a result held for the store may go on; the host then only
+/// enqueues frames, makes the appends and passes the time.
+///
 /// ```
 /// use std::time::{Duration, Instant};
 /// use claude_agent_tokio::session::{AppendOutcome, MirrorLimits, MirrorQueue, TranscriptMirror};
