@@ -9,11 +9,10 @@ use super::{Event, MirrorFailure, MirrorQueue, Session};
 
 impl Session {
     /// Keep the host's store queue and the session in step. Call it once before taking the
-    /// first event, and then after every step of either: a frame enqueued
-    /// ([`Event::Mirror`](super::Event::Mirror)), an append's outcome, a timeout, an input, a
-    /// command. It returns whether the session changed (events may be
-    /// ready, or the CLI is to stop), so that a host loops until neither side moves. The
-    /// decisions are the session's:
+    /// first event, and then after every step of either: a frame enqueued ([`Event::Mirror`]),
+    /// an append's outcome, a timeout, an input, a command. It returns whether the session
+    /// changed (events may be ready, or the CLI is to stop), so that a host loops until neither
+    /// side moves. The decisions are the session's:
     ///
     /// - a store that fenced this host off ([`MirrorQueue::fenced`]) means another host holds
     ///   the session: its place is lost ([`Session::place_lost`]);
