@@ -49,6 +49,9 @@ pub enum Op {
     /// The session store answers the append it is working on: `% 3` picks stored, failed, or
     /// fenced (another host holds the session).
     StoreAnswer(u8),
+    /// The host is busy: after the next op it takes the session's events but does not keep its
+    /// store in step (`Session::sync_store`) until the op after.
+    StoreLate,
 }
 
 /// Number of slots an [`Op`]'s tag is scaled over: its variants' and the free ones'.
@@ -74,6 +77,7 @@ impl<'a> Arbitrary<'a> for Op {
                 exceeded: u.arbitrary()?,
             },
             12 => Op::StoreAnswer(u.arbitrary()?),
+            13 => Op::StoreLate,
             _ => return Err(arbitrary::Error::IncorrectFormat),
         })
     }
@@ -110,8 +114,11 @@ pub fn run(config: u8, ops: &[Op]) {
 /// [`run`], and the host that ran it: with `keep_log`, what came out of the session.
 pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
     let mut driver = Driver::new(configs::config(config), keep_log);
+    // Whether the host skips keeping its store in step after the op at hand.
+    let mut store_late = false;
     for op in ops {
         let now = driver.now;
+        let skip_store = std::mem::take(&mut store_late);
         match op {
             Op::Stdout(bytes) => driver.stdout(bytes),
             Op::StdoutLine(frame) => {
@@ -146,8 +153,11 @@ pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
             Op::PlaceLost => driver.place_lost(),
             Op::BudgetReport { exceeded } => driver.budget_report(budget_report(*exceeded)),
             Op::StoreAnswer(outcome) => driver.store_answer(*outcome),
+            Op::StoreLate => store_late = true,
         }
-        driver.pump_store();
+        if !skip_store {
+            driver.pump_store();
+        }
     }
     driver.finish(ExitStatusInfo::code(0));
     driver
@@ -329,6 +339,7 @@ impl Encoder {
                 self.tag(12, OP_SLOTS);
                 self.u8(*outcome);
             }
+            Op::StoreLate => self.tag(13, OP_SLOTS),
         }
     }
 }

@@ -360,6 +360,25 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             Op::Eof,
             Op::Exit(0),
         ],
+        // A busy host takes a turn's frame and its end without keeping the store in step at
+        // once: the result and the end wait for the sync that comes an op later.
+        vec![
+            Op::SendUser(0),
+            initialized(),
+            Op::StoreLate,
+            line(Assistant { subagent: false }),
+            Op::StoreLate,
+            line(Result {
+                is_error: false,
+                subtype: 4,
+            }),
+            Op::StoreAnswer(1),
+            Op::StoreLate,
+            Op::Eof,
+            Op::StoreLate,
+            Op::Exit(0),
+            Op::Timeout(100),
+        ],
     ]
 }
 
