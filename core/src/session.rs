@@ -189,20 +189,9 @@ pub struct Session {
     mirror_stored: u64,
     /// How many frames must be stored before the held result goes out.
     store_needed: u64,
-    /// The host's store queue was saturated when last synced ([`Session::sync_store`]): no
-    /// events go out until it catches up.
-    store_saturated: bool,
-    /// The frames handed out when [`Session::sync_store`] last flushed the queue for the held
-    /// result; `None` until it has, for this result.
-    store_flush_through: Option<u64>,
-    /// The host's store queue had lines pending or being stored when last synced: the end
-    /// ([`Event::Finished`]) waits for them.
-    store_unsettled: bool,
-    /// The transcript frames handed out when the host last synced its store queue; `None` for a
-    /// host that never did. The end waits for a sync after the last frame too.
-    store_synced_frames: Option<u64>,
-    /// [`Session::sync_store`] told the queue to give its lines their last tries.
-    store_finish_told: bool,
+    /// What the session knows of the host's store queue from its last
+    /// [`Session::sync_store`].
+    store: store_sync::QueueSeen,
     framer: LineFramer,
     events: VecDeque<Event>,
     /// Bytes for stdin not yet handed out by `poll_transmit`.
@@ -323,11 +312,7 @@ impl Session {
             mirror_queued: 0,
             mirror_delivered: 0,
             mirror_stored: 0,
-            store_saturated: false,
-            store_flush_through: None,
-            store_unsettled: false,
-            store_synced_frames: None,
-            store_finish_told: false,
+            store: store_sync::QueueSeen::default(),
             store_needed: 0,
             turn_running: false,
             interrupts: interrupts::InterruptWatch::default(),
@@ -1308,8 +1293,9 @@ impl Session {
     /// Next event, each handed out exactly once. Call after every input or command until `None`.
     #[must_use]
     pub fn poll_event(&mut self) -> Option<Event> {
-        if (self.store_saturated && !self.lost_place)
-            || (matches!(self.events.front(), Some(Event::Finished(_)))
+        if (self.store.saturated() && !self.lost_place)
+            || (self.finished
+                && matches!(self.events.front(), Some(Event::Finished(_)))
                 && self.end_waits_for_store())
         {
             return None;
@@ -1603,7 +1589,7 @@ impl Session {
                 Event::Message(Message::Result(_)) if self.mirror_stored < self.mirror_queued => {
                     // Its turn's lines go to the store before the result goes to the host.
                     self.store_needed = self.mirror_queued;
-                    self.store_flush_through = None;
+                    self.store.result_held();
                     self.behind_store.push_back(event);
                     return;
                 }
@@ -1653,7 +1639,7 @@ impl Session {
     /// its writes should write them now.
     pub fn waits_for_store(&self) -> bool {
         !self.behind_store.is_empty()
-            || (self.store_saturated && !self.lost_place)
+            || (self.store.saturated() && !self.lost_place)
             || (self.finished && self.end_waits_for_store())
     }
 

@@ -7,6 +7,36 @@ use std::time::Instant;
 
 use super::{Event, MirrorFailure, MirrorQueue, Session};
 
+/// What the session knows of the host's store queue, from its last [`Session::sync_store`].
+#[derive(Debug, Default)]
+pub(super) struct QueueSeen {
+    /// The queue was saturated: no events go out until it catches up.
+    saturated: bool,
+    /// The frames handed out when the queue was last flushed for the held result; `None` until
+    /// it has been, for this result.
+    flush_through: Option<u64>,
+    /// The queue had lines pending or being stored: the end ([`Event::Finished`]) waits for
+    /// them.
+    unsettled: bool,
+    /// The transcript frames handed out at the last sync; `None` for a host that never synced.
+    /// The end waits for a sync after the last frame too.
+    synced_frames: Option<u64>,
+    /// The queue was told to give its lines their last tries.
+    finish_told: bool,
+}
+
+impl QueueSeen {
+    /// Whether the queue was saturated at the last sync.
+    pub(super) fn saturated(&self) -> bool {
+        self.saturated
+    }
+
+    /// A result is held for the store: the next sync flushes the queue for it.
+    pub(super) fn result_held(&mut self) {
+        self.flush_through = None;
+    }
+}
+
 impl Session {
     /// Keep the host's store queue and the session in step. Call it once before taking the
     /// first event, and then after every step of either: a frame enqueued ([`Event::Mirror`]),
@@ -80,10 +110,10 @@ impl Session {
             self.steer_store(queue);
         }
         let saturated = queue.is_saturated();
-        changed |= self.store_saturated && !saturated;
-        self.store_saturated = saturated;
-        self.store_unsettled = !queue.is_idle();
-        self.store_synced_frames = Some(self.mirror_delivered);
+        changed |= self.store.saturated && !saturated;
+        self.store.saturated = saturated;
+        self.store.unsettled = !queue.is_idle();
+        self.store.synced_frames = Some(self.mirror_delivered);
         changed | (end_waited && !self.end_waits_for_store())
     }
 
@@ -95,12 +125,12 @@ impl Session {
             queue.let_go();
         } else if (self.finished && !self.result_held()) || self.stopping() {
             queue.finish();
-            self.store_finish_told = true;
-        } else if self.result_held() && self.store_flush_through != Some(self.mirror_delivered) {
+            self.store.finish_told = true;
+        } else if self.result_held() && self.store.flush_through != Some(self.mirror_delivered) {
             // Once for the held result, and again for each frame handed out since: a flush
             // tries the lines a failed batch kept once more, so not at every call.
             queue.flush();
-            self.store_flush_through = Some(self.mirror_delivered);
+            self.store.flush_through = Some(self.mirror_delivered);
         }
     }
 
@@ -117,8 +147,9 @@ impl Session {
         if self.lost_place {
             return false;
         }
-        self.store_synced_frames.is_some_and(|synced| {
-            !self.store_finish_told || self.store_unsettled || synced != self.mirror_delivered
+        let seen = &self.store;
+        seen.synced_frames.is_some_and(|synced| {
+            !seen.finish_told || seen.unsettled || synced != self.mirror_delivered
         })
     }
 
