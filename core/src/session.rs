@@ -1589,7 +1589,7 @@ impl Session {
                 Event::Message(Message::Result(_)) if self.mirror_stored < self.mirror_queued => {
                     // Its turn's lines go to the store before the result goes to the host.
                     self.store_needed = self.mirror_queued;
-                    self.store.result_held();
+                    self.store.hold_started();
                     self.behind_store.push_back(event);
                     return;
                 }

@@ -32,7 +32,7 @@ impl QueueSeen {
     }
 
     /// A result is held for the store: the next sync flushes the queue for it.
-    pub(super) fn result_held(&mut self) {
+    pub(super) fn hold_started(&mut self) {
         self.flush_through = None;
     }
 }
