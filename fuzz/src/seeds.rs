@@ -168,6 +168,19 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             with_pending: false,
         })
     };
+    // A turn whose result waits for the store, its mirror frame first; then `rest`.
+    let stored_turn_then = |rest: Vec<Op>| {
+        let turn = vec![
+            Op::SendUser(0),
+            initialized(),
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 4,
+            }),
+        ];
+        [turn, rest].concat()
+    };
     vec![
         quiet_turn(),
         late_tool_call(),
@@ -298,14 +311,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         ],
         // A result waiting for the store (its mirror frame first) when the place is lost; the
         // CLI goes on printing while it stops.
-        vec![
-            Op::SendUser(0),
-            initialized(),
-            line(Assistant { subagent: false }),
-            line(Result {
-                is_error: false,
-                subtype: 4,
-            }),
+        stored_turn_then(vec![
             Op::PlaceLost,
             line(Assistant { subagent: false }),
             line(Result {
@@ -315,7 +321,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             Op::Timeout(100),
             Op::Eof,
             Op::Exit(0),
-        ],
+        ]),
         // A key's budget nearly spent, then exceeded with a permission open; the place is lost
         // while the session stops for the budget, before the turn's result comes.
         vec![
@@ -337,14 +343,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
         ],
         // The store fails a turn's lines, which wait with its result; they are tried again
         // and stored. The next turn's append is fenced: another host holds the session.
-        vec![
-            Op::SendUser(0),
-            initialized(),
-            line(Assistant { subagent: false }),
-            line(Result {
-                is_error: false,
-                subtype: 4,
-            }),
+        stored_turn_then(vec![
             Op::StoreAnswer(1),
             Op::Timeout(20),
             Op::StoreAnswer(1),
@@ -359,7 +358,7 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             line(Assistant { subagent: false }),
             Op::Eof,
             Op::Exit(0),
-        ],
+        ]),
         // A busy host takes a turn's frame and its end without keeping the store in step at
         // once: the result and the end wait for the sync that comes an op later.
         vec![
