@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 
 use crate::cost::{Budget, BudgetLevel, BudgetReport, Spent, TurnCost};
-use crate::message::ResultMessage;
 use crate::task::message_queue::Link;
 use admission::{Admission, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
@@ -553,12 +552,6 @@ impl Seat {
         if let Some(permit) = &mut self.launch {
             permit.started();
         }
-    }
-
-    /// A turn ended: its cost goes to the key. With a shared ledger, the future to wait for
-    /// before the turn's result reaches the application (the charge in the ledger).
-    pub(crate) fn turn(&self, result: &ResultMessage) -> Option<ChargeFuture> {
-        self.charge(result.turn_cost.as_ref()?)
     }
 
     /// A turn's cost goes to the key: one that ended, or one the session ended in. In this

@@ -32,6 +32,7 @@ mod error;
 mod event;
 mod framer;
 mod given_up_requests;
+mod held_events;
 mod inbound;
 mod initialize;
 mod interrupts;
@@ -91,6 +92,7 @@ use crate::Json;
 use claim::{ClaimState, Claiming};
 use framer::{Frame, LineFramer};
 use given_up_requests::GivenUp;
+use held_events::WaitsFor;
 use inbound::{Awaiting, InboundTable, Withdrawn};
 use run_end::RunEnd;
 
@@ -181,8 +183,9 @@ pub struct Session {
     /// ended the session, nothing more of the CLI's output reaches the application.
     lost_place: bool,
     /// Events held behind a result until the host has stored the transcript lines before it
-    /// ([`SessionConfig::results_after_store`], [`Session::store_flushed`]).
-    behind_store: VecDeque<Event>,
+    /// ([`SessionConfig::results_after_store`]) or charged its turn's cost
+    /// ([`SessionConfig::results_after_charge`]).
+    held_events: held_events::HeldEvents,
     /// Transcript frames queued, handed out, and stored as the host says.
     mirror_queued: u64,
     mirror_delivered: u64,
@@ -308,7 +311,7 @@ impl Session {
             ready_reported: false,
             ended: None,
             lost_place: false,
-            behind_store: VecDeque::new(),
+            held_events: held_events::HeldEvents::default(),
             mirror_queued: 0,
             mirror_delivered: 0,
             mirror_stored: 0,
@@ -1075,14 +1078,17 @@ impl Session {
         }
         self.lost_place = true;
         // What the host has not taken yet is withheld as what comes after: events held for the
-        // store, and those queued, which may wait behind a request while the host has as many
-        // as it may take.
-        let held = std::mem::take(&mut self.behind_store);
+        // store or a charge, and those queued, which may wait behind a request while the host
+        // has as many as it may take. A result held for its charge is dropped first: its cost
+        // is the host's already ([`Event::Charge`]), not an unfinished turn's.
+        let (waited_for, mut held) = self.held_events.release();
+        let charged_result = waited_for == Some(WaitsFor::Charge) && held.pop_front().is_some();
         let queued = std::mem::take(&mut self.events);
-        let withheld = held
-            .iter()
-            .chain(&queued)
-            .any(|event| matches!(event, Event::Message(_)));
+        let withheld = charged_result
+            || held
+                .iter()
+                .chain(&queued)
+                .any(|event| matches!(event, Event::Message(_)));
         for event in queued.into_iter().chain(held) {
             self.pass_after_loss(event, withheld);
         }
@@ -1389,7 +1395,7 @@ impl Session {
     #[must_use]
     pub fn wants_read(&self) -> bool {
         !self.stdout_ended
-            && self.events.len() + self.behind_store.len() < self.config.limits.max_queued_events
+            && self.events.len() + self.held_events.len() < self.config.limits.max_queued_events
     }
 
     /// The id of the `initialize` request sent at construction.
@@ -1533,7 +1539,7 @@ impl Session {
     /// Whether the session is over ([`Event::Finished`] was queued, not held behind a result
     /// that waits for the store, nor for the store's last tries: [`Session::sync_store`]).
     pub fn is_finished(&self) -> bool {
-        self.finished && self.behind_store.is_empty() && !self.end_waits_for_store()
+        self.finished && self.held_events.is_empty() && !self.end_waits_for_store()
     }
 
     /// Number of control requests of ours waiting for an answer (the host's: the requests the
@@ -1579,10 +1585,9 @@ impl Session {
     }
 
     fn push_event(&mut self, event: Event) {
-        if !self.behind_store.is_empty() {
-            self.behind_store.push_back(event);
+        let Some(event) = self.held_events.keep(event) else {
             return;
-        }
+        };
         if self.config.results_after_store {
             match &event {
                 Event::Mirror(_) => self.mirror_queued += 1,
@@ -1590,13 +1595,43 @@ impl Session {
                     // Its turn's lines go to the store before the result goes to the host.
                     self.store_needed = self.mirror_queued;
                     self.store.hold_started();
-                    self.behind_store.push_back(event);
+                    self.held_events.start(WaitsFor::Store, event);
                     return;
                 }
                 _ => {}
             }
         }
+        self.charge_then_push(event);
+    }
+
+    /// Queue `event` for the host; a result with a ledger to charge comes after its turn's
+    /// cost, once the host has charged it ([`SessionConfig::results_after_charge`]).
+    fn charge_then_push(&mut self, event: Event) {
+        if let (true, Event::Message(Message::Result(result))) =
+            (self.config.results_after_charge, &event)
+        {
+            if let Some(cost) = &result.turn_cost {
+                self.events.push_back(Event::Charge(Box::new(cost.clone())));
+                self.held_events.start(WaitsFor::Charge, event);
+                return;
+            }
+        }
         self.events.push_back(event);
+    }
+
+    /// Hand on what was held behind a result, the result first: what it waited for is done
+    /// (after the store, its charge may still be to come).
+    fn release_held(&mut self) {
+        let (waited_for, held) = self.held_events.release();
+        let mut held = held.into_iter();
+        match (waited_for, held.next()) {
+            (Some(WaitsFor::Store), Some(result)) => self.charge_then_push(result),
+            (_, Some(result)) => self.events.push_back(result),
+            (_, None) => {}
+        }
+        for event in held {
+            self.push_event(event);
+        }
     }
 
     /// The host has stored every transcript frame ([`Event::Mirror`]) it was handed so far (or
@@ -1624,11 +1659,37 @@ impl Session {
     /// ```
     pub fn store_flushed(&mut self) {
         self.mirror_stored = self.mirror_delivered;
-        if self.behind_store.is_empty() || self.mirror_stored < self.store_needed {
-            return;
+        if self.held_events.waits_for(WaitsFor::Store) && self.mirror_stored >= self.store_needed {
+            self.release_held();
         }
-        for event in std::mem::take(&mut self.behind_store) {
-            self.push_event(event);
+    }
+
+    /// The host has charged the turn's cost it was handed ([`Event::Charge`]) to its ledger:
+    /// the result held for it goes out, and what came after it
+    /// ([`SessionConfig::results_after_charge`]). Nothing happens when no result waits for a
+    /// charge.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::message::Message;
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut config = SessionConfig::new(InputMode::Streaming);
+    /// config.results_after_charge = true;
+    /// let mut session = Session::new(config, now);
+    /// session.handle_stdout(now, br#"{"type":"result","subtype":"success","is_error":false,"session_id":"s","total_cost_usd":0.25}
+    /// "#);
+    /// let Some(Event::Charge(cost)) = session.poll_event() else { panic!() };
+    /// assert_eq!(cost.cli_usd, Some(0.25));
+    /// assert!(session.poll_event().is_none(), "the result waits for its charge");
+    /// // … the ledger takes `cost` …
+    /// session.turn_charged();
+    /// assert!(matches!(session.poll_event(), Some(Event::Message(Message::Result(_)))));
+    /// ```
+    pub fn turn_charged(&mut self) {
+        if self.held_events.waits_for(WaitsFor::Charge) {
+            self.release_held();
         }
     }
 
@@ -1638,7 +1699,7 @@ impl Session {
     /// or the store is too far behind for the session to hand out more. A host that batches
     /// its writes should write them now.
     pub fn waits_for_store(&self) -> bool {
-        !self.behind_store.is_empty()
+        self.held_events.waits_for(WaitsFor::Store)
             || (self.store.saturated() && !self.lost_place)
             || (self.finished && self.end_waits_for_store())
     }
@@ -2305,9 +2366,7 @@ impl Session {
         let unseen = |event: &Event| matches!(event, Event::Inbound(request) if request.id == id);
         if let Some(at) = self.events.iter().position(unseen) {
             self.events.remove(at);
-        } else if let Some(at) = self.behind_store.iter().position(unseen) {
-            self.behind_store.remove(at);
-        } else {
+        } else if !self.held_events.remove(unseen) {
             self.push_event(told(id));
         }
     }

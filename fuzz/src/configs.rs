@@ -60,13 +60,14 @@ pub fn config(n: u8) -> SessionConfig {
         0 => SessionConfig::new(InputMode::SingleTurn),
         1 => SessionConfig::new(InputMode::Streaming),
         2 => {
-            // A client's connect and session store: ready once `calc` is connected, and each
-            // result after its turn's lines are stored (the harness stores them as time passes).
-            // It takes two requests at once, and a `calc` call unanswered for 2 s is answered
-            // by the session.
+            // A client's connect, session store and shared fleet: ready once `calc` is
+            // connected, and each result after its turn's lines are stored and its cost is
+            // charged (the harness stores and charges as time passes). It takes two requests at
+            // once, and a `calc` call unanswered for 2 s is answered by the session.
             let mut config = rich(InputMode::Streaming);
             config.ready_after_servers = true;
             config.results_after_store = true;
+            config.results_after_charge = true;
             config.limits.max_inbound_in_flight = 2;
             config.mcp_servers[0].tools[0].timeout = Some(Duration::from_secs(2));
             config
@@ -90,10 +91,12 @@ pub fn config(n: u8) -> SessionConfig {
             config
         }
         5 => {
-            // A resumed session that prices its turns and keeps a budget: it asks the CLI what
-            // it carried over, and counts every model call.
+            // A resumed session of a fleet that prices its turns and keeps a budget: it asks
+            // the CLI what it carried over, counts every model call, and has each turn charged
+            // before its result goes on.
             let mut config = rich(InputMode::Streaming);
             config.cost_carried_over = true;
+            config.results_after_charge = true;
             config.prices =
                 Some(PriceTable::new().with("claude-opus-5", ModelPrice::per_million(4.0, 20.0)));
             config.budget = Some(Budget {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use claude_agent_core::control::{ControlRequest, InboundId, InboundKind, RequestId};
-use claude_agent_core::cost::{BudgetLevel, BudgetReport};
+use claude_agent_core::cost::{BudgetLevel, BudgetReport, Spent, TurnCost};
 use claude_agent_core::message::{Message, UserInput};
 use claude_agent_core::session::{
     Event, ExitStatusInfo, RespondError, Session, SessionConfig, Signal, Transmit,
@@ -53,6 +53,15 @@ pub struct Driver {
     store: StoreHost,
     /// Results wait for the store ([`SessionConfig::results_after_store`]).
     results_after_store: bool,
+    /// Results wait for their turn's charge ([`SessionConfig::results_after_charge`]).
+    results_after_charge: bool,
+    /// A turn's cost handed out ([`Event::Charge`]) that the host's ledger has not taken yet.
+    charge_due: Option<TurnCost>,
+    /// A charge just made: its result is the next event.
+    charge_made: Option<TurnCost>,
+    /// Every turn's cost the host was told of, as its ledger would add them up: the charges,
+    /// the unfinished turns, and (without a ledger to charge first) the results' costs.
+    told: Spent,
     /// Events handed out.
     delivered: u64,
     eof: bool,
@@ -73,6 +82,7 @@ impl Driver {
         let max_queued_events = config.limits.max_queued_events;
         let max_inbound_in_flight = config.limits.max_inbound_in_flight.max(1);
         let results_after_store = config.results_after_store;
+        let results_after_charge = config.results_after_charge;
         let session = Session::new(config, now);
         let init = session.initialize_id();
         let mut driver = Driver {
@@ -96,6 +106,10 @@ impl Driver {
             closed_by_host: false,
             store: StoreHost::new(),
             results_after_store,
+            results_after_charge,
+            charge_due: None,
+            charge_made: None,
+            told: Spent::default(),
             delivered: 0,
             eof: false,
             exited: false,
@@ -145,13 +159,16 @@ impl Driver {
     }
 
     /// Let `by` pass, then hand the session and the store's queue the time (also when nothing
-    /// is due); meanwhile the store stores every append it is handed.
+    /// is due); meanwhile the store stores every append it is handed, and the ledger takes the
+    /// charge it was handed.
     pub fn advance(&mut self, by: Duration) {
         self.now += by;
         self.session.handle_timeout(self.now);
         self.store.handle_timeout(self.now);
         self.drain();
         self.store_catches_up();
+        self.charged();
+        self.pump_store();
         for deadline in [self.session.poll_timeout(), self.store.poll_timeout()]
             .into_iter()
             .flatten()
@@ -171,6 +188,7 @@ impl Driver {
             let changed = self.store.sync(&mut self.session, self.now);
             if self.store.fenced() && !self.place_lost {
                 self.place_lost = true;
+                self.charge_due = None;
                 self.drain();
                 self.check_closing_after_loss();
                 continue;
@@ -214,6 +232,8 @@ impl Driver {
     pub fn place_lost(&mut self) {
         self.session.place_lost(self.now);
         self.place_lost = true;
+        // A result waiting for its charge is dropped.
+        self.charge_due = None;
         self.drain();
         self.check_closing_after_loss();
     }
@@ -241,6 +261,16 @@ impl Driver {
         }
     }
 
+    /// The host's ledger takes the turn's cost it was handed, if one is due: its result goes on.
+    pub fn charged(&mut self) {
+        if let Some(cost) = self.charge_due.take() {
+            self.charge_made = Some(cost);
+            self.session.turn_charged();
+            self.drain();
+            assert!(self.charge_made.is_none(), "no result after its charge");
+        }
+    }
+
     /// Remember an id `Session::request` returned.
     pub fn issued_request(&mut self, id: RequestId) {
         assert!(
@@ -265,10 +295,9 @@ impl Driver {
                 Err(RespondError::WrongKind { .. }) => {
                     assert_ne!(kind, ReplyKind::Fitting, "a fitting reply was refused");
                 }
-                // Its `Cancelled` or `Expired` is held behind a result that waits for the store.
-                Err(RespondError::Cancelled | RespondError::Expired)
-                    if self.session.waits_for_store() =>
-                {
+                // Its `Cancelled` or `Expired` is held behind a result that waits for the store
+                // or a charge.
+                Err(RespondError::Cancelled | RespondError::Expired) if self.holds_events() => {
                     break
                 }
                 Err(e) => panic!("respond to open request {id} failed: {e}"),
@@ -294,9 +323,9 @@ impl Driver {
             queued += 1;
             self.check_event(event);
         }
-        // Events held behind a result that waits for the store count too, and so do those
-        // held behind a request while the host has as many as it may.
-        let held = self.session.waits_for_store() || self.open.len() >= self.max_inbound_in_flight;
+        // Events held behind a result that waits for the store or a charge count too, and so do
+        // those held behind a request while the host has as many as it may.
+        let held = self.holds_events() || self.open.len() >= self.max_inbound_in_flight;
         assert!(
             wanted == (!self.eof && queued < self.max_queued_events) || (held && !wanted),
             "wants_read with {queued} events queued (limit {})",
@@ -305,7 +334,7 @@ impl Driver {
         // Once every withdrawal is told (none held behind the store), no more requests are
         // handed out and unanswered than the limit.
         assert!(
-            self.open.len() <= self.max_inbound_in_flight || self.session.waits_for_store(),
+            self.open.len() <= self.max_inbound_in_flight || self.holds_events(),
             "{} requests handed out and unanswered; the limit is {}",
             self.open.len(),
             self.max_inbound_in_flight
@@ -382,8 +411,25 @@ impl Driver {
         }
     }
 
+    /// Whether the session holds events behind a result: for the store, or for a charge.
+    fn holds_events(&self) -> bool {
+        self.session.waits_for_store() || self.charge_due.is_some()
+    }
+
     fn check_event(&mut self, event: Event) {
         assert!(!self.finished_seen, "{event:?} after Finished");
+        // A result that waited for its charge comes as soon as it is made, with that cost; until
+        // then only a store's failure may come (everything else waits behind the result).
+        if let Some(cost) = self.charge_made.take() {
+            assert!(
+                matches!(&event, Event::Message(Message::Result(r)) if r.turn_cost.as_ref() == Some(&cost)),
+                "{event:?} came first once the charge was made"
+            );
+        }
+        assert!(
+            self.charge_due.is_none() || matches!(event, Event::StoreFailed(_)),
+            "{event:?} while a result waits for its charge"
+        );
         self.delivered += 1;
         if self.keep_log {
             self.events.push(format!("{event:?}"));
@@ -452,6 +498,7 @@ impl Driver {
                     self.place_lost || self.store.is_idle(),
                     "Finished before the store's last tries"
                 );
+                assert!(self.charge_due.is_none(), "Finished before the charge");
                 self.finished_seen = true;
             }
             // Ready once, after `initialize` succeeded.
@@ -475,6 +522,7 @@ impl Driver {
             // is lost, so is every turn whose result the CLI prints while it stops.
             Event::UnfinishedTurn(cost) => {
                 assert!(!self.finished_seen, "an unfinished turn after Finished");
+                self.told.add(&cost);
                 assert!(
                     !self.unfinished_seen || self.place_lost,
                     "a second unfinished turn: {cost:?}"
@@ -486,12 +534,29 @@ impl Driver {
             Event::Message(message) if self.place_lost => {
                 panic!("a message after the place was lost: {message:?}")
             }
-            // A result comes only once its turn's transcript frames are stored, when asked.
-            Event::Message(Message::Result(_)) if self.results_after_store => {
+            // A result comes only once its turn's transcript frames are stored, and its turn is
+            // charged (checked above), when asked.
+            Event::Message(Message::Result(result)) => {
                 assert!(
-                    self.store.settled(),
+                    !self.results_after_store || self.store.settled(),
                     "a result before the transcript frames ahead of it were stored"
                 );
+                if !self.results_after_charge {
+                    self.told
+                        .add(result.turn_cost.as_ref().expect("a result has a cost"));
+                }
+            }
+            // Once per result: the next one comes after this one's result. Once the place is
+            // lost a charge still comes (its turn is counted), and its result does not.
+            Event::Charge(cost) => {
+                assert!(
+                    self.results_after_charge,
+                    "a charge without a ledger: {cost:?}"
+                );
+                self.told.add(&cost);
+                if !self.place_lost {
+                    self.charge_due = Some(*cost);
+                }
             }
             Event::Mirror(frame) => self.store.enqueue(*frame),
             Event::StoreFailed(failure) => {
@@ -530,12 +595,12 @@ impl Driver {
         );
         let undone = self.requests.values().filter(|n| **n == 0).count();
         assert_eq!(self.session.is_finished(), self.finished_seen);
-        // Behind a result that waits for the store, events are held: the host learns of
-        // requests, answers and the end only once the store has caught up. So are they behind
+        // Behind a result that waits for the store or a charge, events are held: the host
+        // learns of requests, answers and the end only once they are done. So are they behind
         // a request held back while the host has as many as it may take.
         let held_back = self.open.len() >= self.max_inbound_in_flight
             && self.session.pending_inbound() > self.open.len();
-        if !self.session.waits_for_store() && !held_back {
+        if !self.holds_events() && !held_back {
             assert_eq!(
                 self.session.pending_inbound(),
                 self.open.len(),
@@ -574,18 +639,33 @@ impl Driver {
         if !self.exited {
             self.exit(exit);
         }
-        // The store catches up, through the queue's tries again; what waited for it (the end
-        // too) comes out, and the queue is left with nothing.
+        // The store catches up, through the queue's tries again, and the ledger takes each
+        // charge; what waited for them (the end too) comes out, and the queue is left with
+        // nothing.
         self.store_catches_up();
         while let Some(deadline) = self.store.poll_timeout() {
             self.advance(deadline.saturating_duration_since(self.now));
         }
+        while self.charge_due.is_some() {
+            self.advance(Duration::ZERO);
+            while let Some(deadline) = self.store.poll_timeout() {
+                self.advance(deadline.saturating_duration_since(self.now));
+            }
+        }
         assert!(
-            !self.session.waits_for_store(),
-            "the store caught up, and a result still waits"
+            !self.holds_events(),
+            "the store and the ledger caught up, and a result still waits"
         );
         self.store.check_done(self.place_lost);
         assert!(self.finished_seen);
+        // Every turn the session counted was told to the host once: as a charge, as an
+        // unfinished turn, or on its result. None is lost, none counted twice.
+        let spent = self.session.spent();
+        assert_eq!(
+            (self.told.turns, self.told.tokens),
+            (spent.turns, spent.tokens),
+            "the turns told to the host and the turns the session counted differ"
+        );
         // Nothing more may come out, whatever the host does now.
         self.session
             .handle_stdout(self.now, b"{\"type\":\"keep_alive\"}\n");

@@ -52,6 +52,8 @@ pub enum Op {
     /// The host is busy: after the next op it takes the session's events but does not keep its
     /// store in step (`Session::sync_store`) until the op after.
     StoreLate,
+    /// The host's ledger has the turn's cost it was handed (`Event::Charge`): `turn_charged`.
+    Charged,
 }
 
 /// Number of slots an [`Op`]'s tag is scaled over: its variants' and the free ones'.
@@ -78,6 +80,7 @@ impl<'a> Arbitrary<'a> for Op {
             },
             12 => Op::StoreAnswer(u.arbitrary()?),
             13 => Op::StoreLate,
+            14 => Op::Charged,
             _ => return Err(arbitrary::Error::IncorrectFormat),
         })
     }
@@ -154,6 +157,7 @@ pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
             Op::BudgetReport { exceeded } => driver.budget_report(budget_report(*exceeded)),
             Op::StoreAnswer(outcome) => driver.store_answer(*outcome),
             Op::StoreLate => store_late = true,
+            Op::Charged => driver.charged(),
         }
         if !skip_store {
             driver.pump_store();
@@ -340,6 +344,7 @@ impl Encoder {
                 self.u8(*outcome);
             }
             Op::StoreLate => self.tag(13, OP_SLOTS),
+            Op::Charged => self.tag(14, OP_SLOTS),
         }
     }
 }

@@ -359,6 +359,24 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             Op::Eof,
             Op::Exit(0),
         ]),
+        // A fleet's session (configurations 2 and 5): the first turn's result goes on once it
+        // is charged; the second's charge is under way when the CLI ends, and the place is lost
+        // before it is made. That result is dropped, and not charged again.
+        stored_turn_then(vec![
+            Op::StoreAnswer(0),
+            Op::Charged,
+            Op::SendUser(1),
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 0,
+            }),
+            Op::StoreAnswer(0),
+            Op::Eof,
+            Op::Exit(0),
+            Op::PlaceLost,
+            Op::Charged,
+        ]),
         // A busy host takes a turn's frame and its end without keeping the store in step at
         // once: the result and the end wait for the sync that comes an op later.
         vec![

@@ -92,6 +92,7 @@ fn encoded_ops_decode_to_themselves() {
         Op::BudgetReport { exceeded: false },
         Op::StoreAnswer(2),
         Op::StoreLate,
+        Op::Charged,
     ];
     every_variant.extend(RequestKind::ALL.map(Op::Request));
     every_variant.extend(ReplyKind::ALL.map(|k| Op::Respond(7, k)));
@@ -134,7 +135,7 @@ fn encoded_ops_decode_to_themselves() {
         ]
         .map(Op::StdoutLine),
     );
-    assert_eq!(every_variant.len(), 13 + 19 + 21 + 17);
+    assert_eq!(every_variant.len(), 14 + 19 + 21 + 17);
     sequences.push(every_variant);
     for ops in sequences {
         let data = encode(5, &ops);

@@ -94,7 +94,6 @@ pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
     /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
     _parking: Option<ParkingDir>,
     /// The session's place in its fleet: given back when the driver ends, once the CLI is gone.
-    /// While a result waits there for its charge, nothing else is taken from the session.
     place: Option<Place>,
 }
 
@@ -169,10 +168,11 @@ where
         progress
     }
 
-    /// A budget report of the session's fleet key, or the news that a shared fleet took the
-    /// session's place away: both go to the session, which decides (a lost place withholds
-    /// what comes after, whatever else ended the session). They are acted on even while the
-    /// application is behind on its messages: the CLI stops at once, whatever is queued.
+    /// A budget report of the session's fleet key, the news that a shared fleet took the
+    /// session's place away, or that a turn's charge is made: each goes to the session, which
+    /// decides (a lost place withholds what comes after, whatever else ended the session).
+    /// They are acted on even while the application is behind on its messages: the CLI stops
+    /// at once, whatever is queued.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         if self.termination.is_some() {
             return false;
@@ -191,23 +191,11 @@ where
                 self.session.budget_report(now, report);
                 true
             }
+            Poll::Ready(News::Charged) => {
+                self.session.turn_charged();
+                true
+            }
         }
-    }
-
-    /// Whether the session's shared place is lost (checked again right before a result is
-    /// handed over, since a host frozen past its lease wakes with results in hand). Once it
-    /// is, another host may hold the session: nothing more of it goes to the store from here,
-    /// nothing more reaches the application, and the CLI stops, whatever else was ending the
-    /// session already.
-    fn place_lost(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let Some(place) = &mut self.place else {
-            return false;
-        };
-        if !place.poll_lost(cx) {
-            return false;
-        }
-        self.lose_place(now);
-        true
     }
 
     /// The fleet's ledger says the session's place is another host's: a result waiting for its
@@ -282,25 +270,6 @@ where
     fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         loop {
-            let charged = match &mut self.place {
-                Some(place) => match place.poll_charged(cx) {
-                    Poll::Pending => return progress,
-                    Poll::Ready(charged) => charged,
-                },
-                None => false,
-            };
-            if charged {
-                // A result that waited for its charge: dropped if the place was lost meanwhile.
-                if self.place_lost(cx, now) {
-                    return true;
-                }
-                let place = self.place.as_mut().expect("charged above");
-                let result = place.take_charged().expect("charged above");
-                progress = true;
-                if !self.hand_over(cx, Ok(result)) {
-                    return progress;
-                }
-            }
             if let Some(item) = self.undelivered.take() {
                 if !self.hand_over(cx, item) {
                     return progress;
@@ -323,14 +292,9 @@ where
                 // The hot path: straight into the queue, one move.
                 Event::Message(message) => {
                     self.trace.message(&message);
-                    let message = match &mut self.place {
-                        Some(place) => match place.pass(message) {
-                            Some(message) => message,
-                            // The result waits for its turn's charge in the shared ledger.
-                            None => return progress,
-                        },
-                        None => message,
-                    };
+                    if let Some(place) = &self.place {
+                        place.saw(&message);
+                    }
                     if !self.hand_over(cx, Ok(message)) {
                         return progress;
                     }
@@ -529,13 +493,19 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             // handle reaps it.
             let reason = "the session was dropped before the CLI exited";
             self.cli.kill(reason, &mut self.trace);
-            // The session ends here: a turn it was in is charged to the fleet's key all the same.
+            // The session ends here, and nothing of it reaches anyone any more, as after a lost
+            // place: a result held for the store is dropped. Every turn it holds (one it was
+            // in, one whose result it held) is charged to the fleet's key all the same.
             let now = self.runtime.now();
             self.session.handle_stdout_eof(now);
             self.session.handle_exit(now, ExitStatusInfo::signal(9));
+            self.session.place_lost(now);
             while let Some(event) = self.session.poll_event() {
-                if let (Event::UnfinishedTurn(cost), Some(place)) = (event, &self.place) {
-                    place.unfinished_turn(&cost);
+                if let (Event::UnfinishedTurn(cost) | Event::Charge(cost), Some(place)) =
+                    (event, &self.place)
+                {
+                    place.charge_unwaited(&cost);
+                    self.session.turn_charged();
                 }
             }
         }

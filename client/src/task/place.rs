@@ -1,7 +1,7 @@
 //! The session's place in its fleet, as the driver keeps it: what the fleet says (a budget report
 //! of the session's key, or that a shared ledger took the place away), and what the fleet is
-//! told (the session's id, whether a turn runs, each turn's cost). With a shared ledger a turn's
-//! result waits here until its charge is in the ledger.
+//! told (the session's id, whether a turn runs, each turn's cost). A shared ledger's charge is
+//! awaited here; the session holds the turn's result until then.
 
 use std::task::{Context, Poll};
 
@@ -15,6 +15,8 @@ pub(super) enum News {
     Lost,
     /// A budget report of the session's key.
     Report(BudgetReport),
+    /// The turn's cost the session asked for is in the shared ledger: its result may go on.
+    Charged,
 }
 
 /// A running session's place in its fleet: given back when dropped (the driver drops it once
@@ -23,10 +25,8 @@ pub(super) struct Place {
     seat: Seat,
     /// Whether the fleet was last told the session is in a turn.
     in_turn: bool,
-    /// A turn's result that waits for its charge to be in the fleet's shared ledger.
-    charging: Option<(ChargeFuture, Message)>,
-    /// A result was dropped because the place was lost while it waited for its charge.
-    result_withheld: bool,
+    /// A turn's charge on its way into the fleet's shared ledger.
+    charging: Option<ChargeFuture>,
     /// The place is lost: no more news of it.
     lost: bool,
 }
@@ -39,12 +39,12 @@ impl Place {
             seat,
             in_turn: false,
             charging: None,
-            result_withheld: false,
             lost: false,
         }
     }
 
-    /// The fleet's next news; a lost place comes first, and is the last.
+    /// The fleet's next news. A lost place comes first (a host frozen past its lease wakes with
+    /// a charge made, and must not hand on its result), and is the last.
     pub(super) fn poll_news(&mut self, cx: &mut Context<'_>) -> Poll<News> {
         if self.lost {
             return Poll::Pending;
@@ -52,26 +52,20 @@ impl Place {
         if self.seat.poll_lost(cx).is_ready() {
             return Poll::Ready(News::Lost);
         }
+        if let Some(charge) = &mut self.charging {
+            if charge.as_mut().poll(cx).is_ready() {
+                self.charging = None;
+                return Poll::Ready(News::Charged);
+            }
+        }
         self.seat.poll_report(cx).map(News::Report)
     }
 
-    /// Whether the place is lost (checked again right before a result is handed over, since a
-    /// host frozen past its lease wakes with results in hand).
-    pub(super) fn poll_lost(&mut self, cx: &mut Context<'_>) -> bool {
-        self.seat.poll_lost(cx).is_ready()
-    }
-
-    /// The place is gone (the ledger or the store took it): a result waiting for its charge is
-    /// dropped, and remembered.
+    /// The place is gone (the ledger or the store took it): no more news of it. A charge on
+    /// its way is the ledger's to finish.
     pub(super) fn lost(&mut self) {
         self.lost = true;
-        self.result_withheld |= self.charging.take().is_some();
-    }
-
-    /// Whether a result was dropped because the place was lost: a session that had finished
-    /// cleanly ends with the lost place instead, not as if all had been handed on.
-    pub(super) fn result_withheld(&self) -> bool {
-        self.result_withheld
+        self.charging = None;
     }
 
     /// Tell the fleet whether the session is in a turn, when that changed.
@@ -82,41 +76,25 @@ impl Place {
         }
     }
 
-    /// A message on its way to the application: the fleet learns the session's id from it, and
-    /// a result's cost is charged to the key. The message comes back when it can go on now;
-    /// `None` when it waits for its charge ([`Place::poll_charged`]).
-    pub(super) fn pass(&mut self, message: Message) -> Option<Message> {
-        match &message {
-            Message::Result(result) => {
-                self.seat.session_id(result.session_id());
-                if let Some(charge) = self.seat.turn(result) {
-                    self.charging = Some((charge, message));
-                    return None;
-                }
-            }
+    /// A message on its way to the application: the fleet learns the session's id from it.
+    pub(super) fn saw(&self, message: &Message) {
+        match message {
+            Message::Result(result) => self.seat.session_id(result.session_id()),
             Message::System(SystemMessage::Init(init)) => self.seat.session_id(init.session_id()),
             _ => {}
         }
-        Some(message)
     }
 
-    /// Ready once no result waits for its charge (`false`), or the one that waits is charged
-    /// (`true`: [`Place::take_charged`] hands it over).
-    pub(super) fn poll_charged(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
-        match &mut self.charging {
-            Some((charge, _)) => charge.as_mut().poll(cx).map(|()| true),
-            None => Poll::Ready(false),
-        }
+    /// A turn's cost goes to the key: `true` while a shared ledger makes the charge
+    /// ([`News::Charged`] says when it is made), `false` once it is made.
+    pub(super) fn charge(&mut self, cost: &TurnCost) -> bool {
+        self.charging = self.seat.charge(cost);
+        self.charging.is_some()
     }
 
-    /// The result whose charge is made ([`Place::poll_charged`]), if one waited.
-    pub(super) fn take_charged(&mut self) -> Option<Message> {
-        self.charging.take().map(|(_, message)| message)
-    }
-
-    /// The session ended in a turn: its cost goes to the key all the same, in the ledger's
-    /// hands (nothing waits for it).
-    pub(super) fn unfinished_turn(&self, cost: &TurnCost) {
+    /// A turn the session ended in, or whose charge nobody waits for any more: its cost goes
+    /// to the key, in the ledger's hands.
+    pub(super) fn charge_unwaited(&self, cost: &TurnCost) {
         drop(self.seat.charge(cost));
     }
 }

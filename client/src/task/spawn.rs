@@ -435,8 +435,10 @@ fn plan(options: &Options) -> Result<Planned, Error> {
     options
         .config()
         .apply_environment(&mut config, |name| std::env::var_os(name));
-    // A fleet's key is charged for a turn the session ends in, from its model calls.
+    // A fleet's key is charged for each turn before its result goes on, and for a turn the
+    // session ends in, from its model calls.
     config.count_model_calls = options.handlers().fleet.is_some();
+    config.results_after_charge = options.handlers().fleet.is_some();
     // A result goes to the user once its turn is in the store.
     config.results_after_store = options.handlers().session_store.is_some();
     let recorder = options

@@ -105,6 +105,14 @@ pub struct SessionConfig {
     /// before it ([`Session::store_flushed`](super::Session::store_flushed)): a host mirroring
     /// to a session store then hands a result to its user only once the turn is stored.
     pub results_after_store: bool,
+    /// Hold each result (and what follows it) until the host has charged its turn's cost to
+    /// its ledger: the cost comes first ([`Event::Charge`](super::Event::Charge)), and the
+    /// result once the host says it is charged
+    /// ([`Session::turn_charged`](super::Session::turn_charged)). A host whose fleet shares a
+    /// ledger with other hosts then hands a result to its user only once the turn is paid for,
+    /// and a result it drops (its place lost meanwhile) is never charged twice. With
+    /// [`results_after_store`](SessionConfig::results_after_store) too, the store comes first.
+    pub results_after_charge: bool,
     /// Stamp every user message the session writes `"client_composed": true` (whatever the
     /// message said), so the CLI takes its text verbatim (`Options::verbatim_prompts`).
     pub verbatim_prompts: bool,
@@ -137,6 +145,7 @@ impl SessionConfig {
             count_model_calls: false,
             ready_after_servers: false,
             results_after_store: false,
+            results_after_charge: false,
             verbatim_prompts: false,
             timeouts: Timeouts::default(),
             limits: Limits::default(),

@@ -857,6 +857,97 @@ fn a_saturated_store_holds_the_events_back() {
     assert!(events(&mut s).contains(&Event::Ready));
 }
 
+/// A session whose first turn ended: its result waits for the turn's charge, and the status
+/// line after it waits behind it.
+fn result_held_for_its_charge() -> (Session, Instant, Vec<Event>) {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.results_after_charge = true;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
+    );
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"system","subtype":"status","status":null,"session_id":"s"}"#,
+    );
+    let before = events(&mut s);
+    (s, now, before)
+}
+
+/// With a ledger to charge, each turn's cost comes first, once; its result, and what came
+/// after it, goes on once the host says the charge is made.
+#[test]
+fn a_result_waits_for_its_turns_charge() {
+    let (mut s, _, before) = result_held_for_its_charge();
+    let charge = before
+        .iter()
+        .position(|e| matches!(e, Event::Charge(cost) if cost.cli_usd == Some(0.25)));
+    assert_eq!(
+        charge,
+        Some(before.len() - 1),
+        "the charge comes last: {before:?}"
+    );
+    assert_eq!(s.poll_event(), None, "the result waits for its charge");
+    s.turn_charged();
+    let after = events(&mut s);
+    assert!(
+        matches!(
+            &after[..],
+            [
+                Event::Message(Message::Result(_)),
+                Event::Message(Message::System(_))
+            ]
+        ),
+        "{after:?}"
+    );
+    s.turn_charged();
+    assert_eq!(events(&mut s), vec![], "nothing waits for a charge");
+}
+
+/// A place lost while a result waits for its charge: the result is dropped, and since its cost
+/// is the host's already it is not charged again as an unfinished turn. A session that had
+/// finished cleanly ends with the loss, since the application did not get everything.
+#[test]
+fn a_result_dropped_after_its_charge_is_not_charged_again() {
+    let (mut s, now, _) = result_held_for_its_charge();
+    s.handle_stdout_eof(now);
+    s.handle_exit(now, ExitStatusInfo::code(0));
+    assert_eq!(s.poll_event(), None, "the end waits behind the result");
+    assert!(!s.is_finished());
+    s.place_lost(now);
+    let after = events(&mut s);
+    assert_eq!(
+        after,
+        vec![Event::Finished(Termination::Ended(EndReason::PlaceLost))]
+    );
+    assert!(s.is_finished());
+}
+
+/// With a store and a ledger, a result is stored first, and then charged.
+#[test]
+fn a_result_is_stored_before_it_is_charged() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.results_after_charge = true;
+    let (mut s, _) = result_held_for_the_store(config);
+    let before = events(&mut s);
+    assert!(
+        matches!(&before[..], [.., Event::Mirror(_)]),
+        "the store first: {before:?}"
+    );
+    s.store_flushed();
+    assert!(matches!(&events(&mut s)[..], [Event::Charge(_)]));
+    s.turn_charged();
+    assert!(matches!(
+        &events(&mut s)[..],
+        [Event::Message(Message::Result(_))]
+    ));
+}
+
 /// Hand the session every deadline up to `until`, in order; what it asked the host to do, and
 /// when (from `start`).
 fn run_until(

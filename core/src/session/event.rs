@@ -89,6 +89,14 @@ pub enum Event {
     /// [`SessionConfig::count_model_calls`](super::SessionConfig::count_model_calls) or a budget
     /// counts the calls, and is included in [`Session::spent`](super::Session::spent).
     UnfinishedTurn(Box<crate::cost::TurnCost>),
+    /// A turn ended, and this is what it cost, for the host's ledger
+    /// ([`SessionConfig::results_after_charge`](super::SessionConfig::results_after_charge)):
+    /// the turn's result, and everything after it, waits until the host has charged it and
+    /// says so ([`Session::turn_charged`](super::Session::turn_charged)). Once per result, and
+    /// never with an [`Event::UnfinishedTurn`] for the same turn. Once the place is lost
+    /// ([`Session::place_lost`](super::Session::place_lost)), a charge the host had not taken
+    /// still comes, and its result does not.
+    Charge(Box<crate::cost::TurnCost>),
     /// The session sent a control request for itself (an interrupt for a stall or a budget,
     /// the readiness wait's `mcp_status`, a resumed session's `get_usage`): for the host to log.
     /// Its outcome comes as [`Event::RequestDone`]; the session acts on it, and

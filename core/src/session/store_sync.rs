@@ -136,7 +136,8 @@ impl Session {
 
     /// Whether a result (and what came after it) waits for the store.
     fn result_held(&self) -> bool {
-        !self.behind_store.is_empty()
+        self.held_events
+            .waits_for(super::held_events::WaitsFor::Store)
     }
 
     /// Whether the session's end must wait for the host's store: the queue has not been told

@@ -55,7 +55,15 @@ where
             }
             Event::UnfinishedTurn(cost) => {
                 if let Some(place) = &self.place {
-                    place.unfinished_turn(&cost);
+                    place.charge_unwaited(&cost);
+                }
+            }
+            // The result waits in the session until a shared ledger has the charge
+            // (`poll_fleet`); this process's ledger has it at once.
+            Event::Charge(cost) => {
+                let waits = self.place.as_mut().is_some_and(|place| place.charge(&cost));
+                if !waits {
+                    self.session.turn_charged();
                 }
             }
             Event::InterruptNotApplied(why) => {
@@ -108,15 +116,7 @@ where
             }
             // Start-up progress; the session keeps the last one.
             Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
-            Event::Finished(mut termination) => {
-                let clean = Error::of_termination(&termination, String::new).is_none();
-                let withheld = self
-                    .place
-                    .as_ref()
-                    .is_some_and(|place| place.result_withheld());
-                if withheld && clean {
-                    termination = Termination::Ended(EndReason::PlaceLost);
-                }
+            Event::Finished(termination) => {
                 if let Termination::Ended(reason) = &termination {
                     self.link.closed_itself(reason.clone());
                 }
