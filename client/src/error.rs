@@ -2,6 +2,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::control::ClaimRefusal;
 use crate::options::OptionsError;
 use crate::session::RequestFailure;
 use crate::session::{
@@ -460,4 +461,34 @@ impl std::fmt::Debug for Error {
         }
         Ok(())
     }
+}
+
+/// Why a claim did not give a running session. The prompt did not run: start the session cold
+/// ([`Options::claimed`](crate::options::Options::claimed) gives its options).
+///
+/// ```
+/// use claude_agent_tokio::ClaimError;
+/// use claude_agent_tokio::control::ClaimRefusalReason;
+///
+/// fn explain(error: &ClaimError) -> String {
+///     match error {
+///         ClaimError::Refused(refusal) if refusal.reason == ClaimRefusalReason::CwdNotFound => {
+///             "no such folder".into()
+///         }
+///         ClaimError::Refused(refusal) => format!("refused: {}", refusal.message),
+///         ClaimError::SpareExited => "the spare died; start cold".into(),
+///         _ => error.to_string(),
+///     }
+/// }
+/// assert_eq!(explain(&ClaimError::SpareExited), "the spare died; start cold");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClaimError {
+    /// The CLI refused the claim; it exits once it has answered.
+    #[error(transparent)]
+    Refused(Box<ClaimRefusal>),
+    /// The spare's process ended before the claim was answered.
+    #[error("the spare's process ended before it was claimed")]
+    SpareExited,
 }

@@ -217,6 +217,7 @@ mod callbacks {
 mod persistence {
     pub(super) mod config_dir;
     pub(super) mod mirror;
+    pub(super) mod parking_dir;
     pub(super) mod recorder;
     pub(super) mod store_resume;
     pub(super) mod user_files;
@@ -240,6 +241,7 @@ pub use callbacks::handlers::{
     ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext,
 };
 pub use callbacks::unasked_tools::UnaskedTools;
+pub use error::ClaimError;
 pub use error::Error;
 pub(crate) use fleet::Seat;
 pub use fleet::{
@@ -250,7 +252,7 @@ pub use handles::client::{connect_with, Client, Messages};
 pub use handles::pool::{PoolStart, PooledQuery, SparePool};
 pub use handles::prompt::{prompt_channel, Prompt, PromptSender, PromptStream};
 pub use handles::query::{query_with, Query};
-pub use handles::spare::{prewarm_with, ClaimError, Claimed, PrewarmError, Spare};
+pub use handles::spare::{prewarm_with, Claimed, PrewarmError, Spare};
 pub use handles::warm::{startup_with, WarmQuery};
 pub use options::Options;
 pub use persistence::mirror::StoreFlush;

@@ -20,11 +20,11 @@ use crate::control::{
 };
 use crate::error::Error;
 use crate::handles::mcp_call::McpCallAnswer;
-use crate::handles::spare::ParkingDir;
 use crate::mcp::ToolResult;
 use crate::message::{ContextUsage, Message, MessageId, UserInput};
 use crate::options::Options;
 use crate::permission::PermissionMode;
+use crate::persistence::parking_dir::ParkingDir;
 use crate::process::runtime::Runtime;
 use crate::session::{Termination, VersionCheck};
 use crate::task::message_queue::{Command, Shared};

@@ -8,10 +8,11 @@ use std::time::SystemTime;
 
 use crate::callbacks::handlers::HostId;
 use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
+use crate::error::ClaimError;
 use crate::error::Error;
 use crate::handles::prompt::Prompt;
 use crate::handles::query::{query_with, Query};
-use crate::handles::spare::{prewarm_with, ClaimError, PrewarmError, Spare};
+use crate::handles::spare::{prewarm_with, PrewarmError, Spare};
 use crate::options::{LaunchSpec, Options};
 use crate::persistence::mirror::StoreFlush;
 use crate::process::runtime::{BoxFuture, Runtime};

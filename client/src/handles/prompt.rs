@@ -8,6 +8,7 @@ use futures_lite::{Stream, StreamExt};
 
 use crate::error::Error;
 use crate::message::UserInput;
+use crate::task::message_queue::PromptKind;
 
 /// The prompt of a [`crate::query_with`]: a text, or a stream of user messages.
 ///
@@ -36,11 +37,6 @@ use crate::message::UserInput;
 /// # }
 /// ```
 pub struct Prompt(pub(crate) PromptKind);
-
-pub(crate) enum PromptKind {
-    Text(String),
-    Stream(futures_lite::stream::Boxed<UserInput>),
-}
 
 impl Prompt {
     /// A single-turn prompt.

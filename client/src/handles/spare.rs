@@ -1,49 +1,18 @@
 //! `prewarm`: a CLI started before its session is known (`--await-claim`), and its claim.
 
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::control::{ClaimInfo, ClaimOptions, ClaimRefusal};
-use crate::error::Error;
-use crate::handles::prompt::{Prompt, PromptKind};
+use crate::control::{ClaimInfo, ClaimOptions};
+use crate::error::{ClaimError, Error};
+use crate::handles::prompt::Prompt;
 use crate::handles::query::Query;
 use crate::handles::warm::STARTUP_MARKS_ENV;
 use crate::options::{AgentConfig, Options, SessionStart};
+use crate::persistence::parking_dir::ParkingDir;
 use crate::process::runtime::Runtime;
-use crate::task::message_queue::{Command, Shared};
+use crate::task::message_queue::{Command, PromptKind, Shared};
 use crate::Client;
-use crate::{give_to, temp_folder};
-
-/// Why a claim did not give a running session. The prompt did not run: start the session cold
-/// ([`Options::claimed`] gives its options).
-///
-/// ```
-/// use claude_agent_tokio::ClaimError;
-/// use claude_agent_tokio::control::ClaimRefusalReason;
-///
-/// fn explain(error: &ClaimError) -> String {
-///     match error {
-///         ClaimError::Refused(refusal) if refusal.reason == ClaimRefusalReason::CwdNotFound => {
-///             "no such folder".into()
-///         }
-///         ClaimError::Refused(refusal) => format!("refused: {}", refusal.message),
-///         ClaimError::SpareExited => "the spare died; start cold".into(),
-///         _ => error.to_string(),
-///     }
-/// }
-/// assert_eq!(explain(&ClaimError::SpareExited), "the spare died; start cold");
-/// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ClaimError {
-    /// The CLI refused the claim; it exits once it has answered.
-    #[error(transparent)]
-    Refused(Box<ClaimRefusal>),
-    /// The spare's process ended before the claim was answered.
-    #[error("the spare's process ended before it was claimed")]
-    SpareExited,
-}
 
 /// Why `prewarm` did not park a CLI.
 ///
@@ -103,42 +72,6 @@ pub struct Spare {
     client: Client,
 }
 
-/// Where a spare is parked until claimed unless the options name a directory: an empty folder
-/// of its own under the temp directory, so that no project settings apply before the claim.
-/// The session's driver owns it and removes it (with anything written there) once the CLI is
-/// gone: after the claimed session, a close, a drop or a refusal.
-pub(crate) struct ParkingDir(PathBuf);
-
-impl ParkingDir {
-    /// Make a new, private, empty folder: `user`'s, when the CLI runs as that user.
-    fn create(user: Option<&str>) -> Result<Self, Error> {
-        let path = temp_folder("spare");
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        if let Err(source) = builder.create(&path) {
-            return Err(Error::WorkingDirectory { path, source });
-        }
-        let dir = ParkingDir(path);
-        if let Some(user) = user {
-            if let Err(source) = give_to(&dir.0, user) {
-                return Err(Error::WorkingDirectory {
-                    path: dir.0.clone(),
-                    source,
-                });
-            }
-        }
-        Ok(dir)
-    }
-}
-
-impl Drop for ParkingDir {
-    fn drop(&mut self) {
-        // Nothing to report to: a folder that cannot be removed stays in the temp directory.
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Start a spare: the CLI with `--await-claim`, which starts up (configuration, auth, tools,
 /// plugins, the options' MCP servers and hooks, `initialize`) in a parking directory and then
 /// waits. The options are the host-level ones, fixed for the life of the spare; the
@@ -179,7 +112,7 @@ pub async fn prewarm_with(runtime: impl Runtime, options: Options) -> Result<Spa
         Some(_) => None,
         None => {
             let dir = ParkingDir::create(options.config().user.as_deref())?;
-            options = options.cwd(&dir.0);
+            options = options.cwd(dir.path());
             Some(dir)
         }
     };

@@ -20,10 +20,10 @@ use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::callbacks::dispatch::Dispatcher;
 use crate::error::Error;
-use crate::handles::spare::ParkingDir;
 use crate::message::UserInput;
 use crate::persistence::config_dir::ConfigDir;
 use crate::persistence::mirror::Mirror;
+use crate::persistence::parking_dir::ParkingDir;
 use crate::persistence::recorder::Recorder;
 use crate::process::runtime::{BoxFuture, ChildProcess, Runtime};
 use crate::session::{Event, ExitStatusInfo, Session, Termination};

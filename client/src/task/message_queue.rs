@@ -13,10 +13,9 @@ use std::task::{Context, Poll, Waker};
 
 use crate::callbacks::mcp_servers::McpServerSet;
 use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
+use crate::error::ClaimError;
 use crate::error::Error;
 use crate::fleet::{FleetError, SharedPlace};
-use crate::handles::prompt::PromptKind;
-use crate::handles::spare::ClaimError;
 use crate::message::{Message, UserInput};
 use crate::session::{EndReason, VersionCheck};
 
@@ -25,6 +24,13 @@ pub(crate) type Item = Result<Message, Error>;
 
 /// A reply slot: a one-shot channel back to the handle that sent a command.
 pub(crate) type Reply<T> = async_channel::Sender<T>;
+
+/// A prompt as the driver takes it: one text, the last message, or a stream of user messages
+/// written as it yields.
+pub(crate) enum PromptKind {
+    Text(String),
+    Stream(futures_lite::stream::Boxed<UserInput>),
+}
 
 /// What a handle asks the driver to do.
 pub(crate) enum Command {

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use crate::control::{ClaimInfo, ClaimRefusal, RequestId, ResponseBody};
+use crate::error::ClaimError;
 use crate::error::Error;
-use crate::handles::spare::ClaimError;
 use crate::session::RequestFailure;
 use crate::task::message_queue::Reply;
 

@@ -10,13 +10,12 @@ use futures_lite::Stream;
 
 use super::{Driver, COMMANDS_PER_PASS};
 use crate::callbacks::sdk_mcp::SdkMcpServer;
+use crate::error::ClaimError;
 use crate::error::Error;
-use crate::handles::prompt::PromptKind;
-use crate::handles::spare::ClaimError;
 use crate::message::UserInput;
 use crate::process::runtime::{ChildProcess, Runtime};
 use crate::session::Termination;
-use crate::task::message_queue::Command;
+use crate::task::message_queue::{Command, PromptKind};
 use crate::task::trace::Subtype;
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
