@@ -3,16 +3,22 @@
 //! of the core alone (a loop of std code over a [`Session`] and a sans-IO [`FakeCli`], its own
 //! virtual clock), and both must see the same signals, the same answers written to the CLI and
 //! the same time taken. What the session decides (graces, signals, callback time limits, how many
-//! callbacks run at once, when the transcript goes to a store that is down, and when the result
-//! and the end may go on) is then the core's, not the client's.
+//! callbacks run at once, when the transcript goes to a store that is down, when a fleet's ledger
+//! has a turn's charge, and when the result and the end may go on) is then the core's, not the
+//! client's.
 
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use claude_agent_client::mcp::{tool, SdkMcpServer};
 use claude_agent_client::store::{SessionKey, SessionStore, StoreError, StoreFuture};
-use claude_agent_client::{connect_with, query_with, Options, Runtime, Signal};
+use claude_agent_client::{
+    connect_with, query_with, AdmitFuture, ChargeFuture, Fleet, FleetLimits, Options, Runtime,
+    SharedLedger, SharedPlace, Signal,
+};
 use claude_agent_core::control::{InboundId, InboundKind, InboundRequest, Reply};
+use claude_agent_core::cost::{BudgetReport, Spent, TurnCost};
 use claude_agent_core::mcp::{McpServerSpec, ToolResult, ToolSpec};
 use claude_agent_core::message::{Message, SystemMessage, UserInput};
 use claude_agent_core::permission::PermissionResult;
@@ -43,6 +49,8 @@ struct Seen {
     appends: Vec<(Duration, usize, bool)>,
     /// The results and store failures the application read, in order.
     read: Vec<&'static str>,
+    /// When each charge went to the fleet's shared ledger.
+    charges: Vec<Duration>,
 }
 
 /// How the host ends the session.
@@ -74,6 +82,9 @@ struct Scenario {
     fails: bool,
     /// The session mirrors its transcript to a store whose first this many appends fail.
     store_down_for: Option<usize>,
+    /// The session is one of a fleet whose hosts share a ledger, which takes this long to make
+    /// each charge.
+    ledger_takes: Option<Duration>,
 }
 
 fn scenarios() -> Vec<Scenario> {
@@ -85,6 +96,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::Nothing,
             fails: false,
             store_down_for: None,
+            ledger_takes: None,
         },
         Scenario {
             name: "a CLI that ignores the end of stdin",
@@ -93,6 +105,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::Nothing,
             fails: false,
             store_down_for: None,
+            ledger_takes: None,
         },
         Scenario {
             name: "a CLI that ignores SIGTERM",
@@ -101,6 +114,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::Nothing,
             fails: false,
             store_down_for: None,
+            ledger_takes: None,
         },
         Scenario {
             name: "a callback past its time limit",
@@ -119,6 +133,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::ToolThatNeverFinishes,
             fails: false,
             store_down_for: None,
+            ledger_takes: None,
         },
         Scenario {
             name: "300 callbacks at once",
@@ -136,6 +151,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::AllowAfterASecond,
             fails: false,
             store_down_for: None,
+            ledger_takes: None,
         },
         Scenario {
             name: "stdout closed before initialize",
@@ -144,6 +160,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::Nothing,
             fails: true,
             store_down_for: None,
+            ledger_takes: None,
         },
         Scenario {
             name: "a store down for one append",
@@ -152,6 +169,32 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::Nothing,
             fails: false,
             store_down_for: Some(1),
+            ledger_takes: None,
+        },
+        Scenario {
+            name: "a ledger that takes 300 ms to charge",
+            script: || {
+                Script::new()
+                    .answer_initialize()
+                    .expect_user()
+                    .emit_result("charged")
+                    .expect_eof()
+                    .exit(0)
+            },
+            ending: Ending::Query,
+            answering: Answering::Nothing,
+            fails: false,
+            store_down_for: None,
+            ledger_takes: Some(LEDGER_TAKES),
+        },
+        Scenario {
+            name: "a store down for one append, then the ledger",
+            script: mirrored_turn,
+            ending: Ending::Query,
+            answering: Answering::Nothing,
+            fails: false,
+            store_down_for: Some(1),
+            ledger_takes: Some(LEDGER_TAKES),
         },
         Scenario {
             name: "a store down for a turn",
@@ -160,6 +203,7 @@ fn scenarios() -> Vec<Scenario> {
             answering: Answering::Nothing,
             fails: false,
             store_down_for: Some(3),
+            ledger_takes: None,
         },
     ]
 }
@@ -189,6 +233,9 @@ fn prompt(i: usize) -> Value {
 }
 
 const TOOL_LIMIT: Duration = Duration::from_secs(2);
+
+/// How long the shared ledger of the fleet scenarios takes to make a charge.
+const LEDGER_TAKES: Duration = Duration::from_millis(300);
 
 fn empty_object() -> Json {
     Json::from_serialize(&json!({"type": "object"})).expect("a JSON value")
@@ -265,6 +312,17 @@ fn through_the_client(scenario: &Scenario) -> Seen {
             .env("CLAUDE_CONFIG_DIR", CONFIG)
             .session_store(store);
     }
+    let charges = Arc::new(Mutex::new(Vec::new()));
+    if let Some(takes) = scenario.ledger_takes {
+        let ledger = SlowLedger {
+            runtime: runtime.clone(),
+            started,
+            takes,
+            charges: charges.clone(),
+        };
+        let fleet = Fleet::shared(Arc::new(ledger)).expect("a fleet");
+        options = options.fleet(fleet.member("k"));
+    }
     let mut read = Vec::new();
     match scenario.ending {
         Ending::CloseWhenReady => runtime.block_on(async {
@@ -289,6 +347,7 @@ fn through_the_client(scenario: &Scenario) -> Seen {
         }
     }
     let appends = appends.lock().unwrap().clone();
+    let charges = charges.lock().unwrap().clone();
     Seen {
         signals: fake.signals(),
         answers: answers(&fake.written_json()),
@@ -296,6 +355,56 @@ fn through_the_client(scenario: &Scenario) -> Seen {
         most_running: *most.lock().unwrap(),
         appends,
         read,
+        charges,
+    }
+}
+
+/// A fleet's ledger shared with other hosts (in a database, say) that takes a while to make
+/// each charge, and records when each was asked for. It gives every session a place at once.
+struct SlowLedger {
+    runtime: TestRuntime,
+    started: Instant,
+    takes: Duration,
+    charges: Arc<Mutex<Vec<Duration>>>,
+}
+
+/// A place of the [`SlowLedger`]: never lost, no budget.
+struct OpenPlace;
+
+impl SharedPlace for OpenPlace {
+    fn session_id(&self, _session_id: &str) {}
+    fn turn_running(&self, _running: bool) {}
+    fn poll_report(&self, _cx: &mut Context<'_>) -> Poll<BudgetReport> {
+        Poll::Pending
+    }
+    fn poll_lost(&self, _cx: &mut Context<'_>) -> Poll<()> {
+        Poll::Pending
+    }
+}
+
+impl SharedLedger for SlowLedger {
+    fn limits(&self) -> FleetLimits {
+        FleetLimits::default()
+    }
+    fn admit(&self, _key: &str) -> AdmitFuture {
+        Box::pin(async { Ok(Box::new(OpenPlace) as Box<dyn SharedPlace>) })
+    }
+    fn charge(&self, _key: &str, _cost: &TurnCost) -> ChargeFuture {
+        let now = self.runtime.now();
+        self.charges.lock().unwrap().push(now - self.started);
+        Box::pin(self.runtime.sleep_until(now + self.takes))
+    }
+    fn spent(&self, _key: &str) -> Spent {
+        Spent::default()
+    }
+    fn spent_by_key(&self) -> Vec<(String, Spent)> {
+        Vec::new()
+    }
+    fn running(&self) -> usize {
+        0
+    }
+    fn waiting(&self) -> usize {
+        0
     }
 }
 
@@ -359,6 +468,11 @@ struct CoreHost {
     store: Option<(MirrorQueue, usize)>,
     appends: Vec<(Duration, usize, bool)>,
     read: Vec<&'static str>,
+    /// How long the fleet's shared ledger takes to make a charge, when the session has one.
+    ledger_takes: Option<Duration>,
+    /// The charge under way: when the ledger has it.
+    charging: Option<Instant>,
+    charges: Vec<Duration>,
     started: Instant,
 }
 
@@ -375,9 +489,13 @@ impl CoreHost {
             }
         }
         config.results_after_store = scenario.store_down_for.is_some();
+        config.results_after_charge = scenario.ledger_takes.is_some();
+        // A session of a fleet whose hosts share a ledger keeps trying its store a minute.
+        let mut limits = MirrorLimits::default();
+        limits.keep_trying_for = scenario.ledger_takes.map(|_| Duration::from_secs(60));
         let store = scenario
             .store_down_for
-            .map(|failing| (MirrorQueue::new(MirrorLimits::default()), failing));
+            .map(|failing| (MirrorQueue::new(limits), failing));
         let now = Instant::now();
         let mut session = Session::new(config, now);
         let mut store = store;
@@ -401,6 +519,9 @@ impl CoreHost {
             store,
             appends: Vec::new(),
             read: Vec::new(),
+            ledger_takes: scenario.ledger_takes,
+            charging: None,
+            charges: Vec::new(),
             started: now,
         }
     }
@@ -425,6 +546,7 @@ impl CoreHost {
             let next = [
                 self.session.poll_timeout(),
                 self.due.iter().map(|(at, _)| *at).min(),
+                self.charging,
                 self.store
                     .as_ref()
                     .and_then(|(queue, _)| queue.poll_timeout()),
@@ -450,6 +572,7 @@ impl CoreHost {
             most_running: self.most_running,
             appends: self.appends,
             read: self.read,
+            charges: self.charges,
         };
         (seen, failed)
     }
@@ -516,8 +639,18 @@ impl CoreHost {
                 }
                 Event::Message(Message::Result(_)) => self.read.push("result"),
                 Event::StoreFailed(_) => self.read.push("store failed"),
+                Event::Charge(_) => {
+                    let takes = self.ledger_takes.expect("charges only with a ledger");
+                    self.charges.push(self.now - self.started);
+                    self.charging = Some(self.now + takes);
+                }
                 _ => {}
             }
+        }
+        if self.charging.is_some_and(|at| at <= self.now) {
+            self.charging = None;
+            self.session.turn_charged();
+            progress = true;
         }
         progress |= self.store_step();
         let now = self.now;
@@ -585,8 +718,8 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
             scenario.name
         );
         assert_eq!(
-            (&client.appends, &client.read),
-            (&core.appends, &core.read),
+            (&client.appends, &client.read, &client.charges),
+            (&core.appends, &core.read, &core.charges),
             "{}",
             scenario.name
         );
@@ -596,7 +729,7 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
             scenario.name
         );
         table.push(format!(
-            "{:<40} {:>6.1} s  {:<20} {:>4} answers  {:>3} at once",
+            "{:<46} {:>6.1} s  {:<20} {:>4} answers  {:>3} at once",
             scenario.name,
             core.took.as_secs_f64(),
             format!("{:?}", core.signals),
@@ -654,4 +787,15 @@ fn every_scenario_runs_the_same_through_the_client_and_through_the_core_alone() 
         ]
     );
     assert_eq!(turn.read, ["store failed", "result"]);
+    // The result goes on once the ledger has its turn's charge, and the end after it.
+    let charged = by_name("a ledger that takes 300 ms to charge");
+    assert_eq!(
+        (&charged.charges[..], charged.took),
+        (&[ms(0)][..], ms(300))
+    );
+    assert_eq!(charged.read, ["result"]);
+    // The turn is stored first (tried again 200 ms later), then charged.
+    let both = by_name("a store down for one append, then the ledger");
+    assert_eq!(both.appends, [(ms(0), 2, false), (ms(200), 2, true)]);
+    assert_eq!((&both.charges[..], both.took), (&[ms(200)][..], ms(500)));
 }
