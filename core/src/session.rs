@@ -1585,9 +1585,20 @@ impl Session {
     }
 
     fn push_event(&mut self, event: Event) {
-        let Some(event) = self.held_events.keep(event) else {
-            return;
-        };
+        if !self.held_events.is_empty() {
+            self.held_events.keep(event);
+        } else if self.config.results_after_store || self.config.results_after_charge {
+            self.hold_or_push(event);
+        } else {
+            // The hot path: one move.
+            self.events.push_back(event);
+        }
+    }
+
+    /// [`Session::push_event`] for a session whose results wait for the store or a charge,
+    /// while nothing is held.
+    #[inline(never)]
+    fn hold_or_push(&mut self, event: Event) {
         if self.config.results_after_store {
             match &event {
                 Event::Mirror(_) => self.mirror_queued += 1,

@@ -32,13 +32,10 @@ impl HeldEvents {
         self.events.push_back(result);
     }
 
-    /// Keep `event` behind the held result; it comes back when nothing is held.
-    pub(super) fn keep(&mut self, event: Event) -> Option<Event> {
-        if self.waits_for.is_none() {
-            return Some(event);
-        }
+    /// Keep `event` behind the held result.
+    pub(super) fn keep(&mut self, event: Event) {
+        debug_assert!(self.waits_for.is_some(), "kept behind no result");
         self.events.push_back(event);
-        None
     }
 
     /// Whether a result is held, for `what`.
