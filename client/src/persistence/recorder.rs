@@ -3,9 +3,73 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use crate::message::{Message, Notice, NoticeKind};
 use crate::options::Options;
 use crate::recording::redact_secrets;
+
+/// A session's recording as its driver keeps it: the bytes of both pipes go to the
+/// [`Recorder`] while writing works. The first failure stops the recording, and its notice
+/// waits for the message stream.
+pub(crate) struct Recording {
+    recorder: Option<Recorder>,
+    stopped: Option<Message>,
+}
+
+impl Recording {
+    /// The recording of `Options::record_to`, if asked for.
+    pub(crate) fn new(recorder: Option<Recorder>) -> Self {
+        Recording {
+            recorder,
+            stopped: None,
+        }
+    }
+
+    /// Bytes that went to the CLI's stdin.
+    pub(crate) fn stdin(&mut self, bytes: &[u8]) {
+        self.write(|recorder| recorder.stdin(bytes));
+    }
+
+    /// Bytes read from the CLI's stdout.
+    pub(crate) fn stdout(&mut self, bytes: &[u8]) {
+        self.write(|recorder| recorder.stdout(bytes));
+    }
+
+    /// Write out the recorded lines: false once recording stopped (its notice waits).
+    pub(crate) fn flush(&mut self) -> bool {
+        self.write(Recorder::flush);
+        self.stopped.is_none()
+    }
+
+    /// The notice of a recording that stopped, once.
+    pub(crate) fn take_notice(&mut self) -> Option<Message> {
+        self.stopped.take()
+    }
+
+    /// Close the recording; a failure now (the lines since the last flush) can only be dropped.
+    pub(crate) fn finish(&mut self) {
+        if let Some(mut recorder) = self.recorder.take() {
+            let _ = recorder.finish();
+        }
+    }
+
+    /// Feed the recorder with `write`; on failure, stop recording and keep its notice.
+    fn write(&mut self, write: impl FnOnce(&mut Recorder) -> io::Result<()>) {
+        let Some(active) = self.recorder.as_mut() else {
+            return;
+        };
+        if let Err(error) = write(active) {
+            let path = active.path().to_path_buf();
+            self.recorder = None;
+            let kind = NoticeKind::RecordingStopped {
+                path,
+                error: Arc::new(error),
+            };
+            self.stopped = Some(Message::Notice(Box::new(Notice::new(kind))));
+        }
+    }
+}
 
 /// Appends the lines the SDK writes and reads, as `{"dir":"in"|"out","msg":…}` lines.
 pub(crate) struct Recorder {

@@ -3,13 +3,11 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use futures_io::{AsyncRead, AsyncWrite};
 
-use crate::message::{Message, Notice, NoticeKind};
-use crate::persistence::recorder::Recorder;
+use crate::persistence::recorder::{Recorder, Recording};
 use crate::process::runtime::{ChildProcess, Signal};
 use crate::session::{self, ExitStatusInfo, Session, Transmit};
 use crate::task::stderr::StderrSink;
@@ -53,10 +51,8 @@ pub(super) struct Cli<C, I, O, E> {
     read_buf: Box<[u8]>,
     stderr: Option<E>,
     stderr_sink: StderrSink,
-    /// `Options::record_to`: where the lines go, while writing them works.
-    recorder: Option<Recorder>,
-    /// Recording failed: the notice that says so, for the message stream.
-    recording_stopped: Option<Message>,
+    /// `Options::record_to`: where both pipes' lines go.
+    recording: Recording,
 }
 
 impl<C, I, O, E> Cli<C, I, O, E>
@@ -82,8 +78,7 @@ where
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
             stderr: endpoints.stderr,
             stderr_sink: stderr,
-            recorder,
-            recording_stopped: None,
+            recording: Recording::new(recorder),
         }
     }
 
@@ -141,11 +136,7 @@ where
             match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
                 Poll::Ready(Ok(n)) if n > 0 => {
                     let written = self.out_pos..self.out_pos + n;
-                    record(
-                        &mut self.recorder,
-                        &mut self.recording_stopped,
-                        |recorder| recorder.stdin(&self.out_buf[written]),
-                    );
+                    self.recording.stdin(&self.out_buf[written]);
                     self.out_pos += n;
                     progress = true;
                 }
@@ -203,11 +194,7 @@ where
             match Pin::new(stdout).poll_read(cx, &mut self.read_buf) {
                 Poll::Pending => return Read::Pending,
                 Poll::Ready(Ok(n)) if n > 0 => {
-                    record(
-                        &mut self.recorder,
-                        &mut self.recording_stopped,
-                        |recorder| recorder.stdout(&self.read_buf[..n]),
-                    );
+                    self.recording.stdout(&self.read_buf[..n]);
                     return Read::Bytes(&self.read_buf[..n]);
                 }
                 Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -296,45 +283,8 @@ impl<C: ChildProcess, I, O, E> Cli<C, I, O, E> {
         self.exit.is_some()
     }
 
-    /// The notice of a recording that stopped, once.
-    pub(super) fn take_recording_notice(&mut self) -> Option<Message> {
-        self.recording_stopped.take()
-    }
-
-    /// Write out the recorded lines; false if recording stopped (its notice waits).
-    pub(super) fn flush_recording(&mut self) -> bool {
-        record(
-            &mut self.recorder,
-            &mut self.recording_stopped,
-            Recorder::flush,
-        );
-        self.recording_stopped.is_none()
-    }
-
-    /// Close the recording; a failure now (the lines since the last flush) can only be dropped.
-    pub(super) fn finish_recording(&mut self) {
-        if let Some(mut recorder) = self.recorder.take() {
-            let _ = recorder.finish();
-        }
-    }
-}
-
-/// Feed `recorder` with `write`; on failure, stop recording and keep its notice for the stream.
-fn record(
-    recorder: &mut Option<Recorder>,
-    stopped: &mut Option<Message>,
-    write: impl FnOnce(&mut Recorder) -> io::Result<()>,
-) {
-    let Some(active) = recorder.as_mut() else {
-        return;
-    };
-    if let Err(error) = write(active) {
-        let path = active.path().to_path_buf();
-        *recorder = None;
-        let kind = NoticeKind::RecordingStopped {
-            path,
-            error: Arc::new(error),
-        };
-        *stopped = Some(Message::Notice(Box::new(Notice::new(kind))));
+    /// The recording of what went through the pipes.
+    pub(super) fn recording(&mut self) -> &mut Recording {
+        &mut self.recording
     }
 }

@@ -276,7 +276,7 @@ where
                 }
                 progress = true;
             }
-            if let Some(notice) = self.cli.take_recording_notice() {
+            if let Some(notice) = self.cli.recording().take_notice() {
                 self.undelivered = Some(Ok(notice));
                 progress = true;
                 continue;
@@ -411,7 +411,7 @@ where
         }
         // The recording's lines so far are written, and a failure reaches the stream, before the
         // session's end does.
-        if !self.cli.flush_recording() {
+        if !self.cli.recording().flush() {
             return false;
         }
         if !self.reported {
@@ -434,7 +434,7 @@ where
         }
         // The end has been reported: a failure to finish the file (the few lines since the flush
         // above) can only be dropped.
-        self.cli.finish_recording();
+        self.cli.recording().finish();
         true
     }
 }
@@ -442,7 +442,7 @@ where
 impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
     /// Write out the recorded lines before the driver waits; a failure goes to the stream.
     fn flush_recording(&mut self, cx: &mut Context<'_>) {
-        if !self.cli.flush_recording() {
+        if !self.cli.recording().flush() {
             // Come back to deliver it.
             cx.waker().wake_by_ref();
         }
