@@ -9,9 +9,12 @@ use std::time::{Duration, Instant};
 use claude_agent_core::control::{InboundKind, Reply};
 use claude_agent_core::hooks::HookOutput;
 use claude_agent_core::mcp::ToolResult;
+use claude_agent_core::message::Message;
 use claude_agent_core::permission::PermissionResult;
 use claude_agent_core::recording::{Pace, Pieces, Played, Recording};
-use claude_agent_core::session::{ExitStatusInfo, InputMode, Session, Termination, Transmit};
+use claude_agent_core::session::{
+    Event, ExitStatusInfo, InputMode, Session, Termination, Transmit,
+};
 
 fn recording(name: &str) -> Recording {
     let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -108,4 +111,52 @@ fn a_recording_cut_any_way_plays_the_same() {
             assert_eq!(play(name, pieces), whole, "{name} in {pieces:?}");
         }
     }
+}
+
+/// A session of a fleet with a session store, played from the real CLI's recording of two
+/// turns it mirrored: each result waits for its turn's lines, then for its charge, which comes
+/// just before it with the turn's own cost; the session still completes.
+#[test]
+fn each_mirrored_turn_is_stored_then_charged_then_handed_on() {
+    let recording = recording("session_mirror.jsonl");
+    let pace = Pace::new(Instant::now());
+    let mut config = recording.session_config(InputMode::SingleTurn);
+    config.results_after_store = true;
+    config.results_after_charge = true;
+    let mut session = Session::new(config, pace.start);
+    let played = recording.play(&mut session, &pace, ExitStatusInfo::code(0), |_| None);
+    let events = &played.events;
+    let mut results = 0;
+    for (at, event) in events.iter().enumerate() {
+        let Event::Message(Message::Result(result)) = event else {
+            continue;
+        };
+        results += 1;
+        let before = &events[..at];
+        assert!(
+            matches!(before.last(), Some(Event::Charge(cost)) if Some(&**cost) == result.turn_cost.as_ref()),
+            "result {results} comes right after its charge: {:?}",
+            before.last()
+        );
+        let frames = before
+            .iter()
+            .filter(|event| matches!(event, Event::Mirror(_)))
+            .count();
+        assert!(frames > 0, "result {results} before its turn's lines");
+    }
+    let charges = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Charge(cost) => cost.cli_usd,
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(results, 2);
+    // Each turn's own cost: the CLI's running total was 0.000172, then 0.000344.
+    assert_eq!(charges.len(), 2);
+    assert!(
+        charges.iter().all(|usd| (usd - 0.000172).abs() < 1e-9),
+        "{charges:?}"
+    );
+    assert_eq!(played.termination(), Some(&Termination::Completed));
 }

@@ -124,7 +124,13 @@ impl Recording {
     /// reported, and the session handed the time until it asks for nothing more. Each answer the
     /// session wrote is compared with the recorded host's answer to the same request
     /// ([`Played::answers_differing`]); answer with `Reply::Raw` of [`Recording::answer_to`] to
-    /// play the recorded host exactly.
+    /// play the recorded host exactly. A session whose results wait for the store or for a
+    /// charge ([`SessionConfig::results_after_store`], [`SessionConfig::results_after_charge`])
+    /// is played as a host whose store and ledger take everything at once: the transcript
+    /// frames are stored as they come, and each charge ([`Event::Charge`]) is made.
+    ///
+    /// [`SessionConfig::results_after_store`]: crate::session::SessionConfig::results_after_store
+    /// [`SessionConfig::results_after_charge`]: crate::session::SessionConfig::results_after_charge
     ///
     /// ```
     /// use std::time::Instant;
@@ -206,13 +212,23 @@ impl Recording {
             let mut any = false;
             while let Some(event) = session.poll_event() {
                 any = true;
-                if let Event::Inbound(request) = &event {
-                    if let Some(reply) = answer(request) {
-                        // Refused only for a request withdrawn meanwhile: then nothing is owed.
-                        let _ = session.respond(now, request.id, reply);
+                match &event {
+                    Event::Inbound(request) => {
+                        if let Some(reply) = answer(request) {
+                            // Refused only for a request withdrawn meanwhile: nothing is owed.
+                            let _ = session.respond(now, request.id, reply);
+                        }
                     }
+                    // The ledger takes the charge at once.
+                    Event::Charge(_) => session.turn_charged(),
+                    _ => {}
                 }
                 played.events.push(event);
+            }
+            // The store has every frame it was handed.
+            if session.waits_for_store() {
+                session.store_flushed();
+                any |= !session.waits_for_store();
             }
             while let Some(transmit) = session.poll_transmit() {
                 any = true;
