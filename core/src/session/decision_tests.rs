@@ -322,23 +322,28 @@ fn a_result_waits_for_its_turns_lines_in_the_store() {
     assert_eq!(events(&mut s).len(), 2);
 }
 
+/// The result of a turn that cost $0.25.
+const RESULT: &str = r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#;
+
+/// A session of `config`, ready, in its first turn.
+fn in_a_turn(config: SessionConfig) -> (Session, Instant) {
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    s.send_user(now, UserInput::text("go")).unwrap();
+    (s, now)
+}
+
 /// A session of `config` whose turn's result ($0.25) waits for the host to store the
 /// transcript line before it.
 fn result_held_for_the_store(mut config: SessionConfig) -> (Session, Instant) {
     config.results_after_store = true;
-    let (mut s, now) = start(config);
-    feed(&mut s, now, &answer("req_0", "{}"));
-    s.send_user(now, UserInput::text("go")).unwrap();
+    let (mut s, now) = in_a_turn(config);
     feed(
         &mut s,
         now,
         r#"{"type":"transcript_mirror","filePath":"/h/.claude/projects/-w/s.jsonl","entries":[{"type":"user","uuid":"u1"}]}"#,
     );
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
-    );
+    feed(&mut s, now, RESULT);
     (s, now)
 }
 
@@ -862,14 +867,8 @@ fn a_saturated_store_holds_the_events_back() {
 fn result_held_for_its_charge() -> (Session, Instant, Vec<Event>) {
     let mut config = SessionConfig::new(InputMode::Streaming);
     config.results_after_charge = true;
-    let (mut s, now) = start(config);
-    feed(&mut s, now, &answer("req_0", "{}"));
-    s.send_user(now, UserInput::text("go")).unwrap();
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
-    );
+    let (mut s, now) = in_a_turn(config);
+    feed(&mut s, now, RESULT);
     feed(
         &mut s,
         now,
