@@ -434,11 +434,7 @@ fn a_lost_place_withholds_what_comes_after_whatever_ended_the_session() {
         matches!(s.ending(), Some(EndReason::OverBudget(_))),
         "the first reason stays"
     );
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
-    );
+    feed(&mut s, now, RESULT);
     let after = events(&mut s);
     assert!(
         !after
@@ -469,11 +465,7 @@ fn a_message_waiting_behind_a_held_request_is_withheld_once_the_place_is_lost() 
         now,
         r#"{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":1,"output_tokens":1}},"session_id":"s"}"#,
     );
-    feed(
-        &mut s,
-        now,
-        r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#,
-    );
+    feed(&mut s, now, RESULT);
     let first = events(&mut s);
     assert!(
         matches!(first.last(), Some(Event::Inbound(_)))
