@@ -293,52 +293,6 @@ pub enum Error {
 }
 
 impl Error {
-    /// What in the environment made the session fail, when it is one of the causes [`doctor`]
-    /// checks, named as `doctor` names it (the same [`Finding`](crate::cli::Finding), so the
-    /// same fix): a CLI not found, not executable, missing its interpreter or otherwise not
-    /// started, a working directory that is gone, `bypassPermissions` as root (from the CLI's
-    /// start-up failure, or its stderr), no credentials (an authentication failure of the API).
-    /// `None` for anything else.
-    ///
-    /// [`doctor`]: crate::cli::doctor
-    ///
-    /// ```
-    /// use claude_agent_tokio::{Error, cli::Finding};
-    ///
-    /// fn explain(error: &Error) {
-    ///     match error.finding() {
-    ///         Some(finding) => eprintln!("{finding}: {}", finding.fix()),
-    ///         None => eprintln!("{error}"),
-    ///     }
-    /// }
-    /// # let _ = explain;
-    /// ```
-    pub fn finding(&self) -> Option<crate::Finding> {
-        use crate::message::{ApiError, StartupFailureReason};
-        use crate::Finding;
-        match self {
-            Error::CliNotFound { .. } => Some(Finding::CliNotFound),
-            Error::Spawn { program, source } => Some(crate::process::preflight::not_started(
-                program, None, source,
-            )),
-            Error::WorkingDirectory { path, .. } => {
-                Some(Finding::WorkingDirectoryMissing { path: path.clone() })
-            }
-            Error::StartFailed {
-                failure,
-                stderr_tail,
-            } if failure.reason == Some(StartupFailureReason::BypassRoot)
-                || stderr_tail.contains("cannot be used with root/sudo privileges") =>
-            {
-                Some(Finding::RootWithBypassPermissions)
-            }
-            Error::Result(result) if result.api_error == Some(ApiError::AuthenticationFailed) => {
-                Some(Finding::NoCredentials)
-            }
-            _ => None,
-        }
-    }
-
     pub(crate) fn from_failure(failure: RequestFailure) -> Error {
         match failure {
             RequestFailure::Refused { message, code } => Error::ControlRefused { message, code },

@@ -6,6 +6,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_lite::future::Boxed;
+
 use crate::callbacks::handlers::{
     ElicitationContext, HookContext, HookFn, HostId, PermissionContext, UserDialogContext,
     UserDialogFn,
@@ -18,7 +20,6 @@ use crate::mcp::{ElicitationRequest, ElicitationResult};
 use crate::options::SessionStart;
 use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
-use crate::process::runtime::BoxFuture;
 use crate::session::HookMatcherConfig;
 use crate::store::SessionStore;
 use crate::StoreFlush;
@@ -173,10 +174,9 @@ impl Options {
         F: Fn(PermissionRequest, PermissionContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = PermissionResult> + Send + 'static,
     {
-        self.handlers_mut().can_use_tool =
-            Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
-                Box::pin(callback(request, ctx))
-            }));
+        self.handlers_mut().can_use_tool = Some(Arc::new(move |request, ctx| -> Boxed<_> {
+            Box::pin(callback(request, ctx))
+        }));
         self
     }
 
@@ -370,10 +370,9 @@ impl Options {
         F: Fn(ElicitationRequest, ElicitationContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ElicitationResult> + Send + 'static,
     {
-        self.handlers_mut().elicitation =
-            Some(Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
-                Box::pin(callback(request, ctx))
-            }));
+        self.handlers_mut().elicitation = Some(Arc::new(move |request, ctx| -> Boxed<_> {
+            Box::pin(callback(request, ctx))
+        }));
         self
     }
 
@@ -407,9 +406,8 @@ impl Options {
         Fut: Future<Output = UserDialogResult> + Send + 'static,
     {
         let kinds = kinds.into_iter().map(Into::into).collect();
-        let callback: UserDialogFn = Arc::new(move |request, ctx| -> BoxFuture<'static, _> {
-            Box::pin(callback(request, ctx))
-        });
+        let callback: UserDialogFn =
+            Arc::new(move |request, ctx| -> Boxed<_> { Box::pin(callback(request, ctx)) });
         self.handlers_mut().user_dialog = Some((kinds, callback));
         self
     }
@@ -442,7 +440,7 @@ where
     F: Fn(HookInput, HookContext) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = HookOutput> + Send + 'static,
 {
-    Arc::new(move |input, ctx| -> BoxFuture<'static, _> {
+    Arc::new(move |input, ctx| -> Boxed<_> {
         let output = callback(input, ctx);
         Box::pin(async move { Ok(output.await) })
     })
@@ -456,7 +454,7 @@ where
     F: Fn(I, HookContext) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = HookOutput> + Send + 'static,
 {
-    Arc::new(move |input, ctx| -> BoxFuture<'static, _> {
+    Arc::new(move |input, ctx| -> Boxed<_> {
         match I::from_hook_input(input) {
             Ok(input) => {
                 let output = callback(input, ctx);

@@ -6,6 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::error::Error;
+use crate::message::{ApiError, StartupFailureReason};
 use crate::options::{HostDeclarations, LaunchSpec, Options};
 use crate::permission::PermissionMode;
 use crate::session::CliVersion;
@@ -423,4 +425,48 @@ fn stored_login(child_var: &dyn Fn(&str) -> Option<String>) -> bool {
         .map(PathBuf::from)
         .or_else(|| child_var("HOME").map(|home| Path::new(&home).join(".claude")));
     config.is_some_and(|dir| dir.join(".credentials.json").is_file())
+}
+
+impl Error {
+    /// What in the environment made the session fail, when it is one of the causes [`doctor`]
+    /// checks, named as `doctor` names it (the same [`Finding`](crate::cli::Finding), so the
+    /// same fix): a CLI not found, not executable, missing its interpreter or otherwise not
+    /// started, a working directory that is gone, `bypassPermissions` as root (from the CLI's
+    /// start-up failure, or its stderr), no credentials (an authentication failure of the API).
+    /// `None` for anything else.
+    ///
+    /// [`doctor`]: crate::cli::doctor
+    ///
+    /// ```
+    /// use claude_agent_tokio::{Error, cli::Finding};
+    ///
+    /// fn explain(error: &Error) {
+    ///     match error.finding() {
+    ///         Some(finding) => eprintln!("{finding}: {}", finding.fix()),
+    ///         None => eprintln!("{error}"),
+    ///     }
+    /// }
+    /// # let _ = explain;
+    /// ```
+    pub fn finding(&self) -> Option<Finding> {
+        match self {
+            Error::CliNotFound { .. } => Some(Finding::CliNotFound),
+            Error::Spawn { program, source } => Some(not_started(program, None, source)),
+            Error::WorkingDirectory { path, .. } => {
+                Some(Finding::WorkingDirectoryMissing { path: path.clone() })
+            }
+            Error::StartFailed {
+                failure,
+                stderr_tail,
+            } if failure.reason == Some(StartupFailureReason::BypassRoot)
+                || stderr_tail.contains("cannot be used with root/sudo privileges") =>
+            {
+                Some(Finding::RootWithBypassPermissions)
+            }
+            Error::Result(result) if result.api_error == Some(ApiError::AuthenticationFailed) => {
+                Some(Finding::NoCredentials)
+            }
+            _ => None,
+        }
+    }
 }
