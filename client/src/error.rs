@@ -130,9 +130,9 @@ pub enum Error {
     OverBudget(Box<crate::cost::BudgetReport>),
     /// The session's fleet, shared by many hosts ([`Fleet::shared`](crate::Fleet::shared)):
     /// its ledger could not be reached, so nothing started, or this host lost the session's
-    /// place, so the session was closed ([`FleetError`](crate::FleetError)).
+    /// place, so the session was closed ([`FleetError`]).
     #[error(transparent)]
-    Fleet(crate::FleetError),
+    Fleet(FleetError),
     /// `Options::isolated_config`: the session's configuration folder could not be made.
     #[error(
         "could not make the session's own configuration folder ({}): {source}; check the temp \
@@ -314,9 +314,7 @@ impl Error {
             Termination::Ended(EndReason::OverBudget(report)) => {
                 Some(Error::OverBudget(report.clone()))
             }
-            Termination::Ended(EndReason::PlaceLost) => {
-                Some(Error::Fleet(crate::FleetError::PlaceLost))
-            }
+            Termination::Ended(EndReason::PlaceLost) => Some(Error::Fleet(FleetError::PlaceLost)),
             Termination::Ended(EndReason::InitializeFailed(failure)) => {
                 Some(Error::from_failure(failure.clone()))
             }
@@ -445,4 +443,31 @@ pub enum ClaimError {
     /// The spare's process ended before the claim was answered.
     #[error("the spare's process ended before it was claimed")]
     SpareExited,
+}
+
+/// A session's failure that comes from its fleet ([`Error::Fleet`]).
+///
+/// ```
+/// use claude_agent_tokio::{Error, FleetError};
+///
+/// fn retry_elsewhere(error: &Error) -> bool {
+///     matches!(error, Error::Fleet(FleetError::PlaceLost))
+/// }
+/// assert!(retry_elsewhere(&Error::Fleet(FleetError::PlaceLost)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FleetError {
+    /// The fleet's shared ledger could not be reached when the session asked for its place:
+    /// nothing was started.
+    #[error("the fleet's shared ledger could not be reached: {0}")]
+    Unreachable(String),
+    /// This host lost the session's place (its lease ran out, or another host took the
+    /// session over): the session was closed, so that it runs on one host only. The session
+    /// store has what it had stored; the host holding the place now goes on from there.
+    #[error(
+        "this host lost the session's place in its fleet (its lease ran out, or another host \
+         took the session over); the session was closed"
+    )]
+    PlaceLost,
 }

@@ -12,10 +12,11 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll};
 
 use crate::cost::{Budget, BudgetLevel, BudgetReport, Spent, TurnCost};
+use crate::error::FleetError;
 use crate::task::message_queue::Link;
 use admission::{Admission, MemoryLimit, Permit};
 use ledger::{Ledger, Signal};
-pub use shared::{AdmitError, AdmitFuture, ChargeFuture, FleetError, SharedLedger, SharedPlace};
+pub use shared::{AdmitError, AdmitFuture, ChargeFuture, SharedLedger, SharedPlace};
 
 /// The limits a [`Fleet`] keeps.
 ///

@@ -241,12 +241,11 @@ pub use callbacks::handlers::{
     ElicitationContext, HookContext, HostId, PermissionContext, UserDialogContext,
 };
 pub use callbacks::unasked_tools::UnaskedTools;
-pub use error::ClaimError;
-pub use error::Error;
+pub use error::{ClaimError, Error, FleetError};
 pub(crate) use fleet::Seat;
 pub use fleet::{
-    AdmitError, AdmitFuture, ChargeFuture, Fleet, FleetError, FleetLimits, FleetLimitsError,
-    FleetMember, SharedLedger, SharedPlace,
+    AdmitError, AdmitFuture, ChargeFuture, Fleet, FleetLimits, FleetLimitsError, FleetMember,
+    SharedLedger, SharedPlace,
 };
 pub use handles::client::{connect_with, Client, Messages};
 pub use handles::pool::{PoolStart, PooledQuery, SparePool};
@@ -255,7 +254,6 @@ pub use handles::query::{query_with, Query};
 pub use handles::spare::{prewarm_with, Claimed, PrewarmError, Spare};
 pub use handles::warm::{startup_with, WarmQuery};
 pub use options::Options;
-pub use persistence::mirror::StoreFlush;
 pub use persistence::store_resume::ResumeError;
 pub use process::local::LocalCommand;
 pub(crate) use process::local::{child_var, give_to, user_ids};
@@ -268,3 +266,4 @@ pub use process::runtime::{BoxFuture, ChildProcess, Runtime, Signal};
 pub(crate) use process::temp_folders::temp_folder;
 pub use process::transport::{Connection, Transport};
 pub use published_modules::{cli, mcp};
+pub use store::flush::StoreFlush;

@@ -39,6 +39,7 @@
 //! ```
 
 mod file;
+pub(crate) mod flush;
 mod functions;
 mod key;
 pub(crate) use key::check_path_safe;

@@ -170,17 +170,18 @@ pub trait SharedPlace: Send + Sync {
 
     /// Ready once the place is lost: the host's lease ran out (it was cut off from the ledger,
     /// or frozen), or another host took the session over. The session then stops
-    /// ([`FleetError::PlaceLost`]), so that it runs on one host only.
+    /// ([`FleetError::PlaceLost`](crate::FleetError::PlaceLost)), so that it runs on one host
+    /// only.
     fn poll_lost(&self, cx: &mut Context<'_>) -> Poll<()>;
 
     /// Whether the place is lost now, asked without waiting each time the application takes a
     /// message of the session: a message handed over before a freeze and read after it (when
     /// another host may hold the session) is then withheld, and the stream ends with
-    /// [`FleetError::PlaceLost`]. The default, `false`, leaves the loss to
-    /// [`poll_lost`](Self::poll_lost), which the session hears of as it runs; a ledger that
-    /// can tell at once (a lease timed on the host's own clock) should say so here. It is
-    /// called for every message, while the session's message queue is locked: a flag or a
-    /// clock read, never I/O or a wait.
+    /// [`FleetError::PlaceLost`](crate::FleetError::PlaceLost). The default, `false`, leaves
+    /// the loss to [`poll_lost`](Self::poll_lost), which the session hears of as it runs; a
+    /// ledger that can tell at once (a lease timed on the host's own clock) should say so here.
+    /// It is called for every message, while the session's message queue is locked: a flag or
+    /// a clock read, never I/O or a wait.
     fn is_lost(&self) -> bool {
         false
     }
@@ -204,31 +205,4 @@ pub enum AdmitError {
     /// refused the request; the message says what failed.
     #[error("{0}")]
     Unreachable(String),
-}
-
-/// A session's failure that comes from its fleet ([`Error::Fleet`](crate::Error::Fleet)).
-///
-/// ```
-/// use claude_agent_tokio::{Error, FleetError};
-///
-/// fn retry_elsewhere(error: &Error) -> bool {
-///     matches!(error, Error::Fleet(FleetError::PlaceLost))
-/// }
-/// assert!(retry_elsewhere(&Error::Fleet(FleetError::PlaceLost)));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FleetError {
-    /// The fleet's shared ledger could not be reached when the session asked for its place:
-    /// nothing was started.
-    #[error("the fleet's shared ledger could not be reached: {0}")]
-    Unreachable(String),
-    /// This host lost the session's place (its lease ran out, or another host took the
-    /// session over): the session was closed, so that it runs on one host only. The session
-    /// store has what it had stored; the host holding the place now goes on from there.
-    #[error(
-        "this host lost the session's place in its fleet (its lease ran out, or another host \
-         took the session over); the session was closed"
-    )]
-    PlaceLost,
 }

@@ -14,9 +14,9 @@ use crate::handles::prompt::Prompt;
 use crate::handles::query::{query_with, Query};
 use crate::handles::spare::{prewarm_with, PrewarmError, Spare};
 use crate::options::{LaunchSpec, Options};
-use crate::persistence::mirror::StoreFlush;
 use crate::process::runtime::{BoxFuture, Runtime};
 use crate::session::InputMode;
+use crate::store::flush::StoreFlush;
 use crate::task::message_queue::Command;
 
 /// Sets of host-level options a pool keeps spares for by default; the least recently used set

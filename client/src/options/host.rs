@@ -21,8 +21,8 @@ use crate::options::SessionStart;
 use crate::options::{HostDeclarations, Options};
 use crate::permission::{PermissionRequest, PermissionResult};
 use crate::session::HookMatcherConfig;
+use crate::store::flush::StoreFlush;
 use crate::store::SessionStore;
-use crate::StoreFlush;
 
 impl Options {
     /// Which of the CLI's requests the callbacks registered on these options answer, and what

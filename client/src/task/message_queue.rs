@@ -15,7 +15,8 @@ use crate::callbacks::mcp_servers::McpServerSet;
 use crate::control::{ClaimInfo, ClaimOptions, ControlRequest, InitializeResponse, ResponseBody};
 use crate::error::ClaimError;
 use crate::error::Error;
-use crate::fleet::{FleetError, SharedPlace};
+use crate::error::FleetError;
+use crate::fleet::SharedPlace;
 use crate::message::{Message, UserInput};
 use crate::session::{EndReason, VersionCheck};
 
