@@ -1308,15 +1308,17 @@ impl Session {
         }
         if let Some(Event::Inbound(request)) = self.events.front() {
             // Past the limit, the next request (and all after it) waits for an answer, or for
-            // the withdrawal of one the host has: that goes ahead of the waiting ones.
+            // the withdrawal of one the host has: that goes ahead of the waiting ones, and of a
+            // result held behind them (for its charge, which the host cannot take before them).
             if self.inbound.waits_to_be_handed_out(request.id)
                 && self.inbound.handed_out() >= self.config.limits.max_inbound_in_flight.max(1)
             {
                 let inbound = &self.inbound;
-                let withdrawal = self.events.iter().position(|event| {
-                    matches!(event, Event::Cancelled(id) | Event::Expired(id) if inbound.withdrawal_untold(*id))
-                })?;
-                let event = self.events.remove(withdrawal)?;
+                let untold = |event: &Event| matches!(event, Event::Cancelled(id) | Event::Expired(id) if inbound.withdrawal_untold(*id));
+                let event = match self.events.iter().position(untold) {
+                    Some(at) => self.events.remove(at),
+                    None => self.held_events.take(untold),
+                }?;
                 if let Event::Cancelled(id) | Event::Expired(id) = &event {
                     self.inbound.withdrawal_told(*id);
                 }
@@ -2377,7 +2379,7 @@ impl Session {
         let unseen = |event: &Event| matches!(event, Event::Inbound(request) if request.id == id);
         if let Some(at) = self.events.iter().position(unseen) {
             self.events.remove(at);
-        } else if !self.held_events.remove(unseen) {
+        } else if self.held_events.take(unseen).is_none() {
             self.push_event(told(id));
         }
     }

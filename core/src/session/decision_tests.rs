@@ -1165,6 +1165,43 @@ fn four_prompts_with_room_for_two() -> (Session, Instant) {
     (s, now)
 }
 
+/// A tool call the session answers past its time limit, while the host has as many requests as
+/// it may and a result waits for its charge behind the next one: the host is told of the expiry
+/// at once, which frees the place of the next request, and then the charge comes. (Found by the
+/// fuzzer: the expiry waited behind the result, the result behind its charge, the charge
+/// behind the request, and the request for a place only the told expiry frees.)
+#[test]
+fn an_expiry_held_behind_a_result_waiting_for_its_charge_is_told_at_once() {
+    let mut config = SessionConfig::new(InputMode::Streaming);
+    config.can_use_tool = true;
+    config.mcp_servers = vec![slow_server(Some(secs(2.0)))];
+    config.limits.max_inbound_in_flight = 2;
+    config.results_after_charge = true;
+    let (mut s, now) = start(config);
+    feed(&mut s, now, &answer("req_0", "{}"));
+    events(&mut s);
+    feed(&mut s, now, &tool_call("m1", 7));
+    feed(&mut s, now, &prompt("p1"));
+    feed(&mut s, now, &prompt("p2"));
+    feed(&mut s, now, RESULT);
+    let first = events(&mut s);
+    assert_eq!(first.len(), 2, "two requests, then p2 waits: {first:?}");
+    let Event::Inbound(call) = &first[0] else {
+        panic!("{first:?}")
+    };
+    let call = call.id;
+    s.handle_timeout(now + secs(2.0));
+    let after = events(&mut s);
+    assert!(
+        matches!(
+            &after[..],
+            [Event::Expired(id), Event::Inbound(p2), Event::Charge(_)]
+                if *id == call && p2.wire_id == "p2"
+        ),
+        "{after:?}"
+    );
+}
+
 /// The host gets at most `max_inbound_in_flight` requests it has not answered: the next one,
 /// and every event after it, waits until one is answered or withdrawn.
 #[test]

@@ -59,12 +59,10 @@ impl HeldEvents {
         (self.waits_for.take(), std::mem::take(&mut self.events))
     }
 
-    /// Drop the first held event `matches` picks: whether there was one. The result itself is
-    /// never picked (it is a message).
-    pub(super) fn remove(&mut self, matches: impl Fn(&Event) -> bool) -> bool {
-        match self.events.iter().position(matches) {
-            Some(at) => self.events.remove(at).is_some(),
-            None => false,
-        }
+    /// Take the first held event `matches` picks out of the queue. The result itself is never
+    /// picked (it is a message).
+    pub(super) fn take(&mut self, matches: impl Fn(&Event) -> bool) -> Option<Event> {
+        let at = self.events.iter().position(matches)?;
+        self.events.remove(at)
     }
 }
