@@ -177,7 +177,9 @@ mod handles {
 /// stderr, and tracing.
 mod task {
     pub(super) mod cli;
+    pub(super) mod clock;
     pub(super) mod driver;
+    pub(super) mod handles_side;
     pub(super) mod message_queue;
     #[cfg(feature = "otel")]
     pub(super) mod otel;
@@ -219,6 +221,7 @@ mod persistence {
     pub(super) mod mirror;
     pub(super) mod parking_dir;
     pub(super) mod recorder;
+    pub(super) mod session_folders;
     pub(super) mod store_resume;
     pub(super) mod user_files;
 }

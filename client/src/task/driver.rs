@@ -1,35 +1,32 @@
 //! The one future that runs a session: it moves bytes between the CLI's pipes and the
-//! [`Session`], runs the user's callbacks, serves the handles' commands, sleeps until the
-//! session's next deadline, and shuts the CLI down.
+//! [`Session`], runs the user's callbacks, serves the handles' commands, and sleeps until the
+//! next deadline. The session decides; each consumer of its events (the handles, the store's
+//! mirror, the fleet's place, the trace) is a type of its own.
 //!
-//! This is the only place in the crate that reads the clock, and it reads the runtime's
-//! ([`Runtime::now`]), so a runtime with a virtual clock runs it in virtual time.
+//! It reads the time through its [`Clock`], the runtime's ([`Runtime::now`]), so a runtime with
+//! a virtual clock runs it in virtual time.
 //!
-//! Each pass of [`Driver::poll`] does, in order: commands from the handles, the streaming
-//! prompt, stdout (only while the session wants it), running callbacks, session events, stdin,
-//! stderr (always), the child's exit, and the deadlines. It loops while anything made
-//! progress (with a budget, then it yields), and returns `Pending` with every source registered.
+//! Each pass of [`Driver::poll`] does, in order: the fleet's news, commands from the handles,
+//! the streaming prompt, stdout (only while the session wants it), running callbacks, session
+//! events, the store, stdin, stderr (always), the child's exit, and the deadlines. It loops
+//! while anything made progress (with a budget, then it yields), and returns `Pending` with
+//! every source registered.
 
-use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
 use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::callbacks::dispatch::Dispatcher;
-use crate::error::Error;
-use crate::message::UserInput;
-use crate::persistence::config_dir::ConfigDir;
 use crate::persistence::mirror::Mirror;
-use crate::persistence::parking_dir::ParkingDir;
 use crate::persistence::recorder::Recorder;
+use crate::persistence::session_folders::SessionFolders;
 use crate::process::runtime::{BoxFuture, ChildProcess, Runtime};
-use crate::session::{Event, ExitStatusInfo, Session, Termination};
-use crate::task::message_queue::{Command, Item, Link, Reply};
+use crate::session::{Event, ExitStatusInfo, Session};
+use crate::task::clock::Clock;
+use crate::task::handles_side::HandlesSide;
 use crate::task::place::{News, Place};
-use crate::task::replies::Replies;
 use crate::task::stderr::StderrSink;
 use crate::task::trace::Trace;
 use crate::Seat;
@@ -52,49 +49,30 @@ pub(crate) struct DriverParts<R, C, I, O, E> {
     pub(crate) endpoints: Endpoints<C, I, O, E>,
     pub(crate) dispatcher: Dispatcher,
     pub(crate) stderr: Option<crate::callbacks::handlers::StderrFn>,
-    pub(crate) commands: async_channel::Receiver<Command>,
-    pub(crate) link: Arc<Link>,
-    pub(crate) input: Option<futures_lite::stream::Boxed<UserInput>>,
-    pub(crate) init_reply: Option<Reply<Result<(), Error>>>,
+    pub(crate) handles: HandlesSide,
     pub(crate) recorder: Option<Recorder>,
     pub(crate) trace: Trace,
-    pub(crate) parking: Option<ParkingDir>,
+    pub(crate) folders: SessionFolders,
     pub(crate) seat: Option<Seat>,
     pub(crate) mirror: Option<Mirror>,
-    pub(crate) config_dir: Option<ConfigDir>,
 }
 
 pub(crate) struct Driver<R: Runtime, C: ChildProcess, I, O, E> {
-    runtime: R,
+    clock: Clock<R>,
     session: Session,
     /// The CLI: its process, pipes and recording.
     cli: Cli<C, I, O, E>,
-    timer: Option<(Instant, Pin<Box<R::Sleep>>)>,
-    commands: Option<Pin<Box<async_channel::Receiver<Command>>>>,
-    link: Arc<Link>,
-    input: Option<futures_lite::stream::Boxed<UserInput>>,
-
+    /// The handles: their commands, the message queue, the calls waiting on the session.
+    handles: HandlesSide,
     /// The user's callbacks: started for the CLI's requests, and running.
     dispatcher: Dispatcher,
-    /// The handles' calls waiting on the session.
-    replies: Replies,
     /// `Options::session_store`: the transcript lines on their way to the store.
     mirror: Option<Mirror>,
-    /// The session's temporary configuration folder (resumed from a store, or
-    /// `Options::isolated_config`): removed before the stream ends.
-    config_dir: Option<ConfigDir>,
-
-    /// An item the message queue had no room for; nothing else is taken from the session until
-    /// it is delivered.
-    undelivered: Option<Item>,
-    termination: Option<Termination>,
-    /// The last item (the session's final error, if any) has been queued.
-    reported: bool,
-    trace: Trace,
-    /// A spare's parking folder: removed when the driver ends, once the CLI is gone.
-    _parking: Option<ParkingDir>,
     /// The session's place in its fleet: given back when the driver ends, once the CLI is gone.
     place: Option<Place>,
+    trace: Trace,
+    /// Removed before the stream ends, once the CLI is gone.
+    folders: SessionFolders,
 }
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -107,7 +85,7 @@ where
 {
     pub(crate) fn new(parts: DriverParts<R, C, I, O, E>) -> Self {
         let endpoints = parts.endpoints;
-        parts.link.set_process_id(endpoints.child.id());
+        parts.handles.link().set_process_id(endpoints.child.id());
         let mut session = parts.session;
         let mut mirror = parts.mirror;
         if let Some(mirror) = &mut mirror {
@@ -115,23 +93,15 @@ where
             mirror.sync(&mut session, parts.runtime.now());
         }
         Driver {
-            runtime: parts.runtime,
+            clock: Clock::new(parts.runtime),
             session,
             cli: Cli::new(endpoints, StderrSink::new(parts.stderr), parts.recorder),
-            timer: None,
-            commands: Some(Box::pin(parts.commands)),
-            link: parts.link,
-            input: parts.input,
+            handles: parts.handles,
             dispatcher: parts.dispatcher,
-            replies: Replies::new(parts.init_reply),
             mirror,
-            config_dir: parts.config_dir,
-            undelivered: None,
-            termination: None,
-            reported: false,
-            trace: parts.trace,
-            _parking: parts.parking,
             place: parts.seat.map(Place::new),
+            trace: parts.trace,
+            folders: parts.folders,
         }
     }
 
@@ -174,7 +144,7 @@ where
     /// They are acted on even while the application is behind on its messages: the CLI stops
     /// at once, whatever is queued.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        if self.termination.is_some() {
+        if self.handles.has_ended() {
             return false;
         }
         let Some(place) = &mut self.place else {
@@ -229,15 +199,6 @@ where
         progress
     }
 
-    /// The session is ready: what the CLI said in answer to `initialize` is the handles' to
-    /// read, and `connect` returns.
-    fn session_ready(&mut self) {
-        if let Some(info) = self.session.server_info() {
-            self.link.set_server_info(info.clone());
-        }
-        self.replies.ready();
-    }
-
     fn poll_callbacks(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let session = &mut self.session;
         let trace = &mut self.trace;
@@ -251,37 +212,20 @@ where
         progress
     }
 
-    /// Hand `item` to the application: `false` when its queue is full (the item waits in
-    /// `undelivered`, and nothing more is read meanwhile). Once the application has closed the
-    /// session, an item there is no room for is dropped: the session stops without waiting
-    /// for a reader that may never come.
-    fn hand_over(&mut self, cx: &mut Context<'_>, item: Item) -> bool {
-        match self.link.push(cx, item) {
-            None => true,
-            Some(_) if self.link.close_asked() => true,
-            Some(item) => {
-                self.undelivered = Some(item);
-                false
-            }
-        }
-    }
-
     /// Take events from the session while there is somewhere to put them.
     fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         loop {
-            if let Some(item) = self.undelivered.take() {
-                if !self.hand_over(cx, item) {
-                    return progress;
-                }
-                progress = true;
+            match self.handles.poll_room(cx) {
+                Poll::Pending => return progress,
+                Poll::Ready(delivered) => progress |= delivered,
             }
             if let Some(notice) = self.cli.recording().take_notice() {
-                self.undelivered = Some(Ok(notice));
+                self.handles.queue(Ok(notice));
                 progress = true;
                 continue;
             }
-            if self.termination.is_some() {
+            if self.handles.has_ended() {
                 return progress;
             }
             let Some(event) = self.session.poll_event() else {
@@ -295,7 +239,7 @@ where
                     if let Some(place) = &self.place {
                         place.saw(&message);
                     }
-                    if !self.hand_over(cx, Ok(message)) {
+                    if !self.handles.hand_over(cx, Ok(message)) {
                         return progress;
                     }
                 }
@@ -307,8 +251,7 @@ where
     fn poll_stdout(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         // Read only while the session has room, and while our own outbox is clear.
-        while self.undelivered.is_none() && self.termination.is_none() && self.session.wants_read()
-        {
+        while self.handles.is_clear() && !self.handles.has_ended() && self.session.wants_read() {
             match self.cli.read_stdout(cx) {
                 Read::Pending => return progress,
                 Read::Bytes(bytes) => {
@@ -335,7 +278,7 @@ where
             return false;
         };
         self.trace.exit(&status);
-        self.link.set_process_id(None);
+        self.handles.link().set_process_id(None);
         self.session.handle_exit(now, status);
         true
     }
@@ -343,10 +286,10 @@ where
     /// The CLI is to stop (the session stops it, closed by the host or ending itself): it takes
     /// no more user messages.
     fn begin_shutdown(&mut self, now: Instant, by_host: bool) {
-        if by_host && self.termination.is_none() {
+        if by_host && !self.handles.has_ended() {
             self.session.close(now);
         }
-        self.input = None;
+        self.handles.stop_input();
     }
 
     /// The session's deadline (its own, its callbacks' time limits, and the steps of stopping
@@ -365,48 +308,19 @@ where
         }
         if self.session.stopping() {
             // A CLI being stopped takes no more user messages.
-            self.input = None;
+            self.handles.stop_input();
         }
-        progress || self.arm_timer(cx, now)
-    }
-
-    /// Sleep until the earliest deadline. Returns true when that deadline has already passed.
-    fn arm_timer(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mirror = self.mirror.as_ref().and_then(Mirror::poll_timeout);
-        let Some(deadline) = [self.session.poll_timeout(), mirror]
-            .into_iter()
-            .flatten()
-            .min()
-        else {
-            self.timer = None;
-            return false;
-        };
-        if deadline <= now {
-            return true;
-        }
-        if !matches!(&self.timer, Some((at, _)) if *at == deadline) {
-            self.timer = Some((deadline, Box::pin(self.runtime.sleep_until(deadline))));
-        }
-        match self
-            .timer
-            .as_mut()
-            .map(|(_, sleep)| sleep.as_mut().poll(cx))
-        {
-            Some(Poll::Ready(())) => {
-                self.timer = None;
-                true
-            }
-            _ => false,
-        }
+        progress
+            || self
+                .clock
+                .wake_at(cx, now, [self.session.poll_timeout(), mirror])
     }
 
-    /// Once the session has finished and stderr has been read to its end: queue the final error
-    /// (if the session ended with one). Returns whether the driver is done.
+    /// Once the session has finished and stderr has been read to its end: tell the handles (the
+    /// final error, if the session ended with one). Returns whether the driver is done.
     fn finish(&mut self, cx: &mut Context<'_>) -> bool {
-        let Some(termination) = &self.termination else {
-            return false;
-        };
-        if self.cli.stderr_open() || self.undelivered.is_some() {
+        if !self.handles.has_ended() || self.cli.stderr_open() || !self.handles.is_clear() {
             return false;
         }
         // The recording's lines so far are written, and a failure reaches the stream, before the
@@ -414,22 +328,8 @@ where
         if !self.cli.recording().flush() {
             return false;
         }
-        if !self.reported {
-            self.reported = true;
-            let error = Error::of_termination(termination, || self.cli.stderr_tail());
-            // `connect` returns it, or the stream ends with it.
-            match self.replies.connect_failed(error) {
-                None => {}
-                // Told if there is room: the application that closed the session may not read.
-                Some(error) if self.link.close_asked() => drop(self.link.push(cx, Err(error))),
-                Some(error) => {
-                    self.undelivered = Some(Err(error));
-                    return false;
-                }
-            }
-        }
-        self.replies.session_ended();
-        if !self.cli.exited() {
+        let cli = &self.cli;
+        if !self.handles.report_end(cx, || cli.stderr_tail()) || !self.cli.exited() {
             return false;
         }
         // The end has been reported: a failure to finish the file (the few lines since the flush
@@ -449,7 +349,7 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Driver<R, C, I, O, E> {
     }
 }
 
-// No field is structurally pinned: the timer and the command receiver are boxed, and the pipes
+// No field is structurally pinned: the sleep and the command receiver are boxed, and the pipes
 // and the child are moved only by `&mut`.
 impl<R: Runtime, C: ChildProcess, I, O, E> Unpin for Driver<R, C, I, O, E> {}
 
@@ -466,7 +366,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let this = self.get_mut();
         for _ in 0..PASS_BUDGET {
-            let now = this.runtime.now();
+            let now = this.clock.now();
             let progress = this.pass(cx, now);
             if this.finish(cx) {
                 return Poll::Ready(());
@@ -496,7 +396,7 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             // The session ends here, and nothing of it reaches anyone any more, as after a lost
             // place: a result held for the store is dropped. Every turn it holds (one it was
             // in, one whose result it held) is charged to the fleet's key all the same.
-            let now = self.runtime.now();
+            let now = self.clock.now();
             self.session.handle_stdout_eof(now);
             self.session.handle_exit(now, ExitStatusInfo::signal(9));
             self.session.place_lost(now);
@@ -510,6 +410,6 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             }
         }
         // Nothing of the session is left behind once its stream has ended.
-        drop(self.config_dir.take());
+        drop(std::mem::take(&mut self.folders));
     }
 }

@@ -196,7 +196,7 @@ impl Link {
         self.lock().panic.clone()
     }
 
-    /// Task side: the session has ended (only [`SessionEnd`](super::end::SessionEnd) calls
+    /// Task side: the session has ended (only [`SessionEnd`](super::session_end::SessionEnd) calls
     /// this, once the command channel is closed).
     pub(crate) fn finish(&self) {
         let mut state = self.lock();

@@ -19,11 +19,13 @@ use crate::persistence::config_dir::{self, ConfigDir};
 use crate::persistence::mirror::{self, Mirror};
 use crate::persistence::parking_dir::ParkingDir;
 use crate::persistence::recorder::Recorder;
+use crate::persistence::session_folders::SessionFolders;
 use crate::persistence::store_resume;
 use crate::process::runtime::{BoxFuture, Runtime};
 use crate::process::transport::{BoxedRead, BoxedWrite, Connection, ConnectionProcess, Transport};
 use crate::session::{InputMode, Session, SessionConfig};
 use crate::task::driver::{Driver, DriverParts, Endpoints};
+use crate::task::handles_side::HandlesSide;
 use crate::task::message_queue::{Link, PromptKind, Reply, Shared, COMMAND_CAPACITY};
 use crate::task::session_end::{panic_message, SessionEnd, SessionTask};
 use crate::task::trace::Trace;
@@ -255,8 +257,7 @@ async fn connect_then_launch<R: Runtime>(
     let (child, stdin, stdout, stderr) = connection.into_parts();
     let trace = Trace::start(spec, &child, through_transport, &options);
     let mut common = planned.into_common(trace);
-    common.config_dir = own_config;
-    common.parking = ahead.parking;
+    common.folders = SessionFolders::new(own_config, ahead.parking);
     common.seat = ahead.seat;
     let endpoints = Endpoints {
         child,
@@ -391,9 +392,8 @@ struct Common {
     recorder: Option<Recorder>,
     trace: Trace,
     mirror: Option<Mirror>,
-    config_dir: Option<ConfigDir>,
-    /// A spare's own folder, removed once the CLI is gone.
-    parking: Option<ParkingDir>,
+    /// Removed once the CLI is gone.
+    folders: SessionFolders,
     /// The session's place in its fleet.
     seat: Option<Seat>,
     /// For each of the session's hook matchers, the index of its callback.
@@ -417,8 +417,7 @@ impl Planned {
             recorder: self.recorder,
             trace,
             mirror: self.mirror,
-            config_dir: None,
-            parking: None,
+            folders: SessionFolders::default(),
             seat: None,
             hook_order: self.hook_order,
         }
@@ -502,8 +501,7 @@ fn start_driver<R: Runtime>(
         recorder,
         mut trace,
         mirror,
-        config_dir,
-        parking,
+        folders,
         seat,
         hook_order,
     } = common;
@@ -531,15 +529,11 @@ fn start_driver<R: Runtime>(
         endpoints,
         dispatcher,
         stderr: options.handlers().stderr.clone(),
-        commands: channels.commands,
-        link: channels.link,
-        input,
-        init_reply,
+        handles: HandlesSide::new(channels.commands, channels.link, input, init_reply),
         recorder,
         trace,
         mirror,
-        config_dir,
-        parking,
+        folders,
         seat,
     });
     driver.into_task()

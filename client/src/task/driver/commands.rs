@@ -6,7 +6,6 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use futures_io::{AsyncRead, AsyncWrite};
-use futures_lite::Stream;
 
 use super::{Driver, COMMANDS_PER_PASS};
 use crate::callbacks::sdk_mcp::SdkMcpServer;
@@ -29,14 +28,10 @@ where
     pub(super) fn poll_commands(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         for _ in 0..COMMANDS_PER_PASS {
-            let Some(commands) = self.commands.as_mut() else {
-                return progress;
-            };
-            match commands.as_mut().poll_next(cx) {
+            match self.handles.poll_command(cx) {
                 Poll::Pending => return progress,
                 Poll::Ready(None) => {
                     // Every handle is gone.
-                    self.commands = None;
                     self.begin_shutdown(now, true);
                     return true;
                 }
@@ -75,7 +70,7 @@ where
                 match self.session.request(now, request) {
                     Ok(id) => {
                         self.trace.request_sent(id, subtype, now);
-                        self.replies.request_sent(id, reply);
+                        self.handles.replies.request_sent(id, reply);
                     }
                     Err(error) => {
                         let _ = reply.try_send(Err(Error::from_request(error)));
@@ -89,7 +84,7 @@ where
                         self.trace.sdk_servers(&servers.sdk);
                         self.dispatcher.set_mcp_servers(servers.sdk);
                         self.trace.request_sent(id, Subtype::mcp_set_servers(), now);
-                        self.replies.request_sent(id, reply);
+                        self.handles.replies.request_sent(id, reply);
                     }
                     Err(error) => {
                         let _ = reply.try_send(Err(Error::from_request(error)));
@@ -100,7 +95,7 @@ where
             Command::Claim(claim, prompt, reply) => match self.session.claim(now, &claim) {
                 Ok(id) => {
                     self.trace.claim_sent(id, now);
-                    self.replies.claim_sent(reply);
+                    self.handles.replies.claim_sent(reply);
                     if let Some(prompt) = prompt {
                         self.start_prompt(prompt, now);
                     }
@@ -124,30 +119,26 @@ where
                     self.trace.turn_started();
                 }
             }
-            PromptKind::Stream(stream) => self.input = Some(stream),
+            PromptKind::Stream(stream) => self.handles.read_input(stream),
         }
     }
 
     pub(super) fn poll_input(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
-        let Some(input) = self.input.as_mut() else {
-            return false;
-        };
         // Do not pull more user messages while stdin is backed up.
         if self.cli.stdin_backed_up() {
             return false;
         }
-        match input.as_mut().poll_next(cx) {
+        match self.handles.poll_input(cx) {
             Poll::Pending => false,
             Poll::Ready(Some(message)) => {
                 if self.session.send_user(now, message).is_err() {
-                    self.input = None;
+                    self.handles.stop_input();
                 } else {
                     self.trace.turn_started();
                 }
                 true
             }
             Poll::Ready(None) => {
-                self.input = None;
                 self.session.end_input(now);
                 true
             }

@@ -9,10 +9,10 @@ use futures_io::{AsyncRead, AsyncWrite};
 use super::Driver;
 use crate::cost::BudgetReport;
 use crate::error::Error;
-use crate::message::{Message, Notice, NoticeKind};
+use crate::message::NoticeKind;
 use crate::persistence::mirror::mirror_error;
 use crate::process::runtime::{ChildProcess, Runtime};
-use crate::session::{EndReason, Event, Termination};
+use crate::session::{EndReason, Event};
 use crate::task::trace::Subtype;
 
 impl<R, C, I, O, E> Driver<R, C, I, O, E>
@@ -27,11 +27,10 @@ where
         match event {
             Event::Stalled(stall) => {
                 self.trace.stalled(&stall);
-                let notice = Notice::new(NoticeKind::Stalled(stall));
-                self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
+                self.handles.notice(NoticeKind::Stalled(stall));
             }
             Event::Budget(report) => self.budget_notice(*report),
-            Event::Ready => self.session_ready(),
+            Event::Ready => self.handles.ready(self.session.server_info()),
             // The session closed itself: stop the CLI as after a close.
             Event::Closing(reason) => {
                 match &reason {
@@ -39,14 +38,9 @@ where
                     EndReason::OverBudget(report) => self.trace.budget(report),
                     // Nothing more goes to the store from this host (`poll_fleet`).
                     EndReason::PlaceLost => {}
-                    // `connect` and a stream learn it at once, not once the CLI is gone (a
-                    // hung one only after its grace): it is the session's end report.
                     EndReason::InitializeFailed(failure) => {
                         let error = Error::from_failure(failure.clone());
-                        if let Some(error) = self.replies.connect_failed(Some(error)) {
-                            self.undelivered = Some(Err(error));
-                        }
-                        self.reported = true;
+                        self.handles.initialize_failed(error);
                     }
                     // A reason newer than this layer: the shutdown below is all it asks for.
                     _ => {}
@@ -68,14 +62,12 @@ where
             }
             Event::InterruptNotApplied(why) => {
                 self.trace.interrupt_not_applied(why);
-                let notice = Notice::new(NoticeKind::InterruptNotApplied(why));
-                self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
+                self.handles.notice(NoticeKind::InterruptNotApplied(why));
             }
-            Event::Message(message) => self.undelivered = Some(Ok(message)),
+            Event::Message(message) => self.handles.queue(Ok(message)),
             Event::LineError(error) => {
                 self.trace.line_error(&error);
-                let notice = Notice::new(NoticeKind::UnreadableLine(error));
-                self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
+                self.handles.notice(NoticeKind::UnreadableLine(error));
             }
             Event::Mirror(frame) => {
                 // Without a store, nobody asked for them.
@@ -85,11 +77,11 @@ where
             }
             Event::StoreFailed(failure) => {
                 let message = mirror_error(failure.key.as_ref(), &failure.error);
-                self.undelivered = Some(Ok(message));
+                self.handles.queue(Ok(message));
             }
             Event::CliVersion(check) => {
                 self.trace.cli_version(&check);
-                self.link.set_version_check(check);
+                self.handles.link().set_version_check(check);
             }
             Event::Inbound(request) => {
                 self.trace.cli_request(&request, now);
@@ -108,19 +100,16 @@ where
             }
             Event::RequestDone { id, outcome } => {
                 self.trace.request_done(id, &outcome, now);
-                self.replies.request_done(id, outcome);
+                self.handles.replies.request_done(id, outcome);
             }
             Event::Claimed(outcome) => {
                 self.trace.claimed(&outcome, now);
-                self.replies.claimed(outcome);
+                self.handles.replies.claimed(outcome);
             }
             // Start-up progress; the session keeps the last one.
             Event::StartupMark(mark) => self.trace.startup_mark(&mark, now),
             Event::Finished(termination) => {
-                if let Termination::Ended(reason) = &termination {
-                    self.link.closed_itself(reason.clone());
-                }
-                self.termination = Some(termination);
+                self.handles.finished(termination);
                 // Callbacks still running have nobody to answer any more.
                 self.dispatcher.cancel_all();
             }
@@ -132,7 +121,6 @@ where
     /// A budget nearly spent: a notice.
     pub(super) fn budget_notice(&mut self, report: BudgetReport) {
         self.trace.budget(&report);
-        let notice = Notice::new(NoticeKind::Budget(report));
-        self.undelivered = Some(Ok(Message::Notice(Box::new(notice))));
+        self.handles.notice(NoticeKind::Budget(report));
     }
 }

@@ -1,0 +1,196 @@
+//! The handles as the driver sees them: their commands, a streaming prompt, the message queue
+//! (with the one item it had no room for), the calls that wait on the session, and the
+//! session's end as the handles are told it.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use futures_lite::stream::Boxed;
+use futures_lite::Stream;
+
+use crate::error::Error;
+use crate::message::{Message, Notice, NoticeKind, UserInput};
+use crate::session::Termination;
+use crate::task::message_queue::{Command, Item, Link, Reply};
+use crate::task::replies::Replies;
+
+/// The driver's side of the session's handles.
+pub(crate) struct HandlesSide {
+    /// `None` once every handle is gone.
+    commands: Option<Pin<Box<async_channel::Receiver<Command>>>>,
+    link: Arc<Link>,
+    /// The streaming prompt, while the CLI takes user messages.
+    input: Option<Boxed<UserInput>>,
+    /// The calls waiting on the session.
+    pub(super) replies: Replies,
+    /// An item the message queue had no room for; nothing else is taken from the session until
+    /// it is delivered.
+    undelivered: Option<Item>,
+    /// How the session ended, once it has.
+    termination: Option<Termination>,
+    /// The last item (the session's final error, if any) has been queued.
+    reported: bool,
+}
+
+impl HandlesSide {
+    pub(crate) fn new(
+        commands: async_channel::Receiver<Command>,
+        link: Arc<Link>,
+        input: Option<Boxed<UserInput>>,
+        connect: Option<Reply<Result<(), Error>>>,
+    ) -> Self {
+        HandlesSide {
+            commands: Some(Box::pin(commands)),
+            link,
+            input,
+            replies: Replies::new(connect),
+            undelivered: None,
+            termination: None,
+            reported: false,
+        }
+    }
+
+    /// What the handles read without waiting on the driver: the process id, the CLI's answer to
+    /// `initialize`, its version.
+    pub(crate) fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// The handles' next command. `Ready(None)` once, when every handle is gone.
+    pub(crate) fn poll_command(&mut self, cx: &mut Context<'_>) -> Poll<Option<Command>> {
+        let Some(commands) = self.commands.as_mut() else {
+            return Poll::Pending;
+        };
+        let next = commands.as_mut().poll_next(cx);
+        if let Poll::Ready(None) = next {
+            self.commands = None;
+        }
+        next
+    }
+
+    /// A warm session's first prompt is a stream: read it as a cold session's.
+    pub(crate) fn read_input(&mut self, stream: Boxed<UserInput>) {
+        self.input = Some(stream);
+    }
+
+    /// The next message of the streaming prompt. `Ready(None)` once, at its end.
+    pub(crate) fn poll_input(&mut self, cx: &mut Context<'_>) -> Poll<Option<UserInput>> {
+        let Some(input) = self.input.as_mut() else {
+            return Poll::Pending;
+        };
+        let next = input.as_mut().poll_next(cx);
+        if let Poll::Ready(None) = next {
+            self.input = None;
+        }
+        next
+    }
+
+    /// The CLI takes no more user messages: the streaming prompt is dropped unread.
+    pub(crate) fn stop_input(&mut self) {
+        self.input = None;
+    }
+
+    /// Hand `item` to the application: `false` when its queue is full (the item waits, and
+    /// nothing more is read meanwhile). Once the application has closed the session, an item
+    /// there is no room for is dropped: the session stops without waiting for a reader that may
+    /// never come.
+    pub(crate) fn hand_over(&mut self, cx: &mut Context<'_>, item: Item) -> bool {
+        match self.link.push(cx, item) {
+            None => true,
+            Some(_) if self.link.close_asked() => true,
+            Some(item) => {
+                self.undelivered = Some(item);
+                false
+            }
+        }
+    }
+
+    /// Deliver the item that waits for room: `Ready(true)` when one went, `Ready(false)` when
+    /// none waited, `Pending` while the queue is still full.
+    pub(crate) fn poll_room(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
+        let Some(item) = self.undelivered.take() else {
+            return Poll::Ready(false);
+        };
+        if self.hand_over(cx, item) {
+            Poll::Ready(true)
+        } else {
+            Poll::Pending
+        }
+    }
+
+    /// Whether nothing waits for room in the queue.
+    pub(crate) fn is_clear(&self) -> bool {
+        self.undelivered.is_none()
+    }
+
+    /// Queue `item` behind nothing: it goes at the next [`HandlesSide::poll_room`].
+    pub(crate) fn queue(&mut self, item: Item) {
+        debug_assert!(self.undelivered.is_none());
+        self.undelivered = Some(item);
+    }
+
+    /// Queue a notice of the SDK's own.
+    pub(crate) fn notice(&mut self, kind: NoticeKind) {
+        self.queue(Ok(Message::Notice(Box::new(Notice::new(kind)))));
+    }
+
+    /// The session is ready: what the CLI said in answer to `initialize` is the handles' to
+    /// read, and `connect` returns.
+    pub(crate) fn ready(&mut self, server_info: Option<&crate::control::InitializeResponse>) {
+        if let Some(info) = server_info {
+            self.link.set_server_info(info.clone());
+        }
+        self.replies.ready();
+    }
+
+    /// The CLI refused `initialize`: `connect` or the stream learns it at once, not once the CLI
+    /// is gone (a hung one only after its grace). It is the session's end report.
+    pub(crate) fn initialize_failed(&mut self, error: Error) {
+        if let Some(error) = self.replies.connect_failed(Some(error)) {
+            self.queue(Err(error));
+        }
+        self.reported = true;
+    }
+
+    /// The session has finished: nothing more comes from it.
+    pub(crate) fn finished(&mut self, termination: Termination) {
+        if let Termination::Ended(reason) = &termination {
+            self.link.closed_itself(reason.clone());
+        }
+        self.termination = Some(termination);
+    }
+
+    /// Whether the session has finished.
+    pub(crate) fn has_ended(&self) -> bool {
+        self.termination.is_some()
+    }
+
+    /// Tell the session's end: `connect` returns its error, or the stream ends with it, and
+    /// every call still waiting fails. `stderr_tail` is what the CLI last wrote to stderr, for
+    /// an error of the process. Returns `false` while the error waits for room in the queue.
+    pub(crate) fn report_end(
+        &mut self,
+        cx: &mut Context<'_>,
+        stderr_tail: impl FnOnce() -> String,
+    ) -> bool {
+        let Some(termination) = &self.termination else {
+            return false;
+        };
+        if !self.reported {
+            self.reported = true;
+            let error = Error::of_termination(termination, stderr_tail);
+            match self.replies.connect_failed(error) {
+                None => {}
+                // Told if there is room: the application that closed the session may not read.
+                Some(error) if self.link.close_asked() => drop(self.link.push(cx, Err(error))),
+                Some(error) => {
+                    self.queue(Err(error));
+                    return false;
+                }
+            }
+        }
+        self.replies.session_ended();
+        true
+    }
+}
