@@ -7,11 +7,16 @@ use std::task::{Context, Poll};
 
 use futures_io::{AsyncRead, AsyncWrite};
 
+use crate::callbacks::handlers::StderrFn;
 use crate::persistence::recorder::{Recorder, Recording};
 use crate::process::runtime::{ChildProcess, Signal};
 use crate::session::{self, ExitStatusInfo, Session, Transmit};
-use crate::task::stderr::StderrSink;
+use crate::task::stderr::Stderr;
 use crate::task::trace::Trace;
+
+use stdin::Stdin;
+
+mod stdin;
 
 /// Bytes read from stdout at a time, and written to stdin before the session is asked again.
 pub(super) const READ_CHUNK: usize = 64 * 1024;
@@ -41,16 +46,11 @@ pub(super) enum Read<'a> {
 pub(super) struct Cli<C, I, O, E> {
     child: C,
     exit: Option<ExitStatusInfo>,
-    stdin: Option<I>,
-    out_buf: Vec<u8>,
-    out_pos: usize,
-    /// `CloseStdin` came: close stdin once `out_buf` is written.
-    close_stdin: bool,
+    stdin: Stdin<I>,
     stdout: Option<O>,
     /// Where stdout (and stderr) are read into: each read is handed on before the next.
     read_buf: Box<[u8]>,
-    stderr: Option<E>,
-    stderr_sink: StderrSink,
+    stderr: Stderr<E>,
     /// `Options::record_to`: where both pipes' lines go.
     recording: Recording,
 }
@@ -64,27 +64,23 @@ where
 {
     pub(super) fn new(
         endpoints: Endpoints<C, I, O, E>,
-        stderr: StderrSink,
+        on_stderr: Option<StderrFn>,
         recorder: Option<Recorder>,
     ) -> Self {
         Cli {
             child: endpoints.child,
             exit: None,
-            stdin: Some(endpoints.stdin),
-            out_buf: Vec::new(),
-            out_pos: 0,
-            close_stdin: false,
+            stdin: Stdin::new(endpoints.stdin),
             stdout: Some(endpoints.stdout),
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
-            stderr: endpoints.stderr,
-            stderr_sink: stderr,
+            stderr: Stderr::new(endpoints.stderr, on_stderr),
             recording: Recording::new(recorder),
         }
     }
 
     /// Whether stdin holds more than a read's worth not yet written.
     pub(super) fn stdin_backed_up(&self) -> bool {
-        self.out_buf.len() - self.out_pos > READ_CHUNK
+        self.stdin.backed_up()
     }
 
     /// Do what the session asks of the process: write its stdin and close it, send it signals,
@@ -97,55 +93,30 @@ where
     ) -> bool {
         let mut progress = false;
         loop {
-            if self.out_pos == self.out_buf.len() {
-                self.out_buf.clear();
-                self.out_pos = 0;
-                while self.out_buf.len() <= READ_CHUNK {
-                    match session.poll_transmit() {
-                        Some(Transmit::Write(bytes)) if self.out_buf.is_empty() => {
-                            self.out_buf = bytes
-                        }
-                        Some(Transmit::Write(bytes)) => self.out_buf.extend_from_slice(&bytes),
-                        Some(Transmit::CloseStdin) => self.close_stdin = true,
-                        Some(Transmit::Signal(signal)) => {
-                            self.signal(signal, trace);
-                            progress = true;
-                        }
-                        Some(Transmit::ReleasePipes) => {
-                            self.release_pipes();
-                            progress = true;
-                        }
-                        // A kind of transmit newer than this layer: nothing it could do.
-                        Some(_) => {}
-                        None => break,
+            while self.stdin.has_room() {
+                match session.poll_transmit() {
+                    Some(Transmit::Write(bytes)) => self.stdin.push(bytes),
+                    Some(Transmit::CloseStdin) => self.stdin.close_when_written(),
+                    Some(Transmit::Signal(signal)) => {
+                        self.signal(signal, trace);
+                        progress = true;
                     }
-                }
-                if self.out_buf.is_empty() {
-                    if self.close_stdin && self.stdin.is_some() {
-                        return self.poll_close_stdin(cx) || progress;
+                    Some(Transmit::ReleasePipes) => {
+                        self.release_pipes();
+                        progress = true;
                     }
-                    return progress;
+                    // A kind of transmit newer than this layer: nothing it could do.
+                    Some(_) => {}
+                    None => break,
                 }
             }
-            let Some(stdin) = self.stdin.as_mut() else {
-                // stdin is gone (closed or broken): what the session still writes goes nowhere.
-                self.out_pos = self.out_buf.len();
-                progress = true;
-                continue;
-            };
-            match Pin::new(stdin).poll_write(cx, &self.out_buf[self.out_pos..]) {
-                Poll::Ready(Ok(n)) if n > 0 => {
-                    let written = self.out_pos..self.out_pos + n;
-                    self.recording.stdin(&self.out_buf[written]);
-                    self.out_pos += n;
-                    progress = true;
-                }
-                // A zero write or an error (EPIPE: the CLI is gone); its exit will tell why.
-                Poll::Ready(_) => {
-                    self.stdin = None;
-                    progress = true;
-                }
-                Poll::Pending => return progress,
+            // All written: take what the session has next.
+            match self
+                .stdin
+                .poll_write(cx, &mut self.recording, &mut progress)
+            {
+                Poll::Ready(true) => {}
+                Poll::Ready(false) | Poll::Pending => return progress,
             }
         }
     }
@@ -167,22 +138,7 @@ where
     /// (the session has taken stdout as ended).
     fn release_pipes(&mut self) {
         self.stdout = None;
-        if self.stderr.is_some() {
-            self.stderr_closed();
-        }
-    }
-
-    fn poll_close_stdin(&mut self, cx: &mut Context<'_>) -> bool {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return false;
-        };
-        match Pin::new(stdin).poll_close(cx) {
-            Poll::Pending => false,
-            Poll::Ready(_) => {
-                self.stdin = None;
-                true
-            }
-        }
+        self.stderr.close();
     }
 
     /// Read stdout once (recorded). On its end, the caller tells the session.
@@ -210,42 +166,20 @@ where
         }
     }
 
-    /// Read stderr to the sink, to its end.
+    /// Read stderr to its end.
     pub(super) fn poll_stderr(&mut self, cx: &mut Context<'_>) -> bool {
-        let mut progress = false;
-        loop {
-            let Some(stderr) = self.stderr.as_mut() else {
-                return progress;
-            };
-            // stdout's buffer: what was read into it has been handed to the session already.
-            match Pin::new(stderr).poll_read(cx, &mut self.read_buf) {
-                Poll::Pending => return progress,
-                Poll::Ready(Ok(n)) if n > 0 => {
-                    self.stderr_sink.push(&self.read_buf[..n]);
-                    progress = true;
-                }
-                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
-                Poll::Ready(_) => {
-                    self.stderr_closed();
-                    return true;
-                }
-            }
-        }
-    }
-
-    fn stderr_closed(&mut self) {
-        self.stderr = None;
-        self.stderr_sink.finish();
+        // stdout's buffer: what was read into it has been handed to the session already.
+        self.stderr.poll_read(cx, &mut self.read_buf)
     }
 
     /// Whether stderr is still being read.
     pub(super) fn stderr_open(&self) -> bool {
-        self.stderr.is_some()
+        self.stderr.is_open()
     }
 
     /// The last lines the CLI wrote to stderr.
     pub(super) fn stderr_tail(&self) -> String {
-        self.stderr_sink.tail()
+        self.stderr.tail()
     }
 
     /// The exit status, once the CLI has exited (asked only once a pipe closed, or while the
@@ -258,7 +192,7 @@ where
         if self.exit.is_some() {
             return None;
         }
-        if self.stdout.is_some() && self.stderr.is_some() && !session.stopping() {
+        if self.stdout.is_some() && self.stderr.is_open() && !session.stopping() {
             return None;
         }
         let status = match self.child.poll_wait(cx) {

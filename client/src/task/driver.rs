@@ -27,7 +27,6 @@ use crate::session::{Event, ExitStatusInfo, Session};
 use crate::task::clock::Clock;
 use crate::task::handles_side::HandlesSide;
 use crate::task::place::{News, Place};
-use crate::task::stderr::StderrSink;
 use crate::task::trace::Trace;
 use crate::Seat;
 
@@ -95,7 +94,7 @@ where
         Driver {
             clock: Clock::new(parts.runtime),
             session,
-            cli: Cli::new(endpoints, StderrSink::new(parts.stderr), parts.recorder),
+            cli: Cli::new(endpoints, parts.stderr, parts.recorder),
             handles: parts.handles,
             dispatcher: parts.dispatcher,
             mirror,

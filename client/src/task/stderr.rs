@@ -1,8 +1,14 @@
-//! The CLI's stderr: split into lines for the user's `on_stderr` callback, with a bounded tail kept
-//! for error reports. The CLI reports a bad option there, and exits, before it prints any JSON.
+//! The CLI's stderr: read to its end, split into lines for the user's `on_stderr` callback, with
+//! a bounded tail kept for error reports. The CLI reports a bad option there, and exits, before
+//! it prints any JSON.
 
 use std::collections::VecDeque;
+use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_io::AsyncRead;
 
 use crate::callbacks::handlers::StderrFn;
 use crate::task::trace;
@@ -12,14 +18,72 @@ pub(crate) const TAIL_BYTES: usize = 8 * 1024;
 /// A partial line longer than this is passed on as it is.
 const MAX_LINE: usize = 64 * 1024;
 
-pub(crate) struct StderrSink {
+/// The pipe, read to its end into the sink.
+pub(crate) struct Stderr<E> {
+    /// `None` once it ended, or was let go.
+    pipe: Option<E>,
+    sink: StderrSink,
+}
+
+impl<E: AsyncRead + Unpin> Stderr<E> {
+    /// `pipe` is `None` for a transport that gives no stderr.
+    pub(crate) fn new(pipe: Option<E>, callback: Option<StderrFn>) -> Self {
+        Stderr {
+            pipe,
+            sink: StderrSink::new(callback),
+        }
+    }
+
+    /// Read what is there, through `buf`. Returns whether anything happened.
+    pub(crate) fn poll_read(&mut self, cx: &mut Context<'_>, buf: &mut [u8]) -> bool {
+        let mut progress = false;
+        while let Some(pipe) = self.pipe.as_mut() {
+            match Pin::new(pipe).poll_read(cx, buf) {
+                Poll::Pending => return progress,
+                Poll::Ready(Ok(n)) if n > 0 => {
+                    self.sink.push(&buf[..n]);
+                    progress = true;
+                }
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Poll::Ready(_) => {
+                    self.close();
+                    return true;
+                }
+            }
+        }
+        progress
+    }
+
+    /// Stop reading: the pipe ended, or something the CLI started holds it after the CLI
+    /// exited.
+    pub(crate) fn close(&mut self) {
+        if self.pipe.take().is_some() {
+            self.sink.finish();
+        }
+    }
+}
+
+impl<E> Stderr<E> {
+    /// Whether stderr is still being read.
+    pub(crate) fn is_open(&self) -> bool {
+        self.pipe.is_some()
+    }
+
+    /// The last lines the CLI wrote to stderr.
+    pub(crate) fn tail(&self) -> String {
+        self.sink.tail()
+    }
+}
+
+/// stderr's lines, to the callback and the trace, and its tail.
+struct StderrSink {
     callback: Option<StderrFn>,
     partial: Vec<u8>,
     tail: VecDeque<u8>,
 }
 
 impl StderrSink {
-    pub(crate) fn new(callback: Option<StderrFn>) -> Self {
+    fn new(callback: Option<StderrFn>) -> Self {
         StderrSink {
             callback,
             partial: Vec::new(),
@@ -28,7 +92,7 @@ impl StderrSink {
     }
 
     /// Take a chunk read from stderr.
-    pub(crate) fn push(&mut self, chunk: &[u8]) {
+    fn push(&mut self, chunk: &[u8]) {
         if self.tail.len() + chunk.len() > TAIL_BYTES {
             let keep_from_chunk = chunk.len().min(TAIL_BYTES);
             let drop = (self.tail.len() + keep_from_chunk).saturating_sub(TAIL_BYTES);
@@ -53,7 +117,7 @@ impl StderrSink {
     }
 
     /// stderr ended: pass on the last partial line.
-    pub(crate) fn finish(&mut self) {
+    fn finish(&mut self) {
         self.flush_line();
     }
 
@@ -71,7 +135,7 @@ impl StderrSink {
     }
 
     /// The last [`TAIL_BYTES`] of stderr, starting at a line boundary when one is in there.
-    pub(crate) fn tail(&self) -> String {
+    fn tail(&self) -> String {
         let bytes: Vec<u8> = self.tail.iter().copied().collect();
         let start = if self.tail.len() >= TAIL_BYTES {
             bytes
