@@ -27,22 +27,26 @@ impl Recording {
     }
 
     /// Bytes that went to the CLI's stdin.
+    #[inline]
     pub(crate) fn stdin(&mut self, bytes: &[u8]) {
         self.write(|recorder| recorder.stdin(bytes));
     }
 
     /// Bytes read from the CLI's stdout.
+    #[inline]
     pub(crate) fn stdout(&mut self, bytes: &[u8]) {
         self.write(|recorder| recorder.stdout(bytes));
     }
 
     /// Write out the recorded lines: false once recording stopped (its notice waits).
+    #[inline]
     pub(crate) fn flush(&mut self) -> bool {
         self.write(Recorder::flush);
         self.stopped.is_none()
     }
 
     /// The notice of a recording that stopped, once.
+    #[inline]
     pub(crate) fn take_notice(&mut self) -> Option<Message> {
         self.stopped.take()
     }

@@ -53,11 +53,13 @@ impl HandlesSide {
 
     /// What the handles read without waiting on the driver: the process id, the CLI's answer to
     /// `initialize`, its version.
+    #[inline]
     pub(crate) fn link(&self) -> &Link {
         &self.link
     }
 
     /// The handles' next command. `Ready(None)` once, when every handle is gone.
+    #[inline]
     pub(crate) fn poll_command(&mut self, cx: &mut Context<'_>) -> Poll<Option<Command>> {
         let Some(commands) = self.commands.as_mut() else {
             return Poll::Pending;
@@ -74,16 +76,10 @@ impl HandlesSide {
         self.input = Some(stream);
     }
 
-    /// The next message of the streaming prompt. `Ready(None)` once, at its end.
-    pub(crate) fn poll_input(&mut self, cx: &mut Context<'_>) -> Poll<Option<UserInput>> {
-        let Some(input) = self.input.as_mut() else {
-            return Poll::Pending;
-        };
-        let next = input.as_mut().poll_next(cx);
-        if let Poll::Ready(None) = next {
-            self.input = None;
-        }
-        next
+    /// The streaming prompt, while the CLI takes user messages.
+    #[inline]
+    pub(crate) fn input(&mut self) -> Option<&mut Boxed<UserInput>> {
+        self.input.as_mut()
     }
 
     /// The CLI takes no more user messages: the streaming prompt is dropped unread.
@@ -95,6 +91,7 @@ impl HandlesSide {
     /// nothing more is read meanwhile). Once the application has closed the session, an item
     /// there is no room for is dropped: the session stops without waiting for a reader that may
     /// never come.
+    #[inline]
     pub(crate) fn hand_over(&mut self, cx: &mut Context<'_>, item: Item) -> bool {
         match self.link.push(cx, item) {
             None => true,
@@ -108,6 +105,7 @@ impl HandlesSide {
 
     /// Deliver the item that waits for room: `Ready(true)` when one went, `Ready(false)` when
     /// none waited, `Pending` while the queue is still full.
+    #[inline]
     pub(crate) fn poll_room(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
         let Some(item) = self.undelivered.take() else {
             return Poll::Ready(false);
@@ -120,6 +118,7 @@ impl HandlesSide {
     }
 
     /// Whether nothing waits for room in the queue.
+    #[inline]
     pub(crate) fn is_clear(&self) -> bool {
         self.undelivered.is_none()
     }
@@ -162,6 +161,7 @@ impl HandlesSide {
     }
 
     /// Whether the session has finished.
+    #[inline]
     pub(crate) fn has_ended(&self) -> bool {
         self.termination.is_some()
     }

@@ -97,7 +97,10 @@ impl<I: AsyncWrite + Unpin> Stdin<I> {
     }
 
     fn poll_close(&mut self, cx: &mut Context<'_>) -> bool {
-        let Some(pipe) = self.pipe.as_mut().filter(|_| self.close) else {
+        if !self.close {
+            return false;
+        }
+        let Some(pipe) = self.pipe.as_mut() else {
             return false;
         };
         match Pin::new(pipe).poll_close(cx) {

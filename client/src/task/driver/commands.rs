@@ -128,7 +128,10 @@ where
         if self.cli.stdin_backed_up() {
             return false;
         }
-        match self.handles.poll_input(cx) {
+        let Some(input) = self.handles.input() else {
+            return false;
+        };
+        match input.as_mut().poll_next(cx) {
             Poll::Pending => false,
             Poll::Ready(Some(message)) => {
                 if self.session.send_user(now, message).is_err() {
@@ -139,6 +142,7 @@ where
                 true
             }
             Poll::Ready(None) => {
+                self.handles.stop_input();
                 self.session.end_input(now);
                 true
             }
