@@ -215,9 +215,11 @@ where
     fn drain_events(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         let mut progress = false;
         loop {
-            match self.handles.poll_room(cx) {
-                Poll::Pending => return progress,
-                Poll::Ready(delivered) => progress |= delivered,
+            if !self.handles.is_clear() {
+                if self.handles.poll_room(cx).is_pending() {
+                    return progress;
+                }
+                progress = true;
             }
             if let Some(notice) = self.cli.recording().take_notice() {
                 self.handles.queue(Ok(notice));

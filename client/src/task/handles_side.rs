@@ -103,18 +103,15 @@ impl HandlesSide {
         }
     }
 
-    /// Deliver the item that waits for room: `Ready(true)` when one went, `Ready(false)` when
-    /// none waited, `Pending` while the queue is still full.
+    /// Deliver the item that waits for room: `Pending` while the queue is still full.
     #[inline]
-    pub(crate) fn poll_room(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
-        let Some(item) = self.undelivered.take() else {
-            return Poll::Ready(false);
-        };
-        if self.hand_over(cx, item) {
-            Poll::Ready(true)
-        } else {
-            Poll::Pending
+    pub(crate) fn poll_room(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        if let Some(item) = self.undelivered.take() {
+            if !self.hand_over(cx, item) {
+                return Poll::Pending;
+            }
         }
+        Poll::Ready(())
     }
 
     /// Whether nothing waits for room in the queue.
