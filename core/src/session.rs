@@ -1096,6 +1096,40 @@ impl Session {
         self.interrupt_and_end(now, EndReason::PlaceLost);
     }
 
+    /// The host lets the session go before its CLI exited (its task is cancelled, its runtime
+    /// shuts down): it kills the CLI, and reads and writes nothing more. The session ends at once
+    /// as a CLI killed with `SIGKILL` would end it, and nothing it holds reaches anyone: results
+    /// held for the store or a charge are dropped, as after a lost place
+    /// ([`Session::place_lost`]). What is left to take is for the host's books: each turn the
+    /// session counted and nobody has been charged for yet comes as [`Event::Charge`] (answer it
+    /// with [`Session::turn_charged`], as ever) or as [`Event::UnfinishedTurn`].
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use claude_agent_tokio::message::UserInput;
+    /// use claude_agent_tokio::session::{Event, InputMode, Session, SessionConfig};
+    ///
+    /// let now = Instant::now();
+    /// let mut session = Session::new(SessionConfig::new(InputMode::Streaming), now);
+    /// session.send_user(now, UserInput::text("hello"))?;
+    /// // The host kills the CLI and drops everything else it had for the session.
+    /// session.abandon(now);
+    /// assert!(session.is_finished());
+    /// while let Some(event) = session.poll_event() {
+    ///     match event {
+    ///         Event::Charge(_cost) => session.turn_charged(),
+    ///         Event::UnfinishedTurn(_cost) => {} // count it against the key's budget
+    ///         _ => {}
+    ///     }
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn abandon(&mut self, now: Instant) {
+        self.handle_stdout_eof(now);
+        self.handle_exit(now, ExitStatusInfo::signal(9));
+        self.place_lost(now);
+    }
+
     /// An event the host had not taken when the place was lost: a message is withheld
     /// ([`Session::deliver`]), a transcript frame and a store failure dropped (the store is
     /// another host's now).

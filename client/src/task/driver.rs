@@ -23,7 +23,7 @@ use crate::persistence::mirror::Mirror;
 use crate::persistence::recorder::Recorder;
 use crate::persistence::session_folders::SessionFolders;
 use crate::process::runtime::{BoxFuture, ChildProcess, Runtime};
-use crate::session::{Event, ExitStatusInfo, Session};
+use crate::session::{Event, Session};
 use crate::task::clock::Clock;
 use crate::task::handles_side::HandlesSide;
 use crate::task::place::{News, Place};
@@ -394,13 +394,10 @@ impl<R: Runtime, C: ChildProcess, I, O, E> Drop for Driver<R, C, I, O, E> {
             // handle reaps it.
             let reason = "the session was dropped before the CLI exited";
             self.cli.kill(reason, &mut self.trace);
-            // The session ends here, and nothing of it reaches anyone any more, as after a lost
-            // place: a result held for the store is dropped. Every turn it holds (one it was
-            // in, one whose result it held) is charged to the fleet's key all the same.
-            let now = self.clock.now();
-            self.session.handle_stdout_eof(now);
-            self.session.handle_exit(now, ExitStatusInfo::signal(9));
-            self.session.place_lost(now);
+            // The session ends here, and nothing of it reaches anyone any more. Every turn it
+            // holds (one it was in, one whose result it held) is charged to the fleet's key all
+            // the same.
+            self.session.abandon(self.clock.now());
             while let Some(event) = self.session.poll_event() {
                 if let (Event::UnfinishedTurn(cost) | Event::Charge(cost), Some(place)) =
                     (event, &self.place)

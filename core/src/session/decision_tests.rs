@@ -919,6 +919,61 @@ fn a_result_dropped_after_its_charge_is_not_charged_again() {
     assert!(s.is_finished());
 }
 
+/// A host that lets the session go mid-flight (its task cancelled) hands on nothing more: an
+/// assistant message not taken yet and a result held for the store are dropped, and the
+/// result's turn is still counted, as an unfinished turn.
+#[test]
+fn an_abandoned_session_hands_on_nothing_and_still_counts_its_turn() {
+    let (mut s, now) = result_held_for_the_store(SessionConfig::new(InputMode::Streaming));
+    let before = events(&mut s);
+    assert!(!before
+        .iter()
+        .any(|e| matches!(e, Event::Message(Message::Result(_)))));
+    feed(
+        &mut s,
+        now,
+        r#"{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"late"}]},"session_id":"s"}"#,
+    );
+    s.abandon(now);
+    assert!(s.is_finished());
+    let after = events(&mut s);
+    assert!(
+        !after.iter().any(|e| matches!(e, Event::Message(_))),
+        "nothing reaches the application: {after:?}"
+    );
+    let counted: Vec<f64> = after
+        .iter()
+        .filter_map(|e| match e {
+            Event::UnfinishedTurn(cost) => cost.usd(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(counted, [0.25], "{after:?}");
+    assert!(
+        matches!(after.last(), Some(Event::Finished(_))),
+        "{after:?}"
+    );
+    assert!(!s.waits_for_store());
+}
+
+/// A result whose charge the host already has is dropped when the session is abandoned, and
+/// its turn is not counted again.
+#[test]
+fn an_abandoned_session_does_not_count_a_charged_turn_again() {
+    let (mut s, now, before) = result_held_for_its_charge();
+    assert!(matches!(before.last(), Some(Event::Charge(_))));
+    s.abandon(now);
+    let after = events(&mut s);
+    assert!(
+        !after.iter().any(|e| matches!(
+            e,
+            Event::Message(_) | Event::Charge(_) | Event::UnfinishedTurn(_)
+        )),
+        "{after:?}"
+    );
+    assert!(s.is_finished());
+}
+
 /// With a store and a ledger, a result is stored first, and then charged.
 #[test]
 fn a_result_is_stored_before_it_is_charged() {
