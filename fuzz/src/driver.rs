@@ -238,6 +238,25 @@ impl Driver {
         self.check_closing_after_loss();
     }
 
+    /// The host gives the session up (`abandon`): it finishes at once, with nothing more for
+    /// the application and no answer from the host (a charge that comes out is booked, not
+    /// answered); every turn it counted still comes out, checked at the end.
+    pub fn abandon(&mut self) {
+        self.session.abandon(self.now);
+        // stdout is over and the CLI killed, as far as the session knows; nothing it printed
+        // reaches anyone any more, as after a lost place.
+        self.eof = true;
+        self.exited = true;
+        self.place_lost = true;
+        self.charge_due = None;
+        self.drain();
+        assert!(self.finished_seen, "an abandoned session did not finish");
+        assert!(
+            !self.holds_events(),
+            "an abandoned session still holds events"
+        );
+    }
+
     /// Once the place is lost the session closes, unless the host closed it or it had ended.
     fn check_closing_after_loss(&self) {
         assert!(

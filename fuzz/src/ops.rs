@@ -54,6 +54,8 @@ pub enum Op {
     StoreLate,
     /// The host's ledger has the turn's cost it was handed (`Event::Charge`): `turn_charged`.
     Charged,
+    /// The host gives the session up before its CLI exited: `abandon`.
+    Abandon,
 }
 
 /// Number of slots an [`Op`]'s tag is scaled over: its variants' and the free ones'.
@@ -81,6 +83,7 @@ impl<'a> Arbitrary<'a> for Op {
             12 => Op::StoreAnswer(u.arbitrary()?),
             13 => Op::StoreLate,
             14 => Op::Charged,
+            15 => Op::Abandon,
             _ => return Err(arbitrary::Error::IncorrectFormat),
         })
     }
@@ -158,6 +161,7 @@ pub fn play(config: u8, ops: &[Op], keep_log: bool) -> Driver {
             Op::StoreAnswer(outcome) => driver.store_answer(*outcome),
             Op::StoreLate => store_late = true,
             Op::Charged => driver.charged(),
+            Op::Abandon => driver.abandon(),
         }
         if !skip_store {
             driver.pump_store();
@@ -345,6 +349,7 @@ impl Encoder {
             }
             Op::StoreLate => self.tag(13, OP_SLOTS),
             Op::Charged => self.tag(14, OP_SLOTS),
+            Op::Abandon => self.tag(15, OP_SLOTS),
         }
     }
 }

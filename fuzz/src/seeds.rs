@@ -377,6 +377,22 @@ fn synthetic_ops() -> Vec<Vec<Op>> {
             Op::PlaceLost,
             Op::Charged,
         ]),
+        // A fleet's session given up by its host: the first turn is charged and handed on; the
+        // second's result waits for the store (configuration 2) or its charge (5) when the host
+        // abandons the session, which then finishes at once, with that turn still counted.
+        stored_turn_then(vec![
+            Op::StoreAnswer(0),
+            Op::Charged,
+            Op::SendUser(1),
+            line(Assistant { subagent: false }),
+            line(Result {
+                is_error: false,
+                subtype: 0,
+            }),
+            Op::Abandon,
+            Op::StoreAnswer(0),
+            Op::Charged,
+        ]),
         // A busy host takes a turn's frame and its end without keeping the store in step at
         // once: the result and the end wait for the sync that comes an op later.
         vec![

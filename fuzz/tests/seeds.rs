@@ -93,6 +93,7 @@ fn encoded_ops_decode_to_themselves() {
         Op::StoreAnswer(2),
         Op::StoreLate,
         Op::Charged,
+        Op::Abandon,
     ];
     every_variant.extend(RequestKind::ALL.map(Op::Request));
     every_variant.extend(ReplyKind::ALL.map(|k| Op::Respond(7, k)));
@@ -135,7 +136,7 @@ fn encoded_ops_decode_to_themselves() {
         ]
         .map(Op::StdoutLine),
     );
-    assert_eq!(every_variant.len(), 14 + 19 + 21 + 17);
+    assert_eq!(every_variant.len(), 15 + 19 + 21 + 17);
     sequences.push(every_variant);
     for ops in sequences {
         let data = encode(5, &ops);
