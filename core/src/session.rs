@@ -1101,7 +1101,7 @@ impl Session {
     /// as a CLI killed with `SIGKILL` would end it, and nothing it holds reaches anyone: results
     /// held for the store or a charge are dropped, as after a lost place
     /// ([`Session::place_lost`]). What is left to take is for the host's books: each turn the
-    /// session counted and nobody has been charged for yet comes as [`Event::Charge`] (answer it
+    /// session counted and has not handed the host yet comes as [`Event::Charge`] (answer it
     /// with [`Session::turn_charged`], as ever) or as [`Event::UnfinishedTurn`].
     ///
     /// ```
