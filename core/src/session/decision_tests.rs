@@ -325,6 +325,17 @@ fn a_result_waits_for_its_turns_lines_in_the_store() {
 /// The result of a turn that cost $0.25.
 const RESULT: &str = r#"{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":5},"session_id":"s"}"#;
 
+/// The cost in dollars of each unfinished turn among `events`.
+fn unfinished_usd(events: &[Event]) -> Vec<f64> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::UnfinishedTurn(cost) => cost.usd(),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A session of `config`, ready, in its first turn.
 fn in_a_turn(config: SessionConfig) -> (Session, Instant) {
     let (mut s, now) = start(config);
@@ -373,14 +384,11 @@ fn a_lost_place_drops_what_the_store_did_not_take() {
     assert!(after
         .iter()
         .any(|e| matches!(e, Event::Closing(EndReason::PlaceLost))));
-    let charged: Vec<f64> = after
-        .iter()
-        .filter_map(|e| match e {
-            Event::UnfinishedTurn(cost) => cost.usd(),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(charged, [0.25], "the dropped turn's cost still counts");
+    assert_eq!(
+        unfinished_usd(&after),
+        [0.25],
+        "the dropped turn's cost still counts"
+    );
     assert!(!s.waits_for_store());
 }
 
@@ -941,14 +949,7 @@ fn an_abandoned_session_hands_on_nothing_and_still_counts_its_turn() {
         !after.iter().any(|e| matches!(e, Event::Message(_))),
         "nothing reaches the application: {after:?}"
     );
-    let counted: Vec<f64> = after
-        .iter()
-        .filter_map(|e| match e {
-            Event::UnfinishedTurn(cost) => cost.usd(),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(counted, [0.25], "{after:?}");
+    assert_eq!(unfinished_usd(&after), [0.25], "{after:?}");
     assert!(
         matches!(after.last(), Some(Event::Finished(_))),
         "{after:?}"

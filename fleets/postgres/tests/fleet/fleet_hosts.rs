@@ -228,12 +228,18 @@ async fn places_held(config: &str, fleet: &str) -> i64 {
     .await
 }
 
-/// The database's clock now, as text.
-async fn database_now(config: &str) -> String {
+/// A connection to the test's cluster, run on the caller's runtime.
+async fn connect(config: &str) -> tokio_postgres::Client {
     let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
         .await
         .unwrap();
     tokio::spawn(connection);
+    client
+}
+
+/// The database's clock now, as text.
+async fn database_now(config: &str) -> String {
+    let client = connect(config).await;
     let row = client
         .query_one("SELECT clock_timestamp()::text", &[])
         .await
@@ -244,10 +250,7 @@ async fn database_now(config: &str) -> String {
 /// Seconds from `at` (the database's clock, as [`database_now`] gave it) to the end of the
 /// lease `host` of `fleet` holds or last held.
 async fn lease_end_after(config: &str, fleet: &str, host: &str, at: &str) -> f64 {
-    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let client = connect(config).await;
     let row = client
         .query_one(
             "SELECT EXTRACT(EPOCH FROM lease_until - $3::text::timestamptz)::float8
@@ -271,10 +274,7 @@ async fn waiters_of(config: &str, fleet: &str) -> i64 {
 
 /// The count `sql` reads for `fleet`: 0 before any host has made the tables.
 async fn count(config: &str, sql: &str, fleet: &str) -> i64 {
-    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let client = connect(config).await;
     match client.query_one(sql, &[&fleet]).await {
         Ok(row) => row.get(0),
         Err(error) if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) => 0,
@@ -443,10 +443,7 @@ async fn tokens_of(config: &str, fleet: &str, key: &str) -> u64 {
 
 /// The tokens `key` has spent and its turns, by the database.
 async fn spending_of(config: &str, fleet: &str, key: &str) -> (u64, u64) {
-    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let client = connect(config).await;
     let row = client
         .query_one(
             "SELECT input_tokens + output_tokens + cache_read_tokens + cache_creation_tokens,
@@ -599,10 +596,7 @@ fn wait_for_fleet(config: &str, fleet: &str, places: i64, waiters: i64) {
 
 /// Every connection to the database but the caller's own is ended (a proxy dropping them).
 async fn drop_connections(config: &str) {
-    let (client, connection) = tokio_postgres::connect(config, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let client = connect(config).await;
     client
         .execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
