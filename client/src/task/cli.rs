@@ -110,12 +110,13 @@ where
                     None => break,
                 }
             }
-            // All written: take what the session has next.
             match self
                 .stdin
                 .poll_write(cx, &mut self.recording, &mut progress)
             {
+                // All written: take what the session has next.
                 Poll::Ready(true) => {}
+                // Nothing was queued (stdin closed, if asked), or the pipe is full.
                 Poll::Ready(false) | Poll::Pending => return progress,
             }
         }
