@@ -33,13 +33,10 @@ use crate::Seat;
 pub(crate) use super::cli::Endpoints;
 use super::cli::{Cli, Read};
 
-mod commands;
 mod events;
 
 /// Passes of the main loop before the driver yields to the executor.
 const PASS_BUDGET: usize = 64;
-/// Commands taken per pass.
-const COMMANDS_PER_PASS: usize = 32;
 
 /// Everything the driver was started with.
 pub(crate) struct DriverParts<R, C, I, O, E> {
@@ -119,8 +116,14 @@ where
         // The fleet first: a place lost while the host was frozen is known before anything
         // read meanwhile is handed on.
         let mut progress = self.poll_fleet(cx, now);
-        progress |= self.poll_commands(cx, now);
-        progress |= self.poll_input(cx, now);
+        let (session, trace) = (&mut self.session, &mut self.trace);
+        progress |= self
+            .handles
+            .poll_commands(cx, now, session, trace, &mut self.dispatcher);
+        // No more user messages while stdin is backed up.
+        if !self.cli.stdin_backed_up() {
+            progress |= self.handles.poll_input(cx, now, session, trace);
+        }
         // stdout before callbacks and stdin: a permission prompt read now is answered and its
         // reply written in this same pass.
         progress |= self.poll_stdout(cx, now);
@@ -177,7 +180,7 @@ where
         if let Some(mirror) = &mut self.mirror {
             mirror.sync(&mut self.session, now);
         }
-        self.begin_shutdown(now, false);
+        self.handles.stop_input();
     }
 
     /// Keep the store and the session in step (the session decides: [`Session::sync_store`]),
@@ -282,15 +285,6 @@ where
         self.handles.link().set_process_id(None);
         self.session.handle_exit(now, status);
         true
-    }
-
-    /// The CLI is to stop (the session stops it, closed by the host or ending itself): it takes
-    /// no more user messages.
-    fn begin_shutdown(&mut self, now: Instant, by_host: bool) {
-        if by_host && !self.handles.has_ended() {
-            self.session.close(now);
-        }
-        self.handles.stop_input();
     }
 
     /// The session's deadline (its own, its callbacks' time limits, and the steps of stopping

@@ -9,11 +9,15 @@ use std::task::{Context, Poll};
 use futures_lite::stream::Boxed;
 use futures_lite::Stream;
 
+use crate::control::InitializeResponse;
 use crate::error::Error;
 use crate::message::{Message, Notice, NoticeKind, UserInput};
-use crate::session::Termination;
+use crate::persistence::mirror::mirror_error;
+use crate::session::{EndReason, Event, Termination};
 use crate::task::message_queue::{Command, Item, Link, Reply};
 use crate::task::replies::Replies;
+
+mod commands;
 
 /// The driver's side of the session's handles.
 pub(crate) struct HandlesSide {
@@ -23,7 +27,7 @@ pub(crate) struct HandlesSide {
     /// The streaming prompt, while the CLI takes user messages.
     input: Option<Boxed<UserInput>>,
     /// The calls waiting on the session.
-    pub(super) replies: Replies,
+    replies: Replies,
     /// An item the message queue had no room for; nothing else is taken from the session until
     /// it is delivered.
     undelivered: Option<Item>,
@@ -60,7 +64,7 @@ impl HandlesSide {
 
     /// The handles' next command. `Ready(None)` once, when every handle is gone.
     #[inline]
-    pub(crate) fn poll_command(&mut self, cx: &mut Context<'_>) -> Poll<Option<Command>> {
+    fn poll_command(&mut self, cx: &mut Context<'_>) -> Poll<Option<Command>> {
         let Some(commands) = self.commands.as_mut() else {
             return Poll::Pending;
         };
@@ -69,17 +73,6 @@ impl HandlesSide {
             self.commands = None;
         }
         next
-    }
-
-    /// A warm session's first prompt is a stream: read it as a cold session's.
-    pub(crate) fn read_input(&mut self, stream: Boxed<UserInput>) {
-        self.input = Some(stream);
-    }
-
-    /// The streaming prompt, while the CLI takes user messages.
-    #[inline]
-    pub(crate) fn input(&mut self) -> Option<&mut Boxed<UserInput>> {
-        self.input.as_mut()
     }
 
     /// The CLI takes no more user messages: the streaming prompt is dropped unread.
@@ -127,13 +120,43 @@ impl HandlesSide {
     }
 
     /// Queue a notice of the SDK's own.
-    pub(crate) fn notice(&mut self, kind: NoticeKind) {
+    fn notice(&mut self, kind: NoticeKind) {
         self.queue(Ok(Message::Notice(Box::new(Notice::new(kind)))));
+    }
+
+    /// What the session's `event` says to the handles: a message or a notice for the stream, an
+    /// answer to a waiting call, the session ready, closing or finished. `server_info` is the
+    /// CLI's answer to `initialize`, for [`Event::Ready`].
+    pub(crate) fn event(&mut self, event: Event, server_info: Option<&InitializeResponse>) {
+        match event {
+            Event::Message(message) => self.queue(Ok(message)),
+            Event::Stalled(stall) => self.notice(NoticeKind::Stalled(stall)),
+            Event::Budget(report) => self.notice(NoticeKind::Budget(*report)),
+            Event::InterruptNotApplied(why) => self.notice(NoticeKind::InterruptNotApplied(why)),
+            Event::LineError(error) => self.notice(NoticeKind::UnreadableLine(error)),
+            Event::StoreFailed(failure) => {
+                self.queue(Ok(mirror_error(failure.key.as_ref(), &failure.error)));
+            }
+            Event::CliVersion(check) => self.link.set_version_check(check),
+            Event::RequestDone { id, outcome } => self.replies.request_done(id, outcome),
+            Event::Claimed(outcome) => self.replies.claimed(outcome),
+            Event::Ready => self.ready(server_info),
+            // The session closed itself, and stops the CLI: it takes no more user messages.
+            Event::Closing(reason) => {
+                if let EndReason::InitializeFailed(failure) = reason {
+                    self.initialize_failed(Error::from_failure(failure));
+                }
+                self.stop_input();
+            }
+            Event::Finished(termination) => self.finished(termination),
+            // Not the handles' (or newer than this layer).
+            _ => {}
+        }
     }
 
     /// The session is ready: what the CLI said in answer to `initialize` is the handles' to
     /// read, and `connect` returns.
-    pub(crate) fn ready(&mut self, server_info: Option<&crate::control::InitializeResponse>) {
+    fn ready(&mut self, server_info: Option<&InitializeResponse>) {
         if let Some(info) = server_info {
             self.link.set_server_info(info.clone());
         }
@@ -142,7 +165,7 @@ impl HandlesSide {
 
     /// The CLI refused `initialize`: `connect` or the stream learns it at once, not once the CLI
     /// is gone (a hung one only after its grace). It is the session's end report.
-    pub(crate) fn initialize_failed(&mut self, error: Error) {
+    fn initialize_failed(&mut self, error: Error) {
         if let Some(error) = self.replies.connect_failed(Some(error)) {
             self.queue(Err(error));
         }
@@ -150,7 +173,7 @@ impl HandlesSide {
     }
 
     /// The session has finished: nothing more comes from it.
-    pub(crate) fn finished(&mut self, termination: Termination) {
+    fn finished(&mut self, termination: Termination) {
         if let Termination::Ended(reason) = &termination {
             self.link.closed_itself(reason.clone());
         }

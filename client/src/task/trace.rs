@@ -19,8 +19,7 @@ use crate::message::LineError;
 use crate::message::Message;
 use crate::options::{LaunchSpec, Options};
 use crate::process::runtime::{BoxFuture, ChildProcess, Signal};
-use crate::session::RequestFailure;
-use crate::session::{ExitStatusInfo, OwnRequest, VersionCheck};
+use crate::session::{EndReason, Event, ExitStatusInfo, OwnRequest, RequestFailure, VersionCheck};
 
 #[cfg(feature = "tracing")]
 use std::collections::HashMap;
@@ -246,6 +245,33 @@ impl Trace {
         TaskSpan {
             #[cfg(feature = "tracing")]
             span: self.span.clone(),
+        }
+    }
+
+    /// What the session's `event` says, told as it comes out, before the driver acts on it. A
+    /// message is told on the hot path ([`Trace::message`]); a callback withdrawn or past its
+    /// time limit once the dispatcher says whether it was running ([`Trace::withdrawn`],
+    /// [`Trace::expired`]).
+    #[inline]
+    pub(crate) fn event(&mut self, event: &Event, now: Instant) {
+        match event {
+            Event::Stalled(stall) | Event::Closing(EndReason::Stalled(stall)) => {
+                self.stalled(stall)
+            }
+            Event::Budget(report) => self.budget(report),
+            Event::Closing(EndReason::OverBudget(report)) => self.budget(report),
+            Event::InterruptNotApplied(why) => self.interrupt_not_applied(*why),
+            Event::LineError(error) => self.line_error(error),
+            Event::CliVersion(check) => self.cli_version(check),
+            Event::Inbound(request) => self.cli_request(request, now),
+            Event::OwnRequestSent { id, request } => {
+                self.request_sent(*id, Subtype::own(*request), now)
+            }
+            Event::RequestDone { id, outcome } => self.request_done(*id, outcome, now),
+            Event::Claimed(outcome) => self.claimed(outcome, now),
+            Event::StartupMark(mark) => self.startup_mark(mark, now),
+            // The rest is told by what acts on it, or not at all.
+            _ => {}
         }
     }
 
