@@ -1,5 +1,5 @@
-//! The CLI's side of the driver: its pipes (with the recording of what went through them), its
-//! exit, and the signals the session asks for when it stops it.
+//! The CLI's side of the driver: its pipes (with the recording of what went through them), and
+//! its process, signalled as the session asks and reaped.
 
 use std::io;
 use std::pin::Pin;
@@ -9,13 +9,15 @@ use futures_io::{AsyncRead, AsyncWrite};
 
 use crate::callbacks::handlers::StderrFn;
 use crate::persistence::recorder::{Recorder, Recording};
-use crate::process::runtime::{ChildProcess, Signal};
-use crate::session::{self, ExitStatusInfo, Session, Transmit};
+use crate::process::runtime::ChildProcess;
+use crate::session::{ExitStatusInfo, Session, Transmit};
 use crate::task::stderr::Stderr;
 use crate::task::trace::Trace;
 
+use process::Process;
 use stdin::Stdin;
 
+mod process;
 mod stdin;
 
 /// Bytes read from stdout at a time, and written to stdin before the session is asked again.
@@ -44,8 +46,7 @@ pub(super) enum Read<'a> {
 
 /// The CLI process, its pipes and its recording.
 pub(super) struct Cli<C, I, O, E> {
-    child: C,
-    exit: Option<ExitStatusInfo>,
+    process: Process<C>,
     stdin: Stdin<I>,
     stdout: Option<O>,
     /// Where stdout (and stderr) are read into: each read is handed on before the next.
@@ -68,8 +69,7 @@ where
         recorder: Option<Recorder>,
     ) -> Self {
         Cli {
-            child: endpoints.child,
-            exit: None,
+            process: Process::new(endpoints.child),
             stdin: Stdin::new(endpoints.stdin),
             stdout: Some(endpoints.stdout),
             read_buf: vec![0; READ_CHUNK].into_boxed_slice(),
@@ -98,7 +98,7 @@ where
                     Some(Transmit::Write(bytes)) => self.stdin.push(bytes),
                     Some(Transmit::CloseStdin) => self.stdin.close_when_written(),
                     Some(Transmit::Signal(signal)) => {
-                        self.signal(signal, trace);
+                        self.process.signal(signal, trace);
                         progress = true;
                     }
                     Some(Transmit::ReleasePipes) => {
@@ -120,19 +120,6 @@ where
                 Poll::Ready(false) | Poll::Pending => return progress,
             }
         }
-    }
-
-    /// Send the process the signal the session asks for.
-    fn signal(&mut self, signal: session::Signal, trace: &mut Trace) {
-        let (signal, reason) = match signal {
-            session::Signal::Terminate => (
-                Signal::Terminate,
-                "the CLI did not exit after its stdin closed",
-            ),
-            _ => (Signal::Kill, "the CLI did not exit after SIGTERM"),
-        };
-        let sent = self.child.signal(signal);
-        trace.signal(signal, reason, &sent);
     }
 
     /// The CLI exited a while ago and something it started holds its pipes: stop reading them
@@ -190,32 +177,22 @@ where
         cx: &mut Context<'_>,
         session: &Session,
     ) -> Option<ExitStatusInfo> {
-        if self.exit.is_some() {
-            return None;
-        }
         if self.stdout.is_some() && self.stderr.is_open() && !session.stopping() {
             return None;
         }
-        let status = match self.child.poll_wait(cx) {
-            Poll::Pending => return None,
-            Poll::Ready(Ok(status)) => status,
-            Poll::Ready(Err(_)) => ExitStatusInfo::unknown(),
-        };
-        self.exit = Some(status);
-        Some(status)
+        self.process.poll_exit(cx)
     }
 }
 
 impl<C: ChildProcess, I, O, E> Cli<C, I, O, E> {
     /// Kill the CLI and everything it started (the adapter's child handle reaps it).
     pub(super) fn kill(&mut self, reason: &'static str, trace: &mut Trace) {
-        let sent = self.child.signal(Signal::Kill);
-        trace.signal(Signal::Kill, reason, &sent);
+        self.process.kill(reason, trace);
     }
 
     /// Whether the CLI has exited (and was reaped).
     pub(super) fn exited(&self) -> bool {
-        self.exit.is_some()
+        self.process.exited()
     }
 
     /// The recording of what went through the pipes.
