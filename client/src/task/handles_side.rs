@@ -1,6 +1,7 @@
-//! The handles as the driver sees them: their commands, a streaming prompt, the message queue
-//! (with the one item it had no room for), the calls that wait on the session, and the
-//! session's end as the handles are told it.
+//! The handles as the driver sees them: their commands (run against the session in
+//! `commands`), a streaming prompt, the message queue (with the one item it had no room for),
+//! the calls that wait on the session, the session's events that are theirs, and the session's
+//! end as the handles are told it.
 
 use std::pin::Pin;
 use std::sync::Arc;
