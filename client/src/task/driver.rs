@@ -140,11 +140,10 @@ where
         progress
     }
 
-    /// A budget report of the session's fleet key, the news that a shared fleet took the
-    /// session's place away, or that a turn's charge is made: each goes to the session, which
-    /// decides (a lost place withholds what comes after, whatever else ended the session).
-    /// They are acted on even while the application is behind on its messages: the CLI stops
-    /// at once, whatever is queued.
+    /// The fleet's news (a budget report of the session's key, a turn's charge made, the place
+    /// lost) goes to the session, which decides: a lost place withholds what comes after,
+    /// whatever else ended the session. It is acted on even while the application is behind on
+    /// its messages: the CLI stops at once, whatever is queued.
     fn poll_fleet(&mut self, cx: &mut Context<'_>, now: Instant) -> bool {
         if self.handles.has_ended() {
             return false;
@@ -152,35 +151,19 @@ where
         let Some(place) = &mut self.place else {
             return false;
         };
-        match place.poll_news(cx) {
+        match place.poll_news(cx, now, &mut self.session) {
             Poll::Pending => false,
+            Poll::Ready(News::Told) => true,
+            // The place is another host's: the store lets go of what it holds, and the CLI
+            // takes no more user messages.
             Poll::Ready(News::Lost) => {
-                self.lose_place(now);
-                true
-            }
-            // A warning comes back as `Event::Budget`; an exceeded budget as `Event::Closing`.
-            Poll::Ready(News::Report(report)) => {
-                self.session.budget_report(now, report);
-                true
-            }
-            Poll::Ready(News::Charged) => {
-                self.session.turn_charged();
+                if let Some(mirror) = &mut self.mirror {
+                    mirror.sync(&mut self.session, now);
+                }
+                self.handles.stop_input();
                 true
             }
         }
-    }
-
-    /// The fleet's ledger says the session's place is another host's: a result waiting for its
-    /// charge is dropped, the store lets go of what it holds, and the CLI stops.
-    fn lose_place(&mut self, now: Instant) {
-        if let Some(place) = &mut self.place {
-            place.lost();
-        }
-        self.session.place_lost(now);
-        if let Some(mirror) = &mut self.mirror {
-            mirror.sync(&mut self.session, now);
-        }
-        self.handles.stop_input();
     }
 
     /// Keep the store and the session in step (the session decides: [`Session::sync_store`]),

@@ -1,22 +1,26 @@
 //! The session's place in its fleet, as the driver keeps it: what the fleet says (a budget report
-//! of the session's key, or that a shared ledger took the place away), and what the fleet is
-//! told (the session's id, whether a turn runs, each turn's cost). A shared ledger's charge is
-//! awaited here; the session holds the turn's result until then.
+//! of the session's key, a charge made, or that a shared ledger took the place away), told to
+//! the session, and what the fleet is told (the session's id, whether a turn runs, each turn's
+//! cost). A shared ledger's charge is awaited here; the session holds the turn's result until
+//! then.
 
 use std::task::{Context, Poll};
+use std::time::Instant;
 
-use crate::cost::{BudgetReport, TurnCost};
+use crate::cost::TurnCost;
 use crate::message::{Message, SystemMessage};
+use crate::session::Session;
 use crate::{ChargeFuture, Seat};
 
-/// News from the fleet, for the session.
+/// The fleet's news, once the session has been told it.
 pub(super) enum News {
-    /// A shared ledger took the session's place away: another host may hold the session.
+    /// A shared ledger took the session's place away (another host may hold the session): the
+    /// session drops what it holds for the store and for a charge, and stops its CLI.
     Lost,
-    /// A budget report of the session's key.
-    Report(BudgetReport),
-    /// The turn's cost the session asked for is in the shared ledger: its result may go on.
-    Charged,
+    /// A budget report of the session's key (a warning comes back as `Event::Budget`, an
+    /// exceeded budget as `Event::Closing`), or a turn's charge made in the shared ledger (its
+    /// result goes on).
+    Told,
 }
 
 /// A running session's place in its fleet: given back when dropped (the driver drops it once
@@ -43,22 +47,33 @@ impl Place {
         }
     }
 
-    /// The fleet's next news. A lost place comes first (a host frozen past its lease wakes with
-    /// a charge made, and must not hand on its result), and is the last.
-    pub(super) fn poll_news(&mut self, cx: &mut Context<'_>) -> Poll<News> {
+    /// Tell the session the fleet's next news. A lost place comes first (a host frozen past its
+    /// lease wakes with a charge made, and must not hand on its result), and is the last.
+    pub(super) fn poll_news(
+        &mut self,
+        cx: &mut Context<'_>,
+        now: Instant,
+        session: &mut Session,
+    ) -> Poll<News> {
         if self.lost {
             return Poll::Pending;
         }
         if self.seat.poll_lost(cx).is_ready() {
+            self.lost();
+            session.place_lost(now);
             return Poll::Ready(News::Lost);
         }
         if let Some(charge) = &mut self.charging {
             if charge.as_mut().poll(cx).is_ready() {
                 self.charging = None;
-                return Poll::Ready(News::Charged);
+                session.turn_charged();
+                return Poll::Ready(News::Told);
             }
         }
-        self.seat.poll_report(cx).map(News::Report)
+        self.seat.poll_report(cx).map(|report| {
+            session.budget_report(now, report);
+            News::Told
+        })
     }
 
     /// The place is gone (the ledger or the store took it): no more news of it. A charge on
