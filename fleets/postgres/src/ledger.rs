@@ -386,6 +386,7 @@ impl PostgresFleetLedger {
             notes,
             me,
             view: view.clone(),
+            handles: commands.downgrade(),
         });
         runtime.spawn(worker.run(receiver));
         Ok(PostgresFleetLedger {

@@ -51,6 +51,8 @@ pub(super) struct Parts {
     pub(super) notes: mpsc::UnboundedReceiver<Notification>,
     pub(super) me: HostLease,
     pub(super) view: Arc<Mutex<View>>,
+    /// The ledger's handles, not kept alive by the worker.
+    pub(super) handles: mpsc::WeakUnboundedSender<Command>,
 }
 
 pub(super) struct Worker {
@@ -68,6 +70,8 @@ pub(super) struct Worker {
     notes: mpsc::UnboundedReceiver<Notification>,
     me: HostLease,
     view: Arc<Mutex<View>>,
+    /// The ledger's handles: once none is left, the host is leaving.
+    handles: mpsc::WeakUnboundedSender<Command>,
     /// Charges not committed yet, in order.
     charges: VecDeque<Charge>,
     /// Places given back, not committed yet.
@@ -192,6 +196,7 @@ impl Worker {
             notes: parts.notes,
             me: parts.me,
             view: parts.view,
+            handles: parts.handles,
             charges: VecDeque::new(),
             frees: VecDeque::new(),
             updates: BTreeMap::new(),
@@ -314,11 +319,21 @@ impl Worker {
     }
 
     /// Renew the lease. Found gone, every place is lost and the host joins again under a new
-    /// epoch; found taken by another process of the same name, the host stops for good.
+    /// epoch, unless it is leaving; found taken by another process of the same name, the host
+    /// stops for good.
     async fn renew(&mut self) -> Result<(), Failure> {
         let sent = Instant::now();
         match sql::renew(self.db(), &self.schema, &self.me, self.host.lease).await? {
             Renewal::Renewed => {}
+            // Every handle is gone: joining again would keep a lease (and the fleet's limits,
+            // which a host joining with others is refused over) for nobody until it ran out.
+            // What is left to settle needs no lease: charges are the keys', and the places
+            // are orphans already.
+            Renewal::Expired if self.handles.strong_count() == 0 => {
+                lose_all(&self.view, EXPIRED);
+                self.renewed_at = sent;
+                return Ok(());
+            }
             Renewal::Expired => {
                 lose_all(&self.view, EXPIRED);
                 let host = &self.host;

@@ -45,6 +45,7 @@ fn the_fleet_ledger() {
         a_session_that_waited_through_its_keys_budget_is_told(&config).await;
         a_charge_made_again_under_its_id_counts_once(&config).await;
         a_limit_other_than_the_live_hosts_keep_is_refused(&config).await;
+        a_host_whose_handles_are_gone_does_not_join_again(&config).await;
         a_key_too_long_for_a_notification_crosses_its_budget(&config).await;
         an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(&config).await;
         a_charge_held_up_by_a_lock_is_made_later_and_once(&config).await;
@@ -184,6 +185,72 @@ async fn a_limit_other_than_the_live_hosts_keep_is_refused(config: &str) {
         .get(0);
     assert_eq!(kept, Some(5));
     let _ = &mut admin;
+}
+
+/// A host whose every handle is gone, and whose lease runs out under a renewal, does not join
+/// the fleet again: it would keep a lease, and the fleet's limits, for nobody until that lease
+/// ran out (another host joining with other limits was refused meanwhile).
+async fn a_host_whose_handles_are_gone_does_not_join_again(config: &str) {
+    use claude_agent_fleet_postgres::{FleetHost, PostgresFleetLedger};
+    use claude_agent_tokio::FleetLimits;
+
+    let mut host = FleetHost::new("leaving", "a", FleetLimits::default());
+    host.lease = Duration::from_secs(2);
+    let ledger = PostgresFleetLedger::connect(config, host).await.unwrap();
+    // Hold the host's row until its next renewal waits for it.
+    let mut holder = connect(config).await;
+    let tx = holder.transaction().await.unwrap();
+    tx.execute(
+        "SELECT 1 FROM claude_agent.fleet_hosts WHERE fleet = 'leaving' FOR UPDATE",
+        &[],
+    )
+    .await
+    .unwrap();
+    let admin = connect(config).await;
+    let started = std::time::Instant::now();
+    loop {
+        let waiting: i64 = admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid()
+                 AND wait_event_type = 'Lock' AND query LIKE '%SET lease_until%'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        if waiting > 0 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "no renewal came"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // The last handle goes while the renewal waits, and the lease runs out under it.
+    drop(ledger);
+    tx.execute(
+        "UPDATE claude_agent.fleet_hosts SET lease_until = clock_timestamp()
+         WHERE fleet = 'leaving'",
+        &[],
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let live: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM claude_agent.fleet_hosts
+             WHERE fleet = 'leaving' AND lease_until > clock_timestamp()",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        live, 0,
+        "the host joined the fleet again after its last handle went"
+    );
 }
 
 /// A notification's payload holds at most 8000 bytes: a key longer than that still crosses
