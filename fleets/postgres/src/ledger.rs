@@ -125,9 +125,9 @@ pub struct Orphan {
 ///   once its lease has run out: its places count no more, and its sessions are
 ///   [orphans](Self::orphans) another host may [take over](Self::take_over). A host that finds
 ///   its lease gone (it was frozen past it, or cut off) ends its sessions with
-///   `FleetError::PlaceLost` and joins again under a new epoch; it ends them on its own clock
-///   too, once a lease has passed since its last renewal, even while the database is out of
-///   reach.
+///   `FleetError::PlaceLost` and joins again under a new epoch (unless every handle of the
+///   ledger is gone: then it lets the lease go); it ends them on its own clock too, once a
+///   lease has passed since its last renewal, even while the database is out of reach.
 /// - **Spending.** A turn's cost is added in one statement; the charge that crosses a level of
 ///   the key's budget (whichever host makes it) tells every host, and each tells its live
 ///   sessions of the key. A key over its budget is refused on every host.
