@@ -332,6 +332,7 @@ impl Worker {
             Renewal::Expired if self.handles.strong_count() == 0 => {
                 lose_all(&self.view, EXPIRED);
                 self.renewed_at = sent;
+                self.answered();
                 return Ok(());
             }
             Renewal::Expired => {

@@ -216,9 +216,9 @@ fn clis_of(hosts: &[u32]) -> usize {
 }
 
 /// Places held under a live lease in `fleet`, by the database.
-async fn places_held(config: &str, fleet: &str) -> i64 {
+async fn places_held(db: &tokio_postgres::Client, fleet: &str) -> i64 {
     count(
-        config,
+        db,
         "SELECT count(*) FROM claude_agent.fleet_places p
          JOIN claude_agent.fleet_hosts h
              ON h.fleet = p.fleet AND h.host = p.host AND h.epoch = p.epoch
@@ -263,9 +263,9 @@ async fn lease_end_after(config: &str, fleet: &str, host: &str, at: &str) -> f64
 }
 
 /// Sessions waiting for a place in `fleet`, by the database.
-async fn waiters_of(config: &str, fleet: &str) -> i64 {
+async fn waiters_of(db: &tokio_postgres::Client, fleet: &str) -> i64 {
     count(
-        config,
+        db,
         "SELECT count(*) FROM claude_agent.fleet_waiters WHERE fleet = $1",
         fleet,
     )
@@ -273,9 +273,8 @@ async fn waiters_of(config: &str, fleet: &str) -> i64 {
 }
 
 /// The count `sql` reads for `fleet`: 0 before any host has made the tables.
-async fn count(config: &str, sql: &str, fleet: &str) -> i64 {
-    let client = connect(config).await;
-    match client.query_one(sql, &[&fleet]).await {
+async fn count(db: &tokio_postgres::Client, sql: &str, fleet: &str) -> i64 {
+    match db.query_one(sql, &[&fleet]).await {
         Ok(row) => row.get(0),
         Err(error) if error.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) => 0,
         Err(error) => panic!("{error}"),
@@ -341,9 +340,12 @@ fn never_more_than_the_limit(cluster: &Cluster, work: &TestDir) {
         let config = cluster.config();
         std::thread::spawn(move || {
             let runtime = tokio_rt();
+            // One connection for every sample: a new one each time would load the machine
+            // the hosts run on.
+            let db = runtime.block_on(connect(&config));
             let (mut most_places, mut most_clis, mut samples) = (0, 0, 0);
             while sampling.load(Ordering::SeqCst) {
-                most_places = most_places.max(runtime.block_on(places_held(&config, "limit")));
+                most_places = most_places.max(runtime.block_on(places_held(&db, "limit")));
                 most_clis = most_clis.max(clis_of(&pids));
                 samples += 1;
                 std::thread::sleep(Duration::from_millis(25));
@@ -467,14 +469,15 @@ fn a_killed_hosts_session_is_taken_over(cluster: &Cluster, work: &TestDir) {
     );
     let session_id = dying.wait_for("MIDTURN", Duration::from_secs(90));
     let rt = tokio_rt();
-    assert_eq!(rt.block_on(places_held(&cluster.config(), "deaths")), 1);
+    let db = rt.block_on(connect(&cluster.config()));
+    assert_eq!(rt.block_on(places_held(&db, "deaths")), 1);
     dying.child.kill().unwrap();
     let killed_at = rt.block_on(database_now(&cluster.config()));
     let killed = Instant::now();
     dying.child.wait().unwrap();
     // The place is free once the dead host's lease ends. The wait is bounded loosely: on a
     // loaded machine each look at the database may itself take a while.
-    while rt.block_on(places_held(&cluster.config(), "deaths")) > 0 {
+    while rt.block_on(places_held(&db, "deaths")) > 0 {
         assert!(killed.elapsed() < lease * 3, "the place outlived the lease");
         std::thread::sleep(Duration::from_millis(25));
     }
@@ -577,11 +580,10 @@ fn wait_for_fleet(config: &str, fleet: &str, places: i64, waiters: i64) {
     let rt = tokio_rt();
     let started = Instant::now();
     loop {
+        // A connection of its own each time: the database may have been restarted.
         let now = rt.block_on(async {
-            (
-                places_held(config, fleet).await,
-                waiters_of(config, fleet).await,
-            )
+            let db = connect(config).await;
+            (places_held(&db, fleet).await, waiters_of(&db, fleet).await)
         });
         if now == (places, waiters) {
             return;
