@@ -127,7 +127,9 @@ pub struct Orphan {
 ///   its lease gone (it was frozen past it, or cut off) ends its sessions with
 ///   `FleetError::PlaceLost` and joins again under a new epoch (unless every handle of the
 ///   ledger is gone: then it lets the lease go); it ends them on its own clock too, once a
-///   lease has passed since its last renewal, even while the database is out of reach.
+///   lease has passed since its last renewal, even while the database is out of reach. Once
+///   every handle of the ledger is gone, the host leaves: what is queued is committed, and its
+///   lease ends at once.
 /// - **Spending.** A turn's cost is added in one statement; the charge that crosses a level of
 ///   the key's budget (whichever host makes it) tells every host, and each tells its live
 ///   sessions of the key. A key over its budget is refused on every host.

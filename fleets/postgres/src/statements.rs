@@ -231,6 +231,21 @@ pub enum Renewal {
     Superseded,
 }
 
+/// The host leaves the fleet: its lease under `me`'s epoch ends now, so the limits it joined
+/// with stand no more, and any place it still holds is an orphan at once.
+pub async fn end_lease(client: &Client, schema: &str, me: &HostLease) -> Result<(), Error> {
+    client
+        .execute(
+            &format!(
+                "UPDATE {schema}.fleet_hosts SET lease_until = clock_timestamp()
+                 WHERE fleet = $1 AND host = $2 AND epoch = $3 AND lease_until > clock_timestamp()"
+            ),
+            &[&me.fleet, &me.host, &me.epoch],
+        )
+        .await?;
+    Ok(())
+}
+
 /// Renew the host's lease for `lease` more.
 pub async fn renew(
     client: &Client,

@@ -249,8 +249,9 @@ impl Worker {
             }
         }
         // Every handle is gone, and with them every place: what the database could not take
-        // yet is tried once more (`flush` is how a host makes sure of it).
-        if let Some(Err(error)) = patiently(&progress, patience, self.settle()).await {
+        // yet is tried once more (`flush` is how a host makes sure of it). Then the host leaves
+        // the fleet, rather than hold its lease, and the limits it joined with, for nobody.
+        if let Some(Err(error)) = patiently(&progress, patience, self.leave()).await {
             self.failed(&error);
         }
         self.clock.stop();
@@ -410,6 +411,14 @@ impl Worker {
         if let Err(error) = self.refresh_spending().await {
             self.failed(&error);
         }
+    }
+
+    /// The last handle is gone: settle what is queued, then end the lease.
+    async fn leave(&mut self) -> Result<(), Failure> {
+        self.settle().await?;
+        self.connected().await?;
+        sql::end_lease(self.db(), &self.schema, &self.me).await?;
+        Ok(())
     }
 
     /// Commit what is queued, in order: the places' updates, the places given back, the

@@ -46,6 +46,7 @@ fn the_fleet_ledger() {
         a_charge_made_again_under_its_id_counts_once(&config).await;
         a_limit_other_than_the_live_hosts_keep_is_refused(&config).await;
         a_host_whose_handles_are_gone_does_not_join_again(&config).await;
+        a_host_whose_handles_are_gone_leaves_the_fleet(&config).await;
         a_key_too_long_for_a_notification_crosses_its_budget(&config).await;
         an_append_of_an_earlier_epoch_is_refused_once_the_host_joined_again(&config).await;
         a_charge_held_up_by_a_lock_is_made_later_and_once(&config).await;
@@ -251,6 +252,31 @@ async fn a_host_whose_handles_are_gone_does_not_join_again(config: &str) {
         live, 0,
         "the host joined the fleet again after its last handle went"
     );
+}
+
+/// A host whose every handle is gone leaves the fleet at once: a host joining with other
+/// limits is not refused for the rest of the first one's lease.
+async fn a_host_whose_handles_are_gone_leaves_the_fleet(config: &str) {
+    use claude_agent_fleet_postgres::{FleetHost, JoinError, PostgresFleetLedger};
+    use claude_agent_tokio::FleetLimits;
+
+    let limit = |max| FleetLimits {
+        max_sessions: Some(max),
+        ..FleetLimits::default()
+    };
+    let mut first = FleetHost::new("left", "a", limit(3));
+    first.lease = Duration::from_secs(30);
+    drop(PostgresFleetLedger::connect(config, first).await.unwrap());
+    let started = std::time::Instant::now();
+    loop {
+        match PostgresFleetLedger::connect(config, FleetHost::new("left", "b", limit(5))).await {
+            Ok(_) => break,
+            Err(JoinError::LimitMismatch { .. }) if started.elapsed() < Duration::from_secs(5) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(error) => panic!("the first host still holds its lease: {error}"),
+        }
+    }
 }
 
 /// A notification's payload holds at most 8000 bytes: a key longer than that still crosses
