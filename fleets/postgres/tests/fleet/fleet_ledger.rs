@@ -130,16 +130,19 @@ async fn a_charge_made_again_under_its_id_counts_once(config: &str) {
     assert_eq!((spent.turns, spent.usd), (2, 0.5));
 }
 
+/// A fleet's limits of `max` sessions, and no other.
+fn limit(max: usize) -> claude_agent_tokio::FleetLimits {
+    claude_agent_tokio::FleetLimits {
+        max_sessions: Some(max),
+        ..Default::default()
+    }
+}
+
 /// A host that joins with another session limit than the live hosts keep is refused; with
 /// none live, it sets the fleet's limit anew.
 async fn a_limit_other_than_the_live_hosts_keep_is_refused(config: &str) {
     use claude_agent_fleet_postgres::{FleetHost, JoinError, PostgresFleetLedger};
-    use claude_agent_tokio::FleetLimits;
 
-    let limit = |max| FleetLimits {
-        max_sessions: Some(max),
-        ..FleetLimits::default()
-    };
     let mut first = FleetHost::new("agreed", "a", limit(3));
     first.lease = Duration::from_millis(600);
     let a = PostgresFleetLedger::connect(config, first).await.unwrap();
@@ -258,12 +261,7 @@ async fn a_host_whose_handles_are_gone_does_not_join_again(config: &str) {
 /// limits is not refused for the rest of the first one's lease.
 async fn a_host_whose_handles_are_gone_leaves_the_fleet(config: &str) {
     use claude_agent_fleet_postgres::{FleetHost, JoinError, PostgresFleetLedger};
-    use claude_agent_tokio::FleetLimits;
 
-    let limit = |max| FleetLimits {
-        max_sessions: Some(max),
-        ..FleetLimits::default()
-    };
     let mut first = FleetHost::new("left", "a", limit(3));
     first.lease = Duration::from_secs(30);
     drop(PostgresFleetLedger::connect(config, first).await.unwrap());
