@@ -225,8 +225,9 @@ async fn a_host_whose_handles_are_gone_does_not_join_again(config: &str) {
         if waiting > 0 {
             break;
         }
+        // A renewal comes every half second; the bound is loose for a loaded machine.
         assert!(
-            started.elapsed() < Duration::from_secs(2),
+            started.elapsed() < Duration::from_secs(10),
             "no renewal came"
         );
         tokio::time::sleep(Duration::from_millis(5)).await;
@@ -269,7 +270,8 @@ async fn a_host_whose_handles_are_gone_leaves_the_fleet(config: &str) {
     loop {
         match PostgresFleetLedger::connect(config, FleetHost::new("left", "b", limit(5))).await {
             Ok(_) => break,
-            Err(JoinError::LimitMismatch { .. }) if started.elapsed() < Duration::from_secs(5) => {
+            // Loose for a loaded machine, and still a third of the first host's lease.
+            Err(JoinError::LimitMismatch { .. }) if started.elapsed() < Duration::from_secs(10) => {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             Err(error) => panic!("the first host still holds its lease: {error}"),
